@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared CLI plumbing: command table entries, error lines, input opening. */
+#ifndef HWPROF_CLI_H
+#define HWPROF_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "hwprof/perf_data.h"
+
+struct hwp_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_script(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+/* "hwprof: <msg>" on stderr; returns the exit code to use (1). */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Opens -i PATH, or prints the library's one-line error and returns NULL. */
+struct hwp_reader *cli_open_input(const char *path);
+/* Ends a command: checks that stdout was written completely. */
+int cli_finish_stdout(int rc);
+/* Prints usage to stdout when argv asks for --help/-h; returns true if so. */
+bool cli_wants_help(int argc, char **argv, const char *usage);
+
+#endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* hwprof: the command table. Each command lives in its own cmd_*.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "hwprof/hwprof.h"
+
+static const struct hwp_cmd commands[] = {
+	{ "script", cmd_script, "print branch samples as 'perf script -F ip,brstack' does (or --json)" },
+	{ "info", cmd_info, "header, events, record counts, branch-stack depth and fields, lost samples" },
+};
+
+static void usage(FILE *fp)
+{
+	fprintf(fp, "usage: hwprof [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(fp, "\n'hwprof COMMAND --help' describes a command's options.\n"
+		    "Input is perf.data (file or pipe mode, zstd-compressed or not) or\n"
+		    "'perf script -F ip,brstack' text.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 1;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		printf("hwprof %s\n", hwp_version());
+		return cli_finish_stdout(0);
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		if (argc > 2 && strcmp(argv[1], "help") == 0) {
+			char *help_argv[] = { argv[2], "--help", NULL };
+			for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+				if (strcmp(commands[i].name, argv[2]) == 0)
+					return commands[i].run(2, help_argv);
+		}
+		usage(stdout);
+		return cli_finish_stdout(0);
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(commands[i].name, argv[1]) == 0)
+			return cli_finish_stdout(commands[i].run(argc - 1, argv + 1));
+	cli_error("'%s' is not a hwprof command; see 'hwprof --help'", argv[1]);
+	return 1;
+}

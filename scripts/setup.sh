@@ -1,0 +1,14 @@
+#!/bin/sh
+# Installs the Debian packages hwprof builds and tests with, when missing.
+set -e
+PKGS="gcc make clang pkg-config libelf-dev libdw-dev libcapstone-dev libzstd-dev libpfm4-dev zstd linux-perf qemu-user valgrind python3"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "setup: installing$missing"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null

@@ -1,0 +1,771 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf.data reader: file mode (mmap'd, zero-copy), pipe mode (from a file or
+ * a real pipe), zstd-compressed records, and perf-script text (converted to
+ * records by text_input.c). Every length read from the input is checked
+ * before use; errors name the input, the offset and the problem.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hwprof/hwprof.h"
+#include "format/reader_internal.h"
+#include "format/text_input.h"
+#include "util/bytes.h"
+
+#define RELEASE_STEP (32u << 20) /* drop consumed mmap pages every 32 MiB */
+#define STREAM_CHUNK (1u << 20)
+
+/* ---- id -> evsel map (open addressing) ---- */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+int hwp__reader_map_id(struct hwp_reader *r, uint64_t id, int32_t evsel_idx)
+{
+	struct hwp_id_map *m = &r->ids;
+
+	if ((m->nr + 1) * 2 > m->cap) {
+		size_t ncap = m->cap ? m->cap * 2 : 64;
+		uint64_t *nk = calloc(ncap, sizeof(*nk));
+		int32_t *nv = malloc(ncap * sizeof(*nv));
+
+		if (!nk || !nv) {
+			free(nk);
+			free(nv);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < ncap; i++)
+			nv[i] = -1;
+		for (size_t i = 0; i < m->cap; i++) {
+			if (m->vals[i] < 0)
+				continue;
+			size_t j = mix64(m->keys[i]) & (ncap - 1);
+			while (nv[j] >= 0)
+				j = (j + 1) & (ncap - 1);
+			nk[j] = m->keys[i];
+			nv[j] = m->vals[i];
+		}
+		free(m->keys);
+		free(m->vals);
+		m->keys = nk;
+		m->vals = nv;
+		m->cap = ncap;
+	}
+	size_t j = mix64(id) & (m->cap - 1);
+	while (m->vals[j] >= 0 && m->keys[j] != id)
+		j = (j + 1) & (m->cap - 1);
+	if (m->vals[j] < 0)
+		m->nr++;
+	m->keys[j] = id;
+	m->vals[j] = evsel_idx;
+	return 0;
+}
+
+struct hwp_evsel *hwp__reader_evsel_by_id(struct hwp_reader *r, uint64_t id)
+{
+	struct hwp_id_map *m = &r->ids;
+
+	if (!m->cap)
+		return NULL;
+	size_t j = mix64(id) & (m->cap - 1);
+	while (m->vals[j] >= 0) {
+		if (m->keys[j] == id)
+			return &r->evsels[m->vals[j]];
+		j = (j + 1) & (m->cap - 1);
+	}
+	return NULL;
+}
+
+/* ---- evsels ---- */
+
+int hwp__reader_add_evsel(struct hwp_reader *r, const struct hwp_attr *attr, const uint8_t *ids,
+			  uint64_t nr_ids, uint64_t off)
+{
+	(void)off;
+	if (r->nr_evsels == r->cap_evsels) {
+		/* Evsels are handed out by pointer: allocate them up front in blocks
+		   that never move (pipe mode adds them while events are live). */
+		return hwp_set_error(E2BIG, "%s: more than %zu events (attrs) at offset 0x%llx",
+				     r->name, r->cap_evsels, (unsigned long long)off);
+	}
+	struct hwp_evsel *e = &r->evsels[r->nr_evsels];
+	uint64_t *idv = hwp_arena__alloc(&r->arena, (nr_ids ? nr_ids : 1) * 8);
+
+	if (!idv)
+		return -ENOMEM;
+	memset(e, 0, sizeof(*e));
+	e->attr = *attr;
+	e->idx = (int)r->nr_evsels;
+	e->ids = idv;
+	e->nr_ids = nr_ids;
+	for (uint64_t i = 0; i < nr_ids; i++) {
+		idv[i] = ld64(ids + i * 8);
+		int err = hwp__reader_map_id(r, idv[i], e->idx);
+		if (err)
+			return err;
+	}
+	if (r->nr_evsels == 0) {
+		r->id_pos = hwp__sample_id_pos(attr->sample_type);
+		r->is_pos = hwp__sample_is_pos(attr->sample_type);
+	}
+	r->nr_evsels++;
+	return 0;
+}
+
+void hwp__reader_set_evsel_name(struct hwp_reader *r, size_t idx, const char *name)
+{
+	if (idx < r->nr_evsels)
+		r->evsels[idx].name = name;
+}
+
+/* ---- input access ---- */
+
+/* Bytes [off, off+n) of the input, or NULL past its end. Streams move forward only. */
+static const uint8_t *input_at(struct hwp_reader *r, uint64_t off, uint64_t n)
+{
+	if (!r->streaming) {
+		if (off > r->map_len || n > r->map_len - off)
+			return NULL;
+		return r->map + off;
+	}
+	if (off < r->sbuf_base)
+		return NULL;
+	/* Drop what lies before OFF, then read until the range is there. */
+	uint64_t drop = off - r->sbuf_base;
+	if (drop > r->sbuf_len)
+		drop = r->sbuf_len;
+	memmove(r->sbuf, r->sbuf + drop, r->sbuf_len - drop);
+	r->sbuf_len -= drop;
+	r->sbuf_base += drop;
+	while (r->sbuf_base + r->sbuf_len < off + n) {
+		if (r->stream_eof)
+			return NULL;
+		if (r->sbuf_base + r->sbuf_len < off) {
+			/* Skipping a payload: nothing read so far is wanted. */
+			r->sbuf_base += r->sbuf_len;
+			r->sbuf_len = 0;
+		}
+		size_t want = off + n - (r->sbuf_base + r->sbuf_len);
+		if (want > STREAM_CHUNK && r->sbuf_base + r->sbuf_len < off)
+			want = STREAM_CHUNK;
+		if (r->sbuf_len + want > r->sbuf_cap || r->sbuf_cap - r->sbuf_len < STREAM_CHUNK / 4) {
+			size_t ncap = r->sbuf_len + (want > STREAM_CHUNK ? want : STREAM_CHUNK);
+			uint8_t *nb = realloc(r->sbuf, ncap);
+			if (!nb)
+				return NULL;
+			r->sbuf = nb;
+			r->sbuf_cap = ncap;
+		}
+		ssize_t got = read(r->fd, r->sbuf + r->sbuf_len, r->sbuf_cap - r->sbuf_len);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			r->stream_eof = true;
+			continue;
+		}
+		r->sbuf_len += (size_t)got;
+		r->file_size = r->sbuf_base + r->sbuf_len;
+	}
+	return r->sbuf + (off - r->sbuf_base);
+}
+
+/* Keeps RSS flat on huge files: consumed pages go back to the page cache. */
+static void release_consumed(struct hwp_reader *r)
+{
+	if (!r->map_owned || r->pos < r->dontneed_done + 2 * RELEASE_STEP)
+		return;
+	uint64_t upto = (r->pos - RELEASE_STEP) & ~(uint64_t)(RELEASE_STEP - 1);
+	if (upto > r->dontneed_done) {
+		madvise((void *)(r->map + r->dontneed_done), upto - r->dontneed_done, MADV_DONTNEED);
+		r->dontneed_done = upto;
+	}
+}
+
+/* ---- header ---- */
+
+static int parse_file_header(struct hwp_reader *r)
+{
+	const uint8_t *h = input_at(r, 0, HWP_FILE_HEADER_SIZE);
+	uint64_t hsize, attrs_off, attrs_size, feat_bits[4];
+
+	if (!h)
+		return hwp_set_error(EINVAL, "%s: truncated file header (%llu bytes, need %d)", r->name,
+				     (unsigned long long)r->file_size, HWP_FILE_HEADER_SIZE);
+	hsize = ld64(h + 8);
+	r->file_attr_size = ld64(h + 16);
+	attrs_off = ld64(h + 24);
+	attrs_size = ld64(h + 32);
+	r->data_off = ld64(h + 40);
+	r->data_size_hdr = ld64(h + 48);
+	for (int i = 0; i < 4; i++)
+		feat_bits[i] = ld64(h + 72 + i * 8);
+	if (hsize < HWP_FILE_HEADER_SIZE)
+		return hwp_set_error(EINVAL, "%s: file header size %llu at offset 0x8 is smaller than %d",
+				     r->name, (unsigned long long)hsize, HWP_FILE_HEADER_SIZE);
+	uint64_t stride = r->file_attr_size;
+	if (stride < HWP_ATTR_SIZE_VER0 + 16 || stride > (1u << 20))
+		return hwp_set_error(EINVAL, "%s: attr size %llu at offset 0x10 is not a perf_event_attr size",
+				     r->name, (unsigned long long)stride);
+	if (attrs_off > r->file_size || attrs_size > r->file_size - attrs_off)
+		return hwp_set_error(EINVAL, "%s: attrs section [0x%llx, +%llu) at offset 0x18 lies beyond the end of the file (%llu bytes)",
+				     r->name, (unsigned long long)attrs_off, (unsigned long long)attrs_size,
+				     (unsigned long long)r->file_size);
+	if (attrs_size % stride)
+		return hwp_set_error(EINVAL, "%s: attrs section size %llu at offset 0x20 is not a multiple of the attr size %llu",
+				     r->name, (unsigned long long)attrs_size, (unsigned long long)stride);
+	if (r->data_off > r->file_size)
+		return hwp_set_error(EINVAL, "%s: data section offset 0x%llx at offset 0x28 lies beyond the end of the file (%llu bytes)",
+				     r->name, (unsigned long long)r->data_off, (unsigned long long)r->file_size);
+	if (r->data_size_hdr == 0) {
+		/* perf record was killed before it wrote the sizes: read to EOF. */
+		r->data_end = r->file_size;
+	} else if (r->data_size_hdr > r->file_size - r->data_off) {
+		return hwp_set_error(EINVAL, "%s: data section [0x%llx, +%llu) at offset 0x28 runs past the end of the file (%llu bytes): truncated file",
+				     r->name, (unsigned long long)r->data_off,
+				     (unsigned long long)r->data_size_hdr, (unsigned long long)r->file_size);
+	} else {
+		r->data_end = r->data_off + r->data_size_hdr;
+	}
+
+	uint64_t nr_attrs = attrs_size / stride;
+	r->cap_evsels = nr_attrs;
+	r->evsels = calloc(nr_attrs ? nr_attrs : 1, sizeof(*r->evsels));
+	if (!r->evsels)
+		return -ENOMEM;
+	for (uint64_t i = 0; i < nr_attrs; i++) {
+		uint64_t aoff = attrs_off + i * stride;
+		const uint8_t *a = input_at(r, aoff, stride);
+		struct hwp_attr attr;
+		size_t wire = hwp__attr_wire_size(a, stride - 16);
+
+		hwp__attr_decode(a, wire < stride - 16 ? wire : stride - 16, &attr);
+		uint64_t ids_off = ld64(a + stride - 16), ids_size = ld64(a + stride - 8);
+		if (ids_off > r->file_size || ids_size > r->file_size - ids_off || ids_size % 8)
+			return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids section [0x%llx, +%llu) is outside the file",
+					     r->name, (unsigned long long)i, (unsigned long long)aoff,
+					     (unsigned long long)ids_off, (unsigned long long)ids_size);
+		int err = hwp__reader_add_evsel(r, &attr, input_at(r, ids_off, ids_size), ids_size / 8, aoff);
+		if (err)
+			return err;
+	}
+
+	/* Feature sections follow the data; a killed recording has none. */
+	if (r->data_size_hdr == 0)
+		return 0;
+	uint64_t sec = r->data_end;
+	for (unsigned feat = 0; feat < HWP_FEAT_BITS; feat++) {
+		if (!((feat_bits[feat / 64] >> (feat % 64)) & 1))
+			continue;
+		const uint8_t *s = input_at(r, sec, 16);
+		if (!s)
+			return hwp_set_error(EINVAL, "%s: feature table entry for %s at offset 0x%llx lies beyond the end of the file",
+					     r->name, hwp_feature__name(feat), (unsigned long long)sec);
+		uint64_t foff = ld64(s), fsize = ld64(s + 8);
+		if (foff > r->file_size || fsize > r->file_size - foff)
+			return hwp_set_error(EINVAL, "%s: feature %s section [0x%llx, +%llu) (table at 0x%llx) is outside the file",
+					     r->name, hwp_feature__name(feat), (unsigned long long)foff,
+					     (unsigned long long)fsize, (unsigned long long)sec);
+		int err = hwp__parse_feature(r, feat, input_at(r, foff, fsize), fsize, foff);
+		if (err)
+			return err;
+		sec += 16;
+	}
+	return 0;
+}
+
+static int detect_format(struct hwp_reader *r)
+{
+	const uint8_t *h = input_at(r, 0, 16);
+	uint64_t magic = h ? ld64(h) : 0;
+
+	if (h && magic == HWP_PERF_MAGIC2) {
+		uint64_t hsize = ld64(h + 8);
+		if (hsize == HWP_PIPE_HEADER_SIZE) {
+			r->pipe = true;
+			r->data_off = HWP_PIPE_HEADER_SIZE;
+			r->data_end = UINT64_MAX;
+			r->cap_evsels = 4096;
+			r->evsels = calloc(r->cap_evsels, sizeof(*r->evsels));
+			return r->evsels ? 0 : -ENOMEM;
+		}
+		if (r->streaming)
+			return hwp_set_error(ENOTSUP, "%s: file-mode perf.data on a pipe: pass it as a file (-i PATH), or record with 'perf record -o -'",
+					     r->name);
+		return parse_file_header(r);
+	}
+	if (h && (magic == HWP_PERF_MAGIC2_SWAPPED))
+		return hwp_set_error(ENOTSUP, "%s: big-endian (foreign-endian) perf.data at offset 0x0 is not supported: convert it on the recording machine with 'perf script' or 'perf inject'",
+				     r->name);
+	if (h && memcmp(h, "PERFFILE", 8) == 0)
+		return hwp_set_error(ENOTSUP, "%s: perf.data version 1 ('PERFFILE' magic) is not supported", r->name);
+
+	/* Not binary: perhaps perf script text. Streams are read whole for it. */
+	if (r->streaming) {
+		while (input_at(r, 0, r->sbuf_len + STREAM_CHUNK))
+			;
+	}
+	const uint8_t *all = r->streaming ? r->sbuf : r->map;
+	size_t len = r->streaming ? r->sbuf_len : r->map_len;
+	if (len == 0)
+		return hwp_set_error(EINVAL, "%s: empty input", r->name);
+	if (!hwp_text_input__looks_like(all, len))
+		return hwp_set_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0x0) nor 'perf script -F ip,brstack' text",
+				     r->name);
+	r->text = hwp_text_input__new(all, len, r->name);
+	if (!r->text)
+		return -errno;
+	r->cap_evsels = 1;
+	r->evsels = calloc(1, sizeof(*r->evsels));
+	if (!r->evsels)
+		return -ENOMEM;
+	int err = hwp__reader_add_evsel(r, hwp_text_input__attr(r->text), NULL, 0, 0);
+	if (err)
+		return err;
+	r->evsels[0].name = "branches";
+	r->data_off = 0;
+	r->data_end = len;
+	return 0;
+}
+
+static struct hwp_reader *reader_new(const char *name, const struct hwp_reader_opts *opts)
+{
+	struct hwp_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->fd = -1;
+	r->path = strdup(name);
+	r->name = r->path;
+	r->id_pos = r->is_pos = -1;
+	if (opts)
+		memcpy(&r->opts, opts, opts->sz < sizeof(r->opts) ? opts->sz : sizeof(r->opts));
+	if (!r->path) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+static struct hwp_reader *finish_open(struct hwp_reader *r)
+{
+	int err = detect_format(r);
+
+	if (err) {
+		int e = errno ? errno : -err;
+		hwp_reader__delete(r);
+		errno = e;
+		return NULL;
+	}
+	r->pos = r->data_off;
+	return r;
+}
+
+struct hwp_reader *hwp_reader__open(const char *path, const struct hwp_reader_opts *opts)
+{
+	struct hwp_reader *r = reader_new(path, opts);
+	struct stat st;
+
+	if (!r)
+		return NULL;
+	hwp_clear_error();
+	r->fd = strcmp(path, "-") == 0 ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
+	if (r->fd < 0 || fstat(r->fd, &st) < 0) {
+		int e = errno;
+		hwp_set_error(e, "%s: %s", path, strerror(e));
+		hwp_reader__delete(r);
+		errno = e;
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		hwp_set_error(EISDIR, "%s: is a directory (perf record --threads directories are not supported)", path);
+		hwp_reader__delete(r);
+		errno = EISDIR;
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode)) {
+		r->file_size = r->map_len = (size_t)st.st_size;
+		if (r->map_len) {
+			void *m = mmap(NULL, r->map_len, PROT_READ, MAP_PRIVATE, r->fd, 0);
+			if (m == MAP_FAILED) {
+				int e = errno;
+				hwp_set_error(e, "%s: mmap: %s", path, strerror(e));
+				hwp_reader__delete(r);
+				errno = e;
+				return NULL;
+			}
+			madvise(m, r->map_len, MADV_SEQUENTIAL);
+			r->map = m;
+			r->map_owned = true;
+		}
+	} else {
+		r->streaming = true;
+	}
+	return finish_open(r);
+}
+
+struct hwp_reader *hwp_reader__open_mem(const void *buf, size_t len, const char *name,
+					const struct hwp_reader_opts *opts)
+{
+	struct hwp_reader *r = reader_new(name ? name : "memory", opts);
+
+	if (!r)
+		return NULL;
+	hwp_clear_error();
+	r->map = buf;
+	r->map_len = len;
+	r->file_size = len;
+	return finish_open(r);
+}
+
+void hwp_reader__delete(struct hwp_reader *r)
+{
+	if (!r)
+		return;
+	if (r->map_owned)
+		munmap((void *)r->map, r->map_len);
+	if (r->fd >= 0)
+		close(r->fd);
+	hwp__decompressor_delete(r->dec);
+	hwp_text_input__delete(r->text);
+	free(r->sbuf);
+	free(r->evsels);
+	free(r->ids.keys);
+	free(r->ids.vals);
+	hwp_arena__free(&r->arena);
+	free(r->path);
+	free(r);
+}
+
+/* ---- records ---- */
+
+static const struct hwp_evsel *sample_evsel(struct hwp_reader *r, const uint8_t *rec,
+					    uint32_t size, uint64_t off, int *err)
+{
+	*err = 0;
+	if (r->nr_evsels == 0) {
+		*err = hwp_set_error(EINVAL, "%s: sample at offset 0x%llx comes before any event attr",
+				     r->name, (unsigned long long)off);
+		return NULL;
+	}
+	if (r->nr_evsels == 1 || r->id_pos < 0)
+		return &r->evsels[0];
+	if ((uint64_t)size < 8 + (uint64_t)(r->id_pos + 1) * 8) {
+		*err = hwp_set_error(EINVAL, "%s: truncated sample at offset 0x%llx (record %llu): no room for its id",
+				     r->name, (unsigned long long)off, (unsigned long long)r->index);
+		return NULL;
+	}
+	uint64_t id = ld64(rec + 8 + r->id_pos * 8);
+	if (id == 0)
+		return &r->evsels[0]; /* synthesized */
+	return hwp__reader_evsel_by_id(r, id);
+}
+
+static const struct hwp_evsel *other_evsel(struct hwp_reader *r, const uint8_t *rec, uint32_t size)
+{
+	if (r->nr_evsels == 0)
+		return NULL;
+	const struct hwp_evsel *first = &r->evsels[0];
+	if (r->nr_evsels == 1 || !hwp_attr__flag(&first->attr, HWP_ATTR_SAMPLE_ID_ALL) || r->is_pos < 0)
+		return first;
+	uint32_t n = (size - 8) / 8;
+	if ((uint32_t)r->is_pos > n)
+		return NULL;
+	uint64_t id = ld64(rec + 8 + (uint64_t)(n - (uint32_t)r->is_pos) * 8);
+	if (id == 0)
+		return first;
+	return hwp__reader_evsel_by_id(r, id);
+}
+
+int hwp_reader__parse(struct hwp_reader *r, const uint8_t *rec, uint32_t size, uint64_t off,
+		      uint64_t index, struct hwp_event *ev)
+{
+	int err = 0;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->type = ld32(rec);
+	ev->misc = ld16(rec + 4);
+	ev->size = size;
+	ev->data = rec;
+	ev->file_offset = off;
+	ev->index = index;
+	if (ev->type == HWP_RECORD_SAMPLE) {
+		ev->evsel = sample_evsel(r, rec, size, off, &err);
+		if (err)
+			return err;
+		if (ev->evsel) {
+			err = hwp__parse_sample(r, &ev->evsel->attr, rec, size, &ev->sample, off, index);
+			ev->has_sample_id = err == 0;
+		}
+		return err;
+	}
+	if (ev->type < HWP_RECORD_KERNEL_MAX) {
+		ev->evsel = other_evsel(r, rec, size);
+		if (ev->evsel && hwp_attr__flag(&ev->evsel->attr, HWP_ATTR_SAMPLE_ID_ALL))
+			ev->has_sample_id = hwp__parse_sample_id(&ev->evsel->attr, rec, size, &ev->sample) == 0;
+	}
+	return 0;
+}
+
+/* Records that change the reader's own state (attrs, ids, names, features). */
+static int absorb_user_record(struct hwp_reader *r, const uint8_t *rec, uint32_t size, uint64_t off)
+{
+	uint32_t type = ld32(rec);
+
+	switch (type) {
+	case HWP_RECORD_HEADER_ATTR: {
+		if (size < 8 + HWP_ATTR_SIZE_VER0)
+			return hwp_set_error(EINVAL, "%s: HEADER_ATTR record at offset 0x%llx is too small (%u bytes)",
+					     r->name, (unsigned long long)off, size);
+		size_t wire = hwp__attr_wire_size(rec + 8, size - 8);
+		if (wire > size - 8 || wire < HWP_ATTR_SIZE_VER0)
+			return hwp_set_error(EINVAL, "%s: HEADER_ATTR record at offset 0x%llx: attr size %zu does not fit in the record (%u bytes)",
+					     r->name, (unsigned long long)off, wire, size);
+		struct hwp_attr attr;
+		hwp__attr_decode(rec + 8, wire, &attr);
+		uint64_t nr_ids = (size - 8 - wire) / 8;
+		return hwp__reader_add_evsel(r, &attr, rec + 8 + wire, nr_ids, off);
+	}
+	case HWP_RECORD_HEADER_FEATURE:
+		if (size < 16)
+			return hwp_set_error(EINVAL, "%s: HEADER_FEATURE record at offset 0x%llx is too small",
+					     r->name, (unsigned long long)off);
+		return hwp__parse_feature(r, (unsigned)ld64(rec + 8), rec + 16, size - 16, off + 16);
+	case HWP_RECORD_ID_INDEX: {
+		uint64_t nr = size >= 16 ? ld64(rec + 8) : 0;
+		if (size < 16 || nr > (size - 16) / 32)
+			return hwp_set_error(EINVAL, "%s: ID_INDEX record at offset 0x%llx: %llu entries do not fit in %u bytes",
+					     r->name, (unsigned long long)off, (unsigned long long)nr, size);
+		for (uint64_t i = 0; i < nr; i++) {
+			uint64_t id = ld64(rec + 16 + i * 32), idx = ld64(rec + 24 + i * 32);
+			if (idx < r->nr_evsels) {
+				int err = hwp__reader_map_id(r, id, (int32_t)idx);
+				if (err)
+					return err;
+			}
+		}
+		return 0;
+	}
+	case HWP_RECORD_EVENT_UPDATE:
+		/* {type, id, data}: type 2 = name */
+		if (size > 24 && ld64(rec + 8) == 2) {
+			struct hwp_evsel *e = hwp__reader_evsel_by_id(r, ld64(rec + 16));
+			if (e)
+				e->name = hwp_arena__strndup(&r->arena, rec + 24, size - 24);
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* Bytes that follow a record without being counted in its size. */
+static int trailing_payload(struct hwp_reader *r, const uint8_t *rec, uint32_t size, uint64_t off,
+			    uint64_t *extra)
+{
+	uint32_t type = ld32(rec);
+
+	*extra = 0;
+	if (type == HWP_RECORD_AUXTRACE) {
+		if (size < 16)
+			return hwp_set_error(EINVAL, "%s: AUXTRACE record at offset 0x%llx is too small",
+					     r->name, (unsigned long long)off);
+		*extra = ld64(rec + 8);
+		if (r->opts.note)
+			r->opts.note(r->opts.note_ctx, "AUXTRACE data skipped (hardware trace decoding is not supported)");
+	} else if (type == HWP_RECORD_HEADER_TRACING_DATA && r->pipe) {
+		if (size < 12)
+			return hwp_set_error(EINVAL, "%s: TRACING_DATA record at offset 0x%llx is too small",
+					     r->name, (unsigned long long)off);
+		*extra = ((uint64_t)ld32(rec + 8) + 7) & ~7ULL;
+	}
+	return 0;
+}
+
+static int next_text(struct hwp_reader *r, struct hwp_event *ev)
+{
+	const uint8_t *rec;
+	uint32_t size;
+	uint64_t off;
+	int rc = hwp_text_input__next(r->text, &rec, &size, &off);
+
+	if (rc <= 0)
+		return rc;
+	rc = hwp_reader__parse(r, rec, size, off, r->index++, ev);
+	return rc < 0 ? rc : 1;
+}
+
+int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
+{
+	if (r->done)
+		return 0;
+	if (r->text)
+		return next_text(r, ev);
+
+	/* Drain the current compressed record first. */
+	if (r->dec) {
+		const uint8_t *rec;
+		uint32_t size;
+		int rc = hwp__decompressor_next(r->dec, &rec, &size, r->name, r->comp_offset);
+
+		if (rc < 0)
+			return rc;
+		if (rc > 0) {
+			int err = absorb_user_record(r, rec, size, r->comp_offset);
+			if (!err)
+				err = hwp_reader__parse(r, rec, size, r->comp_offset, r->index++, ev);
+			if (err)
+				return err;
+			ev->compressed = true;
+			return 1;
+		}
+	}
+
+	uint64_t off = r->pos;
+	const uint8_t *h;
+
+	if (off >= r->data_end || !(h = input_at(r, off, 8))) {
+		/* End of input: fine exactly at a record boundary, else truncated. */
+		uint64_t end = r->streaming ? r->sbuf_base + r->sbuf_len
+					    : (r->data_end < r->map_len ? r->data_end : r->map_len);
+		if (off < end)
+			return hwp_set_error(EINVAL, "%s: truncated record header at offset 0x%llx (record %llu): %llu bytes left",
+					     r->name, (unsigned long long)off, (unsigned long long)r->index,
+					     (unsigned long long)(end - off));
+		if (r->dec && hwp__decompressor_pending(r->dec))
+			return hwp_set_error(EINVAL, "%s: compressed data ends inside an event (%zu bytes left over)",
+					     r->name, hwp__decompressor_pending(r->dec));
+		r->done = true;
+		return 0;
+	}
+	uint32_t type = ld32(h);
+	uint16_t size = ld16(h + 6);
+	if (size < 8)
+		return hwp_set_error(EINVAL, "%s: record at offset 0x%llx (record %llu, type %u) has size %u, less than its header",
+				     r->name, (unsigned long long)off, (unsigned long long)r->index, type, size);
+	const uint8_t *rec = input_at(r, off, size);
+	if (!rec || off + size > r->data_end)
+		return hwp_set_error(EINVAL, "%s: truncated %s record at offset 0x%llx (record %llu): %u bytes, %llu left",
+				     r->name, hwp_record_type__name(type) ? hwp_record_type__name(type) : "unknown",
+				     (unsigned long long)off, (unsigned long long)r->index, size,
+				     (unsigned long long)((r->streaming ? r->sbuf_base + r->sbuf_len : r->data_end) - off));
+	uint64_t extra;
+	int err = trailing_payload(r, rec, size, off, &extra);
+	if (err)
+		return err;
+	uint64_t end = r->streaming ? UINT64_MAX : r->data_end;
+	if (extra > end - off - size)
+		return hwp_set_error(EINVAL, "%s: %s record at offset 0x%llx announces %llu bytes of payload past the end of the data",
+				     r->name, hwp_record_type__name(type), (unsigned long long)off,
+				     (unsigned long long)extra);
+	if (extra && r->streaming) {
+		/* Skip the payload (read and drop it), then re-fetch the record. */
+		if (!input_at(r, off + size + extra, 0))
+			return hwp_set_error(EINVAL, "%s: %s payload at offset 0x%llx is truncated",
+					     r->name, hwp_record_type__name(type), (unsigned long long)off);
+		rec = NULL;
+	}
+	r->pos = off + size + extra;
+
+	if (type == HWP_RECORD_COMPRESSED || type == HWP_RECORD_COMPRESSED2) {
+		uint64_t hdr = type == HWP_RECORD_COMPRESSED2 ? 16 : 8;
+		uint64_t len = size - hdr;
+		if (size < hdr || (type == HWP_RECORD_COMPRESSED2 && (len = ld64(rec + 8)) > size - hdr))
+			return hwp_set_error(EINVAL, "%s: COMPRESSED2 record at offset 0x%llx: data size does not fit in the record (%u bytes)",
+					     r->name, (unsigned long long)off, size);
+		if (!r->dec && !(r->dec = hwp__decompressor_new()))
+			return -ENOMEM;
+		if (hwp__decompressor_feed(r->dec, rec + hdr, len) < 0)
+			return hwp_set_error(ENOTSUP, "%s: compressed record at offset 0x%llx: hwprof was built without zstd (install libzstd-dev and rebuild)",
+					     r->name, (unsigned long long)off);
+		r->comp_offset = off;
+	} else if (rec) {
+		err = absorb_user_record(r, rec, size, off);
+		if (err)
+			return err;
+	}
+	if (!rec) {
+		/* Payload skipped on a stream: hand out the header only. */
+		memset(ev, 0, sizeof(*ev));
+		ev->type = type;
+		ev->size = size;
+		ev->file_offset = off;
+		ev->index = r->index++;
+		return 1;
+	}
+	err = hwp_reader__parse(r, rec, size, off, r->index++, ev);
+	if (err)
+		return err;
+	ev->stable = !r->streaming;
+	release_consumed(r);
+	return 1;
+}
+
+/* ---- accessors ---- */
+
+bool hwp_reader__is_pipe(const struct hwp_reader *r)
+{
+	return r->pipe;
+}
+
+const char *hwp_reader__path(const struct hwp_reader *r)
+{
+	return r->name;
+}
+
+uint64_t hwp_reader__file_size(const struct hwp_reader *r)
+{
+	return r->file_size;
+}
+
+uint64_t hwp_reader__data_offset(const struct hwp_reader *r)
+{
+	return r->data_off;
+}
+
+uint64_t hwp_reader__data_size(const struct hwp_reader *r)
+{
+	return r->data_size_hdr;
+}
+
+size_t hwp_reader__nr_evsels(const struct hwp_reader *r)
+{
+	return r->nr_evsels;
+}
+
+const struct hwp_evsel *hwp_reader__evsel(const struct hwp_reader *r, size_t i)
+{
+	return i < r->nr_evsels ? &r->evsels[i] : NULL;
+}
+
+const struct hwp_header_info *hwp_reader__header(const struct hwp_reader *r)
+{
+	return &r->hdr;
+}
+
+uint64_t hwp_reader__file_attr_size(const struct hwp_reader *r)
+{
+	return r->file_attr_size;
+}
+
+uint64_t hwp_event__time(const struct hwp_event *ev)
+{
+	if (ev->has_sample_id && (ev->sample.sample_type & HWP_SAMPLE_TIME))
+		return ev->sample.time;
+	return UINT64_MAX;
+}
+
+bool hwp_reader__is_text(const struct hwp_reader *r)
+{
+	return r->text != NULL;
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* Reader internals shared by reader.c, sample.c, features.c, compressed.c. */
+#ifndef HWPROF_READER_INTERNAL_H
+#define HWPROF_READER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof/perf_data.h"
+#include "util/arena.h"
+
+struct hwp_text_input;
+struct hwp_decompressor;
+
+struct hwp_id_map {
+	uint64_t *keys;
+	int32_t *vals; /* evsel index */
+	size_t cap, nr;
+};
+
+struct hwp_reader {
+	char *path;
+	const char *name; /* for messages: the path as given */
+	struct hwp_reader_opts opts;
+
+	/* Input: either a whole mapping (file, memory) or a pipe stream. */
+	const uint8_t *map;
+	size_t map_len;
+	bool map_owned;
+	int fd;
+	bool streaming;     /* reading a non-seekable fd */
+	uint8_t *sbuf;      /* stream window [sbuf_base, sbuf_base+sbuf_len) */
+	size_t sbuf_cap, sbuf_len, sbuf_off;
+	uint64_t sbuf_base; /* file offset of sbuf[0] */
+	bool stream_eof;
+	uint64_t dontneed_done; /* mmap prefix already released (keeps RSS flat) */
+
+	/* Layout */
+	bool pipe;
+	uint64_t file_size;
+	uint64_t file_attr_size;
+	uint64_t data_off, data_size_hdr, data_end;
+	uint64_t pos; /* next record's file offset */
+	uint64_t index;
+
+	/* Events */
+	struct hwp_evsel *evsels;
+	size_t nr_evsels, cap_evsels;
+	struct hwp_id_map ids;
+	int id_pos, is_pos; /* from the first evsel, as perf does */
+
+	struct hwp_header_info hdr;
+	struct hwp_arena arena;
+
+	struct hwp_decompressor *dec;
+	uint64_t comp_offset; /* file offset of the COMPRESSED record being drained */
+
+	struct hwp_text_input *text;
+	bool text_attr_added;
+	bool done;
+};
+
+/* sample.c */
+int hwp__parse_sample(const struct hwp_reader *r, const struct hwp_attr *attr,
+		      const uint8_t *rec, uint32_t size, struct hwp_sample *s,
+		      uint64_t off, uint64_t index);
+int hwp__parse_sample_id(const struct hwp_attr *attr, const uint8_t *rec, uint32_t size,
+			 struct hwp_sample *s);
+int hwp__sample_id_pos(uint64_t sample_type);
+int hwp__sample_is_pos(uint64_t sample_type);
+
+/* attr.c */
+void hwp__attr_decode(const uint8_t *p, size_t avail, struct hwp_attr *a);
+size_t hwp__attr_wire_size(const uint8_t *p, size_t avail);
+
+/* features.c */
+int hwp__parse_feature(struct hwp_reader *r, unsigned feat, const uint8_t *p, uint64_t len,
+		       uint64_t file_off);
+
+/* reader.c */
+int hwp__reader_add_evsel(struct hwp_reader *r, const struct hwp_attr *attr,
+			  const uint8_t *ids, uint64_t nr_ids, uint64_t off);
+int hwp__reader_map_id(struct hwp_reader *r, uint64_t id, int32_t evsel_idx);
+void hwp__reader_set_evsel_name(struct hwp_reader *r, size_t idx, const char *name);
+struct hwp_evsel *hwp__reader_evsel_by_id(struct hwp_reader *r, uint64_t id);
+
+/* compressed.c: one zstd stream across all COMPRESSED and COMPRESSED2 records. */
+struct hwp_decompressor *hwp__decompressor_new(void);
+void hwp__decompressor_delete(struct hwp_decompressor *d);
+/* Queues one record's compressed payload (not copied: must stay valid until
+   drained). Returns 0 or <0 when zstd support is missing. */
+int hwp__decompressor_feed(struct hwp_decompressor *d, const uint8_t *p, size_t len);
+/* Next complete inner record: 1 when one is ready, 0 when more input is
+   needed, <0 on corrupt data (REC and SIZE are set on 1). Inner records straddling payloads are joined. */
+int hwp__decompressor_next(struct hwp_decompressor *d, const uint8_t **rec, uint32_t *size,
+			   const char *name, uint64_t off);
+/* Bytes left over that never formed a whole record (checked at EOF). */
+size_t hwp__decompressor_pending(const struct hwp_decompressor *d);
+
+#endif

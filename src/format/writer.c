@@ -1,0 +1,1358 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf.data writer, file mode (PERFILE2). Written from the layouts in the
+ * kernel's include/uapi/linux/perf_event.h and perf's
+ * Documentation/perf.data-file-format.txt.
+ *
+ * File layout produced:
+ *
+ *   0                 perf_file_header (104 bytes; rewritten at close)
+ *   104               ids of attr 0, ids of attr 1, ...   (u64 each)
+ *   attrs_off         { attr (128 bytes), perf_file_section ids } x nr_attrs
+ *   data_off          records (kernel and perf-tool records)
+ *   data_off+size     feature section table: one perf_file_section per
+ *                     feature bit set, in bit order
+ *   ...               feature contents
+ *
+ * Records are serialized straight into a large output buffer that is written
+ * with plain write(2) calls, so throughput is bounded by the disk, not by
+ * per-record overhead.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "hwprof/hwprof.h"
+#include "hwprof/perf_writer.h"
+#include "util/bytes.h"
+
+#define OUT_BUF_SIZE (8u << 20)
+#define ATTR_WIRE_SIZE HWP_ATTR_SIZE_VER7
+#define NAME_ALIGN 64
+#define MAX_RECORD 0xffffu
+
+#define ALIGN8(x) (((x) + 7) & ~(uint64_t)7)
+#define ALIGN_TO(x, a) (((x) + (a)-1) / (a) * (a))
+
+struct wattr {
+	struct hwp_attr attr;
+	uint64_t *ids;
+	size_t nr_ids;
+	char *name;
+	uint32_t id_trailer_size; /* sample_id_all trailer, 0 when not asked */
+};
+
+struct wbuild_id {
+	int32_t pid;
+	uint16_t cpumode;
+	uint8_t size;
+	uint8_t id[20];
+	char *filename;
+};
+
+/* Growable byte vector (features are assembled in memory). */
+struct bvec {
+	uint8_t *p;
+	size_t len, cap;
+};
+
+struct hwp_writer {
+	int fd;
+	char *path;
+	int err; /* sticky: first failure */
+
+	uint8_t *buf;
+	size_t buf_len;
+	uint64_t flushed; /* file offset of buf[0] */
+
+	bool started;
+	uint64_t attrs_off, attrs_size, data_off;
+
+	struct wattr *attrs;
+	size_t nr_attrs, cap_attrs;
+
+	char *strings[HWP_FEAT_BITS];
+	bool have_nrcpus;
+	uint32_t nr_online, nr_avail;
+	bool have_total_mem;
+	uint64_t total_mem;
+	char **cmdline;
+	int nr_cmdline;
+	struct wbuild_id *build_ids;
+	size_t nr_build_ids, cap_build_ids;
+	bool have_time;
+	uint64_t first_time, last_time;
+};
+
+/* ---------------------------------------------------------------- output */
+
+static int write_all(struct hwp_writer *w, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t r = write(w->fd, p, n);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			w->err = hwp_set_error(errno, "%s: write failed at offset %llu: %s", w->path,
+					       (unsigned long long)w->flushed, strerror(errno));
+			return w->err;
+		}
+		p += r;
+		n -= (size_t)r;
+		w->flushed += (uint64_t)r;
+	}
+	return 0;
+}
+
+static int flush_buf(struct hwp_writer *w)
+{
+	size_t n = w->buf_len;
+
+	if (w->err)
+		return w->err;
+	w->buf_len = 0;
+	return write_all(w, w->buf, n);
+}
+
+/* Room for N contiguous bytes in the output buffer (N <= OUT_BUF_SIZE). */
+static uint8_t *reserve(struct hwp_writer *w, size_t n)
+{
+	uint8_t *p;
+
+	if (w->buf_len + n > OUT_BUF_SIZE && flush_buf(w))
+		return NULL;
+	p = w->buf + w->buf_len;
+	w->buf_len += n;
+	return p;
+}
+
+static int emit(struct hwp_writer *w, const void *p, size_t n)
+{
+	if (n > OUT_BUF_SIZE / 2) {
+		if (flush_buf(w))
+			return w->err;
+		return write_all(w, p, n);
+	}
+	uint8_t *dst = reserve(w, n);
+
+	if (!dst)
+		return w->err;
+	memcpy(dst, p, n);
+	return 0;
+}
+
+static uint64_t cur_offset(const struct hwp_writer *w)
+{
+	return w->flushed + w->buf_len;
+}
+
+uint64_t hwp_writer__size(const struct hwp_writer *w)
+{
+	if (!w)
+		return 0;
+	if (!w->started)
+		return HWP_FILE_HEADER_SIZE;
+	return cur_offset(w);
+}
+
+/* ---------------------------------------------------------------- bvec */
+
+static int bvec_grow(struct bvec *b, size_t n)
+{
+	if (b->len + n <= b->cap)
+		return 0;
+	size_t cap = b->cap ? b->cap : 4096;
+
+	while (cap < b->len + n)
+		cap *= 2;
+	uint8_t *p = realloc(b->p, cap);
+
+	if (!p)
+		return -ENOMEM;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+static int bvec_put(struct bvec *b, const void *p, size_t n)
+{
+	if (bvec_grow(b, n))
+		return -ENOMEM;
+	if (n)
+		memcpy(b->p + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+static int bvec_zero(struct bvec *b, size_t n)
+{
+	if (bvec_grow(b, n))
+		return -ENOMEM;
+	memset(b->p + b->len, 0, n);
+	b->len += n;
+	return 0;
+}
+
+static int bvec_u32(struct bvec *b, uint32_t v)
+{
+	uint8_t t[4];
+
+	st32(t, v);
+	return bvec_put(b, t, 4);
+}
+
+static int bvec_u64(struct bvec *b, uint64_t v)
+{
+	uint8_t t[8];
+
+	st64(t, v);
+	return bvec_put(b, t, 8);
+}
+
+/* perf_header_string: u32 len (NUL included, rounded up to 64), padded string. */
+static int bvec_string(struct bvec *b, const char *s)
+{
+	size_t olen = strlen(s) + 1;
+	size_t len = ALIGN_TO(olen, NAME_ALIGN);
+
+	if (bvec_u32(b, (uint32_t)len) || bvec_put(b, s, olen) || bvec_zero(b, len - olen))
+		return -ENOMEM;
+	return 0;
+}
+
+/* ---------------------------------------------------------------- attrs */
+
+static void attr_encode(uint8_t *p, const struct hwp_attr *a)
+{
+	memset(p, 0, ATTR_WIRE_SIZE);
+	st32(p + 0, a->type);
+	st32(p + 4, ATTR_WIRE_SIZE);
+	st64(p + 8, a->config);
+	st64(p + 16, a->sample_period);
+	st64(p + 24, a->sample_type);
+	st64(p + 32, a->read_format);
+	st64(p + 40, a->flags);
+	st32(p + 48, a->wakeup_events);
+	st32(p + 52, a->bp_type);
+	st64(p + 56, a->config1);
+	st64(p + 64, a->config2);
+	st64(p + 72, a->branch_sample_type);
+	st64(p + 80, a->sample_regs_user);
+	st32(p + 88, a->sample_stack_user);
+	st32(p + 92, (uint32_t)a->clockid);
+	st64(p + 96, a->sample_regs_intr);
+	st32(p + 104, a->aux_watermark);
+	st16(p + 108, a->sample_max_stack);
+	st32(p + 112, a->aux_sample_size);
+	st64(p + 120, a->sig_data);
+}
+
+static int id_pos(uint64_t st)
+{
+	if (st & HWP_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(st & HWP_SAMPLE_ID))
+		return -1;
+	return !!(st & HWP_SAMPLE_IP) + !!(st & HWP_SAMPLE_TID) + !!(st & HWP_SAMPLE_TIME) +
+	       !!(st & HWP_SAMPLE_ADDR);
+}
+
+static int is_pos(uint64_t st)
+{
+	if (st & HWP_SAMPLE_IDENTIFIER)
+		return 1;
+	if (!(st & HWP_SAMPLE_ID))
+		return -1;
+	return 1 + !!(st & HWP_SAMPLE_CPU) + !!(st & HWP_SAMPLE_STREAM_ID);
+}
+
+static uint32_t trailer_size(const struct hwp_attr *a)
+{
+	uint64_t st = a->sample_type;
+
+	if (!hwp_attr__flag(a, HWP_ATTR_SAMPLE_ID_ALL))
+		return 0;
+	return 8 * (!!(st & HWP_SAMPLE_TID) + !!(st & HWP_SAMPLE_TIME) + !!(st & HWP_SAMPLE_ID) +
+		    !!(st & HWP_SAMPLE_STREAM_ID) + !!(st & HWP_SAMPLE_CPU) +
+		    !!(st & HWP_SAMPLE_IDENTIFIER));
+}
+
+static uint8_t *put_trailer(uint8_t *p, const struct wattr *wa, const struct hwp_sample *id)
+{
+	static const struct hwp_sample zero;
+	uint64_t st = wa->attr.sample_type;
+
+	if (!wa->id_trailer_size)
+		return p;
+	if (!id)
+		id = &zero;
+	if (st & HWP_SAMPLE_TID) {
+		st32(p, id->pid);
+		st32(p + 4, id->tid);
+		p += 8;
+	}
+	if (st & HWP_SAMPLE_TIME) {
+		st64(p, id->time);
+		p += 8;
+	}
+	if (st & HWP_SAMPLE_ID) {
+		st64(p, id->id);
+		p += 8;
+	}
+	if (st & HWP_SAMPLE_STREAM_ID) {
+		st64(p, id->stream_id);
+		p += 8;
+	}
+	if (st & HWP_SAMPLE_CPU) {
+		st32(p, id->cpu);
+		st32(p + 4, 0);
+		p += 8;
+	}
+	if (st & HWP_SAMPLE_IDENTIFIER) {
+		st64(p, id->id);
+		p += 8;
+	}
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		errno = ENOMEM;
+	return d;
+}
+
+int hwp_writer__add_attr(struct hwp_writer *w, const struct hwp_attr *attr,
+			 const uint64_t *ids, size_t nr_ids, const char *name)
+{
+	struct wattr *wa;
+
+	if (!w || !attr || (nr_ids && !ids))
+		return hwp_set_error(EINVAL, "hwp_writer__add_attr: invalid argument");
+	if (w->err)
+		return w->err;
+	if (w->started)
+		return hwp_set_error(EBUSY, "%s: attrs must be added before the first record",
+				     w->path);
+	if (attr->sample_type >> HWP_SAMPLE_MAX_BIT)
+		return hwp_set_error(EINVAL, "%s: attr %zu: unknown sample_type bits 0x%llx",
+				     w->path, w->nr_attrs,
+				     (unsigned long long)(attr->sample_type >> HWP_SAMPLE_MAX_BIT
+							  << HWP_SAMPLE_MAX_BIT));
+	if ((attr->sample_type & HWP_SAMPLE_WEIGHT) &&
+	    (attr->sample_type & HWP_SAMPLE_WEIGHT_STRUCT))
+		return hwp_set_error(EINVAL, "%s: attr %zu: WEIGHT and WEIGHT_STRUCT both set",
+				     w->path, w->nr_attrs);
+	if ((attr->sample_type & HWP_SAMPLE_READ) && !(attr->read_format & HWP_FORMAT_ID))
+		return hwp_set_error(EINVAL, "%s: attr %zu: sample_type READ needs read_format ID "
+				     "(perf refuses the file otherwise: \"non matching read_format\")",
+				     w->path, w->nr_attrs);
+	if (w->nr_attrs) {
+		const struct hwp_attr *a0 = &w->attrs[0].attr;
+
+		if (id_pos(a0->sample_type) != id_pos(attr->sample_type) ||
+		    is_pos(a0->sample_type) != is_pos(attr->sample_type) ||
+		    id_pos(attr->sample_type) < 0)
+			return hwp_set_error(EINVAL,
+					     "%s: attr %zu: sample_type 0x%llx cannot be told apart "
+					     "from attr 0 (0x%llx): use IDENTIFIER, or ID with the same "
+					     "IP/TID/TIME/ADDR and CPU/STREAM_ID bits",
+					     w->path, w->nr_attrs,
+					     (unsigned long long)attr->sample_type,
+					     (unsigned long long)a0->sample_type);
+		if (hwp_attr__flag(a0, HWP_ATTR_SAMPLE_ID_ALL) !=
+		    hwp_attr__flag(attr, HWP_ATTR_SAMPLE_ID_ALL))
+			return hwp_set_error(EINVAL, "%s: attr %zu: sample_id_all differs from attr 0",
+					     w->path, w->nr_attrs);
+		if (a0->read_format != attr->read_format)
+			return hwp_set_error(EINVAL, "%s: attr %zu: read_format differs from attr 0",
+					     w->path, w->nr_attrs);
+	}
+	if (w->nr_attrs > 0x7fffffff)
+		return hwp_set_error(ENOSPC, "%s: too many attrs", w->path);
+	if (w->nr_attrs == w->cap_attrs) {
+		size_t cap = w->cap_attrs ? w->cap_attrs * 2 : 4;
+		struct wattr *n = realloc(w->attrs, cap * sizeof(*n));
+
+		if (!n)
+			return hwp_set_error(ENOMEM, "out of memory");
+		w->attrs = n;
+		w->cap_attrs = cap;
+	}
+	wa = &w->attrs[w->nr_attrs];
+	memset(wa, 0, sizeof(*wa));
+	wa->attr = *attr;
+	wa->attr.size = ATTR_WIRE_SIZE;
+	if (attr->config3)
+		hwp_log("%s: attr %zu: config3 0x%llx dropped (attrs are written at %u bytes)",
+			w->path, w->nr_attrs, (unsigned long long)attr->config3, ATTR_WIRE_SIZE);
+	wa->attr.config3 = 0;
+	if (nr_ids) {
+		wa->ids = malloc(nr_ids * sizeof(uint64_t));
+		if (!wa->ids)
+			return hwp_set_error(ENOMEM, "out of memory");
+		memcpy(wa->ids, ids, nr_ids * sizeof(uint64_t));
+	}
+	wa->nr_ids = nr_ids;
+	if (name && !(wa->name = xstrdup(name))) {
+		free(wa->ids);
+		return hwp_set_error(ENOMEM, "out of memory");
+	}
+	wa->id_trailer_size = trailer_size(attr);
+	return (int)w->nr_attrs++;
+}
+
+/* Header placeholder, ids and attrs: everything before the data section. */
+static int start(struct hwp_writer *w)
+{
+	uint64_t off = HWP_FILE_HEADER_SIZE;
+	uint8_t rec[ATTR_WIRE_SIZE + 16];
+	uint8_t hdr[HWP_FILE_HEADER_SIZE];
+	size_t i;
+
+	if (w->started)
+		return 0;
+	if (w->err)
+		return w->err;
+	if (!w->nr_attrs)
+		return w->err = hwp_set_error(EINVAL, "%s: no event attr added before the first "
+						      "record", w->path);
+	w->started = true;
+	memset(hdr, 0, sizeof(hdr));
+	if (emit(w, hdr, sizeof(hdr)))
+		return w->err;
+	for (i = 0; i < w->nr_attrs; i++) {
+		struct wattr *wa = &w->attrs[i];
+		size_t j;
+
+		for (j = 0; j < wa->nr_ids; j++) {
+			uint8_t *p = reserve(w, 8);
+
+			if (!p)
+				return w->err;
+			st64(p, wa->ids[j]);
+		}
+	}
+	w->attrs_off = cur_offset(w);
+	for (i = 0; i < w->nr_attrs; i++) {
+		struct wattr *wa = &w->attrs[i];
+
+		attr_encode(rec, &wa->attr);
+		st64(rec + ATTR_WIRE_SIZE, wa->nr_ids ? off : 0);
+		st64(rec + ATTR_WIRE_SIZE + 8, wa->nr_ids * 8);
+		off += wa->nr_ids * 8;
+		if (emit(w, rec, sizeof(rec)))
+			return w->err;
+	}
+	w->attrs_size = w->nr_attrs * sizeof(rec);
+	w->data_off = cur_offset(w);
+	return 0;
+}
+
+static struct wattr *get_attr(struct hwp_writer *w, int idx, const char *what)
+{
+	if (idx < 0 || (size_t)idx >= w->nr_attrs) {
+		hwp_set_error(EINVAL, "%s: %s for attr %d, but %zu attrs were added", w->path, what,
+			      idx, w->nr_attrs);
+		return NULL;
+	}
+	return &w->attrs[idx];
+}
+
+/* ---------------------------------------------------------------- samples */
+
+static uint64_t popcount64(uint64_t v)
+{
+	return (uint64_t)__builtin_popcountll(v);
+}
+
+static uint64_t read_size(uint64_t rf, const struct hwp_bytes *b, int *bad)
+{
+	uint64_t per = 8 + ((rf & HWP_FORMAT_ID) ? 8 : 0) + ((rf & HWP_FORMAT_LOST) ? 8 : 0);
+	uint64_t times = ((rf & HWP_FORMAT_TOTAL_TIME_ENABLED) ? 8 : 0) +
+			 ((rf & HWP_FORMAT_TOTAL_TIME_RUNNING) ? 8 : 0);
+	uint64_t want;
+
+	if (!(rf & HWP_FORMAT_GROUP)) {
+		want = per + times;
+	} else if (b->data && b->size >= 8) {
+		uint64_t nr = ld64(b->data);
+
+		want = nr > (1u << 16) ? UINT64_MAX : 8 + times + nr * per;
+	} else {
+		want = 8 + times; /* nr = 0 */
+	}
+	if (b->data && b->size && b->size != want)
+		*bad = 1;
+	return want;
+}
+
+int hwp_writer__add_sample(struct hwp_writer *w, int attr_idx, const struct hwp_sample_in *in)
+{
+	const struct hwp_sample *s;
+	struct wattr *wa;
+	uint64_t st, bst, sz = 8, n;
+	uint64_t rd_sz = 0, raw_sz = 0, ru_sz = 0, su_sz = 0, ri_sz = 0, aux_sz = 0;
+	int bad = 0;
+	uint8_t *p, *rec;
+
+	if (!w || !in || !in->s)
+		return hwp_set_error(EINVAL, "hwp_writer__add_sample: invalid argument");
+	if (w->err)
+		return w->err;
+	if (!(wa = get_attr(w, attr_idx, "sample")))
+		return -EINVAL;
+	s = in->s;
+	st = wa->attr.sample_type;
+	bst = wa->attr.branch_sample_type;
+
+	sz += 8 * (!!(st & HWP_SAMPLE_IDENTIFIER) + !!(st & HWP_SAMPLE_IP) +
+		   !!(st & HWP_SAMPLE_TID) + !!(st & HWP_SAMPLE_TIME) + !!(st & HWP_SAMPLE_ADDR) +
+		   !!(st & HWP_SAMPLE_ID) + !!(st & HWP_SAMPLE_STREAM_ID) +
+		   !!(st & HWP_SAMPLE_CPU) + !!(st & HWP_SAMPLE_PERIOD) +
+		   !!(st & (HWP_SAMPLE_WEIGHT | HWP_SAMPLE_WEIGHT_STRUCT)) +
+		   !!(st & HWP_SAMPLE_DATA_SRC) + !!(st & HWP_SAMPLE_TRANSACTION) +
+		   !!(st & HWP_SAMPLE_PHYS_ADDR) + !!(st & HWP_SAMPLE_CGROUP) +
+		   !!(st & HWP_SAMPLE_DATA_PAGE_SIZE) + !!(st & HWP_SAMPLE_CODE_PAGE_SIZE));
+	if (st & HWP_SAMPLE_READ) {
+		rd_sz = read_size(wa->attr.read_format, &s->read, &bad);
+		if (bad)
+			return hwp_set_error(EINVAL, "%s: sample read values are %llu bytes, "
+					     "read_format 0x%llx wants %llu", w->path,
+					     (unsigned long long)s->read.size,
+					     (unsigned long long)wa->attr.read_format,
+					     (unsigned long long)rd_sz);
+		sz += rd_sz;
+	}
+	if (st & HWP_SAMPLE_CALLCHAIN) {
+		if (s->callchain_nr && !in->callchain)
+			return hwp_set_error(EINVAL, "%s: sample has %llu callchain ips but no array",
+					     w->path, (unsigned long long)s->callchain_nr);
+		if (s->callchain_nr > MAX_RECORD / 8)
+			goto too_big;
+		sz += 8 + 8 * s->callchain_nr;
+	}
+	if (st & HWP_SAMPLE_RAW) {
+		if (s->raw.size > MAX_RECORD)
+			goto too_big;
+		raw_sz = ALIGN8(s->raw.size + 4) - 4;
+		sz += 4 + raw_sz;
+	}
+	if (st & HWP_SAMPLE_BRANCH_STACK) {
+		if (s->branch_nr && !in->branches)
+			return hwp_set_error(EINVAL, "%s: sample has %llu branch entries but no array",
+					     w->path, (unsigned long long)s->branch_nr);
+		if (s->branch_nr > MAX_RECORD / 24)
+			goto too_big;
+		sz += 8 + ((bst & HWP_BRANCH_HW_INDEX) ? 8 : 0) + 24 * s->branch_nr +
+		      ((bst & HWP_BRANCH_COUNTERS) ? 8 * s->branch_nr : 0);
+	}
+	if (st & HWP_SAMPLE_REGS_USER) {
+		ru_sz = s->regs_user_abi ? 8 * popcount64(wa->attr.sample_regs_user) : 0;
+		sz += 8 + ru_sz;
+	}
+	if (st & HWP_SAMPLE_STACK_USER) {
+		if (s->stack_user.size > MAX_RECORD)
+			goto too_big;
+		su_sz = ALIGN8(s->stack_user.size);
+		sz += 8 + (su_sz ? su_sz + 8 : 0);
+	}
+	if (st & HWP_SAMPLE_REGS_INTR) {
+		ri_sz = s->regs_intr_abi ? 8 * popcount64(wa->attr.sample_regs_intr) : 0;
+		sz += 8 + ri_sz;
+	}
+	if (st & HWP_SAMPLE_AUX) {
+		if (s->aux.size > MAX_RECORD)
+			goto too_big;
+		aux_sz = ALIGN8(s->aux.size);
+		sz += 8 + aux_sz;
+	}
+	if (sz > MAX_RECORD)
+		goto too_big;
+	if (!w->started && start(w))
+		return w->err;
+	if (!(rec = reserve(w, sz)))
+		return w->err;
+
+	p = rec;
+	st32(p, HWP_RECORD_SAMPLE);
+	st16(p + 4, s->cpumode & HWP_MISC_CPUMODE_MASK);
+	st16(p + 6, (uint16_t)sz);
+	p += 8;
+#define PUT64(v)              \
+	do {                  \
+		st64(p, (v)); \
+		p += 8;       \
+	} while (0)
+	if (st & HWP_SAMPLE_IDENTIFIER)
+		PUT64(s->id);
+	if (st & HWP_SAMPLE_IP)
+		PUT64(s->ip);
+	if (st & HWP_SAMPLE_TID) {
+		st32(p, s->pid);
+		st32(p + 4, s->tid);
+		p += 8;
+	}
+	if (st & HWP_SAMPLE_TIME) {
+		PUT64(s->time);
+		if (!w->have_time || s->time < w->first_time)
+			w->first_time = s->time;
+		if (!w->have_time || s->time > w->last_time)
+			w->last_time = s->time;
+		w->have_time = true;
+	}
+	if (st & HWP_SAMPLE_ADDR)
+		PUT64(s->addr);
+	if (st & HWP_SAMPLE_ID)
+		PUT64(s->id);
+	if (st & HWP_SAMPLE_STREAM_ID)
+		PUT64(s->stream_id);
+	if (st & HWP_SAMPLE_CPU) {
+		st32(p, s->cpu);
+		st32(p + 4, 0);
+		p += 8;
+	}
+	if (st & HWP_SAMPLE_PERIOD)
+		PUT64(s->period);
+	if (st & HWP_SAMPLE_READ) {
+		if (s->read.data && s->read.size) {
+			memcpy(p, s->read.data, rd_sz);
+		} else {
+			memset(p, 0, rd_sz);
+		}
+		p += rd_sz;
+	}
+	if (st & HWP_SAMPLE_CALLCHAIN) {
+		PUT64(s->callchain_nr);
+		for (n = 0; n < s->callchain_nr; n++)
+			PUT64(in->callchain[n]);
+	}
+	if (st & HWP_SAMPLE_RAW) {
+		st32(p, (uint32_t)raw_sz);
+		p += 4;
+		memset(p, 0, raw_sz);
+		if (s->raw.data && s->raw.size)
+			memcpy(p, s->raw.data, s->raw.size);
+		p += raw_sz;
+	}
+	if (st & HWP_SAMPLE_BRANCH_STACK) {
+		const struct hwp_branch_entry *e = in->branches;
+
+		PUT64(s->branch_nr);
+		if (bst & HWP_BRANCH_HW_INDEX)
+			PUT64(s->branch_hw_idx);
+		for (n = 0; n < s->branch_nr; n++) {
+			st64(p, e[n].from);
+			st64(p + 8, e[n].to);
+			st64(p + 16, hwp_branch_entry__encode_flags(&e[n]));
+			p += 24;
+		}
+		if (bst & HWP_BRANCH_COUNTERS)
+			for (n = 0; n < s->branch_nr; n++)
+				PUT64(in->branch_counters ? in->branch_counters[n] : 0);
+	}
+	if (st & HWP_SAMPLE_REGS_USER) {
+		PUT64(s->regs_user_abi);
+		memset(p, 0, ru_sz);
+		if (s->regs_user.data)
+			memcpy(p, s->regs_user.data,
+			       s->regs_user.size < ru_sz ? s->regs_user.size : ru_sz);
+		p += ru_sz;
+	}
+	if (st & HWP_SAMPLE_STACK_USER) {
+		PUT64(su_sz);
+		if (su_sz) {
+			memset(p, 0, su_sz);
+			if (s->stack_user.data)
+				memcpy(p, s->stack_user.data, s->stack_user.size);
+			p += su_sz;
+			PUT64(s->stack_user_dyn_size);
+		}
+	}
+	if (st & HWP_SAMPLE_WEIGHT)
+		PUT64(s->weight);
+	if (st & HWP_SAMPLE_WEIGHT_STRUCT)
+		PUT64(s->weight ? s->weight
+				: (uint64_t)s->weight_var1 | (uint64_t)s->weight_var2 << 32 |
+					  (uint64_t)s->weight_var3 << 48);
+	if (st & HWP_SAMPLE_DATA_SRC)
+		PUT64(s->data_src);
+	if (st & HWP_SAMPLE_TRANSACTION)
+		PUT64(s->transaction);
+	if (st & HWP_SAMPLE_REGS_INTR) {
+		PUT64(s->regs_intr_abi);
+		memset(p, 0, ri_sz);
+		if (s->regs_intr.data)
+			memcpy(p, s->regs_intr.data,
+			       s->regs_intr.size < ri_sz ? s->regs_intr.size : ri_sz);
+		p += ri_sz;
+	}
+	if (st & HWP_SAMPLE_PHYS_ADDR)
+		PUT64(s->phys_addr);
+	if (st & HWP_SAMPLE_CGROUP)
+		PUT64(s->cgroup);
+	if (st & HWP_SAMPLE_DATA_PAGE_SIZE)
+		PUT64(s->data_page_size);
+	if (st & HWP_SAMPLE_CODE_PAGE_SIZE)
+		PUT64(s->code_page_size);
+	if (st & HWP_SAMPLE_AUX) {
+		PUT64(aux_sz);
+		memset(p, 0, aux_sz);
+		if (s->aux.data && s->aux.size)
+			memcpy(p, s->aux.data, s->aux.size);
+		p += aux_sz;
+	}
+#undef PUT64
+	return 0;
+
+too_big:
+	return hwp_set_error(E2BIG, "%s: sample too large for a perf record (over %u bytes)",
+			     w->path, MAX_RECORD);
+}
+
+/* ---------------------------------------------------------------- records */
+
+static int begin_record(struct hwp_writer *w, int attr_idx, const char *what, uint64_t body,
+			struct wattr **wap, uint8_t **recp, uint16_t *szp)
+{
+	struct wattr *wa;
+	uint64_t sz;
+
+	if (w->err)
+		return w->err;
+	if (!(wa = get_attr(w, attr_idx, what)))
+		return -EINVAL;
+	sz = 8 + body + wa->id_trailer_size;
+	if (sz > MAX_RECORD)
+		return hwp_set_error(E2BIG, "%s: %s record too large", w->path, what);
+	if (!w->started && start(w))
+		return w->err;
+	if (!(*recp = reserve(w, sz)))
+		return w->err;
+	memset(*recp, 0, sz);
+	*wap = wa;
+	*szp = (uint16_t)sz;
+	return 0;
+}
+
+static void put_header(uint8_t *p, uint32_t type, uint16_t misc, uint16_t size)
+{
+	st32(p, type);
+	st16(p + 4, misc);
+	st16(p + 6, size);
+}
+
+int hwp_writer__add_mmap2(struct hwp_writer *w, int attr_idx, uint32_t pid, uint32_t tid,
+			  uint64_t addr, uint64_t len, uint64_t pgoff,
+			  const uint8_t *build_id, uint8_t build_id_size, uint32_t prot,
+			  uint32_t flags, const char *filename, uint16_t cpumode,
+			  const struct hwp_sample *id)
+{
+	struct wattr *wa;
+	uint8_t *rec;
+	uint16_t sz;
+	size_t flen;
+	uint16_t misc = cpumode & HWP_MISC_CPUMODE_MASK;
+	int err;
+
+	if (!w || !filename || (build_id && build_id_size > 20))
+		return hwp_set_error(EINVAL, "hwp_writer__add_mmap2: invalid argument");
+	flen = strlen(filename) + 1;
+	if (flen > MAX_RECORD)
+		return hwp_set_error(E2BIG, "%s: MMAP2 filename too long", w->path);
+	err = begin_record(w, attr_idx, "MMAP2", 64 + ALIGN8(flen), &wa, &rec, &sz);
+	if (err)
+		return err;
+	if (build_id)
+		misc |= HWP_MISC_MMAP_BUILD_ID;
+	put_header(rec, HWP_RECORD_MMAP2, misc, sz);
+	st32(rec + 8, pid);
+	st32(rec + 12, tid);
+	st64(rec + 16, addr);
+	st64(rec + 24, len);
+	st64(rec + 32, pgoff);
+	if (build_id) { /* u8 size, u8 res, u16 res, u8 build_id[20] */
+		rec[40] = build_id_size;
+		memcpy(rec + 44, build_id, build_id_size);
+	} /* else maj, min, ino, ino_generation: all 0 */
+	st32(rec + 64, prot);
+	st32(rec + 68, flags);
+	memcpy(rec + 72, filename, flen);
+	put_trailer(rec + 72 + ALIGN8(flen), wa, id);
+	return 0;
+}
+
+int hwp_writer__add_comm(struct hwp_writer *w, int attr_idx, uint32_t pid, uint32_t tid,
+			 const char *comm, bool exec, const struct hwp_sample *id)
+{
+	struct wattr *wa;
+	uint8_t *rec;
+	uint16_t sz;
+	size_t clen;
+	int err;
+
+	if (!w || !comm)
+		return hwp_set_error(EINVAL, "hwp_writer__add_comm: invalid argument");
+	clen = strlen(comm) + 1;
+	if (clen > MAX_RECORD)
+		return hwp_set_error(E2BIG, "%s: COMM string too long", w->path);
+	err = begin_record(w, attr_idx, "COMM", 8 + ALIGN8(clen), &wa, &rec, &sz);
+	if (err)
+		return err;
+	put_header(rec, HWP_RECORD_COMM, exec ? HWP_MISC_COMM_EXEC : 0, sz);
+	st32(rec + 8, pid);
+	st32(rec + 12, tid);
+	memcpy(rec + 16, comm, clen);
+	put_trailer(rec + 16 + ALIGN8(clen), wa, id);
+	return 0;
+}
+
+int hwp_writer__add_fork_exit(struct hwp_writer *w, int attr_idx, uint32_t type,
+			      uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid,
+			      uint64_t time, const struct hwp_sample *id)
+{
+	struct wattr *wa;
+	uint8_t *rec;
+	uint16_t sz;
+	int err;
+
+	if (!w || (type != HWP_RECORD_FORK && type != HWP_RECORD_EXIT))
+		return hwp_set_error(EINVAL, "hwp_writer__add_fork_exit: type %u is not FORK or "
+				     "EXIT", type);
+	err = begin_record(w, attr_idx, type == HWP_RECORD_FORK ? "FORK" : "EXIT", 24, &wa, &rec,
+			   &sz);
+	if (err)
+		return err;
+	put_header(rec, type, 0, sz);
+	st32(rec + 8, pid);
+	st32(rec + 12, ppid);
+	st32(rec + 16, tid);
+	st32(rec + 20, ptid);
+	st64(rec + 24, time);
+	put_trailer(rec + 32, wa, id);
+	return 0;
+}
+
+int hwp_writer__add_finished_round(struct hwp_writer *w)
+{
+	uint8_t *rec;
+
+	if (!w)
+		return hwp_set_error(EINVAL, "hwp_writer__add_finished_round: invalid argument");
+	if (w->err)
+		return w->err;
+	if (!w->started && start(w))
+		return w->err;
+	if (!(rec = reserve(w, 8)))
+		return w->err;
+	put_header(rec, HWP_RECORD_FINISHED_ROUND, 0, 8);
+	return 0;
+}
+
+int hwp_writer__add_raw(struct hwp_writer *w, const void *rec, size_t size)
+{
+	if (!w || !rec || size < 8 || size > MAX_RECORD || ld16((const uint8_t *)rec + 6) != size)
+		return hwp_set_error(EINVAL, "hwp_writer__add_raw: record size %zu does not match "
+				     "its header", size);
+	if (w->err)
+		return w->err;
+	if (!w->started && start(w))
+		return w->err;
+	return emit(w, rec, size);
+}
+
+/* ---------------------------------------------------------------- features */
+
+static bool is_string_feature(unsigned feat)
+{
+	switch (feat) {
+	case HWP_FEAT_HOSTNAME:
+	case HWP_FEAT_OSRELEASE:
+	case HWP_FEAT_VERSION:
+	case HWP_FEAT_ARCH:
+	case HWP_FEAT_CPUDESC:
+	case HWP_FEAT_CPUID:
+		return true;
+	default:
+		return false;
+	}
+}
+
+int hwp_writer__set_string(struct hwp_writer *w, unsigned feat, const char *value)
+{
+	char *v;
+
+	if (!w || !value || feat >= HWP_FEAT_BITS || !is_string_feature(feat))
+		return hwp_set_error(EINVAL, "hwp_writer__set_string: feature %u is not a string "
+				     "feature", feat);
+	if (!(v = xstrdup(value)))
+		return hwp_set_error(ENOMEM, "out of memory");
+	free(w->strings[feat]);
+	w->strings[feat] = v;
+	return 0;
+}
+
+int hwp_writer__set_nrcpus(struct hwp_writer *w, uint32_t online, uint32_t avail)
+{
+	if (!w)
+		return hwp_set_error(EINVAL, "hwp_writer__set_nrcpus: invalid argument");
+	w->have_nrcpus = true;
+	w->nr_online = online;
+	w->nr_avail = avail;
+	return 0;
+}
+
+int hwp_writer__set_total_mem(struct hwp_writer *w, uint64_t kb)
+{
+	if (!w)
+		return hwp_set_error(EINVAL, "hwp_writer__set_total_mem: invalid argument");
+	w->have_total_mem = true;
+	w->total_mem = kb;
+	return 0;
+}
+
+static void free_cmdline(struct hwp_writer *w)
+{
+	for (int i = 0; i < w->nr_cmdline; i++)
+		free(w->cmdline[i]);
+	free(w->cmdline);
+	w->cmdline = NULL;
+	w->nr_cmdline = 0;
+}
+
+int hwp_writer__set_cmdline(struct hwp_writer *w, int argc, const char *const *argv)
+{
+	if (!w || argc < 0 || (argc && !argv))
+		return hwp_set_error(EINVAL, "hwp_writer__set_cmdline: invalid argument");
+	free_cmdline(w);
+	w->cmdline = calloc((size_t)argc + 1, sizeof(char *));
+	if (!w->cmdline)
+		return hwp_set_error(ENOMEM, "out of memory");
+	for (int i = 0; i < argc; i++) {
+		if (!(w->cmdline[i] = xstrdup(argv[i] ? argv[i] : ""))) {
+			w->nr_cmdline = i;
+			free_cmdline(w);
+			return hwp_set_error(ENOMEM, "out of memory");
+		}
+	}
+	w->nr_cmdline = argc;
+	return 0;
+}
+
+int hwp_writer__add_build_id(struct hwp_writer *w, int32_t pid, uint16_t cpumode,
+			     const uint8_t *id, uint8_t size, const char *filename)
+{
+	struct wbuild_id *b;
+
+	if (!w || !id || !filename || size > 20)
+		return hwp_set_error(EINVAL, "hwp_writer__add_build_id: invalid argument");
+	if (strlen(filename) + 1 > MAX_RECORD - 64)
+		return hwp_set_error(E2BIG, "%s: build-id filename too long", w->path);
+	if (w->nr_build_ids == w->cap_build_ids) {
+		size_t cap = w->cap_build_ids ? w->cap_build_ids * 2 : 16;
+		struct wbuild_id *n = realloc(w->build_ids, cap * sizeof(*n));
+
+		if (!n)
+			return hwp_set_error(ENOMEM, "out of memory");
+		w->build_ids = n;
+		w->cap_build_ids = cap;
+	}
+	b = &w->build_ids[w->nr_build_ids];
+	memset(b, 0, sizeof(*b));
+	if (!(b->filename = xstrdup(filename)))
+		return hwp_set_error(ENOMEM, "out of memory");
+	b->pid = pid;
+	b->cpumode = cpumode & HWP_MISC_CPUMODE_MASK;
+	b->size = size;
+	memcpy(b->id, id, size);
+	w->nr_build_ids++;
+	return 0;
+}
+
+/* "name : value" from /proc/cpuinfo's first block, or NULL. */
+static char *cpuinfo_field(const char *key)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[1024];
+	char *out = NULL;
+	size_t klen = strlen(key);
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		char *c;
+
+		if (strncmp(line, key, klen) || (line[klen] != ' ' && line[klen] != '\t' &&
+						  line[klen] != ':'))
+			continue;
+		c = strchr(line, ':');
+		if (!c)
+			continue;
+		c++;
+		while (*c == ' ' || *c == '\t')
+			c++;
+		c[strcspn(c, "\n")] = 0;
+		out = strdup(c);
+		break;
+	}
+	fclose(f);
+	return out;
+}
+
+int hwp_writer__set_host_features(struct hwp_writer *w)
+{
+	struct utsname u;
+	int err = 0;
+
+	if (!w)
+		return hwp_set_error(EINVAL, "hwp_writer__set_host_features: invalid argument");
+	if (uname(&u) == 0) {
+		if (!w->strings[HWP_FEAT_HOSTNAME])
+			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_HOSTNAME, u.nodename);
+		if (!w->strings[HWP_FEAT_OSRELEASE])
+			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_OSRELEASE, u.release);
+		if (!w->strings[HWP_FEAT_ARCH])
+			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_ARCH, u.machine);
+	}
+	if (!w->strings[HWP_FEAT_VERSION])
+		err = err ? err : hwp_writer__set_string(w, HWP_FEAT_VERSION,
+							 "hwprof " HWPROF_VERSION);
+	if (!w->have_nrcpus) {
+		long onln = sysconf(_SC_NPROCESSORS_ONLN);
+		long conf = sysconf(_SC_NPROCESSORS_CONF);
+
+		if (onln > 0)
+			hwp_writer__set_nrcpus(w, (uint32_t)onln,
+					       (uint32_t)(conf > onln ? conf : onln));
+	}
+	if (!w->strings[HWP_FEAT_CPUDESC]) {
+		char *d = cpuinfo_field("model name");
+
+		if (d) {
+			/* squeeze runs of blanks, as perf does */
+			char *r = d, *o = d;
+
+			for (; *r; r++)
+				if (!(*r == ' ' && o > d && o[-1] == ' '))
+					*o++ = *r;
+			*o = 0;
+			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_CPUDESC, d);
+			free(d);
+		}
+	}
+	if (!w->strings[HWP_FEAT_CPUID]) {
+		char *vendor = cpuinfo_field("vendor_id");
+		char *family = cpuinfo_field("cpu family");
+		char *model = cpuinfo_field("model");
+		char *stepping = cpuinfo_field("stepping");
+
+		if (vendor && family && model && stepping) {
+			char buf[256];
+
+			snprintf(buf, sizeof(buf), "%s,%s,%s,%s", vendor, family, model, stepping);
+			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_CPUID, buf);
+		}
+		free(vendor);
+		free(family);
+		free(model);
+		free(stepping);
+	}
+	if (!w->have_total_mem) {
+		FILE *f = fopen("/proc/meminfo", "r");
+		char line[256];
+		unsigned long long kb;
+
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "MemTotal: %llu", &kb) == 1) {
+				hwp_writer__set_total_mem(w, kb);
+				break;
+			}
+		if (f)
+			fclose(f);
+	}
+	return err;
+}
+
+/* perf-style default name for an attr that was given none. */
+static void default_name(const struct hwp_attr *a, char *buf, size_t len)
+{
+	static const char *const hw[] = {
+		"cycles", "instructions", "cache-references", "cache-misses", "branches",
+		"branch-misses", "bus-cycles", "stalled-cycles-frontend",
+		"stalled-cycles-backend", "ref-cycles",
+	};
+	static const char *const sw[] = {
+		"cpu-clock", "task-clock", "page-faults", "context-switches", "cpu-migrations",
+		"minor-faults", "major-faults", "alignment-faults", "emulation-faults", "dummy",
+	};
+	uint64_t cfg = a->config & 0xffffffffULL;
+
+	if (a->type == 0 && cfg < sizeof(hw) / sizeof(hw[0]))
+		snprintf(buf, len, "%s", hw[cfg]);
+	else if (a->type == 1 && cfg < sizeof(sw) / sizeof(sw[0]))
+		snprintf(buf, len, "%s", sw[cfg]);
+	else if (a->type == 4)
+		snprintf(buf, len, "r%llx", (unsigned long long)a->config);
+	else
+		snprintf(buf, len, "%u:0x%llx", a->type, (unsigned long long)a->config);
+}
+
+static int feat_build_ids(struct hwp_writer *w, struct bvec *b)
+{
+	for (size_t i = 0; i < w->nr_build_ids; i++) {
+		const struct wbuild_id *bi = &w->build_ids[i];
+		size_t flen = strlen(bi->filename) + 1;
+		size_t plen = ALIGN_TO(flen, NAME_ALIGN);
+		uint8_t h[36]; /* header, pid, build_id[20], size, res, res16 */
+
+		memset(h, 0, sizeof(h));
+		put_header(h, HWP_RECORD_HEADER_BUILD_ID, bi->cpumode | HWP_MISC_BUILD_ID_SIZE,
+			   (uint16_t)(sizeof(h) + plen));
+		st32(h + 8, (uint32_t)bi->pid);
+		memcpy(h + 12, bi->id, bi->size);
+		h[32] = bi->size;
+		if (bvec_put(b, h, sizeof(h)) || bvec_put(b, bi->filename, flen) ||
+		    bvec_zero(b, plen - flen))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int feat_event_desc(struct hwp_writer *w, struct bvec *b)
+{
+	uint8_t attr[ATTR_WIRE_SIZE];
+
+	if (bvec_u32(b, (uint32_t)w->nr_attrs) || bvec_u32(b, ATTR_WIRE_SIZE))
+		return -ENOMEM;
+	for (size_t i = 0; i < w->nr_attrs; i++) {
+		const struct wattr *wa = &w->attrs[i];
+		char name[64];
+
+		attr_encode(attr, &wa->attr);
+		if (!wa->name)
+			default_name(&wa->attr, name, sizeof(name));
+		if (bvec_put(b, attr, sizeof(attr)) || bvec_u32(b, (uint32_t)wa->nr_ids) ||
+		    bvec_string(b, wa->name ? wa->name : name))
+			return -ENOMEM;
+		for (size_t j = 0; j < wa->nr_ids; j++)
+			if (bvec_u64(b, wa->ids[j]))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+static bool any_name(const struct hwp_writer *w)
+{
+	for (size_t i = 0; i < w->nr_attrs; i++)
+		if (w->attrs[i].name)
+			return true;
+	return false;
+}
+
+/* Appends feature FEAT's content to B; returns 1 if FEAT is written, 0 if not, <0. */
+static int feature_content(struct hwp_writer *w, unsigned feat, struct bvec *b)
+{
+	if (is_string_feature(feat)) {
+		if (!w->strings[feat])
+			return 0;
+		return bvec_string(b, w->strings[feat]) ? -ENOMEM : 1;
+	}
+	switch (feat) {
+	case HWP_FEAT_BUILD_ID:
+		if (!w->nr_build_ids)
+			return 0;
+		return feat_build_ids(w, b) ? -ENOMEM : 1;
+	case HWP_FEAT_NRCPUS:
+		if (!w->have_nrcpus)
+			return 0;
+		/* perf writes the available (max present) count first */
+		return bvec_u32(b, w->nr_avail) || bvec_u32(b, w->nr_online) ? -ENOMEM : 1;
+	case HWP_FEAT_TOTAL_MEM:
+		if (!w->have_total_mem)
+			return 0;
+		return bvec_u64(b, w->total_mem) ? -ENOMEM : 1;
+	case HWP_FEAT_CMDLINE:
+		if (!w->cmdline)
+			return 0;
+		if (bvec_u32(b, (uint32_t)w->nr_cmdline))
+			return -ENOMEM;
+		for (int i = 0; i < w->nr_cmdline; i++)
+			if (bvec_string(b, w->cmdline[i]))
+				return -ENOMEM;
+		return 1;
+	case HWP_FEAT_EVENT_DESC:
+		if (!any_name(w))
+			return 0;
+		return feat_event_desc(w, b) ? -ENOMEM : 1;
+	case HWP_FEAT_SAMPLE_TIME:
+		if (!w->have_time)
+			return 0;
+		return bvec_u64(b, w->first_time) || bvec_u64(b, w->last_time) ? -ENOMEM : 1;
+	default:
+		return 0;
+	}
+}
+
+static int write_features(struct hwp_writer *w, uint64_t feat_bits[4])
+{
+	struct bvec content = { 0 };
+	uint64_t start_off[HWP_FEAT_BITS], size[HWP_FEAT_BITS];
+	unsigned nr = 0, feat;
+	uint64_t table_off = cur_offset(w), base;
+	int err = 0;
+
+	for (feat = 1; feat < HWP_FEAT_LAST_KNOWN; feat++) {
+		size_t before = content.len;
+		int r = feature_content(w, feat, &content);
+
+		if (r < 0) {
+			err = hwp_set_error(ENOMEM, "out of memory");
+			goto out;
+		}
+		if (!r)
+			continue;
+		feat_bits[feat / 64] |= 1ULL << (feat % 64);
+		start_off[feat] = before;
+		size[feat] = content.len - before;
+		nr++;
+	}
+	base = table_off + nr * 16ULL;
+	for (feat = 1; feat < HWP_FEAT_LAST_KNOWN; feat++) {
+		uint8_t sec[16];
+
+		if (!((feat_bits[feat / 64] >> (feat % 64)) & 1))
+			continue;
+		st64(sec, base + start_off[feat]);
+		st64(sec + 8, size[feat]);
+		if ((err = emit(w, sec, sizeof(sec))))
+			goto out;
+	}
+	err = emit(w, content.p, content.len);
+out:
+	free(content.p);
+	return err;
+}
+
+/* ---------------------------------------------------------------- lifetime */
+
+struct hwp_writer *hwp_writer__open(const char *path)
+{
+	struct hwp_writer *w;
+
+	if (!path) {
+		hwp_set_error(EINVAL, "hwp_writer__open: no path");
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		goto nomem;
+	w->path = strdup(path);
+	w->buf = malloc(OUT_BUF_SIZE);
+	if (!w->path || !w->buf)
+		goto nomem;
+	if (!strcmp(path, "-"))
+		w->fd = dup(STDOUT_FILENO);
+	else
+		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		int e = errno;
+
+		hwp_set_error(e, "%s: cannot create: %s", path, strerror(e));
+		free(w->buf);
+		free(w->path);
+		free(w);
+		errno = e;
+		return NULL;
+	}
+	return w;
+nomem:
+	if (w) {
+		free(w->buf);
+		free(w->path);
+		free(w);
+	}
+	hwp_set_error(ENOMEM, "out of memory");
+	return NULL;
+}
+
+static void writer_free(struct hwp_writer *w)
+{
+	size_t i;
+
+	if (w->fd >= 0)
+		close(w->fd);
+	for (i = 0; i < w->nr_attrs; i++) {
+		free(w->attrs[i].ids);
+		free(w->attrs[i].name);
+	}
+	free(w->attrs);
+	for (i = 0; i < HWP_FEAT_BITS; i++)
+		free(w->strings[i]);
+	for (i = 0; i < w->nr_build_ids; i++)
+		free(w->build_ids[i].filename);
+	free(w->build_ids);
+	free_cmdline(w);
+	free(w->buf);
+	free(w->path);
+	free(w);
+}
+
+void hwp_writer__abort(struct hwp_writer *w)
+{
+	if (w)
+		writer_free(w);
+}
+
+int hwp_writer__close(struct hwp_writer *w)
+{
+	uint8_t hdr[HWP_FILE_HEADER_SIZE];
+	uint64_t feat_bits[4] = { 0 };
+	uint64_t data_size;
+	int err;
+
+	if (!w)
+		return hwp_set_error(EINVAL, "hwp_writer__close: no writer");
+	if ((err = w->err) || (err = start(w)))
+		goto out;
+	data_size = cur_offset(w) - w->data_off;
+	if ((err = write_features(w, feat_bits)) || (err = flush_buf(w)))
+		goto out;
+
+	memset(hdr, 0, sizeof(hdr));
+	st64(hdr + 0, HWP_PERF_MAGIC2);
+	st64(hdr + 8, HWP_FILE_HEADER_SIZE);
+	st64(hdr + 16, ATTR_WIRE_SIZE + 16);
+	st64(hdr + 24, w->attrs_off);
+	st64(hdr + 32, w->attrs_size);
+	st64(hdr + 40, w->data_off);
+	st64(hdr + 48, data_size);
+	/* event_types: 0, 0 */
+	for (int i = 0; i < 4; i++)
+		st64(hdr + 72 + 8 * i, feat_bits[i]);
+	if (pwrite(w->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr)) {
+		int e = errno;
+
+		err = hwp_set_error(e, "%s: cannot write the file header: %s%s", w->path,
+				    strerror(e),
+				    e == ESPIPE ? " (file mode needs a seekable output)" : "");
+		goto out;
+	}
+	if (close(w->fd)) {
+		int e = errno;
+
+		w->fd = -1;
+		err = hwp_set_error(e, "%s: close failed: %s", w->path, strerror(e));
+		goto out;
+	}
+	w->fd = -1;
+out:
+	writer_free(w);
+	return err;
+}

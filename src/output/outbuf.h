@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Buffered output with hand-rolled hex/decimal formatting: perf-script-style
+ * dumps print billions of numbers, and stdio's printf dominates otherwise.
+ */
+#ifndef HWPROF_OUTPUT_OUTBUF_H
+#define HWPROF_OUTPUT_OUTBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct hwp_outbuf {
+	FILE *fp;
+	char *buf;
+	size_t len, cap;
+	int err; /* first write error (errno), sticky */
+};
+
+int hwp_outbuf__init(struct hwp_outbuf *o, FILE *fp);
+/* Flushes and frees; returns 0 or -errno of the first write error. */
+int hwp_outbuf__finish(struct hwp_outbuf *o);
+void hwp_outbuf__flush(struct hwp_outbuf *o);
+
+static inline char *hwp_outbuf__reserve(struct hwp_outbuf *o, size_t n)
+{
+	if (o->cap - o->len < n)
+		hwp_outbuf__flush(o);
+	return o->buf + o->len;
+}
+
+void hwp_outbuf__puts(struct hwp_outbuf *o, const char *s);
+void hwp_outbuf__write(struct hwp_outbuf *o, const void *p, size_t n);
+void hwp_outbuf__putc(struct hwp_outbuf *o, char c);
+/* Lower-case hex without leading zeros, right-aligned to WIDTH with spaces. */
+void hwp_outbuf__hex(struct hwp_outbuf *o, uint64_t v, int width);
+void hwp_outbuf__u64(struct hwp_outbuf *o, uint64_t v);
+void hwp_outbuf__printf(struct hwp_outbuf *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Writes the hex digits of V into P (no terminator); returns the count. */
+size_t hwp_fmt_hex(char *p, uint64_t v);
+size_t hwp_fmt_u64(char *p, uint64_t v);
+
+#endif

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/* Samples printed exactly as `perf script -F ip,brstack` (perf 6.1) prints them. */
+#ifndef HWPROF_OUTPUT_PERF_SCRIPT_H
+#define HWPROF_OUTPUT_PERF_SCRIPT_H
+
+#include <stdbool.h>
+
+#include "hwprof/perf_data.h"
+#include "output/outbuf.h"
+
+/* perf's sysctl default for kernel.perf_event_max_stack, used by perf script. */
+#define HWP_SCRIPT_MAX_STACK 127
+
+/*
+ * One sample. USE_CALLCHAIN is perf's symbol_conf.use_callchain: some event
+ * in the file has CALLCHAIN and -G was not given.
+ */
+void hwp_perf_script__sample(struct hwp_outbuf *o, const struct hwp_event *ev, bool use_callchain);
+
+#endif
