@@ -111,8 +111,12 @@ static bool parse_event_desc(struct hwp_reader *r, struct fcur *c)
 			return false;
 		if (nr_ids > (uint64_t)(c->end - c->p) / 8)
 			return false;
-		/* perf writes events in attr order: name them by position. */
-		if (i < r->nr_evsels)
+		/* Match by sample id when there is one (pipe mode may order events
+		   differently), else by position. */
+		struct hwp_evsel *e = nr_ids ? hwp__reader_evsel_by_id(r, ld64(c->p)) : NULL;
+		if (e)
+			e->name = name;
+		else if (i < r->nr_evsels && !nr_ids)
 			hwp__reader_set_evsel_name(r, i, name);
 		c->p += (uint64_t)nr_ids * 8;
 	}

@@ -542,18 +542,12 @@ static int absorb_user_record(struct hwp_reader *r, const uint8_t *rec, uint32_t
 					     r->name, (unsigned long long)off);
 		return hwp__parse_feature(r, (unsigned)ld64(rec + 8), rec + 16, size - 16, off + 16);
 	case HWP_RECORD_ID_INDEX: {
+		/* {id, idx, cpu, tid}: idx is the ring-buffer index, not the event,
+		   so ids stay routed by the attrs that listed them. Only checked. */
 		uint64_t nr = size >= 16 ? ld64(rec + 8) : 0;
 		if (size < 16 || nr > (size - 16) / 32)
 			return hwp_set_error(EINVAL, "%s: ID_INDEX record at offset 0x%llx: %llu entries do not fit in %u bytes",
 					     r->name, (unsigned long long)off, (unsigned long long)nr, size);
-		for (uint64_t i = 0; i < nr; i++) {
-			uint64_t id = ld64(rec + 16 + i * 32), idx = ld64(rec + 24 + i * 32);
-			if (idx < r->nr_evsels) {
-				int err = hwp__reader_map_id(r, id, (int32_t)idx);
-				if (err)
-					return err;
-			}
-		}
 		return 0;
 	}
 	case HWP_RECORD_EVENT_UPDATE:

@@ -150,36 +150,228 @@ static int die(const char *what)
 	return 1;
 }
 
+/*
+ * The lines `perf report -D` (6.1) prints for a record, less the file offset
+ * and size ("TIME 0x1f0 [0x48]: " becomes "TIME "). Only the lines that do
+ * not depend on perf's own state are produced: e2e filters perf's dump the
+ * same way.
+ */
+static uint64_t g_combined;
+static int g_sample_id_all;
+
+static void dump_prefix(FILE *f, uint64_t st, const struct hwp_sample *id, int is_sample)
+{
+	if (!is_sample && !g_sample_id_all) {
+		fputs("-1 -1 ", f);
+		return;
+	}
+	if (g_combined & HWP_SAMPLE_CPU)
+		fprintf(f, "%u ", (st & HWP_SAMPLE_CPU) ? id->cpu : 4294967295u);
+	if (g_combined & HWP_SAMPLE_TIME)
+		fprintf(f, "%" PRIu64 " ", (st & HWP_SAMPLE_TIME) ? id->time : UINT64_MAX);
+}
+
+/* perf's unit_number__scnprintf / get_page_size_name */
+static void page_size_name(char *buf, size_t len, uint64_t n)
+{
+	const char *unit = "BKMG";
+	int i = 0;
+
+	if (!n) {
+		snprintf(buf, len, "N/A");
+		return;
+	}
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%" PRIu64 "%c", n, unit[i]);
+}
+
+static void dump_sample(FILE *f, const struct gattr *g, const struct hwp_sample *s,
+			const struct hwp_branch_entry *br, const uint64_t *cc)
+{
+	uint64_t st = g->attr.sample_type;
+	static const char *const abi[] = { "none", "32-bit", "64-bit" };
+	char pbuf[32];
+
+	if (!f)
+		return;
+	dump_prefix(f, st, s, 1);
+	fprintf(f, "PERF_RECORD_SAMPLE(IP, %#x): %d/%d: %#" PRIx64 " period: %" PRIu64
+		   " addr: %#" PRIx64 "\n",
+		(unsigned)s->cpumode, (int)s->pid, (int)s->tid, s->ip,
+		(st & HWP_SAMPLE_PERIOD) ? s->period : g->attr.sample_period,
+		(st & HWP_SAMPLE_ADDR) ? s->addr : 0);
+	if (st & HWP_SAMPLE_CALLCHAIN) {
+		fprintf(f, "... FP chain: nr:%" PRIu64 "\n", s->callchain_nr);
+		for (uint64_t i = 0; i < s->callchain_nr; i++)
+			fprintf(f, "..... %2d: %016" PRIx64 "\n", (int)i, cc[i]);
+	}
+	if (st & HWP_SAMPLE_BRANCH_STACK) {
+		fprintf(f, "... branch stack: nr:%" PRIu64 "\n", s->branch_nr);
+		for (uint64_t i = 0; i < s->branch_nr; i++) {
+			const struct hwp_branch_entry *e = &br[i];
+
+			fprintf(f, "..... %2" PRIu64 ": %016" PRIx64 " -> %016" PRIx64
+				   " %u cycles %s%s%s%s %x %s\n",
+				i, e->from, e->to, (unsigned)e->cycles, e->mispred ? "M" : " ",
+				e->predicted ? "P" : " ", e->abort ? "A" : " ",
+				e->in_tx ? "T" : " ", 0u, perf_type_str(e));
+		}
+	}
+	if ((st & HWP_SAMPLE_REGS_USER) && s->regs_user_abi)
+		fprintf(f, "... user regs: mask %#" PRIx64 " ABI %s\n", g->attr.sample_regs_user,
+			abi[s->regs_user_abi]);
+	if ((st & HWP_SAMPLE_REGS_INTR) && s->regs_intr_abi)
+		fprintf(f, "... intr regs: mask %#" PRIx64 " ABI %s\n", g->attr.sample_regs_intr,
+			abi[s->regs_intr_abi]);
+	if (st & HWP_SAMPLE_WEIGHT)
+		fprintf(f, "... weight: %" PRIu64 "\n", s->weight);
+	if (st & HWP_SAMPLE_WEIGHT_STRUCT) /* perf fills var3 (p_stage_cyc) on powerpc only */
+		fprintf(f, "... weight: %u,0x%x,0x%x\n", (unsigned)(s->weight & 0xffffffff),
+			(unsigned)(s->weight >> 32 & 0xffff),
+#if defined(__powerpc__) || defined(__powerpc64__)
+			(unsigned)(s->weight >> 48)
+#else
+			0u
+#endif
+		);
+	if (st & HWP_SAMPLE_DATA_SRC)
+		fprintf(f, " . data_src: 0x%" PRIx64 "\n", s->data_src);
+	if (st & HWP_SAMPLE_PHYS_ADDR)
+		fprintf(f, " .. phys_addr: 0x%" PRIx64 "\n", s->phys_addr);
+	if (st & HWP_SAMPLE_DATA_PAGE_SIZE) {
+		page_size_name(pbuf, sizeof(pbuf), s->data_page_size);
+		fprintf(f, " .. data page size: %s\n", pbuf);
+	}
+	if (st & HWP_SAMPLE_CODE_PAGE_SIZE) {
+		page_size_name(pbuf, sizeof(pbuf), s->code_page_size);
+		fprintf(f, " .. code page size: %s\n", pbuf);
+	}
+	if (st & HWP_SAMPLE_TRANSACTION)
+		fprintf(f, "... transaction: %" PRIx64 "\n", s->transaction);
+}
+
+static int rec_comm(struct hwp_writer *w, FILE *f, const struct gattr *g, uint32_t pid,
+		    uint32_t tid, const char *comm, bool exec, const struct hwp_sample *id)
+{
+	if (hwp_writer__add_comm(w, g->idx, pid, tid, comm, exec, id))
+		return -1;
+	if (f) {
+		dump_prefix(f, g->attr.sample_type, id, 0);
+		fprintf(f, "PERF_RECORD_COMM%s: %s:%d/%d\n", exec ? " exec" : "", comm, (int)pid,
+			(int)tid);
+	}
+	return 0;
+}
+
+static int rec_mmap2(struct hwp_writer *w, FILE *f, const struct gattr *g, uint32_t pid,
+		     uint64_t addr, uint64_t len, uint64_t pgoff, const uint8_t *bid,
+		     uint8_t bid_size, const char *filename, const struct hwp_sample *id)
+{
+	/* prot r-x, MAP_PRIVATE */
+	if (hwp_writer__add_mmap2(w, g->idx, pid, pid, addr, len, pgoff, bid, bid_size, 5, 2,
+				  filename, HWP_MISC_USER, id))
+		return -1;
+	if (f) {
+		dump_prefix(f, g->attr.sample_type, id, 0);
+		fprintf(f, "PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64,
+			(int)pid, (int)pid, addr, len, pgoff);
+		if (bid) {
+			fputs(" <", f);
+			for (int i = 0; i < bid_size; i++)
+				fprintf(f, "%02x", bid[i]);
+			fputc('>', f);
+		} else {
+			fputs(" 00:00 0 0", f);
+		}
+		fprintf(f, "]: r-xp %s\n", filename);
+	}
+	return 0;
+}
+
+static int rec_fork_exit(struct hwp_writer *w, FILE *f, const struct gattr *g, uint32_t type,
+			 uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid, uint64_t time,
+			 const struct hwp_sample *id)
+{
+	if (hwp_writer__add_fork_exit(w, g->idx, type, pid, ppid, tid, ptid, time, id))
+		return -1;
+	if (f) {
+		dump_prefix(f, g->attr.sample_type, id, 0);
+		fprintf(f, "PERF_RECORD_%s(%d:%d):(%d:%d)\n", type == HWP_RECORD_FORK ? "FORK" : "EXIT",
+			(int)pid, (int)tid, (int)ppid, (int)ptid);
+	}
+	return 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: gen_roundtrip SEED OUT.data EXPECTED.txt [--samples N]\n"
+			"         [--evlist NAMES.txt] [--dump-samples S.txt] [--dump-records R.txt]\n");
+	exit(2);
+}
+
+static FILE *open_out(const char *path)
+{
+	FILE *f;
+
+	if (!path)
+		return NULL;
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	return f;
+}
+
+static void close_out(FILE *f, const char *path)
+{
+	if (f && fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	const char *out, *exp_path, *evl_path = NULL;
-	unsigned long long seed;
+	const char *out = NULL, *exp_path = NULL, *evl_path = NULL, *ds_path = NULL,
+		   *dr_path = NULL;
+	unsigned long long seed = 0;
 	long nsamples = -1;
 	struct gattr ga[MAX_ATTRS];
 	int nattrs, routing; /* 0 none, 1 ID, 2 IDENTIFIER */
-	uint64_t read_format, common;
+	uint64_t read_format, common, combined = 0;
 	int sample_id_all;
 	struct hwp_writer *w;
-	FILE *exp, *evl = NULL;
+	FILE *exp, *ds, *dr;
 	int i, pos = 0;
-	char *args[8];
 
 	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--samples") && i + 1 < argc)
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--samples") && i + 1 < argc)
 			nsamples = strtol(argv[++i], NULL, 0);
-		else if (pos < 8)
-			args[pos++] = argv[i];
+		else if (!strcmp(a, "--evlist") && i + 1 < argc)
+			evl_path = argv[++i];
+		else if (!strcmp(a, "--dump-samples") && i + 1 < argc)
+			ds_path = argv[++i];
+		else if (!strcmp(a, "--dump-records") && i + 1 < argc)
+			dr_path = argv[++i];
+		else if (a[0] == '-' && a[1])
+			usage();
+		else if (pos == 0)
+			seed = strtoull(a, NULL, 0), pos++;
+		else if (pos == 1)
+			out = a, pos++;
+		else if (pos == 2)
+			exp_path = a, pos++;
+		else
+			usage();
 	}
-	if (pos < 3) {
-		fprintf(stderr, "usage: gen_roundtrip SEED OUT.data EXPECTED.txt "
-				"[EXPECTED_EVLIST.txt] [--samples N]\n");
-		return 2;
-	}
-	seed = strtoull(args[0], NULL, 0);
-	out = args[1];
-	exp_path = args[2];
-	if (pos > 3)
-		evl_path = args[3];
+	if (pos < 3)
+		usage();
 	rng_state = seed * 0x2545f4914f6cdd1dULL + 1;
 	if (nsamples < 0)
 		nsamples = 50 + (long)rnd(400);
@@ -310,21 +502,20 @@ int main(int argc, char **argv)
 			return die("cmdline");
 	}
 
-	exp = fopen(exp_path, "w");
-	if (!exp) {
-		perror(exp_path);
-		return 1;
-	}
+	exp = open_out(exp_path);
+	ds = open_out(ds_path);
+	dr = open_out(dr_path);
 	if (evl_path) {
-		evl = fopen(evl_path, "w");
-		if (!evl) {
-			perror(evl_path);
-			return 1;
-		}
+		FILE *evl = open_out(evl_path);
+
 		for (i = 0; i < nattrs; i++)
 			fprintf(evl, "%s\n", ga[i].name);
-		fclose(evl);
+		close_out(evl, evl_path);
 	}
+	for (i = 0; i < nattrs; i++)
+		combined |= ga[i].attr.sample_type;
+	g_combined = combined;
+	g_sample_id_all = sample_id_all;
 
 	{
 		uint64_t t = 1000000000ULL + rnd(1ULL << 40);
@@ -340,20 +531,23 @@ int main(int argc, char **argv)
 		for (i = 0; i < npids; i++) {
 			struct hwp_sample id;
 			uint8_t bid[20];
+			int with_bid = chance(50);
 
 			memset(&id, 0, sizeof(id));
 			pids[i] = 100 + (uint32_t)i * 37;
 			id.pid = id.tid = pids[i];
 			id.time = t++;
+			id.cpu = (uint32_t)rnd(8);
 			id.id = ga[0].nr_ids ? ga[0].ids[0] : 0;
-			if (hwp_writer__add_comm(w, 0, pids[i], pids[i], "roundtrip", true, &id))
+			if (rec_comm(w, dr, &ga[0], pids[i], pids[i], "roundtrip", true, &id))
 				return die("comm");
 			for (int k = 0; k < 20; k++)
 				bid[k] = (uint8_t)rnd(256);
 			id.time = t++;
-			if (hwp_writer__add_mmap2(w, 0, pids[i], pids[i], 0x400000, 0x100000, 0,
-						  chance(50) ? bid : NULL, 20, 5, 2,
-						  "/tmp/roundtrip.bin", HWP_MISC_USER, &id))
+			if (rec_mmap2(w, dr, &ga[0], pids[i], 0x400000 + 0x1000 * (uint64_t)i,
+				      0x100000, 0x1000 * rnd(4), with_bid ? bid : NULL,
+				      (uint8_t)(with_bid ? 20 - 12 * rnd(2) : 0),
+				      "/tmp/roundtrip.bin", &id))
 				return die("mmap2");
 			if (hwp_writer__add_build_id(w, (int32_t)pids[i], HWP_MISC_USER, bid,
 						     (uint8_t)(i == 0 ? 20 : 8 + rnd(13)),
@@ -378,23 +572,25 @@ int main(int argc, char **argv)
 				id.pid = id.tid = child;
 				id.time = t += 1 + rnd(100);
 				id.cpu = (uint32_t)rnd(8);
+				id.stream_id = rnd64();
 				id.id = g->nr_ids ? g->ids[0] : 0;
-				if (hwp_writer__add_fork_exit(w, ai, HWP_RECORD_FORK, child, pids[0],
-							      child, pids[0], id.time, &id))
+				if (rec_fork_exit(w, dr, g, HWP_RECORD_FORK, child, pids[0], child,
+						  pids[0] + 1, id.time, &id))
 					return die("fork");
 				id.time = t += 1 + rnd(100);
-				if (hwp_writer__add_comm(w, ai, child, child, "child", false, &id))
+				if (rec_comm(w, dr, g, child, child, "child", false, &id))
 					return die("comm");
 				id.time = t += 1 + rnd(100);
-				if (hwp_writer__add_fork_exit(w, ai, HWP_RECORD_EXIT, child, pids[0],
-							      child, pids[0], id.time, &id))
+				if (rec_fork_exit(w, dr, g, HWP_RECORD_EXIT, child, pids[0], child,
+						  pids[0] + 2, id.time, &id))
 					return die("exit");
 			}
 			if (chance(3) && hwp_writer__add_finished_round(w))
 				return die("finished_round");
 
 			memset(&s, 0, sizeof(s));
-			s.pid = s.tid = pids[rnd((uint64_t)npids)];
+			s.pid = pids[rnd((uint64_t)npids)];
+			s.tid = s.pid + (uint32_t)rnd(2);
 			s.time = t += 1 + rnd(100000);
 			if (chance(20)) {
 				s.cpumode = HWP_MISC_KERNEL;
@@ -442,7 +638,7 @@ int main(int argc, char **argv)
 			s.stack_user_dyn_size = s.stack_user.size ? rnd(s.stack_user.size) : 0;
 			s.weight = rnd(2000);
 			if (st & HWP_SAMPLE_WEIGHT_STRUCT)
-				s.weight |= rnd(1 << 16) << 32;
+				s.weight |= rnd(1 << 16) << 32 | rnd(1 << 16) << 48;
 			s.data_src = rnd64() & 0xffffffffffULL;
 			s.transaction = rnd(1 << 10);
 			s.regs_intr_abi = rnd(3);
@@ -450,7 +646,7 @@ int main(int argc, char **argv)
 			s.regs_intr.size = 8 * 24;
 			s.phys_addr = rnd64() & 0xfffffffff000ULL;
 			s.cgroup = rnd(1000);
-			s.data_page_size = 4096;
+			s.data_page_size = chance(50) ? 4096 : rnd(2) << 21;
 			s.code_page_size = chance(50) ? 4096 : 2 << 20;
 
 			memset(&in, 0, sizeof(in));
@@ -460,15 +656,15 @@ int main(int argc, char **argv)
 			if (hwp_writer__add_sample(w, g->idx, &in))
 				return die("sample");
 			print_expected(exp, s.ip, br, depth);
+			dump_sample(ds, g, &s, br, cc);
 		}
 	}
 	if (hwp_writer__add_finished_round(w))
 		return die("finished_round");
 	if (hwp_writer__close(w))
 		return die("close");
-	if (fclose(exp)) {
-		perror(exp_path);
-		return 1;
-	}
+	close_out(exp, exp_path);
+	close_out(ds, ds_path);
+	close_out(dr, dr_path);
 	return 0;
 }
