@@ -50,9 +50,12 @@ TOOL_BINS := $(TOOL_SRCS:%.c=$(BUILD)/%)
 
 LIBA := $(BUILD)/libhwprof.a
 HWPROF := $(BUILD)/hwprof
+# The QEMU TCG plugin is loaded into qemu-x86_64: built without sanitizers.
+EMU_SRCS := $(sort $(wildcard src/emu/*.c))
+EMU_SO := $(if $(EMU_SRCS),$(BUILD)/hwprof-emu.so)
 
 .PHONY: all setup demo test test-san fuzz bench clean
-all: $(HWPROF) $(UNIT_BINS) $(TOOL_BINS)
+all: $(HWPROF) $(UNIT_BINS) $(TOOL_BINS) $(EMU_SO)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -64,6 +67,10 @@ $(LIBA): $(LIB_OBJS)
 
 $(HWPROF): $(CLI_OBJS) $(LIBA)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIBA) $(LIBS)
+
+$(BUILD)/hwprof-emu.so: $(EMU_SRCS) $(wildcard src/emu/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC -shared -fvisibility=hidden -Iinclude -Isrc -o $@ $(EMU_SRCS)
 
 $(BUILD)/tests/unit/%: tests/unit/%.c $(LIBA) tests/unit/testlib.h
 	@mkdir -p $(dir $@)

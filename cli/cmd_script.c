@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof script: samples as perf 6.1's `perf script -F ip,brstack`, or JSON. */
+#include <errno.h>
 #include <getopt.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "output/outbuf.h"
 #include "output/perf_script.h"
 #include "output/sample_json.h"
+#include "symbolize/maps.h"
 
 static const char usage[] =
 	"usage: hwprof script [-i FILE] [-G] [--json]\n"
@@ -84,8 +86,38 @@ int cmd_script(int argc, char **argv)
 	int n;
 	bool use_callchain = !hide_callchain;
 	bool callchain_known = false;
+	/* perf's address spaces, fed every record in delivery order: callchain
+	   addresses print relative to their map. Not needed for -G or JSON.
+	   perf script text input keeps its callchain addresses as they were
+	   printed (perf 6.1 text already has them relative). */
+	struct hwp_machine *machine = NULL;
 
+	if (!hide_callchain && !json && !hwp_reader__is_text(r)) {
+		machine = hwp_machine__new();
+		if (!machine) {
+			hwp_outbuf__finish(&out);
+			hwp_ordered__delete(q);
+			hwp_reader__delete(r);
+			return cli_error("out of memory");
+		}
+	}
 	while ((n = hwp_ordered__next(q, &ev)) > 0) {
+		const struct hwp_thread *th = NULL;
+		if (machine) {
+			int err;
+			if (ev.type == HWP_RECORD_SAMPLE && ev.evsel) {
+				th = hwp_machine__sample_thread(machine, &ev);
+				err = th ? 0 : -ENOMEM;
+			} else {
+				err = hwp_machine__process_event(machine, &ev);
+			}
+			if (err == -ENOMEM) {
+				n = hwp_set_error(ENOMEM, "%s: out of memory tracking process maps at record %llu",
+						  input, (unsigned long long)ev.index);
+				break;
+			}
+			/* -EINVAL: a record too short for its type; perf skips it too */
+		}
 		if (ev.type != HWP_RECORD_SAMPLE || !ev.evsel)
 			continue;
 		if (!callchain_known) {
@@ -100,13 +132,14 @@ int cmd_script(int argc, char **argv)
 		if (json)
 			hwp_sample_json__print(&out, &ev);
 		else
-			hwp_perf_script__sample(&out, &ev, use_callchain);
+			hwp_perf_script__sample_in(&out, &ev, use_callchain, th);
 	}
 	if (n < 0)
 		rc = cli_error("%s", hwp_errmsg());
 	int werr = hwp_outbuf__finish(&out);
 	if (werr && !rc)
 		rc = cli_error("error writing output: %s", hwp_strerror(werr));
+	hwp_machine__delete(machine);
 	hwp_ordered__delete(q);
 	hwp_reader__delete(r);
 	return rc;

@@ -78,6 +78,10 @@ struct hwp_branch_entry {
 void hwp_branch_entry__decode(uint64_t from, uint64_t to, uint64_t flags,
 			      struct hwp_branch_entry *e);
 uint64_t hwp_branch_entry__encode_flags(const struct hwp_branch_entry *e);
+/* perf's name for a branch type (COND, CALL, RET, ...; EXTEND_ABI types are
+   named by new_type): "" for type 0, "(null)" for new_type values perf has no
+   name for, as perf 6.1 prints them. */
+const char *hwp_branch_entry__type_name(const struct hwp_branch_entry *e);
 
 /* A byte range inside the current record. */
 struct hwp_bytes {

@@ -39,3 +39,19 @@ uint64_t hwp_branch_entry__encode_flags(const struct hwp_branch_entry *e)
 	       PUT(e->new_type, HWP_BRF_NEW_TYPE_SHIFT, 4) |
 	       PUT(e->priv, HWP_BRF_PRIV_SHIFT, 3);
 }
+
+/* perf 6.1 util/branch.c names (x86 spelling of the ARCH_n new types). */
+static const char *const branch_type_names[16] = {
+	"", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL",
+	"SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX", "",
+};
+static const char *const branch_new_type_names[8] = {
+	"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5",
+};
+
+const char *hwp_branch_entry__type_name(const struct hwp_branch_entry *e)
+{
+	if (e->type == 15) /* PERF_BR_EXTEND_ABI */
+		return e->new_type < 8 ? branch_new_type_names[e->new_type] : "(null)";
+	return branch_type_names[e->type & 15];
+}

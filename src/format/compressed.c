@@ -28,6 +28,7 @@ struct hwp_decompressor {
 	size_t in_len, in_pos;
 	uint8_t *buf;
 	size_t start, end; /* unconsumed decompressed bytes [start, end) */
+	bool out_full;     /* the last call filled the window: zstd may hold more */
 };
 
 struct hwp_decompressor *hwp__decompressor_new(void)
@@ -110,7 +111,9 @@ int hwp__decompressor_next(struct hwp_decompressor *d, const uint8_t **rec, uint
 		(void)size;
 		return 0;
 #else
-		if (d->in_pos >= d->in_len)
+		/* zstd's contract: when the output was filled, call again (even with
+		   no new input) to flush what it still holds internally. */
+		if (d->in_pos >= d->in_len && !d->out_full)
 			return 0;
 		/* Keep the partial record, make room behind it. */
 		if (d->start > 0) {
@@ -125,11 +128,16 @@ int hwp__decompressor_next(struct hwp_decompressor *d, const uint8_t **rec, uint
 		if (ZSTD_isError(ret))
 			return hwp_set_error(EINVAL, "%s: compressed record at offset 0x%llx: zstd: %s",
 					     name, (unsigned long long)off, ZSTD_getErrorName(ret));
+		if (out.pos == d->end && in.pos == d->in_pos && d->in_pos >= d->in_len) {
+			d->out_full = false; /* nothing was held back after all */
+			return 0;
+		}
 		if (out.pos == d->end && in.pos == d->in_pos)
 			return hwp_set_error(EINVAL, "%s: compressed record at offset 0x%llx: zstd made no progress",
 					     name, (unsigned long long)off);
 		d->in_pos = in.pos;
 		d->end = out.pos;
+		d->out_full = out.pos == out.size;
 #endif
 	}
 }

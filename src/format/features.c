@@ -169,14 +169,20 @@ static bool parse_caps(struct hwp_reader *r, struct fcur *c, struct hwp_pmu_caps
 
 static bool add_pmu_caps(struct hwp_reader *r, const struct hwp_pmu_caps *pc)
 {
-	struct hwp_pmu_caps *v = hwp_arena__alloc(&r->arena, (r->hdr.nr_pmu_caps + 1) * sizeof(*v));
+	/* Grow by doubling: a PMU_CAPS section lists up to len/8 PMUs, and
+	   copying the array for each one would take quadratic arena memory. */
+	if (r->hdr.nr_pmu_caps == r->cap_pmu_caps) {
+		size_t ncap = r->cap_pmu_caps ? r->cap_pmu_caps * 2 : 4;
+		struct hwp_pmu_caps *v = hwp_arena__alloc(&r->arena, ncap * sizeof(*v));
 
-	if (!v)
-		return false;
-	if (r->hdr.nr_pmu_caps)
-		memcpy(v, r->hdr.pmu_caps, r->hdr.nr_pmu_caps * sizeof(*v));
-	v[r->hdr.nr_pmu_caps++] = *pc;
-	r->hdr.pmu_caps = v;
+		if (!v)
+			return false;
+		if (r->hdr.nr_pmu_caps)
+			memcpy(v, r->hdr.pmu_caps, r->hdr.nr_pmu_caps * sizeof(*v));
+		r->hdr.pmu_caps = v;
+		r->cap_pmu_caps = ncap;
+	}
+	r->hdr.pmu_caps[r->hdr.nr_pmu_caps++] = *pc;
 	return true;
 }
 

@@ -200,8 +200,8 @@ static int parse_file_header(struct hwp_reader *r)
 	uint64_t hsize, attrs_off, attrs_size, feat_bits[4];
 
 	if (!h)
-		return hwp_set_error(EINVAL, "%s: truncated file header (%llu bytes, need %d)", r->name,
-				     (unsigned long long)r->file_size, HWP_FILE_HEADER_SIZE);
+		return hwp_set_error(EINVAL, "%s: truncated file header: the input ends at offset 0x%llx, the header needs %d bytes",
+				     r->name, (unsigned long long)r->file_size, HWP_FILE_HEADER_SIZE);
 	hsize = ld64(h + 8);
 	r->file_attr_size = ld64(h + 16);
 	attrs_off = ld64(h + 24);
@@ -238,7 +238,7 @@ static int parse_file_header(struct hwp_reader *r)
 		r->data_end = r->data_off + r->data_size_hdr;
 	}
 
-	uint64_t nr_attrs = attrs_size / stride;
+	uint64_t nr_attrs = attrs_size / stride, ids_total = 0;
 	r->cap_evsels = nr_attrs;
 	r->evsels = calloc(nr_attrs ? nr_attrs : 1, sizeof(*r->evsels));
 	if (!r->evsels)
@@ -255,6 +255,13 @@ static int parse_file_header(struct hwp_reader *r)
 			return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids section [0x%llx, +%llu) is outside the file",
 					     r->name, (unsigned long long)i, (unsigned long long)aoff,
 					     (unsigned long long)ids_off, (unsigned long long)ids_size);
+		/* perf writes each attr's ids once; attrs that all point at the
+		   whole file would cost nr_attrs x file size in id-map work. */
+		ids_total += ids_size;
+		if (ids_total > r->file_size)
+			return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids sections add up to more than the file (%llu bytes)",
+					     r->name, (unsigned long long)i, (unsigned long long)aoff,
+					     (unsigned long long)r->file_size);
 		int err = hwp__reader_add_evsel(r, &attr, input_at(r, ids_off, ids_size), ids_size / 8, aoff);
 		if (err)
 			return err;
@@ -273,9 +280,10 @@ static int parse_file_header(struct hwp_reader *r)
 					     r->name, hwp_feature__name(feat), (unsigned long long)sec);
 		uint64_t foff = ld64(s), fsize = ld64(s + 8);
 		if (foff > r->file_size || fsize > r->file_size - foff)
-			return hwp_set_error(EINVAL, "%s: feature %s section [0x%llx, +%llu) (table at 0x%llx) is outside the file",
+			return hwp_set_error(EINVAL, "%s: feature %s section [0x%llx, +%llu) named at offset 0x%llx lies outside the file (%llu bytes)",
 					     r->name, hwp_feature__name(feat), (unsigned long long)foff,
-					     (unsigned long long)fsize, (unsigned long long)sec);
+					     (unsigned long long)fsize, (unsigned long long)sec,
+					     (unsigned long long)r->file_size);
 		int err = hwp__parse_feature(r, feat, input_at(r, foff, fsize), fsize, foff);
 		if (err)
 			return err;
@@ -300,7 +308,7 @@ static int detect_format(struct hwp_reader *r)
 			return r->evsels ? 0 : -ENOMEM;
 		}
 		if (r->streaming)
-			return hwp_set_error(ENOTSUP, "%s: file-mode perf.data on a pipe: pass it as a file (-i PATH), or record with 'perf record -o -'",
+			return hwp_set_error(ENOTSUP, "%s: file-mode perf.data header at offset 0x0 on a pipe: pass it as a file (-i PATH), or record with 'perf record -o -'",
 					     r->name);
 		return parse_file_header(r);
 	}
@@ -308,7 +316,8 @@ static int detect_format(struct hwp_reader *r)
 		return hwp_set_error(ENOTSUP, "%s: big-endian (foreign-endian) perf.data at offset 0x0 is not supported: convert it on the recording machine with 'perf script' or 'perf inject'",
 				     r->name);
 	if (h && memcmp(h, "PERFFILE", 8) == 0)
-		return hwp_set_error(ENOTSUP, "%s: perf.data version 1 ('PERFFILE' magic) is not supported", r->name);
+		return hwp_set_error(ENOTSUP, "%s: perf.data version 1 ('PERFFILE' magic at offset 0x0) is not supported",
+				     r->name);
 
 	/* Not binary: perhaps perf script text. Streams are read whole for it. */
 	if (r->streaming) {
@@ -318,7 +327,11 @@ static int detect_format(struct hwp_reader *r)
 	const uint8_t *all = r->streaming ? r->sbuf : r->map;
 	size_t len = r->streaming ? r->sbuf_len : r->map_len;
 	if (len == 0)
-		return hwp_set_error(EINVAL, "%s: empty input", r->name);
+		return hwp_set_error(EINVAL, "%s: empty input: no perf.data header at offset 0x0", r->name);
+	/* A file cut inside its 16-byte magic+size prefix: say so, not "bad magic". */
+	if (len < 16 && memcmp(all, "PERFILE2", len < 8 ? len : 8) == 0)
+		return hwp_set_error(EINVAL, "%s: truncated perf.data header: the input ends at offset 0x%zx, the header needs 16 bytes",
+				     r->name, len);
 	if (!hwp_text_input__looks_like(all, len))
 		return hwp_set_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0x0) nor 'perf script -F ip,brstack' text",
 				     r->name);
@@ -450,19 +463,19 @@ void hwp_reader__delete(struct hwp_reader *r)
 /* ---- records ---- */
 
 static const struct hwp_evsel *sample_evsel(struct hwp_reader *r, const uint8_t *rec,
-					    uint32_t size, uint64_t off, int *err)
+					    uint32_t size, uint64_t off, uint64_t index, int *err)
 {
 	*err = 0;
 	if (r->nr_evsels == 0) {
-		*err = hwp_set_error(EINVAL, "%s: sample at offset 0x%llx comes before any event attr",
-				     r->name, (unsigned long long)off);
+		*err = hwp_set_error(EINVAL, "%s: sample at offset 0x%llx (record %llu) comes before any event attr",
+				     r->name, (unsigned long long)off, (unsigned long long)index);
 		return NULL;
 	}
 	if (r->nr_evsels == 1 || r->id_pos < 0)
 		return &r->evsels[0];
 	if ((uint64_t)size < 8 + (uint64_t)(r->id_pos + 1) * 8) {
 		*err = hwp_set_error(EINVAL, "%s: truncated sample at offset 0x%llx (record %llu): no room for its id",
-				     r->name, (unsigned long long)off, (unsigned long long)r->index);
+				     r->name, (unsigned long long)off, (unsigned long long)index);
 		return NULL;
 	}
 	uint64_t id = ld64(rec + 8 + r->id_pos * 8);
@@ -500,7 +513,7 @@ int hwp_reader__parse(struct hwp_reader *r, const uint8_t *rec, uint32_t size, u
 	ev->file_offset = off;
 	ev->index = index;
 	if (ev->type == HWP_RECORD_SAMPLE) {
-		ev->evsel = sample_evsel(r, rec, size, off, &err);
+		ev->evsel = sample_evsel(r, rec, size, off, index, &err);
 		if (err)
 			return err;
 		if (ev->evsel) {
@@ -525,12 +538,12 @@ static int absorb_user_record(struct hwp_reader *r, const uint8_t *rec, uint32_t
 	switch (type) {
 	case HWP_RECORD_HEADER_ATTR: {
 		if (size < 8 + HWP_ATTR_SIZE_VER0)
-			return hwp_set_error(EINVAL, "%s: HEADER_ATTR record at offset 0x%llx is too small (%u bytes)",
-					     r->name, (unsigned long long)off, size);
+			return hwp_set_error(EINVAL, "%s: HEADER_ATTR record at offset 0x%llx (record %llu) is too small (%u bytes)",
+					     r->name, (unsigned long long)off, (unsigned long long)r->index, size);
 		size_t wire = hwp__attr_wire_size(rec + 8, size - 8);
 		if (wire > size - 8 || wire < HWP_ATTR_SIZE_VER0)
-			return hwp_set_error(EINVAL, "%s: HEADER_ATTR record at offset 0x%llx: attr size %zu does not fit in the record (%u bytes)",
-					     r->name, (unsigned long long)off, wire, size);
+			return hwp_set_error(EINVAL, "%s: HEADER_ATTR record at offset 0x%llx (record %llu): attr size %zu does not fit in the record (%u bytes)",
+					     r->name, (unsigned long long)off, (unsigned long long)r->index, wire, size);
 		struct hwp_attr attr;
 		hwp__attr_decode(rec + 8, wire, &attr);
 		uint64_t nr_ids = (size - 8 - wire) / 8;
@@ -538,16 +551,17 @@ static int absorb_user_record(struct hwp_reader *r, const uint8_t *rec, uint32_t
 	}
 	case HWP_RECORD_HEADER_FEATURE:
 		if (size < 16)
-			return hwp_set_error(EINVAL, "%s: HEADER_FEATURE record at offset 0x%llx is too small",
-					     r->name, (unsigned long long)off);
+			return hwp_set_error(EINVAL, "%s: HEADER_FEATURE record at offset 0x%llx (record %llu) is too small",
+					     r->name, (unsigned long long)off, (unsigned long long)r->index);
 		return hwp__parse_feature(r, (unsigned)ld64(rec + 8), rec + 16, size - 16, off + 16);
 	case HWP_RECORD_ID_INDEX: {
 		/* {id, idx, cpu, tid}: idx is the ring-buffer index, not the event,
 		   so ids stay routed by the attrs that listed them. Only checked. */
 		uint64_t nr = size >= 16 ? ld64(rec + 8) : 0;
 		if (size < 16 || nr > (size - 16) / 32)
-			return hwp_set_error(EINVAL, "%s: ID_INDEX record at offset 0x%llx: %llu entries do not fit in %u bytes",
-					     r->name, (unsigned long long)off, (unsigned long long)nr, size);
+			return hwp_set_error(EINVAL, "%s: ID_INDEX record at offset 0x%llx (record %llu): %llu entries do not fit in %u bytes",
+					     r->name, (unsigned long long)off, (unsigned long long)r->index,
+					     (unsigned long long)nr, size);
 		return 0;
 	}
 	case HWP_RECORD_EVENT_UPDATE:
@@ -572,15 +586,15 @@ static int trailing_payload(struct hwp_reader *r, const uint8_t *rec, uint32_t s
 	*extra = 0;
 	if (type == HWP_RECORD_AUXTRACE) {
 		if (size < 16)
-			return hwp_set_error(EINVAL, "%s: AUXTRACE record at offset 0x%llx is too small",
-					     r->name, (unsigned long long)off);
+			return hwp_set_error(EINVAL, "%s: AUXTRACE record at offset 0x%llx (record %llu) is too small",
+					     r->name, (unsigned long long)off, (unsigned long long)r->index);
 		*extra = ld64(rec + 8);
 		if (r->opts.note)
 			r->opts.note(r->opts.note_ctx, "AUXTRACE data skipped (hardware trace decoding is not supported)");
 	} else if (type == HWP_RECORD_HEADER_TRACING_DATA && r->pipe) {
 		if (size < 12)
-			return hwp_set_error(EINVAL, "%s: TRACING_DATA record at offset 0x%llx is too small",
-					     r->name, (unsigned long long)off);
+			return hwp_set_error(EINVAL, "%s: TRACING_DATA record at offset 0x%llx (record %llu) is too small",
+					     r->name, (unsigned long long)off, (unsigned long long)r->index);
 		*extra = ((uint64_t)ld32(rec + 8) + 7) & ~7ULL;
 	}
 	return 0;
@@ -637,8 +651,9 @@ int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
 					     r->name, (unsigned long long)off, (unsigned long long)r->index,
 					     (unsigned long long)(end - off));
 		if (r->dec && hwp__decompressor_pending(r->dec))
-			return hwp_set_error(EINVAL, "%s: compressed data ends inside an event (%zu bytes left over)",
-					     r->name, hwp__decompressor_pending(r->dec));
+			return hwp_set_error(EINVAL, "%s: compressed data ends inside an event: %zu bytes left over from the compressed record at offset 0x%llx",
+					     r->name, hwp__decompressor_pending(r->dec),
+					     (unsigned long long)r->comp_offset);
 		r->done = true;
 		return 0;
 	}
@@ -647,26 +662,29 @@ int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
 	if (size < 8)
 		return hwp_set_error(EINVAL, "%s: record at offset 0x%llx (record %llu, type %u) has size %u, less than its header",
 				     r->name, (unsigned long long)off, (unsigned long long)r->index, type, size);
+	/* Where the data ends: pipe mode over a file or memory has no data
+	   size (data_end is UINT64_MAX), so the input's end bounds it. */
+	uint64_t end = r->streaming ? UINT64_MAX : r->data_end < r->map_len ? r->data_end : r->map_len;
 	const uint8_t *rec = input_at(r, off, size);
-	if (!rec || off + size > r->data_end)
+	if (!rec || size > end - off)
 		return hwp_set_error(EINVAL, "%s: truncated %s record at offset 0x%llx (record %llu): %u bytes, %llu left",
 				     r->name, hwp_record_type__name(type) ? hwp_record_type__name(type) : "unknown",
 				     (unsigned long long)off, (unsigned long long)r->index, size,
-				     (unsigned long long)((r->streaming ? r->sbuf_base + r->sbuf_len : r->data_end) - off));
+				     (unsigned long long)((r->streaming ? r->sbuf_base + r->sbuf_len : end) - off));
 	uint64_t extra;
 	int err = trailing_payload(r, rec, size, off, &extra);
 	if (err)
 		return err;
-	uint64_t end = r->streaming ? UINT64_MAX : r->data_end;
 	if (extra > end - off - size)
-		return hwp_set_error(EINVAL, "%s: %s record at offset 0x%llx announces %llu bytes of payload past the end of the data",
+		return hwp_set_error(EINVAL, "%s: %s record at offset 0x%llx (record %llu) announces %llu bytes of payload past the end of the data",
 				     r->name, hwp_record_type__name(type), (unsigned long long)off,
-				     (unsigned long long)extra);
+				     (unsigned long long)r->index, (unsigned long long)extra);
 	if (extra && r->streaming) {
 		/* Skip the payload (read and drop it), then re-fetch the record. */
 		if (!input_at(r, off + size + extra, 0))
-			return hwp_set_error(EINVAL, "%s: %s payload at offset 0x%llx is truncated",
-					     r->name, hwp_record_type__name(type), (unsigned long long)off);
+			return hwp_set_error(EINVAL, "%s: %s payload of the record at offset 0x%llx (record %llu) is truncated",
+					     r->name, hwp_record_type__name(type), (unsigned long long)off,
+					     (unsigned long long)r->index);
 		rec = NULL;
 	}
 	r->pos = off + size + extra;
@@ -675,8 +693,8 @@ int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
 		uint64_t hdr = type == HWP_RECORD_COMPRESSED2 ? 16 : 8;
 		uint64_t len = size - hdr;
 		if (size < hdr || (type == HWP_RECORD_COMPRESSED2 && (len = ld64(rec + 8)) > size - hdr))
-			return hwp_set_error(EINVAL, "%s: COMPRESSED2 record at offset 0x%llx: data size does not fit in the record (%u bytes)",
-					     r->name, (unsigned long long)off, size);
+			return hwp_set_error(EINVAL, "%s: COMPRESSED2 record at offset 0x%llx (record %llu): data size does not fit in the record (%u bytes)",
+					     r->name, (unsigned long long)off, (unsigned long long)r->index, size);
 		if (!r->dec && !(r->dec = hwp__decompressor_new()))
 			return -ENOMEM;
 		if (hwp__decompressor_feed(r->dec, rec + hdr, len) < 0)

@@ -51,6 +51,7 @@ struct hwp_reader {
 	int id_pos, is_pos; /* from the first evsel, as perf does */
 
 	struct hwp_header_info hdr;
+	size_t cap_pmu_caps; /* room in hdr.pmu_caps */
 	struct hwp_arena arena;
 
 	struct hwp_decompressor *dec;

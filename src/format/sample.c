@@ -261,12 +261,13 @@ uint64_t hwp_sample__callchain_ip(const struct hwp_sample *s, uint64_t i)
 
 void hwp_sample__branch(const struct hwp_sample *s, uint64_t i, struct hwp_branch_entry *e)
 {
-	const uint8_t *p = s->branch_entries + i * 24;
-
 	if (i >= s->branch_nr) {
 		memset(e, 0, sizeof(*e));
 		return;
 	}
+	/* Only in range: past the end the pointer arithmetic itself is UB. */
+	const uint8_t *p = s->branch_entries + i * 24;
+
 	hwp_branch_entry__decode(ld64(p), ld64(p + 8), ld64(p + 16), e);
 }
 
@@ -276,14 +277,13 @@ int hwp_read__parse(const struct hwp_bytes *b, uint64_t rf, struct hwp_read *r)
 
 	memset(r, 0, sizeof(*r));
 	r->nr = 1;
-	if (rf & HWP_FORMAT_GROUP) {
-		if (end - p < 8)
-			return -EINVAL;
+	/* GROUP: nr first; else the value first. Either way 8 bytes, checked
+	   before stepping over them (B may be empty, with a NULL data). */
+	if (b->size < 8)
+		return -EINVAL;
+	if (rf & HWP_FORMAT_GROUP)
 		r->nr = ld64(p);
-		p += 8;
-	} else {
-		p += 8; /* the value comes first */
-	}
+	p += 8;
 	if (rf & HWP_FORMAT_TOTAL_TIME_ENABLED) {
 		if (end - p < 8)
 			return -EINVAL;

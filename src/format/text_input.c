@@ -1099,7 +1099,8 @@ static int fields_line(struct hwp_text_input *t, const char *ls, const char *p, 
 		if (scan_hex(&q, ip->e, &v) <= 0 || q != ip->e) {
 			snippet(sn, sizeof(sn), ip->s, ip->e);
 			return ti_error(t, EINVAL, line, off_of(t, ip->s),
-					"expected a hexadecimal sample IP, got '%s'", sn);
+					"expected a hexadecimal sample IP, got '%s' (make the text with 'perf script -F ip,brstack', optionally +comm,pid,tid,cpu,time)",
+					sn);
 		}
 		t->s_has_ip = true;
 		t->s_ip = v;
@@ -1206,6 +1207,10 @@ bool hwp_text_input__looks_like(const uint8_t *buf, size_t len)
 	int meaningful = 0;
 
 	if (!buf || len == 0 || memchr(s, 0, (size_t)(end - s)))
+		return false;
+	/* perf.data magics (PERFILE2, its byte swap, version 1) are never text */
+	if ((len >= 7 && memcmp(s, "PERFILE", 7) == 0) || (len >= 8 && memcmp(s, "PERFFILE", 8) == 0) ||
+	    (len >= 8 && memcmp(s, "2ELIFREP", 8) == 0))
 		return false;
 	while (ls < end && meaningful < 32) {
 		const char *nl = memchr(ls, '\n', (size_t)(end - ls));

@@ -7,6 +7,7 @@
 
 #include "hwprof/perf_data.h"
 #include "output/outbuf.h"
+#include "symbolize/maps.h"
 
 /* perf's sysctl default for kernel.perf_event_max_stack, used by perf script. */
 #define HWP_SCRIPT_MAX_STACK 127
@@ -16,5 +17,14 @@
  * in the file has CALLCHAIN and -G was not given.
  */
 void hwp_perf_script__sample(struct hwp_outbuf *o, const struct hwp_event *ev, bool use_callchain);
+
+/*
+ * The same, with the sample's thread (hwp_machine__sample_thread() on a
+ * machine fed every record so far): callchain addresses in user-space maps
+ * are printed relative to their map, as perf does. TH NULL prints them as
+ * they are, like hwp_perf_script__sample().
+ */
+void hwp_perf_script__sample_in(struct hwp_outbuf *o, const struct hwp_event *ev,
+				bool use_callchain, const struct hwp_thread *th);
 
 #endif

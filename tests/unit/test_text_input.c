@@ -321,7 +321,7 @@ static void test_oracle_spot_check(void)
 	snprintf(path, sizeof(path), "%s/oracles/autofdo_test.lbr.perf61.ip-brstack.txt.gz", dir);
 	if (read_gz(path, &b)) {
 		free(b.p);
-		SKIP("cannot read %s", path);
+		SKIP("cannot read %.200s", path);
 	}
 	t = hwp_text_input__new((const uint8_t *)b.p, b.n, "test.lbr.txt");
 	CHECK(t != NULL);
@@ -386,7 +386,7 @@ static void test_llvm_perfscript(void)
 	snprintf(path, sizeof(path), "%s/llvm-profgen/noinline-cs-pseudoprobe.perfscript", dir);
 	if (read_plain(path, &b)) {
 		free(b.p);
-		SKIP("cannot read %s", path);
+		SKIP("cannot read %.200s", path);
 	}
 	CHECK(hwp_text_input__looks_like((const uint8_t *)b.p, b.n));
 	t = hwp_text_input__new((const uint8_t *)b.p, b.n, "noinline.perfscript");
@@ -675,7 +675,7 @@ static void test_pid_only_multiprocess(void)
 	collect(text, &c);
 	CHECK_EQ_U64(c.rc, 0);
 	CHECK(c.sample_type & HWP_SAMPLE_CALLCHAIN);
-	CHECK_EQ_U64(c.bst, HWP_BRANCH_ANY); /* first branch has no type name */
+	CHECK_EQ_U64(c.bst, HWP_BRANCH_ANY | HWP_BRANCH_TYPE_SAVE); /* UNCOND on the first line */
 	CHECK_EQ_U64(c.n, 6);
 	if (c.n != 6)
 		return;
@@ -745,6 +745,8 @@ static void test_looks_like(void)
 	};
 
 	CHECK(!hwp_text_input__looks_like(perfile, sizeof(perfile) - 1));
+	CHECK(!hwp_text_input__looks_like((const uint8_t *)"PERFFILE\n 401000 0x1/0x2/P/-/-/0/\n", 34));
+	CHECK(!hwp_text_input__looks_like((const uint8_t *)"2ELIFREP\n 401000 0x1/0x2/P/-/-/0/\n", 34));
 	CHECK(!hwp_text_input__looks_like(bin, sizeof(bin)));
 	CHECK(!hwp_text_input__looks_like(NULL, 0));
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
@@ -796,7 +798,7 @@ static void expect_error(const char *text, size_t len, int err, const char *want
 static void test_malformed(void)
 {
 	static const struct bad cases[] = {
-		{" 401000 0x400100/0x40020G/P/-/-/0/ \n", 0, EINVAL, "line 1 |offset 0x1f)|bad branch entry|unexpected character"},
+		{" 401000 0x400100/0x40020G/P/-/-/0/ \n", 0, EINVAL, "line 1 |offset 0x18)|bad branch entry|unexpected character"},
 		{"\n 401000 0x400100/0x400200/Q/-/-/0/ \n", 0, EINVAL, "line 2 |prediction field"},
 		{" 401000 0x400100/0x400200/P/-/-/70000/ \n", 0, EINVAL, "line 1 |cycles field"},
 		{" 401000 0x400100/0x400200/P/Y/-/0/\n", 0, EINVAL, "in_tx field"},
@@ -819,7 +821,7 @@ static void test_malformed(void)
 		{"PERF_RECORD_MMAP2 1/1: [0x1000(0x1000) @ 0 <abc>]: r-xp /x\n", 0, EINVAL, "BUILD-ID"},
 		{"PERF_RECORD_COMM: nopid\n", 0, EINVAL, "malformed PERF_RECORD_COMM"},
 		{"PERF_RECORD_FORK(1:2)\n", 0, EINVAL, "malformed PERF_RECORD_FORK"},
-		{" 40\0001 0x1/0x2/P/-/-/0/\n", 24, EINVAL, "sample IP"},
+		{" 40\0001 0x1/0x2/P/-/-/0/\n", 23, EINVAL, "sample IP"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -1018,7 +1020,7 @@ static void test_throughput(void)
 	snprintf(path, sizeof(path), "%s/oracles/autofdo_propeller_sample_1.perfdata1.perf61.ip-brstack.txt.gz", dir);
 	if (read_gz(path, &b)) {
 		free(b.p);
-		SKIP("cannot read %s", path);
+		SKIP("cannot read %.200s", path);
 	}
 	reps = (128u << 20) / b.n + 1;
 	n = reps * b.n;

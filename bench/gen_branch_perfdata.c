@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gen_branch_perfdata: writes a large, realistic branch-stack perf.data for
+ * benchmarks.
+ *
+ *   gen_branch_perfdata OUT.data SIZE_MB [DEPTH=32] [--seed N] [--blocks N]
+ *
+ * A synthetic control-flow graph of a few thousand basic blocks inside one
+ * fake module (mapped with MMAP2, build-id in the header) is walked like a
+ * running program: every block ends in a branch to one of two successors,
+ * taken with a per-block bias, or rarely to a third, far one. Each sample's stack holds the last DEPTH taken
+ * branches of the walk, most recent first, with cycles, mispredict and
+ * predicted flags set. So the file has millions of entries but only a few
+ * thousand distinct (from, to) pairs: aggregation memory stays bounded.
+ *
+ * Samples carry IP, TID, TIME, PERIOD, BRANCH_STACK; a FINISHED_ROUND is
+ * written every 100k samples. Deterministic for a given seed.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hwprof/hwprof.h"
+#include "hwprof/perf_writer.h"
+
+#define MOD_BASE 0x7f3a5c000000ULL
+#define MOD_TEXT 0x1000ULL
+#define MOD_LEN (64ULL << 20)
+#define MOD_PATH "/usr/lib/hwprof-bench/libbenchfake.so"
+#define ROUND_SAMPLES 100000
+#define MAX_DEPTH 64
+
+struct block {
+	uint64_t start, end; /* [start, end]: end is the branch instruction */
+	uint32_t succ[3];    /* taken-branch targets; [2] is a rare far exit */
+	uint16_t bias;       /* P(succ[0]) in 1/65536 */
+	uint16_t mispred;    /* P(mispredict) in 1/65536 */
+	uint16_t base_cycles;
+};
+
+static uint64_t rs;
+
+static inline uint64_t rnd64(void)
+{
+	/* xorshift64* */
+	rs ^= rs >> 12;
+	rs ^= rs << 25;
+	rs ^= rs >> 27;
+	return rs * 0x2545f4914f6cdd1dULL;
+}
+
+static inline uint32_t rnd32(void)
+{
+	return (uint32_t)(rnd64() >> 32);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: gen_branch_perfdata OUT.data SIZE_MB [DEPTH=32] [--seed N] "
+			"[--blocks N]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *out = NULL;
+	double size_mb = -1;
+	long depth = 32, nblocks = 2048;
+	unsigned long long seed = 1;
+	int pos = 0;
+	struct block *blk;
+	struct hwp_writer *w;
+	struct hwp_attr a;
+	uint64_t id = 1;
+	uint8_t bid[20];
+	struct hwp_branch_entry ring[MAX_DEPTH], br[MAX_DEPTH];
+	unsigned head = 0; /* ring[head] is the most recent branch */
+	uint32_t cur;
+	uint64_t t = 1000000000ULL, target, nsamples = 0, nentries = 0;
+	const uint32_t tids[4] = { 4242, 4243, 4244, 4245 };
+	double t0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+			seed = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--blocks") && i + 1 < argc)
+			nblocks = strtol(argv[++i], NULL, 0);
+		else if (argv[i][0] == '-' && argv[i][1])
+			usage();
+		else if (pos == 0)
+			out = argv[i], pos++;
+		else if (pos == 1)
+			size_mb = strtod(argv[i], NULL), pos++;
+		else if (pos == 2)
+			depth = strtol(argv[i], NULL, 0), pos++;
+		else
+			usage();
+	}
+	if (!out || size_mb < 0 || depth < 0 || depth > MAX_DEPTH || nblocks < 2 ||
+	    nblocks > 1000000)
+		usage();
+	rs = seed * 0x9e3779b97f4a7c15ULL + 0x1234567;
+	target = (uint64_t)(size_mb * 1048576.0);
+
+	/* The CFG: blocks laid out back to back in the module's text. */
+	blk = calloc((size_t)nblocks, sizeof(*blk));
+	if (!blk) {
+		perror("calloc");
+		return 1;
+	}
+	{
+		uint64_t addr = MOD_BASE + MOD_TEXT;
+
+		for (long i = 0; i < nblocks; i++) {
+			uint64_t len = 8 + rnd32() % 120;
+
+			blk[i].start = addr;
+			blk[i].end = addr + len - 2;
+			addr += len + (rnd32() % 4 == 0 ? 16 + rnd32() % 64 : 0);
+			/* mostly local jumps (loops, ifs), some calls far away */
+			for (int k = 0; k < 3; k++) {
+				long d = k < 2 && rnd32() % 8 ? (long)(rnd32() % 32) - 16
+							       : (long)(rnd32() % (uint32_t)nblocks);
+				long s = (i + d) % nblocks;
+
+				blk[i].succ[k] = (uint32_t)(s < 0 ? s + nblocks : s);
+			}
+			blk[i].bias = (uint16_t)(rnd32() % 2 ? 65535 - rnd32() % 6000 : rnd32());
+			blk[i].mispred = (uint16_t)(rnd32() % 4 ? rnd32() % 1500 : rnd32() % 20000);
+			blk[i].base_cycles = (uint16_t)(1 + rnd32() % 40);
+		}
+	}
+
+	w = hwp_writer__open(out);
+	if (!w) {
+		fprintf(stderr, "gen_branch_perfdata: %s\n", hwp_errmsg());
+		return 1;
+	}
+	memset(&a, 0, sizeof(a));
+	a.type = 0; /* cycles */
+	a.config = 0;
+	a.sample_period = 100003;
+	a.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_TID | HWP_SAMPLE_TIME | HWP_SAMPLE_PERIOD |
+			HWP_SAMPLE_BRANCH_STACK;
+	a.flags = 1ULL << HWP_ATTR_DISABLED | 1ULL << HWP_ATTR_INHERIT |
+		  1ULL << HWP_ATTR_EXCLUDE_KERNEL | 1ULL << HWP_ATTR_EXCLUDE_HV |
+		  1ULL << HWP_ATTR_MMAP | 1ULL << HWP_ATTR_COMM | 1ULL << HWP_ATTR_ENABLE_ON_EXEC |
+		  1ULL << HWP_ATTR_TASK | 1ULL << HWP_ATTR_SAMPLE_ID_ALL | 1ULL << HWP_ATTR_MMAP2 |
+		  1ULL << HWP_ATTR_COMM_EXEC;
+	a.branch_sample_type = HWP_BRANCH_USER | HWP_BRANCH_ANY;
+	for (int i = 0; i < 20; i++)
+		bid[i] = (uint8_t)(0x40 + 7 * i);
+	if (hwp_writer__add_attr(w, &a, &id, 1, "cycles:u") < 0 ||
+	    hwp_writer__set_string(w, HWP_FEAT_HOSTNAME, "bench-host") ||
+	    hwp_writer__set_string(w, HWP_FEAT_OSRELEASE, "6.1.0-bench") ||
+	    hwp_writer__set_string(w, HWP_FEAT_VERSION, "6.1.0") ||
+	    hwp_writer__set_string(w, HWP_FEAT_ARCH, "x86_64") ||
+	    hwp_writer__set_string(w, HWP_FEAT_CPUDESC, "Synthetic CPU @ 3.00GHz") ||
+	    hwp_writer__set_string(w, HWP_FEAT_CPUID, "GenuineIntel,6,85,4") ||
+	    hwp_writer__set_nrcpus(w, 8, 8) ||
+	    hwp_writer__add_build_id(w, -1, HWP_MISC_USER, bid, 20, MOD_PATH))
+		goto fail;
+	for (int i = 0; i < 4; i++) {
+		struct hwp_sample sid;
+
+		memset(&sid, 0, sizeof(sid));
+		sid.pid = tids[0];
+		sid.tid = tids[i];
+		sid.time = t++;
+		if (hwp_writer__add_comm(w, 0, tids[0], tids[i], "benchfake", i == 0, &sid))
+			goto fail;
+	}
+	{
+		struct hwp_sample sid;
+
+		memset(&sid, 0, sizeof(sid));
+		sid.pid = sid.tid = tids[0];
+		sid.time = t++;
+		if (hwp_writer__add_mmap2(w, 0, tids[0], tids[0], MOD_BASE, MOD_LEN, 0, bid, 20,
+					  5 /* r-x */, 2 /* private */, MOD_PATH, HWP_MISC_USER,
+					  &sid))
+			goto fail;
+	}
+
+	/* Warm the ring so the first samples are full. */
+	cur = rnd32() % (uint32_t)nblocks;
+	memset(ring, 0, sizeof(ring));
+
+	t0 = now();
+	while (hwp_writer__size(w) < target) {
+		struct hwp_sample s;
+		struct hwp_sample_in in;
+		unsigned steps = 1 + rnd32() % 24; /* branches since the last sample */
+
+		if (nsamples == 0)
+			steps += MAX_DEPTH;
+		for (unsigned k = 0; k < steps; k++) {
+			const struct block *b = &blk[cur];
+			uint64_t r64 = rnd64();
+			uint32_t r = (uint32_t)r64;
+			/* 1 in 64: leave through the far exit (a call, return or
+			   exception), so the walk does not stay in one hot loop */
+			uint32_t next = b->succ[(r64 >> 58) == 0 ? 2
+						: (r & 0xffff) < b->bias ? 0 : 1];
+			struct hwp_branch_entry *e;
+			int mis = (r >> 16) < b->mispred;
+
+			head = (head + MAX_DEPTH - 1) % MAX_DEPTH;
+			e = &ring[head];
+			e->from = b->end;
+			e->to = blk[next].start;
+			e->mispred = (uint8_t)mis;
+			e->predicted = (uint8_t)!mis;
+			e->cycles = (uint16_t)(b->base_cycles + (mis ? 15 + (r & 15) : (r & 3)));
+			e->type = 0;
+			cur = next;
+		}
+		for (long k = 0; k < depth; k++)
+			br[k] = ring[(head + (unsigned)k) % MAX_DEPTH];
+
+		memset(&s, 0, sizeof(s));
+		s.cpumode = HWP_MISC_USER;
+		s.ip = blk[cur].start + (rnd32() % (uint32_t)(blk[cur].end - blk[cur].start + 1));
+		s.pid = tids[0];
+		s.tid = tids[nsamples & 3];
+		s.time = t += 20000 + rnd32() % 20000;
+		s.period = 100003;
+		s.branch_nr = (uint64_t)depth;
+		memset(&in, 0, sizeof(in));
+		in.s = &s;
+		in.branches = br;
+		if (hwp_writer__add_sample(w, 0, &in))
+			goto fail;
+		nsamples++;
+		nentries += (uint64_t)depth;
+		if (nsamples % ROUND_SAMPLES == 0 && hwp_writer__add_finished_round(w))
+			goto fail;
+	}
+	if (hwp_writer__add_finished_round(w))
+		goto fail;
+	{
+		uint64_t bytes = hwp_writer__size(w);
+
+		if (hwp_writer__close(w)) {
+			fprintf(stderr, "gen_branch_perfdata: %s\n", hwp_errmsg());
+			free(blk);
+			return 1;
+		}
+		double dt = now() - t0;
+
+		printf("%s: %" PRIu64 " bytes, %" PRIu64 " samples, %" PRIu64
+		       " branch entries, %ld blocks, %.2f s, %.0f MB/s\n",
+		       out, bytes, nsamples, nentries, nblocks, dt,
+		       dt > 0 ? (double)bytes / 1048576.0 / dt : 0.0);
+	}
+	free(blk);
+	if (fflush(stdout) || ferror(stdout)) {
+		perror("gen_branch_perfdata: stdout");
+		return 1;
+	}
+	return 0;
+fail:
+	fprintf(stderr, "gen_branch_perfdata: %s\n", hwp_errmsg());
+	hwp_writer__abort(w);
+	free(blk);
+	return 1;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* Options of `hwprof record`, shared by the hardware and the emulated paths. */
+#ifndef HWPROF_CLI_RECORD_OPTS_H
+#define HWPROF_CLI_RECORD_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct record_opts {
+	const char *output;      /* -o, default perf.data */
+	const char *event;       /* -e, default cycles */
+	uint64_t period;         /* -c (0: unset) */
+	uint64_t freq;           /* -F (0: unset) */
+	bool branch_any;         /* -b */
+	uint64_t branch_filter;  /* -j, HWP_BRANCH_* bits (0: unset) */
+	bool callgraph_lbr;      /* --call-graph lbr */
+	bool data_addr;          /* -d */
+	bool per_thread;         /* --per-thread */
+	bool no_inherit;         /* -i, --no-inherit */
+	bool emulate;            /* --emulate */
+	int depth;               /* --depth (emulated stack depth: 8/16/32/64) */
+	unsigned jitter;         /* --jitter (emulated period jitter, percent) */
+	const char *exact;       /* --exact FILE (emulated ground truth) */
+	int argc;                /* PROG ARGS after -- */
+	char **argv;
+};
+
+/* Emulated capture (cli/record_emulate.c). */
+int record_emulate(const struct record_opts *o);
+
+#endif

@@ -1,0 +1,661 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * perf's address-space model (machine -> threads -> maps). See maps.h for
+ * the rules; the function comments name the perf 6.1 function each step
+ * follows.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbolize/maps.h"
+#include "util/arena.h"
+#include "util/bytes.h"
+
+#define HWP_PROT_EXEC 0x4u
+#define HWP_MAP_HUGETLB 0x40000u
+#define HWP_MISC_MMAP_DATA (1u << 13)
+#define HWP_MISC_FORK_EXEC (1u << 13)
+#define HWP_KSYMBOL_UNREGISTER 1u
+
+/* One process' maps: sorted by start, never overlapping, never empty ranges. */
+struct hwp_maps {
+	struct hwp_map *v;
+	size_t nr, cap;
+	unsigned refcnt;
+};
+
+struct hwp_thread {
+	struct hwp_thread *next; /* hash chain */
+	struct hwp_machine *machine;
+	int32_t pid, tid;
+	struct hwp_maps *maps;
+};
+
+struct hwp_machine {
+	struct hwp_thread **buckets;
+	size_t nbuckets, nthreads;
+	struct hwp_thread *last; /* last thread found, as perf's last_match */
+	struct hwp_maps kmaps;
+	/* interned file names: open addressing, NULL = free slot */
+	const char **names;
+	size_t names_cap, names_nr;
+	struct hwp_arena arena;
+};
+
+/* ---- file-name rules (util/map.h) ---- */
+
+bool hwp_map_name__is_identity(const char *f, uint32_t flags)
+{
+	return (flags & HWP_MAP_HUGETLB) || !strcmp(f, "//anon") ||
+	       !strncmp(f, "/dev/zero", 9) || !strncmp(f, "/anon_hugepage", 14) ||
+	       !strncmp(f, "[stack", 6) || !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]");
+}
+
+bool hwp_map_name__is_vdso(const char *f)
+{
+	return !strcmp(f, "[vdso]");
+}
+
+/* The kernel image (its addresses are absolute), as opposed to modules. */
+static bool is_kernel_image(const char *f)
+{
+	if (!strncmp(f, "[kernel.kallsyms]", 17) || !strncmp(f, "[guest.kernel.kallsyms", 22))
+		return true;
+	return f[0] != '/' && f[0] != '['; /* perf's extra kernel maps (trampolines) */
+}
+
+/* ---- name interning ---- */
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+static int names_grow(struct hwp_machine *m)
+{
+	size_t ncap = m->names_cap ? m->names_cap * 2 : 256;
+	const char **nv = calloc(ncap, sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	for (size_t i = 0; i < m->names_cap; i++) {
+		const char *s = m->names[i];
+		if (!s)
+			continue;
+		size_t j = hash_str(s) & (ncap - 1);
+		while (nv[j])
+			j = (j + 1) & (ncap - 1);
+		nv[j] = s;
+	}
+	free(m->names);
+	m->names = nv;
+	m->names_cap = ncap;
+	return 0;
+}
+
+static const char *intern(struct hwp_machine *m, const char *s)
+{
+	if ((m->names_nr + 1) * 2 > m->names_cap && names_grow(m) < 0)
+		return NULL;
+	size_t j = hash_str(s) & (m->names_cap - 1);
+	while (m->names[j]) {
+		if (!strcmp(m->names[j], s))
+			return m->names[j];
+		j = (j + 1) & (m->names_cap - 1);
+	}
+	char *copy = hwp_arena__strndup(&m->arena, s, strlen(s));
+	if (!copy)
+		return NULL;
+	m->names[j] = copy;
+	m->names_nr++;
+	return copy;
+}
+
+/* ---- maps (util/maps.c) ---- */
+
+static struct hwp_maps *maps__new(void)
+{
+	struct hwp_maps *ms = calloc(1, sizeof(*ms));
+	if (ms)
+		ms->refcnt = 1;
+	return ms;
+}
+
+static void maps__put(struct hwp_maps *ms)
+{
+	if (ms && --ms->refcnt == 0) {
+		free(ms->v);
+		free(ms);
+	}
+}
+
+static int maps__reserve(struct hwp_maps *ms, size_t n)
+{
+	if (n <= ms->cap)
+		return 0;
+	size_t ncap = ms->cap ? ms->cap : 16;
+	while (ncap < n)
+		ncap *= 2;
+	struct hwp_map *nv = realloc(ms->v, ncap * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	ms->v = nv;
+	ms->cap = ncap;
+	return 0;
+}
+
+/* Index of the first map whose end is above ADDR (the kernel's find_vma). */
+static size_t maps__first_ending_after(const struct hwp_maps *ms, uint64_t addr)
+{
+	size_t lo = 0, hi = ms->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ms->v[mid].end > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+static const struct hwp_map *maps__find(const struct hwp_maps *ms, uint64_t addr)
+{
+	size_t i = maps__first_ending_after(ms, addr);
+	if (i < ms->nr && ms->v[i].start <= addr)
+		return &ms->v[i];
+	return NULL;
+}
+
+/*
+ * maps__fixup_overlappings() then maps__insert(): the maps NM overlaps are
+ * removed, keeping the part before NM and the part after it (whose pgoff
+ * moves with its start). An empty map is not stored: perf would split the
+ * map it falls in at that point, which changes no lookup.
+ */
+static int maps__insert(struct hwp_maps *ms, const struct hwp_map *nm)
+{
+	if (nm->end <= nm->start)
+		return 0;
+	size_t i = maps__first_ending_after(ms, nm->start), j = i;
+	while (j < ms->nr && ms->v[j].start < nm->end)
+		j++;
+
+	struct hwp_map before, after;
+	bool has_before = false, has_after = false;
+	if (j > i) {
+		if (ms->v[i].start < nm->start) {
+			before = ms->v[i];
+			before.end = nm->start;
+			has_before = true;
+		}
+		if (ms->v[j - 1].end > nm->end) {
+			after = ms->v[j - 1];
+			after.pgoff += nm->end - after.start;
+			after.start = nm->end;
+			has_after = true;
+		}
+	}
+	size_t nins = 1 + has_before + has_after;
+	size_t nr = ms->nr - (j - i) + nins;
+	if (maps__reserve(ms, nr) < 0)
+		return -ENOMEM;
+	if (j < ms->nr)
+		memmove(&ms->v[i + nins], &ms->v[j], (ms->nr - j) * sizeof(*ms->v));
+	if (has_before)
+		ms->v[i++] = before;
+	ms->v[i++] = *nm;
+	if (has_after)
+		ms->v[i] = after;
+	ms->nr = nr;
+	return 0;
+}
+
+static void maps__remove_at(struct hwp_maps *ms, size_t i)
+{
+	if (i + 1 < ms->nr)
+		memmove(&ms->v[i], &ms->v[i + 1], (ms->nr - i - 1) * sizeof(*ms->v));
+	ms->nr--;
+}
+
+/* maps__clone(): the child's maps get copies of every parent map. */
+static int maps__clone(struct hwp_maps *dst, const struct hwp_maps *src)
+{
+	if (src->nr == 0)
+		return 0;
+	if (dst->nr == 0) {
+		if (maps__reserve(dst, src->nr) < 0)
+			return -ENOMEM;
+		memcpy(dst->v, src->v, src->nr * sizeof(*src->v));
+		dst->nr = src->nr;
+		return 0;
+	}
+	for (size_t i = 0; i < src->nr; i++) {
+		int err = maps__insert(dst, &src->v[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- threads (util/machine.c, util/thread.c) ---- */
+
+static size_t bucket_of(const struct hwp_machine *m, int32_t tid)
+{
+	uint64_t h = (uint64_t)(uint32_t)tid * 0x9e3779b97f4a7c15ULL;
+	return (size_t)(h >> 32) & (m->nbuckets - 1);
+}
+
+static int threads_grow(struct hwp_machine *m)
+{
+	size_t nb = m->nbuckets ? m->nbuckets * 2 : 64;
+	struct hwp_thread **nv = calloc(nb, sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	struct hwp_thread **old = m->buckets;
+	size_t oldn = m->nbuckets;
+	m->buckets = nv;
+	m->nbuckets = nb;
+	for (size_t i = 0; i < oldn; i++) {
+		struct hwp_thread *t = old[i], *next;
+		for (; t; t = next) {
+			next = t->next;
+			size_t b = bucket_of(m, t->tid);
+			t->next = nv[b];
+			nv[b] = t;
+		}
+	}
+	free(old);
+	return 0;
+}
+
+static struct hwp_thread *lookup(const struct hwp_machine *m, int32_t tid)
+{
+	if (m->last && m->last->tid == tid)
+		return m->last;
+	if (!m->nbuckets)
+		return NULL;
+	for (struct hwp_thread *t = m->buckets[bucket_of(m, tid)]; t; t = t->next)
+		if (t->tid == tid)
+			return t;
+	return NULL;
+}
+
+/* Takes T out of the table (machine__remove_thread); the caller frees it. */
+static void unlink_thread(struct hwp_machine *m, struct hwp_thread *t)
+{
+	struct hwp_thread **pp = &m->buckets[bucket_of(m, t->tid)];
+	while (*pp && *pp != t)
+		pp = &(*pp)->next;
+	if (*pp) {
+		*pp = t->next;
+		m->nthreads--;
+	}
+	if (m->last == t)
+		m->last = NULL;
+}
+
+static void free_thread(struct hwp_thread *t)
+{
+	if (t) {
+		maps__put(t->maps);
+		free(t);
+	}
+}
+
+/* machine__update_thread_pid(): a thread first seen without its pid joins
+   its leader's maps once the pid is known. */
+static void update_pid(struct hwp_machine *m, struct hwp_thread *t, int32_t pid)
+{
+	if (pid == t->pid || pid == -1 || t->pid != -1)
+		return;
+	t->pid = pid;
+	if (pid == t->tid)
+		return;
+	struct hwp_thread *leader = hwp_machine__findnew_thread(m, pid, pid);
+	if (!leader || leader->maps == t->maps)
+		return;
+	maps__put(t->maps);
+	t->maps = leader->maps;
+	t->maps->refcnt++;
+}
+
+/* machine__find_thread(): no creation, but the pid is still filled in. */
+static struct hwp_thread *find_thread(struct hwp_machine *m, int32_t pid, int32_t tid)
+{
+	struct hwp_thread *t = lookup(m, tid);
+	if (t) {
+		m->last = t;
+		update_pid(m, t, pid);
+	}
+	return t;
+}
+
+struct hwp_thread *hwp_machine__findnew_thread(struct hwp_machine *m, int32_t pid, int32_t tid)
+{
+	struct hwp_thread *t = find_thread(m, pid, tid);
+	if (t)
+		return t;
+	if ((m->nthreads + 1) > m->nbuckets && threads_grow(m) < 0)
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->machine = m;
+	t->pid = pid;
+	t->tid = tid;
+	size_t b = bucket_of(m, tid);
+	t->next = m->buckets[b];
+	m->buckets[b] = t;
+	m->nthreads++;
+	/* thread__init_maps(): a process leader (or unknown pid) owns maps,
+	   other threads share their leader's. The thread is in the table
+	   first, as in perf, so a leader lookup sees it. */
+	if (pid == tid || pid == -1) {
+		t->maps = maps__new();
+	} else {
+		struct hwp_thread *leader = hwp_machine__findnew_thread(m, pid, pid);
+		if (leader) {
+			t->maps = leader->maps;
+			t->maps->refcnt++;
+		}
+	}
+	if (!t->maps) {
+		unlink_thread(m, t);
+		free(t);
+		return NULL;
+	}
+	m->last = t;
+	return t;
+}
+
+struct hwp_thread *hwp_machine__find_thread(const struct hwp_machine *m, int32_t tid)
+{
+	return lookup(m, tid);
+}
+
+struct hwp_thread *hwp_machine__sample_thread(struct hwp_machine *m, const struct hwp_event *ev)
+{
+	int32_t pid = -1, tid = -1;
+	if (ev->sample.sample_type & HWP_SAMPLE_TID) {
+		pid = (int32_t)ev->sample.pid;
+		tid = (int32_t)ev->sample.tid;
+	}
+	return hwp_machine__findnew_thread(m, pid, tid);
+}
+
+int32_t hwp_thread__pid(const struct hwp_thread *t)
+{
+	return t->pid;
+}
+
+int32_t hwp_thread__tid(const struct hwp_thread *t)
+{
+	return t->tid;
+}
+
+/* machine__process_fork_event() and thread__fork(). */
+int hwp_machine__fork(struct hwp_machine *m, int32_t pid, int32_t tid, int32_t ppid,
+		      int32_t ptid, bool clone_maps)
+{
+	struct hwp_thread *t = find_thread(m, pid, tid);
+	struct hwp_thread *parent = hwp_machine__findnew_thread(m, ppid, ptid);
+	struct hwp_thread *detached = NULL;
+	int err = 0;
+
+	if (!parent)
+		return -ENOMEM;
+	/* A thread with the parent's tid but another pid is stale (its EXIT
+	   or FORK was lost): start that tid again. */
+	if (parent->pid != ppid) {
+		unlink_thread(m, parent);
+		if (t == parent)
+			t = NULL;
+		free_thread(parent);
+		parent = hwp_machine__findnew_thread(m, ppid, ptid);
+		if (!parent)
+			return -ENOMEM;
+	}
+	/* A thread already using the child's tid is gone. */
+	if (t) {
+		unlink_thread(m, t);
+		if (t == parent)
+			detached = t; /* still the parent below */
+		else
+			free_thread(t);
+	}
+	t = hwp_machine__findnew_thread(m, pid, tid);
+	if (!t) {
+		err = -ENOMEM;
+	} else if (t->pid != parent->pid && t->maps != parent->maps && clone_maps) {
+		/* a new process copies its parent's maps; a new thread of the
+		   parent's process already shares them */
+		err = maps__clone(t->maps, parent->maps);
+	}
+	free_thread(detached);
+	return err;
+}
+
+/* ---- mmaps ---- */
+
+/* machine__process_kernel_mmap_event(), simplified: the kernel image and
+   modules land in the kernel maps. */
+static int kernel_mmap(struct hwp_machine *m, const struct hwp_map *nm)
+{
+	struct hwp_map km = *nm;
+	km.kernel = true;
+	km.identity = is_kernel_image(km.filename);
+	return maps__insert(&m->kmaps, &km);
+}
+
+/* machine__process_mmap{,2}_event() and map__new(). */
+int hwp_machine__mmap(struct hwp_machine *m, const struct hwp_mmap_event *e)
+{
+	struct hwp_map nm;
+
+	memset(&nm, 0, sizeof(nm));
+	nm.filename = intern(m, e->filename ? e->filename : "");
+	if (!nm.filename)
+		return -ENOMEM;
+	nm.start = e->start;
+	nm.end = e->start + e->len;
+	if (nm.end < nm.start)
+		nm.end = UINT64_MAX; /* wraps: up to the top of the address space */
+	nm.pgoff = e->pgoff;
+	nm.prot = e->prot;
+	nm.flags = e->flags;
+	nm.maj = e->maj;
+	nm.min = e->min;
+	nm.ino = e->ino;
+	nm.ino_generation = e->ino_generation;
+	if (e->build_id && e->build_id_size) {
+		nm.build_id_size = e->build_id_size > 20 ? 20 : e->build_id_size;
+		memcpy(nm.build_id, e->build_id, nm.build_id_size);
+	}
+
+	if (e->cpumode == HWP_MISC_KERNEL || e->cpumode == HWP_MISC_GUEST_KERNEL)
+		return kernel_mmap(m, &nm);
+
+	struct hwp_thread *t = hwp_machine__findnew_thread(m, e->pid, e->tid);
+	if (!t)
+		return -ENOMEM;
+	nm.identity = hwp_map_name__is_identity(nm.filename, nm.flags);
+	if (hwp_map_name__is_vdso(nm.filename))
+		nm.pgoff = 0;
+	return maps__insert(t->maps, &nm);
+}
+
+/* A NUL-terminated string at OFF in the record (cut at the record's end). */
+static const char *record_str(struct hwp_machine *m, const struct hwp_event *ev, uint32_t off)
+{
+	const char *s = (const char *)ev->data + off;
+	size_t n = strnlen(s, ev->size - off);
+	if (n < ev->size - off)
+		return s;
+	char *copy = hwp_arena__strndup(&m->arena, s, n); /* unterminated */
+	return copy;
+}
+
+static int ksymbol(struct hwp_machine *m, const struct hwp_event *ev)
+{
+	if (ev->size < 25)
+		return -EINVAL;
+	uint64_t addr = ld64(ev->data + 8);
+	uint32_t len = ld32(ev->data + 16);
+	uint16_t flags = ld16(ev->data + 22);
+
+	if (flags & HWP_KSYMBOL_UNREGISTER) {
+		const struct hwp_map *km = maps__find(&m->kmaps, addr);
+		if (km)
+			maps__remove_at(&m->kmaps, (size_t)(km - m->kmaps.v));
+		return 0;
+	}
+	const char *name = record_str(m, ev, 24);
+	struct hwp_map nm;
+	memset(&nm, 0, sizeof(nm));
+	nm.filename = name ? intern(m, name) : NULL;
+	if (!nm.filename)
+		return -ENOMEM;
+	nm.start = addr;
+	nm.end = addr + len < addr ? UINT64_MAX : addr + len;
+	nm.kernel = true;
+	nm.identity = true; /* a kernel symbol: addresses are absolute */
+	return maps__insert(&m->kmaps, &nm);
+}
+
+int hwp_machine__process_event(struct hwp_machine *m, const struct hwp_event *ev)
+{
+	const uint8_t *d = ev->data;
+	struct hwp_mmap_event e;
+
+	switch (ev->type) {
+	case HWP_RECORD_MMAP:
+	case HWP_RECORD_MMAP2: {
+		bool two = ev->type == HWP_RECORD_MMAP2;
+		uint32_t name_off = two ? 72 : 40;
+		if (ev->size <= name_off)
+			return -EINVAL;
+		memset(&e, 0, sizeof(e));
+		e.pid = (int32_t)ld32(d + 8);
+		e.tid = (int32_t)ld32(d + 12);
+		e.cpumode = ev->misc & HWP_MISC_CPUMODE_MASK;
+		e.start = ld64(d + 16);
+		e.len = ld64(d + 24);
+		e.pgoff = ld64(d + 32);
+		if (two) {
+			if (ev->misc & HWP_MISC_MMAP_BUILD_ID) {
+				e.build_id_size = d[40] > 20 ? 20 : d[40];
+				e.build_id = d + 44;
+			} else {
+				e.maj = ld32(d + 40);
+				e.min = ld32(d + 44);
+				e.ino = ld64(d + 48);
+				e.ino_generation = ld64(d + 56);
+			}
+			e.prot = ld32(d + 64);
+			e.flags = ld32(d + 68);
+		} else {
+			e.prot = (ev->misc & HWP_MISC_MMAP_DATA) ? 0 : HWP_PROT_EXEC;
+		}
+		e.filename = record_str(m, ev, name_off);
+		if (!e.filename)
+			return -ENOMEM;
+		return hwp_machine__mmap(m, &e);
+	}
+	case HWP_RECORD_FORK:
+		if (ev->size < 24)
+			return -EINVAL;
+		return hwp_machine__fork(m, (int32_t)ld32(d + 8), (int32_t)ld32(d + 16),
+					 (int32_t)ld32(d + 12), (int32_t)ld32(d + 20),
+					 !(ev->misc & HWP_MISC_FORK_EXEC));
+	case HWP_RECORD_EXIT:
+		if (ev->size < 24)
+			return -EINVAL;
+		find_thread(m, (int32_t)ld32(d + 8), (int32_t)ld32(d + 16));
+		return 0;
+	case HWP_RECORD_COMM:
+	case HWP_RECORD_NAMESPACES:
+	case HWP_RECORD_ITRACE_START:
+		if (ev->size < 16)
+			return -EINVAL;
+		return hwp_machine__findnew_thread(m, (int32_t)ld32(d + 8), (int32_t)ld32(d + 12))
+			       ? 0
+			       : -ENOMEM;
+	case HWP_RECORD_KSYMBOL:
+		return ksymbol(m, ev);
+	case HWP_RECORD_SAMPLE:
+		if (!ev->evsel)
+			return 0; /* perf drops samples of unknown events */
+		return hwp_machine__sample_thread(m, ev) ? 0 : -ENOMEM;
+	default:
+		return 0;
+	}
+}
+
+/* ---- lookups (thread__find_map) ---- */
+
+const struct hwp_map *hwp_thread__find_map(const struct hwp_thread *t, uint16_t cpumode,
+					   uint64_t addr)
+{
+	if (cpumode == HWP_MISC_KERNEL)
+		return maps__find(&t->machine->kmaps, addr);
+	if (cpumode == HWP_MISC_USER)
+		return maps__find(t->maps, addr);
+	return NULL;
+}
+
+const struct hwp_map *hwp_machine__find_map(const struct hwp_machine *m, int32_t pid,
+					    uint16_t cpumode, uint64_t addr)
+{
+	if (cpumode == HWP_MISC_KERNEL)
+		return maps__find(&m->kmaps, addr);
+	if (cpumode != HWP_MISC_USER)
+		return NULL;
+	const struct hwp_thread *t = lookup(m, pid);
+	return t ? maps__find(t->maps, addr) : NULL;
+}
+
+size_t hwp_thread__maps(const struct hwp_thread *t, const struct hwp_map **maps)
+{
+	*maps = t->maps->v;
+	return t->maps->nr;
+}
+
+size_t hwp_machine__kernel_maps(const struct hwp_machine *m, const struct hwp_map **maps)
+{
+	*maps = m->kmaps.v;
+	return m->kmaps.nr;
+}
+
+/* ---- life cycle ---- */
+
+struct hwp_machine *hwp_machine__new(void)
+{
+	struct hwp_machine *m = calloc(1, sizeof(*m));
+	if (!m) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	m->kmaps.refcnt = 1;
+	return m;
+}
+
+void hwp_machine__delete(struct hwp_machine *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nbuckets; i++) {
+		struct hwp_thread *t = m->buckets[i], *next;
+		for (; t; t = next) {
+			next = t->next;
+			free_thread(t);
+		}
+	}
+	free(m->buckets);
+	free(m->kmaps.v);
+	free(m->names);
+	hwp_arena__free(&m->arena);
+	free(m);
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libFuzzer target for the perf.data reader (file mode, pipe mode, zstd
+ * records, and the perf-script text it also accepts).
+ *
+ * One input is read twice: in file order (hwp_reader__next, fed to the file
+ * statistics as `hwprof info` does) and in time order (hwp_ordered__next,
+ * fed to the process-map model and printed as `hwprof script` and
+ * `hwprof script --json` do). Every parsed
+ * field is read back so the sanitizers see each access a consumer makes.
+ * Errors must be one line naming the input and an offset.
+ */
+#include "fuzz_common.h"
+#include "symbolize/maps.h"
+
+static FILE *devnull;
+static struct hwp_outbuf out;
+static struct hwp_file_stats stats;
+
+static void note(void *ctx, const char *msg)
+{
+	(void)ctx;
+	fz_str(msg);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	devnull = fopen("/dev/null", "w");
+	if (!devnull || hwp_outbuf__init(&out, devnull) < 0)
+		abort();
+	return 0;
+}
+
+static bool any_callchain(const struct hwp_reader *r)
+{
+	for (size_t i = 0; i < hwp_reader__nr_evsels(r); i++)
+		if (hwp_reader__evsel(r, i)->attr.sample_type & HWP_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct hwp_reader_opts opts = { .sz = sizeof(opts), .note = note };
+	struct hwp_event ev;
+	int rc;
+
+	/* Pass 1: file order, as `hwprof info`. */
+	struct hwp_reader *r = hwp_reader__open_mem(data, size, FUZZ_NAME, &opts);
+	if (!r) {
+		fz_check_error(-errno);
+		return 0;
+	}
+	fz_header(r);
+	hwp_file_stats__init(&stats);
+	while ((rc = hwp_reader__next(r, &ev)) > 0) {
+		fz_event(&ev);
+		hwp_file_stats__add(&stats, &ev);
+	}
+	if (rc < 0)
+		fz_check_error(rc);
+	else if (hwp_reader__next(r, &ev) != 0)
+		abort(); /* the end is sticky */
+	fz_header(r); /* pipe mode fills it while reading */
+	hwp_reader__delete(r);
+
+	/* Pass 2: time order, as `hwprof script` (text and JSON). */
+	r = hwp_reader__open_mem(data, size, FUZZ_NAME, &opts);
+	if (!r)
+		abort(); /* opened once already */
+	struct hwp_ordered *q = hwp_ordered__new(r);
+	struct hwp_machine *m = hwp_machine__new();
+	if (!q || !m)
+		abort();
+	while ((rc = hwp_ordered__next(q, &ev)) > 0) {
+		const struct hwp_thread *th = NULL;
+
+		fz_event(&ev);
+		if (ev.type == HWP_RECORD_SAMPLE && ev.evsel) {
+			if (!(th = hwp_machine__sample_thread(m, &ev)))
+				abort(); /* NULL only when out of memory */
+		} else if (hwp_machine__process_event(m, &ev) == -ENOMEM) {
+			abort();
+		}
+		if (ev.type != HWP_RECORD_SAMPLE || !ev.evsel)
+			continue;
+		hwp_perf_script__sample_in(&out, &ev, any_callchain(r), th);
+		hwp_perf_script__sample(&out, &ev, false);
+		hwp_sample_json__print(&out, &ev);
+	}
+	hwp_machine__delete(m);
+	if (rc < 0)
+		fz_check_error(rc);
+	hwp_outbuf__flush(&out);
+	hwp_ordered__delete(q);
+	hwp_reader__delete(r);
+	return 0;
+}

@@ -1,0 +1,140 @@
+#!/bin/bash
+# Runs libFuzzer targets for SECONDS each: tests/fuzz/run.sh SECONDS BIN...
+#
+# Seed corpus (built in a temporary directory, never in the checkout): the
+# small perf.data and perf script files of $HWPROF_CORPUS (../shared/corpus),
+# the head of a few perf 6.1 script dumps, and tiny synthetic files from
+# tests/tools/perfdata.py. New inputs the fuzzer finds stay in the temporary
+# directory; findings (crash-*, timeout-*, oom-*) go to ARTIFACTS
+# (default: build-fuzz/artifacts/) to be replayed with `BIN FILE`.
+#
+# Prints "PASS|FAIL fuzz_NAME: ..." per target; exits non-zero on a finding.
+set -u
+if [ $# -lt 2 ]; then
+	echo "usage: $0 SECONDS BIN..." >&2
+	exit 2
+fi
+seconds=$1
+shift
+here=$(cd "$(dirname "$0")" && pwd)
+corpus=${HWPROF_CORPUS:-$here/../../../shared/corpus}
+artifacts=${FUZZ_ARTIFACTS:-$(dirname "$1")/artifacts}
+mkdir -p "$artifacts"
+artifacts=$(cd "$artifacts" && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/hwprof-fuzz.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# ---- seeds ----
+bin_seeds=$tmp/seeds-bin
+text_seeds=$tmp/seeds-text
+mkdir -p "$bin_seeds" "$text_seeds"
+if [ -d "$corpus" ]; then
+	# perf.data files up to 128 KiB (file mode, pipe mode, compressed)
+	printf PERFILE2 >"$tmp/magic"
+	find "$corpus" -type f -size -129k | while read -r f; do
+		if head -c 8 "$f" | cmp -s - "$tmp/magic"; then
+			cp "$f" "$bin_seeds/$(echo "${f#"$corpus"/}" | tr / _)"
+		fi
+	done
+	for f in "$corpus"/llvm-profgen/*.perfscript; do
+		[ -f "$f" ] && head -c 65536 "$f" >"$text_seeds/$(basename "$f")"
+	done
+	# the first 16 KiB of a few perf 6.1 dumps (callchain and plain forms)
+	for f in "$corpus"/oracles/*ip-brstack.txt.gz; do
+		[ -f "$f" ] || continue
+		gzip -dc "$f" 2>/dev/null | head -c 16384 >"$text_seeds/$(basename "$f" .gz)"
+	done
+else
+	echo "note: no corpus at $corpus: synthetic seeds only"
+fi
+if command -v python3 >/dev/null; then
+	python3 "$here/../tools/perfdata.py" seeds "$tmp/synth" >/dev/null || exit 1
+	for f in "$tmp"/synth/*; do
+		case $f in
+		*.txt) cp "$f" "$text_seeds/" ;;
+		*) cp "$f" "$bin_seeds/" ;;
+		esac
+	done
+fi
+printf 'PERFILE2' >"$bin_seeds/magic_only"
+printf ' 401000 0x1/0x2/P/-/-/0/\n' >"$text_seeds/tiny.txt"
+
+# Dictionaries: magic, record framing and the text grammar's keywords.
+cat >"$tmp/reader.dict" <<'EOF'
+"PERFILE2"
+"\x10\x00\x00\x00\x00\x00\x00\x00"
+"h\x00\x00\x00\x00\x00\x00\x00"
+"\x09\x00\x00\x00"
+"\x40\x00\x00\x00"
+"\x50\x00\x00\x00"
+"\x53\x00\x00\x00"
+"\xff\xff"
+"\xff\xff\xff\xff\xff\xff\xff\xff"
+"\x28\xb5\x2f\xfd"
+"0x"
+" 0x1/0x2/P/-/-/0/"
+"PERF_RECORD_"
+EOF
+cat >"$tmp/text.dict" <<'EOF'
+"0x"
+"/0x"
+"/P/-/-/"
+"/M/X/A/"
+"/PN"
+"/65535/"
+"COND"
+"SPEC_WRONG_PATH"
+"ARM64_FIQ"
+"N/A"
+"\x0a\x09"
+"PERF_RECORD_MMAP2 "
+"PERF_RECORD_MMAP "
+"PERF_RECORD_COMM exec: "
+"PERF_RECORD_FORK("
+"PERF_RECORD_EXIT("
+"[0x400000(0x1000) @ 0 "
+" 08:01 123 0]: r-xp "
+"]: x "
+"<0123456789abcdef>"
+"ffffffff81000000"
+"123/456"
+"#"
+EOF
+
+# ---- run ----
+fail=0
+for bin in "$@"; do
+	name=$(basename "$bin")
+	if [ ! -x "$bin" ]; then
+		echo "FAIL $name: $bin is not built"
+		fail=1
+		continue
+	fi
+	work=$tmp/corpus-$name
+	mkdir -p "$work"
+	case $name in
+	*text*) seeds=$text_seeds; dict=$tmp/text.dict ;;
+	*) seeds="$bin_seeds $text_seeds"; dict=$tmp/reader.dict ;;
+	esac
+	log=$tmp/$name.log
+	start=$(date +%s)
+	# The first directory receives new inputs; the seed directories are read only.
+	# shellcheck disable=SC2086
+	"$bin" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -max_len=131072 \
+		-print_final_stats=1 -dict="$dict" -artifact_prefix="$artifacts/$name-" \
+		"$work" $seeds >"$log" 2>&1
+	rc=$?
+	secs=$(($(date +%s) - start))
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+	eps=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+	cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1)
+	if [ $rc -eq 0 ] && ! grep -q '^==[0-9]*==ERROR\|runtime error:' "$log"; then
+		echo "PASS $name: ${runs:-?} runs in ${secs}s (${eps:-?} exec/s), ${cov:-cov: ?}, corpus $(ls "$work" | wc -l) new + seeds"
+	else
+		echo "FAIL $name: exit $rc after ${secs}s; findings in $artifacts/:"
+		ls -1 "$artifacts" | grep "^$name-" | sed 's/^/    /'
+		grep -m1 -B2 -A25 'ERROR\|runtime error\|deadly signal\|Timeout\|out-of-memory' "$log" | sed 's/^/    /'
+		fail=1
+	fi
+done
+exit $fail
