@@ -102,6 +102,8 @@ cat >"$tmp/text.dict" <<'EOF'
 EOF
 
 # ---- run ----
+# The fuzz build lets UBSan recover; halting makes libFuzzer keep the input.
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 fail=0
 for bin in "$@"; do
 	name=$(basename "$bin")
