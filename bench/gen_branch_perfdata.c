@@ -14,7 +14,7 @@
  * thousand distinct (from, to) pairs: aggregation memory stays bounded.
  *
  * Samples carry IP, TID, TIME, PERIOD, BRANCH_STACK; a FINISHED_ROUND is
- * written every 100k samples. Deterministic for a given seed.
+ * written every 5000 samples (about 4 MB). Deterministic for a given seed.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,7 +29,9 @@
 #define MOD_TEXT 0x1000ULL
 #define MOD_LEN (64ULL << 20)
 #define MOD_PATH "/usr/lib/hwprof-bench/libbenchfake.so"
-#define ROUND_SAMPLES 100000
+/* perf record ends a round after each pass over the per-CPU ring buffers:
+   a few MB at a time, so rounds are kept about that size. */
+#define ROUND_SAMPLES 5000
 #define MAX_DEPTH 64
 
 struct block {

@@ -255,6 +255,13 @@ const struct hwp_evsel *hwp_reader__evsel(const struct hwp_reader *r, size_t i);
 const struct hwp_header_info *hwp_reader__header(const struct hwp_reader *r);
 /* attr size stored in the file header (attr + 16), 0 in pipe mode */
 uint64_t hwp_reader__file_attr_size(const struct hwp_reader *r);
+/*
+ * Mapped input pages behind the read position go back to the page cache as
+ * reading goes on (RSS stays flat on huge files). Views of earlier records stay
+ * valid: touching one faults its page in again. A caller that keeps many such
+ * views (hwp_ordered) calls this now and then to drop those pages once more.
+ */
+void hwp_reader__drop_released_pages(struct hwp_reader *r);
 /* true when the input was perf script text, not perf.data */
 bool hwp_reader__is_text(const struct hwp_reader *r);
 

@@ -13,6 +13,8 @@
 #include "hwprof/hwprof.h"
 #include "format/reader_internal.h"
 
+#define DROP_EVERY (16u << 20)
+
 struct qent {
 	uint64_t time;
 	uint64_t seq;
@@ -32,6 +34,11 @@ struct hwp_ordered {
 	uint64_t next_flush; /* flush limit set by the previous round */
 	uint64_t limit;      /* current flush: deliver queued events <= limit */
 	bool flushing, eof;
+	/* Queued events are views into the mapping. The reader hands pages behind
+	   it back to the page cache; delivering an old event faults its page in
+	   again, so every DROP_EVERY bytes delivered those pages are dropped too:
+	   RSS stays flat even when perf's rounds are huge (perf record -m 1G). */
+	uint64_t delivered_bytes;
 	uint8_t *last_owned; /* copy handed out last; freed on the next call */
 };
 
@@ -109,8 +116,12 @@ static int deliver(struct hwp_ordered *q, struct hwp_event *ev)
 	struct qent e = pop(q);
 	int err = hwp_reader__parse(q->r, e.data, e.size, e.offset, e.index, ev);
 
-	if (e.owned)
+	if (e.owned) {
 		q->last_owned = (uint8_t *)e.data;
+	} else if ((q->delivered_bytes += e.size) >= DROP_EVERY) {
+		q->delivered_bytes = 0;
+		hwp_reader__drop_released_pages(q->r);
+	}
 	ev->compressed = e.compressed;
 	ev->stable = !e.owned;
 	return err < 0 ? err : 1;

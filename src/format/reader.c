@@ -18,7 +18,7 @@
 #include "format/text_input.h"
 #include "util/bytes.h"
 
-#define RELEASE_STEP (32u << 20) /* drop consumed mmap pages every 32 MiB */
+#define RELEASE_STEP (8u << 20) /* drop consumed mmap pages every 8 MiB */
 #define STREAM_CHUNK (1u << 20)
 
 /* ---- id -> evsel map (open addressing) ---- */
@@ -775,6 +775,12 @@ uint64_t hwp_event__time(const struct hwp_event *ev)
 	if (ev->has_sample_id && (ev->sample.sample_type & HWP_SAMPLE_TIME))
 		return ev->sample.time;
 	return UINT64_MAX;
+}
+
+void hwp_reader__drop_released_pages(struct hwp_reader *r)
+{
+	if (r->map_owned && r->dontneed_done)
+		madvise((void *)r->map, r->dontneed_done, MADV_DONTNEED);
 }
 
 bool hwp_reader__is_text(const struct hwp_reader *r)

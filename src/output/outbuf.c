@@ -73,29 +73,58 @@ void hwp_outbuf__putc(struct hwp_outbuf *o, char c)
 	o->buf[o->len++] = c;
 }
 
+/* "000102...ff" and "00".."99": two digits per table load. */
+static const char hex_pairs[513] =
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+static const char dec_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
 size_t hwp_fmt_hex(char *p, uint64_t v)
 {
-	static const char digits[] = "0123456789abcdef";
-	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
+	size_t n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+	char *q = p + n;
 
-	for (int i = n - 1; i >= 0; i--) {
-		p[i] = digits[v & 15];
-		v >>= 4;
+	while (v >= 0x100) {
+		q -= 2;
+		memcpy(q, hex_pairs + (v & 0xff) * 2, 2);
+		v >>= 8;
 	}
-	return (size_t)n;
+	if (v >= 0x10) {
+		q -= 2;
+		memcpy(q, hex_pairs + v * 2, 2);
+	} else {
+		q[-1] = hex_pairs[v * 2 + 1];
+	}
+	return n;
 }
 
 size_t hwp_fmt_u64(char *p, uint64_t v)
 {
 	char tmp[20];
-	size_t n = 0;
+	char *q = tmp + sizeof(tmp);
 
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	for (size_t i = 0; i < n; i++)
-		p[i] = tmp[n - 1 - i];
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, dec_pairs + (v % 100) * 2, 2);
+		v /= 100;
+	}
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, dec_pairs + v * 2, 2);
+	} else {
+		*--q = (char)('0' + v);
+	}
+	size_t n = (size_t)(tmp + sizeof(tmp) - q);
+	memcpy(p, q, n);
 	return n;
 }
 

@@ -17,13 +17,7 @@
 #include <string.h>
 
 #include "output/perf_script.h"
-
-static char mispred_char(const struct hwp_branch_entry *e)
-{
-	if (!e->mispred && !e->predicted)
-		return '-';
-	return e->predicted ? 'P' : 'M';
-}
+#include "util/bytes.h"
 
 static void put_chain_ip(struct hwp_outbuf *o, uint64_t ip)
 {
@@ -165,32 +159,40 @@ static void print_callchain(struct hwp_outbuf *o, const struct hwp_event *ev,
 	print_plain_chain(o, s, th);
 }
 
-static void print_entry(struct hwp_outbuf *o, const struct hwp_branch_entry *e)
+/* One entry straight from the record's {from, to, flags} words: this runs
+   for every entry of every sample, so no full decode and no strlen. */
+static void print_entry(struct hwp_outbuf *o, const uint8_t *raw)
 {
+	static const char mp[4] = { '-', 'M', 'P', 'P' }; /* predicted wins, as in perf */
+	uint64_t from = ld64(raw), to = ld64(raw + 8), flags = ld64(raw + 16);
 	char *p = hwp_outbuf__reserve(o, 96);
 	char *start = p;
 
 	*p++ = ' ';
 	*p++ = '0';
 	*p++ = 'x';
-	p += hwp_fmt_hex(p, e->from);
+	p += hwp_fmt_hex(p, from);
 	*p++ = '/';
 	*p++ = '0';
 	*p++ = 'x';
-	p += hwp_fmt_hex(p, e->to);
+	p += hwp_fmt_hex(p, to);
 	*p++ = '/';
-	*p++ = mispred_char(e);
+	*p++ = mp[flags & 3];
 	*p++ = '/';
-	*p++ = e->in_tx ? 'X' : '-';
+	*p++ = (flags >> HWP_BRF_IN_TX_SHIFT) & 1 ? 'X' : '-';
 	*p++ = '/';
-	*p++ = e->abort ? 'A' : '-';
+	*p++ = (flags >> HWP_BRF_ABORT_SHIFT) & 1 ? 'A' : '-';
 	*p++ = '/';
-	p += hwp_fmt_u64(p, e->cycles);
+	p += hwp_fmt_u64(p, (flags >> HWP_BRF_CYCLES_SHIFT) & 0xffff);
 	*p++ = '/';
-	const char *type = hwp_branch_entry__type_name(e);
-	size_t tl = strlen(type);
-	memcpy(p, type, tl);
-	p += tl;
+	if ((flags >> HWP_BRF_TYPE_SHIFT) & 0xf) {
+		struct hwp_branch_entry e;
+		hwp_branch_entry__decode(from, to, flags, &e);
+		const char *type = hwp_branch_entry__type_name(&e);
+		size_t tl = strlen(type);
+		memcpy(p, type, tl);
+		p += tl;
+	}
 	*p++ = ' ';
 	o->len += (size_t)(p - start);
 }
@@ -213,11 +215,8 @@ void hwp_perf_script__sample_in(struct hwp_outbuf *o, const struct hwp_event *ev
 		hwp_outbuf__hex(o, s->ip, 16);
 	}
 	if (s->sample_type & HWP_SAMPLE_BRANCH_STACK) {
-		struct hwp_branch_entry e;
-		for (uint64_t i = 0; i < s->branch_nr; i++) {
-			hwp_sample__branch(s, i, &e);
-			print_entry(o, &e);
-		}
+		for (uint64_t i = 0; i < s->branch_nr; i++)
+			print_entry(o, s->branch_entries + i * 24);
 	}
 	hwp_outbuf__putc(o, '\n');
 }

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What this machine can record, and why not: PMUs and their capabilities
+ * from sysfs, perf_event_paranoid / kptr_restrict, virtualization, the CPU,
+ * the kernel's PMU line from its log, and on Intel the LBR record format
+ * from IA32_PERF_CAPABILITIES.
+ *
+ * Every probe reads below root directories given in the options, so tests
+ * feed fake sysfs/procfs/dev trees; NULL roots mean the running system
+ * ("/sys", "/proc", "/dev", and the cpuid instruction on x86).
+ */
+#ifndef HWPROF_PROBE_H
+#define HWPROF_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HWP_PROBE_MAX_PMUS 32   /* PMUs kept with their details */
+#define HWP_PROBE_MAX_CAPS 16   /* caps/ files kept per PMU */
+#define HWP_PROBE_UNKNOWN (-99) /* an integer that could not be read */
+
+struct hwp_probe_opts {
+	size_t sz;               /* sizeof(struct hwp_probe_opts) */
+	const char *sysfs_root;  /* default "/sys" */
+	const char *procfs_root; /* default "/proc" */
+	const char *dev_root;    /* default "/dev": cpu/N/msr and kmsg */
+	/* Use the cpuid instruction (x86). Default: only when procfs_root is
+	   NULL, so a fake tree is never mixed with the host's CPU. */
+	bool use_cpuid;
+	bool no_cpuid;
+};
+
+enum hwp_pmu_kind {
+	HWP_PMU_OTHER = 0,  /* uncore, power, ... */
+	HWP_PMU_SOFTWARE,   /* software, tracepoint, breakpoint, kprobe, uprobe, msr */
+	HWP_PMU_CORE,       /* cpu, cpu_core, cpu_atom, armv8_*: cycles, LBR/BRS/BRBE */
+	HWP_PMU_IBS_OP,     /* AMD IBS execution sampling */
+	HWP_PMU_IBS_FETCH,  /* AMD IBS fetch sampling */
+	HWP_PMU_ARM_SPE,    /* Arm Statistical Profiling Extension */
+	HWP_PMU_TRACE,      /* intel_pt, intel_bts, cs_etm */
+};
+
+struct hwp_probe_cap {
+	char name[40];
+	char value[72];
+};
+
+struct hwp_probe_pmu {
+	char name[48];
+	int type;            /* sysfs type (attr.type), -1 when unreadable */
+	enum hwp_pmu_kind kind;
+	int branches;        /* caps/branches: branch-stack depth, 0 when absent */
+	int max_precise;     /* caps/max_precise, -1 when absent */
+	char pmu_name[40];   /* caps/pmu_name ("skylake"), "" when absent */
+	size_t nr_caps;
+	struct hwp_probe_cap caps[HWP_PROBE_MAX_CAPS];
+};
+
+enum hwp_cpu_vendor {
+	HWP_CPU_UNKNOWN = 0,
+	HWP_CPU_INTEL,
+	HWP_CPU_AMD,
+	HWP_CPU_ARM, /* any Arm implementer */
+	HWP_CPU_OTHER,
+};
+
+enum hwp_probe_state {
+	HWP_PROBE_NOT_TRIED = 0, /* not applicable, or not asked */
+	HWP_PROBE_READ,          /* read (for kmsg: a PMU line was found) */
+	HWP_PROBE_ABSENT,        /* readable, but nothing there */
+	HWP_PROBE_UNREADABLE,    /* see the matching *_err */
+};
+
+/* One capability with a yes/no and a one-line reason. */
+struct hwp_probe_verdict {
+	bool yes;
+	char why[240];
+};
+
+struct hwp_probe_info {
+	/* CPU */
+	char arch[16];          /* "x86_64", "aarch64", ... */
+	enum hwp_cpu_vendor vendor;
+	char vendor_id[16];     /* "GenuineIntel", "AuthenticAMD", "0x41" (Arm implementer) */
+	bool have_fms;
+	unsigned family, model, stepping; /* x86 display family/model; Arm: part in model */
+	char model_name[96];
+	bool hypervisor;        /* cpuinfo flag / CPUID.1:ECX[31] */
+	char hypervisor_id[16]; /* CPUID 0x40000000 ("KVMKVMKVM"), "" when unknown */
+	bool cpuid_used;
+	int perfmon_version;    /* Intel CPUID.0AH:EAX[7:0]; -1 unknown */
+	bool flag_pdcm, flag_arch_lbr, flag_arch_perfmon, flag_ibs, flag_perfctr_core,
+		flag_amd_lbr_v2;
+
+	/* permissions (sysctl kernel.*) */
+	int paranoid;           /* perf_event_paranoid, HWP_PROBE_UNKNOWN if unread */
+	int kptr_restrict;
+	int max_sample_rate;    /* perf_event_max_sample_rate */
+	int mlock_kb;           /* perf_event_mlock_kb */
+	int nmi_watchdog;
+	bool privileged;        /* euid 0, CAP_PERFMON or CAP_SYS_ADMIN */
+	bool cap_syslog;        /* euid 0 or CAP_SYSLOG: sees kernel addresses at kptr_restrict=1 */
+	char privilege[32];     /* "root", "CAP_PERFMON", "CAP_SYS_ADMIN", "" */
+
+	/* kernel log */
+	enum hwp_probe_state kmsg;
+	char kmsg_line[200];    /* "Performance Events: PMU not available due to ..." */
+	char kmsg_err[120];
+
+	/* PMUs */
+	enum hwp_probe_state pmus_state;
+	char pmus_err[120];
+	size_t nr_pmus;
+	struct hwp_probe_pmu pmus[HWP_PROBE_MAX_PMUS];
+	size_t nr_other_pmus;   /* HWP_PMU_OTHER ones, not kept in pmus[] beyond the limit */
+
+	/* Intel: IA32_PERF_CAPABILITIES (MSR 0x345) from <dev>/cpu/0/msr */
+	enum hwp_probe_state perf_caps_state;
+	uint64_t perf_capabilities;
+	char perf_caps_err[160];
+	int lbr_format;         /* bits [5:0], -1 unknown */
+
+	/* verdicts */
+	struct hwp_probe_verdict hw_pmu;       /* a hardware (core) PMU is there */
+	struct hwp_probe_verdict access;       /* this user may open events */
+	struct hwp_probe_verdict kernel;       /* kernel samples and kernel branches */
+	struct hwp_probe_verdict kernel_syms;  /* kernel addresses readable (kptr_restrict) */
+	struct hwp_probe_verdict branch_stack; /* -b / -j */
+	struct hwp_probe_verdict lbr_callstack; /* --call-graph lbr */
+	struct hwp_probe_verdict precise;      /* :p modifiers, PEBS / IBS / SPE */
+	struct hwp_probe_verdict software;     /* cpu-clock, task-clock */
+	int branch_depth;                      /* deepest caps/branches, 0 when none */
+	const char *core_pmu;                  /* name of the first core PMU, or NULL */
+};
+
+/*
+ * Runs every probe and the verdicts. INFO is filled whatever fails (a
+ * probe that cannot read says so in its *_err / state); returns 0, or
+ * -EINVAL for bad arguments.
+ */
+int hwp_probe__run(const struct hwp_probe_opts *opts, struct hwp_probe_info *info);
+
+/* The individual probes (each sets only its part of INFO). */
+int hwp_probe__cpu(const char *procfs_root, bool use_cpuid, struct hwp_probe_info *info);
+int hwp_probe__perms(const char *procfs_root, struct hwp_probe_info *info);
+int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info);
+/* Finds the kernel's PMU line in <dev_root>/kmsg (a device, or a text file
+   holding the log); USE_SYSLOG falls back to klogctl() when it is unreadable. */
+int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info *info);
+/* Intel only: IA32_PERF_CAPABILITIES from <dev_root>/cpu/0/msr. */
+int hwp_probe__perf_caps(const char *dev_root, struct hwp_probe_info *info);
+/* Fills the verdicts from what the probes found. */
+void hwp_probe__verdicts(struct hwp_probe_info *info);
+
+const char *hwp_pmu_kind__name(enum hwp_pmu_kind k);
+const char *hwp_cpu_vendor__name(enum hwp_cpu_vendor v);
+/* What perf_event_paranoid level L blocks for unprivileged users. */
+const char *hwp_paranoid__meaning(int level);
+/* What kptr_restrict level L means for kernel symbols. */
+const char *hwp_kptr_restrict__meaning(int level);
+
+#endif

@@ -1,0 +1,899 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Capability probe: what this machine can record, and why not. Each probe
+ * reads below a root directory so tests can hand it fake trees.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#define HAVE_CPUID 1
+#endif
+
+#include "capture/probe.h"
+#include "hwprof/hwprof.h"
+#include "hwprof/lbr_msr.h"
+
+/* ------------------------------------------------------------ file helpers */
+
+void hwp__root_path(char *buf, size_t len, const char *root, const char *rel)
+{
+	if (!root || !*root || strcmp(root, "/") == 0)
+		snprintf(buf, len, "/%s", rel);
+	else
+		snprintf(buf, len, "%s/%s", root, rel);
+}
+
+int hwp__read_line(const char *root, const char *rel, char *buf, size_t len)
+{
+	char path[4096];
+	FILE *f;
+
+	hwp__root_path(path, sizeof(path), root, rel);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	if (!fgets(buf, (int)len, f)) {
+		int e = ferror(f) ? errno : 0;
+
+		fclose(f);
+		buf[0] = 0;
+		return e ? -e : 0;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+int hwp__read_int(const char *root, const char *rel, int *out)
+{
+	char line[64], *end;
+	long v;
+	int rc = hwp__read_line(root, rel, line, sizeof(line));
+
+	if (rc)
+		return rc;
+	errno = 0;
+	v = strtol(line, &end, 0);
+	if (end == line || errno)
+		return -EINVAL;
+	*out = (int)v;
+	return 0;
+}
+
+static void copy(char *dst, size_t len, const char *src)
+{
+	snprintf(dst, len, "%s", src);
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+/* ------------------------------------------------------------ names */
+
+const char *hwp_pmu_kind__name(enum hwp_pmu_kind k)
+{
+	switch (k) {
+	case HWP_PMU_SOFTWARE: return "software";
+	case HWP_PMU_CORE: return "core";
+	case HWP_PMU_IBS_OP: return "ibs_op";
+	case HWP_PMU_IBS_FETCH: return "ibs_fetch";
+	case HWP_PMU_ARM_SPE: return "arm_spe";
+	case HWP_PMU_TRACE: return "trace";
+	case HWP_PMU_OTHER: break;
+	}
+	return "other";
+}
+
+const char *hwp_cpu_vendor__name(enum hwp_cpu_vendor v)
+{
+	switch (v) {
+	case HWP_CPU_INTEL: return "Intel";
+	case HWP_CPU_AMD: return "AMD";
+	case HWP_CPU_ARM: return "Arm";
+	case HWP_CPU_OTHER: return "other";
+	case HWP_CPU_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+const char *hwp_paranoid__meaning(int level)
+{
+	if (level == HWP_PROBE_UNKNOWN)
+		return "unknown (kernel.perf_event_paranoid unreadable: no perf_event support?)";
+	if (level >= 3)
+		return "perf_event_open refused to unprivileged users altogether (Debian/Android "
+		       "patch level)";
+	switch (level) {
+	case 2:
+		return "unprivileged users: own processes, user space only (no kernel samples, no "
+		       "kernel branches, no CPU-wide events)";
+	case 1:
+		return "unprivileged users: own processes, user and kernel (no CPU-wide events)";
+	case 0:
+		return "unprivileged users: CPU-wide events too (no raw tracepoint or ftrace "
+		       "function events)";
+	default:
+		return "no restrictions (and no perf mlock limit)";
+	}
+}
+
+const char *hwp_kptr_restrict__meaning(int level)
+{
+	switch (level) {
+	case 0: return "kernel addresses visible to every user (kernel symbols resolve)";
+	case 1: return "kernel addresses hidden from users without CAP_SYSLOG";
+	case 2: return "kernel addresses hidden from everyone, root included (kernel samples "
+		       "stay unsymbolized)";
+	}
+	return "unknown (/proc/sys/kernel/kptr_restrict unreadable)";
+}
+
+/* ------------------------------------------------------------ CPU */
+
+static bool has_flag(const char *flags, const char *flag)
+{
+	size_t n = strlen(flag);
+
+	for (const char *p = flags; (p = strstr(p, flag)) != NULL; p += n)
+		if ((p == flags || p[-1] == ' ' || p[-1] == '\t') && (p[n] == 0 || p[n] == ' ' ||
+								      p[n] == '\n'))
+			return true;
+	return false;
+}
+
+static const char *arm_implementer(unsigned imp)
+{
+	switch (imp) {
+	case 0x41: return "Arm";
+	case 0x42: return "Broadcom";
+	case 0x43: return "Cavium";
+	case 0x48: return "HiSilicon";
+	case 0x4e: return "NVIDIA";
+	case 0x51: return "Qualcomm";
+	case 0x61: return "Apple";
+	case 0xc0: return "Ampere";
+	}
+	return "unknown implementer";
+}
+
+static void parse_cpuinfo(const char *procfs_root, struct hwp_probe_info *info)
+{
+	char path[4096], line[4096];
+	FILE *f;
+	bool arm = false;
+	unsigned arm_imp = 0, arm_part = 0;
+
+	hwp__root_path(path, sizeof(path), procfs_root, "cpuinfo");
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		char *key, *val;
+
+		if (line[0] == '\n' && info->vendor_id[0])
+			break; /* first processor block only */
+		if (!colon)
+			continue;
+		*colon = 0;
+		key = trim(line);
+		val = trim(colon + 1);
+		if (!strcmp(key, "vendor_id")) {
+			copy(info->vendor_id, sizeof(info->vendor_id), val);
+		} else if (!strcmp(key, "cpu family")) {
+			info->family = (unsigned)strtoul(val, NULL, 0);
+			info->have_fms = true;
+		} else if (!strcmp(key, "model")) {
+			info->model = (unsigned)strtoul(val, NULL, 0);
+		} else if (!strcmp(key, "stepping")) {
+			info->stepping = (unsigned)strtoul(val, NULL, 0);
+		} else if (!strcmp(key, "model name")) {
+			copy(info->model_name, sizeof(info->model_name), val);
+		} else if (!strcmp(key, "flags")) {
+			info->hypervisor |= has_flag(val, "hypervisor");
+			info->flag_pdcm |= has_flag(val, "pdcm");
+			info->flag_arch_lbr |= has_flag(val, "arch_lbr");
+			info->flag_arch_perfmon |= has_flag(val, "arch_perfmon");
+			info->flag_ibs |= has_flag(val, "ibs");
+			info->flag_perfctr_core |= has_flag(val, "perfctr_core");
+			info->flag_amd_lbr_v2 |= has_flag(val, "amd_lbr_v2");
+		} else if (!strcmp(key, "CPU implementer")) {
+			arm = true;
+			arm_imp = (unsigned)strtoul(val, NULL, 0);
+			copy(info->vendor_id, sizeof(info->vendor_id), val);
+		} else if (!strcmp(key, "CPU part")) {
+			arm_part = (unsigned)strtoul(val, NULL, 0);
+		} else if (!strcmp(key, "CPU variant")) {
+			info->family = (unsigned)strtoul(val, NULL, 0);
+		} else if (!strcmp(key, "CPU revision")) {
+			info->stepping = (unsigned)strtoul(val, NULL, 0);
+		}
+	}
+	fclose(f);
+	if (arm) {
+		info->vendor = HWP_CPU_ARM;
+		info->model = arm_part;
+		info->have_fms = true;
+		if (!info->model_name[0])
+			snprintf(info->model_name, sizeof(info->model_name), "%s part 0x%03x",
+				 arm_implementer(arm_imp), arm_part);
+		if (!info->arch[0])
+			copy(info->arch, sizeof(info->arch), "aarch64");
+	} else if (info->vendor_id[0]) {
+		if (!strcmp(info->vendor_id, "GenuineIntel"))
+			info->vendor = HWP_CPU_INTEL;
+		else if (!strcmp(info->vendor_id, "AuthenticAMD") ||
+			 !strcmp(info->vendor_id, "HygonGenuine"))
+			info->vendor = HWP_CPU_AMD;
+		else
+			info->vendor = HWP_CPU_OTHER;
+		if (!info->arch[0])
+			copy(info->arch, sizeof(info->arch), "x86_64");
+	}
+}
+
+#ifdef HAVE_CPUID
+static void probe_cpuid(struct hwp_probe_info *info)
+{
+	unsigned a, b, c, d, max, ext_max;
+	char v[13];
+
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return;
+	info->cpuid_used = true;
+	max = a;
+	memcpy(v, &b, 4);
+	memcpy(v + 4, &d, 4);
+	memcpy(v + 8, &c, 4);
+	v[12] = 0;
+	copy(info->vendor_id, sizeof(info->vendor_id), v);
+	if (!strcmp(v, "GenuineIntel"))
+		info->vendor = HWP_CPU_INTEL;
+	else if (!strcmp(v, "AuthenticAMD") || !strcmp(v, "HygonGenuine"))
+		info->vendor = HWP_CPU_AMD;
+	else
+		info->vendor = HWP_CPU_OTHER;
+	if (max >= 1 && __get_cpuid(1, &a, &b, &c, &d)) {
+		unsigned fam = (a >> 8) & 0xf, model = (a >> 4) & 0xf;
+
+		if (fam == 0xf)
+			fam += (a >> 20) & 0xff;
+		if (fam == 6 || fam >= 0xf)
+			model |= ((a >> 16) & 0xf) << 4;
+		info->family = fam;
+		info->model = model;
+		info->stepping = a & 0xf;
+		info->have_fms = true;
+		info->hypervisor |= (c >> 31) & 1;
+		info->flag_pdcm |= (c >> 15) & 1;
+	}
+	if (max >= 7 && __get_cpuid_count(7, 0, &a, &b, &c, &d))
+		info->flag_arch_lbr |= (d >> 19) & 1;
+	if (info->vendor == HWP_CPU_INTEL && max >= 0xa && __get_cpuid(0xa, &a, &b, &c, &d)) {
+		info->perfmon_version = (int)(a & 0xff);
+		info->flag_arch_perfmon |= info->perfmon_version > 0;
+	}
+	if (info->hypervisor) {
+		__cpuid(0x40000000, a, b, c, d);
+		memcpy(v, &b, 4);
+		memcpy(v + 4, &c, 4);
+		memcpy(v + 8, &d, 4);
+		v[12] = 0;
+		for (int i = 0; i < 12; i++)
+			if (v[i] && !isprint((unsigned char)v[i]))
+				v[i] = '?';
+		copy(info->hypervisor_id, sizeof(info->hypervisor_id), v);
+	}
+	ext_max = __get_cpuid_max(0x80000000, NULL);
+	if (info->vendor == HWP_CPU_AMD && ext_max >= 0x80000001 &&
+	    __get_cpuid(0x80000001, &a, &b, &c, &d)) {
+		info->flag_ibs |= (c >> 10) & 1;
+		info->flag_perfctr_core |= (c >> 23) & 1;
+	}
+	if (info->vendor == HWP_CPU_AMD && ext_max >= 0x80000022 &&
+	    __get_cpuid(0x80000022, &a, &b, &c, &d))
+		info->flag_amd_lbr_v2 |= (a >> 1) & 1;
+}
+#endif
+
+int hwp_probe__cpu(const char *procfs_root, bool use_cpuid, struct hwp_probe_info *info)
+{
+	if (!info)
+		return -EINVAL;
+	info->perfmon_version = -1;
+	if (use_cpuid) {
+		struct utsname u;
+
+		if (uname(&u) == 0)
+			copy(info->arch, sizeof(info->arch), u.machine);
+	}
+	parse_cpuinfo(procfs_root, info);
+#ifdef HAVE_CPUID
+	if (use_cpuid)
+		probe_cpuid(info);
+#endif
+	return 0;
+}
+
+/* ------------------------------------------------------------ permissions */
+
+#define CAP_SYS_ADMIN_BIT 21
+#define CAP_SYSLOG_BIT 34
+#define CAP_PERFMON_BIT 38
+
+int hwp_probe__perms(const char *procfs_root, struct hwp_probe_info *info)
+{
+	char path[4096], line[512];
+	FILE *f;
+	long euid = -1;
+	unsigned long long capeff = 0;
+
+	if (!info)
+		return -EINVAL;
+	if (hwp__read_int(procfs_root, "sys/kernel/perf_event_paranoid", &info->paranoid))
+		info->paranoid = HWP_PROBE_UNKNOWN;
+	if (hwp__read_int(procfs_root, "sys/kernel/kptr_restrict", &info->kptr_restrict))
+		info->kptr_restrict = HWP_PROBE_UNKNOWN;
+	if (hwp__read_int(procfs_root, "sys/kernel/perf_event_max_sample_rate",
+			  &info->max_sample_rate))
+		info->max_sample_rate = HWP_PROBE_UNKNOWN;
+	if (hwp__read_int(procfs_root, "sys/kernel/perf_event_mlock_kb", &info->mlock_kb))
+		info->mlock_kb = HWP_PROBE_UNKNOWN;
+	if (hwp__read_int(procfs_root, "sys/kernel/nmi_watchdog", &info->nmi_watchdog))
+		info->nmi_watchdog = HWP_PROBE_UNKNOWN;
+
+	hwp__root_path(path, sizeof(path), procfs_root, "self/status");
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		long r, e;
+
+		if (sscanf(line, "Uid: %ld %ld", &r, &e) == 2)
+			euid = e;
+		else
+			sscanf(line, "CapEff: %llx", &capeff);
+	}
+	if (f)
+		fclose(f);
+	info->privilege[0] = 0;
+	if (euid == 0)
+		copy(info->privilege, sizeof(info->privilege), "root");
+	else if ((capeff >> CAP_PERFMON_BIT) & 1)
+		copy(info->privilege, sizeof(info->privilege), "CAP_PERFMON");
+	else if ((capeff >> CAP_SYS_ADMIN_BIT) & 1)
+		copy(info->privilege, sizeof(info->privilege), "CAP_SYS_ADMIN");
+	info->privileged = info->privilege[0] != 0;
+	info->cap_syslog = euid == 0 || ((capeff >> CAP_SYSLOG_BIT) & 1);
+	return 0;
+}
+
+/* ------------------------------------------------------------ PMUs */
+
+static enum hwp_pmu_kind pmu_kind(const char *name, bool has_cpus)
+{
+	static const char *const sw[] = { "software", "tracepoint", "breakpoint", "kprobe",
+					  "uprobe", "msr" };
+
+	for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++)
+		if (!strcmp(name, sw[i]))
+			return HWP_PMU_SOFTWARE;
+	if (!strcmp(name, "cpu") || !strcmp(name, "cpu_core") || !strcmp(name, "cpu_atom") ||
+	    !strcmp(name, "cpu_lowpower") || !strncmp(name, "armv", 4))
+		return HWP_PMU_CORE;
+	if (!strcmp(name, "ibs_op"))
+		return HWP_PMU_IBS_OP;
+	if (!strcmp(name, "ibs_fetch"))
+		return HWP_PMU_IBS_FETCH;
+	if (!strncmp(name, "arm_spe", 7))
+		return HWP_PMU_ARM_SPE;
+	if (!strcmp(name, "intel_pt") || !strcmp(name, "intel_bts") || !strcmp(name, "cs_etm"))
+		return HWP_PMU_TRACE;
+	/* Other core PMUs (apple_*_pmu, ...) list the CPUs they cover in "cpus";
+	   uncore PMUs have "cpumask" instead. */
+	if (has_cpus && strncmp(name, "uncore", 6) != 0)
+		return HWP_PMU_CORE;
+	return HWP_PMU_OTHER;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int cmp_cap(const void *a, const void *b)
+{
+	return strcmp(((const struct hwp_probe_cap *)a)->name, ((const struct hwp_probe_cap *)b)->name);
+}
+
+static void read_caps(const char *sysfs_root, const char *dir, struct hwp_probe_pmu *p)
+{
+	char rel[512], path[4096];
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(rel, sizeof(rel), "%s/%s/caps", dir, p->name);
+	hwp__root_path(path, sizeof(path), sysfs_root, rel);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d)) != NULL && p->nr_caps < HWP_PROBE_MAX_CAPS) {
+		char frel[1024];
+		struct hwp_probe_cap *c = &p->caps[p->nr_caps];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(frel, sizeof(frel), "%s/%s", rel, de->d_name);
+		if (hwp__read_line(sysfs_root, frel, c->value, sizeof(c->value)))
+			continue;
+		copy(c->name, sizeof(c->name), de->d_name);
+		p->nr_caps++;
+	}
+	closedir(d);
+	qsort(p->caps, p->nr_caps, sizeof(p->caps[0]), cmp_cap);
+	for (size_t i = 0; i < p->nr_caps; i++) {
+		if (!strcmp(p->caps[i].name, "branches"))
+			p->branches = atoi(p->caps[i].value);
+		else if (!strcmp(p->caps[i].name, "max_precise"))
+			p->max_precise = atoi(p->caps[i].value);
+		else if (!strcmp(p->caps[i].name, "pmu_name"))
+			copy(p->pmu_name, sizeof(p->pmu_name), p->caps[i].value);
+	}
+}
+
+int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info)
+{
+	static const char dir[] = "bus/event_source/devices";
+	char path[4096];
+	DIR *d;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!info)
+		return -EINVAL;
+	info->nr_pmus = 0;
+	info->nr_other_pmus = 0;
+	hwp__root_path(path, sizeof(path), sysfs_root, dir);
+	d = opendir(path);
+	if (!d) {
+		int e = errno;
+
+		info->pmus_state = HWP_PROBE_UNREADABLE;
+		snprintf(info->pmus_err, sizeof(info->pmus_err), "%s: %s", path, strerror(e));
+		return 0;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 32;
+			char **nn = realloc(names, nc * sizeof(*nn));
+
+			if (!nn)
+				break;
+			names = nn;
+			cap = nc;
+		}
+		if (!(names[n] = strdup(de->d_name)))
+			break;
+		n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_name);
+	/* Keep the interesting PMUs first: two passes, non-OTHER then OTHER. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			char rel[512], tbuf[32];
+			struct stat st;
+			bool has_cpus;
+			enum hwp_pmu_kind k;
+
+			snprintf(rel, sizeof(rel), "%s/%s/cpus", dir, names[i]);
+			hwp__root_path(path, sizeof(path), sysfs_root, rel);
+			has_cpus = stat(path, &st) == 0;
+			k = pmu_kind(names[i], has_cpus);
+			if ((pass == 0) != (k != HWP_PMU_OTHER))
+				continue;
+			if (k == HWP_PMU_OTHER)
+				info->nr_other_pmus++;
+			if (info->nr_pmus == HWP_PROBE_MAX_PMUS)
+				continue;
+			struct hwp_probe_pmu *p = &info->pmus[info->nr_pmus++];
+
+			memset(p, 0, sizeof(*p));
+			copy(p->name, sizeof(p->name), names[i]);
+			p->kind = k;
+			p->max_precise = -1;
+			snprintf(rel, sizeof(rel), "%s/%s/type", dir, names[i]);
+			p->type = hwp__read_line(sysfs_root, rel, tbuf, sizeof(tbuf)) ? -1 : atoi(tbuf);
+			read_caps(sysfs_root, dir, p);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	info->pmus_state = n ? HWP_PROBE_READ : HWP_PROBE_ABSENT;
+	if (!n)
+		snprintf(info->pmus_err, sizeof(info->pmus_err), "no PMU under %s", path);
+	return 0;
+}
+
+/* ------------------------------------------------------------ kernel log */
+
+static const char *const kmsg_keys[] = { "Performance Events:", "hw perfevents:" };
+
+/* Looks for the PMU line in LINE; keeps the first one found. */
+static void kmsg_match(struct hwp_probe_info *info, const char *line)
+{
+	if (info->kmsg == HWP_PROBE_READ)
+		return;
+	for (size_t k = 0; k < sizeof(kmsg_keys) / sizeof(kmsg_keys[0]); k++) {
+		const char *p = strstr(line, kmsg_keys[k]);
+
+		if (p) {
+			copy(info->kmsg_line, sizeof(info->kmsg_line), p);
+			info->kmsg_line[strcspn(info->kmsg_line, "\r\n")] = 0;
+			info->kmsg = HWP_PROBE_READ;
+			return;
+		}
+	}
+}
+
+/* Splits BUF into lines (the last, partial one is kept in CARRY). */
+static void kmsg_feed(struct hwp_probe_info *info, char *carry, size_t *clen, size_t ccap,
+		      const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '\n') {
+			carry[*clen] = 0;
+			kmsg_match(info, carry);
+			*clen = 0;
+		} else if (*clen + 1 < ccap) {
+			carry[(*clen)++] = buf[i];
+		}
+	}
+}
+
+int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info *info)
+{
+	char path[4096], buf[8192], carry[1024];
+	size_t clen = 0;
+	int fd, err = 0;
+
+	if (!info)
+		return -EINVAL;
+	info->kmsg = HWP_PROBE_NOT_TRIED;
+	info->kmsg_line[0] = info->kmsg_err[0] = 0;
+	hwp__root_path(path, sizeof(path), dev_root, "kmsg");
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0) {
+		/* /dev/kmsg hands out one record per read() and EAGAIN at the end;
+		   a plain file (tests) hands out text. Bounded either way. */
+		for (int rec = 0; rec < 200000; rec++) {
+			ssize_t r = read(fd, buf, sizeof(buf));
+
+			if (r < 0 && (errno == EPIPE || errno == EINTR))
+				continue; /* overwritten record: the next one follows */
+			if (r < 0) {
+				if (errno != EAGAIN)
+					err = errno;
+				break;
+			}
+			if (r == 0)
+				break;
+			kmsg_feed(info, carry, &clen, sizeof(carry), buf, (size_t)r);
+			if (info->kmsg == HWP_PROBE_READ)
+				break;
+		}
+		if (clen) {
+			carry[clen] = 0;
+			kmsg_match(info, carry);
+		}
+		close(fd);
+		if (info->kmsg == HWP_PROBE_READ)
+			return 0;
+		if (!err) {
+			info->kmsg = HWP_PROBE_ABSENT;
+			snprintf(info->kmsg_err, sizeof(info->kmsg_err),
+				 "no \"Performance Events:\" line in %s (log rotated?)", path);
+			return 0;
+		}
+	} else {
+		err = errno;
+	}
+	if (use_syslog) {
+		int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+
+		if (size > 0) {
+			char *log = malloc((size_t)size);
+			int n = log ? klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size) : -1;
+
+			if (n > 0) {
+				clen = 0;
+				kmsg_feed(info, carry, &clen, sizeof(carry), log, (size_t)n);
+				free(log);
+				if (info->kmsg != HWP_PROBE_READ) {
+					info->kmsg = HWP_PROBE_ABSENT;
+					copy(info->kmsg_err, sizeof(info->kmsg_err),
+					     "no \"Performance Events:\" line in the kernel log "
+					     "(rotated?)");
+				}
+				return 0;
+			}
+			free(log);
+		}
+	}
+	info->kmsg = HWP_PROBE_UNREADABLE;
+	snprintf(info->kmsg_err, sizeof(info->kmsg_err), "%s: %s%s", path, strerror(err),
+		 err == EPERM || err == EACCES ? " (kernel.dmesg_restrict: run as root)" : "");
+	return 0;
+}
+
+/* ------------------------------------------------------------ Intel MSR */
+
+int hwp_probe__perf_caps(const char *dev_root, struct hwp_probe_info *info)
+{
+	char path[4096];
+	uint64_t v;
+	ssize_t r;
+	int fd;
+
+	if (!info)
+		return -EINVAL;
+	info->lbr_format = -1;
+	info->perf_caps_err[0] = 0;
+	if (info->vendor != HWP_CPU_INTEL) {
+		info->perf_caps_state = HWP_PROBE_NOT_TRIED;
+		copy(info->perf_caps_err, sizeof(info->perf_caps_err), "not an Intel CPU");
+		return 0;
+	}
+	if (!info->flag_pdcm && !info->flag_arch_lbr) {
+		info->perf_caps_state = HWP_PROBE_ABSENT;
+		copy(info->perf_caps_err, sizeof(info->perf_caps_err),
+		     "the CPU reports no IA32_PERF_CAPABILITIES (CPUID.01H:ECX.PDCM clear; "
+		     "hypervisors often hide it)");
+		return 0;
+	}
+	hwp__root_path(path, sizeof(path), dev_root, "cpu/0/msr");
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		info->perf_caps_state = HWP_PROBE_UNREADABLE;
+		if (e == ENOENT)
+			snprintf(info->perf_caps_err, sizeof(info->perf_caps_err),
+				 "%s missing: 'modprobe msr' and run as root", path);
+		else if (e == EACCES || e == EPERM)
+			snprintf(info->perf_caps_err, sizeof(info->perf_caps_err),
+				 "%s: %s (reading MSRs needs root: CAP_SYS_RAWIO)", path, strerror(e));
+		else
+			snprintf(info->perf_caps_err, sizeof(info->perf_caps_err), "%s: %s", path,
+				 strerror(e));
+		return 0;
+	}
+	r = pread(fd, &v, sizeof(v), HWP_MSR_IA32_PERF_CAPABILITIES);
+	if (r != (ssize_t)sizeof(v)) {
+		int e = r < 0 ? errno : EIO;
+
+		close(fd);
+		info->perf_caps_state = HWP_PROBE_UNREADABLE;
+		snprintf(info->perf_caps_err, sizeof(info->perf_caps_err),
+			 "%s: MSR 0x345 not readable: %s%s", path, strerror(e),
+			 e == EIO ? " (the CPU or hypervisor refuses it)" : "");
+		return 0;
+	}
+	close(fd);
+	info->perf_caps_state = HWP_PROBE_READ;
+	info->perf_capabilities = v;
+	info->lbr_format = (int)hwp_perf_capabilities__lbr_format(v);
+	return 0;
+}
+
+/* ------------------------------------------------------------ verdicts */
+
+static void say(struct hwp_probe_verdict *v, bool yes, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(struct hwp_probe_verdict *v, bool yes, const char *fmt, ...)
+{
+	va_list ap;
+
+	v->yes = yes;
+	va_start(ap, fmt);
+	vsnprintf(v->why, sizeof(v->why), fmt, ap);
+	va_end(ap);
+}
+
+static bool is_no_pmu_line(const char *l)
+{
+	return strstr(l, "not available") || strstr(l, "software events only") ||
+	       strstr(l, "no PMU driver") || strstr(l, "unsupported");
+}
+
+void hwp_probe__verdicts(struct hwp_probe_info *info)
+{
+	const struct hwp_probe_pmu *core = NULL, *ibs = NULL, *spe = NULL;
+	int depth = 0, max_precise = -1;
+	bool unpriv = !info->privileged;
+	int par = info->paranoid;
+
+	for (size_t i = 0; i < info->nr_pmus; i++) {
+		const struct hwp_probe_pmu *p = &info->pmus[i];
+
+		if (p->kind == HWP_PMU_CORE) {
+			if (!core)
+				core = p;
+			if (p->branches > depth)
+				depth = p->branches;
+			if (p->max_precise > max_precise)
+				max_precise = p->max_precise;
+		} else if (p->kind == HWP_PMU_IBS_OP) {
+			ibs = p;
+		} else if (p->kind == HWP_PMU_ARM_SPE) {
+			spe = p;
+		}
+	}
+	info->branch_depth = depth;
+	info->core_pmu = core ? core->name : NULL;
+
+	/* hardware PMU */
+	if (core) {
+		say(&info->hw_pmu, true, "%s PMU (type %d%s%s%s)", core->name, core->type,
+		    core->pmu_name[0] ? ", " : "", core->pmu_name,
+		    info->hypervisor ? ", virtual PMU of a VM" : "");
+	} else if (info->kmsg == HWP_PROBE_READ && is_no_pmu_line(info->kmsg_line)) {
+		say(&info->hw_pmu, false, "no hardware PMU: the kernel says \"%s\"", info->kmsg_line);
+	} else if (info->hypervisor) {
+		say(&info->hw_pmu, false, "no hardware PMU: this is a virtual machine%s%s%s whose "
+		    "hypervisor exposes no PMU (enable a vPMU, e.g. QEMU -cpu host,pmu=on)",
+		    info->hypervisor_id[0] ? " (" : "", info->hypervisor_id,
+		    info->hypervisor_id[0] ? ")" : "");
+	} else if (info->pmus_state != HWP_PROBE_READ) {
+		say(&info->hw_pmu, false, "no hardware PMU found: %s", info->pmus_err);
+	} else {
+		say(&info->hw_pmu, false, "no hardware PMU: the kernel registered no CPU PMU "
+		    "(no driver for this CPU, or perf events disabled)");
+	}
+
+	/* access */
+	if (par == HWP_PROBE_UNKNOWN)
+		say(&info->access, false, "kernel.perf_event_paranoid unreadable: this kernel has "
+		    "no perf_event support");
+	else if (!unpriv)
+		say(&info->access, true, "%s: not limited by perf_event_paranoid=%d",
+		    info->privilege, par);
+	else if (par >= 3)
+		say(&info->access, false, "perf_event_paranoid=%d: perf_event_open is refused to "
+		    "unprivileged users (needs CAP_PERFMON, or sysctl kernel.perf_event_paranoid=2)",
+		    par);
+	else
+		say(&info->access, true, "perf_event_paranoid=%d: %s", par, hwp_paranoid__meaning(par));
+
+	/* kernel samples */
+	if (!info->access.yes)
+		say(&info->kernel, false, "no access to perf events");
+	else if (!unpriv || par <= 1)
+		say(&info->kernel, true, "kernel samples and kernel branches allowed");
+	else
+		say(&info->kernel, false, "perf_event_paranoid=%d: kernel samples and kernel branches "
+		    "are refused; record user space (:u, -j ...,u) or lower it to 1", par);
+
+	if (info->kptr_restrict == HWP_PROBE_UNKNOWN)
+		say(&info->kernel_syms, false, "%s", hwp_kptr_restrict__meaning(info->kptr_restrict));
+	else if (info->kptr_restrict == 0 || (info->kptr_restrict == 1 && info->cap_syslog))
+		say(&info->kernel_syms, true, "kptr_restrict=%d: kernel addresses readable",
+		    info->kptr_restrict);
+	else
+		say(&info->kernel_syms, false, "kptr_restrict=%d: %s", info->kptr_restrict,
+		    hwp_kptr_restrict__meaning(info->kptr_restrict));
+
+	/* software events */
+	if (info->access.yes)
+		say(&info->software, true, "cpu-clock, task-clock and the other software events");
+	else
+		say(&info->software, false, "%s", info->access.why);
+
+	/* branch stacks */
+	if (!core) {
+		say(&info->branch_stack, false, "no branch records: %s", info->hw_pmu.why);
+	} else if (depth > 0) {
+		const char *what = info->vendor == HWP_CPU_INTEL ? (info->flag_arch_lbr ||
+								     info->lbr_format == 0x3f
+								     ? "architectural LBR" : "LBR")
+				   : info->vendor == HWP_CPU_AMD ? (info->flag_amd_lbr_v2 ? "LBRv2"
+											 : "BRS")
+				   : info->vendor == HWP_CPU_ARM ? "BRBE" : "branch stack";
+
+		if (info->access.yes)
+			say(&info->branch_stack, true, "%d-entry %s (%s/caps/branches)%s", depth, what,
+			    core->name, info->kernel.yes ? "" : "; user-space branches only");
+		else
+			say(&info->branch_stack, false, "%d-entry %s, but %s", depth, what,
+			    info->access.why);
+	} else if (info->vendor == HWP_CPU_INTEL) {
+		say(&info->branch_stack, false, "the %s PMU reports no LBR (no caps/branches)%s", core->name,
+		    info->hypervisor ? ": the hypervisor does not pass LBR through (KVM needs "
+				       "-cpu host with lbr-fmt)" : "");
+	} else if (info->vendor == HWP_CPU_AMD) {
+		say(&info->branch_stack, false, "no branch stack on this AMD PMU (Zen 3 BRS needs "
+		    "kernel 5.19+, Zen 4 LBRv2 6.1+; older cores have none)%s",
+		    ibs ? "; IBS gives precise single-branch samples" : "");
+	} else if (info->vendor == HWP_CPU_ARM) {
+		say(&info->branch_stack, false, "no BRBE on this Arm PMU (Armv9.2 BRBE with a kernel "
+		    "that supports it)%s", spe ? "; SPE samples branch targets" : "");
+	} else {
+		say(&info->branch_stack, false, "the %s PMU reports no branch stack", core->name);
+	}
+
+	/* LBR call stacks: Intel LBR from Haswell (format 4) on, and arch LBR */
+	if (!info->branch_stack.yes)
+		say(&info->lbr_callstack, false, "no branch stack");
+	else if (info->vendor != HWP_CPU_INTEL)
+		say(&info->lbr_callstack, false, "LBR call-stack mode is Intel-only (Haswell and later)");
+	else if (info->lbr_format >= 0 && info->lbr_format < HWP_LBR_FMT_EIP_FLAGS2)
+		say(&info->lbr_callstack, false, "LBR format %d predates call-stack mode (Haswell)",
+		    info->lbr_format);
+	else
+		say(&info->lbr_callstack, true, "user-space call stacks from the LBR");
+
+	/* precise samples */
+	if (!core)
+		say(&info->precise, false, "no hardware PMU");
+	else if (info->vendor == HWP_CPU_INTEL && max_precise > 0)
+		say(&info->precise, true, "PEBS, up to :%.*s (%s/caps/max_precise=%d)", max_precise,
+		    "ppp", core->name, max_precise);
+	else if (ibs)
+		say(&info->precise, true, "AMD IBS (%s PMU, type %d): :p on cycles uses it", ibs->name,
+		    ibs->type);
+	else if (spe)
+		say(&info->precise, true, "Arm SPE (%s PMU, type %d)", spe->name, spe->type);
+	else if (max_precise > 0)
+		say(&info->precise, true, "%s/caps/max_precise=%d", core->name, max_precise);
+	else
+		say(&info->precise, false, "no PEBS, IBS or SPE found");
+}
+
+/* ------------------------------------------------------------ all */
+
+int hwp_probe__run(const struct hwp_probe_opts *opts, struct hwp_probe_info *info)
+{
+	struct hwp_probe_opts o = { .sz = sizeof(o) };
+	bool cpuid;
+
+	if (!info)
+		return hwp_set_error(EINVAL, "hwp_probe__run: no info");
+	if (opts) {
+		if (opts->sz < sizeof(size_t))
+			return hwp_set_error(EINVAL, "hwp_probe__run: bad opts size");
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	}
+	memset(info, 0, sizeof(*info));
+	cpuid = o.no_cpuid ? false : (o.use_cpuid || !o.procfs_root);
+	hwp_probe__cpu(o.procfs_root ? o.procfs_root : "/proc", cpuid, info);
+	hwp_probe__perms(o.procfs_root ? o.procfs_root : "/proc", info);
+	hwp_probe__pmus(o.sysfs_root ? o.sysfs_root : "/sys", info);
+	hwp_probe__kmsg(o.dev_root ? o.dev_root : "/dev", !o.dev_root, info);
+	hwp_probe__perf_caps(o.dev_root ? o.dev_root : "/dev", info);
+	hwp_probe__verdicts(info);
+	return 0;
+}

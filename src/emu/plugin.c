@@ -1,0 +1,1360 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hwprof-emu.so: a QEMU TCG plugin (qemu-x86_64, user mode, plugin API v1 as
+ * in QEMU 7.2) that records what a last-branch-record unit would: taken
+ * branches in a per-vCPU ring, sampled every N taken branches, with
+ * mispredict bits from a predictor model and cycle counts from a cost model.
+ * Optionally it counts every branch site exactly (ground truth).
+ *
+ * Output: the raw stream of emu_raw.h, one file per guest process, written
+ * through MAP_SHARED chunks (a killed process keeps what it recorded).
+ *
+ * How branches are seen. At translation time each TB's last instruction is
+ * classified (x86_branch.c). At execution time one callback runs at the start
+ * of every TB; the previous TB of the same vCPU then tells what its last
+ * instruction did: for a conditional branch, the new TB starts at its target
+ * (taken) or its fall-through (not taken); direct jumps and calls must land on
+ * their target; indirect branches land anywhere. A TB start that none of this
+ * explains is an asynchronous transfer: signal delivery (or any other
+ * transfer QEMU makes behind the guest's back).
+ *
+ * QEMU 7.2 pitfalls handled:
+ * - page-crossing instruction: x86 translation ends a TB before a non-first
+ *   instruction that crosses into the next page and re-translates it as the
+ *   first instruction of the next TB, but the plugin still sees it as the
+ *   TB's last instruction (a phantom X->X "branch"). A TB whose last
+ *   instruction crosses the page of the TB start is therefore taken to end
+ *   before that instruction (no branch, falls through to it).
+ * - rep string instructions loop to themselves (X->X): not branches.
+ * - signals: rt_sigaction is watched (handler addresses, and whether a
+ *   handler serves synchronous faults); delivery is detected as a mismatch,
+ *   rt_sigreturn as a syscall. The previous TB's branch is kept pending until
+ *   the handler returns, then resolved from where execution resumes. The
+ *   branch stack gets an IRQ entry (from: the interrupted TB's last
+ *   instruction, to: the handler) and an ERET entry (from: the rt_sigreturn
+ *   syscall, to: the resume address), so consecutive entries stay connected
+ *   by straight-line code.
+ * - fork: the child continues with a copy of this state. The syscall-return
+ *   hook of fork/clone sees the pid change; the child drops what it
+ *   inherited (buffers, exact counts) and opens its own file.
+ * - threads: all state is per vCPU (one vCPU per guest thread in user mode).
+ * - module addresses: the host mapping of translated code (haddr) is looked
+ *   up in the qemu process's /proc/self/maps; guest = host - guest_base.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emu_raw.h"
+#include "qemu_api.h"
+#include "x86_branch.h"
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					   int argc, char **argv);
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+#define MAX_VCPUS 4096
+#define NO_SITE UINT32_MAX
+
+/* Predictor model (per vCPU, like a core's). */
+#define PHT_BITS 12           /* gshare: 4096 2-bit counters, 12 bits of history */
+#define PHT_SIZE (1u << PHT_BITS)
+#define BTB_SIZE 512          /* indirect targets: direct-mapped, tagged by pc */
+#define RSB_SIZE 16           /* return stack buffer, circular */
+/* Cost model. */
+#define MISPREDICT_PENALTY 16 /* cycles, charged to the next recorded entry */
+#define TAKEN_BUBBLE 1        /* cycles per taken branch */
+/* IPC 2: an entry's cycles are ceil(instructions / 2) + bubbles + penalties. */
+
+#define MAX_PENDING 16
+
+/* perf_branch_entry type values (PERF_BR_*). */
+enum {
+	PERF_BR_UNKNOWN = 0,
+	PERF_BR_COND = 1,
+	PERF_BR_UNCOND = 2,
+	PERF_BR_IND = 3,
+	PERF_BR_CALL = 4,
+	PERF_BR_IND_CALL = 5,
+	PERF_BR_RET = 6,
+	PERF_BR_SYSCALL = 7,
+	PERF_BR_SYSRET = 8,
+	PERF_BR_ERET = 11,
+	PERF_BR_IRQ = 12,
+};
+
+static const uint8_t kind_br_type[HWP_EMU_K_COUNT] = {
+	[HWP_EMU_K_COND] = PERF_BR_COND,       [HWP_EMU_K_JMP] = PERF_BR_UNCOND,
+	[HWP_EMU_K_CALL] = PERF_BR_CALL,       [HWP_EMU_K_IJMP] = PERF_BR_IND,
+	[HWP_EMU_K_ICALL] = PERF_BR_IND_CALL,  [HWP_EMU_K_RET] = PERF_BR_RET,
+	[HWP_EMU_K_SYSCALL] = PERF_BR_SYSCALL, [HWP_EMU_K_TRAP] = PERF_BR_SYSCALL,
+	[HWP_EMU_K_FAR] = PERF_BR_SYSRET,      [HWP_EMU_K_IRQ] = PERF_BR_IRQ,
+	[HWP_EMU_K_ERET] = PERF_BR_ERET,
+};
+
+/* What a translated block ends with. Shared by every TB with the same shape. */
+struct tbi {
+	uint64_t start;  /* first instruction */
+	uint64_t br;     /* last (executed) instruction: the branch */
+	uint64_t fall;   /* the address after it */
+	uint64_t target; /* direct target, else 0 */
+	uint32_t n_insns;
+	uint32_t site; /* exact-count index, NO_SITE when not a branch */
+	uint8_t kind;
+	uint8_t rec; /* taken instances enter the ring (the -j filter) */
+	struct tbi *next;
+};
+
+/* A chunk writer (emu_raw.h). */
+struct writer {
+	uint8_t *base;
+	uint32_t off;
+	bool failed;
+};
+
+struct cnt {
+	uint64_t exec, taken;
+};
+
+struct tgt {
+	uint32_t site, used;
+	uint64_t target, count;
+};
+
+struct vcpu {
+	const struct tbi *prev;
+	uint64_t pos;   /* ring write position (monotonic) */
+	uint32_t valid; /* valid entries in the ring */
+	uint32_t tid;   /* 0: not known yet */
+	int64_t countdown;
+	uint64_t cur_period;
+	uint64_t insns_since; /* instructions since the last recorded entry */
+	uint64_t pen;         /* cycles owed to the next recorded entry */
+	uint64_t rng;
+	/* predictor */
+	uint32_t ghr;
+	uint32_t rsb_top;
+	uint64_t rsb[RSB_SIZE];
+	struct {
+		uint64_t pc, tgt;
+	} btb[BTB_SIZE];
+	uint8_t pht[PHT_SIZE];
+	/* signals */
+	const struct tbi *pend[MAX_PENDING];
+	uint8_t pend_sync[MAX_PENDING];
+	uint32_t npend;
+	bool sigreturn;
+	uint64_t clone_flags, clone_time;
+	/* exact counts */
+	struct cnt *cnt;
+	uint32_t ncnt;
+	struct tgt *tg;
+	uint32_t tg_cap, tg_used;
+	/* stats */
+	uint64_t insns, taken, samples, async, lost;
+	struct writer w;
+	struct hwp_emu_entry ring[HWP_EMU_MAX_DEPTH];
+};
+
+struct module {
+	uint64_t start, end; /* guest */
+	bool file;
+};
+
+static struct {
+	char dir[PATH_MAX];
+	uint64_t period;
+	unsigned jitter;
+	unsigned depth, mask;
+	uint32_t rec_mask;
+	bool callstack, exact;
+	pid_t pid;
+	int fd;
+	uint64_t next_chunk;
+	pthread_mutex_t file_lock;
+	struct writer gw; /* process-wide records, under tr_lock */
+	pthread_mutex_t tr_lock;
+	uint64_t guest_base;
+	bool have_base;
+	/* translation tables */
+	struct tbi **tbh; /* hash on start */
+	uint32_t tbh_mask;
+	uint64_t *site_addr;
+	uint8_t *site_kind;
+	uint32_t nsites, site_cap;
+	uint32_t *siteh; /* hash addr -> site + 1 */
+	uint32_t siteh_cap;
+	struct module *mods;
+	size_t nmods, mods_cap;
+	/* signal handlers (guest addresses) */
+	uint64_t handler[65];
+	uint64_t hmin, hmax;
+	uint64_t snap_id;
+} g = { .fd = -1, .file_lock = PTHREAD_MUTEX_INITIALIZER, .tr_lock = PTHREAD_MUTEX_INITIALIZER };
+
+static struct vcpu *vcpus[MAX_VCPUS];
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint32_t gettid_(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+/* ------------------------------------------------------------- raw output */
+
+static bool chunk_new(struct writer *w)
+{
+	uint64_t off;
+	void *p;
+
+	if (w->failed || g.fd < 0)
+		return false;
+	pthread_mutex_lock(&g.file_lock);
+	off = g.next_chunk;
+	if (posix_fallocate(g.fd, (off_t)off, HWP_EMU_CHUNK) != 0) {
+		pthread_mutex_unlock(&g.file_lock);
+		w->failed = true;
+		return false;
+	}
+	g.next_chunk += HWP_EMU_CHUNK;
+	pthread_mutex_unlock(&g.file_lock);
+	p = mmap(NULL, HWP_EMU_CHUNK, PROT_READ | PROT_WRITE, MAP_SHARED, g.fd, (off_t)off);
+	if (w->base)
+		munmap(w->base, HWP_EMU_CHUNK);
+	if (p == MAP_FAILED) {
+		w->base = NULL;
+		w->failed = true;
+		return false;
+	}
+	w->base = p;
+	w->off = 0;
+	return true;
+}
+
+static void *w_reserve(struct writer *w, uint32_t size)
+{
+	void *r;
+
+	if (unlikely(!w->base || w->off + size > HWP_EMU_CHUNK) && !chunk_new(w))
+		return NULL;
+	r = w->base + w->off;
+	w->off += size;
+	return r;
+}
+
+/* Payload first, header last: a record cut short by a kill reads as type 0. */
+static void w_commit(void *rec, uint32_t type, uint32_t size)
+{
+	struct hwp_emu_hdr *h = rec;
+
+	h->size = size;
+	__atomic_store_n(&h->type, type, __ATOMIC_RELEASE);
+}
+
+static void w_drop(struct writer *w)
+{
+	if (w->base)
+		munmap(w->base, HWP_EMU_CHUNK);
+	memset(w, 0, sizeof(*w));
+}
+
+static uint32_t pad8(size_t n)
+{
+	return (uint32_t)((n + 7) & ~(size_t)7);
+}
+
+static int open_output(uint32_t ppid, uint32_t ptid)
+{
+	char path[PATH_MAX + 32];
+	struct hwp_emu_proc *r;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%d.raw", g.dir, (int)g.pid);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	/* Out of the way of guest code that closes low descriptors. */
+	int hi = fcntl(fd, F_DUPFD_CLOEXEC, 900);
+	if (hi >= 0) {
+		close(fd);
+		fd = hi;
+	}
+	g.fd = fd;
+	g.next_chunk = 0;
+	r = w_reserve(&g.gw, sizeof(*r));
+	if (!r)
+		return -ENOSPC;
+	r->magic = HWP_EMU_MAGIC;
+	r->version = HWP_EMU_VERSION;
+	r->flags = ppid ? HWP_EMU_PROC_CHILD : 0;
+	r->pid = (uint32_t)g.pid;
+	r->ppid = ppid;
+	r->ptid = ptid;
+	r->depth = g.depth;
+	r->time = now_ns();
+	r->period = g.period;
+	r->guest_base = g.guest_base;
+	w_commit(r, HWP_EMU_PROC, sizeof(*r));
+	return 0;
+}
+
+/* ----------------------------------------------------------------- vCPUs */
+
+static uint64_t next_period(struct vcpu *v)
+{
+	uint64_t n = g.period, j;
+
+	if (g.jitter && n > 1) {
+		j = n * g.jitter / 100;
+		if (j) {
+			v->rng ^= v->rng << 13;
+			v->rng ^= v->rng >> 7;
+			v->rng ^= v->rng << 17;
+			n = n - j + v->rng % (2 * j + 1);
+		}
+	}
+	return n ? n : 1;
+}
+
+static void vcpu_reset(struct vcpu *v, unsigned idx)
+{
+	v->prev = NULL;
+	v->pos = 0;
+	v->valid = 0;
+	v->tid = 0;
+	v->insns_since = 0;
+	v->pen = 0;
+	v->npend = 0;
+	v->sigreturn = false;
+	v->rng = 0x9e3779b97f4a7c15ull ^ (now_ns() * 2654435761u) ^ idx;
+	if (!v->rng)
+		v->rng = 1;
+	v->cur_period = next_period(v);
+	v->countdown = (int64_t)v->cur_period;
+}
+
+static struct vcpu *vcpu_new(unsigned idx)
+{
+	struct vcpu *v = calloc(1, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	memset(v->pht, 1, sizeof(v->pht)); /* weakly not taken */
+	vcpu_reset(v, idx);
+	vcpus[idx] = v;
+	return v;
+}
+
+static void on_vcpu_init(qemu_plugin_id_t id, unsigned int idx)
+{
+	(void)id;
+	if (idx >= MAX_VCPUS)
+		return;
+	/* A new guest thread, possibly on the index of one that exited: keep
+	   the exact counts and the writer, start a fresh history. */
+	if (vcpus[idx])
+		vcpu_reset(vcpus[idx], idx);
+	else
+		vcpu_new(idx);
+}
+
+/* ------------------------------------------------------------- sampling */
+
+static void emit_sample(struct vcpu *v, uint64_t ip)
+{
+	uint32_t nr = v->valid < g.depth ? v->valid : g.depth;
+	uint32_t size = (uint32_t)sizeof(struct hwp_emu_sample) + nr * 24;
+	struct hwp_emu_sample *s = w_reserve(&v->w, size);
+
+	if (s) {
+		struct hwp_emu_entry *e = (struct hwp_emu_entry *)(s + 1);
+
+		if (!v->tid)
+			v->tid = gettid_();
+		s->tid = v->tid;
+		s->vcpu = (uint32_t)(v - v); /* filled below */
+		s->time = now_ns();
+		s->ip = ip;
+		s->period = v->cur_period + (uint64_t)(-v->countdown);
+		s->nr = nr;
+		s->pad = 0;
+		s->hw_idx = (v->pos - 1) & g.mask;
+		for (uint32_t i = 0; i < nr; i++)
+			e[i] = v->ring[(v->pos - 1 - i) & g.mask];
+		w_commit(s, HWP_EMU_SAMPLE, size);
+		v->samples++;
+	} else {
+		v->lost++;
+	}
+	v->cur_period = next_period(v);
+	v->countdown = (int64_t)v->cur_period;
+}
+
+static inline uint64_t entry_flags(struct vcpu *v, bool mis, bool predicted, unsigned kind)
+{
+	uint64_t cyc = (v->insns_since + 1) / 2 + v->pen;
+
+	if (cyc > 0xffff)
+		cyc = 0xffff;
+	return (uint64_t)mis | (uint64_t)predicted << 1 | cyc << 4 |
+	       (uint64_t)kind_br_type[kind] << 20 | 1ull << 30 /* PERF_BR_PRIV_USER */;
+}
+
+static inline void ring_update(struct vcpu *v, uint64_t from, uint64_t to, bool mis,
+			       bool predicted, unsigned kind)
+{
+	if (!g.callstack) {
+		struct hwp_emu_entry *e = &v->ring[v->pos & g.mask];
+
+		e->from = from;
+		e->to = to;
+		e->flags = entry_flags(v, mis, predicted, kind);
+		v->pos++;
+		if (v->valid < g.depth)
+			v->valid++;
+	} else if (kind == HWP_EMU_K_RET || kind == HWP_EMU_K_ERET || kind == HWP_EMU_K_FAR) {
+		/* call-stack mode: a return pops its call */
+		if (v->valid) {
+			v->pos--;
+			v->valid--;
+		}
+	} else {
+		struct hwp_emu_entry *e = &v->ring[v->pos & g.mask];
+
+		e->from = from;
+		e->to = to;
+		e->flags = entry_flags(v, mis, predicted, kind);
+		v->pos++;
+		if (v->valid < g.depth)
+			v->valid++;
+	}
+	v->insns += v->insns_since;
+	v->insns_since = 0;
+	v->pen = 0;
+}
+
+/* A taken branch of P to TO. */
+static inline void taken(struct vcpu *v, const struct tbi *p, uint64_t to, bool mis)
+{
+	v->pen += TAKEN_BUBBLE;
+	if (p->rec)
+		ring_update(v, p->br, to, mis, true, p->kind);
+	if (mis)
+		v->pen += MISPREDICT_PENALTY;
+	v->taken++;
+	if (unlikely(--v->countdown <= 0))
+		emit_sample(v, to);
+}
+
+static inline bool predict_cond(struct vcpu *v, uint64_t pc, bool tk)
+{
+	uint32_t i = ((uint32_t)pc ^ (uint32_t)(pc >> PHT_BITS) ^ v->ghr) & (PHT_SIZE - 1);
+	uint8_t c = v->pht[i];
+	bool mis = (c >= 2) != tk;
+
+	v->pht[i] = tk ? (uint8_t)(c < 3 ? c + 1 : 3) : (uint8_t)(c ? c - 1 : 0);
+	v->ghr = ((v->ghr << 1) | tk) & (PHT_SIZE - 1);
+	return mis;
+}
+
+static inline bool predict_ind(struct vcpu *v, uint64_t pc, uint64_t to)
+{
+	uint32_t i = (uint32_t)(pc ^ (pc >> 9) ^ (pc >> 18)) & (BTB_SIZE - 1);
+	bool mis = v->btb[i].pc != pc || v->btb[i].tgt != to;
+
+	v->btb[i].pc = pc;
+	v->btb[i].tgt = to;
+	return mis;
+}
+
+static inline void rsb_push(struct vcpu *v, uint64_t ret)
+{
+	v->rsb[++v->rsb_top & (RSB_SIZE - 1)] = ret;
+}
+
+static inline bool rsb_pop(struct vcpu *v, uint64_t to)
+{
+	return v->rsb[v->rsb_top-- & (RSB_SIZE - 1)] != to;
+}
+
+/* ---------------------------------------------------------- exact counts */
+
+static bool cnt_grow(struct vcpu *v, uint32_t site)
+{
+	uint32_t n = v->ncnt ? v->ncnt : 1024;
+	struct cnt *c;
+
+	while (n <= site)
+		n *= 2;
+	c = realloc(v->cnt, n * sizeof(*c));
+	if (!c)
+		return false;
+	memset(c + v->ncnt, 0, (n - v->ncnt) * sizeof(*c));
+	v->cnt = c;
+	v->ncnt = n;
+	return true;
+}
+
+static inline void count(struct vcpu *v, const struct tbi *p, bool tk)
+{
+	uint32_t s = p->site;
+
+	if (unlikely(s >= v->ncnt) && !cnt_grow(v, s))
+		return;
+	v->cnt[s].exec++;
+	v->cnt[s].taken += tk;
+}
+
+static inline uint32_t tg_hash(uint32_t site, uint64_t target)
+{
+	uint64_t h = (target ^ ((uint64_t)site << 32)) * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(h >> 32);
+}
+
+static void count_target(struct vcpu *v, uint32_t site, uint64_t target)
+{
+	uint32_t i;
+
+	if (unlikely(v->tg_used * 2 >= v->tg_cap)) {
+		uint32_t ncap = v->tg_cap ? v->tg_cap * 2 : 1024;
+		struct tgt *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return;
+		for (uint32_t k = 0; k < v->tg_cap; k++) {
+			if (!v->tg[k].used)
+				continue;
+			i = tg_hash(v->tg[k].site, v->tg[k].target) & (ncap - 1);
+			while (n[i].used)
+				i = (i + 1) & (ncap - 1);
+			n[i] = v->tg[k];
+		}
+		free(v->tg);
+		v->tg = n;
+		v->tg_cap = ncap;
+	}
+	i = tg_hash(site, target) & (v->tg_cap - 1);
+	for (;;) {
+		struct tgt *t = &v->tg[i];
+
+		if (!t->used) {
+			t->used = 1;
+			t->site = site;
+			t->target = target;
+			t->count = 1;
+			v->tg_used++;
+			return;
+		}
+		if (t->site == site && t->target == target) {
+			t->count++;
+			return;
+		}
+		i = (i + 1) & (v->tg_cap - 1);
+	}
+}
+
+/* ------------------------------------------------------------- signals */
+
+static bool is_handler(uint64_t pc)
+{
+	if (pc < g.hmin || pc > g.hmax)
+		return false;
+	for (int s = 1; s <= 64; s++)
+		if (g.handler[s] == pc)
+			return true;
+	return false;
+}
+
+static bool sync_sig(int s)
+{
+	return s == 4 || s == 5 || s == 7 || s == 8 || s == 11; /* ILL TRAP BUS FPE SEGV */
+}
+
+/* Only synchronous faults are delivered to this handler: the interrupted
+   instruction did not complete. */
+static bool handler_is_sync(uint64_t pc)
+{
+	bool any_sync = false;
+
+	for (int s = 1; s <= 64; s++) {
+		if (g.handler[s] != pc)
+			continue;
+		if (!sync_sig(s))
+			return false;
+		any_sync = true;
+	}
+	return any_sync;
+}
+
+static void async_entry(struct vcpu *v, uint64_t from, uint64_t to, unsigned kind)
+{
+	if ((g.rec_mask >> kind) & 1)
+		ring_update(v, from, to, false, false, kind);
+}
+
+/* The branch ending Q ran before a signal; execution resumed at S. */
+static void resolve(struct vcpu *v, const struct tbi *q, bool sync, uint64_t s, bool exact)
+{
+	bool tk = false;
+
+	if (sync || (s > q->start && s <= q->br))
+		return; /* interrupted inside Q: its last instruction did not run */
+	switch (q->kind) {
+	case HWP_EMU_K_COND:
+		if (s == q->fall)
+			tk = false;
+		else if (s == q->target)
+			tk = true;
+		else
+			return;
+		if (predict_cond(v, q->br, tk))
+			v->pen += MISPREDICT_PENALTY;
+		break;
+	case HWP_EMU_K_JMP:
+		if (s != q->target)
+			return;
+		tk = true;
+		break;
+	case HWP_EMU_K_CALL:
+		if (s != q->target)
+			return;
+		rsb_push(v, q->fall);
+		tk = true;
+		break;
+	case HWP_EMU_K_ICALL:
+		rsb_push(v, q->fall);
+		/* fall through */
+	case HWP_EMU_K_IJMP:
+		predict_ind(v, q->br, s);
+		if (exact)
+			count_target(v, q->site, s);
+		tk = true;
+		break;
+	case HWP_EMU_K_RET:
+		rsb_pop(v, s);
+		tk = true;
+		break;
+	case HWP_EMU_K_FAR:
+		tk = true;
+		break;
+	case HWP_EMU_K_SYSCALL:
+	case HWP_EMU_K_TRAP:
+		if (s != q->fall)
+			return;
+		break;
+	default:
+		return;
+	}
+	if (exact)
+		count(v, q, tk);
+	if (tk) {
+		v->taken++;
+		v->countdown--;
+	}
+}
+
+static __attribute__((noinline)) void on_async(struct vcpu *v, const struct tbi *p, uint64_t pc,
+					       bool exact)
+{
+	v->async++;
+	if (v->sigreturn && (p->kind == HWP_EMU_K_SYSCALL || p->kind == HWP_EMU_K_TRAP)) {
+		v->sigreturn = false;
+		if (exact)
+			count(v, p, false);
+		if (v->npend) {
+			v->npend--;
+			resolve(v, v->pend[v->npend], v->pend_sync[v->npend], pc, exact);
+		}
+		async_entry(v, p->br, pc, HWP_EMU_K_ERET);
+		return;
+	}
+	v->sigreturn = false;
+	if (v->npend == MAX_PENDING) { /* handlers that never returned (longjmp) */
+		memmove(v->pend, v->pend + 1, (MAX_PENDING - 1) * sizeof(v->pend[0]));
+		memmove(v->pend_sync, v->pend_sync + 1, MAX_PENDING - 1);
+		v->npend--;
+	}
+	v->pend[v->npend] = p;
+	v->pend_sync[v->npend] = handler_is_sync(pc);
+	v->npend++;
+	async_entry(v, p->br, pc, HWP_EMU_K_IRQ);
+}
+
+/* -------------------------------------------------------- the hot path */
+
+static inline __attribute__((always_inline)) void tb_exec(unsigned int vi, void *ud, bool exact)
+{
+	const struct tbi *t = ud, *p;
+	struct vcpu *v;
+	uint64_t pc = t->start;
+	bool mis, tk;
+
+	if (unlikely(vi >= MAX_VCPUS))
+		return;
+	v = vcpus[vi];
+	if (unlikely(!v) && !(v = vcpu_new(vi)))
+		return;
+	p = v->prev;
+	v->prev = t;
+	if (unlikely(!p))
+		goto out;
+	switch (p->kind) {
+	case HWP_EMU_K_NONE:
+		if (likely(pc == p->fall))
+			break;
+		goto async;
+	case HWP_EMU_K_REP:
+		if (pc == p->br || pc == p->fall)
+			break;
+		goto async;
+	case HWP_EMU_K_COND:
+		if (pc == p->fall)
+			tk = false;
+		else if (pc == p->target)
+			tk = true;
+		else
+			goto async;
+		mis = predict_cond(v, p->br, tk);
+		if (exact)
+			count(v, p, tk);
+		if (tk)
+			taken(v, p, pc, mis);
+		else if (mis)
+			v->pen += MISPREDICT_PENALTY;
+		break;
+	case HWP_EMU_K_CALL:
+		if (unlikely(pc != p->target))
+			goto async;
+		rsb_push(v, p->fall);
+		if (exact)
+			count(v, p, true);
+		taken(v, p, pc, false);
+		break;
+	case HWP_EMU_K_JMP:
+		if (unlikely(pc != p->target))
+			goto async;
+		if (exact)
+			count(v, p, true);
+		taken(v, p, pc, false);
+		break;
+	case HWP_EMU_K_RET:
+		if (unlikely(is_handler(pc)))
+			goto async;
+		mis = rsb_pop(v, pc);
+		if (exact)
+			count(v, p, true);
+		taken(v, p, pc, mis);
+		break;
+	case HWP_EMU_K_ICALL:
+		if (unlikely(is_handler(pc)) && pc != p->fall && v->npend < MAX_PENDING &&
+		    handler_is_sync(pc))
+			goto async;
+		rsb_push(v, p->fall);
+		/* fall through */
+	case HWP_EMU_K_IJMP:
+		if (p->kind == HWP_EMU_K_IJMP && unlikely(is_handler(pc)) && handler_is_sync(pc))
+			goto async;
+		mis = predict_ind(v, p->br, pc);
+		if (exact) {
+			count(v, p, true);
+			count_target(v, p->site, pc);
+		}
+		taken(v, p, pc, mis);
+		break;
+	case HWP_EMU_K_FAR:
+		if (exact)
+			count(v, p, true);
+		taken(v, p, pc, false);
+		break;
+	case HWP_EMU_K_SYSCALL:
+	case HWP_EMU_K_TRAP:
+		if (likely(pc == p->fall) && !v->sigreturn) {
+			if (exact)
+				count(v, p, false);
+			break;
+		}
+		goto async;
+	default:
+		break;
+	}
+out:
+	v->insns_since += t->n_insns;
+	return;
+async:
+	on_async(v, p, pc, exact);
+	v->insns_since += t->n_insns;
+}
+
+static void on_tb(unsigned int vi, void *ud)
+{
+	tb_exec(vi, ud, false);
+}
+
+static void on_tb_exact(unsigned int vi, void *ud)
+{
+	tb_exec(vi, ud, true);
+}
+
+/* ------------------------------------------------------ translation time */
+
+static void emit_mmap(uint64_t gstart, uint64_t len, uint64_t pgoff, uint32_t maj, uint32_t min,
+		      uint64_t ino, uint32_t prot, uint32_t flags, const char *path)
+{
+	size_t plen = strlen(path) + 1;
+	uint32_t size = (uint32_t)sizeof(struct hwp_emu_mmap) + pad8(plen);
+	struct hwp_emu_mmap *m;
+
+	if (size > 8192 || !(m = w_reserve(&g.gw, size)))
+		return;
+	memset(m, 0, size);
+	m->tid = gettid_();
+	m->prot = prot;
+	m->time = now_ns();
+	m->start = gstart;
+	m->len = len;
+	m->pgoff = pgoff;
+	m->ino = ino;
+	m->maj = maj;
+	m->min = min;
+	m->flags = flags;
+	memcpy(m + 1, path, plen);
+	w_commit(m, HWP_EMU_MMAP, size);
+}
+
+static void add_module(uint64_t start, uint64_t end, bool file)
+{
+	if (g.nmods == g.mods_cap) {
+		size_t cap = g.mods_cap ? g.mods_cap * 2 : 32;
+		struct module *n = realloc(g.mods, cap * sizeof(*n));
+
+		if (!n)
+			return;
+		g.mods = n;
+		g.mods_cap = cap;
+	}
+	g.mods[g.nmods].start = start;
+	g.mods[g.nmods].end = end;
+	g.mods[g.nmods].file = file;
+	g.nmods++;
+}
+
+static bool known_module(uint64_t gaddr)
+{
+	static size_t last;
+
+	if (last < g.nmods && gaddr >= g.mods[last].start && gaddr < g.mods[last].end)
+		return true;
+	for (size_t i = 0; i < g.nmods; i++) {
+		if (gaddr >= g.mods[i].start && gaddr < g.mods[i].end) {
+			last = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Finds the host mapping of HADDR in /proc/self/maps; records it (in guest
+   addresses) as a module, with an MMAP record when it is file-backed. */
+static void scan_maps(uint64_t haddr)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[PATH_MAX + 128];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi, off, ino;
+		unsigned maj, min;
+		char perms[8];
+		int n = 0;
+		char *path;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &lo, &hi, perms, &off, &maj,
+			   &min, &ino, &n) < 7)
+			continue;
+		if (haddr < lo || haddr >= hi)
+			continue;
+		path = line + n;
+		path[strcspn(path, "\n")] = 0;
+		if (path[0] == '/' && strstr(path, " (deleted)") == NULL) {
+			uint32_t prot = (perms[0] == 'r' ? 1 : 0) | (perms[1] == 'w' ? 2 : 0) |
+					(perms[2] == 'x' ? 4 : 0);
+			uint32_t flags = perms[3] == 's' ? 1 /* MAP_SHARED */ : 2 /* MAP_PRIVATE */;
+
+			emit_mmap(lo - g.guest_base, hi - lo, off, maj, min, ino, prot, flags, path);
+			add_module(lo - g.guest_base, hi - g.guest_base, true);
+		} else {
+			add_module(lo - g.guest_base, hi - g.guest_base, false);
+		}
+		break;
+	}
+	fclose(f);
+}
+
+static uint32_t site_get(uint64_t addr, unsigned kind)
+{
+	uint32_t i;
+
+	if (g.nsites * 2 >= g.siteh_cap) {
+		uint32_t ncap = g.siteh_cap ? g.siteh_cap * 2 : 4096;
+		uint32_t *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return NO_SITE;
+		for (uint32_t s = 0; s < g.nsites; s++) {
+			i = (uint32_t)((g.site_addr[s] * 0x9e3779b97f4a7c15ull) >> 32) & (ncap - 1);
+			while (n[i])
+				i = (i + 1) & (ncap - 1);
+			n[i] = s + 1;
+		}
+		free(g.siteh);
+		g.siteh = n;
+		g.siteh_cap = ncap;
+	}
+	i = (uint32_t)((addr * 0x9e3779b97f4a7c15ull) >> 32) & (g.siteh_cap - 1);
+	while (g.siteh[i]) {
+		uint32_t s = g.siteh[i] - 1;
+
+		if (g.site_addr[s] == addr && g.site_kind[s] == kind)
+			return s;
+		i = (i + 1) & (g.siteh_cap - 1);
+	}
+	if (g.nsites == g.site_cap) {
+		uint32_t cap = g.site_cap ? g.site_cap * 2 : 4096;
+		uint64_t *a = realloc(g.site_addr, cap * sizeof(*a));
+		uint8_t *k;
+
+		if (!a)
+			return NO_SITE;
+		g.site_addr = a;
+		k = realloc(g.site_kind, cap);
+		if (!k)
+			return NO_SITE;
+		g.site_kind = k;
+		g.site_cap = cap;
+	}
+	g.site_addr[g.nsites] = addr;
+	g.site_kind[g.nsites] = (uint8_t)kind;
+	g.siteh[i] = g.nsites + 1;
+	return g.nsites++;
+}
+
+static struct tbi *tbi_get(const struct tbi *key)
+{
+	uint32_t h = (uint32_t)((key->start * 0x9e3779b97f4a7c15ull) >> 40) & g.tbh_mask;
+	struct tbi *t;
+
+	for (t = g.tbh[h]; t; t = t->next)
+		if (t->start == key->start && t->br == key->br && t->fall == key->fall &&
+		    t->target == key->target && t->kind == key->kind && t->n_insns == key->n_insns)
+			return t;
+	t = malloc(sizeof(*t));
+	if (!t)
+		return NULL;
+	*t = *key;
+	t->next = g.tbh[h];
+	g.tbh[h] = t;
+	return t;
+}
+
+static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+	struct qemu_plugin_insn *first, *last;
+	struct tbi key, *t;
+	uint64_t lv, ls;
+
+	(void)id;
+	if (!n)
+		return;
+	memset(&key, 0, sizeof(key));
+	key.start = qemu_plugin_tb_vaddr(tb);
+	first = qemu_plugin_tb_get_insn(tb, 0);
+	last = qemu_plugin_tb_get_insn(tb, n - 1);
+	lv = qemu_plugin_insn_vaddr(last);
+	ls = qemu_plugin_insn_size(last);
+	if (n > 1 && (((lv + ls - 1) ^ key.start) & ~0xfffull)) {
+		/* phantom page-crossing instruction: not executed in this TB */
+		struct qemu_plugin_insn *prev = qemu_plugin_tb_get_insn(tb, n - 2);
+
+		key.kind = HWP_EMU_K_NONE;
+		key.br = qemu_plugin_insn_vaddr(prev);
+		key.fall = lv;
+		key.n_insns = (uint32_t)(n - 1);
+	} else {
+		key.kind = (uint8_t)hwp_emu_classify(qemu_plugin_insn_data(last), ls, lv, &key.target);
+		key.br = lv;
+		key.fall = lv + ls;
+		key.n_insns = (uint32_t)n;
+	}
+	key.rec = (g.rec_mask >> key.kind) & 1;
+	key.site = NO_SITE;
+
+	pthread_mutex_lock(&g.tr_lock);
+	if (!g.have_base) {
+		g.guest_base = (uint64_t)(uintptr_t)qemu_plugin_insn_haddr(first) - key.start;
+		g.have_base = true;
+	}
+	if (!known_module(key.start))
+		scan_maps(key.start + g.guest_base);
+	if (key.kind != HWP_EMU_K_NONE && key.kind != HWP_EMU_K_REP)
+		key.site = site_get(key.br, key.kind);
+	t = tbi_get(&key);
+	pthread_mutex_unlock(&g.tr_lock);
+	if (t)
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, g.exact ? on_tb_exact : on_tb,
+						     QEMU_PLUGIN_CB_NO_REGS, t);
+}
+
+/* ---------------------------------------------------- process lifecycle */
+
+static void write_task(struct writer *w, uint32_t type, uint32_t tid, uint32_t ptid,
+		       uint64_t time, const char *path)
+{
+	size_t plen = path ? strnlen(path, 4000) + 1 : 0;
+	uint32_t size = (uint32_t)sizeof(struct hwp_emu_task) + pad8(plen);
+	struct hwp_emu_task *r = w_reserve(w, size);
+
+	if (!r)
+		return;
+	memset(r, 0, size);
+	r->tid = tid;
+	r->ptid = ptid;
+	r->time = time;
+	if (plen) {
+		memcpy(r + 1, path, plen - 1);
+		((char *)(r + 1))[plen - 1] = 0;
+	}
+	w_commit(r, type, size);
+}
+
+/* Exact counts so far (cumulative); under tr_lock. */
+static void write_snapshot(void)
+{
+	struct hwp_emu_snap *sn;
+	uint64_t id = ++g.snap_id, nr = 0;
+
+	if (!g.exact)
+		return;
+	if ((sn = w_reserve(&g.gw, sizeof(*sn)))) {
+		sn->id = id;
+		sn->nr_sites = g.nsites;
+		w_commit(sn, HWP_EMU_SNAP_BEGIN, sizeof(*sn));
+	}
+	for (uint32_t s = 0; s < g.nsites; s++) {
+		uint64_t e = 0, tk = 0;
+		struct hwp_emu_site *r;
+
+		for (unsigned i = 0; i < MAX_VCPUS; i++) {
+			struct vcpu *v = vcpus[i];
+
+			if (v && s < v->ncnt) {
+				e += v->cnt[s].exec;
+				tk += v->cnt[s].taken;
+			}
+		}
+		if (!e || !(r = w_reserve(&g.gw, sizeof(*r))))
+			continue;
+		r->addr = g.site_addr[s];
+		r->executed = e;
+		r->taken = tk;
+		r->kind = g.site_kind[s];
+		r->pad = 0;
+		w_commit(r, HWP_EMU_SITE, sizeof(*r));
+		nr++;
+	}
+	for (unsigned i = 0; i < MAX_VCPUS; i++) {
+		struct vcpu *v = vcpus[i];
+
+		if (!v)
+			continue;
+		for (uint32_t k = 0; k < v->tg_cap; k++) {
+			struct hwp_emu_target *r;
+
+			if (!v->tg[k].used || v->tg[k].site >= g.nsites ||
+			    !(r = w_reserve(&g.gw, sizeof(*r))))
+				continue;
+			r->site = g.site_addr[v->tg[k].site];
+			r->target = v->tg[k].target;
+			r->count = v->tg[k].count;
+			w_commit(r, HWP_EMU_TARGET, sizeof(*r));
+		}
+	}
+	if ((sn = w_reserve(&g.gw, sizeof(*sn)))) {
+		sn->id = id;
+		sn->nr_sites = nr;
+		w_commit(sn, HWP_EMU_SNAP_END, sizeof(*sn));
+	}
+}
+
+static void write_stats(void)
+{
+	struct hwp_emu_stats *st = w_reserve(&g.gw, sizeof(*st));
+
+	if (!st)
+		return;
+	memset(st, 0, sizeof(*st));
+	for (unsigned i = 0; i < MAX_VCPUS; i++) {
+		struct vcpu *v = vcpus[i];
+
+		if (!v)
+			continue;
+		st->insns += v->insns + v->insns_since;
+		st->taken += v->taken;
+		st->samples += v->samples;
+		st->async += v->async;
+		st->lost += v->lost;
+	}
+	w_commit(st, HWP_EMU_STATS, sizeof(*st));
+}
+
+static void on_exit_cb(qemu_plugin_id_t id, void *ud)
+{
+	(void)id;
+	(void)ud;
+	if (getpid() != g.pid) /* a fork child that never reached a hook */
+		return;
+	pthread_mutex_lock(&g.tr_lock);
+	write_stats();
+	write_snapshot();
+	pthread_mutex_unlock(&g.tr_lock);
+}
+
+/* In a fork child, before it runs any guest code. */
+static void become_child(unsigned int vi)
+{
+	uint32_t ppid = (uint32_t)g.pid, ptid = 0;
+
+	pthread_mutex_init(&g.file_lock, NULL);
+	pthread_mutex_init(&g.tr_lock, NULL);
+	if (vi < MAX_VCPUS && vcpus[vi])
+		ptid = vcpus[vi]->tid;
+	for (unsigned i = 0; i < MAX_VCPUS; i++) {
+		struct vcpu *v = vcpus[i];
+
+		if (!v)
+			continue;
+		w_drop(&v->w); /* the parent's chunks: not ours to write */
+		if (v->cnt)
+			memset(v->cnt, 0, v->ncnt * sizeof(*v->cnt));
+		free(v->tg);
+		v->tg = NULL;
+		v->tg_cap = v->tg_used = 0;
+		v->insns = v->taken = v->samples = v->async = v->lost = 0;
+		v->tid = 0;
+		if (i != vi)
+			vcpu_reset(v, i);
+	}
+	w_drop(&g.gw);
+	if (g.fd >= 0)
+		close(g.fd);
+	g.fd = -1;
+	g.pid = getpid();
+	g.snap_id = 0;
+	open_output(ppid, ptid);
+}
+
+static void on_syscall(qemu_plugin_id_t id, unsigned int vi, int64_t num, uint64_t a1,
+		       uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
+		       uint64_t a8)
+{
+	struct vcpu *v = vi < MAX_VCPUS ? vcpus[vi] : NULL;
+
+	(void)id;
+	(void)a3;
+	(void)a4;
+	(void)a5;
+	(void)a6;
+	(void)a7;
+	(void)a8;
+	if (!v)
+		return;
+	switch (num) {
+	case 15: /* rt_sigreturn */
+		v->sigreturn = true;
+		break;
+	case 13: /* rt_sigaction(sig, act, oact) */
+		if (a1 >= 1 && a1 <= 64 && a2) {
+			uint64_t h;
+
+			memcpy(&h, (const void *)(uintptr_t)(a2 + g.guest_base), sizeof(h));
+			g.handler[a1] = h > 1 ? h : 0; /* SIG_DFL, SIG_IGN */
+			g.hmin = UINT64_MAX;
+			g.hmax = 0;
+			for (int s = 1; s <= 64; s++) {
+				if (!g.handler[s])
+					continue;
+				if (g.handler[s] < g.hmin)
+					g.hmin = g.handler[s];
+				if (g.handler[s] > g.hmax)
+					g.hmax = g.handler[s];
+			}
+		}
+		break;
+	case 56:  /* clone(flags, ...) */
+	case 57:  /* fork */
+	case 58:  /* vfork */
+	case 435: /* clone3(args, size) */
+		v->clone_flags = num == 56 ? a1 : 0;
+		if (num == 435 && a1)
+			memcpy(&v->clone_flags, (const void *)(uintptr_t)(a1 + g.guest_base), 8);
+		v->clone_time = now_ns();
+		if (!v->tid)
+			v->tid = gettid_();
+		break;
+	case 60: /* exit (this thread) */
+		if (!v->tid)
+			v->tid = gettid_();
+		write_task(&v->w, HWP_EMU_THREAD_EXIT, v->tid, 0, now_ns(), NULL);
+		break;
+	case 231: /* exit_group */
+		if (!v->tid)
+			v->tid = gettid_();
+		write_task(&v->w, HWP_EMU_EXIT, v->tid, 0, now_ns(), NULL);
+		break;
+	case 59:  /* execve(path, ...) */
+	case 322: /* execveat(dirfd, path, ...) */
+	{
+		const char *path = (const char *)(uintptr_t)((num == 59 ? a1 : a2) + g.guest_base);
+
+		if (!v->tid)
+			v->tid = gettid_();
+		write_task(&v->w, HWP_EMU_EXEC, v->tid, 0, now_ns(), path);
+		pthread_mutex_lock(&g.tr_lock);
+		write_stats();
+		write_snapshot(); /* the process image may be gone after this */
+		pthread_mutex_unlock(&g.tr_lock);
+		break;
+	}
+	case 11: /* munmap(addr, len): forget modules there */
+		pthread_mutex_lock(&g.tr_lock);
+		for (size_t i = 0; i < g.nmods;) {
+			if (g.mods[i].start < a1 + a2 && a1 < g.mods[i].end)
+				g.mods[i] = g.mods[--g.nmods];
+			else
+				i++;
+		}
+		pthread_mutex_unlock(&g.tr_lock);
+		break;
+	default:
+		break;
+	}
+}
+
+static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vi, int64_t num, int64_t ret)
+{
+	struct vcpu *v = vi < MAX_VCPUS ? vcpus[vi] : NULL;
+
+	(void)id;
+	if (!v)
+		return;
+	if (num == 56 || num == 57 || num == 58 || num == 435) {
+		if (ret == 0 && getpid() != g.pid)
+			become_child(vi);
+		else if (ret > 0 && (v->clone_flags & 0x00010000 /* CLONE_THREAD */))
+			write_task(&v->w, HWP_EMU_THREAD, (uint32_t)ret, v->tid, v->clone_time, NULL);
+	} else if ((num == 59 || num == 322) && ret < 0) {
+		write_task(&v->w, HWP_EMU_EXEC_FAIL, v->tid, 0, now_ns(), NULL);
+	}
+}
+
+/* ----------------------------------------------------------------- setup */
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	uint64_t v;
+	int err;
+
+	if (info->system_emulation || strcmp(info->target_name, "x86_64") != 0) {
+		fprintf(stderr, "hwprof-emu: needs qemu-x86_64 in user mode (got %s%s)\n",
+			info->target_name, info->system_emulation ? ", system mode" : "");
+		return -1;
+	}
+	g.period = 20011;
+	g.depth = 32;
+	g.rec_mask = ~0u & ~((1u << HWP_EMU_K_NONE) | (1u << HWP_EMU_K_REP) |
+			     (1u << HWP_EMU_K_SYSCALL) | (1u << HWP_EMU_K_TRAP));
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i], *eq = strchr(a, '=');
+		size_t kl = eq ? (size_t)(eq - a) : strlen(a);
+		const char *val = eq ? eq + 1 : "";
+
+#define KEY(k) (kl == sizeof(k) - 1 && !strncmp(a, k, kl))
+		if (KEY("out")) {
+			snprintf(g.dir, sizeof(g.dir), "%s", val);
+		} else if (KEY("period") && parse_u64(val, &v) && v) {
+			g.period = v;
+		} else if (KEY("jitter") && parse_u64(val, &v) && v < 100) {
+			g.jitter = (unsigned)v;
+		} else if (KEY("depth") && parse_u64(val, &v) && v >= 1 && v <= HWP_EMU_MAX_DEPTH &&
+			   !(v & (v - 1))) {
+			g.depth = (unsigned)v;
+		} else if (KEY("kinds") && parse_u64(val, &v)) {
+			g.rec_mask = (uint32_t)v;
+		} else if (KEY("callstack") && parse_u64(val, &v)) {
+			g.callstack = v != 0;
+		} else if (KEY("exact") && parse_u64(val, &v)) {
+			g.exact = v != 0;
+		} else {
+			fprintf(stderr, "hwprof-emu: bad plugin argument '%s'\n", a);
+			return -1;
+		}
+#undef KEY
+	}
+	if (!g.dir[0]) {
+		fprintf(stderr, "hwprof-emu: no out=DIR argument\n");
+		return -1;
+	}
+	g.mask = HWP_EMU_MAX_DEPTH - 1;
+	g.tbh_mask = (1u << 16) - 1;
+	g.tbh = calloc(g.tbh_mask + 1, sizeof(*g.tbh));
+	if (!g.tbh)
+		return -1;
+	g.pid = getpid();
+	if ((err = open_output(0, 0)) < 0) {
+		fprintf(stderr, "hwprof-emu: %s/%d.raw: %s\n", g.dir, (int)g.pid, strerror(-err));
+		return -1;
+	}
+	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_trans);
+	qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
+	qemu_plugin_register_vcpu_syscall_ret_cb(id, on_syscall_ret);
+	qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
+	return 0;
+}
