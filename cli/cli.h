@@ -18,6 +18,8 @@ int cmd_script(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_branches(int argc, char **argv);
+int cmd_mispredicts(int argc, char **argv);
 
 /* "hwprof: <msg>" on stderr; returns the exit code to use (1). */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

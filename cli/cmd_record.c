@@ -1,9 +1,407 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * hwprof record: branch stacks and samples on the PMU (perf_event_open), or
+ * emulated with --emulate (cli/record_emulate.c). Options are perf record's,
+ * and the perf_event_attr is the one perf 6.1 builds for the same command
+ * line (--print-attr shows it as `perf record -vv` does).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+
 #include "cli.h"
+#include "hwprof/capture.h"
+#include "hwprof/hwprof.h"
+#include "hwprof/probe.h"
 #include "record_opts.h"
+
+static const char usage[] =
+	"usage: hwprof record [OPTIONS] -- PROG [ARGS]\n"
+	"\n"
+	"Runs PROG and records samples (with branch stacks when asked) into\n"
+	"perf.data, as perf record does: same options, same perf_event_attr.\n"
+	"Needs a hardware PMU for hardware events and branch stacks: see\n"
+	"'hwprof check'. Without one, --emulate records emulated branch stacks.\n"
+	"\n"
+	"  -o, --output FILE        output file (default perf.data)\n"
+	"  -e, --event EVENT        cycles (default), instructions, branches, cpu-clock,\n"
+	"                           task-clock, ..., rNNNN raw codes, libpfm4 names\n"
+	"                           (br_inst_retired.near_taken, mem_load_retired.l3_miss);\n"
+	"                           modifiers :u :k :h :p :pp :ppp :P :G :H :I\n"
+	"  -c, --count N            sample every N events\n"
+	"  -F, --freq N|max         sample N times a second (default 4000)\n"
+	"  -b, --branch-any         branch stack of any taken branch (-j any)\n"
+	"  -j, --branch-filter F,.. branch stack filtered: any, any_call, any_ret,\n"
+	"                           ind_call, ind_jmp, call, cond, abort_tx, in_tx, no_tx,\n"
+	"                           save_type, stack (call_stack), priv, u, k, hv;\n"
+	"                           hwprof also takes no_flags, no_cycles, hw_index, counter\n"
+	"  -g                       call graphs (frame pointers)\n"
+	"      --call-graph MODE    fp, dwarf[,SIZE] or lbr (LBR call stacks)\n"
+	"  -d, --data               sample data addresses\n"
+	"      --per-thread         one ring buffer for the task instead of one per CPU\n"
+	"                           (no inheritance, as in perf)\n"
+	"  -i, --no-inherit         child tasks do not inherit the event\n"
+	"  -m, --mmap-pages N       ring-buffer data pages per buffer (power of 2)\n"
+	"      --print-attr         print the perf_event_attr as 'perf record -vv' does,\n"
+	"                           record nothing\n"
+	"      --emulate            emulated branch stacks, no PMU needed (QEMU TCG)\n"
+	"      --depth N            --emulate: stack depth (8, 16, 32, 64)\n"
+	"      --jitter PCT         --emulate: period jitter, percent\n"
+	"      --exact FILE         --emulate: exact per-branch counts (ground truth)\n"
+	"  -h, --help               this text\n"
+	"\n"
+	"Exit status: PROG's, once recorded; 1 when recording failed.\n";
+
+enum {
+	OPT_CALL_GRAPH = 256,
+	OPT_PER_THREAD,
+	OPT_PRINT_ATTR,
+	OPT_EMULATE,
+	OPT_DEPTH,
+	OPT_JITTER,
+	OPT_EXACT,
+};
+
+static volatile int stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static int parse_u64(const char *opt, const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return cli_error("record: %s: '%s' is not a positive number", opt, s ? s : "");
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return cli_error("record: %s: '%s' is not a positive number", opt, s);
+	return 0;
+}
+
+static int parse_callgraph(const char *s, struct hwp_attr_opts *ao)
+{
+	if (!strcmp(s, "fp")) {
+		ao->callgraph = HWP_CALLGRAPH_FP;
+	} else if (!strcmp(s, "lbr")) {
+		ao->callgraph = HWP_CALLGRAPH_LBR;
+	} else if (!strncmp(s, "dwarf", 5) && (s[5] == 0 || s[5] == ',')) {
+		uint64_t size = 0;
+
+		ao->callgraph = HWP_CALLGRAPH_DWARF;
+		if (s[5] == ',') {
+			if (parse_u64("--call-graph dwarf,SIZE", s + 6, &size))
+				return 1;
+			/* perf: rounded up to a multiple of 8, at most 65528 */
+			size = (size + 7) & ~7ULL;
+			if (!size || size > 65528)
+				return cli_error("record: --call-graph dwarf,%s: the stack dump size must be "
+						 "1..65528 bytes", s + 6);
+		}
+		ao->dwarf_stack_size = (uint32_t)size;
+	} else {
+		return cli_error("record: --call-graph '%s': unknown mode (fp, dwarf[,SIZE], lbr)", s);
+	}
+	return 0;
+}
+
+/* One line that says why an event could not be opened, and what to do. */
+static int explain_open_failure(const struct hwp_attr *a, const struct hwp_record_result *res)
+{
+	struct hwp_probe_opts po = { .sz = sizeof(po) };
+	struct hwp_probe_info *pi = calloc(1, sizeof(*pi));
+	int err = res->open_errno;
+	int rc;
+
+	if (!pi || hwp_probe__run(&po, pi) < 0) {
+		free(pi);
+		return cli_error("record: %s", hwp_errmsg());
+	}
+	if (a->sample_type & HWP_SAMPLE_BRANCH_STACK) {
+		if (!pi->branch_stack.yes)
+			rc = cli_error("record: no branch records on this machine: %s; see 'hwprof check', "
+				       "or record emulated branch stacks with 'hwprof record --emulate'",
+				       pi->hw_pmu.yes ? pi->branch_stack.why : pi->hw_pmu.why);
+		else
+			rc = cli_error("record: %s with branch_sample_type 0x%" PRIx64 ": %s (this PMU "
+				       "may not support that filter; see 'hwprof check')",
+				       res->event_name, a->branch_sample_type, strerror(err));
+	} else if ((err == EACCES || err == EPERM) && pi->paranoid != HWP_PROBE_UNKNOWN) {
+		rc = cli_error("record: %s: permission denied: kernel.perf_event_paranoid=%d (%s); see "
+			       "'hwprof check'", res->event_name, pi->paranoid,
+			       hwp_paranoid__meaning(pi->paranoid));
+	} else if (a->type != 1 && !pi->hw_pmu.yes) {
+		rc = cli_error("record: cannot open %s: %s; software events (-e cpu-clock) work, and "
+			       "'hwprof record --emulate' records emulated branch stacks",
+			       res->event_name, pi->hw_pmu.why);
+	} else {
+		rc = cli_error("record: %s", hwp_errmsg());
+	}
+	free(pi);
+	return rc;
+}
+
+static int record_hw(const struct record_opts *o, int argc, char **argv)
+{
+	struct hwp_attr_opts ao = { .sz = sizeof(ao) };
+	struct hwp_capture_host host;
+	struct hwp_attr_result *ar;
+	struct hwp_record_opts ro = { .sz = sizeof(ro) };
+	struct hwp_record_result res;
+	struct sigaction sa, old_int, old_term;
+	int rc;
+
+	if (hwp_capture_host__detect(NULL, &host) < 0)
+		return cli_error("record: %s", hwp_errmsg());
+	ao.event = o->event;
+	ao.period = o->period;
+	ao.freq = o->freq_max ? 0 : o->freq;
+	ao.freq_max = o->freq_max;
+	ao.branch_sample_type = o->branch_any ? HWP_BRANCH_ANY : o->branch_filter;
+	if (o->call_graph && parse_callgraph(o->call_graph, &ao))
+		return 1;
+	ao.data_addr = o->data_addr;
+	ao.per_thread = o->per_thread;
+	ao.no_inherit = o->no_inherit;
+
+	ar = calloc(1, sizeof(*ar));
+	if (!ar)
+		return cli_error("out of memory");
+	if (hwp_attr__build(&ao, &host, ar) < 0) {
+		free(ar);
+		return cli_error("record: %s", hwp_errmsg());
+	}
+	for (unsigned i = 0; i < ar->nr_warnings; i++)
+		cli_warn("%s", ar->warnings[i]);
+	if (o->print_attr) {
+		char buf[4096];
+
+		hwp_attr__format_perf(&ar->attr, buf, sizeof(buf));
+		fputs(buf, stdout);
+		free(ar);
+		return 0;
+	}
+	if (o->argc < 1) {
+		free(ar);
+		return cli_error("record: no program to run (hwprof record [OPTIONS] -- PROG [ARGS])");
+	}
+	if (!strcmp(o->output, "-")) {
+		free(ar);
+		return cli_error("record: -o -: perf.data is written in file mode and needs a seekable "
+				 "file, not a pipe");
+	}
+
+	ro.attr = &ar->attr;
+	ro.event_name = ar->event.name;
+	ro.precise_max = ar->event.precise_max;
+	ro.allow_sw_fallback = !(ar->attr.sample_type & HWP_SAMPLE_BRANCH_STACK);
+	ro.paranoid = host.paranoid;
+	ro.per_thread = o->per_thread;
+	ro.mmap_pages = o->mmap_pages;
+	ro.output = o->output;
+	ro.argv = o->argv;
+	/* CMDLINE feature: "hwprof record ..." (perf writes its own argv) */
+	const char **cmdline = calloc((size_t)argc + 1, sizeof(*cmdline));
+	if (cmdline) {
+		cmdline[0] = "hwprof";
+		for (int i = 0; i < argc; i++)
+			cmdline[i + 1] = argv[i];
+		ro.cmdline_argc = argc + 1;
+		ro.cmdline_argv = cmdline;
+	}
+	ro.stop = &stop_requested;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = hwp_record__run(&ro, &res);
+	free(cmdline);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	for (unsigned i = 0; i < res.nr_notes; i++)
+		cli_warn("%s", res.notes[i]);
+	if (rc < 0) {
+		int r;
+
+		if (res.phase == HWP_RECORD_PHASE_OPEN)
+			r = explain_open_failure(&ar->attr, &res);
+		else
+			r = cli_error("record: %s", hwp_errmsg());
+		free(ar);
+		return r;
+	}
+	free(ar);
+	fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+		(double)res.bytes / (1024.0 * 1024.0), o->output, res.samples);
+	if (res.lost_records || res.lost_samples)
+		cli_warn("%" PRIu64 " samples lost (%" PRIu64 " dropped by the kernel): use a bigger ring "
+			 "buffer (-m) or a lower rate (-F/-c)", res.lost_records, res.lost_samples);
+	if (WIFSIGNALED(res.wait_status)) {
+		cli_warn("%s was killed by signal %d (%s); %s holds what was recorded until then",
+			 o->argv[0], WTERMSIG(res.wait_status), strsignal(WTERMSIG(res.wait_status)),
+			 o->output);
+		return 128 + WTERMSIG(res.wait_status);
+	}
+	return WIFEXITED(res.wait_status) ? WEXITSTATUS(res.wait_status) : 0;
+}
+
 int cmd_record(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_error("record: not implemented yet");
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "branch-any", no_argument, NULL, 'b' },
+		{ "branch-filter", required_argument, NULL, 'j' },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		{ "data", no_argument, NULL, 'd' },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+		{ "no-inherit", no_argument, NULL, 'i' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "print-attr", no_argument, NULL, OPT_PRINT_ATTR },
+		{ "emulate", no_argument, NULL, OPT_EMULATE },
+		{ "depth", required_argument, NULL, OPT_DEPTH },
+		{ "jitter", required_argument, NULL, OPT_JITTER },
+		{ "exact", required_argument, NULL, OPT_EXACT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct record_opts o;
+	uint64_t v;
+	int c;
+
+	if (cli_wants_help(argc, argv, usage))
+		return 0;
+	memset(&o, 0, sizeof(o));
+	o.output = "perf.data";
+	optind = 1;
+	opterr = 0;
+	/* '+': options end at PROG, whose own options are not ours */
+	while ((c = getopt_long(argc, argv, "+:o:e:c:F:bj:gdim:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'e':
+			if (o.event)
+				return cli_error("record: one event at a time (-e given twice)");
+			o.event = optarg;
+			break;
+		case 'c':
+			if (parse_u64("-c", optarg, &o.period))
+				return 1;
+			if (!o.period)
+				return cli_error("record: -c 0: the sample period must be at least 1");
+			break;
+		case 'F':
+			if (!strcasecmp(optarg, "max")) {
+				struct hwp_capture_host h;
+
+				/* perf resolves max to perf_event_max_sample_rate */
+				o.freq_max = true;
+				o.freq = hwp_capture_host__detect(NULL, &h) == 0 && h.max_sample_rate
+						 ? h.max_sample_rate : 1;
+				break;
+			}
+			if (parse_u64("-F", optarg, &o.freq))
+				return 1;
+			if (!o.freq)
+				return cli_error("record: -F 0: frequency and count are zero");
+			break;
+		case 'b':
+		case 'j':
+			/* perf: -b and -j are one option, given once */
+			if (o.branch_any || o.branch_filter)
+				return cli_error("record: can't use --branch-any (-b) with --branch-filter "
+						 "(-j), or either twice");
+			if (c == 'b') {
+				o.branch_any = true;
+			} else {
+				if (hwp_branch_filter__parse(optarg, &o.branch_filter) < 0)
+					return cli_error("record: %s", hwp_errmsg());
+				o.branch_filter_str = optarg;
+			}
+			break;
+		case 'g':
+			o.call_graph = "fp";
+			break;
+		case OPT_CALL_GRAPH:
+			o.call_graph = optarg;
+			o.callgraph_lbr = !strcmp(optarg, "lbr");
+			break;
+		case 'd':
+			o.data_addr = true;
+			break;
+		case OPT_PER_THREAD:
+			o.per_thread = true;
+			break;
+		case 'i':
+			o.no_inherit = true;
+			break;
+		case 'm':
+			if (parse_u64("-m", optarg, &v))
+				return 1;
+			if (!v || (v & (v - 1)) || v > (1u << 20))
+				return cli_error("record: -m %s: ring-buffer pages must be a power of 2 "
+						 "(1..1048576)", optarg);
+			o.mmap_pages = (unsigned)v;
+			break;
+		case OPT_PRINT_ATTR:
+			o.print_attr = true;
+			break;
+		case OPT_EMULATE:
+			o.emulate = true;
+			break;
+		case OPT_DEPTH:
+			if (parse_u64("--depth", optarg, &v))
+				return 1;
+			if (v != 8 && v != 16 && v != 32 && v != 64)
+				return cli_error("record: --depth %s: 8, 16, 32 or 64", optarg);
+			o.depth = (int)v;
+			break;
+		case OPT_JITTER:
+			if (parse_u64("--jitter", optarg, &v))
+				return 1;
+			if (v > 100)
+				return cli_error("record: --jitter %s: a percentage (0..100)", optarg);
+			o.jitter = (unsigned)v;
+			break;
+		case OPT_EXACT:
+			o.exact = optarg;
+			break;
+		case ':':
+			return cli_error("record: option '%s' needs a value; see 'hwprof record --help'",
+					 argv[optind - 1]);
+		default:
+			return cli_error("record: unknown option '%s'; see 'hwprof record --help'",
+					 argv[optind - 1]);
+		}
+	}
+	if (o.period && o.freq)
+		return cli_error("record: cannot set frequency (-F) and period (-c) at the same time");
+	if (o.call_graph && !o.emulate) {
+		struct hwp_attr_opts ao = { .sz = sizeof(ao) };
+
+		if (parse_callgraph(o.call_graph, &ao))
+			return 1;
+	}
+	if (optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+	o.argc = argc - optind;
+	o.argv = argv + optind;
+	if (o.emulate)
+		return record_emulate(&o);
+	return record_hw(&o, argc, argv);
 }

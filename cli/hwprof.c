@@ -9,6 +9,8 @@
 static const struct hwp_cmd commands[] = {
 	{ "script", cmd_script, "print branch samples as 'perf script -F ip,brstack' does (or --json)" },
 	{ "info", cmd_info, "header, events, record counts, branch-stack depth and fields, lost samples" },
+	{ "branches", cmd_branches, "hot branches by symbol, source line, module, type, mispredict, cycles" },
+	{ "mispredicts", cmd_mispredicts, "branches ranked by mispredicts, with rate and 95% interval" },
 	{ "check", cmd_check, "what this machine can record (PMUs, LBR, permissions) and why not" },
 	{ "record", cmd_record, "record branch stacks: on the PMU, or emulated with --emulate" },
 };

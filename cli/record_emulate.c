@@ -1,8 +1,121 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * hwprof record --emulate: branch stacks without a PMU. The program runs under
+ * qemu-x86_64 with hwprof's TCG plugin; see src/capture/emulate.c and
+ * src/emu/plugin.c, and README.md "hwprof record --emulate".
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cli.h"
+#include "hwprof/emulate.h"
+#include "hwprof/hwprof.h"
+#include "hwprof/perf_abi.h"
 #include "record_opts.h"
+
+static volatile sig_atomic_t child_pid;
+static volatile sig_atomic_t stopping;
+
+static void forward(int sig)
+{
+	(void)sig;
+	/* As perf record does: the first Ctrl-C/TERM stops the workload, and
+	   what was recorded is still written. */
+	if (child_pid > 0 && !stopping) {
+		stopping = 1;
+		kill((pid_t)child_pid, SIGTERM);
+	}
+}
+
 int record_emulate(const struct record_opts *o)
 {
-	(void)o;
-	return cli_error("record --emulate: not implemented yet");
+	struct hwp_emu_opts eo;
+	struct hwp_emu_result res;
+	struct sigaction sa, old_int, old_term, old_hup;
+	struct hwp_emu *s;
+	const char *out = o->output ? o->output : "perf.data";
+	int rc = 0, err;
+	pid_t pid;
+
+	if (o->argc < 1 || !o->argv || !o->argv[0])
+		return cli_error("record --emulate: no program to run (-- PROG ARGS)");
+	if (o->freq)
+		return cli_error("record --emulate: -F is not supported (there is no clock to "
+				 "sample on); use -c N (taken branches per sample)");
+	if (o->data_addr)
+		cli_warn("record --emulate: -d ignored (no data addresses are modelled)");
+
+	memset(&eo, 0, sizeof(eo));
+	eo.sz = sizeof(eo);
+	eo.output = out;
+	eo.period = o->period;
+	eo.jitter = o->jitter;
+	eo.depth = o->depth > 0 ? (unsigned)o->depth : 0;
+	eo.branch_filter = o->branch_filter;
+	if (o->branch_any)
+		eo.branch_filter |= HWP_BRANCH_ANY;
+	if (o->callgraph_lbr)
+		eo.branch_filter |= HWP_BRANCH_CALL_STACK;
+	eo.exact = o->exact;
+	eo.argc = o->argc;
+	eo.argv = o->argv;
+
+	s = hwp_emu__new(&eo);
+	if (!s)
+		return cli_error("record --emulate: %s", hwp_errmsg());
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = forward;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
+
+	pid = hwp_emu__start(s);
+	if (pid < 0) {
+		rc = cli_error("record --emulate: %s", hwp_errmsg());
+		goto out;
+	}
+	child_pid = pid;
+	while ((err = hwp_emu__wait(s, &res)) == -EINTR)
+		;
+	child_pid = 0;
+	if (err < 0) {
+		rc = cli_error("record --emulate: %s", hwp_errmsg());
+		goto out;
+	}
+	err = hwp_emu__finish(s, &res);
+	if (err < 0) {
+		rc = cli_error("record --emulate: %s", hwp_errmsg());
+		goto out;
+	}
+	fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%llu samples, "
+		"%llu taken branches emulated) ]\n",
+		(double)res.bytes / (1024.0 * 1024.0), out, (unsigned long long)res.samples,
+		(unsigned long long)res.taken);
+	if (res.lost)
+		cli_warn("%llu samples lost (no space for the raw recording)",
+			 (unsigned long long)res.lost);
+	if (res.nr_execs)
+		cli_warn("%s called execve %llu time%s: emulation does not follow exec (the new "
+			 "image ran without recording)", o->argv[0],
+			 (unsigned long long)res.nr_execs, res.nr_execs == 1 ? "" : "s");
+	if (o->exact)
+		fprintf(stderr, "[ hwprof record: exact counts of %llu branch sites in %s ]\n",
+			(unsigned long long)res.nr_sites, o->exact);
+	if (res.term_signal) {
+		rc = cli_error("%s was killed by signal %d (%s); %s holds what was recorded until "
+			       "then", o->argv[0], res.term_signal, strsignal(res.term_signal), out);
+	} else if (res.exited && res.exit_status) {
+		cli_warn("%s exited with status %d", o->argv[0], res.exit_status);
+	}
+out:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
+	hwp_emu__delete(s);
+	return rc;
 }

@@ -23,6 +23,12 @@ struct record_opts {
 	const char *exact;       /* --exact FILE (emulated ground truth) */
 	int argc;                /* PROG ARGS after -- */
 	char **argv;
+	/* Added with the hardware path (cli/cmd_record.c): */
+	const char *branch_filter_str; /* -j as given */
+	const char *call_graph;  /* -g ("fp") / --call-graph fp|dwarf[,SIZE]|lbr, as given */
+	bool freq_max;           /* -F max (freq then holds the maximum rate it stands for) */
+	unsigned mmap_pages;     /* -m N: ring-buffer data pages (0: default) */
+	bool print_attr;         /* --print-attr: print the perf_event_attr, record nothing */
 };
 
 /* Emulated capture (cli/record_emulate.c). */

@@ -91,4 +91,8 @@ int hwp_writer__close(struct hwp_writer *w);
 /* Frees without finishing (the output is left incomplete). */
 void hwp_writer__abort(struct hwp_writer *w);
 
+/* Added for hwprof record: sets a header feature that has no content
+   (HWP_FEAT_BRANCH_STACK, which perf report needs for branch mode). */
+int hwp_writer__set_flag_feature(struct hwp_writer *w, unsigned feat);
+
 #endif

@@ -32,8 +32,8 @@ struct hwp_probe_opts {
 };
 
 enum hwp_pmu_kind {
-	HWP_PMU_OTHER = 0,  /* uncore, power, ... */
-	HWP_PMU_SOFTWARE,   /* software, tracepoint, breakpoint, kprobe, uprobe, msr */
+	HWP_PMU_OTHER = 0,  /* uncore, power, msr, ... */
+	HWP_PMU_SOFTWARE,   /* software, tracepoint, breakpoint, kprobe, uprobe */
 	HWP_PMU_CORE,       /* cpu, cpu_core, cpu_atom, armv8_*: cycles, LBR/BRS/BRBE */
 	HWP_PMU_IBS_OP,     /* AMD IBS execution sampling */
 	HWP_PMU_IBS_FETCH,  /* AMD IBS fetch sampling */
@@ -113,7 +113,7 @@ struct hwp_probe_info {
 	char pmus_err[120];
 	size_t nr_pmus;
 	struct hwp_probe_pmu pmus[HWP_PROBE_MAX_PMUS];
-	size_t nr_other_pmus;   /* HWP_PMU_OTHER ones, not kept in pmus[] beyond the limit */
+	size_t nr_other_pmus;   /* PMUs left out of pmus[] (past the limit; uncore ones first) */
 
 	/* Intel: IA32_PERF_CAPABILITIES (MSR 0x345) from <dev>/cpu/0/msr */
 	enum hwp_probe_state perf_caps_state;

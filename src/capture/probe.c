@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,9 +73,22 @@ int hwp__read_int(const char *root, const char *rel, int *out)
 	return 0;
 }
 
+/* snprintf into a fixed field; truncation is intended (vsnprintf: no
+   -Wformat-truncation noise for paths that may be long). */
+static void setf(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void setf(char *dst, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(dst, len, fmt, ap);
+	va_end(ap);
+}
+
 static void copy(char *dst, size_t len, const char *src)
 {
-	snprintf(dst, len, "%s", src);
+	setf(dst, len, "%s", src);
 }
 
 static char *trim(char *s)
@@ -236,7 +250,7 @@ static void parse_cpuinfo(const char *procfs_root, struct hwp_probe_info *info)
 		info->model = arm_part;
 		info->have_fms = true;
 		if (!info->model_name[0])
-			snprintf(info->model_name, sizeof(info->model_name), "%s part 0x%03x",
+			setf(info->model_name, sizeof(info->model_name), "%s part 0x%03x",
 				 arm_implementer(arm_imp), arm_part);
 		if (!info->arch[0])
 			copy(info->arch, sizeof(info->arch), "aarch64");
@@ -392,7 +406,7 @@ int hwp_probe__perms(const char *procfs_root, struct hwp_probe_info *info)
 static enum hwp_pmu_kind pmu_kind(const char *name, bool has_cpus)
 {
 	static const char *const sw[] = { "software", "tracepoint", "breakpoint", "kprobe",
-					  "uprobe", "msr" };
+					  "uprobe" };
 
 	for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++)
 		if (!strcmp(name, sw[i]))
@@ -479,7 +493,7 @@ int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info)
 		int e = errno;
 
 		info->pmus_state = HWP_PROBE_UNREADABLE;
-		snprintf(info->pmus_err, sizeof(info->pmus_err), "%s: %s", path, strerror(e));
+		setf(info->pmus_err, sizeof(info->pmus_err), "%s: %s", path, strerror(e));
 		return 0;
 	}
 	while ((de = readdir(d)) != NULL) {
@@ -514,10 +528,10 @@ int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info)
 			k = pmu_kind(names[i], has_cpus);
 			if ((pass == 0) != (k != HWP_PMU_OTHER))
 				continue;
-			if (k == HWP_PMU_OTHER)
+			if (info->nr_pmus == HWP_PROBE_MAX_PMUS) {
 				info->nr_other_pmus++;
-			if (info->nr_pmus == HWP_PROBE_MAX_PMUS)
 				continue;
+			}
 			struct hwp_probe_pmu *p = &info->pmus[info->nr_pmus++];
 
 			memset(p, 0, sizeof(*p));
@@ -534,7 +548,7 @@ int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info)
 	free(names);
 	info->pmus_state = n ? HWP_PROBE_READ : HWP_PROBE_ABSENT;
 	if (!n)
-		snprintf(info->pmus_err, sizeof(info->pmus_err), "no PMU under %s", path);
+		setf(info->pmus_err, sizeof(info->pmus_err), "no PMU under %s", path);
 	return 0;
 }
 
@@ -614,7 +628,7 @@ int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info
 			return 0;
 		if (!err) {
 			info->kmsg = HWP_PROBE_ABSENT;
-			snprintf(info->kmsg_err, sizeof(info->kmsg_err),
+			setf(info->kmsg_err, sizeof(info->kmsg_err),
 				 "no \"Performance Events:\" line in %s (log rotated?)", path);
 			return 0;
 		}
@@ -644,7 +658,7 @@ int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info
 		}
 	}
 	info->kmsg = HWP_PROBE_UNREADABLE;
-	snprintf(info->kmsg_err, sizeof(info->kmsg_err), "%s: %s%s", path, strerror(err),
+	setf(info->kmsg_err, sizeof(info->kmsg_err), "%s: %s%s", path, strerror(err),
 		 err == EPERM || err == EACCES ? " (kernel.dmesg_restrict: run as root)" : "");
 	return 0;
 }
@@ -681,13 +695,13 @@ int hwp_probe__perf_caps(const char *dev_root, struct hwp_probe_info *info)
 
 		info->perf_caps_state = HWP_PROBE_UNREADABLE;
 		if (e == ENOENT)
-			snprintf(info->perf_caps_err, sizeof(info->perf_caps_err),
+			setf(info->perf_caps_err, sizeof(info->perf_caps_err),
 				 "%s missing: 'modprobe msr' and run as root", path);
 		else if (e == EACCES || e == EPERM)
-			snprintf(info->perf_caps_err, sizeof(info->perf_caps_err),
+			setf(info->perf_caps_err, sizeof(info->perf_caps_err),
 				 "%s: %s (reading MSRs needs root: CAP_SYS_RAWIO)", path, strerror(e));
 		else
-			snprintf(info->perf_caps_err, sizeof(info->perf_caps_err), "%s: %s", path,
+			setf(info->perf_caps_err, sizeof(info->perf_caps_err), "%s: %s", path,
 				 strerror(e));
 		return 0;
 	}
@@ -697,7 +711,7 @@ int hwp_probe__perf_caps(const char *dev_root, struct hwp_probe_info *info)
 
 		close(fd);
 		info->perf_caps_state = HWP_PROBE_UNREADABLE;
-		snprintf(info->perf_caps_err, sizeof(info->perf_caps_err),
+		setf(info->perf_caps_err, sizeof(info->perf_caps_err),
 			 "%s: MSR 0x345 not readable: %s%s", path, strerror(e),
 			 e == EIO ? " (the CPU or hypervisor refuses it)" : "");
 		return 0;
@@ -815,7 +829,7 @@ void hwp_probe__verdicts(struct hwp_probe_info *info)
 
 	/* branch stacks */
 	if (!core) {
-		say(&info->branch_stack, false, "no branch records: %s", info->hw_pmu.why);
+		say(&info->branch_stack, false, "no branch records without a hardware PMU");
 	} else if (depth > 0) {
 		const char *what = info->vendor == HWP_CPU_INTEL ? (info->flag_arch_lbr ||
 								     info->lbr_format == 0x3f

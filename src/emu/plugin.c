@@ -112,12 +112,30 @@ struct tbi {
 	uint64_t br;     /* last (executed) instruction: the branch */
 	uint64_t fall;   /* the address after it */
 	uint64_t target; /* direct target, else 0 */
+	uint64_t phantom; /* br when it may be a phantom page-crossing insn, else 0 */
+	uint64_t fbase;  /* branch-entry flags: type and privilege bits */
 	uint32_t n_insns;
 	uint32_t site; /* exact-count index, NO_SITE when not a branch */
+	uint32_t cls;  /* C_* bits for the fast path */
 	uint8_t kind;
 	uint8_t rec; /* taken instances enter the ring (the -j filter) */
 	struct tbi *next;
 };
+
+/* Fast-path classes of a TB's end (struct tbi.cls). */
+enum {
+	C_COND = 1,     /* gshare */
+	C_CALL = 2,     /* pushes the return stack */
+	C_RET = 4,      /* pops it */
+	C_IND = 8,      /* BTB */
+	C_ANY = 16,     /* any next pc is a valid target */
+	C_NOFALL = 32,  /* next pc == fall is not a plain fall-through */
+	C_REC = 64,     /* taken instances enter the ring */
+	C_PHANTOM = 128 /* the last instruction may be a phantom */
+};
+
+/* The previous TB of a vCPU that has not run one yet (generic path). */
+static const struct tbi no_tb = { .cls = C_NOFALL };
 
 /* A chunk writer (emu_raw.h). */
 struct writer {
@@ -136,10 +154,11 @@ struct tgt {
 };
 
 struct vcpu {
-	const struct tbi *prev;
+	const struct tbi *prev; /* &no_tb before the first TB */
 	uint64_t pos;   /* ring write position (monotonic) */
 	uint32_t valid; /* valid entries in the ring */
 	uint32_t tid;   /* 0: not known yet */
+	uint32_t idx;   /* vCPU index */
 	int64_t countdown;
 	uint64_t cur_period;
 	uint64_t insns_since; /* instructions since the last recorded entry */
@@ -181,7 +200,7 @@ static struct {
 	unsigned jitter;
 	unsigned depth, mask;
 	uint32_t rec_mask;
-	bool callstack, exact;
+	bool callstack, exact, debug;
 	pid_t pid;
 	int fd;
 	uint64_t next_chunk;
@@ -339,7 +358,8 @@ static uint64_t next_period(struct vcpu *v)
 
 static void vcpu_reset(struct vcpu *v, unsigned idx)
 {
-	v->prev = NULL;
+	v->prev = &no_tb;
+	v->idx = idx;
 	v->pos = 0;
 	v->valid = 0;
 	v->tid = 0;
@@ -393,13 +413,13 @@ static void emit_sample(struct vcpu *v, uint64_t ip)
 		if (!v->tid)
 			v->tid = gettid_();
 		s->tid = v->tid;
-		s->vcpu = (uint32_t)(v - v); /* filled below */
+		s->vcpu = v->idx;
 		s->time = now_ns();
 		s->ip = ip;
 		s->period = v->cur_period + (uint64_t)(-v->countdown);
 		s->nr = nr;
 		s->pad = 0;
-		s->hw_idx = (v->pos - 1) & g.mask;
+		s->hw_idx = (v->pos - 1) & (g.depth - 1);
 		for (uint32_t i = 0; i < nr; i++)
 			e[i] = v->ring[(v->pos - 1 - i) & g.mask];
 		w_commit(s, HWP_EMU_SAMPLE, size);
@@ -411,14 +431,21 @@ static void emit_sample(struct vcpu *v, uint64_t ip)
 	v->countdown = (int64_t)v->cur_period;
 }
 
-static inline uint64_t entry_flags(struct vcpu *v, bool mis, bool predicted, unsigned kind)
+static inline uint64_t entry_cycles(const struct vcpu *v)
 {
 	uint64_t cyc = (v->insns_since + 1) / 2 + v->pen;
 
-	if (cyc > 0xffff)
-		cyc = 0xffff;
-	return (uint64_t)mis | (uint64_t)predicted << 1 | cyc << 4 |
-	       (uint64_t)kind_br_type[kind] << 20 | 1ull << 30 /* PERF_BR_PRIV_USER */;
+	return cyc > 0xffff ? 0xffff : cyc;
+}
+
+static inline uint64_t kind_fbase(unsigned kind)
+{
+	return (uint64_t)kind_br_type[kind] << 20 | 1ull << 30 /* PERF_BR_PRIV_USER */;
+}
+
+static inline uint64_t entry_flags(struct vcpu *v, bool mis, bool predicted, unsigned kind)
+{
+	return (uint64_t)mis | (uint64_t)predicted << 1 | entry_cycles(v) << 4 | kind_fbase(kind);
 }
 
 static inline void ring_update(struct vcpu *v, uint64_t from, uint64_t to, bool mis,
@@ -460,22 +487,24 @@ static inline void taken(struct vcpu *v, const struct tbi *p, uint64_t to, bool 
 	v->pen += TAKEN_BUBBLE;
 	if (p->rec)
 		ring_update(v, p->br, to, mis, true, p->kind);
-	if (mis)
-		v->pen += MISPREDICT_PENALTY;
+	v->pen += MISPREDICT_PENALTY * mis;
 	v->taken++;
 	if (unlikely(--v->countdown <= 0))
 		emit_sample(v, to);
 }
 
+/* Predictor tables are indexed by the address after the branch (unique per
+   branch, and at hand without another load). */
 static inline bool predict_cond(struct vcpu *v, uint64_t pc, bool tk)
 {
+	/* 2-bit saturating counters: [taken][counter] -> next counter */
+	static const uint8_t next[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } };
 	uint32_t i = ((uint32_t)pc ^ (uint32_t)(pc >> PHT_BITS) ^ v->ghr) & (PHT_SIZE - 1);
 	uint8_t c = v->pht[i];
-	bool mis = (c >= 2) != tk;
 
-	v->pht[i] = tk ? (uint8_t)(c < 3 ? c + 1 : 3) : (uint8_t)(c ? c - 1 : 0);
+	v->pht[i] = next[tk][c & 3];
 	v->ghr = ((v->ghr << 1) | tk) & (PHT_SIZE - 1);
-	return mis;
+	return (c >> 1) != tk;
 }
 
 static inline bool predict_ind(struct vcpu *v, uint64_t pc, uint64_t to)
@@ -629,7 +658,7 @@ static void resolve(struct vcpu *v, const struct tbi *q, bool sync, uint64_t s, 
 			tk = true;
 		else
 			return;
-		if (predict_cond(v, q->br, tk))
+		if (predict_cond(v, q->fall, tk))
 			v->pen += MISPREDICT_PENALTY;
 		break;
 	case HWP_EMU_K_JMP:
@@ -647,7 +676,7 @@ static void resolve(struct vcpu *v, const struct tbi *q, bool sync, uint64_t s, 
 		rsb_push(v, q->fall);
 		/* fall through */
 	case HWP_EMU_K_IJMP:
-		predict_ind(v, q->br, s);
+		predict_ind(v, q->fall, s);
 		if (exact)
 			count_target(v, q->site, s);
 		tk = true;
@@ -679,6 +708,11 @@ static __attribute__((noinline)) void on_async(struct vcpu *v, const struct tbi 
 					       bool exact)
 {
 	v->async++;
+	if (g.debug)
+		fprintf(stderr, "hwprof-emu: async %d: tb %#llx..%#llx kind %u target %#llx fall %#llx -> %#llx%s\n",
+			(int)v->idx, (unsigned long long)p->start, (unsigned long long)p->br, p->kind,
+			(unsigned long long)p->target, (unsigned long long)p->fall,
+			(unsigned long long)pc, v->sigreturn ? " (sigreturn)" : "");
 	if (v->sigreturn && (p->kind == HWP_EMU_K_SYSCALL || p->kind == HWP_EMU_K_TRAP)) {
 		v->sigreturn = false;
 		if (exact)
@@ -704,30 +738,26 @@ static __attribute__((noinline)) void on_async(struct vcpu *v, const struct tbi 
 
 /* -------------------------------------------------------- the hot path */
 
-static inline __attribute__((always_inline)) void tb_exec(unsigned int vi, void *ud, bool exact)
+/* The generic path: resolves the previous TB's end P now that TB T starts
+   at PC (every kind, signals, phantoms; exact counts; call-stack mode). The
+   caller then makes T the previous TB. */
+static inline __attribute__((always_inline)) void generic(struct vcpu *v, const struct tbi *t,
+							  uint64_t pc, bool exact)
 {
-	const struct tbi *t = ud, *p;
-	struct vcpu *v;
-	uint64_t pc = t->start;
+	const struct tbi *p = v->prev;
 	bool mis, tk;
 
-	if (unlikely(vi >= MAX_VCPUS))
+	(void)t;
+	if (unlikely(p == &no_tb))
 		return;
-	v = vcpus[vi];
-	if (unlikely(!v) && !(v = vcpu_new(vi)))
-		return;
-	p = v->prev;
-	v->prev = t;
-	if (unlikely(!p))
-		goto out;
 	switch (p->kind) {
 	case HWP_EMU_K_NONE:
 		if (likely(pc == p->fall))
-			break;
+			return;
 		goto async;
 	case HWP_EMU_K_REP:
 		if (pc == p->br || pc == p->fall)
-			break;
+			return;
 		goto async;
 	case HWP_EMU_K_COND:
 		if (pc == p->fall)
@@ -736,14 +766,14 @@ static inline __attribute__((always_inline)) void tb_exec(unsigned int vi, void 
 			tk = true;
 		else
 			goto async;
-		mis = predict_cond(v, p->br, tk);
+		mis = predict_cond(v, p->fall, tk);
 		if (exact)
 			count(v, p, tk);
 		if (tk)
 			taken(v, p, pc, mis);
 		else if (mis)
 			v->pen += MISPREDICT_PENALTY;
-		break;
+		return;
 	case HWP_EMU_K_CALL:
 		if (unlikely(pc != p->target))
 			goto async;
@@ -751,70 +781,191 @@ static inline __attribute__((always_inline)) void tb_exec(unsigned int vi, void 
 		if (exact)
 			count(v, p, true);
 		taken(v, p, pc, false);
-		break;
+		return;
 	case HWP_EMU_K_JMP:
 		if (unlikely(pc != p->target))
 			goto async;
 		if (exact)
 			count(v, p, true);
 		taken(v, p, pc, false);
-		break;
+		return;
 	case HWP_EMU_K_RET:
-		if (unlikely(is_handler(pc)))
+		if (unlikely(pc == p->phantom || is_handler(pc)))
 			goto async;
 		mis = rsb_pop(v, pc);
 		if (exact)
 			count(v, p, true);
 		taken(v, p, pc, mis);
-		break;
+		return;
 	case HWP_EMU_K_ICALL:
-		if (unlikely(is_handler(pc)) && pc != p->fall && v->npend < MAX_PENDING &&
-		    handler_is_sync(pc))
-			goto async;
-		rsb_push(v, p->fall);
-		/* fall through */
 	case HWP_EMU_K_IJMP:
-		if (p->kind == HWP_EMU_K_IJMP && unlikely(is_handler(pc)) && handler_is_sync(pc))
+		/* a signal handler's entry after an indirect branch: delivery */
+		if (unlikely(pc == p->phantom || is_handler(pc)))
 			goto async;
-		mis = predict_ind(v, p->br, pc);
+		if (p->kind == HWP_EMU_K_ICALL)
+			rsb_push(v, p->fall);
+		mis = predict_ind(v, p->fall, pc);
 		if (exact) {
 			count(v, p, true);
 			count_target(v, p->site, pc);
 		}
 		taken(v, p, pc, mis);
-		break;
+		return;
 	case HWP_EMU_K_FAR:
+		if (unlikely(pc == p->phantom || is_handler(pc)))
+			goto async;
 		if (exact)
 			count(v, p, true);
 		taken(v, p, pc, false);
-		break;
+		return;
 	case HWP_EMU_K_SYSCALL:
 	case HWP_EMU_K_TRAP:
 		if (likely(pc == p->fall) && !v->sigreturn) {
 			if (exact)
 				count(v, p, false);
-			break;
+			return;
 		}
 		goto async;
 	default:
-		break;
+		return;
 	}
-out:
-	v->insns_since += t->n_insns;
-	return;
 async:
+	if (pc == p->phantom) {
+		/* the phantom: re-translated as this TB's first instruction */
+		v->insns_since--;
+		return;
+	}
 	on_async(v, p, pc, exact);
+}
+
+static inline __attribute__((always_inline)) struct vcpu *vcpu_of(unsigned int vi)
+{
+	struct vcpu *v;
+
+	if (unlikely(vi >= MAX_VCPUS))
+		return NULL;
+	v = vcpus[vi];
+	if (unlikely(!v))
+		v = vcpu_new(vi);
+	return v;
+}
+
+static inline __attribute__((always_inline)) void set_prev(struct vcpu *v, const struct tbi *t)
+{
+	v->prev = t;
 	v->insns_since += t->n_insns;
 }
 
+
+/* A taken branch on the fast path (no call-stack mode, no exact counts);
+   true when a sample is due. */
+static inline __attribute__((always_inline)) bool taken_fast(struct vcpu *v, const struct tbi *p,
+							     uint64_t to, bool mis, uint32_t cls)
+{
+	v->pen += TAKEN_BUBBLE;
+	if (cls & C_REC) {
+		struct hwp_emu_entry *e = &v->ring[v->pos & (HWP_EMU_MAX_DEPTH - 1)];
+
+		e->from = p->br;
+		e->to = to;
+		e->flags = p->fbase | (uint64_t)mis | (uint64_t)!mis << 1 | entry_cycles(v) << 4;
+		v->pos++;
+		v->valid += v->valid < g.depth;
+		v->insns += v->insns_since;
+		v->insns_since = 0;
+		v->pen = 0;
+	}
+	v->pen += MISPREDICT_PENALTY * mis;
+	v->taken++;
+	return --v->countdown <= 0;
+}
+
+/* Out of the hot function, so that it needs no saved registers. */
+static __attribute__((noinline)) void tb_slow(unsigned int vi, const struct tbi *t)
+{
+	struct vcpu *v = vcpu_of(vi);
+
+	if (likely(v != NULL)) {
+		generic(v, t, t->start, false);
+		set_prev(v, t);
+	}
+}
+
+static __attribute__((noinline)) void tb_sample(struct vcpu *v, uint64_t ip)
+{
+	emit_sample(v, ip);
+}
+
+/*
+ * The hot path: one call at the start of every TB. Plain fall-through,
+ * direct branches and indirect branches are resolved from the expectations
+ * the previous TB left in the vCPU; anything else takes the generic path.
+ */
 static void on_tb(unsigned int vi, void *ud)
 {
-	tb_exec(vi, ud, false);
+	const struct tbi *t = ud, *p;
+	struct vcpu *v;
+	uint64_t pc, fall;
+	uint32_t cls;
+	bool mis;
+
+	if (unlikely(vi >= MAX_VCPUS) || unlikely(!(v = vcpus[vi]))) {
+		tb_slow(vi, t);
+		return;
+	}
+	pc = t->start;
+	p = v->prev;
+	cls = p->cls;
+	fall = p->fall;
+	if (pc == fall && !(cls & C_NOFALL)) {
+		if (cls & C_COND)
+			v->pen += MISPREDICT_PENALTY * predict_cond(v, fall, false);
+		set_prev(v, t);
+		return;
+	}
+	if (pc == p->target) {
+		mis = (cls & C_COND) ? predict_cond(v, fall, true) : false;
+		if (cls & C_CALL)
+			rsb_push(v, fall);
+	} else if ((cls & C_ANY) && !((cls & C_PHANTOM) && pc == p->phantom) &&
+		   likely(pc < g.hmin || pc > g.hmax)) {
+		if (cls & C_RET) {
+			mis = rsb_pop(v, pc);
+		} else {
+			mis = predict_ind(v, fall, pc);
+			if (cls & C_CALL)
+				rsb_push(v, fall);
+		}
+	} else {
+		tb_slow(vi, t);
+		return;
+	}
+	if (unlikely(taken_fast(v, p, pc, mis, cls))) {
+		set_prev(v, t);
+		tb_sample(v, pc);
+		return;
+	}
+	set_prev(v, t);
+}
+
+static void on_tb_generic(unsigned int vi, void *ud)
+{
+	struct vcpu *v = vcpu_of(vi);
+
+	if (likely(v != NULL)) {
+		generic(v, ud, ((const struct tbi *)ud)->start, false);
+		set_prev(v, ud);
+	}
 }
 
 static void on_tb_exact(unsigned int vi, void *ud)
 {
-	tb_exec(vi, ud, true);
+	struct vcpu *v = vcpu_of(vi);
+
+	if (likely(v != NULL)) {
+		generic(v, ud, ((const struct tbi *)ud)->start, true);
+		set_prev(v, ud);
+	}
 }
 
 /* ------------------------------------------------------ translation time */
@@ -899,8 +1050,10 @@ static void scan_maps(uint64_t haddr)
 		path = line + n;
 		path[strcspn(path, "\n")] = 0;
 		if (path[0] == '/' && strstr(path, " (deleted)") == NULL) {
-			uint32_t prot = (perms[0] == 'r' ? 1 : 0) | (perms[1] == 'w' ? 2 : 0) |
-					(perms[2] == 'x' ? 4 : 0);
+			/* QEMU maps guest code readable, not executable, on the
+			   host (and the kernel may merge it with its neighbours):
+			   the guest executed code here, so say r-x. */
+			uint32_t prot = 1 /* PROT_READ */ | 4 /* PROT_EXEC */;
 			uint32_t flags = perms[3] == 's' ? 1 /* MAP_SHARED */ : 2 /* MAP_PRIVATE */;
 
 			emit_mmap(lo - g.guest_base, hi - lo, off, maj, min, ino, prot, flags, path);
@@ -961,6 +1114,29 @@ static uint32_t site_get(uint64_t addr, unsigned kind)
 	return g.nsites++;
 }
 
+static uint32_t tb_class(struct tbi *t)
+{
+	uint32_t c;
+
+	switch (t->kind) {
+	case HWP_EMU_K_NONE: c = 0; break;
+	case HWP_EMU_K_COND: c = C_COND; break;
+	case HWP_EMU_K_JMP: c = C_NOFALL; break;
+	case HWP_EMU_K_CALL: c = C_CALL | C_NOFALL; break;
+	case HWP_EMU_K_IJMP: c = C_IND | C_ANY | C_NOFALL; break;
+	case HWP_EMU_K_ICALL: c = C_IND | C_CALL | C_ANY | C_NOFALL; break;
+	case HWP_EMU_K_RET: c = C_RET | C_ANY | C_NOFALL; break;
+	default: /* far, syscall, trap, rep: the generic path */
+		t->target = 0;
+		return C_NOFALL;
+	}
+	if (t->rec)
+		c |= C_REC;
+	if (t->phantom)
+		c |= C_PHANTOM;
+	return c;
+}
+
 static struct tbi *tbi_get(const struct tbi *key)
 {
 	uint32_t h = (uint32_t)((key->start * 0x9e3779b97f4a7c15ull) >> 40) & g.tbh_mask;
@@ -968,7 +1144,8 @@ static struct tbi *tbi_get(const struct tbi *key)
 
 	for (t = g.tbh[h]; t; t = t->next)
 		if (t->start == key->start && t->br == key->br && t->fall == key->fall &&
-		    t->target == key->target && t->kind == key->kind && t->n_insns == key->n_insns)
+		    t->target == key->target && t->kind == key->kind && t->n_insns == key->n_insns &&
+		    t->phantom == key->phantom)
 			return t;
 	t = malloc(sizeof(*t));
 	if (!t)
@@ -995,22 +1172,20 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	last = qemu_plugin_tb_get_insn(tb, n - 1);
 	lv = qemu_plugin_insn_vaddr(last);
 	ls = qemu_plugin_insn_size(last);
-	if (n > 1 && (((lv + ls - 1) ^ key.start) & ~0xfffull)) {
-		/* phantom page-crossing instruction: not executed in this TB */
-		struct qemu_plugin_insn *prev = qemu_plugin_tb_get_insn(tb, n - 2);
-
-		key.kind = HWP_EMU_K_NONE;
-		key.br = qemu_plugin_insn_vaddr(prev);
-		key.fall = lv;
-		key.n_insns = (uint32_t)(n - 1);
-	} else {
-		key.kind = (uint8_t)hwp_emu_classify(qemu_plugin_insn_data(last), ls, lv, &key.target);
-		key.br = lv;
-		key.fall = lv + ls;
-		key.n_insns = (uint32_t)n;
-	}
+	key.kind = (uint8_t)hwp_emu_classify(qemu_plugin_insn_data(last), ls, lv, &key.target);
+	key.br = lv;
+	key.fall = lv + ls;
+	key.n_insns = (uint32_t)n;
+	/* QEMU 7.2 ends a TB before a later instruction that would cross into
+	   the next page, but the plugin still sees its first bytes as the TB's
+	   last instruction; the next TB then starts at that instruction. Which
+	   of the two happened is only known when the next TB starts. */
+	if (n > 1 && !((lv ^ key.start) & ~0xfffull) && (lv | 0xfff) - lv < 15)
+		key.phantom = lv;
 	key.rec = (g.rec_mask >> key.kind) & 1;
 	key.site = NO_SITE;
+	key.fbase = kind_fbase(key.kind);
+	key.cls = tb_class(&key);
 
 	pthread_mutex_lock(&g.tr_lock);
 	if (!g.have_base) {
@@ -1024,7 +1199,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	t = tbi_get(&key);
 	pthread_mutex_unlock(&g.tr_lock);
 	if (t)
-		qemu_plugin_register_vcpu_tb_exec_cb(tb, g.exact ? on_tb_exact : on_tb,
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, g.exact ? on_tb_exact :
+							 g.callstack ? on_tb_generic : on_tb,
 						     QEMU_PLUGIN_CB_NO_REGS, t);
 }
 
@@ -1341,6 +1517,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		fprintf(stderr, "hwprof-emu: no out=DIR argument\n");
 		return -1;
 	}
+	g.debug = getenv("HWPROF_EMU_DEBUG") != NULL;
+	g.hmin = UINT64_MAX;
 	g.mask = HWP_EMU_MAX_DEPTH - 1;
 	g.tbh_mask = (1u << 16) - 1;
 	g.tbh = calloc(g.tbh_mask + 1, sizeof(*g.tbh));

@@ -145,9 +145,11 @@ static const uint8_t *input_at(struct hwp_reader *r, uint64_t off, uint64_t n)
 	uint64_t drop = off - r->sbuf_base;
 	if (drop > r->sbuf_len)
 		drop = r->sbuf_len;
-	memmove(r->sbuf, r->sbuf + drop, r->sbuf_len - drop);
-	r->sbuf_len -= drop;
-	r->sbuf_base += drop;
+	if (drop) { /* sbuf is NULL until the first read: no arithmetic on it */
+		memmove(r->sbuf, r->sbuf + drop, r->sbuf_len - drop);
+		r->sbuf_len -= drop;
+		r->sbuf_base += drop;
+	}
 	while (r->sbuf_base + r->sbuf_len < off + n) {
 		if (r->stream_eof)
 			return NULL;
@@ -177,6 +179,8 @@ static const uint8_t *input_at(struct hwp_reader *r, uint64_t off, uint64_t n)
 		r->sbuf_len += (size_t)got;
 		r->file_size = r->sbuf_base + r->sbuf_len;
 	}
+	if (!r->sbuf)
+		return NULL; /* an empty stream */
 	return r->sbuf + (off - r->sbuf_base);
 }
 
@@ -186,6 +190,10 @@ static void release_consumed(struct hwp_reader *r)
 	if (!r->map_owned || r->pos < r->dontneed_done + 2 * RELEASE_STEP)
 		return;
 	uint64_t upto = (r->pos - RELEASE_STEP) & ~(uint64_t)(RELEASE_STEP - 1);
+	/* Never past the mapping: MADV_DONTNEED there would zero whatever else
+	   is mapped (a pos past the end once came from an AUXTRACE size). */
+	if (upto > r->map_len)
+		upto = r->map_len & ~(uint64_t)(RELEASE_STEP - 1);
 	if (upto > r->dontneed_done) {
 		madvise((void *)(r->map + r->dontneed_done), upto - r->dontneed_done, MADV_DONTNEED);
 		r->dontneed_done = upto;

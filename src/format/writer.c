@@ -86,6 +86,7 @@ struct hwp_writer {
 	size_t nr_build_ids, cap_build_ids;
 	bool have_time;
 	uint64_t first_time, last_time;
+	uint64_t flag_features[HWP_FEAT_BITS / 64]; /* hwp_writer__set_flag_feature() */
 };
 
 /* ---------------------------------------------------------------- output */
@@ -1195,6 +1196,8 @@ static int feature_content(struct hwp_writer *w, unsigned feat, struct bvec *b)
 		if (!w->have_time)
 			return 0;
 		return bvec_u64(b, w->first_time) || bvec_u64(b, w->last_time) ? -ENOMEM : 1;
+	case HWP_FEAT_BRANCH_STACK: /* a flag: present, no content */
+		return (int)((w->flag_features[feat / 64] >> (feat % 64)) & 1);
 	default:
 		return 0;
 	}
@@ -1355,4 +1358,16 @@ int hwp_writer__close(struct hwp_writer *w)
 out:
 	writer_free(w);
 	return err;
+}
+
+/* Added for hwprof record: a feature that is a flag without content.
+   BRANCH_STACK is one: perf report's branch mode (and its "Selected -b but
+   no branch data" check) looks for it, perf record writes it with size 0. */
+int hwp_writer__set_flag_feature(struct hwp_writer *w, unsigned feat)
+{
+	if (!w || feat != HWP_FEAT_BRANCH_STACK)
+		return hwp_set_error(EINVAL, "hwp_writer__set_flag_feature: feature %u is not a "
+				     "content-less flag (only BRANCH_STACK is)", feat);
+	w->flag_features[feat / 64] |= 1ULL << (feat % 64);
+	return 0;
 }

@@ -41,6 +41,7 @@ struct hwp_machine {
 	const char **names;
 	size_t names_cap, names_nr;
 	struct hwp_arena arena;
+	uint64_t generation; /* bumped by every change that can move maps or threads */
 };
 
 /* ---- file-name rules (util/map.h) ---- */
@@ -400,6 +401,7 @@ int32_t hwp_thread__tid(const struct hwp_thread *t)
 int hwp_machine__fork(struct hwp_machine *m, int32_t pid, int32_t tid, int32_t ppid,
 		      int32_t ptid, bool clone_maps)
 {
+	m->generation++;
 	struct hwp_thread *t = find_thread(m, pid, tid);
 	struct hwp_thread *parent = hwp_machine__findnew_thread(m, ppid, ptid);
 	struct hwp_thread *detached = NULL;
@@ -453,6 +455,7 @@ static int kernel_mmap(struct hwp_machine *m, const struct hwp_map *nm)
 /* machine__process_mmap{,2}_event() and map__new(). */
 int hwp_machine__mmap(struct hwp_machine *m, const struct hwp_mmap_event *e)
 {
+	m->generation++;
 	struct hwp_map nm;
 
 	memset(&nm, 0, sizeof(nm));
@@ -658,4 +661,9 @@ void hwp_machine__delete(struct hwp_machine *m)
 	free(m->names);
 	hwp_arena__free(&m->arena);
 	free(m);
+}
+
+uint64_t hwp_machine__generation(const struct hwp_machine *m)
+{
+	return m->generation;
 }

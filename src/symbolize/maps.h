@@ -133,6 +133,10 @@ const struct hwp_map *hwp_machine__find_map(const struct hwp_machine *m, int32_t
 size_t hwp_thread__maps(const struct hwp_thread *t, const struct hwp_map **maps);
 size_t hwp_machine__kernel_maps(const struct hwp_machine *m, const struct hwp_map **maps);
 
+/* Changes whenever maps or threads may have moved: pointers from the lookups
+   above stay valid while it does not. */
+uint64_t hwp_machine__generation(const struct hwp_machine *m);
+
 /* perf's rules for file names, exposed for tests and the symbolizer. */
 bool hwp_map_name__is_identity(const char *filename, uint32_t flags);
 bool hwp_map_name__is_vdso(const char *filename);

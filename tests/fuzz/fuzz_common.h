@@ -45,17 +45,23 @@ static void fz_str(const char *s)
 }
 
 /* The error contract of the reader: "NAME: what ... offset 0x..", one line. */
-static void fz_check_error(int rc)
+static void fz_check_error_named(int rc, const char *name)
 {
 	const char *m = hwp_errmsg();
+	size_t n = strlen(name);
 
 	if (rc == -ENOMEM)
 		return;
-	if (strncmp(m, FUZZ_NAME ": ", sizeof(FUZZ_NAME ": ") - 1) != 0 || strchr(m, '\n') ||
+	if (strncmp(m, name, n) != 0 || strncmp(m + n, ": ", 2) != 0 || strchr(m, '\n') ||
 	    !strstr(m, "offset 0x")) {
 		fprintf(stderr, "fuzz: bad error message (rc %d): '%s'\n", rc, m);
 		abort();
 	}
+}
+
+static void fz_check_error(int rc)
+{
+	fz_check_error_named(rc, FUZZ_NAME);
 }
 
 static void fz_header(const struct hwp_reader *r)

@@ -8,10 +8,16 @@
  * fed to the process-map model and printed as `hwprof script` and
  * `hwprof script --json` do). Every parsed
  * field is read back so the sanitizers see each access a consumer makes.
- * Errors must be one line naming the input and an offset.
+ * Errors must be one line naming the input and an offset. Pipe-mode and text
+ * inputs are also read through a real pipe (the streaming code path), which
+ * must see the same records and the same outcome as the in-memory read.
  */
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "fuzz_common.h"
 #include "symbolize/maps.h"
+#include "util/bytes.h"
 
 static FILE *devnull;
 static struct hwp_outbuf out;
@@ -44,6 +50,69 @@ static bool any_callchain(const struct hwp_reader *r)
 	return false;
 }
 
+/* Pass 3: the same bytes through a pipe; compared with pass 1. */
+static void pass_stream(const uint8_t *data, size_t size, bool opened, int mem_rc,
+			uint64_t mem_events, uint64_t mem_types)
+{
+	struct hwp_reader_opts opts = { .sz = sizeof(opts), .note = note };
+	char path[64];
+	int fds[2];
+
+	/* File-mode perf.data is refused on a pipe by design: nothing to compare. */
+	if (size >= 16 && ld64(data) == HWP_PERF_MAGIC2 && ld64(data + 8) != HWP_PIPE_HEADER_SIZE)
+		return;
+	if (pipe(fds) < 0)
+		return;
+	/* All of it must fit in the pipe: nobody reads while we write. */
+	fcntl(fds[1], F_SETPIPE_SZ, 1 << 20);
+	fcntl(fds[1], F_SETFL, O_NONBLOCK);
+	size_t done = 0;
+	while (done < size) {
+		ssize_t n = write(fds[1], data + done, size - done);
+		if (n <= 0)
+			break;
+		done += (size_t)n;
+	}
+	close(fds[1]);
+	if (done < size) {
+		close(fds[0]);
+		return;
+	}
+	snprintf(path, sizeof(path), "/dev/fd/%d", fds[0]);
+	struct hwp_reader *r = hwp_reader__open(path, &opts);
+	close(fds[0]);
+	if (!r) {
+		fz_check_error_named(-errno, path);
+		if (opened) {
+			fprintf(stderr, "fuzz: opens from memory, not from a pipe: %s\n", hwp_errmsg());
+			abort();
+		}
+		return;
+	}
+	if (!opened) {
+		fprintf(stderr, "fuzz: opens from a pipe, not from memory\n");
+		abort();
+	}
+	struct hwp_event ev;
+	uint64_t events = 0, types = 0;
+	int rc;
+
+	while ((rc = hwp_reader__next(r, &ev)) > 0) {
+		fz_event(&ev);
+		events++;
+		types = types * 31 + ev.type;
+	}
+	if (rc < 0)
+		fz_check_error_named(rc, path);
+	if ((rc < 0) != (mem_rc < 0) || events != mem_events || types != mem_types) {
+		fprintf(stderr, "fuzz: pipe read differs: rc %d vs %d, %llu vs %llu records (%s)\n", rc,
+			mem_rc, (unsigned long long)events, (unsigned long long)mem_events,
+			rc < 0 || mem_rc < 0 ? hwp_errmsg() : "");
+		abort();
+	}
+	hwp_reader__delete(r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct hwp_reader_opts opts = { .sz = sizeof(opts), .note = note };
@@ -51,9 +120,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc;
 
 	/* Pass 1: file order, as `hwprof info`. */
+	uint64_t events = 0, types = 0;
 	struct hwp_reader *r = hwp_reader__open_mem(data, size, FUZZ_NAME, &opts);
 	if (!r) {
 		fz_check_error(-errno);
+		pass_stream(data, size, false, 0, 0, 0);
 		return 0;
 	}
 	fz_header(r);
@@ -61,6 +132,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while ((rc = hwp_reader__next(r, &ev)) > 0) {
 		fz_event(&ev);
 		hwp_file_stats__add(&stats, &ev);
+		events++;
+		types = types * 31 + ev.type;
 	}
 	if (rc < 0)
 		fz_check_error(rc);
@@ -68,6 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort(); /* the end is sticky */
 	fz_header(r); /* pipe mode fills it while reading */
 	hwp_reader__delete(r);
+	pass_stream(data, size, true, rc, events, types);
 
 	/* Pass 2: time order, as `hwprof script` (text and JSON). */
 	r = hwp_reader__open_mem(data, size, FUZZ_NAME, &opts);

@@ -308,7 +308,8 @@ def layout(buf):
             lay["features"].append({"feat": f, "table": t, "off": foff, "size": fsize})
             ends += [t + 16, foff + fsize]
         lay["complete_len"] = max(ends)
-        off, end = h["data_off"], data_end
+        # data_size 0: perf record never finished; readers go to the end
+        off, end = h["data_off"], data_end if h["data_size"] else len(buf)
     while off + 8 <= end:
         rtype, size = _le(buf, off, 4), _le(buf, off + 6, 2)
         if size < 8 or off + size > end:

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/* hwprof mispredicts: one row per branch, ranked by how many mispredicts it causes. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_report.h"
+#include "hwprof/branch_report.h"
+#include "hwprof/hwprof.h"
+#include "hwprof/mispredicts.h"
+
+static const char usage[] =
+	"usage: hwprof mispredicts [-i FILE] [--min-samples N] [--limit N] [--symfs DIR]\n"
+	"                          [--json | --csv]\n"
+	"\n"
+	"One row per branch instruction: sampled executions (taken branches in the\n"
+	"branch stacks), mispredicted ones, the mispredict rate with its 95% Wilson\n"
+	"score interval, the branch's share of all mispredicts, its symbol and source\n"
+	"line, and its most frequent target; sorted by mispredict count (impact).\n"
+	"\n"
+	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
+	"      --min-samples N  hide branches sampled fewer than N times (default 1)\n"
+	"      --limit N        show at most N rows (default: all)\n"
+	"      --symfs DIR      look for binaries under DIR\n"
+	"      --json, --csv    machine-readable output\n"
+	"  -h, --help           this text\n";
+
+static int parse_count(const char *s, uint64_t *v)
+{
+	char *end;
+	unsigned long long x = strtoull(s, &end, 10);
+	if (*s == '-' || *end || end == s)
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int cmd_mispredicts(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "input", required_argument, NULL, 'i' },
+		{ "min-samples", required_argument, NULL, 'm' },
+		{ "limit", required_argument, NULL, 'l' },
+		{ "symfs", required_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *input = "perf.data", *symfs = NULL;
+	uint64_t min_samples = 1, limit = UINT64_MAX;
+	enum hwp_table_format fmt = HWP_TABLE_TEXT;
+	int c;
+
+	if (cli_wants_help(argc, argv, usage))
+		return 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case 'm':
+			if (parse_count(optarg, &min_samples))
+				return cli_error("mispredicts: --min-samples '%s' is not a count", optarg);
+			break;
+		case 'l':
+			if (parse_count(optarg, &limit))
+				return cli_error("mispredicts: --limit '%s' is not a count", optarg);
+			break;
+		case 'S':
+			symfs = optarg;
+			break;
+		case 'j':
+			fmt = HWP_TABLE_JSON;
+			break;
+		case 'c':
+			fmt = HWP_TABLE_CSV;
+			break;
+		default:
+			fputs(usage, stderr);
+			return 1;
+		}
+	}
+	if (optind < argc)
+		return cli_error("mispredicts: unexpected argument '%s'", argv[optind]);
+
+	struct report_input in;
+	int rc = report_input__load(&in, input, symfs, 0);
+	if (rc) {
+		report_input__close(&in);
+		return rc;
+	}
+	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in.collector);
+	if (st->branch_samples == 0) {
+		rc = cli_error("%s: no samples with branch stacks (record with 'perf record -b' or 'hwprof record --emulate')", input);
+		report_input__close(&in);
+		return rc;
+	}
+	if (st->entries_with_flags == 0) {
+		/* Nothing to rank: say why instead of printing a table of zeros. */
+		printf("%s: no mispredict information in %llu branch entries: %s\n", input,
+		       (unsigned long long)st->entries,
+		       st->no_flags_filter ? "recorded with -j ...,no_flags"
+					   : "neither the mispredicted nor the predicted bit is set (e.g. branch stacks synthesized from Arm ETM/CoreSight or Intel PT)");
+		report_input__close(&in);
+		return 0;
+	}
+	size_t nr;
+	uint64_t total;
+	struct hwp_mispredict_row *rows = hwp_mispredicts__build(hwp_branch_collector__table(in.collector), &nr, &total);
+	struct hwp_table *t = hwp_table__new();
+	if (!rows || !t) {
+		free(rows);
+		hwp_table__delete(t);
+		report_input__close(&in);
+		return cli_error("out of memory");
+	}
+	static const struct { const char *title, *key; enum hwp_col_kind kind; } cols[] = {
+		{ "Mispredicts", "mispredicted", HWP_COL_COUNT },
+		{ "Share", "share_percent", HWP_COL_PERCENT },
+		{ "Sampled", "sampled", HWP_COL_COUNT },
+		{ "Rate", "rate_percent", HWP_COL_PERCENT },
+		{ "95% CI low", "rate_low_percent", HWP_COL_PERCENT },
+		{ "95% CI high", "rate_high_percent", HWP_COL_PERCENT },
+		{ "Branch", "branch", HWP_COL_TEXT },
+		{ "Source Line", "srcline", HWP_COL_TEXT },
+		{ "Top Target", "top_target", HWP_COL_TEXT },
+		{ "Targets", "targets", HWP_COL_COUNT },
+	};
+	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+		hwp_table__add_column(t, cols[k].title, cols[k].key, cols[k].kind);
+	char buf[1024];
+	uint64_t shown = 0;
+	for (size_t i = 0; i < nr && shown < limit; i++) {
+		const struct hwp_mispredict_row *r = &rows[i];
+		if (r->sampled < min_samples)
+			continue;
+		shown++;
+		hwp_table__new_row(t);
+		hwp_table__set_count(t, 0, r->mispredicted);
+		hwp_table__set_real(t, 1, 100 * r->share);
+		hwp_table__set_count(t, 2, r->sampled);
+		hwp_table__set_real(t, 3, 100 * r->rate);
+		hwp_table__set_real(t, 4, 100 * r->rate_lo);
+		hwp_table__set_real(t, 5, 100 * r->rate_hi);
+		hwp_loc__format_addr(in.sym, &r->site, buf, sizeof(buf));
+		hwp_table__set_text(t, 6, buf);
+		hwp_loc__format_srcline(in.sym, &r->site, buf, sizeof(buf));
+		hwp_table__set_text(t, 7, buf);
+		hwp_loc__format_addr(in.sym, &r->top_target, buf, sizeof(buf));
+		hwp_table__set_text(t, 8, buf);
+		hwp_table__set_count(t, 9, r->targets);
+	}
+	if (st->entries_with_flags < st->entries)
+		cli_warn("%llu of %llu branch entries carry no mispredict bit; rates count only the others",
+			 (unsigned long long)(st->entries - st->entries_with_flags), (unsigned long long)st->entries);
+	report_input__warn_missing(&in);
+	rc = report_print_table(t, fmt);
+	free(rows);
+	hwp_table__delete(t);
+	report_input__close(&in);
+	return rc;
+}

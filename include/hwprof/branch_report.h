@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Hot-branch and mispredict reports from an aggregated branch table: rows are
+ * keyed by perf's branch sort keys (rendered as perf renders them), merged,
+ * and ordered by count.
+ */
+#ifndef HWPROF_BRANCH_REPORT_H
+#define HWPROF_BRANCH_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof/branch_table.h"
+#include "hwprof/symbolize.h"
+
+enum hwp_branch_key_id {
+	HWP_KEY_SYMBOL_FROM,
+	HWP_KEY_SYMBOL_TO,
+	HWP_KEY_SRCLINE_FROM,
+	HWP_KEY_SRCLINE_TO,
+	HWP_KEY_DSO_FROM,
+	HWP_KEY_DSO_TO,
+	HWP_KEY_ADDR_FROM,
+	HWP_KEY_ADDR_TO,
+	HWP_KEY_TYPE,
+	HWP_KEY_MISPREDICT,
+	HWP_KEY_CYCLES,
+	HWP_KEY_COUNT,
+};
+
+#define HWP_MAX_SORT_KEYS 16
+
+/* Parses "symbol_from,symbol_to,...". Returns the number of keys, or <0 with
+   hwp_errmsg() naming the unknown key and listing the known ones. */
+int hwp_branch_keys__parse(const char *spec, enum hwp_branch_key_id *keys, size_t max);
+const char *hwp_branch_key__name(enum hwp_branch_key_id k);
+const char *hwp_branch_key__title(enum hwp_branch_key_id k); /* perf's column header */
+/* enum hwp_branch_split bits the keys need in the table. */
+unsigned hwp_branch_keys__split(const enum hwp_branch_key_id *keys, size_t n);
+
+struct hwp_branch_report_filter {
+	const char *dso;      /* keep rows whose from or to module short name is this */
+	const char *sym;      /* keep rows whose from or to symbol contains this */
+	double min_percent;   /* drop rows below this share of all entries */
+};
+
+struct hwp_branch_report_row {
+	const char *cells[HWP_MAX_SORT_KEYS];
+	struct hwp_branch_counts c;
+};
+
+struct hwp_branch_report;
+
+/* Builds rows (sorted by count, descending). Symbolizes each distinct
+   location once. NULL + errno on failure. */
+struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *t,
+						 struct hwp_symbolizer *sym,
+						 const enum hwp_branch_key_id *keys, size_t nkeys,
+						 const struct hwp_branch_report_filter *f);
+void hwp_branch_report__delete(struct hwp_branch_report *r);
+size_t hwp_branch_report__rows(const struct hwp_branch_report *r,
+			       const struct hwp_branch_report_row **rows);
+uint64_t hwp_branch_report__total(const struct hwp_branch_report *r); /* all entries, before filters */
+
+/* Rendering of one location, as perf's sort keys print it (exposed for the
+   mispredict report and tests). BUF gets the text. */
+void hwp_loc__format_symbol(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len);
+void hwp_loc__format_srcline(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len);
+void hwp_loc__format_dso(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len);
+void hwp_loc__format_addr(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Branch aggregation: every branch-stack entry of every sample is counted
+ * under its module-relative (from, to) pair, before any symbolization. A
+ * multi-GB recording has millions of entries but only thousands of distinct
+ * branches, so the table (and memory) grows with the latter only. The same
+ * binary loaded at different addresses in different processes lands on the
+ * same key (module = build-id, else path; offset = file offset).
+ */
+#ifndef HWPROF_BRANCH_TABLE_H
+#define HWPROF_BRANCH_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A place in the program: module id from hwp_symbolizer__module() (-1 when
+   no mapping covers it: OFFSET is then the raw address) + file offset. */
+struct hwp_code_loc {
+	int32_t module;
+	uint8_t cpumode; /* HWP_MISC_USER / HWP_MISC_KERNEL of the map found */
+	uint64_t offset;
+	uint64_t addr; /* the address as recorded (first seen; differs per process) */
+};
+
+/* Which entry properties split rows (besides from and to). */
+enum hwp_branch_split {
+	HWP_SPLIT_MISPRED = 1 << 0, /* Y / N / N/A as perf's mispredict key */
+	HWP_SPLIT_TYPE = 1 << 1,
+	HWP_SPLIT_CYCLES = 1 << 2,
+};
+
+struct hwp_branch_key {
+	struct hwp_code_loc from, to;
+	uint8_t mispred_state; /* when split: bit 0 mispred, bit 1 predicted, as recorded */
+	uint8_t type;          /* when split */
+	uint16_t cycles;       /* when split */
+};
+
+struct hwp_branch_counts {
+	uint64_t count;      /* entries */
+	uint64_t mispred;    /* entries with the mispred bit (and not predicted) */
+	uint64_t predicted;  /* entries with the predicted bit */
+	uint64_t cycles_sum; /* over entries with non-zero cycles */
+	uint64_t cycles_n;
+};
+
+struct hwp_branch_row {
+	struct hwp_branch_key key;
+	struct hwp_branch_counts c;
+};
+
+struct hwp_branch_table;
+
+struct hwp_branch_table *hwp_branch_table__new(unsigned split);
+void hwp_branch_table__delete(struct hwp_branch_table *t);
+/* FLAGS is perf_branch_entry's flags word. Returns 0 or -ENOMEM. */
+int hwp_branch_table__add(struct hwp_branch_table *t, const struct hwp_code_loc *from,
+			  const struct hwp_code_loc *to, uint64_t flags);
+size_t hwp_branch_table__size(const struct hwp_branch_table *t);
+uint64_t hwp_branch_table__total(const struct hwp_branch_table *t); /* entries added */
+/* Rows in no particular order; valid until the next add. */
+const struct hwp_branch_row *hwp_branch_table__rows(const struct hwp_branch_table *t, size_t *n);
+
+#endif

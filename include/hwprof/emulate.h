@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Emulated branch-stack capture: runs a program under qemu-x86_64 with
+ * hwprof's TCG plugin (hwprof-emu.so) and turns what the plugin recorded
+ * into one perf.data (and, optionally, exact per-branch-site counts).
+ *
+ *   s = hwp_emu__new(&opts);       checks qemu, the plugin, the program, the
+ *                                  outputs (nothing runs yet)
+ *   hwp_emu__start(s);             starts qemu (returns its pid)
+ *   hwp_emu__wait(s, &res);        waits for it (call again after EINTR)
+ *   hwp_emu__finish(s, &res);      writes perf.data (+ the exact counts)
+ *   hwp_emu__delete(s);            removes the temporary files
+ *
+ * The library never prints and installs no signal handler: a caller that
+ * wants Ctrl-C to stop the program (and still get a file) forwards signals
+ * to hwp_emu__pid().
+ */
+#ifndef HWPROF_EMULATE_H
+#define HWPROF_EMULATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define HWP_EMU_DEFAULT_PERIOD 20011 /* taken branches per sample */
+#define HWP_EMU_DEFAULT_DEPTH 32
+
+struct hwp_emu_opts {
+	size_t sz;               /* sizeof(struct hwp_emu_opts) */
+	const char *output;      /* perf.data path (NULL: "perf.data") */
+	uint64_t period;         /* taken branches per sample (0: default) */
+	unsigned jitter;         /* +-percent of the period, 0..99 */
+	unsigned depth;          /* 8, 16, 32 or 64 (0: default) */
+	uint64_t branch_filter;  /* HWP_BRANCH_* (0: any, user) */
+	const char *exact;       /* exact per-site counts (JSON lines), or NULL */
+	const char *qemu;        /* NULL: $HWPROF_QEMU, else qemu-x86_64 in PATH */
+	const char *plugin;      /* NULL: $HWPROF_EMU_PLUGIN, else next to /proc/self/exe */
+	int argc;                /* the program and its arguments */
+	char *const *argv;
+	int cmdline_argc;        /* the CMDLINE header feature (NULL: built from opts) */
+	const char *const *cmdline;
+};
+
+struct hwp_emu_result {
+	/* how the program ended */
+	bool exited;
+	int exit_status;
+	int term_signal;          /* when killed */
+	/* what was recorded */
+	uint64_t samples, taken, insns, lost, async;
+	uint64_t nr_processes, nr_threads;
+	uint64_t nr_execs;        /* execve calls that were not followed */
+	uint64_t nr_sites;        /* exact: branch sites written */
+	uint64_t bytes;           /* size of perf.data */
+	bool stats_missing;       /* a process ended without its final counts
+				     (killed): the file has what was recorded */
+};
+
+struct hwp_emu;
+
+/* NULL + errno and hwp_errmsg() ("qemu-x86_64 not found: install qemu-user"). */
+struct hwp_emu *hwp_emu__new(const struct hwp_emu_opts *opts);
+/* Starts qemu; returns its pid, or <0 (hwp_errmsg()). */
+pid_t hwp_emu__start(struct hwp_emu *s);
+pid_t hwp_emu__pid(const struct hwp_emu *s);
+/* 0 when qemu ended (RES says how), -EINTR when interrupted, <0 on error. */
+int hwp_emu__wait(struct hwp_emu *s, struct hwp_emu_result *res);
+/* Converts the recording; 0 or <0. Works on whatever was recorded. */
+int hwp_emu__finish(struct hwp_emu *s, struct hwp_emu_result *res);
+void hwp_emu__delete(struct hwp_emu *s);
+
+/* The plugin's branch-kind mask and call-stack flag for a -j filter; <0 when
+   the filter asks for nothing emulation can record (kernel-only). */
+int hwp_emu__filter_kinds(uint64_t branch_filter, uint32_t *kinds, bool *callstack);
+
+#endif

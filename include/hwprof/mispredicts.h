@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Mispredict report: one row per branch instruction (source address), with
+ * sampled executions, mispredicted ones, the rate with a 95% Wilson score
+ * interval, and the branch's share of all mispredicts; sorted by mispredict
+ * count, i.e. by impact.
+ */
+#ifndef HWPROF_MISPREDICTS_H
+#define HWPROF_MISPREDICTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof/branch_table.h"
+
+struct hwp_mispredict_row {
+	struct hwp_code_loc site;  /* the branch instruction */
+	struct hwp_code_loc top_target;
+	uint64_t targets;          /* distinct targets seen */
+	uint64_t sampled;          /* entries (taken executions sampled) */
+	uint64_t with_info;        /* entries carrying a mispred or predicted bit */
+	uint64_t mispredicted;
+	double rate, rate_lo, rate_hi; /* mispredicted / with_info, 95% Wilson */
+	double share;              /* of all mispredicts, 0..1 */
+};
+
+/* Wilson score interval for K successes in N trials at normal quantile Z. */
+void hwp_wilson_interval(uint64_t k, uint64_t n, double z, double *lo, double *hi);
+
+/* Rows sorted by mispredicted (then sampled) descending; *NR set. Caller frees. */
+struct hwp_mispredict_row *hwp_mispredicts__build(const struct hwp_branch_table *t, size_t *nr,
+						  uint64_t *total_mispredicts);
+
+#endif

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output/sample_json.h"
+#include "output/table.h"
+#include "util/arena.h"
+
+struct cell {
+	const char *s;
+	uint64_t u;
+	double d;
+};
+
+struct column {
+	const char *title, *key;
+	enum hwp_col_kind kind;
+};
+
+struct hwp_table {
+	struct column cols[32];
+	size_t ncols;
+	struct cell *cells; /* nrows * ncols */
+	size_t nrows, cap;
+	struct hwp_arena arena;
+};
+
+struct hwp_table *hwp_table__new(void)
+{
+	return calloc(1, sizeof(struct hwp_table));
+}
+
+void hwp_table__delete(struct hwp_table *t)
+{
+	if (!t)
+		return;
+	free(t->cells);
+	hwp_arena__free(&t->arena);
+	free(t);
+}
+
+int hwp_table__add_column(struct hwp_table *t, const char *title, const char *key,
+			  enum hwp_col_kind kind)
+{
+	if (t->ncols == sizeof(t->cols) / sizeof(t->cols[0]) || t->nrows)
+		return -EINVAL;
+	t->cols[t->ncols++] = (struct column){ title, key, kind };
+	return 0;
+}
+
+int hwp_table__new_row(struct hwp_table *t)
+{
+	if (t->nrows == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64;
+		struct cell *c = realloc(t->cells, cap * t->ncols * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		t->cells = c;
+		t->cap = cap;
+	}
+	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(struct cell));
+	t->nrows++;
+	return 0;
+}
+
+static struct cell *cur(struct hwp_table *t, size_t col)
+{
+	return col < t->ncols && t->nrows ? &t->cells[(t->nrows - 1) * t->ncols + col] : NULL;
+}
+
+int hwp_table__set_text(struct hwp_table *t, size_t col, const char *s)
+{
+	struct cell *c = cur(t, col);
+
+	if (!c)
+		return -EINVAL;
+	c->s = hwp_arena__strndup(&t->arena, s ? s : "", SIZE_MAX);
+	return c->s ? 0 : -ENOMEM;
+}
+
+int hwp_table__set_count(struct hwp_table *t, size_t col, uint64_t v)
+{
+	struct cell *c = cur(t, col);
+
+	if (!c)
+		return -EINVAL;
+	c->u = v;
+	return 0;
+}
+
+int hwp_table__set_real(struct hwp_table *t, size_t col, double v)
+{
+	struct cell *c = cur(t, col);
+
+	if (!c)
+		return -EINVAL;
+	c->d = v;
+	return 0;
+}
+
+size_t hwp_table__rows(const struct hwp_table *t)
+{
+	return t->nrows;
+}
+
+static int format_cell(const struct column *col, const struct cell *c, char *buf, size_t len)
+{
+	switch (col->kind) {
+	case HWP_COL_TEXT:
+		return snprintf(buf, len, "%s", c->s ? c->s : "");
+	case HWP_COL_COUNT:
+		return snprintf(buf, len, "%" PRIu64, c->u);
+	case HWP_COL_PERCENT:
+		return snprintf(buf, len, "%.2f%%", c->d);
+	case HWP_COL_REAL:
+		return snprintf(buf, len, "%.4f", c->d);
+	}
+	return 0;
+}
+
+static void render_text(const struct hwp_table *t, struct hwp_outbuf *o)
+{
+	size_t width[32];
+	char buf[64];
+
+	for (size_t j = 0; j < t->ncols; j++) {
+		width[j] = strlen(t->cols[j].title);
+		for (size_t i = 0; i < t->nrows; i++) {
+			const struct cell *c = &t->cells[i * t->ncols + j];
+			size_t w = t->cols[j].kind == HWP_COL_TEXT ? strlen(c->s ? c->s : "")
+								    : (size_t)format_cell(&t->cols[j], c, buf, sizeof(buf));
+			if (w > width[j])
+				width[j] = w;
+		}
+	}
+	hwp_outbuf__puts(o, "#");
+	for (size_t j = 0; j < t->ncols; j++) {
+		bool left = t->cols[j].kind == HWP_COL_TEXT;
+		hwp_outbuf__printf(o, "%s%*s%s", j ? "  " : " ", left ? 0 : (int)(width[j] - strlen(t->cols[j].title)), "",
+				   t->cols[j].title);
+		if (left && j + 1 < t->ncols)
+			hwp_outbuf__printf(o, "%*s", (int)(width[j] - strlen(t->cols[j].title)), "");
+	}
+	hwp_outbuf__puts(o, "\n#\n");
+	for (size_t i = 0; i < t->nrows; i++) {
+		for (size_t j = 0; j < t->ncols; j++) {
+			const struct cell *c = &t->cells[i * t->ncols + j];
+			const char *s = c->s;
+			if (t->cols[j].kind != HWP_COL_TEXT) {
+				format_cell(&t->cols[j], c, buf, sizeof(buf));
+				s = buf;
+			}
+			if (t->cols[j].kind == HWP_COL_TEXT)
+				hwp_outbuf__printf(o, "  %-*s", j + 1 < t->ncols ? (int)width[j] : 0, s ? s : "");
+			else
+				hwp_outbuf__printf(o, "  %*s", (int)width[j], s);
+		}
+		hwp_outbuf__putc(o, '\n');
+	}
+}
+
+static void render_json(const struct hwp_table *t, struct hwp_outbuf *o)
+{
+	char buf[64];
+
+	hwp_outbuf__putc(o, '[');
+	for (size_t i = 0; i < t->nrows; i++) {
+		hwp_outbuf__puts(o, i ? ",\n{" : "\n{");
+		for (size_t j = 0; j < t->ncols; j++) {
+			const struct cell *c = &t->cells[i * t->ncols + j];
+			hwp_outbuf__printf(o, "%s\"%s\":", j ? "," : "", t->cols[j].key);
+			switch (t->cols[j].kind) {
+			case HWP_COL_TEXT:
+				hwp_json__string(o, c->s ? c->s : "");
+				break;
+			case HWP_COL_COUNT:
+				hwp_outbuf__u64(o, c->u);
+				break;
+			default:
+				snprintf(buf, sizeof(buf), "%.6g", c->d);
+				hwp_outbuf__puts(o, buf);
+				break;
+			}
+		}
+		hwp_outbuf__putc(o, '}');
+	}
+	hwp_outbuf__puts(o, "\n]\n");
+}
+
+static void csv_field(struct hwp_outbuf *o, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		hwp_outbuf__puts(o, s);
+		return;
+	}
+	hwp_outbuf__putc(o, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			hwp_outbuf__putc(o, '"');
+		hwp_outbuf__putc(o, *s);
+	}
+	hwp_outbuf__putc(o, '"');
+}
+
+static void render_csv(const struct hwp_table *t, struct hwp_outbuf *o)
+{
+	char buf[64];
+
+	for (size_t j = 0; j < t->ncols; j++) {
+		if (j)
+			hwp_outbuf__putc(o, ',');
+		csv_field(o, t->cols[j].key);
+	}
+	hwp_outbuf__puts(o, "\r\n");
+	for (size_t i = 0; i < t->nrows; i++) {
+		for (size_t j = 0; j < t->ncols; j++) {
+			const struct cell *c = &t->cells[i * t->ncols + j];
+			if (j)
+				hwp_outbuf__putc(o, ',');
+			if (t->cols[j].kind == HWP_COL_TEXT) {
+				csv_field(o, c->s ? c->s : "");
+			} else if (t->cols[j].kind == HWP_COL_COUNT) {
+				hwp_outbuf__u64(o, c->u);
+			} else {
+				snprintf(buf, sizeof(buf), "%.6g", c->d);
+				hwp_outbuf__puts(o, buf);
+			}
+		}
+		hwp_outbuf__puts(o, "\r\n");
+	}
+}
+
+void hwp_table__render(const struct hwp_table *t, enum hwp_table_format f, struct hwp_outbuf *o)
+{
+	switch (f) {
+	case HWP_TABLE_TEXT:
+		render_text(t, o);
+		break;
+	case HWP_TABLE_JSON:
+		render_json(t, o);
+		break;
+	case HWP_TABLE_CSV:
+		render_csv(t, o);
+		break;
+	}
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One ELF module as elfutils sees it: load segments (file offset -> link-time
+ * address), its symbol table, and its DWARF (source lines, inline chains).
+ */
+#ifndef HWPROF_SYMBOLIZE_ELF_MODULE_H
+#define HWPROF_SYMBOLIZE_ELF_MODULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbolize/build_id_lookup.h"
+#include "symbolize/symtab.h"
+
+struct hwp_elf_module;
+
+/* One inlined call: the inlined function and where it was inlined (its
+   call site, in the caller). Strings live as long as the module. */
+struct hwp_src_frame {
+	const char *function; /* DW_AT_linkage_name (mangled) or DW_AT_name */
+	bool linkage;         /* FUNCTION is a linkage name: demangle it */
+	const char *file;
+	unsigned line;
+};
+
+struct hwp_src_result {
+	const char *file; /* innermost location */
+	unsigned line;
+	struct hwp_src_frame *frames; /* innermost first; owned by the caller, grown here */
+	size_t n, cap;
+};
+
+/*
+ * Takes over the ELF handles of FILES (they are released with the module,
+ * and cleared in FILES). Returns 0 or -errno with REASON filled.
+ */
+int hwp_elf_module__new(struct hwp_module_files *files, struct hwp_elf_module **out,
+			char *reason, size_t reason_size);
+void hwp_elf_module__delete(struct hwp_elf_module *m);
+
+bool hwp_elf_module__has_dwarf(const struct hwp_elf_module *m);
+/* Symbols came from .symtab (false: only .dynsym, or none). */
+bool hwp_elf_module__has_symtab(const struct hwp_elf_module *m);
+size_t hwp_elf_module__symbol_count(const struct hwp_elf_module *m);
+const char *hwp_elf_module__path(const struct hwp_elf_module *m);
+const char *hwp_elf_module__debug_path(const struct hwp_elf_module *m);
+
+/* File offset -> ELF virtual address through PT_LOAD; false when outside every
+   segment (VADDR is then OFFSET). */
+bool hwp_elf_module__offset_to_vaddr(const struct hwp_elf_module *m, uint64_t offset,
+				     uint64_t *vaddr);
+struct hwp_sym *hwp_elf_module__find_symbol(const struct hwp_elf_module *m, uint64_t vaddr);
+
+/*
+ * Source line of VADDR and, with INLINES, the chain of inlined calls around
+ * it. Returns 1 when a line was found, 0 when not (no DWARF covers VADDR),
+ * -ENOMEM.
+ */
+int hwp_elf_module__source(struct hwp_elf_module *m, uint64_t vaddr, bool inlines,
+			   struct hwp_src_result *r);
+
+#endif

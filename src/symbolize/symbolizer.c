@@ -1,0 +1,936 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The symbolizer: modules (by build-id, else path), loaded on first use;
+ * a cache of every resolved (module, offset); the list of what is missing.
+ * The work is done by build_id_lookup.c (finding files), elf_module.c
+ * (ELF/DWARF), kallsyms.c (kernel) and demangle.c.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwprof/hwprof.h"
+#include "hwprof/symbolize.h"
+#include "symbolize/build_id_lookup.h"
+#include "symbolize/demangle.h"
+#include "symbolize/elf_module.h"
+#include "symbolize/kallsyms.h"
+#include "symbolize/maps.h"
+#include "util/arena.h"
+
+#define KERNEL_NAME "[kernel.kallsyms]"
+
+enum module_state { M_NEW, M_OK, M_FAILED };
+
+struct module {
+	char *path;
+	const char *short_name;
+	char *key;
+	uint8_t bid[HWP_BUILD_ID_MAX];
+	uint8_t bid_size;
+	char bid_hex[2 * HWP_BUILD_ID_MAX + 1];
+	char file_bid_hex[2 * HWP_BUILD_ID_MAX + 1]; /* the found file's own */
+	bool kernel;
+	bool pseudo; /* anonymous memory, [vdso], ...: never reported missing */
+	enum module_state state;
+	int err;
+	enum hwp_missing_kind kind; /* FAILED, or OK without DWARF */
+	bool no_debug;
+	char *reason;
+	struct hwp_elf_module *elf;
+};
+
+struct cache_ent {
+	uint64_t off;
+	int32_t module; /* -1: free */
+	struct hwp_symbol_info info;
+};
+
+struct dem_ent {
+	const char *raw; /* NULL: free */
+	const char *dem;
+};
+
+struct hwp_symbolizer {
+	struct hwp_symbolizer_opts o;
+	char *symfs;
+	char *kallsyms_path;
+	char **dirs;
+	size_t ndirs;
+
+	struct module *mods;
+	size_t nmods, capmods;
+	int32_t *modhash; /* open addressing on key, -1 free */
+	size_t modhash_cap;
+	int kernel_id;
+	uint8_t kbid[HWP_BUILD_ID_MAX];
+	uint8_t kbid_size;
+	struct hwp_kallsyms *ksyms;
+
+	struct cache_ent *cache;
+	size_t cache_cap, cache_n;
+	struct dem_ent *dem;
+	size_t dem_cap, dem_n;
+
+	struct hwp_arena arena;
+	struct hwp_src_result src;
+	struct hwp_symbolizer_stats st;
+};
+
+/* ---- small helpers ---- */
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return mix64(h);
+}
+
+static char *arena_strdup(struct hwp_arena *a, const char *s)
+{
+	return hwp_arena__strndup(a, s, strlen(s));
+}
+
+static bool is_pseudo_name(const char *p)
+{
+	return p[0] == '[' || hwp_map_name__is_identity(p, 0) || !strncmp(p, "/memfd:", 7) ||
+	       !strcmp(p, "//anon") || !strncmp(p, "[anon", 5);
+}
+
+/* ---- construction ---- */
+
+static int add_dir(struct hwp_symbolizer *s, const char *a, const char *b)
+{
+	char **v = realloc(s->dirs, (s->ndirs + 1) * sizeof(*v));
+	char *d;
+
+	if (!v)
+		return -ENOMEM;
+	s->dirs = v;
+	if (asprintf(&d, "%s%s", a, b ? b : "") < 0)
+		return -ENOMEM;
+	s->dirs[s->ndirs++] = d;
+	return 0;
+}
+
+static int setup_dirs(struct hwp_symbolizer *s)
+{
+	int err = 0;
+
+	if (s->o.debug_dirs) {
+		const char *p = s->o.debug_dirs;
+
+		while (*p && !err) {
+			size_t n = strcspn(p, ":");
+
+			if (n) {
+				char *d = strndup(p, n);
+
+				if (!d)
+					return -ENOMEM;
+				err = add_dir(s, d, NULL);
+				free(d);
+			}
+			p += n;
+			if (*p == ':')
+				p++;
+		}
+		return err;
+	}
+	const char *cache = getenv("PERF_BUILDID_DIR");
+	const char *home = getenv("HOME");
+
+	if (cache && *cache)
+		err = add_dir(s, cache, NULL);
+	else if (home && *home)
+		err = add_dir(s, home, "/.debug");
+	if (!err)
+		err = add_dir(s, s->symfs ? s->symfs : "", "/usr/lib/debug");
+	return err;
+}
+
+struct hwp_symbolizer *hwp_symbolizer__new(const struct hwp_symbolizer_opts *opts)
+{
+	struct hwp_symbolizer *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (opts) {
+		size_t n = opts->sz < sizeof(s->o) ? opts->sz : sizeof(s->o);
+
+		memcpy(&s->o, opts, n);
+	}
+	s->o.sz = sizeof(s->o);
+	s->kernel_id = -1;
+	if ((s->o.symfs && s->o.symfs[0] && !(s->symfs = strdup(s->o.symfs))) ||
+	    (s->o.kallsyms && !(s->kallsyms_path = strdup(s->o.kallsyms))) || setup_dirs(s)) {
+		hwp_symbolizer__delete(s);
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* the caller's strings need not outlive this call */
+	s->o.symfs = s->symfs;
+	s->o.kallsyms = s->kallsyms_path;
+	s->o.debug_dirs = NULL;
+	return s;
+}
+
+void hwp_symbolizer__delete(struct hwp_symbolizer *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->nmods; i++) {
+		free(s->mods[i].path);
+		free(s->mods[i].key);
+		free(s->mods[i].reason);
+		hwp_elf_module__delete(s->mods[i].elf);
+	}
+	for (size_t i = 0; i < s->ndirs; i++)
+		free(s->dirs[i]);
+	free(s->dirs);
+	free(s->mods);
+	free(s->modhash);
+	free(s->cache);
+	free(s->dem);
+	free(s->symfs);
+	free(s->kallsyms_path);
+	free(s->src.frames);
+	hwp_kallsyms__delete(s->ksyms);
+	hwp_arena__free(&s->arena);
+	free(s);
+}
+
+/* ---- module registry ---- */
+
+static int modhash_grow(struct hwp_symbolizer *s)
+{
+	size_t cap = s->modhash_cap ? 2 * s->modhash_cap : 64;
+	int32_t *h = malloc(cap * sizeof(*h));
+
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < cap; i++)
+		h[i] = -1;
+	for (size_t i = 0; i < s->nmods; i++) {
+		size_t j = hash_str(s->mods[i].key) & (cap - 1);
+
+		while (h[j] >= 0)
+			j = (j + 1) & (cap - 1);
+		h[j] = (int32_t)i;
+	}
+	free(s->modhash);
+	s->modhash = h;
+	s->modhash_cap = cap;
+	return 0;
+}
+
+static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t *bid,
+		       uint8_t bid_size, bool kernel)
+{
+	char hex[2 * HWP_BUILD_ID_MAX + 1];
+	char *key;
+	size_t j, canon = 0;
+	struct module *m;
+	int err;
+
+	if (bid && bid_size) {
+		if (bid_size > HWP_BUILD_ID_MAX)
+			bid_size = HWP_BUILD_ID_MAX;
+		canon = hwp_build_id__canonical_size(bid, bid_size);
+	}
+	if (canon) {
+		hwp_build_id__hex(bid, canon, hex);
+		if (asprintf(&key, "b:%s", hex) < 0)
+			return -ENOMEM;
+	} else if (asprintf(&key, "%s:%s", kernel ? "k" : "p", path) < 0) {
+		return -ENOMEM;
+	}
+	if (s->nmods * 2 >= s->modhash_cap && (err = modhash_grow(s))) {
+		free(key);
+		return err;
+	}
+	j = hash_str(key) & (s->modhash_cap - 1);
+	for (; s->modhash[j] >= 0; j = (j + 1) & (s->modhash_cap - 1)) {
+		if (!strcmp(s->mods[s->modhash[j]].key, key)) {
+			free(key);
+			return s->modhash[j];
+		}
+	}
+	if (s->nmods == INT32_MAX) {
+		free(key);
+		return -EOVERFLOW;
+	}
+	if (s->nmods == s->capmods) {
+		size_t cap = s->capmods ? 2 * s->capmods : 16;
+		struct module *v = realloc(s->mods, cap * sizeof(*v));
+
+		if (!v) {
+			free(key);
+			return -ENOMEM;
+		}
+		s->mods = v;
+		s->capmods = cap;
+	}
+	m = &s->mods[s->nmods];
+	memset(m, 0, sizeof(*m));
+	m->key = key;
+	m->path = strdup(path);
+	if (!m->path) {
+		free(key);
+		return -ENOMEM;
+	}
+	if (canon) {
+		memcpy(m->bid, bid, bid_size);
+		m->bid_size = bid_size;
+		strcpy(m->bid_hex, hex);
+	}
+	m->kernel = kernel;
+	m->pseudo = !kernel && is_pseudo_name(path);
+	if (kernel) {
+		m->short_name = KERNEL_NAME;
+	} else {
+		const char *slash = strrchr(m->path, '/');
+
+		m->short_name = slash && slash[1] && m->path[0] != '[' ? slash + 1 : m->path;
+	}
+	s->modhash[j] = (int32_t)s->nmods;
+	s->st.modules++;
+	return (int)s->nmods++;
+}
+
+int hwp_symbolizer__module(struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
+			   uint8_t build_id_size)
+{
+	if (!s || !path || !*path)
+		return hwp_set_error(EINVAL, "symbolizer: module without a path");
+	if (!strcmp(path, KERNEL_NAME))
+		return hwp_symbolizer__kernel_module(s);
+	return find_or_add(s, path, build_id, build_id_size, false);
+}
+
+int hwp_symbolizer__kernel_module(struct hwp_symbolizer *s)
+{
+	int id;
+
+	if (!s)
+		return -EINVAL;
+	if (s->kernel_id >= 0)
+		return s->kernel_id;
+	id = find_or_add(s, KERNEL_NAME, NULL, 0, true);
+	if (id >= 0)
+		s->kernel_id = id;
+	return id;
+}
+
+int hwp_symbolizer__set_kernel_build_id(struct hwp_symbolizer *s, const uint8_t *build_id,
+					uint8_t build_id_size)
+{
+	int id = hwp_symbolizer__kernel_module(s);
+	struct module *m;
+
+	if (id < 0)
+		return id;
+	m = &s->mods[id];
+	if (m->state != M_NEW)
+		return hwp_set_error(EBUSY, "symbolizer: kernel build-id set after first lookup");
+	if (build_id_size > HWP_BUILD_ID_MAX)
+		build_id_size = HWP_BUILD_ID_MAX;
+	if (!build_id || !hwp_build_id__canonical_size(build_id, build_id_size)) {
+		m->bid_size = 0;
+		m->bid_hex[0] = 0;
+		return 0;
+	}
+	memcpy(m->bid, build_id, build_id_size);
+	m->bid_size = build_id_size;
+	hwp_build_id__hex(build_id, hwp_build_id__canonical_size(build_id, build_id_size),
+			  m->bid_hex);
+	return 0;
+}
+
+static struct module *get_module(const struct hwp_symbolizer *s, int module)
+{
+	if (!s || module < 0 || (size_t)module >= s->nmods)
+		return NULL;
+	return &s->mods[module];
+}
+
+const char *hwp_symbolizer__module_name(const struct hwp_symbolizer *s, int module)
+{
+	struct module *m = get_module(s, module);
+
+	return m ? m->path : NULL;
+}
+
+const char *hwp_symbolizer__module_short_name(const struct hwp_symbolizer *s, int module)
+{
+	struct module *m = get_module(s, module);
+
+	return m ? m->short_name : NULL;
+}
+
+/* ---- loading ---- */
+
+static void fail(struct module *m, int err, enum hwp_missing_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void fail(struct module *m, int err, enum hwp_missing_kind kind, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	free(m->reason);
+	m->reason = strdup(buf);
+	m->state = M_FAILED;
+	m->err = err;
+	m->kind = kind;
+}
+
+static void load_kernel(struct hwp_symbolizer *s, struct module *m)
+{
+	char reason[384] = "";
+	char path[4096];
+	uint8_t running[HWP_BUILD_ID_MAX];
+	size_t nrun;
+	int err;
+
+	if (s->o.no_kernel) {
+		fail(m, -ENOTSUP, HWP_MISSING_KERNEL, "kernel symbols not requested");
+		return;
+	}
+	/* perf's cache: DIR/[kernel.kallsyms]/<build-id>/kallsyms (also under the
+	   zero-padded spelling an old recording's perf used) */
+	char hexes[2][2 * HWP_BUILD_ID_MAX + 1];
+	int nhex = 0;
+
+	if (m->bid_size) {
+		strcpy(hexes[nhex++], m->bid_hex);
+		if (strlen(m->bid_hex) != 2u * m->bid_size)
+			hwp_build_id__hex(m->bid, m->bid_size, hexes[nhex++]);
+	}
+	for (size_t d = 0; d < s->ndirs; d++) {
+		for (int h = 0; h < nhex; h++) {
+			snprintf(path, sizeof(path), "%s/" KERNEL_NAME "/%s/kallsyms", s->dirs[d],
+				 hexes[h]);
+			if (hwp_kallsyms__load(path, &s->ksyms, reason, sizeof(reason)) == 0)
+				goto ok;
+			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/kallsyms", s->dirs[d],
+				 hexes[h], hexes[h] + 2);
+			if (hwp_kallsyms__load(path, &s->ksyms, reason, sizeof(reason)) == 0)
+				goto ok;
+		}
+	}
+	if (s->o.kallsyms) {
+		err = hwp_kallsyms__load(s->o.kallsyms, &s->ksyms, reason, sizeof(reason));
+	} else {
+		nrun = hwp_kallsyms__running_build_id(running);
+		if (m->bid_size && nrun && !hwp_build_id__equal(running, nrun, m->bid, m->bid_size)) {
+			char hex[2 * HWP_BUILD_ID_MAX + 1];
+
+			hwp_build_id__hex(running, nrun, hex);
+			fail(m, -ESTALE, HWP_MISSING_STALE,
+			     "recorded on another kernel (build-id %s, running %s): copy that "
+			     "machine's /proc/kallsyms to ~/.debug/" KERNEL_NAME "/%s/kallsyms",
+			     m->bid_hex, hex, m->bid_hex);
+			return;
+		}
+		err = hwp_kallsyms__load("/proc/kallsyms", &s->ksyms, reason, sizeof(reason));
+	}
+	if (err) {
+		fail(m, err, HWP_MISSING_KERNEL, "%s", reason);
+		return;
+	}
+ok:
+	m->state = M_OK;
+	s->st.modules_loaded++;
+}
+
+static void load_module(struct hwp_symbolizer *s, struct module *m)
+{
+	struct hwp_find_ctx ctx = { .symfs = s->symfs,
+				    .debug_dirs = (const char *const *)s->dirs,
+				    .n_debug_dirs = s->ndirs };
+	struct hwp_module_files f;
+	char reason[384];
+	int err;
+
+	if (m->kernel) {
+		load_kernel(s, m);
+		return;
+	}
+	if (m->pseudo && !m->bid_size) {
+		fail(m, -ENOENT, HWP_MISSING_BINARY, "not a file");
+		return;
+	}
+	err = hwp_module_files__find(&ctx, m->path, m->bid_size ? m->bid : NULL, m->bid_size, &f);
+	if (err) {
+		fail(m, err, HWP_MISSING_BINARY, "%s", strerror(-err));
+		return;
+	}
+	switch (f.status) {
+	case HWP_FIND_OK:
+		break;
+	case HWP_FIND_STALE:
+		fail(m, -ESTALE, HWP_MISSING_STALE, "%s", f.reason);
+		return;
+	case HWP_FIND_UNSUPPORTED:
+		fail(m, -ENOTSUP, HWP_MISSING_UNSUPPORTED, "%s", f.reason);
+		return;
+	default:
+		fail(m, -ENOENT, HWP_MISSING_BINARY, "%s", f.reason);
+		return;
+	}
+	hwp_build_id__hex(f.build_id, f.build_id_size, m->file_bid_hex);
+	err = hwp_elf_module__new(&f, &m->elf, reason, sizeof(reason));
+	hwp_module_files__release(&f);
+	if (err) {
+		fail(m, err, HWP_MISSING_BINARY, "%s", reason);
+		return;
+	}
+	m->state = M_OK;
+	s->st.modules_loaded++;
+	if (!hwp_elf_module__has_dwarf(m->elf)) {
+		m->no_debug = true;
+		m->kind = HWP_MISSING_DEBUG_INFO;
+		free(m->reason);
+		m->reason = strdup(hwp_elf_module__has_symtab(m->elf)
+					   ? "no debug info"
+					   : "no debug info, and stripped (exported symbols only)");
+	}
+}
+
+static struct module *loaded(struct hwp_symbolizer *s, int module, int *err)
+{
+	struct module *m = get_module(s, module);
+
+	if (!m) {
+		*err = hwp_set_error(EINVAL, "symbolizer: no module %d", module);
+		return NULL;
+	}
+	if (m->state == M_NEW)
+		load_module(s, m);
+	if (m->state == M_FAILED) {
+		int e = m->err < 0 ? -m->err : EIO;
+
+		*err = hwp_set_error(e, "%s: %s", m->path, m->reason ? m->reason : strerror(e));
+		return NULL;
+	}
+	return m;
+}
+
+const char *hwp_symbolizer__module_file(struct hwp_symbolizer *s, int module)
+{
+	int err;
+	struct module *m = loaded(s, module, &err);
+
+	if (!m || m->kernel)
+		return NULL;
+	return hwp_elf_module__path(m->elf);
+}
+
+int hwp_symbolizer__module_vaddr(struct hwp_symbolizer *s, int module, uint64_t offset,
+				 uint64_t *vaddr)
+{
+	int err;
+	struct module *m = loaded(s, module, &err);
+
+	*vaddr = offset;
+	if (!m)
+		return err;
+	if (m->kernel)
+		return 0;
+	return hwp_elf_module__offset_to_vaddr(m->elf, offset, vaddr) ? 0 : -ERANGE;
+}
+
+/* ---- demangling, once per distinct name ---- */
+
+static const char *demangled(struct hwp_symbolizer *s, const char *raw)
+{
+	size_t j, len;
+	char *d = NULL;
+	const char *res;
+
+	if (!raw || s->o.no_demangle || !hwp_demangle__is_mangled(raw))
+		return raw;
+	if (s->dem_n * 2 >= s->dem_cap) {
+		size_t cap = s->dem_cap ? 2 * s->dem_cap : 256;
+		struct dem_ent *v = calloc(cap, sizeof(*v));
+
+		if (!v)
+			return raw;
+		for (size_t i = 0; i < s->dem_cap; i++) {
+			if (!s->dem[i].raw)
+				continue;
+			j = mix64((uintptr_t)s->dem[i].raw) & (cap - 1);
+			while (v[j].raw)
+				j = (j + 1) & (cap - 1);
+			v[j] = s->dem[i];
+		}
+		free(s->dem);
+		s->dem = v;
+		s->dem_cap = cap;
+	}
+	j = mix64((uintptr_t)raw) & (s->dem_cap - 1);
+	for (; s->dem[j].raw; j = (j + 1) & (s->dem_cap - 1))
+		if (s->dem[j].raw == raw)
+			return s->dem[j].dem;
+	len = strlen(raw);
+	if (len > 4 && !strcmp(raw + len - 4, "@plt")) {
+		char *base = strndup(raw, len - 4);
+		char *db = base ? hwp_demangle(base) : NULL;
+
+		if (db && asprintf(&d, "%s@plt", db) < 0)
+			d = NULL;
+		free(db);
+		free(base);
+	} else {
+		d = hwp_demangle(raw);
+	}
+	res = d ? arena_strdup(&s->arena, d) : NULL;
+	free(d);
+	if (!res)
+		res = raw;
+	s->dem[j].raw = raw;
+	s->dem[j].dem = res;
+	s->dem_n++;
+	return res;
+}
+
+/* ---- the cache ---- */
+
+static size_t slot_of(uint64_t off, int32_t module, size_t cap)
+{
+	return mix64(off ^ ((uint64_t)(uint32_t)module << 40) ^ ((uint64_t)module >> 24)) &
+	       (cap - 1);
+}
+
+static struct cache_ent *cache_find(struct hwp_symbolizer *s, int32_t module, uint64_t off)
+{
+	if (!s->cache_cap)
+		return NULL;
+	for (size_t j = slot_of(off, module, s->cache_cap);; j = (j + 1) & (s->cache_cap - 1)) {
+		struct cache_ent *e = &s->cache[j];
+
+		if (e->module < 0)
+			return NULL;
+		if (e->module == module && e->off == off)
+			return e;
+	}
+}
+
+static int cache_insert(struct hwp_symbolizer *s, int32_t module, uint64_t off,
+			const struct hwp_symbol_info *info)
+{
+	size_t j;
+
+	if ((s->cache_n + 1) * 4 >= s->cache_cap * 3) {
+		size_t cap = s->cache_cap ? 2 * s->cache_cap : 1024;
+		struct cache_ent *v = malloc(cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		for (size_t i = 0; i < cap; i++)
+			v[i].module = -1;
+		for (size_t i = 0; i < s->cache_cap; i++) {
+			if (s->cache[i].module < 0)
+				continue;
+			j = slot_of(s->cache[i].off, s->cache[i].module, cap);
+			while (v[j].module >= 0)
+				j = (j + 1) & (cap - 1);
+			v[j] = s->cache[i];
+		}
+		free(s->cache);
+		s->cache = v;
+		s->cache_cap = cap;
+	}
+	j = slot_of(off, module, s->cache_cap);
+	while (s->cache[j].module >= 0)
+		j = (j + 1) & (s->cache_cap - 1);
+	s->cache[j].module = module;
+	s->cache[j].off = off;
+	s->cache[j].info = *info;
+	s->cache_n++;
+	return 0;
+}
+
+/* ---- lookup ---- */
+
+static void fill_symbol(struct hwp_symbolizer *s, struct hwp_sym *sym, uint64_t addr,
+			struct hwp_symbol_info *out)
+{
+	if (!sym)
+		return;
+	if (!sym->demangled)
+		sym->demangled = demangled(s, sym->name);
+	out->symbol = sym->demangled;
+	out->symbol_raw = sym->name;
+	out->sym_start = sym->start;
+	out->sym_size = sym->end - sym->start;
+	out->sym_offset = addr - sym->start;
+}
+
+static int resolve_elf(struct hwp_symbolizer *s, struct module *m, uint64_t offset,
+		       struct hwp_symbol_info *out)
+{
+	struct hwp_src_result *r = &s->src;
+	int ret;
+
+	hwp_elf_module__offset_to_vaddr(m->elf, offset, &out->vaddr);
+	fill_symbol(s, hwp_elf_module__find_symbol(m->elf, out->vaddr), out->vaddr, out);
+	ret = hwp_elf_module__source(m->elf, out->vaddr, !s->o.no_inline, r);
+	if (ret < 0)
+		return ret;
+	if (ret == 0)
+		return 0;
+	out->file = r->file;
+	out->line = r->line;
+	if (r->n) {
+		struct hwp_inline_frame *v = hwp_arena__alloc(&s->arena, r->n * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		for (size_t i = 0; i < r->n; i++) {
+			v[i].function = r->frames[i].linkage ? demangled(s, r->frames[i].function)
+							     : r->frames[i].function;
+			v[i].file = r->frames[i].file;
+			v[i].line = r->frames[i].line;
+		}
+		out->inlines = v;
+		out->n_inline = r->n;
+	}
+	return 0;
+}
+
+int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset,
+			   struct hwp_symbol_info *out)
+{
+	struct module *m;
+	struct cache_ent *e;
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!s)
+		return -EINVAL;
+	s->st.lookups++;
+	m = loaded(s, module, &err);
+	if (!m)
+		return err;
+	e = cache_find(s, module, offset);
+	if (e) {
+		s->st.cache_hits++;
+		*out = e->info;
+		return 0;
+	}
+	if (m->kernel) {
+		out->vaddr = offset;
+		fill_symbol(s, hwp_kallsyms__find(s->ksyms, offset), offset, out);
+	} else if ((err = resolve_elf(s, m, offset, out))) {
+		memset(out, 0, sizeof(*out));
+		return hwp_set_error(-err, "%s: symbolizing 0x%" PRIx64 ": %s", m->path, offset,
+				     strerror(-err));
+	}
+	if ((err = cache_insert(s, module, offset, out)))
+		return hwp_set_error(-err, "symbolizer: out of memory");
+	s->st.resolved++;
+	return 0;
+}
+
+/* ---- what is missing ---- */
+
+static bool reportable(const struct hwp_symbolizer *s, const struct module *m)
+{
+	if (m->pseudo || m->state == M_NEW)
+		return false;
+	if (m->state == M_FAILED)
+		return !(m->kernel && s->o.no_kernel);
+	return m->no_debug && !m->kernel;
+}
+
+size_t hwp_symbolizer__missing_modules(const struct hwp_symbolizer *s,
+				       struct hwp_missing_module *out, size_t max)
+{
+	size_t n = 0;
+
+	if (!s)
+		return 0;
+	for (size_t i = 0; i < s->nmods; i++) {
+		const struct module *m = &s->mods[i];
+
+		if (!reportable(s, m))
+			continue;
+		if (n < max)
+			out[n] = (struct hwp_missing_module){
+				.module = (int)i,
+				.name = m->path,
+				.build_id = m->bid_size ? m->bid_hex : NULL,
+				.kind = m->kind,
+				.reason = m->reason ? m->reason : "",
+			};
+		n++;
+	}
+	return n;
+}
+
+size_t hwp_symbolizer__missing(const struct hwp_symbolizer *s, const char **names, size_t max,
+			       bool *no_debug_info_only)
+{
+	size_t n = 0;
+	bool only = true;
+
+	if (!s)
+		return 0;
+	for (size_t i = 0; i < s->nmods; i++) {
+		const struct module *m = &s->mods[i];
+
+		if (!reportable(s, m))
+			continue;
+		if (n < max)
+			names[n] = m->path;
+		if (m->kind != HWP_MISSING_DEBUG_INFO)
+			only = false;
+		n++;
+	}
+	if (no_debug_info_only)
+		*no_debug_info_only = n && only;
+	return n;
+}
+
+struct strbuf {
+	char *buf;
+	size_t size, len;
+};
+
+static void sb_printf(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(struct strbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b->len < b->size ? b->buf + b->len : NULL,
+		      b->len < b->size ? b->size - b->len : 0, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->len += (size_t)n;
+}
+
+#define WARN_LIST_MAX 4
+
+/* "a (why), b (why) and 3 more" for the modules of one kind. */
+static size_t list_kind(const struct hwp_symbolizer *s, struct strbuf *b, bool no_debug,
+			bool with_reason)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nmods; i++) {
+		const struct module *m = &s->mods[i];
+
+		if (!reportable(s, m) || m->kernel || m->no_debug != no_debug)
+			continue;
+		if (n < WARN_LIST_MAX) {
+			sb_printf(b, "%s%s", n ? ", " : "", m->path);
+			if (with_reason && m->reason)
+				sb_printf(b, " (%s)", m->reason);
+		}
+		n++;
+	}
+	if (n > WARN_LIST_MAX)
+		sb_printf(b, " and %zu more", n - WARN_LIST_MAX);
+	return n;
+}
+
+static size_t count_kind(const struct hwp_symbolizer *s, bool no_debug)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->nmods; i++)
+		if (reportable(s, &s->mods[i]) && !s->mods[i].kernel &&
+		    s->mods[i].no_debug == no_debug)
+			n++;
+	return n;
+}
+
+size_t hwp_symbolizer__missing_warning(const struct hwp_symbolizer *s, char *buf, size_t size)
+{
+	struct strbuf b = { buf, size, 0 };
+	const struct module *example = NULL, *kernel = NULL, *dbg_example = NULL;
+	size_t nbin, ndbg;
+
+	if (size)
+		buf[0] = 0;
+	if (!s)
+		return 0;
+	nbin = count_kind(s, false);
+	ndbg = count_kind(s, true);
+	for (size_t i = 0; i < s->nmods; i++) {
+		const struct module *m = &s->mods[i];
+
+		if (!reportable(s, m))
+			continue;
+		if (m->kernel)
+			kernel = m;
+		else if (!m->no_debug && !example && m->bid_size)
+			example = m;
+		else if (m->no_debug && !dbg_example && m->file_bid_hex[0])
+			dbg_example = m;
+	}
+	if (!nbin && !ndbg && !kernel)
+		return 0;
+	if (nbin) {
+		sb_printf(&b, "no symbols for %zu module%s: ", nbin, nbin > 1 ? "s" : "");
+		list_kind(s, &b, false, true);
+	}
+	if (ndbg) {
+		sb_printf(&b, "%sno source lines (no debug info) for ", nbin ? "; " : "");
+		list_kind(s, &b, true, false);
+	}
+	if (kernel)
+		sb_printf(&b, "%s" KERNEL_NAME ": %s", nbin || ndbg ? "; " : "", kernel->reason);
+	if (nbin) {
+		sb_printf(&b, ". Supply binaries with --symfs DIR (a root holding them at their "
+			      "recorded paths) or perf's build-id cache: perf buildid-cache -a FILE");
+		if (example)
+			sb_printf(&b, " (or copy FILE to ~/.debug/.build-id/%.2s/%s)",
+				  example->bid_hex, example->bid_hex + 2);
+		else
+			sb_printf(&b, " (or copy FILE to ~/.debug/.build-id/xx/rest)");
+	}
+	if (ndbg && dbg_example)
+		sb_printf(&b, "%s debug info: install the -dbgsym/-dbg package, or put the debug "
+			      "file at /usr/lib/debug/.build-id/xx/rest.debug (for %s: "
+			      "/usr/lib/debug/.build-id/%.2s/%s.debug)",
+			  nbin ? ";" : ". Supply", dbg_example->short_name, dbg_example->file_bid_hex,
+			  dbg_example->file_bid_hex + 2);
+	else if (ndbg)
+		sb_printf(&b, "%s debug info: install the -dbgsym/-dbg package, or put the debug "
+			      "file at /usr/lib/debug/.build-id/xx/rest.debug (xx/rest: the "
+			      "build-id) or next to the binary (.gnu_debuglink)",
+			  nbin ? ";" : ". Supply");
+	return b.len;
+}
+
+void hwp_symbolizer__stats(const struct hwp_symbolizer *s, struct hwp_symbolizer_stats *st)
+{
+	if (s)
+		*st = s->st;
+	else
+		memset(st, 0, sizeof(*st));
+}

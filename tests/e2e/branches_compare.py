@@ -1,0 +1,65 @@
+"""Compares perf's `perf report -b --stdio -F overhead,sample,KEYS` table with
+`hwprof branches --csv --sort KEYS`: every row key gets the same count.
+
+Normalization, both sides alike:
+- source lines perf cannot resolve print as "??:0", "file:0" or "sym+N" (perf
+  6.1 asks the addr2line program), hwprof's fallbacks differ; they become "?"
+  and rows that then print the same are summed. Every line perf does resolve
+  ("file:N", N > 0) must match exactly.
+- `-F` keeps perf's default sort keys (comm, ...) underneath, so perf splits
+  rows per process; rows are summed by their printed keys."""
+import csv
+import re
+import sys
+from collections import Counter
+
+perf_path, csv_path, keys = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+SRC = {"srcline_from", "srcline_to"}
+
+
+ADDR = {"addr_from", "addr_to"}
+
+
+def norm(key, v):
+    v = v.strip()
+    if key in SRC and not re.fullmatch(r"[^:\s]+:[1-9][0-9]*", v):
+        return "?"
+    if key in ADDR:
+        # perf cuts the symbol name of addr_* cells to its column width
+        # ("[.] __do_globa+0x11"): compare the level, the name's first 8
+        # characters and the offset.
+        m = re.fullmatch(r"(\[.\]) (.*?)(\+0x[0-9a-f]+)?", v)
+        if m:
+            return (m.group(1), m.group(2)[:8], m.group(3) or "")
+    return v
+
+
+def perf_rows():
+    # Columns are separated by two or more spaces (cells may hold one space,
+    # and may be wider than perf's header, so the header widths do not help).
+    for l in open(perf_path).read().splitlines():
+        if l.strip() and not l.startswith("#"):
+            yield re.split(r"\s{2,}", l.strip())
+
+
+def main():
+    got = Counter()
+    for r in csv.DictReader(open(csv_path, newline="")):
+        got[tuple(norm(k, r[k]) for k in keys)] += int(r["count"])
+    want = Counter()
+    for cells in perf_rows():
+        if len(cells) != len(keys) + 2:
+            print(f"cannot parse perf row {cells}")
+            return 1
+        want[tuple(norm(k, c) for k, c in zip(keys, cells[2:]))] += int(cells[1])
+    if got == want and want:
+        print(f"{len(want)} rows, {sum(want.values())} entries")
+        return 0
+    diff = sorted(k for k in set(got) | set(want) if got.get(k, 0) != want.get(k, 0))[:4]
+    print(f"rows differ: perf {len(want)} rows/{sum(want.values())} entries vs hwprof "
+          f"{len(got)}/{sum(got.values())}; e.g. " +
+          "; ".join(f"{k}: perf {want.get(k, 0)} hwprof {got.get(k, 0)}" for k in diff))
+    return 1
+
+
+sys.exit(main())

@@ -1,0 +1,494 @@
+/* Capability probe on fake sysfs/procfs/dev trees: an Intel machine with LBR,
+   an AMD one with IBS and LBRv2, an Arm one with SPE, and a VM without PMU. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "hwprof/probe.h"
+#include "testlib.h"
+
+static char root[256];
+
+static void mkdirs(const char *path)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = 0;
+			mkdir(buf, 0755);
+			*p = '/';
+		}
+	mkdir(buf, 0755);
+}
+
+/* Writes ROOT/REL (creating directories) with printf-style content. */
+static void put(const char *rel, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(const char *rel, const char *fmt, ...)
+{
+	char path[512], dir[512];
+	va_list ap;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = 0;
+	mkdirs(dir);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "cannot write %s\n", path);
+		exit(2);
+	}
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+}
+
+/* A fake /dev/cpu/0/msr: a sparse file holding VALUE at offset MSR. */
+static void put_msr(uint32_t msr, uint64_t value)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/dev/cpu/0", root);
+	mkdirs(path);
+	snprintf(path, sizeof(path), "%s/dev/cpu/0/msr", root);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || pwrite(fd, &value, 8, msr) != 8) {
+		fprintf(stderr, "cannot write %s\n", path);
+		exit(2);
+	}
+	close(fd);
+}
+
+static void pmu(const char *name, int type)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/type", name);
+	put(rel, "%d\n", type);
+}
+
+static void cap(const char *pmu_name, const char *cap_name, const char *value)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "sys/bus/event_source/devices/%s/caps/%s", pmu_name, cap_name);
+	put(rel, "%s\n", value);
+}
+
+static void sysctls(int paranoid, int kptr, int rate)
+{
+	put("proc/sys/kernel/perf_event_paranoid", "%d\n", paranoid);
+	put("proc/sys/kernel/kptr_restrict", "%d\n", kptr);
+	put("proc/sys/kernel/perf_event_max_sample_rate", "%d\n", rate);
+	put("proc/sys/kernel/perf_event_mlock_kb", "516\n");
+}
+
+static void user(int uid, const char *capeff)
+{
+	put("proc/self/status", "Name:\tprobe\nUid:\t%d\t%d\t%d\t%d\nGid:\t0\t0\t0\t0\n"
+	    "CapInh:\t0000000000000000\nCapPrm:\t%s\nCapEff:\t%s\n", uid, uid, uid, uid, capeff, capeff);
+}
+
+static void fresh_root(void)
+{
+	char cmd[600];
+
+	if (root[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		if (system(cmd) != 0)
+			exit(2);
+	}
+	snprintf(root, sizeof(root), "/tmp/hwprof-test-probe-XXXXXX");
+	if (!mkdtemp(root))
+		exit(2);
+}
+
+static struct hwp_probe_info *probe(void)
+{
+	static struct hwp_probe_info info;
+	char sys[300], proc[300], dev[300];
+	struct hwp_probe_opts o = { .sz = sizeof(o), .sysfs_root = sys, .procfs_root = proc,
+				    .dev_root = dev };
+
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	snprintf(proc, sizeof(proc), "%s/proc", root);
+	snprintf(dev, sizeof(dev), "%s/dev", root);
+	CHECK(hwp_probe__run(&o, &info) == 0);
+	CHECK(!info.cpuid_used); /* a fake tree never mixes in the host's CPU */
+	return &info;
+}
+
+static const struct hwp_probe_pmu *find_pmu(const struct hwp_probe_info *in, const char *name)
+{
+	for (size_t i = 0; i < in->nr_pmus; i++)
+		if (!strcmp(in->pmus[i].name, name))
+			return &in->pmus[i];
+	return NULL;
+}
+
+/* ------------------------------------------------------------ Intel */
+
+static void intel_tree(void)
+{
+	fresh_root();
+	put("proc/cpuinfo",
+	    "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n"
+	    "model name\t: Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz\nstepping\t: 4\n"
+	    "flags\t\t: fpu vme de pse tsc msr pae mce arch_perfmon pebs bts rep_good pdcm pcid "
+	    "dca sse4_1 rtm\n\nprocessor\t: 1\nvendor_id\t: GenuineIntel\n");
+	sysctls(2, 1, 25000);
+	put("proc/sys/kernel/nmi_watchdog", "1\n");
+	user(1000, "0000000000000000");
+	pmu("cpu", 4);
+	cap("cpu", "branches", "32");
+	cap("cpu", "max_precise", "3");
+	cap("cpu", "pmu_name", "skylake");
+	pmu("software", 1);
+	pmu("tracepoint", 2);
+	pmu("breakpoint", 5);
+	pmu("intel_pt", 8);
+	pmu("uncore_imc_0", 12);
+	put("sys/bus/event_source/devices/uncore_imc_0/cpumask", "0,20\n");
+	pmu("power", 13);
+	put("dev/kmsg", "6,1,0,-;Linux version 6.1.0\n"
+	    "6,412,310186,-;Performance Events: PEBS fmt3+, Skylake events, 32-deep LBR, "
+	    "full-width counters, Intel PMU driver.\n 6,413,310190,-;... version:                4\n");
+	put_msr(0x345, 0x33c5); /* LBR format 000101b */
+}
+
+static void test_intel_lbr(void)
+{
+	intel_tree();
+	struct hwp_probe_info *in = probe();
+
+	CHECK(in->vendor == HWP_CPU_INTEL);
+	CHECK(strcmp(in->vendor_id, "GenuineIntel") == 0);
+	CHECK(in->family == 6 && in->model == 85 && in->stepping == 4);
+	CHECK(strcmp(in->arch, "x86_64") == 0);
+	CHECK(!in->hypervisor);
+	CHECK(in->flag_pdcm && in->flag_arch_perfmon && !in->flag_arch_lbr);
+	CHECK_EQ_U64(in->paranoid, 2);
+	CHECK_EQ_U64(in->kptr_restrict, 1);
+	CHECK_EQ_U64(in->max_sample_rate, 25000);
+	CHECK_EQ_U64(in->nmi_watchdog, 1);
+	CHECK(!in->privileged && !in->cap_syslog);
+	CHECK(in->kmsg == HWP_PROBE_READ);
+	CHECK(strncmp(in->kmsg_line, "Performance Events: PEBS fmt3+, Skylake events, 32-deep LBR",
+		      59) == 0);
+
+	const struct hwp_probe_pmu *cpu = find_pmu(in, "cpu");
+	CHECK(cpu && cpu->kind == HWP_PMU_CORE && cpu->type == 4);
+	CHECK(cpu && cpu->branches == 32 && cpu->max_precise == 3);
+	CHECK(cpu && strcmp(cpu->pmu_name, "skylake") == 0 && cpu->nr_caps == 3);
+	CHECK(find_pmu(in, "intel_pt") && find_pmu(in, "intel_pt")->kind == HWP_PMU_TRACE);
+	CHECK(find_pmu(in, "software") && find_pmu(in, "software")->kind == HWP_PMU_SOFTWARE);
+	CHECK(find_pmu(in, "uncore_imc_0") && find_pmu(in, "uncore_imc_0")->kind == HWP_PMU_OTHER);
+	CHECK(in->pmus[in->nr_pmus - 1].kind == HWP_PMU_OTHER); /* interesting ones first */
+
+	CHECK(in->perf_caps_state == HWP_PROBE_READ);
+	CHECK_EQ_U64(in->perf_capabilities, 0x33c5);
+	CHECK_EQ_U64(in->lbr_format, 5);
+
+	CHECK(in->hw_pmu.yes);
+	CHECK(in->access.yes);
+	CHECK(!in->kernel.yes); /* paranoid 2, unprivileged */
+	CHECK(strstr(in->kernel.why, "perf_event_paranoid=2") != NULL);
+	CHECK(!in->kernel_syms.yes); /* kptr_restrict 1 without CAP_SYSLOG */
+	CHECK(in->branch_stack.yes);
+	CHECK(strstr(in->branch_stack.why, "32-entry LBR") != NULL);
+	CHECK(strstr(in->branch_stack.why, "user-space branches only") != NULL);
+	CHECK(in->lbr_callstack.yes);
+	CHECK(in->precise.yes && strstr(in->precise.why, "PEBS") != NULL);
+	CHECK(in->software.yes);
+	CHECK_EQ_U64(in->branch_depth, 32);
+	CHECK(in->core_pmu && strcmp(in->core_pmu, "cpu") == 0);
+}
+
+static void test_intel_msr_unreadable(void)
+{
+	intel_tree();
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/dev/cpu/0/msr", root);
+	unlink(path);
+	user(0, "000001ffffffffff"); /* root: kernel samples and symbols too */
+	struct hwp_probe_info *in = probe();
+
+	CHECK(in->perf_caps_state == HWP_PROBE_UNREADABLE);
+	CHECK(strstr(in->perf_caps_err, "modprobe msr") != NULL);
+	CHECK_EQ_U64((uint64_t)(int64_t)in->lbr_format, (uint64_t)-1);
+	CHECK(in->privileged && strcmp(in->privilege, "root") == 0);
+	CHECK(in->kernel.yes && in->kernel_syms.yes);
+	CHECK(in->branch_stack.yes);
+	CHECK(strstr(in->branch_stack.why, "user-space") == NULL);
+	/* format not known: call stacks assumed from the LBR being there */
+	CHECK(in->lbr_callstack.yes);
+}
+
+static void test_intel_arch_lbr_capperfmon(void)
+{
+	intel_tree();
+	put("proc/cpuinfo", "vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 143\n"
+	    "model name\t: Intel(R) Xeon(R) Platinum 8480+\nstepping\t: 8\n"
+	    "flags\t\t: fpu pdcm arch_perfmon arch_lbr\n");
+	put_msr(0x345, 0x4f33f); /* 111111b: arch LBR */
+	user(1000, "0000004000000000"); /* CAP_PERFMON (bit 38) */
+	struct hwp_probe_info *in = probe();
+
+	CHECK(in->model == 143 && in->flag_arch_lbr);
+	CHECK_EQ_U64(in->lbr_format, 0x3f);
+	CHECK(in->privileged && strcmp(in->privilege, "CAP_PERFMON") == 0);
+	CHECK(in->kernel.yes);
+	CHECK(!in->kernel_syms.yes); /* CAP_PERFMON is not CAP_SYSLOG */
+	CHECK(strstr(in->branch_stack.why, "architectural LBR") != NULL);
+	CHECK(in->lbr_callstack.yes);
+}
+
+static void test_intel_old_lbr_format(void)
+{
+	intel_tree();
+	put_msr(0x345, 0x3); /* 000011b: Nehalem-era EIP with flags, no call stacks */
+	cap("cpu", "branches", "16");
+	struct hwp_probe_info *in = probe();
+
+	CHECK_EQ_U64(in->lbr_format, 3);
+	CHECK(in->branch_stack.yes && in->branch_depth == 16);
+	CHECK(!in->lbr_callstack.yes);
+}
+
+static void test_intel_vm_without_lbr(void)
+{
+	/* a KVM guest with a vPMU but no LBR passthrough, PDCM hidden */
+	intel_tree();
+	put("proc/cpuinfo", "vendor_id\t: GenuineIntel\ncpu family\t: 6\nmodel\t\t: 85\n"
+	    "model name\t: Intel Xeon Processor (Skylake)\nstepping\t: 4\n"
+	    "flags\t\t: fpu arch_perfmon hypervisor\n");
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/cpu/caps/branches", root);
+	unlink(path);
+	struct hwp_probe_info *in = probe();
+
+	CHECK(in->hypervisor);
+	CHECK(in->hw_pmu.yes && strstr(in->hw_pmu.why, "virtual PMU") != NULL);
+	CHECK(in->perf_caps_state == HWP_PROBE_ABSENT);
+	CHECK(strstr(in->perf_caps_err, "PDCM") != NULL);
+	CHECK(!in->branch_stack.yes);
+	CHECK(strstr(in->branch_stack.why, "reports no LBR") != NULL);
+	CHECK(strstr(in->branch_stack.why, "hypervisor") != NULL);
+}
+
+/* ------------------------------------------------------------ AMD */
+
+static void amd_tree(void)
+{
+	fresh_root();
+	put("proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n"
+	    "model\t\t: 17\nmodel name\t: AMD EPYC 9654 96-Core Processor\nstepping\t: 1\n"
+	    "flags\t\t: fpu vme perfctr_core ibs amd_lbr_v2 perfmon_v2\n");
+	sysctls(1, 0, 100000);
+	user(0, "000001ffffffffff");
+	pmu("cpu", 4);
+	cap("cpu", "branches", "16");
+	pmu("ibs_op", 11);
+	cap("ibs_op", "zen4_ibs_extensions", "1");
+	pmu("ibs_fetch", 10);
+	cap("ibs_fetch", "zen4_ibs_extensions", "1");
+	pmu("amd_df", 12);
+	pmu("amd_l3", 13);
+	pmu("software", 1);
+	pmu("kprobe", 6);
+	put("dev/kmsg", "6,300,1000,-;Performance Events: Fam17h+ 16-deep LBR, core perfctr, "
+	    "AMD PMU driver.\n");
+}
+
+static void test_amd_ibs_lbrv2(void)
+{
+	amd_tree();
+	struct hwp_probe_info *in = probe();
+
+	CHECK(in->vendor == HWP_CPU_AMD);
+	CHECK(in->family == 25 && in->model == 17);
+	CHECK(in->flag_ibs && in->flag_perfctr_core && in->flag_amd_lbr_v2);
+	CHECK(find_pmu(in, "ibs_op") && find_pmu(in, "ibs_op")->kind == HWP_PMU_IBS_OP);
+	CHECK(find_pmu(in, "ibs_fetch") && find_pmu(in, "ibs_fetch")->kind == HWP_PMU_IBS_FETCH);
+	CHECK(find_pmu(in, "ibs_op") && find_pmu(in, "ibs_op")->nr_caps == 1);
+	CHECK(find_pmu(in, "kprobe") && find_pmu(in, "kprobe")->kind == HWP_PMU_SOFTWARE);
+	CHECK(in->perf_caps_state == HWP_PROBE_NOT_TRIED); /* an Intel MSR */
+	CHECK(in->hw_pmu.yes && in->kernel.yes && in->kernel_syms.yes);
+	CHECK(in->branch_stack.yes && strstr(in->branch_stack.why, "16-entry LBRv2") != NULL);
+	CHECK(!in->lbr_callstack.yes && strstr(in->lbr_callstack.why, "Intel-only") != NULL);
+	CHECK(in->precise.yes && strstr(in->precise.why, "IBS") != NULL);
+	CHECK(strstr(in->kmsg_line, "16-deep LBR") != NULL);
+}
+
+static void test_amd_zen2_no_branch_stack(void)
+{
+	amd_tree();
+	put("proc/cpuinfo", "vendor_id\t: AuthenticAMD\ncpu family\t: 23\nmodel\t\t: 49\n"
+	    "model name\t: AMD EPYC 7742 64-Core Processor\nstepping\t: 0\n"
+	    "flags\t\t: fpu perfctr_core ibs\n");
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/sys/bus/event_source/devices/cpu/caps/branches", root);
+	unlink(path);
+	sysctls(3, 0, 100000);
+	user(1000, "0000000000000000");
+	struct hwp_probe_info *in = probe();
+
+	CHECK(in->hw_pmu.yes);
+	CHECK(!in->access.yes && strstr(in->access.why, "perf_event_paranoid=3") != NULL);
+	CHECK(!in->software.yes);
+	CHECK(!in->branch_stack.yes);
+	CHECK(strstr(in->branch_stack.why, "IBS") != NULL);
+}
+
+/* ------------------------------------------------------------ Arm */
+
+static void test_arm_spe(void)
+{
+	fresh_root();
+	put("proc/cpuinfo", "processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd evtstrm aes "
+	    "pmull sha1 sha2 crc32 atomics\nCPU implementer\t: 0x41\nCPU architecture: 8\n"
+	    "CPU variant\t: 0x3\nCPU part\t: 0xd0c\nCPU revision\t: 1\n\n"
+	    "processor\t: 1\nCPU implementer\t: 0x41\n");
+	sysctls(2, 0, 100000);
+	user(1000, "0000000000000000");
+	pmu("armv8_pmuv3_0", 8);
+	put("sys/bus/event_source/devices/armv8_pmuv3_0/cpus", "0-79\n");
+	pmu("arm_spe_0", 9);
+	cap("arm_spe_0", "min_interval", "1024");
+	put("sys/bus/event_source/devices/arm_spe_0/cpumask", "0-79\n");
+	pmu("arm_cmn_0", 10);
+	put("sys/bus/event_source/devices/arm_cmn_0/cpumask", "0\n");
+	pmu("software", 1);
+	put("dev/kmsg", "6,200,1000,-;hw perfevents: enabled with armv8_pmuv3_0 PMU driver, "
+	    "7 counters available\n");
+	struct hwp_probe_info *in = probe();
+
+	CHECK(in->vendor == HWP_CPU_ARM);
+	CHECK(strcmp(in->vendor_id, "0x41") == 0);
+	CHECK_EQ_U64(in->model, 0xd0c);
+	CHECK(strcmp(in->arch, "aarch64") == 0);
+	CHECK(strstr(in->model_name, "Arm part 0xd0c") != NULL);
+	CHECK(find_pmu(in, "armv8_pmuv3_0") && find_pmu(in, "armv8_pmuv3_0")->kind == HWP_PMU_CORE);
+	CHECK(find_pmu(in, "arm_spe_0") && find_pmu(in, "arm_spe_0")->kind == HWP_PMU_ARM_SPE);
+	CHECK(find_pmu(in, "arm_cmn_0") && find_pmu(in, "arm_cmn_0")->kind == HWP_PMU_OTHER);
+	CHECK(in->core_pmu && strcmp(in->core_pmu, "armv8_pmuv3_0") == 0);
+	CHECK(in->hw_pmu.yes);
+	CHECK(!in->branch_stack.yes && strstr(in->branch_stack.why, "BRBE") != NULL);
+	CHECK(strstr(in->branch_stack.why, "SPE") != NULL);
+	CHECK(in->precise.yes && strstr(in->precise.why, "Arm SPE") != NULL);
+	CHECK(in->perf_caps_state == HWP_PROBE_NOT_TRIED);
+	CHECK(strstr(in->kmsg_line, "hw perfevents: enabled with armv8_pmuv3_0") == in->kmsg_line);
+
+	/* an Arm core with BRBE: caps/branches on the core PMU */
+	cap("armv8_pmuv3_0", "branches", "64");
+	in = probe();
+	CHECK(in->branch_stack.yes && strstr(in->branch_stack.why, "64-entry BRBE") != NULL);
+	CHECK(!in->lbr_callstack.yes);
+}
+
+/* ------------------------------------------------------------ this VM */
+
+static void vm_tree(void)
+{
+	fresh_root();
+	put("proc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\n"
+	    "model\t\t: 1\nmodel name\t: AMD EPYC\nstepping\t: 1\n"
+	    "flags\t\t: fpu vme de pse tsc msr pae mce cx8 apic hypervisor lahf_lm\n");
+	sysctls(2, 0, 100000);
+	user(0, "000001ffffffffff");
+	pmu("breakpoint", 5);
+	pmu("msr", 9);
+	pmu("software", 1);
+	pmu("tracepoint", 2);
+	pmu("uprobe", 8);
+	put("dev/kmsg", "6,1,0,-;Linux version 6.18.44\n"
+	    "6,2,1,-;Hypervisor detected: KVM\n"
+	    "6,300,310186,-;Performance Events: PMU not available due to virtualization, using "
+	    "software events only.\n");
+}
+
+static void test_vm_no_pmu(void)
+{
+	vm_tree();
+	struct hwp_probe_info *in = probe();
+
+	CHECK(in->vendor == HWP_CPU_AMD && in->hypervisor);
+	CHECK(in->core_pmu == NULL && in->branch_depth == 0);
+	CHECK(find_pmu(in, "msr") && find_pmu(in, "msr")->kind == HWP_PMU_OTHER);
+	CHECK(!in->hw_pmu.yes);
+	CHECK(strstr(in->hw_pmu.why, "no hardware PMU") != NULL);
+	CHECK(strstr(in->hw_pmu.why, "PMU not available due to virtualization") != NULL);
+	CHECK(!in->branch_stack.yes && !in->lbr_callstack.yes && !in->precise.yes);
+	CHECK(in->software.yes && in->access.yes && in->kernel.yes);
+}
+
+static void test_vm_no_kmsg(void)
+{
+	vm_tree();
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/dev/kmsg", root);
+	unlink(path);
+	struct hwp_probe_info *in = probe();
+
+	CHECK(in->kmsg == HWP_PROBE_UNREADABLE);
+	CHECK(!in->hw_pmu.yes && strstr(in->hw_pmu.why, "virtual machine") != NULL);
+
+	/* the log without a PMU line, and no sysfs at all */
+	put("dev/kmsg", "6,1,0,-;Linux version 6.18.44\n");
+	snprintf(path, sizeof(path), "rm -rf '%s/sys'", root);
+	CHECK(system(path) == 0);
+	put("proc/cpuinfo", "vendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t: 1\nstepping\t: 1\n");
+	in = probe();
+	CHECK(in->kmsg == HWP_PROBE_ABSENT);
+	CHECK(in->pmus_state == HWP_PROBE_UNREADABLE);
+	CHECK(!in->hw_pmu.yes && strstr(in->hw_pmu.why, "no hardware PMU found") != NULL);
+}
+
+static void test_meanings(void)
+{
+	CHECK(strstr(hwp_paranoid__meaning(2), "user space only") != NULL);
+	CHECK(strstr(hwp_paranoid__meaning(3), "refused") != NULL);
+	CHECK(strstr(hwp_paranoid__meaning(4), "refused") != NULL);
+	CHECK(strstr(hwp_paranoid__meaning(1), "no CPU-wide") != NULL);
+	CHECK(strstr(hwp_paranoid__meaning(-1), "no restrictions") != NULL);
+	CHECK(strstr(hwp_kptr_restrict__meaning(2), "root included") != NULL);
+	CHECK(strcmp(hwp_pmu_kind__name(HWP_PMU_IBS_OP), "ibs_op") == 0);
+	struct hwp_probe_opts bad = { .sz = 1 };
+	struct hwp_probe_info *in = calloc(1, sizeof(*in));
+	CHECK(hwp_probe__run(&bad, in) == -EINVAL);
+	free(in);
+}
+
+int main(void)
+{
+	RUN(test_intel_lbr);
+	RUN(test_intel_msr_unreadable);
+	RUN(test_intel_arch_lbr_capperfmon);
+	RUN(test_intel_old_lbr_format);
+	RUN(test_intel_vm_without_lbr);
+	RUN(test_amd_ibs_lbrv2);
+	RUN(test_amd_zen2_no_branch_stack);
+	RUN(test_arm_spe);
+	RUN(test_vm_no_pmu);
+	RUN(test_vm_no_kmsg);
+	RUN(test_meanings);
+	if (root[0]) {
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+		if (system(cmd) != 0)
+			return 1;
+	}
+	TL_EXIT();
+}
