@@ -17,7 +17,12 @@ int report_input__load(struct report_input *in, const char *input, const char *s
 	in->sym = hwp_symbolizer__new(&so);
 	if (!in->sym)
 		return cli_error("%s", hwp_errmsg());
-	in->collector = hwp_branch_collector__new(in->sym, split, hwp_reader__header(in->reader));
+	/* The recording's kernel, not this machine's, names kernel addresses. */
+	const struct hwp_header_info *h = hwp_reader__header(in->reader);
+	for (size_t i = 0; i < h->nr_build_ids; i++)
+		if (!strcmp(h->build_ids[i].filename, "[kernel.kallsyms]"))
+			hwp_symbolizer__set_kernel_build_id(in->sym, h->build_ids[i].id, h->build_ids[i].size);
+	in->collector = hwp_branch_collector__new(in->sym, split, h);
 	if (!in->collector)
 		return cli_error("out of memory");
 	if (hwp_branch_collector__read(in->collector, in->reader) < 0)
@@ -35,20 +40,10 @@ void report_input__close(struct report_input *in)
 
 void report_input__warn_missing(struct report_input *in)
 {
-	const char *names[8];
-	bool debug_only = false;
-	size_t n = hwp_symbolizer__missing(in->sym, names, 8, &debug_only);
-	char list[1024] = "";
+	char line[2048];
 
-	if (!n)
-		return;
-	for (size_t i = 0; i < n && i < 8; i++) {
-		strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
-		strncat(list, names[i], sizeof(list) - strlen(list) - 1);
-	}
-	cli_warn("%s %zu module%s: %s%s; rows fall back to module+offset. Supply them with --symfs DIR, or put them in the build-id cache ('perf buildid-cache -a FILE', or ~/.debug/.build-id/xx/rest, /usr/lib/debug/.build-id/xx/rest.debug)",
-		 debug_only ? "no debug info (source lines) for" : "cannot find the binaries of", n,
-		 n == 1 ? "" : "s", list, n > 8 ? ", ..." : "");
+	if (hwp_symbolizer__missing_warning(in->sym, line, sizeof(line)))
+		cli_warn("%s", line);
 }
 
 int report_print_table(const struct hwp_table *t, enum hwp_table_format f)

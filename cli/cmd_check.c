@@ -95,22 +95,25 @@ static void print_text(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 	}
 	if (in->nr_other_pmus > 0)
 		hwp_outbuf__printf(o, "  (and %zu more uncore/other PMUs)\n", in->nr_other_pmus);
-	if (!in->core_pmu)
+	if (!in->core_pmu[0])
 		hwp_outbuf__puts(o, "  no hardware (core) PMU\n");
 
 	hwp_outbuf__puts(o, "\nPermissions\n  perf_event_paranoid = ");
 	print_int_or(o, in->paranoid);
-	if (in->paranoid != HWP_PROBE_UNKNOWN)
-		hwp_outbuf__printf(o, ": %s", hwp_paranoid__meaning(in->paranoid));
-	hwp_outbuf__printf(o, "\n  you: %s\n", in->privileged
-			   ? (strcmp(in->privilege, "root") ? "have the capability, not limited by it"
-							     : "root, not limited by it")
-			   : "unprivileged, limited by it");
-	if (in->privileged && strcmp(in->privilege, "root"))
-		hwp_outbuf__printf(o, "       (%s)\n", in->privilege);
+	hwp_outbuf__printf(o, " (you: %s, %s)\n", in->privileged ? in->privilege : "unprivileged",
+			   in->privileged ? "not limited by it" : "limited by it");
+	for (int l = -1; l <= 3; l++) {
+		bool cur = in->paranoid == l || (l == 3 && in->paranoid > 3);
+
+		hwp_outbuf__printf(o, "  %s%3d%s  %s\n", cur ? "> " : "  ", l, l == 3 ? "+" : " ",
+				   hwp_paranoid__meaning(l));
+	}
 	hwp_outbuf__puts(o, "  kptr_restrict = ");
 	print_int_or(o, in->kptr_restrict);
-	hwp_outbuf__printf(o, ": %s\n", hwp_kptr_restrict__meaning(in->kptr_restrict));
+	hwp_outbuf__printf(o, " (you: %s)\n", in->cap_syslog ? "root or CAP_SYSLOG" : "no CAP_SYSLOG");
+	for (int l = 0; l <= 2; l++)
+		hwp_outbuf__printf(o, "  %s%3d   %s\n", in->kptr_restrict == l ? "> " : "  ", l,
+				   hwp_kptr_restrict__meaning(l));
 	hwp_outbuf__puts(o, "  perf_event_max_sample_rate = ");
 	print_int_or(o, in->max_sample_rate);
 	hwp_outbuf__puts(o, in->max_sample_rate == HWP_PROBE_UNKNOWN ? ", perf_event_mlock_kb = "
@@ -256,6 +259,12 @@ static void print_json(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 	jstr(o, "privilege", in->privilege[0] ? in->privilege : NULL);
 	jint(o, "perf_event_paranoid", in->paranoid);
 	jstr(o, "paranoid_meaning", hwp_paranoid__meaning(in->paranoid));
+	hwp_outbuf__puts(o, ",\"paranoid_levels\":{");
+	for (int l = -1; l <= 3; l++) {
+		hwp_outbuf__printf(o, "%s\"%d%s\":", l > -1 ? "," : "", l, l == 3 ? "+" : "");
+		hwp_json__string(o, hwp_paranoid__meaning(l));
+	}
+	hwp_outbuf__putc(o, '}');
 	jint(o, "kptr_restrict", in->kptr_restrict);
 	jstr(o, "kptr_restrict_meaning", hwp_kptr_restrict__meaning(in->kptr_restrict));
 	jint(o, "perf_event_max_sample_rate", in->max_sample_rate);
@@ -275,7 +284,7 @@ static void print_json(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 	}
 	hwp_outbuf__puts(o, "},\"can\":{\"branch_depth\":");
 	hwp_outbuf__printf(o, "%d", in->branch_depth);
-	jstr(o, "core_pmu", in->core_pmu);
+	jstr(o, "core_pmu", in->core_pmu[0] ? in->core_pmu : NULL);
 	jverdict(o, "hardware_pmu", &in->hw_pmu);
 	jverdict(o, "branch_stacks", &in->branch_stack);
 	jverdict(o, "lbr_call_stacks", &in->lbr_callstack);

@@ -126,8 +126,18 @@ static int explain_open_failure(const struct hwp_attr *a, const struct hwp_recor
 		free(pi);
 		return cli_error("record: %s", hwp_errmsg());
 	}
-	if (a->sample_type & HWP_SAMPLE_BRANCH_STACK) {
-		if (!pi->branch_stack.yes)
+	if ((err == EACCES || err == EPERM) && pi->paranoid != HWP_PROBE_UNKNOWN) {
+		rc = cli_error("record: %s: permission denied: kernel.perf_event_paranoid=%d (%s)%s; "
+			       "see 'hwprof check'", res->event_name, pi->paranoid,
+			       hwp_paranoid__meaning(pi->paranoid),
+			       a->branch_sample_type & HWP_BRANCH_KERNEL
+				       ? "; kernel branches (-j ...,k) need CAP_PERFMON or a level <= 1"
+				       : "");
+	} else if (a->sample_type & HWP_SAMPLE_BRANCH_STACK) {
+		if (a->type == 1 && pi->branch_stack.yes)
+			rc = cli_error("record: %s: software events have no branch stacks: sample a "
+				       "hardware event (-e cycles) with -b/-j", res->event_name);
+		else if (!pi->branch_stack.yes)
 			rc = cli_error("record: no branch records on this machine: %s; see 'hwprof check', "
 				       "or record emulated branch stacks with 'hwprof record --emulate'",
 				       pi->hw_pmu.yes ? pi->branch_stack.why : pi->hw_pmu.why);
@@ -135,10 +145,6 @@ static int explain_open_failure(const struct hwp_attr *a, const struct hwp_recor
 			rc = cli_error("record: %s with branch_sample_type 0x%" PRIx64 ": %s (this PMU "
 				       "may not support that filter; see 'hwprof check')",
 				       res->event_name, a->branch_sample_type, strerror(err));
-	} else if ((err == EACCES || err == EPERM) && pi->paranoid != HWP_PROBE_UNKNOWN) {
-		rc = cli_error("record: %s: permission denied: kernel.perf_event_paranoid=%d (%s); see "
-			       "'hwprof check'", res->event_name, pi->paranoid,
-			       hwp_paranoid__meaning(pi->paranoid));
 	} else if (a->type != 1 && !pi->hw_pmu.yes) {
 		rc = cli_error("record: cannot open %s: %s; software events (-e cpu-clock) work, and "
 			       "'hwprof record --emulate' records emulated branch stacks",

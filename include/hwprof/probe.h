@@ -131,7 +131,7 @@ struct hwp_probe_info {
 	struct hwp_probe_verdict precise;      /* :p modifiers, PEBS / IBS / SPE */
 	struct hwp_probe_verdict software;     /* cpu-clock, task-clock */
 	int branch_depth;                      /* deepest caps/branches, 0 when none */
-	const char *core_pmu;                  /* name of the first core PMU, or NULL */
+	char core_pmu[48];                     /* name of the first core PMU, "" when none */
 };
 
 /*

@@ -17,10 +17,22 @@
  * /proc/kallsyms when it is the recorded kernel (or no build-id is known)
  * and its addresses are not hidden by kptr_restrict.
  *
+ * Symbols: .symtab (the binary's, else the debug file's), else .dynsym;
+ * functions, objects and code labels, plus "name@plt" for PLT entries
+ * (perf 6.1's way, or every entry with opts.all_plt). Of aliases at one address the one perf 6.1 keeps wins
+ * (sized, non-weak, global, fewer leading '_', longer name); zero-sized
+ * symbols reach the next one. Source lines and inline chains come from libdw
+ * (DWARF 2-5, compressed sections, dwz .gnu_debugaltlink files also looked
+ * for in the debug directories); they match eu-addr2line/addr2line -i.
+ *
  * Names are demangled with libstdc++'s __cxa_demangle (found at run time);
  * Rust legacy names lose their ::h<hash>; Rust v0 (_R) names stay mangled
  * unless rustc-demangle's C library is loadable. Not thread-safe: one
  * symbolizer per thread.
+ *
+ * Not handled: .gnu_debugdata (MiniDebugInfo), split DWARF (.dwo/.dwp),
+ * relocatable objects (.ko: kernel modules resolve through kallsyms), JIT
+ * maps (/tmp/perf-PID.map), and the vDSO unless perf's cache holds it.
  */
 #ifndef HWPROF_SYMBOLIZE_H
 #define HWPROF_SYMBOLIZE_H
@@ -34,11 +46,18 @@ struct hwp_symbolizer;
 struct hwp_symbolizer_opts {
 	size_t sz;            /* sizeof(struct hwp_symbolizer_opts) */
 	const char *symfs;    /* --symfs DIR: prefix for every module path */
-	const char *debug_dirs; /* ':'-separated build-id caches; NULL: ~/.debug:/usr/lib/debug */
+	const char *debug_dirs; /* ':'-separated build-id caches / debug roots; NULL:
+				   $PERF_BUILDID_DIR or ~/.debug, then [symfs]/usr/lib/debug */
 	bool no_demangle;     /* keep C++/Rust names mangled */
 	bool no_inline;       /* skip inline chains (faster) */
 	bool no_kernel;       /* do not read /proc/kallsyms */
 	const char *kallsyms; /* kernel symbols file; NULL: /proc/kallsyms */
+	/* Name every PLT entry (.plt, .plt.sec, .plt.got) "func@plt" by the GOT
+	   slot it jumps through, as objdump does. Default (false) is perf 6.1:
+	   only .plt entries, by .rela.plt order, and only where no symbol covers
+	   them -- gcc's zero-sized _init stretches over the PLT, so perf 6.1
+	   shows "_init+0x3b" there, and so does hwprof by default. */
+	bool all_plt;
 };
 
 struct hwp_symbolizer *hwp_symbolizer__new(const struct hwp_symbolizer_opts *opts);

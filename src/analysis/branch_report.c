@@ -109,8 +109,10 @@ void hwp_loc__format_addr(struct hwp_symbolizer *s, const struct hwp_code_loc *l
 {
 	struct hwp_symbol_info si;
 
-	if (lookup(s, l, &si) && si.symbol)
+	if (lookup(s, l, &si) && si.symbol && si.sym_offset)
 		snprintf(buf, len, "[%c] %s+%#" PRIx64, level_char(l), si.symbol, si.sym_offset);
+	else if (si.symbol)
+		snprintf(buf, len, "[%c] %s", level_char(l), si.symbol);
 	else
 		snprintf(buf, len, "[%c] %#018" PRIx64, level_char(l), l->offset);
 }

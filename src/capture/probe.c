@@ -768,7 +768,7 @@ void hwp_probe__verdicts(struct hwp_probe_info *info)
 		}
 	}
 	info->branch_depth = depth;
-	info->core_pmu = core ? core->name : NULL;
+	copy(info->core_pmu, sizeof(info->core_pmu), core ? core->name : "");
 
 	/* hardware PMU */
 	if (core) {
@@ -838,9 +838,16 @@ void hwp_probe__verdicts(struct hwp_probe_info *info)
 											 : "BRS")
 				   : info->vendor == HWP_CPU_ARM ? "BRBE" : "branch stack";
 
+		const char *cntr = "";
+
+		for (size_t c = 0; c < core->nr_caps; c++)
+			if (!strcmp(core->caps[c].name, "branch_counter_nr") &&
+			    atoi(core->caps[c].value) > 0)
+				cntr = core->caps[c].value;
 		if (info->access.yes)
-			say(&info->branch_stack, true, "%d-entry %s (%s/caps/branches)%s", depth, what,
-			    core->name, info->kernel.yes ? "" : "; user-space branches only");
+			say(&info->branch_stack, true, "%d-entry %s (%s/caps/branches)%s%s%s", depth,
+			    what, core->name, info->kernel.yes ? "" : "; user-space branches only",
+			    *cntr ? "; branch counters: " : "", cntr);
 		else
 			say(&info->branch_stack, false, "%d-entry %s, but %s", depth, what,
 			    info->access.why);

@@ -113,14 +113,13 @@ struct tbi {
 	uint64_t fall;   /* the address after it */
 	uint64_t target; /* direct target, else 0 */
 	uint64_t phantom; /* br when it may be a phantom page-crossing insn, else 0 */
-	uint64_t fbase;  /* branch-entry flags: type and privilege bits */
 	uint32_t n_insns;
 	uint32_t site; /* exact-count index, NO_SITE when not a branch */
 	uint32_t cls;  /* C_* bits for the fast path */
 	uint8_t kind;
 	uint8_t rec; /* taken instances enter the ring (the -j filter) */
 	struct tbi *next;
-};
+} __attribute__((aligned(64)));
 
 /* Fast-path classes of a TB's end (struct tbi.cls). */
 enum {
@@ -136,6 +135,23 @@ enum {
 
 /* The previous TB of a vCPU that has not run one yet (generic path). */
 static const struct tbi no_tb = { .cls = C_NOFALL };
+
+/*
+ * A ring entry: the branch is the last instruction of the TB *tbi; the tag
+ * bits say mispredicted (1), not predicted (2: signal entries) and, with 2,
+ * return from a handler (4). HC is the vCPU's half-cycle count when the
+ * branch retired: an entry's cycles are the difference to the entry before.
+ * Flags are only worked out for the entries that go into a sample.
+ */
+#define RING_SIZE 128 /* > HWP_EMU_MAX_DEPTH: the oldest sampled entry has a predecessor */
+#define TAG_MIS 1u
+#define TAG_ASYNC 2u
+#define TAG_ERET 4u
+struct ring_ent {
+	uintptr_t ptag;
+	uint64_t to;
+	uint64_t hc;
+};
 
 /* A chunk writer (emu_raw.h). */
 struct writer {
@@ -155,14 +171,16 @@ struct tgt {
 
 struct vcpu {
 	const struct tbi *prev; /* &no_tb before the first TB */
-	uint64_t pos;   /* ring write position (monotonic) */
-	uint32_t valid; /* valid entries in the ring */
-	uint32_t tid;   /* 0: not known yet */
-	uint32_t idx;   /* vCPU index */
-	int64_t countdown;
+	uint64_t pos;      /* ring write position */
+	uint64_t hc;       /* half-cycles: the cost model's clock */
+	int64_t countdown; /* taken branches until the next sample */
 	uint64_t cur_period;
-	uint64_t insns_since; /* instructions since the last recorded entry */
-	uint64_t pen;         /* cycles owed to the next recorded entry */
+	uint64_t pos_base; /* pos when the history started */
+	uint64_t hc_base;
+	uint32_t valid;    /* call-stack mode: entries on the stack */
+	uint32_t tid;      /* 0: not known yet */
+	uint32_t idx;      /* vCPU index */
+	uint64_t periods;  /* taken branches of the periods already sampled */
 	uint64_t rng;
 	/* predictor */
 	uint32_t ghr;
@@ -184,9 +202,9 @@ struct vcpu {
 	struct tgt *tg;
 	uint32_t tg_cap, tg_used;
 	/* stats */
-	uint64_t insns, taken, samples, async, lost;
+	uint64_t samples, async, lost;
 	struct writer w;
-	struct hwp_emu_entry ring[HWP_EMU_MAX_DEPTH];
+	struct ring_ent ring[RING_SIZE];
 };
 
 struct module {
@@ -211,6 +229,8 @@ static struct {
 	bool have_base;
 	/* translation tables */
 	struct tbi **tbh; /* hash on start */
+	uint8_t *arena;
+	size_t arena_left;
 	uint32_t tbh_mask;
 	uint64_t *site_addr;
 	uint8_t *site_kind;
@@ -360,11 +380,10 @@ static void vcpu_reset(struct vcpu *v, unsigned idx)
 {
 	v->prev = &no_tb;
 	v->idx = idx;
-	v->pos = 0;
+	v->pos_base = v->pos;
+	v->hc_base = v->hc;
 	v->valid = 0;
 	v->tid = 0;
-	v->insns_since = 0;
-	v->pen = 0;
 	v->npend = 0;
 	v->sigreturn = false;
 	v->rng = 0x9e3779b97f4a7c15ull ^ (now_ns() * 2654435761u) ^ idx;
@@ -401,11 +420,23 @@ static void on_vcpu_init(qemu_plugin_id_t id, unsigned int idx)
 
 /* ------------------------------------------------------------- sampling */
 
-static void emit_sample(struct vcpu *v, uint64_t ip)
+static inline uint64_t kind_fbase(unsigned kind)
 {
-	uint32_t nr = v->valid < g.depth ? v->valid : g.depth;
+	return (uint64_t)kind_br_type[kind] << 20 | 1ull << 30 /* PERF_BR_PRIV_USER */;
+}
+
+static uint64_t taken_count(const struct vcpu *v)
+{
+	return v->periods + v->cur_period - (uint64_t)v->countdown;
+}
+
+static __attribute__((noinline)) void emit_sample(struct vcpu *v, uint64_t ip)
+{
+	uint64_t have = g.callstack ? v->valid : v->pos - v->pos_base;
+	uint32_t nr = have < g.depth ? (uint32_t)have : g.depth;
 	uint32_t size = (uint32_t)sizeof(struct hwp_emu_sample) + nr * 24;
 	struct hwp_emu_sample *s = w_reserve(&v->w, size);
+	uint64_t period = v->cur_period - (uint64_t)v->countdown;
 
 	if (s) {
 		struct hwp_emu_entry *e = (struct hwp_emu_entry *)(s + 1);
@@ -416,50 +447,53 @@ static void emit_sample(struct vcpu *v, uint64_t ip)
 		s->vcpu = v->idx;
 		s->time = now_ns();
 		s->ip = ip;
-		s->period = v->cur_period + (uint64_t)(-v->countdown);
+		s->period = period;
 		s->nr = nr;
 		s->pad = 0;
 		s->hw_idx = (v->pos - 1) & (g.depth - 1);
-		for (uint32_t i = 0; i < nr; i++)
-			e[i] = v->ring[(v->pos - 1 - i) & g.mask];
+		for (uint32_t i = 0; i < nr; i++) {
+			uint64_t q = v->pos - 1 - i;
+			const struct ring_ent *r = &v->ring[q & (RING_SIZE - 1)];
+			const struct tbi *p = (const struct tbi *)(r->ptag & ~(uintptr_t)7);
+			unsigned tag = (unsigned)(r->ptag & 7);
+			uint64_t prev_hc = q > v->pos_base ? v->ring[(q - 1) & (RING_SIZE - 1)].hc
+							   : v->hc_base;
+			uint64_t cyc = (r->hc - prev_hc + 1) / 2;
+			unsigned kind = !(tag & TAG_ASYNC) ? p->kind
+				      : (tag & TAG_ERET) ? HWP_EMU_K_ERET : HWP_EMU_K_IRQ;
+
+			e[i].from = p->br;
+			e[i].to = r->to;
+			e[i].flags = kind_fbase(kind) | (tag & TAG_MIS) |
+				     (uint64_t)!(tag & (TAG_MIS | TAG_ASYNC)) << 1 |
+				     (cyc > 0xffff ? 0xffff : cyc) << 4;
+		}
 		w_commit(s, HWP_EMU_SAMPLE, size);
 		v->samples++;
 	} else {
 		v->lost++;
 	}
+	v->periods += period;
 	v->cur_period = next_period(v);
 	v->countdown = (int64_t)v->cur_period;
 }
 
-static inline uint64_t entry_cycles(const struct vcpu *v)
+static inline void ring_push(struct vcpu *v, const struct tbi *p, uint64_t to, unsigned tag)
 {
-	uint64_t cyc = (v->insns_since + 1) / 2 + v->pen;
+	struct ring_ent *e = &v->ring[v->pos & (RING_SIZE - 1)];
 
-	return cyc > 0xffff ? 0xffff : cyc;
+	e->ptag = (uintptr_t)p | tag;
+	e->to = to;
+	e->hc = v->hc;
+	v->pos++;
 }
 
-static inline uint64_t kind_fbase(unsigned kind)
-{
-	return (uint64_t)kind_br_type[kind] << 20 | 1ull << 30 /* PERF_BR_PRIV_USER */;
-}
-
-static inline uint64_t entry_flags(struct vcpu *v, bool mis, bool predicted, unsigned kind)
-{
-	return (uint64_t)mis | (uint64_t)predicted << 1 | entry_cycles(v) << 4 | kind_fbase(kind);
-}
-
-static inline void ring_update(struct vcpu *v, uint64_t from, uint64_t to, bool mis,
-			       bool predicted, unsigned kind)
+/* The generic path's ring update (both modes). */
+static inline void ring_update(struct vcpu *v, const struct tbi *p, uint64_t to, unsigned tag,
+			       unsigned kind)
 {
 	if (!g.callstack) {
-		struct hwp_emu_entry *e = &v->ring[v->pos & g.mask];
-
-		e->from = from;
-		e->to = to;
-		e->flags = entry_flags(v, mis, predicted, kind);
-		v->pos++;
-		if (v->valid < g.depth)
-			v->valid++;
+		ring_push(v, p, to, tag);
 	} else if (kind == HWP_EMU_K_RET || kind == HWP_EMU_K_ERET || kind == HWP_EMU_K_FAR) {
 		/* call-stack mode: a return pops its call */
 		if (v->valid) {
@@ -467,28 +501,18 @@ static inline void ring_update(struct vcpu *v, uint64_t from, uint64_t to, bool 
 			v->valid--;
 		}
 	} else {
-		struct hwp_emu_entry *e = &v->ring[v->pos & g.mask];
-
-		e->from = from;
-		e->to = to;
-		e->flags = entry_flags(v, mis, predicted, kind);
-		v->pos++;
-		if (v->valid < g.depth)
-			v->valid++;
+		ring_push(v, p, to, tag);
+		v->valid += v->valid < g.depth;
 	}
-	v->insns += v->insns_since;
-	v->insns_since = 0;
-	v->pen = 0;
 }
 
-/* A taken branch of P to TO. */
+/* A taken branch of P to TO (generic path). */
 static inline void taken(struct vcpu *v, const struct tbi *p, uint64_t to, bool mis)
 {
-	v->pen += TAKEN_BUBBLE;
+	v->hc += 2 * TAKEN_BUBBLE;
 	if (p->rec)
-		ring_update(v, p->br, to, mis, true, p->kind);
-	v->pen += MISPREDICT_PENALTY * mis;
-	v->taken++;
+		ring_update(v, p, to, mis ? TAG_MIS : 0, p->kind);
+	v->hc += 2 * MISPREDICT_PENALTY * mis;
 	if (unlikely(--v->countdown <= 0))
 		emit_sample(v, to);
 }
@@ -637,10 +661,10 @@ static bool handler_is_sync(uint64_t pc)
 	return any_sync;
 }
 
-static void async_entry(struct vcpu *v, uint64_t from, uint64_t to, unsigned kind)
+static void async_entry(struct vcpu *v, const struct tbi *p, uint64_t to, unsigned kind)
 {
 	if ((g.rec_mask >> kind) & 1)
-		ring_update(v, from, to, false, false, kind);
+		ring_update(v, p, to, TAG_ASYNC | (kind == HWP_EMU_K_ERET ? TAG_ERET : 0), kind);
 }
 
 /* The branch ending Q ran before a signal; execution resumed at S. */
@@ -658,8 +682,7 @@ static void resolve(struct vcpu *v, const struct tbi *q, bool sync, uint64_t s, 
 			tk = true;
 		else
 			return;
-		if (predict_cond(v, q->fall, tk))
-			v->pen += MISPREDICT_PENALTY;
+		v->hc += 2 * MISPREDICT_PENALTY * predict_cond(v, q->fall, tk);
 		break;
 	case HWP_EMU_K_JMP:
 		if (s != q->target)
@@ -698,10 +721,8 @@ static void resolve(struct vcpu *v, const struct tbi *q, bool sync, uint64_t s, 
 	}
 	if (exact)
 		count(v, q, tk);
-	if (tk) {
-		v->taken++;
-		v->countdown--;
-	}
+	if (tk)
+		v->countdown--; /* counted; the sample waits for the next branch */
 }
 
 static __attribute__((noinline)) void on_async(struct vcpu *v, const struct tbi *p, uint64_t pc,
@@ -721,7 +742,7 @@ static __attribute__((noinline)) void on_async(struct vcpu *v, const struct tbi 
 			v->npend--;
 			resolve(v, v->pend[v->npend], v->pend_sync[v->npend], pc, exact);
 		}
-		async_entry(v, p->br, pc, HWP_EMU_K_ERET);
+		async_entry(v, p, pc, HWP_EMU_K_ERET);
 		return;
 	}
 	v->sigreturn = false;
@@ -733,7 +754,7 @@ static __attribute__((noinline)) void on_async(struct vcpu *v, const struct tbi 
 	v->pend[v->npend] = p;
 	v->pend_sync[v->npend] = handler_is_sync(pc);
 	v->npend++;
-	async_entry(v, p->br, pc, HWP_EMU_K_IRQ);
+	async_entry(v, p, pc, HWP_EMU_K_IRQ);
 }
 
 /* -------------------------------------------------------- the hot path */
@@ -771,8 +792,8 @@ static inline __attribute__((always_inline)) void generic(struct vcpu *v, const 
 			count(v, p, tk);
 		if (tk)
 			taken(v, p, pc, mis);
-		else if (mis)
-			v->pen += MISPREDICT_PENALTY;
+		else
+			v->hc += 2 * MISPREDICT_PENALTY * mis;
 		return;
 	case HWP_EMU_K_CALL:
 		if (unlikely(pc != p->target))
@@ -832,7 +853,7 @@ static inline __attribute__((always_inline)) void generic(struct vcpu *v, const 
 async:
 	if (pc == p->phantom) {
 		/* the phantom: re-translated as this TB's first instruction */
-		v->insns_since--;
+		v->hc--;
 		return;
 	}
 	on_async(v, p, pc, exact);
@@ -853,7 +874,7 @@ static inline __attribute__((always_inline)) struct vcpu *vcpu_of(unsigned int v
 static inline __attribute__((always_inline)) void set_prev(struct vcpu *v, const struct tbi *t)
 {
 	v->prev = t;
-	v->insns_since += t->n_insns;
+	v->hc += t->n_insns;
 }
 
 
@@ -862,21 +883,10 @@ static inline __attribute__((always_inline)) void set_prev(struct vcpu *v, const
 static inline __attribute__((always_inline)) bool taken_fast(struct vcpu *v, const struct tbi *p,
 							     uint64_t to, bool mis, uint32_t cls)
 {
-	v->pen += TAKEN_BUBBLE;
-	if (cls & C_REC) {
-		struct hwp_emu_entry *e = &v->ring[v->pos & (HWP_EMU_MAX_DEPTH - 1)];
-
-		e->from = p->br;
-		e->to = to;
-		e->flags = p->fbase | (uint64_t)mis | (uint64_t)!mis << 1 | entry_cycles(v) << 4;
-		v->pos++;
-		v->valid += v->valid < g.depth;
-		v->insns += v->insns_since;
-		v->insns_since = 0;
-		v->pen = 0;
-	}
-	v->pen += MISPREDICT_PENALTY * mis;
-	v->taken++;
+	v->hc += 2 * TAKEN_BUBBLE;
+	if (cls & C_REC)
+		ring_push(v, p, to, mis);
+	v->hc += 2 * MISPREDICT_PENALTY * mis;
 	return --v->countdown <= 0;
 }
 
@@ -919,7 +929,7 @@ static void on_tb(unsigned int vi, void *ud)
 	fall = p->fall;
 	if (pc == fall && !(cls & C_NOFALL)) {
 		if (cls & C_COND)
-			v->pen += MISPREDICT_PENALTY * predict_cond(v, fall, false);
+			v->hc += 2 * MISPREDICT_PENALTY * predict_cond(v, fall, false);
 		set_prev(v, t);
 		return;
 	}
@@ -1147,9 +1157,16 @@ static struct tbi *tbi_get(const struct tbi *key)
 		    t->target == key->target && t->kind == key->kind && t->n_insns == key->n_insns &&
 		    t->phantom == key->phantom)
 			return t;
-	t = malloc(sizeof(*t));
-	if (!t)
-		return NULL;
+	/* bump-allocated, so that the hot ones share cache lines and pages */
+	if (g.arena_left < sizeof(*t)) {
+		g.arena = aligned_alloc(64, 1u << 18);
+		if (!g.arena)
+			return NULL;
+		g.arena_left = 1u << 18;
+	}
+	t = (struct tbi *)g.arena;
+	g.arena += sizeof(*t);
+	g.arena_left -= sizeof(*t);
 	*t = *key;
 	t->next = g.tbh[h];
 	g.tbh[h] = t;
@@ -1184,7 +1201,6 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		key.phantom = lv;
 	key.rec = (g.rec_mask >> key.kind) & 1;
 	key.site = NO_SITE;
-	key.fbase = kind_fbase(key.kind);
 	key.cls = tb_class(&key);
 
 	pthread_mutex_lock(&g.tr_lock);
@@ -1297,8 +1313,7 @@ static void write_stats(void)
 
 		if (!v)
 			continue;
-		st->insns += v->insns + v->insns_since;
-		st->taken += v->taken;
+		st->taken += taken_count(v);
 		st->samples += v->samples;
 		st->async += v->async;
 		st->lost += v->lost;
@@ -1338,7 +1353,9 @@ static void become_child(unsigned int vi)
 		free(v->tg);
 		v->tg = NULL;
 		v->tg_cap = v->tg_used = 0;
-		v->insns = v->taken = v->samples = v->async = v->lost = 0;
+		/* the taken branches so far were the parent's: count from 0 */
+		v->periods = (uint64_t)v->countdown - v->cur_period;
+		v->samples = v->async = v->lost = 0;
 		v->tid = 0;
 		if (i != vi)
 			vcpu_reset(v, i);

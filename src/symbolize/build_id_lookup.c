@@ -59,7 +59,7 @@ void hwp_module_files__release(struct hwp_module_files *f);
 
 /* ---- single files ---- */
 
-static Elf *open_elf(const char *path)
+Elf *hwp_elf__open(const char *path)
 {
 	struct stat st;
 	Elf *e;
@@ -85,7 +85,7 @@ static Elf *open_elf(const char *path)
 	return e;
 }
 
-static size_t elf_build_id(Elf *e, uint8_t *out)
+size_t hwp_elf__build_id(Elf *e, uint8_t *out)
 {
 	const void *p;
 	ssize_t n = dwelf_elf_gnu_build_id(e, &p);
@@ -253,10 +253,10 @@ static int try_binary(struct search *s, const char *cand)
 	Elf *e;
 
 	s->tried++;
-	e = open_elf(cand);
+	e = hwp_elf__open(cand);
 	if (!e)
 		return 0;
-	n = elf_build_id(e, id);
+	n = hwp_elf__build_id(e, id);
 	if (s->want_size && !hwp_build_id__equal(id, n, s->want, s->want_size)) {
 		note_stale(s, cand, id, n);
 		elf_end(e);
@@ -294,10 +294,10 @@ static int try_debug(struct search *s, const char *cand, const uint32_t *crc)
 	if (s->f->elf_path && !strcmp(cand, s->f->elf_path))
 		return 0;
 	s->tried++;
-	e = open_elf(cand);
+	e = hwp_elf__open(cand);
 	if (!e)
 		return 0;
-	n = elf_build_id(e, id);
+	n = hwp_elf__build_id(e, id);
 	want = expected_id(s, &wn);
 	if (wn && n ? !hwp_build_id__equal(id, n, want, wn)
 		    : (crc ? !crc_matches(e, *crc) : (wn && !n))) {
@@ -355,7 +355,9 @@ static int find_binary(struct search *s)
 			if (s->path[0] == '/' || s->path[0] == '[') {
 				char *p;
 
-				if (asprintf(&p, "%s/%s/elf", s->path, hex) < 0)
+				/* perf keeps the vDSO as [vdso]/<build-id>/vdso */
+				if (asprintf(&p, "%s/%s/%s", s->path, hex,
+					     s->path[0] == '[' ? "vdso" : "elf") < 0)
 					return -ENOMEM;
 				int err = try_joined(s, dir, p, true, NULL, &found);
 
@@ -508,7 +510,7 @@ int hwp_module_files__find(const struct hwp_find_ctx *ctx, const char *path,
 		f->status = HWP_FIND_OK;
 		f->debug_only = !f->elf;
 		if (f->debug_only) {
-			f->build_id_size = (uint8_t)elf_build_id(f->debug, f->build_id);
+			f->build_id_size = (uint8_t)hwp_elf__build_id(f->debug, f->build_id);
 		}
 		return 0;
 	}
@@ -558,6 +560,19 @@ int hwp_module_files__find(const struct hwp_find_ctx *ctx, const char *path,
 void hwp_module_files__release(struct hwp_module_files *f)
 {
 	memset(f, 0, sizeof(*f));
+}
+
+struct Elf *hwp_elf__open(const char *path)
+{
+	(void)path;
+	return NULL;
+}
+
+size_t hwp_elf__build_id(struct Elf *e, uint8_t *out)
+{
+	(void)e;
+	(void)out;
+	return 0;
 }
 
 #endif

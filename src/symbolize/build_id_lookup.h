@@ -72,6 +72,11 @@ struct hwp_module_files {
  * Looks for PATH's files. BUILD_ID may be NULL. Returns 0 (see F->status)
  * or -ENOMEM. Release with hwp_module_files__release().
  */
+/* Opens PATH as an ELF (regular files only; the descriptor is not kept), NULL when not one. */
+struct Elf *hwp_elf__open(const char *path);
+/* The GNU build-id note of E into OUT (HWP_BUILD_ID_MAX bytes); its size, 0 when none. */
+size_t hwp_elf__build_id(struct Elf *e, uint8_t *out);
+
 int hwp_module_files__find(const struct hwp_find_ctx *ctx, const char *path,
 			   const uint8_t *build_id, uint8_t build_id_size,
 			   struct hwp_module_files *f);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ELF module: segments, symbols (perf's filter: functions, objects and
- * code labels; PLT entries synthesized as "name@plt"), DWARF lines and
+ * code labels; PLT entries synthesized as "name@plt" as perf 6.1 does, or
+ * every one as objdump does), DWARF lines and
  * inline chains through libdw, as eu-addr2line -i finds them.
  */
 #include <errno.h>
@@ -16,6 +17,7 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <libelf.h>
 
@@ -53,6 +55,8 @@ struct hwp_elf_module {
 	struct hwp_arena arena; /* synthesized names */
 
 	Dwarf *dw;
+	Dwarf *alt_dw; /* dwz's common file, when we had to find it */
+	Elf *alt_elf;
 	bool cus_indexed;
 	Dwarf_Die *cus;
 	struct cu_fns *fns; /* per CU, built on first use */
@@ -357,7 +361,85 @@ static uint64_t a64_plt_slot(const unsigned char *p, size_t len, uint64_t vaddr)
 	return 0;
 }
 
-static int synthesize_plt(struct hwp_elf_module *m, Elf *e)
+static int add_plt_symbol(struct hwp_elf_module *m, uint64_t va, uint64_t size,
+			  const char *target)
+{
+	size_t len = strlen(target);
+	char *name = hwp_arena__alloc(&m->arena, len + 5);
+
+	if (!name)
+		return -ENOMEM;
+	memcpy(name, target, len);
+	memcpy(name + len, "@plt", 5);
+	return hwp_symtab__add(&m->syms, va, size, name, HWP_SYM_GLOBAL, HWP_SYMF_SYNTH);
+}
+
+/*
+ * perf 6.1's dso__synthesize_plt_symbols(): the i-th .rela.plt (.rel.plt)
+ * entry names the i-th .plt entry after the header (x86: header and entries
+ * of sh_entsize bytes; AArch64: 32 and 16), added where no symbol of the
+ * table (zero-sized ones already stretched to the next) covers it -- as
+ * perf's lookup finds the older symbol first. .plt.sec and .plt.got are not
+ * named.
+ */
+static int synthesize_plt_perf(struct hwp_elf_module *m, Elf *e)
+{
+	GElf_Ehdr eh;
+	GElf_Shdr plt, rel, dsh;
+	Elf_Scn *rscn, *dscn;
+	Elf_Data *rdata, *dyn;
+	uint64_t hdr, ent, n;
+	int err = 0;
+
+	if (!gelf_getehdr(e, &eh) || !section_named(e, ".plt", &plt))
+		return 0;
+	rscn = section_named(e, ".rela.plt", &rel);
+	if (!rscn)
+		rscn = section_named(e, ".rel.plt", &rel);
+	if (!rscn || !rel.sh_entsize || !(dscn = elf_getscn(e, rel.sh_link)) ||
+	    !gelf_getshdr(dscn, &dsh) || dsh.sh_type != SHT_DYNSYM ||
+	    !(rdata = elf_getdata(rscn, NULL)) || !(dyn = elf_getdata(dscn, NULL)))
+		return 0;
+	if (eh.e_machine == EM_AARCH64) {
+		hdr = 32;
+		ent = 16;
+	} else if (eh.e_machine == EM_ARM) {
+		hdr = 20;
+		ent = 12;
+	} else {
+		hdr = ent = plt.sh_entsize;
+	}
+	if (!ent)
+		return 0;
+	n = rel.sh_size / rel.sh_entsize;
+	for (uint64_t i = 0; i < n && !err; i++) {
+		uint64_t va = plt.sh_addr + hdr + i * ent, info;
+		GElf_Rela ra;
+		GElf_Rel rl;
+		GElf_Sym sym;
+		const char *name;
+
+		if (rel.sh_type == SHT_RELA) {
+			if (!gelf_getrela(rdata, (int)i, &ra))
+				continue;
+			info = ra.r_info;
+		} else {
+			if (!gelf_getrel(rdata, (int)i, &rl))
+				continue;
+			info = rl.r_info;
+		}
+		if (!gelf_getsym(dyn, (int)GELF_R_SYM(info), &sym) ||
+		    !(name = elf_strptr(e, dsh.sh_link, sym.st_name)) || !*name ||
+		    hwp_symtab__find(&m->syms, va))
+			continue;
+		err = add_plt_symbol(m, va, ent, name);
+	}
+	return err;
+}
+
+/* Every PLT entry (.plt, .plt.sec, .plt.got) named by the GOT slot it jumps
+   through, as objdump names them. */
+static int synthesize_plt_all(struct hwp_elf_module *m, Elf *e)
 {
 	static const char *const names[] = { ".plt", ".plt.sec", ".plt.got" };
 	struct got_map g = { 0 };
@@ -389,35 +471,22 @@ static int synthesize_plt(struct hwp_elf_module *m, Elf *e)
 		if (eh.e_machine == EM_X86_64 && !strcmp(names[k], ".plt.got") && ent == 16 &&
 		    sh.sh_size % 16 && !(sh.sh_size % 8))
 			ent = 8;
-		for (uint64_t o = 0; o + ent <= sh.sh_size; o += ent) {
+		for (uint64_t o = 0; o + ent <= sh.sh_size && !err; o += ent) {
 			const unsigned char *p = (const unsigned char *)data->d_buf + o;
 			uint64_t va = sh.sh_addr + o;
 			uint64_t slot = eh.e_machine == EM_X86_64 ? x86_plt_slot(p, ent, va)
 								  : a64_plt_slot(p, ent, va);
 			const char *target = slot ? got_find(&g, slot) : NULL;
-			size_t len;
-			char *name;
 
-			if (!target)
-				continue;
-			len = strlen(target);
-			name = hwp_arena__alloc(&m->arena, len + 5);
-			if (!name) {
-				err = -ENOMEM;
-				break;
-			}
-			memcpy(name, target, len);
-			memcpy(name + len, "@plt", 5);
-			err = hwp_symtab__add(&m->syms, va, ent, name, HWP_SYM_LOCAL, HWP_SYMF_SYNTH);
-			if (err)
-				break;
+			if (target)
+				err = add_plt_symbol(m, va, ent, target);
 		}
 	}
 	free(g.v);
 	return err;
 }
 
-static int load_symbols(struct hwp_elf_module *m)
+static int load_symbols(struct hwp_elf_module *m, bool all_plt)
 {
 	Elf *order[2] = { m->elf, m->debug };
 	GElf_Shdr sh;
@@ -441,9 +510,20 @@ static int load_symbols(struct hwp_elf_module *m)
 			}
 		}
 	}
-	if (m->elf && (err = synthesize_plt(m, m->elf)))
+	if (all_plt) {
+		if (m->elf && (err = synthesize_plt_all(m, m->elf)))
+			return err;
+		return hwp_symtab__finish(&m->syms, false);
+	}
+	if ((err = hwp_symtab__finish(&m->syms, false)))
 		return err;
-	return hwp_symtab__finish(&m->syms, false);
+	if (!m->elf)
+		return 0;
+	size_t before = m->syms.n;
+
+	if ((err = synthesize_plt_perf(m, m->elf)))
+		return err;
+	return m->syms.n != before ? hwp_symtab__finish(&m->syms, false) : 0;
 }
 
 struct hwp_sym *hwp_elf_module__find_symbol(const struct hwp_elf_module *m, uint64_t vaddr)
@@ -767,10 +847,57 @@ int hwp_elf_module__source(struct hwp_elf_module *m, uint64_t vaddr, bool inline
 
 /* ---- life cycle ---- */
 
-int hwp_elf_module__new(struct hwp_module_files *files, struct hwp_elf_module **out,
-			char *reason, size_t reason_size)
+/* .gnu_debugaltlink (dwz): libdw looks in /usr/lib/debug itself; we add the
+   debug directories, --symfs, and the debug file's own directory. */
+static void attach_alt(struct hwp_elf_module *m, const struct hwp_find_ctx *ctx,
+		       const char *dw_path)
+{
+	const char *name;
+	const void *bid;
+	char hex[2 * HWP_BUILD_ID_MAX + 1], *cands[16];
+	size_t nc = 0;
+	ssize_t n = dwelf_dwarf_gnu_debugaltlink(m->dw, &name, &bid);
+
+	if (n <= 0 || n > HWP_BUILD_ID_MAX || dwarf_getalt(m->dw))
+		return;
+	hwp_build_id__hex(bid, (size_t)n, hex);
+	for (size_t d = 0; d < ctx->n_debug_dirs && nc < 14; d++)
+		if (asprintf(&cands[nc], "%s/.build-id/%.2s/%s.debug", ctx->debug_dirs[d], hex,
+			     hex + 2) >= 0)
+			nc++;
+	if (name[0] == '/' && ctx->symfs && asprintf(&cands[nc], "%s%s", ctx->symfs, name) >= 0)
+		nc++;
+	if (name[0] != '/' && dw_path) {
+		const char *slash = strrchr(dw_path, '/');
+		int dl = slash ? (int)(slash - dw_path) : 1;
+
+		if (asprintf(&cands[nc], "%.*s/%s", dl, slash ? dw_path : ".", name) >= 0)
+			nc++;
+	}
+	for (size_t i = 0; i < nc; i++) {
+		uint8_t id[HWP_BUILD_ID_MAX];
+		Elf *e = m->alt_dw ? NULL : hwp_elf__open(cands[i]);
+		Dwarf *alt;
+
+		free(cands[i]);
+		if (!e)
+			continue;
+		if (hwp_elf__build_id(e, id) != (size_t)n || memcmp(id, bid, (size_t)n) ||
+		    !(alt = dwarf_begin_elf(e, DWARF_C_READ, NULL))) {
+			elf_end(e);
+			continue;
+		}
+		dwarf_setalt(m->dw, alt);
+		m->alt_dw = alt;
+		m->alt_elf = e;
+	}
+}
+
+int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
+			bool all_plt, struct hwp_elf_module **out, char *reason, size_t reason_size)
 {
 	struct hwp_elf_module *m = calloc(1, sizeof(*m));
+	GElf_Ehdr eh;
 	Elf *dwelf;
 	int err;
 
@@ -790,9 +917,17 @@ int hwp_elf_module__new(struct hwp_module_files *files, struct hwp_elf_module **
 		snprintf(reason, reason_size, "no file");
 		return -ENOENT;
 	}
+	if (gelf_getehdr(m->elf ? m->elf : m->debug, &eh) && eh.e_type == ET_REL) {
+		snprintf(reason, reason_size,
+			 "%s: a relocatable object (kernel module?): kernel modules are "
+			 "symbolized through the kernel's symbols",
+			 m->elf_path ? m->elf_path : m->debug_path);
+		hwp_elf_module__delete(m);
+		return -ENOTSUP;
+	}
 	err = load_segments(m, m->elf ? m->elf : m->debug, !m->elf);
 	if (!err)
-		err = load_symbols(m);
+		err = load_symbols(m, all_plt);
 	if (err) {
 		snprintf(reason, reason_size, "%s: %s", m->elf_path ? m->elf_path : m->debug_path,
 			 strerror(-err));
@@ -802,6 +937,8 @@ int hwp_elf_module__new(struct hwp_module_files *files, struct hwp_elf_module **
 	dwelf = m->debug ? m->debug : files->elf_has_dwarf ? m->elf : NULL;
 	if (dwelf)
 		m->dw = dwarf_begin_elf(dwelf, DWARF_C_READ, NULL); /* NULL: no usable DWARF */
+	if (m->dw && ctx)
+		attach_alt(m, ctx, m->debug ? m->debug_path : m->elf_path);
 	*out = m;
 	return 0;
 }
@@ -812,6 +949,10 @@ void hwp_elf_module__delete(struct hwp_elf_module *m)
 		return;
 	if (m->dw)
 		dwarf_end(m->dw);
+	if (m->alt_dw)
+		dwarf_end(m->alt_dw);
+	if (m->alt_elf)
+		elf_end(m->alt_elf);
 	if (m->elf)
 		elf_end(m->elf);
 	if (m->debug)
@@ -859,10 +1000,12 @@ const char *hwp_elf_module__debug_path(const struct hwp_elf_module *m)
 
 #else /* !HAVE_LIBDW: modules cannot be loaded (build_id_lookup says why) */
 
-int hwp_elf_module__new(struct hwp_module_files *files, struct hwp_elf_module **out,
-			char *reason, size_t reason_size)
+int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
+			bool all_plt, struct hwp_elf_module **out, char *reason, size_t reason_size)
 {
 	(void)files;
+	(void)ctx;
+	(void)all_plt;
 	*out = NULL;
 	snprintf(reason, reason_size, "built without elfutils");
 	return -ENOTSUP;

@@ -33,10 +33,15 @@ struct hwp_src_result {
 
 /*
  * Takes over the ELF handles of FILES (they are released with the module,
- * and cleared in FILES). Returns 0 or -errno with REASON filled.
+ * and cleared in FILES). CTX is where a dwz file (.gnu_debugaltlink) is
+ * looked for when libdw's own search (/usr/lib/debug) misses. ALL_PLT: name
+ * every PLT entry (.plt, .plt.sec, .plt.got) by its GOT slot, as objdump;
+ * else as perf 6.1 (see synthesize_plt_perf). Returns 0 or -errno with
+ * REASON filled.
  */
-int hwp_elf_module__new(struct hwp_module_files *files, struct hwp_elf_module **out,
-			char *reason, size_t reason_size);
+int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
+			bool all_plt, struct hwp_elf_module **out, char *reason,
+			size_t reason_size);
 void hwp_elf_module__delete(struct hwp_elf_module *m);
 
 bool hwp_elf_module__has_dwarf(const struct hwp_elf_module *m);

@@ -499,10 +499,11 @@ static void load_module(struct hwp_symbolizer *s, struct module *m)
 		return;
 	}
 	hwp_build_id__hex(f.build_id, f.build_id_size, m->file_bid_hex);
-	err = hwp_elf_module__new(&f, &m->elf, reason, sizeof(reason));
+	err = hwp_elf_module__new(&f, &ctx, s->o.all_plt, &m->elf, reason, sizeof(reason));
 	hwp_module_files__release(&f);
 	if (err) {
-		fail(m, err, HWP_MISSING_BINARY, "%s", reason);
+		fail(m, err, err == -ENOTSUP ? HWP_MISSING_UNSUPPORTED : HWP_MISSING_BINARY, "%s",
+		     reason);
 		return;
 	}
 	m->state = M_OK;
@@ -592,12 +593,15 @@ static const char *demangled(struct hwp_symbolizer *s, const char *raw)
 	for (; s->dem[j].raw; j = (j + 1) & (s->dem_cap - 1))
 		if (s->dem[j].raw == raw)
 			return s->dem[j].dem;
-	len = strlen(raw);
-	if (len > 4 && !strcmp(raw + len - 4, "@plt")) {
-		char *base = strndup(raw, len - 4);
+	/* "name@plt", "name@@GLIBCXX_3.4": '@' is never part of a mangled name */
+	const char *at = strchr(raw, '@');
+
+	if (at) {
+		len = (size_t)(at - raw);
+		char *base = strndup(raw, len);
 		char *db = base ? hwp_demangle(base) : NULL;
 
-		if (db && asprintf(&d, "%s@plt", db) < 0)
+		if (db && asprintf(&d, "%s%s", db, at) < 0)
 			d = NULL;
 		free(db);
 		free(base);

@@ -132,11 +132,23 @@ run_row() { # label hwprof_opts perf_opts bst_override [runner...]
 	local r1 r2
 	r1=$(max_rate)
 	rm -f "$tmp/perf.data" "$tmp/perf.data.old"
-	"$@" perf record -vv $popts -o "$tmp/perf.data" -- true >"$tmp/perf.out" 2>&1
+	# perf is stopped once its first attr is printed: the rest (opening,
+	# recording `true`, post-processing: a second each) is not needed.
+	"$@" perf record -vv $popts -o "$tmp/perf.data" -- true >"$tmp/perf.out" 2>&1 &
+	local pid=$! i
+	for i in $(seq 200); do
+		[ "$(grep -c '^-----' "$tmp/perf.out")" -ge 2 ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.02
+	done
+	# SIGKILL: on SIGTERM perf signals its workload, which may be the
+	# whole process group (this script) when the workload is gone
+	kill -KILL $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	attr_block <"$tmp/perf.out" >"$tmp/p.raw"
 	"$@" "$HWPROF" record --print-attr $hopts -- true >"$tmp/hw.out" 2>"$tmp/hw.err"
 	local hrc=$?
 	r2=$(max_rate)
-	attr_block <"$tmp/perf.out" >"$tmp/p.raw"
 	attr_block <"$tmp/hw.out" >"$tmp/h.raw"
 	if [ ! -s "$tmp/p.raw" ]; then
 		echo "FAIL attr[$label]: perf printed no attr for: perf record -vv $popts"

@@ -208,7 +208,7 @@ static void test_intel_lbr(void)
 	CHECK(in->precise.yes && strstr(in->precise.why, "PEBS") != NULL);
 	CHECK(in->software.yes);
 	CHECK_EQ_U64(in->branch_depth, 32);
-	CHECK(in->core_pmu && strcmp(in->core_pmu, "cpu") == 0);
+	CHECK(strcmp(in->core_pmu, "cpu") == 0);
 }
 
 static void test_intel_msr_unreadable(void)
@@ -248,6 +248,11 @@ static void test_intel_arch_lbr_capperfmon(void)
 	CHECK(in->kernel.yes);
 	CHECK(!in->kernel_syms.yes); /* CAP_PERFMON is not CAP_SYSLOG */
 	CHECK(strstr(in->branch_stack.why, "architectural LBR") != NULL);
+	CHECK(strstr(in->branch_stack.why, "branch counters") == NULL);
+	cap("cpu", "branch_counter_nr", "4");
+	cap("cpu", "branch_counter_width", "2");
+	in = probe();
+	CHECK(strstr(in->branch_stack.why, "; branch counters: 4") != NULL);
 	CHECK(in->lbr_callstack.yes);
 }
 
@@ -381,7 +386,7 @@ static void test_arm_spe(void)
 	CHECK(find_pmu(in, "armv8_pmuv3_0") && find_pmu(in, "armv8_pmuv3_0")->kind == HWP_PMU_CORE);
 	CHECK(find_pmu(in, "arm_spe_0") && find_pmu(in, "arm_spe_0")->kind == HWP_PMU_ARM_SPE);
 	CHECK(find_pmu(in, "arm_cmn_0") && find_pmu(in, "arm_cmn_0")->kind == HWP_PMU_OTHER);
-	CHECK(in->core_pmu && strcmp(in->core_pmu, "armv8_pmuv3_0") == 0);
+	CHECK(strcmp(in->core_pmu, "armv8_pmuv3_0") == 0);
 	CHECK(in->hw_pmu.yes);
 	CHECK(!in->branch_stack.yes && strstr(in->branch_stack.why, "BRBE") != NULL);
 	CHECK(strstr(in->branch_stack.why, "SPE") != NULL);
@@ -423,7 +428,7 @@ static void test_vm_no_pmu(void)
 	struct hwp_probe_info *in = probe();
 
 	CHECK(in->vendor == HWP_CPU_AMD && in->hypervisor);
-	CHECK(in->core_pmu == NULL && in->branch_depth == 0);
+	CHECK(in->core_pmu[0] == 0 && in->branch_depth == 0);
 	CHECK(find_pmu(in, "msr") && find_pmu(in, "msr")->kind == HWP_PMU_OTHER);
 	CHECK(!in->hw_pmu.yes);
 	CHECK(strstr(in->hw_pmu.why, "no hardware PMU") != NULL);
