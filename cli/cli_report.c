@@ -6,7 +6,7 @@
 #include "hwprof/hwprof.h"
 
 int report_input__load(struct report_input *in, const char *input, const char *symfs,
-		       unsigned split)
+		       unsigned split, bool for_mispredicts)
 {
 	struct hwp_symbolizer_opts so = { .sz = sizeof(so), .symfs = symfs };
 
@@ -25,6 +25,8 @@ int report_input__load(struct report_input *in, const char *input, const char *s
 	in->collector = hwp_branch_collector__new(in->sym, split, h);
 	if (!in->collector)
 		return cli_error("out of memory");
+	if (for_mispredicts)
+		hwp_branch_collector__drop_meaningless_prediction(in->collector);
 	if (hwp_branch_collector__read(in->collector, in->reader) < 0)
 		return cli_error("%s", hwp_errmsg());
 	return 0;

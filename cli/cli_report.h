@@ -13,10 +13,11 @@ struct report_input {
 	struct hwp_branch_collector *collector;
 };
 
-/* Opens INPUT, reads every branch entry into a table split by SPLIT.
+/* Opens INPUT, reads every branch entry into a table split by SPLIT
+   (FOR_MISPREDICTS: without meaningless prediction bits).
    Prints the error and returns non-zero on failure. */
 int report_input__load(struct report_input *in, const char *input, const char *symfs,
-		       unsigned split);
+		       unsigned split, bool for_mispredicts);
 void report_input__close(struct report_input *in);
 /* One warning line listing modules whose binaries or debug info are missing. */
 void report_input__warn_missing(struct report_input *in);

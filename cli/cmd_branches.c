@@ -95,7 +95,7 @@ int cmd_branches(int argc, char **argv)
 		return cli_error("branches: %s", hwp_errmsg());
 
 	struct report_input in;
-	int rc = report_input__load(&in, input, symfs, hwp_branch_keys__split(keys, (size_t)nkeys));
+	int rc = report_input__load(&in, input, symfs, hwp_branch_keys__split(keys, (size_t)nkeys), false);
 	if (rc) {
 		report_input__close(&in);
 		return rc;

@@ -87,7 +87,7 @@ int cmd_mispredicts(int argc, char **argv)
 		return cli_error("mispredicts: unexpected argument '%s'", argv[optind]);
 
 	struct report_input in;
-	int rc = report_input__load(&in, input, symfs, 0);
+	int rc = report_input__load(&in, input, symfs, 0, true);
 	if (rc) {
 		report_input__close(&in);
 		return rc;
@@ -98,15 +98,19 @@ int cmd_mispredicts(int argc, char **argv)
 		report_input__close(&in);
 		return rc;
 	}
-	if (st->entries_with_flags == 0) {
+	if (st->entries_with_flags == 0 || st->entries_without_prediction == st->entries) {
 		/* Nothing to rank: say why instead of printing a table of zeros. */
 		printf("%s: no mispredict information in %llu branch entries: %s\n", input,
 		       (unsigned long long)st->entries,
-		       st->no_flags_filter ? "recorded with -j ...,no_flags"
-					   : "neither the mispredicted nor the predicted bit is set (e.g. branch stacks synthesized from Arm ETM/CoreSight or Intel PT)");
+		       st->synthesized_stacks ? "the branch stacks were synthesized from an instruction trace (perf inject --itrace from Arm ETM/CoreSight or Intel PT), which cannot tell predicted from mispredicted branches"
+		       : st->no_flags_filter ? "recorded with -j ...,no_flags"
+					     : "neither the mispredicted nor the predicted bit is set in any entry");
 		report_input__close(&in);
 		return 0;
 	}
+	if (st->entries_without_prediction)
+		cli_warn("%llu of %llu branch entries come from stacks without prediction information (synthesized or NO_FLAGS): they count as sampled but not in rates",
+			 (unsigned long long)st->entries_without_prediction, (unsigned long long)st->entries);
 	size_t nr;
 	uint64_t total;
 	struct hwp_mispredict_row *rows = hwp_mispredicts__build(hwp_branch_collector__table(in.collector), &nr, &total);

@@ -23,6 +23,11 @@ struct hwp_branch_collect_stats {
 	uint64_t entries;           /* branch entries counted */
 	uint64_t entries_with_flags; /* mispred or predicted bit set */
 	bool no_flags_filter;       /* some event recorded with NO_FLAGS */
+	/* Entries whose stacks carry no prediction information: NO_FLAGS, or
+	   synthesized by 'perf inject --itrace' from Arm ETM / Intel PT (those
+	   attrs select no branch filter; every entry says "predicted"). */
+	uint64_t entries_without_prediction;
+	bool synthesized_stacks;
 	bool call_stack_mode;       /* some event recorded in LBR call-stack mode */
 };
 
@@ -30,6 +35,9 @@ struct hwp_branch_collect_stats {
 struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_symbolizer *sym, unsigned split,
 						       const struct hwp_header_info *hdr);
 void hwp_branch_collector__delete(struct hwp_branch_collector *c);
+/* Clears the mispred/predicted bits of synthesized and NO_FLAGS stacks before
+   counting (for mispredict rates; perf's branch views keep them). */
+void hwp_branch_collector__drop_meaningless_prediction(struct hwp_branch_collector *c);
 int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_event *ev);
 /* Reads R to its end in time order. Returns 0 or <0 (hwp_errmsg()). */
 int hwp_branch_collector__read(struct hwp_branch_collector *c, struct hwp_reader *r);

@@ -29,6 +29,7 @@ struct hwp_branch_collector {
 	struct hwp_branch_collect_stats st;
 	struct map_cache cache[2];
 	int32_t kernel_module;
+	bool drop_meaningless_prediction;
 };
 
 struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_symbolizer *sym, unsigned split,
@@ -138,11 +139,24 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 		return 0;
 	}
 	c->st.branch_samples++;
+	/* perf record -b always selects a branch filter; stacks without one
+	   were synthesized from an instruction trace. */
+	bool synthesized = !(bst & ~(uint64_t)HWP_BRANCH_HW_INDEX);
+	if (synthesized)
+		c->st.synthesized_stacks = true;
+	/* Their "predicted" bits mean nothing: dropped (when asked) so that
+	   mispredict rates ignore them. */
+	uint64_t flag_mask = ~0ULL;
+	if (synthesized || (bst & HWP_BRANCH_NO_FLAGS)) {
+		c->st.entries_without_prediction += s->branch_nr;
+		if (c->drop_meaningless_prediction)
+			flag_mask = ~3ULL;
+	}
 	const struct hwp_thread *th = hwp_machine__sample_thread(c->machine, ev);
 	for (uint64_t i = 0; i < s->branch_nr; i++) {
 		const uint8_t *p = s->branch_entries + i * 24;
 		struct hwp_code_loc from, to;
-		uint64_t flags = ld64(p + 16);
+		uint64_t flags = ld64(p + 16) & flag_mask;
 
 		resolve(c, th, ld64(p), &c->cache[0], &from);
 		resolve(c, th, ld64(p + 8), &c->cache[1], &to);
@@ -167,6 +181,11 @@ int hwp_branch_collector__read(struct hwp_branch_collector *c, struct hwp_reader
 			break;
 	hwp_ordered__delete(q);
 	return n < 0 ? n : err;
+}
+
+void hwp_branch_collector__drop_meaningless_prediction(struct hwp_branch_collector *c)
+{
+	c->drop_meaningless_prediction = true;
 }
 
 const struct hwp_branch_table *hwp_branch_collector__table(const struct hwp_branch_collector *c)

@@ -119,7 +119,7 @@ struct tbi {
 	uint8_t kind;
 	uint8_t rec; /* taken instances enter the ring (the -j filter) */
 	struct tbi *next;
-} __attribute__((aligned(64)));
+};
 
 /* Fast-path classes of a TB's end (struct tbi.cls). */
 enum {
@@ -229,8 +229,6 @@ static struct {
 	bool have_base;
 	/* translation tables */
 	struct tbi **tbh; /* hash on start */
-	uint8_t *arena;
-	size_t arena_left;
 	uint32_t tbh_mask;
 	uint64_t *site_addr;
 	uint8_t *site_kind;
@@ -1157,16 +1155,9 @@ static struct tbi *tbi_get(const struct tbi *key)
 		    t->target == key->target && t->kind == key->kind && t->n_insns == key->n_insns &&
 		    t->phantom == key->phantom)
 			return t;
-	/* bump-allocated, so that the hot ones share cache lines and pages */
-	if (g.arena_left < sizeof(*t)) {
-		g.arena = aligned_alloc(64, 1u << 18);
-		if (!g.arena)
-			return NULL;
-		g.arena_left = 1u << 18;
-	}
-	t = (struct tbi *)g.arena;
-	g.arena += sizeof(*t);
-	g.arena_left -= sizeof(*t);
+	t = malloc(sizeof(*t));
+	if (!t)
+		return NULL;
 	*t = *key;
 	t->next = g.tbh[h];
 	g.tbh[h] = t;

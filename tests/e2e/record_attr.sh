@@ -131,13 +131,15 @@ run_row() { # label hwprof_opts perf_opts bst_override [runner...]
 	shift 4
 	local r1 r2
 	r1=$(max_rate)
-	rm -f "$tmp/perf.data" "$tmp/perf.data.old"
+	# (perf.out too: the background job below opens it asynchronously, and
+	# the wait loop must not read the previous row's)
+	rm -f "$tmp/perf.data" "$tmp/perf.data.old" "$tmp/perf.out"
 	# perf is stopped once its first attr is printed: the rest (opening,
 	# recording `true`, post-processing: a second each) is not needed.
 	"$@" perf record -vv $popts -o "$tmp/perf.data" -- true >"$tmp/perf.out" 2>&1 &
 	local pid=$! i
 	for i in $(seq 200); do
-		[ "$(grep -c '^-----' "$tmp/perf.out")" -ge 2 ] && break
+		[ "$(grep -c '^-----' "$tmp/perf.out" 2>/dev/null)" = 2 ] && break
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.02
 	done
