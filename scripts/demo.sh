@@ -1,18 +1,28 @@
 #!/bin/bash
-# make demo: builds a small branch-stack recording with hwprof's own perf.data
-# writer (no PMU needed) and shows hwprof's reports on it.
+# make demo: records the bundled example program (tests/fixtures/branchy.c) and
+# shows hwprof's reports on it. With no PMU here, the recording is emulated
+# when the QEMU plugin is built (hwprof record --emulate); otherwise it is
+# synthesized from the program's real branch instructions.
 set -euo pipefail
-BUILD=$(dirname "$1")
 HWPROF=$1
-example=$BUILD/example.perf.data
-"$BUILD/bench/gen_branch_perfdata" "$example" 2 >/dev/null
-echo "== hwprof info -i $example"
-"$HWPROF" info -i "$example"
-echo
-echo "== hwprof script -i $example | head -3   (perf script -F ip,brstack format)"
-"$HWPROF" script -i "$example" | head -3 | cut -c1-200
-echo
-echo "== perf 6.1 reads the same file:"
-if command -v perf >/dev/null; then
-	perf script -F ip,brstack -i "$example" 2>/dev/null | head -3 | cut -c1-200
+BUILD=$(dirname "$HWPROF")
+out=$BUILD/demo
+mkdir -p "$out"
+gcc -g -O1 -o "$out/branchy" tests/fixtures/branchy.c
+data=$out/branchy.perf.data
+if [ -f "$BUILD/hwprof-emu.so" ] && command -v qemu-x86_64 >/dev/null &&
+	"$HWPROF" record --emulate -o "$data" -- "$out/branchy" 200000 >/dev/null 2>"$out/record.err"; then
+	echo "== hwprof record --emulate -o $data -- branchy 200000   (emulated LBR: no PMU here)"
+else
+	"$BUILD/tests/tools/gen_fixture_branches" "$out/branchy" "$data" --samples 2000 >/dev/null
+	echo "== synthesized branch stacks over branchy's real branch instructions: $data"
 fi
+echo
+echo "== hwprof branches --sort symbol_from,symbol_to,srcline_from,srcline_to,mispredict --min-percent 1"
+"$HWPROF" branches --sort symbol_from,symbol_to,srcline_from,srcline_to,mispredict --min-percent 1 -i "$data" | head -25
+echo
+echo "== hwprof mispredicts --limit 10"
+"$HWPROF" mispredicts --limit 10 -i "$data"
+echo
+echo "== hwprof info (excerpt)"
+"$HWPROF" info -i "$data" | sed -n '/^samples:/,$p'
