@@ -14,6 +14,10 @@ import sys
 from collections import Counter
 
 perf_path, csv_path, keys = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+# Optional: only source lines of files matching this are compared (perf 6.1
+# asks addr2line about the binary itself and misses separate debug files,
+# e.g. libc6-dbg's, that hwprof reads: lines of other files become "?").
+only_files = re.compile(sys.argv[4]) if len(sys.argv) > 4 else None
 SRC = {"srcline_from", "srcline_to"}
 
 
@@ -23,6 +27,8 @@ ADDR = {"addr_from", "addr_to"}
 def norm(key, v):
     v = v.strip()
     if key in SRC and not re.fullmatch(r"[^:\s]+:[1-9][0-9]*", v):
+        return "?"
+    if key in SRC and only_files and not only_files.match(v):
         return "?"
     if key in ADDR:
         # perf cuts the symbol name of addr_* cells to its column width

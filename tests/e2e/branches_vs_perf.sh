@@ -36,3 +36,22 @@ check branches_two_processes "$tmp/branchy-pie" 2 symbol_from,symbol_to,srcline_
 check branches_dso_sym "$tmp/branchy-pie" 2 dso_from,symbol_from,dso_to,symbol_to
 check branches_cycles_type "$tmp/branchy-pie" 1 symbol_from,cycles
 check branches_addr "$tmp/branchy-no-pie" 1 addr_from,addr_to
+
+# Emulated recordings of the fixture (real execution under the QEMU plugin).
+if [ -f "$root/${BUILD:-build}/hwprof-emu.so" ] && command -v qemu-x86_64 >/dev/null; then
+	if "$HWPROF" record --emulate -c 5000 -o "$tmp/emu.data" -- "$tmp/branchy-pie" 200000 >/dev/null 2>"$tmp/emu.err"; then
+		for keys in symbol_from,symbol_to,srcline_from,srcline_to,mispredict dso_from,symbol_from,dso_to,symbol_to symbol_from,cycles; do
+			perf report -b --stdio -F "overhead,sample,$keys" -i "$tmp/emu.data" >"$tmp/emu.perf" 2>/dev/null
+			"$HWPROF" branches --csv --sort "$keys" -i "$tmp/emu.data" >"$tmp/emu.csv" 2>/dev/null
+			if out=$(python3 "$root/tests/e2e/branches_compare.py" "$tmp/emu.perf" "$tmp/emu.csv" "$keys" 'branchy\.c:'); then
+				echo "PASS branches_emulated_${keys//,/_} ($out)"
+			else
+				echo "FAIL branches_emulated_${keys//,/_}: $out"
+			fi
+		done
+	else
+		echo "FAIL branches_emulated: record --emulate failed: $(head -1 "$tmp/emu.err")"
+	fi
+else
+	echo "SKIP branches_emulated: no emulation plugin or qemu-x86_64"
+fi
