@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -29,22 +30,38 @@ void cli_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/*
+ * The reader's notes (AUXTRACE skipped, ...) repeat per record: each distinct
+ * one is kept and said once, when the command ends. A command that fails
+ * drops them, so a failure is exactly one line on stderr: the error.
+ */
+#define MAX_NOTES 8
+static char *notes[MAX_NOTES];
+static size_t nr_notes;
+
 static void note_once(void *ctx, const char *msg)
 {
-	const char **last = ctx;
-
-	/* Notes repeat per record; say each distinct one once. */
-	if (*last && strcmp(*last, msg) == 0)
-		return;
-	*last = msg;
-	cli_warn("%s", msg);
+	(void)ctx;
+	for (size_t i = 0; i < nr_notes; i++)
+		if (strcmp(notes[i], msg) == 0)
+			return;
+	if (nr_notes < MAX_NOTES && (notes[nr_notes] = strdup(msg)))
+		nr_notes++;
 }
 
-static const char *last_note;
+static void flush_notes(bool say)
+{
+	for (size_t i = 0; i < nr_notes; i++) {
+		if (say)
+			cli_warn("%s", notes[i]);
+		free(notes[i]);
+	}
+	nr_notes = 0;
+}
 
 struct hwp_reader *cli_open_input(const char *path)
 {
-	struct hwp_reader_opts opts = { .sz = sizeof(opts), .note = note_once, .note_ctx = &last_note };
+	struct hwp_reader_opts opts = { .sz = sizeof(opts), .note = note_once };
 	struct hwp_reader *r = hwp_reader__open(path, &opts);
 
 	if (!r)
@@ -54,6 +71,7 @@ struct hwp_reader *cli_open_input(const char *path)
 
 int cli_finish_stdout(int rc)
 {
+	flush_notes(rc == 0);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (rc == 0)
 			cli_error("error writing output: %s", strerror(errno));

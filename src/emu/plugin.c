@@ -665,6 +665,29 @@ static void async_entry(struct vcpu *v, const struct tbi *p, uint64_t to, unsign
 		ring_update(v, p, to, TAG_ASYNC | (kind == HWP_EMU_K_ERET ? TAG_ERET : 0), kind);
 }
 
+/* Can execution resume at S after a signal that interrupted Q's end? */
+static bool resumes(const struct tbi *q, bool sync, uint64_t s)
+{
+	if (sync || (s >= q->start && s <= q->br))
+		return s >= q->start && s <= q->br;
+	switch (q->kind) {
+	case HWP_EMU_K_COND:
+		return s == q->fall || s == q->target;
+	case HWP_EMU_K_JMP:
+	case HWP_EMU_K_CALL:
+		return s == q->target;
+	case HWP_EMU_K_REP:
+		return s == q->br || s == q->fall;
+	case HWP_EMU_K_IJMP:
+	case HWP_EMU_K_ICALL:
+	case HWP_EMU_K_RET:
+	case HWP_EMU_K_FAR:
+		return true;
+	default:
+		return s == q->fall;
+	}
+}
+
 /* The branch ending Q ran before a signal; execution resumed at S. */
 static void resolve(struct vcpu *v, const struct tbi *q, bool sync, uint64_t s, bool exact)
 {
@@ -736,6 +759,13 @@ static __attribute__((noinline)) void on_async(struct vcpu *v, const struct tbi 
 		v->sigreturn = false;
 		if (exact)
 			count(v, p, false);
+		if (is_handler(pc) && (!v->npend || !resumes(v->pend[v->npend - 1],
+							     v->pend_sync[v->npend - 1], pc))) {
+			/* another signal delivered as the handler returned: it
+			   interrupts the same place, which stays pending */
+			async_entry(v, p, pc, HWP_EMU_K_IRQ);
+			return;
+		}
 		if (v->npend) {
 			v->npend--;
 			resolve(v, v->pend[v->npend], v->pend_sync[v->npend], pc, exact);

@@ -9,12 +9,23 @@
 
 struct fcur {
 	const uint8_t *p, *end;
+	const char *why;   /* first problem found, for the message */
+	const uint8_t *at; /* where */
 };
+
+static bool f_bad(struct fcur *c, const uint8_t *at, const char *why)
+{
+	if (!c->why) {
+		c->why = why;
+		c->at = at;
+	}
+	return false;
+}
 
 static bool f_u32(struct fcur *c, uint32_t *v)
 {
 	if (c->end - c->p < 4)
-		return false;
+		return f_bad(c, c->p, "a 4-byte field is cut off by the end of the section");
 	*v = ld32(c->p);
 	c->p += 4;
 	return true;
@@ -23,7 +34,7 @@ static bool f_u32(struct fcur *c, uint32_t *v)
 static bool f_u64(struct fcur *c, uint64_t *v)
 {
 	if (c->end - c->p < 8)
-		return false;
+		return f_bad(c, c->p, "an 8-byte field is cut off by the end of the section");
 	*v = ld64(c->p);
 	c->p += 8;
 	return true;
@@ -34,8 +45,10 @@ static bool f_str(struct hwp_reader *r, struct fcur *c, const char **out)
 {
 	uint32_t len;
 
-	if (!f_u32(c, &len) || (uint64_t)(c->end - c->p) < len)
+	if (!f_u32(c, &len))
 		return false;
+	if ((uint64_t)(c->end - c->p) < len)
+		return f_bad(c, c->p - 4, "a string's length runs past the end of the section");
 	*out = hwp_arena__strndup(&r->arena, c->p, len);
 	c->p += len;
 	return *out != NULL;
@@ -45,8 +58,10 @@ static bool f_strlist(struct hwp_reader *r, struct fcur *c, size_t *nr, const ch
 {
 	uint32_t n;
 
-	if (!f_u32(c, &n) || n > (uint64_t)(c->end - c->p) / 4)
+	if (!f_u32(c, &n))
 		return false;
+	if (n > (uint64_t)(c->end - c->p) / 4)
+		return f_bad(c, c->p - 4, "a string count is larger than the section can hold");
 	const char **v = hwp_arena__alloc(&r->arena, (n ? n : 1) * sizeof(*v));
 	if (!v)
 		return false;
@@ -67,7 +82,7 @@ static bool parse_build_ids(struct hwp_reader *r, struct fcur *c)
 	for (p = c->p; c->end - p >= 8;) {
 		uint16_t sz = ld16(p + 6);
 		if (sz < 8 || sz > c->end - p)
-			return false;
+			return f_bad(c, p, "a build-id record's size runs past the end of the section");
 		p += sz;
 		n++;
 	}
@@ -78,7 +93,7 @@ static bool parse_build_ids(struct hwp_reader *r, struct fcur *c)
 	for (p = c->p; i < n; i++) {
 		uint16_t sz = ld16(p + 6), misc = ld16(p + 4);
 		if (sz < 36)
-			return false;
+			return f_bad(c, p, "a build-id record is smaller than its 36-byte header");
 		v[i].misc = misc;
 		v[i].pid = (int32_t)ld32(p + 8);
 		memcpy(v[i].id, p + 12, 20);
@@ -105,12 +120,12 @@ static bool parse_event_desc(struct hwp_reader *r, struct fcur *c)
 		const char *name;
 
 		if ((uint64_t)(c->end - c->p) < attr_size)
-			return false;
+			return f_bad(c, c->p, "an event's attr size runs past the end of the section");
 		c->p += attr_size;
 		if (!f_u32(c, &nr_ids) || !f_str(r, c, &name))
 			return false;
 		if (nr_ids > (uint64_t)(c->end - c->p) / 8)
-			return false;
+			return f_bad(c, c->p, "an event's id count is larger than the section can hold");
 		/* Match by sample id when there is one (pipe mode may order events
 		   differently), else by position. */
 		struct hwp_evsel *e = nr_ids ? hwp__reader_evsel_by_id(r, ld64(c->p)) : NULL;
@@ -127,8 +142,10 @@ static bool parse_pmu_mappings(struct hwp_reader *r, struct fcur *c)
 {
 	uint32_t nr;
 
-	if (!f_u32(c, &nr) || nr > (uint64_t)(c->end - c->p) / 8)
+	if (!f_u32(c, &nr))
 		return false;
+	if (nr > (uint64_t)(c->end - c->p) / 8)
+		return f_bad(c, c->p - 4, "the mapping count is larger than the section can hold");
 	struct hwp_pmu_mapping *v = hwp_arena__alloc(&r->arena, (nr ? nr : 1) * sizeof(*v));
 	if (!v)
 		return false;
@@ -145,8 +162,10 @@ static bool parse_caps(struct hwp_reader *r, struct fcur *c, struct hwp_pmu_caps
 {
 	uint32_t nr;
 
-	if (!f_u32(c, &nr) || nr > (uint64_t)(c->end - c->p) / 8)
+	if (!f_u32(c, &nr))
 		return false;
+	if (nr > (uint64_t)(c->end - c->p) / 8)
+		return f_bad(c, c->p - 4, "the capability count is larger than the section can hold");
 	pc->caps = hwp_arena__alloc(&r->arena, (nr ? nr : 1) * sizeof(*pc->caps));
 	if (!pc->caps)
 		return false;
@@ -189,7 +208,7 @@ static bool add_pmu_caps(struct hwp_reader *r, const struct hwp_pmu_caps *pc)
 int hwp__parse_feature(struct hwp_reader *r, unsigned feat, const uint8_t *p, uint64_t len,
 		       uint64_t file_off)
 {
-	struct fcur c = { p, p + len };
+	struct fcur c = { p, p + len, NULL, NULL };
 	struct hwp_header_info *h = &r->hdr;
 	bool ok = true;
 
@@ -240,7 +259,8 @@ int hwp__parse_feature(struct hwp_reader *r, unsigned feat, const uint8_t *p, ui
 	}
 	case HWP_FEAT_PMU_CAPS: {
 		uint32_t nr;
-		ok = f_u32(&c, &nr) && nr <= len / 8;
+		ok = f_u32(&c, &nr) &&
+		     (nr <= len / 8 || f_bad(&c, p, "the PMU count is larger than the section can hold"));
 		for (uint32_t i = 0; ok && i < nr; i++) {
 			struct hwp_pmu_caps pc = { 0 };
 			ok = parse_caps(r, &c, &pc) && f_str(r, &c, &pc.pmu_name) && add_pmu_caps(r, &pc);
@@ -261,9 +281,13 @@ int hwp__parse_feature(struct hwp_reader *r, unsigned feat, const uint8_t *p, ui
 			h->nr_unknown_features++;
 		break;
 	}
-	if (!ok)
-		return hwp_set_error(EINVAL, "%s: feature %s at offset 0x%llx is malformed (section of %llu bytes)",
-				     r->name, hwp_feature__name(feat), (unsigned long long)file_off,
+	if (!ok && c.why)
+		return hwp_set_error(EINVAL, "%s: feature %s at offset 0x%llx is malformed: %s (at offset 0x%llx, section of %llu bytes)",
+				     r->name, hwp_feature__name(feat), (unsigned long long)file_off, c.why,
+				     (unsigned long long)(file_off + (uint64_t)(c.at - p)),
 				     (unsigned long long)len);
+	if (!ok) /* every other failure is an allocation */
+		return hwp_set_error(ENOMEM, "%s: out of memory reading feature %s at offset 0x%llx",
+				     r->name, hwp_feature__name(feat), (unsigned long long)file_off);
 	return 0;
 }

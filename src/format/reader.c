@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -260,9 +261,10 @@ static int parse_file_header(struct hwp_reader *r)
 		hwp__attr_decode(a, wire < stride - 16 ? wire : stride - 16, &attr);
 		uint64_t ids_off = ld64(a + stride - 16), ids_size = ld64(a + stride - 8);
 		if (ids_off > r->file_size || ids_size > r->file_size - ids_off || ids_size % 8)
-			return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids section [0x%llx, +%llu) is outside the file",
+			return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids section [0x%llx, +%llu) is outside the file (%llu bytes)%s",
 					     r->name, (unsigned long long)i, (unsigned long long)aoff,
-					     (unsigned long long)ids_off, (unsigned long long)ids_size);
+					     (unsigned long long)ids_off, (unsigned long long)ids_size,
+					     (unsigned long long)r->file_size, ids_size % 8 ? " or not a multiple of 8" : "");
 		/* perf writes each attr's ids once; attrs that all point at the
 		   whole file would cost nr_attrs x file size in id-map work. */
 		ids_total += ids_size;
@@ -284,8 +286,9 @@ static int parse_file_header(struct hwp_reader *r)
 			continue;
 		const uint8_t *s = input_at(r, sec, 16);
 		if (!s)
-			return hwp_set_error(EINVAL, "%s: feature table entry for %s at offset 0x%llx lies beyond the end of the file",
-					     r->name, hwp_feature__name(feat), (unsigned long long)sec);
+			return hwp_set_error(EINVAL, "%s: feature table entry for %s at offset 0x%llx lies beyond the end of the file (%llu bytes)",
+					     r->name, hwp_feature__name(feat), (unsigned long long)sec,
+					     (unsigned long long)r->file_size);
 		uint64_t foff = ld64(s), fsize = ld64(s + 8);
 		if (foff > r->file_size || fsize > r->file_size - foff)
 			return hwp_set_error(EINVAL, "%s: feature %s section [0x%llx, +%llu) named at offset 0x%llx lies outside the file (%llu bytes)",
@@ -559,8 +562,8 @@ static int absorb_user_record(struct hwp_reader *r, const uint8_t *rec, uint32_t
 	}
 	case HWP_RECORD_HEADER_FEATURE:
 		if (size < 16)
-			return hwp_set_error(EINVAL, "%s: HEADER_FEATURE record at offset 0x%llx (record %llu) is too small",
-					     r->name, (unsigned long long)off, (unsigned long long)r->index);
+			return hwp_set_error(EINVAL, "%s: HEADER_FEATURE record at offset 0x%llx (record %llu) is too small (%u bytes)",
+					     r->name, (unsigned long long)off, (unsigned long long)r->index, size);
 		return hwp__parse_feature(r, (unsigned)ld64(rec + 8), rec + 16, size - 16, off + 16);
 	case HWP_RECORD_ID_INDEX: {
 		/* {id, idx, cpu, tid}: idx is the ring-buffer index, not the event,
@@ -674,11 +677,17 @@ int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
 	   size (data_end is UINT64_MAX), so the input's end bounds it. */
 	uint64_t end = r->streaming ? UINT64_MAX : r->data_end < r->map_len ? r->data_end : r->map_len;
 	const uint8_t *rec = input_at(r, off, size);
-	if (!rec || size > end - off)
+	if (!rec || size > end - off) {
+		char tname[32];
+		const char *tn = hwp_record_type__name(type);
+		if (!tn) {
+			snprintf(tname, sizeof(tname), "type-%u", type);
+			tn = tname;
+		}
 		return hwp_set_error(EINVAL, "%s: truncated %s record at offset 0x%llx (record %llu): %u bytes, %llu left",
-				     r->name, hwp_record_type__name(type) ? hwp_record_type__name(type) : "unknown",
-				     (unsigned long long)off, (unsigned long long)r->index, size,
+				     r->name, tn, (unsigned long long)off, (unsigned long long)r->index, size,
 				     (unsigned long long)((r->streaming ? r->sbuf_base + r->sbuf_len : end) - off));
+	}
 	uint64_t extra;
 	int err = trailing_payload(r, rec, size, off, &extra);
 	if (err)

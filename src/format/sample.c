@@ -91,6 +91,7 @@ int hwp__parse_sample(const struct hwp_reader *r, const struct hwp_attr *attr,
 	uint64_t st = attr->sample_type, v;
 	const uint8_t *p;
 	const char *field = "";
+	uint64_t count = UINT64_MAX; /* for the message: how many the file claims */
 
 	memset(s, 0, sizeof(*s));
 	s->sample_type = st;
@@ -123,14 +124,18 @@ int hwp__parse_sample(const struct hwp_reader *r, const struct hwp_attr *attr,
 		NEED(take_read(&c, attr->read_format, &s->read), "read values");
 	if (st & HWP_SAMPLE_CALLCHAIN) {
 		NEED(take64(&c, &s->callchain_nr), "callchain nr");
-		NEED(s->callchain_nr <= (uint64_t)(c.end - c.p) / 8, "callchain");
+		count = s->callchain_nr;
+		NEED(s->callchain_nr <= (uint64_t)(c.end - c.p) / 8, "callchain entries");
 		s->callchain = c.p;
 		c.p += s->callchain_nr * 8;
+		count = UINT64_MAX;
 	}
 	if (st & HWP_SAMPLE_RAW) {
 		NEED(take(&c, 4, &p), "raw size");
 		s->raw.size = ld32(p);
-		NEED(take(&c, s->raw.size, &s->raw.data), "raw data");
+		count = s->raw.size;
+		NEED(take(&c, s->raw.size, &s->raw.data), "bytes of raw data");
+		count = UINT64_MAX;
 	}
 	if (st & HWP_SAMPLE_BRANCH_STACK) {
 		uint64_t per = 24;
@@ -142,9 +147,11 @@ int hwp__parse_sample(const struct hwp_reader *r, const struct hwp_attr *attr,
 		}
 		if (attr->branch_sample_type & HWP_BRANCH_COUNTERS)
 			per += 8;
+		count = s->branch_nr;
 		NEED(s->branch_nr <= (uint64_t)(c.end - c.p) / per, "branch entries");
 		s->branch_entries = c.p;
 		c.p += s->branch_nr * 24;
+		count = UINT64_MAX;
 		if (attr->branch_sample_type & HWP_BRANCH_COUNTERS) {
 			s->branch_counters = c.p;
 			c.p += s->branch_nr * 8;
@@ -158,7 +165,9 @@ int hwp__parse_sample(const struct hwp_reader *r, const struct hwp_attr *attr,
 	if (st & HWP_SAMPLE_STACK_USER) {
 		NEED(take64(&c, &s->stack_user.size), "user stack size");
 		if (s->stack_user.size) {
-			NEED(take(&c, s->stack_user.size, &s->stack_user.data), "user stack");
+			count = s->stack_user.size;
+			NEED(take(&c, s->stack_user.size, &s->stack_user.data), "bytes of user stack");
+			count = UINT64_MAX;
 			NEED(take64(&c, &s->stack_user_dyn_size), "user stack dyn_size");
 		}
 	}
@@ -191,12 +200,17 @@ int hwp__parse_sample(const struct hwp_reader *r, const struct hwp_attr *attr,
 	if (st & HWP_SAMPLE_AUX) {
 		NEED(take64(&c, &v), "aux size");
 		s->aux.size = v;
-		NEED(take(&c, v, &s->aux.data), "aux data");
+		count = v;
+		NEED(take(&c, v, &s->aux.data), "bytes of aux data");
 	}
 	return 0;
 
 short_rec:
-	return hwp_set_error(EINVAL, "%s: truncated sample at offset 0x%llx (record %llu): %s does not fit in the record's %u bytes",
+	if (count != UINT64_MAX)
+		return hwp_set_error(EINVAL, "%s: truncated sample at offset 0x%llx (record %llu): no room for its %llu %s in the record's %u bytes",
+				     r ? r->name : "input", (unsigned long long)off,
+				     (unsigned long long)index, (unsigned long long)count, field, size);
+	return hwp_set_error(EINVAL, "%s: truncated sample at offset 0x%llx (record %llu): no room for its %s in the record's %u bytes",
 			     r ? r->name : "input", (unsigned long long)off,
 			     (unsigned long long)index, field, size);
 }

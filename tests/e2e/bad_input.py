@@ -16,7 +16,7 @@ Every run must end (timeout 10 s) without a signal, and either succeed, only
 where success is right (a whole file, a prefix ending on a record boundary
 where the format has no size), or exit non-zero with exactly one line on
 stderr: "hwprof: FILE: what ... offset 0x.." naming the file and an offset
-inside it. Warnings ("hwprof: warning: ...") may come before it.
+inside it (warnings are only said by commands that succeed).
 
 Sanitizer builds start slowly (ASan+LSan cost ~25 ms a run): for them (a
 "san" in HWPROF's path or $BUILD) the header region stops at the data, the
@@ -73,9 +73,9 @@ def run_one(hwprof, case, cmd):
         return None
     if case.must_ok:
         return "failed on a valid input: %s" % (errors[0] if errors else "(no message)")
-    if len(errors) != 1:
-        return "exit %d with %d error lines: %s" % (rc, len(errors), " | ".join(errors[:4]))
-    msg = errors[0]
+    if len(lines) != 1:
+        return "exit %d with %d lines on stderr: %s" % (rc, len(lines), " | ".join(lines[:4]))
+    msg = lines[0]
     if not msg.startswith("hwprof: %s: " % case.path):
         return "error line does not start with 'hwprof: FILE: ': %s" % msg
     m = OFFSET_RE.search(msg)

@@ -7,7 +7,12 @@ Normalization, both sides alike:
   and rows that then print the same are summed. Every line perf does resolve
   ("file:N", N > 0) must match exactly.
 - `-F` keeps perf's default sort keys (comm, ...) underneath, so perf splits
-  rows per process; rows are summed by their printed keys."""
+  rows per process; rows are summed by their printed keys.
+- PLT stubs: perf 6.1 names a stub "name@plt", "@plt" (IRELATIVE slots in
+  libc) or "_init" (gcc's zero-size _init stretched over .plt), depending on
+  the shape of its symbol tree; hwprof names them "_init" as perf does for
+  small binaries, or leaves a nameless slot as its address. Symbol cells of
+  that kind become "[plt]" on both sides; any other symbol must match."""
 import csv
 import re
 import sys
@@ -24,8 +29,14 @@ SRC = {"srcline_from", "srcline_to"}
 ADDR = {"addr_from", "addr_to"}
 
 
-def norm(key, v):
+SYM = {"symbol_from", "symbol_to"}
+
+
+def norm(key, v, side):
     v = v.strip()
+    if key in SYM and (v.endswith("@plt") or v.endswith("] _init") or
+                       (side == "hwprof" and re.fullmatch(r"\[.\] 0x[0-9a-f]+", v))):
+        return "[plt]"
     if key in SRC and not re.fullmatch(r"[^:\s]+:[1-9][0-9]*", v):
         return "?"
     if key in SRC and only_files and not only_files.match(v):
@@ -51,13 +62,13 @@ def perf_rows():
 def main():
     got = Counter()
     for r in csv.DictReader(open(csv_path, newline="")):
-        got[tuple(norm(k, r[k]) for k in keys)] += int(r["count"])
+        got[tuple(norm(k, r[k], "hwprof") for k in keys)] += int(r["count"])
     want = Counter()
     for cells in perf_rows():
         if len(cells) != len(keys) + 2:
             print(f"cannot parse perf row {cells}")
             return 1
-        want[tuple(norm(k, c) for k, c in zip(keys, cells[2:]))] += int(cells[1])
+        want[tuple(norm(k, c, "perf") for k, c in zip(keys, cells[2:]))] += int(cells[1])
     if got == want and want:
         print(f"{len(want)} rows, {sum(want.values())} entries")
         return 0

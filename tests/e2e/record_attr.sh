@@ -137,9 +137,10 @@ run_row() { # label hwprof_opts perf_opts bst_override [runner...]
 	# perf is stopped once its first attr is printed: the rest (opening,
 	# recording `true`, post-processing: a second each) is not needed.
 	"$@" perf record -vv $popts -o "$tmp/perf.data" -- true >"$tmp/perf.out" 2>&1 &
-	local pid=$! i
+	local pid=$! i dashes
 	for i in $(seq 200); do
-		[ "$(grep -c '^-----' "$tmp/perf.out" 2>/dev/null)" = 2 ] && break
+		dashes=$(grep -c '^-----' "$tmp/perf.out" 2>/dev/null)
+		[ "${dashes:-0}" -ge 2 ] && break
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.02
 	done
