@@ -5,6 +5,47 @@
 #include "cli_report.h"
 #include "hwprof/hwprof.h"
 
+void report_opts__init(struct report_opts *o)
+{
+	o->input = "perf.data";
+	o->symfs = NULL;
+	o->fmt = HWP_TABLE_TEXT;
+}
+
+bool report_opts__take(struct report_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'i':
+		o->input = arg;
+		return true;
+	case 'S':
+		o->symfs = arg;
+		return true;
+	case 'j':
+		o->fmt = HWP_TABLE_JSON;
+		return true;
+	case 'c':
+		o->fmt = HWP_TABLE_CSV;
+		return true;
+	default:
+		return false;
+	}
+}
+
+int report_input__load_branches(struct report_input *in, const struct report_opts *o,
+				unsigned split, bool for_mispredicts)
+{
+	int rc = report_input__load(in, o->input, o->symfs, split, for_mispredicts);
+
+	if (rc)
+		return rc;
+	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in->collector);
+	if (st->branch_samples == 0)
+		return cli_error("%s: no samples with branch stacks%s (record with 'perf record -b' or 'hwprof record --emulate')",
+				 o->input, st->call_stack_mode ? " (only LBR call-stack samples, which are callchains)" : "");
+	return 0;
+}
+
 int report_input__load(struct report_input *in, const char *input, const char *symfs,
 		       unsigned split, bool for_mispredicts)
 {

@@ -32,30 +32,26 @@ static const char usage[] =
 int cmd_branches(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
+		REPORT_LONGOPTS,
 		{ "sort", required_argument, NULL, 's' },
 		{ "dso", required_argument, NULL, 'd' },
 		{ "sym", required_argument, NULL, 'y' },
 		{ "min-percent", required_argument, NULL, 'm' },
-		{ "symfs", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "perf.data", *sort = "dso_from,symbol_from,dso_to,symbol_to", *symfs = NULL;
+	const char *sort = "dso_from,symbol_from,dso_to,symbol_to";
 	struct hwp_branch_report_filter filter = { 0 };
-	enum hwp_table_format fmt = HWP_TABLE_TEXT;
+	struct report_opts ro;
 	int c;
 
+	report_opts__init(&ro);
 	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:s:", longopts, NULL)) != -1) {
+		if (report_opts__take(&ro, c, optarg))
+			continue;
 		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
 		case 's':
 			sort = optarg;
 			break;
@@ -72,15 +68,6 @@ int cmd_branches(int argc, char **argv)
 				return cli_error("branches: --min-percent '%s' is not a percentage", optarg);
 			break;
 		}
-		case 'S':
-			symfs = optarg;
-			break;
-		case 'j':
-			fmt = HWP_TABLE_JSON;
-			break;
-		case 'c':
-			fmt = HWP_TABLE_CSV;
-			break;
 		default:
 			fputs(usage, stderr);
 			return 1;
@@ -95,15 +82,8 @@ int cmd_branches(int argc, char **argv)
 		return cli_error("branches: %s", hwp_errmsg());
 
 	struct report_input in;
-	int rc = report_input__load(&in, input, symfs, hwp_branch_keys__split(keys, (size_t)nkeys), false);
+	int rc = report_input__load_branches(&in, &ro, hwp_branch_keys__split(keys, (size_t)nkeys), false);
 	if (rc) {
-		report_input__close(&in);
-		return rc;
-	}
-	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in.collector);
-	if (st->branch_samples == 0) {
-		rc = cli_error("%s: no samples with branch stacks%s (record with 'perf record -b' or 'hwprof record --emulate')",
-			       input, st->call_stack_mode ? " (only LBR call-stack samples, which are callchains)" : "");
 		report_input__close(&in);
 		return rc;
 	}
@@ -131,7 +111,7 @@ int cmd_branches(int argc, char **argv)
 			hwp_table__set_text(t, 2 + (size_t)k, rows[i].cells[k]);
 	}
 	report_input__warn_missing(&in);
-	rc = report_print_table(t, fmt);
+	rc = report_print_table(t, ro.fmt);
 	hwp_table__delete(t);
 	hwp_branch_report__delete(rep);
 	report_input__close(&in);

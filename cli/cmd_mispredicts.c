@@ -39,28 +39,23 @@ static int parse_count(const char *s, uint64_t *v)
 int cmd_mispredicts(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "input", required_argument, NULL, 'i' },
+		REPORT_LONGOPTS,
 		{ "min-samples", required_argument, NULL, 'm' },
 		{ "limit", required_argument, NULL, 'l' },
-		{ "symfs", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "perf.data", *symfs = NULL;
 	uint64_t min_samples = 1, limit = UINT64_MAX;
-	enum hwp_table_format fmt = HWP_TABLE_TEXT;
+	struct report_opts ro;
 	int c;
 
+	report_opts__init(&ro);
 	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:", longopts, NULL)) != -1) {
+		if (report_opts__take(&ro, c, optarg))
+			continue;
 		switch (c) {
-		case 'i':
-			input = optarg;
-			break;
 		case 'm':
 			if (parse_count(optarg, &min_samples))
 				return cli_error("mispredicts: --min-samples '%s' is not a count", optarg);
@@ -68,15 +63,6 @@ int cmd_mispredicts(int argc, char **argv)
 		case 'l':
 			if (parse_count(optarg, &limit))
 				return cli_error("mispredicts: --limit '%s' is not a count", optarg);
-			break;
-		case 'S':
-			symfs = optarg;
-			break;
-		case 'j':
-			fmt = HWP_TABLE_JSON;
-			break;
-		case 'c':
-			fmt = HWP_TABLE_CSV;
 			break;
 		default:
 			fputs(usage, stderr);
@@ -87,17 +73,13 @@ int cmd_mispredicts(int argc, char **argv)
 		return cli_error("mispredicts: unexpected argument '%s'", argv[optind]);
 
 	struct report_input in;
-	int rc = report_input__load(&in, input, symfs, 0, true);
+	int rc = report_input__load_branches(&in, &ro, 0, true);
 	if (rc) {
 		report_input__close(&in);
 		return rc;
 	}
 	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in.collector);
-	if (st->branch_samples == 0) {
-		rc = cli_error("%s: no samples with branch stacks (record with 'perf record -b' or 'hwprof record --emulate')", input);
-		report_input__close(&in);
-		return rc;
-	}
+	const char *input = ro.input;
 	if (st->entries_with_flags == 0 || st->entries_without_prediction == st->entries) {
 		/* Nothing to rank: say why instead of printing a table of zeros. */
 		printf("%s: no mispredict information in %llu branch entries: %s\n", input,
@@ -161,7 +143,7 @@ int cmd_mispredicts(int argc, char **argv)
 		cli_warn("%llu of %llu branch entries carry no mispredict bit; rates count only the others",
 			 (unsigned long long)(st->entries - st->entries_with_flags), (unsigned long long)st->entries);
 	report_input__warn_missing(&in);
-	rc = report_print_table(t, fmt);
+	rc = report_print_table(t, ro.fmt);
 	free(rows);
 	hwp_table__delete(t);
 	report_input__close(&in);

@@ -41,6 +41,10 @@ struct hwp_attr {
 	uint64_t config3;
 };
 
+/* Writes A as a perf_event_attr of SIZE bytes (its size field = SIZE; fields
+   beyond SIZE, i.e. a newer ABI's, are dropped). */
+void hwp_attr__encode(const struct hwp_attr *a, uint8_t *out, size_t size);
+
 static inline bool hwp_attr__flag(const struct hwp_attr *a, enum hwp_attr_flag f)
 {
 	return (a->flags >> f) & 1;

@@ -664,25 +664,5 @@ size_t hwp_attr__format_perf(const struct hwp_attr *a, char *buf, size_t len)
 
 void hwp__attr_to_kernel(const struct hwp_attr *a, uint8_t out[128])
 {
-	memset(out, 0, 128);
-	st32(out + 0, a->type);
-	st32(out + 4, 128);
-	st64(out + 8, a->config);
-	st64(out + 16, a->sample_period);
-	st64(out + 24, a->sample_type);
-	st64(out + 32, a->read_format);
-	st64(out + 40, a->flags);
-	st32(out + 48, a->wakeup_events);
-	st32(out + 52, a->bp_type);
-	st64(out + 56, a->config1);
-	st64(out + 64, a->config2);
-	st64(out + 72, a->branch_sample_type);
-	st64(out + 80, a->sample_regs_user);
-	st32(out + 88, a->sample_stack_user);
-	st32(out + 92, (uint32_t)a->clockid);
-	st64(out + 96, a->sample_regs_intr);
-	st32(out + 104, a->aux_watermark);
-	st16(out + 108, a->sample_max_stack);
-	st32(out + 112, a->aux_sample_size);
-	st64(out + 120, a->sig_data);
+	hwp_attr__encode(a, out, 128);
 }

@@ -28,6 +28,7 @@
 
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_writer.h"
+#include "format/reader_internal.h"
 #include "util/bytes.h"
 
 #define OUT_BUF_SIZE (8u << 20)
@@ -228,50 +229,6 @@ static int bvec_string(struct bvec *b, const char *s)
 
 /* ---------------------------------------------------------------- attrs */
 
-static void attr_encode(uint8_t *p, const struct hwp_attr *a)
-{
-	memset(p, 0, ATTR_WIRE_SIZE);
-	st32(p + 0, a->type);
-	st32(p + 4, ATTR_WIRE_SIZE);
-	st64(p + 8, a->config);
-	st64(p + 16, a->sample_period);
-	st64(p + 24, a->sample_type);
-	st64(p + 32, a->read_format);
-	st64(p + 40, a->flags);
-	st32(p + 48, a->wakeup_events);
-	st32(p + 52, a->bp_type);
-	st64(p + 56, a->config1);
-	st64(p + 64, a->config2);
-	st64(p + 72, a->branch_sample_type);
-	st64(p + 80, a->sample_regs_user);
-	st32(p + 88, a->sample_stack_user);
-	st32(p + 92, (uint32_t)a->clockid);
-	st64(p + 96, a->sample_regs_intr);
-	st32(p + 104, a->aux_watermark);
-	st16(p + 108, a->sample_max_stack);
-	st32(p + 112, a->aux_sample_size);
-	st64(p + 120, a->sig_data);
-}
-
-static int id_pos(uint64_t st)
-{
-	if (st & HWP_SAMPLE_IDENTIFIER)
-		return 0;
-	if (!(st & HWP_SAMPLE_ID))
-		return -1;
-	return !!(st & HWP_SAMPLE_IP) + !!(st & HWP_SAMPLE_TID) + !!(st & HWP_SAMPLE_TIME) +
-	       !!(st & HWP_SAMPLE_ADDR);
-}
-
-static int is_pos(uint64_t st)
-{
-	if (st & HWP_SAMPLE_IDENTIFIER)
-		return 1;
-	if (!(st & HWP_SAMPLE_ID))
-		return -1;
-	return 1 + !!(st & HWP_SAMPLE_CPU) + !!(st & HWP_SAMPLE_STREAM_ID);
-}
-
 static uint32_t trailer_size(const struct hwp_attr *a)
 {
 	uint64_t st = a->sample_type;
@@ -358,9 +315,9 @@ int hwp_writer__add_attr(struct hwp_writer *w, const struct hwp_attr *attr,
 	if (w->nr_attrs) {
 		const struct hwp_attr *a0 = &w->attrs[0].attr;
 
-		if (id_pos(a0->sample_type) != id_pos(attr->sample_type) ||
-		    is_pos(a0->sample_type) != is_pos(attr->sample_type) ||
-		    id_pos(attr->sample_type) < 0)
+		if (hwp__sample_id_pos(a0->sample_type) != hwp__sample_id_pos(attr->sample_type) ||
+		    hwp__sample_is_pos(a0->sample_type) != hwp__sample_is_pos(attr->sample_type) ||
+		    hwp__sample_id_pos(attr->sample_type) < 0)
 			return hwp_set_error(EINVAL,
 					     "%s: attr %zu: sample_type 0x%llx cannot be told apart "
 					     "from attr 0 (0x%llx): use IDENTIFIER, or ID with the same "
@@ -445,7 +402,7 @@ static int start(struct hwp_writer *w)
 	for (i = 0; i < w->nr_attrs; i++) {
 		struct wattr *wa = &w->attrs[i];
 
-		attr_encode(rec, &wa->attr);
+		hwp_attr__encode(&wa->attr, rec, ATTR_WIRE_SIZE);
 		st64(rec + ATTR_WIRE_SIZE, wa->nr_ids ? off : 0);
 		st64(rec + ATTR_WIRE_SIZE + 8, wa->nr_ids * 8);
 		off += wa->nr_ids * 8;
@@ -1136,7 +1093,7 @@ static int feat_event_desc(struct hwp_writer *w, struct bvec *b)
 		const struct wattr *wa = &w->attrs[i];
 		char name[64];
 
-		attr_encode(attr, &wa->attr);
+		hwp_attr__encode(&wa->attr, attr, ATTR_WIRE_SIZE);
 		if (!wa->name)
 			default_name(&wa->attr, name, sizeof(name));
 		if (bvec_put(b, attr, sizeof(attr)) || bvec_u32(b, (uint32_t)wa->nr_ids) ||
