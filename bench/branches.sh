@@ -36,7 +36,7 @@ rc=$?
 set -e
 read -r perf_s perf_rss <"$dir/.t" || true
 if [ "$rc" = 124 ]; then
-	printf '%-62s > %7d s  (stopped; peak RSS so far %.1f MB)\n' "perf report -b --sort srcline_from,srcline_to --stdio" "$PERF_LIMIT" "$(echo "${perf_rss:-0} / 1024" | bc -l)"
+	printf '%-62s > %7d s  (stopped at the limit)\n' "perf report -b --sort srcline_from,srcline_to --stdio" "$PERF_LIMIT"
 	printf 'hwprof is more than %.0fx faster (perf did not finish in %d s)\n' "$(echo "$PERF_LIMIT / $hw_s" | bc -l)" "$PERF_LIMIT"
 else
 	printf '%-62s %9.2f s  peak RSS %7.1f MB\n' "perf report -b --sort srcline_from,srcline_to --stdio" "$perf_s" "$(echo "$perf_rss / 1024" | bc -l)"
