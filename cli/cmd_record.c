@@ -296,6 +296,10 @@ int cmd_record(int argc, char **argv)
 	opterr = 0;
 	/* '+': options end at PROG, whose own options are not ours */
 	while ((c = getopt_long(argc, argv, "+:o:e:c:F:bj:gdim:", longopts, NULL)) != -1) {
+		/* "-o --" would write to a file named "--": the value is missing. */
+		if (optarg && strcmp(optarg, "--") == 0 && c != ':' && c != '?')
+			return cli_error("record: option '%s' needs a value before '--'; see 'hwprof record --help'",
+					 argv[optind - 2]);
 		switch (c) {
 		case 'o':
 			o.output = optarg;
