@@ -103,7 +103,7 @@ test-san:
 FUZZ_SECONDS ?= 60
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/%)
-build-fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
+build-fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(LIB_SRCS)
 	@mkdir -p build-fuzz
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
 		$(filter -DHAVE_%,$(ALL_CFLAGS)) -o $@ $< $(LIB_SRCS) $(LIBS)

@@ -523,7 +523,9 @@ int main(int argc, char **argv)
 		int npids = 1 + (int)rnd(4);
 		struct hwp_branch_entry br[64];
 		uint64_t cc[32], rd[5];
-		uint8_t bytes[512];
+		/* sample_stack_user goes up to 568 bytes: room for it (the random
+		   fill stays 512 bytes so every seed makes the same file) */
+		uint8_t bytes[1024] = { 0 };
 		uint32_t next_pid = 5000;
 
 		for (i = 0; i < 512; i++)
