@@ -47,6 +47,15 @@ int record_emulate(const struct record_opts *o)
 				 "sample on); use -c N (taken branches per sample)");
 	if (o->data_addr)
 		cli_warn("record --emulate: -d ignored (no data addresses are modelled)");
+	if (o->event)
+		cli_warn("record --emulate: -e %s ignored: the emulated event counts taken branches "
+			 "(branches:emulated)", o->event);
+	if (o->call_graph && !o->callgraph_lbr)
+		cli_warn("record --emulate: --call-graph %s ignored (only lbr call stacks are "
+			 "emulated)", o->call_graph);
+	if (o->no_inherit)
+		cli_warn("record --emulate: -i ignored: child processes and threads are always "
+			 "recorded");
 
 	memset(&eo, 0, sizeof(eo));
 	eo.sz = sizeof(eo);
@@ -57,8 +66,15 @@ int record_emulate(const struct record_opts *o)
 	eo.branch_filter = o->branch_filter;
 	if (o->branch_any)
 		eo.branch_filter |= HWP_BRANCH_ANY;
-	if (o->callgraph_lbr)
+	if (o->callgraph_lbr) {
+		/* as perf record --call-graph lbr: call-stack mode, and a callchain
+		   that perf completes from the branch stack */
+		if (!eo.branch_filter)
+			eo.branch_filter = HWP_BRANCH_USER | HWP_BRANCH_NO_CYCLES |
+					   HWP_BRANCH_NO_FLAGS | HWP_BRANCH_HW_INDEX;
 		eo.branch_filter |= HWP_BRANCH_CALL_STACK;
+		eo.lbr_callchain = true;
+	}
 	eo.exact = o->exact;
 	eo.argc = o->argc;
 	eo.argv = o->argv;
@@ -103,14 +119,22 @@ int record_emulate(const struct record_opts *o)
 		cli_warn("%s called execve %llu time%s: emulation does not follow exec (the new "
 			 "image ran without recording)", o->argv[0],
 			 (unsigned long long)res.nr_execs, res.nr_execs == 1 ? "" : "s");
-	if (o->exact)
+	if (o->exact) {
 		fprintf(stderr, "[ hwprof record: exact counts of %llu branch sites in %s ]\n",
 			(unsigned long long)res.nr_sites, o->exact);
+		if (res.stats_missing)
+			cli_warn("%s: a process ended without writing its counts (killed): they are "
+				 "missing", o->exact);
+	}
+	/* Exit status: PROG's, as for the hardware path (a shell's 128 + N when
+	   a signal killed it). */
 	if (res.term_signal) {
-		rc = cli_error("%s was killed by signal %d (%s); %s holds what was recorded until "
-			       "then", o->argv[0], res.term_signal, strsignal(res.term_signal), out);
+		cli_error("%s was killed by signal %d (%s); %s holds what was recorded until then",
+			  o->argv[0], res.term_signal, strsignal(res.term_signal), out);
+		rc = 128 + res.term_signal;
 	} else if (res.exited && res.exit_status) {
 		cli_warn("%s exited with status %d", o->argv[0], res.exit_status);
+		rc = res.exit_status;
 	}
 out:
 	sigaction(SIGINT, &old_int, NULL);

@@ -30,7 +30,7 @@ struct hwp_emu_opts {
 	size_t sz;               /* sizeof(struct hwp_emu_opts) */
 	const char *output;      /* perf.data path (NULL: "perf.data") */
 	uint64_t period;         /* taken branches per sample (0: default) */
-	unsigned jitter;         /* +-percent of the period, 0..99 */
+	unsigned jitter;         /* +-percent of the period, 0..100 */
 	unsigned depth;          /* 8, 16, 32 or 64 (0: default) */
 	uint64_t branch_filter;  /* HWP_BRANCH_* (0: any, user) */
 	const char *exact;       /* exact per-site counts (JSON lines), or NULL */
@@ -40,6 +40,9 @@ struct hwp_emu_opts {
 	char *const *argv;
 	int cmdline_argc;        /* the CMDLINE header feature (NULL: built from opts) */
 	const char *const *cmdline;
+	bool lbr_callchain;      /* --call-graph lbr: samples also carry CALLCHAIN
+				    (PERF_CONTEXT_USER, ip), which perf completes
+				    from the call-stack branch stack */
 };
 
 struct hwp_emu_result {
@@ -48,7 +51,7 @@ struct hwp_emu_result {
 	int exit_status;
 	int term_signal;          /* when killed */
 	/* what was recorded */
-	uint64_t samples, taken, insns, lost, async;
+	uint64_t samples, taken, lost, async;
 	uint64_t nr_processes, nr_threads;
 	uint64_t nr_execs;        /* execve calls that were not followed */
 	uint64_t nr_sites;        /* exact: branch sites written */

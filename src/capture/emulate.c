@@ -18,6 +18,10 @@
  * Module offsets: QEMU loads the guest where it likes; samples carry guest
  * addresses, and the MMAP2 records map them to file offsets of the real
  * files, so perf symbolizes by module offset as usual.
+ *
+ * The raw directory is next to the output (or in $HWPROF_EMU_TMPDIR) and is
+ * removed afterwards unless $HWPROF_EMU_KEEP is set (debugging; the plugin
+ * prints every asynchronous transfer it sees when $HWPROF_EMU_DEBUG is set).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -218,8 +222,8 @@ struct hwp_emu *hwp_emu__new(const struct hwp_emu_opts *opts)
 		err = hwp_set_error(EINVAL, "--depth %u: must be 8, 16, 32 or 64", s->o.depth);
 		goto fail;
 	}
-	if (s->o.jitter > 99) {
-		err = hwp_set_error(EINVAL, "--jitter %u: must be a percentage below 100",
+	if (s->o.jitter > 100) {
+		err = hwp_set_error(EINVAL, "--jitter %u: must be a percentage (0..100)",
 				    s->o.jitter);
 		goto fail;
 	}
@@ -282,8 +286,25 @@ struct hwp_emu *hwp_emu__new(const struct hwp_emu_opts *opts)
 		err = hwp_set_error(errno, "%s: cannot write: %s", s->o.exact, strerror(errno));
 		goto fail;
 	}
-	tmp = getenv("TMPDIR");
-	snprintf(s->dir, sizeof(s->dir), "%s/hwprof-emu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	/* The raw recording goes next to the output (it is about as big, and
+	   /tmp may be a small tmpfs), unless HWPROF_EMU_TMPDIR says otherwise. */
+	tmp = getenv("HWPROF_EMU_TMPDIR");
+	if (tmp && *tmp) {
+		snprintf(s->dir, sizeof(s->dir), "%s/hwprof-emu.XXXXXX", tmp);
+	} else if (strcmp(s->o.output, "-") != 0) {
+		const char *slash = strrchr(s->o.output, '/');
+
+		if (slash)
+			snprintf(s->dir, sizeof(s->dir), "%.*s/.hwprof-emu.XXXXXX",
+				 (int)(slash - s->o.output), s->o.output);
+		else
+			snprintf(s->dir, sizeof(s->dir), ".hwprof-emu.XXXXXX");
+		if (slash == s->o.output) /* "/perf.data" */
+			snprintf(s->dir, sizeof(s->dir), "/.hwprof-emu.XXXXXX");
+	} else {
+		tmp = getenv("TMPDIR");
+		snprintf(s->dir, sizeof(s->dir), "%s/hwprof-emu.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	}
 	if (!mkdtemp(s->dir)) {
 		err = hwp_set_error(errno, "%s: cannot create a temporary directory: %s", s->dir,
 				    strerror(errno));
@@ -559,10 +580,6 @@ static int64_t module_vaddr(const struct module *m, uint64_t off)
 struct map {
 	uint64_t start, len, pgoff;
 	struct module *mod;
-};
-
-struct snap_site {
-	const struct hwp_emu_site *r;
 };
 
 struct proc {
@@ -964,6 +981,7 @@ static int write_event(struct conv *c, int ai, const struct ev *e, uint64_t fmas
 		struct hwp_branch_entry br[HWP_EMU_MAX_DEPTH];
 		struct hwp_sample_in in;
 		struct hwp_sample s;
+		uint64_t chain[2] = { HWP_CONTEXT_USER, r->ip };
 
 		memset(&s, 0, sizeof(s));
 		s.cpumode = HWP_MISC_USER;
@@ -980,6 +998,10 @@ static int write_event(struct conv *c, int ai, const struct ev *e, uint64_t fmas
 		memset(&in, 0, sizeof(in));
 		in.s = &s;
 		in.branches = br;
+		if (c->s->o.lbr_callchain) {
+			s.callchain_nr = 2;
+			in.callchain = chain;
+		}
 		err = hwp_writer__add_sample(w, ai, &in);
 		break;
 	}
@@ -1279,6 +1301,8 @@ int hwp_emu__finish(struct hwp_emu *s, struct hwp_emu_result *res)
 	a.sample_period = s->o.period;
 	a.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_TID | HWP_SAMPLE_TIME | HWP_SAMPLE_PERIOD |
 			HWP_SAMPLE_BRANCH_STACK;
+	if (s->o.lbr_callchain)
+		a.sample_type |= HWP_SAMPLE_CALLCHAIN;
 	a.branch_sample_type = s->bst;
 	a.flags = 1ull << HWP_ATTR_DISABLED | 1ull << HWP_ATTR_INHERIT |
 		  1ull << HWP_ATTR_EXCLUDE_KERNEL | 1ull << HWP_ATTR_EXCLUDE_HV |
@@ -1331,7 +1355,6 @@ int hwp_emu__finish(struct hwp_emu *s, struct hwp_emu_result *res)
 			continue;
 		}
 		res->taken += c.procs[i].stats.taken;
-		res->insns += c.procs[i].stats.insns;
 		res->async += c.procs[i].stats.async;
 		res->lost += c.procs[i].stats.lost;
 	}

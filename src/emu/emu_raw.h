@@ -132,7 +132,7 @@ struct hwp_emu_target {
 
 struct hwp_emu_stats {
 	struct hwp_emu_hdr h;
-	uint64_t tbs, insns, taken, samples, async, lost;
+	uint64_t taken, samples, async, lost;
 };
 
 struct hwp_emu_lost {

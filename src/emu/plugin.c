@@ -19,27 +19,55 @@
  * transfer QEMU makes behind the guest's back).
  *
  * QEMU 7.2 pitfalls handled:
- * - page-crossing instruction: x86 translation ends a TB before a non-first
- *   instruction that crosses into the next page and re-translates it as the
- *   first instruction of the next TB, but the plugin still sees it as the
- *   TB's last instruction (a phantom X->X "branch"). A TB whose last
- *   instruction crosses the page of the TB start is therefore taken to end
- *   before that instruction (no branch, falls through to it).
- * - rep string instructions loop to themselves (X->X): not branches.
+ * - page-crossing instruction: x86 translation ends a TB before a later
+ *   instruction that would cross into the next page and translates it again
+ *   as the first instruction of the next TB, but the plugin still sees its
+ *   first bytes as the TB's last instruction: a phantom X->X "branch". A TB
+ *   whose last instruction starts within 15 bytes of the end of the TB's
+ *   page remembers that address; when the next TB starts there, it was the
+ *   phantom: no branch, the TB fell through to it.
+ * - rep string instructions loop to themselves (X->X): not branches (LBR
+ *   does not record their iterations either).
  * - signals: rt_sigaction is watched (handler addresses, and whether a
- *   handler serves synchronous faults); delivery is detected as a mismatch,
- *   rt_sigreturn as a syscall. The previous TB's branch is kept pending until
- *   the handler returns, then resolved from where execution resumes. The
- *   branch stack gets an IRQ entry (from: the interrupted TB's last
- *   instruction, to: the handler) and an ERET entry (from: the rt_sigreturn
- *   syscall, to: the resume address), so consecutive entries stay connected
- *   by straight-line code.
+ *   handler serves synchronous faults only); delivery shows as a TB start
+ *   that the previous TB's end does not explain (or, after an indirect
+ *   branch, as a handler's entry), rt_sigreturn as a syscall. The previous
+ *   TB's branch is kept pending until the handler returns, then resolved
+ *   from where execution resumes (not counted when a synchronous fault
+ *   restarts the instruction). The branch stack gets an IRQ entry (from: the
+ *   interrupted TB's last instruction, to: the handler) and an ERET entry
+ *   (from: the rt_sigreturn syscall, to: the resume address), so consecutive
+ *   entries stay connected by straight-line code. A signal delivered as a
+ *   handler returns gets an IRQ entry from the rt_sigreturn syscall.
  * - fork: the child continues with a copy of this state. The syscall-return
- *   hook of fork/clone sees the pid change; the child drops what it
- *   inherited (buffers, exact counts) and opens its own file.
- * - threads: all state is per vCPU (one vCPU per guest thread in user mode).
- * - module addresses: the host mapping of translated code (haddr) is looked
- *   up in the qemu process's /proc/self/maps; guest = host - guest_base.
+ *   hook of fork/vfork/clone/clone3 sees the pid change before the child
+ *   runs guest code; the child drops what it inherited (the parent's output
+ *   chunks, exact counts) and opens its own file.
+ * - threads: all state is per vCPU (one vCPU per guest thread in user mode;
+ *   an exited thread's vCPU index is reused: its counts are kept).
+ * - no vDSO: guest time calls are syscalls; nothing to do.
+ * - module addresses: the host address of translated code (insn_haddr) is
+ *   looked up in the qemu process's own /proc/self/maps (guest = host -
+ *   guest_base); the file mapping found there becomes an MMAP record, so
+ *   samples symbolize by module offset wherever QEMU loaded the module.
+ *
+ * Predictor model (per vCPU, like a core's; sets the mispredict bits):
+ * - conditional branches: gshare, 4096 2-bit saturating counters indexed by
+ *   (branch address ^ 12 bits of global taken/not-taken history), counters
+ *   start weakly not-taken; mispredicted when the counter's direction
+ *   differs from the outcome.
+ * - indirect jumps and calls: a 512-entry direct-mapped BTB tagged by
+ *   branch address, holding the last target; mispredicted on a miss or a
+ *   different target.
+ * - returns: a 16-entry circular return stack buffer (calls push the return
+ *   address, returns pop); mispredicted when the popped address differs.
+ * - direct jumps and calls: always predicted. iret/retf/sysret: neither bit.
+ * Cost model (sets the cycles of each entry): a clock counts half-cycles,
+ * +1 per instruction executed (IPC 2), +2 per taken branch (a 1-cycle
+ * redirect bubble), +32 per mispredicted branch (16 cycles, charged after
+ * the branch, so it shows in the next entry, as the refetch delay does on
+ * hardware). An entry's cycles = ceil(half-cycles since the previous entry
+ * / 2), saturated at 65535.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -53,6 +81,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -70,15 +99,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 #define MAX_VCPUS 4096
 #define NO_SITE UINT32_MAX
 
-/* Predictor model (per vCPU, like a core's). */
+/* Predictor model (see above). */
 #define PHT_BITS 12           /* gshare: 4096 2-bit counters, 12 bits of history */
 #define PHT_SIZE (1u << PHT_BITS)
-#define BTB_SIZE 512          /* indirect targets: direct-mapped, tagged by pc */
+#define BTB_SIZE 512          /* indirect targets: direct-mapped, tagged */
 #define RSB_SIZE 16           /* return stack buffer, circular */
-/* Cost model. */
-#define MISPREDICT_PENALTY 16 /* cycles, charged to the next recorded entry */
-#define TAKEN_BUBBLE 1        /* cycles per taken branch */
-/* IPC 2: an entry's cycles are ceil(instructions / 2) + bubbles + penalties. */
+/* Cost model (see above): cycles; the clock counts half-cycles. */
+#define MISPREDICT_PENALTY 16
+#define TAKEN_BUBBLE 1
 
 #define MAX_PENDING 16
 
@@ -189,7 +217,7 @@ struct vcpu {
 	struct {
 		uint64_t pc, tgt;
 	} btb[BTB_SIZE];
-	uint8_t pht[PHT_SIZE];
+	uint16_t pht[PHT_SIZE]; /* not a char type: its stores alias nothing else */
 	/* signals */
 	const struct tbi *pend[MAX_PENDING];
 	uint8_t pend_sync[MAX_PENDING];
@@ -216,7 +244,7 @@ static struct {
 	char dir[PATH_MAX];
 	uint64_t period;
 	unsigned jitter;
-	unsigned depth, mask;
+	unsigned depth;
 	uint32_t rec_mask;
 	bool callstack, exact, debug;
 	pid_t pid;
@@ -387,6 +415,7 @@ static void vcpu_reset(struct vcpu *v, unsigned idx)
 	v->rng = 0x9e3779b97f4a7c15ull ^ (now_ns() * 2654435761u) ^ idx;
 	if (!v->rng)
 		v->rng = 1;
+	v->periods += v->cur_period - (uint64_t)v->countdown; /* keep the count */
 	v->cur_period = next_period(v);
 	v->countdown = (int64_t)v->cur_period;
 }
@@ -397,7 +426,8 @@ static struct vcpu *vcpu_new(unsigned idx)
 
 	if (!v)
 		return NULL;
-	memset(v->pht, 1, sizeof(v->pht)); /* weakly not taken */
+	for (unsigned i = 0; i < PHT_SIZE; i++)
+		v->pht[i] = 1; /* weakly not taken */
 	vcpu_reset(v, idx);
 	vcpus[idx] = v;
 	return v;
@@ -521,11 +551,12 @@ static inline bool predict_cond(struct vcpu *v, uint64_t pc, bool tk)
 {
 	/* 2-bit saturating counters: [taken][counter] -> next counter */
 	static const uint8_t next[2][4] = { { 0, 0, 1, 2 }, { 1, 2, 3, 3 } };
-	uint32_t i = ((uint32_t)pc ^ (uint32_t)(pc >> PHT_BITS) ^ v->ghr) & (PHT_SIZE - 1);
-	uint8_t c = v->pht[i];
+	uint32_t ghr = v->ghr;
+	uint32_t i = ((uint32_t)pc ^ (uint32_t)(pc >> PHT_BITS) ^ ghr) & (PHT_SIZE - 1);
+	unsigned c = v->pht[i] & 3;
 
-	v->pht[i] = next[tk][c & 3];
-	v->ghr = ((v->ghr << 1) | tk) & (PHT_SIZE - 1);
+	v->ghr = ((ghr << 1) | tk) & (PHT_SIZE - 1);
+	v->pht[i] = next[tk][c];
 	return (c >> 1) != tk;
 }
 
@@ -956,9 +987,12 @@ static void on_tb(unsigned int vi, void *ud)
 	cls = p->cls;
 	fall = p->fall;
 	if (pc == fall && !(cls & C_NOFALL)) {
+		uint64_t hc = v->hc + t->n_insns;
+
 		if (cls & C_COND)
-			v->hc += 2 * MISPREDICT_PENALTY * predict_cond(v, fall, false);
-		set_prev(v, t);
+			hc += 2 * MISPREDICT_PENALTY * predict_cond(v, fall, false);
+		v->hc = hc;
+		v->prev = t;
 		return;
 	}
 	if (pc == p->target) {
@@ -1268,9 +1302,14 @@ static void write_snapshot(void)
 {
 	struct hwp_emu_snap *sn;
 	uint64_t id = ++g.snap_id, nr = 0;
+	struct vcpu **vs;
+	unsigned nv = 0;
 
-	if (!g.exact)
+	if (!g.exact || !(vs = malloc(MAX_VCPUS * sizeof(*vs))))
 		return;
+	for (unsigned i = 0; i < MAX_VCPUS; i++)
+		if (vcpus[i])
+			vs[nv++] = vcpus[i];
 	if ((sn = w_reserve(&g.gw, sizeof(*sn)))) {
 		sn->id = id;
 		sn->nr_sites = g.nsites;
@@ -1280,12 +1319,10 @@ static void write_snapshot(void)
 		uint64_t e = 0, tk = 0;
 		struct hwp_emu_site *r;
 
-		for (unsigned i = 0; i < MAX_VCPUS; i++) {
-			struct vcpu *v = vcpus[i];
-
-			if (v && s < v->ncnt) {
-				e += v->cnt[s].exec;
-				tk += v->cnt[s].taken;
+		for (unsigned i = 0; i < nv; i++) {
+			if (s < vs[i]->ncnt) {
+				e += vs[i]->cnt[s].exec;
+				tk += vs[i]->cnt[s].taken;
 			}
 		}
 		if (!e || !(r = w_reserve(&g.gw, sizeof(*r))))
@@ -1298,11 +1335,9 @@ static void write_snapshot(void)
 		w_commit(r, HWP_EMU_SITE, sizeof(*r));
 		nr++;
 	}
-	for (unsigned i = 0; i < MAX_VCPUS; i++) {
-		struct vcpu *v = vcpus[i];
+	for (unsigned i = 0; i < nv; i++) {
+		struct vcpu *v = vs[i];
 
-		if (!v)
-			continue;
 		for (uint32_t k = 0; k < v->tg_cap; k++) {
 			struct hwp_emu_target *r;
 
@@ -1320,6 +1355,7 @@ static void write_snapshot(void)
 		sn->nr_sites = nr;
 		w_commit(sn, HWP_EMU_SNAP_END, sizeof(*sn));
 	}
+	free(vs);
 }
 
 static void write_stats(void)
@@ -1390,6 +1426,16 @@ static void become_child(unsigned int vi)
 	open_output(ppid, ptid);
 }
 
+/* Copies guest memory without trusting the guest's pointer (a bad one
+   fails the syscall with EFAULT; it must not crash QEMU here). */
+static ssize_t guest_read(uint64_t gaddr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len };
+	struct iovec remote = { (void *)(uintptr_t)(gaddr + g.guest_base), len };
+
+	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+}
+
 static void on_syscall(qemu_plugin_id_t id, unsigned int vi, int64_t num, uint64_t a1,
 		       uint64_t a2, uint64_t a3, uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7,
 		       uint64_t a8)
@@ -1413,7 +1459,8 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vi, int64_t num, uint64
 		if (a1 >= 1 && a1 <= 64 && a2) {
 			uint64_t h;
 
-			memcpy(&h, (const void *)(uintptr_t)(a2 + g.guest_base), sizeof(h));
+			if (guest_read(a2, &h, sizeof(h)) != sizeof(h))
+				break; /* the syscall fails with EFAULT */
 			g.handler[a1] = h > 1 ? h : 0; /* SIG_DFL, SIG_IGN */
 			g.hmin = UINT64_MAX;
 			g.hmax = 0;
@@ -1433,7 +1480,7 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vi, int64_t num, uint64
 	case 435: /* clone3(args, size) */
 		v->clone_flags = num == 56 ? a1 : 0;
 		if (num == 435 && a1)
-			memcpy(&v->clone_flags, (const void *)(uintptr_t)(a1 + g.guest_base), 8);
+			guest_read(a1, &v->clone_flags, sizeof(v->clone_flags));
 		v->clone_time = now_ns();
 		if (!v->tid)
 			v->tid = gettid_();
@@ -1451,8 +1498,10 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vi, int64_t num, uint64
 	case 59:  /* execve(path, ...) */
 	case 322: /* execveat(dirfd, path, ...) */
 	{
-		const char *path = (const char *)(uintptr_t)((num == 59 ? a1 : a2) + g.guest_base);
+		char path[1024];
+		ssize_t n = guest_read(num == 59 ? a1 : a2, path, sizeof(path) - 1);
 
+		path[n > 0 ? n : 0] = 0;
 		if (!v->tid)
 			v->tid = gettid_();
 		write_task(&v->w, HWP_EMU_EXEC, v->tid, 0, now_ns(), path);
@@ -1534,7 +1583,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			snprintf(g.dir, sizeof(g.dir), "%s", val);
 		} else if (KEY("period") && parse_u64(val, &v) && v) {
 			g.period = v;
-		} else if (KEY("jitter") && parse_u64(val, &v) && v < 100) {
+		} else if (KEY("jitter") && parse_u64(val, &v) && v <= 100) {
 			g.jitter = (unsigned)v;
 		} else if (KEY("depth") && parse_u64(val, &v) && v >= 1 && v <= HWP_EMU_MAX_DEPTH &&
 			   !(v & (v - 1))) {
@@ -1557,7 +1606,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	g.debug = getenv("HWPROF_EMU_DEBUG") != NULL;
 	g.hmin = UINT64_MAX;
-	g.mask = HWP_EMU_MAX_DEPTH - 1;
 	g.tbh_mask = (1u << 16) - 1;
 	g.tbh = calloc(g.tbh_mask + 1, sizeof(*g.tbh));
 	if (!g.tbh)
