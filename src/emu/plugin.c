@@ -272,6 +272,11 @@ static struct {
 } g = { .fd = -1, .file_lock = PTHREAD_MUTEX_INITIALIZER, .tr_lock = PTHREAD_MUTEX_INITIALIZER };
 
 static struct vcpu *vcpus[MAX_VCPUS];
+/* The hot path's vCPU: that of this host thread, set by its first TB (the
+   slow path), so that on_tb needs no index check nor vcpus[] load. Valid in
+   user mode: a host thread runs one vCPU for its life, and a struct vcpu is
+   never freed (a reused index and a forked child keep theirs). */
+static __thread struct vcpu *cur_vcpu __attribute__((tls_model("initial-exec")));
 
 static uint64_t now_ns(void)
 {
@@ -954,6 +959,7 @@ static __attribute__((noinline)) void tb_slow(unsigned int vi, const struct tbi 
 {
 	struct vcpu *v = vcpu_of(vi);
 
+	cur_vcpu = v;
 	if (likely(v != NULL)) {
 		generic(v, t, t->start, false);
 		set_prev(v, t);
@@ -978,7 +984,8 @@ static void on_tb(unsigned int vi, void *ud)
 	uint32_t cls;
 	bool mis;
 
-	if (unlikely(vi >= MAX_VCPUS) || unlikely(!(v = vcpus[vi]))) {
+	v = cur_vcpu;
+	if (unlikely(!v)) {
 		tb_slow(vi, t);
 		return;
 	}
