@@ -7,6 +7,10 @@
 #include "cli.h"
 #include "hwprof/hwprof.h"
 
+/* -v raises, -q lowers what the library's log callback lets through. */
+static enum hwp_log_level verbosity = HWP_LOG_WARN;
+static int verbose_delta;
+
 int cli_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -23,6 +27,8 @@ void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (verbosity < HWP_LOG_WARN)
+		return;
 	fputs("hwprof: warning: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -39,14 +45,51 @@ void cli_warn(const char *fmt, ...)
 static char *notes[MAX_NOTES];
 static size_t nr_notes;
 
-static void note_once(void *ctx, const char *msg)
+
+void cli_set_verbosity(int delta)
 {
-	(void)ctx;
+	int v = (int)HWP_LOG_WARN + delta;
+	verbosity = (enum hwp_log_level)(v < 0 ? 0 : v > HWP_LOG_DEBUG ? HWP_LOG_DEBUG : v);
+}
+
+static void note_once(const char *msg)
+{
 	for (size_t i = 0; i < nr_notes; i++)
 		if (strcmp(notes[i], msg) == 0)
 			return;
 	if (nr_notes < MAX_NOTES && (notes[nr_notes] = strdup(msg)))
 		nr_notes++;
+}
+
+/* The library's one log channel: warnings are kept and said once at the end
+   (a failing command says only its error); info and debug go out at once. */
+static void cli_log(void *ctx, enum hwp_log_level level, const char *msg)
+{
+	(void)ctx;
+	if (level > verbosity)
+		return;
+	if (level == HWP_LOG_WARN)
+		note_once(msg);
+	else if (level == HWP_LOG_ERROR)
+		cli_error("%s", msg);
+	else
+		fprintf(stderr, "hwprof: %s\n", msg);
+}
+
+bool cli_common_opt(int c)
+{
+	if (c == 'v')
+		cli_set_verbosity(++verbose_delta);
+	else if (c == 'q')
+		cli_set_verbosity(verbose_delta = -1);
+	else
+		return false;
+	return true;
+}
+
+void cli_install_log(void)
+{
+	hwp_set_log(cli_log, NULL);
 }
 
 static void flush_notes(bool say)
@@ -61,7 +104,7 @@ static void flush_notes(bool say)
 
 struct hwp_reader *cli_open_input(const char *path)
 {
-	struct hwp_reader_opts opts = { .sz = sizeof(opts), .note = note_once };
+	struct hwp_reader_opts opts = { .sz = sizeof(opts) };
 	struct hwp_reader *r = hwp_reader__open(path, &opts);
 
 	if (!r)

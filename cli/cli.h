@@ -21,6 +21,19 @@ int cmd_record(int argc, char **argv);
 int cmd_branches(int argc, char **argv);
 int cmd_mispredicts(int argc, char **argv);
 
+/* -v/--verbose and -q/--quiet, which every command takes. */
+#define CLI_COMMON_LONGOPTS                                   \
+	{ "verbose", no_argument, NULL, 'v' },                \
+	{ "quiet", no_argument, NULL, 'q' }
+#define CLI_COMMON_HELP                                                          \
+	"  -v, --verbose        say what was done and skipped (-vv: debug detail)\n" \
+	"  -q, --quiet          print no warnings, only errors\n"
+/* Takes getopt's C when it is -v or -q; returns true if so. */
+bool cli_common_opt(int c);
+/* Routes the library's log to stderr (warnings once, at the end). */
+void cli_install_log(void);
+/* -v (+1 per -v) and -q (-1): which log levels are shown. */
+void cli_set_verbosity(int delta);
 /* "hwprof: <msg>" on stderr; returns the exit code to use (1). */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -5,7 +5,7 @@
 
 #include "hwprof/branch_collect.h"
 #include "hwprof/symbolize.h"
-#include "output/table.h"
+#include "hwprof/table.h"
 
 /* Options every report command takes. */
 struct report_opts {

@@ -24,14 +24,16 @@ static const char usage[] =
 	"                       (default: dso_from,symbol_from,dso_to,symbol_to)\n"
 	"      --dso NAME       only rows whose source or target module is NAME\n"
 	"      --sym TEXT       only rows whose source or target symbol contains TEXT\n"
-	"      --min-percent P  hide rows below P%% of all entries\n"
+	"      --min-percent P  hide rows below P% of all entries\n"
 	"      --symfs DIR      look for binaries under DIR\n"
 	"      --json, --csv    machine-readable output\n"
+	CLI_COMMON_HELP
 	"  -h, --help           this text\n";
 
 int cmd_branches(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
 		REPORT_LONGOPTS,
 		{ "sort", required_argument, NULL, 's' },
 		{ "dso", required_argument, NULL, 'd' },
@@ -48,7 +50,9 @@ int cmd_branches(int argc, char **argv)
 	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:s:vq", longopts, NULL)) != -1) {
+		if (cli_common_opt(c))
+			continue;
 		if (report_opts__take(&ro, c, optarg))
 			continue;
 		switch (c) {

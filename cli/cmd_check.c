@@ -9,8 +9,8 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/lbr_msr.h"
 #include "hwprof/probe.h"
-#include "output/outbuf.h"
-#include "output/sample_json.h"
+#include "hwprof/outbuf.h"
+#include "hwprof/sample_json.h"
 
 static const char usage[] =
 	"usage: hwprof check [--json]\n"
@@ -27,6 +27,7 @@ static const char usage[] =
 	"      --sysfs DIR    read DIR instead of /sys    (for tests: a fake tree)\n"
 	"      --procfs DIR   read DIR instead of /proc   (also disables cpuid)\n"
 	"      --dev DIR      read DIR instead of /dev    (DIR/kmsg, DIR/cpu/0/msr)\n"
+	CLI_COMMON_HELP
 	"  -h, --help         this text\n";
 
 static void verdict_line(struct hwp_outbuf *o, const char *what, const struct hwp_probe_verdict *v)
@@ -302,6 +303,7 @@ static void print_json(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
 		{ "json", no_argument, NULL, 'J' },
 		{ "sysfs", required_argument, NULL, 'S' },
 		{ "procfs", required_argument, NULL, 'P' },
@@ -317,7 +319,9 @@ int cmd_check(int argc, char **argv)
 		return 0;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":vq", longopts, NULL)) != -1) {
+		if (cli_common_opt(c))
+			continue;
 		switch (c) {
 		case 'J':
 			json = true;

@@ -8,8 +8,8 @@
 #include "hwprof/attr_names.h"
 #include "hwprof/file_stats.h"
 #include "hwprof/hwprof.h"
-#include "output/outbuf.h"
-#include "output/sample_json.h"
+#include "hwprof/outbuf.h"
+#include "hwprof/sample_json.h"
 
 static const char usage[] =
 	"usage: hwprof info [-i FILE] [--json]\n"
@@ -23,6 +23,7 @@ static const char usage[] =
 	"  -i, --input FILE   perf.data, pipe-mode data, or perf script text\n"
 	"                     (default: perf.data; '-' reads standard input)\n"
 	"      --json         the same facts as one JSON object\n"
+	CLI_COMMON_HELP
 	"  -h, --help         this text\n";
 
 struct info_ctx {
@@ -372,6 +373,7 @@ static void print_json(struct info_ctx *c)
 int cmd_info(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
@@ -384,7 +386,9 @@ int cmd_info(int argc, char **argv)
 	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
+		if (cli_common_opt(c))
+			continue;
 		switch (c) {
 		case 'i':
 			input = optarg;

@@ -24,6 +24,7 @@ static const char usage[] =
 	"      --limit N        show at most N rows (default: all)\n"
 	"      --symfs DIR      look for binaries under DIR\n"
 	"      --json, --csv    machine-readable output\n"
+	CLI_COMMON_HELP
 	"  -h, --help           this text\n";
 
 static int parse_count(const char *s, uint64_t *v)
@@ -39,6 +40,7 @@ static int parse_count(const char *s, uint64_t *v)
 int cmd_mispredicts(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
 		REPORT_LONGOPTS,
 		{ "min-samples", required_argument, NULL, 'm' },
 		{ "limit", required_argument, NULL, 'l' },
@@ -52,7 +54,9 @@ int cmd_mispredicts(int argc, char **argv)
 	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
+		if (cli_common_opt(c))
+			continue;
 		if (report_opts__take(&ro, c, optarg))
 			continue;
 		switch (c) {

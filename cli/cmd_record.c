@@ -53,6 +53,7 @@ static const char usage[] =
 	"      --depth N            --emulate: stack depth (8, 16, 32, 64)\n"
 	"      --jitter PCT         --emulate: period jitter, percent\n"
 	"      --exact FILE         --emulate: exact per-branch counts (ground truth)\n"
+	CLI_COMMON_HELP
 	"  -h, --help               this text\n"
 	"\n"
 	"Exit status: PROG's, once recorded; 1 when recording failed.\n";
@@ -265,6 +266,7 @@ static int record_hw(const struct record_opts *o, int argc, char **argv)
 int cmd_record(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "count", required_argument, NULL, 'c' },
@@ -295,7 +297,9 @@ int cmd_record(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	/* '+': options end at PROG, whose own options are not ours */
-	while ((c = getopt_long(argc, argv, "+:o:e:c:F:bj:gdim:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:e:c:F:bj:gdim:vq", longopts, NULL)) != -1) {
+		if (cli_common_opt(c))
+			continue;
 		/* "-o --" would write to a file named "--": the value is missing. */
 		if (optarg && strcmp(optarg, "--") == 0 && c != ':' && c != '?')
 			return cli_error("record: option '%s' needs a value before '--'; see 'hwprof record --help'",

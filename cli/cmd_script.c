@@ -6,10 +6,10 @@
 
 #include "cli.h"
 #include "hwprof/hwprof.h"
-#include "output/outbuf.h"
-#include "output/perf_script.h"
-#include "output/sample_json.h"
-#include "symbolize/maps.h"
+#include "hwprof/outbuf.h"
+#include "hwprof/perf_script.h"
+#include "hwprof/sample_json.h"
+#include "hwprof/maps.h"
 
 static const char usage[] =
 	"usage: hwprof script [-i FILE] [-G] [--json]\n"
@@ -24,11 +24,13 @@ static const char usage[] =
 	"  -F, --fields LIST       only 'ip,brstack' (and its subsets) is supported\n"
 	"  -f, --force             accepted for perf compatibility\n"
 	"      --json              one JSON object per sample with every decoded field\n"
+	CLI_COMMON_HELP
 	"  -h, --help              this text\n";
 
 int cmd_script(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
 		{ "input", required_argument, NULL, 'i' },
 		{ "hide-call-graph", no_argument, NULL, 'G' },
 		{ "fields", required_argument, NULL, 'F' },
@@ -44,7 +46,9 @@ int cmd_script(int argc, char **argv)
 	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:GF:f", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:GF:fvq", longopts, NULL)) != -1) {
+		if (cli_common_opt(c))
+			continue;
 		switch (c) {
 		case 'i':
 			input = optarg;

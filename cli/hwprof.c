@@ -27,6 +27,7 @@ static void usage(FILE *fp)
 
 int main(int argc, char **argv)
 {
+	cli_install_log();
 	if (argc < 2) {
 		usage(stderr);
 		return 1;

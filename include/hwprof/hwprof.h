@@ -5,25 +5,57 @@
 
 #include <stdarg.h>
 
-#define HWPROF_VERSION "0.1.0"
+/* Marks a function as part of libhwprof's ABI; everything else is hidden. */
+#if defined(__GNUC__) && !defined(HWP_STATIC_ONLY)
+#define HWP_API __attribute__((visibility("default")))
+#else
+#define HWP_API
+#endif
 
-const char *hwp_version(void);
+#ifdef __cplusplus
+#define HWP_BEGIN_DECLS extern "C" {
+#define HWP_END_DECLS }
+#else
+#define HWP_BEGIN_DECLS
+#define HWP_END_DECLS
+#endif
+
+HWP_BEGIN_DECLS
+
+#define HWPROF_VERSION "0.2.0"
+
+HWP_API const char *hwp_version(void);
 
 /*
- * Errors: functions return 0 or a negative errno code (constructors return
- * NULL and set errno). The detail of the last failure in this thread (what,
- * where, why: "perf.data: truncated sample at offset 0x1f00 (record 812)")
- * is kept for the caller to print.
+ * Errors: every public function that can fail returns 0 (or a count) or a
+ * negative errno code; constructors return NULL and set errno. Each failure
+ * sets this thread's message (what, where, why: "perf.data: truncated sample
+ * at offset 0x1f00 (record 812)"), replacing any earlier one, so the message
+ * always describes the latest failure. Messages describe the problem, never
+ * a command-line flag.
  */
-const char *hwp_errmsg(void);
-const char *hwp_strerror(int err);
+HWP_API const char *hwp_errmsg(void);
+HWP_API const char *hwp_strerror(int err);
 /* Records a detailed message and returns -err_code (err_code > 0). */
-int hwp_set_error(int err_code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void hwp_clear_error(void);
+HWP_API int hwp_set_error(int err_code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+HWP_API void hwp_clear_error(void);
 
-/* Library code never prints: warnings go through this callback (default: none). */
-typedef void (*hwp_log_fn)(void *ctx, const char *msg);
-void hwp_set_log(hwp_log_fn fn, void *ctx);
-void hwp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Logging: library code never prints. Warnings, notes and debug detail go to
+ * one callback (default: none), with a level; the callback decides what to
+ * show. A note that repeats per record is sent once per object that saw it.
+ */
+enum hwp_log_level {
+	HWP_LOG_ERROR = 0,
+	HWP_LOG_WARN = 1,  /* a result may be incomplete: say it */
+	HWP_LOG_INFO = 2,  /* what was done, skipped or assumed */
+	HWP_LOG_DEBUG = 3, /* detail for developers */
+};
+typedef void (*hwp_log_fn)(void *ctx, enum hwp_log_level level, const char *msg);
+HWP_API void hwp_set_log(hwp_log_fn fn, void *ctx);
+HWP_API void hwp_log(enum hwp_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+HWP_END_DECLS
 
 #endif

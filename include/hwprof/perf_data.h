@@ -227,9 +227,8 @@ struct hwp_reader;
 
 struct hwp_reader_opts {
 	size_t sz; /* sizeof(struct hwp_reader_opts), for forward compatibility */
-	/* Called for things worth a note (skipped AUXTRACE, unknown records). */
-	void (*note)(void *ctx, const char *msg);
-	void *note_ctx;
+	/* Things worth a note (skipped AUXTRACE data) go to hwp_set_log()'s
+	   callback at HWP_LOG_WARN, once per reader. */
 };
 
 /*

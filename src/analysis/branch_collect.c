@@ -5,7 +5,7 @@
 
 #include "hwprof/branch_collect.h"
 #include "hwprof/hwprof.h"
-#include "symbolize/maps.h"
+#include "hwprof/maps.h"
 #include "util/bytes.h"
 
 /* Kernel addresses on x86-64 and arm64 start here. */

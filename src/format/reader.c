@@ -18,6 +18,8 @@
 #include "format/reader_internal.h"
 #include "format/text_input.h"
 #include "util/bytes.h"
+#include "util/opts.h"
+#include "util/opts.h"
 
 #define RELEASE_STEP (8u << 20) /* drop consumed mmap pages every 8 MiB */
 #define STREAM_CHUNK (1u << 20)
@@ -372,10 +374,15 @@ static struct hwp_reader *reader_new(const char *name, const struct hwp_reader_o
 	r->path = strdup(name);
 	r->name = r->path;
 	r->id_pos = r->is_pos = -1;
-	if (opts)
-		memcpy(&r->opts, opts, opts->sz < sizeof(r->opts) ? opts->sz : sizeof(r->opts));
 	if (!r->path) {
 		free(r);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (HWP_OPTS_LOAD(opts, &r->opts)) {
+		free(r->path);
+		free(r);
+		errno = EINVAL;
 		return NULL;
 	}
 	return r;
@@ -600,8 +607,10 @@ static int trailing_payload(struct hwp_reader *r, const uint8_t *rec, uint32_t s
 			return hwp_set_error(EINVAL, "%s: AUXTRACE record at offset 0x%llx (record %llu) is too small",
 					     r->name, (unsigned long long)off, (unsigned long long)r->index);
 		*extra = ld64(rec + 8);
-		if (r->opts.note)
-			r->opts.note(r->opts.note_ctx, "AUXTRACE data skipped (hardware trace decoding is not supported)");
+		if (!r->said_auxtrace) {
+			r->said_auxtrace = true;
+			hwp_log(HWP_LOG_WARN, "%s: AUXTRACE data skipped (hardware trace decoding is not supported)", r->name);
+		}
 	} else if (type == HWP_RECORD_HEADER_TRACING_DATA && r->pipe) {
 		if (size < 12)
 			return hwp_set_error(EINVAL, "%s: TRACING_DATA record at offset 0x%llx (record %llu) is too small",

@@ -23,6 +23,7 @@ struct hwp_reader {
 	char *path;
 	const char *name; /* for messages: the path as given */
 	struct hwp_reader_opts opts;
+	bool said_auxtrace; /* the skipped-AUXTRACE note is logged once */
 
 	/* Input: either a whole mapping (file, memory) or a pipe stream. */
 	const uint8_t *map;

@@ -349,7 +349,7 @@ int hwp_writer__add_attr(struct hwp_writer *w, const struct hwp_attr *attr,
 	wa->attr = *attr;
 	wa->attr.size = ATTR_WIRE_SIZE;
 	if (attr->config3)
-		hwp_log("%s: attr %zu: config3 0x%llx dropped (attrs are written at %u bytes)",
+		hwp_log(HWP_LOG_WARN, "%s: attr %zu: config3 0x%llx dropped (attrs are written at %u bytes)",
 			w->path, w->nr_attrs, (unsigned long long)attr->config3, ATTR_WIRE_SIZE);
 	wa->attr.config3 = 0;
 	if (nr_ids) {

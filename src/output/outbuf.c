@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output/outbuf.h"
+#include "hwprof/outbuf.h"
 
 #define OUTBUF_SIZE (1u << 20)
 

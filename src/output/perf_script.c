@@ -16,7 +16,7 @@
  */
 #include <string.h>
 
-#include "output/perf_script.h"
+#include "hwprof/perf_script.h"
 #include "util/bytes.h"
 
 static void put_chain_ip(struct hwp_outbuf *o, uint64_t ip)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
 
-#include "output/sample_json.h"
+#include "hwprof/sample_json.h"
 
 void hwp_json__string(struct hwp_outbuf *o, const char *s)
 {

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output/sample_json.h"
-#include "output/table.h"
+#include "hwprof/sample_json.h"
+#include "hwprof/table.h"
 #include "util/arena.h"
 
 struct cell {

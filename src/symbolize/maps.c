@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "symbolize/maps.h"
+#include "hwprof/maps.h"
 #include "util/arena.h"
 #include "util/bytes.h"
 

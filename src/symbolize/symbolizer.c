@@ -18,7 +18,7 @@
 #include "symbolize/demangle.h"
 #include "symbolize/elf_module.h"
 #include "symbolize/kallsyms.h"
-#include "symbolize/maps.h"
+#include "hwprof/maps.h"
 #include "util/arena.h"
 
 #define KERNEL_NAME "[kernel.kallsyms]"

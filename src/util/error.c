@@ -47,7 +47,7 @@ void hwp_set_log(hwp_log_fn fn, void *ctx)
 	log_ctx = ctx;
 }
 
-void hwp_log(const char *fmt, ...)
+void hwp_log(enum hwp_log_level level, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -57,5 +57,5 @@ void hwp_log(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	log_fn(log_ctx, buf);
+	log_fn(log_ctx, level, buf);
 }

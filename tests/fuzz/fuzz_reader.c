@@ -16,16 +16,17 @@
 #include <unistd.h>
 
 #include "fuzz_common.h"
-#include "symbolize/maps.h"
+#include "hwprof/maps.h"
 #include "util/bytes.h"
 
 static FILE *devnull;
 static struct hwp_outbuf out;
 static struct hwp_file_stats stats;
 
-static void note(void *ctx, const char *msg)
+static void note(void *ctx, enum hwp_log_level level, const char *msg)
 {
 	(void)ctx;
+	(void)level;
 	fz_str(msg);
 }
 
@@ -39,6 +40,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	devnull = fopen("/dev/null", "w");
 	if (!devnull || hwp_outbuf__init(&out, devnull) < 0)
 		abort();
+	hwp_set_log(note, NULL);
 	return 0;
 }
 
@@ -54,7 +56,7 @@ static bool any_callchain(const struct hwp_reader *r)
 static void pass_stream(const uint8_t *data, size_t size, bool opened, int mem_rc,
 			uint64_t mem_events, uint64_t mem_types)
 {
-	struct hwp_reader_opts opts = { .sz = sizeof(opts), .note = note };
+	struct hwp_reader_opts opts = { .sz = sizeof(opts) };
 	char path[64];
 	int fds[2];
 
@@ -115,7 +117,7 @@ static void pass_stream(const uint8_t *data, size_t size, bool opened, int mem_r
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct hwp_reader_opts opts = { .sz = sizeof(opts), .note = note };
+	struct hwp_reader_opts opts = { .sz = sizeof(opts) };
 	struct hwp_event ev;
 	int rc;
 

@@ -8,9 +8,9 @@
 
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_writer.h"
-#include "output/outbuf.h"
-#include "output/perf_script.h"
-#include "symbolize/maps.h"
+#include "hwprof/outbuf.h"
+#include "hwprof/perf_script.h"
+#include "hwprof/maps.h"
 #include "testlib.h"
 #include "util/bytes.h"
 

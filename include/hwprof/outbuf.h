@@ -3,8 +3,8 @@
  * Buffered output with hand-rolled hex/decimal formatting: perf-script-style
  * dumps print billions of numbers, and stdio's printf dominates otherwise.
  */
-#ifndef HWPROF_OUTPUT_OUTBUF_H
-#define HWPROF_OUTPUT_OUTBUF_H
+#ifndef HWPROF_OUTBUF_H
+#define HWPROF_OUTBUF_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* One JSON object per sample, every decoded field (addresses as "0x..." strings). */
-#ifndef HWPROF_OUTPUT_SAMPLE_JSON_H
-#define HWPROF_OUTPUT_SAMPLE_JSON_H
+#ifndef HWPROF_SAMPLE_JSON_H
+#define HWPROF_SAMPLE_JSON_H
 
 #include "hwprof/perf_data.h"
-#include "output/outbuf.h"
+#include "hwprof/outbuf.h"
 
 void hwp_sample_json__print(struct hwp_outbuf *o, const struct hwp_event *ev);
 /* A JSON string literal (quotes, escapes). */

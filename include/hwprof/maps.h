@@ -40,8 +40,8 @@
  * Memory is one sorted array of maps per process plus one copy of each
  * distinct file name; lookups are binary searches.
  */
-#ifndef HWPROF_SYMBOLIZE_MAPS_H
-#define HWPROF_SYMBOLIZE_MAPS_H
+#ifndef HWPROF_MAPS_H
+#define HWPROF_MAPS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -4,14 +4,14 @@
  * '#' header), JSON (an array of objects, numbers as numbers) and CSV (RFC
  * 4180). Analyses fill cells; they never format output themselves.
  */
-#ifndef HWPROF_OUTPUT_TABLE_H
-#define HWPROF_OUTPUT_TABLE_H
+#ifndef HWPROF_TABLE_H
+#define HWPROF_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "output/outbuf.h"
+#include "hwprof/outbuf.h"
 
 enum hwp_col_kind {
 	HWP_COL_TEXT,    /* left-aligned string */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Samples printed exactly as `perf script -F ip,brstack` (perf 6.1) prints them. */
-#ifndef HWPROF_OUTPUT_PERF_SCRIPT_H
-#define HWPROF_OUTPUT_PERF_SCRIPT_H
+#ifndef HWPROF_PERF_SCRIPT_H
+#define HWPROF_PERF_SCRIPT_H
 
 #include <stdbool.h>
 
 #include "hwprof/perf_data.h"
-#include "output/outbuf.h"
-#include "symbolize/maps.h"
+#include "hwprof/outbuf.h"
+#include "hwprof/maps.h"
 
 /* perf's sysctl default for kernel.perf_event_max_stack, used by perf script. */
 #define HWP_SCRIPT_MAX_STACK 127

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Size-versioned option structs, validated as libbpf's OPTS_VALID does: the
+ * caller sets .sz = sizeof(its struct). A zero size is refused (the field
+ * was forgotten); a size larger than this library's struct is accepted only
+ * when every byte past what this library knows is zero (a newer caller that
+ * uses no newer option); a smaller, older size is accepted and the missing
+ * fields read as zero. NULL opts means all defaults.
+ */
+#ifndef HWPROF_UTIL_OPTS_H
+#define HWPROF_UTIL_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Checks OPTS (first field: size_t sz) against KNOWN_SIZE and copies it into
+   OUT (KNOWN_SIZE bytes, zero-filled, OUT->sz = KNOWN_SIZE). WHAT names the
+   struct in the error message. Returns 0 or -EINVAL (message set). */
+int hwp__opts_load(const void *opts, size_t known_size, void *out, const char *what);
+
+#define HWP_OPTS_LOAD(opts, out) hwp__opts_load((opts), sizeof(*(out)), (out), #out)
+
+#endif
