@@ -33,12 +33,17 @@ bool report_opts__take(struct report_opts *o, int c, const char *arg)
 }
 
 int report_input__load_branches(struct report_input *in, const struct report_opts *o,
-				unsigned split, bool for_mispredicts)
+				const struct hwp_branch_collect_opts *collect)
 {
-	int rc = report_input__load(in, o->input, o->symfs, split, for_mispredicts);
+	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = o->symfs };
 
-	if (rc)
-		return rc;
+	memset(in, 0, sizeof(*in));
+	in->session = hwp_session__open(o->input, &so);
+	if (!in->session)
+		return cli_error("%s", hwp_errmsg());
+	in->collector = hwp_branch_collector__new(in->session, collect);
+	if (!in->collector || hwp_branch_collector__read(in->collector) < 0)
+		return cli_error("%s", hwp_errmsg());
 	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in->collector);
 	if (st->branch_samples == 0)
 		return cli_error("%s: no samples with branch stacks%s (record with 'perf record -b' or 'hwprof record --emulate')",
@@ -46,46 +51,23 @@ int report_input__load_branches(struct report_input *in, const struct report_opt
 	return 0;
 }
 
-int report_input__load(struct report_input *in, const char *input, const char *symfs,
-		       unsigned split, bool for_mispredicts)
-{
-	struct hwp_symbolizer_opts so = { .sz = sizeof(so), .symfs = symfs };
-
-	memset(in, 0, sizeof(*in));
-	in->reader = cli_open_input(input);
-	if (!in->reader)
-		return 1;
-	in->sym = hwp_symbolizer__new(&so);
-	if (!in->sym)
-		return cli_error("%s", hwp_errmsg());
-	/* The recording's kernel, not this machine's, names kernel addresses. */
-	const struct hwp_header_info *h = hwp_reader__header(in->reader);
-	for (size_t i = 0; i < h->nr_build_ids; i++)
-		if (!strcmp(h->build_ids[i].filename, "[kernel.kallsyms]"))
-			hwp_symbolizer__set_kernel_build_id(in->sym, h->build_ids[i].id, h->build_ids[i].size);
-	in->collector = hwp_branch_collector__new(in->sym, split, h);
-	if (!in->collector)
-		return cli_error("out of memory");
-	if (for_mispredicts)
-		hwp_branch_collector__drop_meaningless_prediction(in->collector);
-	if (hwp_branch_collector__read(in->collector, in->reader) < 0)
-		return cli_error("%s", hwp_errmsg());
-	return 0;
-}
-
 void report_input__close(struct report_input *in)
 {
 	hwp_branch_collector__delete(in->collector);
-	hwp_symbolizer__delete(in->sym);
-	hwp_reader__delete(in->reader);
+	hwp_session__delete(in->session);
 	memset(in, 0, sizeof(*in));
+}
+
+struct hwp_symbolizer *report_input__symbolizer(struct report_input *in)
+{
+	return hwp_session__symbolizer(in->session);
 }
 
 void report_input__warn_missing(struct report_input *in)
 {
 	char line[2048];
 
-	if (hwp_symbolizer__missing_warning(in->sym, line, sizeof(line)))
+	if (hwp_symbolizer__missing_warning(report_input__symbolizer(in), line, sizeof(line)))
 		cli_warn("%s", line);
 }
 

@@ -25,22 +25,20 @@ void report_opts__init(struct report_opts *o);
 /* Takes option C (from getopt_long) when it is one of REPORT_LONGOPTS. */
 bool report_opts__take(struct report_opts *o, int c, const char *arg);
 
+/* The session a report reads and the branch table it counted. */
 struct report_input {
-	struct hwp_reader *reader;
-	struct hwp_symbolizer *sym;
+	struct hwp_session *session;
 	struct hwp_branch_collector *collector;
 };
 
-/* Opens INPUT, reads every branch entry into a table split by SPLIT
-   (FOR_MISPREDICTS: without meaningless prediction bits).
-   Prints the error and returns non-zero on failure. */
-int report_input__load(struct report_input *in, const char *input, const char *symfs,
-		       unsigned split, bool for_mispredicts);
-void report_input__close(struct report_input *in);
-/* report_input__load() for a command that needs branch stacks: also fails
-   (one line naming CMD's input) when the recording has none. */
+/* Opens O's input and counts every branch entry (COLLECT says how); fails
+   with one line naming the input when it has no branch stacks. Prints the
+   error and returns non-zero on failure; report_input__close() in any case. */
 int report_input__load_branches(struct report_input *in, const struct report_opts *o,
-				unsigned split, bool for_mispredicts);
+				const struct hwp_branch_collect_opts *collect);
+void report_input__close(struct report_input *in);
+/* The session's symbolizer (made by the load). */
+struct hwp_symbolizer *report_input__symbolizer(struct report_input *in);
 /* One warning line listing modules whose binaries or debug info are missing. */
 void report_input__warn_missing(struct report_input *in);
 /* Renders T to stdout; returns the exit code. */

@@ -85,14 +85,15 @@ int cmd_branches(int argc, char **argv)
 	if (nkeys < 0)
 		return cli_error("branches: %s", hwp_errmsg());
 
+	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .split = hwp_branch_keys__split(keys, (size_t)nkeys) };
 	struct report_input in;
-	int rc = report_input__load_branches(&in, &ro, hwp_branch_keys__split(keys, (size_t)nkeys), false);
+	int rc = report_input__load_branches(&in, &ro, &co);
 	if (rc) {
 		report_input__close(&in);
 		return rc;
 	}
 	struct hwp_branch_report *rep = hwp_branch_report__new(hwp_branch_collector__table(in.collector),
-								in.sym, keys, (size_t)nkeys, &filter);
+								report_input__symbolizer(&in), keys, (size_t)nkeys, &filter);
 	struct hwp_table *t = hwp_table__new();
 	if (!rep || !t) {
 		hwp_table__delete(t);

@@ -76,8 +76,9 @@ int cmd_mispredicts(int argc, char **argv)
 	if (optind < argc)
 		return cli_error("mispredicts: unexpected argument '%s'", argv[optind]);
 
+	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .drop_meaningless_prediction = true };
 	struct report_input in;
-	int rc = report_input__load_branches(&in, &ro, 0, true);
+	int rc = report_input__load_branches(&in, &ro, &co);
 	if (rc) {
 		report_input__close(&in);
 		return rc;
@@ -121,6 +122,7 @@ int cmd_mispredicts(int argc, char **argv)
 	};
 	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
 		hwp_table__add_column(t, cols[k].title, cols[k].key, cols[k].kind);
+	struct hwp_symbolizer *sym = report_input__symbolizer(&in);
 	char buf[1024];
 	uint64_t shown = 0;
 	for (size_t i = 0; i < nr && shown < limit; i++) {
@@ -135,11 +137,11 @@ int cmd_mispredicts(int argc, char **argv)
 		hwp_table__set_real(t, 3, 100 * r->rate);
 		hwp_table__set_real(t, 4, 100 * r->rate_lo);
 		hwp_table__set_real(t, 5, 100 * r->rate_hi);
-		hwp_loc__format_addr(in.sym, &r->site, buf, sizeof(buf));
+		hwp_loc__format_addr(sym, &r->site, buf, sizeof(buf));
 		hwp_table__set_text(t, 6, buf);
-		hwp_loc__format_srcline(in.sym, &r->site, buf, sizeof(buf));
+		hwp_loc__format_srcline(sym, &r->site, buf, sizeof(buf));
 		hwp_table__set_text(t, 7, buf);
-		hwp_loc__format_addr(in.sym, &r->top_target, buf, sizeof(buf));
+		hwp_loc__format_addr(sym, &r->top_target, buf, sizeof(buf));
 		hwp_table__set_text(t, 8, buf);
 		hwp_table__set_count(t, 9, r->targets);
 	}

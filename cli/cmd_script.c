@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof script: samples as perf 6.1's `perf script -F ip,brstack`, or JSON. */
-#include <errno.h>
 #include <getopt.h>
 #include <string.h>
 
@@ -9,7 +8,7 @@
 #include "hwprof/outbuf.h"
 #include "hwprof/perf_script.h"
 #include "hwprof/sample_json.h"
-#include "hwprof/maps.h"
+#include "hwprof/session.h"
 
 static const char usage[] =
 	"usage: hwprof script [-i FILE] [-G] [--json]\n"
@@ -74,77 +73,43 @@ int cmd_script(int argc, char **argv)
 	if (optind < argc)
 		return cli_error("script: unexpected argument '%s'", argv[optind]);
 
-	struct hwp_reader *r = cli_open_input(input);
-	if (!r)
-		return 1;
-	struct hwp_ordered *q = hwp_ordered__new(r);
+	/* perf's address spaces, fed every record in delivery order, print
+	   callchain addresses relative to their map; -G and JSON do not need
+	   them. perf script text keeps its callchain addresses as printed
+	   (perf 6.1 text already has them relative). */
+	struct hwp_session_opts so = { .sz = sizeof(so), .no_maps = hide_callchain || json };
+	struct hwp_session *s = hwp_session__open(input, &so);
+	if (!s)
+		return cli_error("%s", hwp_errmsg());
+	bool relative = !so.no_maps && !hwp_session__is_text(s);
 	struct hwp_outbuf out;
-	int rc = 0;
-
-	if (!q || hwp_outbuf__init(&out, stdout) < 0) {
-		hwp_ordered__delete(q);
-		hwp_reader__delete(r);
+	if (hwp_outbuf__init(&out, stdout) < 0) {
+		hwp_session__delete(s);
 		return cli_error("out of memory");
 	}
 	struct hwp_event ev;
-	int n;
-	bool use_callchain = !hide_callchain;
-	bool callchain_known = false;
-	/* perf's address spaces, fed every record in delivery order: callchain
-	   addresses print relative to their map. Not needed for -G or JSON.
-	   perf script text input keeps its callchain addresses as they were
-	   printed (perf 6.1 text already has them relative). */
-	struct hwp_machine *machine = NULL;
+	const struct hwp_thread *th;
+	bool use_callchain = !hide_callchain, callchain_known = false;
+	int n, rc = 0;
 
-	if (!hide_callchain && !json && !hwp_reader__is_text(r)) {
-		machine = hwp_machine__new();
-		if (!machine) {
-			hwp_outbuf__finish(&out);
-			hwp_ordered__delete(q);
-			hwp_reader__delete(r);
-			return cli_error("out of memory");
-		}
-	}
-	while ((n = hwp_ordered__next(q, &ev)) > 0) {
-		const struct hwp_thread *th = NULL;
-		if (machine) {
-			int err;
-			if (ev.type == HWP_RECORD_SAMPLE && ev.evsel) {
-				th = hwp_machine__sample_thread(machine, &ev);
-				err = th ? 0 : -ENOMEM;
-			} else {
-				err = hwp_machine__process_event(machine, &ev);
-			}
-			if (err == -ENOMEM) {
-				n = hwp_set_error(ENOMEM, "%s: out of memory tracking process maps at record %llu",
-						  input, (unsigned long long)ev.index);
-				break;
-			}
-			/* -EINVAL: a record too short for its type; perf skips it too */
-		}
+	while ((n = hwp_session__next(s, &ev, &th)) > 0) {
 		if (ev.type != HWP_RECORD_SAMPLE || !ev.evsel)
 			continue;
 		if (!callchain_known) {
-			/* perf uses callchains when any event records them (pipe mode
-			   has all attrs before the first sample). */
-			bool any = false;
-			for (size_t i = 0; i < hwp_reader__nr_evsels(r); i++)
-				any |= !!(hwp_reader__evsel(r, i)->attr.sample_type & HWP_SAMPLE_CALLCHAIN);
-			use_callchain = use_callchain && any;
+			/* perf uses callchains when any event records them. */
+			use_callchain = use_callchain && (hwp_session__sample_types(s) & HWP_SAMPLE_CALLCHAIN);
 			callchain_known = true;
 		}
 		if (json)
 			hwp_sample_json__print(&out, &ev);
 		else
-			hwp_perf_script__sample_in(&out, &ev, use_callchain, th);
+			hwp_perf_script__sample_in(&out, &ev, use_callchain, relative ? th : NULL);
 	}
 	if (n < 0)
 		rc = cli_error("%s", hwp_errmsg());
 	int werr = hwp_outbuf__finish(&out);
 	if (werr && !rc)
 		rc = cli_error("error writing output: %s", hwp_strerror(werr));
-	hwp_machine__delete(machine);
-	hwp_ordered__delete(q);
-	hwp_reader__delete(r);
+	hwp_session__delete(s);
 	return rc;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Feeds a recording's events (in perf's time order) into per-process address
- * spaces and a branch table: each branch entry's from/to address becomes a
- * module + file offset, exactly as perf resolves branch addresses (the
+ * Counts a recording's branch-stack entries into a branch table: each
+ * entry's from/to address becomes a module + file offset through the
+ * session's address spaces, exactly as perf resolves branch addresses (the
  * thread's user maps first, then the kernel's).
  */
 #ifndef HWPROF_BRANCH_COLLECT_H
@@ -12,8 +12,10 @@
 #include <stdint.h>
 
 #include "hwprof/branch_table.h"
-#include "hwprof/perf_data.h"
-#include "hwprof/symbolize.h"
+#include "hwprof/hwprof.h"
+#include "hwprof/session.h"
+
+HWP_BEGIN_DECLS
 
 struct hwp_branch_collector;
 
@@ -31,17 +33,27 @@ struct hwp_branch_collect_stats {
 	bool call_stack_mode;       /* some event recorded in LBR call-stack mode */
 };
 
-/* SPLIT: enum hwp_branch_split bits. SYM is used for module ids. */
-struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_symbolizer *sym, unsigned split,
-						       const struct hwp_header_info *hdr);
-void hwp_branch_collector__delete(struct hwp_branch_collector *c);
-/* Clears the mispred/predicted bits of synthesized and NO_FLAGS stacks before
-   counting (for mispredict rates; perf's branch views keep them). */
-void hwp_branch_collector__drop_meaningless_prediction(struct hwp_branch_collector *c);
-int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_event *ev);
-/* Reads R to its end in time order. Returns 0 or <0 (hwp_errmsg()). */
-int hwp_branch_collector__read(struct hwp_branch_collector *c, struct hwp_reader *r);
-const struct hwp_branch_table *hwp_branch_collector__table(const struct hwp_branch_collector *c);
-const struct hwp_branch_collect_stats *hwp_branch_collector__stats(const struct hwp_branch_collector *c);
+struct hwp_branch_collect_opts {
+	size_t sz;      /* sizeof(struct hwp_branch_collect_opts) */
+	unsigned split; /* enum hwp_branch_split bits: what splits rows besides from/to */
+	/* Clear the mispred/predicted bits of synthesized and NO_FLAGS stacks
+	   before counting (for mispredict rates; perf's branch views keep them). */
+	bool drop_meaningless_prediction;
+};
+
+/* Counts into a new table; S resolves addresses (it must outlive the
+   collector). NULL + errno (hwp_errmsg()) on failure. */
+HWP_API struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
+							       const struct hwp_branch_collect_opts *opts);
+HWP_API void hwp_branch_collector__delete(struct hwp_branch_collector *c);
+/* Counts one sample of S (from hwp_session__next()); other records are ignored. */
+HWP_API int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_event *ev,
+				      const struct hwp_thread *th);
+/* Reads the rest of the session. Returns 0 or <0 (hwp_errmsg()). */
+HWP_API int hwp_branch_collector__read(struct hwp_branch_collector *c);
+HWP_API const struct hwp_branch_table *hwp_branch_collector__table(const struct hwp_branch_collector *c);
+HWP_API const struct hwp_branch_collect_stats *hwp_branch_collector__stats(const struct hwp_branch_collector *c);
+
+HWP_END_DECLS
 
 #endif

@@ -14,14 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A place in the program: module id from hwp_symbolizer__module() (-1 when
-   no mapping covers it: OFFSET is then the raw address) + file offset. */
-struct hwp_code_loc {
-	int32_t module;
-	uint8_t cpumode; /* HWP_MISC_USER / HWP_MISC_KERNEL of the map found */
-	uint64_t offset;
-	uint64_t addr; /* the address as recorded (first seen; differs per process) */
-};
+#include "hwprof/code_loc.h"
 
 /* Which entry properties split rows (besides from and to). */
 enum hwp_branch_split {

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: MIT */
+/* The session: reader -> perf's order -> address spaces -> symbolizer. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwprof/session.h"
+#include "util/opts.h"
+
+/* Kernel addresses on x86-64 and arm64 start here: perf always has a kernel
+   map, so an address up there with no map found is still the kernel's. */
+#define KERNEL_START 0xffff800000000000ULL
+
+/* The last map one address stream used: branch sources (or targets) mostly
+   stay in one module, so most lookups never reach the maps. */
+struct resolve_cache {
+	uint64_t generation;
+	int32_t pid;
+	bool valid;
+	bool identity, kernel;
+	uint64_t start, end, pgoff;
+	int32_t module;
+};
+
+struct hwp_session {
+	struct hwp_session_opts o;
+	struct hwp_reader *reader;
+	struct hwp_ordered *ordered;
+	struct hwp_machine *machine;
+	struct hwp_symbolizer *sym;
+	int32_t kernel_module;
+	struct resolve_cache cache[HWP_SESSION_RESOLVE_SLOTS];
+};
+
+struct hwp_session *hwp_session__from_reader(struct hwp_reader *r, const struct hwp_session_opts *opts)
+{
+	struct hwp_session *s = NULL;
+	int err = ENOMEM;
+
+	if (!r)
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		hwp_set_error(ENOMEM, "%s: out of memory", hwp_reader__path(r));
+		goto fail;
+	}
+	if (HWP_OPTS_LOAD(opts, &s->o)) {
+		err = EINVAL;
+		goto fail;
+	}
+	s->reader = r;
+	s->kernel_module = -1;
+	s->ordered = hwp_ordered__new(r);
+	if (!s->ordered) {
+		hwp_set_error(ENOMEM, "%s: out of memory", hwp_reader__path(r));
+		goto fail;
+	}
+	if (!s->o.no_maps && !(s->machine = hwp_machine__new())) {
+		hwp_set_error(ENOMEM, "%s: out of memory", hwp_reader__path(r));
+		goto fail;
+	}
+	return s;
+fail:
+	if (s)
+		s->reader = NULL;
+	hwp_session__delete(s);
+	hwp_reader__delete(r);
+	errno = err;
+	return NULL;
+}
+
+struct hwp_session *hwp_session__open(const char *path, const struct hwp_session_opts *opts)
+{
+	struct hwp_reader_opts ro = { .sz = sizeof(ro) };
+	struct hwp_reader *r = hwp_reader__open(path, &ro);
+
+	return r ? hwp_session__from_reader(r, opts) : NULL;
+}
+
+void hwp_session__delete(struct hwp_session *s)
+{
+	if (!s)
+		return;
+	hwp_symbolizer__delete(s->sym);
+	hwp_machine__delete(s->machine);
+	hwp_ordered__delete(s->ordered);
+	hwp_reader__delete(s->reader);
+	free(s);
+}
+
+const char *hwp_session__path(const struct hwp_session *s)
+{
+	return hwp_reader__path(s->reader);
+}
+
+struct hwp_reader *hwp_session__reader(struct hwp_session *s)
+{
+	return s->reader;
+}
+
+const struct hwp_header_info *hwp_session__header(const struct hwp_session *s)
+{
+	return hwp_reader__header(s->reader);
+}
+
+bool hwp_session__is_text(const struct hwp_session *s)
+{
+	return hwp_reader__is_text(s->reader);
+}
+
+uint64_t hwp_session__sample_types(const struct hwp_session *s)
+{
+	uint64_t t = 0;
+
+	/* Pipe mode announces every attr before the first sample, so this is
+	   final once a sample was seen. */
+	for (size_t i = 0; i < hwp_reader__nr_evsels(s->reader); i++)
+		t |= hwp_reader__evsel(s->reader, i)->attr.sample_type;
+	return t;
+}
+
+struct hwp_machine *hwp_session__machine(struct hwp_session *s)
+{
+	return s->machine;
+}
+
+struct hwp_symbolizer *hwp_session__symbolizer(struct hwp_session *s)
+{
+	if (s->sym)
+		return s->sym;
+	struct hwp_symbolizer_opts so = {
+		.sz = sizeof(so),
+		.symfs = s->o.symfs,
+		.debug_dirs = s->o.debug_dirs,
+		.no_demangle = s->o.no_demangle,
+		.no_inline = s->o.no_inline,
+		.no_kernel = s->o.no_kernel,
+		.kallsyms = s->o.kallsyms,
+		.all_plt = s->o.all_plt,
+	};
+	struct hwp_symbolizer *sym = hwp_symbolizer__new(&so);
+	if (!sym)
+		return NULL;
+	/* The recording's kernel, not this machine's, names kernel addresses. */
+	const struct hwp_header_info *h = hwp_reader__header(s->reader);
+	for (size_t i = 0; i < h->nr_build_ids; i++)
+		if (!strcmp(h->build_ids[i].filename, "[kernel.kallsyms]"))
+			hwp_symbolizer__set_kernel_build_id(sym, h->build_ids[i].id, h->build_ids[i].size);
+	int km = hwp_symbolizer__kernel_module(sym);
+	if (km < 0) {
+		hwp_symbolizer__delete(sym);
+		hwp_set_error(-km, "%s: cannot register the kernel module: %s", hwp_session__path(s),
+			      hwp_strerror(km));
+		return NULL;
+	}
+	s->kernel_module = km;
+	s->sym = sym;
+	return sym;
+}
+
+int hwp_session__next(struct hwp_session *s, struct hwp_event *ev, const struct hwp_thread **thread)
+{
+	const struct hwp_thread *th = NULL;
+	int n = hwp_ordered__next(s->ordered, ev);
+
+	if (n <= 0)
+		return n;
+	if (s->machine) {
+		int err;
+		if (ev->type != HWP_RECORD_SAMPLE) {
+			err = hwp_machine__process_event(s->machine, ev);
+		} else if (ev->evsel) {
+			th = hwp_machine__sample_thread(s->machine, ev);
+			err = th ? 0 : -ENOMEM;
+		} else {
+			err = 0; /* a sample no event claims: nothing to attribute */
+		}
+		/* -EINVAL: a record too short for its type; perf skips it too. */
+		if (err == -ENOMEM)
+			return hwp_set_error(ENOMEM, "%s: out of memory tracking process maps at record %llu",
+					     hwp_session__path(s), (unsigned long long)ev->index);
+	}
+	if (thread)
+		*thread = th;
+	return 1;
+}
+
+int hwp_session__process(struct hwp_session *s, const struct hwp_session_handler *h)
+{
+	struct hwp_session_handler hh;
+	struct hwp_event ev;
+	const struct hwp_thread *th;
+	int n, err = 0;
+
+	if (HWP_OPTS_LOAD(h, &hh))
+		return -EINVAL;
+	while ((n = hwp_session__next(s, &ev, &th)) > 0) {
+		if (ev.type == HWP_RECORD_SAMPLE) {
+			if (ev.evsel && hh.sample)
+				err = hh.sample(hh.ctx, &ev, th);
+		} else if (hh.other) {
+			err = hh.other(hh.ctx, &ev);
+		}
+		if (err < 0)
+			return err;
+	}
+	return n;
+}
+
+/* Build-id of FILENAME from the header's BUILD_ID list, when the MMAP had none. */
+static const struct hwp_build_id *header_build_id(const struct hwp_header_info *h, const char *f)
+{
+	for (size_t i = 0; h && i < h->nr_build_ids; i++)
+		if (strcmp(h->build_ids[i].filename, f) == 0)
+			return &h->build_ids[i];
+	return NULL;
+}
+
+static int32_t module_of(struct hwp_session *s, const struct hwp_map *m)
+{
+	if (m->kernel)
+		return s->kernel_module;
+	if (m->build_id_size)
+		return hwp_symbolizer__module(s->sym, m->filename, m->build_id, m->build_id_size);
+	const struct hwp_build_id *b = header_build_id(hwp_reader__header(s->reader), m->filename);
+	return hwp_symbolizer__module(s->sym, m->filename, b ? b->id : NULL, b ? b->size : 0);
+}
+
+static void unknown_loc(struct hwp_session *s, uint64_t addr, struct hwp_code_loc *loc)
+{
+	bool kernel = addr >= KERNEL_START;
+
+	loc->module = kernel ? s->kernel_module : -1;
+	loc->cpumode = kernel ? HWP_MISC_KERNEL : HWP_MISC_USER;
+	loc->offset = addr;
+}
+
+int hwp_session__resolve(struct hwp_session *s, const struct hwp_thread *th, uint64_t addr,
+			 unsigned slot, struct hwp_code_loc *loc)
+{
+	struct resolve_cache *mc = &s->cache[slot % HWP_SESSION_RESOLVE_SLOTS];
+
+	loc->addr = addr;
+	if (!s->sym && !hwp_session__symbolizer(s)) {
+		loc->module = -1;
+		loc->cpumode = HWP_MISC_USER;
+		loc->offset = addr;
+		return -errno;
+	}
+	uint64_t gen = s->machine ? hwp_machine__generation(s->machine) : 0;
+	int32_t pid = th ? hwp_thread__pid(th) : -1;
+	if (!(mc->valid && mc->generation == gen && mc->pid == pid && addr >= mc->start &&
+	      addr < mc->end)) {
+		const struct hwp_map *m = NULL;
+		if (th) {
+			m = hwp_thread__find_map(th, HWP_MISC_USER, addr);
+			if (!m)
+				m = hwp_thread__find_map(th, HWP_MISC_KERNEL, addr);
+		}
+		if (!m) {
+			mc->valid = false;
+			unknown_loc(s, addr, loc);
+			return 0;
+		}
+		int32_t mod = module_of(s, m);
+		*mc = (struct resolve_cache){ .generation = gen, .pid = pid, .valid = mod >= 0,
+					      .identity = m->identity || m->kernel, .kernel = m->kernel,
+					      .start = m->start, .end = m->end, .pgoff = m->pgoff,
+					      .module = mod >= 0 ? mod : -1 };
+		if (!mc->valid) {
+			loc->module = -1;
+			loc->cpumode = HWP_MISC_USER;
+			loc->offset = addr;
+			return 0;
+		}
+	}
+	loc->module = mc->module;
+	loc->cpumode = mc->kernel ? HWP_MISC_KERNEL : HWP_MISC_USER;
+	loc->offset = mc->identity ? addr : addr - mc->start + mc->pgoff;
+	return 0;
+}
