@@ -16,7 +16,8 @@
 #include <unistd.h>
 
 #include "fuzz_common.h"
-#include "hwprof/maps.h"
+#include "hwprof/branch_collect.h"
+#include "hwprof/session.h"
 #include "util/bytes.h"
 
 static FILE *devnull;
@@ -145,35 +146,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	hwp_reader__delete(r);
 	pass_stream(data, size, true, rc, events, types);
 
-	/* Pass 2: time order, as `hwprof script` (text and JSON). */
+	/* Pass 2: time order through a session, as `hwprof script` (text and
+	   JSON) and the branch reports: every entry resolved to module+offset. */
 	r = hwp_reader__open_mem(data, size, FUZZ_NAME, &opts);
 	if (!r)
 		abort(); /* opened once already */
-	struct hwp_ordered *q = hwp_ordered__new(r);
-	struct hwp_machine *m = hwp_machine__new();
-	if (!q || !m)
+	struct hwp_session_opts so = { .sz = sizeof(so), .no_kernel = true };
+	struct hwp_session *s = hwp_session__from_reader(r, &so);
+	if (!s)
+		abort(); /* only out of memory */
+	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .split = HWP_SPLIT_MISPRED | HWP_SPLIT_TYPE };
+	struct hwp_branch_collector *c = hwp_branch_collector__new(s, &co);
+	if (!c)
 		abort();
-	while ((rc = hwp_ordered__next(q, &ev)) > 0) {
-		const struct hwp_thread *th = NULL;
-
+	const struct hwp_thread *th;
+	while ((rc = hwp_session__next(s, &ev, &th)) > 0) {
 		fz_event(&ev);
-		if (ev.type == HWP_RECORD_SAMPLE && ev.evsel) {
-			if (!(th = hwp_machine__sample_thread(m, &ev)))
-				abort(); /* NULL only when out of memory */
-		} else if (hwp_machine__process_event(m, &ev) == -ENOMEM) {
-			abort();
-		}
 		if (ev.type != HWP_RECORD_SAMPLE || !ev.evsel)
 			continue;
+		if (!th)
+			abort(); /* NULL only when out of memory */
+		if (hwp_branch_collector__add(c, &ev, th) < 0)
+			abort(); /* only out of memory */
 		hwp_perf_script__sample_in(&out, &ev, any_callchain(r), th);
 		hwp_perf_script__sample(&out, &ev, false);
 		hwp_sample_json__print(&out, &ev);
 	}
-	hwp_machine__delete(m);
 	if (rc < 0)
 		fz_check_error(rc);
 	hwp_outbuf__flush(&out);
-	hwp_ordered__delete(q);
-	hwp_reader__delete(r);
+	hwp_branch_collector__delete(c);
+	hwp_session__delete(s);
 	return 0;
 }
