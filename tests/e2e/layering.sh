@@ -1,0 +1,65 @@
+#!/bin/bash
+# The library is the product: cli/ may include only the public headers
+# (include/hwprof/*.h) and its own, and no library layer includes a private
+# header of a layer above it (DESIGN.md: util -> format -> symbolize/decode ->
+# session -> analysis -> output/export -> capture -> cli).
+set -u
+cd "${HWPROF_ROOT:-$(dirname "$0")/../..}"
+
+# cli/: every quoted include is hwprof/<public header> or a cli/ file.
+bad=""
+for f in cli/*.c cli/*.h; do
+	while IFS= read -r inc; do
+		if [[ $inc == hwprof/* ]]; then
+			[ -f "include/$inc" ] || bad+=" $f:$inc(missing)"
+		elif [ ! -f "cli/$inc" ]; then
+			bad+=" $f:$inc"
+		fi
+	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+done
+if [ -z "$bad" ]; then
+	echo "PASS cli includes only public headers"
+else
+	echo "FAIL cli includes only public headers:$bad"
+fi
+
+# Public headers include only public headers (a library user has no src/).
+bad=""
+for f in include/hwprof/*.h; do
+	while IFS= read -r inc; do
+		[[ $inc == hwprof/* && -f include/$inc ]] || bad+=" $f:$inc"
+	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+done
+if [ -z "$bad" ]; then
+	echo "PASS public headers include only public headers"
+else
+	echo "FAIL public headers include only public headers:$bad"
+fi
+
+# Layers: a private header "dir/x.h" may be included only from dir/ or a
+# layer above it.
+rank() {
+	case $1 in
+	util) echo 0 ;; format) echo 1 ;; symbolize | decode) echo 2 ;; session) echo 3 ;;
+	analysis) echo 4 ;; output | export) echo 5 ;;
+	# The plugin (emu) and its driver (capture) share the raw stream format.
+	capture | emu) echo 6 ;;
+	*) echo 99 ;;
+	esac
+}
+bad=""
+for f in $(find src -name '*.[ch]'); do
+	layer=${f#src/}; layer=${layer%%/*}
+	mine=$(rank "$layer")
+	while IFS= read -r inc; do
+		[[ $inc == */* && $inc != hwprof/* ]] || continue
+		dir=${inc%%/*}
+		[ -d "src/$dir" ] || continue
+		[ "$(rank "$dir")" -le "$mine" ] || bad+=" $f:$inc"
+	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+done
+if [ -z "$bad" ]; then
+	echo "PASS library layers include downwards only"
+else
+	echo "FAIL library layers include downwards only:$bad"
+fi
