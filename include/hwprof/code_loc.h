@@ -5,6 +5,10 @@
 
 #include <stdint.h>
 
+#include "hwprof/hwprof.h"
+
+HWP_BEGIN_DECLS
+
 /* MODULE is an id from hwp_symbolizer__module() (-1 when no mapping covers
    the address: OFFSET is then the raw address); OFFSET is the file offset
    (for the kernel module, the absolute kernel address). The same binary
@@ -15,5 +19,7 @@ struct hwp_code_loc {
 	uint64_t offset;
 	uint64_t addr; /* the address as recorded (first seen; differs per process) */
 };
+
+HWP_END_DECLS
 
 #endif

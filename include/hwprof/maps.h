@@ -48,6 +48,9 @@
 #include <stdint.h>
 
 #include "hwprof/perf_data.h"
+#include "hwprof/hwprof.h"
+
+HWP_BEGIN_DECLS
 
 /* One mapping. Values are copied out of the records; FILENAME lives as long
    as the machine. */
@@ -93,52 +96,54 @@ struct hwp_machine;
 struct hwp_thread;
 
 /* NULL with errno set on failure. */
-struct hwp_machine *hwp_machine__new(void);
-void hwp_machine__delete(struct hwp_machine *m);
+HWP_API struct hwp_machine *hwp_machine__new(void);
+HWP_API void hwp_machine__delete(struct hwp_machine *m);
 
 /*
  * Applies one record (any type; the ones that do not touch address spaces
  * are ignored). Returns 0, -ENOMEM, or -EINVAL for a record too short for
  * its type (nothing is changed then).
  */
-int hwp_machine__process_event(struct hwp_machine *m, const struct hwp_event *ev);
+HWP_API int hwp_machine__process_event(struct hwp_machine *m, const struct hwp_event *ev);
 
 /* The same steps, for callers that have the fields rather than a record. */
-int hwp_machine__mmap(struct hwp_machine *m, const struct hwp_mmap_event *e);
+HWP_API int hwp_machine__mmap(struct hwp_machine *m, const struct hwp_mmap_event *e);
 /* CLONE_MAPS false is perf's FORK_EXEC (synthesized FORK): maps not copied. */
-int hwp_machine__fork(struct hwp_machine *m, int32_t pid, int32_t tid, int32_t ppid,
+HWP_API int hwp_machine__fork(struct hwp_machine *m, int32_t pid, int32_t tid, int32_t ppid,
 		      int32_t ptid, bool clone_maps);
 
 /* perf's machine__findnew_thread(). NULL only when out of memory. Valid
    until a FORK removes that tid or the machine is deleted. */
-struct hwp_thread *hwp_machine__findnew_thread(struct hwp_machine *m, int32_t pid, int32_t tid);
+HWP_API struct hwp_thread *hwp_machine__findnew_thread(struct hwp_machine *m, int32_t pid, int32_t tid);
 /* The thread of a sample (pid = tid = -1 when it has no TID). */
-struct hwp_thread *hwp_machine__sample_thread(struct hwp_machine *m, const struct hwp_event *ev);
+HWP_API struct hwp_thread *hwp_machine__sample_thread(struct hwp_machine *m, const struct hwp_event *ev);
 /* Lookup by tid without creating; NULL when unknown. */
-struct hwp_thread *hwp_machine__find_thread(const struct hwp_machine *m, int32_t tid);
+HWP_API struct hwp_thread *hwp_machine__find_thread(const struct hwp_machine *m, int32_t tid);
 
-int32_t hwp_thread__pid(const struct hwp_thread *t);
-int32_t hwp_thread__tid(const struct hwp_thread *t);
+HWP_API int32_t hwp_thread__pid(const struct hwp_thread *t);
+HWP_API int32_t hwp_thread__tid(const struct hwp_thread *t);
 
 /* The map holding ADDR as seen from T in CPUMODE (HWP_MISC_*), or NULL.
    The pointer is valid until the next change to the machine. */
-const struct hwp_map *hwp_thread__find_map(const struct hwp_thread *t, uint16_t cpumode,
+HWP_API const struct hwp_map *hwp_thread__find_map(const struct hwp_thread *t, uint16_t cpumode,
 					   uint64_t addr);
 /* Same, for process PID (the thread whose tid is PID); NULL when unknown. */
-const struct hwp_map *hwp_machine__find_map(const struct hwp_machine *m, int32_t pid,
+HWP_API const struct hwp_map *hwp_machine__find_map(const struct hwp_machine *m, int32_t pid,
 					    uint16_t cpumode, uint64_t addr);
 
 /* The maps of T's process / of the kernel, sorted by start, not
    overlapping. Threads of one process return the same array. */
-size_t hwp_thread__maps(const struct hwp_thread *t, const struct hwp_map **maps);
-size_t hwp_machine__kernel_maps(const struct hwp_machine *m, const struct hwp_map **maps);
+HWP_API size_t hwp_thread__maps(const struct hwp_thread *t, const struct hwp_map **maps);
+HWP_API size_t hwp_machine__kernel_maps(const struct hwp_machine *m, const struct hwp_map **maps);
 
 /* Changes whenever maps or threads may have moved: pointers from the lookups
    above stay valid while it does not. */
-uint64_t hwp_machine__generation(const struct hwp_machine *m);
+HWP_API uint64_t hwp_machine__generation(const struct hwp_machine *m);
 
 /* perf's rules for file names, exposed for tests and the symbolizer. */
-bool hwp_map_name__is_identity(const char *filename, uint32_t flags);
-bool hwp_map_name__is_vdso(const char *filename);
+HWP_API bool hwp_map_name__is_identity(const char *filename, uint32_t flags);
+HWP_API bool hwp_map_name__is_vdso(const char *filename);
+
+HWP_END_DECLS
 
 #endif

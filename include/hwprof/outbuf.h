@@ -10,6 +10,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hwprof/hwprof.h"
+
+HWP_BEGIN_DECLS
+
 struct hwp_outbuf {
 	FILE *fp;
 	char *buf;
@@ -17,10 +21,10 @@ struct hwp_outbuf {
 	int err; /* first write error (errno), sticky */
 };
 
-int hwp_outbuf__init(struct hwp_outbuf *o, FILE *fp);
+HWP_API int hwp_outbuf__init(struct hwp_outbuf *o, FILE *fp);
 /* Flushes and frees; returns 0 or -errno of the first write error. */
-int hwp_outbuf__finish(struct hwp_outbuf *o);
-void hwp_outbuf__flush(struct hwp_outbuf *o);
+HWP_API int hwp_outbuf__finish(struct hwp_outbuf *o);
+HWP_API void hwp_outbuf__flush(struct hwp_outbuf *o);
 
 static inline char *hwp_outbuf__reserve(struct hwp_outbuf *o, size_t n)
 {
@@ -29,17 +33,19 @@ static inline char *hwp_outbuf__reserve(struct hwp_outbuf *o, size_t n)
 	return o->buf + o->len;
 }
 
-void hwp_outbuf__puts(struct hwp_outbuf *o, const char *s);
-void hwp_outbuf__write(struct hwp_outbuf *o, const void *p, size_t n);
-void hwp_outbuf__putc(struct hwp_outbuf *o, char c);
+HWP_API void hwp_outbuf__puts(struct hwp_outbuf *o, const char *s);
+HWP_API void hwp_outbuf__write(struct hwp_outbuf *o, const void *p, size_t n);
+HWP_API void hwp_outbuf__putc(struct hwp_outbuf *o, char c);
 /* Lower-case hex without leading zeros, right-aligned to WIDTH with spaces. */
-void hwp_outbuf__hex(struct hwp_outbuf *o, uint64_t v, int width);
-void hwp_outbuf__u64(struct hwp_outbuf *o, uint64_t v);
-void hwp_outbuf__printf(struct hwp_outbuf *o, const char *fmt, ...)
+HWP_API void hwp_outbuf__hex(struct hwp_outbuf *o, uint64_t v, int width);
+HWP_API void hwp_outbuf__u64(struct hwp_outbuf *o, uint64_t v);
+HWP_API void hwp_outbuf__printf(struct hwp_outbuf *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Writes the hex digits of V into P (no terminator); returns the count. */
-size_t hwp_fmt_hex(char *p, uint64_t v);
-size_t hwp_fmt_u64(char *p, uint64_t v);
+HWP_API size_t hwp_fmt_hex(char *p, uint64_t v);
+HWP_API size_t hwp_fmt_u64(char *p, uint64_t v);
+
+HWP_END_DECLS
 
 #endif

@@ -15,6 +15,9 @@
 #include <stdint.h>
 
 #include "hwprof/perf_abi.h"
+#include "hwprof/hwprof.h"
+
+HWP_BEGIN_DECLS
 
 /* A perf_event_attr, decoded from any ABI size; unknown tail bytes ignored. */
 struct hwp_attr {
@@ -43,7 +46,7 @@ struct hwp_attr {
 
 /* Writes A as a perf_event_attr of SIZE bytes (its size field = SIZE; fields
    beyond SIZE, i.e. a newer ABI's, are dropped). */
-void hwp_attr__encode(const struct hwp_attr *a, uint8_t *out, size_t size);
+HWP_API void hwp_attr__encode(const struct hwp_attr *a, uint8_t *out, size_t size);
 
 static inline bool hwp_attr__flag(const struct hwp_attr *a, enum hwp_attr_flag f)
 {
@@ -79,13 +82,13 @@ struct hwp_branch_entry {
 	uint8_t priv;
 };
 
-void hwp_branch_entry__decode(uint64_t from, uint64_t to, uint64_t flags,
+HWP_API void hwp_branch_entry__decode(uint64_t from, uint64_t to, uint64_t flags,
 			      struct hwp_branch_entry *e);
-uint64_t hwp_branch_entry__encode_flags(const struct hwp_branch_entry *e);
+HWP_API uint64_t hwp_branch_entry__encode_flags(const struct hwp_branch_entry *e);
 /* perf's name for a branch type (COND, CALL, RET, ...; EXTEND_ABI types are
    named by new_type): "" for type 0, "(null)" for new_type values perf has no
    name for, as perf 6.1 prints them. */
-const char *hwp_branch_entry__type_name(const struct hwp_branch_entry *e);
+HWP_API const char *hwp_branch_entry__type_name(const struct hwp_branch_entry *e);
 
 /* A byte range inside the current record. */
 struct hwp_bytes {
@@ -139,8 +142,8 @@ struct hwp_sample {
 	struct hwp_bytes aux;
 };
 
-uint64_t hwp_sample__callchain_ip(const struct hwp_sample *s, uint64_t i);
-void hwp_sample__branch(const struct hwp_sample *s, uint64_t i, struct hwp_branch_entry *e);
+HWP_API uint64_t hwp_sample__callchain_ip(const struct hwp_sample *s, uint64_t i);
+HWP_API void hwp_sample__branch(const struct hwp_sample *s, uint64_t i, struct hwp_branch_entry *e);
 
 /* Decoded read_format values (PERF_SAMPLE_READ). */
 struct hwp_read_value {
@@ -151,8 +154,8 @@ struct hwp_read {
 	uint64_t time_enabled, time_running;
 };
 /* Returns 0, or -EINVAL when the bytes do not match read_format. */
-int hwp_read__parse(const struct hwp_bytes *b, uint64_t read_format, struct hwp_read *r);
-int hwp_read__value(const struct hwp_bytes *b, uint64_t read_format, uint64_t i,
+HWP_API int hwp_read__parse(const struct hwp_bytes *b, uint64_t read_format, struct hwp_read *r);
+HWP_API int hwp_read__value(const struct hwp_bytes *b, uint64_t read_format, uint64_t i,
 		    struct hwp_read_value *v);
 
 /* One record. */
@@ -174,7 +177,7 @@ struct hwp_event {
 };
 
 /* Timestamp used for ordering, or UINT64_MAX when the event has none. */
-uint64_t hwp_event__time(const struct hwp_event *ev);
+HWP_API uint64_t hwp_event__time(const struct hwp_event *ev);
 
 /* Header facts (features), filled progressively in pipe mode. */
 struct hwp_build_id {
@@ -220,8 +223,8 @@ static inline bool hwp_header_info__has(const struct hwp_header_info *h, unsigne
 	return feat < HWP_FEAT_BITS && ((h->features[feat / 64] >> (feat % 64)) & 1);
 }
 
-const char *hwp_feature__name(unsigned feat);
-const char *hwp_record_type__name(uint32_t type);
+HWP_API const char *hwp_feature__name(unsigned feat);
+HWP_API const char *hwp_record_type__name(uint32_t type);
 
 struct hwp_reader;
 
@@ -235,38 +238,38 @@ struct hwp_reader_opts {
  * Opens PATH ("-" for standard input). Returns NULL on failure with errno set
  * and hwp_errmsg() describing what, where and why.
  */
-struct hwp_reader *hwp_reader__open(const char *path, const struct hwp_reader_opts *opts);
+HWP_API struct hwp_reader *hwp_reader__open(const char *path, const struct hwp_reader_opts *opts);
 /* Reads from an in-memory image (not copied; must outlive the reader). */
-struct hwp_reader *hwp_reader__open_mem(const void *buf, size_t len, const char *name,
+HWP_API struct hwp_reader *hwp_reader__open_mem(const void *buf, size_t len, const char *name,
 					const struct hwp_reader_opts *opts);
-void hwp_reader__delete(struct hwp_reader *r);
+HWP_API void hwp_reader__delete(struct hwp_reader *r);
 
 /* 1: EV holds the next record; 0: end of data; <0: error (hwp_errmsg()). */
-int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev);
+HWP_API int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev);
 
 /* Re-parses a record (e.g. one kept from earlier) into EV. */
-int hwp_reader__parse(struct hwp_reader *r, const uint8_t *data, uint32_t size,
+HWP_API int hwp_reader__parse(struct hwp_reader *r, const uint8_t *data, uint32_t size,
 		      uint64_t file_offset, uint64_t index, struct hwp_event *ev);
 
-bool hwp_reader__is_pipe(const struct hwp_reader *r);
-const char *hwp_reader__path(const struct hwp_reader *r);
-uint64_t hwp_reader__file_size(const struct hwp_reader *r);
-uint64_t hwp_reader__data_offset(const struct hwp_reader *r);
-uint64_t hwp_reader__data_size(const struct hwp_reader *r); /* as in header */
-size_t hwp_reader__nr_evsels(const struct hwp_reader *r);
-const struct hwp_evsel *hwp_reader__evsel(const struct hwp_reader *r, size_t i);
-const struct hwp_header_info *hwp_reader__header(const struct hwp_reader *r);
+HWP_API bool hwp_reader__is_pipe(const struct hwp_reader *r);
+HWP_API const char *hwp_reader__path(const struct hwp_reader *r);
+HWP_API uint64_t hwp_reader__file_size(const struct hwp_reader *r);
+HWP_API uint64_t hwp_reader__data_offset(const struct hwp_reader *r);
+HWP_API uint64_t hwp_reader__data_size(const struct hwp_reader *r); /* as in header */
+HWP_API size_t hwp_reader__nr_evsels(const struct hwp_reader *r);
+HWP_API const struct hwp_evsel *hwp_reader__evsel(const struct hwp_reader *r, size_t i);
+HWP_API const struct hwp_header_info *hwp_reader__header(const struct hwp_reader *r);
 /* attr size stored in the file header (attr + 16), 0 in pipe mode */
-uint64_t hwp_reader__file_attr_size(const struct hwp_reader *r);
+HWP_API uint64_t hwp_reader__file_attr_size(const struct hwp_reader *r);
 /*
  * Mapped input pages behind the read position go back to the page cache as
  * reading goes on (RSS stays flat on huge files). Views of earlier records stay
  * valid: touching one faults its page in again. A caller that keeps many such
  * views (hwp_ordered) calls this now and then to drop those pages once more.
  */
-void hwp_reader__drop_released_pages(struct hwp_reader *r);
+HWP_API void hwp_reader__drop_released_pages(struct hwp_reader *r);
 /* true when the input was perf script text, not perf.data */
-bool hwp_reader__is_text(const struct hwp_reader *r);
+HWP_API bool hwp_reader__is_text(const struct hwp_reader *r);
 
 /*
  * Time-ordered delivery, as perf's ordered_events does it: events with a
@@ -274,8 +277,10 @@ bool hwp_reader__is_text(const struct hwp_reader *r);
  * timestamp seen in the round before; events without one pass straight through.
  */
 struct hwp_ordered;
-struct hwp_ordered *hwp_ordered__new(struct hwp_reader *r);
-void hwp_ordered__delete(struct hwp_ordered *q);
-int hwp_ordered__next(struct hwp_ordered *q, struct hwp_event *ev);
+HWP_API struct hwp_ordered *hwp_ordered__new(struct hwp_reader *r);
+HWP_API void hwp_ordered__delete(struct hwp_ordered *q);
+HWP_API int hwp_ordered__next(struct hwp_ordered *q, struct hwp_event *ev);
+
+HWP_END_DECLS
 
 #endif

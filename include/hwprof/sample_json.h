@@ -5,9 +5,14 @@
 
 #include "hwprof/perf_data.h"
 #include "hwprof/outbuf.h"
+#include "hwprof/hwprof.h"
 
-void hwp_sample_json__print(struct hwp_outbuf *o, const struct hwp_event *ev);
+HWP_BEGIN_DECLS
+
+HWP_API void hwp_sample_json__print(struct hwp_outbuf *o, const struct hwp_event *ev);
 /* A JSON string literal (quotes, escapes). */
-void hwp_json__string(struct hwp_outbuf *o, const char *s);
+HWP_API void hwp_json__string(struct hwp_outbuf *o, const char *s);
+
+HWP_END_DECLS
 
 #endif

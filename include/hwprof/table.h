@@ -12,6 +12,9 @@
 #include <stdint.h>
 
 #include "hwprof/outbuf.h"
+#include "hwprof/hwprof.h"
+
+HWP_BEGIN_DECLS
 
 enum hwp_col_kind {
 	HWP_COL_TEXT,    /* left-aligned string */
@@ -22,19 +25,21 @@ enum hwp_col_kind {
 
 struct hwp_table;
 
-struct hwp_table *hwp_table__new(void);
-void hwp_table__delete(struct hwp_table *t);
+HWP_API struct hwp_table *hwp_table__new(void);
+HWP_API void hwp_table__delete(struct hwp_table *t);
 /* Columns first: TITLE for text/CSV headers, KEY for JSON. */
-int hwp_table__add_column(struct hwp_table *t, const char *title, const char *key,
+HWP_API int hwp_table__add_column(struct hwp_table *t, const char *title, const char *key,
 			  enum hwp_col_kind kind);
 /* Then rows, cell by cell in column order. Strings are copied. */
-int hwp_table__new_row(struct hwp_table *t);
-int hwp_table__set_text(struct hwp_table *t, size_t col, const char *s);
-int hwp_table__set_count(struct hwp_table *t, size_t col, uint64_t v);
-int hwp_table__set_real(struct hwp_table *t, size_t col, double v); /* PERCENT or REAL */
-size_t hwp_table__rows(const struct hwp_table *t);
+HWP_API int hwp_table__new_row(struct hwp_table *t);
+HWP_API int hwp_table__set_text(struct hwp_table *t, size_t col, const char *s);
+HWP_API int hwp_table__set_count(struct hwp_table *t, size_t col, uint64_t v);
+HWP_API int hwp_table__set_real(struct hwp_table *t, size_t col, double v); /* PERCENT or REAL */
+HWP_API size_t hwp_table__rows(const struct hwp_table *t);
 
 enum hwp_table_format { HWP_TABLE_TEXT, HWP_TABLE_JSON, HWP_TABLE_CSV };
-void hwp_table__render(const struct hwp_table *t, enum hwp_table_format f, struct hwp_outbuf *o);
+HWP_API void hwp_table__render(const struct hwp_table *t, enum hwp_table_format f, struct hwp_outbuf *o);
+
+HWP_END_DECLS
 
 #endif
