@@ -33,6 +33,7 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_writer.h"
 #include "util/bytes.h"
+#include "util/path_search.h"
 
 #define MMAP_DATA_HEAD 1024 /* offsetof(struct perf_event_mmap_page, data_head) */
 #define MMAP_DATA_TAIL 1032
@@ -143,30 +144,13 @@ static int online_cpus(struct rec *R)
 /* PROG looked up as execvp() would: 0, or -errno. */
 static int find_program(const char *prog, char *out, size_t len)
 {
-	const char *path = getenv("PATH");
-	int err = ENOENT;
+	char *found = hwp__path_search(prog, NULL);
 
-	if (strchr(prog, '/')) {
-		snprintf(out, len, "%s", prog);
-		return access(prog, X_OK) == 0 ? 0 : -errno;
-	}
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-		struct stat st;
-
-		snprintf(out, len, "%.*s%s%s", (int)n, path, n ? "/" : "", prog);
-		if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
-			if (access(out, X_OK) == 0)
-				return 0;
-			err = EACCES;
-		}
-		path += n;
-		if (*path == ':')
-			path++;
-	}
-	return -err;
+	if (!found)
+		return -errno;
+	snprintf(out, len, "%s", found);
+	free(found);
+	return access(out, X_OK) == 0 ? 0 : -errno;
 }
 
 static int start_child(struct rec *R)
