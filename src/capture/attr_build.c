@@ -36,23 +36,27 @@
 int hwp_capture_host__detect(const char *procfs_root, struct hwp_capture_host *h)
 {
 	struct hwp_probe_info *pi;
+	const struct hwp_probe_perms *perms;
+	const struct hwp_probe_cpu *cpu;
 
 	if (!h)
 		return hwp_set_error(EINVAL, "hwp_capture_host__detect: no host");
 	memset(h, 0, sizeof(*h));
-	pi = calloc(1, sizeof(*pi));
+	pi = hwp_probe_info__new();
 	if (!pi)
-		return hwp_set_error(ENOMEM, "out of memory");
+		return -ENOMEM;
 	hwp_probe__perms(procfs_root ? procfs_root : "/proc", pi);
 	hwp_probe__cpu(procfs_root ? procfs_root : "/proc", !procfs_root, pi);
+	perms = hwp_probe_info__perms(pi);
+	cpu = hwp_probe_info__cpu(pi);
 	/* perf_event_can_profile_kernel() = perf_event_paranoid_check(1) */
-	h->can_profile_kernel = pi->privileged ||
-				(pi->paranoid != HWP_PROBE_UNKNOWN && pi->paranoid <= 1);
-	h->amd = pi->vendor == HWP_CPU_AMD;
-	h->max_sample_rate = pi->max_sample_rate > 0 ? (unsigned)pi->max_sample_rate : 0;
-	h->paranoid = pi->paranoid;
-	snprintf(h->arch, sizeof(h->arch), "%s", pi->arch);
-	free(pi);
+	h->can_profile_kernel = perms->privileged ||
+				(perms->paranoid != HWP_PROBE_UNKNOWN && perms->paranoid <= 1);
+	h->amd = cpu->vendor == HWP_CPU_AMD;
+	h->max_sample_rate = perms->max_sample_rate > 0 ? (unsigned)perms->max_sample_rate : 0;
+	h->paranoid = perms->paranoid;
+	snprintf(h->arch, sizeof(h->arch), "%s", cpu->arch);
+	hwp_probe_info__delete(pi);
 	return 0;
 }
 
