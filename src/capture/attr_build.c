@@ -26,6 +26,7 @@
 #include "hwprof/attr_names.h"
 #include "hwprof/hwprof.h"
 #include "util/bytes.h"
+#include "util/opts.h"
 
 #define PERF_TYPE_HARDWARE 0
 #define PERF_TYPE_SOFTWARE 1
@@ -395,16 +396,17 @@ static void set_flag(struct hwp_attr *a, unsigned f, bool on)
 int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_host *h,
 		    struct hwp_attr_result *out)
 {
-	struct hwp_attr_opts o = { .sz = sizeof(o) };
+	struct hwp_attr_opts o;
 	struct hwp_attr *a;
 	const struct hwp_event_desc *ev;
 	bool no_inherit, per_cpu, sample_address, track = true;
 	uint64_t freq = HWP_PERF_DEFAULT_FREQ, interval = 0;
 	int rc;
 
-	if (!opts || !h || !out || opts->sz < sizeof(size_t))
+	if (!opts || !h || !out)
 		return hwp_set_error(EINVAL, "hwp_attr__build: invalid argument");
-	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if ((rc = hwp__opts_load(opts, sizeof(o), &o, "struct hwp_attr_opts")) < 0)
+		return rc;
 	memset(out, 0, sizeof(*out));
 	if ((rc = hwp_event__parse(o.event, h, &out->event)) < 0)
 		return rc;

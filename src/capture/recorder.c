@@ -33,6 +33,7 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_writer.h"
 #include "util/bytes.h"
+#include "util/opts.h"
 #include "util/path_search.h"
 
 #define MMAP_DATA_HEAD 1024 /* offsetof(struct perf_event_mmap_page, data_head) */
@@ -622,17 +623,18 @@ static void cleanup(struct rec *R)
 
 int hwp_record__run(const struct hwp_record_opts *opts, struct hwp_record_result *res)
 {
-	struct hwp_record_opts o = { .sz = sizeof(o) };
+	struct hwp_record_opts o;
 	struct rec R;
 	char prog[4096];
 	uint64_t *ids = NULL;
 	int rc, e;
 	ssize_t n;
 
-	if (!opts || !res || opts->sz < sizeof(size_t))
+	if (!opts || !res)
 		return hwp_set_error(EINVAL, "hwp_record__run: invalid argument");
-	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	memset(res, 0, sizeof(*res));
+	if ((rc = hwp__opts_load(opts, sizeof(o), &o, "struct hwp_record_opts")) < 0)
+		return rc;
 	memset(&R, 0, sizeof(R));
 	R.o = &o;
 	R.r = res;
@@ -642,7 +644,7 @@ int hwp_record__run(const struct hwp_record_opts *opts, struct hwp_record_result
 		return fail(&R, HWP_RECORD_PHASE_SETUP, EINVAL, "hwp_record__run: missing attr, output "
 			    "or workload");
 	if (o.mmap_pages & (o.mmap_pages - 1))
-		return fail(&R, HWP_RECORD_PHASE_SETUP, EINVAL, "-m %u: ring buffer pages must be a "
+		return fail(&R, HWP_RECORD_PHASE_SETUP, EINVAL, "%u ring buffer pages: must be a "
 			    "power of 2", o.mmap_pages);
 	R.attr = *o.attr;
 	res->attr = R.attr;
