@@ -173,6 +173,8 @@ static int record_hw(const struct record_opts *o, int argc, char **argv)
 
 	if (hwp_capture_host__detect(NULL, &host) < 0)
 		return cli_error("record: %s", hwp_errmsg());
+	if (o->period && (o->freq || o->freq_max))
+		return cli_error("record: cannot set frequency (-F) and period (-c) at the same time");
 	ao.event = o->event;
 	ao.period = o->period;
 	ao.freq = o->freq_max ? 0 : o->freq;
@@ -348,7 +350,7 @@ int cmd_record(int argc, char **argv)
 				o.branch_any = true;
 			} else {
 				if (hwp_branch_filter__parse(optarg, &o.branch_filter) < 0)
-					return cli_error("record: %s", hwp_errmsg());
+					return cli_error("record: -j: %s", hwp_errmsg());
 				o.branch_filter_str = optarg;
 			}
 			break;

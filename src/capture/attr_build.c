@@ -349,7 +349,7 @@ int hwp_branch_filter__parse(const char *s, uint64_t *mask)
 	if (!s || !mask)
 		return hwp_set_error(EINVAL, "hwp_branch_filter__parse: invalid argument");
 	if (strlen(s) >= sizeof(buf))
-		return hwp_set_error(EINVAL, "-j: filter list too long");
+		return hwp_set_error(EINVAL, "branch filter list too long");
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		size_t i;
@@ -358,7 +358,7 @@ int hwp_branch_filter__parse(const char *s, uint64_t *mask)
 			if (!strcasecmp(tok, branch_modes[i].name))
 				break;
 		if (i == sizeof(branch_modes) / sizeof(branch_modes[0]))
-			return hwp_set_error(EINVAL, "-j: unknown branch filter '%s' (u, k, hv, any, "
+			return hwp_set_error(EINVAL, "unknown branch filter '%s' (u, k, hv, any, "
 					     "any_call, any_ret, ind_call, ind_jmp, call, cond, "
 					     "abort_tx, in_tx, no_tx, save_type, stack/call_stack, priv, "
 					     "no_flags, no_cycles, hw_index, counter)", tok);
@@ -415,10 +415,10 @@ int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_h
 
 	/* record_opts__config_freq() */
 	if (o.period && (o.freq || o.freq_max))
-		return hwp_set_error(EINVAL, "cannot set frequency (-F) and period (-c) at the same time");
+		return hwp_set_error(EINVAL, "cannot set both a sampling frequency and a sampling period");
 	if (o.freq_max) {
 		if (!h->max_sample_rate)
-			return hwp_set_error(EINVAL, "-F max: kernel.perf_event_max_sample_rate unreadable");
+			return hwp_set_error(EINVAL, "maximum sampling frequency: kernel.perf_event_max_sample_rate unreadable");
 		freq = h->max_sample_rate;
 	} else if (o.freq) {
 		freq = o.freq;
@@ -438,7 +438,7 @@ int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_h
 	}
 	if (o.callgraph == HWP_CALLGRAPH_DWARF && strcmp(h->arch, "x86_64") &&
 	    strcmp(h->arch, "aarch64"))
-		return hwp_set_error(EOPNOTSUPP, "--call-graph dwarf: registers of arch '%s' unknown "
+		return hwp_set_error(EOPNOTSUPP, "DWARF call graphs: registers of arch '%s' unknown "
 				     "to hwprof (x86_64, aarch64)", h->arch);
 
 	/* the event: parse_events() / evsel__new_cycles() */

@@ -812,7 +812,7 @@ void hwp_probe__verdicts(struct hwp_probe_info *info)
 		say(&info->verdict[HWP_CAP_KERNEL], true, "kernel samples and kernel branches allowed");
 	else
 		say(&info->verdict[HWP_CAP_KERNEL], false, "perf_event_paranoid=%d: kernel samples and kernel branches "
-		    "are refused; record user space (:u, -j ...,u) or lower it to 1", par);
+		    "are refused; record user space only (event modifier :u, branch filter u) or lower it to 1", par);
 
 	if (info->perms.kptr_restrict == HWP_PROBE_UNKNOWN)
 		say(&info->verdict[HWP_CAP_KERNEL_SYMS], false, "%s", hwp_kptr_restrict__meaning(info->perms.kptr_restrict));

@@ -35,6 +35,7 @@
 #include "util/bytes.h"
 #include "util/opts.h"
 #include "util/path_search.h"
+#include "util/vec.h"
 
 #define MMAP_DATA_HEAD 1024 /* offsetof(struct perf_event_mmap_page, data_head) */
 #define MMAP_DATA_TAIL 1032
@@ -99,12 +100,9 @@ static int fail(struct rec *R, enum hwp_record_phase phase, int err, const char 
 static int online_cpus(struct rec *R)
 {
 	char line[1024];
-	size_t cap = 64;
+	size_t cap = 0;
 	const char *p;
 
-	R->cpus = malloc(cap * sizeof(int));
-	if (!R->cpus)
-		return -ENOMEM;
 	if (hwp__read_line("/sys", "devices/system/cpu/online", line, sizeof(line)) == 0 && line[0]) {
 		for (p = line; *p;) {
 			char *end;
@@ -118,14 +116,11 @@ static int online_cpus(struct rec *R)
 				p = end;
 			}
 			for (long c = a; c <= b && c < INT_MAX; c++) {
-				if (R->nr_cpus == cap) {
-					int *n = realloc(R->cpus, (cap *= 2) * sizeof(int));
+				int *slot = HWP_VEC_PUSH(R->cpus, R->nr_cpus, cap);
 
-					if (!n)
-						return -ENOMEM;
-					R->cpus = n;
-				}
-				R->cpus[R->nr_cpus++] = (int)c;
+				if (!slot)
+					return -ENOMEM;
+				*slot = (int)c;
 			}
 			if (*p == ',')
 				p++;
@@ -134,8 +129,13 @@ static int online_cpus(struct rec *R)
 	if (!R->nr_cpus) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-		for (long c = 0; c < n && c < 64; c++)
-			R->cpus[R->nr_cpus++] = (int)c;
+		for (long c = 0; c < n && c < 64; c++) {
+			int *slot = HWP_VEC_PUSH(R->cpus, R->nr_cpus, cap);
+
+			if (!slot)
+				return -ENOMEM;
+			*slot = (int)c;
+		}
 	}
 	return R->nr_cpus ? 0 : -ENODEV;
 }

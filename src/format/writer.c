@@ -30,6 +30,7 @@
 #include "hwprof/perf_writer.h"
 #include "format/reader_internal.h"
 #include "util/bytes.h"
+#include "util/vec.h"
 
 #define OUT_BUF_SIZE (8u << 20)
 #define ATTR_WIRE_SIZE HWP_ATTR_SIZE_VER7
@@ -166,19 +167,9 @@ uint64_t hwp_writer__size(const struct hwp_writer *w)
 
 static int bvec_grow(struct bvec *b, size_t n)
 {
-	if (b->len + n <= b->cap)
-		return 0;
-	size_t cap = b->cap ? b->cap : 4096;
-
-	while (cap < b->len + n)
-		cap *= 2;
-	uint8_t *p = realloc(b->p, cap);
-
-	if (!p)
+	if (n > SIZE_MAX - b->len)
 		return -ENOMEM;
-	b->p = p;
-	b->cap = cap;
-	return 0;
+	return HWP_VEC_RESERVE(b->p, b->cap, b->len + n);
 }
 
 static int bvec_put(struct bvec *b, const void *p, size_t n)
@@ -335,15 +326,8 @@ int hwp_writer__add_attr(struct hwp_writer *w, const struct hwp_attr *attr,
 	}
 	if (w->nr_attrs > 0x7fffffff)
 		return hwp_set_error(ENOSPC, "%s: too many attrs", w->path);
-	if (w->nr_attrs == w->cap_attrs) {
-		size_t cap = w->cap_attrs ? w->cap_attrs * 2 : 4;
-		struct wattr *n = realloc(w->attrs, cap * sizeof(*n));
-
-		if (!n)
-			return hwp_set_error(ENOMEM, "out of memory");
-		w->attrs = n;
-		w->cap_attrs = cap;
-	}
+	if (HWP_VEC_RESERVE(w->attrs, w->cap_attrs, w->nr_attrs + 1))
+		return hwp_set_error(ENOMEM, "out of memory");
 	wa = &w->attrs[w->nr_attrs];
 	memset(wa, 0, sizeof(*wa));
 	wa->attr = *attr;
@@ -913,15 +897,8 @@ int hwp_writer__add_build_id(struct hwp_writer *w, int32_t pid, uint16_t cpumode
 		return hwp_set_error(EINVAL, "hwp_writer__add_build_id: invalid argument");
 	if (strlen(filename) + 1 > MAX_RECORD - 64)
 		return hwp_set_error(E2BIG, "%s: build-id filename too long", w->path);
-	if (w->nr_build_ids == w->cap_build_ids) {
-		size_t cap = w->cap_build_ids ? w->cap_build_ids * 2 : 16;
-		struct wbuild_id *n = realloc(w->build_ids, cap * sizeof(*n));
-
-		if (!n)
-			return hwp_set_error(ENOMEM, "out of memory");
-		w->build_ids = n;
-		w->cap_build_ids = cap;
-	}
+	if (HWP_VEC_RESERVE(w->build_ids, w->cap_build_ids, w->nr_build_ids + 1))
+		return hwp_set_error(ENOMEM, "out of memory");
 	b = &w->build_ids[w->nr_build_ids];
 	memset(b, 0, sizeof(*b));
 	if (!(b->filename = xstrdup(filename)))
