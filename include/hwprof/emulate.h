@@ -39,7 +39,8 @@ struct hwp_emu_opts {
 	uint64_t branch_filter;  /* HWP_BRANCH_* (0: any, user) */
 	const char *exact;       /* exact per-site counts (JSON lines), or NULL */
 	const char *qemu;        /* NULL: $HWPROF_QEMU, else qemu-x86_64 in PATH */
-	const char *plugin;      /* NULL: $HWPROF_EMU_PLUGIN, else next to /proc/self/exe */
+	const char *plugin;      /* NULL: $HWPROF_EMU_PLUGIN, else hwprof-emu.so next to
+				    /proc/self/exe, else in its ../lib/hwprof/ */
 	int argc;                /* the program and its arguments */
 	char *const *argv;
 	int cmdline_argc;        /* the CMDLINE header feature (NULL: built from opts) */
