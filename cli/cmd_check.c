@@ -265,7 +265,7 @@ static void json_pmus(struct hwp_json_writer *j, const struct hwp_probe_info *in
 
 static void json_perms(struct hwp_json_writer *j, const struct hwp_probe_perms *pm)
 {
-	char level[8];
+	char level[16];
 
 	hwp_json_writer__key(j, "permissions");
 	hwp_json_writer__begin_object(j);

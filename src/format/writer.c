@@ -66,6 +66,7 @@ struct hwp_writer {
 	int fd;
 	char *path;
 	int err; /* sticky: first failure */
+	char errmsg[256]; /* its message, said again by every later call */
 
 	uint8_t *buf;
 	size_t buf_len;
@@ -91,6 +92,20 @@ struct hwp_writer {
 	uint64_t flag_features[HWP_FEAT_BITS / 64]; /* hwp_writer__set_flag_feature() */
 };
 
+/* The writer fails once: the first error is kept, and every later call
+   returns it with its message again (not a stale one from elsewhere). */
+static int set_sticky(struct hwp_writer *w, int err)
+{
+	w->err = err;
+	snprintf(w->errmsg, sizeof(w->errmsg), "%s", hwp_errmsg());
+	return err;
+}
+
+static int sticky(const struct hwp_writer *w)
+{
+	return hwp_set_error(-w->err, "%s", w->errmsg);
+}
+
 /* ---------------------------------------------------------------- output */
 
 static int write_all(struct hwp_writer *w, const uint8_t *p, size_t n)
@@ -101,9 +116,9 @@ static int write_all(struct hwp_writer *w, const uint8_t *p, size_t n)
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			w->err = hwp_set_error(errno, "%s: write failed at offset %llu: %s", w->path,
-					       (unsigned long long)w->flushed, strerror(errno));
-			return w->err;
+			return set_sticky(w, hwp_set_error(errno, "%s: write failed at offset %llu: %s",
+							   w->path, (unsigned long long)w->flushed,
+							   strerror(errno)));
 		}
 		p += r;
 		n -= (size_t)r;
@@ -117,7 +132,7 @@ static int flush_buf(struct hwp_writer *w)
 	size_t n = w->buf_len;
 
 	if (w->err)
-		return w->err;
+		return sticky(w);
 	w->buf_len = 0;
 	return write_all(w, w->buf, n);
 }
@@ -286,7 +301,7 @@ int hwp_writer__add_attr(struct hwp_writer *w, const struct hwp_attr *attr,
 	if (!w || !attr || (nr_ids && !ids))
 		return hwp_set_error(EINVAL, "hwp_writer__add_attr: invalid argument");
 	if (w->err)
-		return w->err;
+		return sticky(w);
 	if (w->started)
 		return hwp_set_error(EBUSY, "%s: attrs must be added before the first record",
 				     w->path);
@@ -362,10 +377,10 @@ static int start(struct hwp_writer *w)
 	if (w->started)
 		return 0;
 	if (w->err)
-		return w->err;
+		return sticky(w);
 	if (!w->nr_attrs)
-		return w->err = hwp_set_error(EINVAL, "%s: no event attr added before the first "
-						      "record", w->path);
+		return set_sticky(w, hwp_set_error(EINVAL, "%s: no event attr added before the "
+						   "first record", w->path));
 	w->started = true;
 	memset(hdr, 0, sizeof(hdr));
 	if (emit(w, hdr, sizeof(hdr)))
@@ -448,7 +463,7 @@ int hwp_writer__add_sample(struct hwp_writer *w, int attr_idx, const struct hwp_
 	if (!w || !in || !in->s)
 		return hwp_set_error(EINVAL, "hwp_writer__add_sample: invalid argument");
 	if (w->err)
-		return w->err;
+		return sticky(w);
 	if (!(wa = get_attr(w, attr_idx, "sample")))
 		return -EINVAL;
 	s = in->s;
@@ -668,7 +683,7 @@ static int begin_record(struct hwp_writer *w, int attr_idx, const char *what, ui
 	uint64_t sz;
 
 	if (w->err)
-		return w->err;
+		return sticky(w);
 	if (!(wa = get_attr(w, attr_idx, what)))
 		return -EINVAL;
 	sz = 8 + body + wa->id_trailer_size;
@@ -789,7 +804,7 @@ int hwp_writer__add_finished_round(struct hwp_writer *w)
 	if (!w)
 		return hwp_set_error(EINVAL, "hwp_writer__add_finished_round: invalid argument");
 	if (w->err)
-		return w->err;
+		return sticky(w);
 	if (!w->started && start(w))
 		return w->err;
 	if (!(rec = reserve(w, 8)))
@@ -804,7 +819,7 @@ int hwp_writer__add_raw(struct hwp_writer *w, const void *rec, size_t size)
 		return hwp_set_error(EINVAL, "hwp_writer__add_raw: record size %zu does not match "
 				     "its header", size);
 	if (w->err)
-		return w->err;
+		return sticky(w);
 	if (!w->started && start(w))
 		return w->err;
 	return emit(w, rec, size);
