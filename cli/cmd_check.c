@@ -174,7 +174,8 @@ static void print_text(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 	else
 		hwp_outbuf__printf(o, "Branch stacks can be recorded here:\n  hwprof record -b %s-- PROG ARGS\n",
 				   hwp_probe_info__verdict(in, HWP_CAP_KERNEL)->yes ? "" : "-e cycles:u ");
-	if (hwp_probe_info__verdict(in, HWP_CAP_SOFTWARE)->yes && !hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes)
+	if (hwp_probe_info__verdict(in, HWP_CAP_SOFTWARE)->yes &&
+	    !hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes)
 		hwp_outbuf__puts(o, "Software events work: hwprof record -e cpu-clock -- PROG ARGS\n");
 }
 

@@ -745,11 +745,13 @@ void hwp_probe__verdicts(struct hwp_probe_info *info)
 {
 	const struct hwp_probe_pmu *core = NULL, *ibs = NULL, *spe = NULL;
 	int depth = 0, max_precise = -1;
+	struct hwp_probe_verdict *v;
 	bool unpriv;
-	int par;
+	int par, kptr;
 
 	if (!info)
 		return;
+	v = info->verdict;
 	unpriv = !info->perms.privileged;
 	par = info->perms.paranoid;
 
@@ -774,64 +776,66 @@ void hwp_probe__verdicts(struct hwp_probe_info *info)
 
 	/* hardware PMU */
 	if (core) {
-		say(&info->verdict[HWP_CAP_HW_PMU], true, "%s PMU (type %d%s%s%s)", core->name, core->type,
+		say(&v[HWP_CAP_HW_PMU], true, "%s PMU (type %d%s%s%s)", core->name, core->type,
 		    core->pmu_name[0] ? ", " : "", core->pmu_name,
 		    info->cpu.hypervisor ? ", virtual PMU of a VM" : "");
 	} else if (info->kmsg.state == HWP_PROBE_READ && is_no_pmu_line(info->kmsg.line)) {
-		say(&info->verdict[HWP_CAP_HW_PMU], false, "no hardware PMU: the kernel says \"%s\"", info->kmsg.line);
+		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU: the kernel says \"%s\"", info->kmsg.line);
 	} else if (info->cpu.hypervisor) {
-		say(&info->verdict[HWP_CAP_HW_PMU], false, "no hardware PMU: this is a virtual machine%s%s%s whose "
+		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU: this is a virtual machine%s%s%s whose "
 		    "hypervisor exposes no PMU (enable a vPMU, e.g. QEMU -cpu host,pmu=on)",
 		    info->cpu.hypervisor_id[0] ? " (" : "", info->cpu.hypervisor_id,
 		    info->cpu.hypervisor_id[0] ? ")" : "");
 	} else if (info->pmus_state != HWP_PROBE_READ) {
-		say(&info->verdict[HWP_CAP_HW_PMU], false, "no hardware PMU found: %s", info->pmus_err);
+		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU found: %s", info->pmus_err);
 	} else {
-		say(&info->verdict[HWP_CAP_HW_PMU], false, "no hardware PMU: the kernel registered no CPU PMU "
+		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU: the kernel registered no CPU PMU "
 		    "(no driver for this CPU, or perf events disabled)");
 	}
 
 	/* access */
 	if (par == HWP_PROBE_UNKNOWN)
-		say(&info->verdict[HWP_CAP_ACCESS], false, "kernel.perf_event_paranoid unreadable: this kernel has "
+		say(&v[HWP_CAP_ACCESS], false, "kernel.perf_event_paranoid unreadable: this kernel has "
 		    "no perf_event support");
 	else if (!unpriv)
-		say(&info->verdict[HWP_CAP_ACCESS], true, "%s: not limited by perf_event_paranoid=%d",
+		say(&v[HWP_CAP_ACCESS], true, "%s: not limited by perf_event_paranoid=%d",
 		    info->perms.privilege, par);
 	else if (par >= 3)
-		say(&info->verdict[HWP_CAP_ACCESS], false, "perf_event_paranoid=%d: perf_event_open is refused to "
+		say(&v[HWP_CAP_ACCESS], false, "perf_event_paranoid=%d: perf_event_open is refused to "
 		    "unprivileged users (needs CAP_PERFMON, or sysctl kernel.perf_event_paranoid=2)",
 		    par);
 	else
-		say(&info->verdict[HWP_CAP_ACCESS], true, "perf_event_paranoid=%d: %s", par, hwp_paranoid__meaning(par));
+		say(&v[HWP_CAP_ACCESS], true, "perf_event_paranoid=%d: %s", par, hwp_paranoid__meaning(par));
 
 	/* kernel samples */
-	if (!info->verdict[HWP_CAP_ACCESS].yes)
-		say(&info->verdict[HWP_CAP_KERNEL], false, "no access to perf events");
+	if (!v[HWP_CAP_ACCESS].yes)
+		say(&v[HWP_CAP_KERNEL], false, "no access to perf events");
 	else if (!unpriv || par <= 1)
-		say(&info->verdict[HWP_CAP_KERNEL], true, "kernel samples and kernel branches allowed");
+		say(&v[HWP_CAP_KERNEL], true, "kernel samples and kernel branches allowed");
 	else
-		say(&info->verdict[HWP_CAP_KERNEL], false, "perf_event_paranoid=%d: kernel samples and kernel branches "
-		    "are refused; record user space only (event modifier :u, branch filter u) or lower it to 1", par);
+		say(&v[HWP_CAP_KERNEL], false, "perf_event_paranoid=%d: kernel samples and kernel "
+		    "branches are refused; record user space only (event modifier :u, branch "
+		    "filter u) or lower it to 1", par);
 
-	if (info->perms.kptr_restrict == HWP_PROBE_UNKNOWN)
-		say(&info->verdict[HWP_CAP_KERNEL_SYMS], false, "%s", hwp_kptr_restrict__meaning(info->perms.kptr_restrict));
-	else if (info->perms.kptr_restrict == 0 || (info->perms.kptr_restrict == 1 && info->perms.cap_syslog))
-		say(&info->verdict[HWP_CAP_KERNEL_SYMS], true, "kptr_restrict=%d: kernel addresses readable",
-		    info->perms.kptr_restrict);
+	kptr = info->perms.kptr_restrict;
+	if (kptr == HWP_PROBE_UNKNOWN)
+		say(&v[HWP_CAP_KERNEL_SYMS], false, "%s", hwp_kptr_restrict__meaning(kptr));
+	else if (kptr == 0 || (kptr == 1 && info->perms.cap_syslog))
+		say(&v[HWP_CAP_KERNEL_SYMS], true, "kptr_restrict=%d: kernel addresses readable",
+		    kptr);
 	else
-		say(&info->verdict[HWP_CAP_KERNEL_SYMS], false, "kptr_restrict=%d: %s", info->perms.kptr_restrict,
-		    hwp_kptr_restrict__meaning(info->perms.kptr_restrict));
+		say(&v[HWP_CAP_KERNEL_SYMS], false, "kptr_restrict=%d: %s", kptr,
+		    hwp_kptr_restrict__meaning(kptr));
 
 	/* software events */
-	if (info->verdict[HWP_CAP_ACCESS].yes)
-		say(&info->verdict[HWP_CAP_SOFTWARE], true, "cpu-clock, task-clock and the other software events");
+	if (v[HWP_CAP_ACCESS].yes)
+		say(&v[HWP_CAP_SOFTWARE], true, "cpu-clock, task-clock and the other software events");
 	else
-		say(&info->verdict[HWP_CAP_SOFTWARE], false, "%s", info->verdict[HWP_CAP_ACCESS].why);
+		say(&v[HWP_CAP_SOFTWARE], false, "%s", v[HWP_CAP_ACCESS].why);
 
 	/* branch stacks */
 	if (!core) {
-		say(&info->verdict[HWP_CAP_BRANCH_STACK], false, "no branch records without a hardware PMU");
+		say(&v[HWP_CAP_BRANCH_STACK], false, "no branch records without a hardware PMU");
 	} else if (depth > 0) {
 		const char *what = info->cpu.vendor == HWP_CPU_INTEL ? (info->cpu.flag_arch_lbr ||
 								     info->perf_caps.lbr_format == 0x3f
@@ -846,54 +850,54 @@ void hwp_probe__verdicts(struct hwp_probe_info *info)
 			if (!strcmp(core->caps[c].name, "branch_counter_nr") &&
 			    atoi(core->caps[c].value) > 0)
 				cntr = core->caps[c].value;
-		if (info->verdict[HWP_CAP_ACCESS].yes)
-			say(&info->verdict[HWP_CAP_BRANCH_STACK], true, "%d-entry %s (%s/caps/branches)%s%s%s", depth,
-			    what, core->name, info->verdict[HWP_CAP_KERNEL].yes ? "" : "; user-space branches only",
+		if (v[HWP_CAP_ACCESS].yes)
+			say(&v[HWP_CAP_BRANCH_STACK], true, "%d-entry %s (%s/caps/branches)%s%s%s", depth,
+			    what, core->name, v[HWP_CAP_KERNEL].yes ? "" : "; user-space branches only",
 			    *cntr ? "; branch counters: " : "", cntr);
 		else
-			say(&info->verdict[HWP_CAP_BRANCH_STACK], false, "%d-entry %s, but %s", depth, what,
-			    info->verdict[HWP_CAP_ACCESS].why);
+			say(&v[HWP_CAP_BRANCH_STACK], false, "%d-entry %s, but %s", depth, what,
+			    v[HWP_CAP_ACCESS].why);
 	} else if (info->cpu.vendor == HWP_CPU_INTEL) {
-		say(&info->verdict[HWP_CAP_BRANCH_STACK], false, "the %s PMU reports no LBR (no caps/branches)%s", core->name,
+		say(&v[HWP_CAP_BRANCH_STACK], false, "the %s PMU reports no LBR (no caps/branches)%s", core->name,
 		    info->cpu.hypervisor ? ": the hypervisor does not pass LBR through (KVM needs "
 				       "-cpu host with lbr-fmt)" : "");
 	} else if (info->cpu.vendor == HWP_CPU_AMD) {
-		say(&info->verdict[HWP_CAP_BRANCH_STACK], false, "no branch stack on this AMD PMU (Zen 3 BRS needs "
+		say(&v[HWP_CAP_BRANCH_STACK], false, "no branch stack on this AMD PMU (Zen 3 BRS needs "
 		    "kernel 5.19+, Zen 4 LBRv2 6.1+; older cores have none)%s",
 		    ibs ? "; IBS gives precise single-branch samples" : "");
 	} else if (info->cpu.vendor == HWP_CPU_ARM) {
-		say(&info->verdict[HWP_CAP_BRANCH_STACK], false, "no BRBE on this Arm PMU (Armv9.2 BRBE with a kernel "
+		say(&v[HWP_CAP_BRANCH_STACK], false, "no BRBE on this Arm PMU (Armv9.2 BRBE with a kernel "
 		    "that supports it)%s", spe ? "; SPE samples branch targets" : "");
 	} else {
-		say(&info->verdict[HWP_CAP_BRANCH_STACK], false, "the %s PMU reports no branch stack", core->name);
+		say(&v[HWP_CAP_BRANCH_STACK], false, "the %s PMU reports no branch stack", core->name);
 	}
 
 	/* LBR call stacks: Intel LBR from Haswell (format 4) on, and arch LBR */
-	if (!info->verdict[HWP_CAP_BRANCH_STACK].yes)
-		say(&info->verdict[HWP_CAP_LBR_CALLSTACK], false, "no branch stack");
+	if (!v[HWP_CAP_BRANCH_STACK].yes)
+		say(&v[HWP_CAP_LBR_CALLSTACK], false, "no branch stack");
 	else if (info->cpu.vendor != HWP_CPU_INTEL)
-		say(&info->verdict[HWP_CAP_LBR_CALLSTACK], false, "LBR call-stack mode is Intel-only (Haswell and later)");
+		say(&v[HWP_CAP_LBR_CALLSTACK], false, "LBR call-stack mode is Intel-only (Haswell and later)");
 	else if (info->perf_caps.lbr_format >= 0 && info->perf_caps.lbr_format < HWP_LBR_FMT_EIP_FLAGS2)
-		say(&info->verdict[HWP_CAP_LBR_CALLSTACK], false, "LBR format %d predates call-stack mode (Haswell)",
+		say(&v[HWP_CAP_LBR_CALLSTACK], false, "LBR format %d predates call-stack mode (Haswell)",
 		    info->perf_caps.lbr_format);
 	else
-		say(&info->verdict[HWP_CAP_LBR_CALLSTACK], true, "user-space call stacks from the LBR");
+		say(&v[HWP_CAP_LBR_CALLSTACK], true, "user-space call stacks from the LBR");
 
 	/* precise samples */
 	if (!core)
-		say(&info->verdict[HWP_CAP_PRECISE], false, "no hardware PMU");
+		say(&v[HWP_CAP_PRECISE], false, "no hardware PMU");
 	else if (info->cpu.vendor == HWP_CPU_INTEL && max_precise > 0)
-		say(&info->verdict[HWP_CAP_PRECISE], true, "PEBS, up to :%.*s (%s/caps/max_precise=%d)", max_precise,
+		say(&v[HWP_CAP_PRECISE], true, "PEBS, up to :%.*s (%s/caps/max_precise=%d)", max_precise,
 		    "ppp", core->name, max_precise);
 	else if (ibs)
-		say(&info->verdict[HWP_CAP_PRECISE], true, "AMD IBS (%s PMU, type %d): :p on cycles uses it", ibs->name,
+		say(&v[HWP_CAP_PRECISE], true, "AMD IBS (%s PMU, type %d): :p on cycles uses it", ibs->name,
 		    ibs->type);
 	else if (spe)
-		say(&info->verdict[HWP_CAP_PRECISE], true, "Arm SPE (%s PMU, type %d)", spe->name, spe->type);
+		say(&v[HWP_CAP_PRECISE], true, "Arm SPE (%s PMU, type %d)", spe->name, spe->type);
 	else if (max_precise > 0)
-		say(&info->verdict[HWP_CAP_PRECISE], true, "%s/caps/max_precise=%d", core->name, max_precise);
+		say(&v[HWP_CAP_PRECISE], true, "%s/caps/max_precise=%d", core->name, max_precise);
 	else
-		say(&info->verdict[HWP_CAP_PRECISE], false, "no PEBS, IBS or SPE found");
+		say(&v[HWP_CAP_PRECISE], false, "no PEBS, IBS or SPE found");
 }
 
 /* ------------------------------------------------------------ all */

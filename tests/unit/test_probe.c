@@ -112,6 +112,13 @@ static void fresh_root(void)
 		exit(2);
 }
 
+/* Parts of the result IN of the test case. */
+#define VERDICT(c) hwp_probe_info__verdict(in, HWP_CAP_##c)
+#define CPU hwp_probe_info__cpu(in)
+#define PERMS hwp_probe_info__perms(in)
+#define PERF_CAPS hwp_probe_info__perf_caps(in)
+#define KMSG hwp_probe_info__kmsg(in)
+
 /* One result per process: each test case probes a fresh tree into it. */
 static struct hwp_probe_info *info_;
 
@@ -174,19 +181,19 @@ static void test_intel_lbr(void)
 	intel_tree();
 	struct hwp_probe_info *in = probe();
 
-	CHECK(hwp_probe_info__cpu(in)->vendor == HWP_CPU_INTEL);
-	CHECK(strcmp(hwp_probe_info__cpu(in)->vendor_id, "GenuineIntel") == 0);
-	CHECK(hwp_probe_info__cpu(in)->family == 6 && hwp_probe_info__cpu(in)->model == 85 && hwp_probe_info__cpu(in)->stepping == 4);
-	CHECK(strcmp(hwp_probe_info__cpu(in)->arch, "x86_64") == 0);
-	CHECK(!hwp_probe_info__cpu(in)->hypervisor);
-	CHECK(hwp_probe_info__cpu(in)->flag_pdcm && hwp_probe_info__cpu(in)->flag_arch_perfmon && !hwp_probe_info__cpu(in)->flag_arch_lbr);
-	CHECK_EQ_U64(hwp_probe_info__perms(in)->paranoid, 2);
-	CHECK_EQ_U64(hwp_probe_info__perms(in)->kptr_restrict, 1);
-	CHECK_EQ_U64(hwp_probe_info__perms(in)->max_sample_rate, 25000);
-	CHECK_EQ_U64(hwp_probe_info__perms(in)->nmi_watchdog, 1);
-	CHECK(!hwp_probe_info__perms(in)->privileged && !hwp_probe_info__perms(in)->cap_syslog);
-	CHECK(hwp_probe_info__kmsg(in)->state == HWP_PROBE_READ);
-	CHECK(strncmp(hwp_probe_info__kmsg(in)->line, "Performance Events: PEBS fmt3+, Skylake events, 32-deep LBR",
+	CHECK(CPU->vendor == HWP_CPU_INTEL);
+	CHECK(strcmp(CPU->vendor_id, "GenuineIntel") == 0);
+	CHECK(CPU->family == 6 && CPU->model == 85 && CPU->stepping == 4);
+	CHECK(strcmp(CPU->arch, "x86_64") == 0);
+	CHECK(!CPU->hypervisor);
+	CHECK(CPU->flag_pdcm && CPU->flag_arch_perfmon && !CPU->flag_arch_lbr);
+	CHECK_EQ_U64(PERMS->paranoid, 2);
+	CHECK_EQ_U64(PERMS->kptr_restrict, 1);
+	CHECK_EQ_U64(PERMS->max_sample_rate, 25000);
+	CHECK_EQ_U64(PERMS->nmi_watchdog, 1);
+	CHECK(!PERMS->privileged && !PERMS->cap_syslog);
+	CHECK(KMSG->state == HWP_PROBE_READ);
+	CHECK(strncmp(KMSG->line, "Performance Events: PEBS fmt3+, Skylake events, 32-deep LBR",
 		      59) == 0);
 
 	const struct hwp_probe_pmu *cpu = find_pmu(in, "cpu");
@@ -196,23 +203,24 @@ static void test_intel_lbr(void)
 	CHECK(find_pmu(in, "intel_pt") && find_pmu(in, "intel_pt")->kind == HWP_PMU_TRACE);
 	CHECK(find_pmu(in, "software") && find_pmu(in, "software")->kind == HWP_PMU_SOFTWARE);
 	CHECK(find_pmu(in, "uncore_imc_0") && find_pmu(in, "uncore_imc_0")->kind == HWP_PMU_OTHER);
-	CHECK(hwp_probe_info__pmu(in, hwp_probe_info__nr_pmus(in) - 1)->kind == HWP_PMU_OTHER); /* interesting ones first */
+	/* interesting ones first */
+	CHECK(hwp_probe_info__pmu(in, hwp_probe_info__nr_pmus(in) - 1)->kind == HWP_PMU_OTHER);
 
-	CHECK(hwp_probe_info__perf_caps(in)->state == HWP_PROBE_READ);
-	CHECK_EQ_U64(hwp_probe_info__perf_caps(in)->value, 0x33c5);
-	CHECK_EQ_U64(hwp_probe_info__perf_caps(in)->lbr_format, 5);
+	CHECK(PERF_CAPS->state == HWP_PROBE_READ);
+	CHECK_EQ_U64(PERF_CAPS->value, 0x33c5);
+	CHECK_EQ_U64(PERF_CAPS->lbr_format, 5);
 
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_ACCESS)->yes);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_KERNEL)->yes); /* paranoid 2, unprivileged */
-	CHECK(strstr(hwp_probe_info__verdict(in, HWP_CAP_KERNEL)->why, "perf_event_paranoid=2") != NULL);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_KERNEL_SYMS)->yes); /* kptr_restrict 1 without CAP_SYSLOG */
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->yes);
-	CHECK(strstr(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->why, "32-entry LBR") != NULL);
-	CHECK(strstr(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->why, "user-space branches only") != NULL);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_LBR_CALLSTACK)->yes);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_PRECISE)->yes && strstr(hwp_probe_info__verdict(in, HWP_CAP_PRECISE)->why, "PEBS") != NULL);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_SOFTWARE)->yes);
+	CHECK(VERDICT(HW_PMU)->yes);
+	CHECK(VERDICT(ACCESS)->yes);
+	CHECK(!VERDICT(KERNEL)->yes); /* paranoid 2, unprivileged */
+	CHECK(strstr(VERDICT(KERNEL)->why, "perf_event_paranoid=2") != NULL);
+	CHECK(!VERDICT(KERNEL_SYMS)->yes); /* kptr_restrict 1 without CAP_SYSLOG */
+	CHECK(VERDICT(BRANCH_STACK)->yes);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "32-entry LBR") != NULL);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "user-space branches only") != NULL);
+	CHECK(VERDICT(LBR_CALLSTACK)->yes);
+	CHECK(VERDICT(PRECISE)->yes && strstr(VERDICT(PRECISE)->why, "PEBS") != NULL);
+	CHECK(VERDICT(SOFTWARE)->yes);
 	CHECK_EQ_U64(hwp_probe_info__branch_depth(in), 32);
 	CHECK(strcmp(hwp_probe_info__core_pmu(in), "cpu") == 0);
 }
@@ -227,15 +235,15 @@ static void test_intel_msr_unreadable(void)
 	user(0, "000001ffffffffff"); /* root: kernel samples and symbols too */
 	struct hwp_probe_info *in = probe();
 
-	CHECK(hwp_probe_info__perf_caps(in)->state == HWP_PROBE_UNREADABLE);
-	CHECK(strstr(hwp_probe_info__perf_caps(in)->err, "modprobe msr") != NULL);
-	CHECK_EQ_U64((uint64_t)(int64_t)hwp_probe_info__perf_caps(in)->lbr_format, (uint64_t)-1);
-	CHECK(hwp_probe_info__perms(in)->privileged && strcmp(hwp_probe_info__perms(in)->privilege, "root") == 0);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_KERNEL)->yes && hwp_probe_info__verdict(in, HWP_CAP_KERNEL_SYMS)->yes);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->yes);
-	CHECK(strstr(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->why, "user-space") == NULL);
+	CHECK(PERF_CAPS->state == HWP_PROBE_UNREADABLE);
+	CHECK(strstr(PERF_CAPS->err, "modprobe msr") != NULL);
+	CHECK_EQ_U64((uint64_t)(int64_t)PERF_CAPS->lbr_format, (uint64_t)-1);
+	CHECK(PERMS->privileged && strcmp(PERMS->privilege, "root") == 0);
+	CHECK(VERDICT(KERNEL)->yes && VERDICT(KERNEL_SYMS)->yes);
+	CHECK(VERDICT(BRANCH_STACK)->yes);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "user-space") == NULL);
 	/* format not known: call stacks assumed from the LBR being there */
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_LBR_CALLSTACK)->yes);
+	CHECK(VERDICT(LBR_CALLSTACK)->yes);
 }
 
 static void test_intel_arch_lbr_capperfmon(void)
@@ -248,18 +256,18 @@ static void test_intel_arch_lbr_capperfmon(void)
 	user(1000, "0000004000000000"); /* CAP_PERFMON (bit 38) */
 	struct hwp_probe_info *in = probe();
 
-	CHECK(hwp_probe_info__cpu(in)->model == 143 && hwp_probe_info__cpu(in)->flag_arch_lbr);
-	CHECK_EQ_U64(hwp_probe_info__perf_caps(in)->lbr_format, 0x3f);
-	CHECK(hwp_probe_info__perms(in)->privileged && strcmp(hwp_probe_info__perms(in)->privilege, "CAP_PERFMON") == 0);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_KERNEL)->yes);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_KERNEL_SYMS)->yes); /* CAP_PERFMON is not CAP_SYSLOG */
-	CHECK(strstr(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->why, "architectural LBR") != NULL);
-	CHECK(strstr(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->why, "branch counters") == NULL);
+	CHECK(CPU->model == 143 && CPU->flag_arch_lbr);
+	CHECK_EQ_U64(PERF_CAPS->lbr_format, 0x3f);
+	CHECK(PERMS->privileged && strcmp(PERMS->privilege, "CAP_PERFMON") == 0);
+	CHECK(VERDICT(KERNEL)->yes);
+	CHECK(!VERDICT(KERNEL_SYMS)->yes); /* CAP_PERFMON is not CAP_SYSLOG */
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "architectural LBR") != NULL);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "branch counters") == NULL);
 	cap("cpu", "branch_counter_nr", "4");
 	cap("cpu", "branch_counter_width", "2");
 	in = probe();
-	CHECK(strstr(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->why, "; branch counters: 4") != NULL);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_LBR_CALLSTACK)->yes);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "; branch counters: 4") != NULL);
+	CHECK(VERDICT(LBR_CALLSTACK)->yes);
 }
 
 static void test_intel_old_lbr_format(void)
@@ -269,9 +277,9 @@ static void test_intel_old_lbr_format(void)
 	cap("cpu", "branches", "16");
 	struct hwp_probe_info *in = probe();
 
-	CHECK_EQ_U64(hwp_probe_info__perf_caps(in)->lbr_format, 3);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->yes && hwp_probe_info__branch_depth(in) == 16);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_LBR_CALLSTACK)->yes);
+	CHECK_EQ_U64(PERF_CAPS->lbr_format, 3);
+	CHECK(VERDICT(BRANCH_STACK)->yes && hwp_probe_info__branch_depth(in) == 16);
+	CHECK(!VERDICT(LBR_CALLSTACK)->yes);
 }
 
 static void test_intel_vm_without_lbr(void)
@@ -287,13 +295,13 @@ static void test_intel_vm_without_lbr(void)
 	unlink(path);
 	struct hwp_probe_info *in = probe();
 
-	CHECK(hwp_probe_info__cpu(in)->hypervisor);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes && strstr(hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->why, "virtual PMU") != NULL);
-	CHECK(hwp_probe_info__perf_caps(in)->state == HWP_PROBE_ABSENT);
-	CHECK(strstr(hwp_probe_info__perf_caps(in)->err, "PDCM") != NULL);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->yes);
-	CHECK(strstr(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->why, "reports no LBR") != NULL);
-	CHECK(strstr(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->why, "hypervisor") != NULL);
+	CHECK(CPU->hypervisor);
+	CHECK(VERDICT(HW_PMU)->yes && strstr(VERDICT(HW_PMU)->why, "virtual PMU") != NULL);
+	CHECK(PERF_CAPS->state == HWP_PROBE_ABSENT);
+	CHECK(strstr(PERF_CAPS->err, "PDCM") != NULL);
+	CHECK(!VERDICT(BRANCH_STACK)->yes);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "reports no LBR") != NULL);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "hypervisor") != NULL);
 }
 
 /* ------------------------------------------------------------ AMD */
@@ -325,19 +333,19 @@ static void test_amd_ibs_lbrv2(void)
 	amd_tree();
 	struct hwp_probe_info *in = probe();
 
-	CHECK(hwp_probe_info__cpu(in)->vendor == HWP_CPU_AMD);
-	CHECK(hwp_probe_info__cpu(in)->family == 25 && hwp_probe_info__cpu(in)->model == 17);
-	CHECK(hwp_probe_info__cpu(in)->flag_ibs && hwp_probe_info__cpu(in)->flag_perfctr_core && hwp_probe_info__cpu(in)->flag_amd_lbr_v2);
+	CHECK(CPU->vendor == HWP_CPU_AMD);
+	CHECK(CPU->family == 25 && CPU->model == 17);
+	CHECK(CPU->flag_ibs && CPU->flag_perfctr_core && CPU->flag_amd_lbr_v2);
 	CHECK(find_pmu(in, "ibs_op") && find_pmu(in, "ibs_op")->kind == HWP_PMU_IBS_OP);
 	CHECK(find_pmu(in, "ibs_fetch") && find_pmu(in, "ibs_fetch")->kind == HWP_PMU_IBS_FETCH);
 	CHECK(find_pmu(in, "ibs_op") && find_pmu(in, "ibs_op")->nr_caps == 1);
 	CHECK(find_pmu(in, "kprobe") && find_pmu(in, "kprobe")->kind == HWP_PMU_SOFTWARE);
-	CHECK(hwp_probe_info__perf_caps(in)->state == HWP_PROBE_NOT_TRIED); /* an Intel MSR */
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes && hwp_probe_info__verdict(in, HWP_CAP_KERNEL)->yes && hwp_probe_info__verdict(in, HWP_CAP_KERNEL_SYMS)->yes);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->yes && strstr(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->why, "16-entry LBRv2") != NULL);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_LBR_CALLSTACK)->yes && strstr(hwp_probe_info__verdict(in, HWP_CAP_LBR_CALLSTACK)->why, "Intel-only") != NULL);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_PRECISE)->yes && strstr(hwp_probe_info__verdict(in, HWP_CAP_PRECISE)->why, "IBS") != NULL);
-	CHECK(strstr(hwp_probe_info__kmsg(in)->line, "16-deep LBR") != NULL);
+	CHECK(PERF_CAPS->state == HWP_PROBE_NOT_TRIED); /* an Intel MSR */
+	CHECK(VERDICT(HW_PMU)->yes && VERDICT(KERNEL)->yes && VERDICT(KERNEL_SYMS)->yes);
+	CHECK(VERDICT(BRANCH_STACK)->yes && strstr(VERDICT(BRANCH_STACK)->why, "16-entry LBRv2") != NULL);
+	CHECK(!VERDICT(LBR_CALLSTACK)->yes && strstr(VERDICT(LBR_CALLSTACK)->why, "Intel-only") != NULL);
+	CHECK(VERDICT(PRECISE)->yes && strstr(VERDICT(PRECISE)->why, "IBS") != NULL);
+	CHECK(strstr(KMSG->line, "16-deep LBR") != NULL);
 }
 
 static void test_amd_zen2_no_branch_stack(void)
@@ -354,11 +362,11 @@ static void test_amd_zen2_no_branch_stack(void)
 	user(1000, "0000000000000000");
 	struct hwp_probe_info *in = probe();
 
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_ACCESS)->yes && strstr(hwp_probe_info__verdict(in, HWP_CAP_ACCESS)->why, "perf_event_paranoid=3") != NULL);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_SOFTWARE)->yes);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->yes);
-	CHECK(strstr(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->why, "IBS") != NULL);
+	CHECK(VERDICT(HW_PMU)->yes);
+	CHECK(!VERDICT(ACCESS)->yes && strstr(VERDICT(ACCESS)->why, "perf_event_paranoid=3") != NULL);
+	CHECK(!VERDICT(SOFTWARE)->yes);
+	CHECK(!VERDICT(BRANCH_STACK)->yes);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "IBS") != NULL);
 }
 
 /* ------------------------------------------------------------ Arm */
@@ -384,27 +392,27 @@ static void test_arm_spe(void)
 	    "7 counters available\n");
 	struct hwp_probe_info *in = probe();
 
-	CHECK(hwp_probe_info__cpu(in)->vendor == HWP_CPU_ARM);
-	CHECK(strcmp(hwp_probe_info__cpu(in)->vendor_id, "0x41") == 0);
-	CHECK_EQ_U64(hwp_probe_info__cpu(in)->model, 0xd0c);
-	CHECK(strcmp(hwp_probe_info__cpu(in)->arch, "aarch64") == 0);
-	CHECK(strstr(hwp_probe_info__cpu(in)->model_name, "Arm part 0xd0c") != NULL);
+	CHECK(CPU->vendor == HWP_CPU_ARM);
+	CHECK(strcmp(CPU->vendor_id, "0x41") == 0);
+	CHECK_EQ_U64(CPU->model, 0xd0c);
+	CHECK(strcmp(CPU->arch, "aarch64") == 0);
+	CHECK(strstr(CPU->model_name, "Arm part 0xd0c") != NULL);
 	CHECK(find_pmu(in, "armv8_pmuv3_0") && find_pmu(in, "armv8_pmuv3_0")->kind == HWP_PMU_CORE);
 	CHECK(find_pmu(in, "arm_spe_0") && find_pmu(in, "arm_spe_0")->kind == HWP_PMU_ARM_SPE);
 	CHECK(find_pmu(in, "arm_cmn_0") && find_pmu(in, "arm_cmn_0")->kind == HWP_PMU_OTHER);
 	CHECK(strcmp(hwp_probe_info__core_pmu(in), "armv8_pmuv3_0") == 0);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->yes && strstr(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->why, "BRBE") != NULL);
-	CHECK(strstr(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->why, "SPE") != NULL);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_PRECISE)->yes && strstr(hwp_probe_info__verdict(in, HWP_CAP_PRECISE)->why, "Arm SPE") != NULL);
-	CHECK(hwp_probe_info__perf_caps(in)->state == HWP_PROBE_NOT_TRIED);
-	CHECK(strstr(hwp_probe_info__kmsg(in)->line, "hw perfevents: enabled with armv8_pmuv3_0") == hwp_probe_info__kmsg(in)->line);
+	CHECK(VERDICT(HW_PMU)->yes);
+	CHECK(!VERDICT(BRANCH_STACK)->yes && strstr(VERDICT(BRANCH_STACK)->why, "BRBE") != NULL);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "SPE") != NULL);
+	CHECK(VERDICT(PRECISE)->yes && strstr(VERDICT(PRECISE)->why, "Arm SPE") != NULL);
+	CHECK(PERF_CAPS->state == HWP_PROBE_NOT_TRIED);
+	CHECK(strstr(KMSG->line, "hw perfevents: enabled with armv8_pmuv3_0") == KMSG->line);
 
 	/* an Arm core with BRBE: caps/branches on the core PMU */
 	cap("armv8_pmuv3_0", "branches", "64");
 	in = probe();
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->yes && strstr(hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->why, "64-entry BRBE") != NULL);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_LBR_CALLSTACK)->yes);
+	CHECK(VERDICT(BRANCH_STACK)->yes && strstr(VERDICT(BRANCH_STACK)->why, "64-entry BRBE") != NULL);
+	CHECK(!VERDICT(LBR_CALLSTACK)->yes);
 }
 
 /* ------------------------------------------------------------ this VM */
@@ -433,14 +441,14 @@ static void test_vm_no_pmu(void)
 	vm_tree();
 	struct hwp_probe_info *in = probe();
 
-	CHECK(hwp_probe_info__cpu(in)->vendor == HWP_CPU_AMD && hwp_probe_info__cpu(in)->hypervisor);
+	CHECK(CPU->vendor == HWP_CPU_AMD && CPU->hypervisor);
 	CHECK(hwp_probe_info__core_pmu(in)[0] == 0 && hwp_probe_info__branch_depth(in) == 0);
 	CHECK(find_pmu(in, "msr") && find_pmu(in, "msr")->kind == HWP_PMU_OTHER);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes);
-	CHECK(strstr(hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->why, "no hardware PMU") != NULL);
-	CHECK(strstr(hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->why, "PMU not available due to virtualization") != NULL);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->yes && !hwp_probe_info__verdict(in, HWP_CAP_LBR_CALLSTACK)->yes && !hwp_probe_info__verdict(in, HWP_CAP_PRECISE)->yes);
-	CHECK(hwp_probe_info__verdict(in, HWP_CAP_SOFTWARE)->yes && hwp_probe_info__verdict(in, HWP_CAP_ACCESS)->yes && hwp_probe_info__verdict(in, HWP_CAP_KERNEL)->yes);
+	CHECK(!VERDICT(HW_PMU)->yes);
+	CHECK(strstr(VERDICT(HW_PMU)->why, "no hardware PMU") != NULL);
+	CHECK(strstr(VERDICT(HW_PMU)->why, "PMU not available due to virtualization") != NULL);
+	CHECK(!VERDICT(BRANCH_STACK)->yes && !VERDICT(LBR_CALLSTACK)->yes && !VERDICT(PRECISE)->yes);
+	CHECK(VERDICT(SOFTWARE)->yes && VERDICT(ACCESS)->yes && VERDICT(KERNEL)->yes);
 }
 
 static void test_vm_no_kmsg(void)
@@ -452,8 +460,8 @@ static void test_vm_no_kmsg(void)
 	unlink(path);
 	struct hwp_probe_info *in = probe();
 
-	CHECK(hwp_probe_info__kmsg(in)->state == HWP_PROBE_UNREADABLE);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes && strstr(hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->why, "virtual machine") != NULL);
+	CHECK(KMSG->state == HWP_PROBE_UNREADABLE);
+	CHECK(!VERDICT(HW_PMU)->yes && strstr(VERDICT(HW_PMU)->why, "virtual machine") != NULL);
 
 	/* the log without a PMU line, and no sysfs at all */
 	put("dev/kmsg", "6,1,0,-;Linux version 6.18.44\n");
@@ -461,9 +469,9 @@ static void test_vm_no_kmsg(void)
 	CHECK(system(path) == 0);
 	put("proc/cpuinfo", "vendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t: 1\nstepping\t: 1\n");
 	in = probe();
-	CHECK(hwp_probe_info__kmsg(in)->state == HWP_PROBE_ABSENT);
+	CHECK(KMSG->state == HWP_PROBE_ABSENT);
 	CHECK(hwp_probe_info__pmus_state(in, NULL) == HWP_PROBE_UNREADABLE);
-	CHECK(!hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes && strstr(hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->why, "no hardware PMU found") != NULL);
+	CHECK(!VERDICT(HW_PMU)->yes && strstr(VERDICT(HW_PMU)->why, "no hardware PMU found") != NULL);
 }
 
 static void test_meanings(void)
