@@ -2,15 +2,16 @@
 /* hwprof check: what this machine can record (PMUs, LBR, permissions) and why not. */
 #include <getopt.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "hwprof/hwprof.h"
+#include "hwprof/json.h"
 #include "hwprof/lbr_msr.h"
 #include "hwprof/probe.h"
 #include "hwprof/outbuf.h"
-#include "hwprof/sample_json.h"
 
 static const char usage[] =
 	"usage: hwprof check [--json]\n"
@@ -56,36 +57,41 @@ static void print_int_or(struct hwp_outbuf *o, int v)
 
 static void print_text(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 {
+	const struct hwp_probe_cpu *cpu = hwp_probe_info__cpu(in);
+	const struct hwp_probe_perms *perms = hwp_probe_info__perms(in);
+	const struct hwp_probe_kmsg *km = hwp_probe_info__kmsg(in);
+	const struct hwp_probe_perf_caps *pc = hwp_probe_info__perf_caps(in);
+	const char *pmus_err;
 	char bits[8];
 
 	hwp_outbuf__puts(o, "CPU\n");
-	if (in->vendor == HWP_CPU_ARM)
+	if (cpu->vendor == HWP_CPU_ARM)
 		hwp_outbuf__printf(o, "  %s (implementer %s, part 0x%03x, variant 0x%x, revision %u)\n",
-				   in->model_name, in->vendor_id, in->model, in->family, in->stepping);
-	else if (in->have_fms)
+				   cpu->model_name, cpu->vendor_id, cpu->model, cpu->family, cpu->stepping);
+	else if (cpu->have_fms)
 		hwp_outbuf__printf(o, "  %s family %u (0x%x) model %u (0x%x) stepping %u%s%s\n",
-				   in->vendor_id[0] ? in->vendor_id : "unknown vendor", in->family,
-				   in->family, in->model, in->model, in->stepping,
-				   in->model_name[0] ? ": " : "", in->model_name);
+				   cpu->vendor_id[0] ? cpu->vendor_id : "unknown vendor", cpu->family,
+				   cpu->family, cpu->model, cpu->model, cpu->stepping,
+				   cpu->model_name[0] ? ": " : "", cpu->model_name);
 	else
 		hwp_outbuf__puts(o, "  unknown (no /proc/cpuinfo)\n");
-	hwp_outbuf__printf(o, "  arch %s; %s", in->arch[0] ? in->arch : "unknown",
-			   in->hypervisor ? "virtual machine" : "no hypervisor flag (bare metal)");
-	if (in->hypervisor_id[0])
-		hwp_outbuf__printf(o, " (hypervisor \"%s\")", in->hypervisor_id);
-	if (in->perfmon_version >= 0)
-		hwp_outbuf__printf(o, "; architectural perfmon version %d", in->perfmon_version);
+	hwp_outbuf__printf(o, "  arch %s; %s", cpu->arch[0] ? cpu->arch : "unknown",
+			   cpu->hypervisor ? "virtual machine" : "no hypervisor flag (bare metal)");
+	if (cpu->hypervisor_id[0])
+		hwp_outbuf__printf(o, " (hypervisor \"%s\")", cpu->hypervisor_id);
+	if (cpu->perfmon_version >= 0)
+		hwp_outbuf__printf(o, "; architectural perfmon version %d", cpu->perfmon_version);
 	hwp_outbuf__putc(o, '\n');
-	if (in->kmsg == HWP_PROBE_READ)
-		hwp_outbuf__printf(o, "  kernel log: \"%s\"\n", in->kmsg_line);
+	if (km->state == HWP_PROBE_READ)
+		hwp_outbuf__printf(o, "  kernel log: \"%s\"\n", km->line);
 	else
-		hwp_outbuf__printf(o, "  kernel log: %s\n", in->kmsg_err);
+		hwp_outbuf__printf(o, "  kernel log: %s\n", km->err);
 
 	hwp_outbuf__puts(o, "\nPMUs\n");
-	if (in->pmus_state != HWP_PROBE_READ)
-		hwp_outbuf__printf(o, "  %s\n", in->pmus_err);
-	for (size_t i = 0; i < in->nr_pmus; i++) {
-		const struct hwp_probe_pmu *p = &in->pmus[i];
+	if (hwp_probe_info__pmus_state(in, &pmus_err) != HWP_PROBE_READ)
+		hwp_outbuf__printf(o, "  %s\n", pmus_err);
+	for (size_t i = 0; i < hwp_probe_info__nr_pmus(in); i++) {
+		const struct hwp_probe_pmu *p = hwp_probe_info__pmu(in, i);
 
 		hwp_outbuf__printf(o, "  %-16s type %-4d %s", p->name, p->type,
 				   hwp_pmu_kind__name(p->kind));
@@ -94,44 +100,44 @@ static void print_text(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 					   p->caps[c].name, p->caps[c].value);
 		hwp_outbuf__putc(o, '\n');
 	}
-	if (in->nr_other_pmus > 0)
-		hwp_outbuf__printf(o, "  (and %zu more uncore/other PMUs)\n", in->nr_other_pmus);
-	if (!in->core_pmu[0])
+	if (hwp_probe_info__nr_other_pmus(in) > 0)
+		hwp_outbuf__printf(o, "  (and %zu more uncore/other PMUs)\n", hwp_probe_info__nr_other_pmus(in));
+	if (!hwp_probe_info__core_pmu(in)[0])
 		hwp_outbuf__puts(o, "  no hardware (core) PMU\n");
 
 	hwp_outbuf__puts(o, "\nPermissions\n  perf_event_paranoid = ");
-	print_int_or(o, in->paranoid);
-	hwp_outbuf__printf(o, " (you: %s, %s)\n", in->privileged ? in->privilege : "unprivileged",
-			   in->privileged ? "not limited by it" : "limited by it");
+	print_int_or(o, perms->paranoid);
+	hwp_outbuf__printf(o, " (you: %s, %s)\n", perms->privileged ? perms->privilege : "unprivileged",
+			   perms->privileged ? "not limited by it" : "limited by it");
 	for (int l = -1; l <= 3; l++) {
-		bool cur = in->paranoid == l || (l == 3 && in->paranoid > 3);
+		bool cur = perms->paranoid == l || (l == 3 && perms->paranoid > 3);
 
 		hwp_outbuf__printf(o, "  %s%3d%s  %s\n", cur ? "> " : "  ", l, l == 3 ? "+" : " ",
 				   hwp_paranoid__meaning(l));
 	}
 	hwp_outbuf__puts(o, "  kptr_restrict = ");
-	print_int_or(o, in->kptr_restrict);
-	hwp_outbuf__printf(o, " (you: %s)\n", in->cap_syslog ? "root or CAP_SYSLOG" : "no CAP_SYSLOG");
+	print_int_or(o, perms->kptr_restrict);
+	hwp_outbuf__printf(o, " (you: %s)\n", perms->cap_syslog ? "root or CAP_SYSLOG" : "no CAP_SYSLOG");
 	for (int l = 0; l <= 2; l++)
-		hwp_outbuf__printf(o, "  %s%3d   %s\n", in->kptr_restrict == l ? "> " : "  ", l,
+		hwp_outbuf__printf(o, "  %s%3d   %s\n", perms->kptr_restrict == l ? "> " : "  ", l,
 				   hwp_kptr_restrict__meaning(l));
 	hwp_outbuf__puts(o, "  perf_event_max_sample_rate = ");
-	print_int_or(o, in->max_sample_rate);
-	hwp_outbuf__puts(o, in->max_sample_rate == HWP_PROBE_UNKNOWN ? ", perf_event_mlock_kb = "
+	print_int_or(o, perms->max_sample_rate);
+	hwp_outbuf__puts(o, perms->max_sample_rate == HWP_PROBE_UNKNOWN ? ", perf_event_mlock_kb = "
 								      : " Hz, perf_event_mlock_kb = ");
-	print_int_or(o, in->mlock_kb);
-	if (in->nmi_watchdog == 1)
+	print_int_or(o, perms->mlock_kb);
+	if (perms->nmi_watchdog == 1)
 		hwp_outbuf__puts(o, ", nmi_watchdog = 1 (takes one counter)");
 	hwp_outbuf__putc(o, '\n');
 
 	hwp_outbuf__puts(o, "\nIntel LBR format (IA32_PERF_CAPABILITIES, MSR 0x345)\n");
-	if (in->perf_caps_state == HWP_PROBE_READ) {
-		const char *name = hwp_lbr_format__name((unsigned)in->lbr_format);
+	if (pc->state == HWP_PROBE_READ) {
+		const char *name = hwp_lbr_format__name((unsigned)pc->lbr_format);
 
-		unsigned f = hwp_lbr_format__fields((unsigned)in->lbr_format);
+		unsigned f = hwp_lbr_format__fields((unsigned)pc->lbr_format);
 
-		hwp_outbuf__printf(o, "  0x%" PRIx64 ": LBR format %s, %s\n", in->perf_capabilities,
-				   hwp_lbr_format__bits((unsigned)in->lbr_format, bits),
+		hwp_outbuf__printf(o, "  0x%" PRIx64 ": LBR format %s, %s\n", pc->value,
+				   hwp_lbr_format__bits((unsigned)pc->lbr_format, bits),
 				   name ? name : "unknown to hwprof");
 		if (name)
 			hwp_outbuf__printf(o, "  entries carry: from, to%s%s%s%s%s\n",
@@ -141,163 +147,205 @@ static void print_text(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 					   f & HWP_LBR_F_TYPE ? ", branch type" : "",
 					   f & HWP_LBR_F_INFO_MSR ? " (flags in LBR_INFO MSRs)" : "");
 	} else {
-		hwp_outbuf__printf(o, "  %s%s%s\n", state_text(in->perf_caps_state),
-				   in->perf_caps_err[0] ? ": " : "", in->perf_caps_err);
+		hwp_outbuf__printf(o, "  %s%s%s\n", state_text(pc->state),
+				   pc->err[0] ? ": " : "", pc->err);
 	}
-	if (in->flag_arch_lbr)
+	if (cpu->flag_arch_lbr)
 		hwp_outbuf__puts(o, "  architectural LBR (CPUID.07H:EDX[19])\n");
 
 	hwp_outbuf__puts(o, "\nCan record\n");
-	verdict_line(o, "hardware PMU", &in->hw_pmu);
-	verdict_line(o, "branch stacks", &in->branch_stack);
-	verdict_line(o, "LBR call stacks", &in->lbr_callstack);
-	verdict_line(o, "precise samples", &in->precise);
-	verdict_line(o, "perf events", &in->access);
-	verdict_line(o, "kernel samples", &in->kernel);
-	verdict_line(o, "kernel symbols", &in->kernel_syms);
-	verdict_line(o, "software events", &in->software);
+	verdict_line(o, "hardware PMU", hwp_probe_info__verdict(in, HWP_CAP_HW_PMU));
+	verdict_line(o, "branch stacks", hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK));
+	verdict_line(o, "LBR call stacks", hwp_probe_info__verdict(in, HWP_CAP_LBR_CALLSTACK));
+	verdict_line(o, "precise samples", hwp_probe_info__verdict(in, HWP_CAP_PRECISE));
+	verdict_line(o, "perf events", hwp_probe_info__verdict(in, HWP_CAP_ACCESS));
+	verdict_line(o, "kernel samples", hwp_probe_info__verdict(in, HWP_CAP_KERNEL));
+	verdict_line(o, "kernel symbols", hwp_probe_info__verdict(in, HWP_CAP_KERNEL_SYMS));
+	verdict_line(o, "software events", hwp_probe_info__verdict(in, HWP_CAP_SOFTWARE));
 	hwp_outbuf__putc(o, '\n');
 
-	if (!in->hw_pmu.yes)
+	if (!hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes)
 		hwp_outbuf__puts(o, "No hardware PMU here, so no branch records (-b, -j, --call-graph lbr)\n"
 				    "and no hardware events. Record emulated branch stacks instead:\n"
 				    "  hwprof record --emulate -- PROG ARGS\n");
-	else if (!in->branch_stack.yes)
+	else if (!hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->yes)
 		hwp_outbuf__puts(o, "This PMU gives no branch records. Record emulated branch stacks instead:\n"
 				    "  hwprof record --emulate -- PROG ARGS\n");
 	else
 		hwp_outbuf__printf(o, "Branch stacks can be recorded here:\n  hwprof record -b %s-- PROG ARGS\n",
-				   in->kernel.yes ? "" : "-e cycles:u ");
-	if (in->software.yes && !in->hw_pmu.yes)
+				   hwp_probe_info__verdict(in, HWP_CAP_KERNEL)->yes ? "" : "-e cycles:u ");
+	if (hwp_probe_info__verdict(in, HWP_CAP_SOFTWARE)->yes &&
+	    !hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes)
 		hwp_outbuf__puts(o, "Software events work: hwprof record -e cpu-clock -- PROG ARGS\n");
 }
 
-static void jstr(struct hwp_outbuf *o, const char *k, const char *v)
+/* INT, or null when it could not be read. */
+static void kv_int(struct hwp_json_writer *j, const char *k, int v)
 {
-	hwp_outbuf__printf(o, ",\"%s\":", k);
-	if (v)
-		hwp_json__string(o, v);
-	else
-		hwp_outbuf__puts(o, "null");
-}
-
-static void jint(struct hwp_outbuf *o, const char *k, int v)
-{
+	hwp_json_writer__key(j, k);
 	if (v == HWP_PROBE_UNKNOWN)
-		hwp_outbuf__printf(o, ",\"%s\":null", k);
+		hwp_json_writer__null(j);
 	else
-		hwp_outbuf__printf(o, ",\"%s\":%d", k, v);
+		hwp_json_writer__i64(j, v);
 }
 
-static void jbool(struct hwp_outbuf *o, const char *k, bool v)
+/* S, or null when empty. */
+static void kv_str_or_null(struct hwp_json_writer *j, const char *k, const char *s)
 {
-	hwp_outbuf__printf(o, ",\"%s\":%s", k, v ? "true" : "false");
+	hwp_json_writer__kv_string(j, k, s && s[0] ? s : NULL);
 }
 
-static void jverdict(struct hwp_outbuf *o, const char *k, const struct hwp_probe_verdict *v)
+static void kv_verdict(struct hwp_json_writer *j, const char *k, const struct hwp_probe_verdict *v)
 {
-	hwp_outbuf__printf(o, ",\"%s\":{\"yes\":%s,\"why\":", k, v->yes ? "true" : "false");
-	hwp_json__string(o, v->why);
-	hwp_outbuf__putc(o, '}');
+	hwp_json_writer__key(j, k);
+	hwp_json_writer__begin_object(j);
+	hwp_json_writer__kv_bool(j, "yes", v->yes);
+	hwp_json_writer__kv_string(j, "why", v->why);
+	hwp_json_writer__end_object(j);
 }
 
-static void print_json(struct hwp_outbuf *o, const struct hwp_probe_info *in)
+static void json_cpu(struct hwp_json_writer *j, const struct hwp_probe_cpu *cpu)
+{
+	const char *names[] = { "pdcm", "arch_lbr", "arch_perfmon", "ibs", "perfctr_core",
+				"amd_lbr_v2" };
+	bool vals[] = { cpu->flag_pdcm, cpu->flag_arch_lbr, cpu->flag_arch_perfmon, cpu->flag_ibs,
+			cpu->flag_perfctr_core, cpu->flag_amd_lbr_v2 };
+
+	hwp_json_writer__key(j, "cpu");
+	hwp_json_writer__begin_object(j);
+	hwp_json_writer__kv_string(j, "vendor", hwp_cpu_vendor__name(cpu->vendor));
+	hwp_json_writer__kv_string(j, "vendor_id", cpu->vendor_id);
+	if (cpu->have_fms) {
+		hwp_json_writer__kv_u64(j, "family", cpu->family);
+		hwp_json_writer__kv_u64(j, "model", cpu->model);
+		hwp_json_writer__kv_u64(j, "stepping", cpu->stepping);
+	}
+	hwp_json_writer__kv_string(j, "model_name", cpu->model_name);
+	hwp_json_writer__kv_string(j, "arch", cpu->arch);
+	hwp_json_writer__kv_bool(j, "hypervisor", cpu->hypervisor);
+	kv_str_or_null(j, "hypervisor_id", cpu->hypervisor_id);
+	hwp_json_writer__kv_bool(j, "cpuid_used", cpu->cpuid_used);
+	hwp_json_writer__kv_i64(j, "perfmon_version", cpu->perfmon_version);
+	hwp_json_writer__key(j, "flags");
+	hwp_json_writer__begin_array(j);
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
+		if (vals[i])
+			hwp_json_writer__string(j, names[i]);
+	hwp_json_writer__end_array(j);
+	hwp_json_writer__end_object(j);
+}
+
+static void json_pmus(struct hwp_json_writer *j, const struct hwp_probe_info *in)
+{
+	const char *err;
+
+	hwp_json_writer__key(j, "pmus");
+	hwp_json_writer__begin_array(j);
+	for (size_t i = 0; i < hwp_probe_info__nr_pmus(in); i++) {
+		const struct hwp_probe_pmu *p = hwp_probe_info__pmu(in, i);
+
+		hwp_json_writer__begin_object(j);
+		hwp_json_writer__kv_string(j, "name", p->name);
+		hwp_json_writer__kv_i64(j, "type", p->type);
+		hwp_json_writer__kv_string(j, "kind", hwp_pmu_kind__name(p->kind));
+		hwp_json_writer__kv_i64(j, "branches", p->branches);
+		hwp_json_writer__kv_i64(j, "max_precise", p->max_precise);
+		kv_str_or_null(j, "pmu_name", p->pmu_name);
+		hwp_json_writer__key(j, "caps");
+		hwp_json_writer__begin_object(j);
+		for (size_t c = 0; c < p->nr_caps; c++)
+			hwp_json_writer__kv_string(j, p->caps[c].name, p->caps[c].value);
+		hwp_json_writer__end_object(j);
+		hwp_json_writer__end_object(j);
+	}
+	hwp_json_writer__end_array(j);
+	hwp_json_writer__kv_u64(j, "other_pmus", hwp_probe_info__nr_other_pmus(in));
+	hwp_json_writer__kv_string(j, "pmus_error",
+				   hwp_probe_info__pmus_state(in, &err) == HWP_PROBE_READ ? NULL : err);
+}
+
+static void json_perms(struct hwp_json_writer *j, const struct hwp_probe_perms *pm)
+{
+	char level[16];
+
+	hwp_json_writer__key(j, "permissions");
+	hwp_json_writer__begin_object(j);
+	hwp_json_writer__kv_bool(j, "privileged", pm->privileged);
+	kv_str_or_null(j, "privilege", pm->privilege);
+	kv_int(j, "perf_event_paranoid", pm->paranoid);
+	hwp_json_writer__kv_string(j, "paranoid_meaning", hwp_paranoid__meaning(pm->paranoid));
+	hwp_json_writer__key(j, "paranoid_levels");
+	hwp_json_writer__begin_object(j);
+	for (int l = -1; l <= 3; l++) {
+		snprintf(level, sizeof(level), "%d%s", l, l == 3 ? "+" : "");
+		hwp_json_writer__kv_string(j, level, hwp_paranoid__meaning(l));
+	}
+	hwp_json_writer__end_object(j);
+	kv_int(j, "kptr_restrict", pm->kptr_restrict);
+	hwp_json_writer__kv_string(j, "kptr_restrict_meaning",
+				   hwp_kptr_restrict__meaning(pm->kptr_restrict));
+	kv_int(j, "perf_event_max_sample_rate", pm->max_sample_rate);
+	kv_int(j, "perf_event_mlock_kb", pm->mlock_kb);
+	kv_int(j, "nmi_watchdog", pm->nmi_watchdog);
+	hwp_json_writer__end_object(j);
+}
+
+static void json_perf_caps(struct hwp_json_writer *j, const struct hwp_probe_perf_caps *pc)
 {
 	char bits[8];
 
-	hwp_outbuf__puts(o, "{\"cpu\":{\"vendor\":");
-	hwp_json__string(o, hwp_cpu_vendor__name(in->vendor));
-	jstr(o, "vendor_id", in->vendor_id);
-	if (in->have_fms)
-		hwp_outbuf__printf(o, ",\"family\":%u,\"model\":%u,\"stepping\":%u", in->family,
-				   in->model, in->stepping);
-	jstr(o, "model_name", in->model_name);
-	jstr(o, "arch", in->arch);
-	jbool(o, "hypervisor", in->hypervisor);
-	jstr(o, "hypervisor_id", in->hypervisor_id[0] ? in->hypervisor_id : NULL);
-	jbool(o, "cpuid_used", in->cpuid_used);
-	hwp_outbuf__printf(o, ",\"perfmon_version\":%d", in->perfmon_version);
-	hwp_outbuf__puts(o, ",\"flags\":[");
-	{
-		const char *names[] = { "pdcm", "arch_lbr", "arch_perfmon", "ibs", "perfctr_core",
-					"amd_lbr_v2" };
-		bool vals[] = { in->flag_pdcm, in->flag_arch_lbr, in->flag_arch_perfmon, in->flag_ibs,
-				in->flag_perfctr_core, in->flag_amd_lbr_v2 };
-		bool first = true;
-
-		for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
-			if (vals[i]) {
-				hwp_outbuf__printf(o, "%s\"%s\"", first ? "" : ",", names[i]);
-				first = false;
-			}
-	}
-	hwp_outbuf__puts(o, "]},\"kernel_log\":{\"state\":");
-	hwp_json__string(o, state_text(in->kmsg));
-	jstr(o, "line", in->kmsg == HWP_PROBE_READ ? in->kmsg_line : NULL);
-	jstr(o, "error", in->kmsg == HWP_PROBE_READ ? NULL : in->kmsg_err);
-	hwp_outbuf__puts(o, "},\"pmus\":[");
-	for (size_t i = 0; i < in->nr_pmus; i++) {
-		const struct hwp_probe_pmu *p = &in->pmus[i];
-
-		hwp_outbuf__printf(o, "%s{\"name\":", i ? "," : "");
-		hwp_json__string(o, p->name);
-		hwp_outbuf__printf(o, ",\"type\":%d,\"kind\":\"%s\",\"branches\":%d,\"max_precise\":%d",
-				   p->type, hwp_pmu_kind__name(p->kind), p->branches, p->max_precise);
-		jstr(o, "pmu_name", p->pmu_name[0] ? p->pmu_name : NULL);
-		hwp_outbuf__puts(o, ",\"caps\":{");
-		for (size_t c = 0; c < p->nr_caps; c++) {
-			if (c)
-				hwp_outbuf__putc(o, ',');
-			hwp_json__string(o, p->caps[c].name);
-			hwp_outbuf__putc(o, ':');
-			hwp_json__string(o, p->caps[c].value);
-		}
-		hwp_outbuf__puts(o, "}}");
-	}
-	hwp_outbuf__printf(o, "],\"other_pmus\":%zu", in->nr_other_pmus);
-	jstr(o, "pmus_error", in->pmus_state == HWP_PROBE_READ ? NULL : in->pmus_err);
-	hwp_outbuf__printf(o, ",\"permissions\":{\"privileged\":%s", in->privileged ? "true" : "false");
-	jstr(o, "privilege", in->privilege[0] ? in->privilege : NULL);
-	jint(o, "perf_event_paranoid", in->paranoid);
-	jstr(o, "paranoid_meaning", hwp_paranoid__meaning(in->paranoid));
-	hwp_outbuf__puts(o, ",\"paranoid_levels\":{");
-	for (int l = -1; l <= 3; l++) {
-		hwp_outbuf__printf(o, "%s\"%d%s\":", l > -1 ? "," : "", l, l == 3 ? "+" : "");
-		hwp_json__string(o, hwp_paranoid__meaning(l));
-	}
-	hwp_outbuf__putc(o, '}');
-	jint(o, "kptr_restrict", in->kptr_restrict);
-	jstr(o, "kptr_restrict_meaning", hwp_kptr_restrict__meaning(in->kptr_restrict));
-	jint(o, "perf_event_max_sample_rate", in->max_sample_rate);
-	jint(o, "perf_event_mlock_kb", in->mlock_kb);
-	jint(o, "nmi_watchdog", in->nmi_watchdog);
-	hwp_outbuf__puts(o, "},\"perf_capabilities\":{\"state\":");
-	hwp_json__string(o, state_text(in->perf_caps_state));
-	if (in->perf_caps_state == HWP_PROBE_READ) {
-		const char *name = hwp_lbr_format__name((unsigned)in->lbr_format);
-
-		hwp_outbuf__printf(o, ",\"value\":\"0x%" PRIx64 "\",\"lbr_format\":%d", in->perf_capabilities,
-				   in->lbr_format);
-		jstr(o, "lbr_format_bits", hwp_lbr_format__bits((unsigned)in->lbr_format, bits));
-		jstr(o, "lbr_format_name", name);
+	hwp_json_writer__key(j, "perf_capabilities");
+	hwp_json_writer__begin_object(j);
+	hwp_json_writer__kv_string(j, "state", state_text(pc->state));
+	if (pc->state == HWP_PROBE_READ) {
+		hwp_json_writer__kv_hex(j, "value", pc->value);
+		hwp_json_writer__kv_i64(j, "lbr_format", pc->lbr_format);
+		hwp_json_writer__kv_string(j, "lbr_format_bits",
+					   hwp_lbr_format__bits((unsigned)pc->lbr_format, bits));
+		hwp_json_writer__kv_string(j, "lbr_format_name",
+					   hwp_lbr_format__name((unsigned)pc->lbr_format));
 	} else {
-		jstr(o, "error", in->perf_caps_err);
+		hwp_json_writer__kv_string(j, "error", pc->err);
 	}
-	hwp_outbuf__puts(o, "},\"can\":{\"branch_depth\":");
-	hwp_outbuf__printf(o, "%d", in->branch_depth);
-	jstr(o, "core_pmu", in->core_pmu[0] ? in->core_pmu : NULL);
-	jverdict(o, "hardware_pmu", &in->hw_pmu);
-	jverdict(o, "branch_stacks", &in->branch_stack);
-	jverdict(o, "lbr_call_stacks", &in->lbr_callstack);
-	jverdict(o, "precise_samples", &in->precise);
-	jverdict(o, "perf_events", &in->access);
-	jverdict(o, "kernel_samples", &in->kernel);
-	jverdict(o, "kernel_symbols", &in->kernel_syms);
-	jverdict(o, "software_events", &in->software);
-	hwp_outbuf__puts(o, "},\"advice\":");
-	hwp_json__string(o, in->branch_stack.yes ? "hwprof record -b -- PROG ARGS"
-						 : "hwprof record --emulate -- PROG ARGS");
-	hwp_outbuf__puts(o, "}\n");
+	hwp_json_writer__end_object(j);
+}
+
+static void print_json(struct hwp_json_writer *j, const struct hwp_probe_info *in)
+{
+	static const struct {
+		const char *key;
+		enum hwp_capability cap;
+	} verdicts[] = {
+		{ "hardware_pmu", HWP_CAP_HW_PMU },      { "branch_stacks", HWP_CAP_BRANCH_STACK },
+		{ "lbr_call_stacks", HWP_CAP_LBR_CALLSTACK }, { "precise_samples", HWP_CAP_PRECISE },
+		{ "perf_events", HWP_CAP_ACCESS },       { "kernel_samples", HWP_CAP_KERNEL },
+		{ "kernel_symbols", HWP_CAP_KERNEL_SYMS }, { "software_events", HWP_CAP_SOFTWARE },
+	};
+	const struct hwp_probe_kmsg *km = hwp_probe_info__kmsg(in);
+
+	hwp_json_writer__begin_object(j);
+	json_cpu(j, hwp_probe_info__cpu(in));
+	hwp_json_writer__key(j, "kernel_log");
+	hwp_json_writer__begin_object(j);
+	hwp_json_writer__kv_string(j, "state", state_text(km->state));
+	hwp_json_writer__kv_string(j, "line", km->state == HWP_PROBE_READ ? km->line : NULL);
+	hwp_json_writer__kv_string(j, "error", km->state == HWP_PROBE_READ ? NULL : km->err);
+	hwp_json_writer__end_object(j);
+	json_pmus(j, in);
+	json_perms(j, hwp_probe_info__perms(in));
+	json_perf_caps(j, hwp_probe_info__perf_caps(in));
+	hwp_json_writer__key(j, "can");
+	hwp_json_writer__begin_object(j);
+	hwp_json_writer__kv_i64(j, "branch_depth", hwp_probe_info__branch_depth(in));
+	kv_str_or_null(j, "core_pmu", hwp_probe_info__core_pmu(in));
+	for (size_t i = 0; i < sizeof(verdicts) / sizeof(verdicts[0]); i++)
+		kv_verdict(j, verdicts[i].key, hwp_probe_info__verdict(in, verdicts[i].cap));
+	hwp_json_writer__end_object(j);
+	hwp_json_writer__kv_string(j, "advice",
+				   hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->yes
+					   ? "hwprof record -b -- PROG ARGS"
+					   : "hwprof record --emulate -- PROG ARGS");
+	hwp_json_writer__end_object(j);
 }
 
 int cmd_check(int argc, char **argv)
@@ -345,24 +393,30 @@ int cmd_check(int argc, char **argv)
 	if (optind < argc)
 		return cli_error("check: unexpected argument '%s'", argv[optind]);
 
-	struct hwp_probe_info *info = calloc(1, sizeof(*info));
+	struct hwp_probe_info *info = hwp_probe_info__new();
+	struct hwp_json_writer *jw = NULL;
+	struct hwp_outbuf out;
+
 	if (!info)
-		return cli_error("out of memory");
+		return cli_error("check: %s", hwp_errmsg());
 	if ((rc = hwp_probe__run(&opts, info)) < 0) {
-		free(info);
+		hwp_probe_info__delete(info);
 		return cli_error("check: %s", hwp_errmsg());
 	}
-	struct hwp_outbuf out;
-	if (hwp_outbuf__init(&out, stdout) < 0) {
-		free(info);
+	if (hwp_outbuf__init(&out, stdout) < 0 || (json && !(jw = hwp_json_writer__new(&out)))) {
+		hwp_probe_info__delete(info);
 		return cli_error("out of memory");
 	}
 	if (json)
-		print_json(&out, info);
+		print_json(jw, info);
 	else
 		print_text(&out, info);
-	free(info);
+	rc = jw ? hwp_json_writer__finish(jw) : 0;
+	hwp_json_writer__delete(jw);
+	hwp_probe_info__delete(info);
 	int werr = hwp_outbuf__finish(&out);
+	if (rc < 0)
+		return cli_error("check: %s", hwp_errmsg());
 	if (werr)
 		return cli_error("error writing output: %s", hwp_strerror(werr));
 	return 0;

@@ -8,8 +8,8 @@
 #include "hwprof/attr_names.h"
 #include "hwprof/file_stats.h"
 #include "hwprof/hwprof.h"
+#include "hwprof/json.h"
 #include "hwprof/outbuf.h"
-#include "hwprof/sample_json.h"
 
 static const char usage[] =
 	"usage: hwprof info [-i FILE] [--json]\n"
@@ -91,7 +91,9 @@ static double pct(uint64_t part, uint64_t whole)
 
 static uint64_t lost_total(const struct hwp_file_stats *st)
 {
-	return st->lost_events + st->lost_samples;
+	const struct hwp_file_totals *tot = hwp_file_stats__totals(st);
+
+	return tot->lost_events + tot->lost_samples;
 }
 
 static void print_text(struct info_ctx *c)
@@ -99,6 +101,7 @@ static void print_text(struct info_ctx *c)
 	struct hwp_outbuf *o = c->o;
 	const struct hwp_reader *r = c->r;
 	const struct hwp_file_stats *st = c->st;
+	const struct hwp_file_totals *tot = hwp_file_stats__totals(st);
 	const struct hwp_header_info *h = hwp_reader__header(r);
 	char name[128];
 
@@ -182,192 +185,232 @@ static void print_text(struct info_ctx *c)
 
 	hwp_outbuf__puts(o, "records:\n");
 	for (unsigned t = 0; t < HWP_RECORD_TYPE_MAX; t++)
-		if (st->records[t])
+		if (hwp_file_stats__records(st, t))
 			hwp_outbuf__printf(o, "  %-20s %12" PRIu64 "\n",
 					   hwp_record_type__name(t) ? hwp_record_type__name(t) : "?",
-					   st->records[t]);
-	if (st->records_unknown)
-		hwp_outbuf__printf(o, "  %-20s %12" PRIu64 "\n", "unknown (skipped)", st->records_unknown);
-	if (st->records_compressed_inner)
+					   hwp_file_stats__records(st, t));
+	if (tot->records_unknown)
+		hwp_outbuf__printf(o, "  %-20s %12" PRIu64 "\n", "unknown (skipped)", tot->records_unknown);
+	if (tot->records_compressed_inner)
 		hwp_outbuf__printf(o, "  (%" PRIu64 " of these came out of compressed records)\n",
-				   st->records_compressed_inner);
+				   tot->records_compressed_inner);
 
 	hwp_outbuf__printf(o, "\nsamples: %" PRIu64 " (user %" PRIu64 ", kernel %" PRIu64 ", other %" PRIu64 ")\n",
-			   st->samples, st->samples_user, st->samples_kernel, st->samples_other);
+			   tot->samples, tot->samples_user, tot->samples_kernel, tot->samples_other);
 	for (size_t i = 0; i < hwp_reader__nr_evsels(r) && i < HWP_STATS_MAX_EVSELS; i++)
 		hwp_outbuf__printf(o, "  %-40s %12" PRIu64 "\n",
 				   evsel_name(hwp_reader__evsel(r, i), name, sizeof(name)),
-				   st->samples_per_evsel[i]);
-	if (st->samples_unknown_id)
+				   hwp_file_stats__evsel_samples(st, i));
+	if (tot->samples_unknown_id)
 		hwp_outbuf__printf(o, "  %-40s %12" PRIu64 "\n", "(unknown sample id: skipped)",
-				   st->samples_unknown_id);
+				   tot->samples_unknown_id);
 
-	if (st->samples_with_branches) {
+	if (tot->samples_with_branches) {
 		hwp_outbuf__printf(o, "\nbranch stacks: %" PRIu64 " samples, %" PRIu64 " entries, mean depth %.1f%s\n",
-				   st->samples_with_branches, st->branch_entries,
-				   (double)st->branch_entries / (double)st->samples_with_branches,
-				   st->hw_idx_samples ? ", with hw_idx" : "");
+				   tot->samples_with_branches, tot->branch_entries,
+				   (double)tot->branch_entries / (double)tot->samples_with_branches,
+				   tot->hw_idx_samples ? ", with hw_idx" : "");
 		hwp_outbuf__puts(o, "  depth histogram:");
 		for (unsigned d = 0; d <= HWP_STATS_MAX_DEPTH; d++)
-			if (st->depth_hist[d])
+			if (hwp_file_stats__depth(st, d))
 				hwp_outbuf__printf(o, " %u%s:%" PRIu64, d, d == HWP_STATS_MAX_DEPTH ? "+" : "",
-						   st->depth_hist[d]);
+						   hwp_file_stats__depth(st, d));
 		hwp_outbuf__puts(o, "\n  fields with data (entries with a non-zero value):\n");
 		for (unsigned f = 0; f < HWP_BF_COUNT; f++)
 			hwp_outbuf__printf(o, "    %-10s %12" PRIu64 "  %6.2f%%%s\n", hwp_branch_field__name(f),
-					   st->branch_field_nonzero[f],
-					   pct(st->branch_field_nonzero[f], st->branch_entries),
-					   st->branch_field_nonzero[f] || f == HWP_BF_FROM_ZERO ? "" : "  (not populated)");
+					   hwp_file_stats__branch_field(st, f),
+					   pct(hwp_file_stats__branch_field(st, f), tot->branch_entries),
+					   hwp_file_stats__branch_field(st, f) || f == HWP_BF_FROM_ZERO ? "" : "  (not populated)");
 	}
 	hwp_outbuf__printf(o, "\nlost: %" PRIu64 " events (LOST), %" PRIu64 " samples (LOST_SAMPLES); throttled %" PRIu64 " times, unthrottled %" PRIu64 "\n",
-			   st->lost_events, st->lost_samples, st->records[HWP_RECORD_THROTTLE],
-			   st->records[HWP_RECORD_UNTHROTTLE]);
+			   tot->lost_events, tot->lost_samples, hwp_file_stats__records(st, HWP_RECORD_THROTTLE),
+			   hwp_file_stats__records(st, HWP_RECORD_UNTHROTTLE));
 }
 
-static void json_kv_str(struct hwp_outbuf *o, const char *k, const char *v, bool *first)
+/* Names of the bits set in BITS ("bitN" for unnamed ones). */
+static void json_bits(struct hwp_json_writer *j, const char *k, uint64_t bits,
+		      const char *(*name)(unsigned))
 {
-	if (!v)
-		return;
-	hwp_outbuf__printf(o, "%s\"%s\":", *first ? "" : ",", k);
-	hwp_json__string(o, v);
-	*first = false;
-}
-
-static void json_bits(struct hwp_outbuf *o, const char *k, uint64_t bits, const char *(*name)(unsigned))
-{
-	bool first = true;
-
-	hwp_outbuf__printf(o, ",\"%s\":[", k);
+	hwp_json_writer__key(j, k);
+	hwp_json_writer__begin_array(j);
 	for (unsigned b = 0; b < 64; b++) {
+		const char *n;
+		char tmp[32];
+
 		if (!((bits >> b) & 1))
 			continue;
-		const char *n = name(b);
-		char tmp[32];
-		if (!n) {
+		if (!(n = name(b))) {
 			snprintf(tmp, sizeof(tmp), "bit%u", b);
 			n = tmp;
 		}
-		hwp_outbuf__printf(o, "%s\"%s\"", first ? "" : ",", n);
-		first = false;
+		hwp_json_writer__string(j, n);
 	}
-	hwp_outbuf__putc(o, ']');
+	hwp_json_writer__end_array(j);
 }
 
-static void print_json(struct info_ctx *c)
+/* A member only when V is known. */
+static void kv_str_if(struct hwp_json_writer *j, const char *k, const char *v)
 {
-	struct hwp_outbuf *o = c->o;
-	const struct hwp_reader *r = c->r;
-	const struct hwp_file_stats *st = c->st;
+	if (v)
+		hwp_json_writer__kv_string(j, k, v);
+}
+
+static void json_header(struct hwp_json_writer *j, const struct hwp_reader *r)
+{
 	const struct hwp_header_info *h = hwp_reader__header(r);
-	bool first = true;
+	char hex[2 * sizeof(h->build_ids[0].id) + 1], feat[16];
+
+	kv_str_if(j, "file", hwp_reader__path(r));
+	hwp_json_writer__kv_string(j, "format", hwp_reader__is_text(r)   ? "text"
+						: hwp_reader__is_pipe(r) ? "pipe"
+									 : "file");
+	hwp_json_writer__kv_u64(j, "size", hwp_reader__file_size(r));
+	hwp_json_writer__kv_u64(j, "data_offset", hwp_reader__data_offset(r));
+	hwp_json_writer__kv_u64(j, "data_size", hwp_reader__data_size(r));
+	kv_str_if(j, "hostname", h->hostname);
+	kv_str_if(j, "osrelease", h->osrelease);
+	kv_str_if(j, "version", h->version);
+	kv_str_if(j, "arch", h->arch);
+	kv_str_if(j, "cpudesc", h->cpudesc);
+	kv_str_if(j, "cpuid", h->cpuid);
+	if (hwp_header_info__has(h, HWP_FEAT_NRCPUS)) {
+		hwp_json_writer__kv_u64(j, "nrcpus_online", h->nr_cpus_online);
+		hwp_json_writer__kv_u64(j, "nrcpus_avail", h->nr_cpus_avail);
+	}
+	if (hwp_header_info__has(h, HWP_FEAT_TOTAL_MEM))
+		hwp_json_writer__kv_u64(j, "total_mem_kb", h->total_mem_kb);
+	hwp_json_writer__key(j, "cmdline");
+	hwp_json_writer__begin_array(j);
+	for (size_t i = 0; i < h->nr_cmdline; i++)
+		hwp_json_writer__string(j, h->cmdline[i]);
+	hwp_json_writer__end_array(j);
+	hwp_json_writer__key(j, "features");
+	hwp_json_writer__begin_array(j);
+	for (unsigned f = 1; f < HWP_FEAT_BITS; f++) {
+		if (!hwp_header_info__has(h, f))
+			continue;
+		if (f < HWP_FEAT_LAST_KNOWN) {
+			hwp_json_writer__string(j, hwp_feature__name(f));
+		} else {
+			snprintf(feat, sizeof(feat), "#%u", f);
+			hwp_json_writer__string(j, feat);
+		}
+	}
+	hwp_json_writer__end_array(j);
+	hwp_json_writer__key(j, "build_ids");
+	hwp_json_writer__begin_array(j);
+	for (size_t i = 0; i < h->nr_build_ids; i++) {
+		unsigned n = h->build_ids[i].size < sizeof(h->build_ids[i].id) ? h->build_ids[i].size
+									       : sizeof(h->build_ids[i].id);
+
+		for (unsigned k = 0; k < n; k++)
+			snprintf(hex + 2 * k, 3, "%02x", h->build_ids[i].id[k]);
+		hex[2 * n] = 0;
+		hwp_json_writer__begin_array(j);
+		hwp_json_writer__string(j, hex);
+		hwp_json_writer__string(j, h->build_ids[i].filename);
+		hwp_json_writer__end_array(j);
+	}
+	hwp_json_writer__end_array(j);
+	hwp_json_writer__key(j, "pmu_mappings");
+	hwp_json_writer__begin_object(j);
+	for (size_t i = 0; i < h->nr_pmu_mappings; i++)
+		hwp_json_writer__kv_u64(j, h->pmu_mappings[i].name, h->pmu_mappings[i].type);
+	hwp_json_writer__end_object(j);
+	hwp_json_writer__key(j, "pmu_caps");
+	hwp_json_writer__begin_object(j);
+	for (size_t i = 0; i < h->nr_pmu_caps; i++) {
+		hwp_json_writer__key(j, h->pmu_caps[i].pmu_name);
+		hwp_json_writer__begin_array(j);
+		for (size_t k = 0; k < h->pmu_caps[i].nr_caps; k++)
+			hwp_json_writer__string(j, h->pmu_caps[i].caps[k]);
+		hwp_json_writer__end_array(j);
+	}
+	hwp_json_writer__end_object(j);
+}
+
+static void json_events(struct hwp_json_writer *j, const struct hwp_reader *r,
+			const struct hwp_file_stats *st)
+{
 	char name[128];
 
-	hwp_outbuf__puts(o, "{");
-	json_kv_str(o, "file", hwp_reader__path(r), &first);
-	json_kv_str(o, "format",
-		    hwp_reader__is_text(r) ? "text" : hwp_reader__is_pipe(r) ? "pipe" : "file", &first);
-	hwp_outbuf__printf(o, ",\"size\":%" PRIu64 ",\"data_offset\":%" PRIu64 ",\"data_size\":%" PRIu64,
-			   hwp_reader__file_size(r), hwp_reader__data_offset(r), hwp_reader__data_size(r));
-	json_kv_str(o, "hostname", h->hostname, &first);
-	json_kv_str(o, "osrelease", h->osrelease, &first);
-	json_kv_str(o, "version", h->version, &first);
-	json_kv_str(o, "arch", h->arch, &first);
-	json_kv_str(o, "cpudesc", h->cpudesc, &first);
-	json_kv_str(o, "cpuid", h->cpuid, &first);
-	if (hwp_header_info__has(h, HWP_FEAT_NRCPUS))
-		hwp_outbuf__printf(o, ",\"nrcpus_online\":%u,\"nrcpus_avail\":%u", h->nr_cpus_online,
-				   h->nr_cpus_avail);
-	if (hwp_header_info__has(h, HWP_FEAT_TOTAL_MEM))
-		hwp_outbuf__printf(o, ",\"total_mem_kb\":%" PRIu64, h->total_mem_kb);
-	hwp_outbuf__puts(o, ",\"cmdline\":[");
-	for (size_t i = 0; i < h->nr_cmdline; i++) {
-		if (i)
-			hwp_outbuf__putc(o, ',');
-		hwp_json__string(o, h->cmdline[i]);
-	}
-	hwp_outbuf__puts(o, "],\"features\":[");
-	first = true;
-	for (unsigned f = 1; f < HWP_FEAT_BITS; f++)
-		if (hwp_header_info__has(h, f)) {
-			if (f < HWP_FEAT_LAST_KNOWN)
-				hwp_outbuf__printf(o, "%s\"%s\"", first ? "" : ",", hwp_feature__name(f));
-			else
-				hwp_outbuf__printf(o, "%s\"#%u\"", first ? "" : ",", f);
-			first = false;
-		}
-	hwp_outbuf__puts(o, "],\"build_ids\":[");
-	for (size_t i = 0; i < h->nr_build_ids; i++) {
-		hwp_outbuf__printf(o, "%s[\"", i ? "," : "");
-		for (unsigned k = 0; k < h->build_ids[i].size; k++)
-			hwp_outbuf__printf(o, "%02x", h->build_ids[i].id[k]);
-		hwp_outbuf__puts(o, "\",");
-		hwp_json__string(o, h->build_ids[i].filename);
-		hwp_outbuf__putc(o, ']');
-	}
-	hwp_outbuf__puts(o, "],\"pmu_mappings\":{");
-	for (size_t i = 0; i < h->nr_pmu_mappings; i++) {
-		if (i)
-			hwp_outbuf__putc(o, ',');
-		hwp_json__string(o, h->pmu_mappings[i].name);
-		hwp_outbuf__printf(o, ":%u", h->pmu_mappings[i].type);
-	}
-	hwp_outbuf__puts(o, "},\"pmu_caps\":{");
-	for (size_t i = 0; i < h->nr_pmu_caps; i++) {
-		if (i)
-			hwp_outbuf__putc(o, ',');
-		hwp_json__string(o, h->pmu_caps[i].pmu_name);
-		hwp_outbuf__puts(o, ":[");
-		for (size_t j = 0; j < h->pmu_caps[i].nr_caps; j++) {
-			if (j)
-				hwp_outbuf__putc(o, ',');
-			hwp_json__string(o, h->pmu_caps[i].caps[j]);
-		}
-		hwp_outbuf__putc(o, ']');
-	}
-	hwp_outbuf__puts(o, "},\"events\":[");
+	hwp_json_writer__key(j, "events");
+	hwp_json_writer__begin_array(j);
 	for (size_t i = 0; i < hwp_reader__nr_evsels(r); i++) {
 		const struct hwp_evsel *e = hwp_reader__evsel(r, i);
 		const struct hwp_attr *a = &e->attr;
-		hwp_outbuf__printf(o, "%s{\"name\":", i ? "," : "");
-		hwp_json__string(o, evsel_name(e, name, sizeof(name)));
-		hwp_outbuf__printf(o, ",\"type\":%u,\"attr_size\":%u,\"config\":\"0x%" PRIx64 "\",\"config1\":\"0x%" PRIx64 "\",\"config2\":\"0x%" PRIx64 "\",\"sample_period_or_freq\":%" PRIu64 ",\"precise_ip\":%u,\"read_format\":\"0x%" PRIx64 "\",\"n_ids\":%zu,\"samples\":%" PRIu64,
-				   a->type, a->size, a->config, a->config1, a->config2, a->sample_period,
-				   hwp_attr__precise_ip(a), a->read_format, e->nr_ids,
-				   i < HWP_STATS_MAX_EVSELS ? st->samples_per_evsel[i] : 0);
-		json_bits(o, "sample_type", a->sample_type, hwp_sample_type__bit_name);
-		json_bits(o, "branch_sample_type", a->branch_sample_type, hwp_branch_sample_type__bit_name);
-		json_bits(o, "flags", a->flags & ~(3ULL << HWP_ATTR_PRECISE_IP), hwp_attr_flag__name);
-		hwp_outbuf__putc(o, '}');
+
+		hwp_json_writer__begin_object(j);
+		hwp_json_writer__kv_string(j, "name", evsel_name(e, name, sizeof(name)));
+		hwp_json_writer__kv_u64(j, "type", a->type);
+		hwp_json_writer__kv_u64(j, "attr_size", a->size);
+		hwp_json_writer__kv_hex(j, "config", a->config);
+		hwp_json_writer__kv_hex(j, "config1", a->config1);
+		hwp_json_writer__kv_hex(j, "config2", a->config2);
+		hwp_json_writer__kv_u64(j, "sample_period_or_freq", a->sample_period);
+		hwp_json_writer__kv_u64(j, "precise_ip", hwp_attr__precise_ip(a));
+		hwp_json_writer__kv_hex(j, "read_format", a->read_format);
+		hwp_json_writer__kv_u64(j, "n_ids", e->nr_ids);
+		hwp_json_writer__kv_u64(j, "samples", hwp_file_stats__evsel_samples(st, i));
+		json_bits(j, "sample_type", a->sample_type, hwp_sample_type__bit_name);
+		json_bits(j, "branch_sample_type", a->branch_sample_type,
+			  hwp_branch_sample_type__bit_name);
+		json_bits(j, "flags", a->flags & ~(3ULL << HWP_ATTR_PRECISE_IP), hwp_attr_flag__name);
+		hwp_json_writer__end_object(j);
 	}
-	hwp_outbuf__puts(o, "],\"records\":{");
-	first = true;
+	hwp_json_writer__end_array(j);
+}
+
+static void json_counts(struct hwp_json_writer *j, const struct hwp_file_stats *st)
+{
+	const struct hwp_file_totals *tot = hwp_file_stats__totals(st);
+	char depth[16];
+
+	hwp_json_writer__key(j, "records");
+	hwp_json_writer__begin_object(j);
 	for (unsigned t = 0; t < HWP_RECORD_TYPE_MAX; t++)
-		if (st->records[t]) {
-			hwp_outbuf__printf(o, "%s\"%s\":%" PRIu64, first ? "" : ",",
-					   hwp_record_type__name(t) ? hwp_record_type__name(t) : "?", st->records[t]);
-			first = false;
-		}
-	hwp_outbuf__printf(o, "},\"records_unknown\":%" PRIu64 ",\"records_from_compressed\":%" PRIu64,
-			   st->records_unknown, st->records_compressed_inner);
-	hwp_outbuf__printf(o, ",\"samples_total\":%" PRIu64 ",\"samples_unknown_id\":%" PRIu64 ",\"sample_ip_user_kernel\":[%" PRIu64 ",%" PRIu64 "]",
-			   st->samples, st->samples_unknown_id,
-			   st->samples - st->samples_unknown_id - st->samples_ip_kernel, st->samples_ip_kernel);
-	hwp_outbuf__printf(o, ",\"brstack_samples\":%" PRIu64 ",\"brstack_entries\":%" PRIu64 ",\"brstack_depth_hist\":{",
-			   st->samples_with_branches, st->branch_entries);
-	first = true;
+		if (hwp_file_stats__records(st, t))
+			hwp_json_writer__kv_u64(j, hwp_record_type__name(t) ? hwp_record_type__name(t) : "?",
+						hwp_file_stats__records(st, t));
+	hwp_json_writer__end_object(j);
+	hwp_json_writer__kv_u64(j, "records_unknown", tot->records_unknown);
+	hwp_json_writer__kv_u64(j, "records_from_compressed", tot->records_compressed_inner);
+	hwp_json_writer__kv_u64(j, "samples_total", tot->samples);
+	hwp_json_writer__kv_u64(j, "samples_unknown_id", tot->samples_unknown_id);
+	hwp_json_writer__key(j, "sample_ip_user_kernel");
+	hwp_json_writer__begin_array(j);
+	hwp_json_writer__u64(j, tot->samples - tot->samples_unknown_id - tot->samples_ip_kernel);
+	hwp_json_writer__u64(j, tot->samples_ip_kernel);
+	hwp_json_writer__end_array(j);
+	hwp_json_writer__kv_u64(j, "brstack_samples", tot->samples_with_branches);
+	hwp_json_writer__kv_u64(j, "brstack_entries", tot->branch_entries);
+	hwp_json_writer__key(j, "brstack_depth_hist");
+	hwp_json_writer__begin_object(j);
 	for (unsigned d = 0; d <= HWP_STATS_MAX_DEPTH; d++)
-		if (st->depth_hist[d]) {
-			hwp_outbuf__printf(o, "%s\"%u\":%" PRIu64, first ? "" : ",", d, st->depth_hist[d]);
-			first = false;
+		if (hwp_file_stats__depth(st, d)) {
+			snprintf(depth, sizeof(depth), "%u", d);
+			hwp_json_writer__kv_u64(j, depth, hwp_file_stats__depth(st, d));
 		}
-	hwp_outbuf__puts(o, "},\"br_flags_nonzero\":{");
+	hwp_json_writer__end_object(j);
+	hwp_json_writer__key(j, "br_flags_nonzero");
+	hwp_json_writer__begin_object(j);
 	for (unsigned f = 0; f < HWP_BF_COUNT; f++)
-		hwp_outbuf__printf(o, "%s\"%s\":%" PRIu64, f ? "," : "", hwp_branch_field__name(f),
-				   st->branch_field_nonzero[f]);
-	hwp_outbuf__printf(o, "},\"lost_events\":%" PRIu64 ",\"lost_samples\":%" PRIu64 ",\"throttle\":%" PRIu64 ",\"unthrottle\":%" PRIu64 ",\"lost_warning\":%s}\n",
-			   st->lost_events, st->lost_samples, st->records[HWP_RECORD_THROTTLE],
-			   st->records[HWP_RECORD_UNTHROTTLE],
-			   lost_total(st) * 100 > st->samples ? "true" : "false");
+		hwp_json_writer__kv_u64(j, hwp_branch_field__name(f), hwp_file_stats__branch_field(st, f));
+	hwp_json_writer__end_object(j);
+	hwp_json_writer__kv_u64(j, "lost_events", tot->lost_events);
+	hwp_json_writer__kv_u64(j, "lost_samples", tot->lost_samples);
+	hwp_json_writer__kv_u64(j, "throttle", hwp_file_stats__records(st, HWP_RECORD_THROTTLE));
+	hwp_json_writer__kv_u64(j, "unthrottle", hwp_file_stats__records(st, HWP_RECORD_UNTHROTTLE));
+	hwp_json_writer__kv_bool(j, "lost_warning", lost_total(st) * 100 > tot->samples);
+}
+
+static void print_json(struct hwp_json_writer *j, const struct info_ctx *c)
+{
+	hwp_json_writer__begin_object(j);
+	json_header(j, c->r);
+	json_events(j, c->r, c->st);
+	json_counts(j, c->st);
+	hwp_json_writer__end_object(j);
 }
 
 int cmd_info(int argc, char **argv)
@@ -407,34 +450,43 @@ int cmd_info(int argc, char **argv)
 	struct hwp_reader *r = cli_open_input(input);
 	if (!r)
 		return 1;
-	static struct hwp_file_stats st; /* 33 KiB: keep it off the stack */
+	struct hwp_file_stats *st = hwp_file_stats__new();
+	struct hwp_json_writer *jw = NULL;
+	struct hwp_outbuf out;
 	struct hwp_event ev;
 	int n, rc = 0;
 
-	hwp_file_stats__init(&st);
+	if (!st) {
+		hwp_reader__delete(r);
+		return cli_error("%s", hwp_errmsg());
+	}
 	while ((n = hwp_reader__next(r, &ev)) > 0)
-		hwp_file_stats__add(&st, &ev);
+		hwp_file_stats__add(st, &ev);
 	if (n < 0) {
 		rc = cli_error("%s", hwp_errmsg());
-		hwp_reader__delete(r);
-		return rc;
+		goto out;
 	}
-	struct hwp_outbuf out;
-	if (hwp_outbuf__init(&out, stdout) < 0) {
-		hwp_reader__delete(r);
-		return cli_error("out of memory");
+	if (hwp_outbuf__init(&out, stdout) < 0 || (json && !(jw = hwp_json_writer__new(&out)))) {
+		rc = cli_error("out of memory");
+		goto out;
 	}
-	struct info_ctx ctx = { &out, r, &st };
+	struct info_ctx ctx = { &out, r, st };
 	if (json)
-		print_json(&ctx);
+		print_json(jw, &ctx);
 	else
 		print_text(&ctx);
+	if (jw && hwp_json_writer__finish(jw) < 0)
+		rc = cli_error("info: %s", hwp_errmsg());
 	int werr = hwp_outbuf__finish(&out);
-	if (werr)
+	if (werr && !rc)
 		rc = cli_error("error writing output: %s", hwp_strerror(werr));
-	if (lost_total(&st) * 100 > st.samples)
+	uint64_t samples = hwp_file_stats__totals(st)->samples;
+	if (lost_total(st) * 100 > samples)
 		cli_warn("%s: %" PRIu64 " samples lost (%.1f%% of %" PRIu64 " recorded): results under-count; record with a larger buffer (-m) or a lower frequency",
-			 hwp_reader__path(r), lost_total(&st), pct(lost_total(&st), st.samples), st.samples);
+			 hwp_reader__path(r), lost_total(st), pct(lost_total(st), samples), samples);
+out:
+	hwp_json_writer__delete(jw);
+	hwp_file_stats__delete(st);
 	hwp_reader__delete(r);
 	return rc;
 }

@@ -119,41 +119,45 @@ static int parse_callgraph(const char *s, struct hwp_attr_opts *ao)
 static int explain_open_failure(const struct hwp_attr *a, const struct hwp_record_result *res)
 {
 	struct hwp_probe_opts po = { .sz = sizeof(po) };
-	struct hwp_probe_info *pi = calloc(1, sizeof(*pi));
-	int err = res->open_errno;
+	struct hwp_probe_info *pi = hwp_probe_info__new();
+	const struct hwp_probe_verdict *hw, *bs;
+	int err = res->open_errno, paranoid;
 	int rc;
 
 	if (!pi || hwp_probe__run(&po, pi) < 0) {
-		free(pi);
+		hwp_probe_info__delete(pi);
 		return cli_error("record: %s", hwp_errmsg());
 	}
-	if ((err == EACCES || err == EPERM) && pi->paranoid != HWP_PROBE_UNKNOWN) {
+	paranoid = hwp_probe_info__perms(pi)->paranoid;
+	hw = hwp_probe_info__verdict(pi, HWP_CAP_HW_PMU);
+	bs = hwp_probe_info__verdict(pi, HWP_CAP_BRANCH_STACK);
+	if ((err == EACCES || err == EPERM) && paranoid != HWP_PROBE_UNKNOWN) {
 		rc = cli_error("record: %s: permission denied: kernel.perf_event_paranoid=%d (%s)%s; "
-			       "see 'hwprof check'", res->event_name, pi->paranoid,
-			       hwp_paranoid__meaning(pi->paranoid),
+			       "see 'hwprof check'", res->event_name, paranoid,
+			       hwp_paranoid__meaning(paranoid),
 			       a->branch_sample_type & HWP_BRANCH_KERNEL
 				       ? "; kernel branches (-j ...,k) need CAP_PERFMON or a level <= 1"
 				       : "");
 	} else if (a->sample_type & HWP_SAMPLE_BRANCH_STACK) {
-		if (a->type == 1 && pi->branch_stack.yes)
+		if (a->type == 1 && bs->yes)
 			rc = cli_error("record: %s: software events have no branch stacks: sample a "
 				       "hardware event (-e cycles) with -b/-j", res->event_name);
-		else if (!pi->branch_stack.yes)
+		else if (!bs->yes)
 			rc = cli_error("record: no branch records on this machine: %s; see 'hwprof check', "
 				       "or record emulated branch stacks with 'hwprof record --emulate'",
-				       pi->hw_pmu.yes ? pi->branch_stack.why : pi->hw_pmu.why);
+				       hw->yes ? bs->why : hw->why);
 		else
 			rc = cli_error("record: %s with branch_sample_type 0x%" PRIx64 ": %s (this PMU "
 				       "may not support that filter; see 'hwprof check')",
 				       res->event_name, a->branch_sample_type, strerror(err));
-	} else if (a->type != 1 && !pi->hw_pmu.yes) {
+	} else if (a->type != 1 && !hw->yes) {
 		rc = cli_error("record: cannot open %s: %s; software events (-e cpu-clock) work, and "
 			       "'hwprof record --emulate' records emulated branch stacks",
-			       res->event_name, pi->hw_pmu.why);
+			       res->event_name, hw->why);
 	} else {
 		rc = cli_error("record: %s", hwp_errmsg());
 	}
-	free(pi);
+	hwp_probe_info__delete(pi);
 	return rc;
 }
 
@@ -169,6 +173,8 @@ static int record_hw(const struct record_opts *o, int argc, char **argv)
 
 	if (hwp_capture_host__detect(NULL, &host) < 0)
 		return cli_error("record: %s", hwp_errmsg());
+	if (o->period && (o->freq || o->freq_max))
+		return cli_error("record: cannot set frequency (-F) and period (-c) at the same time");
 	ao.event = o->event;
 	ao.period = o->period;
 	ao.freq = o->freq_max ? 0 : o->freq;
@@ -344,7 +350,7 @@ int cmd_record(int argc, char **argv)
 				o.branch_any = true;
 			} else {
 				if (hwp_branch_filter__parse(optarg, &o.branch_filter) < 0)
-					return cli_error("record: %s", hwp_errmsg());
+					return cli_error("record: -j: %s", hwp_errmsg());
 				o.branch_filter_str = optarg;
 			}
 			break;

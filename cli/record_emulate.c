@@ -57,6 +57,13 @@ int record_emulate(const struct record_opts *o)
 		cli_warn("record --emulate: -i ignored: child processes and threads are always "
 			 "recorded");
 
+	/* the library's check, said in terms of this command's flags */
+	/* (--depth and --jitter are checked when parsed) */
+	if ((o->branch_filter & (HWP_BRANCH_KERNEL | HWP_BRANCH_HV)) &&
+	    !(o->branch_filter & HWP_BRANCH_USER))
+		return cli_error("record --emulate: emulation records user-space branches only "
+				 "(add 'u' to -j)");
+
 	memset(&eo, 0, sizeof(eo));
 	eo.sz = sizeof(eo);
 	eo.output = out;

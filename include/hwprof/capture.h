@@ -12,6 +12,9 @@
 #include <stdint.h>
 
 #include "hwprof/perf_data.h"
+#include "hwprof/hwprof.h"
+
+HWP_BEGIN_DECLS
 
 /* ------------------------------------------------------------ host facts */
 
@@ -33,7 +36,7 @@ struct hwp_capture_host {
 };
 
 /* Reads the facts of this machine (from /proc; ROOT NULL means "/proc"). */
-int hwp_capture_host__detect(const char *procfs_root, struct hwp_capture_host *h);
+HWP_API int hwp_capture_host__detect(const char *procfs_root, struct hwp_capture_host *h);
 
 /* ------------------------------------------------------------ events */
 
@@ -61,7 +64,7 @@ struct hwp_event_desc {
  * Returns 0, -ENOENT (unknown event), -EINVAL (bad modifier) or
  * -EOPNOTSUPP (named event without libpfm4); hwp_errmsg() says which.
  */
-int hwp_event__parse(const char *str, const struct hwp_capture_host *h,
+HWP_API int hwp_event__parse(const char *str, const struct hwp_capture_host *h,
 		     struct hwp_event_desc *ev);
 
 /* -j FILTERS (comma-separated, as perf 6.1 spells them: u k hv any any_call
@@ -69,7 +72,7 @@ int hwp_event__parse(const char *str, const struct hwp_capture_host *h,
    priv; hwprof also takes the kernel's names call_stack, no_flags,
    no_cycles, hw_index, counter) into HWP_BRANCH_* bits, with perf's rule
    that a filter naming only privilege levels means "any". 0 or -EINVAL. */
-int hwp_branch_filter__parse(const char *s, uint64_t *mask);
+HWP_API int hwp_branch_filter__parse(const char *s, uint64_t *mask);
 
 /* ------------------------------------------------------------ attrs */
 
@@ -109,13 +112,13 @@ struct hwp_attr_result {
  * line (before any fallback), on a host with facts H. Returns 0 or <0 with
  * hwp_errmsg() set (unknown event, -c with -F, zero period, ...).
  */
-int hwp_attr__build(const struct hwp_attr_opts *o, const struct hwp_capture_host *h,
+HWP_API int hwp_attr__build(const struct hwp_attr_opts *o, const struct hwp_capture_host *h,
 		    struct hwp_attr_result *out);
 
 /* The attr as `perf record -vv` prints it: the "perf_event_attr:" block
    between two dashed lines, non-zero fields in perf's order. Returns the
    length written (snprintf-like: may exceed LEN). */
-size_t hwp_attr__format_perf(const struct hwp_attr *a, char *buf, size_t len);
+HWP_API size_t hwp_attr__format_perf(const struct hwp_attr *a, char *buf, size_t len);
 
 /* ------------------------------------------------------------ recorder */
 
@@ -158,6 +161,8 @@ struct hwp_record_result {
 
 /* Runs the workload under the event and writes OUTPUT. 0 or <0 (hwp_errmsg(),
    R->phase, R->open_errno). */
-int hwp_record__run(const struct hwp_record_opts *o, struct hwp_record_result *r);
+HWP_API int hwp_record__run(const struct hwp_record_opts *o, struct hwp_record_result *r);
+
+HWP_END_DECLS
 
 #endif

@@ -23,6 +23,10 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "hwprof/hwprof.h"
+
+HWP_BEGIN_DECLS
+
 #define HWP_EMU_DEFAULT_PERIOD 20011 /* taken branches per sample */
 #define HWP_EMU_DEFAULT_DEPTH 32
 
@@ -35,7 +39,8 @@ struct hwp_emu_opts {
 	uint64_t branch_filter;  /* HWP_BRANCH_* (0: any, user) */
 	const char *exact;       /* exact per-site counts (JSON lines), or NULL */
 	const char *qemu;        /* NULL: $HWPROF_QEMU, else qemu-x86_64 in PATH */
-	const char *plugin;      /* NULL: $HWPROF_EMU_PLUGIN, else next to /proc/self/exe */
+	const char *plugin;      /* NULL: $HWPROF_EMU_PLUGIN, else hwprof-emu.so next to
+				    /proc/self/exe, else in its ../lib/hwprof/ */
 	int argc;                /* the program and its arguments */
 	char *const *argv;
 	int cmdline_argc;        /* the CMDLINE header feature (NULL: built from opts) */
@@ -63,18 +68,20 @@ struct hwp_emu_result {
 struct hwp_emu;
 
 /* NULL + errno and hwp_errmsg() ("qemu-x86_64 not found: install qemu-user"). */
-struct hwp_emu *hwp_emu__new(const struct hwp_emu_opts *opts);
+HWP_API struct hwp_emu *hwp_emu__new(const struct hwp_emu_opts *opts);
 /* Starts qemu; returns its pid, or <0 (hwp_errmsg()). */
-pid_t hwp_emu__start(struct hwp_emu *s);
-pid_t hwp_emu__pid(const struct hwp_emu *s);
+HWP_API pid_t hwp_emu__start(struct hwp_emu *s);
+HWP_API pid_t hwp_emu__pid(const struct hwp_emu *s);
 /* 0 when qemu ended (RES says how), -EINTR when interrupted, <0 on error. */
-int hwp_emu__wait(struct hwp_emu *s, struct hwp_emu_result *res);
+HWP_API int hwp_emu__wait(struct hwp_emu *s, struct hwp_emu_result *res);
 /* Converts the recording; 0 or <0. Works on whatever was recorded. */
-int hwp_emu__finish(struct hwp_emu *s, struct hwp_emu_result *res);
-void hwp_emu__delete(struct hwp_emu *s);
+HWP_API int hwp_emu__finish(struct hwp_emu *s, struct hwp_emu_result *res);
+HWP_API void hwp_emu__delete(struct hwp_emu *s);
 
-/* The plugin's branch-kind mask and call-stack flag for a -j filter; <0 when
+/* The plugin's branch-kind mask and call-stack flag for a branch filter; <0 when
    the filter asks for nothing emulation can record (kernel-only). */
-int hwp_emu__filter_kinds(uint64_t branch_filter, uint32_t *kinds, bool *callstack);
+HWP_API int hwp_emu__filter_kinds(uint64_t branch_filter, uint32_t *kinds, bool *callstack);
+
+HWP_END_DECLS
 
 #endif

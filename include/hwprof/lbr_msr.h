@@ -33,7 +33,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hwprof/hwprof.h"
 #include "hwprof/perf_data.h"
+
+HWP_BEGIN_DECLS
 
 #define HWP_MSR_IA32_PERF_CAPABILITIES 0x345
 
@@ -66,13 +69,13 @@ static inline unsigned hwp_perf_capabilities__lbr_format(uint64_t v)
 }
 
 /* True for the formats above. */
-bool hwp_lbr_format__known(unsigned fmt);
+HWP_API bool hwp_lbr_format__known(unsigned fmt);
 /* The SDM's name: "64-bit EIP+flags+TSX+LBR_INFO", or NULL when unknown. */
-const char *hwp_lbr_format__name(unsigned fmt);
+HWP_API const char *hwp_lbr_format__name(unsigned fmt);
 /* "000101b" (the 6 bits in binary) into BUF (at least 8 bytes); returns BUF. */
-char *hwp_lbr_format__bits(unsigned fmt, char *buf);
+HWP_API char *hwp_lbr_format__bits(unsigned fmt, char *buf);
 /* enum hwp_lbr_field bits; 0 for unknown formats. */
-unsigned hwp_lbr_format__fields(unsigned fmt);
+HWP_API unsigned hwp_lbr_format__fields(unsigned fmt);
 
 /* Raw MSR values of one LBR entry. INFO is ignored by formats without one;
    for the 32-bit format FROM holds the whole record and TO is ignored. */
@@ -91,10 +94,12 @@ struct hwp_lbr_msrs {
  * set; BR_TYPE is mapped to perf's PERF_BR_* type (OTHER_BRANCH: 0).
  * Returns 0, or -EINVAL for an unknown format or width.
  */
-int hwp_lbr__decode(unsigned fmt, unsigned addr_bits, const struct hwp_lbr_msrs *m,
+HWP_API int hwp_lbr__decode(unsigned fmt, unsigned addr_bits, const struct hwp_lbr_msrs *m,
 		    struct hwp_branch_entry *e);
 
 /* Arch LBR BR_TYPE (LBR_INFO bits 59:56) to perf's PERF_BR_* value. */
-unsigned hwp_arch_lbr_br_type__perf(unsigned br_type);
+HWP_API unsigned hwp_arch_lbr_br_type__perf(unsigned br_type);
+
+HWP_END_DECLS
 
 #endif

@@ -10,6 +10,10 @@
 
 #include <stdint.h>
 
+#include "hwprof/hwprof.h"
+
+HWP_BEGIN_DECLS
+
 /* "PERFILE2" read as a little-endian u64. */
 #define HWP_PERF_MAGIC2 0x32454c4946524550ULL
 #define HWP_PERF_MAGIC2_SWAPPED 0x50455246494c4532ULL
@@ -249,5 +253,7 @@ enum hwp_feature {
 #define HWP_BRF_SPEC_SHIFT 24   /* 2 bits */
 #define HWP_BRF_NEW_TYPE_SHIFT 26 /* 4 bits */
 #define HWP_BRF_PRIV_SHIFT 30   /* 3 bits */
+
+HWP_END_DECLS
 
 #endif

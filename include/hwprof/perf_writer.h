@@ -15,12 +15,15 @@
 #include <stdint.h>
 
 #include "hwprof/perf_data.h"
+#include "hwprof/hwprof.h"
+
+HWP_BEGIN_DECLS
 
 struct hwp_writer;
 
-struct hwp_writer *hwp_writer__open(const char *path); /* NULL + errno, hwp_errmsg() */
+HWP_API struct hwp_writer *hwp_writer__open(const char *path); /* NULL + errno, hwp_errmsg() */
 /* Adds an event; returns its index or <0. IDS are its sample ids (may be 0). */
-int hwp_writer__add_attr(struct hwp_writer *w, const struct hwp_attr *attr,
+HWP_API int hwp_writer__add_attr(struct hwp_writer *w, const struct hwp_attr *attr,
 			 const uint64_t *ids, size_t nr_ids, const char *name);
 
 /* Sample: fields taken from S per the attr's sample_type; entries/callchain
@@ -37,37 +40,37 @@ struct hwp_sample_in {
 	   HWP_BRANCH_COUNTERS; NULL writes zeros. */
 	const uint64_t *branch_counters;
 };
-int hwp_writer__add_sample(struct hwp_writer *w, int attr_idx, const struct hwp_sample_in *in);
+HWP_API int hwp_writer__add_sample(struct hwp_writer *w, int attr_idx, const struct hwp_sample_in *in);
 
 /* Non-sample records; the sample_id_all trailer is written from ID when the
    attr asks for it (ID may be NULL: zeros). */
-int hwp_writer__add_mmap2(struct hwp_writer *w, int attr_idx, uint32_t pid, uint32_t tid,
+HWP_API int hwp_writer__add_mmap2(struct hwp_writer *w, int attr_idx, uint32_t pid, uint32_t tid,
 			  uint64_t addr, uint64_t len, uint64_t pgoff,
 			  const uint8_t *build_id, uint8_t build_id_size, uint32_t prot,
 			  uint32_t flags, const char *filename, uint16_t cpumode,
 			  const struct hwp_sample *id);
-int hwp_writer__add_comm(struct hwp_writer *w, int attr_idx, uint32_t pid, uint32_t tid,
+HWP_API int hwp_writer__add_comm(struct hwp_writer *w, int attr_idx, uint32_t pid, uint32_t tid,
 			 const char *comm, bool exec, const struct hwp_sample *id);
-int hwp_writer__add_fork_exit(struct hwp_writer *w, int attr_idx, uint32_t type,
+HWP_API int hwp_writer__add_fork_exit(struct hwp_writer *w, int attr_idx, uint32_t type,
 			      uint32_t pid, uint32_t ppid, uint32_t tid, uint32_t ptid,
 			      uint64_t time, const struct hwp_sample *id);
-int hwp_writer__add_finished_round(struct hwp_writer *w);
+HWP_API int hwp_writer__add_finished_round(struct hwp_writer *w);
 /* Any other record, written as given (header included). */
-int hwp_writer__add_raw(struct hwp_writer *w, const void *rec, size_t size);
+HWP_API int hwp_writer__add_raw(struct hwp_writer *w, const void *rec, size_t size);
 
 /* Header features. Strings are copied. */
-int hwp_writer__set_string(struct hwp_writer *w, unsigned feat, const char *value);
-int hwp_writer__set_nrcpus(struct hwp_writer *w, uint32_t online, uint32_t avail);
-int hwp_writer__add_build_id(struct hwp_writer *w, int32_t pid, uint16_t cpumode,
+HWP_API int hwp_writer__set_string(struct hwp_writer *w, unsigned feat, const char *value);
+HWP_API int hwp_writer__set_nrcpus(struct hwp_writer *w, uint32_t online, uint32_t avail);
+HWP_API int hwp_writer__add_build_id(struct hwp_writer *w, int32_t pid, uint16_t cpumode,
 			     const uint8_t *id, uint8_t size, const char *filename);
 /* TOTAL_MEM, in kB as /proc/meminfo and perf give it. */
-int hwp_writer__set_total_mem(struct hwp_writer *w, uint64_t kb);
+HWP_API int hwp_writer__set_total_mem(struct hwp_writer *w, uint64_t kb);
 /* CMDLINE: ARGC strings (copied). */
-int hwp_writer__set_cmdline(struct hwp_writer *w, int argc, const char *const *argv);
+HWP_API int hwp_writer__set_cmdline(struct hwp_writer *w, int argc, const char *const *argv);
 /* HOSTNAME, OSRELEASE, ARCH (uname), NRCPUS, CPUDESC, CPUID (x86 "Vendor,family,
    model,stepping" as perf writes it), TOTAL_MEM and VERSION, from this host,
    for each one not set already. Missing host facts are skipped, not errors. */
-int hwp_writer__set_host_features(struct hwp_writer *w);
+HWP_API int hwp_writer__set_host_features(struct hwp_writer *w);
 
 /*
  * Notes on what gets written:
@@ -84,15 +87,17 @@ int hwp_writer__set_host_features(struct hwp_writer *w);
  */
 
 /* Bytes of the output so far (header, attrs and data written or buffered). */
-uint64_t hwp_writer__size(const struct hwp_writer *w);
+HWP_API uint64_t hwp_writer__size(const struct hwp_writer *w);
 
 /* Writes header, attrs, ids and features; frees W. Returns 0 or <0. */
-int hwp_writer__close(struct hwp_writer *w);
+HWP_API int hwp_writer__close(struct hwp_writer *w);
 /* Frees without finishing (the output is left incomplete). */
-void hwp_writer__abort(struct hwp_writer *w);
+HWP_API void hwp_writer__abort(struct hwp_writer *w);
 
 /* Added for hwprof record: sets a header feature that has no content
    (HWP_FEAT_BRANCH_STACK, which perf report needs for branch mode). */
-int hwp_writer__set_flag_feature(struct hwp_writer *w, unsigned feat);
+HWP_API int hwp_writer__set_flag_feature(struct hwp_writer *w, unsigned feat);
+
+HWP_END_DECLS
 
 #endif

@@ -16,7 +16,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define HWP_PROBE_MAX_PMUS 32   /* PMUs kept with their details */
+#include "hwprof/hwprof.h"
+
+HWP_BEGIN_DECLS
+
 #define HWP_PROBE_MAX_CAPS 16   /* caps/ files kept per PMU */
 #define HWP_PROBE_UNKNOWN (-99) /* an integer that could not be read */
 
@@ -78,8 +81,21 @@ struct hwp_probe_verdict {
 	char why[240];
 };
 
-struct hwp_probe_info {
-	/* CPU */
+/* The capabilities a verdict is given for. */
+enum hwp_capability {
+	HWP_CAP_HW_PMU = 0,    /* a hardware (core) PMU is there */
+	HWP_CAP_ACCESS,        /* this user may open events */
+	HWP_CAP_KERNEL,        /* kernel samples and kernel branches */
+	HWP_CAP_KERNEL_SYMS,   /* kernel addresses readable (kptr_restrict) */
+	HWP_CAP_BRANCH_STACK,  /* branch stacks (LBR, BRS, BRBE) */
+	HWP_CAP_LBR_CALLSTACK, /* LBR call stacks */
+	HWP_CAP_PRECISE,       /* precise samples: PEBS / IBS / SPE */
+	HWP_CAP_SOFTWARE,      /* cpu-clock, task-clock */
+	HWP_CAP_COUNT,
+};
+
+/* The CPU. Fields are only ever appended: the library owns the storage. */
+struct hwp_probe_cpu {
 	char arch[16];          /* "x86_64", "aarch64", ... */
 	enum hwp_cpu_vendor vendor;
 	char vendor_id[16];     /* "GenuineIntel", "AuthenticAMD", "0x41" (Arm implementer) */
@@ -92,9 +108,11 @@ struct hwp_probe_info {
 	int perfmon_version;    /* Intel CPUID.0AH:EAX[7:0]; -1 unknown */
 	bool flag_pdcm, flag_arch_lbr, flag_arch_perfmon, flag_ibs, flag_perfctr_core,
 		flag_amd_lbr_v2;
+};
 
-	/* permissions (sysctl kernel.*) */
-	int paranoid;           /* perf_event_paranoid, HWP_PROBE_UNKNOWN if unread */
+/* Permissions (sysctl kernel.*; HWP_PROBE_UNKNOWN when unread). */
+struct hwp_probe_perms {
+	int paranoid;           /* perf_event_paranoid */
 	int kptr_restrict;
 	int max_sample_rate;    /* perf_event_max_sample_rate */
 	int mlock_kb;           /* perf_event_mlock_kb */
@@ -102,62 +120,77 @@ struct hwp_probe_info {
 	bool privileged;        /* euid 0, CAP_PERFMON or CAP_SYS_ADMIN */
 	bool cap_syslog;        /* euid 0 or CAP_SYSLOG: sees kernel addresses at kptr_restrict=1 */
 	char privilege[32];     /* "root", "CAP_PERFMON", "CAP_SYS_ADMIN", "" */
-
-	/* kernel log */
-	enum hwp_probe_state kmsg;
-	char kmsg_line[200];    /* "Performance Events: PMU not available due to ..." */
-	char kmsg_err[120];
-
-	/* PMUs */
-	enum hwp_probe_state pmus_state;
-	char pmus_err[120];
-	size_t nr_pmus;
-	struct hwp_probe_pmu pmus[HWP_PROBE_MAX_PMUS];
-	size_t nr_other_pmus;   /* PMUs left out of pmus[] (past the limit; uncore ones first) */
-
-	/* Intel: IA32_PERF_CAPABILITIES (MSR 0x345) from <dev>/cpu/0/msr */
-	enum hwp_probe_state perf_caps_state;
-	uint64_t perf_capabilities;
-	char perf_caps_err[160];
-	int lbr_format;         /* bits [5:0], -1 unknown */
-
-	/* verdicts */
-	struct hwp_probe_verdict hw_pmu;       /* a hardware (core) PMU is there */
-	struct hwp_probe_verdict access;       /* this user may open events */
-	struct hwp_probe_verdict kernel;       /* kernel samples and kernel branches */
-	struct hwp_probe_verdict kernel_syms;  /* kernel addresses readable (kptr_restrict) */
-	struct hwp_probe_verdict branch_stack; /* -b / -j */
-	struct hwp_probe_verdict lbr_callstack; /* --call-graph lbr */
-	struct hwp_probe_verdict precise;      /* :p modifiers, PEBS / IBS / SPE */
-	struct hwp_probe_verdict software;     /* cpu-clock, task-clock */
-	int branch_depth;                      /* deepest caps/branches, 0 when none */
-	char core_pmu[48];                     /* name of the first core PMU, "" when none */
 };
 
-/*
- * Runs every probe and the verdicts. INFO is filled whatever fails (a
- * probe that cannot read says so in its *_err / state); returns 0, or
- * -EINVAL for bad arguments.
- */
-int hwp_probe__run(const struct hwp_probe_opts *opts, struct hwp_probe_info *info);
+/* The kernel's PMU line from its log. */
+struct hwp_probe_kmsg {
+	enum hwp_probe_state state; /* READ: a PMU line was found */
+	char line[200];         /* "Performance Events: PMU not available due to ..." */
+	char err[120];
+};
 
-/* The individual probes (each sets only its part of INFO). */
-int hwp_probe__cpu(const char *procfs_root, bool use_cpuid, struct hwp_probe_info *info);
-int hwp_probe__perms(const char *procfs_root, struct hwp_probe_info *info);
-int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info);
+/* Intel: IA32_PERF_CAPABILITIES (MSR 0x345) from <dev>/cpu/0/msr. */
+struct hwp_probe_perf_caps {
+	enum hwp_probe_state state;
+	uint64_t value;
+	int lbr_format;         /* bits [5:0], -1 unknown */
+	char err[160];
+};
+
+/* What the probes found: opaque (it grows with every new probe). */
+struct hwp_probe_info;
+
+/* NULL + errno (ENOMEM) and hwp_errmsg(). */
+HWP_API struct hwp_probe_info *hwp_probe_info__new(void);
+HWP_API void hwp_probe_info__delete(struct hwp_probe_info *info);
+
+HWP_API const struct hwp_probe_cpu *hwp_probe_info__cpu(const struct hwp_probe_info *info);
+HWP_API const struct hwp_probe_perms *hwp_probe_info__perms(const struct hwp_probe_info *info);
+HWP_API const struct hwp_probe_kmsg *hwp_probe_info__kmsg(const struct hwp_probe_info *info);
+HWP_API const struct hwp_probe_perf_caps *
+hwp_probe_info__perf_caps(const struct hwp_probe_info *info);
+/* The PMUs kept with their details (core, IBS, SPE, trace and software ones
+   first); PMUs past the limit are only counted. */
+HWP_API size_t hwp_probe_info__nr_pmus(const struct hwp_probe_info *info);
+HWP_API const struct hwp_probe_pmu *hwp_probe_info__pmu(const struct hwp_probe_info *info,
+							size_t i); /* NULL past the end */
+HWP_API size_t hwp_probe_info__nr_other_pmus(const struct hwp_probe_info *info);
+/* READ, ABSENT or UNREADABLE; *ERR (may be NULL) says why when not READ. */
+HWP_API enum hwp_probe_state hwp_probe_info__pmus_state(const struct hwp_probe_info *info,
+							const char **err);
+/* The verdict on C (a "no" with "unknown capability" past HWP_CAP_COUNT). */
+HWP_API const struct hwp_probe_verdict *hwp_probe_info__verdict(const struct hwp_probe_info *info,
+								enum hwp_capability c);
+/* Deepest caps/branches (0 when none); name of the first core PMU ("" when none). */
+HWP_API int hwp_probe_info__branch_depth(const struct hwp_probe_info *info);
+HWP_API const char *hwp_probe_info__core_pmu(const struct hwp_probe_info *info);
+
+/*
+ * Runs every probe and the verdicts into INFO (from hwp_probe_info__new(),
+ * reset first). INFO is filled whatever fails (a probe that cannot read
+ * says so in its err / state); returns 0, or -EINVAL for bad arguments.
+ */
+HWP_API int hwp_probe__run(const struct hwp_probe_opts *opts, struct hwp_probe_info *info);
+
+/* The individual probes (each sets only its part of INFO): 0 or -EINVAL. */
+HWP_API int hwp_probe__cpu(const char *procfs_root, bool use_cpuid, struct hwp_probe_info *info);
+HWP_API int hwp_probe__perms(const char *procfs_root, struct hwp_probe_info *info);
+HWP_API int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info);
 /* Finds the kernel's PMU line in <dev_root>/kmsg (a device, or a text file
    holding the log); USE_SYSLOG falls back to klogctl() when it is unreadable. */
-int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info *info);
+HWP_API int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info *info);
 /* Intel only: IA32_PERF_CAPABILITIES from <dev_root>/cpu/0/msr. */
-int hwp_probe__perf_caps(const char *dev_root, struct hwp_probe_info *info);
+HWP_API int hwp_probe__perf_caps(const char *dev_root, struct hwp_probe_info *info);
 /* Fills the verdicts from what the probes found. */
-void hwp_probe__verdicts(struct hwp_probe_info *info);
+HWP_API void hwp_probe__verdicts(struct hwp_probe_info *info);
 
-const char *hwp_pmu_kind__name(enum hwp_pmu_kind k);
-const char *hwp_cpu_vendor__name(enum hwp_cpu_vendor v);
+HWP_API const char *hwp_pmu_kind__name(enum hwp_pmu_kind k);
+HWP_API const char *hwp_cpu_vendor__name(enum hwp_cpu_vendor v);
 /* What perf_event_paranoid level L blocks for unprivileged users. */
-const char *hwp_paranoid__meaning(int level);
+HWP_API const char *hwp_paranoid__meaning(int level);
 /* What kptr_restrict level L means for kernel symbols. */
-const char *hwp_kptr_restrict__meaning(int level);
+HWP_API const char *hwp_kptr_restrict__meaning(int level);
+
+HWP_END_DECLS
 
 #endif

@@ -26,6 +26,7 @@
 #include "hwprof/attr_names.h"
 #include "hwprof/hwprof.h"
 #include "util/bytes.h"
+#include "util/opts.h"
 
 #define PERF_TYPE_HARDWARE 0
 #define PERF_TYPE_SOFTWARE 1
@@ -36,23 +37,27 @@
 int hwp_capture_host__detect(const char *procfs_root, struct hwp_capture_host *h)
 {
 	struct hwp_probe_info *pi;
+	const struct hwp_probe_perms *perms;
+	const struct hwp_probe_cpu *cpu;
 
 	if (!h)
 		return hwp_set_error(EINVAL, "hwp_capture_host__detect: no host");
 	memset(h, 0, sizeof(*h));
-	pi = calloc(1, sizeof(*pi));
+	pi = hwp_probe_info__new();
 	if (!pi)
-		return hwp_set_error(ENOMEM, "out of memory");
+		return -ENOMEM;
 	hwp_probe__perms(procfs_root ? procfs_root : "/proc", pi);
 	hwp_probe__cpu(procfs_root ? procfs_root : "/proc", !procfs_root, pi);
+	perms = hwp_probe_info__perms(pi);
+	cpu = hwp_probe_info__cpu(pi);
 	/* perf_event_can_profile_kernel() = perf_event_paranoid_check(1) */
-	h->can_profile_kernel = pi->privileged ||
-				(pi->paranoid != HWP_PROBE_UNKNOWN && pi->paranoid <= 1);
-	h->amd = pi->vendor == HWP_CPU_AMD;
-	h->max_sample_rate = pi->max_sample_rate > 0 ? (unsigned)pi->max_sample_rate : 0;
-	h->paranoid = pi->paranoid;
-	snprintf(h->arch, sizeof(h->arch), "%s", pi->arch);
-	free(pi);
+	h->can_profile_kernel = perms->privileged ||
+				(perms->paranoid != HWP_PROBE_UNKNOWN && perms->paranoid <= 1);
+	h->amd = cpu->vendor == HWP_CPU_AMD;
+	h->max_sample_rate = perms->max_sample_rate > 0 ? (unsigned)perms->max_sample_rate : 0;
+	h->paranoid = perms->paranoid;
+	snprintf(h->arch, sizeof(h->arch), "%s", cpu->arch);
+	hwp_probe_info__delete(pi);
 	return 0;
 }
 
@@ -344,7 +349,7 @@ int hwp_branch_filter__parse(const char *s, uint64_t *mask)
 	if (!s || !mask)
 		return hwp_set_error(EINVAL, "hwp_branch_filter__parse: invalid argument");
 	if (strlen(s) >= sizeof(buf))
-		return hwp_set_error(EINVAL, "-j: filter list too long");
+		return hwp_set_error(EINVAL, "branch filter list too long");
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		size_t i;
@@ -353,7 +358,7 @@ int hwp_branch_filter__parse(const char *s, uint64_t *mask)
 			if (!strcasecmp(tok, branch_modes[i].name))
 				break;
 		if (i == sizeof(branch_modes) / sizeof(branch_modes[0]))
-			return hwp_set_error(EINVAL, "-j: unknown branch filter '%s' (u, k, hv, any, "
+			return hwp_set_error(EINVAL, "unknown branch filter '%s' (u, k, hv, any, "
 					     "any_call, any_ret, ind_call, ind_jmp, call, cond, "
 					     "abort_tx, in_tx, no_tx, save_type, stack/call_stack, priv, "
 					     "no_flags, no_cycles, hw_index, counter)", tok);
@@ -391,16 +396,17 @@ static void set_flag(struct hwp_attr *a, unsigned f, bool on)
 int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_host *h,
 		    struct hwp_attr_result *out)
 {
-	struct hwp_attr_opts o = { .sz = sizeof(o) };
+	struct hwp_attr_opts o;
 	struct hwp_attr *a;
 	const struct hwp_event_desc *ev;
 	bool no_inherit, per_cpu, sample_address, track = true;
 	uint64_t freq = HWP_PERF_DEFAULT_FREQ, interval = 0;
 	int rc;
 
-	if (!opts || !h || !out || opts->sz < sizeof(size_t))
+	if (!opts || !h || !out)
 		return hwp_set_error(EINVAL, "hwp_attr__build: invalid argument");
-	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if ((rc = hwp__opts_load(opts, sizeof(o), &o, "struct hwp_attr_opts")) < 0)
+		return rc;
 	memset(out, 0, sizeof(*out));
 	if ((rc = hwp_event__parse(o.event, h, &out->event)) < 0)
 		return rc;
@@ -409,10 +415,10 @@ int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_h
 
 	/* record_opts__config_freq() */
 	if (o.period && (o.freq || o.freq_max))
-		return hwp_set_error(EINVAL, "cannot set frequency (-F) and period (-c) at the same time");
+		return hwp_set_error(EINVAL, "cannot set both a sampling frequency and a sampling period");
 	if (o.freq_max) {
 		if (!h->max_sample_rate)
-			return hwp_set_error(EINVAL, "-F max: kernel.perf_event_max_sample_rate unreadable");
+			return hwp_set_error(EINVAL, "maximum sampling frequency: kernel.perf_event_max_sample_rate unreadable");
 		freq = h->max_sample_rate;
 	} else if (o.freq) {
 		freq = o.freq;
@@ -432,7 +438,7 @@ int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_h
 	}
 	if (o.callgraph == HWP_CALLGRAPH_DWARF && strcmp(h->arch, "x86_64") &&
 	    strcmp(h->arch, "aarch64"))
-		return hwp_set_error(EOPNOTSUPP, "--call-graph dwarf: registers of arch '%s' unknown "
+		return hwp_set_error(EOPNOTSUPP, "DWARF call graphs: registers of arch '%s' unknown "
 				     "to hwprof (x86_64, aarch64)", h->arch);
 
 	/* the event: parse_events() / evsel__new_cycles() */

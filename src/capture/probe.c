@@ -25,6 +25,8 @@
 #include "capture/probe.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/lbr_msr.h"
+#include "util/opts.h"
+#include "util/vec.h"
 
 /* ------------------------------------------------------------ file helpers */
 
@@ -206,7 +208,7 @@ static void parse_cpuinfo(const char *procfs_root, struct hwp_probe_info *info)
 		char *colon = strchr(line, ':');
 		char *key, *val;
 
-		if (line[0] == '\n' && info->vendor_id[0])
+		if (line[0] == '\n' && info->cpu.vendor_id[0])
 			break; /* first processor block only */
 		if (!colon)
 			continue;
@@ -214,56 +216,56 @@ static void parse_cpuinfo(const char *procfs_root, struct hwp_probe_info *info)
 		key = trim(line);
 		val = trim(colon + 1);
 		if (!strcmp(key, "vendor_id")) {
-			copy(info->vendor_id, sizeof(info->vendor_id), val);
+			copy(info->cpu.vendor_id, sizeof(info->cpu.vendor_id), val);
 		} else if (!strcmp(key, "cpu family")) {
-			info->family = (unsigned)strtoul(val, NULL, 0);
-			info->have_fms = true;
+			info->cpu.family = (unsigned)strtoul(val, NULL, 0);
+			info->cpu.have_fms = true;
 		} else if (!strcmp(key, "model")) {
-			info->model = (unsigned)strtoul(val, NULL, 0);
+			info->cpu.model = (unsigned)strtoul(val, NULL, 0);
 		} else if (!strcmp(key, "stepping")) {
-			info->stepping = (unsigned)strtoul(val, NULL, 0);
+			info->cpu.stepping = (unsigned)strtoul(val, NULL, 0);
 		} else if (!strcmp(key, "model name")) {
-			copy(info->model_name, sizeof(info->model_name), val);
+			copy(info->cpu.model_name, sizeof(info->cpu.model_name), val);
 		} else if (!strcmp(key, "flags")) {
-			info->hypervisor |= has_flag(val, "hypervisor");
-			info->flag_pdcm |= has_flag(val, "pdcm");
-			info->flag_arch_lbr |= has_flag(val, "arch_lbr");
-			info->flag_arch_perfmon |= has_flag(val, "arch_perfmon");
-			info->flag_ibs |= has_flag(val, "ibs");
-			info->flag_perfctr_core |= has_flag(val, "perfctr_core");
-			info->flag_amd_lbr_v2 |= has_flag(val, "amd_lbr_v2");
+			info->cpu.hypervisor |= has_flag(val, "hypervisor");
+			info->cpu.flag_pdcm |= has_flag(val, "pdcm");
+			info->cpu.flag_arch_lbr |= has_flag(val, "arch_lbr");
+			info->cpu.flag_arch_perfmon |= has_flag(val, "arch_perfmon");
+			info->cpu.flag_ibs |= has_flag(val, "ibs");
+			info->cpu.flag_perfctr_core |= has_flag(val, "perfctr_core");
+			info->cpu.flag_amd_lbr_v2 |= has_flag(val, "amd_lbr_v2");
 		} else if (!strcmp(key, "CPU implementer")) {
 			arm = true;
 			arm_imp = (unsigned)strtoul(val, NULL, 0);
-			copy(info->vendor_id, sizeof(info->vendor_id), val);
+			copy(info->cpu.vendor_id, sizeof(info->cpu.vendor_id), val);
 		} else if (!strcmp(key, "CPU part")) {
 			arm_part = (unsigned)strtoul(val, NULL, 0);
 		} else if (!strcmp(key, "CPU variant")) {
-			info->family = (unsigned)strtoul(val, NULL, 0);
+			info->cpu.family = (unsigned)strtoul(val, NULL, 0);
 		} else if (!strcmp(key, "CPU revision")) {
-			info->stepping = (unsigned)strtoul(val, NULL, 0);
+			info->cpu.stepping = (unsigned)strtoul(val, NULL, 0);
 		}
 	}
 	fclose(f);
 	if (arm) {
-		info->vendor = HWP_CPU_ARM;
-		info->model = arm_part;
-		info->have_fms = true;
-		if (!info->model_name[0])
-			setf(info->model_name, sizeof(info->model_name), "%s part 0x%03x",
+		info->cpu.vendor = HWP_CPU_ARM;
+		info->cpu.model = arm_part;
+		info->cpu.have_fms = true;
+		if (!info->cpu.model_name[0])
+			setf(info->cpu.model_name, sizeof(info->cpu.model_name), "%s part 0x%03x",
 				 arm_implementer(arm_imp), arm_part);
-		if (!info->arch[0])
-			copy(info->arch, sizeof(info->arch), "aarch64");
-	} else if (info->vendor_id[0]) {
-		if (!strcmp(info->vendor_id, "GenuineIntel"))
-			info->vendor = HWP_CPU_INTEL;
-		else if (!strcmp(info->vendor_id, "AuthenticAMD") ||
-			 !strcmp(info->vendor_id, "HygonGenuine"))
-			info->vendor = HWP_CPU_AMD;
+		if (!info->cpu.arch[0])
+			copy(info->cpu.arch, sizeof(info->cpu.arch), "aarch64");
+	} else if (info->cpu.vendor_id[0]) {
+		if (!strcmp(info->cpu.vendor_id, "GenuineIntel"))
+			info->cpu.vendor = HWP_CPU_INTEL;
+		else if (!strcmp(info->cpu.vendor_id, "AuthenticAMD") ||
+			 !strcmp(info->cpu.vendor_id, "HygonGenuine"))
+			info->cpu.vendor = HWP_CPU_AMD;
 		else
-			info->vendor = HWP_CPU_OTHER;
-		if (!info->arch[0])
-			copy(info->arch, sizeof(info->arch), "x86_64");
+			info->cpu.vendor = HWP_CPU_OTHER;
+		if (!info->cpu.arch[0])
+			copy(info->cpu.arch, sizeof(info->cpu.arch), "x86_64");
 	}
 }
 
@@ -275,19 +277,19 @@ static void probe_cpuid(struct hwp_probe_info *info)
 
 	if (!__get_cpuid(0, &a, &b, &c, &d))
 		return;
-	info->cpuid_used = true;
+	info->cpu.cpuid_used = true;
 	max = a;
 	memcpy(v, &b, 4);
 	memcpy(v + 4, &d, 4);
 	memcpy(v + 8, &c, 4);
 	v[12] = 0;
-	copy(info->vendor_id, sizeof(info->vendor_id), v);
+	copy(info->cpu.vendor_id, sizeof(info->cpu.vendor_id), v);
 	if (!strcmp(v, "GenuineIntel"))
-		info->vendor = HWP_CPU_INTEL;
+		info->cpu.vendor = HWP_CPU_INTEL;
 	else if (!strcmp(v, "AuthenticAMD") || !strcmp(v, "HygonGenuine"))
-		info->vendor = HWP_CPU_AMD;
+		info->cpu.vendor = HWP_CPU_AMD;
 	else
-		info->vendor = HWP_CPU_OTHER;
+		info->cpu.vendor = HWP_CPU_OTHER;
 	if (max >= 1 && __get_cpuid(1, &a, &b, &c, &d)) {
 		unsigned fam = (a >> 8) & 0xf, model = (a >> 4) & 0xf;
 
@@ -295,20 +297,20 @@ static void probe_cpuid(struct hwp_probe_info *info)
 			fam += (a >> 20) & 0xff;
 		if (fam == 6 || fam >= 0xf)
 			model |= ((a >> 16) & 0xf) << 4;
-		info->family = fam;
-		info->model = model;
-		info->stepping = a & 0xf;
-		info->have_fms = true;
-		info->hypervisor |= (c >> 31) & 1;
-		info->flag_pdcm |= (c >> 15) & 1;
+		info->cpu.family = fam;
+		info->cpu.model = model;
+		info->cpu.stepping = a & 0xf;
+		info->cpu.have_fms = true;
+		info->cpu.hypervisor |= (c >> 31) & 1;
+		info->cpu.flag_pdcm |= (c >> 15) & 1;
 	}
 	if (max >= 7 && __get_cpuid_count(7, 0, &a, &b, &c, &d))
-		info->flag_arch_lbr |= (d >> 19) & 1;
-	if (info->vendor == HWP_CPU_INTEL && max >= 0xa && __get_cpuid(0xa, &a, &b, &c, &d)) {
-		info->perfmon_version = (int)(a & 0xff);
-		info->flag_arch_perfmon |= info->perfmon_version > 0;
+		info->cpu.flag_arch_lbr |= (d >> 19) & 1;
+	if (info->cpu.vendor == HWP_CPU_INTEL && max >= 0xa && __get_cpuid(0xa, &a, &b, &c, &d)) {
+		info->cpu.perfmon_version = (int)(a & 0xff);
+		info->cpu.flag_arch_perfmon |= info->cpu.perfmon_version > 0;
 	}
-	if (info->hypervisor) {
+	if (info->cpu.hypervisor) {
 		__cpuid(0x40000000, a, b, c, d);
 		memcpy(v, &b, 4);
 		memcpy(v + 4, &c, 4);
@@ -317,30 +319,30 @@ static void probe_cpuid(struct hwp_probe_info *info)
 		for (int i = 0; i < 12; i++)
 			if (v[i] && !isprint((unsigned char)v[i]))
 				v[i] = '?';
-		copy(info->hypervisor_id, sizeof(info->hypervisor_id), v);
+		copy(info->cpu.hypervisor_id, sizeof(info->cpu.hypervisor_id), v);
 	}
 	ext_max = __get_cpuid_max(0x80000000, NULL);
-	if (info->vendor == HWP_CPU_AMD && ext_max >= 0x80000001 &&
+	if (info->cpu.vendor == HWP_CPU_AMD && ext_max >= 0x80000001 &&
 	    __get_cpuid(0x80000001, &a, &b, &c, &d)) {
-		info->flag_ibs |= (c >> 10) & 1;
-		info->flag_perfctr_core |= (c >> 23) & 1;
+		info->cpu.flag_ibs |= (c >> 10) & 1;
+		info->cpu.flag_perfctr_core |= (c >> 23) & 1;
 	}
-	if (info->vendor == HWP_CPU_AMD && ext_max >= 0x80000022 &&
+	if (info->cpu.vendor == HWP_CPU_AMD && ext_max >= 0x80000022 &&
 	    __get_cpuid(0x80000022, &a, &b, &c, &d))
-		info->flag_amd_lbr_v2 |= (a >> 1) & 1;
+		info->cpu.flag_amd_lbr_v2 |= (a >> 1) & 1;
 }
 #endif
 
 int hwp_probe__cpu(const char *procfs_root, bool use_cpuid, struct hwp_probe_info *info)
 {
 	if (!info)
-		return -EINVAL;
-	info->perfmon_version = -1;
+		return hwp_set_error(EINVAL, "%s: no info", __func__);
+	info->cpu.perfmon_version = -1;
 	if (use_cpuid) {
 		struct utsname u;
 
 		if (uname(&u) == 0)
-			copy(info->arch, sizeof(info->arch), u.machine);
+			copy(info->cpu.arch, sizeof(info->cpu.arch), u.machine);
 	}
 	parse_cpuinfo(procfs_root, info);
 #ifdef HAVE_CPUID
@@ -364,18 +366,18 @@ int hwp_probe__perms(const char *procfs_root, struct hwp_probe_info *info)
 	unsigned long long capeff = 0;
 
 	if (!info)
-		return -EINVAL;
-	if (hwp__read_int(procfs_root, "sys/kernel/perf_event_paranoid", &info->paranoid))
-		info->paranoid = HWP_PROBE_UNKNOWN;
-	if (hwp__read_int(procfs_root, "sys/kernel/kptr_restrict", &info->kptr_restrict))
-		info->kptr_restrict = HWP_PROBE_UNKNOWN;
+		return hwp_set_error(EINVAL, "%s: no info", __func__);
+	if (hwp__read_int(procfs_root, "sys/kernel/perf_event_paranoid", &info->perms.paranoid))
+		info->perms.paranoid = HWP_PROBE_UNKNOWN;
+	if (hwp__read_int(procfs_root, "sys/kernel/kptr_restrict", &info->perms.kptr_restrict))
+		info->perms.kptr_restrict = HWP_PROBE_UNKNOWN;
 	if (hwp__read_int(procfs_root, "sys/kernel/perf_event_max_sample_rate",
-			  &info->max_sample_rate))
-		info->max_sample_rate = HWP_PROBE_UNKNOWN;
-	if (hwp__read_int(procfs_root, "sys/kernel/perf_event_mlock_kb", &info->mlock_kb))
-		info->mlock_kb = HWP_PROBE_UNKNOWN;
-	if (hwp__read_int(procfs_root, "sys/kernel/nmi_watchdog", &info->nmi_watchdog))
-		info->nmi_watchdog = HWP_PROBE_UNKNOWN;
+			  &info->perms.max_sample_rate))
+		info->perms.max_sample_rate = HWP_PROBE_UNKNOWN;
+	if (hwp__read_int(procfs_root, "sys/kernel/perf_event_mlock_kb", &info->perms.mlock_kb))
+		info->perms.mlock_kb = HWP_PROBE_UNKNOWN;
+	if (hwp__read_int(procfs_root, "sys/kernel/nmi_watchdog", &info->perms.nmi_watchdog))
+		info->perms.nmi_watchdog = HWP_PROBE_UNKNOWN;
 
 	hwp__root_path(path, sizeof(path), procfs_root, "self/status");
 	f = fopen(path, "re");
@@ -389,15 +391,15 @@ int hwp_probe__perms(const char *procfs_root, struct hwp_probe_info *info)
 	}
 	if (f)
 		fclose(f);
-	info->privilege[0] = 0;
+	info->perms.privilege[0] = 0;
 	if (euid == 0)
-		copy(info->privilege, sizeof(info->privilege), "root");
+		copy(info->perms.privilege, sizeof(info->perms.privilege), "root");
 	else if ((capeff >> CAP_PERFMON_BIT) & 1)
-		copy(info->privilege, sizeof(info->privilege), "CAP_PERFMON");
+		copy(info->perms.privilege, sizeof(info->perms.privilege), "CAP_PERFMON");
 	else if ((capeff >> CAP_SYS_ADMIN_BIT) & 1)
-		copy(info->privilege, sizeof(info->privilege), "CAP_SYS_ADMIN");
-	info->privileged = info->privilege[0] != 0;
-	info->cap_syslog = euid == 0 || ((capeff >> CAP_SYSLOG_BIT) & 1);
+		copy(info->perms.privilege, sizeof(info->perms.privilege), "CAP_SYS_ADMIN");
+	info->perms.privileged = info->perms.privilege[0] != 0;
+	info->perms.cap_syslog = euid == 0 || ((capeff >> CAP_SYSLOG_BIT) & 1);
 	return 0;
 }
 
@@ -484,7 +486,7 @@ int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info)
 	size_t n = 0, cap = 0;
 
 	if (!info)
-		return -EINVAL;
+		return hwp_set_error(EINVAL, "%s: no info", __func__);
 	info->nr_pmus = 0;
 	info->nr_other_pmus = 0;
 	hwp__root_path(path, sizeof(path), sysfs_root, dir);
@@ -499,18 +501,13 @@ int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info)
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (n == cap) {
-			size_t nc = cap ? cap * 2 : 32;
-			char **nn = realloc(names, nc * sizeof(*nn));
+		char *name = strdup(de->d_name), **slot;
 
-			if (!nn)
-				break;
-			names = nn;
-			cap = nc;
-		}
-		if (!(names[n] = strdup(de->d_name)))
+		if (!name || !(slot = HWP_VEC_PUSH(names, n, cap))) {
+			free(name);
 			break;
-		n++;
+		}
+		*slot = name;
 	}
 	closedir(d);
 	qsort(names, n, sizeof(*names), cmp_name);
@@ -559,15 +556,15 @@ static const char *const kmsg_keys[] = { "Performance Events:", "hw perfevents:"
 /* Looks for the PMU line in LINE; keeps the first one found. */
 static void kmsg_match(struct hwp_probe_info *info, const char *line)
 {
-	if (info->kmsg == HWP_PROBE_READ)
+	if (info->kmsg.state == HWP_PROBE_READ)
 		return;
 	for (size_t k = 0; k < sizeof(kmsg_keys) / sizeof(kmsg_keys[0]); k++) {
 		const char *p = strstr(line, kmsg_keys[k]);
 
 		if (p) {
-			copy(info->kmsg_line, sizeof(info->kmsg_line), p);
-			info->kmsg_line[strcspn(info->kmsg_line, "\r\n")] = 0;
-			info->kmsg = HWP_PROBE_READ;
+			copy(info->kmsg.line, sizeof(info->kmsg.line), p);
+			info->kmsg.line[strcspn(info->kmsg.line, "\r\n")] = 0;
+			info->kmsg.state = HWP_PROBE_READ;
 			return;
 		}
 	}
@@ -595,9 +592,9 @@ int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info
 	int fd, err = 0;
 
 	if (!info)
-		return -EINVAL;
-	info->kmsg = HWP_PROBE_NOT_TRIED;
-	info->kmsg_line[0] = info->kmsg_err[0] = 0;
+		return hwp_set_error(EINVAL, "%s: no info", __func__);
+	info->kmsg.state = HWP_PROBE_NOT_TRIED;
+	info->kmsg.line[0] = info->kmsg.err[0] = 0;
 	hwp__root_path(path, sizeof(path), dev_root, "kmsg");
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0) {
@@ -616,7 +613,7 @@ int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info
 			if (r == 0)
 				break;
 			kmsg_feed(info, carry, &clen, sizeof(carry), buf, (size_t)r);
-			if (info->kmsg == HWP_PROBE_READ)
+			if (info->kmsg.state == HWP_PROBE_READ)
 				break;
 		}
 		if (clen) {
@@ -624,11 +621,11 @@ int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info
 			kmsg_match(info, carry);
 		}
 		close(fd);
-		if (info->kmsg == HWP_PROBE_READ)
+		if (info->kmsg.state == HWP_PROBE_READ)
 			return 0;
 		if (!err) {
-			info->kmsg = HWP_PROBE_ABSENT;
-			setf(info->kmsg_err, sizeof(info->kmsg_err),
+			info->kmsg.state = HWP_PROBE_ABSENT;
+			setf(info->kmsg.err, sizeof(info->kmsg.err),
 				 "no \"Performance Events:\" line in %s (log rotated?)", path);
 			return 0;
 		}
@@ -646,9 +643,9 @@ int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info
 				clen = 0;
 				kmsg_feed(info, carry, &clen, sizeof(carry), log, (size_t)n);
 				free(log);
-				if (info->kmsg != HWP_PROBE_READ) {
-					info->kmsg = HWP_PROBE_ABSENT;
-					copy(info->kmsg_err, sizeof(info->kmsg_err),
+				if (info->kmsg.state != HWP_PROBE_READ) {
+					info->kmsg.state = HWP_PROBE_ABSENT;
+					copy(info->kmsg.err, sizeof(info->kmsg.err),
 					     "no \"Performance Events:\" line in the kernel log "
 					     "(rotated?)");
 				}
@@ -657,8 +654,8 @@ int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info
 			free(log);
 		}
 	}
-	info->kmsg = HWP_PROBE_UNREADABLE;
-	setf(info->kmsg_err, sizeof(info->kmsg_err), "%s: %s%s", path, strerror(err),
+	info->kmsg.state = HWP_PROBE_UNREADABLE;
+	setf(info->kmsg.err, sizeof(info->kmsg.err), "%s: %s%s", path, strerror(err),
 		 err == EPERM || err == EACCES ? " (kernel.dmesg_restrict: run as root)" : "");
 	return 0;
 }
@@ -673,17 +670,17 @@ int hwp_probe__perf_caps(const char *dev_root, struct hwp_probe_info *info)
 	int fd;
 
 	if (!info)
-		return -EINVAL;
-	info->lbr_format = -1;
-	info->perf_caps_err[0] = 0;
-	if (info->vendor != HWP_CPU_INTEL) {
-		info->perf_caps_state = HWP_PROBE_NOT_TRIED;
-		copy(info->perf_caps_err, sizeof(info->perf_caps_err), "not an Intel CPU");
+		return hwp_set_error(EINVAL, "%s: no info", __func__);
+	info->perf_caps.lbr_format = -1;
+	info->perf_caps.err[0] = 0;
+	if (info->cpu.vendor != HWP_CPU_INTEL) {
+		info->perf_caps.state = HWP_PROBE_NOT_TRIED;
+		copy(info->perf_caps.err, sizeof(info->perf_caps.err), "not an Intel CPU");
 		return 0;
 	}
-	if (!info->flag_pdcm && !info->flag_arch_lbr) {
-		info->perf_caps_state = HWP_PROBE_ABSENT;
-		copy(info->perf_caps_err, sizeof(info->perf_caps_err),
+	if (!info->cpu.flag_pdcm && !info->cpu.flag_arch_lbr) {
+		info->perf_caps.state = HWP_PROBE_ABSENT;
+		copy(info->perf_caps.err, sizeof(info->perf_caps.err),
 		     "the CPU reports no IA32_PERF_CAPABILITIES (CPUID.01H:ECX.PDCM clear; "
 		     "hypervisors often hide it)");
 		return 0;
@@ -693,15 +690,15 @@ int hwp_probe__perf_caps(const char *dev_root, struct hwp_probe_info *info)
 	if (fd < 0) {
 		int e = errno;
 
-		info->perf_caps_state = HWP_PROBE_UNREADABLE;
+		info->perf_caps.state = HWP_PROBE_UNREADABLE;
 		if (e == ENOENT)
-			setf(info->perf_caps_err, sizeof(info->perf_caps_err),
+			setf(info->perf_caps.err, sizeof(info->perf_caps.err),
 				 "%s missing: 'modprobe msr' and run as root", path);
 		else if (e == EACCES || e == EPERM)
-			setf(info->perf_caps_err, sizeof(info->perf_caps_err),
+			setf(info->perf_caps.err, sizeof(info->perf_caps.err),
 				 "%s: %s (reading MSRs needs root: CAP_SYS_RAWIO)", path, strerror(e));
 		else
-			setf(info->perf_caps_err, sizeof(info->perf_caps_err), "%s: %s", path,
+			setf(info->perf_caps.err, sizeof(info->perf_caps.err), "%s: %s", path,
 				 strerror(e));
 		return 0;
 	}
@@ -710,16 +707,16 @@ int hwp_probe__perf_caps(const char *dev_root, struct hwp_probe_info *info)
 		int e = r < 0 ? errno : EIO;
 
 		close(fd);
-		info->perf_caps_state = HWP_PROBE_UNREADABLE;
-		setf(info->perf_caps_err, sizeof(info->perf_caps_err),
+		info->perf_caps.state = HWP_PROBE_UNREADABLE;
+		setf(info->perf_caps.err, sizeof(info->perf_caps.err),
 			 "%s: MSR 0x345 not readable: %s%s", path, strerror(e),
 			 e == EIO ? " (the CPU or hypervisor refuses it)" : "");
 		return 0;
 	}
 	close(fd);
-	info->perf_caps_state = HWP_PROBE_READ;
-	info->perf_capabilities = v;
-	info->lbr_format = (int)hwp_perf_capabilities__lbr_format(v);
+	info->perf_caps.state = HWP_PROBE_READ;
+	info->perf_caps.value = v;
+	info->perf_caps.lbr_format = (int)hwp_perf_capabilities__lbr_format(v);
 	return 0;
 }
 
@@ -748,8 +745,15 @@ void hwp_probe__verdicts(struct hwp_probe_info *info)
 {
 	const struct hwp_probe_pmu *core = NULL, *ibs = NULL, *spe = NULL;
 	int depth = 0, max_precise = -1;
-	bool unpriv = !info->privileged;
-	int par = info->paranoid;
+	struct hwp_probe_verdict *v;
+	bool unpriv;
+	int par, kptr;
+
+	if (!info)
+		return;
+	v = info->verdict;
+	unpriv = !info->perms.privileged;
+	par = info->perms.paranoid;
 
 	for (size_t i = 0; i < info->nr_pmus; i++) {
 		const struct hwp_probe_pmu *p = &info->pmus[i];
@@ -772,71 +776,73 @@ void hwp_probe__verdicts(struct hwp_probe_info *info)
 
 	/* hardware PMU */
 	if (core) {
-		say(&info->hw_pmu, true, "%s PMU (type %d%s%s%s)", core->name, core->type,
+		say(&v[HWP_CAP_HW_PMU], true, "%s PMU (type %d%s%s%s)", core->name, core->type,
 		    core->pmu_name[0] ? ", " : "", core->pmu_name,
-		    info->hypervisor ? ", virtual PMU of a VM" : "");
-	} else if (info->kmsg == HWP_PROBE_READ && is_no_pmu_line(info->kmsg_line)) {
-		say(&info->hw_pmu, false, "no hardware PMU: the kernel says \"%s\"", info->kmsg_line);
-	} else if (info->hypervisor) {
-		say(&info->hw_pmu, false, "no hardware PMU: this is a virtual machine%s%s%s whose "
+		    info->cpu.hypervisor ? ", virtual PMU of a VM" : "");
+	} else if (info->kmsg.state == HWP_PROBE_READ && is_no_pmu_line(info->kmsg.line)) {
+		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU: the kernel says \"%s\"", info->kmsg.line);
+	} else if (info->cpu.hypervisor) {
+		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU: this is a virtual machine%s%s%s whose "
 		    "hypervisor exposes no PMU (enable a vPMU, e.g. QEMU -cpu host,pmu=on)",
-		    info->hypervisor_id[0] ? " (" : "", info->hypervisor_id,
-		    info->hypervisor_id[0] ? ")" : "");
+		    info->cpu.hypervisor_id[0] ? " (" : "", info->cpu.hypervisor_id,
+		    info->cpu.hypervisor_id[0] ? ")" : "");
 	} else if (info->pmus_state != HWP_PROBE_READ) {
-		say(&info->hw_pmu, false, "no hardware PMU found: %s", info->pmus_err);
+		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU found: %s", info->pmus_err);
 	} else {
-		say(&info->hw_pmu, false, "no hardware PMU: the kernel registered no CPU PMU "
+		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU: the kernel registered no CPU PMU "
 		    "(no driver for this CPU, or perf events disabled)");
 	}
 
 	/* access */
 	if (par == HWP_PROBE_UNKNOWN)
-		say(&info->access, false, "kernel.perf_event_paranoid unreadable: this kernel has "
+		say(&v[HWP_CAP_ACCESS], false, "kernel.perf_event_paranoid unreadable: this kernel has "
 		    "no perf_event support");
 	else if (!unpriv)
-		say(&info->access, true, "%s: not limited by perf_event_paranoid=%d",
-		    info->privilege, par);
+		say(&v[HWP_CAP_ACCESS], true, "%s: not limited by perf_event_paranoid=%d",
+		    info->perms.privilege, par);
 	else if (par >= 3)
-		say(&info->access, false, "perf_event_paranoid=%d: perf_event_open is refused to "
+		say(&v[HWP_CAP_ACCESS], false, "perf_event_paranoid=%d: perf_event_open is refused to "
 		    "unprivileged users (needs CAP_PERFMON, or sysctl kernel.perf_event_paranoid=2)",
 		    par);
 	else
-		say(&info->access, true, "perf_event_paranoid=%d: %s", par, hwp_paranoid__meaning(par));
+		say(&v[HWP_CAP_ACCESS], true, "perf_event_paranoid=%d: %s", par, hwp_paranoid__meaning(par));
 
 	/* kernel samples */
-	if (!info->access.yes)
-		say(&info->kernel, false, "no access to perf events");
+	if (!v[HWP_CAP_ACCESS].yes)
+		say(&v[HWP_CAP_KERNEL], false, "no access to perf events");
 	else if (!unpriv || par <= 1)
-		say(&info->kernel, true, "kernel samples and kernel branches allowed");
+		say(&v[HWP_CAP_KERNEL], true, "kernel samples and kernel branches allowed");
 	else
-		say(&info->kernel, false, "perf_event_paranoid=%d: kernel samples and kernel branches "
-		    "are refused; record user space (:u, -j ...,u) or lower it to 1", par);
+		say(&v[HWP_CAP_KERNEL], false, "perf_event_paranoid=%d: kernel samples and kernel "
+		    "branches are refused; record user space only (event modifier :u, branch "
+		    "filter u) or lower it to 1", par);
 
-	if (info->kptr_restrict == HWP_PROBE_UNKNOWN)
-		say(&info->kernel_syms, false, "%s", hwp_kptr_restrict__meaning(info->kptr_restrict));
-	else if (info->kptr_restrict == 0 || (info->kptr_restrict == 1 && info->cap_syslog))
-		say(&info->kernel_syms, true, "kptr_restrict=%d: kernel addresses readable",
-		    info->kptr_restrict);
+	kptr = info->perms.kptr_restrict;
+	if (kptr == HWP_PROBE_UNKNOWN)
+		say(&v[HWP_CAP_KERNEL_SYMS], false, "%s", hwp_kptr_restrict__meaning(kptr));
+	else if (kptr == 0 || (kptr == 1 && info->perms.cap_syslog))
+		say(&v[HWP_CAP_KERNEL_SYMS], true, "kptr_restrict=%d: kernel addresses readable",
+		    kptr);
 	else
-		say(&info->kernel_syms, false, "kptr_restrict=%d: %s", info->kptr_restrict,
-		    hwp_kptr_restrict__meaning(info->kptr_restrict));
+		say(&v[HWP_CAP_KERNEL_SYMS], false, "kptr_restrict=%d: %s", kptr,
+		    hwp_kptr_restrict__meaning(kptr));
 
 	/* software events */
-	if (info->access.yes)
-		say(&info->software, true, "cpu-clock, task-clock and the other software events");
+	if (v[HWP_CAP_ACCESS].yes)
+		say(&v[HWP_CAP_SOFTWARE], true, "cpu-clock, task-clock and the other software events");
 	else
-		say(&info->software, false, "%s", info->access.why);
+		say(&v[HWP_CAP_SOFTWARE], false, "%s", v[HWP_CAP_ACCESS].why);
 
 	/* branch stacks */
 	if (!core) {
-		say(&info->branch_stack, false, "no branch records without a hardware PMU");
+		say(&v[HWP_CAP_BRANCH_STACK], false, "no branch records without a hardware PMU");
 	} else if (depth > 0) {
-		const char *what = info->vendor == HWP_CPU_INTEL ? (info->flag_arch_lbr ||
-								     info->lbr_format == 0x3f
+		const char *what = info->cpu.vendor == HWP_CPU_INTEL ? (info->cpu.flag_arch_lbr ||
+								     info->perf_caps.lbr_format == 0x3f
 								     ? "architectural LBR" : "LBR")
-				   : info->vendor == HWP_CPU_AMD ? (info->flag_amd_lbr_v2 ? "LBRv2"
+				   : info->cpu.vendor == HWP_CPU_AMD ? (info->cpu.flag_amd_lbr_v2 ? "LBRv2"
 											 : "BRS")
-				   : info->vendor == HWP_CPU_ARM ? "BRBE" : "branch stack";
+				   : info->cpu.vendor == HWP_CPU_ARM ? "BRBE" : "branch stack";
 
 		const char *cntr = "";
 
@@ -844,70 +850,68 @@ void hwp_probe__verdicts(struct hwp_probe_info *info)
 			if (!strcmp(core->caps[c].name, "branch_counter_nr") &&
 			    atoi(core->caps[c].value) > 0)
 				cntr = core->caps[c].value;
-		if (info->access.yes)
-			say(&info->branch_stack, true, "%d-entry %s (%s/caps/branches)%s%s%s", depth,
-			    what, core->name, info->kernel.yes ? "" : "; user-space branches only",
+		if (v[HWP_CAP_ACCESS].yes)
+			say(&v[HWP_CAP_BRANCH_STACK], true, "%d-entry %s (%s/caps/branches)%s%s%s", depth,
+			    what, core->name, v[HWP_CAP_KERNEL].yes ? "" : "; user-space branches only",
 			    *cntr ? "; branch counters: " : "", cntr);
 		else
-			say(&info->branch_stack, false, "%d-entry %s, but %s", depth, what,
-			    info->access.why);
-	} else if (info->vendor == HWP_CPU_INTEL) {
-		say(&info->branch_stack, false, "the %s PMU reports no LBR (no caps/branches)%s", core->name,
-		    info->hypervisor ? ": the hypervisor does not pass LBR through (KVM needs "
+			say(&v[HWP_CAP_BRANCH_STACK], false, "%d-entry %s, but %s", depth, what,
+			    v[HWP_CAP_ACCESS].why);
+	} else if (info->cpu.vendor == HWP_CPU_INTEL) {
+		say(&v[HWP_CAP_BRANCH_STACK], false, "the %s PMU reports no LBR (no caps/branches)%s", core->name,
+		    info->cpu.hypervisor ? ": the hypervisor does not pass LBR through (KVM needs "
 				       "-cpu host with lbr-fmt)" : "");
-	} else if (info->vendor == HWP_CPU_AMD) {
-		say(&info->branch_stack, false, "no branch stack on this AMD PMU (Zen 3 BRS needs "
+	} else if (info->cpu.vendor == HWP_CPU_AMD) {
+		say(&v[HWP_CAP_BRANCH_STACK], false, "no branch stack on this AMD PMU (Zen 3 BRS needs "
 		    "kernel 5.19+, Zen 4 LBRv2 6.1+; older cores have none)%s",
 		    ibs ? "; IBS gives precise single-branch samples" : "");
-	} else if (info->vendor == HWP_CPU_ARM) {
-		say(&info->branch_stack, false, "no BRBE on this Arm PMU (Armv9.2 BRBE with a kernel "
+	} else if (info->cpu.vendor == HWP_CPU_ARM) {
+		say(&v[HWP_CAP_BRANCH_STACK], false, "no BRBE on this Arm PMU (Armv9.2 BRBE with a kernel "
 		    "that supports it)%s", spe ? "; SPE samples branch targets" : "");
 	} else {
-		say(&info->branch_stack, false, "the %s PMU reports no branch stack", core->name);
+		say(&v[HWP_CAP_BRANCH_STACK], false, "the %s PMU reports no branch stack", core->name);
 	}
 
 	/* LBR call stacks: Intel LBR from Haswell (format 4) on, and arch LBR */
-	if (!info->branch_stack.yes)
-		say(&info->lbr_callstack, false, "no branch stack");
-	else if (info->vendor != HWP_CPU_INTEL)
-		say(&info->lbr_callstack, false, "LBR call-stack mode is Intel-only (Haswell and later)");
-	else if (info->lbr_format >= 0 && info->lbr_format < HWP_LBR_FMT_EIP_FLAGS2)
-		say(&info->lbr_callstack, false, "LBR format %d predates call-stack mode (Haswell)",
-		    info->lbr_format);
+	if (!v[HWP_CAP_BRANCH_STACK].yes)
+		say(&v[HWP_CAP_LBR_CALLSTACK], false, "no branch stack");
+	else if (info->cpu.vendor != HWP_CPU_INTEL)
+		say(&v[HWP_CAP_LBR_CALLSTACK], false, "LBR call-stack mode is Intel-only (Haswell and later)");
+	else if (info->perf_caps.lbr_format >= 0 && info->perf_caps.lbr_format < HWP_LBR_FMT_EIP_FLAGS2)
+		say(&v[HWP_CAP_LBR_CALLSTACK], false, "LBR format %d predates call-stack mode (Haswell)",
+		    info->perf_caps.lbr_format);
 	else
-		say(&info->lbr_callstack, true, "user-space call stacks from the LBR");
+		say(&v[HWP_CAP_LBR_CALLSTACK], true, "user-space call stacks from the LBR");
 
 	/* precise samples */
 	if (!core)
-		say(&info->precise, false, "no hardware PMU");
-	else if (info->vendor == HWP_CPU_INTEL && max_precise > 0)
-		say(&info->precise, true, "PEBS, up to :%.*s (%s/caps/max_precise=%d)", max_precise,
+		say(&v[HWP_CAP_PRECISE], false, "no hardware PMU");
+	else if (info->cpu.vendor == HWP_CPU_INTEL && max_precise > 0)
+		say(&v[HWP_CAP_PRECISE], true, "PEBS, up to :%.*s (%s/caps/max_precise=%d)", max_precise,
 		    "ppp", core->name, max_precise);
 	else if (ibs)
-		say(&info->precise, true, "AMD IBS (%s PMU, type %d): :p on cycles uses it", ibs->name,
+		say(&v[HWP_CAP_PRECISE], true, "AMD IBS (%s PMU, type %d): :p on cycles uses it", ibs->name,
 		    ibs->type);
 	else if (spe)
-		say(&info->precise, true, "Arm SPE (%s PMU, type %d)", spe->name, spe->type);
+		say(&v[HWP_CAP_PRECISE], true, "Arm SPE (%s PMU, type %d)", spe->name, spe->type);
 	else if (max_precise > 0)
-		say(&info->precise, true, "%s/caps/max_precise=%d", core->name, max_precise);
+		say(&v[HWP_CAP_PRECISE], true, "%s/caps/max_precise=%d", core->name, max_precise);
 	else
-		say(&info->precise, false, "no PEBS, IBS or SPE found");
+		say(&v[HWP_CAP_PRECISE], false, "no PEBS, IBS or SPE found");
 }
 
 /* ------------------------------------------------------------ all */
 
 int hwp_probe__run(const struct hwp_probe_opts *opts, struct hwp_probe_info *info)
 {
-	struct hwp_probe_opts o = { .sz = sizeof(o) };
+	struct hwp_probe_opts o;
 	bool cpuid;
+	int err;
 
 	if (!info)
 		return hwp_set_error(EINVAL, "hwp_probe__run: no info");
-	if (opts) {
-		if (opts->sz < sizeof(size_t))
-			return hwp_set_error(EINVAL, "hwp_probe__run: bad opts size");
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	}
+	if ((err = hwp__opts_load(opts, sizeof(o), &o, "struct hwp_probe_opts")) < 0)
+		return err;
 	memset(info, 0, sizeof(*info));
 	cpuid = o.no_cpuid ? false : (o.use_cpuid || !o.procfs_root);
 	hwp_probe__cpu(o.procfs_root ? o.procfs_root : "/proc", cpuid, info);
@@ -917,4 +921,83 @@ int hwp_probe__run(const struct hwp_probe_opts *opts, struct hwp_probe_info *inf
 	hwp_probe__perf_caps(o.dev_root ? o.dev_root : "/dev", info);
 	hwp_probe__verdicts(info);
 	return 0;
+}
+
+/* ------------------------------------------------------------ the result */
+
+struct hwp_probe_info *hwp_probe_info__new(void)
+{
+	struct hwp_probe_info *info = calloc(1, sizeof(*info));
+
+	if (!info) {
+		hwp_set_error(ENOMEM, "out of memory");
+		errno = ENOMEM;
+	}
+	return info;
+}
+
+void hwp_probe_info__delete(struct hwp_probe_info *info)
+{
+	free(info);
+}
+
+const struct hwp_probe_cpu *hwp_probe_info__cpu(const struct hwp_probe_info *info)
+{
+	return &info->cpu;
+}
+
+const struct hwp_probe_perms *hwp_probe_info__perms(const struct hwp_probe_info *info)
+{
+	return &info->perms;
+}
+
+const struct hwp_probe_kmsg *hwp_probe_info__kmsg(const struct hwp_probe_info *info)
+{
+	return &info->kmsg;
+}
+
+const struct hwp_probe_perf_caps *hwp_probe_info__perf_caps(const struct hwp_probe_info *info)
+{
+	return &info->perf_caps;
+}
+
+size_t hwp_probe_info__nr_pmus(const struct hwp_probe_info *info)
+{
+	return info->nr_pmus;
+}
+
+const struct hwp_probe_pmu *hwp_probe_info__pmu(const struct hwp_probe_info *info, size_t i)
+{
+	return i < info->nr_pmus ? &info->pmus[i] : NULL;
+}
+
+size_t hwp_probe_info__nr_other_pmus(const struct hwp_probe_info *info)
+{
+	return info->nr_other_pmus;
+}
+
+enum hwp_probe_state hwp_probe_info__pmus_state(const struct hwp_probe_info *info,
+						const char **err)
+{
+	if (err)
+		*err = info->pmus_err;
+	return info->pmus_state;
+}
+
+const struct hwp_probe_verdict *hwp_probe_info__verdict(const struct hwp_probe_info *info,
+							enum hwp_capability c)
+{
+	static const struct hwp_probe_verdict unknown = { false, "unknown capability" };
+
+	return (unsigned)c < HWP_CAP_COUNT ? &info->verdict[c] : &unknown;
+}
+
+int hwp_probe_info__branch_depth(const struct hwp_probe_info *info)
+{
+	return info->branch_depth;
+}
+
+const char *hwp_probe_info__core_pmu(const struct hwp_probe_info *info)
+{
+	return info->core_pmu;
 }

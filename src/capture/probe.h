@@ -8,6 +8,26 @@
 
 #include "hwprof/probe.h"
 
+#define HWP_PROBE_MAX_PMUS 32 /* PMUs kept with their details */
+
+struct hwp_probe_info {
+	struct hwp_probe_cpu cpu;
+	struct hwp_probe_perms perms;
+	struct hwp_probe_kmsg kmsg;
+
+	enum hwp_probe_state pmus_state;
+	char pmus_err[120];
+	size_t nr_pmus;
+	struct hwp_probe_pmu pmus[HWP_PROBE_MAX_PMUS];
+	size_t nr_other_pmus; /* left out of pmus[] (past the limit; uncore ones first) */
+
+	struct hwp_probe_perf_caps perf_caps;
+
+	struct hwp_probe_verdict verdict[HWP_CAP_COUNT];
+	int branch_depth;
+	char core_pmu[48];
+};
+
 /* ROOT + "/" + REL into BUF (ROOT NULL or "" means "/"). */
 void hwp__root_path(char *buf, size_t len, const char *root, const char *rel);
 /* First line of ROOT/REL into BUF, without the newline: 0 or -errno. */

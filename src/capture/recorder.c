@@ -33,6 +33,9 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_writer.h"
 #include "util/bytes.h"
+#include "util/opts.h"
+#include "util/path_search.h"
+#include "util/vec.h"
 
 #define MMAP_DATA_HEAD 1024 /* offsetof(struct perf_event_mmap_page, data_head) */
 #define MMAP_DATA_TAIL 1032
@@ -97,12 +100,9 @@ static int fail(struct rec *R, enum hwp_record_phase phase, int err, const char 
 static int online_cpus(struct rec *R)
 {
 	char line[1024];
-	size_t cap = 64;
+	size_t cap = 0;
 	const char *p;
 
-	R->cpus = malloc(cap * sizeof(int));
-	if (!R->cpus)
-		return -ENOMEM;
 	if (hwp__read_line("/sys", "devices/system/cpu/online", line, sizeof(line)) == 0 && line[0]) {
 		for (p = line; *p;) {
 			char *end;
@@ -116,14 +116,11 @@ static int online_cpus(struct rec *R)
 				p = end;
 			}
 			for (long c = a; c <= b && c < INT_MAX; c++) {
-				if (R->nr_cpus == cap) {
-					int *n = realloc(R->cpus, (cap *= 2) * sizeof(int));
+				int *slot = HWP_VEC_PUSH(R->cpus, R->nr_cpus, cap);
 
-					if (!n)
-						return -ENOMEM;
-					R->cpus = n;
-				}
-				R->cpus[R->nr_cpus++] = (int)c;
+				if (!slot)
+					return -ENOMEM;
+				*slot = (int)c;
 			}
 			if (*p == ',')
 				p++;
@@ -132,8 +129,13 @@ static int online_cpus(struct rec *R)
 	if (!R->nr_cpus) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-		for (long c = 0; c < n && c < 64; c++)
-			R->cpus[R->nr_cpus++] = (int)c;
+		for (long c = 0; c < n && c < 64; c++) {
+			int *slot = HWP_VEC_PUSH(R->cpus, R->nr_cpus, cap);
+
+			if (!slot)
+				return -ENOMEM;
+			*slot = (int)c;
+		}
 	}
 	return R->nr_cpus ? 0 : -ENODEV;
 }
@@ -143,30 +145,13 @@ static int online_cpus(struct rec *R)
 /* PROG looked up as execvp() would: 0, or -errno. */
 static int find_program(const char *prog, char *out, size_t len)
 {
-	const char *path = getenv("PATH");
-	int err = ENOENT;
+	char *found = hwp__path_search(prog, NULL);
 
-	if (strchr(prog, '/')) {
-		snprintf(out, len, "%s", prog);
-		return access(prog, X_OK) == 0 ? 0 : -errno;
-	}
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-		struct stat st;
-
-		snprintf(out, len, "%.*s%s%s", (int)n, path, n ? "/" : "", prog);
-		if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) {
-			if (access(out, X_OK) == 0)
-				return 0;
-			err = EACCES;
-		}
-		path += n;
-		if (*path == ':')
-			path++;
-	}
-	return -err;
+	if (!found)
+		return -errno;
+	snprintf(out, len, "%s", found);
+	free(found);
+	return access(out, X_OK) == 0 ? 0 : -errno;
 }
 
 static int start_child(struct rec *R)
@@ -638,17 +623,18 @@ static void cleanup(struct rec *R)
 
 int hwp_record__run(const struct hwp_record_opts *opts, struct hwp_record_result *res)
 {
-	struct hwp_record_opts o = { .sz = sizeof(o) };
+	struct hwp_record_opts o;
 	struct rec R;
 	char prog[4096];
 	uint64_t *ids = NULL;
 	int rc, e;
 	ssize_t n;
 
-	if (!opts || !res || opts->sz < sizeof(size_t))
+	if (!opts || !res)
 		return hwp_set_error(EINVAL, "hwp_record__run: invalid argument");
-	memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	memset(res, 0, sizeof(*res));
+	if ((rc = hwp__opts_load(opts, sizeof(o), &o, "struct hwp_record_opts")) < 0)
+		return rc;
 	memset(&R, 0, sizeof(R));
 	R.o = &o;
 	R.r = res;
@@ -658,7 +644,7 @@ int hwp_record__run(const struct hwp_record_opts *opts, struct hwp_record_result
 		return fail(&R, HWP_RECORD_PHASE_SETUP, EINVAL, "hwp_record__run: missing attr, output "
 			    "or workload");
 	if (o.mmap_pages & (o.mmap_pages - 1))
-		return fail(&R, HWP_RECORD_PHASE_SETUP, EINVAL, "-m %u: ring buffer pages must be a "
+		return fail(&R, HWP_RECORD_PHASE_SETUP, EINVAL, "%u ring buffer pages: must be a "
 			    "power of 2", o.mmap_pages);
 	R.attr = *o.attr;
 	res->attr = R.attr;

@@ -30,6 +30,7 @@
 #include "hwprof/perf_writer.h"
 #include "format/reader_internal.h"
 #include "util/bytes.h"
+#include "util/vec.h"
 
 #define OUT_BUF_SIZE (8u << 20)
 #define ATTR_WIRE_SIZE HWP_ATTR_SIZE_VER7
@@ -65,6 +66,7 @@ struct hwp_writer {
 	int fd;
 	char *path;
 	int err; /* sticky: first failure */
+	char errmsg[256]; /* its message, said again by every later call */
 
 	uint8_t *buf;
 	size_t buf_len;
@@ -90,6 +92,20 @@ struct hwp_writer {
 	uint64_t flag_features[HWP_FEAT_BITS / 64]; /* hwp_writer__set_flag_feature() */
 };
 
+/* The writer fails once: the first error is kept, and every later call
+   returns it with its message again (not a stale one from elsewhere). */
+static int set_sticky(struct hwp_writer *w, int err)
+{
+	w->err = err;
+	snprintf(w->errmsg, sizeof(w->errmsg), "%s", hwp_errmsg());
+	return err;
+}
+
+static int sticky(const struct hwp_writer *w)
+{
+	return hwp_set_error(-w->err, "%s", w->errmsg);
+}
+
 /* ---------------------------------------------------------------- output */
 
 static int write_all(struct hwp_writer *w, const uint8_t *p, size_t n)
@@ -100,9 +116,9 @@ static int write_all(struct hwp_writer *w, const uint8_t *p, size_t n)
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			w->err = hwp_set_error(errno, "%s: write failed at offset %llu: %s", w->path,
-					       (unsigned long long)w->flushed, strerror(errno));
-			return w->err;
+			return set_sticky(w, hwp_set_error(errno, "%s: write failed at offset %llu: %s",
+							   w->path, (unsigned long long)w->flushed,
+							   strerror(errno)));
 		}
 		p += r;
 		n -= (size_t)r;
@@ -116,7 +132,7 @@ static int flush_buf(struct hwp_writer *w)
 	size_t n = w->buf_len;
 
 	if (w->err)
-		return w->err;
+		return sticky(w);
 	w->buf_len = 0;
 	return write_all(w, w->buf, n);
 }
@@ -166,19 +182,9 @@ uint64_t hwp_writer__size(const struct hwp_writer *w)
 
 static int bvec_grow(struct bvec *b, size_t n)
 {
-	if (b->len + n <= b->cap)
-		return 0;
-	size_t cap = b->cap ? b->cap : 4096;
-
-	while (cap < b->len + n)
-		cap *= 2;
-	uint8_t *p = realloc(b->p, cap);
-
-	if (!p)
+	if (n > SIZE_MAX - b->len)
 		return -ENOMEM;
-	b->p = p;
-	b->cap = cap;
-	return 0;
+	return HWP_VEC_RESERVE(b->p, b->cap, b->len + n);
 }
 
 static int bvec_put(struct bvec *b, const void *p, size_t n)
@@ -295,7 +301,7 @@ int hwp_writer__add_attr(struct hwp_writer *w, const struct hwp_attr *attr,
 	if (!w || !attr || (nr_ids && !ids))
 		return hwp_set_error(EINVAL, "hwp_writer__add_attr: invalid argument");
 	if (w->err)
-		return w->err;
+		return sticky(w);
 	if (w->started)
 		return hwp_set_error(EBUSY, "%s: attrs must be added before the first record",
 				     w->path);
@@ -335,15 +341,8 @@ int hwp_writer__add_attr(struct hwp_writer *w, const struct hwp_attr *attr,
 	}
 	if (w->nr_attrs > 0x7fffffff)
 		return hwp_set_error(ENOSPC, "%s: too many attrs", w->path);
-	if (w->nr_attrs == w->cap_attrs) {
-		size_t cap = w->cap_attrs ? w->cap_attrs * 2 : 4;
-		struct wattr *n = realloc(w->attrs, cap * sizeof(*n));
-
-		if (!n)
-			return hwp_set_error(ENOMEM, "out of memory");
-		w->attrs = n;
-		w->cap_attrs = cap;
-	}
+	if (HWP_VEC_RESERVE(w->attrs, w->cap_attrs, w->nr_attrs + 1))
+		return hwp_set_error(ENOMEM, "out of memory");
 	wa = &w->attrs[w->nr_attrs];
 	memset(wa, 0, sizeof(*wa));
 	wa->attr = *attr;
@@ -378,10 +377,10 @@ static int start(struct hwp_writer *w)
 	if (w->started)
 		return 0;
 	if (w->err)
-		return w->err;
+		return sticky(w);
 	if (!w->nr_attrs)
-		return w->err = hwp_set_error(EINVAL, "%s: no event attr added before the first "
-						      "record", w->path);
+		return set_sticky(w, hwp_set_error(EINVAL, "%s: no event attr added before the "
+						   "first record", w->path));
 	w->started = true;
 	memset(hdr, 0, sizeof(hdr));
 	if (emit(w, hdr, sizeof(hdr)))
@@ -464,7 +463,7 @@ int hwp_writer__add_sample(struct hwp_writer *w, int attr_idx, const struct hwp_
 	if (!w || !in || !in->s)
 		return hwp_set_error(EINVAL, "hwp_writer__add_sample: invalid argument");
 	if (w->err)
-		return w->err;
+		return sticky(w);
 	if (!(wa = get_attr(w, attr_idx, "sample")))
 		return -EINVAL;
 	s = in->s;
@@ -684,7 +683,7 @@ static int begin_record(struct hwp_writer *w, int attr_idx, const char *what, ui
 	uint64_t sz;
 
 	if (w->err)
-		return w->err;
+		return sticky(w);
 	if (!(wa = get_attr(w, attr_idx, what)))
 		return -EINVAL;
 	sz = 8 + body + wa->id_trailer_size;
@@ -805,7 +804,7 @@ int hwp_writer__add_finished_round(struct hwp_writer *w)
 	if (!w)
 		return hwp_set_error(EINVAL, "hwp_writer__add_finished_round: invalid argument");
 	if (w->err)
-		return w->err;
+		return sticky(w);
 	if (!w->started && start(w))
 		return w->err;
 	if (!(rec = reserve(w, 8)))
@@ -820,7 +819,7 @@ int hwp_writer__add_raw(struct hwp_writer *w, const void *rec, size_t size)
 		return hwp_set_error(EINVAL, "hwp_writer__add_raw: record size %zu does not match "
 				     "its header", size);
 	if (w->err)
-		return w->err;
+		return sticky(w);
 	if (!w->started && start(w))
 		return w->err;
 	return emit(w, rec, size);
@@ -913,15 +912,8 @@ int hwp_writer__add_build_id(struct hwp_writer *w, int32_t pid, uint16_t cpumode
 		return hwp_set_error(EINVAL, "hwp_writer__add_build_id: invalid argument");
 	if (strlen(filename) + 1 > MAX_RECORD - 64)
 		return hwp_set_error(E2BIG, "%s: build-id filename too long", w->path);
-	if (w->nr_build_ids == w->cap_build_ids) {
-		size_t cap = w->cap_build_ids ? w->cap_build_ids * 2 : 16;
-		struct wbuild_id *n = realloc(w->build_ids, cap * sizeof(*n));
-
-		if (!n)
-			return hwp_set_error(ENOMEM, "out of memory");
-		w->build_ids = n;
-		w->cap_build_ids = cap;
-	}
+	if (HWP_VEC_RESERVE(w->build_ids, w->cap_build_ids, w->nr_build_ids + 1))
+		return hwp_set_error(ENOMEM, "out of memory");
 	b = &w->build_ids[w->nr_build_ids];
 	memset(b, 0, sizeof(*b));
 	if (!(b->filename = xstrdup(filename)))

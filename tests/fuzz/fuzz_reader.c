@@ -22,7 +22,7 @@
 
 static FILE *devnull;
 static struct hwp_outbuf out;
-static struct hwp_file_stats stats;
+static struct hwp_file_stats *stats; /* made once, reset per input */
 
 static void note(void *ctx, enum hwp_log_level level, const char *msg)
 {
@@ -131,10 +131,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	fz_header(r);
-	hwp_file_stats__init(&stats);
+	if (!stats && !(stats = hwp_file_stats__new()))
+		abort();
+	hwp_file_stats__reset(stats);
 	while ((rc = hwp_reader__next(r, &ev)) > 0) {
 		fz_event(&ev);
-		hwp_file_stats__add(&stats, &ev);
+		hwp_file_stats__add(stats, &ev);
 		events++;
 		types = types * 31 + ev.type;
 	}

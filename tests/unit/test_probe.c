@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "hwprof/hwprof.h"
 #include "hwprof/probe.h"
 #include "testlib.h"
 
@@ -110,9 +112,19 @@ static void fresh_root(void)
 		exit(2);
 }
 
+/* Parts of the result IN of the test case. */
+#define VERDICT(c) hwp_probe_info__verdict(in, HWP_CAP_##c)
+#define CPU hwp_probe_info__cpu(in)
+#define PERMS hwp_probe_info__perms(in)
+#define PERF_CAPS hwp_probe_info__perf_caps(in)
+#define KMSG hwp_probe_info__kmsg(in)
+
+/* One result per process: each test case probes a fresh tree into it. */
+static struct hwp_probe_info *info_;
+
 static struct hwp_probe_info *probe(void)
 {
-	static struct hwp_probe_info info;
+	struct hwp_probe_info *info = info_ ? info_ : (info_ = hwp_probe_info__new());
 	char sys[300], proc[300], dev[300];
 	struct hwp_probe_opts o = { .sz = sizeof(o), .sysfs_root = sys, .procfs_root = proc,
 				    .dev_root = dev };
@@ -120,16 +132,17 @@ static struct hwp_probe_info *probe(void)
 	snprintf(sys, sizeof(sys), "%s/sys", root);
 	snprintf(proc, sizeof(proc), "%s/proc", root);
 	snprintf(dev, sizeof(dev), "%s/dev", root);
-	CHECK(hwp_probe__run(&o, &info) == 0);
-	CHECK(!info.cpuid_used); /* a fake tree never mixes in the host's CPU */
-	return &info;
+	CHECK(info != NULL);
+	CHECK(hwp_probe__run(&o, info) == 0);
+	CHECK(!hwp_probe_info__cpu(info)->cpuid_used); /* a fake tree never mixes in the host's CPU */
+	return info;
 }
 
 static const struct hwp_probe_pmu *find_pmu(const struct hwp_probe_info *in, const char *name)
 {
-	for (size_t i = 0; i < in->nr_pmus; i++)
-		if (!strcmp(in->pmus[i].name, name))
-			return &in->pmus[i];
+	for (size_t i = 0; i < hwp_probe_info__nr_pmus(in); i++)
+		if (!strcmp(hwp_probe_info__pmu(in, i)->name, name))
+			return hwp_probe_info__pmu(in, i);
 	return NULL;
 }
 
@@ -168,19 +181,19 @@ static void test_intel_lbr(void)
 	intel_tree();
 	struct hwp_probe_info *in = probe();
 
-	CHECK(in->vendor == HWP_CPU_INTEL);
-	CHECK(strcmp(in->vendor_id, "GenuineIntel") == 0);
-	CHECK(in->family == 6 && in->model == 85 && in->stepping == 4);
-	CHECK(strcmp(in->arch, "x86_64") == 0);
-	CHECK(!in->hypervisor);
-	CHECK(in->flag_pdcm && in->flag_arch_perfmon && !in->flag_arch_lbr);
-	CHECK_EQ_U64(in->paranoid, 2);
-	CHECK_EQ_U64(in->kptr_restrict, 1);
-	CHECK_EQ_U64(in->max_sample_rate, 25000);
-	CHECK_EQ_U64(in->nmi_watchdog, 1);
-	CHECK(!in->privileged && !in->cap_syslog);
-	CHECK(in->kmsg == HWP_PROBE_READ);
-	CHECK(strncmp(in->kmsg_line, "Performance Events: PEBS fmt3+, Skylake events, 32-deep LBR",
+	CHECK(CPU->vendor == HWP_CPU_INTEL);
+	CHECK(strcmp(CPU->vendor_id, "GenuineIntel") == 0);
+	CHECK(CPU->family == 6 && CPU->model == 85 && CPU->stepping == 4);
+	CHECK(strcmp(CPU->arch, "x86_64") == 0);
+	CHECK(!CPU->hypervisor);
+	CHECK(CPU->flag_pdcm && CPU->flag_arch_perfmon && !CPU->flag_arch_lbr);
+	CHECK_EQ_U64(PERMS->paranoid, 2);
+	CHECK_EQ_U64(PERMS->kptr_restrict, 1);
+	CHECK_EQ_U64(PERMS->max_sample_rate, 25000);
+	CHECK_EQ_U64(PERMS->nmi_watchdog, 1);
+	CHECK(!PERMS->privileged && !PERMS->cap_syslog);
+	CHECK(KMSG->state == HWP_PROBE_READ);
+	CHECK(strncmp(KMSG->line, "Performance Events: PEBS fmt3+, Skylake events, 32-deep LBR",
 		      59) == 0);
 
 	const struct hwp_probe_pmu *cpu = find_pmu(in, "cpu");
@@ -190,25 +203,26 @@ static void test_intel_lbr(void)
 	CHECK(find_pmu(in, "intel_pt") && find_pmu(in, "intel_pt")->kind == HWP_PMU_TRACE);
 	CHECK(find_pmu(in, "software") && find_pmu(in, "software")->kind == HWP_PMU_SOFTWARE);
 	CHECK(find_pmu(in, "uncore_imc_0") && find_pmu(in, "uncore_imc_0")->kind == HWP_PMU_OTHER);
-	CHECK(in->pmus[in->nr_pmus - 1].kind == HWP_PMU_OTHER); /* interesting ones first */
+	/* interesting ones first */
+	CHECK(hwp_probe_info__pmu(in, hwp_probe_info__nr_pmus(in) - 1)->kind == HWP_PMU_OTHER);
 
-	CHECK(in->perf_caps_state == HWP_PROBE_READ);
-	CHECK_EQ_U64(in->perf_capabilities, 0x33c5);
-	CHECK_EQ_U64(in->lbr_format, 5);
+	CHECK(PERF_CAPS->state == HWP_PROBE_READ);
+	CHECK_EQ_U64(PERF_CAPS->value, 0x33c5);
+	CHECK_EQ_U64(PERF_CAPS->lbr_format, 5);
 
-	CHECK(in->hw_pmu.yes);
-	CHECK(in->access.yes);
-	CHECK(!in->kernel.yes); /* paranoid 2, unprivileged */
-	CHECK(strstr(in->kernel.why, "perf_event_paranoid=2") != NULL);
-	CHECK(!in->kernel_syms.yes); /* kptr_restrict 1 without CAP_SYSLOG */
-	CHECK(in->branch_stack.yes);
-	CHECK(strstr(in->branch_stack.why, "32-entry LBR") != NULL);
-	CHECK(strstr(in->branch_stack.why, "user-space branches only") != NULL);
-	CHECK(in->lbr_callstack.yes);
-	CHECK(in->precise.yes && strstr(in->precise.why, "PEBS") != NULL);
-	CHECK(in->software.yes);
-	CHECK_EQ_U64(in->branch_depth, 32);
-	CHECK(strcmp(in->core_pmu, "cpu") == 0);
+	CHECK(VERDICT(HW_PMU)->yes);
+	CHECK(VERDICT(ACCESS)->yes);
+	CHECK(!VERDICT(KERNEL)->yes); /* paranoid 2, unprivileged */
+	CHECK(strstr(VERDICT(KERNEL)->why, "perf_event_paranoid=2") != NULL);
+	CHECK(!VERDICT(KERNEL_SYMS)->yes); /* kptr_restrict 1 without CAP_SYSLOG */
+	CHECK(VERDICT(BRANCH_STACK)->yes);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "32-entry LBR") != NULL);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "user-space branches only") != NULL);
+	CHECK(VERDICT(LBR_CALLSTACK)->yes);
+	CHECK(VERDICT(PRECISE)->yes && strstr(VERDICT(PRECISE)->why, "PEBS") != NULL);
+	CHECK(VERDICT(SOFTWARE)->yes);
+	CHECK_EQ_U64(hwp_probe_info__branch_depth(in), 32);
+	CHECK(strcmp(hwp_probe_info__core_pmu(in), "cpu") == 0);
 }
 
 static void test_intel_msr_unreadable(void)
@@ -221,15 +235,15 @@ static void test_intel_msr_unreadable(void)
 	user(0, "000001ffffffffff"); /* root: kernel samples and symbols too */
 	struct hwp_probe_info *in = probe();
 
-	CHECK(in->perf_caps_state == HWP_PROBE_UNREADABLE);
-	CHECK(strstr(in->perf_caps_err, "modprobe msr") != NULL);
-	CHECK_EQ_U64((uint64_t)(int64_t)in->lbr_format, (uint64_t)-1);
-	CHECK(in->privileged && strcmp(in->privilege, "root") == 0);
-	CHECK(in->kernel.yes && in->kernel_syms.yes);
-	CHECK(in->branch_stack.yes);
-	CHECK(strstr(in->branch_stack.why, "user-space") == NULL);
+	CHECK(PERF_CAPS->state == HWP_PROBE_UNREADABLE);
+	CHECK(strstr(PERF_CAPS->err, "modprobe msr") != NULL);
+	CHECK_EQ_U64((uint64_t)(int64_t)PERF_CAPS->lbr_format, (uint64_t)-1);
+	CHECK(PERMS->privileged && strcmp(PERMS->privilege, "root") == 0);
+	CHECK(VERDICT(KERNEL)->yes && VERDICT(KERNEL_SYMS)->yes);
+	CHECK(VERDICT(BRANCH_STACK)->yes);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "user-space") == NULL);
 	/* format not known: call stacks assumed from the LBR being there */
-	CHECK(in->lbr_callstack.yes);
+	CHECK(VERDICT(LBR_CALLSTACK)->yes);
 }
 
 static void test_intel_arch_lbr_capperfmon(void)
@@ -242,18 +256,18 @@ static void test_intel_arch_lbr_capperfmon(void)
 	user(1000, "0000004000000000"); /* CAP_PERFMON (bit 38) */
 	struct hwp_probe_info *in = probe();
 
-	CHECK(in->model == 143 && in->flag_arch_lbr);
-	CHECK_EQ_U64(in->lbr_format, 0x3f);
-	CHECK(in->privileged && strcmp(in->privilege, "CAP_PERFMON") == 0);
-	CHECK(in->kernel.yes);
-	CHECK(!in->kernel_syms.yes); /* CAP_PERFMON is not CAP_SYSLOG */
-	CHECK(strstr(in->branch_stack.why, "architectural LBR") != NULL);
-	CHECK(strstr(in->branch_stack.why, "branch counters") == NULL);
+	CHECK(CPU->model == 143 && CPU->flag_arch_lbr);
+	CHECK_EQ_U64(PERF_CAPS->lbr_format, 0x3f);
+	CHECK(PERMS->privileged && strcmp(PERMS->privilege, "CAP_PERFMON") == 0);
+	CHECK(VERDICT(KERNEL)->yes);
+	CHECK(!VERDICT(KERNEL_SYMS)->yes); /* CAP_PERFMON is not CAP_SYSLOG */
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "architectural LBR") != NULL);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "branch counters") == NULL);
 	cap("cpu", "branch_counter_nr", "4");
 	cap("cpu", "branch_counter_width", "2");
 	in = probe();
-	CHECK(strstr(in->branch_stack.why, "; branch counters: 4") != NULL);
-	CHECK(in->lbr_callstack.yes);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "; branch counters: 4") != NULL);
+	CHECK(VERDICT(LBR_CALLSTACK)->yes);
 }
 
 static void test_intel_old_lbr_format(void)
@@ -263,9 +277,9 @@ static void test_intel_old_lbr_format(void)
 	cap("cpu", "branches", "16");
 	struct hwp_probe_info *in = probe();
 
-	CHECK_EQ_U64(in->lbr_format, 3);
-	CHECK(in->branch_stack.yes && in->branch_depth == 16);
-	CHECK(!in->lbr_callstack.yes);
+	CHECK_EQ_U64(PERF_CAPS->lbr_format, 3);
+	CHECK(VERDICT(BRANCH_STACK)->yes && hwp_probe_info__branch_depth(in) == 16);
+	CHECK(!VERDICT(LBR_CALLSTACK)->yes);
 }
 
 static void test_intel_vm_without_lbr(void)
@@ -281,13 +295,13 @@ static void test_intel_vm_without_lbr(void)
 	unlink(path);
 	struct hwp_probe_info *in = probe();
 
-	CHECK(in->hypervisor);
-	CHECK(in->hw_pmu.yes && strstr(in->hw_pmu.why, "virtual PMU") != NULL);
-	CHECK(in->perf_caps_state == HWP_PROBE_ABSENT);
-	CHECK(strstr(in->perf_caps_err, "PDCM") != NULL);
-	CHECK(!in->branch_stack.yes);
-	CHECK(strstr(in->branch_stack.why, "reports no LBR") != NULL);
-	CHECK(strstr(in->branch_stack.why, "hypervisor") != NULL);
+	CHECK(CPU->hypervisor);
+	CHECK(VERDICT(HW_PMU)->yes && strstr(VERDICT(HW_PMU)->why, "virtual PMU") != NULL);
+	CHECK(PERF_CAPS->state == HWP_PROBE_ABSENT);
+	CHECK(strstr(PERF_CAPS->err, "PDCM") != NULL);
+	CHECK(!VERDICT(BRANCH_STACK)->yes);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "reports no LBR") != NULL);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "hypervisor") != NULL);
 }
 
 /* ------------------------------------------------------------ AMD */
@@ -319,19 +333,19 @@ static void test_amd_ibs_lbrv2(void)
 	amd_tree();
 	struct hwp_probe_info *in = probe();
 
-	CHECK(in->vendor == HWP_CPU_AMD);
-	CHECK(in->family == 25 && in->model == 17);
-	CHECK(in->flag_ibs && in->flag_perfctr_core && in->flag_amd_lbr_v2);
+	CHECK(CPU->vendor == HWP_CPU_AMD);
+	CHECK(CPU->family == 25 && CPU->model == 17);
+	CHECK(CPU->flag_ibs && CPU->flag_perfctr_core && CPU->flag_amd_lbr_v2);
 	CHECK(find_pmu(in, "ibs_op") && find_pmu(in, "ibs_op")->kind == HWP_PMU_IBS_OP);
 	CHECK(find_pmu(in, "ibs_fetch") && find_pmu(in, "ibs_fetch")->kind == HWP_PMU_IBS_FETCH);
 	CHECK(find_pmu(in, "ibs_op") && find_pmu(in, "ibs_op")->nr_caps == 1);
 	CHECK(find_pmu(in, "kprobe") && find_pmu(in, "kprobe")->kind == HWP_PMU_SOFTWARE);
-	CHECK(in->perf_caps_state == HWP_PROBE_NOT_TRIED); /* an Intel MSR */
-	CHECK(in->hw_pmu.yes && in->kernel.yes && in->kernel_syms.yes);
-	CHECK(in->branch_stack.yes && strstr(in->branch_stack.why, "16-entry LBRv2") != NULL);
-	CHECK(!in->lbr_callstack.yes && strstr(in->lbr_callstack.why, "Intel-only") != NULL);
-	CHECK(in->precise.yes && strstr(in->precise.why, "IBS") != NULL);
-	CHECK(strstr(in->kmsg_line, "16-deep LBR") != NULL);
+	CHECK(PERF_CAPS->state == HWP_PROBE_NOT_TRIED); /* an Intel MSR */
+	CHECK(VERDICT(HW_PMU)->yes && VERDICT(KERNEL)->yes && VERDICT(KERNEL_SYMS)->yes);
+	CHECK(VERDICT(BRANCH_STACK)->yes && strstr(VERDICT(BRANCH_STACK)->why, "16-entry LBRv2") != NULL);
+	CHECK(!VERDICT(LBR_CALLSTACK)->yes && strstr(VERDICT(LBR_CALLSTACK)->why, "Intel-only") != NULL);
+	CHECK(VERDICT(PRECISE)->yes && strstr(VERDICT(PRECISE)->why, "IBS") != NULL);
+	CHECK(strstr(KMSG->line, "16-deep LBR") != NULL);
 }
 
 static void test_amd_zen2_no_branch_stack(void)
@@ -348,11 +362,11 @@ static void test_amd_zen2_no_branch_stack(void)
 	user(1000, "0000000000000000");
 	struct hwp_probe_info *in = probe();
 
-	CHECK(in->hw_pmu.yes);
-	CHECK(!in->access.yes && strstr(in->access.why, "perf_event_paranoid=3") != NULL);
-	CHECK(!in->software.yes);
-	CHECK(!in->branch_stack.yes);
-	CHECK(strstr(in->branch_stack.why, "IBS") != NULL);
+	CHECK(VERDICT(HW_PMU)->yes);
+	CHECK(!VERDICT(ACCESS)->yes && strstr(VERDICT(ACCESS)->why, "perf_event_paranoid=3") != NULL);
+	CHECK(!VERDICT(SOFTWARE)->yes);
+	CHECK(!VERDICT(BRANCH_STACK)->yes);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "IBS") != NULL);
 }
 
 /* ------------------------------------------------------------ Arm */
@@ -378,27 +392,27 @@ static void test_arm_spe(void)
 	    "7 counters available\n");
 	struct hwp_probe_info *in = probe();
 
-	CHECK(in->vendor == HWP_CPU_ARM);
-	CHECK(strcmp(in->vendor_id, "0x41") == 0);
-	CHECK_EQ_U64(in->model, 0xd0c);
-	CHECK(strcmp(in->arch, "aarch64") == 0);
-	CHECK(strstr(in->model_name, "Arm part 0xd0c") != NULL);
+	CHECK(CPU->vendor == HWP_CPU_ARM);
+	CHECK(strcmp(CPU->vendor_id, "0x41") == 0);
+	CHECK_EQ_U64(CPU->model, 0xd0c);
+	CHECK(strcmp(CPU->arch, "aarch64") == 0);
+	CHECK(strstr(CPU->model_name, "Arm part 0xd0c") != NULL);
 	CHECK(find_pmu(in, "armv8_pmuv3_0") && find_pmu(in, "armv8_pmuv3_0")->kind == HWP_PMU_CORE);
 	CHECK(find_pmu(in, "arm_spe_0") && find_pmu(in, "arm_spe_0")->kind == HWP_PMU_ARM_SPE);
 	CHECK(find_pmu(in, "arm_cmn_0") && find_pmu(in, "arm_cmn_0")->kind == HWP_PMU_OTHER);
-	CHECK(strcmp(in->core_pmu, "armv8_pmuv3_0") == 0);
-	CHECK(in->hw_pmu.yes);
-	CHECK(!in->branch_stack.yes && strstr(in->branch_stack.why, "BRBE") != NULL);
-	CHECK(strstr(in->branch_stack.why, "SPE") != NULL);
-	CHECK(in->precise.yes && strstr(in->precise.why, "Arm SPE") != NULL);
-	CHECK(in->perf_caps_state == HWP_PROBE_NOT_TRIED);
-	CHECK(strstr(in->kmsg_line, "hw perfevents: enabled with armv8_pmuv3_0") == in->kmsg_line);
+	CHECK(strcmp(hwp_probe_info__core_pmu(in), "armv8_pmuv3_0") == 0);
+	CHECK(VERDICT(HW_PMU)->yes);
+	CHECK(!VERDICT(BRANCH_STACK)->yes && strstr(VERDICT(BRANCH_STACK)->why, "BRBE") != NULL);
+	CHECK(strstr(VERDICT(BRANCH_STACK)->why, "SPE") != NULL);
+	CHECK(VERDICT(PRECISE)->yes && strstr(VERDICT(PRECISE)->why, "Arm SPE") != NULL);
+	CHECK(PERF_CAPS->state == HWP_PROBE_NOT_TRIED);
+	CHECK(strstr(KMSG->line, "hw perfevents: enabled with armv8_pmuv3_0") == KMSG->line);
 
 	/* an Arm core with BRBE: caps/branches on the core PMU */
 	cap("armv8_pmuv3_0", "branches", "64");
 	in = probe();
-	CHECK(in->branch_stack.yes && strstr(in->branch_stack.why, "64-entry BRBE") != NULL);
-	CHECK(!in->lbr_callstack.yes);
+	CHECK(VERDICT(BRANCH_STACK)->yes && strstr(VERDICT(BRANCH_STACK)->why, "64-entry BRBE") != NULL);
+	CHECK(!VERDICT(LBR_CALLSTACK)->yes);
 }
 
 /* ------------------------------------------------------------ this VM */
@@ -427,14 +441,14 @@ static void test_vm_no_pmu(void)
 	vm_tree();
 	struct hwp_probe_info *in = probe();
 
-	CHECK(in->vendor == HWP_CPU_AMD && in->hypervisor);
-	CHECK(in->core_pmu[0] == 0 && in->branch_depth == 0);
+	CHECK(CPU->vendor == HWP_CPU_AMD && CPU->hypervisor);
+	CHECK(hwp_probe_info__core_pmu(in)[0] == 0 && hwp_probe_info__branch_depth(in) == 0);
 	CHECK(find_pmu(in, "msr") && find_pmu(in, "msr")->kind == HWP_PMU_OTHER);
-	CHECK(!in->hw_pmu.yes);
-	CHECK(strstr(in->hw_pmu.why, "no hardware PMU") != NULL);
-	CHECK(strstr(in->hw_pmu.why, "PMU not available due to virtualization") != NULL);
-	CHECK(!in->branch_stack.yes && !in->lbr_callstack.yes && !in->precise.yes);
-	CHECK(in->software.yes && in->access.yes && in->kernel.yes);
+	CHECK(!VERDICT(HW_PMU)->yes);
+	CHECK(strstr(VERDICT(HW_PMU)->why, "no hardware PMU") != NULL);
+	CHECK(strstr(VERDICT(HW_PMU)->why, "PMU not available due to virtualization") != NULL);
+	CHECK(!VERDICT(BRANCH_STACK)->yes && !VERDICT(LBR_CALLSTACK)->yes && !VERDICT(PRECISE)->yes);
+	CHECK(VERDICT(SOFTWARE)->yes && VERDICT(ACCESS)->yes && VERDICT(KERNEL)->yes);
 }
 
 static void test_vm_no_kmsg(void)
@@ -446,8 +460,8 @@ static void test_vm_no_kmsg(void)
 	unlink(path);
 	struct hwp_probe_info *in = probe();
 
-	CHECK(in->kmsg == HWP_PROBE_UNREADABLE);
-	CHECK(!in->hw_pmu.yes && strstr(in->hw_pmu.why, "virtual machine") != NULL);
+	CHECK(KMSG->state == HWP_PROBE_UNREADABLE);
+	CHECK(!VERDICT(HW_PMU)->yes && strstr(VERDICT(HW_PMU)->why, "virtual machine") != NULL);
 
 	/* the log without a PMU line, and no sysfs at all */
 	put("dev/kmsg", "6,1,0,-;Linux version 6.18.44\n");
@@ -455,9 +469,9 @@ static void test_vm_no_kmsg(void)
 	CHECK(system(path) == 0);
 	put("proc/cpuinfo", "vendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t: 1\nstepping\t: 1\n");
 	in = probe();
-	CHECK(in->kmsg == HWP_PROBE_ABSENT);
-	CHECK(in->pmus_state == HWP_PROBE_UNREADABLE);
-	CHECK(!in->hw_pmu.yes && strstr(in->hw_pmu.why, "no hardware PMU found") != NULL);
+	CHECK(KMSG->state == HWP_PROBE_ABSENT);
+	CHECK(hwp_probe_info__pmus_state(in, NULL) == HWP_PROBE_UNREADABLE);
+	CHECK(!VERDICT(HW_PMU)->yes && strstr(VERDICT(HW_PMU)->why, "no hardware PMU found") != NULL);
 }
 
 static void test_meanings(void)
@@ -469,10 +483,31 @@ static void test_meanings(void)
 	CHECK(strstr(hwp_paranoid__meaning(-1), "no restrictions") != NULL);
 	CHECK(strstr(hwp_kptr_restrict__meaning(2), "root included") != NULL);
 	CHECK(strcmp(hwp_pmu_kind__name(HWP_PMU_IBS_OP), "ibs_op") == 0);
-	struct hwp_probe_opts bad = { .sz = 1 };
-	struct hwp_probe_info *in = calloc(1, sizeof(*in));
+	CHECK(strcmp(hwp_probe_info__verdict(NULL, HWP_CAP_COUNT)->why, "unknown capability") == 0);
+	/* size-versioned options: zero size refused, an unknown set tail refused,
+	   an older (smaller) size accepted */
+	struct {
+		struct hwp_probe_opts o;
+		char newer[8];
+	} big;
+	struct hwp_probe_opts bad = { .sz = 0 };
+	struct hwp_probe_info *in = hwp_probe_info__new();
+	CHECK(in != NULL);
 	CHECK(hwp_probe__run(&bad, in) == -EINVAL);
-	free(in);
+	CHECK(strstr(hwp_errmsg(), "size") != NULL);
+	memset(&big, 0, sizeof(big));
+	big.o.sz = sizeof(big);
+	big.o.no_cpuid = true;
+	big.o.procfs_root = big.o.sysfs_root = big.o.dev_root = "/nonexistent";
+	CHECK(hwp_probe__run(&big.o, in) == 0);
+	big.newer[3] = 1;
+	CHECK(hwp_probe__run(&big.o, in) == -EINVAL);
+	bad.sz = offsetof(struct hwp_probe_opts, dev_root); /* an older caller */
+	bad.procfs_root = bad.sysfs_root = "/nonexistent";
+	CHECK(hwp_probe__run(&bad, in) == 0);
+	CHECK(hwp_probe__cpu("/nonexistent", false, NULL) == -EINVAL);
+	hwp_probe_info__delete(in);
+	hwp_probe_info__delete(NULL);
 }
 
 int main(void)
@@ -488,6 +523,7 @@ int main(void)
 	RUN(test_vm_no_pmu);
 	RUN(test_vm_no_kmsg);
 	RUN(test_meanings);
+	hwp_probe_info__delete(info_);
 	if (root[0]) {
 		char cmd[600];
 

@@ -700,6 +700,20 @@ static void test_errors(void)
 	}
 	CHECK(hwp_writer__size(w) > 104 + 2 * 144 + 64 * 24);
 	CHECK_EQ_U64(hwp_writer__close(w), 0);
+
+	/* a failed write is sticky, and each later call says it again */
+	if (access("/dev/full", W_OK) == 0 && (w = hwp_writer__open("/dev/full"))) {
+		int rc = 0;
+
+		CHECK_EQ_U64(hwp_writer__add_attr(w, &a, &id, 1, "a"), 0);
+		for (int i = 0; i < 100000 && !rc; i++)
+			rc = hwp_writer__add_sample(w, 0, &in);
+		CHECK(rc == -ENOSPC);
+		hwp_set_error(EINVAL, "something else");
+		CHECK(hwp_writer__add_finished_round(w) == -ENOSPC);
+		CHECK(strstr(hwp_errmsg(), "/dev/full: write failed") != NULL);
+		hwp_writer__abort(w);
+	}
 }
 
 /* Enough data to cross the output buffer several times: every record must

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The qemu process of an emulated capture: finding qemu-x86_64, the plugin
+ * and the program; refusing programs qemu-x86_64 cannot run before anything
+ * starts; spawning qemu with the plugin's options; waiting for it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "capture/emu_internal.h"
+#include "hwprof/hwprof.h"
+#include "util/path_search.h"
+
+#define PLUGIN_NAME "hwprof-emu.so"
+
+static const char *machine_name(unsigned m)
+{
+	switch (m) {
+	case 3: return "i386";
+	case 40: return "ARM";
+	case 62: return "x86-64";
+	case 183: return "AArch64";
+	case 243: return "RISC-V";
+	default: return NULL;
+	}
+}
+
+/* PATH (shown as SHOWN) is an x86-64 ELF executable: 0, or <0 saying why not. */
+static int check_program(const char *shown, const char *path)
+{
+	unsigned char h[64];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return hwp_set_error(errno, "%s: %s", shown, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return hwp_set_error(EISDIR, "%s: is a directory", shown);
+	}
+	n = read(fd, h, sizeof(h));
+	close(fd);
+	if (n >= 2 && h[0] == '#' && h[1] == '!')
+		return hwp_set_error(ENOEXEC, "%s: a script, not an x86-64 ELF executable; "
+				     "record its interpreter instead (/bin/sh %s)", shown, shown);
+	if (n < 64 || memcmp(h, "\177ELF", 4) != 0)
+		return hwp_set_error(ENOEXEC, "%s: not an ELF executable (emulation runs x86-64 "
+				     "ELF programs)", shown);
+	unsigned machine = h[18] | h[19] << 8;
+	unsigned type = h[16] | h[17] << 8;
+
+	if (h[5] != 1)
+		return hwp_set_error(ENOEXEC, "%s: big-endian ELF, not x86-64", shown);
+	if (machine != 62 || h[4] != 2) {
+		const char *m = machine_name(machine);
+
+		return hwp_set_error(ENOEXEC, "%s: ELF for %s%s, not x86-64 (emulation runs "
+				     "x86-64 programs under qemu-x86_64)", shown,
+				     m ? m : "another machine", h[4] == 1 ? " (32-bit)" : "");
+	}
+	if (type != 2 && type != 3)
+		return hwp_set_error(ENOEXEC, "%s: not an executable ELF file (type %u)", shown,
+				     type);
+	return 0;
+}
+
+/*
+ * The plugin: the one named by the options or $HWPROF_EMU_PLUGIN, else next
+ * to the running binary (a build tree), else in ../lib/hwprof/ from it (an
+ * installed hwprof: bin/hwprof and lib/hwprof/hwprof-emu.so).
+ */
+static int find_plugin(struct hwp_emu *s)
+{
+	const char *env = s->o.plugin ? s->o.plugin : getenv("HWPROF_EMU_PLUGIN");
+	char exe[PATH_MAX], cand[2][PATH_MAX + 32];
+	int ncand = 0;
+
+	if (env && *env) {
+		snprintf(cand[ncand++], sizeof(cand[0]), "%s", env);
+	} else {
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+		char *slash;
+
+		if (n > 0) {
+			exe[n] = 0;
+			if ((slash = strrchr(exe, '/'))) {
+				*slash = 0;
+				snprintf(cand[ncand++], sizeof(cand[0]), "%s/" PLUGIN_NAME, exe);
+				snprintf(cand[ncand++], sizeof(cand[0]), "%s/../lib/hwprof/" PLUGIN_NAME,
+					 exe);
+			}
+		}
+	}
+	for (int i = 0; i < ncand; i++) {
+		if (access(cand[i], R_OK) != 0)
+			continue;
+		/* qemu resolves the path itself: give it an absolute, clean one */
+		s->plugin = realpath(cand[i], NULL);
+		if (!s->plugin)
+			s->plugin = strdup(cand[i]);
+		return s->plugin ? 0 : hwp_set_error(ENOMEM, "out of memory");
+	}
+	if (!ncand)
+		return hwp_set_error(ENOENT, PLUGIN_NAME ": emulation plugin not found: the "
+				     "running binary's directory is unknown (set HWPROF_EMU_PLUGIN)");
+	if (ncand == 1)
+		return hwp_set_error(ENOENT, "%s: emulation plugin not found (HWPROF_EMU_PLUGIN)",
+				     cand[0]);
+	return hwp_set_error(ENOENT, PLUGIN_NAME ": emulation plugin not found; looked at %s "
+			     "and %s (build it with 'make', or set HWPROF_EMU_PLUGIN)", cand[0],
+			     cand[1]);
+}
+
+int hwp__emu_locate(struct hwp_emu *s)
+{
+	const char *env = s->o.qemu ? s->o.qemu : getenv("HWPROF_QEMU");
+	const char *qemu = env && *env ? env : "qemu-x86_64";
+	const char *prog = s->o.argv[0];
+	int err;
+
+	s->qemu = hwp__path_search(qemu, NULL);
+	if (s->qemu && strchr(qemu, '/') && access(s->qemu, F_OK) != 0) {
+		free(s->qemu);
+		s->qemu = NULL;
+	}
+	if (!s->qemu)
+		return hwp_set_error(ENOENT, "%s not found: install qemu-user (Debian: apt-get "
+				     "install qemu-user)", qemu);
+	if ((err = find_plugin(s)) < 0)
+		return err;
+	s->prog = hwp__path_search(prog, NULL);
+	if (s->prog && strchr(prog, '/') && access(s->prog, F_OK) != 0) {
+		free(s->prog);
+		s->prog = NULL;
+	}
+	if (!s->prog)
+		return hwp_set_error(ENOENT, "%s: %s", prog,
+				     strchr(prog, '/') ? "no such file" : "command not found");
+	return check_program(prog, s->prog);
+}
+
+pid_t hwp_emu__pid(const struct hwp_emu *s)
+{
+	return s ? s->pid : -1;
+}
+
+void hwp__emu_reap(struct hwp_emu *s)
+{
+	if (s->pid > 0 && !s->waited) {
+		kill(s->pid, SIGKILL);
+		waitpid(s->pid, NULL, 0);
+		s->waited = true;
+	}
+}
+
+/* QEMU option syntax: a ',' inside a value is written ',,'. */
+static size_t put_escaped(char *out, size_t cap, size_t pos, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == ',' && pos + 1 < cap)
+			out[pos++] = ',';
+		if (pos + 1 < cap)
+			out[pos++] = *s;
+	}
+	out[pos < cap ? pos : cap - 1] = 0;
+	return pos;
+}
+
+pid_t hwp_emu__start(struct hwp_emu *s)
+{
+	char plug[3 * PATH_MAX + 256];
+	size_t pos = 0;
+	char **args;
+	int pfd[2], e = 0, n = 0;
+	pid_t pid;
+
+	if (!s || s->pid > 0)
+		return hwp_set_error(EINVAL, "hwp_emu__start: invalid state");
+	pos = put_escaped(plug, sizeof(plug), pos, s->plugin);
+	pos += (size_t)snprintf(plug + pos, sizeof(plug) - pos, ",out=");
+	pos = put_escaped(plug, sizeof(plug), pos, s->dir);
+	snprintf(plug + pos, sizeof(plug) - pos,
+		 ",period=%llu,jitter=%u,depth=%u,kinds=%#x,callstack=%d,exact=%d",
+		 (unsigned long long)s->o.period, s->o.jitter, s->o.depth, s->kinds,
+		 s->callstack, s->exact != NULL);
+
+	args = calloc((size_t)s->o.argc + 8, sizeof(*args));
+	if (!args)
+		return hwp_set_error(ENOMEM, "out of memory");
+	args[n++] = s->qemu;
+	args[n++] = "-plugin";
+	args[n++] = plug;
+	args[n++] = "-0";
+	args[n++] = s->o.argv[0];
+	args[n++] = "--";
+	args[n++] = s->prog;
+	for (int i = 1; i < s->o.argc; i++)
+		args[n++] = s->o.argv[i];
+	args[n] = NULL;
+
+	/* the child reports a failed exec through a close-on-exec pipe */
+	if (pipe2(pfd, O_CLOEXEC) < 0) {
+		e = errno;
+		free(args);
+		return hwp_set_error(e, "pipe: %s", strerror(e));
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		e = errno;
+		close(pfd[0]);
+		close(pfd[1]);
+		free(args);
+		return hwp_set_error(e, "fork: %s", strerror(e));
+	}
+	if (pid == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		close(pfd[0]);
+		execv(s->qemu, args);
+		e = errno;
+		if (write(pfd[1], &e, sizeof(e)) < 0)
+			_exit(126);
+		_exit(127);
+	}
+	close(pfd[1]);
+	free(args);
+	s->pid = pid;
+	if (read(pfd[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
+		close(pfd[0]);
+		waitpid(pid, NULL, 0);
+		s->waited = true;
+		return hwp_set_error(e, "%s: cannot run: %s (install qemu-user)", s->qemu,
+				     strerror(e));
+	}
+	close(pfd[0]);
+	return pid;
+}
+
+int hwp_emu__wait(struct hwp_emu *s, struct hwp_emu_result *res)
+{
+	int st, e;
+	pid_t r;
+
+	if (!s || s->pid <= 0)
+		return hwp_set_error(EINVAL, "hwp_emu__wait: not started");
+	if (s->waited)
+		return 0;
+	r = waitpid(s->pid, &st, 0);
+	if (r < 0) {
+		e = errno;
+		if (e == EINTR)
+			return hwp_set_error(EINTR, "interrupted while waiting for %s", s->qemu);
+		return hwp_set_error(e, "waitpid: %s", strerror(e));
+	}
+	s->waited = true;
+	if (res) {
+		memset(res, 0, sizeof(*res));
+		if (WIFEXITED(st)) {
+			res->exited = true;
+			res->exit_status = WEXITSTATUS(st);
+		} else if (WIFSIGNALED(st)) {
+			res->term_signal = WTERMSIG(st);
+		}
+	}
+	return 0;
+}
