@@ -87,6 +87,12 @@ int cmd_script(int argc, char **argv)
 		hwp_session__delete(s);
 		return cli_error("out of memory");
 	}
+	struct hwp_json_writer *jw = json ? hwp_json_writer__new(&out) : NULL;
+	if (json && !jw) {
+		hwp_outbuf__finish(&out);
+		hwp_session__delete(s);
+		return cli_error("out of memory");
+	}
 	struct hwp_event ev;
 	const struct hwp_thread *th;
 	bool use_callchain = !hide_callchain, callchain_known = false;
@@ -101,12 +107,13 @@ int cmd_script(int argc, char **argv)
 			callchain_known = true;
 		}
 		if (json)
-			hwp_sample_json__print(&out, &ev);
+			hwp_sample_json__write(jw, &ev);
 		else
 			hwp_perf_script__sample_in(&out, &ev, use_callchain, relative ? th : NULL);
 	}
 	if (n < 0)
 		rc = cli_error("%s", hwp_errmsg());
+	hwp_json_writer__delete(jw);
 	int werr = hwp_outbuf__finish(&out);
 	if (werr && !rc)
 		rc = cli_error("error writing output: %s", hwp_strerror(werr));

@@ -3,15 +3,14 @@
 #ifndef HWPROF_SAMPLE_JSON_H
 #define HWPROF_SAMPLE_JSON_H
 
-#include "hwprof/perf_data.h"
-#include "hwprof/outbuf.h"
 #include "hwprof/hwprof.h"
+#include "hwprof/json.h"
+#include "hwprof/perf_data.h"
 
 HWP_BEGIN_DECLS
 
-HWP_API void hwp_sample_json__print(struct hwp_outbuf *o, const struct hwp_event *ev);
-/* A JSON string literal (quotes, escapes). */
-HWP_API void hwp_json__string(struct hwp_outbuf *o, const char *s);
+/* EV (a sample) as one JSON object: a top-level one is a JSON Lines line. */
+HWP_API void hwp_sample_json__write(struct hwp_json_writer *j, const struct hwp_event *ev);
 
 HWP_END_DECLS
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwprof/sample_json.h"
+#include "hwprof/json.h"
 #include "hwprof/table.h"
 #include "util/arena.h"
 
@@ -161,32 +161,32 @@ static void render_text(const struct hwp_table *t, struct hwp_outbuf *o)
 	}
 }
 
+/* An array of row objects, numbers as numbers. */
 static void render_json(const struct hwp_table *t, struct hwp_outbuf *o)
 {
-	char buf[64];
+	struct hwp_json_writer *j = hwp_json_writer__new(o);
 
-	hwp_outbuf__putc(o, '[');
-	for (size_t i = 0; i < t->nrows; i++) {
-		hwp_outbuf__puts(o, i ? ",\n{" : "\n{");
-		for (size_t j = 0; j < t->ncols; j++) {
-			const struct cell *c = &t->cells[i * t->ncols + j];
-			hwp_outbuf__printf(o, "%s\"%s\":", j ? "," : "", t->cols[j].key);
-			switch (t->cols[j].kind) {
-			case HWP_COL_TEXT:
-				hwp_json__string(o, c->s ? c->s : "");
-				break;
-			case HWP_COL_COUNT:
-				hwp_outbuf__u64(o, c->u);
-				break;
-			default:
-				snprintf(buf, sizeof(buf), "%.6g", c->d);
-				hwp_outbuf__puts(o, buf);
-				break;
-			}
-		}
-		hwp_outbuf__putc(o, '}');
+	if (!j) {
+		o->err = o->err ? o->err : ENOMEM;
+		return;
 	}
-	hwp_outbuf__puts(o, "\n]\n");
+	hwp_json_writer__begin_array(j);
+	for (size_t i = 0; i < t->nrows; i++) {
+		hwp_json_writer__begin_object(j);
+		for (size_t k = 0; k < t->ncols; k++) {
+			const struct cell *c = &t->cells[i * t->ncols + k];
+			hwp_json_writer__key(j, t->cols[k].key);
+			if (t->cols[k].kind == HWP_COL_TEXT)
+				hwp_json_writer__string(j, c->s ? c->s : "");
+			else if (t->cols[k].kind == HWP_COL_COUNT)
+				hwp_json_writer__u64(j, c->u);
+			else
+				hwp_json_writer__double(j, c->d);
+		}
+		hwp_json_writer__end_object(j);
+	}
+	hwp_json_writer__end_array(j);
+	hwp_json_writer__delete(j);
 }
 
 static void csv_field(struct hwp_outbuf *o, const char *s)

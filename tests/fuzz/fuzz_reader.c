@@ -22,6 +22,7 @@
 
 static FILE *devnull;
 static struct hwp_outbuf out;
+static struct hwp_json_writer *json; /* one writer: a JSON Lines stream */
 static struct hwp_file_stats *stats; /* made once, reset per input */
 
 static void note(void *ctx, enum hwp_log_level level, const char *msg)
@@ -39,7 +40,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	devnull = fopen("/dev/null", "w");
-	if (!devnull || hwp_outbuf__init(&out, devnull) < 0)
+	if (!devnull || hwp_outbuf__init(&out, devnull) < 0 || !(json = hwp_json_writer__new(&out)))
 		abort();
 	hwp_set_log(note, NULL);
 	return 0;
@@ -172,7 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort(); /* only out of memory */
 		hwp_perf_script__sample_in(&out, &ev, any_callchain(r), th);
 		hwp_perf_script__sample(&out, &ev, false);
-		hwp_sample_json__print(&out, &ev);
+		hwp_sample_json__write(json, &ev);
 	}
 	if (rc < 0)
 		fz_check_error(rc);

@@ -15,6 +15,7 @@
 
 static FILE *devnull;
 static struct hwp_outbuf out;
+static struct hwp_json_writer *json; /* one writer: a JSON Lines stream */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -24,7 +25,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	devnull = fopen("/dev/null", "w");
-	if (!devnull || hwp_outbuf__init(&out, devnull) < 0)
+	if (!devnull || hwp_outbuf__init(&out, devnull) < 0 || !(json = hwp_json_writer__new(&out)))
 		abort();
 	return 0;
 }
@@ -97,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_event(&ev);
 		if (ev.type == HWP_RECORD_SAMPLE && ev.evsel) {
 			hwp_perf_script__sample(&out, &ev, cc);
-			hwp_sample_json__print(&out, &ev);
+			hwp_sample_json__write(json, &ev);
 		}
 	}
 	if (rc < 0)
