@@ -18,7 +18,7 @@ HAVE_CAPSTONE := $(call have,capstone/capstone.h,-lcapstone)
 HAVE_LIBPFM := $(call have,perfmon/pfmlib.h,-lpfm)
 
 ifneq ($(HAVE_ZSTD)$(HAVE_LIBDW),11)
-$(error hwprof: missing$(if $(HAVE_LIBDW),, elfutils (libelf, libdw))$(if $(HAVE_ZSTD),, zstd): run 'make setup' or install the Debian packages libelf-dev libdw-dev libzstd-dev)
+$(error hwprof: cannot build without$(if $(HAVE_LIBDW),, libelf/libdw)$(if $(HAVE_ZSTD),, libzstd): run 'make setup' (Debian packages: libelf-dev libdw-dev libzstd-dev))
 endif
 
 ALL_CFLAGS += -DHAVE_ZSTD -DHAVE_LIBDW $(if $(HAVE_CAPSTONE),-DHAVE_CAPSTONE) $(if $(HAVE_LIBPFM),-DHAVE_LIBPFM)
