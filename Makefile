@@ -140,6 +140,8 @@ build-fuzz/obj/%.o: %.c $(CONFIG_STAMP)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
 build-fuzz/%: build-fuzz/obj/tests/fuzz/%.o $(FUZZ_LIB_OBJS)
 	clang -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LIBS)
+# Kept between runs (make deletes intermediates of pattern-rule chains).
+.SECONDARY: $(FUZZ_OBJS) $(FUZZ_LIB_OBJS)
 fuzz: $(FUZZ_BINS)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
 
