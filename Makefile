@@ -52,7 +52,7 @@ COMPLETION := $(BUILD)/completion/hwprof
 
 .DEFAULT_GOAL := all
 .PHONY: all setup demo test test-san fuzz bench clean install uninstall
-all: $(HWPROF) $(LIBA) $(BUILD)/$(SONAME) $(UNIT_BINS) $(TOOL_BINS) $(EMU_SO) $(MAN_STAMP) $(COMPLETION)
+all: $(HWPROF) $(LIBA) $(BUILD)/libhwprof.so $(UNIT_BINS) $(TOOL_BINS) $(EMU_SO) $(MAN_STAMP) $(COMPLETION)
 
 # Every object depends on the config stamp: a changed compiler, flag or
 # detected library rebuilds everything.
@@ -74,7 +74,9 @@ $(LIBSO): $(LIB_OBJS) libhwprof.map
 
 $(BUILD)/$(SONAME): $(LIBSO)
 	ln -sf $(notdir $<) $@
-	ln -sf $(SONAME) $(BUILD)/libhwprof.so
+
+$(BUILD)/libhwprof.so: $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
 
 $(HWPROF): $(CLI_OBJS) $(LIBA)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIBA) $(LIBS)
@@ -149,7 +151,7 @@ bench: all
 	@bench/run.sh $(BUILD)
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz $(BUILD)
 
 # Header dependencies of everything compiled (-MMD -MP).
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(EMU_OBJS:.o=.d) $(UNIT_BINS:=.d) $(TOOL_BINS:=.d) \
