@@ -1,6 +1,7 @@
 # hwprof build. `make` builds; `make demo` sets up, builds and runs the main
-# report on the bundled example; `make test` runs every test.
-# SAN=1 builds into build-san/ with ASan+UBSan.
+# report on the bundled example; `make test` runs every test; `make install`
+# installs (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, INCLUDEDIR, MANDIR).
+# SAN=1 builds into build-san/ with ASan+UBSan; BUILD=DIR builds elsewhere.
 
 CC ?= cc
 ifeq ($(SAN),1)
@@ -18,71 +19,99 @@ CFLAGS ?= $(OPT)
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) $(SANFLAGS) -Iinclude -Isrc -MMD -MP
 LDFLAGS += $(SANFLAGS)
 
-# Optional libraries: detected, each disabling its feature when missing.
-have = $(shell printf '#include <$(1)>\nint main(void){return 0;}\n' | $(CC) -x c - -o /dev/null $(2) >/dev/null 2>&1 && echo 1)
-ifeq ($(call have,zstd.h,-lzstd),1)
-ALL_CFLAGS += -DHAVE_ZSTD
-LIBS += -lzstd
-endif
-ifeq ($(call have,elfutils/libdw.h,-ldw -lelf),1)
-ALL_CFLAGS += -DHAVE_LIBDW
-LIBS += -ldw -lelf
-endif
-ifeq ($(call have,capstone/capstone.h,-lcapstone),1)
-ALL_CFLAGS += -DHAVE_CAPSTONE
-LIBS += -lcapstone
-endif
-ifeq ($(call have,perfmon/pfmlib.h,-lpfm),1)
-ALL_CFLAGS += -DHAVE_LIBPFM
-LIBS += -lpfm
-endif
-LIBS += -lm
+# Goals that compile nothing in this make (test and demo run setup first, then
+# a sub-make that builds): no library check, no config stamp.
+NOBUILD_GOALS := setup clean uninstall test test-san demo
+BUILDING := $(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all))
+
+include mk/config.mk
+
+VERSION := $(shell sed -n 's/.*define HWPROF_VERSION "\(.*\)"/\1/p' include/hwprof/hwprof.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 
 LIB_SRCS := $(sort $(shell find src -name '*.c' -not -path 'src/emu/*'))
 CLI_SRCS := $(sort $(wildcard cli/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TOOL_SRCS := $(sort $(wildcard tests/tools/*.c bench/*.c))
+EMU_SRCS := $(sort $(wildcard src/emu/*.c))
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+EMU_OBJS := $(EMU_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 TOOL_BINS := $(TOOL_SRCS:%.c=$(BUILD)/%)
 
 LIBA := $(BUILD)/libhwprof.a
+SONAME := libhwprof.so.$(SOMAJOR)
+LIBSO := $(BUILD)/libhwprof.so.$(VERSION)
 HWPROF := $(BUILD)/hwprof
 # The QEMU TCG plugin is loaded into qemu-x86_64: built without sanitizers.
-EMU_SRCS := $(sort $(wildcard src/emu/*.c))
 EMU_SO := $(if $(EMU_SRCS),$(BUILD)/hwprof-emu.so)
+MAN_STAMP := $(BUILD)/man/.stamp
+COMPLETION := $(BUILD)/completion/hwprof
 
-.PHONY: all setup demo test test-san fuzz bench clean
-all: $(HWPROF) $(UNIT_BINS) $(TOOL_BINS) $(EMU_SO)
+.DEFAULT_GOAL := all
+.PHONY: all setup demo test test-san fuzz bench clean install uninstall
+all: $(HWPROF) $(LIBA) $(BUILD)/libhwprof.so $(UNIT_BINS) $(TOOL_BINS) $(EMU_SO) $(MAN_STAMP) $(COMPLETION)
 
-$(BUILD)/%.o: %.c
+# Every object depends on the config stamp: a changed compiler, flag or
+# detected library rebuilds everything.
+$(BUILD)/%.o: %.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# Library objects serve both libhwprof.a and libhwprof.so: position
+# independent, and only what include/hwprof marks HWP_API is exported.
+$(LIB_OBJS): ALL_CFLAGS += -fPIC -fvisibility=hidden
 
 $(LIBA): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+$(LIBSO): $(LIB_OBJS) libhwprof.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=libhwprof.map $(if $(SANFLAGS),,-Wl,-z,defs) \
+		$(LDFLAGS) -o $@ $(LIB_OBJS) $(LIBS)
+
+$(BUILD)/$(SONAME): $(LIBSO)
+	ln -sf $(notdir $<) $@
+
+$(BUILD)/libhwprof.so: $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
+
 $(HWPROF): $(CLI_OBJS) $(LIBA)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIBA) $(LIBS)
 
-$(BUILD)/hwprof-emu.so: $(EMU_SRCS) $(wildcard src/emu/*.h)
+$(BUILD)/src/emu/%.o: src/emu/%.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC -shared -fvisibility=hidden -Iinclude -Isrc -o $@ $(EMU_SRCS)
+	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC -fvisibility=hidden -Iinclude -Isrc -MMD -MP -c $< -o $@
 
-$(BUILD)/tests/unit/%: tests/unit/%.c $(LIBA) tests/unit/testlib.h
+$(BUILD)/hwprof-emu.so: $(EMU_OBJS)
+	$(CC) -shared -o $@ $^
+
+# Unit tests, tools and benchmarks: one source each, compiled and linked in
+# one step (-MMD writes $@.d).
+$(BUILD)/tests/unit/%: tests/unit/%.c $(LIBA) $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBA) $(LIBS)
 
-$(BUILD)/tests/tools/%: tests/tools/%.c $(LIBA)
+$(BUILD)/tests/tools/%: tests/tools/%.c $(LIBA) $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LIBS)
 
-$(BUILD)/bench/%: bench/%.c $(LIBA)
+$(BUILD)/bench/%: bench/%.c $(LIBA) $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LIBS)
+
+# Man pages and bash completion, generated from the --help texts.
+$(MAN_STAMP): $(HWPROF) scripts/helpdoc.py
+	python3 scripts/helpdoc.py man $(HWPROF) $(dir $@)
+	@touch $@
+
+$(COMPLETION): $(HWPROF) scripts/helpdoc.py
+	@mkdir -p $(dir $@)
+	python3 scripts/helpdoc.py bash $(HWPROF) $@
+
+include mk/install.mk
 
 setup:
 	@scripts/setup.sh
@@ -97,16 +126,24 @@ test: setup
 
 test-san:
 	@$(MAKE) --no-print-directory SAN=1 all
-	@BUILD=build-san tests/run.sh
+	@SAN=1 BUILD=build-san tests/run.sh
 
-# libFuzzer targets (clang). FUZZ_SECONDS per target.
+# libFuzzer targets (clang): the library compiled once into build-fuzz/obj.
+# FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 60
+FUZZ_SAN := -fsanitize=address,undefined
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -Isrc $(filter -DHAVE_%,$(ALL_CFLAGS)) -MMD -MP
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/%)
-build-fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz_common.h $(LIB_SRCS)
-	@mkdir -p build-fuzz
-	clang -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude -Isrc \
-		$(filter -DHAVE_%,$(ALL_CFLAGS)) -o $@ $< $(LIB_SRCS) $(LIBS)
+FUZZ_OBJS := $(FUZZ_SRCS:%.c=build-fuzz/obj/%.o)
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=build-fuzz/obj/%.o)
+build-fuzz/obj/%.o: %.c $(CONFIG_STAMP)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
+build-fuzz/%: build-fuzz/obj/tests/fuzz/%.o $(FUZZ_LIB_OBJS)
+	clang -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(LIBS)
+# Kept between runs (make deletes intermediates of pattern-rule chains).
+.SECONDARY: $(FUZZ_OBJS) $(FUZZ_LIB_OBJS)
 fuzz: $(FUZZ_BINS)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
 
@@ -114,6 +151,8 @@ bench: all
 	@bench/run.sh $(BUILD)
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz $(BUILD)
 
--include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
+# Header dependencies of everything compiled (-MMD -MP).
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(EMU_OBJS:.o=.d) $(UNIT_BINS:=.d) $(TOOL_BINS:=.d) \
+	$(FUZZ_OBJS:.o=.d) $(FUZZ_LIB_OBJS:.o=.d)

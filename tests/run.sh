@@ -1,6 +1,11 @@
 #!/bin/bash
 # Runs every unit test binary and e2e script; each prints PASS/FAIL/SKIP lines.
 # Ends with the summary line "N passed, N failed, N skipped".
+#   tests/run.sh                 every test
+#   tests/run.sh NAME...         only these: a unit test (test_maps) or an e2e
+#                                script (reports.sh or reports)
+# $BUILD (default build) holds the binaries; $HWPROF_CORPUS the shared corpus
+# (default ../shared/corpus; tests that need it skip when it is absent).
 set -u
 BUILD=${BUILD:-build}
 export BUILD HWPROF="$PWD/$BUILD/hwprof" HWPROF_ROOT="$PWD"
@@ -22,14 +27,29 @@ run_one() { # name, command...
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 	echo "  $name: $p passed, $f failed, $s skipped"
 }
-for t in "$BUILD"/tests/unit/test_*; do
-	[ -x "$t" ] || continue
-	run_one "$(basename "$t")" "$t"
-done
-for t in tests/e2e/*.sh; do
-	[ -f "$t" ] || continue
-	run_one "$(basename "$t")" bash "$t"
-done
+run_named() { # NAME: a unit test binary or an e2e script
+	local n=${1%.sh}
+	if [ -x "$BUILD/tests/unit/$n" ]; then
+		run_one "$n" "$BUILD/tests/unit/$n"
+	elif [ -f "tests/e2e/$n.sh" ]; then
+		run_one "$n.sh" bash "tests/e2e/$n.sh"
+	else
+		echo "FAIL $1: no unit test $BUILD/tests/unit/$n and no tests/e2e/$n.sh"
+		fail=$((fail + 1))
+	fi
+}
+if [ $# -gt 0 ]; then
+	for name in "$@"; do run_named "$name"; done
+else
+	for t in "$BUILD"/tests/unit/test_*; do
+		[ -x "$t" ] || continue
+		run_one "$(basename "$t")" "$t"
+	done
+	for t in tests/e2e/*.sh; do
+		[ -f "$t" ] || continue
+		run_one "$(basename "$t")" bash "$t"
+	done
+fi
 rm -rf "$log"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,43 @@
+# Library detection and the config stamp (included by the Makefile).
+#
+# elfutils (libelf, libdw) and zstd are required: without them the build stops
+# with one line. Capstone and libpfm4 are optional: a missing one disables its
+# feature and is named once, when the detected set changes. `make
+# HAVE_CAPSTONE= HAVE_LIBPFM=` builds as if they were missing.
+#
+# $(BUILD)/config.stamp holds the compiler, flags and libraries; it is
+# rewritten only when they change, and every object depends on it.
+
+CONFIG_STAMP := $(BUILD)/config.stamp
+
+ifneq ($(BUILDING),)
+have = $(shell printf '#include <$(1)>\nint main(void){return 0;}\n' | $(CC) -x c - -o /dev/null $(2) >/dev/null 2>&1 && echo 1)
+HAVE_ZSTD := $(call have,zstd.h,-lzstd)
+HAVE_LIBDW := $(call have,elfutils/libdw.h,-ldw -lelf)
+HAVE_CAPSTONE := $(call have,capstone/capstone.h,-lcapstone)
+HAVE_LIBPFM := $(call have,perfmon/pfmlib.h,-lpfm)
+
+ifneq ($(HAVE_ZSTD)$(HAVE_LIBDW),11)
+$(error hwprof: cannot build without$(if $(HAVE_LIBDW),, libelf/libdw)$(if $(HAVE_ZSTD),, libzstd): run 'make setup' (Debian packages: libelf-dev libdw-dev libzstd-dev))
+endif
+
+ALL_CFLAGS += -DHAVE_ZSTD -DHAVE_LIBDW $(if $(HAVE_CAPSTONE),-DHAVE_CAPSTONE) $(if $(HAVE_LIBPFM),-DHAVE_LIBPFM)
+LIBS += -lzstd -ldw -lelf $(if $(HAVE_CAPSTONE),-lcapstone) $(if $(HAVE_LIBPFM),-lpfm) -lm
+
+config_q = $(subst ','\'',$(CC) | $(ALL_CFLAGS) | $(LDFLAGS) | $(LIBS))
+CONFIG_CHANGED := $(shell mkdir -p $(BUILD) && if [ "$$(cat $(CONFIG_STAMP) 2>/dev/null)" != '$(config_q)' ]; then \
+	printf '%s\n' '$(config_q)' >$(CONFIG_STAMP) && echo 1; fi)
+ifneq ($(CONFIG_CHANGED),)
+ifeq ($(HAVE_CAPSTONE),)
+$(info hwprof: building without capstone (libcapstone-dev): instruction decoding disabled)
+endif
+ifeq ($(HAVE_LIBPFM),)
+$(info hwprof: building without libpfm4 (libpfm4-dev): PMU event names (-e br_inst_retired.near_taken) disabled)
+endif
+endif
+endif
+
+# When a goal removed the build directory first (make clean all).
+$(CONFIG_STAMP):
+	@mkdir -p $(dir $@)
+	printf '%s\n' '$(config_q)' >$@
