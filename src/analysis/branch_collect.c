@@ -22,7 +22,7 @@ struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 		hwp_set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
-	if (HWP_OPTS_LOAD(opts, &c->o)) {
+	if (HWP_OPTS_LOAD(opts, &c->o, struct hwp_branch_collect_opts)) {
 		free(c);
 		errno = EINVAL;
 		return NULL;

@@ -405,7 +405,7 @@ int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_h
 
 	if (!opts || !h || !out)
 		return hwp_set_error(EINVAL, "hwp_attr__build: invalid argument");
-	if ((rc = hwp__opts_load(opts, sizeof(o), &o, "struct hwp_attr_opts")) < 0)
+	if ((rc = HWP_OPTS_LOAD(opts, &o, struct hwp_attr_opts)) < 0)
 		return rc;
 	memset(out, 0, sizeof(*out));
 	if ((rc = hwp_event__parse(o.event, h, &out->event)) < 0)

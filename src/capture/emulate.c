@@ -153,7 +153,7 @@ struct hwp_emu *hwp_emu__new(const struct hwp_emu_opts *opts)
 		err = hwp_set_error(EINVAL, "emulation: no options (the program to run)");
 		goto fail;
 	}
-	if ((err = hwp__opts_load(opts, sizeof(s->o), &s->o, "struct hwp_emu_opts")) < 0 ||
+	if ((err = HWP_OPTS_LOAD(opts, &s->o, struct hwp_emu_opts)) < 0 ||
 	    (err = check_opts(s)) < 0 || (err = hwp__emu_locate(s)) < 0)
 		goto fail;
 	/* the outputs: fail before running anything */

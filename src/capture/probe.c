@@ -910,7 +910,7 @@ int hwp_probe__run(const struct hwp_probe_opts *opts, struct hwp_probe_info *inf
 
 	if (!info)
 		return hwp_set_error(EINVAL, "hwp_probe__run: no info");
-	if ((err = hwp__opts_load(opts, sizeof(o), &o, "struct hwp_probe_opts")) < 0)
+	if ((err = HWP_OPTS_LOAD(opts, &o, struct hwp_probe_opts)) < 0)
 		return err;
 	memset(info, 0, sizeof(*info));
 	cpuid = o.no_cpuid ? false : (o.use_cpuid || !o.procfs_root);

@@ -633,7 +633,7 @@ int hwp_record__run(const struct hwp_record_opts *opts, struct hwp_record_result
 	if (!opts || !res)
 		return hwp_set_error(EINVAL, "hwp_record__run: invalid argument");
 	memset(res, 0, sizeof(*res));
-	if ((rc = hwp__opts_load(opts, sizeof(o), &o, "struct hwp_record_opts")) < 0)
+	if ((rc = HWP_OPTS_LOAD(opts, &o, struct hwp_record_opts)) < 0)
 		return rc;
 	memset(&R, 0, sizeof(R));
 	R.o = &o;

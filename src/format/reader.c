@@ -379,7 +379,7 @@ static struct hwp_reader *reader_new(const char *name, const struct hwp_reader_o
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (HWP_OPTS_LOAD(opts, &r->opts)) {
+	if (HWP_OPTS_LOAD(opts, &r->opts, struct hwp_reader_opts)) {
 		free(r->path);
 		free(r);
 		errno = EINVAL;

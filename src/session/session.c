@@ -44,7 +44,7 @@ struct hwp_session *hwp_session__from_reader(struct hwp_reader *r, const struct 
 		hwp_set_error(ENOMEM, "%s: out of memory", hwp_reader__path(r));
 		goto fail;
 	}
-	if (HWP_OPTS_LOAD(opts, &s->o)) {
+	if (HWP_OPTS_LOAD(opts, &s->o, struct hwp_session_opts)) {
 		err = EINVAL;
 		goto fail;
 	}
@@ -192,7 +192,7 @@ int hwp_session__process(struct hwp_session *s, const struct hwp_session_handler
 	const struct hwp_thread *th;
 	int n, err = 0;
 
-	if (HWP_OPTS_LOAD(h, &hh))
+	if (HWP_OPTS_LOAD(h, &hh, struct hwp_session_handler))
 		return -EINVAL;
 	while ((n = hwp_session__next(s, &ev, &th)) > 0) {
 		if (ev.type == HWP_RECORD_SAMPLE) {

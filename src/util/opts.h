@@ -18,6 +18,7 @@
    struct in the error message. Returns 0 or -EINVAL (message set). */
 int hwp__opts_load(const void *opts, size_t known_size, void *out, const char *what);
 
-#define HWP_OPTS_LOAD(opts, out) hwp__opts_load((opts), sizeof(*(out)), (out), #out)
+/* TYPE is the struct type, named in the message: HWP_OPTS_LOAD(opts, &o, struct hwp_x_opts). */
+#define HWP_OPTS_LOAD(opts, out, type) hwp__opts_load((opts), sizeof(type), (out), #type)
 
 #endif

@@ -31,10 +31,10 @@ static void zero_size_refused(void)
 {
 	struct v2 in = { .sz = 0, .a = 1 }, out;
 
-	CHECK(HWP_OPTS_LOAD(&in, &out) == -EINVAL);
+	CHECK(HWP_OPTS_LOAD(&in, &out, struct v2) == -EINVAL);
 	CHECK(strstr(hwp_errmsg(), "size 0") != NULL);
 	in.sz = sizeof(size_t) - 1; /* shorter than the size field itself */
-	CHECK(HWP_OPTS_LOAD(&in, &out) == -EINVAL);
+	CHECK(HWP_OPTS_LOAD(&in, &out, struct v2) == -EINVAL);
 }
 
 static void null_is_defaults(void)
@@ -42,7 +42,7 @@ static void null_is_defaults(void)
 	struct v2 out;
 
 	memset(&out, 0xff, sizeof(out));
-	CHECK(HWP_OPTS_LOAD(NULL, &out) == 0);
+	CHECK(HWP_OPTS_LOAD(NULL, &out, struct v2) == 0);
 	CHECK(out.sz == sizeof(out) && out.a == 0 && out.b == 0 && out.c == NULL);
 }
 
@@ -50,7 +50,7 @@ static void same_size_copied(void)
 {
 	struct v2 in = { .sz = sizeof(in), .a = 7, .b = -3, .c = "x" }, out;
 
-	CHECK(HWP_OPTS_LOAD(&in, &out) == 0);
+	CHECK(HWP_OPTS_LOAD(&in, &out, struct v2) == 0);
 	CHECK(out.sz == sizeof(out) && out.a == 7 && out.b == -3 && out.c == in.c);
 }
 
@@ -62,7 +62,7 @@ static void newer_zero_tail_accepted(void)
 	memset(&in, 0, sizeof(in));
 	in.known.sz = sizeof(in);
 	in.known.a = 5;
-	CHECK(HWP_OPTS_LOAD(&in, &out) == 0);
+	CHECK(HWP_OPTS_LOAD(&in, &out, struct v2) == 0);
 	CHECK(out.sz == sizeof(out) && out.a == 5); /* sz is what this library knows */
 }
 
@@ -74,12 +74,12 @@ static void newer_set_tail_rejected(void)
 	memset(&in, 0, sizeof(in));
 	in.known.sz = sizeof(in);
 	in.d = 1;
-	CHECK(HWP_OPTS_LOAD(&in, &out) == -EINVAL);
+	CHECK(HWP_OPTS_LOAD(&in, &out, struct v2) == -EINVAL);
 	CHECK(strstr(hwp_errmsg(), "is set") != NULL);
 	/* the last byte alone */
 	in.d = 0;
 	((unsigned char *)&in)[sizeof(in) - 1] = 0x80;
-	CHECK(HWP_OPTS_LOAD(&in, &out) == -EINVAL);
+	CHECK(HWP_OPTS_LOAD(&in, &out, struct v2) == -EINVAL);
 }
 
 static void older_size_zero_fills(void)
@@ -88,7 +88,7 @@ static void older_size_zero_fills(void)
 	struct v2 out;
 
 	memset(&out, 0xff, sizeof(out));
-	CHECK(HWP_OPTS_LOAD(&in, &out) == 0);
+	CHECK(HWP_OPTS_LOAD(&in, &out, struct v2) == 0);
 	CHECK(out.sz == sizeof(out) && out.a == 9 && out.b == 0 && out.c == NULL);
 }
 
