@@ -5,7 +5,9 @@
 # the same sort keys. Prints seconds, GB/s (target >= 1 GB/s on one core),
 # peak RSS and the ratio to perf. perf is slow on a file this size: it runs
 # under a time limit (PERF_LIMIT seconds, default 120; 0 skips perf), and a
-# stopped run prints "> N x". Not a test: numbers depend on the machine.
+# stopped run prints "> N x". perf 6.1 crashes on `--sort symbol_from`, so it
+# gets the equivalent `-F overhead,sample,KEYS`. Not a test: numbers depend
+# on the machine.
 # Usage: bench/reports.sh BUILD_DIR [SIZE_MB]
 set -euo pipefail
 BUILD=${1:-build}
@@ -26,7 +28,7 @@ timed() {
 	local out=$1; shift
 	/usr/bin/time -f "%e %M" -o "$dir/.t" "$@" >"$out" 2>"$dir/.err"
 	local rc=$?
-	read -r secs rss <"$dir/.t" || true
+	read -r secs rss < <(tail -1 "$dir/.t") || true # after any "terminated by signal" line
 	return $rc
 }
 
@@ -40,7 +42,7 @@ report() {
 	local hw_s=$secs hw_rss=$rss vs="not run (PERF_LIMIT=0)"
 	if [ "$PERF_LIMIT" != 0 ]; then
 		set +e
-		timed /dev/null timeout "$PERF_LIMIT" perf report -b --stdio --sort "$keys" -i "$data"
+		timed /dev/null timeout "$PERF_LIMIT" perf report -b --stdio -F "overhead,sample,$keys" -i "$data"
 		local rc=$?
 		set -e
 		if [ "$rc" = 124 ]; then
@@ -49,7 +51,7 @@ report() {
 			vs=$(printf '%.1fx (perf %.2f s, %.0f MB)' "$(echo "$secs / $hw_s" | bc -l)" "$secs" \
 				"$(echo "$rss / 1024" | bc -l)")
 		else
-			vs="perf failed (exit $rc)"
+			vs="perf failed (exit $rc: $(grep -v '^#' "$dir/.err" | head -1))"
 		fi
 	fi
 	printf '%-52s %8.2f %8.2f %7.1f MB   %s\n' "$label" "$hw_s" \
