@@ -36,7 +36,7 @@ struct hwp_thread {
 };
 
 struct hwp_machine {
-	struct hwp_thread **threads; /* indexed by tid */
+	struct hwp_thread **threads; /* every thread; tids indexes them */
 	size_t nthreads, threads_cap;
 	struct hwp_hashmap tids;
 	struct hwp_thread *last; /* last thread found, as perf's last_match */
