@@ -33,3 +33,5 @@ printf 'hwprof info ingest: %.2f GB/s (target >= 1 GB/s on one core)\n' \
 	"$(echo "$bytes / 1073741824 / $hw_info" | bc -l)"
 printf 'peak RSS: hwprof info %.1f MB, hwprof script %.1f MB (target <= 64 MB), perf script %.1f MB\n' \
 	"$(echo "$hw_info_rss / 1024" | bc -l)" "$(echo "$hw_script_rss / 1024" | bc -l)" "$(echo "$perf_rss / 1024" | bc -l)"
+echo
+bench/reports.sh "$BUILD" "$SIZE_MB"

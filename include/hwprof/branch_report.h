@@ -10,8 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hwprof/hwprof.h"
 #include "hwprof/branch_table.h"
 #include "hwprof/symbolize.h"
+
+HWP_BEGIN_DECLS
 
 enum hwp_branch_key_id {
 	HWP_KEY_SYMBOL_FROM,
@@ -32,11 +35,11 @@ enum hwp_branch_key_id {
 
 /* Parses "symbol_from,symbol_to,...". Returns the number of keys, or <0 with
    hwp_errmsg() naming the unknown key and listing the known ones. */
-int hwp_branch_keys__parse(const char *spec, enum hwp_branch_key_id *keys, size_t max);
-const char *hwp_branch_key__name(enum hwp_branch_key_id k);
-const char *hwp_branch_key__title(enum hwp_branch_key_id k); /* perf's column header */
+HWP_API int hwp_branch_keys__parse(const char *spec, enum hwp_branch_key_id *keys, size_t max);
+HWP_API const char *hwp_branch_key__name(enum hwp_branch_key_id k);
+HWP_API const char *hwp_branch_key__title(enum hwp_branch_key_id k); /* perf's column header */
 /* enum hwp_branch_split bits the keys need in the table. */
-unsigned hwp_branch_keys__split(const enum hwp_branch_key_id *keys, size_t n);
+HWP_API unsigned hwp_branch_keys__split(const enum hwp_branch_key_id *keys, size_t n);
 
 struct hwp_branch_report_filter {
 	const char *dso;      /* keep rows whose from or to module short name is this */
@@ -53,20 +56,22 @@ struct hwp_branch_report;
 
 /* Builds rows (sorted by count, descending). Symbolizes each distinct
    location once. NULL + errno on failure. */
-struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *t,
+HWP_API struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *t,
 						 struct hwp_symbolizer *sym,
 						 const enum hwp_branch_key_id *keys, size_t nkeys,
 						 const struct hwp_branch_report_filter *f);
-void hwp_branch_report__delete(struct hwp_branch_report *r);
-size_t hwp_branch_report__rows(const struct hwp_branch_report *r,
+HWP_API void hwp_branch_report__delete(struct hwp_branch_report *r);
+HWP_API size_t hwp_branch_report__rows(const struct hwp_branch_report *r,
 			       const struct hwp_branch_report_row **rows);
-uint64_t hwp_branch_report__total(const struct hwp_branch_report *r); /* all entries, before filters */
+HWP_API uint64_t hwp_branch_report__total(const struct hwp_branch_report *r); /* all entries, before filters */
 
 /* Rendering of one location, as perf's sort keys print it (exposed for the
    mispredict report and tests). BUF gets the text. */
-void hwp_loc__format_symbol(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len);
-void hwp_loc__format_srcline(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len);
-void hwp_loc__format_dso(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len);
-void hwp_loc__format_addr(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len);
+HWP_API void hwp_loc__format_symbol(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len);
+HWP_API void hwp_loc__format_srcline(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len);
+HWP_API void hwp_loc__format_dso(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len);
+HWP_API void hwp_loc__format_addr(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len);
+
+HWP_END_DECLS
 
 #endif

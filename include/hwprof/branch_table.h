@@ -10,6 +10,7 @@
 #ifndef HWPROF_BRANCH_TABLE_H
 #define HWPROF_BRANCH_TABLE_H
 
+#include "hwprof/hwprof.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,16 +44,20 @@ struct hwp_branch_row {
 	struct hwp_branch_counts c;
 };
 
+HWP_BEGIN_DECLS
+
 struct hwp_branch_table;
 
-struct hwp_branch_table *hwp_branch_table__new(unsigned split);
-void hwp_branch_table__delete(struct hwp_branch_table *t);
+HWP_API struct hwp_branch_table *hwp_branch_table__new(unsigned split);
+HWP_API void hwp_branch_table__delete(struct hwp_branch_table *t);
 /* FLAGS is perf_branch_entry's flags word. Returns 0 or -ENOMEM. */
-int hwp_branch_table__add(struct hwp_branch_table *t, const struct hwp_code_loc *from,
+HWP_API int hwp_branch_table__add(struct hwp_branch_table *t, const struct hwp_code_loc *from,
 			  const struct hwp_code_loc *to, uint64_t flags);
-size_t hwp_branch_table__size(const struct hwp_branch_table *t);
-uint64_t hwp_branch_table__total(const struct hwp_branch_table *t); /* entries added */
+HWP_API size_t hwp_branch_table__size(const struct hwp_branch_table *t);
+HWP_API uint64_t hwp_branch_table__total(const struct hwp_branch_table *t); /* entries added */
 /* Rows in no particular order; valid until the next add. */
-const struct hwp_branch_row *hwp_branch_table__rows(const struct hwp_branch_table *t, size_t *n);
+HWP_API const struct hwp_branch_row *hwp_branch_table__rows(const struct hwp_branch_table *t, size_t *n);
+
+HWP_END_DECLS
 
 #endif

@@ -11,7 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hwprof/hwprof.h"
 #include "hwprof/branch_table.h"
+
+HWP_BEGIN_DECLS
 
 struct hwp_mispredict_row {
 	struct hwp_code_loc site;  /* the branch instruction */
@@ -25,10 +28,12 @@ struct hwp_mispredict_row {
 };
 
 /* Wilson score interval for K successes in N trials at normal quantile Z. */
-void hwp_wilson_interval(uint64_t k, uint64_t n, double z, double *lo, double *hi);
+HWP_API void hwp_wilson_interval(uint64_t k, uint64_t n, double z, double *lo, double *hi);
 
 /* Rows sorted by mispredicted (then sampled) descending; *NR set. Caller frees. */
-struct hwp_mispredict_row *hwp_mispredicts__build(const struct hwp_branch_table *t, size_t *nr,
+HWP_API struct hwp_mispredict_row *hwp_mispredicts__build(const struct hwp_branch_table *t, size_t *nr,
 						  uint64_t *total_mispredicts);
+
+HWP_END_DECLS
 
 #endif

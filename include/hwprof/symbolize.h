@@ -37,9 +37,12 @@
 #ifndef HWPROF_SYMBOLIZE_H
 #define HWPROF_SYMBOLIZE_H
 
+#include "hwprof/hwprof.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+HWP_BEGIN_DECLS
 
 struct hwp_symbolizer;
 
@@ -60,8 +63,8 @@ struct hwp_symbolizer_opts {
 	bool all_plt;
 };
 
-struct hwp_symbolizer *hwp_symbolizer__new(const struct hwp_symbolizer_opts *opts);
-void hwp_symbolizer__delete(struct hwp_symbolizer *s);
+HWP_API struct hwp_symbolizer *hwp_symbolizer__new(const struct hwp_symbolizer_opts *opts);
+HWP_API void hwp_symbolizer__delete(struct hwp_symbolizer *s);
 
 /*
  * Registers a module as mapped in some process: PATH as recorded (MMAP2
@@ -69,28 +72,28 @@ void hwp_symbolizer__delete(struct hwp_symbolizer *s);
  * without one, the same path) are one module whatever their load address.
  * Returns the module id (>= 0) or <0.
  */
-int hwp_symbolizer__module(struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
+HWP_API int hwp_symbolizer__module(struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
 			   uint8_t build_id_size);
 /* "[kernel.kallsyms]": addresses are absolute kernel addresses. */
-int hwp_symbolizer__kernel_module(struct hwp_symbolizer *s);
+HWP_API int hwp_symbolizer__kernel_module(struct hwp_symbolizer *s);
 /*
  * The recorded kernel's build-id (perf.data's BUILD_ID feature): selects
  * perf's cached kallsyms copy, and /proc/kallsyms is used only when the
  * running kernel has this build-id. Call before the first kernel lookup.
  */
-int hwp_symbolizer__set_kernel_build_id(struct hwp_symbolizer *s, const uint8_t *build_id,
+HWP_API int hwp_symbolizer__set_kernel_build_id(struct hwp_symbolizer *s, const uint8_t *build_id,
 					uint8_t build_id_size);
 
-const char *hwp_symbolizer__module_name(const struct hwp_symbolizer *s, int module);
+HWP_API const char *hwp_symbolizer__module_name(const struct hwp_symbolizer *s, int module);
 /* Short name (basename, or "[kernel.kallsyms]") as perf's dso column shows it. */
-const char *hwp_symbolizer__module_short_name(const struct hwp_symbolizer *s, int module);
+HWP_API const char *hwp_symbolizer__module_short_name(const struct hwp_symbolizer *s, int module);
 
 /* The binary found for MODULE (loaded on demand), NULL when missing: what
    an instruction decoder reads. */
-const char *hwp_symbolizer__module_file(struct hwp_symbolizer *s, int module);
+HWP_API const char *hwp_symbolizer__module_file(struct hwp_symbolizer *s, int module);
 /* File offset -> ELF virtual address (PT_LOAD), as lookup computes it. 0,
    -ERANGE (outside every segment: *VADDR = OFFSET) or as lookup fails. */
-int hwp_symbolizer__module_vaddr(struct hwp_symbolizer *s, int module, uint64_t offset,
+HWP_API int hwp_symbolizer__module_vaddr(struct hwp_symbolizer *s, int module, uint64_t offset,
 				 uint64_t *vaddr);
 
 /*
@@ -130,7 +133,7 @@ struct hwp_symbol_info {
  *   -EACCES   kernel addresses hidden/unreadable   -ENOTSUP  built without elfutils,
  *   -EINVAL   bad module id                          or opts.no_kernel
  */
-int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset,
+HWP_API int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset,
 			   struct hwp_symbol_info *out);
 
 /*
@@ -139,7 +142,7 @@ int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset
  * are; *NO_DEBUG_INFO_ONLY (may be NULL) says every one has its ELF and
  * lacks only DWARF.
  */
-size_t hwp_symbolizer__missing(const struct hwp_symbolizer *s, const char **names, size_t max,
+HWP_API size_t hwp_symbolizer__missing(const struct hwp_symbolizer *s, const char **names, size_t max,
 			       bool *no_debug_info_only);
 
 enum hwp_missing_kind {
@@ -159,14 +162,14 @@ struct hwp_missing_module {
 };
 
 /* The same list with details; returns the count, fills up to MAX. */
-size_t hwp_symbolizer__missing_modules(const struct hwp_symbolizer *s,
+HWP_API size_t hwp_symbolizer__missing_modules(const struct hwp_symbolizer *s,
 				       struct hwp_missing_module *out, size_t max);
 /*
  * One line for the CLI's warning (no "hwprof: warning: " prefix, no
  * newline): what is missing and how to supply it. Returns the length
  * snprintf would (0: nothing missing, BUF = "").
  */
-size_t hwp_symbolizer__missing_warning(const struct hwp_symbolizer *s, char *buf, size_t size);
+HWP_API size_t hwp_symbolizer__missing_warning(const struct hwp_symbolizer *s, char *buf, size_t size);
 
 struct hwp_symbolizer_stats {
 	size_t modules;        /* registered */
@@ -175,6 +178,8 @@ struct hwp_symbolizer_stats {
 	size_t cache_hits;
 	size_t resolved;       /* distinct (module, offset) resolved */
 };
-void hwp_symbolizer__stats(const struct hwp_symbolizer *s, struct hwp_symbolizer_stats *st);
+HWP_API void hwp_symbolizer__stats(const struct hwp_symbolizer *s, struct hwp_symbolizer_stats *st);
+
+HWP_END_DECLS
 
 #endif

@@ -1,41 +1,55 @@
 /* SPDX-License-Identifier: MIT */
-/* Open-addressing hash table of branch rows; rows live in one dense array. */
+/*
+ * Branch rows in one dense array (insertion order), indexed by the one hash
+ * map. This is the per-entry hot path of every branch report: a 1 GB
+ * recording adds tens of millions of entries to a few thousand rows.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hwprof/branch_table.h"
 #include "hwprof/perf_abi.h"
+#include "util/hash.h"
+#include "util/hashmap.h"
+#include "util/vec.h"
 
 struct hwp_branch_table {
 	unsigned split;
 	struct hwp_branch_row *rows;
-	size_t nr, cap_rows;
-	uint32_t *slots; /* row index + 1; 0 = empty */
-	size_t nslots;
+	size_t nr, cap;
+	struct hwp_hashmap map;
 	uint64_t total;
 };
 
-static uint64_t mix(uint64_t h, uint64_t v)
+/* The split properties of an entry, packed as hwp_branch_key holds them. */
+struct extra {
+	uint8_t mispred_state, type;
+	uint16_t cycles;
+};
+
+/*
+ * One finalization over a cheap fold of the key, not a chain of them: the
+ * offsets of one module fit 32 bits, so from and to land in different halves
+ * and distinct branches rarely fold alike (and a clash costs a probe, never
+ * a wrong row: the key is compared in full).
+ */
+static inline uint64_t key_hash(const struct hwp_code_loc *from, const struct hwp_code_loc *to,
+				struct extra x)
 {
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdULL;
+	uint64_t modules = ((uint64_t)(uint32_t)from->module << 32) | (uint32_t)to->module;
+	uint64_t extra = ((uint64_t)x.mispred_state << 24) | ((uint64_t)x.type << 16) | x.cycles;
+
+	return hwp__hash64(from->offset ^ (to->offset << 32 | to->offset >> 32) ^
+			   (modules * 0x9e3779b97f4a7c15ULL) ^ (extra << 40));
 }
 
-static uint64_t key_hash(const struct hwp_branch_key *k)
+static inline bool key_eq(const struct hwp_branch_key *k, const struct hwp_code_loc *from,
+			  const struct hwp_code_loc *to, struct extra x)
 {
-	uint64_t h = mix(0, ((uint64_t)(uint32_t)k->from.module << 32) | (uint32_t)k->to.module);
-	h = mix(h, k->from.offset);
-	h = mix(h, k->to.offset);
-	h = mix(h, ((uint64_t)k->mispred_state << 32) | ((uint64_t)k->type << 16) | k->cycles);
-	return h ^ (h >> 29);
-}
-
-static bool key_eq(const struct hwp_branch_key *a, const struct hwp_branch_key *b)
-{
-	return a->from.offset == b->from.offset && a->to.offset == b->to.offset &&
-	       a->from.module == b->from.module && a->to.module == b->to.module &&
-	       a->mispred_state == b->mispred_state && a->type == b->type && a->cycles == b->cycles;
+	return k->from.offset == from->offset && k->to.offset == to->offset &&
+	       k->from.module == from->module && k->to.module == to->module &&
+	       k->mispred_state == x.mispred_state && k->type == x.type && k->cycles == x.cycles;
 }
 
 struct hwp_branch_table *hwp_branch_table__new(unsigned split)
@@ -45,12 +59,6 @@ struct hwp_branch_table *hwp_branch_table__new(unsigned split)
 	if (!t)
 		return NULL;
 	t->split = split;
-	t->nslots = 1024;
-	t->slots = calloc(t->nslots, sizeof(*t->slots));
-	if (!t->slots) {
-		free(t);
-		return NULL;
-	}
 	return t;
 }
 
@@ -59,78 +67,60 @@ void hwp_branch_table__delete(struct hwp_branch_table *t)
 	if (!t)
 		return;
 	free(t->rows);
-	free(t->slots);
+	hwp__hashmap_free(&t->map);
 	free(t);
 }
 
-static int grow(struct hwp_branch_table *t)
+/* A new row for a key not in the table; NULL when out of memory. */
+static struct hwp_branch_row *insert(struct hwp_branch_table *t, uint64_t h,
+				     const struct hwp_code_loc *from, const struct hwp_code_loc *to,
+				     struct extra x)
 {
-	size_t n = t->nslots * 2;
-	uint32_t *slots = calloc(n, sizeof(*slots));
+	struct hwp_branch_row *r = HWP_VEC_PUSH(t->rows, t->nr, t->cap);
 
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->nr; i++) {
-		size_t j = key_hash(&t->rows[i].key) & (n - 1);
-		while (slots[j])
-			j = (j + 1) & (n - 1);
-		slots[j] = (uint32_t)(i + 1);
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = n;
-	return 0;
-}
-
-/* The row for K, inserted (zeroed) when new; NULL when out of memory. */
-static struct hwp_branch_row *find_or_insert(struct hwp_branch_table *t,
-					      const struct hwp_branch_key *k)
-{
-	size_t j = key_hash(k) & (t->nslots - 1);
-
-	while (t->slots[j]) {
-		struct hwp_branch_row *r = &t->rows[t->slots[j] - 1];
-		if (key_eq(&r->key, k))
-			return r;
-		j = (j + 1) & (t->nslots - 1);
-	}
-	if (t->nr == t->cap_rows) {
-		size_t cap = t->cap_rows ? t->cap_rows * 2 : 256;
-		struct hwp_branch_row *rows = cap < UINT32_MAX ? realloc(t->rows, cap * sizeof(*rows)) : NULL;
-		if (!rows)
-			return NULL;
-		t->rows = rows;
-		t->cap_rows = cap;
-	}
-	struct hwp_branch_row *r = &t->rows[t->nr];
-	memset(r, 0, sizeof(*r));
-	r->key = *k;
-	t->slots[j] = (uint32_t)++t->nr;
-	if (t->nr * 2 > t->nslots && grow(t) < 0)
+	if (!r)
 		return NULL;
+	if (hwp__hashmap_add(&t->map, h, t->nr - 1) < 0) {
+		t->nr--;
+		return NULL;
+	}
+	/* The recorded address is not part of the key: only the first one seen is kept. */
+	r->key.from = *from;
+	r->key.to = *to;
+	r->key.mispred_state = x.mispred_state;
+	r->key.type = x.type;
+	r->key.cycles = x.cycles;
 	return r;
 }
 
 int hwp_branch_table__add(struct hwp_branch_table *t, const struct hwp_code_loc *from,
 			  const struct hwp_code_loc *to, uint64_t flags)
 {
-	struct hwp_branch_key k;
 	bool mispred = flags & 1, predicted = (flags >> 1) & 1;
 	uint16_t cycles = (uint16_t)(flags >> HWP_BRF_CYCLES_SHIFT);
+	struct extra x = { 0, 0, 0 };
 
-	memset(&k, 0, sizeof(k));
-	k.from = *from;
-	k.to = *to;
-	/* The recorded address is not part of the key: only the first one seen is kept. */
-	if (t->split & HWP_SPLIT_MISPRED)
-		k.mispred_state = (uint8_t)(flags & 3); /* perf compares both bits */
-	if (t->split & HWP_SPLIT_TYPE)
-		k.type = (flags >> HWP_BRF_TYPE_SHIFT) & 0xf;
-	if (t->split & HWP_SPLIT_CYCLES)
-		k.cycles = cycles;
+	if (t->split) {
+		if (t->split & HWP_SPLIT_MISPRED)
+			x.mispred_state = (uint8_t)(flags & 3); /* perf compares both bits */
+		if (t->split & HWP_SPLIT_TYPE)
+			x.type = (flags >> HWP_BRF_TYPE_SHIFT) & 0xf;
+		if (t->split & HWP_SPLIT_CYCLES)
+			x.cycles = cycles;
+	}
 
-	struct hwp_branch_row *r = find_or_insert(t, &k);
-	if (!r)
+	uint64_t h = key_hash(from, to, x);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&t->map, h);
+	struct hwp_branch_row *r = NULL;
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i)) {
+		if (key_eq(&t->rows[i].key, from, to, x)) {
+			r = &t->rows[i];
+			break;
+		}
+	}
+	if (!r && !(r = insert(t, h, from, to, x)))
 		return -ENOMEM;
 	r->c.count++;
 	r->c.mispred += mispred && !predicted;

@@ -18,76 +18,51 @@
 #include "format/reader_internal.h"
 #include "format/text_input.h"
 #include "util/bytes.h"
+#include "util/hash.h"
 #include "util/opts.h"
-#include "util/opts.h"
+#include "util/vec.h"
 
 #define RELEASE_STEP (8u << 20) /* drop consumed mmap pages every 8 MiB */
 #define STREAM_CHUNK (1u << 20)
 
-/* ---- id -> evsel map (open addressing) ---- */
+/* ---- id -> evsel map ---- */
 
-static uint64_t mix64(uint64_t x)
+static struct hwp_id_ent *id_find(const struct hwp_id_map *m, uint64_t id, uint64_t h)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return x;
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&m->map, h);
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (m->v[i].id == id)
+			return &m->v[i];
+	return NULL;
 }
 
 int hwp__reader_map_id(struct hwp_reader *r, uint64_t id, int32_t evsel_idx)
 {
 	struct hwp_id_map *m = &r->ids;
+	uint64_t h = hwp__hash64(id);
+	struct hwp_id_ent *e = id_find(m, id, h);
 
-	if ((m->nr + 1) * 2 > m->cap) {
-		size_t ncap = m->cap ? m->cap * 2 : 64;
-		uint64_t *nk = calloc(ncap, sizeof(*nk));
-		int32_t *nv = malloc(ncap * sizeof(*nv));
-
-		if (!nk || !nv) {
-			free(nk);
-			free(nv);
+	if (!e) {
+		e = HWP_VEC_PUSH(m->v, m->nr, m->cap);
+		if (!e)
+			return -ENOMEM;
+		if (hwp__hashmap_add(&m->map, h, m->nr - 1) < 0) {
+			m->nr--;
 			return -ENOMEM;
 		}
-		for (size_t i = 0; i < ncap; i++)
-			nv[i] = -1;
-		for (size_t i = 0; i < m->cap; i++) {
-			if (m->vals[i] < 0)
-				continue;
-			size_t j = mix64(m->keys[i]) & (ncap - 1);
-			while (nv[j] >= 0)
-				j = (j + 1) & (ncap - 1);
-			nk[j] = m->keys[i];
-			nv[j] = m->vals[i];
-		}
-		free(m->keys);
-		free(m->vals);
-		m->keys = nk;
-		m->vals = nv;
-		m->cap = ncap;
+		e->id = id;
 	}
-	size_t j = mix64(id) & (m->cap - 1);
-	while (m->vals[j] >= 0 && m->keys[j] != id)
-		j = (j + 1) & (m->cap - 1);
-	if (m->vals[j] < 0)
-		m->nr++;
-	m->keys[j] = id;
-	m->vals[j] = evsel_idx;
+	e->evsel_idx = evsel_idx;
 	return 0;
 }
 
 struct hwp_evsel *hwp__reader_evsel_by_id(struct hwp_reader *r, uint64_t id)
 {
-	struct hwp_id_map *m = &r->ids;
+	struct hwp_id_ent *e = id_find(&r->ids, id, hwp__hash64(id));
 
-	if (!m->cap)
-		return NULL;
-	size_t j = mix64(id) & (m->cap - 1);
-	while (m->vals[j] >= 0) {
-		if (m->keys[j] == id)
-			return &r->evsels[m->vals[j]];
-		j = (j + 1) & (m->cap - 1);
-	}
-	return NULL;
+	return e ? &r->evsels[e->evsel_idx] : NULL;
 }
 
 /* ---- evsels ---- */
@@ -471,8 +446,8 @@ void hwp_reader__delete(struct hwp_reader *r)
 	hwp_text_input__delete(r->text);
 	free(r->sbuf);
 	free(r->evsels);
-	free(r->ids.keys);
-	free(r->ids.vals);
+	free(r->ids.v);
+	hwp__hashmap_free(&r->ids.map);
 	hwp_arena__free(&r->arena);
 	free(r->path);
 	free(r);

@@ -9,14 +9,21 @@
 
 #include "hwprof/perf_data.h"
 #include "util/arena.h"
+#include "util/hashmap.h"
 
 struct hwp_text_input;
 struct hwp_decompressor;
 
+struct hwp_id_ent {
+	uint64_t id;
+	int32_t evsel_idx;
+};
+
+/* Sample id -> evsel: entries in a vector, indexed by the one hash map. */
 struct hwp_id_map {
-	uint64_t *keys;
-	int32_t *vals; /* evsel index */
-	size_t cap, nr;
+	struct hwp_id_ent *v;
+	size_t nr, cap;
+	struct hwp_hashmap map;
 };
 
 struct hwp_reader {

@@ -37,6 +37,9 @@
 #include "format/text_input.h"
 #include "hwprof/hwprof.h"
 #include "util/bytes.h"
+#include "util/hash.h"
+#include "util/hashmap.h"
+#include "util/vec.h"
 
 #define TI_KERNEL_START 0xffff800000000000ULL
 #define TI_REC_MAX 65535u      /* perf_event_header.size is a u16 */
@@ -59,7 +62,6 @@ enum { CTX_NONE, CTX_KERNEL, CTX_USER };
 struct ti_comm {
 	uint32_t tid;
 	uint16_t len; /* full length (capped) */
-	uint8_t used;
 	char s[TI_COMM_KEEP + 1];
 };
 
@@ -105,7 +107,8 @@ struct hwp_text_input {
 	uint64_t pending_off;
 
 	struct ti_comm *comms;
-	size_t comm_cap, comm_nr;
+	size_t comm_nr, comm_cap;
+	struct hwp_hashmap comm_map; /* on tid */
 };
 
 /* hex digit value + 1; 0 = not a hex digit */
@@ -368,49 +371,25 @@ bad_cycles:
 /* ------------------------------------------------------------------------ */
 /* comm table: tid -> last comm seen, to emit COMM records only on change */
 
-static uint32_t hash32(uint32_t x)
-{
-	x ^= x >> 16;
-	x *= 0x7feb352dU;
-	x ^= x >> 15;
-	x *= 0x846ca68bU;
-	x ^= x >> 16;
-	return x;
-}
-
 static struct ti_comm *comm_slot(struct hwp_text_input *t, uint32_t tid)
 {
-	size_t mask, i;
+	uint64_t h = hwp__hash64(tid);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&t->comm_map, h);
+	uint32_t i;
 
-	if (t->comm_nr * 2 >= t->comm_cap) {
-		size_t ncap = t->comm_cap ? t->comm_cap * 2 : 64;
-		struct ti_comm *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return NULL;
-		for (i = 0; i < t->comm_cap; i++) {
-			struct ti_comm *o = &t->comms[i];
-			size_t j;
-
-			if (!o->used)
-				continue;
-			for (j = hash32(o->tid) & (ncap - 1); n[j].used; j = (j + 1) & (ncap - 1))
-				;
-			n[j] = *o;
-		}
-		free(t->comms);
-		t->comms = n;
-		t->comm_cap = ncap;
-	}
-	mask = t->comm_cap - 1;
-	for (i = hash32(tid) & mask; t->comms[i].used; i = (i + 1) & mask)
+	while (hwp__hashmap_next(&p, &i))
 		if (t->comms[i].tid == tid)
 			return &t->comms[i];
-	t->comms[i].used = 1;
-	t->comms[i].tid = tid;
-	t->comms[i].len = UINT16_MAX; /* matches no real comm */
-	t->comm_nr++;
-	return &t->comms[i];
+	struct ti_comm *c = HWP_VEC_PUSH(t->comms, t->comm_nr, t->comm_cap);
+	if (!c)
+		return NULL;
+	if (hwp__hashmap_add(&t->comm_map, h, t->comm_nr - 1)) {
+		t->comm_nr--;
+		return NULL;
+	}
+	c->tid = tid;
+	c->len = UINT16_MAX; /* matches no real comm */
+	return c;
 }
 
 /* true when COMM differs from what TID had (and records it) */
@@ -1330,6 +1309,7 @@ void hwp_text_input__delete(struct hwp_text_input *t)
 	free(t->rec);
 	free(t->aux);
 	free(t->comms);
+	hwp__hashmap_free(&t->comm_map);
 	free(t);
 }
 

@@ -11,6 +11,9 @@
 #include "hwprof/maps.h"
 #include "util/arena.h"
 #include "util/bytes.h"
+#include "util/hash.h"
+#include "util/hashmap.h"
+#include "util/vec.h"
 
 #define HWP_PROT_EXEC 0x4u
 #define HWP_MAP_HUGETLB 0x40000u
@@ -26,20 +29,22 @@ struct hwp_maps {
 };
 
 struct hwp_thread {
-	struct hwp_thread *next; /* hash chain */
+	size_t idx; /* in the machine's threads */
 	struct hwp_machine *machine;
 	int32_t pid, tid;
 	struct hwp_maps *maps;
 };
 
 struct hwp_machine {
-	struct hwp_thread **buckets;
-	size_t nbuckets, nthreads;
+	struct hwp_thread **threads; /* every thread; tids indexes them */
+	size_t nthreads, threads_cap;
+	struct hwp_hashmap tids;
 	struct hwp_thread *last; /* last thread found, as perf's last_match */
 	struct hwp_maps kmaps;
-	/* interned file names: open addressing, NULL = free slot */
+	/* interned file names, indexed by content */
 	const char **names;
-	size_t names_cap, names_nr;
+	size_t names_nr, names_cap;
+	struct hwp_hashmap name_map;
 	struct hwp_arena arena;
 	uint64_t generation; /* bumped by every change that can move maps or threads */
 };
@@ -68,50 +73,24 @@ static bool is_kernel_image(const char *f)
 
 /* ---- name interning ---- */
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 0x100000001b3ULL;
-	return h;
-}
-
-static int names_grow(struct hwp_machine *m)
-{
-	size_t ncap = m->names_cap ? m->names_cap * 2 : 256;
-	const char **nv = calloc(ncap, sizeof(*nv));
-	if (!nv)
-		return -ENOMEM;
-	for (size_t i = 0; i < m->names_cap; i++) {
-		const char *s = m->names[i];
-		if (!s)
-			continue;
-		size_t j = hash_str(s) & (ncap - 1);
-		while (nv[j])
-			j = (j + 1) & (ncap - 1);
-		nv[j] = s;
-	}
-	free(m->names);
-	m->names = nv;
-	m->names_cap = ncap;
-	return 0;
-}
-
 static const char *intern(struct hwp_machine *m, const char *s)
 {
-	if ((m->names_nr + 1) * 2 > m->names_cap && names_grow(m) < 0)
+	uint64_t h = hwp__hash_str(s);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&m->name_map, h);
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (!strcmp(m->names[i], s))
+			return m->names[i];
+	const char **slot = HWP_VEC_PUSH(m->names, m->names_nr, m->names_cap);
+	if (!slot)
 		return NULL;
-	size_t j = hash_str(s) & (m->names_cap - 1);
-	while (m->names[j]) {
-		if (!strcmp(m->names[j], s))
-			return m->names[j];
-		j = (j + 1) & (m->names_cap - 1);
-	}
 	char *copy = hwp_arena__strndup(&m->arena, s, strlen(s));
-	if (!copy)
+	if (!copy || hwp__hashmap_add(&m->name_map, h, m->names_nr - 1) < 0) {
+		m->names_nr--;
 		return NULL;
-	m->names[j] = copy;
-	m->names_nr++;
+	}
+	*slot = copy;
 	return copy;
 }
 
@@ -135,17 +114,7 @@ static void maps__put(struct hwp_maps *ms)
 
 static int maps__reserve(struct hwp_maps *ms, size_t n)
 {
-	if (n <= ms->cap)
-		return 0;
-	size_t ncap = ms->cap ? ms->cap : 16;
-	while (ncap < n)
-		ncap *= 2;
-	struct hwp_map *nv = realloc(ms->v, ncap * sizeof(*nv));
-	if (!nv)
-		return -ENOMEM;
-	ms->v = nv;
-	ms->cap = ncap;
-	return 0;
+	return HWP_VEC_RESERVE(ms->v, ms->cap, n);
 }
 
 /* Index of the first map whose end is above ADDR (the kernel's find_vma). */
@@ -243,56 +212,38 @@ static int maps__clone(struct hwp_maps *dst, const struct hwp_maps *src)
 
 /* ---- threads (util/machine.c, util/thread.c) ---- */
 
-static size_t bucket_of(const struct hwp_machine *m, int32_t tid)
+static uint64_t tid_hash(int32_t tid)
 {
-	uint64_t h = (uint64_t)(uint32_t)tid * 0x9e3779b97f4a7c15ULL;
-	return (size_t)(h >> 32) & (m->nbuckets - 1);
-}
-
-static int threads_grow(struct hwp_machine *m)
-{
-	size_t nb = m->nbuckets ? m->nbuckets * 2 : 64;
-	struct hwp_thread **nv = calloc(nb, sizeof(*nv));
-	if (!nv)
-		return -ENOMEM;
-	struct hwp_thread **old = m->buckets;
-	size_t oldn = m->nbuckets;
-	m->buckets = nv;
-	m->nbuckets = nb;
-	for (size_t i = 0; i < oldn; i++) {
-		struct hwp_thread *t = old[i], *next;
-		for (; t; t = next) {
-			next = t->next;
-			size_t b = bucket_of(m, t->tid);
-			t->next = nv[b];
-			nv[b] = t;
-		}
-	}
-	free(old);
-	return 0;
+	return hwp__hash64((uint32_t)tid);
 }
 
 static struct hwp_thread *lookup(const struct hwp_machine *m, int32_t tid)
 {
 	if (m->last && m->last->tid == tid)
 		return m->last;
-	if (!m->nbuckets)
-		return NULL;
-	for (struct hwp_thread *t = m->buckets[bucket_of(m, tid)]; t; t = t->next)
-		if (t->tid == tid)
-			return t;
+
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&m->tids, tid_hash(tid));
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (m->threads[i]->tid == tid)
+			return m->threads[i];
 	return NULL;
 }
 
-/* Takes T out of the table (machine__remove_thread); the caller frees it. */
+/* Takes T out of the table (machine__remove_thread); the caller frees it.
+   The last thread fills its place, so the array stays dense. */
 static void unlink_thread(struct hwp_machine *m, struct hwp_thread *t)
 {
-	struct hwp_thread **pp = &m->buckets[bucket_of(m, t->tid)];
-	while (*pp && *pp != t)
-		pp = &(*pp)->next;
-	if (*pp) {
-		*pp = t->next;
-		m->nthreads--;
+	if (t->idx < m->nthreads && m->threads[t->idx] == t &&
+	    hwp__hashmap_remove(&m->tids, tid_hash(t->tid), t->idx) == 0) {
+		struct hwp_thread *last = m->threads[--m->nthreads];
+
+		if (last != t) {
+			hwp__hashmap_renumber(&m->tids, tid_hash(last->tid), last->idx, t->idx);
+			last->idx = t->idx;
+			m->threads[t->idx] = last;
+		}
 	}
 	if (m->last == t)
 		m->last = NULL;
@@ -339,18 +290,20 @@ struct hwp_thread *hwp_machine__findnew_thread(struct hwp_machine *m, int32_t pi
 	struct hwp_thread *t = find_thread(m, pid, tid);
 	if (t)
 		return t;
-	if ((m->nthreads + 1) > m->nbuckets && threads_grow(m) < 0)
+	struct hwp_thread **slot = HWP_VEC_PUSH(m->threads, m->nthreads, m->threads_cap);
+	if (!slot)
 		return NULL;
 	t = calloc(1, sizeof(*t));
-	if (!t)
+	if (!t || hwp__hashmap_add(&m->tids, tid_hash(tid), m->nthreads - 1) < 0) {
+		free(t);
+		m->nthreads--;
 		return NULL;
+	}
+	*slot = t;
+	t->idx = m->nthreads - 1;
 	t->machine = m;
 	t->pid = pid;
 	t->tid = tid;
-	size_t b = bucket_of(m, tid);
-	t->next = m->buckets[b];
-	m->buckets[b] = t;
-	m->nthreads++;
 	/* thread__init_maps(): a process leader (or unknown pid) owns maps,
 	   other threads share their leader's. The thread is in the table
 	   first, as in perf, so a leader lookup sees it. */
@@ -649,16 +602,13 @@ void hwp_machine__delete(struct hwp_machine *m)
 {
 	if (!m)
 		return;
-	for (size_t i = 0; i < m->nbuckets; i++) {
-		struct hwp_thread *t = m->buckets[i], *next;
-		for (; t; t = next) {
-			next = t->next;
-			free_thread(t);
-		}
-	}
-	free(m->buckets);
+	for (size_t i = 0; i < m->nthreads; i++)
+		free_thread(m->threads[i]);
+	free(m->threads);
+	hwp__hashmap_free(&m->tids);
 	free(m->kmaps.v);
 	free(m->names);
+	hwp__hashmap_free(&m->name_map);
 	hwp_arena__free(&m->arena);
 	free(m);
 }

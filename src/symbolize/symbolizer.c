@@ -20,6 +20,9 @@
 #include "symbolize/kallsyms.h"
 #include "hwprof/maps.h"
 #include "util/arena.h"
+#include "util/hash.h"
+#include "util/hashmap.h"
+#include "util/vec.h"
 
 #define KERNEL_NAME "[kernel.kallsyms]"
 
@@ -45,12 +48,12 @@ struct module {
 
 struct cache_ent {
 	uint64_t off;
-	int32_t module; /* -1: free */
+	int32_t module;
 	struct hwp_symbol_info info;
 };
 
 struct dem_ent {
-	const char *raw; /* NULL: free */
+	const char *raw; /* a symbol table's string: keyed by address */
 	const char *dem;
 };
 
@@ -63,17 +66,19 @@ struct hwp_symbolizer {
 
 	struct module *mods;
 	size_t nmods, capmods;
-	int32_t *modhash; /* open addressing on key, -1 free */
-	size_t modhash_cap;
+	struct hwp_hashmap mod_map; /* on module key */
 	int kernel_id;
 	uint8_t kbid[HWP_BUILD_ID_MAX];
 	uint8_t kbid_size;
 	struct hwp_kallsyms *ksyms;
 
+	/* every resolved (module, offset), and every demangled name */
 	struct cache_ent *cache;
-	size_t cache_cap, cache_n;
+	size_t cache_n, cache_cap;
+	struct hwp_hashmap cache_map;
 	struct dem_ent *dem;
-	size_t dem_cap, dem_n;
+	size_t dem_n, dem_cap;
+	struct hwp_hashmap dem_map;
 
 	struct hwp_arena arena;
 	struct hwp_src_result src;
@@ -81,25 +86,6 @@ struct hwp_symbolizer {
 };
 
 /* ---- small helpers ---- */
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return mix64(h);
-}
 
 static char *arena_strdup(struct hwp_arena *a, const char *s)
 {
@@ -206,9 +192,11 @@ void hwp_symbolizer__delete(struct hwp_symbolizer *s)
 		free(s->dirs[i]);
 	free(s->dirs);
 	free(s->mods);
-	free(s->modhash);
+	hwp__hashmap_free(&s->mod_map);
 	free(s->cache);
+	hwp__hashmap_free(&s->cache_map);
 	free(s->dem);
+	hwp__hashmap_free(&s->dem_map);
 	free(s->symfs);
 	free(s->kallsyms_path);
 	free(s->src.frames);
@@ -219,36 +207,15 @@ void hwp_symbolizer__delete(struct hwp_symbolizer *s)
 
 /* ---- module registry ---- */
 
-static int modhash_grow(struct hwp_symbolizer *s)
-{
-	size_t cap = s->modhash_cap ? 2 * s->modhash_cap : 64;
-	int32_t *h = malloc(cap * sizeof(*h));
-
-	if (!h)
-		return -ENOMEM;
-	for (size_t i = 0; i < cap; i++)
-		h[i] = -1;
-	for (size_t i = 0; i < s->nmods; i++) {
-		size_t j = hash_str(s->mods[i].key) & (cap - 1);
-
-		while (h[j] >= 0)
-			j = (j + 1) & (cap - 1);
-		h[j] = (int32_t)i;
-	}
-	free(s->modhash);
-	s->modhash = h;
-	s->modhash_cap = cap;
-	return 0;
-}
-
 static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t *bid,
 		       uint8_t bid_size, bool kernel)
 {
 	char hex[2 * HWP_BUILD_ID_MAX + 1];
 	char *key;
-	size_t j, canon = 0;
+	size_t canon = 0;
 	struct module *m;
-	int err;
+	uint64_t h;
+	uint32_t i;
 
 	if (bid && bid_size) {
 		if (bid_size > HWP_BUILD_ID_MAX)
@@ -262,40 +229,29 @@ static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t
 	} else if (asprintf(&key, "%s:%s", kernel ? "k" : "p", path) < 0) {
 		return -ENOMEM;
 	}
-	if (s->nmods * 2 >= s->modhash_cap && (err = modhash_grow(s))) {
-		free(key);
-		return err;
-	}
-	j = hash_str(key) & (s->modhash_cap - 1);
-	for (; s->modhash[j] >= 0; j = (j + 1) & (s->modhash_cap - 1)) {
-		if (!strcmp(s->mods[s->modhash[j]].key, key)) {
+	h = hwp__hash_str(key);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&s->mod_map, h);
+
+	while (hwp__hashmap_next(&p, &i)) {
+		if (!strcmp(s->mods[i].key, key)) {
 			free(key);
-			return s->modhash[j];
+			return (int)i;
 		}
 	}
 	if (s->nmods == INT32_MAX) {
 		free(key);
 		return -EOVERFLOW;
 	}
-	if (s->nmods == s->capmods) {
-		size_t cap = s->capmods ? 2 * s->capmods : 16;
-		struct module *v = realloc(s->mods, cap * sizeof(*v));
-
-		if (!v) {
-			free(key);
-			return -ENOMEM;
+	m = HWP_VEC_PUSH(s->mods, s->nmods, s->capmods);
+	if (!m || !(m->path = strdup(path)) || hwp__hashmap_add(&s->mod_map, h, s->nmods - 1)) {
+		if (m) {
+			free(m->path);
+			s->nmods--;
 		}
-		s->mods = v;
-		s->capmods = cap;
-	}
-	m = &s->mods[s->nmods];
-	memset(m, 0, sizeof(*m));
-	m->key = key;
-	m->path = strdup(path);
-	if (!m->path) {
 		free(key);
 		return -ENOMEM;
 	}
+	m->key = key;
 	if (canon) {
 		memcpy(m->bid, bid, bid_size);
 		m->bid_size = bid_size;
@@ -310,9 +266,8 @@ static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t
 
 		m->short_name = slash && slash[1] && m->path[0] != '[' ? slash + 1 : m->path;
 	}
-	s->modhash[j] = (int32_t)s->nmods;
 	s->st.modules++;
-	return (int)s->nmods++;
+	return (int)(s->nmods - 1);
 }
 
 int hwp_symbolizer__module(struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
@@ -565,34 +520,19 @@ int hwp_symbolizer__module_vaddr(struct hwp_symbolizer *s, int module, uint64_t 
 
 static const char *demangled(struct hwp_symbolizer *s, const char *raw)
 {
-	size_t j, len;
+	size_t len;
 	char *d = NULL;
 	const char *res;
+	uint32_t i;
 
 	if (!raw || s->o.no_demangle || !hwp_demangle__is_mangled(raw))
 		return raw;
-	if (s->dem_n * 2 >= s->dem_cap) {
-		size_t cap = s->dem_cap ? 2 * s->dem_cap : 256;
-		struct dem_ent *v = calloc(cap, sizeof(*v));
+	uint64_t h = hwp__hash64((uintptr_t)raw);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&s->dem_map, h);
 
-		if (!v)
-			return raw;
-		for (size_t i = 0; i < s->dem_cap; i++) {
-			if (!s->dem[i].raw)
-				continue;
-			j = mix64((uintptr_t)s->dem[i].raw) & (cap - 1);
-			while (v[j].raw)
-				j = (j + 1) & (cap - 1);
-			v[j] = s->dem[i];
-		}
-		free(s->dem);
-		s->dem = v;
-		s->dem_cap = cap;
-	}
-	j = mix64((uintptr_t)raw) & (s->dem_cap - 1);
-	for (; s->dem[j].raw; j = (j + 1) & (s->dem_cap - 1))
-		if (s->dem[j].raw == raw)
-			return s->dem[j].dem;
+	while (hwp__hashmap_next(&p, &i))
+		if (s->dem[i].raw == raw)
+			return s->dem[i].dem;
 	/* "name@plt", "name@@GLIBCXX_3.4": '@' is never part of a mangled name */
 	const char *at = strchr(raw, '@');
 
@@ -612,66 +552,49 @@ static const char *demangled(struct hwp_symbolizer *s, const char *raw)
 	free(d);
 	if (!res)
 		res = raw;
-	s->dem[j].raw = raw;
-	s->dem[j].dem = res;
-	s->dem_n++;
+	struct dem_ent *e = HWP_VEC_PUSH(s->dem, s->dem_n, s->dem_cap);
+
+	if (e && hwp__hashmap_add(&s->dem_map, h, s->dem_n - 1) == 0) {
+		e->raw = raw;
+		e->dem = res;
+	} else if (e) {
+		s->dem_n--; /* not cached: demangled again next time */
+	}
 	return res;
 }
 
 /* ---- the cache ---- */
 
-static size_t slot_of(uint64_t off, int32_t module, size_t cap)
+static uint64_t cache_hash(int32_t module, uint64_t off)
 {
-	return mix64(off ^ ((uint64_t)(uint32_t)module << 40) ^ ((uint64_t)module >> 24)) &
-	       (cap - 1);
+	return hwp__hash_combine((uint32_t)module, off);
 }
 
 static struct cache_ent *cache_find(struct hwp_symbolizer *s, int32_t module, uint64_t off)
 {
-	if (!s->cache_cap)
-		return NULL;
-	for (size_t j = slot_of(off, module, s->cache_cap);; j = (j + 1) & (s->cache_cap - 1)) {
-		struct cache_ent *e = &s->cache[j];
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&s->cache_map, cache_hash(module, off));
+	uint32_t i;
 
-		if (e->module < 0)
-			return NULL;
-		if (e->module == module && e->off == off)
-			return e;
-	}
+	while (hwp__hashmap_next(&p, &i))
+		if (s->cache[i].module == module && s->cache[i].off == off)
+			return &s->cache[i];
+	return NULL;
 }
 
 static int cache_insert(struct hwp_symbolizer *s, int32_t module, uint64_t off,
 			const struct hwp_symbol_info *info)
 {
-	size_t j;
+	struct cache_ent *e = HWP_VEC_PUSH(s->cache, s->cache_n, s->cache_cap);
 
-	if ((s->cache_n + 1) * 4 >= s->cache_cap * 3) {
-		size_t cap = s->cache_cap ? 2 * s->cache_cap : 1024;
-		struct cache_ent *v = malloc(cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		for (size_t i = 0; i < cap; i++)
-			v[i].module = -1;
-		for (size_t i = 0; i < s->cache_cap; i++) {
-			if (s->cache[i].module < 0)
-				continue;
-			j = slot_of(s->cache[i].off, s->cache[i].module, cap);
-			while (v[j].module >= 0)
-				j = (j + 1) & (cap - 1);
-			v[j] = s->cache[i];
-		}
-		free(s->cache);
-		s->cache = v;
-		s->cache_cap = cap;
+	if (!e)
+		return -ENOMEM;
+	if (hwp__hashmap_add(&s->cache_map, cache_hash(module, off), s->cache_n - 1)) {
+		s->cache_n--;
+		return -ENOMEM;
 	}
-	j = slot_of(off, module, s->cache_cap);
-	while (s->cache[j].module >= 0)
-		j = (j + 1) & (s->cache_cap - 1);
-	s->cache[j].module = module;
-	s->cache[j].off = off;
-	s->cache[j].info = *info;
-	s->cache_n++;
+	e->module = module;
+	e->off = off;
+	e->info = *info;
 	return 0;
 }
 
