@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "hwprof/branch_collect.h"
+#include "session/session_internal.h"
 #include "util/bytes.h"
 #include "util/opts.h"
 
@@ -80,14 +81,15 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 		if (c->o.drop_meaningless_prediction)
 			flag_mask = ~3ULL;
 	}
+	hwp__session_enter_thread(c->session, th);
 	for (uint64_t i = 0; i < s->branch_nr; i++) {
 		const uint8_t *p = s->branch_entries + i * 24;
 		struct hwp_code_loc from, to;
 		uint64_t flags = ld64(p + 16) & flag_mask;
 		int err;
 
-		if ((err = hwp_session__resolve(c->session, th, ld64(p), 0, &from)) < 0 ||
-		    (err = hwp_session__resolve(c->session, th, ld64(p + 8), 1, &to)) < 0)
+		if ((err = hwp__session_resolve(c->session, 0, ld64(p), &from)) < 0 ||
+		    (err = hwp__session_resolve(c->session, 1, ld64(p + 8), &to)) < 0)
 			return err;
 		if (hwp_branch_table__add(c->table, &from, &to, flags) < 0)
 			return hwp_set_error(ENOMEM, "out of memory counting branches");

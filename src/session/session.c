@@ -4,33 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwprof/session.h"
+#include "session/session_internal.h"
 #include "util/opts.h"
 
 /* Kernel addresses on x86-64 and arm64 start here: perf always has a kernel
    map, so an address up there with no map found is still the kernel's. */
 #define KERNEL_START 0xffff800000000000ULL
-
-/* The last map one address stream used: branch sources (or targets) mostly
-   stay in one module, so most lookups never reach the maps. */
-struct resolve_cache {
-	uint64_t generation;
-	int32_t pid;
-	bool valid;
-	bool identity, kernel;
-	uint64_t start, end, pgoff;
-	int32_t module;
-};
-
-struct hwp_session {
-	struct hwp_session_opts o;
-	struct hwp_reader *reader;
-	struct hwp_ordered *ordered;
-	struct hwp_machine *machine;
-	struct hwp_symbolizer *sym;
-	int32_t kernel_module;
-	struct resolve_cache cache[HWP_SESSION_RESOLVE_SLOTS];
-};
 
 struct hwp_session *hwp_session__from_reader(struct hwp_reader *r, const struct hwp_session_opts *opts)
 {
@@ -235,10 +214,27 @@ static void unknown_loc(struct hwp_session *s, uint64_t addr, struct hwp_code_lo
 	loc->offset = addr;
 }
 
-int hwp_session__resolve(struct hwp_session *s, const struct hwp_thread *th, uint64_t addr,
-			 unsigned slot, struct hwp_code_loc *loc)
+void hwp__session_enter_thread(struct hwp_session *s, const struct hwp_thread *th)
 {
-	struct resolve_cache *mc = &s->cache[slot % HWP_SESSION_RESOLVE_SLOTS];
+	uint64_t gen = s->machine ? hwp_machine__generation(s->machine) : 0;
+	int32_t pid = th ? hwp_thread__pid(th) : -1;
+
+	s->thread = th;
+	if (gen != s->cache_generation || pid != s->cache_pid) {
+		/* maps moved or another process: no cached map holds any more */
+		for (size_t i = 0; i < HWP_SESSION_RESOLVE_SLOTS; i++)
+			s->cache[i].valid = false;
+		s->cache_generation = gen;
+		s->cache_pid = pid;
+	}
+}
+
+int hwp__session_resolve_miss(struct hwp_session *s, unsigned slot, uint64_t addr,
+			      struct hwp_code_loc *loc)
+{
+	struct hwp__resolve_cache *mc = &s->cache[slot];
+	const struct hwp_thread *th = s->thread;
+	const struct hwp_map *m = NULL;
 
 	loc->addr = addr;
 	if (!s->sym && !hwp_session__symbolizer(s)) {
@@ -247,35 +243,33 @@ int hwp_session__resolve(struct hwp_session *s, const struct hwp_thread *th, uin
 		loc->offset = addr;
 		return -errno;
 	}
-	uint64_t gen = s->machine ? hwp_machine__generation(s->machine) : 0;
-	int32_t pid = th ? hwp_thread__pid(th) : -1;
-	if (!(mc->valid && mc->generation == gen && mc->pid == pid && addr >= mc->start &&
-	      addr < mc->end)) {
-		const struct hwp_map *m = NULL;
-		if (th) {
-			m = hwp_thread__find_map(th, HWP_MISC_USER, addr);
-			if (!m)
-				m = hwp_thread__find_map(th, HWP_MISC_KERNEL, addr);
-		}
-		if (!m) {
-			mc->valid = false;
-			unknown_loc(s, addr, loc);
-			return 0;
-		}
-		int32_t mod = module_of(s, m);
-		*mc = (struct resolve_cache){ .generation = gen, .pid = pid, .valid = mod >= 0,
-					      .identity = m->identity || m->kernel, .kernel = m->kernel,
-					      .start = m->start, .end = m->end, .pgoff = m->pgoff,
-					      .module = mod >= 0 ? mod : -1 };
-		if (!mc->valid) {
-			loc->module = -1;
-			loc->cpumode = HWP_MISC_USER;
-			loc->offset = addr;
-			return 0;
-		}
+	if (th) {
+		m = hwp_thread__find_map(th, HWP_MISC_USER, addr);
+		if (!m)
+			m = hwp_thread__find_map(th, HWP_MISC_KERNEL, addr);
 	}
-	loc->module = mc->module;
-	loc->cpumode = mc->kernel ? HWP_MISC_KERNEL : HWP_MISC_USER;
-	loc->offset = mc->identity ? addr : addr - mc->start + mc->pgoff;
+	if (!m) {
+		mc->valid = false;
+		unknown_loc(s, addr, loc);
+		return 0;
+	}
+	int32_t mod = module_of(s, m);
+	*mc = (struct hwp__resolve_cache){ .valid = mod >= 0, .identity = m->identity || m->kernel,
+					  .kernel = m->kernel, .start = m->start, .end = m->end,
+					  .pgoff = m->pgoff, .module = mod >= 0 ? mod : -1 };
+	if (!mc->valid) {
+		loc->module = -1;
+		loc->cpumode = HWP_MISC_USER;
+		loc->offset = addr;
+		return 0;
+	}
+	hwp__resolve_cache_fill(mc, addr, loc);
 	return 0;
+}
+
+int hwp_session__resolve(struct hwp_session *s, const struct hwp_thread *th, uint64_t addr,
+			 unsigned slot, struct hwp_code_loc *loc)
+{
+	hwp__session_enter_thread(s, th);
+	return hwp__session_resolve(s, slot % HWP_SESSION_RESOLVE_SLOTS, addr, loc);
 }

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The session's inside, for the analyses above it: the per-entry address
+ * resolution inlined. A branch stack is dozens of addresses of one thread,
+ * mostly in one or two modules: the thread and the map generation are
+ * checked once per sample (hwp__session_enter_thread), then each address
+ * costs a range check against the map its stream used last.
+ */
+#ifndef HWPROF_SESSION_INTERNAL_H
+#define HWPROF_SESSION_INTERNAL_H
+
+#include "hwprof/session.h"
+
+/* The last map one address stream (a slot) used. */
+struct hwp__resolve_cache {
+	bool valid;
+	bool identity, kernel;
+	uint64_t start, end, pgoff;
+	int32_t module;
+};
+
+struct hwp_session {
+	struct hwp_session_opts o;
+	struct hwp_reader *reader;
+	struct hwp_ordered *ordered;
+	struct hwp_machine *machine;
+	struct hwp_symbolizer *sym;
+	int32_t kernel_module;
+	/* resolution: the thread addresses belong to, and what the caches
+	   were filled under */
+	const struct hwp_thread *thread;
+	uint64_t cache_generation;
+	int32_t cache_pid;
+	struct hwp__resolve_cache cache[HWP_SESSION_RESOLVE_SLOTS];
+};
+
+/* Addresses resolved from now on are TH's (NULL: no thread known). */
+void hwp__session_enter_thread(struct hwp_session *s, const struct hwp_thread *th);
+/* The slow path: look the map up and refill SLOT's cache. */
+int hwp__session_resolve_miss(struct hwp_session *s, unsigned slot, uint64_t addr,
+			      struct hwp_code_loc *loc);
+
+static inline void hwp__resolve_cache_fill(const struct hwp__resolve_cache *mc, uint64_t addr,
+					   struct hwp_code_loc *loc)
+{
+	loc->addr = addr;
+	loc->module = mc->module;
+	loc->cpumode = mc->kernel ? HWP_MISC_KERNEL : HWP_MISC_USER;
+	loc->offset = mc->identity ? addr : addr - mc->start + mc->pgoff;
+}
+
+/* hwp_session__resolve() for the thread last entered; SLOT < HWP_SESSION_RESOLVE_SLOTS. */
+static inline int hwp__session_resolve(struct hwp_session *s, unsigned slot, uint64_t addr,
+				       struct hwp_code_loc *loc)
+{
+	const struct hwp__resolve_cache *mc = &s->cache[slot];
+
+	if (mc->valid && addr >= mc->start && addr < mc->end) {
+		hwp__resolve_cache_fill(mc, addr, loc);
+		return 0;
+	}
+	return hwp__session_resolve_miss(s, slot, addr, loc);
+}
+
+#endif
