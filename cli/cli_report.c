@@ -67,8 +67,10 @@ void report_input__warn_missing(struct report_input *in)
 {
 	char line[2048];
 
-	if (hwp_symbolizer__missing_warning(report_input__symbolizer(in), line, sizeof(line)))
-		cli_warn("%s", line);
+	if (!hwp_symbolizer__missing_warning(report_input__symbolizer(in), line, sizeof(line)))
+		return;
+	/* the library speaks of a symfs root; hwprof takes it as --symfs */
+	cli_warn("%s%s", line, strstr(line, "symfs root") ? " (a symfs root is given with --symfs DIR)" : "");
 }
 
 int report_print_table(const struct hwp_table *t, enum hwp_table_format f)

@@ -83,7 +83,7 @@ int cmd_branches(int argc, char **argv)
 	enum hwp_branch_key_id keys[HWP_MAX_SORT_KEYS];
 	int nkeys = hwp_branch_keys__parse(sort, keys, HWP_MAX_SORT_KEYS - 1);
 	if (nkeys < 0)
-		return cli_error("branches: %s", hwp_errmsg());
+		return cli_error("branches: --sort '%s': %s", sort, hwp_errmsg());
 
 	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .split = hwp_branch_keys__split(keys, (size_t)nkeys) };
 	struct report_input in;

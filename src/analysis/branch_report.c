@@ -55,17 +55,17 @@ int hwp_branch_keys__parse(const char *spec, enum hwp_branch_key_id *keys, size_
 				if (k + 1 < HWP_KEY_COUNT)
 					strncat(known, ",", sizeof(known) - strlen(known) - 1);
 			}
-			return hwp_set_error(EINVAL, "--sort: unknown key '%.*s' (known: %s)", (int)len, p, known);
+			return hwp_set_error(EINVAL, "sort keys: unknown key '%.*s' (known: %s)", (int)len, p, known);
 		}
 		if (n == max)
-			return hwp_set_error(EINVAL, "--sort: more than %zu keys", max);
+			return hwp_set_error(EINVAL, "sort keys: more than %zu keys", max);
 		keys[n++] = (enum hwp_branch_key_id)found;
 		p += len;
 		if (*p == ',')
 			p++;
 	}
 	if (n == 0)
-		return hwp_set_error(EINVAL, "--sort: no keys given");
+		return hwp_set_error(EINVAL, "sort keys: none given");
 	return (int)n;
 }
 

@@ -832,8 +832,8 @@ size_t hwp_symbolizer__missing_warning(const struct hwp_symbolizer *s, char *buf
 	if (kernel)
 		sb_printf(&b, "%s" KERNEL_NAME ": %s", nbin || ndbg ? "; " : "", kernel->reason);
 	if (nbin) {
-		sb_printf(&b, ". Supply binaries with --symfs DIR (a root holding them at their "
-			      "recorded paths) or perf's build-id cache: perf buildid-cache -a FILE");
+		sb_printf(&b, ". Supply binaries under a symfs root (a directory holding them at "
+			      "their recorded paths) or in perf's build-id cache: perf buildid-cache -a FILE");
 		if (example)
 			sb_printf(&b, " (or copy FILE to ~/.debug/.build-id/%.2s/%s)",
 				  example->bid_hex, example->bid_hex + 2);
