@@ -368,7 +368,7 @@ static int open_events(struct rec *R)
 			return fail(R, HWP_RECORD_PHASE_MMAP, e,
 				    "mmap of a %zu KiB ring buffer failed: %s%s", g->data_size / 1024,
 				    strerror(e), e == EPERM || e == ENOMEM
-						 ? " (over kernel.perf_event_mlock_kb? use fewer pages with -m)"
+						 ? " (over kernel.perf_event_mlock_kb? use fewer ring-buffer pages)"
 						 : "");
 		}
 		g->base = m;

@@ -296,7 +296,7 @@ static int detect_format(struct hwp_reader *r)
 			return r->evsels ? 0 : -ENOMEM;
 		}
 		if (r->streaming)
-			return hwp_set_error(ENOTSUP, "%s: file-mode perf.data header at offset 0x0 on a pipe: pass it as a file (-i PATH), or record with 'perf record -o -'",
+			return hwp_set_error(ENOTSUP, "%s: file-mode perf.data header at offset 0x0 on a pipe: open it by its path instead, or record with 'perf record -o -'",
 					     r->name);
 		return parse_file_header(r);
 	}

@@ -63,3 +63,15 @@ if [ -z "$bad" ]; then
 else
 	echo "FAIL library layers include downwards only:$bad"
 fi
+
+# Library messages describe the problem and never name one of hwprof's
+# command-line flags (the command maps them to its own); naming another
+# tool's ("perf record -o -") is fine.
+bad=$(grep -rnoE '"[^"]*"' src --include=*.c --exclude-dir=emu |
+	grep -E '(^|[ (`'"'"'])-(-[a-z][a-z-]+|[a-zA-Z])\b' |
+	grep -vE "perf [a-z-]+ [^\"]*-|QEMU -cpu|-dbgsym|-dbg package" || true)
+if [ -z "$bad" ]; then
+	echo "PASS library messages name no command-line flag"
+else
+	echo "FAIL library messages name no command-line flag: $bad"
+fi
