@@ -29,6 +29,10 @@ struct hwp_session *hwp_session__from_reader(struct hwp_reader *r, const struct 
 	}
 	s->reader = r;
 	s->kernel_module = -1;
+	hwp_log(HWP_LOG_INFO, "%s: %s%s, %zu event%s", hwp_reader__path(r),
+		hwp_reader__is_text(r) ? "perf script text" : "perf.data",
+		hwp_reader__is_text(r) ? "" : hwp_reader__is_pipe(r) ? " (pipe mode)" : " (file mode)",
+		hwp_reader__nr_evsels(r), hwp_reader__nr_evsels(r) == 1 ? "" : "s");
 	s->ordered = hwp_ordered__new(r);
 	if (!s->ordered) {
 		hwp_set_error(ENOMEM, "%s: out of memory", hwp_reader__path(r));
@@ -142,8 +146,16 @@ int hwp_session__next(struct hwp_session *s, struct hwp_event *ev, const struct 
 	const struct hwp_thread *th = NULL;
 	int n = hwp_ordered__next(s->ordered, ev);
 
-	if (n <= 0)
+	if (n <= 0) {
+		if (n == 0 && !s->said_end) {
+			s->said_end = true;
+			hwp_log(HWP_LOG_INFO, "%s: %llu records (%llu samples) in perf's order", hwp_session__path(s),
+				(unsigned long long)s->records, (unsigned long long)s->samples);
+		}
 		return n;
+	}
+	s->records++;
+	s->samples += ev->type == HWP_RECORD_SAMPLE;
 	if (s->machine) {
 		int err;
 		if (ev->type != HWP_RECORD_SAMPLE) {

@@ -26,6 +26,8 @@ struct hwp_session {
 	struct hwp_machine *machine;
 	struct hwp_symbolizer *sym;
 	int32_t kernel_module;
+	uint64_t records, samples; /* delivered so far */
+	bool said_end;
 	/* resolution: the thread addresses belong to, and what the caches
 	   were filled under */
 	const struct hwp_thread *thread;

@@ -352,6 +352,7 @@ static void fail(struct module *m, int err, enum hwp_missing_kind kind, const ch
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	hwp_log(HWP_LOG_INFO, "%s: no symbols: %s", m->path, buf);
 	free(m->reason);
 	m->reason = strdup(buf);
 	m->state = M_FAILED;
@@ -394,6 +395,7 @@ static void load_kernel(struct hwp_symbolizer *s, struct module *m)
 		}
 	}
 	if (s->o.kallsyms) {
+		snprintf(path, sizeof(path), "%s", s->o.kallsyms);
 		err = hwp_kallsyms__load(s->o.kallsyms, &s->ksyms, reason, sizeof(reason));
 	} else {
 		nrun = hwp_kallsyms__running_build_id(running);
@@ -407,13 +409,15 @@ static void load_kernel(struct hwp_symbolizer *s, struct module *m)
 			     m->bid_hex, hex, m->bid_hex);
 			return;
 		}
-		err = hwp_kallsyms__load("/proc/kallsyms", &s->ksyms, reason, sizeof(reason));
+		snprintf(path, sizeof(path), "/proc/kallsyms");
+		err = hwp_kallsyms__load(path, &s->ksyms, reason, sizeof(reason));
 	}
 	if (err) {
 		fail(m, err, HWP_MISSING_KERNEL, "%s", reason);
 		return;
 	}
 ok:
+	hwp_log(HWP_LOG_INFO, KERNEL_NAME ": symbols from %s", path);
 	m->state = M_OK;
 	s->st.modules_loaded++;
 }
@@ -454,6 +458,9 @@ static void load_module(struct hwp_symbolizer *s, struct module *m)
 		return;
 	}
 	hwp_build_id__hex(f.build_id, f.build_id_size, m->file_bid_hex);
+	hwp_log(HWP_LOG_INFO, "%s: symbols from %s%s%s", m->path, f.elf_path ? f.elf_path : f.debug_path,
+		f.debug_path && f.elf_path ? ", debug info from " : "",
+		f.debug_path && f.elf_path ? f.debug_path : "");
 	err = hwp_elf_module__new(&f, &ctx, s->o.all_plt, &m->elf, reason, sizeof(reason));
 	hwp_module_files__release(&f);
 	if (err) {
