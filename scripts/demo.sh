@@ -26,3 +26,8 @@ echo "== hwprof mispredicts --limit 10"
 echo
 echo "== hwprof info (excerpt)"
 "$HWPROF" info -i "$data" | sed -n '/^samples:/,$p'
+echo
+echo "== the same from a program linked against libhwprof.so (examples/hottest_branch.c)"
+gcc -std=c11 -Iinclude -o "$out/hottest_branch" examples/hottest_branch.c -L"$BUILD" -lhwprof \
+	-Wl,-rpath,"$(cd "$BUILD" && pwd)"
+"$out/hottest_branch" "$data"
