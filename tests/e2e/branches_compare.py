@@ -11,8 +11,10 @@ Normalization, both sides alike:
 - PLT stubs: perf 6.1 names a stub "name@plt", "@plt" (IRELATIVE slots in
   libc) or "_init" (gcc's zero-size _init stretched over .plt), depending on
   the shape of its symbol tree; hwprof names them "_init" as perf does for
-  small binaries, or leaves a nameless slot as its address. Symbol cells of
-  that kind become "[plt]" on both sides; any other symbol must match."""
+  small binaries, or leaves a nameless slot as its address (and so does perf
+  for some: libc's IRELATIVE slots print as "[.] 0x26368" on both sides).
+  Symbol cells of those kinds become "[plt]" on both sides; any other symbol
+  must match."""
 import csv
 import re
 import sys
@@ -35,7 +37,7 @@ SYM = {"symbol_from", "symbol_to"}
 def norm(key, v, side):
     v = v.strip()
     if key in SYM and (v.endswith("@plt") or v.endswith("] _init") or
-                       (side == "hwprof" and re.fullmatch(r"\[.\] 0x[0-9a-f]+", v))):
+                       re.fullmatch(r"\[.\] 0x[0-9a-f]+", v)):
         return "[plt]"
     if key in SRC and not re.fullmatch(r"[^:\s]+:[1-9][0-9]*", v):
         return "?"

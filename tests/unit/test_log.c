@@ -9,7 +9,7 @@
 #include "testlib.h"
 
 static int calls[4];
-static char last[512];
+static char last[512], last_warn[512];
 
 static void capture(void *ctx, enum hwp_log_level level, const char *msg)
 {
@@ -17,6 +17,8 @@ static void capture(void *ctx, enum hwp_log_level level, const char *msg)
 	if (level <= HWP_LOG_DEBUG)
 		calls[level]++;
 	snprintf(last, sizeof(last), "%s", msg);
+	if (level == HWP_LOG_WARN)
+		snprintf(last_warn, sizeof(last_warn), "%s", msg);
 }
 
 static void test_levels_reach_callback(void)
@@ -64,7 +66,8 @@ static void test_reader_note_once(void)
 		n += ev.type == HWP_RECORD_AUXTRACE;
 	CHECK(n == 2);
 	CHECK_EQ_U64(calls[HWP_LOG_WARN], 1);
-	CHECK(strstr(last, "AUXTRACE") && strstr(last, path));
+	CHECK(strstr(last_warn, "AUXTRACE") && strstr(last_warn, path));
+	CHECK(strstr(last, "2 records") != NULL); /* the session's summary, at INFO */
 	hwp_session__delete(s);
 	hwp_set_log(NULL, NULL);
 	remove(path);
