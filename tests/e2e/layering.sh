@@ -6,6 +6,15 @@
 set -u
 cd "${HWPROF_ROOT:-$(dirname "$0")/../..}"
 
+# verdict NAME BAD: PASS when BAD (the offending places) is empty
+verdict() {
+	if [ -z "$2" ]; then echo "PASS $1"; else echo "FAIL $1:$2"; fi
+}
+# quoted_includes FILE: the "..." includes of FILE, one a line
+quoted_includes() {
+	sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"
+}
+
 # cli/: every quoted include is hwprof/<public header> or a cli/ file.
 bad=""
 for f in cli/*.c cli/*.h; do
@@ -15,26 +24,18 @@ for f in cli/*.c cli/*.h; do
 		elif [ ! -f "cli/$inc" ]; then
 			bad+=" $f:$inc"
 		fi
-	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+	done < <(quoted_includes "$f")
 done
-if [ -z "$bad" ]; then
-	echo "PASS cli includes only public headers"
-else
-	echo "FAIL cli includes only public headers:$bad"
-fi
+verdict "cli includes only public headers" "$bad"
 
 # Public headers include only public headers (a library user has no src/).
 bad=""
 for f in include/hwprof/*.h; do
 	while IFS= read -r inc; do
 		[[ $inc == hwprof/* && -f include/$inc ]] || bad+=" $f:$inc"
-	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+	done < <(quoted_includes "$f")
 done
-if [ -z "$bad" ]; then
-	echo "PASS public headers include only public headers"
-else
-	echo "FAIL public headers include only public headers:$bad"
-fi
+verdict "public headers include only public headers" "$bad"
 
 # Layers: a private header "dir/x.h" may be included only from dir/ or a
 # layer above it.
@@ -56,13 +57,9 @@ for f in $(find src -name '*.[ch]'); do
 		dir=${inc%%/*}
 		[ -d "src/$dir" ] || continue
 		[ "$(rank "$dir")" -le "$mine" ] || bad+=" $f:$inc"
-	done < <(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f")
+	done < <(quoted_includes "$f")
 done
-if [ -z "$bad" ]; then
-	echo "PASS library layers include downwards only"
-else
-	echo "FAIL library layers include downwards only:$bad"
-fi
+verdict "library layers include downwards only" "$bad"
 
 # Library messages describe the problem and never name one of hwprof's
 # command-line flags (the command maps them to its own); naming another
@@ -70,8 +67,4 @@ fi
 bad=$(grep -rnoE '"[^"]*"' src --include=*.c --exclude-dir=emu |
 	grep -E '(^|[ (`'"'"'])-(-[a-z][a-z-]+|[a-zA-Z])\b' |
 	grep -vE "perf [a-z-]+ [^\"]*-|QEMU -cpu|-dbgsym|-dbg package" || true)
-if [ -z "$bad" ]; then
-	echo "PASS library messages name no command-line flag"
-else
-	echo "FAIL library messages name no command-line flag: $bad"
-fi
+verdict "library messages name no command-line flag" "${bad:+ $bad}"
