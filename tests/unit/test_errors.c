@@ -41,6 +41,16 @@ static int fresh_message(const char *want, const char *want2)
 #define CHECK_MSG(want) CHECK(fresh_message((want), NULL))
 #define CHECK_MSG2(want, want2) CHECK(fresh_message((want), (want2)))
 
+/* A constructor CALL fails: NULL, errno ERR, and a message saying WANT (and WANT2). */
+#define CHECK_NULL(call, err, want, want2)            \
+	do {                                          \
+		sentinel();                           \
+		errno = 0;                            \
+		CHECK((call) == NULL);                \
+		CHECK(errno == (err));                \
+		CHECK(fresh_message((want), (want2))); \
+	} while (0)
+
 static struct hwp_session *empty_session(void)
 {
 	struct hwp_reader_opts ro = { .sz = sizeof(ro) };
@@ -63,49 +73,29 @@ static void reader_missing_file(void)
 {
 	struct hwp_reader_opts o = { .sz = sizeof(o) };
 
-	sentinel();
-	errno = 0;
-	CHECK(hwp_reader__open("/nonexistent/perf.data", &o) == NULL);
-	CHECK(errno == ENOENT);
-	CHECK_MSG("/nonexistent/perf.data");
+	CHECK_NULL(hwp_reader__open("/nonexistent/perf.data", &o), ENOENT, "/nonexistent/perf.data", NULL);
 }
 
 static void reader_opts_size_zero(void)
 {
 	struct hwp_reader_opts o = { .sz = 0 };
 
-	sentinel();
-	errno = 0;
-	CHECK(hwp_reader__open("/nonexistent/perf.data", &o) == NULL);
-	CHECK(errno == EINVAL);
-	CHECK_MSG2("hwp_reader_opts", "size 0");
+	CHECK_NULL(hwp_reader__open("/nonexistent/perf.data", &o), EINVAL, "hwp_reader_opts", "size 0");
 }
 
 static void reader_no_path(void)
 {
-	sentinel();
-	errno = 0;
-	CHECK(hwp_reader__open(NULL, NULL) == NULL);
-	CHECK(errno == EINVAL);
-	CHECK_MSG("no input path");
+	CHECK_NULL(hwp_reader__open(NULL, NULL), EINVAL, "no input path", NULL);
 }
 
 static void reader_mem_no_buffer(void)
 {
-	sentinel();
-	errno = 0;
-	CHECK(hwp_reader__open_mem(NULL, 100, "img", NULL) == NULL);
-	CHECK(errno == EINVAL);
-	CHECK_MSG2("img", "no buffer");
+	CHECK_NULL(hwp_reader__open_mem(NULL, 100, "img", NULL), EINVAL, "img", "no buffer");
 }
 
 static void reader_truncated_header(void)
 {
-	sentinel();
-	errno = 0;
-	CHECK(hwp_reader__open_mem(pipe_header, 12, "cut.data", NULL) == NULL);
-	CHECK(errno == EINVAL);
-	CHECK_MSG2("cut.data", "truncated");
+	CHECK_NULL(hwp_reader__open_mem(pipe_header, 12, "cut.data", NULL), EINVAL, "cut.data", "truncated");
 }
 
 static void reader_truncated_record(void)
@@ -128,11 +118,7 @@ static void reader_truncated_record(void)
 
 static void ordered_no_reader(void)
 {
-	sentinel();
-	errno = 0;
-	CHECK(hwp_ordered__new(NULL) == NULL);
-	CHECK(errno == EINVAL);
-	CHECK_MSG("no reader");
+	CHECK_NULL(hwp_ordered__new(NULL), EINVAL, "no reader", NULL);
 }
 
 static void read_values_out_of_range(void)
@@ -168,20 +154,12 @@ static void session_opts_size_zero(void)
 
 static void session_missing_file(void)
 {
-	sentinel();
-	errno = 0;
-	CHECK(hwp_session__open("/nonexistent/perf.data", NULL) == NULL);
-	CHECK(errno == ENOENT);
-	CHECK_MSG("/nonexistent/perf.data");
+	CHECK_NULL(hwp_session__open("/nonexistent/perf.data", NULL), ENOENT, "/nonexistent/perf.data", NULL);
 }
 
 static void session_no_reader(void)
 {
-	sentinel();
-	errno = 0;
-	CHECK(hwp_session__from_reader(NULL, NULL) == NULL);
-	CHECK(errno == EINVAL);
-	CHECK_MSG("no reader");
+	CHECK_NULL(hwp_session__from_reader(NULL, NULL), EINVAL, "no reader", NULL);
 }
 
 static void session_handler_size_zero(void)
@@ -208,11 +186,7 @@ static void collector_opts_size_zero(void)
 	CHECK(s != NULL);
 	if (!s)
 		return;
-	sentinel();
-	errno = 0;
-	CHECK(hwp_branch_collector__new(s, &o) == NULL);
-	CHECK(errno == EINVAL);
-	CHECK_MSG2("hwp_branch_collect_opts", "size 0");
+	CHECK_NULL(hwp_branch_collector__new(s, &o), EINVAL, "hwp_branch_collect_opts", "size 0");
 	hwp_session__delete(s);
 }
 
@@ -220,11 +194,7 @@ static void collector_no_session(void)
 {
 	struct hwp_branch_collect_opts o = { .sz = sizeof(o) };
 
-	sentinel();
-	errno = 0;
-	CHECK(hwp_branch_collector__new(NULL, &o) == NULL);
-	CHECK(errno == EINVAL);
-	CHECK_MSG("no session");
+	CHECK_NULL(hwp_branch_collector__new(NULL, &o), EINVAL, "no session", NULL);
 }
 
 static void sort_key_unknown(void)
@@ -245,11 +215,7 @@ static void report_bad_keys(void)
 	CHECK(t && sym);
 	if (!t || !sym)
 		goto out;
-	sentinel();
-	errno = 0;
-	CHECK(hwp_branch_report__new(t, sym, keys, 0, NULL) == NULL);
-	CHECK(errno == EINVAL);
-	CHECK_MSG("no sort keys");
+	CHECK_NULL(hwp_branch_report__new(t, sym, keys, 0, NULL), EINVAL, "no sort keys", NULL);
 	sentinel();
 	CHECK(hwp_branch_report__new(t, sym, keys, HWP_MAX_SORT_KEYS, NULL) == NULL);
 	CHECK_MSG2("16 sort keys", "at most");
@@ -266,11 +232,7 @@ static void mispredicts_no_table(void)
 	size_t nr;
 	uint64_t total;
 
-	sentinel();
-	errno = 0;
-	CHECK(hwp_mispredicts__build(NULL, &nr, &total) == NULL);
-	CHECK(errno == EINVAL);
-	CHECK_MSG("no branch table");
+	CHECK_NULL(hwp_mispredicts__build(NULL, &nr, &total), EINVAL, "no branch table", NULL);
 }
 
 /* ------------------------------------------------------------- symbolize */
@@ -352,11 +314,7 @@ static void symbolizer_kernel_has_no_file(void)
 		goto out;
 	km = hwp_symbolizer__kernel_module(s);
 	CHECK(km >= 0);
-	sentinel();
-	errno = 0;
-	CHECK(hwp_symbolizer__module_file(s, km) == NULL);
-	CHECK(errno == ENOENT);
-	CHECK_MSG2("kernel", "no ELF file");
+	CHECK_NULL(hwp_symbolizer__module_file(s, km), ENOENT, "kernel", "no ELF file");
 	hwp_symbolizer__delete(s);
 out:
 	unlink(path);
@@ -434,11 +392,7 @@ static void json_left_open(void)
 	hwp_json_writer__delete(j);
 	o.len = 0; /* write nothing */
 	hwp_outbuf__finish(&o);
-	sentinel();
-	errno = 0;
-	CHECK(hwp_json_writer__new(NULL) == NULL);
-	CHECK(errno == EINVAL);
-	CHECK_MSG("no output");
+	CHECK_NULL(hwp_json_writer__new(NULL), EINVAL, "no output", NULL);
 }
 
 static void outbuf_write_error(void)
