@@ -153,7 +153,8 @@ struct hwp_read {
 	uint64_t nr; /* 1 unless GROUP */
 	uint64_t time_enabled, time_running;
 };
-/* Returns 0, or -EINVAL when the bytes do not match read_format. */
+/* Returns 0, or -EINVAL (hwp_errmsg()) when the bytes do not match
+   read_format; hwp_read__value() also when there is no value I. */
 HWP_API int hwp_read__parse(const struct hwp_bytes *b, uint64_t read_format, struct hwp_read *r);
 HWP_API int hwp_read__value(const struct hwp_bytes *b, uint64_t read_format, uint64_t i,
 		    struct hwp_read_value *v);

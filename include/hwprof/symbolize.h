@@ -63,6 +63,7 @@ struct hwp_symbolizer_opts {
 	bool all_plt;
 };
 
+/* NULL + errno (EINVAL: OPTS' size; ENOMEM) and hwp_errmsg() on failure. */
 HWP_API struct hwp_symbolizer *hwp_symbolizer__new(const struct hwp_symbolizer_opts *opts);
 HWP_API void hwp_symbolizer__delete(struct hwp_symbolizer *s);
 
@@ -84,12 +85,13 @@ HWP_API int hwp_symbolizer__kernel_module(struct hwp_symbolizer *s);
 HWP_API int hwp_symbolizer__set_kernel_build_id(struct hwp_symbolizer *s, const uint8_t *build_id,
 					uint8_t build_id_size);
 
+/* NULL (hwp_errmsg() says so) when MODULE is not a registered id. */
 HWP_API const char *hwp_symbolizer__module_name(const struct hwp_symbolizer *s, int module);
 /* Short name (basename, or "[kernel.kallsyms]") as perf's dso column shows it. */
 HWP_API const char *hwp_symbolizer__module_short_name(const struct hwp_symbolizer *s, int module);
 
-/* The binary found for MODULE (loaded on demand), NULL when missing: what
-   an instruction decoder reads. */
+/* The binary found for MODULE (loaded on demand), NULL when missing (the
+   kernel has none; hwp_errmsg() says why): what an instruction decoder reads. */
 HWP_API const char *hwp_symbolizer__module_file(struct hwp_symbolizer *s, int module);
 /* File offset -> ELF virtual address (PT_LOAD), as lookup computes it. 0,
    -ERANGE (outside every segment: *VADDR = OFFSET) or as lookup fails. */

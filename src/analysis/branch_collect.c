@@ -17,10 +17,15 @@ struct hwp_branch_collector {
 struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 						       const struct hwp_branch_collect_opts *opts)
 {
-	struct hwp_branch_collector *c = calloc(1, sizeof(*c));
+	struct hwp_branch_collector *c;
 
+	if (!s) {
+		hwp_set_error(EINVAL, "branch collector: no session given");
+		return NULL;
+	}
+	c = calloc(1, sizeof(*c));
 	if (!c) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp_set_error(ENOMEM, "%s: out of memory making the branch collector", hwp_session__path(s));
 		return NULL;
 	}
 	if (HWP_OPTS_LOAD(opts, &c->o, struct hwp_branch_collect_opts)) {
@@ -31,12 +36,13 @@ struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 	c->session = s;
 	c->table = hwp_branch_table__new(c->o.split);
 	/* The symbolizer hands out module ids: make it now, so that a failure
-	   is reported here and not as unresolved addresses. */
+	   is reported here and not as unresolved addresses. Either sets the
+	   message and errno. */
 	if (!c->table || !hwp_session__symbolizer(s)) {
-		if (!c->table)
-			hwp_set_error(ENOMEM, "out of memory");
+		int e = errno ? errno : ENOMEM;
+
 		hwp_branch_collector__delete(c);
-		errno = ENOMEM;
+		errno = e;
 		return NULL;
 	}
 	return c;

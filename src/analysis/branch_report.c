@@ -305,14 +305,24 @@ struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *
 						 const enum hwp_branch_key_id *keys, size_t nkeys,
 						 const struct hwp_branch_report_filter *f)
 {
-	struct hwp_branch_report *r = calloc(1, sizeof(*r));
+	struct hwp_branch_report *r;
 	size_t n;
-	const struct hwp_branch_row *in = hwp_branch_table__rows(t, &n);
 	size_t words = 2 * nkeys + 1; /* identity words, then the row index */
 
-	if (!r || nkeys == 0 || nkeys >= HWP_MAX_SORT_KEYS) {
-		free(r);
-		errno = r ? EINVAL : ENOMEM;
+	if (!t || !keys || nkeys == 0 || nkeys >= HWP_MAX_SORT_KEYS) {
+		if (!t)
+			hwp_set_error(EINVAL, "branch report: no branch table given");
+		else if (!keys || nkeys == 0)
+			hwp_set_error(EINVAL, "branch report: no sort keys given");
+		else
+			hwp_set_error(EINVAL, "branch report: %zu sort keys, at most %d are supported", nkeys,
+				      HWP_MAX_SORT_KEYS - 1);
+		return NULL;
+	}
+	const struct hwp_branch_row *in = hwp_branch_table__rows(t, &n);
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		hwp_set_error(ENOMEM, "out of memory building the branch report");
 		return NULL;
 	}
 	r->nkeys = nkeys;
@@ -369,7 +379,7 @@ struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *
 oom:
 	free(tmp);
 	hwp_branch_report__delete(r);
-	errno = ENOMEM;
+	hwp_set_error(ENOMEM, "out of memory building the branch report (%zu branch rows)", n);
 	return NULL;
 }
 

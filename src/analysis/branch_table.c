@@ -56,8 +56,10 @@ struct hwp_branch_table *hwp_branch_table__new(unsigned split)
 {
 	struct hwp_branch_table *t = calloc(1, sizeof(*t));
 
-	if (!t)
+	if (!t) {
+		hwp_set_error(ENOMEM, "out of memory making a branch table");
 		return NULL;
+	}
 	t->split = split;
 	return t;
 }
@@ -121,7 +123,7 @@ int hwp_branch_table__add(struct hwp_branch_table *t, const struct hwp_code_loc 
 		}
 	}
 	if (!r && !(r = insert(t, h, from, to, x)))
-		return -ENOMEM;
+		return hwp_set_error(ENOMEM, "out of memory adding branch row %zu to the branch table", t->nr + 1);
 	r->c.count++;
 	r->c.mispred += mispred && !predicted;
 	r->c.predicted += predicted;

@@ -36,7 +36,7 @@ struct hwp_file_stats *hwp_file_stats__new(void)
 	struct hwp_file_stats *st = malloc(sizeof(*st));
 
 	if (!st) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp_set_error(ENOMEM, "out of memory making file statistics");
 		errno = ENOMEM;
 		return NULL;
 	}

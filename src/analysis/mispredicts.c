@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,12 @@ struct hwp_mispredict_row *hwp_mispredicts__build(const struct hwp_branch_table 
 						  uint64_t *total_mispredicts)
 {
 	size_t n;
+
+	if (!t || !nr || !total_mispredicts) {
+		hwp_set_error(EINVAL, "mispredict report: no %s given",
+			      !t ? "branch table" : "place for the row count or the total");
+		return NULL;
+	}
 	const struct hwp_branch_row *rows = hwp_branch_table__rows(t, &n);
 	const struct hwp_branch_row **by_site = malloc((n ? n : 1) * sizeof(*by_site));
 	struct hwp_mispredict_row *out = calloc(n ? n : 1, sizeof(*out));
@@ -56,6 +63,7 @@ struct hwp_mispredict_row *hwp_mispredicts__build(const struct hwp_branch_table 
 	if (!by_site || !out) {
 		free(by_site);
 		free(out);
+		hwp_set_error(ENOMEM, "out of memory building the mispredict report (%zu branch rows)", n);
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++)

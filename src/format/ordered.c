@@ -92,10 +92,18 @@ static struct qent pop(struct hwp_ordered *q)
 
 struct hwp_ordered *hwp_ordered__new(struct hwp_reader *r)
 {
-	struct hwp_ordered *q = calloc(1, sizeof(*q));
+	struct hwp_ordered *q;
 
-	if (q)
-		q->r = r;
+	if (!r) {
+		hwp_set_error(EINVAL, "ordered events: no reader given");
+		return NULL;
+	}
+	q = calloc(1, sizeof(*q));
+	if (!q) {
+		hwp_set_error(ENOMEM, "%s: out of memory for the event queue", hwp_reader__path(r));
+		return NULL;
+	}
+	q->r = r;
 	return q;
 }
 
@@ -125,6 +133,13 @@ static int deliver(struct hwp_ordered *q, struct hwp_event *ev)
 	ev->compressed = e.compressed;
 	ev->stable = !e.owned;
 	return err < 0 ? err : 1;
+}
+
+static int queue_oom(const struct hwp_ordered *q, const struct hwp_event *ev)
+{
+	return hwp_set_error(ENOMEM, "%s: out of memory queueing the record at offset 0x%llx (record %llu) in time order",
+			     hwp_reader__path(q->r), (unsigned long long)ev->file_offset,
+			     (unsigned long long)ev->index);
 }
 
 int hwp_ordered__next(struct hwp_ordered *q, struct hwp_event *ev)
@@ -163,14 +178,17 @@ int hwp_ordered__next(struct hwp_ordered *q, struct hwp_event *ev)
 		if (!ev->stable) {
 			uint8_t *copy = malloc(ev->size);
 			if (!copy)
-				return -ENOMEM;
+				return queue_oom(q, ev);
 			memcpy(copy, ev->data, ev->size);
 			e.data = copy;
 			e.owned = true;
 		}
 		if (t > q->max_ts)
 			q->max_ts = t;
-		if (push(q, &e) < 0)
-			return -ENOMEM;
+		if (push(q, &e) < 0) {
+			if (e.owned)
+				free((void *)e.data);
+			return queue_oom(q, ev);
+		}
 	}
 }

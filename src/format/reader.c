@@ -67,10 +67,15 @@ struct hwp_evsel *hwp__reader_evsel_by_id(struct hwp_reader *r, uint64_t id)
 
 /* ---- evsels ---- */
 
+static int evsel_oom(const struct hwp_reader *r, uint64_t nr_ids, uint64_t off)
+{
+	return hwp_set_error(ENOMEM, "%s: out of memory reading the event attr at offset 0x%llx (%llu ids)",
+			     r->name, (unsigned long long)off, (unsigned long long)nr_ids);
+}
+
 int hwp__reader_add_evsel(struct hwp_reader *r, const struct hwp_attr *attr, const uint8_t *ids,
 			  uint64_t nr_ids, uint64_t off)
 {
-	(void)off;
 	if (r->nr_evsels == r->cap_evsels) {
 		/* Evsels are handed out by pointer: allocate them up front in blocks
 		   that never move (pipe mode adds them while events are live). */
@@ -81,7 +86,7 @@ int hwp__reader_add_evsel(struct hwp_reader *r, const struct hwp_attr *attr, con
 	uint64_t *idv = hwp_arena__alloc(&r->arena, (nr_ids ? nr_ids : 1) * 8);
 
 	if (!idv)
-		return -ENOMEM;
+		return evsel_oom(r, nr_ids, off);
 	memset(e, 0, sizeof(*e));
 	e->attr = *attr;
 	e->idx = (int)r->nr_evsels;
@@ -89,9 +94,8 @@ int hwp__reader_add_evsel(struct hwp_reader *r, const struct hwp_attr *attr, con
 	e->nr_ids = nr_ids;
 	for (uint64_t i = 0; i < nr_ids; i++) {
 		idv[i] = ld64(ids + i * 8);
-		int err = hwp__reader_map_id(r, idv[i], e->idx);
-		if (err)
-			return err;
+		if (hwp__reader_map_id(r, idv[i], e->idx))
+			return evsel_oom(r, nr_ids, off);
 	}
 	if (r->nr_evsels == 0) {
 		r->id_pos = hwp__sample_id_pos(attr->sample_type);
@@ -228,7 +232,8 @@ static int parse_file_header(struct hwp_reader *r)
 	r->cap_evsels = nr_attrs;
 	r->evsels = calloc(nr_attrs ? nr_attrs : 1, sizeof(*r->evsels));
 	if (!r->evsels)
-		return -ENOMEM;
+		return hwp_set_error(ENOMEM, "%s: out of memory for %llu event attrs", r->name,
+				     (unsigned long long)nr_attrs);
 	for (uint64_t i = 0; i < nr_attrs; i++) {
 		uint64_t aoff = attrs_off + i * stride;
 		const uint8_t *a = input_at(r, aoff, stride);
@@ -293,7 +298,9 @@ static int detect_format(struct hwp_reader *r)
 			r->data_end = UINT64_MAX;
 			r->cap_evsels = 4096;
 			r->evsels = calloc(r->cap_evsels, sizeof(*r->evsels));
-			return r->evsels ? 0 : -ENOMEM;
+			return r->evsels ? 0
+					 : hwp_set_error(ENOMEM, "%s: out of memory for %zu event attrs", r->name,
+							 r->cap_evsels);
 		}
 		if (r->streaming)
 			return hwp_set_error(ENOTSUP, "%s: file-mode perf.data header at offset 0x0 on a pipe: open it by its path instead, or record with 'perf record -o -'",
@@ -325,11 +332,11 @@ static int detect_format(struct hwp_reader *r)
 				     r->name);
 	r->text = hwp_text_input__new(all, len, r->name);
 	if (!r->text)
-		return -errno;
+		return -errno; /* message set */
 	r->cap_evsels = 1;
 	r->evsels = calloc(1, sizeof(*r->evsels));
 	if (!r->evsels)
-		return -ENOMEM;
+		return hwp_set_error(ENOMEM, "%s: out of memory for the text input's event", r->name);
 	int err = hwp__reader_add_evsel(r, hwp_text_input__attr(r->text), NULL, 0, 0);
 	if (err)
 		return err;
@@ -343,15 +350,17 @@ static struct hwp_reader *reader_new(const char *name, const struct hwp_reader_o
 {
 	struct hwp_reader *r = calloc(1, sizeof(*r));
 
-	if (!r)
+	if (!r) {
+		hwp_set_error(ENOMEM, "%s: out of memory opening the input", name);
 		return NULL;
+	}
 	r->fd = -1;
 	r->path = strdup(name);
 	r->name = r->path;
 	r->id_pos = r->is_pos = -1;
 	if (!r->path) {
 		free(r);
-		errno = ENOMEM;
+		hwp_set_error(ENOMEM, "%s: out of memory opening the input", name);
 		return NULL;
 	}
 	if (HWP_OPTS_LOAD(opts, &r->opts, struct hwp_reader_opts)) {
@@ -368,7 +377,7 @@ static struct hwp_reader *finish_open(struct hwp_reader *r)
 	int err = detect_format(r);
 
 	if (err) {
-		int e = errno ? errno : -err;
+		int e = err < 0 ? -err : EINVAL;
 		hwp_reader__delete(r);
 		errno = e;
 		return NULL;
@@ -379,9 +388,14 @@ static struct hwp_reader *finish_open(struct hwp_reader *r)
 
 struct hwp_reader *hwp_reader__open(const char *path, const struct hwp_reader_opts *opts)
 {
-	struct hwp_reader *r = reader_new(path, opts);
+	struct hwp_reader *r;
 	struct stat st;
 
+	if (!path) {
+		hwp_set_error(EINVAL, "reader: no input path given");
+		return NULL;
+	}
+	r = reader_new(path, opts);
 	if (!r)
 		return NULL;
 	hwp_clear_error();
@@ -423,8 +437,13 @@ struct hwp_reader *hwp_reader__open(const char *path, const struct hwp_reader_op
 struct hwp_reader *hwp_reader__open_mem(const void *buf, size_t len, const char *name,
 					const struct hwp_reader_opts *opts)
 {
-	struct hwp_reader *r = reader_new(name ? name : "memory", opts);
+	struct hwp_reader *r;
 
+	if (!buf && len) {
+		hwp_set_error(EINVAL, "%s: no buffer given for %zu bytes", name ? name : "memory", len);
+		return NULL;
+	}
+	r = reader_new(name ? name : "memory", opts);
 	if (!r)
 		return NULL;
 	hwp_clear_error();
@@ -697,7 +716,8 @@ int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
 			return hwp_set_error(EINVAL, "%s: COMPRESSED2 record at offset 0x%llx (record %llu): data size does not fit in the record (%u bytes)",
 					     r->name, (unsigned long long)off, (unsigned long long)r->index, size);
 		if (!r->dec && !(r->dec = hwp__decompressor_new()))
-			return -ENOMEM;
+			return hwp_set_error(ENOMEM, "%s: out of memory for the decompressor at offset 0x%llx (record %llu)",
+					     r->name, (unsigned long long)off, (unsigned long long)r->index);
 		if (hwp__decompressor_feed(r->dec, rec + hdr, len) < 0)
 			return hwp_set_error(ENOTSUP, "%s: compressed record at offset 0x%llx: hwprof was built without zstd (install libzstd-dev and rebuild)",
 					     r->name, (unsigned long long)off);

@@ -78,6 +78,11 @@ int hwp__parse_sample_id(const struct hwp_attr *attr, const uint8_t *rec, uint32
 			 struct hwp_sample *s);
 int hwp__sample_id_pos(uint64_t sample_type);
 int hwp__sample_is_pos(uint64_t sample_type);
+/* hwp_read__parse() / hwp_read__value() without a message (-EINVAL), for
+   callers that read values until there are no more. */
+int hwp__read_parse(const struct hwp_bytes *b, uint64_t read_format, struct hwp_read *r);
+int hwp__read_value(const struct hwp_bytes *b, uint64_t read_format, uint64_t i,
+		    struct hwp_read_value *v);
 
 /* attr.c */
 void hwp__attr_decode(const uint8_t *p, size_t avail, struct hwp_attr *a);

@@ -285,7 +285,8 @@ void hwp_sample__branch(const struct hwp_sample *s, uint64_t i, struct hwp_branc
 	hwp_branch_entry__decode(ld64(p), ld64(p + 8), ld64(p + 16), e);
 }
 
-int hwp_read__parse(const struct hwp_bytes *b, uint64_t rf, struct hwp_read *r)
+/* The two below without a message: sample_json iterates to the end with them. */
+int hwp__read_parse(const struct hwp_bytes *b, uint64_t rf, struct hwp_read *r)
 {
 	const uint8_t *p = b->data, *end = b->data + b->size;
 
@@ -312,7 +313,7 @@ int hwp_read__parse(const struct hwp_bytes *b, uint64_t rf, struct hwp_read *r)
 	return 0;
 }
 
-int hwp_read__value(const struct hwp_bytes *b, uint64_t rf, uint64_t i, struct hwp_read_value *v)
+int hwp__read_value(const struct hwp_bytes *b, uint64_t rf, uint64_t i, struct hwp_read_value *v)
 {
 	uint64_t hdr = !!(rf & HWP_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & HWP_FORMAT_TOTAL_TIME_RUNNING);
 	uint64_t per = 1 + !!(rf & HWP_FORMAT_ID) + !!(rf & HWP_FORMAT_LOST);
@@ -334,5 +335,26 @@ int hwp_read__value(const struct hwp_bytes *b, uint64_t rf, uint64_t i, struct h
 		v->id = ld64(b->data + (++at) * 8);
 	if (rf & HWP_FORMAT_LOST)
 		v->lost = ld64(b->data + (++at) * 8);
+	return 0;
+}
+
+int hwp_read__parse(const struct hwp_bytes *b, uint64_t rf, struct hwp_read *r)
+{
+	int err = hwp__read_parse(b, rf, r);
+
+	if (err)
+		return hwp_set_error(-err, "sample read values: %llu bytes do not hold read_format 0x%llx",
+				     (unsigned long long)b->size, (unsigned long long)rf);
+	return 0;
+}
+
+int hwp_read__value(const struct hwp_bytes *b, uint64_t rf, uint64_t i, struct hwp_read_value *v)
+{
+	int err = hwp__read_value(b, rf, i, v);
+
+	if (err)
+		return hwp_set_error(-err, "sample read values: no value %llu in %llu bytes of read_format 0x%llx",
+				     (unsigned long long)i, (unsigned long long)b->size,
+				     (unsigned long long)rf);
 	return 0;
 }

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "hwprof/sample_json.h"
+#include "format/reader_internal.h"
 
 static void kv_regs(struct hwp_json_writer *j, const char *k, uint64_t abi, uint64_t mask,
 		    const struct hwp_bytes *b)
@@ -29,7 +30,7 @@ static void read_values(struct hwp_json_writer *j, const struct hwp_event *ev)
 	struct hwp_read_value v;
 
 	hwp_json_writer__key(j, "read");
-	if (hwp_read__parse(&s->read, rf, &rd) < 0) {
+	if (hwp__read_parse(&s->read, rf, &rd) < 0) { /* a short record: no message */
 		hwp_json_writer__null(j);
 		return;
 	}
@@ -38,7 +39,7 @@ static void read_values(struct hwp_json_writer *j, const struct hwp_event *ev)
 	hwp_json_writer__kv_u64(j, "time_running", rd.time_running);
 	hwp_json_writer__key(j, "values");
 	hwp_json_writer__begin_array(j);
-	for (uint64_t i = 0; hwp_read__value(&s->read, rf, i, &v) == 0; i++) {
+	for (uint64_t i = 0; hwp__read_value(&s->read, rf, i, &v) == 0; i++) {
 		hwp_json_writer__begin_object(j);
 		hwp_json_writer__kv_u64(j, "value", v.value);
 		hwp_json_writer__kv_u64(j, "id", v.id);

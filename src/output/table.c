@@ -29,7 +29,11 @@ struct hwp_table {
 
 struct hwp_table *hwp_table__new(void)
 {
-	return calloc(1, sizeof(struct hwp_table));
+	struct hwp_table *t = calloc(1, sizeof(struct hwp_table));
+
+	if (!t)
+		hwp_set_error(ENOMEM, "out of memory making a table");
+	return t;
 }
 
 void hwp_table__delete(struct hwp_table *t)
@@ -44,8 +48,12 @@ void hwp_table__delete(struct hwp_table *t)
 int hwp_table__add_column(struct hwp_table *t, const char *title, const char *key,
 			  enum hwp_col_kind kind)
 {
-	if (t->ncols == sizeof(t->cols) / sizeof(t->cols[0]) || t->nrows)
-		return -EINVAL;
+	if (t->ncols == sizeof(t->cols) / sizeof(t->cols[0]))
+		return hwp_set_error(EINVAL, "table: cannot add column '%s': the table has its maximum of %zu columns",
+				     title ? title : "", t->ncols);
+	if (t->nrows)
+		return hwp_set_error(EINVAL, "table: cannot add column '%s' after %zu rows: columns come first",
+				     title ? title : "", t->nrows);
 	t->cols[t->ncols++] = (struct column){ title, key, kind };
 	return 0;
 }
@@ -56,7 +64,7 @@ int hwp_table__new_row(struct hwp_table *t)
 		size_t cap = t->cap ? t->cap * 2 : 64;
 		struct cell *c = realloc(t->cells, cap * t->ncols * sizeof(*c));
 		if (!c)
-			return -ENOMEM;
+			return hwp_set_error(ENOMEM, "table: out of memory adding row %zu", t->nrows + 1);
 		t->cells = c;
 		t->cap = cap;
 	}
@@ -70,14 +78,25 @@ static struct cell *cur(struct hwp_table *t, size_t col)
 	return col < t->ncols && t->nrows ? &t->cells[(t->nrows - 1) * t->ncols + col] : NULL;
 }
 
+/* Why cur() found no cell. */
+static int no_cell(const struct hwp_table *t, size_t col)
+{
+	if (!t->nrows)
+		return hwp_set_error(EINVAL, "table: no row to set column %zu in (add a row first)", col);
+	return hwp_set_error(EINVAL, "table: column %zu of %zu does not exist", col, t->ncols);
+}
+
 int hwp_table__set_text(struct hwp_table *t, size_t col, const char *s)
 {
 	struct cell *c = cur(t, col);
 
 	if (!c)
-		return -EINVAL;
+		return no_cell(t, col);
 	c->s = hwp_arena__strndup(&t->arena, s ? s : "", SIZE_MAX);
-	return c->s ? 0 : -ENOMEM;
+	if (!c->s)
+		return hwp_set_error(ENOMEM, "table: out of memory copying the text of row %zu, column %zu",
+				     t->nrows, col);
+	return 0;
 }
 
 int hwp_table__set_count(struct hwp_table *t, size_t col, uint64_t v)
@@ -85,7 +104,7 @@ int hwp_table__set_count(struct hwp_table *t, size_t col, uint64_t v)
 	struct cell *c = cur(t, col);
 
 	if (!c)
-		return -EINVAL;
+		return no_cell(t, col);
 	c->u = v;
 	return 0;
 }
@@ -95,7 +114,7 @@ int hwp_table__set_real(struct hwp_table *t, size_t col, double v)
 	struct cell *c = cur(t, col);
 
 	if (!c)
-		return -EINVAL;
+		return no_cell(t, col);
 	c->d = v;
 	return 0;
 }

@@ -16,8 +16,10 @@ struct hwp_session *hwp_session__from_reader(struct hwp_reader *r, const struct 
 	struct hwp_session *s = NULL;
 	int err = ENOMEM;
 
-	if (!r)
+	if (!r) {
+		hwp_set_error(EINVAL, "session: no reader given");
 		return NULL;
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		hwp_set_error(ENOMEM, "%s: out of memory", hwp_reader__path(r));
@@ -34,12 +36,10 @@ struct hwp_session *hwp_session__from_reader(struct hwp_reader *r, const struct 
 		hwp_reader__is_text(r) ? "" : hwp_reader__is_pipe(r) ? " (pipe mode)" : " (file mode)",
 		hwp_reader__nr_evsels(r), hwp_reader__nr_evsels(r) == 1 ? "" : "s");
 	s->ordered = hwp_ordered__new(r);
-	if (!s->ordered) {
-		hwp_set_error(ENOMEM, "%s: out of memory", hwp_reader__path(r));
-		goto fail;
-	}
+	if (!s->ordered)
+		goto fail; /* message set */
 	if (!s->o.no_maps && !(s->machine = hwp_machine__new())) {
-		hwp_set_error(ENOMEM, "%s: out of memory", hwp_reader__path(r));
+		hwp_set_error(ENOMEM, "%s: out of memory making the address spaces", hwp_reader__path(r));
 		goto fail;
 	}
 	return s;
@@ -55,8 +55,13 @@ fail:
 struct hwp_session *hwp_session__open(const char *path, const struct hwp_session_opts *opts)
 {
 	struct hwp_reader_opts ro = { .sz = sizeof(ro) };
-	struct hwp_reader *r = hwp_reader__open(path, &ro);
+	struct hwp_session_opts o;
+	struct hwp_reader *r;
 
+	/* Bad options are said before the input is touched. */
+	if (HWP_OPTS_LOAD(opts, &o, struct hwp_session_opts))
+		return NULL;
+	r = hwp_reader__open(path, &ro);
 	return r ? hwp_session__from_reader(r, opts) : NULL;
 }
 

@@ -285,6 +285,13 @@ static struct hwp_thread *find_thread(struct hwp_machine *m, int32_t pid, int32_
 	return t;
 }
 
+static struct hwp_thread *thread_oom(const struct hwp_machine *m, int32_t pid, int32_t tid)
+{
+	hwp_set_error(ENOMEM, "maps: out of memory adding thread %d of process %d (%zu threads known)", tid,
+		      pid, m->nthreads);
+	return NULL;
+}
+
 struct hwp_thread *hwp_machine__findnew_thread(struct hwp_machine *m, int32_t pid, int32_t tid)
 {
 	struct hwp_thread *t = find_thread(m, pid, tid);
@@ -292,12 +299,12 @@ struct hwp_thread *hwp_machine__findnew_thread(struct hwp_machine *m, int32_t pi
 		return t;
 	struct hwp_thread **slot = HWP_VEC_PUSH(m->threads, m->nthreads, m->threads_cap);
 	if (!slot)
-		return NULL;
+		return thread_oom(m, pid, tid);
 	t = calloc(1, sizeof(*t));
 	if (!t || hwp__hashmap_add(&m->tids, tid_hash(tid), m->nthreads - 1) < 0) {
 		free(t);
 		m->nthreads--;
-		return NULL;
+		return thread_oom(m, pid, tid);
 	}
 	*slot = t;
 	t->idx = m->nthreads - 1;
@@ -319,7 +326,7 @@ struct hwp_thread *hwp_machine__findnew_thread(struct hwp_machine *m, int32_t pi
 	if (!t->maps) {
 		unlink_thread(m, t);
 		free(t);
-		return NULL;
+		return thread_oom(m, pid, tid);
 	}
 	m->last = t;
 	return t;
@@ -361,7 +368,7 @@ int hwp_machine__fork(struct hwp_machine *m, int32_t pid, int32_t tid, int32_t p
 	int err = 0;
 
 	if (!parent)
-		return -ENOMEM;
+		return -ENOMEM; /* message set */
 	/* A thread with the parent's tid but another pid is stale (its EXIT
 	   or FORK was lost): start that tid again. */
 	if (parent->pid != ppid) {
@@ -371,7 +378,7 @@ int hwp_machine__fork(struct hwp_machine *m, int32_t pid, int32_t tid, int32_t p
 		free_thread(parent);
 		parent = hwp_machine__findnew_thread(m, ppid, ptid);
 		if (!parent)
-			return -ENOMEM;
+			return -ENOMEM; /* message set */
 	}
 	/* A thread already using the child's tid is gone. */
 	if (t) {
@@ -387,13 +394,20 @@ int hwp_machine__fork(struct hwp_machine *m, int32_t pid, int32_t tid, int32_t p
 	} else if (t->pid != parent->pid && t->maps != parent->maps && clone_maps) {
 		/* a new process copies its parent's maps; a new thread of the
 		   parent's process already shares them */
-		err = maps__clone(t->maps, parent->maps);
+		if (maps__clone(t->maps, parent->maps) < 0)
+			err = hwp_set_error(ENOMEM, "maps: out of memory copying %zu maps of process %d to process %d",
+					    parent->maps->nr, parent->pid, t->pid);
 	}
 	free_thread(detached);
 	return err;
 }
 
 /* ---- mmaps ---- */
+
+static int map_oom(const char *filename)
+{
+	return hwp_set_error(ENOMEM, "maps: out of memory adding the map of %s", filename);
+}
 
 /* machine__process_kernel_mmap_event(), simplified: the kernel image and
    modules land in the kernel maps. */
@@ -402,7 +416,7 @@ static int kernel_mmap(struct hwp_machine *m, const struct hwp_map *nm)
 	struct hwp_map km = *nm;
 	km.kernel = true;
 	km.identity = is_kernel_image(km.filename);
-	return maps__insert(&m->kmaps, &km);
+	return maps__insert(&m->kmaps, &km) < 0 ? map_oom(km.filename) : 0;
 }
 
 /* machine__process_mmap{,2}_event() and map__new(). */
@@ -414,7 +428,7 @@ int hwp_machine__mmap(struct hwp_machine *m, const struct hwp_mmap_event *e)
 	memset(&nm, 0, sizeof(nm));
 	nm.filename = intern(m, e->filename ? e->filename : "");
 	if (!nm.filename)
-		return -ENOMEM;
+		return map_oom(e->filename ? e->filename : "");
 	nm.start = e->start;
 	nm.end = e->start + e->len;
 	if (nm.end < nm.start)
@@ -436,11 +450,11 @@ int hwp_machine__mmap(struct hwp_machine *m, const struct hwp_mmap_event *e)
 
 	struct hwp_thread *t = hwp_machine__findnew_thread(m, e->pid, e->tid);
 	if (!t)
-		return -ENOMEM;
+		return -ENOMEM; /* message set */
 	nm.identity = hwp_map_name__is_identity(nm.filename, nm.flags);
 	if (hwp_map_name__is_vdso(nm.filename))
 		nm.pgoff = 0;
-	return maps__insert(t->maps, &nm);
+	return maps__insert(t->maps, &nm) < 0 ? map_oom(nm.filename) : 0;
 }
 
 /* A NUL-terminated string at OFF in the record (cut at the record's end). */
@@ -454,10 +468,20 @@ static const char *record_str(struct hwp_machine *m, const struct hwp_event *ev,
 	return copy;
 }
 
+/* A record too small for its type: perf skips it, the caller may too. */
+static int too_short(const struct hwp_event *ev, uint32_t need)
+{
+	const char *name = hwp_record_type__name(ev->type);
+
+	return hwp_set_error(EINVAL, "maps: %s record at offset 0x%llx (record %llu) has %u bytes, fewer than the %u its type needs",
+			     name ? name : "unknown", (unsigned long long)ev->file_offset,
+			     (unsigned long long)ev->index, ev->size, need);
+}
+
 static int ksymbol(struct hwp_machine *m, const struct hwp_event *ev)
 {
 	if (ev->size < 25)
-		return -EINVAL;
+		return too_short(ev, 25);
 	uint64_t addr = ld64(ev->data + 8);
 	uint32_t len = ld32(ev->data + 16);
 	uint16_t flags = ld16(ev->data + 22);
@@ -473,12 +497,12 @@ static int ksymbol(struct hwp_machine *m, const struct hwp_event *ev)
 	memset(&nm, 0, sizeof(nm));
 	nm.filename = name ? intern(m, name) : NULL;
 	if (!nm.filename)
-		return -ENOMEM;
+		return map_oom("a kernel symbol");
 	nm.start = addr;
 	nm.end = addr + len < addr ? UINT64_MAX : addr + len;
 	nm.kernel = true;
 	nm.identity = true; /* a kernel symbol: addresses are absolute */
-	return maps__insert(&m->kmaps, &nm);
+	return maps__insert(&m->kmaps, &nm) < 0 ? map_oom(nm.filename) : 0;
 }
 
 int hwp_machine__process_event(struct hwp_machine *m, const struct hwp_event *ev)
@@ -492,7 +516,7 @@ int hwp_machine__process_event(struct hwp_machine *m, const struct hwp_event *ev
 		bool two = ev->type == HWP_RECORD_MMAP2;
 		uint32_t name_off = two ? 72 : 40;
 		if (ev->size <= name_off)
-			return -EINVAL;
+			return too_short(ev, name_off + 1);
 		memset(&e, 0, sizeof(e));
 		e.pid = (int32_t)ld32(d + 8);
 		e.tid = (int32_t)ld32(d + 12);
@@ -517,25 +541,25 @@ int hwp_machine__process_event(struct hwp_machine *m, const struct hwp_event *ev
 		}
 		e.filename = record_str(m, ev, name_off);
 		if (!e.filename)
-			return -ENOMEM;
+			return map_oom("a file name");
 		return hwp_machine__mmap(m, &e);
 	}
 	case HWP_RECORD_FORK:
 		if (ev->size < 24)
-			return -EINVAL;
+			return too_short(ev, 24);
 		return hwp_machine__fork(m, (int32_t)ld32(d + 8), (int32_t)ld32(d + 16),
 					 (int32_t)ld32(d + 12), (int32_t)ld32(d + 20),
 					 !(ev->misc & HWP_MISC_FORK_EXEC));
 	case HWP_RECORD_EXIT:
 		if (ev->size < 24)
-			return -EINVAL;
+			return too_short(ev, 24);
 		find_thread(m, (int32_t)ld32(d + 8), (int32_t)ld32(d + 16));
 		return 0;
 	case HWP_RECORD_COMM:
 	case HWP_RECORD_NAMESPACES:
 	case HWP_RECORD_ITRACE_START:
 		if (ev->size < 16)
-			return -EINVAL;
+			return too_short(ev, 16);
 		return hwp_machine__findnew_thread(m, (int32_t)ld32(d + 8), (int32_t)ld32(d + 12))
 			       ? 0
 			       : -ENOMEM;
@@ -591,7 +615,7 @@ struct hwp_machine *hwp_machine__new(void)
 {
 	struct hwp_machine *m = calloc(1, sizeof(*m));
 	if (!m) {
-		errno = ENOMEM;
+		hwp_set_error(ENOMEM, "out of memory making the address spaces");
 		return NULL;
 	}
 	m->kmaps.refcnt = 1;

@@ -22,6 +22,7 @@
 #include "util/arena.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
+#include "util/opts.h"
 #include "util/vec.h"
 
 #define KERNEL_NAME "[kernel.kallsyms]"
@@ -155,20 +156,19 @@ struct hwp_symbolizer *hwp_symbolizer__new(const struct hwp_symbolizer_opts *opt
 	struct hwp_symbolizer *s = calloc(1, sizeof(*s));
 
 	if (!s) {
-		errno = ENOMEM;
+		hwp_set_error(ENOMEM, "out of memory making the symbolizer");
 		return NULL;
 	}
-	if (opts) {
-		size_t n = opts->sz < sizeof(s->o) ? opts->sz : sizeof(s->o);
-
-		memcpy(&s->o, opts, n);
+	if (HWP_OPTS_LOAD(opts, &s->o, struct hwp_symbolizer_opts)) {
+		free(s);
+		errno = EINVAL;
+		return NULL;
 	}
-	s->o.sz = sizeof(s->o);
 	s->kernel_id = -1;
 	if ((s->o.symfs && s->o.symfs[0] && !(s->symfs = strdup(s->o.symfs))) ||
 	    (s->o.kallsyms && !(s->kallsyms_path = strdup(s->o.kallsyms))) || setup_dirs(s)) {
 		hwp_symbolizer__delete(s);
-		errno = ENOMEM;
+		hwp_set_error(ENOMEM, "out of memory making the symbolizer (symfs, kallsyms and debug directories)");
 		return NULL;
 	}
 	/* the caller's strings need not outlive this call */
@@ -207,6 +207,11 @@ void hwp_symbolizer__delete(struct hwp_symbolizer *s)
 
 /* ---- module registry ---- */
 
+static int module_oom(const char *path)
+{
+	return hwp_set_error(ENOMEM, "symbolizer: out of memory registering %s", path);
+}
+
 static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t *bid,
 		       uint8_t bid_size, bool kernel)
 {
@@ -225,9 +230,9 @@ static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t
 	if (canon) {
 		hwp_build_id__hex(bid, canon, hex);
 		if (asprintf(&key, "b:%s", hex) < 0)
-			return -ENOMEM;
+			return module_oom(path);
 	} else if (asprintf(&key, "%s:%s", kernel ? "k" : "p", path) < 0) {
-		return -ENOMEM;
+		return module_oom(path);
 	}
 	h = hwp__hash_str(key);
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&s->mod_map, h);
@@ -240,7 +245,8 @@ static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t
 	}
 	if (s->nmods == INT32_MAX) {
 		free(key);
-		return -EOVERFLOW;
+		return hwp_set_error(EOVERFLOW, "symbolizer: cannot register %s: %zu modules already", path,
+				     s->nmods);
 	}
 	m = HWP_VEC_PUSH(s->mods, s->nmods, s->capmods);
 	if (!m || !(m->path = strdup(path)) || hwp__hashmap_add(&s->mod_map, h, s->nmods - 1)) {
@@ -249,7 +255,7 @@ static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t
 			s->nmods--;
 		}
 		free(key);
-		return -ENOMEM;
+		return module_oom(path);
 	}
 	m->key = key;
 	if (canon) {
@@ -273,7 +279,9 @@ static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t
 int hwp_symbolizer__module(struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
 			   uint8_t build_id_size)
 {
-	if (!s || !path || !*path)
+	if (!s)
+		return hwp_set_error(EINVAL, "symbolizer: none given for module %s", path ? path : "(null)");
+	if (!path || !*path)
 		return hwp_set_error(EINVAL, "symbolizer: module without a path");
 	if (!strcmp(path, KERNEL_NAME))
 		return hwp_symbolizer__kernel_module(s);
@@ -285,7 +293,7 @@ int hwp_symbolizer__kernel_module(struct hwp_symbolizer *s)
 	int id;
 
 	if (!s)
-		return -EINVAL;
+		return hwp_set_error(EINVAL, "symbolizer: none given for the kernel module");
 	if (s->kernel_id >= 0)
 		return s->kernel_id;
 	id = find_or_add(s, KERNEL_NAME, NULL, 0, true);
@@ -326,18 +334,36 @@ static struct module *get_module(const struct hwp_symbolizer *s, int module)
 	return &s->mods[module];
 }
 
+/* The message for a module id get_module() does not know. */
+static void no_module(const struct hwp_symbolizer *s, int module)
+{
+	if (!s)
+		hwp_set_error(EINVAL, "symbolizer: none given (module id %d)", module);
+	else
+		hwp_set_error(EINVAL, "symbolizer: module id %d is not registered (%zu modules)", module,
+			      s->nmods);
+}
+
 const char *hwp_symbolizer__module_name(const struct hwp_symbolizer *s, int module)
 {
 	struct module *m = get_module(s, module);
 
-	return m ? m->path : NULL;
+	if (!m) {
+		no_module(s, module);
+		return NULL;
+	}
+	return m->path;
 }
 
 const char *hwp_symbolizer__module_short_name(const struct hwp_symbolizer *s, int module)
 {
 	struct module *m = get_module(s, module);
 
-	return m ? m->short_name : NULL;
+	if (!m) {
+		no_module(s, module);
+		return NULL;
+	}
+	return m->short_name;
 }
 
 /* ---- loading ---- */
@@ -485,7 +511,8 @@ static struct module *loaded(struct hwp_symbolizer *s, int module, int *err)
 	struct module *m = get_module(s, module);
 
 	if (!m) {
-		*err = hwp_set_error(EINVAL, "symbolizer: no module %d", module);
+		no_module(s, module);
+		*err = -EINVAL;
 		return NULL;
 	}
 	if (m->state == M_NEW)
@@ -504,8 +531,13 @@ const char *hwp_symbolizer__module_file(struct hwp_symbolizer *s, int module)
 	int err;
 	struct module *m = loaded(s, module, &err);
 
-	if (!m || m->kernel)
+	if (!m)
 		return NULL;
+	if (m->kernel) {
+		hwp_set_error(ENOENT, "%s: the kernel has no ELF file here (its symbols come from kallsyms)",
+			      m->path);
+		return NULL;
+	}
 	return hwp_elf_module__path(m->elf);
 }
 
@@ -520,7 +552,10 @@ int hwp_symbolizer__module_vaddr(struct hwp_symbolizer *s, int module, uint64_t 
 		return err;
 	if (m->kernel)
 		return 0;
-	return hwp_elf_module__offset_to_vaddr(m->elf, offset, vaddr) ? 0 : -ERANGE;
+	if (!hwp_elf_module__offset_to_vaddr(m->elf, offset, vaddr))
+		return hwp_set_error(ERANGE, "%s: file offset 0x%" PRIx64 " is outside every loadable segment",
+				     m->path, offset);
+	return 0;
 }
 
 /* ---- demangling, once per distinct name ---- */
@@ -662,7 +697,8 @@ int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset
 
 	memset(out, 0, sizeof(*out));
 	if (!s)
-		return -EINVAL;
+		return hwp_set_error(EINVAL, "symbolizer: none given (module id %d, offset 0x%" PRIx64 ")",
+				     module, offset);
 	s->st.lookups++;
 	m = loaded(s, module, &err);
 	if (!m)
@@ -682,7 +718,7 @@ int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset
 				     strerror(-err));
 	}
 	if ((err = cache_insert(s, module, offset, out)))
-		return hwp_set_error(-err, "symbolizer: out of memory");
+		return hwp_set_error(-err, "symbolizer: out of memory caching %s+0x%" PRIx64, m->path, offset);
 	s->st.resolved++;
 	return 0;
 }

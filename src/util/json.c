@@ -109,7 +109,7 @@ struct hwp_json_writer *hwp_json_writer__new(struct hwp_outbuf *o)
 	}
 	j = calloc(1, sizeof(*j));
 	if (!j) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp_set_error(ENOMEM, "out of memory making a JSON writer");
 		errno = ENOMEM;
 		return NULL;
 	}

@@ -15,7 +15,7 @@ int hwp_outbuf__init(struct hwp_outbuf *o, FILE *fp)
 	o->fp = fp;
 	o->buf = malloc(OUTBUF_SIZE);
 	if (!o->buf)
-		return -ENOMEM;
+		return hwp_set_error(ENOMEM, "out of memory for a %u-byte output buffer", OUTBUF_SIZE);
 	o->cap = OUTBUF_SIZE;
 	return 0;
 }
@@ -45,7 +45,9 @@ int hwp_outbuf__finish(struct hwp_outbuf *o)
 	hwp_outbuf__flush(o);
 	free(o->buf);
 	o->buf = NULL;
-	return o->err ? -o->err : 0;
+	if (o->err)
+		return hwp_set_error(o->err, "writing the output: %s", strerror(o->err));
+	return 0;
 }
 
 void hwp_outbuf__write(struct hwp_outbuf *o, const void *p, size_t n)
