@@ -741,163 +741,254 @@ static bool is_no_pmu_line(const char *l)
 	       strstr(l, "no PMU driver") || strstr(l, "unsupported");
 }
 
-void hwp_probe__verdicts(struct hwp_probe_info *info)
+/* What the verdicts look at among the PMUs: the first core PMU, the deepest
+   branch stack and the highest max_precise over all core PMUs (hybrid CPUs
+   have two), and the IBS and SPE PMUs. */
+struct pmu_summary {
+	const struct hwp_probe_pmu *core, *ibs, *spe;
+	int depth, max_precise;
+};
+
+static void summarize_pmus(const struct hwp_probe_info *info, struct pmu_summary *ps)
 {
-	const struct hwp_probe_pmu *core = NULL, *ibs = NULL, *spe = NULL;
-	int depth = 0, max_precise = -1;
-	struct hwp_probe_verdict *v;
-	bool unpriv;
-	int par, kptr;
-
-	if (!info)
-		return;
-	v = info->verdict;
-	unpriv = !info->perms.privileged;
-	par = info->perms.paranoid;
-
+	memset(ps, 0, sizeof(*ps));
+	ps->max_precise = -1;
 	for (size_t i = 0; i < info->nr_pmus; i++) {
 		const struct hwp_probe_pmu *p = &info->pmus[i];
 
 		if (p->kind == HWP_PMU_CORE) {
-			if (!core)
-				core = p;
-			if (p->branches > depth)
-				depth = p->branches;
-			if (p->max_precise > max_precise)
-				max_precise = p->max_precise;
+			if (!ps->core)
+				ps->core = p;
+			if (p->branches > ps->depth)
+				ps->depth = p->branches;
+			if (p->max_precise > ps->max_precise)
+				ps->max_precise = p->max_precise;
 		} else if (p->kind == HWP_PMU_IBS_OP) {
-			ibs = p;
+			ps->ibs = p;
 		} else if (p->kind == HWP_PMU_ARM_SPE) {
-			spe = p;
+			ps->spe = p;
 		}
 	}
-	info->branch_depth = depth;
-	copy(info->core_pmu, sizeof(info->core_pmu), core ? core->name : "");
+}
 
-	/* hardware PMU */
-	if (core) {
-		say(&v[HWP_CAP_HW_PMU], true, "%s PMU (type %d%s%s%s)", core->name, core->type,
+/* Hardware PMU: a core PMU registered, or why none: what the kernel said,
+   a VM without vPMU, an unreadable sysfs, or no driver. */
+static void verdict_hw_pmu(struct hwp_probe_info *info, const struct pmu_summary *ps)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_HW_PMU];
+	const struct hwp_probe_pmu *core = ps->core;
+	const char *hv_id = info->cpu.hypervisor_id;
+
+	if (core)
+		say(v, true, "%s PMU (type %d%s%s%s)", core->name, core->type,
 		    core->pmu_name[0] ? ", " : "", core->pmu_name,
 		    info->cpu.hypervisor ? ", virtual PMU of a VM" : "");
-	} else if (info->kmsg.state == HWP_PROBE_READ && is_no_pmu_line(info->kmsg.line)) {
-		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU: the kernel says \"%s\"", info->kmsg.line);
-	} else if (info->cpu.hypervisor) {
-		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU: this is a virtual machine%s%s%s whose "
+	else if (info->kmsg.state == HWP_PROBE_READ && is_no_pmu_line(info->kmsg.line))
+		say(v, false, "no hardware PMU: the kernel says \"%s\"", info->kmsg.line);
+	else if (info->cpu.hypervisor)
+		say(v, false, "no hardware PMU: this is a virtual machine%s%s%s whose "
 		    "hypervisor exposes no PMU (enable a vPMU, e.g. QEMU -cpu host,pmu=on)",
-		    info->cpu.hypervisor_id[0] ? " (" : "", info->cpu.hypervisor_id,
-		    info->cpu.hypervisor_id[0] ? ")" : "");
-	} else if (info->pmus_state != HWP_PROBE_READ) {
-		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU found: %s", info->pmus_err);
-	} else {
-		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU: the kernel registered no CPU PMU "
+		    hv_id[0] ? " (" : "", hv_id, hv_id[0] ? ")" : "");
+	else if (info->pmus_state != HWP_PROBE_READ)
+		say(v, false, "no hardware PMU found: %s", info->pmus_err);
+	else
+		say(v, false, "no hardware PMU: the kernel registered no CPU PMU "
 		    "(no driver for this CPU, or perf events disabled)");
-	}
+}
 
-	/* access */
+/* Access: perf_event_open at all, as perf_event_paranoid and privilege allow. */
+static void verdict_access(struct hwp_probe_info *info)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_ACCESS];
+	int par = info->perms.paranoid;
+
 	if (par == HWP_PROBE_UNKNOWN)
-		say(&v[HWP_CAP_ACCESS], false, "kernel.perf_event_paranoid unreadable: this kernel has "
+		say(v, false, "kernel.perf_event_paranoid unreadable: this kernel has "
 		    "no perf_event support");
-	else if (!unpriv)
-		say(&v[HWP_CAP_ACCESS], true, "%s: not limited by perf_event_paranoid=%d",
-		    info->perms.privilege, par);
+	else if (info->perms.privileged)
+		say(v, true, "%s: not limited by perf_event_paranoid=%d", info->perms.privilege,
+		    par);
 	else if (par >= 3)
-		say(&v[HWP_CAP_ACCESS], false, "perf_event_paranoid=%d: perf_event_open is refused to "
+		say(v, false, "perf_event_paranoid=%d: perf_event_open is refused to "
 		    "unprivileged users (needs CAP_PERFMON, or sysctl kernel.perf_event_paranoid=2)",
 		    par);
 	else
-		say(&v[HWP_CAP_ACCESS], true, "perf_event_paranoid=%d: %s", par, hwp_paranoid__meaning(par));
+		say(v, true, "perf_event_paranoid=%d: %s", par, hwp_paranoid__meaning(par));
+}
 
-	/* kernel samples */
-	if (!v[HWP_CAP_ACCESS].yes)
-		say(&v[HWP_CAP_KERNEL], false, "no access to perf events");
-	else if (!unpriv || par <= 1)
-		say(&v[HWP_CAP_KERNEL], true, "kernel samples and kernel branches allowed");
+/* Kernel samples and branches: privileged, or perf_event_paranoid <= 1. */
+static void verdict_kernel(struct hwp_probe_info *info)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_KERNEL];
+	int par = info->perms.paranoid;
+
+	if (!info->verdict[HWP_CAP_ACCESS].yes)
+		say(v, false, "no access to perf events");
+	else if (info->perms.privileged || par <= 1)
+		say(v, true, "kernel samples and kernel branches allowed");
 	else
-		say(&v[HWP_CAP_KERNEL], false, "perf_event_paranoid=%d: kernel samples and kernel "
+		say(v, false, "perf_event_paranoid=%d: kernel samples and kernel "
 		    "branches are refused; record user space only (event modifier :u, branch "
 		    "filter u) or lower it to 1", par);
+}
 
-	kptr = info->perms.kptr_restrict;
+/* Kernel symbols: kptr_restrict 0, or 1 with CAP_SYSLOG. */
+static void verdict_kernel_syms(struct hwp_probe_info *info)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_KERNEL_SYMS];
+	int kptr = info->perms.kptr_restrict;
+
 	if (kptr == HWP_PROBE_UNKNOWN)
-		say(&v[HWP_CAP_KERNEL_SYMS], false, "%s", hwp_kptr_restrict__meaning(kptr));
+		say(v, false, "%s", hwp_kptr_restrict__meaning(kptr));
 	else if (kptr == 0 || (kptr == 1 && info->perms.cap_syslog))
-		say(&v[HWP_CAP_KERNEL_SYMS], true, "kptr_restrict=%d: kernel addresses readable",
-		    kptr);
+		say(v, true, "kptr_restrict=%d: kernel addresses readable", kptr);
 	else
-		say(&v[HWP_CAP_KERNEL_SYMS], false, "kptr_restrict=%d: %s", kptr,
-		    hwp_kptr_restrict__meaning(kptr));
+		say(v, false, "kptr_restrict=%d: %s", kptr, hwp_kptr_restrict__meaning(kptr));
+}
 
-	/* software events */
-	if (v[HWP_CAP_ACCESS].yes)
-		say(&v[HWP_CAP_SOFTWARE], true, "cpu-clock, task-clock and the other software events");
+/* Software events: whenever perf events are accessible at all. */
+static void verdict_software(struct hwp_probe_info *info)
+{
+	const struct hwp_probe_verdict *access = &info->verdict[HWP_CAP_ACCESS];
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_SOFTWARE];
+
+	if (access->yes)
+		say(v, true, "cpu-clock, task-clock and the other software events");
 	else
-		say(&v[HWP_CAP_SOFTWARE], false, "%s", v[HWP_CAP_ACCESS].why);
+		say(v, false, "%s", access->why);
+}
 
-	/* branch stacks */
-	if (!core) {
-		say(&v[HWP_CAP_BRANCH_STACK], false, "no branch records without a hardware PMU");
-	} else if (depth > 0) {
-		const char *what = info->cpu.vendor == HWP_CPU_INTEL ? (info->cpu.flag_arch_lbr ||
-								     info->perf_caps.lbr_format == 0x3f
-								     ? "architectural LBR" : "LBR")
-				   : info->cpu.vendor == HWP_CPU_AMD ? (info->cpu.flag_amd_lbr_v2 ? "LBRv2"
-											 : "BRS")
-				   : info->cpu.vendor == HWP_CPU_ARM ? "BRBE" : "branch stack";
-
-		const char *cntr = "";
-
-		for (size_t c = 0; c < core->nr_caps; c++)
-			if (!strcmp(core->caps[c].name, "branch_counter_nr") &&
-			    atoi(core->caps[c].value) > 0)
-				cntr = core->caps[c].value;
-		if (v[HWP_CAP_ACCESS].yes)
-			say(&v[HWP_CAP_BRANCH_STACK], true, "%d-entry %s (%s/caps/branches)%s%s%s", depth,
-			    what, core->name, v[HWP_CAP_KERNEL].yes ? "" : "; user-space branches only",
-			    *cntr ? "; branch counters: " : "", cntr);
-		else
-			say(&v[HWP_CAP_BRANCH_STACK], false, "%d-entry %s, but %s", depth, what,
-			    v[HWP_CAP_ACCESS].why);
-	} else if (info->cpu.vendor == HWP_CPU_INTEL) {
-		say(&v[HWP_CAP_BRANCH_STACK], false, "the %s PMU reports no LBR (no caps/branches)%s", core->name,
-		    info->cpu.hypervisor ? ": the hypervisor does not pass LBR through (KVM needs "
-				       "-cpu host with lbr-fmt)" : "");
-	} else if (info->cpu.vendor == HWP_CPU_AMD) {
-		say(&v[HWP_CAP_BRANCH_STACK], false, "no branch stack on this AMD PMU (Zen 3 BRS needs "
-		    "kernel 5.19+, Zen 4 LBRv2 6.1+; older cores have none)%s",
-		    ibs ? "; IBS gives precise single-branch samples" : "");
-	} else if (info->cpu.vendor == HWP_CPU_ARM) {
-		say(&v[HWP_CAP_BRANCH_STACK], false, "no BRBE on this Arm PMU (Armv9.2 BRBE with a kernel "
-		    "that supports it)%s", spe ? "; SPE samples branch targets" : "");
-	} else {
-		say(&v[HWP_CAP_BRANCH_STACK], false, "the %s PMU reports no branch stack", core->name);
+/* What this vendor calls its branch stack. */
+static const char *branch_stack_name(const struct hwp_probe_info *info)
+{
+	switch (info->cpu.vendor) {
+	case HWP_CPU_INTEL:
+		return info->cpu.flag_arch_lbr || info->perf_caps.lbr_format == 0x3f
+			       ? "architectural LBR" : "LBR";
+	case HWP_CPU_AMD:
+		return info->cpu.flag_amd_lbr_v2 ? "LBRv2" : "BRS";
+	case HWP_CPU_ARM:
+		return "BRBE";
+	default:
+		return "branch stack";
 	}
+}
 
-	/* LBR call stacks: Intel LBR from Haswell (format 4) on, and arch LBR */
-	if (!v[HWP_CAP_BRANCH_STACK].yes)
-		say(&v[HWP_CAP_LBR_CALLSTACK], false, "no branch stack");
+/* The core PMU's caps/branch_counter_nr when positive, else "". */
+static const char *branch_counters(const struct hwp_probe_pmu *core)
+{
+	const char *cntr = "";
+
+	for (size_t c = 0; c < core->nr_caps; c++)
+		if (!strcmp(core->caps[c].name, "branch_counter_nr") &&
+		    atoi(core->caps[c].value) > 0)
+			cntr = core->caps[c].value;
+	return cntr;
+}
+
+/* Branch stacks when the core PMU has one: usable if perf events are. */
+static void verdict_branch_stack_depth(struct hwp_probe_info *info,
+				       const struct pmu_summary *ps)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_BRANCH_STACK];
+	const char *what = branch_stack_name(info), *cntr = branch_counters(ps->core);
+
+	if (info->verdict[HWP_CAP_ACCESS].yes)
+		say(v, true, "%d-entry %s (%s/caps/branches)%s%s%s", ps->depth, what,
+		    ps->core->name,
+		    info->verdict[HWP_CAP_KERNEL].yes ? "" : "; user-space branches only",
+		    *cntr ? "; branch counters: " : "", cntr);
+	else
+		say(v, false, "%d-entry %s, but %s", ps->depth, what,
+		    info->verdict[HWP_CAP_ACCESS].why);
+}
+
+/* Branch stacks: the core PMU's, or why there is none on this vendor's CPU
+   (and what samples branches instead). */
+static void verdict_branch_stack(struct hwp_probe_info *info, const struct pmu_summary *ps)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_BRANCH_STACK];
+
+	if (!ps->core)
+		say(v, false, "no branch records without a hardware PMU");
+	else if (ps->depth > 0)
+		verdict_branch_stack_depth(info, ps);
+	else if (info->cpu.vendor == HWP_CPU_INTEL)
+		say(v, false, "the %s PMU reports no LBR (no caps/branches)%s", ps->core->name,
+		    info->cpu.hypervisor ? ": the hypervisor does not pass LBR through (KVM needs "
+					   "-cpu host with lbr-fmt)" : "");
+	else if (info->cpu.vendor == HWP_CPU_AMD)
+		say(v, false, "no branch stack on this AMD PMU (Zen 3 BRS needs "
+		    "kernel 5.19+, Zen 4 LBRv2 6.1+; older cores have none)%s",
+		    ps->ibs ? "; IBS gives precise single-branch samples" : "");
+	else if (info->cpu.vendor == HWP_CPU_ARM)
+		say(v, false, "no BRBE on this Arm PMU (Armv9.2 BRBE with a kernel "
+		    "that supports it)%s", ps->spe ? "; SPE samples branch targets" : "");
+	else
+		say(v, false, "the %s PMU reports no branch stack", ps->core->name);
+}
+
+/* LBR call stacks: Intel LBR from Haswell (format 4) on, and arch LBR. */
+static void verdict_lbr_callstack(struct hwp_probe_info *info)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_LBR_CALLSTACK];
+	int fmt = info->perf_caps.lbr_format;
+
+	if (!info->verdict[HWP_CAP_BRANCH_STACK].yes)
+		say(v, false, "no branch stack");
 	else if (info->cpu.vendor != HWP_CPU_INTEL)
-		say(&v[HWP_CAP_LBR_CALLSTACK], false, "LBR call-stack mode is Intel-only (Haswell and later)");
-	else if (info->perf_caps.lbr_format >= 0 && info->perf_caps.lbr_format < HWP_LBR_FMT_EIP_FLAGS2)
-		say(&v[HWP_CAP_LBR_CALLSTACK], false, "LBR format %d predates call-stack mode (Haswell)",
-		    info->perf_caps.lbr_format);
+		say(v, false, "LBR call-stack mode is Intel-only (Haswell and later)");
+	else if (fmt >= 0 && fmt < HWP_LBR_FMT_EIP_FLAGS2)
+		say(v, false, "LBR format %d predates call-stack mode (Haswell)", fmt);
 	else
-		say(&v[HWP_CAP_LBR_CALLSTACK], true, "user-space call stacks from the LBR");
+		say(v, true, "user-space call stacks from the LBR");
+}
 
-	/* precise samples */
+/* Precise samples: Intel PEBS, AMD IBS, Arm SPE, or a core PMU's
+   max_precise. */
+static void verdict_precise(struct hwp_probe_info *info, const struct pmu_summary *ps)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_PRECISE];
+	const struct hwp_probe_pmu *core = ps->core;
+	int mp = ps->max_precise;
+
 	if (!core)
-		say(&v[HWP_CAP_PRECISE], false, "no hardware PMU");
-	else if (info->cpu.vendor == HWP_CPU_INTEL && max_precise > 0)
-		say(&v[HWP_CAP_PRECISE], true, "PEBS, up to :%.*s (%s/caps/max_precise=%d)", max_precise,
-		    "ppp", core->name, max_precise);
-	else if (ibs)
-		say(&v[HWP_CAP_PRECISE], true, "AMD IBS (%s PMU, type %d): :p on cycles uses it", ibs->name,
-		    ibs->type);
-	else if (spe)
-		say(&v[HWP_CAP_PRECISE], true, "Arm SPE (%s PMU, type %d)", spe->name, spe->type);
-	else if (max_precise > 0)
-		say(&v[HWP_CAP_PRECISE], true, "%s/caps/max_precise=%d", core->name, max_precise);
+		say(v, false, "no hardware PMU");
+	else if (info->cpu.vendor == HWP_CPU_INTEL && mp > 0)
+		say(v, true, "PEBS, up to :%.*s (%s/caps/max_precise=%d)", mp, "ppp", core->name,
+		    mp);
+	else if (ps->ibs)
+		say(v, true, "AMD IBS (%s PMU, type %d): :p on cycles uses it", ps->ibs->name,
+		    ps->ibs->type);
+	else if (ps->spe)
+		say(v, true, "Arm SPE (%s PMU, type %d)", ps->spe->name, ps->spe->type);
+	else if (mp > 0)
+		say(v, true, "%s/caps/max_precise=%d", core->name, mp);
 	else
-		say(&v[HWP_CAP_PRECISE], false, "no PEBS, IBS or SPE found");
+		say(v, false, "no PEBS, IBS or SPE found");
+}
+
+/* Each capability's verdict; later ones build on earlier ones (access
+   before kernel, software and branch stacks; branch stacks before LBR call
+   stacks). */
+void hwp_probe__verdicts(struct hwp_probe_info *info)
+{
+	struct pmu_summary ps;
+
+	if (!info)
+		return;
+	summarize_pmus(info, &ps);
+	info->branch_depth = ps.depth;
+	copy(info->core_pmu, sizeof(info->core_pmu), ps.core ? ps.core->name : "");
+
+	verdict_hw_pmu(info, &ps);
+	verdict_access(info);
+	verdict_kernel(info);
+	verdict_kernel_syms(info);
+	verdict_software(info);
+	verdict_branch_stack(info, &ps);
+	verdict_lbr_callstack(info);
+	verdict_precise(info, &ps);
 }
 
 /* ------------------------------------------------------------ all */
