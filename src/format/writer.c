@@ -289,6 +289,14 @@ static uint32_t trailer_size(const struct hwp_attr *a)
 		    !!(st & HWP_SAMPLE_IDENTIFIER));
 }
 
+/* ID, STREAM_ID, CPU: in this order in samples and in sample_id trailers. */
+static uint8_t *put_id_stream_cpu(uint8_t *p, const struct hwp_sample *s, uint64_t st)
+{
+	p = put64_if(p, st & HWP_SAMPLE_ID, s->id);
+	p = put64_if(p, st & HWP_SAMPLE_STREAM_ID, s->stream_id);
+	return (st & HWP_SAMPLE_CPU) ? put32x2(p, s->cpu, 0) : p;
+}
+
 static uint8_t *put_trailer(uint8_t *p, const struct wattr *wa, const struct hwp_sample *id)
 {
 	static const struct hwp_sample zero;
@@ -301,10 +309,7 @@ static uint8_t *put_trailer(uint8_t *p, const struct wattr *wa, const struct hwp
 	if (st & HWP_SAMPLE_TID)
 		p = put32x2(p, id->pid, id->tid);
 	p = put64_if(p, st & HWP_SAMPLE_TIME, id->time);
-	p = put64_if(p, st & HWP_SAMPLE_ID, id->id);
-	p = put64_if(p, st & HWP_SAMPLE_STREAM_ID, id->stream_id);
-	if (st & HWP_SAMPLE_CPU)
-		p = put32x2(p, id->cpu, 0);
+	p = put_id_stream_cpu(p, id, st);
 	return put64_if(p, st & HWP_SAMPLE_IDENTIFIER, id->id);
 }
 
@@ -517,18 +522,27 @@ static int size_read(const struct hwp_writer *w, uint64_t rf, const struct hwp_s
 	return 0;
 }
 
+/* CALLCHAIN, BRANCH_STACK: NR entries of EACH bytes from ARRAY, which must
+   be given when NR is not 0 and fit in a record. */
+static int check_array(const struct hwp_writer *w, uint64_t nr, const void *array, uint64_t each,
+		       const char *what)
+{
+	if (nr && !array)
+		return hwp_set_error(EINVAL, "%s: sample has %llu %s but no array", w->path,
+				     (unsigned long long)nr, what);
+	return nr > MAX_RECORD / each ? too_big(w) : 0;
+}
+
+/* CALLCHAIN: nr, then the ips. */
 static int size_callchain(const struct hwp_writer *w, const struct hwp_sample_in *in,
 			  struct sample_sizes *z)
 {
 	uint64_t nr = in->s->callchain_nr;
+	int err = check_array(w, nr, in->callchain, 8, "callchain ips");
 
-	if (nr && !in->callchain)
-		return hwp_set_error(EINVAL, "%s: sample has %llu callchain ips but no array",
-				     w->path, (unsigned long long)nr);
-	if (nr > MAX_RECORD / 8)
-		return too_big(w);
-	z->total += 8 + 8 * nr;
-	return 0;
+	if (!err)
+		z->total += 8 + 8 * nr;
+	return err;
 }
 
 /* BRANCH_STACK: nr, hw_idx when asked, the entries, then a counter for each
@@ -537,15 +551,12 @@ static int size_branch_stack(const struct hwp_writer *w, uint64_t bst,
 			     const struct hwp_sample_in *in, struct sample_sizes *z)
 {
 	uint64_t nr = in->s->branch_nr;
+	int err = check_array(w, nr, in->branches, 24, "branch entries");
 
-	if (nr && !in->branches)
-		return hwp_set_error(EINVAL, "%s: sample has %llu branch entries but no array",
-				     w->path, (unsigned long long)nr);
-	if (nr > MAX_RECORD / 24)
-		return too_big(w);
-	z->total += 8 + ((bst & HWP_BRANCH_HW_INDEX) ? 8 : 0) + 24 * nr +
-		    ((bst & HWP_BRANCH_COUNTERS) ? 8 * nr : 0);
-	return 0;
+	if (!err)
+		z->total += 8 + ((bst & HWP_BRANCH_HW_INDEX) ? 8 : 0) + 24 * nr +
+			    ((bst & HWP_BRANCH_COUNTERS) ? 8 * nr : 0);
+	return err;
 }
 
 /* A byte field's body, padded so that it ends 8-aligned after HEAD bytes of
@@ -631,10 +642,7 @@ static uint8_t *put_sample_ids(struct hwp_writer *w, uint8_t *p, const struct hw
 		note_time(w, s->time);
 	}
 	p = put64_if(p, st & HWP_SAMPLE_ADDR, s->addr);
-	p = put64_if(p, st & HWP_SAMPLE_ID, s->id);
-	p = put64_if(p, st & HWP_SAMPLE_STREAM_ID, s->stream_id);
-	if (st & HWP_SAMPLE_CPU)
-		p = put32x2(p, s->cpu, 0);
+	p = put_id_stream_cpu(p, s, st);
 	return put64_if(p, st & HWP_SAMPLE_PERIOD, s->period);
 }
 
