@@ -322,10 +322,57 @@ static char *xstrdup(const char *s)
 	return d;
 }
 
+/* An attr a perf.data file can hold: known sample_type bits, at most one
+   WEIGHT kind, and READ values with their ids. */
+static int check_attr(const struct hwp_writer *w, const struct hwp_attr *attr)
+{
+	uint64_t st = attr->sample_type;
+
+	if (st >> HWP_SAMPLE_MAX_BIT)
+		return hwp_set_error(EINVAL, "%s: attr %zu: unknown sample_type bits 0x%llx",
+				     w->path, w->nr_attrs,
+				     (unsigned long long)(st >> HWP_SAMPLE_MAX_BIT
+							  << HWP_SAMPLE_MAX_BIT));
+	if ((st & HWP_SAMPLE_WEIGHT) && (st & HWP_SAMPLE_WEIGHT_STRUCT))
+		return hwp_set_error(EINVAL, "%s: attr %zu: WEIGHT and WEIGHT_STRUCT both set",
+				     w->path, w->nr_attrs);
+	if ((st & HWP_SAMPLE_READ) && !(attr->read_format & HWP_FORMAT_ID))
+		return hwp_set_error(EINVAL, "%s: attr %zu: sample_type READ needs read_format ID "
+				     "(perf refuses the file otherwise: \"non matching read_format\")",
+				     w->path, w->nr_attrs);
+	return 0;
+}
+
+/* A second or later attr: a reader must find a record's id at the same place
+   as in attr 0's records, and the trailers and read values must be alike. */
+static int check_attr_like_first(const struct hwp_writer *w, const struct hwp_attr *attr)
+{
+	const struct hwp_attr *a0 = &w->attrs[0].attr;
+
+	if (hwp__sample_id_pos(a0->sample_type) != hwp__sample_id_pos(attr->sample_type) ||
+	    hwp__sample_is_pos(a0->sample_type) != hwp__sample_is_pos(attr->sample_type) ||
+	    hwp__sample_id_pos(attr->sample_type) < 0)
+		return hwp_set_error(EINVAL,
+				     "%s: attr %zu: sample_type 0x%llx cannot be told apart "
+				     "from attr 0 (0x%llx): use IDENTIFIER, or ID with the same "
+				     "IP/TID/TIME/ADDR and CPU/STREAM_ID bits",
+				     w->path, w->nr_attrs, (unsigned long long)attr->sample_type,
+				     (unsigned long long)a0->sample_type);
+	if (hwp_attr__flag(a0, HWP_ATTR_SAMPLE_ID_ALL) !=
+	    hwp_attr__flag(attr, HWP_ATTR_SAMPLE_ID_ALL))
+		return hwp_set_error(EINVAL, "%s: attr %zu: sample_id_all differs from attr 0",
+				     w->path, w->nr_attrs);
+	if (a0->read_format != attr->read_format)
+		return hwp_set_error(EINVAL, "%s: attr %zu: read_format differs from attr 0",
+				     w->path, w->nr_attrs);
+	return 0;
+}
+
 int hwp_writer__add_attr(struct hwp_writer *w, const struct hwp_attr *attr,
 			 const uint64_t *ids, size_t nr_ids, const char *name)
 {
 	struct wattr *wa;
+	int err;
 
 	if (!w || !attr || (nr_ids && !ids))
 		return hwp_set_error(EINVAL, "hwp_writer__add_attr: invalid argument");
@@ -334,40 +381,8 @@ int hwp_writer__add_attr(struct hwp_writer *w, const struct hwp_attr *attr,
 	if (w->started)
 		return hwp_set_error(EBUSY, "%s: attrs must be added before the first record",
 				     w->path);
-	if (attr->sample_type >> HWP_SAMPLE_MAX_BIT)
-		return hwp_set_error(EINVAL, "%s: attr %zu: unknown sample_type bits 0x%llx",
-				     w->path, w->nr_attrs,
-				     (unsigned long long)(attr->sample_type >> HWP_SAMPLE_MAX_BIT
-							  << HWP_SAMPLE_MAX_BIT));
-	if ((attr->sample_type & HWP_SAMPLE_WEIGHT) &&
-	    (attr->sample_type & HWP_SAMPLE_WEIGHT_STRUCT))
-		return hwp_set_error(EINVAL, "%s: attr %zu: WEIGHT and WEIGHT_STRUCT both set",
-				     w->path, w->nr_attrs);
-	if ((attr->sample_type & HWP_SAMPLE_READ) && !(attr->read_format & HWP_FORMAT_ID))
-		return hwp_set_error(EINVAL, "%s: attr %zu: sample_type READ needs read_format ID "
-				     "(perf refuses the file otherwise: \"non matching read_format\")",
-				     w->path, w->nr_attrs);
-	if (w->nr_attrs) {
-		const struct hwp_attr *a0 = &w->attrs[0].attr;
-
-		if (hwp__sample_id_pos(a0->sample_type) != hwp__sample_id_pos(attr->sample_type) ||
-		    hwp__sample_is_pos(a0->sample_type) != hwp__sample_is_pos(attr->sample_type) ||
-		    hwp__sample_id_pos(attr->sample_type) < 0)
-			return hwp_set_error(EINVAL,
-					     "%s: attr %zu: sample_type 0x%llx cannot be told apart "
-					     "from attr 0 (0x%llx): use IDENTIFIER, or ID with the same "
-					     "IP/TID/TIME/ADDR and CPU/STREAM_ID bits",
-					     w->path, w->nr_attrs,
-					     (unsigned long long)attr->sample_type,
-					     (unsigned long long)a0->sample_type);
-		if (hwp_attr__flag(a0, HWP_ATTR_SAMPLE_ID_ALL) !=
-		    hwp_attr__flag(attr, HWP_ATTR_SAMPLE_ID_ALL))
-			return hwp_set_error(EINVAL, "%s: attr %zu: sample_id_all differs from attr 0",
-					     w->path, w->nr_attrs);
-		if (a0->read_format != attr->read_format)
-			return hwp_set_error(EINVAL, "%s: attr %zu: read_format differs from attr 0",
-					     w->path, w->nr_attrs);
-	}
+	if ((err = check_attr(w, attr)) || (w->nr_attrs && (err = check_attr_like_first(w, attr))))
+		return err;
 	if (w->nr_attrs > 0x7fffffff)
 		return hwp_set_error(ENOSPC, "%s: too many attrs", w->path);
 	if (HWP_VEC_RESERVE(w->attrs, w->cap_attrs, w->nr_attrs + 1))
@@ -1040,24 +1055,76 @@ static char *cpuinfo_field(const char *key)
 	return out;
 }
 
+/* cpuinfo's model name with runs of blanks squeezed, as perf does; NULL
+   when there is none. */
+static char *cpu_description(void)
+{
+	char *d = cpuinfo_field("model name"), *r, *o;
+
+	if (!d)
+		return NULL;
+	for (r = o = d; *r; r++)
+		if (!(*r == ' ' && o > d && o[-1] == ' '))
+			*o++ = *r;
+	*o = 0;
+	return d;
+}
+
+/* perf's CPUID feature on x86, "vendor,family,model,stepping" from cpuinfo;
+   false when a field is missing. */
+static bool cpu_id(char *buf, size_t len)
+{
+	char *vendor = cpuinfo_field("vendor_id");
+	char *family = cpuinfo_field("cpu family");
+	char *model = cpuinfo_field("model");
+	char *stepping = cpuinfo_field("stepping");
+	bool ok = vendor && family && model && stepping;
+
+	if (ok)
+		snprintf(buf, len, "%s,%s,%s,%s", vendor, family, model, stepping);
+	free(vendor);
+	free(family);
+	free(model);
+	free(stepping);
+	return ok;
+}
+
+/* MemTotal in /proc/meminfo; false when it is not there. */
+static bool mem_total_kb(unsigned long long *kb)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "MemTotal: %llu", kb) == 1;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* String feature FEAT = VALUE unless the caller set it already; after a
+   failure (ERR) nothing more is set, and ERR is what is returned. */
+static int default_string(struct hwp_writer *w, int err, unsigned feat, const char *value)
+{
+	return err || w->strings[feat] ? err : hwp_writer__set_string(w, feat, value);
+}
+
 int hwp_writer__set_host_features(struct hwp_writer *w)
 {
 	struct utsname u;
+	unsigned long long kb;
+	char cpuid[256], *desc;
 	int err = 0;
 
 	if (!w)
 		return hwp_set_error(EINVAL, "hwp_writer__set_host_features: invalid argument");
 	if (uname(&u) == 0) {
-		if (!w->strings[HWP_FEAT_HOSTNAME])
-			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_HOSTNAME, u.nodename);
-		if (!w->strings[HWP_FEAT_OSRELEASE])
-			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_OSRELEASE, u.release);
-		if (!w->strings[HWP_FEAT_ARCH])
-			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_ARCH, u.machine);
+		err = default_string(w, err, HWP_FEAT_HOSTNAME, u.nodename);
+		err = default_string(w, err, HWP_FEAT_OSRELEASE, u.release);
+		err = default_string(w, err, HWP_FEAT_ARCH, u.machine);
 	}
-	if (!w->strings[HWP_FEAT_VERSION])
-		err = err ? err : hwp_writer__set_string(w, HWP_FEAT_VERSION,
-							 "hwprof " HWPROF_VERSION);
+	err = default_string(w, err, HWP_FEAT_VERSION, "hwprof " HWPROF_VERSION);
 	if (!w->have_nrcpus) {
 		long onln = sysconf(_SC_NPROCESSORS_ONLN);
 		long conf = sysconf(_SC_NPROCESSORS_CONF);
@@ -1066,51 +1133,14 @@ int hwp_writer__set_host_features(struct hwp_writer *w)
 			hwp_writer__set_nrcpus(w, (uint32_t)onln,
 					       (uint32_t)(conf > onln ? conf : onln));
 	}
-	if (!w->strings[HWP_FEAT_CPUDESC]) {
-		char *d = cpuinfo_field("model name");
-
-		if (d) {
-			/* squeeze runs of blanks, as perf does */
-			char *r = d, *o = d;
-
-			for (; *r; r++)
-				if (!(*r == ' ' && o > d && o[-1] == ' '))
-					*o++ = *r;
-			*o = 0;
-			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_CPUDESC, d);
-			free(d);
-		}
+	if (!w->strings[HWP_FEAT_CPUDESC] && (desc = cpu_description())) {
+		err = default_string(w, err, HWP_FEAT_CPUDESC, desc);
+		free(desc);
 	}
-	if (!w->strings[HWP_FEAT_CPUID]) {
-		char *vendor = cpuinfo_field("vendor_id");
-		char *family = cpuinfo_field("cpu family");
-		char *model = cpuinfo_field("model");
-		char *stepping = cpuinfo_field("stepping");
-
-		if (vendor && family && model && stepping) {
-			char buf[256];
-
-			snprintf(buf, sizeof(buf), "%s,%s,%s,%s", vendor, family, model, stepping);
-			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_CPUID, buf);
-		}
-		free(vendor);
-		free(family);
-		free(model);
-		free(stepping);
-	}
-	if (!w->have_total_mem) {
-		FILE *f = fopen("/proc/meminfo", "r");
-		char line[256];
-		unsigned long long kb;
-
-		while (f && fgets(line, sizeof(line), f))
-			if (sscanf(line, "MemTotal: %llu", &kb) == 1) {
-				hwp_writer__set_total_mem(w, kb);
-				break;
-			}
-		if (f)
-			fclose(f);
-	}
+	if (!w->strings[HWP_FEAT_CPUID] && cpu_id(cpuid, sizeof(cpuid)))
+		err = default_string(w, err, HWP_FEAT_CPUID, cpuid);
+	if (!w->have_total_mem && mem_total_kb(&kb))
+		hwp_writer__set_total_mem(w, kb);
 	return err;
 }
 
