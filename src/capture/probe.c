@@ -193,67 +193,63 @@ static const char *arm_implementer(unsigned imp)
 	return "unknown implementer";
 }
 
-static void parse_cpuinfo(const char *procfs_root, struct hwp_probe_info *info)
+/* The Arm fields of cpuinfo, kept until the vendor is decided. */
+struct arm_ids {
+	bool seen;
+	unsigned imp, part;
+};
+
+static void take_cpu_flags(struct hwp_probe_info *info, const char *val)
 {
-	char path[4096], line[4096];
-	FILE *f;
-	bool arm = false;
-	unsigned arm_imp = 0, arm_part = 0;
+	info->cpu.hypervisor |= has_flag(val, "hypervisor");
+	info->cpu.flag_pdcm |= has_flag(val, "pdcm");
+	info->cpu.flag_arch_lbr |= has_flag(val, "arch_lbr");
+	info->cpu.flag_arch_perfmon |= has_flag(val, "arch_perfmon");
+	info->cpu.flag_ibs |= has_flag(val, "ibs");
+	info->cpu.flag_perfctr_core |= has_flag(val, "perfctr_core");
+	info->cpu.flag_amd_lbr_v2 |= has_flag(val, "amd_lbr_v2");
+}
 
-	hwp__root_path(path, sizeof(path), procfs_root, "cpuinfo");
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-		char *key, *val;
-
-		if (line[0] == '\n' && info->cpu.vendor_id[0])
-			break; /* first processor block only */
-		if (!colon)
-			continue;
-		*colon = 0;
-		key = trim(line);
-		val = trim(colon + 1);
-		if (!strcmp(key, "vendor_id")) {
-			copy(info->cpu.vendor_id, sizeof(info->cpu.vendor_id), val);
-		} else if (!strcmp(key, "cpu family")) {
-			info->cpu.family = (unsigned)strtoul(val, NULL, 0);
-			info->cpu.have_fms = true;
-		} else if (!strcmp(key, "model")) {
-			info->cpu.model = (unsigned)strtoul(val, NULL, 0);
-		} else if (!strcmp(key, "stepping")) {
-			info->cpu.stepping = (unsigned)strtoul(val, NULL, 0);
-		} else if (!strcmp(key, "model name")) {
-			copy(info->cpu.model_name, sizeof(info->cpu.model_name), val);
-		} else if (!strcmp(key, "flags")) {
-			info->cpu.hypervisor |= has_flag(val, "hypervisor");
-			info->cpu.flag_pdcm |= has_flag(val, "pdcm");
-			info->cpu.flag_arch_lbr |= has_flag(val, "arch_lbr");
-			info->cpu.flag_arch_perfmon |= has_flag(val, "arch_perfmon");
-			info->cpu.flag_ibs |= has_flag(val, "ibs");
-			info->cpu.flag_perfctr_core |= has_flag(val, "perfctr_core");
-			info->cpu.flag_amd_lbr_v2 |= has_flag(val, "amd_lbr_v2");
-		} else if (!strcmp(key, "CPU implementer")) {
-			arm = true;
-			arm_imp = (unsigned)strtoul(val, NULL, 0);
-			copy(info->cpu.vendor_id, sizeof(info->cpu.vendor_id), val);
-		} else if (!strcmp(key, "CPU part")) {
-			arm_part = (unsigned)strtoul(val, NULL, 0);
-		} else if (!strcmp(key, "CPU variant")) {
-			info->cpu.family = (unsigned)strtoul(val, NULL, 0);
-		} else if (!strcmp(key, "CPU revision")) {
-			info->cpu.stepping = (unsigned)strtoul(val, NULL, 0);
-		}
+/* One "key : value" line of cpuinfo (x86 and Arm keys). */
+static void take_cpuinfo_field(struct hwp_probe_info *info, const char *key, const char *val,
+			       struct arm_ids *arm)
+{
+	if (!strcmp(key, "vendor_id")) {
+		copy(info->cpu.vendor_id, sizeof(info->cpu.vendor_id), val);
+	} else if (!strcmp(key, "cpu family")) {
+		info->cpu.family = (unsigned)strtoul(val, NULL, 0);
+		info->cpu.have_fms = true;
+	} else if (!strcmp(key, "model")) {
+		info->cpu.model = (unsigned)strtoul(val, NULL, 0);
+	} else if (!strcmp(key, "stepping")) {
+		info->cpu.stepping = (unsigned)strtoul(val, NULL, 0);
+	} else if (!strcmp(key, "model name")) {
+		copy(info->cpu.model_name, sizeof(info->cpu.model_name), val);
+	} else if (!strcmp(key, "flags")) {
+		take_cpu_flags(info, val);
+	} else if (!strcmp(key, "CPU implementer")) {
+		arm->seen = true;
+		arm->imp = (unsigned)strtoul(val, NULL, 0);
+		copy(info->cpu.vendor_id, sizeof(info->cpu.vendor_id), val);
+	} else if (!strcmp(key, "CPU part")) {
+		arm->part = (unsigned)strtoul(val, NULL, 0);
+	} else if (!strcmp(key, "CPU variant")) {
+		info->cpu.family = (unsigned)strtoul(val, NULL, 0);
+	} else if (!strcmp(key, "CPU revision")) {
+		info->cpu.stepping = (unsigned)strtoul(val, NULL, 0);
 	}
-	fclose(f);
-	if (arm) {
+}
+
+/* The vendor (and on Arm the model and a name) from the fields read. */
+static void decide_vendor(struct hwp_probe_info *info, const struct arm_ids *arm)
+{
+	if (arm->seen) {
 		info->cpu.vendor = HWP_CPU_ARM;
-		info->cpu.model = arm_part;
+		info->cpu.model = arm->part;
 		info->cpu.have_fms = true;
 		if (!info->cpu.model_name[0])
 			setf(info->cpu.model_name, sizeof(info->cpu.model_name), "%s part 0x%03x",
-				 arm_implementer(arm_imp), arm_part);
+				 arm_implementer(arm->imp), arm->part);
 		if (!info->cpu.arch[0])
 			copy(info->cpu.arch, sizeof(info->cpu.arch), "aarch64");
 	} else if (info->cpu.vendor_id[0]) {
@@ -267,6 +263,30 @@ static void parse_cpuinfo(const char *procfs_root, struct hwp_probe_info *info)
 		if (!info->cpu.arch[0])
 			copy(info->cpu.arch, sizeof(info->cpu.arch), "x86_64");
 	}
+}
+
+static void parse_cpuinfo(const char *procfs_root, struct hwp_probe_info *info)
+{
+	char path[4096], line[4096];
+	struct arm_ids arm = { false, 0, 0 };
+	FILE *f;
+
+	hwp__root_path(path, sizeof(path), procfs_root, "cpuinfo");
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (line[0] == '\n' && info->cpu.vendor_id[0])
+			break; /* first processor block only */
+		if (!colon)
+			continue;
+		*colon = 0;
+		take_cpuinfo_field(info, trim(line), trim(colon + 1), &arm);
+	}
+	fclose(f);
+	decide_vendor(info, &arm);
 }
 
 #ifdef HAVE_CPUID
@@ -476,14 +496,70 @@ static void read_caps(const char *sysfs_root, const char *dir, struct hwp_probe_
 	}
 }
 
+/* The entries of D (closed here) but . and .., sorted; fewer when out of
+   memory. */
+static char **sorted_names(DIR *d, size_t *np)
+{
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *name = strdup(de->d_name), **slot;
+
+		if (!name || !(slot = HWP_VEC_PUSH(names, n, cap))) {
+			free(name);
+			break;
+		}
+		*slot = name;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_name);
+	*np = n;
+	return names;
+}
+
+/* NAME's kind; a "cpus" file marks the core PMUs pmu_kind() has no name for. */
+static enum hwp_pmu_kind sysfs_pmu_kind(const char *sysfs_root, const char *dir, const char *name)
+{
+	char rel[512], path[4096];
+	struct stat st;
+
+	snprintf(rel, sizeof(rel), "%s/%s/cpus", dir, name);
+	hwp__root_path(path, sizeof(path), sysfs_root, rel);
+	return pmu_kind(name, stat(path, &st) == 0);
+}
+
+/* PMU NAME into INFO with its type and caps; only counted once INFO is full. */
+static void add_pmu(const char *sysfs_root, const char *dir, const char *name,
+		    enum hwp_pmu_kind k, struct hwp_probe_info *info)
+{
+	char rel[512], tbuf[32];
+	struct hwp_probe_pmu *p;
+
+	if (info->nr_pmus == HWP_PROBE_MAX_PMUS) {
+		info->nr_other_pmus++;
+		return;
+	}
+	p = &info->pmus[info->nr_pmus++];
+	memset(p, 0, sizeof(*p));
+	copy(p->name, sizeof(p->name), name);
+	p->kind = k;
+	p->max_precise = -1;
+	snprintf(rel, sizeof(rel), "%s/%s/type", dir, name);
+	p->type = hwp__read_line(sysfs_root, rel, tbuf, sizeof(tbuf)) ? -1 : atoi(tbuf);
+	read_caps(sysfs_root, dir, p);
+}
+
 int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info)
 {
 	static const char dir[] = "bus/event_source/devices";
 	char path[4096];
 	DIR *d;
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
+	char **names;
+	size_t n;
 
 	if (!info)
 		return hwp_set_error(EINVAL, "%s: no info", __func__);
@@ -498,46 +574,14 @@ int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info)
 		setf(info->pmus_err, sizeof(info->pmus_err), "%s: %s", path, strerror(e));
 		return 0;
 	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *name = strdup(de->d_name), **slot;
-
-		if (!name || !(slot = HWP_VEC_PUSH(names, n, cap))) {
-			free(name);
-			break;
-		}
-		*slot = name;
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_name);
+	names = sorted_names(d, &n);
 	/* Keep the interesting PMUs first: two passes, non-OTHER then OTHER. */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < n; i++) {
-			char rel[512], tbuf[32];
-			struct stat st;
-			bool has_cpus;
-			enum hwp_pmu_kind k;
+			enum hwp_pmu_kind k = sysfs_pmu_kind(sysfs_root, dir, names[i]);
 
-			snprintf(rel, sizeof(rel), "%s/%s/cpus", dir, names[i]);
-			hwp__root_path(path, sizeof(path), sysfs_root, rel);
-			has_cpus = stat(path, &st) == 0;
-			k = pmu_kind(names[i], has_cpus);
-			if ((pass == 0) != (k != HWP_PMU_OTHER))
-				continue;
-			if (info->nr_pmus == HWP_PROBE_MAX_PMUS) {
-				info->nr_other_pmus++;
-				continue;
-			}
-			struct hwp_probe_pmu *p = &info->pmus[info->nr_pmus++];
-
-			memset(p, 0, sizeof(*p));
-			copy(p->name, sizeof(p->name), names[i]);
-			p->kind = k;
-			p->max_precise = -1;
-			snprintf(rel, sizeof(rel), "%s/%s/type", dir, names[i]);
-			p->type = hwp__read_line(sysfs_root, rel, tbuf, sizeof(tbuf)) ? -1 : atoi(tbuf);
-			read_caps(sysfs_root, dir, p);
+			if ((pass == 0) == (k != HWP_PMU_OTHER))
+				add_pmu(sysfs_root, dir, names[i], k, info);
 		}
 	}
 	for (size_t i = 0; i < n; i++)
@@ -585,11 +629,69 @@ static void kmsg_feed(struct hwp_probe_info *info, char *carry, size_t *clen, si
 	}
 }
 
+/* Reads FD (/dev/kmsg) until the PMU line. /dev/kmsg hands out one record
+   per read() and EAGAIN at the end; a plain file (tests) hands out text.
+   Bounded either way. Returns 0, or the errno that stopped it. */
+static int kmsg_read_fd(struct hwp_probe_info *info, int fd)
+{
+	char buf[8192], carry[1024];
+	size_t clen = 0;
+	int err = 0;
+
+	for (int rec = 0; rec < 200000; rec++) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+
+		if (r < 0 && (errno == EPIPE || errno == EINTR))
+			continue; /* overwritten record: the next one follows */
+		if (r < 0) {
+			if (errno != EAGAIN)
+				err = errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		kmsg_feed(info, carry, &clen, sizeof(carry), buf, (size_t)r);
+		if (info->kmsg.state == HWP_PROBE_READ)
+			break;
+	}
+	if (clen) {
+		carry[clen] = 0;
+		kmsg_match(info, carry);
+	}
+	return err;
+}
+
+/* The kernel log through syslog(2), when /dev/kmsg could not be read; false
+   when this fails too. */
+static bool kmsg_read_syslog(struct hwp_probe_info *info)
+{
+	char carry[1024];
+	size_t clen = 0;
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *log;
+	int n;
+
+	if (size <= 0)
+		return false;
+	log = malloc((size_t)size);
+	n = log ? klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size) : -1;
+	if (n > 0)
+		kmsg_feed(info, carry, &clen, sizeof(carry), log, (size_t)n);
+	free(log);
+	if (n <= 0)
+		return false;
+	if (info->kmsg.state != HWP_PROBE_READ) {
+		info->kmsg.state = HWP_PROBE_ABSENT;
+		copy(info->kmsg.err, sizeof(info->kmsg.err),
+		     "no \"Performance Events:\" line in the kernel log (rotated?)");
+	}
+	return true;
+}
+
 int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info *info)
 {
-	char path[4096], buf[8192], carry[1024];
-	size_t clen = 0;
-	int fd, err = 0;
+	char path[4096];
+	int fd, err;
 
 	if (!info)
 		return hwp_set_error(EINVAL, "%s: no info", __func__);
@@ -598,28 +700,7 @@ int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info
 	hwp__root_path(path, sizeof(path), dev_root, "kmsg");
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0) {
-		/* /dev/kmsg hands out one record per read() and EAGAIN at the end;
-		   a plain file (tests) hands out text. Bounded either way. */
-		for (int rec = 0; rec < 200000; rec++) {
-			ssize_t r = read(fd, buf, sizeof(buf));
-
-			if (r < 0 && (errno == EPIPE || errno == EINTR))
-				continue; /* overwritten record: the next one follows */
-			if (r < 0) {
-				if (errno != EAGAIN)
-					err = errno;
-				break;
-			}
-			if (r == 0)
-				break;
-			kmsg_feed(info, carry, &clen, sizeof(carry), buf, (size_t)r);
-			if (info->kmsg.state == HWP_PROBE_READ)
-				break;
-		}
-		if (clen) {
-			carry[clen] = 0;
-			kmsg_match(info, carry);
-		}
+		err = kmsg_read_fd(info, fd);
 		close(fd);
 		if (info->kmsg.state == HWP_PROBE_READ)
 			return 0;
@@ -632,28 +713,8 @@ int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info
 	} else {
 		err = errno;
 	}
-	if (use_syslog) {
-		int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-
-		if (size > 0) {
-			char *log = malloc((size_t)size);
-			int n = log ? klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size) : -1;
-
-			if (n > 0) {
-				clen = 0;
-				kmsg_feed(info, carry, &clen, sizeof(carry), log, (size_t)n);
-				free(log);
-				if (info->kmsg.state != HWP_PROBE_READ) {
-					info->kmsg.state = HWP_PROBE_ABSENT;
-					copy(info->kmsg.err, sizeof(info->kmsg.err),
-					     "no \"Performance Events:\" line in the kernel log "
-					     "(rotated?)");
-				}
-				return 0;
-			}
-			free(log);
-		}
-	}
+	if (use_syslog && kmsg_read_syslog(info))
+		return 0;
 	info->kmsg.state = HWP_PROBE_UNREADABLE;
 	setf(info->kmsg.err, sizeof(info->kmsg.err), "%s: %s%s", path, strerror(err),
 		 err == EPERM || err == EACCES ? " (kernel.dmesg_restrict: run as root)" : "");
