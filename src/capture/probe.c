@@ -193,67 +193,63 @@ static const char *arm_implementer(unsigned imp)
 	return "unknown implementer";
 }
 
-static void parse_cpuinfo(const char *procfs_root, struct hwp_probe_info *info)
+/* The Arm fields of cpuinfo, kept until the vendor is decided. */
+struct arm_ids {
+	bool seen;
+	unsigned imp, part;
+};
+
+static void take_cpu_flags(struct hwp_probe_info *info, const char *val)
 {
-	char path[4096], line[4096];
-	FILE *f;
-	bool arm = false;
-	unsigned arm_imp = 0, arm_part = 0;
+	info->cpu.hypervisor |= has_flag(val, "hypervisor");
+	info->cpu.flag_pdcm |= has_flag(val, "pdcm");
+	info->cpu.flag_arch_lbr |= has_flag(val, "arch_lbr");
+	info->cpu.flag_arch_perfmon |= has_flag(val, "arch_perfmon");
+	info->cpu.flag_ibs |= has_flag(val, "ibs");
+	info->cpu.flag_perfctr_core |= has_flag(val, "perfctr_core");
+	info->cpu.flag_amd_lbr_v2 |= has_flag(val, "amd_lbr_v2");
+}
 
-	hwp__root_path(path, sizeof(path), procfs_root, "cpuinfo");
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-		char *key, *val;
-
-		if (line[0] == '\n' && info->cpu.vendor_id[0])
-			break; /* first processor block only */
-		if (!colon)
-			continue;
-		*colon = 0;
-		key = trim(line);
-		val = trim(colon + 1);
-		if (!strcmp(key, "vendor_id")) {
-			copy(info->cpu.vendor_id, sizeof(info->cpu.vendor_id), val);
-		} else if (!strcmp(key, "cpu family")) {
-			info->cpu.family = (unsigned)strtoul(val, NULL, 0);
-			info->cpu.have_fms = true;
-		} else if (!strcmp(key, "model")) {
-			info->cpu.model = (unsigned)strtoul(val, NULL, 0);
-		} else if (!strcmp(key, "stepping")) {
-			info->cpu.stepping = (unsigned)strtoul(val, NULL, 0);
-		} else if (!strcmp(key, "model name")) {
-			copy(info->cpu.model_name, sizeof(info->cpu.model_name), val);
-		} else if (!strcmp(key, "flags")) {
-			info->cpu.hypervisor |= has_flag(val, "hypervisor");
-			info->cpu.flag_pdcm |= has_flag(val, "pdcm");
-			info->cpu.flag_arch_lbr |= has_flag(val, "arch_lbr");
-			info->cpu.flag_arch_perfmon |= has_flag(val, "arch_perfmon");
-			info->cpu.flag_ibs |= has_flag(val, "ibs");
-			info->cpu.flag_perfctr_core |= has_flag(val, "perfctr_core");
-			info->cpu.flag_amd_lbr_v2 |= has_flag(val, "amd_lbr_v2");
-		} else if (!strcmp(key, "CPU implementer")) {
-			arm = true;
-			arm_imp = (unsigned)strtoul(val, NULL, 0);
-			copy(info->cpu.vendor_id, sizeof(info->cpu.vendor_id), val);
-		} else if (!strcmp(key, "CPU part")) {
-			arm_part = (unsigned)strtoul(val, NULL, 0);
-		} else if (!strcmp(key, "CPU variant")) {
-			info->cpu.family = (unsigned)strtoul(val, NULL, 0);
-		} else if (!strcmp(key, "CPU revision")) {
-			info->cpu.stepping = (unsigned)strtoul(val, NULL, 0);
-		}
+/* One "key : value" line of cpuinfo (x86 and Arm keys). */
+static void take_cpuinfo_field(struct hwp_probe_info *info, const char *key, const char *val,
+			       struct arm_ids *arm)
+{
+	if (!strcmp(key, "vendor_id")) {
+		copy(info->cpu.vendor_id, sizeof(info->cpu.vendor_id), val);
+	} else if (!strcmp(key, "cpu family")) {
+		info->cpu.family = (unsigned)strtoul(val, NULL, 0);
+		info->cpu.have_fms = true;
+	} else if (!strcmp(key, "model")) {
+		info->cpu.model = (unsigned)strtoul(val, NULL, 0);
+	} else if (!strcmp(key, "stepping")) {
+		info->cpu.stepping = (unsigned)strtoul(val, NULL, 0);
+	} else if (!strcmp(key, "model name")) {
+		copy(info->cpu.model_name, sizeof(info->cpu.model_name), val);
+	} else if (!strcmp(key, "flags")) {
+		take_cpu_flags(info, val);
+	} else if (!strcmp(key, "CPU implementer")) {
+		arm->seen = true;
+		arm->imp = (unsigned)strtoul(val, NULL, 0);
+		copy(info->cpu.vendor_id, sizeof(info->cpu.vendor_id), val);
+	} else if (!strcmp(key, "CPU part")) {
+		arm->part = (unsigned)strtoul(val, NULL, 0);
+	} else if (!strcmp(key, "CPU variant")) {
+		info->cpu.family = (unsigned)strtoul(val, NULL, 0);
+	} else if (!strcmp(key, "CPU revision")) {
+		info->cpu.stepping = (unsigned)strtoul(val, NULL, 0);
 	}
-	fclose(f);
-	if (arm) {
+}
+
+/* The vendor (and on Arm the model and a name) from the fields read. */
+static void decide_vendor(struct hwp_probe_info *info, const struct arm_ids *arm)
+{
+	if (arm->seen) {
 		info->cpu.vendor = HWP_CPU_ARM;
-		info->cpu.model = arm_part;
+		info->cpu.model = arm->part;
 		info->cpu.have_fms = true;
 		if (!info->cpu.model_name[0])
 			setf(info->cpu.model_name, sizeof(info->cpu.model_name), "%s part 0x%03x",
-				 arm_implementer(arm_imp), arm_part);
+				 arm_implementer(arm->imp), arm->part);
 		if (!info->cpu.arch[0])
 			copy(info->cpu.arch, sizeof(info->cpu.arch), "aarch64");
 	} else if (info->cpu.vendor_id[0]) {
@@ -267,6 +263,30 @@ static void parse_cpuinfo(const char *procfs_root, struct hwp_probe_info *info)
 		if (!info->cpu.arch[0])
 			copy(info->cpu.arch, sizeof(info->cpu.arch), "x86_64");
 	}
+}
+
+static void parse_cpuinfo(const char *procfs_root, struct hwp_probe_info *info)
+{
+	char path[4096], line[4096];
+	struct arm_ids arm = { false, 0, 0 };
+	FILE *f;
+
+	hwp__root_path(path, sizeof(path), procfs_root, "cpuinfo");
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (line[0] == '\n' && info->cpu.vendor_id[0])
+			break; /* first processor block only */
+		if (!colon)
+			continue;
+		*colon = 0;
+		take_cpuinfo_field(info, trim(line), trim(colon + 1), &arm);
+	}
+	fclose(f);
+	decide_vendor(info, &arm);
 }
 
 #ifdef HAVE_CPUID
@@ -476,14 +496,70 @@ static void read_caps(const char *sysfs_root, const char *dir, struct hwp_probe_
 	}
 }
 
+/* The entries of D (closed here) but . and .., sorted; fewer when out of
+   memory. */
+static char **sorted_names(DIR *d, size_t *np)
+{
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *name = strdup(de->d_name), **slot;
+
+		if (!name || !(slot = HWP_VEC_PUSH(names, n, cap))) {
+			free(name);
+			break;
+		}
+		*slot = name;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_name);
+	*np = n;
+	return names;
+}
+
+/* NAME's kind; a "cpus" file marks the core PMUs pmu_kind() has no name for. */
+static enum hwp_pmu_kind sysfs_pmu_kind(const char *sysfs_root, const char *dir, const char *name)
+{
+	char rel[512], path[4096];
+	struct stat st;
+
+	snprintf(rel, sizeof(rel), "%s/%s/cpus", dir, name);
+	hwp__root_path(path, sizeof(path), sysfs_root, rel);
+	return pmu_kind(name, stat(path, &st) == 0);
+}
+
+/* PMU NAME into INFO with its type and caps; only counted once INFO is full. */
+static void add_pmu(const char *sysfs_root, const char *dir, const char *name,
+		    enum hwp_pmu_kind k, struct hwp_probe_info *info)
+{
+	char rel[512], tbuf[32];
+	struct hwp_probe_pmu *p;
+
+	if (info->nr_pmus == HWP_PROBE_MAX_PMUS) {
+		info->nr_other_pmus++;
+		return;
+	}
+	p = &info->pmus[info->nr_pmus++];
+	memset(p, 0, sizeof(*p));
+	copy(p->name, sizeof(p->name), name);
+	p->kind = k;
+	p->max_precise = -1;
+	snprintf(rel, sizeof(rel), "%s/%s/type", dir, name);
+	p->type = hwp__read_line(sysfs_root, rel, tbuf, sizeof(tbuf)) ? -1 : atoi(tbuf);
+	read_caps(sysfs_root, dir, p);
+}
+
 int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info)
 {
 	static const char dir[] = "bus/event_source/devices";
 	char path[4096];
 	DIR *d;
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, cap = 0;
+	char **names;
+	size_t n;
 
 	if (!info)
 		return hwp_set_error(EINVAL, "%s: no info", __func__);
@@ -498,46 +574,14 @@ int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info)
 		setf(info->pmus_err, sizeof(info->pmus_err), "%s: %s", path, strerror(e));
 		return 0;
 	}
-	while ((de = readdir(d)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *name = strdup(de->d_name), **slot;
-
-		if (!name || !(slot = HWP_VEC_PUSH(names, n, cap))) {
-			free(name);
-			break;
-		}
-		*slot = name;
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_name);
+	names = sorted_names(d, &n);
 	/* Keep the interesting PMUs first: two passes, non-OTHER then OTHER. */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < n; i++) {
-			char rel[512], tbuf[32];
-			struct stat st;
-			bool has_cpus;
-			enum hwp_pmu_kind k;
+			enum hwp_pmu_kind k = sysfs_pmu_kind(sysfs_root, dir, names[i]);
 
-			snprintf(rel, sizeof(rel), "%s/%s/cpus", dir, names[i]);
-			hwp__root_path(path, sizeof(path), sysfs_root, rel);
-			has_cpus = stat(path, &st) == 0;
-			k = pmu_kind(names[i], has_cpus);
-			if ((pass == 0) != (k != HWP_PMU_OTHER))
-				continue;
-			if (info->nr_pmus == HWP_PROBE_MAX_PMUS) {
-				info->nr_other_pmus++;
-				continue;
-			}
-			struct hwp_probe_pmu *p = &info->pmus[info->nr_pmus++];
-
-			memset(p, 0, sizeof(*p));
-			copy(p->name, sizeof(p->name), names[i]);
-			p->kind = k;
-			p->max_precise = -1;
-			snprintf(rel, sizeof(rel), "%s/%s/type", dir, names[i]);
-			p->type = hwp__read_line(sysfs_root, rel, tbuf, sizeof(tbuf)) ? -1 : atoi(tbuf);
-			read_caps(sysfs_root, dir, p);
+			if ((pass == 0) == (k != HWP_PMU_OTHER))
+				add_pmu(sysfs_root, dir, names[i], k, info);
 		}
 	}
 	for (size_t i = 0; i < n; i++)
@@ -585,11 +629,69 @@ static void kmsg_feed(struct hwp_probe_info *info, char *carry, size_t *clen, si
 	}
 }
 
+/* Reads FD (/dev/kmsg) until the PMU line. /dev/kmsg hands out one record
+   per read() and EAGAIN at the end; a plain file (tests) hands out text.
+   Bounded either way. Returns 0, or the errno that stopped it. */
+static int kmsg_read_fd(struct hwp_probe_info *info, int fd)
+{
+	char buf[8192], carry[1024];
+	size_t clen = 0;
+	int err = 0;
+
+	for (int rec = 0; rec < 200000; rec++) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+
+		if (r < 0 && (errno == EPIPE || errno == EINTR))
+			continue; /* overwritten record: the next one follows */
+		if (r < 0) {
+			if (errno != EAGAIN)
+				err = errno;
+			break;
+		}
+		if (r == 0)
+			break;
+		kmsg_feed(info, carry, &clen, sizeof(carry), buf, (size_t)r);
+		if (info->kmsg.state == HWP_PROBE_READ)
+			break;
+	}
+	if (clen) {
+		carry[clen] = 0;
+		kmsg_match(info, carry);
+	}
+	return err;
+}
+
+/* The kernel log through syslog(2), when /dev/kmsg could not be read; false
+   when this fails too. */
+static bool kmsg_read_syslog(struct hwp_probe_info *info)
+{
+	char carry[1024];
+	size_t clen = 0;
+	int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
+	char *log;
+	int n;
+
+	if (size <= 0)
+		return false;
+	log = malloc((size_t)size);
+	n = log ? klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size) : -1;
+	if (n > 0)
+		kmsg_feed(info, carry, &clen, sizeof(carry), log, (size_t)n);
+	free(log);
+	if (n <= 0)
+		return false;
+	if (info->kmsg.state != HWP_PROBE_READ) {
+		info->kmsg.state = HWP_PROBE_ABSENT;
+		copy(info->kmsg.err, sizeof(info->kmsg.err),
+		     "no \"Performance Events:\" line in the kernel log (rotated?)");
+	}
+	return true;
+}
+
 int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info *info)
 {
-	char path[4096], buf[8192], carry[1024];
-	size_t clen = 0;
-	int fd, err = 0;
+	char path[4096];
+	int fd, err;
 
 	if (!info)
 		return hwp_set_error(EINVAL, "%s: no info", __func__);
@@ -598,28 +700,7 @@ int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info
 	hwp__root_path(path, sizeof(path), dev_root, "kmsg");
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd >= 0) {
-		/* /dev/kmsg hands out one record per read() and EAGAIN at the end;
-		   a plain file (tests) hands out text. Bounded either way. */
-		for (int rec = 0; rec < 200000; rec++) {
-			ssize_t r = read(fd, buf, sizeof(buf));
-
-			if (r < 0 && (errno == EPIPE || errno == EINTR))
-				continue; /* overwritten record: the next one follows */
-			if (r < 0) {
-				if (errno != EAGAIN)
-					err = errno;
-				break;
-			}
-			if (r == 0)
-				break;
-			kmsg_feed(info, carry, &clen, sizeof(carry), buf, (size_t)r);
-			if (info->kmsg.state == HWP_PROBE_READ)
-				break;
-		}
-		if (clen) {
-			carry[clen] = 0;
-			kmsg_match(info, carry);
-		}
+		err = kmsg_read_fd(info, fd);
 		close(fd);
 		if (info->kmsg.state == HWP_PROBE_READ)
 			return 0;
@@ -632,28 +713,8 @@ int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info
 	} else {
 		err = errno;
 	}
-	if (use_syslog) {
-		int size = klogctl(10 /* SYSLOG_ACTION_SIZE_BUFFER */, NULL, 0);
-
-		if (size > 0) {
-			char *log = malloc((size_t)size);
-			int n = log ? klogctl(3 /* SYSLOG_ACTION_READ_ALL */, log, size) : -1;
-
-			if (n > 0) {
-				clen = 0;
-				kmsg_feed(info, carry, &clen, sizeof(carry), log, (size_t)n);
-				free(log);
-				if (info->kmsg.state != HWP_PROBE_READ) {
-					info->kmsg.state = HWP_PROBE_ABSENT;
-					copy(info->kmsg.err, sizeof(info->kmsg.err),
-					     "no \"Performance Events:\" line in the kernel log "
-					     "(rotated?)");
-				}
-				return 0;
-			}
-			free(log);
-		}
-	}
+	if (use_syslog && kmsg_read_syslog(info))
+		return 0;
 	info->kmsg.state = HWP_PROBE_UNREADABLE;
 	setf(info->kmsg.err, sizeof(info->kmsg.err), "%s: %s%s", path, strerror(err),
 		 err == EPERM || err == EACCES ? " (kernel.dmesg_restrict: run as root)" : "");
@@ -741,163 +802,254 @@ static bool is_no_pmu_line(const char *l)
 	       strstr(l, "no PMU driver") || strstr(l, "unsupported");
 }
 
-void hwp_probe__verdicts(struct hwp_probe_info *info)
+/* What the verdicts look at among the PMUs: the first core PMU, the deepest
+   branch stack and the highest max_precise over all core PMUs (hybrid CPUs
+   have two), and the IBS and SPE PMUs. */
+struct pmu_summary {
+	const struct hwp_probe_pmu *core, *ibs, *spe;
+	int depth, max_precise;
+};
+
+static void summarize_pmus(const struct hwp_probe_info *info, struct pmu_summary *ps)
 {
-	const struct hwp_probe_pmu *core = NULL, *ibs = NULL, *spe = NULL;
-	int depth = 0, max_precise = -1;
-	struct hwp_probe_verdict *v;
-	bool unpriv;
-	int par, kptr;
-
-	if (!info)
-		return;
-	v = info->verdict;
-	unpriv = !info->perms.privileged;
-	par = info->perms.paranoid;
-
+	memset(ps, 0, sizeof(*ps));
+	ps->max_precise = -1;
 	for (size_t i = 0; i < info->nr_pmus; i++) {
 		const struct hwp_probe_pmu *p = &info->pmus[i];
 
 		if (p->kind == HWP_PMU_CORE) {
-			if (!core)
-				core = p;
-			if (p->branches > depth)
-				depth = p->branches;
-			if (p->max_precise > max_precise)
-				max_precise = p->max_precise;
+			if (!ps->core)
+				ps->core = p;
+			if (p->branches > ps->depth)
+				ps->depth = p->branches;
+			if (p->max_precise > ps->max_precise)
+				ps->max_precise = p->max_precise;
 		} else if (p->kind == HWP_PMU_IBS_OP) {
-			ibs = p;
+			ps->ibs = p;
 		} else if (p->kind == HWP_PMU_ARM_SPE) {
-			spe = p;
+			ps->spe = p;
 		}
 	}
-	info->branch_depth = depth;
-	copy(info->core_pmu, sizeof(info->core_pmu), core ? core->name : "");
+}
 
-	/* hardware PMU */
-	if (core) {
-		say(&v[HWP_CAP_HW_PMU], true, "%s PMU (type %d%s%s%s)", core->name, core->type,
+/* Hardware PMU: a core PMU registered, or why none: what the kernel said,
+   a VM without vPMU, an unreadable sysfs, or no driver. */
+static void verdict_hw_pmu(struct hwp_probe_info *info, const struct pmu_summary *ps)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_HW_PMU];
+	const struct hwp_probe_pmu *core = ps->core;
+	const char *hv_id = info->cpu.hypervisor_id;
+
+	if (core)
+		say(v, true, "%s PMU (type %d%s%s%s)", core->name, core->type,
 		    core->pmu_name[0] ? ", " : "", core->pmu_name,
 		    info->cpu.hypervisor ? ", virtual PMU of a VM" : "");
-	} else if (info->kmsg.state == HWP_PROBE_READ && is_no_pmu_line(info->kmsg.line)) {
-		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU: the kernel says \"%s\"", info->kmsg.line);
-	} else if (info->cpu.hypervisor) {
-		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU: this is a virtual machine%s%s%s whose "
+	else if (info->kmsg.state == HWP_PROBE_READ && is_no_pmu_line(info->kmsg.line))
+		say(v, false, "no hardware PMU: the kernel says \"%s\"", info->kmsg.line);
+	else if (info->cpu.hypervisor)
+		say(v, false, "no hardware PMU: this is a virtual machine%s%s%s whose "
 		    "hypervisor exposes no PMU (enable a vPMU, e.g. QEMU -cpu host,pmu=on)",
-		    info->cpu.hypervisor_id[0] ? " (" : "", info->cpu.hypervisor_id,
-		    info->cpu.hypervisor_id[0] ? ")" : "");
-	} else if (info->pmus_state != HWP_PROBE_READ) {
-		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU found: %s", info->pmus_err);
-	} else {
-		say(&v[HWP_CAP_HW_PMU], false, "no hardware PMU: the kernel registered no CPU PMU "
+		    hv_id[0] ? " (" : "", hv_id, hv_id[0] ? ")" : "");
+	else if (info->pmus_state != HWP_PROBE_READ)
+		say(v, false, "no hardware PMU found: %s", info->pmus_err);
+	else
+		say(v, false, "no hardware PMU: the kernel registered no CPU PMU "
 		    "(no driver for this CPU, or perf events disabled)");
-	}
+}
 
-	/* access */
+/* Access: perf_event_open at all, as perf_event_paranoid and privilege allow. */
+static void verdict_access(struct hwp_probe_info *info)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_ACCESS];
+	int par = info->perms.paranoid;
+
 	if (par == HWP_PROBE_UNKNOWN)
-		say(&v[HWP_CAP_ACCESS], false, "kernel.perf_event_paranoid unreadable: this kernel has "
+		say(v, false, "kernel.perf_event_paranoid unreadable: this kernel has "
 		    "no perf_event support");
-	else if (!unpriv)
-		say(&v[HWP_CAP_ACCESS], true, "%s: not limited by perf_event_paranoid=%d",
-		    info->perms.privilege, par);
+	else if (info->perms.privileged)
+		say(v, true, "%s: not limited by perf_event_paranoid=%d", info->perms.privilege,
+		    par);
 	else if (par >= 3)
-		say(&v[HWP_CAP_ACCESS], false, "perf_event_paranoid=%d: perf_event_open is refused to "
+		say(v, false, "perf_event_paranoid=%d: perf_event_open is refused to "
 		    "unprivileged users (needs CAP_PERFMON, or sysctl kernel.perf_event_paranoid=2)",
 		    par);
 	else
-		say(&v[HWP_CAP_ACCESS], true, "perf_event_paranoid=%d: %s", par, hwp_paranoid__meaning(par));
+		say(v, true, "perf_event_paranoid=%d: %s", par, hwp_paranoid__meaning(par));
+}
 
-	/* kernel samples */
-	if (!v[HWP_CAP_ACCESS].yes)
-		say(&v[HWP_CAP_KERNEL], false, "no access to perf events");
-	else if (!unpriv || par <= 1)
-		say(&v[HWP_CAP_KERNEL], true, "kernel samples and kernel branches allowed");
+/* Kernel samples and branches: privileged, or perf_event_paranoid <= 1. */
+static void verdict_kernel(struct hwp_probe_info *info)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_KERNEL];
+	int par = info->perms.paranoid;
+
+	if (!info->verdict[HWP_CAP_ACCESS].yes)
+		say(v, false, "no access to perf events");
+	else if (info->perms.privileged || par <= 1)
+		say(v, true, "kernel samples and kernel branches allowed");
 	else
-		say(&v[HWP_CAP_KERNEL], false, "perf_event_paranoid=%d: kernel samples and kernel "
+		say(v, false, "perf_event_paranoid=%d: kernel samples and kernel "
 		    "branches are refused; record user space only (event modifier :u, branch "
 		    "filter u) or lower it to 1", par);
+}
 
-	kptr = info->perms.kptr_restrict;
+/* Kernel symbols: kptr_restrict 0, or 1 with CAP_SYSLOG. */
+static void verdict_kernel_syms(struct hwp_probe_info *info)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_KERNEL_SYMS];
+	int kptr = info->perms.kptr_restrict;
+
 	if (kptr == HWP_PROBE_UNKNOWN)
-		say(&v[HWP_CAP_KERNEL_SYMS], false, "%s", hwp_kptr_restrict__meaning(kptr));
+		say(v, false, "%s", hwp_kptr_restrict__meaning(kptr));
 	else if (kptr == 0 || (kptr == 1 && info->perms.cap_syslog))
-		say(&v[HWP_CAP_KERNEL_SYMS], true, "kptr_restrict=%d: kernel addresses readable",
-		    kptr);
+		say(v, true, "kptr_restrict=%d: kernel addresses readable", kptr);
 	else
-		say(&v[HWP_CAP_KERNEL_SYMS], false, "kptr_restrict=%d: %s", kptr,
-		    hwp_kptr_restrict__meaning(kptr));
+		say(v, false, "kptr_restrict=%d: %s", kptr, hwp_kptr_restrict__meaning(kptr));
+}
 
-	/* software events */
-	if (v[HWP_CAP_ACCESS].yes)
-		say(&v[HWP_CAP_SOFTWARE], true, "cpu-clock, task-clock and the other software events");
+/* Software events: whenever perf events are accessible at all. */
+static void verdict_software(struct hwp_probe_info *info)
+{
+	const struct hwp_probe_verdict *access = &info->verdict[HWP_CAP_ACCESS];
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_SOFTWARE];
+
+	if (access->yes)
+		say(v, true, "cpu-clock, task-clock and the other software events");
 	else
-		say(&v[HWP_CAP_SOFTWARE], false, "%s", v[HWP_CAP_ACCESS].why);
+		say(v, false, "%s", access->why);
+}
 
-	/* branch stacks */
-	if (!core) {
-		say(&v[HWP_CAP_BRANCH_STACK], false, "no branch records without a hardware PMU");
-	} else if (depth > 0) {
-		const char *what = info->cpu.vendor == HWP_CPU_INTEL ? (info->cpu.flag_arch_lbr ||
-								     info->perf_caps.lbr_format == 0x3f
-								     ? "architectural LBR" : "LBR")
-				   : info->cpu.vendor == HWP_CPU_AMD ? (info->cpu.flag_amd_lbr_v2 ? "LBRv2"
-											 : "BRS")
-				   : info->cpu.vendor == HWP_CPU_ARM ? "BRBE" : "branch stack";
-
-		const char *cntr = "";
-
-		for (size_t c = 0; c < core->nr_caps; c++)
-			if (!strcmp(core->caps[c].name, "branch_counter_nr") &&
-			    atoi(core->caps[c].value) > 0)
-				cntr = core->caps[c].value;
-		if (v[HWP_CAP_ACCESS].yes)
-			say(&v[HWP_CAP_BRANCH_STACK], true, "%d-entry %s (%s/caps/branches)%s%s%s", depth,
-			    what, core->name, v[HWP_CAP_KERNEL].yes ? "" : "; user-space branches only",
-			    *cntr ? "; branch counters: " : "", cntr);
-		else
-			say(&v[HWP_CAP_BRANCH_STACK], false, "%d-entry %s, but %s", depth, what,
-			    v[HWP_CAP_ACCESS].why);
-	} else if (info->cpu.vendor == HWP_CPU_INTEL) {
-		say(&v[HWP_CAP_BRANCH_STACK], false, "the %s PMU reports no LBR (no caps/branches)%s", core->name,
-		    info->cpu.hypervisor ? ": the hypervisor does not pass LBR through (KVM needs "
-				       "-cpu host with lbr-fmt)" : "");
-	} else if (info->cpu.vendor == HWP_CPU_AMD) {
-		say(&v[HWP_CAP_BRANCH_STACK], false, "no branch stack on this AMD PMU (Zen 3 BRS needs "
-		    "kernel 5.19+, Zen 4 LBRv2 6.1+; older cores have none)%s",
-		    ibs ? "; IBS gives precise single-branch samples" : "");
-	} else if (info->cpu.vendor == HWP_CPU_ARM) {
-		say(&v[HWP_CAP_BRANCH_STACK], false, "no BRBE on this Arm PMU (Armv9.2 BRBE with a kernel "
-		    "that supports it)%s", spe ? "; SPE samples branch targets" : "");
-	} else {
-		say(&v[HWP_CAP_BRANCH_STACK], false, "the %s PMU reports no branch stack", core->name);
+/* What this vendor calls its branch stack. */
+static const char *branch_stack_name(const struct hwp_probe_info *info)
+{
+	switch (info->cpu.vendor) {
+	case HWP_CPU_INTEL:
+		return info->cpu.flag_arch_lbr || info->perf_caps.lbr_format == 0x3f
+			       ? "architectural LBR" : "LBR";
+	case HWP_CPU_AMD:
+		return info->cpu.flag_amd_lbr_v2 ? "LBRv2" : "BRS";
+	case HWP_CPU_ARM:
+		return "BRBE";
+	default:
+		return "branch stack";
 	}
+}
 
-	/* LBR call stacks: Intel LBR from Haswell (format 4) on, and arch LBR */
-	if (!v[HWP_CAP_BRANCH_STACK].yes)
-		say(&v[HWP_CAP_LBR_CALLSTACK], false, "no branch stack");
+/* The core PMU's caps/branch_counter_nr when positive, else "". */
+static const char *branch_counters(const struct hwp_probe_pmu *core)
+{
+	const char *cntr = "";
+
+	for (size_t c = 0; c < core->nr_caps; c++)
+		if (!strcmp(core->caps[c].name, "branch_counter_nr") &&
+		    atoi(core->caps[c].value) > 0)
+			cntr = core->caps[c].value;
+	return cntr;
+}
+
+/* Branch stacks when the core PMU has one: usable if perf events are. */
+static void verdict_branch_stack_depth(struct hwp_probe_info *info,
+				       const struct pmu_summary *ps)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_BRANCH_STACK];
+	const char *what = branch_stack_name(info), *cntr = branch_counters(ps->core);
+
+	if (info->verdict[HWP_CAP_ACCESS].yes)
+		say(v, true, "%d-entry %s (%s/caps/branches)%s%s%s", ps->depth, what,
+		    ps->core->name,
+		    info->verdict[HWP_CAP_KERNEL].yes ? "" : "; user-space branches only",
+		    *cntr ? "; branch counters: " : "", cntr);
+	else
+		say(v, false, "%d-entry %s, but %s", ps->depth, what,
+		    info->verdict[HWP_CAP_ACCESS].why);
+}
+
+/* Branch stacks: the core PMU's, or why there is none on this vendor's CPU
+   (and what samples branches instead). */
+static void verdict_branch_stack(struct hwp_probe_info *info, const struct pmu_summary *ps)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_BRANCH_STACK];
+
+	if (!ps->core)
+		say(v, false, "no branch records without a hardware PMU");
+	else if (ps->depth > 0)
+		verdict_branch_stack_depth(info, ps);
+	else if (info->cpu.vendor == HWP_CPU_INTEL)
+		say(v, false, "the %s PMU reports no LBR (no caps/branches)%s", ps->core->name,
+		    info->cpu.hypervisor ? ": the hypervisor does not pass LBR through (KVM needs "
+					   "-cpu host with lbr-fmt)" : "");
+	else if (info->cpu.vendor == HWP_CPU_AMD)
+		say(v, false, "no branch stack on this AMD PMU (Zen 3 BRS needs "
+		    "kernel 5.19+, Zen 4 LBRv2 6.1+; older cores have none)%s",
+		    ps->ibs ? "; IBS gives precise single-branch samples" : "");
+	else if (info->cpu.vendor == HWP_CPU_ARM)
+		say(v, false, "no BRBE on this Arm PMU (Armv9.2 BRBE with a kernel "
+		    "that supports it)%s", ps->spe ? "; SPE samples branch targets" : "");
+	else
+		say(v, false, "the %s PMU reports no branch stack", ps->core->name);
+}
+
+/* LBR call stacks: Intel LBR from Haswell (format 4) on, and arch LBR. */
+static void verdict_lbr_callstack(struct hwp_probe_info *info)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_LBR_CALLSTACK];
+	int fmt = info->perf_caps.lbr_format;
+
+	if (!info->verdict[HWP_CAP_BRANCH_STACK].yes)
+		say(v, false, "no branch stack");
 	else if (info->cpu.vendor != HWP_CPU_INTEL)
-		say(&v[HWP_CAP_LBR_CALLSTACK], false, "LBR call-stack mode is Intel-only (Haswell and later)");
-	else if (info->perf_caps.lbr_format >= 0 && info->perf_caps.lbr_format < HWP_LBR_FMT_EIP_FLAGS2)
-		say(&v[HWP_CAP_LBR_CALLSTACK], false, "LBR format %d predates call-stack mode (Haswell)",
-		    info->perf_caps.lbr_format);
+		say(v, false, "LBR call-stack mode is Intel-only (Haswell and later)");
+	else if (fmt >= 0 && fmt < HWP_LBR_FMT_EIP_FLAGS2)
+		say(v, false, "LBR format %d predates call-stack mode (Haswell)", fmt);
 	else
-		say(&v[HWP_CAP_LBR_CALLSTACK], true, "user-space call stacks from the LBR");
+		say(v, true, "user-space call stacks from the LBR");
+}
 
-	/* precise samples */
+/* Precise samples: Intel PEBS, AMD IBS, Arm SPE, or a core PMU's
+   max_precise. */
+static void verdict_precise(struct hwp_probe_info *info, const struct pmu_summary *ps)
+{
+	struct hwp_probe_verdict *v = &info->verdict[HWP_CAP_PRECISE];
+	const struct hwp_probe_pmu *core = ps->core;
+	int mp = ps->max_precise;
+
 	if (!core)
-		say(&v[HWP_CAP_PRECISE], false, "no hardware PMU");
-	else if (info->cpu.vendor == HWP_CPU_INTEL && max_precise > 0)
-		say(&v[HWP_CAP_PRECISE], true, "PEBS, up to :%.*s (%s/caps/max_precise=%d)", max_precise,
-		    "ppp", core->name, max_precise);
-	else if (ibs)
-		say(&v[HWP_CAP_PRECISE], true, "AMD IBS (%s PMU, type %d): :p on cycles uses it", ibs->name,
-		    ibs->type);
-	else if (spe)
-		say(&v[HWP_CAP_PRECISE], true, "Arm SPE (%s PMU, type %d)", spe->name, spe->type);
-	else if (max_precise > 0)
-		say(&v[HWP_CAP_PRECISE], true, "%s/caps/max_precise=%d", core->name, max_precise);
+		say(v, false, "no hardware PMU");
+	else if (info->cpu.vendor == HWP_CPU_INTEL && mp > 0)
+		say(v, true, "PEBS, up to :%.*s (%s/caps/max_precise=%d)", mp, "ppp", core->name,
+		    mp);
+	else if (ps->ibs)
+		say(v, true, "AMD IBS (%s PMU, type %d): :p on cycles uses it", ps->ibs->name,
+		    ps->ibs->type);
+	else if (ps->spe)
+		say(v, true, "Arm SPE (%s PMU, type %d)", ps->spe->name, ps->spe->type);
+	else if (mp > 0)
+		say(v, true, "%s/caps/max_precise=%d", core->name, mp);
 	else
-		say(&v[HWP_CAP_PRECISE], false, "no PEBS, IBS or SPE found");
+		say(v, false, "no PEBS, IBS or SPE found");
+}
+
+/* Each capability's verdict; later ones build on earlier ones (access
+   before kernel, software and branch stacks; branch stacks before LBR call
+   stacks). */
+void hwp_probe__verdicts(struct hwp_probe_info *info)
+{
+	struct pmu_summary ps;
+
+	if (!info)
+		return;
+	summarize_pmus(info, &ps);
+	info->branch_depth = ps.depth;
+	copy(info->core_pmu, sizeof(info->core_pmu), ps.core ? ps.core->name : "");
+
+	verdict_hw_pmu(info, &ps);
+	verdict_access(info);
+	verdict_kernel(info);
+	verdict_kernel_syms(info);
+	verdict_software(info);
+	verdict_branch_stack(info, &ps);
+	verdict_lbr_callstack(info);
+	verdict_precise(info, &ps);
 }
 
 /* ------------------------------------------------------------ all */

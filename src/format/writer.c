@@ -233,6 +233,49 @@ static int bvec_string(struct bvec *b, const char *s)
 	return 0;
 }
 
+/* ---------------------------------------------------------------- putting fields */
+
+/* Each put_* stores at P (room reserved already) and returns the byte after. */
+
+static void put_header(uint8_t *p, uint32_t type, uint16_t misc, uint16_t size)
+{
+	st32(p, type);
+	st16(p + 4, misc);
+	st16(p + 6, size);
+}
+
+static uint8_t *put32(uint8_t *p, uint32_t v)
+{
+	st32(p, v);
+	return p + 4;
+}
+
+static uint8_t *put64(uint8_t *p, uint64_t v)
+{
+	st64(p, v);
+	return p + 8;
+}
+
+/* Two u32s in one u64 slot: pid and tid, cpu and its reserved half. */
+static uint8_t *put32x2(uint8_t *p, uint32_t lo, uint32_t hi)
+{
+	return put32(put32(p, lo), hi);
+}
+
+static uint8_t *put64_if(uint8_t *p, bool want, uint64_t v)
+{
+	return want ? put64(p, v) : p;
+}
+
+/* LEN bytes of DATA (none when NULL), zero-padded to SIZE bytes. */
+static uint8_t *put_bytes(uint8_t *p, const void *data, uint64_t len, uint64_t size)
+{
+	memset(p, 0, size);
+	if (data && len)
+		memcpy(p, data, len);
+	return p + size;
+}
+
 /* ---------------------------------------------------------------- attrs */
 
 static uint32_t trailer_size(const struct hwp_attr *a)
@@ -246,6 +289,14 @@ static uint32_t trailer_size(const struct hwp_attr *a)
 		    !!(st & HWP_SAMPLE_IDENTIFIER));
 }
 
+/* ID, STREAM_ID, CPU: in this order in samples and in sample_id trailers. */
+static uint8_t *put_id_stream_cpu(uint8_t *p, const struct hwp_sample *s, uint64_t st)
+{
+	p = put64_if(p, st & HWP_SAMPLE_ID, s->id);
+	p = put64_if(p, st & HWP_SAMPLE_STREAM_ID, s->stream_id);
+	return (st & HWP_SAMPLE_CPU) ? put32x2(p, s->cpu, 0) : p;
+}
+
 static uint8_t *put_trailer(uint8_t *p, const struct wattr *wa, const struct hwp_sample *id)
 {
 	static const struct hwp_sample zero;
@@ -255,33 +306,11 @@ static uint8_t *put_trailer(uint8_t *p, const struct wattr *wa, const struct hwp
 		return p;
 	if (!id)
 		id = &zero;
-	if (st & HWP_SAMPLE_TID) {
-		st32(p, id->pid);
-		st32(p + 4, id->tid);
-		p += 8;
-	}
-	if (st & HWP_SAMPLE_TIME) {
-		st64(p, id->time);
-		p += 8;
-	}
-	if (st & HWP_SAMPLE_ID) {
-		st64(p, id->id);
-		p += 8;
-	}
-	if (st & HWP_SAMPLE_STREAM_ID) {
-		st64(p, id->stream_id);
-		p += 8;
-	}
-	if (st & HWP_SAMPLE_CPU) {
-		st32(p, id->cpu);
-		st32(p + 4, 0);
-		p += 8;
-	}
-	if (st & HWP_SAMPLE_IDENTIFIER) {
-		st64(p, id->id);
-		p += 8;
-	}
-	return p;
+	if (st & HWP_SAMPLE_TID)
+		p = put32x2(p, id->pid, id->tid);
+	p = put64_if(p, st & HWP_SAMPLE_TIME, id->time);
+	p = put_id_stream_cpu(p, id, st);
+	return put64_if(p, st & HWP_SAMPLE_IDENTIFIER, id->id);
 }
 
 static char *xstrdup(const char *s)
@@ -293,10 +322,57 @@ static char *xstrdup(const char *s)
 	return d;
 }
 
+/* An attr a perf.data file can hold: known sample_type bits, at most one
+   WEIGHT kind, and READ values with their ids. */
+static int check_attr(const struct hwp_writer *w, const struct hwp_attr *attr)
+{
+	uint64_t st = attr->sample_type;
+
+	if (st >> HWP_SAMPLE_MAX_BIT)
+		return hwp_set_error(EINVAL, "%s: attr %zu: unknown sample_type bits 0x%llx",
+				     w->path, w->nr_attrs,
+				     (unsigned long long)(st >> HWP_SAMPLE_MAX_BIT
+							  << HWP_SAMPLE_MAX_BIT));
+	if ((st & HWP_SAMPLE_WEIGHT) && (st & HWP_SAMPLE_WEIGHT_STRUCT))
+		return hwp_set_error(EINVAL, "%s: attr %zu: WEIGHT and WEIGHT_STRUCT both set",
+				     w->path, w->nr_attrs);
+	if ((st & HWP_SAMPLE_READ) && !(attr->read_format & HWP_FORMAT_ID))
+		return hwp_set_error(EINVAL, "%s: attr %zu: sample_type READ needs read_format ID "
+				     "(perf refuses the file otherwise: \"non matching read_format\")",
+				     w->path, w->nr_attrs);
+	return 0;
+}
+
+/* A second or later attr: a reader must find a record's id at the same place
+   as in attr 0's records, and the trailers and read values must be alike. */
+static int check_attr_like_first(const struct hwp_writer *w, const struct hwp_attr *attr)
+{
+	const struct hwp_attr *a0 = &w->attrs[0].attr;
+
+	if (hwp__sample_id_pos(a0->sample_type) != hwp__sample_id_pos(attr->sample_type) ||
+	    hwp__sample_is_pos(a0->sample_type) != hwp__sample_is_pos(attr->sample_type) ||
+	    hwp__sample_id_pos(attr->sample_type) < 0)
+		return hwp_set_error(EINVAL,
+				     "%s: attr %zu: sample_type 0x%llx cannot be told apart "
+				     "from attr 0 (0x%llx): use IDENTIFIER, or ID with the same "
+				     "IP/TID/TIME/ADDR and CPU/STREAM_ID bits",
+				     w->path, w->nr_attrs, (unsigned long long)attr->sample_type,
+				     (unsigned long long)a0->sample_type);
+	if (hwp_attr__flag(a0, HWP_ATTR_SAMPLE_ID_ALL) !=
+	    hwp_attr__flag(attr, HWP_ATTR_SAMPLE_ID_ALL))
+		return hwp_set_error(EINVAL, "%s: attr %zu: sample_id_all differs from attr 0",
+				     w->path, w->nr_attrs);
+	if (a0->read_format != attr->read_format)
+		return hwp_set_error(EINVAL, "%s: attr %zu: read_format differs from attr 0",
+				     w->path, w->nr_attrs);
+	return 0;
+}
+
 int hwp_writer__add_attr(struct hwp_writer *w, const struct hwp_attr *attr,
 			 const uint64_t *ids, size_t nr_ids, const char *name)
 {
 	struct wattr *wa;
+	int err;
 
 	if (!w || !attr || (nr_ids && !ids))
 		return hwp_set_error(EINVAL, "hwp_writer__add_attr: invalid argument");
@@ -305,40 +381,8 @@ int hwp_writer__add_attr(struct hwp_writer *w, const struct hwp_attr *attr,
 	if (w->started)
 		return hwp_set_error(EBUSY, "%s: attrs must be added before the first record",
 				     w->path);
-	if (attr->sample_type >> HWP_SAMPLE_MAX_BIT)
-		return hwp_set_error(EINVAL, "%s: attr %zu: unknown sample_type bits 0x%llx",
-				     w->path, w->nr_attrs,
-				     (unsigned long long)(attr->sample_type >> HWP_SAMPLE_MAX_BIT
-							  << HWP_SAMPLE_MAX_BIT));
-	if ((attr->sample_type & HWP_SAMPLE_WEIGHT) &&
-	    (attr->sample_type & HWP_SAMPLE_WEIGHT_STRUCT))
-		return hwp_set_error(EINVAL, "%s: attr %zu: WEIGHT and WEIGHT_STRUCT both set",
-				     w->path, w->nr_attrs);
-	if ((attr->sample_type & HWP_SAMPLE_READ) && !(attr->read_format & HWP_FORMAT_ID))
-		return hwp_set_error(EINVAL, "%s: attr %zu: sample_type READ needs read_format ID "
-				     "(perf refuses the file otherwise: \"non matching read_format\")",
-				     w->path, w->nr_attrs);
-	if (w->nr_attrs) {
-		const struct hwp_attr *a0 = &w->attrs[0].attr;
-
-		if (hwp__sample_id_pos(a0->sample_type) != hwp__sample_id_pos(attr->sample_type) ||
-		    hwp__sample_is_pos(a0->sample_type) != hwp__sample_is_pos(attr->sample_type) ||
-		    hwp__sample_id_pos(attr->sample_type) < 0)
-			return hwp_set_error(EINVAL,
-					     "%s: attr %zu: sample_type 0x%llx cannot be told apart "
-					     "from attr 0 (0x%llx): use IDENTIFIER, or ID with the same "
-					     "IP/TID/TIME/ADDR and CPU/STREAM_ID bits",
-					     w->path, w->nr_attrs,
-					     (unsigned long long)attr->sample_type,
-					     (unsigned long long)a0->sample_type);
-		if (hwp_attr__flag(a0, HWP_ATTR_SAMPLE_ID_ALL) !=
-		    hwp_attr__flag(attr, HWP_ATTR_SAMPLE_ID_ALL))
-			return hwp_set_error(EINVAL, "%s: attr %zu: sample_id_all differs from attr 0",
-					     w->path, w->nr_attrs);
-		if (a0->read_format != attr->read_format)
-			return hwp_set_error(EINVAL, "%s: attr %zu: read_format differs from attr 0",
-					     w->path, w->nr_attrs);
-	}
+	if ((err = check_attr(w, attr)) || (w->nr_attrs && (err = check_attr_like_first(w, attr))))
+		return err;
 	if (w->nr_attrs > 0x7fffffff)
 		return hwp_set_error(ENOSPC, "%s: too many attrs", w->path);
 	if (HWP_VEC_RESERVE(w->attrs, w->cap_attrs, w->nr_attrs + 1))
@@ -425,9 +469,35 @@ static struct wattr *get_attr(struct hwp_writer *w, int idx, const char *what)
 
 /* ---------------------------------------------------------------- samples */
 
+/* Bytes of a sample as written: the whole record, and each variable-size
+   field's body (padded as the kernel pads it). */
+struct sample_sizes {
+	uint64_t total;
+	uint64_t read, raw, regs_user, stack_user, regs_intr, aux;
+};
+
 static uint64_t popcount64(uint64_t v)
 {
 	return (uint64_t)__builtin_popcountll(v);
+}
+
+static int too_big(const struct hwp_writer *w)
+{
+	return hwp_set_error(E2BIG, "%s: sample too large for a perf record (over %u bytes)",
+			     w->path, MAX_RECORD);
+}
+
+/* The fields of one u64 each (TID and CPU are two u32s). */
+static uint64_t fixed_fields_size(uint64_t st)
+{
+	return 8 * (!!(st & HWP_SAMPLE_IDENTIFIER) + !!(st & HWP_SAMPLE_IP) +
+		    !!(st & HWP_SAMPLE_TID) + !!(st & HWP_SAMPLE_TIME) + !!(st & HWP_SAMPLE_ADDR) +
+		    !!(st & HWP_SAMPLE_ID) + !!(st & HWP_SAMPLE_STREAM_ID) +
+		    !!(st & HWP_SAMPLE_CPU) + !!(st & HWP_SAMPLE_PERIOD) +
+		    !!(st & (HWP_SAMPLE_WEIGHT | HWP_SAMPLE_WEIGHT_STRUCT)) +
+		    !!(st & HWP_SAMPLE_DATA_SRC) + !!(st & HWP_SAMPLE_TRANSACTION) +
+		    !!(st & HWP_SAMPLE_PHYS_ADDR) + !!(st & HWP_SAMPLE_CGROUP) +
+		    !!(st & HWP_SAMPLE_DATA_PAGE_SIZE) + !!(st & HWP_SAMPLE_CODE_PAGE_SIZE));
 }
 
 static uint64_t read_size(uint64_t rf, const struct hwp_bytes *b, int *bad)
@@ -451,14 +521,248 @@ static uint64_t read_size(uint64_t rf, const struct hwp_bytes *b, int *bad)
 	return want;
 }
 
+/* READ: the values given must be the size read_format says (or absent). */
+static int size_read(const struct hwp_writer *w, uint64_t rf, const struct hwp_sample *s,
+		     struct sample_sizes *z)
+{
+	int bad = 0;
+
+	z->read = read_size(rf, &s->read, &bad);
+	if (bad)
+		return hwp_set_error(EINVAL, "%s: sample read values are %llu bytes, "
+				     "read_format 0x%llx wants %llu", w->path,
+				     (unsigned long long)s->read.size, (unsigned long long)rf,
+				     (unsigned long long)z->read);
+	z->total += z->read;
+	return 0;
+}
+
+/* CALLCHAIN, BRANCH_STACK: NR entries of EACH bytes from ARRAY, which must
+   be given when NR is not 0 and fit in a record. */
+static int check_array(const struct hwp_writer *w, uint64_t nr, const void *array, uint64_t each,
+		       const char *what)
+{
+	if (nr && !array)
+		return hwp_set_error(EINVAL, "%s: sample has %llu %s but no array", w->path,
+				     (unsigned long long)nr, what);
+	return nr > MAX_RECORD / each ? too_big(w) : 0;
+}
+
+/* CALLCHAIN: nr, then the ips. */
+static int size_callchain(const struct hwp_writer *w, const struct hwp_sample_in *in,
+			  struct sample_sizes *z)
+{
+	uint64_t nr = in->s->callchain_nr;
+	int err = check_array(w, nr, in->callchain, 8, "callchain ips");
+
+	if (!err)
+		z->total += 8 + 8 * nr;
+	return err;
+}
+
+/* BRANCH_STACK: nr, hw_idx when asked, the entries, then a counter for each
+   entry when asked. */
+static int size_branch_stack(const struct hwp_writer *w, uint64_t bst,
+			     const struct hwp_sample_in *in, struct sample_sizes *z)
+{
+	uint64_t nr = in->s->branch_nr;
+	int err = check_array(w, nr, in->branches, 24, "branch entries");
+
+	if (!err)
+		z->total += 8 + ((bst & HWP_BRANCH_HW_INDEX) ? 8 : 0) + 24 * nr +
+			    ((bst & HWP_BRANCH_COUNTERS) ? 8 * nr : 0);
+	return err;
+}
+
+/* A byte field's body, padded so that it ends 8-aligned after HEAD bytes of
+   size; refused when it alone is over a record's size. */
+static int size_blob(const struct hwp_writer *w, const struct hwp_bytes *b, uint64_t head,
+		     uint64_t *padded)
+{
+	if (b->size > MAX_RECORD)
+		return too_big(w);
+	*padded = ALIGN8(b->size + head) - head;
+	return 0;
+}
+
+/* REGS_USER, REGS_INTR: one u64 per register in the attr's mask, none when
+   the sample has no ABI (no registers). */
+static uint64_t regs_size(uint64_t abi, uint64_t mask)
+{
+	return abi ? 8 * popcount64(mask) : 0;
+}
+
+/* Every field's size, checked in the order the fields come in the record. */
+static int sample_sizes(const struct hwp_writer *w, const struct hwp_attr *a,
+			const struct hwp_sample_in *in, struct sample_sizes *z)
+{
+	const struct hwp_sample *s = in->s;
+	uint64_t st = a->sample_type;
+	int err;
+
+	memset(z, 0, sizeof(*z));
+	z->total = 8 + fixed_fields_size(st);
+	if ((st & HWP_SAMPLE_READ) && (err = size_read(w, a->read_format, s, z)))
+		return err;
+	if ((st & HWP_SAMPLE_CALLCHAIN) && (err = size_callchain(w, in, z)))
+		return err;
+	if (st & HWP_SAMPLE_RAW) {
+		if ((err = size_blob(w, &s->raw, 4, &z->raw)))
+			return err;
+		z->total += 4 + z->raw;
+	}
+	if ((st & HWP_SAMPLE_BRANCH_STACK) &&
+	    (err = size_branch_stack(w, a->branch_sample_type, in, z)))
+		return err;
+	if (st & HWP_SAMPLE_REGS_USER) {
+		z->regs_user = regs_size(s->regs_user_abi, a->sample_regs_user);
+		z->total += 8 + z->regs_user;
+	}
+	if (st & HWP_SAMPLE_STACK_USER) {
+		if ((err = size_blob(w, &s->stack_user, 0, &z->stack_user)))
+			return err;
+		z->total += 8 + (z->stack_user ? z->stack_user + 8 : 0);
+	}
+	if (st & HWP_SAMPLE_REGS_INTR) {
+		z->regs_intr = regs_size(s->regs_intr_abi, a->sample_regs_intr);
+		z->total += 8 + z->regs_intr;
+	}
+	if (st & HWP_SAMPLE_AUX) {
+		if ((err = size_blob(w, &s->aux, 0, &z->aux)))
+			return err;
+		z->total += 8 + z->aux;
+	}
+	return z->total > MAX_RECORD ? too_big(w) : 0;
+}
+
+static void note_time(struct hwp_writer *w, uint64_t t)
+{
+	if (!w->have_time || t < w->first_time)
+		w->first_time = t;
+	if (!w->have_time || t > w->last_time)
+		w->last_time = t;
+	w->have_time = true;
+}
+
+/* The fields before READ: which sample, where, when, on which CPU. */
+static uint8_t *put_sample_ids(struct hwp_writer *w, uint8_t *p, const struct hwp_sample *s,
+			       uint64_t st)
+{
+	p = put64_if(p, st & HWP_SAMPLE_IDENTIFIER, s->id);
+	p = put64_if(p, st & HWP_SAMPLE_IP, s->ip);
+	if (st & HWP_SAMPLE_TID)
+		p = put32x2(p, s->pid, s->tid);
+	if (st & HWP_SAMPLE_TIME) {
+		p = put64(p, s->time);
+		note_time(w, s->time);
+	}
+	p = put64_if(p, st & HWP_SAMPLE_ADDR, s->addr);
+	p = put_id_stream_cpu(p, s, st);
+	return put64_if(p, st & HWP_SAMPLE_PERIOD, s->period);
+}
+
+static uint8_t *put_callchain(uint8_t *p, const struct hwp_sample_in *in)
+{
+	p = put64(p, in->s->callchain_nr);
+	for (uint64_t n = 0; n < in->s->callchain_nr; n++)
+		p = put64(p, in->callchain[n]);
+	return p;
+}
+
+static uint8_t *put_branch_stack(uint8_t *p, const struct hwp_sample_in *in, uint64_t bst)
+{
+	const struct hwp_branch_entry *e = in->branches;
+	uint64_t nr = in->s->branch_nr, n;
+
+	p = put64(p, nr);
+	p = put64_if(p, bst & HWP_BRANCH_HW_INDEX, in->s->branch_hw_idx);
+	for (n = 0; n < nr; n++) {
+		p = put64(p, e[n].from);
+		p = put64(p, e[n].to);
+		p = put64(p, hwp_branch_entry__encode_flags(&e[n]));
+	}
+	if (bst & HWP_BRANCH_COUNTERS)
+		for (n = 0; n < nr; n++)
+			p = put64(p, in->branch_counters ? in->branch_counters[n] : 0);
+	return p;
+}
+
+/* REGS_USER, REGS_INTR: abi, then SIZE bytes of registers (zeros past the
+   ones given). */
+static uint8_t *put_regs(uint8_t *p, uint64_t abi, const struct hwp_bytes *regs, uint64_t size)
+{
+	p = put64(p, abi);
+	return put_bytes(p, regs->data, regs->size < size ? regs->size : size, size);
+}
+
+/* STACK_USER: size, and when not empty the stack and its dynamic size. */
+static uint8_t *put_stack_user(uint8_t *p, const struct hwp_sample *s, uint64_t size)
+{
+	p = put64(p, size);
+	if (!size)
+		return p;
+	p = put_bytes(p, s->stack_user.data, s->stack_user.size, size);
+	return put64(p, s->stack_user_dyn_size);
+}
+
+/* WEIGHT or WEIGHT_STRUCT (as its u64), DATA_SRC, TRANSACTION. */
+static uint8_t *put_sample_costs(uint8_t *p, const struct hwp_sample *s, uint64_t st)
+{
+	uint64_t weight_struct = s->weight ? s->weight
+					   : (uint64_t)s->weight_var1 |
+						     (uint64_t)s->weight_var2 << 32 |
+						     (uint64_t)s->weight_var3 << 48;
+
+	p = put64_if(p, st & HWP_SAMPLE_WEIGHT, s->weight);
+	p = put64_if(p, st & HWP_SAMPLE_WEIGHT_STRUCT, weight_struct);
+	p = put64_if(p, st & HWP_SAMPLE_DATA_SRC, s->data_src);
+	return put64_if(p, st & HWP_SAMPLE_TRANSACTION, s->transaction);
+}
+
+/* PHYS_ADDR, CGROUP, DATA_PAGE_SIZE, CODE_PAGE_SIZE. */
+static uint8_t *put_sample_memory(uint8_t *p, const struct hwp_sample *s, uint64_t st)
+{
+	p = put64_if(p, st & HWP_SAMPLE_PHYS_ADDR, s->phys_addr);
+	p = put64_if(p, st & HWP_SAMPLE_CGROUP, s->cgroup);
+	p = put64_if(p, st & HWP_SAMPLE_DATA_PAGE_SIZE, s->data_page_size);
+	return put64_if(p, st & HWP_SAMPLE_CODE_PAGE_SIZE, s->code_page_size);
+}
+
+/* The record at P, z->total bytes, fields in perf_event.h's order. */
+static void put_sample(struct hwp_writer *w, uint8_t *p, const struct hwp_attr *a,
+		       const struct hwp_sample_in *in, const struct sample_sizes *z)
+{
+	const struct hwp_sample *s = in->s;
+	uint64_t st = a->sample_type;
+
+	put_header(p, HWP_RECORD_SAMPLE, s->cpumode & HWP_MISC_CPUMODE_MASK, (uint16_t)z->total);
+	p = put_sample_ids(w, p + 8, s, st);
+	if (st & HWP_SAMPLE_READ)
+		p = put_bytes(p, s->read.data, s->read.size, z->read);
+	if (st & HWP_SAMPLE_CALLCHAIN)
+		p = put_callchain(p, in);
+	if (st & HWP_SAMPLE_RAW)
+		p = put_bytes(put32(p, (uint32_t)z->raw), s->raw.data, s->raw.size, z->raw);
+	if (st & HWP_SAMPLE_BRANCH_STACK)
+		p = put_branch_stack(p, in, a->branch_sample_type);
+	if (st & HWP_SAMPLE_REGS_USER)
+		p = put_regs(p, s->regs_user_abi, &s->regs_user, z->regs_user);
+	if (st & HWP_SAMPLE_STACK_USER)
+		p = put_stack_user(p, s, z->stack_user);
+	p = put_sample_costs(p, s, st);
+	if (st & HWP_SAMPLE_REGS_INTR)
+		p = put_regs(p, s->regs_intr_abi, &s->regs_intr, z->regs_intr);
+	p = put_sample_memory(p, s, st);
+	if (st & HWP_SAMPLE_AUX)
+		put_bytes(put64(p, z->aux), s->aux.data, s->aux.size, z->aux);
+}
+
 int hwp_writer__add_sample(struct hwp_writer *w, int attr_idx, const struct hwp_sample_in *in)
 {
-	const struct hwp_sample *s;
+	struct sample_sizes z;
 	struct wattr *wa;
-	uint64_t st, bst, sz = 8, n;
-	uint64_t rd_sz = 0, raw_sz = 0, ru_sz = 0, su_sz = 0, ri_sz = 0, aux_sz = 0;
-	int bad = 0;
-	uint8_t *p, *rec;
+	uint8_t *rec;
+	int err;
 
 	if (!w || !in || !in->s)
 		return hwp_set_error(EINVAL, "hwp_writer__add_sample: invalid argument");
@@ -466,212 +770,14 @@ int hwp_writer__add_sample(struct hwp_writer *w, int attr_idx, const struct hwp_
 		return sticky(w);
 	if (!(wa = get_attr(w, attr_idx, "sample")))
 		return -EINVAL;
-	s = in->s;
-	st = wa->attr.sample_type;
-	bst = wa->attr.branch_sample_type;
-
-	sz += 8 * (!!(st & HWP_SAMPLE_IDENTIFIER) + !!(st & HWP_SAMPLE_IP) +
-		   !!(st & HWP_SAMPLE_TID) + !!(st & HWP_SAMPLE_TIME) + !!(st & HWP_SAMPLE_ADDR) +
-		   !!(st & HWP_SAMPLE_ID) + !!(st & HWP_SAMPLE_STREAM_ID) +
-		   !!(st & HWP_SAMPLE_CPU) + !!(st & HWP_SAMPLE_PERIOD) +
-		   !!(st & (HWP_SAMPLE_WEIGHT | HWP_SAMPLE_WEIGHT_STRUCT)) +
-		   !!(st & HWP_SAMPLE_DATA_SRC) + !!(st & HWP_SAMPLE_TRANSACTION) +
-		   !!(st & HWP_SAMPLE_PHYS_ADDR) + !!(st & HWP_SAMPLE_CGROUP) +
-		   !!(st & HWP_SAMPLE_DATA_PAGE_SIZE) + !!(st & HWP_SAMPLE_CODE_PAGE_SIZE));
-	if (st & HWP_SAMPLE_READ) {
-		rd_sz = read_size(wa->attr.read_format, &s->read, &bad);
-		if (bad)
-			return hwp_set_error(EINVAL, "%s: sample read values are %llu bytes, "
-					     "read_format 0x%llx wants %llu", w->path,
-					     (unsigned long long)s->read.size,
-					     (unsigned long long)wa->attr.read_format,
-					     (unsigned long long)rd_sz);
-		sz += rd_sz;
-	}
-	if (st & HWP_SAMPLE_CALLCHAIN) {
-		if (s->callchain_nr && !in->callchain)
-			return hwp_set_error(EINVAL, "%s: sample has %llu callchain ips but no array",
-					     w->path, (unsigned long long)s->callchain_nr);
-		if (s->callchain_nr > MAX_RECORD / 8)
-			goto too_big;
-		sz += 8 + 8 * s->callchain_nr;
-	}
-	if (st & HWP_SAMPLE_RAW) {
-		if (s->raw.size > MAX_RECORD)
-			goto too_big;
-		raw_sz = ALIGN8(s->raw.size + 4) - 4;
-		sz += 4 + raw_sz;
-	}
-	if (st & HWP_SAMPLE_BRANCH_STACK) {
-		if (s->branch_nr && !in->branches)
-			return hwp_set_error(EINVAL, "%s: sample has %llu branch entries but no array",
-					     w->path, (unsigned long long)s->branch_nr);
-		if (s->branch_nr > MAX_RECORD / 24)
-			goto too_big;
-		sz += 8 + ((bst & HWP_BRANCH_HW_INDEX) ? 8 : 0) + 24 * s->branch_nr +
-		      ((bst & HWP_BRANCH_COUNTERS) ? 8 * s->branch_nr : 0);
-	}
-	if (st & HWP_SAMPLE_REGS_USER) {
-		ru_sz = s->regs_user_abi ? 8 * popcount64(wa->attr.sample_regs_user) : 0;
-		sz += 8 + ru_sz;
-	}
-	if (st & HWP_SAMPLE_STACK_USER) {
-		if (s->stack_user.size > MAX_RECORD)
-			goto too_big;
-		su_sz = ALIGN8(s->stack_user.size);
-		sz += 8 + (su_sz ? su_sz + 8 : 0);
-	}
-	if (st & HWP_SAMPLE_REGS_INTR) {
-		ri_sz = s->regs_intr_abi ? 8 * popcount64(wa->attr.sample_regs_intr) : 0;
-		sz += 8 + ri_sz;
-	}
-	if (st & HWP_SAMPLE_AUX) {
-		if (s->aux.size > MAX_RECORD)
-			goto too_big;
-		aux_sz = ALIGN8(s->aux.size);
-		sz += 8 + aux_sz;
-	}
-	if (sz > MAX_RECORD)
-		goto too_big;
+	if ((err = sample_sizes(w, &wa->attr, in, &z)))
+		return err;
 	if (!w->started && start(w))
 		return w->err;
-	if (!(rec = reserve(w, sz)))
+	if (!(rec = reserve(w, z.total)))
 		return w->err;
-
-	p = rec;
-	st32(p, HWP_RECORD_SAMPLE);
-	st16(p + 4, s->cpumode & HWP_MISC_CPUMODE_MASK);
-	st16(p + 6, (uint16_t)sz);
-	p += 8;
-#define PUT64(v)              \
-	do {                  \
-		st64(p, (v)); \
-		p += 8;       \
-	} while (0)
-	if (st & HWP_SAMPLE_IDENTIFIER)
-		PUT64(s->id);
-	if (st & HWP_SAMPLE_IP)
-		PUT64(s->ip);
-	if (st & HWP_SAMPLE_TID) {
-		st32(p, s->pid);
-		st32(p + 4, s->tid);
-		p += 8;
-	}
-	if (st & HWP_SAMPLE_TIME) {
-		PUT64(s->time);
-		if (!w->have_time || s->time < w->first_time)
-			w->first_time = s->time;
-		if (!w->have_time || s->time > w->last_time)
-			w->last_time = s->time;
-		w->have_time = true;
-	}
-	if (st & HWP_SAMPLE_ADDR)
-		PUT64(s->addr);
-	if (st & HWP_SAMPLE_ID)
-		PUT64(s->id);
-	if (st & HWP_SAMPLE_STREAM_ID)
-		PUT64(s->stream_id);
-	if (st & HWP_SAMPLE_CPU) {
-		st32(p, s->cpu);
-		st32(p + 4, 0);
-		p += 8;
-	}
-	if (st & HWP_SAMPLE_PERIOD)
-		PUT64(s->period);
-	if (st & HWP_SAMPLE_READ) {
-		if (s->read.data && s->read.size) {
-			memcpy(p, s->read.data, rd_sz);
-		} else {
-			memset(p, 0, rd_sz);
-		}
-		p += rd_sz;
-	}
-	if (st & HWP_SAMPLE_CALLCHAIN) {
-		PUT64(s->callchain_nr);
-		for (n = 0; n < s->callchain_nr; n++)
-			PUT64(in->callchain[n]);
-	}
-	if (st & HWP_SAMPLE_RAW) {
-		st32(p, (uint32_t)raw_sz);
-		p += 4;
-		memset(p, 0, raw_sz);
-		if (s->raw.data && s->raw.size)
-			memcpy(p, s->raw.data, s->raw.size);
-		p += raw_sz;
-	}
-	if (st & HWP_SAMPLE_BRANCH_STACK) {
-		const struct hwp_branch_entry *e = in->branches;
-
-		PUT64(s->branch_nr);
-		if (bst & HWP_BRANCH_HW_INDEX)
-			PUT64(s->branch_hw_idx);
-		for (n = 0; n < s->branch_nr; n++) {
-			st64(p, e[n].from);
-			st64(p + 8, e[n].to);
-			st64(p + 16, hwp_branch_entry__encode_flags(&e[n]));
-			p += 24;
-		}
-		if (bst & HWP_BRANCH_COUNTERS)
-			for (n = 0; n < s->branch_nr; n++)
-				PUT64(in->branch_counters ? in->branch_counters[n] : 0);
-	}
-	if (st & HWP_SAMPLE_REGS_USER) {
-		PUT64(s->regs_user_abi);
-		memset(p, 0, ru_sz);
-		if (s->regs_user.data)
-			memcpy(p, s->regs_user.data,
-			       s->regs_user.size < ru_sz ? s->regs_user.size : ru_sz);
-		p += ru_sz;
-	}
-	if (st & HWP_SAMPLE_STACK_USER) {
-		PUT64(su_sz);
-		if (su_sz) {
-			memset(p, 0, su_sz);
-			if (s->stack_user.data)
-				memcpy(p, s->stack_user.data, s->stack_user.size);
-			p += su_sz;
-			PUT64(s->stack_user_dyn_size);
-		}
-	}
-	if (st & HWP_SAMPLE_WEIGHT)
-		PUT64(s->weight);
-	if (st & HWP_SAMPLE_WEIGHT_STRUCT)
-		PUT64(s->weight ? s->weight
-				: (uint64_t)s->weight_var1 | (uint64_t)s->weight_var2 << 32 |
-					  (uint64_t)s->weight_var3 << 48);
-	if (st & HWP_SAMPLE_DATA_SRC)
-		PUT64(s->data_src);
-	if (st & HWP_SAMPLE_TRANSACTION)
-		PUT64(s->transaction);
-	if (st & HWP_SAMPLE_REGS_INTR) {
-		PUT64(s->regs_intr_abi);
-		memset(p, 0, ri_sz);
-		if (s->regs_intr.data)
-			memcpy(p, s->regs_intr.data,
-			       s->regs_intr.size < ri_sz ? s->regs_intr.size : ri_sz);
-		p += ri_sz;
-	}
-	if (st & HWP_SAMPLE_PHYS_ADDR)
-		PUT64(s->phys_addr);
-	if (st & HWP_SAMPLE_CGROUP)
-		PUT64(s->cgroup);
-	if (st & HWP_SAMPLE_DATA_PAGE_SIZE)
-		PUT64(s->data_page_size);
-	if (st & HWP_SAMPLE_CODE_PAGE_SIZE)
-		PUT64(s->code_page_size);
-	if (st & HWP_SAMPLE_AUX) {
-		PUT64(aux_sz);
-		memset(p, 0, aux_sz);
-		if (s->aux.data && s->aux.size)
-			memcpy(p, s->aux.data, s->aux.size);
-		p += aux_sz;
-	}
-#undef PUT64
+	put_sample(w, rec, &wa->attr, in, &z);
 	return 0;
-
-too_big:
-	return hwp_set_error(E2BIG, "%s: sample too large for a perf record (over %u bytes)",
-			     w->path, MAX_RECORD);
 }
 
 /* ---------------------------------------------------------------- records */
@@ -697,13 +803,6 @@ static int begin_record(struct hwp_writer *w, int attr_idx, const char *what, ui
 	*wap = wa;
 	*szp = (uint16_t)sz;
 	return 0;
-}
-
-static void put_header(uint8_t *p, uint32_t type, uint16_t misc, uint16_t size)
-{
-	st32(p, type);
-	st16(p + 4, misc);
-	st16(p + 6, size);
 }
 
 int hwp_writer__add_mmap2(struct hwp_writer *w, int attr_idx, uint32_t pid, uint32_t tid,
@@ -956,24 +1055,76 @@ static char *cpuinfo_field(const char *key)
 	return out;
 }
 
+/* cpuinfo's model name with runs of blanks squeezed, as perf does; NULL
+   when there is none. */
+static char *cpu_description(void)
+{
+	char *d = cpuinfo_field("model name"), *r, *o;
+
+	if (!d)
+		return NULL;
+	for (r = o = d; *r; r++)
+		if (!(*r == ' ' && o > d && o[-1] == ' '))
+			*o++ = *r;
+	*o = 0;
+	return d;
+}
+
+/* perf's CPUID feature on x86, "vendor,family,model,stepping" from cpuinfo;
+   false when a field is missing. */
+static bool cpu_id(char *buf, size_t len)
+{
+	char *vendor = cpuinfo_field("vendor_id");
+	char *family = cpuinfo_field("cpu family");
+	char *model = cpuinfo_field("model");
+	char *stepping = cpuinfo_field("stepping");
+	bool ok = vendor && family && model && stepping;
+
+	if (ok)
+		snprintf(buf, len, "%s,%s,%s,%s", vendor, family, model, stepping);
+	free(vendor);
+	free(family);
+	free(model);
+	free(stepping);
+	return ok;
+}
+
+/* MemTotal in /proc/meminfo; false when it is not there. */
+static bool mem_total_kb(unsigned long long *kb)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	bool found = false;
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "MemTotal: %llu", kb) == 1;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* String feature FEAT = VALUE unless the caller set it already; after a
+   failure (ERR) nothing more is set, and ERR is what is returned. */
+static int default_string(struct hwp_writer *w, int err, unsigned feat, const char *value)
+{
+	return err || w->strings[feat] ? err : hwp_writer__set_string(w, feat, value);
+}
+
 int hwp_writer__set_host_features(struct hwp_writer *w)
 {
 	struct utsname u;
+	unsigned long long kb;
+	char cpuid[256], *desc;
 	int err = 0;
 
 	if (!w)
 		return hwp_set_error(EINVAL, "hwp_writer__set_host_features: invalid argument");
 	if (uname(&u) == 0) {
-		if (!w->strings[HWP_FEAT_HOSTNAME])
-			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_HOSTNAME, u.nodename);
-		if (!w->strings[HWP_FEAT_OSRELEASE])
-			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_OSRELEASE, u.release);
-		if (!w->strings[HWP_FEAT_ARCH])
-			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_ARCH, u.machine);
+		err = default_string(w, err, HWP_FEAT_HOSTNAME, u.nodename);
+		err = default_string(w, err, HWP_FEAT_OSRELEASE, u.release);
+		err = default_string(w, err, HWP_FEAT_ARCH, u.machine);
 	}
-	if (!w->strings[HWP_FEAT_VERSION])
-		err = err ? err : hwp_writer__set_string(w, HWP_FEAT_VERSION,
-							 "hwprof " HWPROF_VERSION);
+	err = default_string(w, err, HWP_FEAT_VERSION, "hwprof " HWPROF_VERSION);
 	if (!w->have_nrcpus) {
 		long onln = sysconf(_SC_NPROCESSORS_ONLN);
 		long conf = sysconf(_SC_NPROCESSORS_CONF);
@@ -982,51 +1133,14 @@ int hwp_writer__set_host_features(struct hwp_writer *w)
 			hwp_writer__set_nrcpus(w, (uint32_t)onln,
 					       (uint32_t)(conf > onln ? conf : onln));
 	}
-	if (!w->strings[HWP_FEAT_CPUDESC]) {
-		char *d = cpuinfo_field("model name");
-
-		if (d) {
-			/* squeeze runs of blanks, as perf does */
-			char *r = d, *o = d;
-
-			for (; *r; r++)
-				if (!(*r == ' ' && o > d && o[-1] == ' '))
-					*o++ = *r;
-			*o = 0;
-			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_CPUDESC, d);
-			free(d);
-		}
+	if (!w->strings[HWP_FEAT_CPUDESC] && (desc = cpu_description())) {
+		err = default_string(w, err, HWP_FEAT_CPUDESC, desc);
+		free(desc);
 	}
-	if (!w->strings[HWP_FEAT_CPUID]) {
-		char *vendor = cpuinfo_field("vendor_id");
-		char *family = cpuinfo_field("cpu family");
-		char *model = cpuinfo_field("model");
-		char *stepping = cpuinfo_field("stepping");
-
-		if (vendor && family && model && stepping) {
-			char buf[256];
-
-			snprintf(buf, sizeof(buf), "%s,%s,%s,%s", vendor, family, model, stepping);
-			err = err ? err : hwp_writer__set_string(w, HWP_FEAT_CPUID, buf);
-		}
-		free(vendor);
-		free(family);
-		free(model);
-		free(stepping);
-	}
-	if (!w->have_total_mem) {
-		FILE *f = fopen("/proc/meminfo", "r");
-		char line[256];
-		unsigned long long kb;
-
-		while (f && fgets(line, sizeof(line), f))
-			if (sscanf(line, "MemTotal: %llu", &kb) == 1) {
-				hwp_writer__set_total_mem(w, kb);
-				break;
-			}
-		if (f)
-			fclose(f);
-	}
+	if (!w->strings[HWP_FEAT_CPUID] && cpu_id(cpuid, sizeof(cpuid)))
+		err = default_string(w, err, HWP_FEAT_CPUID, cpuid);
+	if (!w->have_total_mem && mem_total_kb(&kb))
+		hwp_writer__set_total_mem(w, kb);
 	return err;
 }
 
