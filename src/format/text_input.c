@@ -671,136 +671,181 @@ static void rest_of_line(struct cur *c, const char **s, size_t *n)
 	*n = (size_t)(e - c->p);
 }
 
+/* The fields of a PERF_RECORD_MMAP or PERF_RECORD_MMAP2 line. */
+struct ti_mmap {
+	bool mmap2;
+	uint32_t pid, tid, maj, min, prot, mflags;
+	uint64_t addr, len, pgoff, ino, gen;
+	uint8_t bid[20];
+	size_t bid_len;
+	bool has_bid, data;
+	const char *fn;
+	size_t fn_len;
+};
+
+/* The parsers below return NULL, or what they expected where c->p stopped. */
+
+/* "PID/TID: [0xADDR(0xLEN) @ PGOFF" */
+static const char *mmap_range(struct cur *c, struct ti_mmap *m)
+{
+	c_sp(c);
+	if (!c_i32(c, &m->pid) || !c_ch(c, '/') || !c_i32(c, &m->tid) || !c_ch(c, ':'))
+		return "PID/TID:";
+	c_sp(c);
+	if (!c_ch(c, '[') || !c_num(c, &m->addr) || !c_ch(c, '(') || !c_num(c, &m->len) ||
+	    !c_ch(c, ')'))
+		return "[0xADDR(0xLEN)";
+	c_sp(c);
+	if (!c_ch(c, '@'))
+		return "@ PGOFF";
+	c_sp(c);
+	if (!c_num(c, &m->pgoff))
+		return "@ PGOFF";
+	c_sp(c);
+	return NULL;
+}
+
+/* MMAP2 "<BUILD-ID>", after its '<' */
+static const char *mmap2_build_id(struct cur *c, struct ti_mmap *m)
+{
+	const char *s = c->p;
+
+	while (c->p < c->e && hexv[(uint8_t)*c->p])
+		c->p++;
+	m->bid_len = (size_t)(c->p - s);
+	if (m->bid_len % 2 || m->bid_len > 40 || !c_ch(c, '>'))
+		return "<BUILD-ID>";
+	for (size_t i = 0; i < m->bid_len / 2; i++)
+		m->bid[i] = (uint8_t)((hexv[(uint8_t)s[2 * i]] - 1) << 4 |
+				      (hexv[(uint8_t)s[2 * i + 1]] - 1));
+	m->bid_len /= 2;
+	m->has_bid = true;
+	return NULL;
+}
+
+/* MMAP2 "MAJ:MIN INO INO_GENERATION" */
+static const char *mmap2_dev_ino(struct cur *c, struct ti_mmap *m)
+{
+	static const char exp[] = "MAJ:MIN INO INO_GENERATION";
+	uint64_t v;
+
+	if (!c_hex(c, &v) || v > UINT32_MAX)
+		return exp;
+	m->maj = (uint32_t)v;
+	if (!c_ch(c, ':') || !c_hex(c, &v) || v > UINT32_MAX)
+		return exp;
+	m->min = (uint32_t)v;
+	c_sp(c);
+	if (!c_dec(c, &m->ino))
+		return exp;
+	c_sp(c);
+	if (!c_dec(c, &m->gen))
+		return exp;
+	return NULL;
+}
+
+/* Protection, optional: MMAP2 "r-xp", MMAP "x" / "r" (data). */
+static void mmap_prot(struct cur *c, struct ti_mmap *m)
+{
+	const char *p = c->p;
+
+	if (m->mmap2) {
+		if (c->e - p >= 5 && (p[0] == 'r' || p[0] == '-') && (p[1] == 'w' || p[1] == '-') &&
+		    (p[2] == 'x' || p[2] == '-') && (p[3] == 's' || p[3] == 'p') && is_ws(p[4])) {
+			m->prot = (p[0] == 'r' ? TI_PROT_READ : 0) | (p[1] == 'w' ? TI_PROT_WRITE : 0) |
+				  (p[2] == 'x' ? TI_PROT_EXEC : 0);
+			m->mflags = p[3] == 's' ? TI_MAP_SHARED : TI_MAP_PRIVATE;
+			c->p += 4;
+			c_sp(c);
+		}
+	} else if (c->e - p >= 2 && (p[0] == 'r' || p[0] == 'x') && is_ws(p[1])) {
+		m->data = p[0] == 'r';
+		c->p += 1;
+		c_sp(c);
+	}
+}
+
+/* The whole line after the record name. */
+static const char *mmap_fields(struct cur *c, struct ti_mmap *m)
+{
+	const char *exp = mmap_range(c, m);
+
+	if (exp)
+		return exp;
+	if (m->mmap2) {
+		exp = c_ch(c, '<') ? mmap2_build_id(c, m) : mmap2_dev_ino(c, m);
+		if (exp)
+			return exp;
+		c_sp(c);
+	}
+	if (!c_ch(c, ']') || !c_ch(c, ':'))
+		return "]:";
+	c_sp(c);
+	mmap_prot(c, m);
+	rest_of_line(c, &m->fn, &m->fn_len);
+	return m->fn_len ? NULL : "a file name";
+}
+
+/* The perf record of M, SIZE bytes, into R. */
+static void mmap_record(uint8_t *r, const struct ti_mmap *m, size_t size)
+{
+	uint16_t misc;
+
+	memset(r, 0, size);
+	misc = (m->pid == UINT32_MAX || m->addr >= TI_KERNEL_START) ? HWP_MISC_KERNEL : HWP_MISC_USER;
+	if (m->has_bid)
+		misc |= HWP_MISC_MMAP_BUILD_ID;
+	if (m->data)
+		misc |= TI_MISC_MMAP_DATA;
+	put_header(r, m->mmap2 ? HWP_RECORD_MMAP2 : HWP_RECORD_MMAP, misc, size);
+	st32(r + 8, m->pid);
+	st32(r + 12, m->tid);
+	st64(r + 16, m->addr);
+	st64(r + 24, m->len);
+	st64(r + 32, m->pgoff);
+	if (!m->mmap2) {
+		memcpy(r + 40, m->fn, m->fn_len);
+		return;
+	}
+	if (m->has_bid) {
+		r[40] = (uint8_t)m->bid_len;
+		memcpy(r + 44, m->bid, m->bid_len);
+	} else {
+		st32(r + 40, m->maj);
+		st32(r + 44, m->min);
+		st64(r + 48, m->ino);
+		st64(r + 56, m->gen);
+	}
+	st32(r + 64, m->prot);
+	st32(r + 68, m->mflags);
+	memcpy(r + 72, m->fn, m->fn_len);
+}
+
 static int parse_mmap(struct hwp_text_input *t, struct cur *c, bool mmap2, uint64_t line,
 		      uint64_t loff)
 {
 	const char *what = mmap2 ? "PERF_RECORD_MMAP2" : "PERF_RECORD_MMAP";
-	uint32_t pid, tid, maj = 0, min = 0, prot = 0, mflags = 0;
-	uint64_t addr, len, pgoff, ino = 0, gen = 0, v;
-	uint8_t bid[20];
-	size_t bid_len = 0, fn_len, size;
-	bool has_bid = false, data = false;
-	const char *fn, *exp;
-	uint16_t misc;
-	uint8_t *r = t->aux;
+	struct ti_mmap m = { .mmap2 = mmap2 };
+	const char *exp = mmap_fields(c, &m);
+	size_t size;
 
-	c_sp(c);
-	exp = "PID/TID:";
-	if (!c_i32(c, &pid) || !c_ch(c, '/') || !c_i32(c, &tid) || !c_ch(c, ':'))
-		goto bad;
-	c_sp(c);
-	exp = "[0xADDR(0xLEN)";
-	if (!c_ch(c, '[') || !c_num(c, &addr) || !c_ch(c, '(') || !c_num(c, &len) || !c_ch(c, ')'))
-		goto bad;
-	c_sp(c);
-	exp = "@ PGOFF";
-	if (!c_ch(c, '@'))
-		goto bad;
-	c_sp(c);
-	if (!c_num(c, &pgoff))
-		goto bad;
-	c_sp(c);
-	if (mmap2) {
-		if (c_ch(c, '<')) {
-			const char *s = c->p;
-
-			exp = "<BUILD-ID>";
-			while (c->p < c->e && hexv[(uint8_t)*c->p])
-				c->p++;
-			bid_len = (size_t)(c->p - s);
-			if (bid_len % 2 || bid_len > 40 || !c_ch(c, '>'))
-				goto bad;
-			for (size_t i = 0; i < bid_len / 2; i++)
-				bid[i] = (uint8_t)((hexv[(uint8_t)s[2 * i]] - 1) << 4 |
-						   (hexv[(uint8_t)s[2 * i + 1]] - 1));
-			bid_len /= 2;
-			has_bid = true;
-		} else {
-			exp = "MAJ:MIN INO INO_GENERATION";
-			if (!c_hex(c, &v) || v > UINT32_MAX)
-				goto bad;
-			maj = (uint32_t)v;
-			if (!c_ch(c, ':') || !c_hex(c, &v) || v > UINT32_MAX)
-				goto bad;
-			min = (uint32_t)v;
-			c_sp(c);
-			if (!c_dec(c, &ino))
-				goto bad;
-			c_sp(c);
-			if (!c_dec(c, &gen))
-				goto bad;
-		}
-		c_sp(c);
-	}
-	exp = "]:";
-	if (!c_ch(c, ']') || !c_ch(c, ':'))
-		goto bad;
-	c_sp(c);
-	/* protection: MMAP2 "r-xp", MMAP "x" / "r" (data); optional */
-	if (mmap2) {
-		if (c->e - c->p >= 5 && (c->p[0] == 'r' || c->p[0] == '-') &&
-		    (c->p[1] == 'w' || c->p[1] == '-') && (c->p[2] == 'x' || c->p[2] == '-') &&
-		    (c->p[3] == 's' || c->p[3] == 'p') && is_ws(c->p[4])) {
-			prot = (c->p[0] == 'r' ? TI_PROT_READ : 0) | (c->p[1] == 'w' ? TI_PROT_WRITE : 0) |
-			       (c->p[2] == 'x' ? TI_PROT_EXEC : 0);
-			mflags = c->p[3] == 's' ? TI_MAP_SHARED : TI_MAP_PRIVATE;
-			c->p += 4;
-			c_sp(c);
-		}
-	} else if (c->e - c->p >= 2 && (c->p[0] == 'r' || c->p[0] == 'x') && is_ws(c->p[1])) {
-		data = c->p[0] == 'r';
-		c->p += 1;
-		c_sp(c);
-	}
-	rest_of_line(c, &fn, &fn_len);
-	exp = "a file name";
-	if (fn_len == 0)
-		goto bad;
-
-	size = (mmap2 ? 72 : 40) + pad8(fn_len + 1);
-	if (size > TI_REC_MAX)
-		return ti_error(t, E2BIG, line, loff, "%s file name of %zu bytes is too long for a perf record",
-				what, fn_len);
-	memset(r, 0, size);
-	misc = (pid == UINT32_MAX || addr >= TI_KERNEL_START) ? HWP_MISC_KERNEL : HWP_MISC_USER;
-	if (has_bid)
-		misc |= HWP_MISC_MMAP_BUILD_ID;
-	if (data)
-		misc |= TI_MISC_MMAP_DATA;
-	put_header(r, mmap2 ? HWP_RECORD_MMAP2 : HWP_RECORD_MMAP, misc, size);
-	st32(r + 8, pid);
-	st32(r + 12, tid);
-	st64(r + 16, addr);
-	st64(r + 24, len);
-	st64(r + 32, pgoff);
-	if (mmap2) {
-		if (has_bid) {
-			r[40] = (uint8_t)bid_len;
-			memcpy(r + 44, bid, bid_len);
-		} else {
-			st32(r + 40, maj);
-			st32(r + 44, min);
-			st64(r + 48, ino);
-			st64(r + 56, gen);
-		}
-		st32(r + 64, prot);
-		st32(r + 68, mflags);
-		memcpy(r + 72, fn, fn_len);
-	} else {
-		memcpy(r + 40, fn, fn_len);
-	}
-	default_pid_from(t, pid, tid);
-	t->out = r;
-	t->out_size = (uint32_t)size;
-	t->out_off = loff;
-	return 1;
-bad: {
+	if (exp) {
 		char sn[64];
 
 		snippet(sn, sizeof(sn), c->p, tok_end(c->p, c->e));
 		return ti_error(t, EINVAL, line, off_of(t, c->p), "malformed %s line: expected %s, got '%s'",
 				what, exp, sn);
 	}
+	size = (mmap2 ? 72 : 40) + pad8(m.fn_len + 1);
+	if (size > TI_REC_MAX)
+		return ti_error(t, E2BIG, line, loff, "%s file name of %zu bytes is too long for a perf record",
+				what, m.fn_len);
+	mmap_record(t->aux, &m, size);
+	default_pid_from(t, m.pid, m.tid);
+	t->out = t->aux;
+	t->out_size = (uint32_t)size;
+	t->out_off = loff;
+	return 1;
 }
 
 static int parse_comm_line(struct hwp_text_input *t, struct cur *c, uint64_t line, uint64_t loff)
