@@ -96,15 +96,8 @@ static uint64_t lost_total(const struct hwp_file_stats *st)
 	return tot->lost_events + tot->lost_samples;
 }
 
-static void print_text(struct info_ctx *c)
+static void text_file(struct hwp_outbuf *o, const struct hwp_reader *r)
 {
-	struct hwp_outbuf *o = c->o;
-	const struct hwp_reader *r = c->r;
-	const struct hwp_file_stats *st = c->st;
-	const struct hwp_file_totals *tot = hwp_file_stats__totals(st);
-	const struct hwp_header_info *h = hwp_reader__header(r);
-	char name[128];
-
 	hwp_outbuf__printf(o, "# file         : %s\n", hwp_reader__path(r));
 	hwp_outbuf__printf(o, "# format       : %s, %" PRIu64 " bytes\n",
 			   hwp_reader__is_text(r)   ? "perf script text"
@@ -117,6 +110,11 @@ static void print_text(struct info_ctx *c)
 				   hwp_reader__data_size(r) ? "" : " (perf record did not finish: read to end of file)");
 		hwp_outbuf__printf(o, "# attr size    : %" PRIu64 "\n", hwp_reader__file_attr_size(r) - 16);
 	}
+}
+
+/* The recording machine and command, as 'perf report --header-only'. */
+static void text_host(struct hwp_outbuf *o, const struct hwp_header_info *h)
+{
 	if (h->hostname)
 		hwp_outbuf__printf(o, "# hostname : %s\n", h->hostname);
 	if (h->osrelease)
@@ -141,6 +139,12 @@ static void print_text(struct info_ctx *c)
 			hwp_outbuf__printf(o, " %s", h->cmdline[i]);
 		hwp_outbuf__putc(o, '\n');
 	}
+}
+
+static void text_events(struct hwp_outbuf *o, const struct hwp_reader *r)
+{
+	char name[128];
+
 	for (size_t i = 0; i < hwp_reader__nr_evsels(r); i++) {
 		const struct hwp_evsel *e = hwp_reader__evsel(r, i);
 		hwp_outbuf__printf(o, "# event : name = %s, ids = %zu, ", evsel_name(e, name, sizeof(name)),
@@ -148,6 +152,10 @@ static void print_text(struct info_ctx *c)
 		format_attr(o, &e->attr);
 		hwp_outbuf__putc(o, '\n');
 	}
+}
+
+static void text_pmus(struct hwp_outbuf *o, const struct hwp_header_info *h)
+{
 	if (h->nr_pmu_mappings) {
 		hwp_outbuf__puts(o, "# pmu mappings:");
 		for (size_t i = 0; i < h->nr_pmu_mappings; i++)
@@ -161,6 +169,11 @@ static void print_text(struct info_ctx *c)
 			hwp_outbuf__printf(o, "%s %s", j ? "," : "", h->pmu_caps[i].caps[j]);
 		hwp_outbuf__putc(o, '\n');
 	}
+}
+
+/* Compression, build ids and the feature list, which ends the header. */
+static void text_features(struct hwp_outbuf *o, const struct hwp_header_info *h)
+{
 	if (h->has_compressed)
 		hwp_outbuf__printf(o, "# compressed : %s, level = %u, ratio = %u\n",
 				   h->comp_type == 1 ? "Zstd" : "unknown", h->comp_level, h->comp_ratio);
@@ -182,6 +195,11 @@ static void print_text(struct info_ctx *c)
 				hwp_outbuf__printf(o, " #%u", f);
 		}
 	hwp_outbuf__puts(o, "\n\n");
+}
+
+static void text_records(struct hwp_outbuf *o, const struct hwp_file_stats *st)
+{
+	const struct hwp_file_totals *tot = hwp_file_stats__totals(st);
 
 	hwp_outbuf__puts(o, "records:\n");
 	for (unsigned t = 0; t < HWP_RECORD_TYPE_MAX; t++)
@@ -194,6 +212,13 @@ static void print_text(struct info_ctx *c)
 	if (tot->records_compressed_inner)
 		hwp_outbuf__printf(o, "  (%" PRIu64 " of these came out of compressed records)\n",
 				   tot->records_compressed_inner);
+}
+
+static void text_samples(struct hwp_outbuf *o, const struct hwp_reader *r,
+			 const struct hwp_file_stats *st)
+{
+	const struct hwp_file_totals *tot = hwp_file_stats__totals(st);
+	char name[128];
 
 	hwp_outbuf__printf(o, "\nsamples: %" PRIu64 " (user %" PRIu64 ", kernel %" PRIu64 ", other %" PRIu64 ")\n",
 			   tot->samples, tot->samples_user, tot->samples_kernel, tot->samples_other);
@@ -204,27 +229,54 @@ static void print_text(struct info_ctx *c)
 	if (tot->samples_unknown_id)
 		hwp_outbuf__printf(o, "  %-40s %12" PRIu64 "\n", "(unknown sample id: skipped)",
 				   tot->samples_unknown_id);
+}
 
-	if (tot->samples_with_branches) {
-		hwp_outbuf__printf(o, "\nbranch stacks: %" PRIu64 " samples, %" PRIu64 " entries, mean depth %.1f%s\n",
-				   tot->samples_with_branches, tot->branch_entries,
-				   (double)tot->branch_entries / (double)tot->samples_with_branches,
-				   tot->hw_idx_samples ? ", with hw_idx" : "");
-		hwp_outbuf__puts(o, "  depth histogram:");
-		for (unsigned d = 0; d <= HWP_STATS_MAX_DEPTH; d++)
-			if (hwp_file_stats__depth(st, d))
-				hwp_outbuf__printf(o, " %u%s:%" PRIu64, d, d == HWP_STATS_MAX_DEPTH ? "+" : "",
-						   hwp_file_stats__depth(st, d));
-		hwp_outbuf__puts(o, "\n  fields with data (entries with a non-zero value):\n");
-		for (unsigned f = 0; f < HWP_BF_COUNT; f++)
-			hwp_outbuf__printf(o, "    %-10s %12" PRIu64 "  %6.2f%%%s\n", hwp_branch_field__name(f),
-					   hwp_file_stats__branch_field(st, f),
-					   pct(hwp_file_stats__branch_field(st, f), tot->branch_entries),
-					   hwp_file_stats__branch_field(st, f) || f == HWP_BF_FROM_ZERO ? "" : "  (not populated)");
-	}
+/* The branch-stack depth histogram and which entry fields carry data. */
+static void text_branches(struct hwp_outbuf *o, const struct hwp_file_stats *st)
+{
+	const struct hwp_file_totals *tot = hwp_file_stats__totals(st);
+
+	if (!tot->samples_with_branches)
+		return;
+	hwp_outbuf__printf(o, "\nbranch stacks: %" PRIu64 " samples, %" PRIu64 " entries, mean depth %.1f%s\n",
+			   tot->samples_with_branches, tot->branch_entries,
+			   (double)tot->branch_entries / (double)tot->samples_with_branches,
+			   tot->hw_idx_samples ? ", with hw_idx" : "");
+	hwp_outbuf__puts(o, "  depth histogram:");
+	for (unsigned d = 0; d <= HWP_STATS_MAX_DEPTH; d++)
+		if (hwp_file_stats__depth(st, d))
+			hwp_outbuf__printf(o, " %u%s:%" PRIu64, d, d == HWP_STATS_MAX_DEPTH ? "+" : "",
+					   hwp_file_stats__depth(st, d));
+	hwp_outbuf__puts(o, "\n  fields with data (entries with a non-zero value):\n");
+	for (unsigned f = 0; f < HWP_BF_COUNT; f++)
+		hwp_outbuf__printf(o, "    %-10s %12" PRIu64 "  %6.2f%%%s\n", hwp_branch_field__name(f),
+				   hwp_file_stats__branch_field(st, f),
+				   pct(hwp_file_stats__branch_field(st, f), tot->branch_entries),
+				   hwp_file_stats__branch_field(st, f) || f == HWP_BF_FROM_ZERO ? "" : "  (not populated)");
+}
+
+static void text_lost(struct hwp_outbuf *o, const struct hwp_file_stats *st)
+{
+	const struct hwp_file_totals *tot = hwp_file_stats__totals(st);
+
 	hwp_outbuf__printf(o, "\nlost: %" PRIu64 " events (LOST), %" PRIu64 " samples (LOST_SAMPLES); throttled %" PRIu64 " times, unthrottled %" PRIu64 "\n",
 			   tot->lost_events, tot->lost_samples, hwp_file_stats__records(st, HWP_RECORD_THROTTLE),
 			   hwp_file_stats__records(st, HWP_RECORD_UNTHROTTLE));
+}
+
+static void print_text(struct info_ctx *c)
+{
+	const struct hwp_header_info *h = hwp_reader__header(c->r);
+
+	text_file(c->o, c->r);
+	text_host(c->o, h);
+	text_events(c->o, c->r);
+	text_pmus(c->o, h);
+	text_features(c->o, h);
+	text_records(c->o, c->st);
+	text_samples(c->o, c->r, c->st);
+	text_branches(c->o, c->st);
+	text_lost(c->o, c->st);
 }
 
 /* Names of the bits set in BITS ("bitN" for unnamed ones). */
