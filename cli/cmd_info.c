@@ -307,10 +307,73 @@ static void kv_str_if(struct hwp_json_writer *j, const char *k, const char *v)
 		hwp_json_writer__kv_string(j, k, v);
 }
 
+static void json_strings(struct hwp_json_writer *j, const char *k, const char *const *v, size_t n)
+{
+	hwp_json_writer__key(j, k);
+	hwp_json_writer__begin_array(j);
+	for (size_t i = 0; i < n; i++)
+		hwp_json_writer__string(j, v[i]);
+	hwp_json_writer__end_array(j);
+}
+
+static void json_features(struct hwp_json_writer *j, const struct hwp_header_info *h)
+{
+	char feat[16];
+
+	hwp_json_writer__key(j, "features");
+	hwp_json_writer__begin_array(j);
+	for (unsigned f = 1; f < HWP_FEAT_BITS; f++) {
+		if (!hwp_header_info__has(h, f))
+			continue;
+		if (f < HWP_FEAT_LAST_KNOWN) {
+			hwp_json_writer__string(j, hwp_feature__name(f));
+		} else {
+			snprintf(feat, sizeof(feat), "#%u", f);
+			hwp_json_writer__string(j, feat);
+		}
+	}
+	hwp_json_writer__end_array(j);
+}
+
+/* [["HEX", "FILE"], ...] */
+static void json_build_ids(struct hwp_json_writer *j, const struct hwp_header_info *h)
+{
+	char hex[2 * sizeof(h->build_ids[0].id) + 1];
+
+	hwp_json_writer__key(j, "build_ids");
+	hwp_json_writer__begin_array(j);
+	for (size_t i = 0; i < h->nr_build_ids; i++) {
+		unsigned n = h->build_ids[i].size < sizeof(h->build_ids[i].id) ? h->build_ids[i].size
+									       : sizeof(h->build_ids[i].id);
+
+		for (unsigned k = 0; k < n; k++)
+			snprintf(hex + 2 * k, 3, "%02x", h->build_ids[i].id[k]);
+		hex[2 * n] = 0;
+		hwp_json_writer__begin_array(j);
+		hwp_json_writer__string(j, hex);
+		hwp_json_writer__string(j, h->build_ids[i].filename);
+		hwp_json_writer__end_array(j);
+	}
+	hwp_json_writer__end_array(j);
+}
+
+static void json_pmus(struct hwp_json_writer *j, const struct hwp_header_info *h)
+{
+	hwp_json_writer__key(j, "pmu_mappings");
+	hwp_json_writer__begin_object(j);
+	for (size_t i = 0; i < h->nr_pmu_mappings; i++)
+		hwp_json_writer__kv_u64(j, h->pmu_mappings[i].name, h->pmu_mappings[i].type);
+	hwp_json_writer__end_object(j);
+	hwp_json_writer__key(j, "pmu_caps");
+	hwp_json_writer__begin_object(j);
+	for (size_t i = 0; i < h->nr_pmu_caps; i++)
+		json_strings(j, h->pmu_caps[i].pmu_name, h->pmu_caps[i].caps, h->pmu_caps[i].nr_caps);
+	hwp_json_writer__end_object(j);
+}
+
 static void json_header(struct hwp_json_writer *j, const struct hwp_reader *r)
 {
 	const struct hwp_header_info *h = hwp_reader__header(r);
-	char hex[2 * sizeof(h->build_ids[0].id) + 1], feat[16];
 
 	kv_str_if(j, "file", hwp_reader__path(r));
 	hwp_json_writer__kv_string(j, "format", hwp_reader__is_text(r)   ? "text"
@@ -331,54 +394,10 @@ static void json_header(struct hwp_json_writer *j, const struct hwp_reader *r)
 	}
 	if (hwp_header_info__has(h, HWP_FEAT_TOTAL_MEM))
 		hwp_json_writer__kv_u64(j, "total_mem_kb", h->total_mem_kb);
-	hwp_json_writer__key(j, "cmdline");
-	hwp_json_writer__begin_array(j);
-	for (size_t i = 0; i < h->nr_cmdline; i++)
-		hwp_json_writer__string(j, h->cmdline[i]);
-	hwp_json_writer__end_array(j);
-	hwp_json_writer__key(j, "features");
-	hwp_json_writer__begin_array(j);
-	for (unsigned f = 1; f < HWP_FEAT_BITS; f++) {
-		if (!hwp_header_info__has(h, f))
-			continue;
-		if (f < HWP_FEAT_LAST_KNOWN) {
-			hwp_json_writer__string(j, hwp_feature__name(f));
-		} else {
-			snprintf(feat, sizeof(feat), "#%u", f);
-			hwp_json_writer__string(j, feat);
-		}
-	}
-	hwp_json_writer__end_array(j);
-	hwp_json_writer__key(j, "build_ids");
-	hwp_json_writer__begin_array(j);
-	for (size_t i = 0; i < h->nr_build_ids; i++) {
-		unsigned n = h->build_ids[i].size < sizeof(h->build_ids[i].id) ? h->build_ids[i].size
-									       : sizeof(h->build_ids[i].id);
-
-		for (unsigned k = 0; k < n; k++)
-			snprintf(hex + 2 * k, 3, "%02x", h->build_ids[i].id[k]);
-		hex[2 * n] = 0;
-		hwp_json_writer__begin_array(j);
-		hwp_json_writer__string(j, hex);
-		hwp_json_writer__string(j, h->build_ids[i].filename);
-		hwp_json_writer__end_array(j);
-	}
-	hwp_json_writer__end_array(j);
-	hwp_json_writer__key(j, "pmu_mappings");
-	hwp_json_writer__begin_object(j);
-	for (size_t i = 0; i < h->nr_pmu_mappings; i++)
-		hwp_json_writer__kv_u64(j, h->pmu_mappings[i].name, h->pmu_mappings[i].type);
-	hwp_json_writer__end_object(j);
-	hwp_json_writer__key(j, "pmu_caps");
-	hwp_json_writer__begin_object(j);
-	for (size_t i = 0; i < h->nr_pmu_caps; i++) {
-		hwp_json_writer__key(j, h->pmu_caps[i].pmu_name);
-		hwp_json_writer__begin_array(j);
-		for (size_t k = 0; k < h->pmu_caps[i].nr_caps; k++)
-			hwp_json_writer__string(j, h->pmu_caps[i].caps[k]);
-		hwp_json_writer__end_array(j);
-	}
-	hwp_json_writer__end_object(j);
+	json_strings(j, "cmdline", h->cmdline, h->nr_cmdline);
+	json_features(j, h);
+	json_build_ids(j, h);
+	json_pmus(j, h);
 }
 
 static void json_events(struct hwp_json_writer *j, const struct hwp_reader *r,
