@@ -484,7 +484,8 @@ static void print_json(struct hwp_json_writer *j, const struct info_ctx *c)
 	hwp_json_writer__end_object(j);
 }
 
-int cmd_info(int argc, char **argv)
+/* Fills *input and *json; nonzero (the exit status) on a bad option. */
+static int info_parse_opts(int argc, char **argv, const char **input, bool *json)
 {
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
@@ -493,22 +494,18 @@ int cmd_info(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "perf.data";
-	bool json = false;
 	int c;
 
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
 		if (cli_common_opt(c))
 			continue;
 		switch (c) {
 		case 'i':
-			input = optarg;
+			*input = optarg;
 			break;
 		case 'j':
-			json = true;
+			*json = true;
 			break;
 		default:
 			fputs(usage, stderr);
@@ -517,30 +514,18 @@ int cmd_info(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error("info: unexpected argument '%s'", argv[optind]);
+	return 0;
+}
 
-	struct hwp_reader *r = cli_open_input(input);
-	if (!r)
-		return 1;
-	struct hwp_file_stats *st = hwp_file_stats__new();
+/* Prints what ST counted in R, then warns when many samples were lost. */
+static int info_output(const struct hwp_reader *r, const struct hwp_file_stats *st, bool json)
+{
 	struct hwp_json_writer *jw = NULL;
 	struct hwp_outbuf out;
-	struct hwp_event ev;
-	int n, rc = 0;
+	int rc = 0;
 
-	if (!st) {
-		hwp_reader__delete(r);
-		return cli_error("%s", hwp_errmsg());
-	}
-	while ((n = hwp_reader__next(r, &ev)) > 0)
-		hwp_file_stats__add(st, &ev);
-	if (n < 0) {
-		rc = cli_error("%s", hwp_errmsg());
-		goto out;
-	}
-	if (hwp_outbuf__init(&out, stdout) < 0 || (json && !(jw = hwp_json_writer__new(&out)))) {
-		rc = cli_error("out of memory");
-		goto out;
-	}
+	if (hwp_outbuf__init(&out, stdout) < 0 || (json && !(jw = hwp_json_writer__new(&out))))
+		return cli_error("out of memory");
 	struct info_ctx ctx = { &out, r, st };
 	if (json)
 		print_json(jw, &ctx);
@@ -555,8 +540,35 @@ int cmd_info(int argc, char **argv)
 	if (lost_total(st) * 100 > samples)
 		cli_warn("%s: %" PRIu64 " samples lost (%.1f%% of %" PRIu64 " recorded): results under-count; record with a larger buffer (-m) or a lower frequency",
 			 hwp_reader__path(r), lost_total(st), pct(lost_total(st), samples), samples);
-out:
 	hwp_json_writer__delete(jw);
+	return rc;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	const char *input = "perf.data";
+	bool json = false;
+	struct hwp_reader *r;
+	struct hwp_file_stats *st;
+	struct hwp_event ev;
+	int n, rc;
+
+	if (cli_wants_help(argc, argv, usage))
+		return 0;
+	rc = info_parse_opts(argc, argv, &input, &json);
+	if (rc)
+		return rc;
+	r = cli_open_input(input);
+	if (!r)
+		return 1;
+	st = hwp_file_stats__new();
+	if (!st) {
+		hwp_reader__delete(r);
+		return cli_error("%s", hwp_errmsg());
+	}
+	while ((n = hwp_reader__next(r, &ev)) > 0)
+		hwp_file_stats__add(st, &ev);
+	rc = n < 0 ? cli_error("%s", hwp_errmsg()) : info_output(r, st, json);
 	hwp_file_stats__delete(st);
 	hwp_reader__delete(r);
 	return rc;
