@@ -376,7 +376,8 @@ static void print_json(struct hwp_json_writer *j, const struct hwp_probe_info *i
 	hwp_json_writer__end_object(j);
 }
 
-int cmd_check(int argc, char **argv)
+/* Fills OPTS and *json; nonzero (the exit status) on a bad option. */
+static int check_parse_opts(int argc, char **argv, struct hwp_probe_opts *opts, bool *json)
 {
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
@@ -387,12 +388,8 @@ int cmd_check(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct hwp_probe_opts opts = { .sz = sizeof(opts) };
-	bool json = false;
-	int c, rc;
+	int c;
 
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":vq", longopts, NULL)) != -1) {
@@ -400,16 +397,16 @@ int cmd_check(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'J':
-			json = true;
+			*json = true;
 			break;
 		case 'S':
-			opts.sysfs_root = optarg;
+			opts->sysfs_root = optarg;
 			break;
 		case 'P':
-			opts.procfs_root = optarg;
+			opts->procfs_root = optarg;
 			break;
 		case 'D':
-			opts.dev_root = optarg;
+			opts->dev_root = optarg;
 			break;
 		case ':':
 			return cli_error("check: option '%s' needs a value", argv[optind - 1]);
@@ -420,32 +417,51 @@ int cmd_check(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error("check: unexpected argument '%s'", argv[optind]);
+	return 0;
+}
 
-	struct hwp_probe_info *info = hwp_probe_info__new();
+/* Prints INFO as text or JSON; the exit status. */
+static int check_output(const struct hwp_probe_info *info, bool json)
+{
 	struct hwp_json_writer *jw = NULL;
 	struct hwp_outbuf out;
+	int rc;
 
-	if (!info)
-		return cli_error("check: %s", hwp_errmsg());
-	if ((rc = hwp_probe__run(&opts, info)) < 0) {
-		hwp_probe_info__delete(info);
-		return cli_error("check: %s", hwp_errmsg());
-	}
-	if (hwp_outbuf__init(&out, stdout) < 0 || (json && !(jw = hwp_json_writer__new(&out)))) {
-		hwp_probe_info__delete(info);
+	if (hwp_outbuf__init(&out, stdout) < 0 || (json && !(jw = hwp_json_writer__new(&out))))
 		return cli_error("out of memory");
-	}
 	if (json)
 		print_json(jw, info);
 	else
 		print_text(&out, info);
 	rc = jw ? hwp_json_writer__finish(jw) : 0;
 	hwp_json_writer__delete(jw);
-	hwp_probe_info__delete(info);
 	int werr = hwp_outbuf__finish(&out);
 	if (rc < 0)
 		return cli_error("check: %s", hwp_errmsg());
 	if (werr)
 		return cli_error("error writing output: %s", hwp_strerror(werr));
 	return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct hwp_probe_opts opts = { .sz = sizeof(opts) };
+	struct hwp_probe_info *info;
+	bool json = false;
+	int rc;
+
+	if (cli_wants_help(argc, argv, usage))
+		return 0;
+	rc = check_parse_opts(argc, argv, &opts, &json);
+	if (rc)
+		return rc;
+	info = hwp_probe_info__new();
+	if (!info)
+		return cli_error("check: %s", hwp_errmsg());
+	if (hwp_probe__run(&opts, info) < 0)
+		rc = cli_error("check: %s", hwp_errmsg());
+	else
+		rc = check_output(info, json);
+	hwp_probe_info__delete(info);
+	return rc;
 }
