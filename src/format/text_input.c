@@ -249,16 +249,13 @@ static uint64_t name_flags(const char *s, size_t n)
 }
 
 /*
- * P is at "0x" (checked by the caller). Returns 1 with the entry parsed and
- * *endp after it, 0 when the token is not an entry (no '/' after the first
- * number: a plain hex token), -1 on a malformed entry (*why, *errp set).
+ * "0xFROM/0xTO" at P: parse_entry's 1 (*qp after it), 0 or -1, and OUT[0]
+ * and OUT[1].
  */
-static int parse_entry(const char *p, const char *e, uint64_t out[3], const char **endp,
-		       const char **why, const char **errp)
+static int entry_from_to(const char *p, const char *e, uint64_t out[3], const char **qp,
+			 const char **why, const char **errp)
 {
-	const char *q = p + 2, *fs;
-	uint64_t flags = 0, v;
-	unsigned field;
+	const char *q = p + 2;
 	int r;
 
 	r = scan_hex(&q, e, &out[0]);
@@ -284,69 +281,111 @@ static int parse_entry(const char *p, const char *e, uint64_t out[3], const char
 		*errp = q;
 		return -1;
 	}
-	for (field = 2; q < e && *q == '/'; field++) {
-		size_t n;
+	*qp = q;
+	return 1;
+}
 
+/*
+ * The fields after FROM/TO, each of N characters at FS, into *flags: NULL,
+ * or why the field is malformed.
+ */
+
+/* M / P / - ; newer perf: PN, MN */
+static const char *entry_prediction(const char *fs, size_t n, uint64_t *flags)
+{
+	static const char bad[] = "prediction field must be 'M', 'P' or '-'";
+
+	if (n == 1 && fs[0] == '-')
+		return NULL;
+	if (n == 0 || n > 2)
+		return bad;
+	if (fs[0] == 'M')
+		*flags |= 1ULL << HWP_BRF_MISPRED_SHIFT;
+	else if (fs[0] == 'P')
+		*flags |= 1ULL << HWP_BRF_PREDICTED_SHIFT;
+	else if (!(n == 1 && fs[0] == 'N'))
+		return bad;
+	if (n == 2 && fs[1] != 'N')
+		return bad;
+	return NULL;
+}
+
+/* in_tx ('X') and abort ('A'): CH sets the flag at SHIFT, '-' does not */
+static bool entry_bit(const char *fs, size_t n, char ch, unsigned shift, uint64_t *flags)
+{
+	if (n == 1 && fs[0] == ch)
+		*flags |= 1ULL << shift;
+	else if (!(n == 1 && fs[0] == '-'))
+		return false;
+	return true;
+}
+
+static const char *entry_cycles(const char *fs, size_t n, uint64_t *flags)
+{
+	static const char bad[] = "cycles field must be a number from 0 to 65535";
+	uint64_t v = 0;
+
+	if (n == 1 && fs[0] == '-')
+		return NULL;
+	if (n == 0 || n > 5)
+		return bad;
+	for (size_t i = 0; i < n; i++) {
+		if (!is_digit(fs[i]))
+			return bad;
+		v = v * 10 + (uint64_t)(fs[i] - '0');
+	}
+	if (v > 0xffff)
+		return bad;
+	*flags |= v << HWP_BRF_CYCLES_SHIFT;
+	return NULL;
+}
+
+/* Field number FIELD (FROM is 0, TO 1). */
+static const char *entry_field(unsigned field, const char *fs, size_t n, uint64_t *flags)
+{
+	switch (field) {
+	case 2:
+		return entry_prediction(fs, n, flags);
+	case 3:
+		return entry_bit(fs, n, 'X', HWP_BRF_IN_TX_SHIFT, flags)
+			       ? NULL : "in_tx field must be 'X' or '-'";
+	case 4:
+		return entry_bit(fs, n, 'A', HWP_BRF_ABORT_SHIFT, flags)
+			       ? NULL : "abort field must be 'A' or '-'";
+	case 5:
+		return entry_cycles(fs, n, flags);
+	default:
+		if (field > 16)
+			return "too many '/' fields";
+		*flags |= name_flags(fs, n);
+		return NULL;
+	}
+}
+
+/*
+ * P is at "0x" (checked by the caller). Returns 1 with the entry parsed and
+ * *endp after it, 0 when the token is not an entry (no '/' after the first
+ * number: a plain hex token), -1 on a malformed entry (*why, *errp set).
+ */
+static int parse_entry(const char *p, const char *e, uint64_t out[3], const char **endp,
+		       const char **why, const char **errp)
+{
+	const char *q, *fs, *bad;
+	uint64_t flags = 0;
+	int r;
+
+	r = entry_from_to(p, e, out, &q, why, errp);
+	if (r <= 0)
+		return r;
+	for (unsigned field = 2; q < e && *q == '/'; field++) {
 		fs = ++q;
 		while (q < e && *q != '/' && !is_ws(*q))
 			q++;
-		n = (size_t)(q - fs);
-		switch (field) {
-		case 2: /* M / P / - ; newer perf: PN, MN */
-			if (n == 1 && fs[0] == '-')
-				break;
-			if (n == 0 || n > 2)
-				goto bad_ev;
-			if (fs[0] == 'M')
-				flags |= 1ULL << HWP_BRF_MISPRED_SHIFT;
-			else if (fs[0] == 'P')
-				flags |= 1ULL << HWP_BRF_PREDICTED_SHIFT;
-			else if (!(n == 1 && fs[0] == 'N'))
-				goto bad_ev;
-			if (n == 2 && fs[1] != 'N')
-				goto bad_ev;
-			break;
-		case 3:
-			if (n == 1 && fs[0] == 'X')
-				flags |= 1ULL << HWP_BRF_IN_TX_SHIFT;
-			else if (!(n == 1 && fs[0] == '-')) {
-				*why = "in_tx field must be 'X' or '-'";
-				*errp = fs;
-				return -1;
-			}
-			break;
-		case 4:
-			if (n == 1 && fs[0] == 'A')
-				flags |= 1ULL << HWP_BRF_ABORT_SHIFT;
-			else if (!(n == 1 && fs[0] == '-')) {
-				*why = "abort field must be 'A' or '-'";
-				*errp = fs;
-				return -1;
-			}
-			break;
-		case 5:
-			if (n == 1 && fs[0] == '-')
-				break;
-			v = 0;
-			if (n == 0 || n > 5)
-				goto bad_cycles;
-			for (size_t i = 0; i < n; i++) {
-				if (!is_digit(fs[i]))
-					goto bad_cycles;
-				v = v * 10 + (uint64_t)(fs[i] - '0');
-			}
-			if (v > 0xffff)
-				goto bad_cycles;
-			flags |= v << HWP_BRF_CYCLES_SHIFT;
-			break;
-		default:
-			if (field > 16) {
-				*why = "too many '/' fields";
-				*errp = fs;
-				return -1;
-			}
-			flags |= name_flags(fs, n);
-			break;
+		bad = entry_field(field, fs, (size_t)(q - fs), &flags);
+		if (bad) {
+			*why = bad;
+			*errp = fs;
+			return -1;
 		}
 	}
 	if (q < e && !is_ws(*q)) {
@@ -357,15 +396,6 @@ static int parse_entry(const char *p, const char *e, uint64_t out[3], const char
 	out[2] = flags;
 	*endp = q;
 	return 1;
-
-bad_ev:
-	*why = "prediction field must be 'M', 'P' or '-'";
-	*errp = fs;
-	return -1;
-bad_cycles:
-	*why = "cycles field must be a number from 0 to 65535";
-	*errp = fs;
-	return -1;
 }
 
 /* ------------------------------------------------------------------------ */
