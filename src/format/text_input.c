@@ -1051,117 +1051,181 @@ static int blank_line(struct hwp_text_input *t, uint64_t line, uint64_t loff)
 	return 0;
 }
 
-static int fields_line(struct hwp_text_input *t, const char *ls, const char *p, const char *le,
-		       uint64_t line, uint64_t loff)
-{
+/* A fields line, split: the fields before the branch entries, and the entries. */
+struct ti_fields {
 	struct span tok[TI_MAX_TOK];
-	size_t ntok = 0;
-	uint64_t nent = 0, cap;
-	size_t base = entries_base(t);
-	uint8_t *ent = t->rec + base;
-	char sn[64];
+	size_t ntok;
+	uint64_t nent, cap;
+	uint8_t *ent;      /* where the next entry goes in the sample record */
+};
 
-	(void)ls;
-	cap = (TI_REC_MAX - base) / 24;
+/*
+ * A branch entry at P, into the sample record: 1 with *endp after it, 0 when
+ * P starts no entry, or a negative error.
+ */
+static int field_entry(struct hwp_text_input *t, const char *p, const char *le, uint64_t line,
+		       struct ti_fields *f, const char **endp)
+{
+	uint64_t v[3];
+	const char *why = NULL, *errp = NULL;
+	char sn[64];
+	int r;
+
+	if (!(p[0] == '0' && le - p >= 2 && (p[1] | 0x20) == 'x'))
+		return 0;
+	r = parse_entry(p, le, v, endp, &why, &errp);
+	if (r < 0) {
+		snippet(sn, sizeof(sn), p, tok_end(p, le));
+		return ti_error(t, EINVAL, line, off_of(t, errp), "bad branch entry '%s': %s", sn, why);
+	}
+	if (r == 0)
+		return 0;
+	if (f->nent >= f->cap)
+		return ti_error(t, E2BIG, line, off_of(t, p),
+				"sample has more than %llu branch entries: a perf record cannot exceed 65535 bytes",
+				(unsigned long long)f->cap);
+	st64(f->ent, v[0]);
+	st64(f->ent + 8, v[1]);
+	st64(f->ent + 16, v[2]);
+	f->ent += 24;
+	f->nent++;
+	return 1;
+}
+
+/*
+ * Splits the line from P into F. At a PERF_RECORD_* field, stops with
+ * *sideband_at there. 0 or a negative error.
+ */
+static int split_fields(struct hwp_text_input *t, const char *p, const char *le, uint64_t line,
+			struct ti_fields *f, const char **sideband_at)
+{
+	char sn[64];
+	int r;
+
 	for (;;) {
 		const char *ts;
 
 		while (p < le && is_ws(*p))
 			p++;
 		if (p >= le)
-			break;
+			return 0;
 		ts = p;
-		if (p[0] == '0' && le - p >= 2 && (p[1] | 0x20) == 'x') {
-			uint64_t v[3];
-			const char *why = NULL, *errp = NULL, *ep = NULL;
-			int r = parse_entry(p, le, v, &ep, &why, &errp);
-
-			if (r < 0) {
-				snippet(sn, sizeof(sn), ts, tok_end(ts, le));
-				return ti_error(t, EINVAL, line, off_of(t, errp),
-						"bad branch entry '%s': %s", sn, why);
-			}
-			if (r > 0) {
-				if (nent >= cap)
-					return ti_error(t, E2BIG, line, off_of(t, ts),
-							"sample has more than %llu branch entries: a perf record cannot exceed 65535 bytes",
-							(unsigned long long)cap);
-				st64(ent, v[0]);
-				st64(ent + 8, v[1]);
-				st64(ent + 16, v[2]);
-				ent += 24;
-				nent++;
-				p = ep;
-				continue;
-			}
-		}
-		p = tok_end(p, le);
-		if (nent) {
+		r = field_entry(t, ts, le, line, f, &p);
+		if (r < 0)
+			return r;
+		if (r > 0)
+			continue;
+		p = tok_end(ts, le);
+		if (f->nent) {
 			snippet(sn, sizeof(sn), ts, p);
 			return ti_error(t, EINVAL, line, off_of(t, ts),
 					"unexpected '%s' after the branch entries (expected 0xFROM/0xTO/...)", sn);
 		}
-		if (p - ts >= 12 && memcmp(ts, "PERF_RECORD_", 12) == 0)
-			return sideband(t, ts, le, line, loff);
-		if (ntok == TI_MAX_TOK) {
+		if (p - ts >= 12 && memcmp(ts, "PERF_RECORD_", 12) == 0) {
+			*sideband_at = ts;
+			return 0;
+		}
+		if (f->ntok == TI_MAX_TOK) {
 			snippet(sn, sizeof(sn), ts, p);
 			return ti_error(t, EINVAL, line, off_of(t, ts),
 					"too many fields before the branch entries ('%s')", sn);
 		}
-		tok[ntok].s = ts;
-		tok[ntok].e = p;
-		ntok++;
+		f->tok[f->ntok].s = ts;
+		f->tok[f->ntok].e = p;
+		f->ntok++;
 	}
+}
 
-	if (t->state == ST_FRAMES) {
-		if (ntok) {
-			snippet(sn, sizeof(sn), tok[0].s, tok[0].e);
-			return ti_error(t, EINVAL, line, off_of(t, tok[0].s),
-					"expected the branch stack line after the callchain of line %llu, got '%s'",
-					(unsigned long long)t->s_line, sn);
-		}
-		return emit_sample(t, nent);
+/* The branch stack line after a callchain: entries only. */
+static int stack_line(struct hwp_text_input *t, const struct ti_fields *f, uint64_t line)
+{
+	char sn[64];
+
+	if (f->ntok) {
+		snippet(sn, sizeof(sn), f->tok[0].s, f->tok[0].e);
+		return ti_error(t, EINVAL, line, off_of(t, f->tok[0].s),
+				"expected the branch stack line after the callchain of line %llu, got '%s'",
+				(unsigned long long)t->s_line, sn);
 	}
+	return emit_sample(t, f->nent);
+}
 
-	if (t->callchain && nent == 0) {
-		/* the prefix line of a sample whose callchain follows */
-		reset_sample(t);
-		t->have_prefix = true;
-		t->s_off = loff;
-		t->s_line = line;
-		take_prefix(t, tok, ntok);
-		return 0;
+/* The sample's IP, [0x]HEX. */
+static int sample_ip(struct hwp_text_input *t, const struct span *ip, uint64_t line)
+{
+	const char *q = ip->s;
+	uint64_t v;
+
+	if (ip->e - q > 2 && q[0] == '0' && (q[1] | 0x20) == 'x')
+		q += 2;
+	if (scan_hex(&q, ip->e, &v) <= 0 || q != ip->e) {
+		char sn[64];
+
+		snippet(sn, sizeof(sn), ip->s, ip->e);
+		return ti_error(t, EINVAL, line, off_of(t, ip->s),
+				"expected a hexadecimal sample IP, got '%s' (make the text with 'perf script -F ip,brstack', optionally +comm,pid,tid,cpu,time)",
+				sn);
 	}
+	t->s_has_ip = true;
+	t->s_ip = v;
+	return 0;
+}
 
-	/* a one-line sample: [prefix] IP [entries] */
+/* A one-line sample: [prefix] IP [entries] */
+static int one_line_sample(struct hwp_text_input *t, const struct ti_fields *f, uint64_t line,
+			   uint64_t loff)
+{
+	int r;
+
 	if (!t->have_prefix) {
 		t->s_off = loff;
 		t->s_line = line;
 	}
-	if (ntok == 0) {
+	if (f->ntok == 0) {
 		if (!t->callchain)
 			return ti_error(t, EINVAL, line, loff,
 					"expected the sample IP before the branch entries");
 		/* callchain text: a branch stack line after a prefix with no frames */
 	} else {
-		const struct span *ip = &tok[ntok - 1];
-		const char *q = ip->s;
-		uint64_t v;
-
-		if (ip->e - q > 2 && q[0] == '0' && (q[1] | 0x20) == 'x')
-			q += 2;
-		if (scan_hex(&q, ip->e, &v) <= 0 || q != ip->e) {
-			snippet(sn, sizeof(sn), ip->s, ip->e);
-			return ti_error(t, EINVAL, line, off_of(t, ip->s),
-					"expected a hexadecimal sample IP, got '%s' (make the text with 'perf script -F ip,brstack', optionally +comm,pid,tid,cpu,time)",
-					sn);
-		}
-		t->s_has_ip = true;
-		t->s_ip = v;
-		if (ntok > 1)
-			take_prefix(t, tok, ntok - 1);
+		r = sample_ip(t, &f->tok[f->ntok - 1], line);
+		if (r)
+			return r;
+		if (f->ntok > 1)
+			take_prefix(t, f->tok, f->ntok - 1);
 	}
-	return emit_sample(t, nent);
+	return emit_sample(t, f->nent);
+}
+
+static int fields_line(struct hwp_text_input *t, const char *ls, const char *p, const char *le,
+		       uint64_t line, uint64_t loff)
+{
+	size_t base = entries_base(t);
+	struct ti_fields f;
+	const char *sb = NULL;
+	int r;
+
+	(void)ls;
+	f.ntok = 0;
+	f.nent = 0;
+	f.cap = (TI_REC_MAX - base) / 24;
+	f.ent = t->rec + base;
+	r = split_fields(t, p, le, line, &f, &sb);
+	if (r < 0)
+		return r;
+	if (sb)
+		return sideband(t, sb, le, line, loff);
+	if (t->state == ST_FRAMES)
+		return stack_line(t, &f, line);
+	if (t->callchain && f.nent == 0) {
+		/* the prefix line of a sample whose callchain follows */
+		reset_sample(t);
+		t->have_prefix = true;
+		t->s_off = loff;
+		t->s_line = line;
+		take_prefix(t, f.tok, f.ntok);
+		return 0;
+	}
+	return one_line_sample(t, &f, line, loff);
 }
 
 static int one_line(struct hwp_text_input *t, const char *ls, const char *le, uint64_t line)
