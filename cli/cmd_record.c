@@ -316,28 +316,6 @@ out:
 	return rc;
 }
 
-static const struct option record_longopts[] = {
-	CLI_COMMON_LONGOPTS,
-	{ "output", required_argument, NULL, 'o' },
-	{ "event", required_argument, NULL, 'e' },
-	{ "count", required_argument, NULL, 'c' },
-	{ "freq", required_argument, NULL, 'F' },
-	{ "branch-any", no_argument, NULL, 'b' },
-	{ "branch-filter", required_argument, NULL, 'j' },
-	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
-	{ "data", no_argument, NULL, 'd' },
-	{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
-	{ "no-inherit", no_argument, NULL, 'i' },
-	{ "mmap-pages", required_argument, NULL, 'm' },
-	{ "print-attr", no_argument, NULL, OPT_PRINT_ATTR },
-	{ "emulate", no_argument, NULL, OPT_EMULATE },
-	{ "depth", required_argument, NULL, OPT_DEPTH },
-	{ "jitter", required_argument, NULL, OPT_JITTER },
-	{ "exact", required_argument, NULL, OPT_EXACT },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 /* -F N|max */
 static int parse_freq(struct record_opts *o, const char *arg)
 {
@@ -480,6 +458,27 @@ static int parse_value_opt(struct record_opts *o, int c, char **argv)
 /* Fills O from the command line; nonzero (the exit status) on a bad option. */
 static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 {
+	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
+		{ "output", required_argument, NULL, 'o' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "branch-any", no_argument, NULL, 'b' },
+		{ "branch-filter", required_argument, NULL, 'j' },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		{ "data", no_argument, NULL, 'd' },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+		{ "no-inherit", no_argument, NULL, 'i' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "print-attr", no_argument, NULL, OPT_PRINT_ATTR },
+		{ "emulate", no_argument, NULL, OPT_EMULATE },
+		{ "depth", required_argument, NULL, OPT_DEPTH },
+		{ "jitter", required_argument, NULL, OPT_JITTER },
+		{ "exact", required_argument, NULL, OPT_EXACT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
 	int c, rc;
 
 	memset(o, 0, sizeof(*o));
@@ -487,7 +486,7 @@ static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 	optind = 1;
 	opterr = 0;
 	/* '+': options end at PROG, whose own options are not ours */
-	while ((c = getopt_long(argc, argv, "+:o:e:c:F:bj:gdim:vq", record_longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:e:c:F:bj:gdim:vq", longopts, NULL)) != -1) {
 		if (cli_common_opt(c))
 			continue;
 		/* "-o --" would write to a file named "--": the value is missing. */
