@@ -55,14 +55,10 @@ static void print_int_or(struct hwp_outbuf *o, int v)
 		hwp_outbuf__printf(o, "%d", v);
 }
 
-static void print_text(struct hwp_outbuf *o, const struct hwp_probe_info *in)
+static void text_cpu(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 {
 	const struct hwp_probe_cpu *cpu = hwp_probe_info__cpu(in);
-	const struct hwp_probe_perms *perms = hwp_probe_info__perms(in);
 	const struct hwp_probe_kmsg *km = hwp_probe_info__kmsg(in);
-	const struct hwp_probe_perf_caps *pc = hwp_probe_info__perf_caps(in);
-	const char *pmus_err;
-	char bits[8];
 
 	hwp_outbuf__puts(o, "CPU\n");
 	if (cpu->vendor == HWP_CPU_ARM)
@@ -86,6 +82,11 @@ static void print_text(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 		hwp_outbuf__printf(o, "  kernel log: \"%s\"\n", km->line);
 	else
 		hwp_outbuf__printf(o, "  kernel log: %s\n", km->err);
+}
+
+static void text_pmus(struct hwp_outbuf *o, const struct hwp_probe_info *in)
+{
+	const char *pmus_err;
 
 	hwp_outbuf__puts(o, "\nPMUs\n");
 	if (hwp_probe_info__pmus_state(in, &pmus_err) != HWP_PROBE_READ)
@@ -104,7 +105,11 @@ static void print_text(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 		hwp_outbuf__printf(o, "  (and %zu more uncore/other PMUs)\n", hwp_probe_info__nr_other_pmus(in));
 	if (!hwp_probe_info__core_pmu(in)[0])
 		hwp_outbuf__puts(o, "  no hardware (core) PMU\n");
+}
 
+/* The sysctls that limit perf events, each level with what it means. */
+static void text_perms(struct hwp_outbuf *o, const struct hwp_probe_perms *perms)
+{
 	hwp_outbuf__puts(o, "\nPermissions\n  perf_event_paranoid = ");
 	print_int_or(o, perms->paranoid);
 	hwp_outbuf__printf(o, " (you: %s, %s)\n", perms->privileged ? perms->privilege : "unprivileged",
@@ -129,6 +134,12 @@ static void print_text(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 	if (perms->nmi_watchdog == 1)
 		hwp_outbuf__puts(o, ", nmi_watchdog = 1 (takes one counter)");
 	hwp_outbuf__putc(o, '\n');
+}
+
+static void text_lbr_format(struct hwp_outbuf *o, const struct hwp_probe_info *in)
+{
+	const struct hwp_probe_perf_caps *pc = hwp_probe_info__perf_caps(in);
+	char bits[8];
 
 	hwp_outbuf__puts(o, "\nIntel LBR format (IA32_PERF_CAPABILITIES, MSR 0x345)\n");
 	if (pc->state == HWP_PROBE_READ) {
@@ -150,9 +161,12 @@ static void print_text(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 		hwp_outbuf__printf(o, "  %s%s%s\n", state_text(pc->state),
 				   pc->err[0] ? ": " : "", pc->err);
 	}
-	if (cpu->flag_arch_lbr)
+	if (hwp_probe_info__cpu(in)->flag_arch_lbr)
 		hwp_outbuf__puts(o, "  architectural LBR (CPUID.07H:EDX[19])\n");
+}
 
+static void text_verdicts(struct hwp_outbuf *o, const struct hwp_probe_info *in)
+{
 	hwp_outbuf__puts(o, "\nCan record\n");
 	verdict_line(o, "hardware PMU", hwp_probe_info__verdict(in, HWP_CAP_HW_PMU));
 	verdict_line(o, "branch stacks", hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK));
@@ -163,7 +177,11 @@ static void print_text(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 	verdict_line(o, "kernel symbols", hwp_probe_info__verdict(in, HWP_CAP_KERNEL_SYMS));
 	verdict_line(o, "software events", hwp_probe_info__verdict(in, HWP_CAP_SOFTWARE));
 	hwp_outbuf__putc(o, '\n');
+}
 
+/* What to run here to record branches (or what works instead). */
+static void text_advice(struct hwp_outbuf *o, const struct hwp_probe_info *in)
+{
 	if (!hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes)
 		hwp_outbuf__puts(o, "No hardware PMU here, so no branch records (-b, -j, --call-graph lbr)\n"
 				    "and no hardware events. Record emulated branch stacks instead:\n"
@@ -177,6 +195,16 @@ static void print_text(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 	if (hwp_probe_info__verdict(in, HWP_CAP_SOFTWARE)->yes &&
 	    !hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes)
 		hwp_outbuf__puts(o, "Software events work: hwprof record -e cpu-clock -- PROG ARGS\n");
+}
+
+static void print_text(struct hwp_outbuf *o, const struct hwp_probe_info *in)
+{
+	text_cpu(o, in);
+	text_pmus(o, in);
+	text_perms(o, hwp_probe_info__perms(in));
+	text_lbr_format(o, in);
+	text_verdicts(o, in);
+	text_advice(o, in);
 }
 
 /* INT, or null when it could not be read. */
@@ -348,7 +376,8 @@ static void print_json(struct hwp_json_writer *j, const struct hwp_probe_info *i
 	hwp_json_writer__end_object(j);
 }
 
-int cmd_check(int argc, char **argv)
+/* Fills OPTS and *json; nonzero (the exit status) on a bad option. */
+static int check_parse_opts(int argc, char **argv, struct hwp_probe_opts *opts, bool *json)
 {
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
@@ -359,12 +388,8 @@ int cmd_check(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct hwp_probe_opts opts = { .sz = sizeof(opts) };
-	bool json = false;
-	int c, rc;
+	int c;
 
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":vq", longopts, NULL)) != -1) {
@@ -372,16 +397,16 @@ int cmd_check(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'J':
-			json = true;
+			*json = true;
 			break;
 		case 'S':
-			opts.sysfs_root = optarg;
+			opts->sysfs_root = optarg;
 			break;
 		case 'P':
-			opts.procfs_root = optarg;
+			opts->procfs_root = optarg;
 			break;
 		case 'D':
-			opts.dev_root = optarg;
+			opts->dev_root = optarg;
 			break;
 		case ':':
 			return cli_error("check: option '%s' needs a value", argv[optind - 1]);
@@ -392,32 +417,51 @@ int cmd_check(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error("check: unexpected argument '%s'", argv[optind]);
+	return 0;
+}
 
-	struct hwp_probe_info *info = hwp_probe_info__new();
+/* Prints INFO as text or JSON; the exit status. */
+static int check_output(const struct hwp_probe_info *info, bool json)
+{
 	struct hwp_json_writer *jw = NULL;
 	struct hwp_outbuf out;
+	int rc;
 
-	if (!info)
-		return cli_error("check: %s", hwp_errmsg());
-	if ((rc = hwp_probe__run(&opts, info)) < 0) {
-		hwp_probe_info__delete(info);
-		return cli_error("check: %s", hwp_errmsg());
-	}
-	if (hwp_outbuf__init(&out, stdout) < 0 || (json && !(jw = hwp_json_writer__new(&out)))) {
-		hwp_probe_info__delete(info);
+	if (hwp_outbuf__init(&out, stdout) < 0 || (json && !(jw = hwp_json_writer__new(&out))))
 		return cli_error("out of memory");
-	}
 	if (json)
 		print_json(jw, info);
 	else
 		print_text(&out, info);
 	rc = jw ? hwp_json_writer__finish(jw) : 0;
 	hwp_json_writer__delete(jw);
-	hwp_probe_info__delete(info);
 	int werr = hwp_outbuf__finish(&out);
 	if (rc < 0)
 		return cli_error("check: %s", hwp_errmsg());
 	if (werr)
 		return cli_error("error writing output: %s", hwp_strerror(werr));
 	return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct hwp_probe_opts opts = { .sz = sizeof(opts) };
+	struct hwp_probe_info *info;
+	bool json = false;
+	int rc;
+
+	if (cli_wants_help(argc, argv, usage))
+		return 0;
+	rc = check_parse_opts(argc, argv, &opts, &json);
+	if (rc)
+		return rc;
+	info = hwp_probe_info__new();
+	if (!info)
+		return cli_error("check: %s", hwp_errmsg());
+	if (hwp_probe__run(&opts, info) < 0)
+		rc = cli_error("check: %s", hwp_errmsg());
+	else
+		rc = check_output(info, json);
+	hwp_probe_info__delete(info);
+	return rc;
 }

@@ -96,15 +96,8 @@ static uint64_t lost_total(const struct hwp_file_stats *st)
 	return tot->lost_events + tot->lost_samples;
 }
 
-static void print_text(struct info_ctx *c)
+static void text_file(struct hwp_outbuf *o, const struct hwp_reader *r)
 {
-	struct hwp_outbuf *o = c->o;
-	const struct hwp_reader *r = c->r;
-	const struct hwp_file_stats *st = c->st;
-	const struct hwp_file_totals *tot = hwp_file_stats__totals(st);
-	const struct hwp_header_info *h = hwp_reader__header(r);
-	char name[128];
-
 	hwp_outbuf__printf(o, "# file         : %s\n", hwp_reader__path(r));
 	hwp_outbuf__printf(o, "# format       : %s, %" PRIu64 " bytes\n",
 			   hwp_reader__is_text(r)   ? "perf script text"
@@ -117,6 +110,11 @@ static void print_text(struct info_ctx *c)
 				   hwp_reader__data_size(r) ? "" : " (perf record did not finish: read to end of file)");
 		hwp_outbuf__printf(o, "# attr size    : %" PRIu64 "\n", hwp_reader__file_attr_size(r) - 16);
 	}
+}
+
+/* The recording machine and command, as 'perf report --header-only'. */
+static void text_host(struct hwp_outbuf *o, const struct hwp_header_info *h)
+{
 	if (h->hostname)
 		hwp_outbuf__printf(o, "# hostname : %s\n", h->hostname);
 	if (h->osrelease)
@@ -141,6 +139,12 @@ static void print_text(struct info_ctx *c)
 			hwp_outbuf__printf(o, " %s", h->cmdline[i]);
 		hwp_outbuf__putc(o, '\n');
 	}
+}
+
+static void text_events(struct hwp_outbuf *o, const struct hwp_reader *r)
+{
+	char name[128];
+
 	for (size_t i = 0; i < hwp_reader__nr_evsels(r); i++) {
 		const struct hwp_evsel *e = hwp_reader__evsel(r, i);
 		hwp_outbuf__printf(o, "# event : name = %s, ids = %zu, ", evsel_name(e, name, sizeof(name)),
@@ -148,6 +152,10 @@ static void print_text(struct info_ctx *c)
 		format_attr(o, &e->attr);
 		hwp_outbuf__putc(o, '\n');
 	}
+}
+
+static void text_pmus(struct hwp_outbuf *o, const struct hwp_header_info *h)
+{
 	if (h->nr_pmu_mappings) {
 		hwp_outbuf__puts(o, "# pmu mappings:");
 		for (size_t i = 0; i < h->nr_pmu_mappings; i++)
@@ -161,6 +169,11 @@ static void print_text(struct info_ctx *c)
 			hwp_outbuf__printf(o, "%s %s", j ? "," : "", h->pmu_caps[i].caps[j]);
 		hwp_outbuf__putc(o, '\n');
 	}
+}
+
+/* Compression, build ids and the feature list, which ends the header. */
+static void text_features(struct hwp_outbuf *o, const struct hwp_header_info *h)
+{
 	if (h->has_compressed)
 		hwp_outbuf__printf(o, "# compressed : %s, level = %u, ratio = %u\n",
 				   h->comp_type == 1 ? "Zstd" : "unknown", h->comp_level, h->comp_ratio);
@@ -182,6 +195,11 @@ static void print_text(struct info_ctx *c)
 				hwp_outbuf__printf(o, " #%u", f);
 		}
 	hwp_outbuf__puts(o, "\n\n");
+}
+
+static void text_records(struct hwp_outbuf *o, const struct hwp_file_stats *st)
+{
+	const struct hwp_file_totals *tot = hwp_file_stats__totals(st);
 
 	hwp_outbuf__puts(o, "records:\n");
 	for (unsigned t = 0; t < HWP_RECORD_TYPE_MAX; t++)
@@ -194,6 +212,13 @@ static void print_text(struct info_ctx *c)
 	if (tot->records_compressed_inner)
 		hwp_outbuf__printf(o, "  (%" PRIu64 " of these came out of compressed records)\n",
 				   tot->records_compressed_inner);
+}
+
+static void text_samples(struct hwp_outbuf *o, const struct hwp_reader *r,
+			 const struct hwp_file_stats *st)
+{
+	const struct hwp_file_totals *tot = hwp_file_stats__totals(st);
+	char name[128];
 
 	hwp_outbuf__printf(o, "\nsamples: %" PRIu64 " (user %" PRIu64 ", kernel %" PRIu64 ", other %" PRIu64 ")\n",
 			   tot->samples, tot->samples_user, tot->samples_kernel, tot->samples_other);
@@ -204,27 +229,54 @@ static void print_text(struct info_ctx *c)
 	if (tot->samples_unknown_id)
 		hwp_outbuf__printf(o, "  %-40s %12" PRIu64 "\n", "(unknown sample id: skipped)",
 				   tot->samples_unknown_id);
+}
 
-	if (tot->samples_with_branches) {
-		hwp_outbuf__printf(o, "\nbranch stacks: %" PRIu64 " samples, %" PRIu64 " entries, mean depth %.1f%s\n",
-				   tot->samples_with_branches, tot->branch_entries,
-				   (double)tot->branch_entries / (double)tot->samples_with_branches,
-				   tot->hw_idx_samples ? ", with hw_idx" : "");
-		hwp_outbuf__puts(o, "  depth histogram:");
-		for (unsigned d = 0; d <= HWP_STATS_MAX_DEPTH; d++)
-			if (hwp_file_stats__depth(st, d))
-				hwp_outbuf__printf(o, " %u%s:%" PRIu64, d, d == HWP_STATS_MAX_DEPTH ? "+" : "",
-						   hwp_file_stats__depth(st, d));
-		hwp_outbuf__puts(o, "\n  fields with data (entries with a non-zero value):\n");
-		for (unsigned f = 0; f < HWP_BF_COUNT; f++)
-			hwp_outbuf__printf(o, "    %-10s %12" PRIu64 "  %6.2f%%%s\n", hwp_branch_field__name(f),
-					   hwp_file_stats__branch_field(st, f),
-					   pct(hwp_file_stats__branch_field(st, f), tot->branch_entries),
-					   hwp_file_stats__branch_field(st, f) || f == HWP_BF_FROM_ZERO ? "" : "  (not populated)");
-	}
+/* The branch-stack depth histogram and which entry fields carry data. */
+static void text_branches(struct hwp_outbuf *o, const struct hwp_file_stats *st)
+{
+	const struct hwp_file_totals *tot = hwp_file_stats__totals(st);
+
+	if (!tot->samples_with_branches)
+		return;
+	hwp_outbuf__printf(o, "\nbranch stacks: %" PRIu64 " samples, %" PRIu64 " entries, mean depth %.1f%s\n",
+			   tot->samples_with_branches, tot->branch_entries,
+			   (double)tot->branch_entries / (double)tot->samples_with_branches,
+			   tot->hw_idx_samples ? ", with hw_idx" : "");
+	hwp_outbuf__puts(o, "  depth histogram:");
+	for (unsigned d = 0; d <= HWP_STATS_MAX_DEPTH; d++)
+		if (hwp_file_stats__depth(st, d))
+			hwp_outbuf__printf(o, " %u%s:%" PRIu64, d, d == HWP_STATS_MAX_DEPTH ? "+" : "",
+					   hwp_file_stats__depth(st, d));
+	hwp_outbuf__puts(o, "\n  fields with data (entries with a non-zero value):\n");
+	for (unsigned f = 0; f < HWP_BF_COUNT; f++)
+		hwp_outbuf__printf(o, "    %-10s %12" PRIu64 "  %6.2f%%%s\n", hwp_branch_field__name(f),
+				   hwp_file_stats__branch_field(st, f),
+				   pct(hwp_file_stats__branch_field(st, f), tot->branch_entries),
+				   hwp_file_stats__branch_field(st, f) || f == HWP_BF_FROM_ZERO ? "" : "  (not populated)");
+}
+
+static void text_lost(struct hwp_outbuf *o, const struct hwp_file_stats *st)
+{
+	const struct hwp_file_totals *tot = hwp_file_stats__totals(st);
+
 	hwp_outbuf__printf(o, "\nlost: %" PRIu64 " events (LOST), %" PRIu64 " samples (LOST_SAMPLES); throttled %" PRIu64 " times, unthrottled %" PRIu64 "\n",
 			   tot->lost_events, tot->lost_samples, hwp_file_stats__records(st, HWP_RECORD_THROTTLE),
 			   hwp_file_stats__records(st, HWP_RECORD_UNTHROTTLE));
+}
+
+static void print_text(struct info_ctx *c)
+{
+	const struct hwp_header_info *h = hwp_reader__header(c->r);
+
+	text_file(c->o, c->r);
+	text_host(c->o, h);
+	text_events(c->o, c->r);
+	text_pmus(c->o, h);
+	text_features(c->o, h);
+	text_records(c->o, c->st);
+	text_samples(c->o, c->r, c->st);
+	text_branches(c->o, c->st);
+	text_lost(c->o, c->st);
 }
 
 /* Names of the bits set in BITS ("bitN" for unnamed ones). */
@@ -255,10 +307,73 @@ static void kv_str_if(struct hwp_json_writer *j, const char *k, const char *v)
 		hwp_json_writer__kv_string(j, k, v);
 }
 
+static void json_strings(struct hwp_json_writer *j, const char *k, const char *const *v, size_t n)
+{
+	hwp_json_writer__key(j, k);
+	hwp_json_writer__begin_array(j);
+	for (size_t i = 0; i < n; i++)
+		hwp_json_writer__string(j, v[i]);
+	hwp_json_writer__end_array(j);
+}
+
+static void json_features(struct hwp_json_writer *j, const struct hwp_header_info *h)
+{
+	char feat[16];
+
+	hwp_json_writer__key(j, "features");
+	hwp_json_writer__begin_array(j);
+	for (unsigned f = 1; f < HWP_FEAT_BITS; f++) {
+		if (!hwp_header_info__has(h, f))
+			continue;
+		if (f < HWP_FEAT_LAST_KNOWN) {
+			hwp_json_writer__string(j, hwp_feature__name(f));
+		} else {
+			snprintf(feat, sizeof(feat), "#%u", f);
+			hwp_json_writer__string(j, feat);
+		}
+	}
+	hwp_json_writer__end_array(j);
+}
+
+/* [["HEX", "FILE"], ...] */
+static void json_build_ids(struct hwp_json_writer *j, const struct hwp_header_info *h)
+{
+	char hex[2 * sizeof(h->build_ids[0].id) + 1];
+
+	hwp_json_writer__key(j, "build_ids");
+	hwp_json_writer__begin_array(j);
+	for (size_t i = 0; i < h->nr_build_ids; i++) {
+		unsigned n = h->build_ids[i].size < sizeof(h->build_ids[i].id) ? h->build_ids[i].size
+									       : sizeof(h->build_ids[i].id);
+
+		for (unsigned k = 0; k < n; k++)
+			snprintf(hex + 2 * k, 3, "%02x", h->build_ids[i].id[k]);
+		hex[2 * n] = 0;
+		hwp_json_writer__begin_array(j);
+		hwp_json_writer__string(j, hex);
+		hwp_json_writer__string(j, h->build_ids[i].filename);
+		hwp_json_writer__end_array(j);
+	}
+	hwp_json_writer__end_array(j);
+}
+
+static void json_pmus(struct hwp_json_writer *j, const struct hwp_header_info *h)
+{
+	hwp_json_writer__key(j, "pmu_mappings");
+	hwp_json_writer__begin_object(j);
+	for (size_t i = 0; i < h->nr_pmu_mappings; i++)
+		hwp_json_writer__kv_u64(j, h->pmu_mappings[i].name, h->pmu_mappings[i].type);
+	hwp_json_writer__end_object(j);
+	hwp_json_writer__key(j, "pmu_caps");
+	hwp_json_writer__begin_object(j);
+	for (size_t i = 0; i < h->nr_pmu_caps; i++)
+		json_strings(j, h->pmu_caps[i].pmu_name, h->pmu_caps[i].caps, h->pmu_caps[i].nr_caps);
+	hwp_json_writer__end_object(j);
+}
+
 static void json_header(struct hwp_json_writer *j, const struct hwp_reader *r)
 {
 	const struct hwp_header_info *h = hwp_reader__header(r);
-	char hex[2 * sizeof(h->build_ids[0].id) + 1], feat[16];
 
 	kv_str_if(j, "file", hwp_reader__path(r));
 	hwp_json_writer__kv_string(j, "format", hwp_reader__is_text(r)   ? "text"
@@ -279,54 +394,10 @@ static void json_header(struct hwp_json_writer *j, const struct hwp_reader *r)
 	}
 	if (hwp_header_info__has(h, HWP_FEAT_TOTAL_MEM))
 		hwp_json_writer__kv_u64(j, "total_mem_kb", h->total_mem_kb);
-	hwp_json_writer__key(j, "cmdline");
-	hwp_json_writer__begin_array(j);
-	for (size_t i = 0; i < h->nr_cmdline; i++)
-		hwp_json_writer__string(j, h->cmdline[i]);
-	hwp_json_writer__end_array(j);
-	hwp_json_writer__key(j, "features");
-	hwp_json_writer__begin_array(j);
-	for (unsigned f = 1; f < HWP_FEAT_BITS; f++) {
-		if (!hwp_header_info__has(h, f))
-			continue;
-		if (f < HWP_FEAT_LAST_KNOWN) {
-			hwp_json_writer__string(j, hwp_feature__name(f));
-		} else {
-			snprintf(feat, sizeof(feat), "#%u", f);
-			hwp_json_writer__string(j, feat);
-		}
-	}
-	hwp_json_writer__end_array(j);
-	hwp_json_writer__key(j, "build_ids");
-	hwp_json_writer__begin_array(j);
-	for (size_t i = 0; i < h->nr_build_ids; i++) {
-		unsigned n = h->build_ids[i].size < sizeof(h->build_ids[i].id) ? h->build_ids[i].size
-									       : sizeof(h->build_ids[i].id);
-
-		for (unsigned k = 0; k < n; k++)
-			snprintf(hex + 2 * k, 3, "%02x", h->build_ids[i].id[k]);
-		hex[2 * n] = 0;
-		hwp_json_writer__begin_array(j);
-		hwp_json_writer__string(j, hex);
-		hwp_json_writer__string(j, h->build_ids[i].filename);
-		hwp_json_writer__end_array(j);
-	}
-	hwp_json_writer__end_array(j);
-	hwp_json_writer__key(j, "pmu_mappings");
-	hwp_json_writer__begin_object(j);
-	for (size_t i = 0; i < h->nr_pmu_mappings; i++)
-		hwp_json_writer__kv_u64(j, h->pmu_mappings[i].name, h->pmu_mappings[i].type);
-	hwp_json_writer__end_object(j);
-	hwp_json_writer__key(j, "pmu_caps");
-	hwp_json_writer__begin_object(j);
-	for (size_t i = 0; i < h->nr_pmu_caps; i++) {
-		hwp_json_writer__key(j, h->pmu_caps[i].pmu_name);
-		hwp_json_writer__begin_array(j);
-		for (size_t k = 0; k < h->pmu_caps[i].nr_caps; k++)
-			hwp_json_writer__string(j, h->pmu_caps[i].caps[k]);
-		hwp_json_writer__end_array(j);
-	}
-	hwp_json_writer__end_object(j);
+	json_strings(j, "cmdline", h->cmdline, h->nr_cmdline);
+	json_features(j, h);
+	json_build_ids(j, h);
+	json_pmus(j, h);
 }
 
 static void json_events(struct hwp_json_writer *j, const struct hwp_reader *r,
@@ -413,7 +484,8 @@ static void print_json(struct hwp_json_writer *j, const struct info_ctx *c)
 	hwp_json_writer__end_object(j);
 }
 
-int cmd_info(int argc, char **argv)
+/* Fills *input and *json; nonzero (the exit status) on a bad option. */
+static int info_parse_opts(int argc, char **argv, const char **input, bool *json)
 {
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
@@ -422,22 +494,18 @@ int cmd_info(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "perf.data";
-	bool json = false;
 	int c;
 
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
 		if (cli_common_opt(c))
 			continue;
 		switch (c) {
 		case 'i':
-			input = optarg;
+			*input = optarg;
 			break;
 		case 'j':
-			json = true;
+			*json = true;
 			break;
 		default:
 			fputs(usage, stderr);
@@ -446,30 +514,18 @@ int cmd_info(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error("info: unexpected argument '%s'", argv[optind]);
+	return 0;
+}
 
-	struct hwp_reader *r = cli_open_input(input);
-	if (!r)
-		return 1;
-	struct hwp_file_stats *st = hwp_file_stats__new();
+/* Prints what ST counted in R, then warns when many samples were lost. */
+static int info_output(const struct hwp_reader *r, const struct hwp_file_stats *st, bool json)
+{
 	struct hwp_json_writer *jw = NULL;
 	struct hwp_outbuf out;
-	struct hwp_event ev;
-	int n, rc = 0;
+	int rc = 0;
 
-	if (!st) {
-		hwp_reader__delete(r);
-		return cli_error("%s", hwp_errmsg());
-	}
-	while ((n = hwp_reader__next(r, &ev)) > 0)
-		hwp_file_stats__add(st, &ev);
-	if (n < 0) {
-		rc = cli_error("%s", hwp_errmsg());
-		goto out;
-	}
-	if (hwp_outbuf__init(&out, stdout) < 0 || (json && !(jw = hwp_json_writer__new(&out)))) {
-		rc = cli_error("out of memory");
-		goto out;
-	}
+	if (hwp_outbuf__init(&out, stdout) < 0 || (json && !(jw = hwp_json_writer__new(&out))))
+		return cli_error("out of memory");
 	struct info_ctx ctx = { &out, r, st };
 	if (json)
 		print_json(jw, &ctx);
@@ -484,8 +540,35 @@ int cmd_info(int argc, char **argv)
 	if (lost_total(st) * 100 > samples)
 		cli_warn("%s: %" PRIu64 " samples lost (%.1f%% of %" PRIu64 " recorded): results under-count; record with a larger buffer (-m) or a lower frequency",
 			 hwp_reader__path(r), lost_total(st), pct(lost_total(st), samples), samples);
-out:
 	hwp_json_writer__delete(jw);
+	return rc;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	const char *input = "perf.data";
+	bool json = false;
+	struct hwp_reader *r;
+	struct hwp_file_stats *st;
+	struct hwp_event ev;
+	int n, rc;
+
+	if (cli_wants_help(argc, argv, usage))
+		return 0;
+	rc = info_parse_opts(argc, argv, &input, &json);
+	if (rc)
+		return rc;
+	r = cli_open_input(input);
+	if (!r)
+		return 1;
+	st = hwp_file_stats__new();
+	if (!st) {
+		hwp_reader__delete(r);
+		return cli_error("%s", hwp_errmsg());
+	}
+	while ((n = hwp_reader__next(r, &ev)) > 0)
+		hwp_file_stats__add(st, &ev);
+	rc = n < 0 ? cli_error("%s", hwp_errmsg()) : info_output(r, st, json);
 	hwp_file_stats__delete(st);
 	hwp_reader__delete(r);
 	return rc;

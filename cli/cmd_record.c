@@ -161,73 +161,90 @@ static int explain_open_failure(const struct hwp_attr *a, const struct hwp_recor
 	return rc;
 }
 
-static int record_hw(const struct record_opts *o, int argc, char **argv)
+/* The library's attr options for O; nonzero (the exit status) when they conflict. */
+static int record_attr_opts(const struct record_opts *o, struct hwp_attr_opts *ao)
 {
-	struct hwp_attr_opts ao = { .sz = sizeof(ao) };
-	struct hwp_capture_host host;
-	struct hwp_attr_result *ar;
-	struct hwp_record_opts ro = { .sz = sizeof(ro) };
-	struct hwp_record_result res;
-	struct sigaction sa, old_int, old_term;
-	int rc;
-
-	if (hwp_capture_host__detect(NULL, &host) < 0)
-		return cli_error("record: %s", hwp_errmsg());
 	if (o->period && (o->freq || o->freq_max))
 		return cli_error("record: cannot set frequency (-F) and period (-c) at the same time");
-	ao.event = o->event;
-	ao.period = o->period;
-	ao.freq = o->freq_max ? 0 : o->freq;
-	ao.freq_max = o->freq_max;
-	ao.branch_sample_type = o->branch_any ? HWP_BRANCH_ANY : o->branch_filter;
-	if (o->call_graph && parse_callgraph(o->call_graph, &ao))
+	ao->event = o->event;
+	ao->period = o->period;
+	ao->freq = o->freq_max ? 0 : o->freq;
+	ao->freq_max = o->freq_max;
+	ao->branch_sample_type = o->branch_any ? HWP_BRANCH_ANY : o->branch_filter;
+	if (o->call_graph && parse_callgraph(o->call_graph, ao))
 		return 1;
-	ao.data_addr = o->data_addr;
-	ao.per_thread = o->per_thread;
-	ao.no_inherit = o->no_inherit;
+	ao->data_addr = o->data_addr;
+	ao->per_thread = o->per_thread;
+	ao->no_inherit = o->no_inherit;
+	return 0;
+}
 
+/* The perf_event_attr perf would build for O, into *arp (to free). */
+static int record_build_attr(const struct record_opts *o, const struct hwp_capture_host *host,
+			     struct hwp_attr_result **arp)
+{
+	struct hwp_attr_opts ao = { .sz = sizeof(ao) };
+	struct hwp_attr_result *ar;
+
+	if (record_attr_opts(o, &ao))
+		return 1;
 	ar = calloc(1, sizeof(*ar));
 	if (!ar)
 		return cli_error("out of memory");
-	if (hwp_attr__build(&ao, &host, ar) < 0) {
+	if (hwp_attr__build(&ao, host, ar) < 0) {
 		free(ar);
 		return cli_error("record: %s", hwp_errmsg());
 	}
 	for (unsigned i = 0; i < ar->nr_warnings; i++)
 		cli_warn("%s", ar->warnings[i]);
-	if (o->print_attr) {
-		char buf[4096];
+	*arp = ar;
+	return 0;
+}
 
-		hwp_attr__format_perf(&ar->attr, buf, sizeof(buf));
-		fputs(buf, stdout);
-		free(ar);
-		return 0;
-	}
-	if (o->argc < 1) {
-		free(ar);
+/* What a recording (not --print-attr) needs: a program, and a file to write. */
+static int record_check_target(const struct record_opts *o)
+{
+	if (o->argc < 1)
 		return cli_error("record: no program to run (hwprof record [OPTIONS] -- PROG [ARGS])");
-	}
-	if (!strcmp(o->output, "-")) {
-		free(ar);
+	if (!strcmp(o->output, "-"))
 		return cli_error("record: -o -: perf.data is written in file mode and needs a seekable "
 				 "file, not a pipe");
+	return 0;
+}
+
+/* CMDLINE feature: "hwprof record ..." (perf writes its own argv); NULL when out of memory. */
+static const char **record_cmdline(int argc, char **argv)
+{
+	const char **cmdline = calloc((size_t)argc + 1, sizeof(*cmdline));
+
+	if (cmdline) {
+		cmdline[0] = "hwprof";
+		for (int i = 0; i < argc; i++)
+			cmdline[i + 1] = argv[i];
 	}
+	return cmdline;
+}
+
+/* Runs and records the program, Ctrl-C/TERM stopping it; the library's result. */
+static int record_run(const struct record_opts *o, const struct hwp_attr_result *ar,
+		      const struct hwp_capture_host *host, int argc, char **argv,
+		      struct hwp_record_result *res)
+{
+	struct hwp_record_opts ro = { .sz = sizeof(ro) };
+	struct sigaction sa, old_int, old_term;
+	const char **cmdline = record_cmdline(argc, argv);
+	int rc;
 
 	ro.attr = &ar->attr;
 	ro.event_name = ar->event.name;
 	ro.precise_max = ar->event.precise_max;
 	ro.allow_sw_fallback = !(ar->attr.sample_type & HWP_SAMPLE_BRANCH_STACK);
-	ro.paranoid = host.paranoid;
+	ro.paranoid = host->paranoid;
 	ro.per_thread = o->per_thread;
 	ro.mmap_pages = o->mmap_pages;
 	ro.output = o->output;
 	ro.argv = o->argv;
-	/* CMDLINE feature: "hwprof record ..." (perf writes its own argv) */
-	const char **cmdline = calloc((size_t)argc + 1, sizeof(*cmdline));
 	if (cmdline) {
-		cmdline[0] = "hwprof";
-		for (int i = 0; i < argc; i++)
-			cmdline[i + 1] = argv[i];
 		ro.cmdline_argc = argc + 1;
 		ro.cmdline_argv = cmdline;
 	}
@@ -238,38 +255,208 @@ static int record_hw(const struct record_opts *o, int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	rc = hwp_record__run(&ro, &res);
+	rc = hwp_record__run(&ro, res);
 	free(cmdline);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	for (unsigned i = 0; i < res.nr_notes; i++)
-		cli_warn("%s", res.notes[i]);
-	if (rc < 0) {
-		int r;
-
-		if (res.phase == HWP_RECORD_PHASE_OPEN)
-			r = explain_open_failure(&ar->attr, &res);
-		else
-			r = cli_error("record: %s", hwp_errmsg());
-		free(ar);
-		return r;
-	}
-	free(ar);
-	fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-		(double)res.bytes / (1024.0 * 1024.0), o->output, res.samples);
-	if (res.lost_records || res.lost_samples)
-		cli_warn("%" PRIu64 " samples lost (%" PRIu64 " dropped by the kernel): use a bigger ring "
-			 "buffer (-m) or a lower rate (-F/-c)", res.lost_records, res.lost_samples);
-	if (WIFSIGNALED(res.wait_status)) {
-		cli_warn("%s was killed by signal %d (%s); %s holds what was recorded until then",
-			 o->argv[0], WTERMSIG(res.wait_status), strsignal(WTERMSIG(res.wait_status)),
-			 o->output);
-		return 128 + WTERMSIG(res.wait_status);
-	}
-	return WIFEXITED(res.wait_status) ? WEXITSTATUS(res.wait_status) : 0;
+	for (unsigned i = 0; i < res->nr_notes; i++)
+		cli_warn("%s", res->notes[i]);
+	return rc;
 }
 
-int cmd_record(int argc, char **argv)
+/* After a recording: what was written, what was lost; PROG's exit status. */
+static int record_report(const struct record_opts *o, const struct hwp_record_result *res)
+{
+	fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+		(double)res->bytes / (1024.0 * 1024.0), o->output, res->samples);
+	if (res->lost_records || res->lost_samples)
+		cli_warn("%" PRIu64 " samples lost (%" PRIu64 " dropped by the kernel): use a bigger ring "
+			 "buffer (-m) or a lower rate (-F/-c)", res->lost_records, res->lost_samples);
+	if (WIFSIGNALED(res->wait_status)) {
+		cli_warn("%s was killed by signal %d (%s); %s holds what was recorded until then",
+			 o->argv[0], WTERMSIG(res->wait_status), strsignal(WTERMSIG(res->wait_status)),
+			 o->output);
+		return 128 + WTERMSIG(res->wait_status);
+	}
+	return WIFEXITED(res->wait_status) ? WEXITSTATUS(res->wait_status) : 0;
+}
+
+static int record_hw(const struct record_opts *o, int argc, char **argv)
+{
+	struct hwp_capture_host host;
+	struct hwp_attr_result *ar = NULL;
+	struct hwp_record_result res;
+	int rc;
+
+	if (hwp_capture_host__detect(NULL, &host) < 0)
+		return cli_error("record: %s", hwp_errmsg());
+	rc = record_build_attr(o, &host, &ar);
+	if (rc)
+		return rc;
+	if (o->print_attr) {
+		char buf[4096];
+
+		hwp_attr__format_perf(&ar->attr, buf, sizeof(buf));
+		fputs(buf, stdout);
+		goto out;
+	}
+	rc = record_check_target(o);
+	if (rc)
+		goto out;
+	if (record_run(o, ar, &host, argc, argv, &res) < 0) {
+		if (res.phase == HWP_RECORD_PHASE_OPEN)
+			rc = explain_open_failure(&ar->attr, &res);
+		else
+			rc = cli_error("record: %s", hwp_errmsg());
+		goto out;
+	}
+	rc = record_report(o, &res);
+out:
+	free(ar);
+	return rc;
+}
+
+/* -F N|max */
+static int parse_freq(struct record_opts *o, const char *arg)
+{
+	if (!strcasecmp(arg, "max")) {
+		struct hwp_capture_host h;
+
+		/* perf resolves max to perf_event_max_sample_rate */
+		o->freq_max = true;
+		o->freq = hwp_capture_host__detect(NULL, &h) == 0 && h.max_sample_rate
+				  ? h.max_sample_rate : 1;
+		return 0;
+	}
+	if (parse_u64("-F", arg, &o->freq))
+		return 1;
+	if (!o->freq)
+		return cli_error("record: -F 0: frequency and count are zero");
+	return 0;
+}
+
+/* -b, -j F,..: perf's one option, given once */
+static int parse_branch(struct record_opts *o, int c, const char *arg)
+{
+	if (o->branch_any || o->branch_filter)
+		return cli_error("record: can't use --branch-any (-b) with --branch-filter "
+				 "(-j), or either twice");
+	if (c == 'b') {
+		o->branch_any = true;
+		return 0;
+	}
+	if (hwp_branch_filter__parse(arg, &o->branch_filter) < 0)
+		return cli_error("record: -j: %s", hwp_errmsg());
+	o->branch_filter_str = arg;
+	return 0;
+}
+
+/* -c, -F, -m, --depth, --jitter: numbers, range-checked */
+static int parse_number_opt(struct record_opts *o, int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'c':
+		if (parse_u64("-c", arg, &o->period))
+			return 1;
+		if (!o->period)
+			return cli_error("record: -c 0: the sample period must be at least 1");
+		return 0;
+	case 'F':
+		return parse_freq(o, arg);
+	case 'm':
+		if (parse_u64("-m", arg, &v))
+			return 1;
+		if (!v || (v & (v - 1)) || v > (1u << 20))
+			return cli_error("record: -m %s: ring-buffer pages must be a power of 2 "
+					 "(1..1048576)", arg);
+		o->mmap_pages = (unsigned)v;
+		return 0;
+	case OPT_DEPTH:
+		if (parse_u64("--depth", arg, &v))
+			return 1;
+		if (v != 8 && v != 16 && v != 32 && v != 64)
+			return cli_error("record: --depth %s: 8, 16, 32 or 64", arg);
+		o->depth = (int)v;
+		return 0;
+	default: /* OPT_JITTER */
+		if (parse_u64("--jitter", arg, &v))
+			return 1;
+		if (v > 100)
+			return cli_error("record: --jitter %s: a percentage (0..100)", arg);
+		o->jitter = (unsigned)v;
+		return 0;
+	}
+}
+
+/* The options that only set a flag: true when C is one. */
+static bool parse_flag_opt(struct record_opts *o, int c)
+{
+	switch (c) {
+	case 'g':
+		o->call_graph = "fp";
+		break;
+	case 'd':
+		o->data_addr = true;
+		break;
+	case OPT_PER_THREAD:
+		o->per_thread = true;
+		break;
+	case 'i':
+		o->no_inherit = true;
+		break;
+	case OPT_PRINT_ATTR:
+		o->print_attr = true;
+		break;
+	case OPT_EMULATE:
+		o->emulate = true;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* Every other option (getopt's C, its value in optarg); nonzero (the exit status) on error. */
+static int parse_value_opt(struct record_opts *o, int c, char **argv)
+{
+	switch (c) {
+	case 'o':
+		o->output = optarg;
+		return 0;
+	case 'e':
+		if (o->event)
+			return cli_error("record: one event at a time (-e given twice)");
+		o->event = optarg;
+		return 0;
+	case 'c':
+	case 'F':
+	case 'm':
+	case OPT_DEPTH:
+	case OPT_JITTER:
+		return parse_number_opt(o, c, optarg);
+	case 'b':
+	case 'j':
+		return parse_branch(o, c, optarg);
+	case OPT_CALL_GRAPH:
+		o->call_graph = optarg;
+		o->callgraph_lbr = !strcmp(optarg, "lbr");
+		return 0;
+	case OPT_EXACT:
+		o->exact = optarg;
+		return 0;
+	case ':':
+		return cli_error("record: option '%s' needs a value; see 'hwprof record --help'",
+				 argv[optind - 1]);
+	default:
+		return cli_error("record: unknown option '%s'; see 'hwprof record --help'",
+				 argv[optind - 1]);
+	}
+}
+
+/* Fills O from the command line; nonzero (the exit status) on a bad option. */
+static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 {
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
@@ -292,14 +479,10 @@ int cmd_record(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct record_opts o;
-	uint64_t v;
-	int c;
+	int c, rc;
 
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	memset(&o, 0, sizeof(o));
-	o.output = "perf.data";
+	memset(o, 0, sizeof(*o));
+	o->output = "perf.data";
 	optind = 1;
 	opterr = 0;
 	/* '+': options end at PROG, whose own options are not ours */
@@ -310,117 +493,45 @@ int cmd_record(int argc, char **argv)
 		if (optarg && strcmp(optarg, "--") == 0 && c != ':' && c != '?')
 			return cli_error("record: option '%s' needs a value before '--'; see 'hwprof record --help'",
 					 argv[optind - 2]);
-		switch (c) {
-		case 'o':
-			o.output = optarg;
-			break;
-		case 'e':
-			if (o.event)
-				return cli_error("record: one event at a time (-e given twice)");
-			o.event = optarg;
-			break;
-		case 'c':
-			if (parse_u64("-c", optarg, &o.period))
-				return 1;
-			if (!o.period)
-				return cli_error("record: -c 0: the sample period must be at least 1");
-			break;
-		case 'F':
-			if (!strcasecmp(optarg, "max")) {
-				struct hwp_capture_host h;
-
-				/* perf resolves max to perf_event_max_sample_rate */
-				o.freq_max = true;
-				o.freq = hwp_capture_host__detect(NULL, &h) == 0 && h.max_sample_rate
-						 ? h.max_sample_rate : 1;
-				break;
-			}
-			if (parse_u64("-F", optarg, &o.freq))
-				return 1;
-			if (!o.freq)
-				return cli_error("record: -F 0: frequency and count are zero");
-			break;
-		case 'b':
-		case 'j':
-			/* perf: -b and -j are one option, given once */
-			if (o.branch_any || o.branch_filter)
-				return cli_error("record: can't use --branch-any (-b) with --branch-filter "
-						 "(-j), or either twice");
-			if (c == 'b') {
-				o.branch_any = true;
-			} else {
-				if (hwp_branch_filter__parse(optarg, &o.branch_filter) < 0)
-					return cli_error("record: -j: %s", hwp_errmsg());
-				o.branch_filter_str = optarg;
-			}
-			break;
-		case 'g':
-			o.call_graph = "fp";
-			break;
-		case OPT_CALL_GRAPH:
-			o.call_graph = optarg;
-			o.callgraph_lbr = !strcmp(optarg, "lbr");
-			break;
-		case 'd':
-			o.data_addr = true;
-			break;
-		case OPT_PER_THREAD:
-			o.per_thread = true;
-			break;
-		case 'i':
-			o.no_inherit = true;
-			break;
-		case 'm':
-			if (parse_u64("-m", optarg, &v))
-				return 1;
-			if (!v || (v & (v - 1)) || v > (1u << 20))
-				return cli_error("record: -m %s: ring-buffer pages must be a power of 2 "
-						 "(1..1048576)", optarg);
-			o.mmap_pages = (unsigned)v;
-			break;
-		case OPT_PRINT_ATTR:
-			o.print_attr = true;
-			break;
-		case OPT_EMULATE:
-			o.emulate = true;
-			break;
-		case OPT_DEPTH:
-			if (parse_u64("--depth", optarg, &v))
-				return 1;
-			if (v != 8 && v != 16 && v != 32 && v != 64)
-				return cli_error("record: --depth %s: 8, 16, 32 or 64", optarg);
-			o.depth = (int)v;
-			break;
-		case OPT_JITTER:
-			if (parse_u64("--jitter", optarg, &v))
-				return 1;
-			if (v > 100)
-				return cli_error("record: --jitter %s: a percentage (0..100)", optarg);
-			o.jitter = (unsigned)v;
-			break;
-		case OPT_EXACT:
-			o.exact = optarg;
-			break;
-		case ':':
-			return cli_error("record: option '%s' needs a value; see 'hwprof record --help'",
-					 argv[optind - 1]);
-		default:
-			return cli_error("record: unknown option '%s'; see 'hwprof record --help'",
-					 argv[optind - 1]);
-		}
-	}
-	if (o.period && o.freq)
-		return cli_error("record: cannot set frequency (-F) and period (-c) at the same time");
-	if (o.call_graph && !o.emulate) {
-		struct hwp_attr_opts ao = { .sz = sizeof(ao) };
-
-		if (parse_callgraph(o.call_graph, &ao))
-			return 1;
+		if (parse_flag_opt(o, c))
+			continue;
+		rc = parse_value_opt(o, c, argv);
+		if (rc)
+			return rc;
 	}
 	if (optind < argc && !strcmp(argv[optind], "--"))
 		optind++;
-	o.argc = argc - optind;
-	o.argv = argv + optind;
+	o->argc = argc - optind;
+	o->argv = argv + optind;
+	return 0;
+}
+
+/* Checks across options, for both paths; nonzero (the exit status) on a conflict. */
+static int record_check_opts(const struct record_opts *o)
+{
+	if (o->period && o->freq)
+		return cli_error("record: cannot set frequency (-F) and period (-c) at the same time");
+	if (o->call_graph && !o->emulate) {
+		struct hwp_attr_opts ao = { .sz = sizeof(ao) };
+
+		if (parse_callgraph(o->call_graph, &ao))
+			return 1;
+	}
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record_opts o;
+	int rc;
+
+	if (cli_wants_help(argc, argv, usage))
+		return 0;
+	rc = record_parse_opts(argc, argv, &o);
+	if (!rc)
+		rc = record_check_opts(&o);
+	if (rc)
+		return rc;
 	if (o.emulate)
 		return record_emulate(&o);
 	return record_hw(&o, argc, argv);

@@ -30,16 +30,9 @@ static void forward(int sig)
 	}
 }
 
-int record_emulate(const struct record_opts *o)
+/* Options the emulation ignores or refuses; nonzero (the exit status) when it cannot run. */
+static int emulate_check_opts(const struct record_opts *o)
 {
-	struct hwp_emu_opts eo;
-	struct hwp_emu_result res;
-	struct sigaction sa, old_int, old_term, old_hup;
-	struct hwp_emu *s;
-	const char *out = o->output ? o->output : "perf.data";
-	int rc = 0, err;
-	pid_t pid;
-
 	if (o->argc < 1 || !o->argv || !o->argv[0])
 		return cli_error("record --emulate: no program to run (-- PROG ARGS)");
 	if (o->freq)
@@ -63,90 +56,137 @@ int record_emulate(const struct record_opts *o)
 	    !(o->branch_filter & HWP_BRANCH_USER))
 		return cli_error("record --emulate: emulation records user-space branches only "
 				 "(add 'u' to -j)");
+	return 0;
+}
 
-	memset(&eo, 0, sizeof(eo));
-	eo.sz = sizeof(eo);
-	eo.output = out;
-	eo.period = o->period;
-	eo.jitter = o->jitter;
-	eo.depth = o->depth > 0 ? (unsigned)o->depth : 0;
-	eo.branch_filter = o->branch_filter;
+/* The library's options for O, writing OUT. */
+static void emulate_opts(const struct record_opts *o, const char *out, struct hwp_emu_opts *eo)
+{
+	memset(eo, 0, sizeof(*eo));
+	eo->sz = sizeof(*eo);
+	eo->output = out;
+	eo->period = o->period;
+	eo->jitter = o->jitter;
+	eo->depth = o->depth > 0 ? (unsigned)o->depth : 0;
+	eo->branch_filter = o->branch_filter;
 	if (o->branch_any)
-		eo.branch_filter |= HWP_BRANCH_ANY;
+		eo->branch_filter |= HWP_BRANCH_ANY;
 	if (o->callgraph_lbr) {
 		/* as perf record --call-graph lbr: call-stack mode, and a callchain
 		   that perf completes from the branch stack */
-		if (!eo.branch_filter)
-			eo.branch_filter = HWP_BRANCH_USER | HWP_BRANCH_NO_CYCLES |
-					   HWP_BRANCH_NO_FLAGS | HWP_BRANCH_HW_INDEX;
-		eo.branch_filter |= HWP_BRANCH_CALL_STACK;
-		eo.lbr_callchain = true;
+		if (!eo->branch_filter)
+			eo->branch_filter = HWP_BRANCH_USER | HWP_BRANCH_NO_CYCLES |
+					    HWP_BRANCH_NO_FLAGS | HWP_BRANCH_HW_INDEX;
+		eo->branch_filter |= HWP_BRANCH_CALL_STACK;
+		eo->lbr_callchain = true;
 	}
-	eo.exact = o->exact;
-	eo.argc = o->argc;
-	eo.argv = o->argv;
+	eo->exact = o->exact;
+	eo->argc = o->argc;
+	eo->argv = o->argv;
+}
 
-	s = hwp_emu__new(&eo);
-	if (!s)
-		return cli_error("record --emulate: %s", hwp_errmsg());
+static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
+#define NR_FORWARDED (sizeof(forwarded) / sizeof(forwarded[0]))
+
+/* Ctrl-C/TERM/HUP to forward() while the workload runs; OLD gets what was there. */
+static void forward_signals(struct sigaction old[NR_FORWARDED])
+{
+	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = forward;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+	for (size_t i = 0; i < NR_FORWARDED; i++)
+		sigaction(forwarded[i], &sa, &old[i]);
+}
 
-	pid = hwp_emu__start(s);
-	if (pid < 0) {
-		rc = cli_error("record --emulate: %s", hwp_errmsg());
-		goto out;
-	}
+static void restore_signals(const struct sigaction old[NR_FORWARDED])
+{
+	for (size_t i = 0; i < NR_FORWARDED; i++)
+		sigaction(forwarded[i], &old[i], NULL);
+}
+
+/* Runs the workload to its end and writes the recording. */
+static int emulate_run(struct hwp_emu *s, struct hwp_emu_result *res)
+{
+	pid_t pid = hwp_emu__start(s);
+	int err;
+
+	if (pid < 0)
+		return cli_error("record --emulate: %s", hwp_errmsg());
 	child_pid = pid;
-	while ((err = hwp_emu__wait(s, &res)) == -EINTR)
+	while ((err = hwp_emu__wait(s, res)) == -EINTR)
 		;
 	child_pid = 0;
-	if (err < 0) {
-		rc = cli_error("record --emulate: %s", hwp_errmsg());
-		goto out;
-	}
-	err = hwp_emu__finish(s, &res);
-	if (err < 0) {
-		rc = cli_error("record --emulate: %s", hwp_errmsg());
-		goto out;
-	}
+	if (err < 0 || hwp_emu__finish(s, res) < 0)
+		return cli_error("record --emulate: %s", hwp_errmsg());
+	return 0;
+}
+
+/* What was written to OUT, and what is missing from it. */
+static void emulate_summary(const struct record_opts *o, const char *out,
+			    const struct hwp_emu_result *res)
+{
 	fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%llu samples, "
 		"%llu taken branches emulated) ]\n",
-		(double)res.bytes / (1024.0 * 1024.0), out, (unsigned long long)res.samples,
-		(unsigned long long)res.taken);
-	if (res.lost)
+		(double)res->bytes / (1024.0 * 1024.0), out, (unsigned long long)res->samples,
+		(unsigned long long)res->taken);
+	if (res->lost)
 		cli_warn("%llu samples lost (no space for the raw recording)",
-			 (unsigned long long)res.lost);
-	if (res.nr_execs)
+			 (unsigned long long)res->lost);
+	if (res->nr_execs)
 		cli_warn("%s called execve %llu time%s: emulation does not follow exec (the new "
 			 "image ran without recording)", o->argv[0],
-			 (unsigned long long)res.nr_execs, res.nr_execs == 1 ? "" : "s");
+			 (unsigned long long)res->nr_execs, res->nr_execs == 1 ? "" : "s");
 	if (o->exact) {
 		fprintf(stderr, "[ hwprof record: exact counts of %llu branch sites in %s ]\n",
-			(unsigned long long)res.nr_sites, o->exact);
-		if (res.stats_missing)
+			(unsigned long long)res->nr_sites, o->exact);
+		if (res->stats_missing)
 			cli_warn("%s: a process ended without writing its counts (killed): they are "
 				 "missing", o->exact);
 	}
-	/* Exit status: PROG's, as for the hardware path (a shell's 128 + N when
-	   a signal killed it). */
-	if (res.term_signal) {
+}
+
+/* Exit status: PROG's, as for the hardware path (a shell's 128 + N when
+   a signal killed it). */
+static int emulate_exit_status(const struct record_opts *o, const char *out,
+			       const struct hwp_emu_result *res)
+{
+	if (res->term_signal) {
 		cli_error("%s was killed by signal %d (%s); %s holds what was recorded until then",
-			  o->argv[0], res.term_signal, strsignal(res.term_signal), out);
-		rc = 128 + res.term_signal;
-	} else if (res.exited && res.exit_status) {
-		cli_warn("%s exited with status %d", o->argv[0], res.exit_status);
-		rc = res.exit_status;
+			  o->argv[0], res->term_signal, strsignal(res->term_signal), out);
+		return 128 + res->term_signal;
 	}
-out:
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
+	if (res->exited && res->exit_status) {
+		cli_warn("%s exited with status %d", o->argv[0], res->exit_status);
+		return res->exit_status;
+	}
+	return 0;
+}
+
+int record_emulate(const struct record_opts *o)
+{
+	struct hwp_emu_opts eo;
+	struct hwp_emu_result res;
+	struct sigaction old[NR_FORWARDED];
+	struct hwp_emu *s;
+	const char *out = o->output ? o->output : "perf.data";
+	int rc;
+
+	rc = emulate_check_opts(o);
+	if (rc)
+		return rc;
+	emulate_opts(o, out, &eo);
+	s = hwp_emu__new(&eo);
+	if (!s)
+		return cli_error("record --emulate: %s", hwp_errmsg());
+	forward_signals(old);
+	rc = emulate_run(s, &res);
+	if (!rc) {
+		emulate_summary(o, out, &res);
+		rc = emulate_exit_status(o, out, &res);
+	}
+	restore_signals(old);
 	hwp_emu__delete(s);
 	return rc;
 }

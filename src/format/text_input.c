@@ -249,16 +249,13 @@ static uint64_t name_flags(const char *s, size_t n)
 }
 
 /*
- * P is at "0x" (checked by the caller). Returns 1 with the entry parsed and
- * *endp after it, 0 when the token is not an entry (no '/' after the first
- * number: a plain hex token), -1 on a malformed entry (*why, *errp set).
+ * "0xFROM/0xTO" at P: parse_entry's 1 (*qp after it), 0 or -1, and OUT[0]
+ * and OUT[1].
  */
-static int parse_entry(const char *p, const char *e, uint64_t out[3], const char **endp,
-		       const char **why, const char **errp)
+static int entry_from_to(const char *p, const char *e, uint64_t out[3], const char **qp,
+			 const char **why, const char **errp)
 {
-	const char *q = p + 2, *fs;
-	uint64_t flags = 0, v;
-	unsigned field;
+	const char *q = p + 2;
 	int r;
 
 	r = scan_hex(&q, e, &out[0]);
@@ -284,69 +281,111 @@ static int parse_entry(const char *p, const char *e, uint64_t out[3], const char
 		*errp = q;
 		return -1;
 	}
-	for (field = 2; q < e && *q == '/'; field++) {
-		size_t n;
+	*qp = q;
+	return 1;
+}
 
+/*
+ * The fields after FROM/TO, each of N characters at FS, into *flags: NULL,
+ * or why the field is malformed.
+ */
+
+/* M / P / - ; newer perf: PN, MN */
+static const char *entry_prediction(const char *fs, size_t n, uint64_t *flags)
+{
+	static const char bad[] = "prediction field must be 'M', 'P' or '-'";
+
+	if (n == 1 && fs[0] == '-')
+		return NULL;
+	if (n == 0 || n > 2)
+		return bad;
+	if (fs[0] == 'M')
+		*flags |= 1ULL << HWP_BRF_MISPRED_SHIFT;
+	else if (fs[0] == 'P')
+		*flags |= 1ULL << HWP_BRF_PREDICTED_SHIFT;
+	else if (!(n == 1 && fs[0] == 'N'))
+		return bad;
+	if (n == 2 && fs[1] != 'N')
+		return bad;
+	return NULL;
+}
+
+/* in_tx ('X') and abort ('A'): CH sets the flag at SHIFT, '-' does not */
+static bool entry_bit(const char *fs, size_t n, char ch, unsigned shift, uint64_t *flags)
+{
+	if (n == 1 && fs[0] == ch)
+		*flags |= 1ULL << shift;
+	else if (!(n == 1 && fs[0] == '-'))
+		return false;
+	return true;
+}
+
+static const char *entry_cycles(const char *fs, size_t n, uint64_t *flags)
+{
+	static const char bad[] = "cycles field must be a number from 0 to 65535";
+	uint64_t v = 0;
+
+	if (n == 1 && fs[0] == '-')
+		return NULL;
+	if (n == 0 || n > 5)
+		return bad;
+	for (size_t i = 0; i < n; i++) {
+		if (!is_digit(fs[i]))
+			return bad;
+		v = v * 10 + (uint64_t)(fs[i] - '0');
+	}
+	if (v > 0xffff)
+		return bad;
+	*flags |= v << HWP_BRF_CYCLES_SHIFT;
+	return NULL;
+}
+
+/* Field number FIELD (FROM is 0, TO 1). */
+static const char *entry_field(unsigned field, const char *fs, size_t n, uint64_t *flags)
+{
+	switch (field) {
+	case 2:
+		return entry_prediction(fs, n, flags);
+	case 3:
+		return entry_bit(fs, n, 'X', HWP_BRF_IN_TX_SHIFT, flags)
+			       ? NULL : "in_tx field must be 'X' or '-'";
+	case 4:
+		return entry_bit(fs, n, 'A', HWP_BRF_ABORT_SHIFT, flags)
+			       ? NULL : "abort field must be 'A' or '-'";
+	case 5:
+		return entry_cycles(fs, n, flags);
+	default:
+		if (field > 16)
+			return "too many '/' fields";
+		*flags |= name_flags(fs, n);
+		return NULL;
+	}
+}
+
+/*
+ * P is at "0x" (checked by the caller). Returns 1 with the entry parsed and
+ * *endp after it, 0 when the token is not an entry (no '/' after the first
+ * number: a plain hex token), -1 on a malformed entry (*why, *errp set).
+ */
+static int parse_entry(const char *p, const char *e, uint64_t out[3], const char **endp,
+		       const char **why, const char **errp)
+{
+	const char *q, *fs, *bad;
+	uint64_t flags = 0;
+	int r;
+
+	r = entry_from_to(p, e, out, &q, why, errp);
+	if (r <= 0)
+		return r;
+	for (unsigned field = 2; q < e && *q == '/'; field++) {
 		fs = ++q;
 		while (q < e && *q != '/' && !is_ws(*q))
 			q++;
-		n = (size_t)(q - fs);
-		switch (field) {
-		case 2: /* M / P / - ; newer perf: PN, MN */
-			if (n == 1 && fs[0] == '-')
-				break;
-			if (n == 0 || n > 2)
-				goto bad_ev;
-			if (fs[0] == 'M')
-				flags |= 1ULL << HWP_BRF_MISPRED_SHIFT;
-			else if (fs[0] == 'P')
-				flags |= 1ULL << HWP_BRF_PREDICTED_SHIFT;
-			else if (!(n == 1 && fs[0] == 'N'))
-				goto bad_ev;
-			if (n == 2 && fs[1] != 'N')
-				goto bad_ev;
-			break;
-		case 3:
-			if (n == 1 && fs[0] == 'X')
-				flags |= 1ULL << HWP_BRF_IN_TX_SHIFT;
-			else if (!(n == 1 && fs[0] == '-')) {
-				*why = "in_tx field must be 'X' or '-'";
-				*errp = fs;
-				return -1;
-			}
-			break;
-		case 4:
-			if (n == 1 && fs[0] == 'A')
-				flags |= 1ULL << HWP_BRF_ABORT_SHIFT;
-			else if (!(n == 1 && fs[0] == '-')) {
-				*why = "abort field must be 'A' or '-'";
-				*errp = fs;
-				return -1;
-			}
-			break;
-		case 5:
-			if (n == 1 && fs[0] == '-')
-				break;
-			v = 0;
-			if (n == 0 || n > 5)
-				goto bad_cycles;
-			for (size_t i = 0; i < n; i++) {
-				if (!is_digit(fs[i]))
-					goto bad_cycles;
-				v = v * 10 + (uint64_t)(fs[i] - '0');
-			}
-			if (v > 0xffff)
-				goto bad_cycles;
-			flags |= v << HWP_BRF_CYCLES_SHIFT;
-			break;
-		default:
-			if (field > 16) {
-				*why = "too many '/' fields";
-				*errp = fs;
-				return -1;
-			}
-			flags |= name_flags(fs, n);
-			break;
+		bad = entry_field(field, fs, (size_t)(q - fs), &flags);
+		if (bad) {
+			*why = bad;
+			*errp = fs;
+			return -1;
 		}
 	}
 	if (q < e && !is_ws(*q)) {
@@ -357,15 +396,6 @@ static int parse_entry(const char *p, const char *e, uint64_t out[3], const char
 	out[2] = flags;
 	*endp = q;
 	return 1;
-
-bad_ev:
-	*why = "prediction field must be 'M', 'P' or '-'";
-	*errp = fs;
-	return -1;
-bad_cycles:
-	*why = "cycles field must be a number from 0 to 65535";
-	*errp = fs;
-	return -1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -671,136 +701,181 @@ static void rest_of_line(struct cur *c, const char **s, size_t *n)
 	*n = (size_t)(e - c->p);
 }
 
+/* The fields of a PERF_RECORD_MMAP or PERF_RECORD_MMAP2 line. */
+struct ti_mmap {
+	bool mmap2;
+	uint32_t pid, tid, maj, min, prot, mflags;
+	uint64_t addr, len, pgoff, ino, gen;
+	uint8_t bid[20];
+	size_t bid_len;
+	bool has_bid, data;
+	const char *fn;
+	size_t fn_len;
+};
+
+/* The parsers below return NULL, or what they expected where c->p stopped. */
+
+/* "PID/TID: [0xADDR(0xLEN) @ PGOFF" */
+static const char *mmap_range(struct cur *c, struct ti_mmap *m)
+{
+	c_sp(c);
+	if (!c_i32(c, &m->pid) || !c_ch(c, '/') || !c_i32(c, &m->tid) || !c_ch(c, ':'))
+		return "PID/TID:";
+	c_sp(c);
+	if (!c_ch(c, '[') || !c_num(c, &m->addr) || !c_ch(c, '(') || !c_num(c, &m->len) ||
+	    !c_ch(c, ')'))
+		return "[0xADDR(0xLEN)";
+	c_sp(c);
+	if (!c_ch(c, '@'))
+		return "@ PGOFF";
+	c_sp(c);
+	if (!c_num(c, &m->pgoff))
+		return "@ PGOFF";
+	c_sp(c);
+	return NULL;
+}
+
+/* MMAP2 "<BUILD-ID>", after its '<' */
+static const char *mmap2_build_id(struct cur *c, struct ti_mmap *m)
+{
+	const char *s = c->p;
+
+	while (c->p < c->e && hexv[(uint8_t)*c->p])
+		c->p++;
+	m->bid_len = (size_t)(c->p - s);
+	if (m->bid_len % 2 || m->bid_len > 40 || !c_ch(c, '>'))
+		return "<BUILD-ID>";
+	for (size_t i = 0; i < m->bid_len / 2; i++)
+		m->bid[i] = (uint8_t)((hexv[(uint8_t)s[2 * i]] - 1) << 4 |
+				      (hexv[(uint8_t)s[2 * i + 1]] - 1));
+	m->bid_len /= 2;
+	m->has_bid = true;
+	return NULL;
+}
+
+/* MMAP2 "MAJ:MIN INO INO_GENERATION" */
+static const char *mmap2_dev_ino(struct cur *c, struct ti_mmap *m)
+{
+	static const char exp[] = "MAJ:MIN INO INO_GENERATION";
+	uint64_t v;
+
+	if (!c_hex(c, &v) || v > UINT32_MAX)
+		return exp;
+	m->maj = (uint32_t)v;
+	if (!c_ch(c, ':') || !c_hex(c, &v) || v > UINT32_MAX)
+		return exp;
+	m->min = (uint32_t)v;
+	c_sp(c);
+	if (!c_dec(c, &m->ino))
+		return exp;
+	c_sp(c);
+	if (!c_dec(c, &m->gen))
+		return exp;
+	return NULL;
+}
+
+/* Protection, optional: MMAP2 "r-xp", MMAP "x" / "r" (data). */
+static void mmap_prot(struct cur *c, struct ti_mmap *m)
+{
+	const char *p = c->p;
+
+	if (m->mmap2) {
+		if (c->e - p >= 5 && (p[0] == 'r' || p[0] == '-') && (p[1] == 'w' || p[1] == '-') &&
+		    (p[2] == 'x' || p[2] == '-') && (p[3] == 's' || p[3] == 'p') && is_ws(p[4])) {
+			m->prot = (p[0] == 'r' ? TI_PROT_READ : 0) | (p[1] == 'w' ? TI_PROT_WRITE : 0) |
+				  (p[2] == 'x' ? TI_PROT_EXEC : 0);
+			m->mflags = p[3] == 's' ? TI_MAP_SHARED : TI_MAP_PRIVATE;
+			c->p += 4;
+			c_sp(c);
+		}
+	} else if (c->e - p >= 2 && (p[0] == 'r' || p[0] == 'x') && is_ws(p[1])) {
+		m->data = p[0] == 'r';
+		c->p += 1;
+		c_sp(c);
+	}
+}
+
+/* The whole line after the record name. */
+static const char *mmap_fields(struct cur *c, struct ti_mmap *m)
+{
+	const char *exp = mmap_range(c, m);
+
+	if (exp)
+		return exp;
+	if (m->mmap2) {
+		exp = c_ch(c, '<') ? mmap2_build_id(c, m) : mmap2_dev_ino(c, m);
+		if (exp)
+			return exp;
+		c_sp(c);
+	}
+	if (!c_ch(c, ']') || !c_ch(c, ':'))
+		return "]:";
+	c_sp(c);
+	mmap_prot(c, m);
+	rest_of_line(c, &m->fn, &m->fn_len);
+	return m->fn_len ? NULL : "a file name";
+}
+
+/* The perf record of M, SIZE bytes, into R. */
+static void mmap_record(uint8_t *r, const struct ti_mmap *m, size_t size)
+{
+	uint16_t misc;
+
+	memset(r, 0, size);
+	misc = (m->pid == UINT32_MAX || m->addr >= TI_KERNEL_START) ? HWP_MISC_KERNEL : HWP_MISC_USER;
+	if (m->has_bid)
+		misc |= HWP_MISC_MMAP_BUILD_ID;
+	if (m->data)
+		misc |= TI_MISC_MMAP_DATA;
+	put_header(r, m->mmap2 ? HWP_RECORD_MMAP2 : HWP_RECORD_MMAP, misc, size);
+	st32(r + 8, m->pid);
+	st32(r + 12, m->tid);
+	st64(r + 16, m->addr);
+	st64(r + 24, m->len);
+	st64(r + 32, m->pgoff);
+	if (!m->mmap2) {
+		memcpy(r + 40, m->fn, m->fn_len);
+		return;
+	}
+	if (m->has_bid) {
+		r[40] = (uint8_t)m->bid_len;
+		memcpy(r + 44, m->bid, m->bid_len);
+	} else {
+		st32(r + 40, m->maj);
+		st32(r + 44, m->min);
+		st64(r + 48, m->ino);
+		st64(r + 56, m->gen);
+	}
+	st32(r + 64, m->prot);
+	st32(r + 68, m->mflags);
+	memcpy(r + 72, m->fn, m->fn_len);
+}
+
 static int parse_mmap(struct hwp_text_input *t, struct cur *c, bool mmap2, uint64_t line,
 		      uint64_t loff)
 {
 	const char *what = mmap2 ? "PERF_RECORD_MMAP2" : "PERF_RECORD_MMAP";
-	uint32_t pid, tid, maj = 0, min = 0, prot = 0, mflags = 0;
-	uint64_t addr, len, pgoff, ino = 0, gen = 0, v;
-	uint8_t bid[20];
-	size_t bid_len = 0, fn_len, size;
-	bool has_bid = false, data = false;
-	const char *fn, *exp;
-	uint16_t misc;
-	uint8_t *r = t->aux;
+	struct ti_mmap m = { .mmap2 = mmap2 };
+	const char *exp = mmap_fields(c, &m);
+	size_t size;
 
-	c_sp(c);
-	exp = "PID/TID:";
-	if (!c_i32(c, &pid) || !c_ch(c, '/') || !c_i32(c, &tid) || !c_ch(c, ':'))
-		goto bad;
-	c_sp(c);
-	exp = "[0xADDR(0xLEN)";
-	if (!c_ch(c, '[') || !c_num(c, &addr) || !c_ch(c, '(') || !c_num(c, &len) || !c_ch(c, ')'))
-		goto bad;
-	c_sp(c);
-	exp = "@ PGOFF";
-	if (!c_ch(c, '@'))
-		goto bad;
-	c_sp(c);
-	if (!c_num(c, &pgoff))
-		goto bad;
-	c_sp(c);
-	if (mmap2) {
-		if (c_ch(c, '<')) {
-			const char *s = c->p;
-
-			exp = "<BUILD-ID>";
-			while (c->p < c->e && hexv[(uint8_t)*c->p])
-				c->p++;
-			bid_len = (size_t)(c->p - s);
-			if (bid_len % 2 || bid_len > 40 || !c_ch(c, '>'))
-				goto bad;
-			for (size_t i = 0; i < bid_len / 2; i++)
-				bid[i] = (uint8_t)((hexv[(uint8_t)s[2 * i]] - 1) << 4 |
-						   (hexv[(uint8_t)s[2 * i + 1]] - 1));
-			bid_len /= 2;
-			has_bid = true;
-		} else {
-			exp = "MAJ:MIN INO INO_GENERATION";
-			if (!c_hex(c, &v) || v > UINT32_MAX)
-				goto bad;
-			maj = (uint32_t)v;
-			if (!c_ch(c, ':') || !c_hex(c, &v) || v > UINT32_MAX)
-				goto bad;
-			min = (uint32_t)v;
-			c_sp(c);
-			if (!c_dec(c, &ino))
-				goto bad;
-			c_sp(c);
-			if (!c_dec(c, &gen))
-				goto bad;
-		}
-		c_sp(c);
-	}
-	exp = "]:";
-	if (!c_ch(c, ']') || !c_ch(c, ':'))
-		goto bad;
-	c_sp(c);
-	/* protection: MMAP2 "r-xp", MMAP "x" / "r" (data); optional */
-	if (mmap2) {
-		if (c->e - c->p >= 5 && (c->p[0] == 'r' || c->p[0] == '-') &&
-		    (c->p[1] == 'w' || c->p[1] == '-') && (c->p[2] == 'x' || c->p[2] == '-') &&
-		    (c->p[3] == 's' || c->p[3] == 'p') && is_ws(c->p[4])) {
-			prot = (c->p[0] == 'r' ? TI_PROT_READ : 0) | (c->p[1] == 'w' ? TI_PROT_WRITE : 0) |
-			       (c->p[2] == 'x' ? TI_PROT_EXEC : 0);
-			mflags = c->p[3] == 's' ? TI_MAP_SHARED : TI_MAP_PRIVATE;
-			c->p += 4;
-			c_sp(c);
-		}
-	} else if (c->e - c->p >= 2 && (c->p[0] == 'r' || c->p[0] == 'x') && is_ws(c->p[1])) {
-		data = c->p[0] == 'r';
-		c->p += 1;
-		c_sp(c);
-	}
-	rest_of_line(c, &fn, &fn_len);
-	exp = "a file name";
-	if (fn_len == 0)
-		goto bad;
-
-	size = (mmap2 ? 72 : 40) + pad8(fn_len + 1);
-	if (size > TI_REC_MAX)
-		return ti_error(t, E2BIG, line, loff, "%s file name of %zu bytes is too long for a perf record",
-				what, fn_len);
-	memset(r, 0, size);
-	misc = (pid == UINT32_MAX || addr >= TI_KERNEL_START) ? HWP_MISC_KERNEL : HWP_MISC_USER;
-	if (has_bid)
-		misc |= HWP_MISC_MMAP_BUILD_ID;
-	if (data)
-		misc |= TI_MISC_MMAP_DATA;
-	put_header(r, mmap2 ? HWP_RECORD_MMAP2 : HWP_RECORD_MMAP, misc, size);
-	st32(r + 8, pid);
-	st32(r + 12, tid);
-	st64(r + 16, addr);
-	st64(r + 24, len);
-	st64(r + 32, pgoff);
-	if (mmap2) {
-		if (has_bid) {
-			r[40] = (uint8_t)bid_len;
-			memcpy(r + 44, bid, bid_len);
-		} else {
-			st32(r + 40, maj);
-			st32(r + 44, min);
-			st64(r + 48, ino);
-			st64(r + 56, gen);
-		}
-		st32(r + 64, prot);
-		st32(r + 68, mflags);
-		memcpy(r + 72, fn, fn_len);
-	} else {
-		memcpy(r + 40, fn, fn_len);
-	}
-	default_pid_from(t, pid, tid);
-	t->out = r;
-	t->out_size = (uint32_t)size;
-	t->out_off = loff;
-	return 1;
-bad: {
+	if (exp) {
 		char sn[64];
 
 		snippet(sn, sizeof(sn), c->p, tok_end(c->p, c->e));
 		return ti_error(t, EINVAL, line, off_of(t, c->p), "malformed %s line: expected %s, got '%s'",
 				what, exp, sn);
 	}
+	size = (mmap2 ? 72 : 40) + pad8(m.fn_len + 1);
+	if (size > TI_REC_MAX)
+		return ti_error(t, E2BIG, line, loff, "%s file name of %zu bytes is too long for a perf record",
+				what, m.fn_len);
+	mmap_record(t->aux, &m, size);
+	default_pid_from(t, m.pid, m.tid);
+	t->out = t->aux;
+	t->out_size = (uint32_t)size;
+	t->out_off = loff;
+	return 1;
 }
 
 static int parse_comm_line(struct hwp_text_input *t, struct cur *c, uint64_t line, uint64_t loff)
@@ -976,117 +1051,181 @@ static int blank_line(struct hwp_text_input *t, uint64_t line, uint64_t loff)
 	return 0;
 }
 
-static int fields_line(struct hwp_text_input *t, const char *ls, const char *p, const char *le,
-		       uint64_t line, uint64_t loff)
-{
+/* A fields line, split: the fields before the branch entries, and the entries. */
+struct ti_fields {
 	struct span tok[TI_MAX_TOK];
-	size_t ntok = 0;
-	uint64_t nent = 0, cap;
-	size_t base = entries_base(t);
-	uint8_t *ent = t->rec + base;
-	char sn[64];
+	size_t ntok;
+	uint64_t nent, cap;
+	uint8_t *ent;      /* where the next entry goes in the sample record */
+};
 
-	(void)ls;
-	cap = (TI_REC_MAX - base) / 24;
+/*
+ * A branch entry at P, into the sample record: 1 with *endp after it, 0 when
+ * P starts no entry, or a negative error.
+ */
+static int field_entry(struct hwp_text_input *t, const char *p, const char *le, uint64_t line,
+		       struct ti_fields *f, const char **endp)
+{
+	uint64_t v[3];
+	const char *why = NULL, *errp = NULL;
+	char sn[64];
+	int r;
+
+	if (!(p[0] == '0' && le - p >= 2 && (p[1] | 0x20) == 'x'))
+		return 0;
+	r = parse_entry(p, le, v, endp, &why, &errp);
+	if (r < 0) {
+		snippet(sn, sizeof(sn), p, tok_end(p, le));
+		return ti_error(t, EINVAL, line, off_of(t, errp), "bad branch entry '%s': %s", sn, why);
+	}
+	if (r == 0)
+		return 0;
+	if (f->nent >= f->cap)
+		return ti_error(t, E2BIG, line, off_of(t, p),
+				"sample has more than %llu branch entries: a perf record cannot exceed 65535 bytes",
+				(unsigned long long)f->cap);
+	st64(f->ent, v[0]);
+	st64(f->ent + 8, v[1]);
+	st64(f->ent + 16, v[2]);
+	f->ent += 24;
+	f->nent++;
+	return 1;
+}
+
+/*
+ * Splits the line from P into F. At a PERF_RECORD_* field, stops with
+ * *sideband_at there. 0 or a negative error.
+ */
+static int split_fields(struct hwp_text_input *t, const char *p, const char *le, uint64_t line,
+			struct ti_fields *f, const char **sideband_at)
+{
+	char sn[64];
+	int r;
+
 	for (;;) {
 		const char *ts;
 
 		while (p < le && is_ws(*p))
 			p++;
 		if (p >= le)
-			break;
+			return 0;
 		ts = p;
-		if (p[0] == '0' && le - p >= 2 && (p[1] | 0x20) == 'x') {
-			uint64_t v[3];
-			const char *why = NULL, *errp = NULL, *ep = NULL;
-			int r = parse_entry(p, le, v, &ep, &why, &errp);
-
-			if (r < 0) {
-				snippet(sn, sizeof(sn), ts, tok_end(ts, le));
-				return ti_error(t, EINVAL, line, off_of(t, errp),
-						"bad branch entry '%s': %s", sn, why);
-			}
-			if (r > 0) {
-				if (nent >= cap)
-					return ti_error(t, E2BIG, line, off_of(t, ts),
-							"sample has more than %llu branch entries: a perf record cannot exceed 65535 bytes",
-							(unsigned long long)cap);
-				st64(ent, v[0]);
-				st64(ent + 8, v[1]);
-				st64(ent + 16, v[2]);
-				ent += 24;
-				nent++;
-				p = ep;
-				continue;
-			}
-		}
-		p = tok_end(p, le);
-		if (nent) {
+		r = field_entry(t, ts, le, line, f, &p);
+		if (r < 0)
+			return r;
+		if (r > 0)
+			continue;
+		p = tok_end(ts, le);
+		if (f->nent) {
 			snippet(sn, sizeof(sn), ts, p);
 			return ti_error(t, EINVAL, line, off_of(t, ts),
 					"unexpected '%s' after the branch entries (expected 0xFROM/0xTO/...)", sn);
 		}
-		if (p - ts >= 12 && memcmp(ts, "PERF_RECORD_", 12) == 0)
-			return sideband(t, ts, le, line, loff);
-		if (ntok == TI_MAX_TOK) {
+		if (p - ts >= 12 && memcmp(ts, "PERF_RECORD_", 12) == 0) {
+			*sideband_at = ts;
+			return 0;
+		}
+		if (f->ntok == TI_MAX_TOK) {
 			snippet(sn, sizeof(sn), ts, p);
 			return ti_error(t, EINVAL, line, off_of(t, ts),
 					"too many fields before the branch entries ('%s')", sn);
 		}
-		tok[ntok].s = ts;
-		tok[ntok].e = p;
-		ntok++;
+		f->tok[f->ntok].s = ts;
+		f->tok[f->ntok].e = p;
+		f->ntok++;
 	}
+}
 
-	if (t->state == ST_FRAMES) {
-		if (ntok) {
-			snippet(sn, sizeof(sn), tok[0].s, tok[0].e);
-			return ti_error(t, EINVAL, line, off_of(t, tok[0].s),
-					"expected the branch stack line after the callchain of line %llu, got '%s'",
-					(unsigned long long)t->s_line, sn);
-		}
-		return emit_sample(t, nent);
+/* The branch stack line after a callchain: entries only. */
+static int stack_line(struct hwp_text_input *t, const struct ti_fields *f, uint64_t line)
+{
+	char sn[64];
+
+	if (f->ntok) {
+		snippet(sn, sizeof(sn), f->tok[0].s, f->tok[0].e);
+		return ti_error(t, EINVAL, line, off_of(t, f->tok[0].s),
+				"expected the branch stack line after the callchain of line %llu, got '%s'",
+				(unsigned long long)t->s_line, sn);
 	}
+	return emit_sample(t, f->nent);
+}
 
-	if (t->callchain && nent == 0) {
-		/* the prefix line of a sample whose callchain follows */
-		reset_sample(t);
-		t->have_prefix = true;
-		t->s_off = loff;
-		t->s_line = line;
-		take_prefix(t, tok, ntok);
-		return 0;
+/* The sample's IP, [0x]HEX. */
+static int sample_ip(struct hwp_text_input *t, const struct span *ip, uint64_t line)
+{
+	const char *q = ip->s;
+	uint64_t v;
+
+	if (ip->e - q > 2 && q[0] == '0' && (q[1] | 0x20) == 'x')
+		q += 2;
+	if (scan_hex(&q, ip->e, &v) <= 0 || q != ip->e) {
+		char sn[64];
+
+		snippet(sn, sizeof(sn), ip->s, ip->e);
+		return ti_error(t, EINVAL, line, off_of(t, ip->s),
+				"expected a hexadecimal sample IP, got '%s' (make the text with 'perf script -F ip,brstack', optionally +comm,pid,tid,cpu,time)",
+				sn);
 	}
+	t->s_has_ip = true;
+	t->s_ip = v;
+	return 0;
+}
 
-	/* a one-line sample: [prefix] IP [entries] */
+/* A one-line sample: [prefix] IP [entries] */
+static int one_line_sample(struct hwp_text_input *t, const struct ti_fields *f, uint64_t line,
+			   uint64_t loff)
+{
+	int r;
+
 	if (!t->have_prefix) {
 		t->s_off = loff;
 		t->s_line = line;
 	}
-	if (ntok == 0) {
+	if (f->ntok == 0) {
 		if (!t->callchain)
 			return ti_error(t, EINVAL, line, loff,
 					"expected the sample IP before the branch entries");
 		/* callchain text: a branch stack line after a prefix with no frames */
 	} else {
-		const struct span *ip = &tok[ntok - 1];
-		const char *q = ip->s;
-		uint64_t v;
-
-		if (ip->e - q > 2 && q[0] == '0' && (q[1] | 0x20) == 'x')
-			q += 2;
-		if (scan_hex(&q, ip->e, &v) <= 0 || q != ip->e) {
-			snippet(sn, sizeof(sn), ip->s, ip->e);
-			return ti_error(t, EINVAL, line, off_of(t, ip->s),
-					"expected a hexadecimal sample IP, got '%s' (make the text with 'perf script -F ip,brstack', optionally +comm,pid,tid,cpu,time)",
-					sn);
-		}
-		t->s_has_ip = true;
-		t->s_ip = v;
-		if (ntok > 1)
-			take_prefix(t, tok, ntok - 1);
+		r = sample_ip(t, &f->tok[f->ntok - 1], line);
+		if (r)
+			return r;
+		if (f->ntok > 1)
+			take_prefix(t, f->tok, f->ntok - 1);
 	}
-	return emit_sample(t, nent);
+	return emit_sample(t, f->nent);
+}
+
+static int fields_line(struct hwp_text_input *t, const char *ls, const char *p, const char *le,
+		       uint64_t line, uint64_t loff)
+{
+	size_t base = entries_base(t);
+	struct ti_fields f;
+	const char *sb = NULL;
+	int r;
+
+	(void)ls;
+	f.ntok = 0;
+	f.nent = 0;
+	f.cap = (TI_REC_MAX - base) / 24;
+	f.ent = t->rec + base;
+	r = split_fields(t, p, le, line, &f, &sb);
+	if (r < 0)
+		return r;
+	if (sb)
+		return sideband(t, sb, le, line, loff);
+	if (t->state == ST_FRAMES)
+		return stack_line(t, &f, line);
+	if (t->callchain && f.nent == 0) {
+		/* the prefix line of a sample whose callchain follows */
+		reset_sample(t);
+		t->have_prefix = true;
+		t->s_off = loff;
+		t->s_line = line;
+		take_prefix(t, f.tok, f.ntok);
+		return 0;
+	}
+	return one_line_sample(t, &f, line, loff);
 }
 
 static int one_line(struct hwp_text_input *t, const char *ls, const char *le, uint64_t line)
