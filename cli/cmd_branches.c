@@ -30,7 +30,16 @@ static const char usage[] =
 	CLI_COMMON_HELP
 	"  -h, --help           this text\n";
 
-int cmd_branches(int argc, char **argv)
+struct branches_opts {
+	struct report_opts ro;
+	const char *sort;
+	struct hwp_branch_report_filter filter;
+	enum hwp_branch_key_id keys[HWP_MAX_SORT_KEYS];
+	size_t nkeys;
+};
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_opts(int argc, char **argv, struct branches_opts *o)
 {
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
@@ -41,37 +50,33 @@ int cmd_branches(int argc, char **argv)
 		{ "min-percent", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *sort = "dso_from,symbol_from,dso_to,symbol_to";
-	struct hwp_branch_report_filter filter = { 0 };
-	struct report_opts ro;
+	char *end;
 	int c;
 
-	report_opts__init(&ro);
+	report_opts__init(&o->ro);
+	o->sort = "dso_from,symbol_from,dso_to,symbol_to";
+	memset(&o->filter, 0, sizeof(o->filter));
 	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:s:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
-			continue;
-		if (report_opts__take(&ro, c, optarg))
+		if (cli_common_opt(c) || report_opts__take(&o->ro, c, optarg))
 			continue;
 		switch (c) {
 		case 's':
-			sort = optarg;
+			o->sort = optarg;
 			break;
 		case 'd':
-			filter.dso = optarg;
+			o->filter.dso = optarg;
 			break;
 		case 'y':
-			filter.sym = optarg;
+			o->filter.sym = optarg;
 			break;
-		case 'm': {
-			char *end;
-			filter.min_percent = strtod(optarg, &end);
-			if (*end || filter.min_percent < 0 || filter.min_percent > 100)
+		case 'm':
+			o->filter.min_percent = strtod(optarg, &end);
+			if (*end || o->filter.min_percent < 0 || o->filter.min_percent > 100)
 				return cli_error("branches: --min-percent '%s' is not a percentage", optarg);
 			break;
-		}
 		default:
 			fputs(usage, stderr);
 			return 1;
@@ -79,46 +84,67 @@ int cmd_branches(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error("branches: unexpected argument '%s'", argv[optind]);
+	int n = hwp_branch_keys__parse(o->sort, o->keys, HWP_MAX_SORT_KEYS - 1);
+	if (n < 0)
+		return cli_error("branches: --sort '%s': %s", o->sort, hwp_errmsg());
+	o->nkeys = (size_t)n;
+	return -1;
+}
 
-	enum hwp_branch_key_id keys[HWP_MAX_SORT_KEYS];
-	int nkeys = hwp_branch_keys__parse(sort, keys, HWP_MAX_SORT_KEYS - 1);
-	if (nkeys < 0)
-		return cli_error("branches: --sort '%s': %s", sort, hwp_errmsg());
-
-	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .split = hwp_branch_keys__split(keys, (size_t)nkeys) };
-	struct report_input in;
-	int rc = report_input__load_branches(&in, &ro, &co);
-	if (rc) {
-		report_input__close(&in);
-		return rc;
-	}
-	struct hwp_branch_report *rep = hwp_branch_report__new(hwp_branch_collector__table(in.collector),
-								report_input__symbolizer(&in), keys, (size_t)nkeys, &filter);
-	struct hwp_table *t = hwp_table__new();
-	if (!rep || !t) {
-		hwp_table__delete(t);
-		hwp_branch_report__delete(rep);
-		report_input__close(&in);
-		return cli_error("out of memory");
-	}
-	hwp_table__add_column(t, "Overhead", "percent", HWP_COL_PERCENT);
-	hwp_table__add_column(t, "Samples", "count", HWP_COL_COUNT);
-	for (int k = 0; k < nkeys; k++)
-		hwp_table__add_column(t, hwp_branch_key__title(keys[k]), hwp_branch_key__name(keys[k]), HWP_COL_TEXT);
+/* Overhead, Samples, then one column per sort key. */
+static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
+		       const struct branches_opts *o)
+{
 	const struct hwp_branch_report_row *rows;
 	size_t nr = hwp_branch_report__rows(rep, &rows);
 	uint64_t total = hwp_branch_report__total(rep);
+
+	hwp_table__add_column(t, "Overhead", "percent", HWP_COL_PERCENT);
+	hwp_table__add_column(t, "Samples", "count", HWP_COL_COUNT);
+	for (size_t k = 0; k < o->nkeys; k++)
+		hwp_table__add_column(t, hwp_branch_key__title(o->keys[k]), hwp_branch_key__name(o->keys[k]),
+				      HWP_COL_TEXT);
 	for (size_t i = 0; i < nr; i++) {
 		hwp_table__new_row(t);
 		hwp_table__set_real(t, 0, total ? 100.0 * (double)rows[i].c.count / (double)total : 0);
 		hwp_table__set_count(t, 1, rows[i].c.count);
-		for (int k = 0; k < nkeys; k++)
-			hwp_table__set_text(t, 2 + (size_t)k, rows[i].cells[k]);
+		for (size_t k = 0; k < o->nkeys; k++)
+			hwp_table__set_text(t, 2 + k, rows[i].cells[k]);
 	}
-	report_input__warn_missing(&in);
-	rc = report_print_table(t, ro.fmt);
+}
+
+static int print_report(struct report_input *in, const struct branches_opts *o)
+{
+	struct hwp_branch_report *rep = hwp_branch_report__new(hwp_branch_collector__table(in->collector),
+								report_input__symbolizer(in), o->keys,
+								o->nkeys, &o->filter);
+	struct hwp_table *t = rep ? hwp_table__new() : NULL;
+	int rc;
+
+	if (!t) {
+		rc = cli_error("%s", hwp_errmsg());
+	} else {
+		fill_table(t, rep, o);
+		report_input__warn_missing(in);
+		rc = report_print_table(t, o->ro.fmt);
+	}
 	hwp_table__delete(t);
 	hwp_branch_report__delete(rep);
+	return rc;
+}
+
+int cmd_branches(int argc, char **argv)
+{
+	struct branches_opts o;
+	int rc = parse_opts(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .split = hwp_branch_keys__split(o.keys, o.nkeys) };
+	struct report_input in;
+	rc = report_input__load_branches(&in, &o.ro, &co);
+	if (!rc)
+		rc = print_report(&in, &o);
 	report_input__close(&in);
 	return rc;
 }

@@ -37,7 +37,13 @@ static int parse_count(const char *s, uint64_t *v)
 	return 0;
 }
 
-int cmd_mispredicts(int argc, char **argv)
+struct mispredicts_opts {
+	struct report_opts ro;
+	uint64_t min_samples, limit;
+};
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_opts(int argc, char **argv, struct mispredicts_opts *o)
 {
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
@@ -46,68 +52,46 @@ int cmd_mispredicts(int argc, char **argv)
 		{ "limit", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
-	uint64_t min_samples = 1, limit = UINT64_MAX;
-	struct report_opts ro;
 	int c;
 
-	report_opts__init(&ro);
+	report_opts__init(&o->ro);
+	o->min_samples = 1;
+	o->limit = UINT64_MAX;
 	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
+		if (cli_common_opt(c) || report_opts__take(&o->ro, c, optarg))
 			continue;
-		if (report_opts__take(&ro, c, optarg))
-			continue;
-		switch (c) {
-		case 'm':
-			if (parse_count(optarg, &min_samples))
-				return cli_error("mispredicts: --min-samples '%s' is not a count", optarg);
-			break;
-		case 'l':
-			if (parse_count(optarg, &limit))
-				return cli_error("mispredicts: --limit '%s' is not a count", optarg);
-			break;
-		default:
+		if (c == 'm' && parse_count(optarg, &o->min_samples))
+			return cli_error("mispredicts: --min-samples '%s' is not a count", optarg);
+		if (c == 'l' && parse_count(optarg, &o->limit))
+			return cli_error("mispredicts: --limit '%s' is not a count", optarg);
+		if (c != 'm' && c != 'l') {
 			fputs(usage, stderr);
 			return 1;
 		}
 	}
 	if (optind < argc)
 		return cli_error("mispredicts: unexpected argument '%s'", argv[optind]);
+	return -1;
+}
 
-	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .drop_meaningless_prediction = true };
-	struct report_input in;
-	int rc = report_input__load_branches(&in, &ro, &co);
-	if (rc) {
-		report_input__close(&in);
-		return rc;
-	}
-	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in.collector);
-	const char *input = ro.input;
-	if (st->entries_with_flags == 0 || st->entries_without_prediction == st->entries) {
-		/* Nothing to rank: say why instead of printing a table of zeros. */
-		printf("%s: no mispredict information in %llu branch entries: %s\n", input,
-		       (unsigned long long)st->entries,
-		       st->synthesized_stacks ? "the branch stacks were synthesized from an instruction trace (perf inject --itrace from Arm ETM/CoreSight or Intel PT), which cannot tell predicted from mispredicted branches"
-		       : st->no_flags_filter ? "recorded with -j ...,no_flags"
-					     : "neither the mispredicted nor the predicted bit is set in any entry");
-		report_input__close(&in);
-		return 0;
-	}
-	if (st->entries_without_prediction)
-		cli_warn("%llu of %llu branch entries come from stacks without prediction information (synthesized or NO_FLAGS): they count as sampled but not in rates",
-			 (unsigned long long)st->entries_without_prediction, (unsigned long long)st->entries);
-	size_t nr;
-	uint64_t total;
-	struct hwp_mispredict_row *rows = hwp_mispredicts__build(hwp_branch_collector__table(in.collector), &nr, &total);
-	struct hwp_table *t = hwp_table__new();
-	if (!rows || !t) {
-		free(rows);
-		hwp_table__delete(t);
-		report_input__close(&in);
-		return cli_error("out of memory");
-	}
+/* Nothing to rank: says why instead of printing a table of zeros. */
+static bool say_no_information(const char *input, const struct hwp_branch_collect_stats *st)
+{
+	if (st->entries_with_flags && st->entries_without_prediction < st->entries)
+		return false;
+	printf("%s: no mispredict information in %llu branch entries: %s\n", input,
+	       (unsigned long long)st->entries,
+	       st->synthesized_stacks ? "the branch stacks were synthesized from an instruction trace (perf inject --itrace from Arm ETM/CoreSight or Intel PT), which cannot tell predicted from mispredicted branches"
+	       : st->no_flags_filter ? "recorded with -j ...,no_flags"
+				     : "neither the mispredicted nor the predicted bit is set in any entry");
+	return true;
+}
+
+static void add_columns(struct hwp_table *t)
+{
 	static const struct { const char *title, *key; enum hwp_col_kind kind; } cols[] = {
 		{ "Mispredicts", "mispredicted", HWP_COL_COUNT },
 		{ "Share", "share_percent", HWP_COL_PERCENT },
@@ -122,36 +106,76 @@ int cmd_mispredicts(int argc, char **argv)
 	};
 	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
 		hwp_table__add_column(t, cols[k].title, cols[k].key, cols[k].kind);
-	struct hwp_symbolizer *sym = report_input__symbolizer(&in);
+}
+
+static void add_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struct hwp_mispredict_row *r)
+{
 	char buf[1024];
+
+	hwp_table__new_row(t);
+	hwp_table__set_count(t, 0, r->mispredicted);
+	hwp_table__set_real(t, 1, 100 * r->share);
+	hwp_table__set_count(t, 2, r->sampled);
+	hwp_table__set_real(t, 3, 100 * r->rate);
+	hwp_table__set_real(t, 4, 100 * r->rate_lo);
+	hwp_table__set_real(t, 5, 100 * r->rate_hi);
+	hwp_loc__format_addr(sym, &r->site, buf, sizeof(buf));
+	hwp_table__set_text(t, 6, buf);
+	hwp_loc__format_srcline(sym, &r->site, buf, sizeof(buf));
+	hwp_table__set_text(t, 7, buf);
+	hwp_loc__format_addr(sym, &r->top_target, buf, sizeof(buf));
+	hwp_table__set_text(t, 8, buf);
+	hwp_table__set_count(t, 9, r->targets);
+}
+
+/* The ranked table of IN's branches; the exit code. */
+static int print_report(struct report_input *in, const struct mispredicts_opts *o)
+{
+	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in->collector);
+	size_t nr;
+	uint64_t total;
+	struct hwp_mispredict_row *rows = hwp_mispredicts__build(hwp_branch_collector__table(in->collector), &nr, &total);
+	struct hwp_table *t = hwp_table__new();
+	int rc;
+
+	if (!rows || !t) {
+		free(rows);
+		hwp_table__delete(t);
+		return cli_error("%s", hwp_errmsg());
+	}
+	if (st->entries_without_prediction)
+		cli_warn("%llu of %llu branch entries come from stacks without prediction information (synthesized or NO_FLAGS): they count as sampled but not in rates",
+			 (unsigned long long)st->entries_without_prediction, (unsigned long long)st->entries);
+	add_columns(t);
 	uint64_t shown = 0;
-	for (size_t i = 0; i < nr && shown < limit; i++) {
-		const struct hwp_mispredict_row *r = &rows[i];
-		if (r->sampled < min_samples)
+	for (size_t i = 0; i < nr && shown < o->limit; i++) {
+		if (rows[i].sampled < o->min_samples)
 			continue;
+		add_row(t, report_input__symbolizer(in), &rows[i]);
 		shown++;
-		hwp_table__new_row(t);
-		hwp_table__set_count(t, 0, r->mispredicted);
-		hwp_table__set_real(t, 1, 100 * r->share);
-		hwp_table__set_count(t, 2, r->sampled);
-		hwp_table__set_real(t, 3, 100 * r->rate);
-		hwp_table__set_real(t, 4, 100 * r->rate_lo);
-		hwp_table__set_real(t, 5, 100 * r->rate_hi);
-		hwp_loc__format_addr(sym, &r->site, buf, sizeof(buf));
-		hwp_table__set_text(t, 6, buf);
-		hwp_loc__format_srcline(sym, &r->site, buf, sizeof(buf));
-		hwp_table__set_text(t, 7, buf);
-		hwp_loc__format_addr(sym, &r->top_target, buf, sizeof(buf));
-		hwp_table__set_text(t, 8, buf);
-		hwp_table__set_count(t, 9, r->targets);
 	}
 	if (st->entries_with_flags < st->entries)
 		cli_warn("%llu of %llu branch entries carry no mispredict bit; rates count only the others",
 			 (unsigned long long)(st->entries - st->entries_with_flags), (unsigned long long)st->entries);
-	report_input__warn_missing(&in);
-	rc = report_print_table(t, ro.fmt);
+	report_input__warn_missing(in);
+	rc = report_print_table(t, o->ro.fmt);
 	free(rows);
 	hwp_table__delete(t);
+	return rc;
+}
+
+int cmd_mispredicts(int argc, char **argv)
+{
+	struct mispredicts_opts o;
+	int rc = parse_opts(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .drop_meaningless_prediction = true };
+	struct report_input in;
+	rc = report_input__load_branches(&in, &o.ro, &co);
+	if (!rc && !say_no_information(o.ro.input, hwp_branch_collector__stats(in.collector)))
+		rc = print_report(&in, &o);
 	report_input__close(&in);
 	return rc;
 }

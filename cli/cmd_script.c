@@ -26,7 +26,13 @@ static const char usage[] =
 	CLI_COMMON_HELP
 	"  -h, --help              this text\n";
 
-int cmd_script(int argc, char **argv)
+struct script_opts {
+	const char *input;
+	bool hide_callchain, json;
+};
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_opts(int argc, char **argv, struct script_opts *o)
 {
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
@@ -38,10 +44,9 @@ int cmd_script(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *input = "perf.data";
-	bool hide_callchain = false, json = false;
 	int c;
 
+	*o = (struct script_opts){ .input = "perf.data" };
 	if (cli_wants_help(argc, argv, usage))
 		return 0;
 	optind = 1;
@@ -50,10 +55,10 @@ int cmd_script(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'i':
-			input = optarg;
+			o->input = optarg;
 			break;
 		case 'G':
-			hide_callchain = true;
+			o->hide_callchain = true;
 			break;
 		case 'F':
 			if (strcmp(optarg, "ip,brstack") && strcmp(optarg, "brstack,ip") &&
@@ -63,7 +68,7 @@ int cmd_script(int argc, char **argv)
 		case 'f':
 			break;
 		case 'j':
-			json = true;
+			o->json = true;
 			break;
 		default:
 			fputs(usage, stderr);
@@ -72,31 +77,20 @@ int cmd_script(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error("script: unexpected argument '%s'", argv[optind]);
+	return -1;
+}
 
-	/* perf's address spaces, fed every record in delivery order, print
-	   callchain addresses relative to their map; -G and JSON do not need
-	   them. perf script text keeps its callchain addresses as printed
-	   (perf 6.1 text already has them relative). */
-	struct hwp_session_opts so = { .sz = sizeof(so), .no_maps = hide_callchain || json };
-	struct hwp_session *s = hwp_session__open(input, &so);
-	if (!s)
-		return cli_error("%s", hwp_errmsg());
-	bool relative = !so.no_maps && !hwp_session__is_text(s);
-	struct hwp_outbuf out;
-	if (hwp_outbuf__init(&out, stdout) < 0) {
-		hwp_session__delete(s);
-		return cli_error("out of memory");
-	}
-	struct hwp_json_writer *jw = json ? hwp_json_writer__new(&out) : NULL;
-	if (json && !jw) {
-		hwp_outbuf__finish(&out);
-		hwp_session__delete(s);
-		return cli_error("out of memory");
-	}
+/* Every sample of S to OUT (JSW: as JSON); 0 or <0 (hwp_errmsg()). */
+static int print_samples(struct hwp_session *s, const struct script_opts *o, struct hwp_outbuf *out,
+			 struct hwp_json_writer *jw)
+{
+	/* perf script text keeps its callchain addresses as printed (perf 6.1
+	   text already has them relative to their map). */
+	bool relative = hwp_session__machine(s) && !hwp_session__is_text(s);
+	bool use_callchain = !o->hide_callchain, callchain_known = false;
 	struct hwp_event ev;
 	const struct hwp_thread *th;
-	bool use_callchain = !hide_callchain, callchain_known = false;
-	int n, rc = 0;
+	int n;
 
 	while ((n = hwp_session__next(s, &ev, &th)) > 0) {
 		if (ev.type != HWP_RECORD_SAMPLE || !ev.evsel)
@@ -106,12 +100,37 @@ int cmd_script(int argc, char **argv)
 			use_callchain = use_callchain && (hwp_session__sample_types(s) & HWP_SAMPLE_CALLCHAIN);
 			callchain_known = true;
 		}
-		if (json)
+		if (jw)
 			hwp_sample_json__write(jw, &ev);
 		else
-			hwp_perf_script__sample_in(&out, &ev, use_callchain, relative ? th : NULL);
+			hwp_perf_script__sample_in(out, &ev, use_callchain, relative ? th : NULL);
 	}
-	if (n < 0)
+	return n;
+}
+
+int cmd_script(int argc, char **argv)
+{
+	struct script_opts o;
+	int rc = parse_opts(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	/* perf's address spaces print callchain addresses relative to their
+	   map; -G and JSON do not need them. */
+	struct hwp_session_opts so = { .sz = sizeof(so), .no_maps = o.hide_callchain || o.json };
+	struct hwp_session *s = hwp_session__open(o.input, &so);
+	if (!s)
+		return cli_error("%s", hwp_errmsg());
+	struct hwp_outbuf out;
+	struct hwp_json_writer *jw = NULL;
+	rc = 0;
+	if (hwp_outbuf__init(&out, stdout) < 0) {
+		hwp_session__delete(s);
+		return cli_error("%s", hwp_errmsg());
+	}
+	if (o.json && !(jw = hwp_json_writer__new(&out)))
+		rc = cli_error("%s", hwp_errmsg());
+	else if (print_samples(s, &o, &out, jw) < 0)
 		rc = cli_error("%s", hwp_errmsg());
 	hwp_json_writer__delete(jw);
 	int werr = hwp_outbuf__finish(&out);
