@@ -234,16 +234,18 @@ struct vcpu {
 	bool sigreturn;
 	uint64_t clone_flags, clone_time;
 	/* exact counts: cnt[site] (ncnt zeroed entries, a vector whose
-	   capacity is its length); tg[], indexed by (site, target) in tgh */
+	   capacity is its length); tg[], indexed by (site, target) in tgh
+	   (at the end: the hot fields keep their places) */
 	struct cnt *cnt;
 	size_t ncnt;
 	struct tgt *tg;
-	size_t ntg, tg_cap;
-	struct hwp_hashmap tgh;
+	size_t ntg;
 	/* stats */
 	uint64_t samples, async, lost;
 	struct writer w;
 	struct ring_ent ring[RING_SIZE];
+	size_t tg_cap;
+	struct hwp_hashmap tgh;
 };
 
 struct module {
@@ -618,21 +620,12 @@ static inline void count(struct vcpu *v, const struct tbi *p, bool tk)
 	v->cnt[s].taken += tk;
 }
 
-static void count_target(struct vcpu *v, uint32_t site, uint64_t target)
+/* A target not seen yet; out of count_target, which then saves no registers. */
+static __attribute__((noinline)) void tg_add(struct vcpu *v, uint32_t site, uint64_t target,
+					     uint64_t h)
 {
-	uint64_t h = hwp__hash_combine(site, target);
-	struct hwp_hashmap_probe p = hwp__hashmap_probe(&v->tgh, h);
-	struct tgt *t;
-	uint32_t i;
+	struct tgt *t = HWP_VEC_PUSH(v->tg, v->ntg, v->tg_cap);
 
-	while (hwp__hashmap_next(&p, &i)) {
-		t = &v->tg[i];
-		if (t->site == site && t->target == target) {
-			t->count++;
-			return;
-		}
-	}
-	t = HWP_VEC_PUSH(v->tg, v->ntg, v->tg_cap);
 	if (!t)
 		return;
 	if (hwp__hashmap_add(&v->tgh, h, v->ntg - 1) < 0) {
@@ -642,6 +635,21 @@ static void count_target(struct vcpu *v, uint32_t site, uint64_t target)
 	t->site = site;
 	t->target = target;
 	t->count = 1;
+}
+
+static inline void count_target(struct vcpu *v, uint32_t site, uint64_t target)
+{
+	uint64_t h = hwp__hash_combine(site, target);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&v->tgh, h);
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i)) {
+		if (v->tg[i].site == site && v->tg[i].target == target) {
+			v->tg[i].count++;
+			return;
+		}
+	}
+	tg_add(v, site, target, h);
 }
 
 /* ------------------------------------------------------------- signals */
