@@ -639,7 +639,8 @@ static __attribute__((noinline)) void tg_add(struct vcpu *v, uint32_t site, uint
 
 static inline void count_target(struct vcpu *v, uint32_t site, uint64_t target)
 {
-	uint64_t h = hwp__hash_combine(site, target);
+	/* user addresses fit 47 bits: the site goes above them */
+	uint64_t h = hwp__hash64(target ^ ((uint64_t)site << 47 | (uint64_t)site >> 17));
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&v->tgh, h);
 	uint32_t i;
 
