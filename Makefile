@@ -34,10 +34,13 @@ CLI_SRCS := $(sort $(wildcard cli/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 TOOL_SRCS := $(sort $(wildcard tests/tools/*.c bench/*.c))
 EMU_SRCS := $(sort $(wildcard src/emu/*.c))
+# The plugin links only these library sources (no elfutils, no zstd), compiled
+# again into $(BUILD)/emu/ with the plugin's flags.
+EMU_UTIL_SRCS := src/util/hashmap.c src/util/vec.c
 
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
-EMU_OBJS := $(EMU_SRCS:%.c=$(BUILD)/%.o)
+EMU_OBJS := $(EMU_SRCS:%.c=$(BUILD)/%.o) $(EMU_UTIL_SRCS:%.c=$(BUILD)/emu/%.o)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 TOOL_BINS := $(TOOL_SRCS:%.c=$(BUILD)/%)
 
@@ -87,9 +90,14 @@ $(BUILD)/libhwprof.so: $(BUILD)/$(SONAME)
 $(HWPROF): $(CLI_OBJS) $(LIBA)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIBA) $(LIBS)
 
+EMU_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC -fvisibility=hidden -Iinclude -Isrc -MMD -MP
 $(BUILD)/src/emu/%.o: src/emu/%.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_GNU_SOURCE $(WARN) -O2 -g -fPIC -fvisibility=hidden -Iinclude -Isrc -MMD -MP -c $< -o $@
+	$(CC) $(EMU_CFLAGS) -c $< -o $@
+
+$(BUILD)/emu/%.o: %.c $(CONFIG_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(EMU_CFLAGS) -c $< -o $@
 
 $(BUILD)/hwprof-emu.so: $(EMU_OBJS)
 	$(CC) -shared -o $@ $^

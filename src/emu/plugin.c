@@ -87,6 +87,9 @@
 
 #include "emu_raw.h"
 #include "qemu_api.h"
+#include "util/hash.h"
+#include "util/hashmap.h"
+#include "util/vec.h"
 #include "x86_branch.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
@@ -146,7 +149,6 @@ struct tbi {
 	uint32_t cls;  /* C_* bits for the fast path */
 	uint8_t kind;
 	uint8_t rec; /* taken instances enter the ring (the -j filter) */
-	struct tbi *next;
 };
 
 /* Fast-path classes of a TB's end (struct tbi.cls). */
@@ -192,9 +194,16 @@ struct cnt {
 	uint64_t exec, taken;
 };
 
+/* An indirect branch's target (exact counts). */
 struct tgt {
-	uint32_t site, used;
+	uint32_t site;
 	uint64_t target, count;
+};
+
+/* A branch site (exact counts): the index of its counters. */
+struct site {
+	uint64_t addr;
+	uint8_t kind;
 };
 
 struct vcpu {
@@ -224,15 +233,19 @@ struct vcpu {
 	uint32_t npend;
 	bool sigreturn;
 	uint64_t clone_flags, clone_time;
-	/* exact counts */
+	/* exact counts: cnt[site] (ncnt zeroed entries, a vector whose
+	   capacity is its length); tg[], indexed by (site, target) in tgh
+	   (at the end: the hot fields keep their places) */
 	struct cnt *cnt;
-	uint32_t ncnt;
+	size_t ncnt;
 	struct tgt *tg;
-	uint32_t tg_cap, tg_used;
+	size_t ntg;
 	/* stats */
 	uint64_t samples, async, lost;
 	struct writer w;
 	struct ring_ent ring[RING_SIZE];
+	size_t tg_cap;
+	struct hwp_hashmap tgh;
 };
 
 struct module {
@@ -255,14 +268,14 @@ static struct {
 	pthread_mutex_t tr_lock;
 	uint64_t guest_base;
 	bool have_base;
-	/* translation tables */
-	struct tbi **tbh; /* hash on start */
-	uint32_t tbh_mask;
-	uint64_t *site_addr;
-	uint8_t *site_kind;
-	uint32_t nsites, site_cap;
-	uint32_t *siteh; /* hash addr -> site + 1 */
-	uint32_t siteh_cap;
+	/* translation tables: TB shapes (each allocated on its own: QEMU
+	   holds the pointers), indexed by start in tbh; sites by address */
+	struct tbi **tbs;
+	size_t ntbs, tbs_cap;
+	struct hwp_hashmap tbh;
+	struct site *sites;
+	size_t nsites, sites_cap;
+	struct hwp_hashmap siteh;
 	struct module *mods;
 	size_t nmods, mods_cap;
 	/* signal handlers (guest addresses) */
@@ -589,17 +602,11 @@ static inline bool rsb_pop(struct vcpu *v, uint64_t to)
 
 static bool cnt_grow(struct vcpu *v, uint32_t site)
 {
-	uint32_t n = v->ncnt ? v->ncnt : 1024;
-	struct cnt *c;
+	size_t old = v->ncnt;
 
-	while (n <= site)
-		n *= 2;
-	c = realloc(v->cnt, n * sizeof(*c));
-	if (!c)
+	if (site == NO_SITE || HWP_VEC_RESERVE(v->cnt, v->ncnt, (size_t)site + 1))
 		return false;
-	memset(c + v->ncnt, 0, (n - v->ncnt) * sizeof(*c));
-	v->cnt = c;
-	v->ncnt = n;
+	memset(v->cnt + old, 0, (v->ncnt - old) * sizeof(*v->cnt));
 	return true;
 }
 
@@ -613,53 +620,37 @@ static inline void count(struct vcpu *v, const struct tbi *p, bool tk)
 	v->cnt[s].taken += tk;
 }
 
-static inline uint32_t tg_hash(uint32_t site, uint64_t target)
+/* A target not seen yet; out of count_target, which then saves no registers. */
+static __attribute__((noinline)) void tg_add(struct vcpu *v, uint32_t site, uint64_t target,
+					     uint64_t h)
 {
-	uint64_t h = (target ^ ((uint64_t)site << 32)) * 0x9e3779b97f4a7c15ull;
+	struct tgt *t = HWP_VEC_PUSH(v->tg, v->ntg, v->tg_cap);
 
-	return (uint32_t)(h >> 32);
+	if (!t)
+		return;
+	if (hwp__hashmap_add(&v->tgh, h, v->ntg - 1) < 0) {
+		v->ntg--;
+		return;
+	}
+	t->site = site;
+	t->target = target;
+	t->count = 1;
 }
 
-static void count_target(struct vcpu *v, uint32_t site, uint64_t target)
+static inline void count_target(struct vcpu *v, uint32_t site, uint64_t target)
 {
+	/* user addresses fit 47 bits: the site goes above them */
+	uint64_t h = hwp__hash64(target ^ ((uint64_t)site << 47 | (uint64_t)site >> 17));
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&v->tgh, h);
 	uint32_t i;
 
-	if (unlikely(v->tg_used * 2 >= v->tg_cap)) {
-		uint32_t ncap = v->tg_cap ? v->tg_cap * 2 : 1024;
-		struct tgt *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
+	while (hwp__hashmap_next(&p, &i)) {
+		if (v->tg[i].site == site && v->tg[i].target == target) {
+			v->tg[i].count++;
 			return;
-		for (uint32_t k = 0; k < v->tg_cap; k++) {
-			if (!v->tg[k].used)
-				continue;
-			i = tg_hash(v->tg[k].site, v->tg[k].target) & (ncap - 1);
-			while (n[i].used)
-				i = (i + 1) & (ncap - 1);
-			n[i] = v->tg[k];
 		}
-		free(v->tg);
-		v->tg = n;
-		v->tg_cap = ncap;
 	}
-	i = tg_hash(site, target) & (v->tg_cap - 1);
-	for (;;) {
-		struct tgt *t = &v->tg[i];
-
-		if (!t->used) {
-			t->used = 1;
-			t->site = site;
-			t->target = target;
-			t->count = 1;
-			v->tg_used++;
-			return;
-		}
-		if (t->site == site && t->target == target) {
-			t->count++;
-			return;
-		}
-		i = (i + 1) & (v->tg_cap - 1);
-	}
+	tg_add(v, site, target, h);
 }
 
 /* ------------------------------------------------------------- signals */
@@ -1075,19 +1066,13 @@ static void emit_mmap(uint64_t gstart, uint64_t len, uint64_t pgoff, uint32_t ma
 
 static void add_module(uint64_t start, uint64_t end, bool file)
 {
-	if (g.nmods == g.mods_cap) {
-		size_t cap = g.mods_cap ? g.mods_cap * 2 : 32;
-		struct module *n = realloc(g.mods, cap * sizeof(*n));
+	struct module *m = HWP_VEC_PUSH(g.mods, g.nmods, g.mods_cap);
 
-		if (!n)
-			return;
-		g.mods = n;
-		g.mods_cap = cap;
-	}
-	g.mods[g.nmods].start = start;
-	g.mods[g.nmods].end = end;
-	g.mods[g.nmods].file = file;
-	g.nmods++;
+	if (!m)
+		return;
+	m->start = start;
+	m->end = end;
+	m->file = file;
 }
 
 static bool known_module(uint64_t gaddr)
@@ -1147,50 +1132,23 @@ static void scan_maps(uint64_t haddr)
 
 static uint32_t site_get(uint64_t addr, unsigned kind)
 {
+	uint64_t h = hwp__hash_combine(addr, kind);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&g.siteh, h);
+	struct site *st;
 	uint32_t i;
 
-	if (g.nsites * 2 >= g.siteh_cap) {
-		uint32_t ncap = g.siteh_cap ? g.siteh_cap * 2 : 4096;
-		uint32_t *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return NO_SITE;
-		for (uint32_t s = 0; s < g.nsites; s++) {
-			i = (uint32_t)((g.site_addr[s] * 0x9e3779b97f4a7c15ull) >> 32) & (ncap - 1);
-			while (n[i])
-				i = (i + 1) & (ncap - 1);
-			n[i] = s + 1;
-		}
-		free(g.siteh);
-		g.siteh = n;
-		g.siteh_cap = ncap;
+	while (hwp__hashmap_next(&p, &i))
+		if (g.sites[i].addr == addr && g.sites[i].kind == kind)
+			return i;
+	if (g.nsites >= NO_SITE || !(st = HWP_VEC_PUSH(g.sites, g.nsites, g.sites_cap)))
+		return NO_SITE;
+	if (hwp__hashmap_add(&g.siteh, h, g.nsites - 1) < 0) {
+		g.nsites--;
+		return NO_SITE;
 	}
-	i = (uint32_t)((addr * 0x9e3779b97f4a7c15ull) >> 32) & (g.siteh_cap - 1);
-	while (g.siteh[i]) {
-		uint32_t s = g.siteh[i] - 1;
-
-		if (g.site_addr[s] == addr && g.site_kind[s] == kind)
-			return s;
-		i = (i + 1) & (g.siteh_cap - 1);
-	}
-	if (g.nsites == g.site_cap) {
-		uint32_t cap = g.site_cap ? g.site_cap * 2 : 4096;
-		uint64_t *a = realloc(g.site_addr, cap * sizeof(*a));
-		uint8_t *k;
-
-		if (!a)
-			return NO_SITE;
-		g.site_addr = a;
-		k = realloc(g.site_kind, cap);
-		if (!k)
-			return NO_SITE;
-		g.site_kind = k;
-		g.site_cap = cap;
-	}
-	g.site_addr[g.nsites] = addr;
-	g.site_kind[g.nsites] = (uint8_t)kind;
-	g.siteh[i] = g.nsites + 1;
-	return g.nsites++;
+	st->addr = addr;
+	st->kind = (uint8_t)kind;
+	return (uint32_t)(g.nsites - 1);
 }
 
 static uint32_t tb_class(struct tbi *t)
@@ -1216,23 +1174,35 @@ static uint32_t tb_class(struct tbi *t)
 	return c;
 }
 
+/* The shared TB shape equal to KEY; a new one when there is none. */
 static struct tbi *tbi_get(const struct tbi *key)
 {
-	uint32_t h = (uint32_t)((key->start * 0x9e3779b97f4a7c15ull) >> 40) & g.tbh_mask;
-	struct tbi *t;
+	uint64_t h = hwp__hash64(key->start);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&g.tbh, h);
+	struct tbi *t, **slot;
+	uint32_t i;
 
-	for (t = g.tbh[h]; t; t = t->next)
+	while (hwp__hashmap_next(&p, &i)) {
+		t = g.tbs[i];
 		if (t->start == key->start && t->br == key->br && t->fall == key->fall &&
 		    t->target == key->target && t->kind == key->kind && t->n_insns == key->n_insns &&
 		    t->phantom == key->phantom)
 			return t;
-	t = malloc(sizeof(*t));
-	if (!t)
+	}
+	if (!(t = malloc(sizeof(*t))))
 		return NULL;
+	if (!(slot = HWP_VEC_PUSH(g.tbs, g.ntbs, g.tbs_cap)))
+		goto fail;
+	if (hwp__hashmap_add(&g.tbh, h, g.ntbs - 1) < 0) {
+		g.ntbs--;
+		goto fail;
+	}
 	*t = *key;
-	t->next = g.tbh[h];
-	g.tbh[h] = t;
+	*slot = t;
 	return t;
+fail:
+	free(t);
+	return NULL;
 }
 
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -1334,10 +1304,10 @@ static void write_snapshot(void)
 		}
 		if (!e || !(r = w_reserve(&g.gw, sizeof(*r))))
 			continue;
-		r->addr = g.site_addr[s];
+		r->addr = g.sites[s].addr;
 		r->executed = e;
 		r->taken = tk;
-		r->kind = g.site_kind[s];
+		r->kind = g.sites[s].kind;
 		r->pad = 0;
 		w_commit(r, HWP_EMU_SITE, sizeof(*r));
 		nr++;
@@ -1345,13 +1315,12 @@ static void write_snapshot(void)
 	for (unsigned i = 0; i < nv; i++) {
 		struct vcpu *v = vs[i];
 
-		for (uint32_t k = 0; k < v->tg_cap; k++) {
+		for (size_t k = 0; k < v->ntg; k++) {
 			struct hwp_emu_target *r;
 
-			if (!v->tg[k].used || v->tg[k].site >= g.nsites ||
-			    !(r = w_reserve(&g.gw, sizeof(*r))))
+			if (v->tg[k].site >= g.nsites || !(r = w_reserve(&g.gw, sizeof(*r))))
 				continue;
-			r->site = g.site_addr[v->tg[k].site];
+			r->site = g.sites[v->tg[k].site].addr;
 			r->target = v->tg[k].target;
 			r->count = v->tg[k].count;
 			w_commit(r, HWP_EMU_TARGET, sizeof(*r));
@@ -1414,9 +1383,8 @@ static void become_child(unsigned int vi)
 		w_drop(&v->w); /* the parent's chunks: not ours to write */
 		if (v->cnt)
 			memset(v->cnt, 0, v->ncnt * sizeof(*v->cnt));
-		free(v->tg);
-		v->tg = NULL;
-		v->tg_cap = v->tg_used = 0;
+		v->ntg = 0;
+		hwp__hashmap_clear(&v->tgh);
 		/* the taken branches so far were the parent's: count from 0 */
 		v->periods = (uint64_t)v->countdown - v->cur_period;
 		v->samples = v->async = v->lost = 0;
@@ -1613,10 +1581,6 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	g.debug = getenv("HWPROF_EMU_DEBUG") != NULL;
 	g.hmin = UINT64_MAX;
-	g.tbh_mask = (1u << 16) - 1;
-	g.tbh = calloc(g.tbh_mask + 1, sizeof(*g.tbh));
-	if (!g.tbh)
-		return -1;
 	g.pid = getpid();
 	if ((err = open_output(0, 0)) < 0) {
 		fprintf(stderr, "hwprof-emu: %s/%d.raw: %s\n", g.dir, (int)g.pid, strerror(-err));
