@@ -184,26 +184,15 @@ static void release_consumed(struct hwp_reader *r)
 
 /* ---- header ---- */
 
-static int parse_file_header(struct hwp_reader *r)
+/* The header's sizes and offsets, checked against the file; sets data_end. */
+static int check_layout(struct hwp_reader *r, uint64_t hsize, uint64_t attrs_off,
+			uint64_t attrs_size)
 {
-	const uint8_t *h = input_at(r, 0, HWP_FILE_HEADER_SIZE);
-	uint64_t hsize, attrs_off, attrs_size, feat_bits[4];
+	uint64_t stride = r->file_attr_size;
 
-	if (!h)
-		return hwp_set_error(EINVAL, "%s: truncated file header: the input ends at offset 0x%llx, the header needs %d bytes",
-				     r->name, (unsigned long long)r->file_size, HWP_FILE_HEADER_SIZE);
-	hsize = ld64(h + 8);
-	r->file_attr_size = ld64(h + 16);
-	attrs_off = ld64(h + 24);
-	attrs_size = ld64(h + 32);
-	r->data_off = ld64(h + 40);
-	r->data_size_hdr = ld64(h + 48);
-	for (int i = 0; i < 4; i++)
-		feat_bits[i] = ld64(h + 72 + i * 8);
 	if (hsize < HWP_FILE_HEADER_SIZE)
 		return hwp_set_error(EINVAL, "%s: file header size %llu at offset 0x8 is smaller than %d",
 				     r->name, (unsigned long long)hsize, HWP_FILE_HEADER_SIZE);
-	uint64_t stride = r->file_attr_size;
 	if (stride < HWP_ATTR_SIZE_VER0 + 16 || stride > (1u << 20))
 		return hwp_set_error(EINVAL, "%s: attr size %llu at offset 0x10 is not a perf_event_attr size",
 				     r->name, (unsigned long long)stride);
@@ -227,39 +216,56 @@ static int parse_file_header(struct hwp_reader *r)
 	} else {
 		r->data_end = r->data_off + r->data_size_hdr;
 	}
+	return 0;
+}
 
+/* Attr I of the attrs section, at AOFF, and its ids; IDS_TOTAL: their bytes so far. */
+static int read_attr(struct hwp_reader *r, uint64_t i, uint64_t aoff, uint64_t *ids_total)
+{
+	uint64_t stride = r->file_attr_size;
+	const uint8_t *a = input_at(r, aoff, stride);
+	struct hwp_attr attr;
+	size_t wire = hwp__attr_wire_size(a, stride - 16);
+
+	hwp__attr_decode(a, wire < stride - 16 ? wire : stride - 16, &attr);
+	uint64_t ids_off = ld64(a + stride - 16), ids_size = ld64(a + stride - 8);
+	if (ids_off > r->file_size || ids_size > r->file_size - ids_off || ids_size % 8)
+		return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids section [0x%llx, +%llu) is outside the file (%llu bytes)%s",
+				     r->name, (unsigned long long)i, (unsigned long long)aoff,
+				     (unsigned long long)ids_off, (unsigned long long)ids_size,
+				     (unsigned long long)r->file_size, ids_size % 8 ? " or not a multiple of 8" : "");
+	/* perf writes each attr's ids once; attrs that all point at the
+	   whole file would cost nr_attrs x file size in id-map work. */
+	*ids_total += ids_size;
+	if (*ids_total > r->file_size)
+		return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids sections add up to more than the file (%llu bytes)",
+				     r->name, (unsigned long long)i, (unsigned long long)aoff,
+				     (unsigned long long)r->file_size);
+	return hwp__reader_add_evsel(r, &attr, input_at(r, ids_off, ids_size), ids_size / 8, aoff);
+}
+
+static int read_attrs(struct hwp_reader *r, uint64_t attrs_off, uint64_t attrs_size)
+{
+	uint64_t stride = r->file_attr_size;
 	uint64_t nr_attrs = attrs_size / stride, ids_total = 0;
+
 	r->cap_evsels = nr_attrs;
 	r->evsels = calloc(nr_attrs ? nr_attrs : 1, sizeof(*r->evsels));
 	if (!r->evsels)
 		return hwp_set_error(ENOMEM, "%s: out of memory for %llu event attrs", r->name,
 				     (unsigned long long)nr_attrs);
 	for (uint64_t i = 0; i < nr_attrs; i++) {
-		uint64_t aoff = attrs_off + i * stride;
-		const uint8_t *a = input_at(r, aoff, stride);
-		struct hwp_attr attr;
-		size_t wire = hwp__attr_wire_size(a, stride - 16);
-
-		hwp__attr_decode(a, wire < stride - 16 ? wire : stride - 16, &attr);
-		uint64_t ids_off = ld64(a + stride - 16), ids_size = ld64(a + stride - 8);
-		if (ids_off > r->file_size || ids_size > r->file_size - ids_off || ids_size % 8)
-			return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids section [0x%llx, +%llu) is outside the file (%llu bytes)%s",
-					     r->name, (unsigned long long)i, (unsigned long long)aoff,
-					     (unsigned long long)ids_off, (unsigned long long)ids_size,
-					     (unsigned long long)r->file_size, ids_size % 8 ? " or not a multiple of 8" : "");
-		/* perf writes each attr's ids once; attrs that all point at the
-		   whole file would cost nr_attrs x file size in id-map work. */
-		ids_total += ids_size;
-		if (ids_total > r->file_size)
-			return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids sections add up to more than the file (%llu bytes)",
-					     r->name, (unsigned long long)i, (unsigned long long)aoff,
-					     (unsigned long long)r->file_size);
-		int err = hwp__reader_add_evsel(r, &attr, input_at(r, ids_off, ids_size), ids_size / 8, aoff);
+		int err = read_attr(r, i, attrs_off + i * stride, &ids_total);
 		if (err)
 			return err;
 	}
+	return 0;
+}
 
-	/* Feature sections follow the data; a killed recording has none. */
+/* The feature sections the header's bits announce, from the table after the data. */
+static int read_features(struct hwp_reader *r, const uint64_t feat_bits[4])
+{
+	/* A killed recording has none. */
 	if (r->data_size_hdr == 0)
 		return 0;
 	uint64_t sec = r->data_end;
@@ -283,6 +289,30 @@ static int parse_file_header(struct hwp_reader *r)
 		sec += 16;
 	}
 	return 0;
+}
+
+static int parse_file_header(struct hwp_reader *r)
+{
+	const uint8_t *h = input_at(r, 0, HWP_FILE_HEADER_SIZE);
+	uint64_t hsize, attrs_off, attrs_size, feat_bits[4];
+	int err;
+
+	if (!h)
+		return hwp_set_error(EINVAL, "%s: truncated file header: the input ends at offset 0x%llx, the header needs %d bytes",
+				     r->name, (unsigned long long)r->file_size, HWP_FILE_HEADER_SIZE);
+	hsize = ld64(h + 8);
+	r->file_attr_size = ld64(h + 16);
+	attrs_off = ld64(h + 24);
+	attrs_size = ld64(h + 32);
+	r->data_off = ld64(h + 40);
+	r->data_size_hdr = ld64(h + 48);
+	for (int i = 0; i < 4; i++)
+		feat_bits[i] = ld64(h + 72 + i * 8);
+	if ((err = check_layout(r, hsize, attrs_off, attrs_size)) ||
+	    (err = read_attrs(r, attrs_off, attrs_size)))
+		return err;
+	/* Feature sections follow the data. */
+	return read_features(r, feat_bits);
 }
 
 static int detect_format(struct hwp_reader *r)
