@@ -393,55 +393,42 @@ static void set_flag(struct hwp_attr *a, unsigned f, bool on)
 	hwp__attr_set_flag(a, f, on);
 }
 
-int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_host *h,
-		    struct hwp_attr_result *out)
+/* record_opts__config_freq(): *FREQP, or 0 and the period in *INTERVAL. */
+static int config_freq(const struct hwp_attr_opts *o, const struct hwp_capture_host *h,
+		       struct hwp_attr_result *out, uint64_t *freqp, uint64_t *interval)
 {
-	struct hwp_attr_opts o;
-	struct hwp_attr *a;
-	const struct hwp_event_desc *ev;
-	bool no_inherit, per_cpu, sample_address, track = true;
-	uint64_t freq = HWP_PERF_DEFAULT_FREQ, interval = 0;
-	int rc;
+	uint64_t freq = HWP_PERF_DEFAULT_FREQ;
 
-	if (!opts || !h || !out)
-		return hwp_set_error(EINVAL, "hwp_attr__build: invalid argument");
-	if ((rc = HWP_OPTS_LOAD(opts, &o, struct hwp_attr_opts)) < 0)
-		return rc;
-	memset(out, 0, sizeof(*out));
-	if ((rc = hwp_event__parse(o.event, h, &out->event)) < 0)
-		return rc;
-	ev = &out->event;
-	a = &out->attr;
-
-	/* record_opts__config_freq() */
-	if (o.period && (o.freq || o.freq_max))
+	*interval = 0;
+	if (o->period && (o->freq || o->freq_max))
 		return hwp_set_error(EINVAL, "cannot set both a sampling frequency and a sampling period");
-	if (o.freq_max) {
+	if (o->freq_max) {
 		if (!h->max_sample_rate)
 			return hwp_set_error(EINVAL, "maximum sampling frequency: kernel.perf_event_max_sample_rate unreadable");
 		freq = h->max_sample_rate;
-	} else if (o.freq) {
-		freq = o.freq;
+	} else if (o->freq) {
+		freq = o->freq;
 		if (h->max_sample_rate && freq > h->max_sample_rate) {
 			warn(out, "Maximum frequency rate (%u Hz) exceeded, throttling from %" PRIu64
 			     " Hz to %u Hz", h->max_sample_rate, freq, h->max_sample_rate);
 			freq = h->max_sample_rate;
 		}
 	}
-	if (o.period) {
-		interval = o.period;
+	if (o->period) {
+		*interval = o->period;
 		freq = 0;
-	} else if (!o.freq && h->max_sample_rate && freq > h->max_sample_rate) {
+	} else if (!o->freq && h->max_sample_rate && freq > h->max_sample_rate) {
 		warn(out, "Lowering default frequency rate from %" PRIu64 " to %u", freq,
 		     h->max_sample_rate);
 		freq = h->max_sample_rate;
 	}
-	if (o.callgraph == HWP_CALLGRAPH_DWARF && strcmp(h->arch, "x86_64") &&
-	    strcmp(h->arch, "aarch64"))
-		return hwp_set_error(EOPNOTSUPP, "DWARF call graphs: registers of arch '%s' unknown "
-				     "to hwprof (x86_64, aarch64)", h->arch);
+	*freqp = freq;
+	return 0;
+}
 
-	/* the event: parse_events() / evsel__new_cycles() */
+/* the event: parse_events() / evsel__new_cycles() */
+static void config_event(struct hwp_attr *a, const struct hwp_event_desc *ev)
+{
 	a->type = ev->type;
 	a->size = HWP_ATTR_SIZE_VER7; /* perf 6.1's sizeof(struct perf_event_attr) */
 	a->config = ev->config;
@@ -454,11 +441,65 @@ int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_h
 	set_flag(a, HWP_ATTR_EXCLUDE_HOST, ev->exclude_host);
 	set_flag(a, HWP_ATTR_EXCLUDE_GUEST, ev->exclude_guest);
 	hwp__attr_set_precise(a, ev->precise);
+}
+
+/* evsel__config_callchain() */
+static void config_callchain(const struct hwp_attr_opts *o, const struct hwp_capture_host *h,
+			     struct hwp_attr_result *out)
+{
+	struct hwp_attr *a = &out->attr;
+
+	if (o->callgraph == HWP_CALLGRAPH_NONE)
+		return;
+	a->sample_type |= HWP_SAMPLE_CALLCHAIN;
+	if (o->callgraph == HWP_CALLGRAPH_LBR) {
+		if (o->branch_sample_type)
+			warn(out, "Cannot use LBR callstack with branch stack. Falling back to "
+			     "framepointers.");
+		else if (out->event.exclude_user)
+			warn(out, "LBR callstack option is only available to get user callchain "
+			     "information. Falling back to framepointers.");
+		else {
+			a->sample_type |= HWP_SAMPLE_BRANCH_STACK;
+			a->branch_sample_type = HWP_BRANCH_USER | HWP_BRANCH_CALL_STACK |
+						HWP_BRANCH_NO_CYCLES | HWP_BRANCH_NO_FLAGS |
+						HWP_BRANCH_HW_INDEX;
+		}
+	} else if (o->callgraph == HWP_CALLGRAPH_DWARF) {
+		a->sample_type |= HWP_SAMPLE_REGS_USER | HWP_SAMPLE_STACK_USER;
+		a->sample_regs_user = strcmp(h->arch, "aarch64") ? HWP_PERF_REGS_MASK_X86_64
+								 : HWP_PERF_REGS_MASK_ARM64;
+		a->sample_stack_user = o->dwarf_stack_size ? o->dwarf_stack_size
+							   : HWP_PERF_DEFAULT_DWARF_DUMP;
+		set_flag(a, HWP_ATTR_EXCLUDE_CALLCHAIN_USER, true);
+	}
+}
+
+/* the tracking event (the only one here), for a forked workload: enabled at exec */
+static void config_tracking(struct hwp_attr *a, bool track)
+{
+	set_flag(a, HWP_ATTR_MMAP, track);
+	set_flag(a, HWP_ATTR_MMAP2, track);
+	set_flag(a, HWP_ATTR_COMM, track);
+	set_flag(a, HWP_ATTR_COMM_EXEC, track);
+	set_flag(a, HWP_ATTR_KSYMBOL, track);
+	set_flag(a, HWP_ATTR_BPF_EVENT, track);
+	set_flag(a, HWP_ATTR_TASK, track);
+	set_flag(a, HWP_ATTR_DISABLED, true);
+	set_flag(a, HWP_ATTR_ENABLE_ON_EXEC, true);
+}
+
+/* evlist__config() and evsel__config() for the one event, sampling at FREQ or every INTERVAL. */
+static void config_evsel(const struct hwp_attr_opts *o, const struct hwp_capture_host *h,
+			 struct hwp_attr_result *out, uint64_t freq, uint64_t interval)
+{
+	struct hwp_attr *a = &out->attr;
+	bool no_inherit, per_cpu, sample_address, track = true;
 
 	/* evlist__config(): a dummy CPU map (--per-thread) forces no_inherit */
-	no_inherit = o.no_inherit || o.per_thread;
-	per_cpu = !o.per_thread;
-	sample_address = o.data_addr || o.callgraph == HWP_CALLGRAPH_DWARF;
+	no_inherit = o->no_inherit || o->per_thread;
+	per_cpu = !o->per_thread;
+	sample_address = o->data_addr || o->callgraph == HWP_CALLGRAPH_DWARF;
 
 	/* evsel__config() */
 	set_flag(a, HWP_ATTR_SAMPLE_ID_ALL, true);
@@ -476,51 +517,41 @@ int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_h
 		a->sample_type |= HWP_SAMPLE_ADDR | HWP_SAMPLE_DATA_SRC;
 		set_flag(a, HWP_ATTR_MMAP_DATA, track);
 	}
-	/* evsel__config_callchain() */
-	if (o.callgraph != HWP_CALLGRAPH_NONE) {
-		a->sample_type |= HWP_SAMPLE_CALLCHAIN;
-		if (o.callgraph == HWP_CALLGRAPH_LBR) {
-			if (o.branch_sample_type)
-				warn(out, "Cannot use LBR callstack with branch stack. Falling back to "
-				     "framepointers.");
-			else if (ev->exclude_user)
-				warn(out, "LBR callstack option is only available to get user callchain "
-				     "information. Falling back to framepointers.");
-			else {
-				a->sample_type |= HWP_SAMPLE_BRANCH_STACK;
-				a->branch_sample_type = HWP_BRANCH_USER | HWP_BRANCH_CALL_STACK |
-							HWP_BRANCH_NO_CYCLES | HWP_BRANCH_NO_FLAGS |
-							HWP_BRANCH_HW_INDEX;
-			}
-		} else if (o.callgraph == HWP_CALLGRAPH_DWARF) {
-			a->sample_type |= HWP_SAMPLE_REGS_USER | HWP_SAMPLE_STACK_USER;
-			a->sample_regs_user = strcmp(h->arch, "aarch64") ? HWP_PERF_REGS_MASK_X86_64
-									 : HWP_PERF_REGS_MASK_ARM64;
-			a->sample_stack_user = o.dwarf_stack_size ? o.dwarf_stack_size
-								  : HWP_PERF_DEFAULT_DWARF_DUMP;
-			set_flag(a, HWP_ATTR_EXCLUDE_CALLCHAIN_USER, true);
-		}
-	}
+	config_callchain(o, h, out);
 	/* TIME, unless no inherit without per-CPU buffers */
 	if (!no_inherit || per_cpu)
 		a->sample_type |= HWP_SAMPLE_TIME;
-	if (o.branch_sample_type) {
+	if (o->branch_sample_type) {
 		a->sample_type |= HWP_SAMPLE_BRANCH_STACK;
-		a->branch_sample_type = o.branch_sample_type;
+		a->branch_sample_type = o->branch_sample_type;
 	}
-	/* the tracking event (the only one here) */
-	set_flag(a, HWP_ATTR_MMAP, track);
-	set_flag(a, HWP_ATTR_MMAP2, track);
-	set_flag(a, HWP_ATTR_COMM, track);
-	set_flag(a, HWP_ATTR_COMM_EXEC, track);
-	set_flag(a, HWP_ATTR_KSYMBOL, track);
-	set_flag(a, HWP_ATTR_BPF_EVENT, track);
-	set_flag(a, HWP_ATTR_TASK, track);
-	/* a forked workload: enabled at exec */
-	set_flag(a, HWP_ATTR_DISABLED, true);
-	set_flag(a, HWP_ATTR_ENABLE_ON_EXEC, true);
-	if (ev->precise_max)
+	config_tracking(a, track);
+	if (out->event.precise_max)
 		hwp__attr_set_precise(a, 3);
+}
+
+int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_host *h,
+		    struct hwp_attr_result *out)
+{
+	struct hwp_attr_opts o;
+	uint64_t freq = 0, interval = 0;
+	int rc;
+
+	if (!opts || !h || !out)
+		return hwp_set_error(EINVAL, "hwp_attr__build: invalid argument");
+	if ((rc = HWP_OPTS_LOAD(opts, &o, struct hwp_attr_opts)) < 0)
+		return rc;
+	memset(out, 0, sizeof(*out));
+	if ((rc = hwp_event__parse(o.event, h, &out->event)) < 0)
+		return rc;
+	if ((rc = config_freq(&o, h, out, &freq, &interval)) < 0)
+		return rc;
+	if (o.callgraph == HWP_CALLGRAPH_DWARF && strcmp(h->arch, "x86_64") &&
+	    strcmp(h->arch, "aarch64"))
+		return hwp_set_error(EOPNOTSUPP, "DWARF call graphs: registers of arch '%s' unknown "
+				     "to hwprof (x86_64, aarch64)", h->arch);
+	config_event(&out->attr, &out->event);
+	config_evsel(&o, h, out, freq, interval);
 	return 0;
 }
 

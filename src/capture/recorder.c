@@ -257,6 +257,41 @@ static bool drop_missing_feature(struct rec *R, struct hwp_attr *a)
 	return false;
 }
 
+/* perf's fallback for cycles without a PMU: cpu-clock, if allowed and ERR says so. */
+static bool fall_back_to_cpu_clock(struct rec *R, struct hwp_attr *a, int err)
+{
+	if (!R->o->allow_sw_fallback || a->type != 0 || a->config != 0 ||
+	    (a->sample_type & HWP_SAMPLE_BRANCH_STACK) ||
+	    !(err == ENOENT || err == ENXIO || err == ENODEV || err == EOPNOTSUPP))
+		return false;
+	note(R->r, "%s: no hardware cycles event here (%s): recording cpu-clock instead, "
+	     "as perf does", R->r->event_name, strerror(err));
+	a->type = 1;
+	a->config = 0;
+	hwp__attr_set_precise(a, 0);
+	snprintf(R->r->event_name, sizeof(R->r->event_name), "cpu-clock");
+	return true;
+}
+
+/* perf's fallback when the kernel may not be profiled: :u, precise_ip back to ASKED. */
+static bool fall_back_to_user_only(struct rec *R, struct hwp_attr *a, int err, unsigned asked)
+{
+	char name[sizeof(R->r->event_name)];
+
+	if (!(err == EACCES || err == EPERM) || hwp_attr__flag(a, HWP_ATTR_EXCLUDE_KERNEL) ||
+	    hwp_attr__flag(a, HWP_ATTR_EXCLUDE_USER) || R->o->paranoid <= 1)
+		return false;
+	note(R->r, "kernel.perf_event_paranoid=%d: %s falls back to excluding kernel "
+	     "and hypervisor samples (:u), as perf does", R->o->paranoid, R->r->event_name);
+	hwp__attr_set_flag(a, HWP_ATTR_EXCLUDE_KERNEL, true);
+	hwp__attr_set_flag(a, HWP_ATTR_EXCLUDE_HV, true);
+	hwp__attr_set_precise(a, asked);
+	snprintf(name, sizeof(name), "%s", R->r->event_name);
+	snprintf(R->r->event_name, sizeof(R->r->event_name), "%.150s%su", name,
+		 strchr(name, ':') ? "" : ":");
+	return true;
+}
+
 /* The first open, with perf's fallbacks: lower precise_ip, drop attr bits
    an older kernel does not know, cycles without a PMU -> cpu-clock, and :u
    when the kernel may not be profiled. */
@@ -293,33 +328,13 @@ static int open_first(struct rec *R, int cpu, int *fdp)
 			lowered_err = 0;
 			continue;
 		}
-		if (o->allow_sw_fallback && a->type == 0 && a->config == 0 &&
-		    !(a->sample_type & HWP_SAMPLE_BRANCH_STACK) &&
-		    (err == ENOENT || err == ENXIO || err == ENODEV || err == EOPNOTSUPP)) {
-			note(R->r, "%s: no hardware cycles event here (%s): recording cpu-clock instead, "
-			     "as perf does", R->r->event_name, strerror(err));
-			a->type = 1;
-			a->config = 0;
-			hwp__attr_set_precise(a, 0);
+		if (fall_back_to_cpu_clock(R, a, err)) {
 			asked = 0;
 			precise_retry = false;
-			snprintf(R->r->event_name, sizeof(R->r->event_name), "cpu-clock");
 			continue;
 		}
-		if ((err == EACCES || err == EPERM) && !hwp_attr__flag(a, HWP_ATTR_EXCLUDE_KERNEL) &&
-		    !hwp_attr__flag(a, HWP_ATTR_EXCLUDE_USER) && o->paranoid > 1) {
-			char name[sizeof(R->r->event_name)];
-
-			note(R->r, "kernel.perf_event_paranoid=%d: %s falls back to excluding kernel "
-			     "and hypervisor samples (:u), as perf does", o->paranoid, R->r->event_name);
-			hwp__attr_set_flag(a, HWP_ATTR_EXCLUDE_KERNEL, true);
-			hwp__attr_set_flag(a, HWP_ATTR_EXCLUDE_HV, true);
-			hwp__attr_set_precise(a, asked);
-			snprintf(name, sizeof(name), "%s", R->r->event_name);
-			snprintf(R->r->event_name, sizeof(R->r->event_name), "%.150s%su", name,
-				 strchr(name, ':') ? "" : ":");
+		if (fall_back_to_user_only(R, a, err, asked))
 			continue;
-		}
 		return fail(R, HWP_RECORD_PHASE_OPEN, err, "%s: perf_event_open failed: %s",
 			    R->r->event_name, strerror(err));
 	}
@@ -621,130 +636,180 @@ static void cleanup(struct rec *R)
 	free(R->tmp_path);
 }
 
+/* R set up for O, the arguments checked: nothing to clean up yet. */
+static int setup(struct rec *R, const struct hwp_record_opts *o, struct hwp_record_result *res)
+{
+	char prog[4096];
+	int rc;
+
+	memset(R, 0, sizeof(*R));
+	R->o = o;
+	R->r = res;
+	R->go_fd = R->err_fd = -1;
+	R->page = (size_t)sysconf(_SC_PAGESIZE);
+	if (!o->attr || !o->output || !o->argv || !o->argv[0])
+		return fail(R, HWP_RECORD_PHASE_SETUP, EINVAL, "hwp_record__run: missing attr, output "
+			    "or workload");
+	if (o->mmap_pages & (o->mmap_pages - 1))
+		return fail(R, HWP_RECORD_PHASE_SETUP, EINVAL, "%u ring buffer pages: must be a "
+			    "power of 2", o->mmap_pages);
+	R->attr = *o->attr;
+	res->attr = R->attr;
+	snprintf(res->event_name, sizeof(res->event_name), "%s", o->event_name ? o->event_name : "event");
+
+	if ((rc = find_program(o->argv[0], prog, sizeof(prog))) < 0)
+		return fail(R, HWP_RECORD_PHASE_EXEC, -rc, "%s: %s", o->argv[0],
+			    rc == -ENOENT ? "command not found" : strerror(-rc));
+	return 0;
+}
+
+/* The CPUs, the output file and the workload, forked and held before exec.
+   A failure here cleans up what it got before it sets the message. */
+static int prepare(struct rec *R)
+{
+	const struct hwp_record_opts *o = R->o;
+	int rc, e;
+
+	if (!o->per_thread && (rc = online_cpus(R)) < 0) {
+		cleanup(R);
+		return fail(R, HWP_RECORD_PHASE_SETUP, -rc, "cannot list online CPUs: %s",
+			    strerror(-rc));
+	}
+	R->scratch = malloc(MAX_RECORD);
+	if (!R->scratch || asprintf(&R->tmp_path, "%s.hwprof-tmp", o->output) < 0) {
+		R->tmp_path = NULL;
+		cleanup(R);
+		return fail(R, HWP_RECORD_PHASE_SETUP, ENOMEM, "out of memory");
+	}
+	/* The output first: an unwritable path fails before anything runs. */
+	R->w = hwp_writer__open(R->tmp_path);
+	if (!R->w) {
+		e = errno;
+		cleanup(R);
+		return fail(R, HWP_RECORD_PHASE_SETUP, e, "%s: cannot create: %s", o->output,
+			    strerror(e));
+	}
+	if ((rc = start_child(R)) < 0) {
+		cleanup(R);
+		return fail(R, HWP_RECORD_PHASE_EXEC, -rc, "fork: %s", strerror(-rc));
+	}
+	return 0;
+}
+
+/* The attr in the output, with the ids of the opened events. */
+static int add_attr(struct rec *R)
+{
+	uint64_t *ids = calloc(R->nr_rings, sizeof(*ids));
+	int rc;
+
+	if (!ids)
+		return fail(R, HWP_RECORD_PHASE_SETUP, ENOMEM, "out of memory");
+	for (size_t i = 0; i < R->nr_rings; i++)
+		if (ioctl(R->rings[i].fd, PERF_EVENT_IOC_ID, &ids[i]) < 0) {
+			rc = fail(R, HWP_RECORD_PHASE_OPEN, errno, "PERF_EVENT_IOC_ID: %s",
+				  strerror(errno));
+			goto out;
+		}
+	if ((rc = R->attr_idx = hwp_writer__add_attr(R->w, &R->attr, ids, R->nr_rings,
+						     R->r->event_name)) < 0)
+		R->r->phase = HWP_RECORD_PHASE_SETUP;
+out:
+	free(ids);
+	return rc;
+}
+
+/* What the output holds before the workload runs: the attr, the header
+   features, the synthesized kernel map and the child's COMM and MMAP2. */
+static int describe(struct rec *R)
+{
+	const struct hwp_record_opts *o = R->o;
+	int rc;
+
+	R->r->attr = R->attr;
+	R->r->nr_buffers = (unsigned)R->nr_rings;
+	if ((rc = add_attr(R)) < 0)
+		return rc;
+	hwp_writer__set_host_features(R->w);
+	if (o->cmdline_argc > 0 && o->cmdline_argv)
+		hwp_writer__set_cmdline(R->w, o->cmdline_argc, o->cmdline_argv);
+	if (R->attr.sample_type & HWP_SAMPLE_BRANCH_STACK)
+		hwp_writer__set_flag_feature(R->w, HWP_FEAT_BRANCH_STACK);
+	if ((rc = synth_kernel_mmap(R)) < 0 || (rc = synth_child(R)) < 0 ||
+	    (rc = hwp_writer__add_finished_round(R->w)) < 0) {
+		R->r->phase = HWP_RECORD_PHASE_RUN;
+		return rc;
+	}
+	return 0;
+}
+
+/* Go: the child execs, enable_on_exec turns the event on; then the
+   recording, until the workload exits. */
+static int run_workload(struct rec *R)
+{
+	ssize_t n;
+	int e;
+
+	if (write(R->go_fd, "g", 1) != 1)
+		return fail(R, HWP_RECORD_PHASE_EXEC, errno, "cannot start the workload: %s",
+			    strerror(errno));
+	close(R->go_fd);
+	R->go_fd = -1;
+	do
+		n = read(R->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(e)) {
+		waitpid(R->child, NULL, 0);
+		R->child = 0;
+		return fail(R, HWP_RECORD_PHASE_EXEC, e, "%s: %s", R->o->argv[0], strerror(e));
+	}
+	R->r->workload_ran = true;
+	return record_loop(R);
+}
+
+/* The output closed and renamed from its temporary name to its own. */
+static int finish_output(struct rec *R)
+{
+	int rc, e;
+
+	R->r->attr = R->attr;
+	R->r->bytes = hwp_writer__size(R->w);
+	rc = hwp_writer__close(R->w);
+	R->w = NULL;
+	if (rc < 0) {
+		R->r->phase = HWP_RECORD_PHASE_RUN;
+		unlink(R->tmp_path);
+		return rc;
+	}
+	if (rename(R->tmp_path, R->o->output) < 0) {
+		e = errno;
+		unlink(R->tmp_path);
+		rc = fail(R, HWP_RECORD_PHASE_RUN, e, "%s: cannot rename %s to it: %s", R->o->output,
+			  R->tmp_path, strerror(e));
+	}
+	return rc;
+}
+
 int hwp_record__run(const struct hwp_record_opts *opts, struct hwp_record_result *res)
 {
 	struct hwp_record_opts o;
 	struct rec R;
-	char prog[4096];
-	uint64_t *ids = NULL;
-	int rc, e;
-	ssize_t n;
+	int rc;
 
 	if (!opts || !res)
 		return hwp_set_error(EINVAL, "hwp_record__run: invalid argument");
 	memset(res, 0, sizeof(*res));
 	if ((rc = HWP_OPTS_LOAD(opts, &o, struct hwp_record_opts)) < 0)
 		return rc;
-	memset(&R, 0, sizeof(R));
-	R.o = &o;
-	R.r = res;
-	R.go_fd = R.err_fd = -1;
-	R.page = (size_t)sysconf(_SC_PAGESIZE);
-	if (!o.attr || !o.output || !o.argv || !o.argv[0])
-		return fail(&R, HWP_RECORD_PHASE_SETUP, EINVAL, "hwp_record__run: missing attr, output "
-			    "or workload");
-	if (o.mmap_pages & (o.mmap_pages - 1))
-		return fail(&R, HWP_RECORD_PHASE_SETUP, EINVAL, "%u ring buffer pages: must be a "
-			    "power of 2", o.mmap_pages);
-	R.attr = *o.attr;
-	res->attr = R.attr;
-	snprintf(res->event_name, sizeof(res->event_name), "%s", o.event_name ? o.event_name : "event");
-
-	if ((rc = find_program(o.argv[0], prog, sizeof(prog))) < 0)
-		return fail(&R, HWP_RECORD_PHASE_EXEC, -rc, "%s: %s", o.argv[0],
-			    rc == -ENOENT ? "command not found" : strerror(-rc));
-	if (!o.per_thread && (rc = online_cpus(&R)) < 0) {
-		cleanup(&R);
-		return fail(&R, HWP_RECORD_PHASE_SETUP, -rc, "cannot list online CPUs: %s",
-			    strerror(-rc));
-	}
-	R.scratch = malloc(MAX_RECORD);
-	if (!R.scratch || asprintf(&R.tmp_path, "%s.hwprof-tmp", o.output) < 0) {
-		R.tmp_path = NULL;
-		cleanup(&R);
-		return fail(&R, HWP_RECORD_PHASE_SETUP, ENOMEM, "out of memory");
-	}
-	/* The output first: an unwritable path fails before anything runs. */
-	R.w = hwp_writer__open(R.tmp_path);
-	if (!R.w) {
-		e = errno;
-		cleanup(&R);
-		return fail(&R, HWP_RECORD_PHASE_SETUP, e, "%s: cannot create: %s", o.output,
-			    strerror(e));
-	}
-	if ((rc = start_child(&R)) < 0) {
-		cleanup(&R);
-		return fail(&R, HWP_RECORD_PHASE_EXEC, -rc, "fork: %s", strerror(-rc));
-	}
+	if ((rc = setup(&R, &o, res)) < 0 || (rc = prepare(&R)) < 0)
+		return rc;
 	if ((rc = open_events(&R)) < 0)
 		goto out;
-	res->attr = R.attr;
-	res->nr_buffers = (unsigned)R.nr_rings;
-
-	ids = calloc(R.nr_rings, sizeof(*ids));
-	if (!ids) {
-		rc = fail(&R, HWP_RECORD_PHASE_SETUP, ENOMEM, "out of memory");
+	if ((rc = describe(&R)) < 0)
 		goto out;
-	}
-	for (size_t i = 0; i < R.nr_rings; i++)
-		if (ioctl(R.rings[i].fd, PERF_EVENT_IOC_ID, &ids[i]) < 0) {
-			rc = fail(&R, HWP_RECORD_PHASE_OPEN, errno, "PERF_EVENT_IOC_ID: %s",
-				  strerror(errno));
-			goto out;
-		}
-	if ((rc = R.attr_idx = hwp_writer__add_attr(R.w, &R.attr, ids, R.nr_rings,
-						    res->event_name)) < 0) {
-		R.r->phase = HWP_RECORD_PHASE_SETUP;
+	if ((rc = run_workload(&R)) < 0)
 		goto out;
-	}
-	hwp_writer__set_host_features(R.w);
-	if (o.cmdline_argc > 0 && o.cmdline_argv)
-		hwp_writer__set_cmdline(R.w, o.cmdline_argc, o.cmdline_argv);
-	if (R.attr.sample_type & HWP_SAMPLE_BRANCH_STACK)
-		hwp_writer__set_flag_feature(R.w, HWP_FEAT_BRANCH_STACK);
-	if ((rc = synth_kernel_mmap(&R)) < 0 || (rc = synth_child(&R)) < 0 ||
-	    (rc = hwp_writer__add_finished_round(R.w)) < 0) {
-		R.r->phase = HWP_RECORD_PHASE_RUN;
-		goto out;
-	}
-
-	/* Go: the child execs, enable_on_exec turns the event on. */
-	if (write(R.go_fd, "g", 1) != 1) {
-		rc = fail(&R, HWP_RECORD_PHASE_EXEC, errno, "cannot start the workload: %s",
-			  strerror(errno));
-		goto out;
-	}
-	close(R.go_fd);
-	R.go_fd = -1;
-	do
-		n = read(R.err_fd, &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	if (n == (ssize_t)sizeof(e)) {
-		waitpid(R.child, NULL, 0);
-		R.child = 0;
-		rc = fail(&R, HWP_RECORD_PHASE_EXEC, e, "%s: %s", o.argv[0], strerror(e));
-		goto out;
-	}
-	res->workload_ran = true;
-	if ((rc = record_loop(&R)) < 0)
-		goto out;
-	res->attr = R.attr;
-	res->bytes = hwp_writer__size(R.w);
-	rc = hwp_writer__close(R.w);
-	R.w = NULL;
-	if (rc < 0) {
-		R.r->phase = HWP_RECORD_PHASE_RUN;
-		unlink(R.tmp_path);
-		goto out;
-	}
-	if (rename(R.tmp_path, o.output) < 0) {
-		e = errno;
-		unlink(R.tmp_path);
-		rc = fail(&R, HWP_RECORD_PHASE_RUN, e, "%s: cannot rename %s to it: %s", o.output,
-			  R.tmp_path, strerror(e));
-	}
+	rc = finish_output(&R);
 out:
-	free(ids);
 	cleanup(&R);
 	return rc;
 }

@@ -184,26 +184,15 @@ static void release_consumed(struct hwp_reader *r)
 
 /* ---- header ---- */
 
-static int parse_file_header(struct hwp_reader *r)
+/* The header's sizes and offsets, checked against the file; sets data_end. */
+static int check_layout(struct hwp_reader *r, uint64_t hsize, uint64_t attrs_off,
+			uint64_t attrs_size)
 {
-	const uint8_t *h = input_at(r, 0, HWP_FILE_HEADER_SIZE);
-	uint64_t hsize, attrs_off, attrs_size, feat_bits[4];
+	uint64_t stride = r->file_attr_size;
 
-	if (!h)
-		return hwp_set_error(EINVAL, "%s: truncated file header: the input ends at offset 0x%llx, the header needs %d bytes",
-				     r->name, (unsigned long long)r->file_size, HWP_FILE_HEADER_SIZE);
-	hsize = ld64(h + 8);
-	r->file_attr_size = ld64(h + 16);
-	attrs_off = ld64(h + 24);
-	attrs_size = ld64(h + 32);
-	r->data_off = ld64(h + 40);
-	r->data_size_hdr = ld64(h + 48);
-	for (int i = 0; i < 4; i++)
-		feat_bits[i] = ld64(h + 72 + i * 8);
 	if (hsize < HWP_FILE_HEADER_SIZE)
 		return hwp_set_error(EINVAL, "%s: file header size %llu at offset 0x8 is smaller than %d",
 				     r->name, (unsigned long long)hsize, HWP_FILE_HEADER_SIZE);
-	uint64_t stride = r->file_attr_size;
 	if (stride < HWP_ATTR_SIZE_VER0 + 16 || stride > (1u << 20))
 		return hwp_set_error(EINVAL, "%s: attr size %llu at offset 0x10 is not a perf_event_attr size",
 				     r->name, (unsigned long long)stride);
@@ -227,39 +216,56 @@ static int parse_file_header(struct hwp_reader *r)
 	} else {
 		r->data_end = r->data_off + r->data_size_hdr;
 	}
+	return 0;
+}
 
+/* Attr I of the attrs section, at AOFF, and its ids; IDS_TOTAL: their bytes so far. */
+static int read_attr(struct hwp_reader *r, uint64_t i, uint64_t aoff, uint64_t *ids_total)
+{
+	uint64_t stride = r->file_attr_size;
+	const uint8_t *a = input_at(r, aoff, stride);
+	struct hwp_attr attr;
+	size_t wire = hwp__attr_wire_size(a, stride - 16);
+
+	hwp__attr_decode(a, wire < stride - 16 ? wire : stride - 16, &attr);
+	uint64_t ids_off = ld64(a + stride - 16), ids_size = ld64(a + stride - 8);
+	if (ids_off > r->file_size || ids_size > r->file_size - ids_off || ids_size % 8)
+		return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids section [0x%llx, +%llu) is outside the file (%llu bytes)%s",
+				     r->name, (unsigned long long)i, (unsigned long long)aoff,
+				     (unsigned long long)ids_off, (unsigned long long)ids_size,
+				     (unsigned long long)r->file_size, ids_size % 8 ? " or not a multiple of 8" : "");
+	/* perf writes each attr's ids once; attrs that all point at the
+	   whole file would cost nr_attrs x file size in id-map work. */
+	*ids_total += ids_size;
+	if (*ids_total > r->file_size)
+		return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids sections add up to more than the file (%llu bytes)",
+				     r->name, (unsigned long long)i, (unsigned long long)aoff,
+				     (unsigned long long)r->file_size);
+	return hwp__reader_add_evsel(r, &attr, input_at(r, ids_off, ids_size), ids_size / 8, aoff);
+}
+
+static int read_attrs(struct hwp_reader *r, uint64_t attrs_off, uint64_t attrs_size)
+{
+	uint64_t stride = r->file_attr_size;
 	uint64_t nr_attrs = attrs_size / stride, ids_total = 0;
+
 	r->cap_evsels = nr_attrs;
 	r->evsels = calloc(nr_attrs ? nr_attrs : 1, sizeof(*r->evsels));
 	if (!r->evsels)
 		return hwp_set_error(ENOMEM, "%s: out of memory for %llu event attrs", r->name,
 				     (unsigned long long)nr_attrs);
 	for (uint64_t i = 0; i < nr_attrs; i++) {
-		uint64_t aoff = attrs_off + i * stride;
-		const uint8_t *a = input_at(r, aoff, stride);
-		struct hwp_attr attr;
-		size_t wire = hwp__attr_wire_size(a, stride - 16);
-
-		hwp__attr_decode(a, wire < stride - 16 ? wire : stride - 16, &attr);
-		uint64_t ids_off = ld64(a + stride - 16), ids_size = ld64(a + stride - 8);
-		if (ids_off > r->file_size || ids_size > r->file_size - ids_off || ids_size % 8)
-			return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids section [0x%llx, +%llu) is outside the file (%llu bytes)%s",
-					     r->name, (unsigned long long)i, (unsigned long long)aoff,
-					     (unsigned long long)ids_off, (unsigned long long)ids_size,
-					     (unsigned long long)r->file_size, ids_size % 8 ? " or not a multiple of 8" : "");
-		/* perf writes each attr's ids once; attrs that all point at the
-		   whole file would cost nr_attrs x file size in id-map work. */
-		ids_total += ids_size;
-		if (ids_total > r->file_size)
-			return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids sections add up to more than the file (%llu bytes)",
-					     r->name, (unsigned long long)i, (unsigned long long)aoff,
-					     (unsigned long long)r->file_size);
-		int err = hwp__reader_add_evsel(r, &attr, input_at(r, ids_off, ids_size), ids_size / 8, aoff);
+		int err = read_attr(r, i, attrs_off + i * stride, &ids_total);
 		if (err)
 			return err;
 	}
+	return 0;
+}
 
-	/* Feature sections follow the data; a killed recording has none. */
+/* The feature sections the header's bits announce, from the table after the data. */
+static int read_features(struct hwp_reader *r, const uint64_t feat_bits[4])
+{
+	/* A killed recording has none. */
 	if (r->data_size_hdr == 0)
 		return 0;
 	uint64_t sec = r->data_end;
@@ -283,6 +289,30 @@ static int parse_file_header(struct hwp_reader *r)
 		sec += 16;
 	}
 	return 0;
+}
+
+static int parse_file_header(struct hwp_reader *r)
+{
+	const uint8_t *h = input_at(r, 0, HWP_FILE_HEADER_SIZE);
+	uint64_t hsize, attrs_off, attrs_size, feat_bits[4];
+	int err;
+
+	if (!h)
+		return hwp_set_error(EINVAL, "%s: truncated file header: the input ends at offset 0x%llx, the header needs %d bytes",
+				     r->name, (unsigned long long)r->file_size, HWP_FILE_HEADER_SIZE);
+	hsize = ld64(h + 8);
+	r->file_attr_size = ld64(h + 16);
+	attrs_off = ld64(h + 24);
+	attrs_size = ld64(h + 32);
+	r->data_off = ld64(h + 40);
+	r->data_size_hdr = ld64(h + 48);
+	for (int i = 0; i < 4; i++)
+		feat_bits[i] = ld64(h + 72 + i * 8);
+	if ((err = check_layout(r, hsize, attrs_off, attrs_size)) ||
+	    (err = read_attrs(r, attrs_off, attrs_size)))
+		return err;
+	/* Feature sections follow the data. */
+	return read_features(r, feat_bits);
 }
 
 static int detect_format(struct hwp_reader *r)
@@ -627,60 +657,55 @@ static int next_text(struct hwp_reader *r, struct hwp_event *ev)
 	return rc < 0 ? rc : 1;
 }
 
-int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
+/* The next record of the compressed stream being drained: 1, 0 when it has
+   none ready, or <0. */
+static int next_decompressed(struct hwp_reader *r, struct hwp_event *ev)
 {
-	if (r->done)
-		return 0;
-	if (r->text)
-		return next_text(r, ev);
+	const uint8_t *rec;
+	uint32_t size;
+	int rc = hwp__decompressor_next(r->dec, &rec, &size, r->name, r->comp_offset);
 
-	/* Drain the current compressed record first. */
-	if (r->dec) {
-		const uint8_t *rec;
-		uint32_t size;
-		int rc = hwp__decompressor_next(r->dec, &rec, &size, r->name, r->comp_offset);
+	if (rc <= 0)
+		return rc;
+	int err = absorb_user_record(r, rec, size, r->comp_offset);
+	if (!err)
+		err = hwp_reader__parse(r, rec, size, r->comp_offset, r->index++, ev);
+	if (err)
+		return err;
+	ev->compressed = true;
+	return 1;
+}
 
-		if (rc < 0)
-			return rc;
-		if (rc > 0) {
-			int err = absorb_user_record(r, rec, size, r->comp_offset);
-			if (!err)
-				err = hwp_reader__parse(r, rec, size, r->comp_offset, r->index++, ev);
-			if (err)
-				return err;
-			ev->compressed = true;
-			return 1;
-		}
-	}
+/* No record header at OFF: the end, fine exactly at a record boundary, else truncated. */
+static int end_of_input(struct hwp_reader *r, uint64_t off)
+{
+	uint64_t end = r->streaming ? r->sbuf_base + r->sbuf_len
+				    : (r->data_end < r->map_len ? r->data_end : r->map_len);
 
-	uint64_t off = r->pos;
-	const uint8_t *h;
+	if (off < end)
+		return hwp_set_error(EINVAL, "%s: truncated record header at offset 0x%llx (record %llu): %llu bytes left",
+				     r->name, (unsigned long long)off, (unsigned long long)r->index,
+				     (unsigned long long)(end - off));
+	if (r->dec && hwp__decompressor_pending(r->dec))
+		return hwp_set_error(EINVAL, "%s: compressed data ends inside an event: %zu bytes left over from the compressed record at offset 0x%llx",
+				     r->name, hwp__decompressor_pending(r->dec),
+				     (unsigned long long)r->comp_offset);
+	r->done = true;
+	return 0;
+}
 
-	if (off >= r->data_end || !(h = input_at(r, off, 8))) {
-		/* End of input: fine exactly at a record boundary, else truncated. */
-		uint64_t end = r->streaming ? r->sbuf_base + r->sbuf_len
-					    : (r->data_end < r->map_len ? r->data_end : r->map_len);
-		if (off < end)
-			return hwp_set_error(EINVAL, "%s: truncated record header at offset 0x%llx (record %llu): %llu bytes left",
-					     r->name, (unsigned long long)off, (unsigned long long)r->index,
-					     (unsigned long long)(end - off));
-		if (r->dec && hwp__decompressor_pending(r->dec))
-			return hwp_set_error(EINVAL, "%s: compressed data ends inside an event: %zu bytes left over from the compressed record at offset 0x%llx",
-					     r->name, hwp__decompressor_pending(r->dec),
-					     (unsigned long long)r->comp_offset);
-		r->done = true;
-		return 0;
-	}
-	uint32_t type = ld32(h);
-	uint16_t size = ld16(h + 6);
+/* The whole record at OFF (*REC), checked against END, where the data ends. */
+static int record_at(struct hwp_reader *r, uint64_t off, uint32_t type, uint16_t size,
+		     const uint8_t **rec, uint64_t *end)
+{
 	if (size < 8)
 		return hwp_set_error(EINVAL, "%s: record at offset 0x%llx (record %llu, type %u) has size %u, less than its header",
 				     r->name, (unsigned long long)off, (unsigned long long)r->index, type, size);
-	/* Where the data ends: pipe mode over a file or memory has no data
-	   size (data_end is UINT64_MAX), so the input's end bounds it. */
-	uint64_t end = r->streaming ? UINT64_MAX : r->data_end < r->map_len ? r->data_end : r->map_len;
-	const uint8_t *rec = input_at(r, off, size);
-	if (!rec || size > end - off) {
+	/* Pipe mode over a file or memory has no data size (data_end is
+	   UINT64_MAX), so the input's end bounds it. */
+	*end = r->streaming ? UINT64_MAX : r->data_end < r->map_len ? r->data_end : r->map_len;
+	*rec = input_at(r, off, size);
+	if (!*rec || size > *end - off) {
 		char tname[32];
 		const char *tn = hwp_record_type__name(type);
 		if (!tn) {
@@ -689,10 +714,19 @@ int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
 		}
 		return hwp_set_error(EINVAL, "%s: truncated %s record at offset 0x%llx (record %llu): %u bytes, %llu left",
 				     r->name, tn, (unsigned long long)off, (unsigned long long)r->index, size,
-				     (unsigned long long)((r->streaming ? r->sbuf_base + r->sbuf_len : end) - off));
+				     (unsigned long long)((r->streaming ? r->sbuf_base + r->sbuf_len : *end) - off));
 	}
+	return 0;
+}
+
+/* Moves pos past the record and the payload that follows it uncounted; on
+   a stream that payload is read and dropped, and *REC with it (NULL). */
+static int step_over_record(struct hwp_reader *r, uint64_t off, uint32_t type, uint16_t size,
+			    uint64_t end, const uint8_t **rec)
+{
 	uint64_t extra;
-	int err = trailing_payload(r, rec, size, off, &extra);
+	int err = trailing_payload(r, *rec, size, off, &extra);
+
 	if (err)
 		return err;
 	if (extra > end - off - size)
@@ -700,42 +734,79 @@ int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
 				     r->name, hwp_record_type__name(type), (unsigned long long)off,
 				     (unsigned long long)r->index, (unsigned long long)extra);
 	if (extra && r->streaming) {
-		/* Skip the payload (read and drop it), then re-fetch the record. */
 		if (!input_at(r, off + size + extra, 0))
 			return hwp_set_error(EINVAL, "%s: %s payload of the record at offset 0x%llx (record %llu) is truncated",
 					     r->name, hwp_record_type__name(type), (unsigned long long)off,
 					     (unsigned long long)r->index);
-		rec = NULL;
+		*rec = NULL;
 	}
 	r->pos = off + size + extra;
+	return 0;
+}
 
-	if (type == HWP_RECORD_COMPRESSED || type == HWP_RECORD_COMPRESSED2) {
-		uint64_t hdr = type == HWP_RECORD_COMPRESSED2 ? 16 : 8;
-		uint64_t len = size - hdr;
-		if (size < hdr || (type == HWP_RECORD_COMPRESSED2 && (len = ld64(rec + 8)) > size - hdr))
-			return hwp_set_error(EINVAL, "%s: COMPRESSED2 record at offset 0x%llx (record %llu): data size does not fit in the record (%u bytes)",
-					     r->name, (unsigned long long)off, (unsigned long long)r->index, size);
-		if (!r->dec && !(r->dec = hwp__decompressor_new()))
-			return hwp_set_error(ENOMEM, "%s: out of memory for the decompressor at offset 0x%llx (record %llu)",
-					     r->name, (unsigned long long)off, (unsigned long long)r->index);
-		if (hwp__decompressor_feed(r->dec, rec + hdr, len) < 0)
-			return hwp_set_error(ENOTSUP, "%s: compressed record at offset 0x%llx: hwprof was built without zstd (install libzstd-dev and rebuild)",
-					     r->name, (unsigned long long)off);
-		r->comp_offset = off;
-	} else if (rec) {
+/* A COMPRESSED or COMPRESSED2 record: its payload queued for decompression. */
+static int feed_compressed(struct hwp_reader *r, const uint8_t *rec, uint32_t type, uint16_t size,
+			   uint64_t off)
+{
+	uint64_t hdr = type == HWP_RECORD_COMPRESSED2 ? 16 : 8;
+	uint64_t len = size - hdr;
+
+	if (size < hdr || (type == HWP_RECORD_COMPRESSED2 && (len = ld64(rec + 8)) > size - hdr))
+		return hwp_set_error(EINVAL, "%s: COMPRESSED2 record at offset 0x%llx (record %llu): data size does not fit in the record (%u bytes)",
+				     r->name, (unsigned long long)off, (unsigned long long)r->index, size);
+	if (!r->dec && !(r->dec = hwp__decompressor_new()))
+		return hwp_set_error(ENOMEM, "%s: out of memory for the decompressor at offset 0x%llx (record %llu)",
+				     r->name, (unsigned long long)off, (unsigned long long)r->index);
+	if (hwp__decompressor_feed(r->dec, rec + hdr, len) < 0)
+		return hwp_set_error(ENOTSUP, "%s: compressed record at offset 0x%llx: hwprof was built without zstd (install libzstd-dev and rebuild)",
+				     r->name, (unsigned long long)off);
+	r->comp_offset = off;
+	return 0;
+}
+
+/* A record whose payload was skipped on a stream: its header only. */
+static int header_only_event(struct hwp_reader *r, struct hwp_event *ev, uint32_t type,
+			     uint16_t size, uint64_t off)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = type;
+	ev->size = size;
+	ev->file_offset = off;
+	ev->index = r->index++;
+	return 1;
+}
+
+int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
+{
+	const uint8_t *h, *rec = NULL;
+	uint64_t off, end = 0;
+	int err;
+
+	if (r->done)
+		return 0;
+	if (r->text)
+		return next_text(r, ev);
+	/* Drain the current compressed record first. */
+	if (r->dec && (err = next_decompressed(r, ev)) != 0)
+		return err;
+
+	off = r->pos;
+	if (off >= r->data_end || !(h = input_at(r, off, 8)))
+		return end_of_input(r, off);
+	/* Both read before input_at() moves a stream's window under H. */
+	uint32_t type = ld32(h);
+	uint16_t size = ld16(h + 6);
+	if ((err = record_at(r, off, type, size, &rec, &end)) ||
+	    (err = step_over_record(r, off, type, size, end, &rec)))
+		return err;
+	if (type == HWP_RECORD_COMPRESSED || type == HWP_RECORD_COMPRESSED2)
+		err = feed_compressed(r, rec, type, size, off);
+	else if (rec)
 		err = absorb_user_record(r, rec, size, off);
-		if (err)
-			return err;
-	}
-	if (!rec) {
-		/* Payload skipped on a stream: hand out the header only. */
-		memset(ev, 0, sizeof(*ev));
-		ev->type = type;
-		ev->size = size;
-		ev->file_offset = off;
-		ev->index = r->index++;
-		return 1;
-	}
+	if (err)
+		return err;
+	if (!rec)
+		return header_only_event(r, ev, type, size, off);
 	err = hwp_reader__parse(r, rec, size, off, r->index++, ev);
 	if (err)
 		return err;

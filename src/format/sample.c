@@ -13,7 +13,8 @@
 
 struct cursor {
 	const uint8_t *p, *end;
-	const char *field;
+	const char *field; /* for the message: what did not fit */
+	uint64_t count;    /* and how many of it, or UINT64_MAX */
 };
 
 static bool take(struct cursor *c, uint64_t n, const uint8_t **out)
@@ -75,104 +76,144 @@ static bool take_regs(struct cursor *c, uint64_t mask, uint64_t *abi, struct hwp
 	return take(c, n * 8, NULL);
 }
 
-#define NEED(cond, what)            \
-	do {                        \
-		if (!(cond)) {      \
-			field = what; \
-			goto short_rec; \
-		}                   \
+/*
+ * On a check that fails, the helpers below name the field for the message
+ * (and how many of it the file claims, when that is the question) and
+ * return false; hwp__parse_sample() stops at the first.
+ */
+#define NEED(cond, what)                \
+	do {                            \
+		if (!(cond)) {          \
+			c->field = what; \
+			return false;   \
+		}                       \
 	} while (0)
 
-int hwp__parse_sample(const struct hwp_reader *r, const struct hwp_attr *attr,
-		      const uint8_t *rec, uint32_t size, struct hwp_sample *s, uint64_t off,
-		      uint64_t index)
-{
-	struct cursor c = { rec + 8, rec + size, NULL };
-	uint64_t st = attr->sample_type, v;
-	const uint8_t *p;
-	const char *field = "";
-	uint64_t count = UINT64_MAX; /* for the message: how many the file claims */
+#define NEED_N(cond, what, n)           \
+	do {                            \
+		if (!(cond)) {          \
+			c->field = what; \
+			c->count = n;   \
+			return false;   \
+		}                       \
+	} while (0)
 
-	memset(s, 0, sizeof(*s));
-	s->sample_type = st;
-	s->cpumode = ld16(rec + 4) & HWP_MISC_CPUMODE_MASK;
+/* IDENTIFIER through PERIOD: the fixed-size fields before READ. */
+static bool parse_ids(struct cursor *c, uint64_t st, struct hwp_sample *s)
+{
+	const uint8_t *p;
 
 	if (st & HWP_SAMPLE_IDENTIFIER)
-		NEED(take64(&c, &s->id), "identifier");
+		NEED(take64(c, &s->id), "identifier");
 	if (st & HWP_SAMPLE_IP)
-		NEED(take64(&c, &s->ip), "ip");
+		NEED(take64(c, &s->ip), "ip");
 	if (st & HWP_SAMPLE_TID) {
-		NEED(take(&c, 8, &p), "pid/tid");
+		NEED(take(c, 8, &p), "pid/tid");
 		s->pid = ld32(p);
 		s->tid = ld32(p + 4);
 	}
 	if (st & HWP_SAMPLE_TIME)
-		NEED(take64(&c, &s->time), "time");
+		NEED(take64(c, &s->time), "time");
 	if (st & HWP_SAMPLE_ADDR)
-		NEED(take64(&c, &s->addr), "addr");
+		NEED(take64(c, &s->addr), "addr");
 	if (st & HWP_SAMPLE_ID)
-		NEED(take64(&c, &s->id), "id");
+		NEED(take64(c, &s->id), "id");
 	if (st & HWP_SAMPLE_STREAM_ID)
-		NEED(take64(&c, &s->stream_id), "stream_id");
+		NEED(take64(c, &s->stream_id), "stream_id");
 	if (st & HWP_SAMPLE_CPU) {
-		NEED(take(&c, 8, &p), "cpu");
+		NEED(take(c, 8, &p), "cpu");
 		s->cpu = ld32(p);
 	}
 	if (st & HWP_SAMPLE_PERIOD)
-		NEED(take64(&c, &s->period), "period");
-	if (st & HWP_SAMPLE_READ)
-		NEED(take_read(&c, attr->read_format, &s->read), "read values");
-	if (st & HWP_SAMPLE_CALLCHAIN) {
-		NEED(take64(&c, &s->callchain_nr), "callchain nr");
-		count = s->callchain_nr;
-		NEED(s->callchain_nr <= (uint64_t)(c.end - c.p) / 8, "callchain entries");
-		s->callchain = c.p;
-		c.p += s->callchain_nr * 8;
-		count = UINT64_MAX;
-	}
-	if (st & HWP_SAMPLE_RAW) {
-		NEED(take(&c, 4, &p), "raw size");
-		s->raw.size = ld32(p);
-		count = s->raw.size;
-		NEED(take(&c, s->raw.size, &s->raw.data), "bytes of raw data");
-		count = UINT64_MAX;
-	}
-	if (st & HWP_SAMPLE_BRANCH_STACK) {
-		uint64_t per = 24;
+		NEED(take64(c, &s->period), "period");
+	return true;
+}
 
-		NEED(take64(&c, &s->branch_nr), "branch stack nr");
-		if (attr->branch_sample_type & HWP_BRANCH_HW_INDEX) {
-			NEED(take64(&c, &s->branch_hw_idx), "branch hw_idx");
-			s->branch_has_hw_idx = true;
-		}
-		if (attr->branch_sample_type & HWP_BRANCH_COUNTERS)
-			per += 8;
-		count = s->branch_nr;
-		NEED(s->branch_nr <= (uint64_t)(c.end - c.p) / per, "branch entries");
-		s->branch_entries = c.p;
-		c.p += s->branch_nr * 24;
-		count = UINT64_MAX;
-		if (attr->branch_sample_type & HWP_BRANCH_COUNTERS) {
-			s->branch_counters = c.p;
-			c.p += s->branch_nr * 8;
-		}
+static bool parse_read(struct cursor *c, const struct hwp_attr *attr, struct hwp_sample *s)
+{
+	if (attr->sample_type & HWP_SAMPLE_READ)
+		NEED(take_read(c, attr->read_format, &s->read), "read values");
+	return true;
+}
+
+static bool parse_callchain(struct cursor *c, uint64_t st, struct hwp_sample *s)
+{
+	if (!(st & HWP_SAMPLE_CALLCHAIN))
+		return true;
+	NEED(take64(c, &s->callchain_nr), "callchain nr");
+	NEED_N(s->callchain_nr <= (uint64_t)(c->end - c->p) / 8, "callchain entries",
+	       s->callchain_nr);
+	s->callchain = c->p;
+	c->p += s->callchain_nr * 8;
+	return true;
+}
+
+static bool parse_raw(struct cursor *c, uint64_t st, struct hwp_sample *s)
+{
+	const uint8_t *p;
+
+	if (!(st & HWP_SAMPLE_RAW))
+		return true;
+	NEED(take(c, 4, &p), "raw size");
+	s->raw.size = ld32(p);
+	NEED_N(take(c, s->raw.size, &s->raw.data), "bytes of raw data", s->raw.size);
+	return true;
+}
+
+/* nr, [hw_idx], nr entries of 24 bytes, [nr counters of 8 bytes] */
+static bool parse_branch_stack(struct cursor *c, const struct hwp_attr *attr,
+			       struct hwp_sample *s)
+{
+	bool counters = attr->branch_sample_type & HWP_BRANCH_COUNTERS;
+	uint64_t per = counters ? 24 + 8 : 24;
+
+	if (!(attr->sample_type & HWP_SAMPLE_BRANCH_STACK))
+		return true;
+	NEED(take64(c, &s->branch_nr), "branch stack nr");
+	if (attr->branch_sample_type & HWP_BRANCH_HW_INDEX) {
+		NEED(take64(c, &s->branch_hw_idx), "branch hw_idx");
+		s->branch_has_hw_idx = true;
 	}
+	NEED_N(s->branch_nr <= (uint64_t)(c->end - c->p) / per, "branch entries", s->branch_nr);
+	s->branch_entries = c->p;
+	c->p += s->branch_nr * 24;
+	if (counters) {
+		s->branch_counters = c->p;
+		c->p += s->branch_nr * 8;
+	}
+	return true;
+}
+
+/* REGS_USER and STACK_USER: what DWARF unwinding needs. */
+static bool parse_user_regs_stack(struct cursor *c, const struct hwp_attr *attr,
+				  struct hwp_sample *s)
+{
+	uint64_t st = attr->sample_type;
+
 	if (st & HWP_SAMPLE_REGS_USER) {
 		s->regs_user_mask = attr->sample_regs_user;
-		NEED(take_regs(&c, attr->sample_regs_user, &s->regs_user_abi, &s->regs_user),
+		NEED(take_regs(c, attr->sample_regs_user, &s->regs_user_abi, &s->regs_user),
 		     "user registers");
 	}
 	if (st & HWP_SAMPLE_STACK_USER) {
-		NEED(take64(&c, &s->stack_user.size), "user stack size");
+		NEED(take64(c, &s->stack_user.size), "user stack size");
 		if (s->stack_user.size) {
-			count = s->stack_user.size;
-			NEED(take(&c, s->stack_user.size, &s->stack_user.data), "bytes of user stack");
-			count = UINT64_MAX;
-			NEED(take64(&c, &s->stack_user_dyn_size), "user stack dyn_size");
+			NEED_N(take(c, s->stack_user.size, &s->stack_user.data), "bytes of user stack",
+			       s->stack_user.size);
+			NEED(take64(c, &s->stack_user_dyn_size), "user stack dyn_size");
 		}
 	}
+	return true;
+}
+
+/* WEIGHT or WEIGHT_STRUCT, DATA_SRC, TRANSACTION, REGS_INTR. */
+static bool parse_weights(struct cursor *c, const struct hwp_attr *attr, struct hwp_sample *s)
+{
+	uint64_t st = attr->sample_type;
+	const uint8_t *p;
+
 	if (st & (HWP_SAMPLE_WEIGHT | HWP_SAMPLE_WEIGHT_STRUCT)) {
-		NEED(take(&c, 8, &p), "weight");
+		NEED(take(c, 8, &p), "weight");
 		s->weight = ld64(p);
 		if (st & HWP_SAMPLE_WEIGHT_STRUCT) {
 			s->weight_var1 = ld32(p);
@@ -181,38 +222,68 @@ int hwp__parse_sample(const struct hwp_reader *r, const struct hwp_attr *attr,
 		}
 	}
 	if (st & HWP_SAMPLE_DATA_SRC)
-		NEED(take64(&c, &s->data_src), "data_src");
+		NEED(take64(c, &s->data_src), "data_src");
 	if (st & HWP_SAMPLE_TRANSACTION)
-		NEED(take64(&c, &s->transaction), "transaction");
+		NEED(take64(c, &s->transaction), "transaction");
 	if (st & HWP_SAMPLE_REGS_INTR) {
 		s->regs_intr_mask = attr->sample_regs_intr;
-		NEED(take_regs(&c, attr->sample_regs_intr, &s->regs_intr_abi, &s->regs_intr),
+		NEED(take_regs(c, attr->sample_regs_intr, &s->regs_intr_abi, &s->regs_intr),
 		     "interrupt registers");
 	}
-	if (st & HWP_SAMPLE_PHYS_ADDR)
-		NEED(take64(&c, &s->phys_addr), "phys_addr");
-	if (st & HWP_SAMPLE_CGROUP)
-		NEED(take64(&c, &s->cgroup), "cgroup");
-	if (st & HWP_SAMPLE_DATA_PAGE_SIZE)
-		NEED(take64(&c, &s->data_page_size), "data_page_size");
-	if (st & HWP_SAMPLE_CODE_PAGE_SIZE)
-		NEED(take64(&c, &s->code_page_size), "code_page_size");
-	if (st & HWP_SAMPLE_AUX) {
-		NEED(take64(&c, &v), "aux size");
-		s->aux.size = v;
-		count = v;
-		NEED(take(&c, v, &s->aux.data), "bytes of aux data");
-	}
-	return 0;
+	return true;
+}
 
-short_rec:
-	if (count != UINT64_MAX)
+/* PHYS_ADDR through CODE_PAGE_SIZE, then AUX last. */
+static bool parse_tail(struct cursor *c, uint64_t st, struct hwp_sample *s)
+{
+	if (st & HWP_SAMPLE_PHYS_ADDR)
+		NEED(take64(c, &s->phys_addr), "phys_addr");
+	if (st & HWP_SAMPLE_CGROUP)
+		NEED(take64(c, &s->cgroup), "cgroup");
+	if (st & HWP_SAMPLE_DATA_PAGE_SIZE)
+		NEED(take64(c, &s->data_page_size), "data_page_size");
+	if (st & HWP_SAMPLE_CODE_PAGE_SIZE)
+		NEED(take64(c, &s->code_page_size), "code_page_size");
+	if (st & HWP_SAMPLE_AUX) {
+		NEED(take64(c, &s->aux.size), "aux size");
+		NEED_N(take(c, s->aux.size, &s->aux.data), "bytes of aux data", s->aux.size);
+	}
+	return true;
+}
+
+#undef NEED
+#undef NEED_N
+
+static int short_sample(const struct hwp_reader *r, const struct cursor *c, uint32_t size,
+			uint64_t off, uint64_t index)
+{
+	if (c->count != UINT64_MAX)
 		return hwp_set_error(EINVAL, "%s: truncated sample at offset 0x%llx (record %llu): no room for its %llu %s in the record's %u bytes",
 				     r ? r->name : "input", (unsigned long long)off,
-				     (unsigned long long)index, (unsigned long long)count, field, size);
+				     (unsigned long long)index, (unsigned long long)c->count, c->field,
+				     size);
 	return hwp_set_error(EINVAL, "%s: truncated sample at offset 0x%llx (record %llu): no room for its %s in the record's %u bytes",
 			     r ? r->name : "input", (unsigned long long)off,
-			     (unsigned long long)index, field, size);
+			     (unsigned long long)index, c->field, size);
+}
+
+int hwp__parse_sample(const struct hwp_reader *r, const struct hwp_attr *attr,
+		      const uint8_t *rec, uint32_t size, struct hwp_sample *s, uint64_t off,
+		      uint64_t index)
+{
+	/* count: for the message, how many of the field the file claims */
+	struct cursor c = { rec + 8, rec + size, "", UINT64_MAX };
+	uint64_t st = attr->sample_type;
+
+	memset(s, 0, sizeof(*s));
+	s->sample_type = st;
+	s->cpumode = ld16(rec + 4) & HWP_MISC_CPUMODE_MASK;
+	if (parse_ids(&c, st, s) && parse_read(&c, attr, s) && parse_callchain(&c, st, s) &&
+	    parse_raw(&c, st, s) && parse_branch_stack(&c, attr, s) &&
+	    parse_user_regs_stack(&c, attr, s) && parse_weights(&c, attr, s) &&
+	    parse_tail(&c, st, s))
+		return 0;
+	return short_sample(r, &c, size, off, index);
 }
 
 int hwp__sample_id_pos(uint64_t st)
