@@ -80,3 +80,15 @@ for c in $cmds; do
 	done
 done
 [ -z "$bad" ] && echo "PASS completion_all_options" || echo "FAIL completion_all_options: missing$bad"
+
+# The README's Library example is examples/hottest_branch.c (which the
+# install test builds), not a copy that drifts.
+root=${HWPROF_ROOT:-.}
+if python3 - "$root/README.md" "$root/examples/hottest_branch.c" <<'PY'
+import re, sys
+readme, example = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+lib = readme[readme.index("## Library"):]
+block = re.search(r"```c\n(.*?)```", lib, re.S).group(1)
+assert block.strip() and block in example, "README's example differs from examples/hottest_branch.c"
+PY
+then echo "PASS readme_example_is_the_installed_example"; else echo "FAIL readme_example_is_the_installed_example"; fi
