@@ -9,7 +9,6 @@
 
 /* -v raises, -q lowers what the library's log callback lets through. */
 static enum hwp_log_level verbosity = HWP_LOG_WARN;
-static int verbose_delta;
 
 int cli_error(const char *fmt, ...)
 {
@@ -45,13 +44,6 @@ void cli_warn(const char *fmt, ...)
 static char *notes[MAX_NOTES];
 static size_t nr_notes;
 
-
-void cli_set_verbosity(int delta)
-{
-	int v = (int)HWP_LOG_WARN + delta;
-	verbosity = (enum hwp_log_level)(v < 0 ? 0 : v > HWP_LOG_DEBUG ? HWP_LOG_DEBUG : v);
-}
-
 static void note_once(const char *msg)
 {
 	for (size_t i = 0; i < nr_notes; i++)
@@ -78,11 +70,11 @@ static void cli_log(void *ctx, enum hwp_log_level level, const char *msg)
 
 bool cli_common_opt(int c)
 {
-	if (c == 'v')
-		cli_set_verbosity(++verbose_delta);
+	if (c == 'v' && verbosity < HWP_LOG_DEBUG)
+		verbosity++;
 	else if (c == 'q')
-		cli_set_verbosity(verbose_delta = -1);
-	else
+		verbosity = HWP_LOG_ERROR;
+	else if (c != 'v')
 		return false;
 	return true;
 }

@@ -32,8 +32,6 @@ int cmd_mispredicts(int argc, char **argv);
 bool cli_common_opt(int c);
 /* Routes the library's log to stderr (warnings once, at the end). */
 void cli_install_log(void);
-/* -v (+1 per -v) and -q (-1): which log levels are shown. */
-void cli_set_verbosity(int delta);
 /* "hwprof: <msg>" on stderr; returns the exit code to use (1). */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

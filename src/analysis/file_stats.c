@@ -37,7 +37,6 @@ struct hwp_file_stats *hwp_file_stats__new(void)
 
 	if (!st) {
 		hwp_set_error(ENOMEM, "out of memory making file statistics");
-		errno = ENOMEM;
 		return NULL;
 	}
 	hwp_file_stats__reset(st);

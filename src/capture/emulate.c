@@ -145,7 +145,6 @@ struct hwp_emu *hwp_emu__new(const struct hwp_emu_opts *opts)
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		hwp_set_error(ENOMEM, "out of memory");
-		errno = ENOMEM;
 		return NULL;
 	}
 	s->pid = -1;

@@ -1083,7 +1083,6 @@ struct hwp_probe_info *hwp_probe_info__new(void)
 
 	if (!info) {
 		hwp_set_error(ENOMEM, "out of memory");
-		errno = ENOMEM;
 	}
 	return info;
 }

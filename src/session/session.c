@@ -62,7 +62,7 @@ struct hwp_session *hwp_session__open(const char *path, const struct hwp_session
 	if (HWP_OPTS_LOAD(opts, &o, struct hwp_session_opts))
 		return NULL;
 	r = hwp_reader__open(path, &ro);
-	return r ? hwp_session__from_reader(r, opts) : NULL;
+	return r ? hwp_session__from_reader(r, &o) : NULL;
 }
 
 void hwp_session__delete(struct hwp_session *s)
@@ -112,6 +112,15 @@ struct hwp_machine *hwp_session__machine(struct hwp_session *s)
 	return s->machine;
 }
 
+/* Build-id of FILENAME from the header's BUILD_ID list, when the MMAP had none. */
+static const struct hwp_build_id *header_build_id(const struct hwp_header_info *h, const char *f)
+{
+	for (size_t i = 0; h && i < h->nr_build_ids; i++)
+		if (strcmp(h->build_ids[i].filename, f) == 0)
+			return &h->build_ids[i];
+	return NULL;
+}
+
 struct hwp_symbolizer *hwp_session__symbolizer(struct hwp_session *s)
 {
 	if (s->sym)
@@ -130,10 +139,9 @@ struct hwp_symbolizer *hwp_session__symbolizer(struct hwp_session *s)
 	if (!sym)
 		return NULL;
 	/* The recording's kernel, not this machine's, names kernel addresses. */
-	const struct hwp_header_info *h = hwp_reader__header(s->reader);
-	for (size_t i = 0; i < h->nr_build_ids; i++)
-		if (!strcmp(h->build_ids[i].filename, "[kernel.kallsyms]"))
-			hwp_symbolizer__set_kernel_build_id(sym, h->build_ids[i].id, h->build_ids[i].size);
+	const struct hwp_build_id *kb = header_build_id(hwp_reader__header(s->reader), "[kernel.kallsyms]");
+	if (kb)
+		hwp_symbolizer__set_kernel_build_id(sym, kb->id, kb->size);
 	int km = hwp_symbolizer__kernel_module(sym);
 	if (km < 0) {
 		hwp_symbolizer__delete(sym);
@@ -203,15 +211,6 @@ int hwp_session__process(struct hwp_session *s, const struct hwp_session_handler
 	return n;
 }
 
-/* Build-id of FILENAME from the header's BUILD_ID list, when the MMAP had none. */
-static const struct hwp_build_id *header_build_id(const struct hwp_header_info *h, const char *f)
-{
-	for (size_t i = 0; h && i < h->nr_build_ids; i++)
-		if (strcmp(h->build_ids[i].filename, f) == 0)
-			return &h->build_ids[i];
-	return NULL;
-}
-
 static int32_t module_of(struct hwp_session *s, const struct hwp_map *m)
 {
 	if (m->kernel)
@@ -222,11 +221,10 @@ static int32_t module_of(struct hwp_session *s, const struct hwp_map *m)
 	return hwp_symbolizer__module(s->sym, m->filename, b ? b->id : NULL, b ? b->size : 0);
 }
 
-static void unknown_loc(struct hwp_session *s, uint64_t addr, struct hwp_code_loc *loc)
+/* No module: the location is the raw address (a user one unless KERNEL). */
+static void raw_loc(uint64_t addr, bool kernel, int32_t kernel_module, struct hwp_code_loc *loc)
 {
-	bool kernel = addr >= KERNEL_START;
-
-	loc->module = kernel ? s->kernel_module : -1;
+	loc->module = kernel ? kernel_module : -1;
 	loc->cpumode = kernel ? HWP_MISC_KERNEL : HWP_MISC_USER;
 	loc->offset = addr;
 }
@@ -255,9 +253,7 @@ int hwp__session_resolve_miss(struct hwp_session *s, unsigned slot, uint64_t add
 
 	loc->addr = addr;
 	if (!s->sym && !hwp_session__symbolizer(s)) {
-		loc->module = -1;
-		loc->cpumode = HWP_MISC_USER;
-		loc->offset = addr;
+		raw_loc(addr, false, -1, loc);
 		return -errno;
 	}
 	if (th) {
@@ -267,7 +263,7 @@ int hwp__session_resolve_miss(struct hwp_session *s, unsigned slot, uint64_t add
 	}
 	if (!m) {
 		mc->valid = false;
-		unknown_loc(s, addr, loc);
+		raw_loc(addr, addr >= KERNEL_START, s->kernel_module, loc);
 		return 0;
 	}
 	int32_t mod = module_of(s, m);
@@ -275,9 +271,7 @@ int hwp__session_resolve_miss(struct hwp_session *s, unsigned slot, uint64_t add
 					  .kernel = m->kernel, .start = m->start, .end = m->end,
 					  .pgoff = m->pgoff, .module = mod >= 0 ? mod : -1 };
 	if (!mc->valid) {
-		loc->module = -1;
-		loc->cpumode = HWP_MISC_USER;
-		loc->offset = addr;
+		raw_loc(addr, false, -1, loc);
 		return 0;
 	}
 	hwp__resolve_cache_fill(mc, addr, loc);

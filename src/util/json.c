@@ -104,13 +104,11 @@ struct hwp_json_writer *hwp_json_writer__new(struct hwp_outbuf *o)
 
 	if (!o) {
 		hwp_set_error(EINVAL, "JSON writer: no output");
-		errno = EINVAL;
 		return NULL;
 	}
 	j = calloc(1, sizeof(*j));
 	if (!j) {
 		hwp_set_error(ENOMEM, "out of memory making a JSON writer");
-		errno = ENOMEM;
 		return NULL;
 	}
 	j->o = o;
