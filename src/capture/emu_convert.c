@@ -5,7 +5,8 @@
  *   PROC (fork child)     -> FORK + COMM
  *   THREAD / THREAD_EXIT  -> FORK + COMM / EXIT
  *   EXIT (exit_group)     -> EXIT
- *   MMAP                  -> MMAP2 with the module's build-id
+ *   MMAP                  -> MMAP2 per executable PT_LOAD segment, with the
+ *                            module's build-id
  *   SAMPLE                -> SAMPLE (IP, TID, TIME, PERIOD, BRANCH_STACK)
  * plus header features ARCH, CPUID, NRCPUS, ... (this host), CMDLINE,
  * BUILD_ID (every module mapped) and EVENT_DESC ("branches:emulated").
@@ -51,6 +52,30 @@ static uint64_t entry_mask(uint64_t bst)
 	return keep;
 }
 
+/* True when the newest mapping of P at S->start is already S of MOD (the
+   plugin reports a module again when code runs in another host mapping of
+   it, e.g. the kernel did not merge its segments into one). */
+static bool mapped(const struct hwp__emu_proc *p, const struct hwp__emu_module *mod,
+		   const struct hwp__emu_seg *s)
+{
+	for (size_t i = p->nmaps; i-- > 0;) {
+		const struct hwp__emu_map *m = &p->maps[i];
+
+		if (s->start >= m->start && s->start - m->start < m->len)
+			return m->mod == mod && m->start == s->start && m->len == s->len &&
+			       m->pgoff == s->pgoff;
+	}
+	return false;
+}
+
+/* A raw MMAP names the host mapping the plugin found code in: QEMU maps
+   guest code readable (not executable) on the host, so the kernel merges a
+   module's first segments into one mapping from file offset 0. perf and
+   the tools reading its output (llvm-profgen, perf2bolt) expect what the
+   kernel reports for a native process: one MMAP2 per executable PT_LOAD
+   segment, at its own file offset. So the mapping is split by the module's
+   program headers; only a module without a usable one (not an ELF, or
+   unreadable) keeps the host mapping. */
 static int write_mmap(struct hwp__emu_conv *c, int ai, const struct hwp__emu_ev *e)
 {
 	struct hwp_writer *w = c->s->w;
@@ -58,24 +83,39 @@ static int write_mmap(struct hwp__emu_conv *c, int ai, const struct hwp__emu_ev 
 	const char *path = (const char *)(m + 1);
 	struct hwp__emu_proc *p = &c->procs[e->proc];
 	struct hwp__emu_module *mod;
-	struct hwp__emu_map *map;
+	struct hwp__emu_seg segs[16];
 	struct hwp_sample id;
-	int err;
+	unsigned nseg;
+	int err = 0;
 
 	if (!memchr(path, 0, m->h.size - sizeof(*m)))
 		return 0;
 	mod = hwp__emu_conv_module(c, path);
-	map = mod ? HWP_VEC_PUSH(p->maps, p->nmaps, p->cap_maps) : NULL;
-	if (!map)
+	if (!mod)
 		return hwp_set_error(ENOMEM, "out of memory");
-	map->start = m->start;
-	map->len = m->len;
-	map->pgoff = m->pgoff;
-	map->mod = mod;
+	nseg = hwp__emu_module_segments(mod, m->start, m->len, m->pgoff, segs);
+	if (!nseg) {
+		segs[0] = (struct hwp__emu_seg){ m->start, m->len, m->pgoff, m->prot };
+		nseg = 1;
+	}
 	set_id(&id, p->pid, m->tid, e->time);
-	err = hwp_writer__add_mmap2(w, ai, p->pid, m->tid, m->start, m->len, m->pgoff,
-				    mod->bid_size ? mod->build_id : NULL, mod->bid_size, m->prot,
-				    m->flags, path, HWP_MISC_USER, &id);
+	for (unsigned i = 0; i < nseg && !err; i++) {
+		struct hwp__emu_map *map;
+
+		if (mapped(p, mod, &segs[i]))
+			continue;
+		map = HWP_VEC_PUSH(p->maps, p->nmaps, p->cap_maps);
+		if (!map)
+			return hwp_set_error(ENOMEM, "out of memory");
+		map->start = segs[i].start;
+		map->len = segs[i].len;
+		map->pgoff = segs[i].pgoff;
+		map->mod = mod;
+		err = hwp_writer__add_mmap2(w, ai, p->pid, m->tid, segs[i].start, segs[i].len,
+					    segs[i].pgoff, mod->bid_size ? mod->build_id : NULL,
+					    mod->bid_size, segs[i].prot, m->flags, path,
+					    HWP_MISC_USER, &id);
+	}
 	if (!err && mod->bid_size && !mod->listed) {
 		err = hwp_writer__add_build_id(w, -1, HWP_MISC_USER, mod->build_id, mod->bid_size,
 					       path);

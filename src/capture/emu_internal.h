@@ -51,6 +51,7 @@ struct hwp__emu_module {
 	uint8_t bid_size;
 	struct {
 		uint64_t off, vaddr, filesz;
+		uint32_t flags; /* p_flags: PF_X 1, PF_W 2, PF_R 4 */
 	} load[16];
 	unsigned nload;
 	bool listed; /* in the BUILD_ID feature */
@@ -60,6 +61,20 @@ struct hwp__emu_module {
 void hwp__emu_module_read(struct hwp__emu_module *m);
 /* The link-time address of file offset OFF, or -1 outside every PT_LOAD. */
 int64_t hwp__emu_module_vaddr(const struct hwp__emu_module *m, uint64_t off);
+
+/* One mapping of a module as the loader makes it: a PT_LOAD segment at its
+   load address, page-aligned, with the protection of its p_flags. */
+struct hwp__emu_seg {
+	uint64_t start, len, pgoff;
+	uint32_t prot; /* PROT_READ 1, PROT_WRITE 2, PROT_EXEC 4 */
+};
+
+/* The executable PT_LOAD segments of M as mapped in a process where the
+   host mapping [START, START+LEN) holds file offset PGOFF at START: fills
+   SEGS (room for 16), returns how many; 0 when the mapping holds no
+   executable segment of M (not an ELF, unreadable, or inconsistent). */
+unsigned hwp__emu_module_segments(const struct hwp__emu_module *m, uint64_t start, uint64_t len,
+				  uint64_t pgoff, struct hwp__emu_seg *segs);
 
 /* ------------------------------------------- emu_raw.c: the raw files */
 

@@ -2,7 +2,8 @@
 /*
  * ELF facts of the modules emulated code ran from: the build-id for MMAP2 and
  * the BUILD_ID feature, and the PT_LOAD segments that turn a file offset back
- * into a link-time address for the exact counts.
+ * into a link-time address for the exact counts and split a host mapping
+ * into the per-segment mappings the loader made.
  */
 #include <fcntl.h>
 #include <string.h>
@@ -61,13 +62,14 @@ void hwp__emu_module_read(struct hwp__emu_module *m)
 		goto out;
 	for (unsigned i = 0; i < phnum; i++) {
 		const uint8_t *ph = p + phoff + (uint64_t)i * phentsize;
-		uint32_t type = ld32(ph);
+		uint32_t type = ld32(ph), flags = ld32(ph + 4);
 		uint64_t off = ld64(ph + 8), vaddr = ld64(ph + 16), filesz = ld64(ph + 32);
 
 		if (type == 1 && m->nload < 16) { /* PT_LOAD */
 			m->load[m->nload].off = off;
 			m->load[m->nload].vaddr = vaddr;
 			m->load[m->nload].filesz = filesz;
+			m->load[m->nload].flags = flags;
 			m->nload++;
 		} else if (type == 4 && !m->bid_size && off <= size && filesz <= size - off) {
 			read_build_id(m, p, off, off + filesz); /* PT_NOTE */
@@ -83,4 +85,62 @@ int64_t hwp__emu_module_vaddr(const struct hwp__emu_module *m, uint64_t off)
 		if (off >= m->load[i].off && off < m->load[i].off + m->load[i].filesz)
 			return (int64_t)(off - m->load[i].off + m->load[i].vaddr);
 	return -1;
+}
+
+/* x86-64 pages (the only guest): the unit of the loader's mmap calls. */
+#define PAGE 4096ull
+#define PAGE_DOWN(x) ((x) & ~(PAGE - 1))
+
+/* Segment I of M as the loader maps it at BIAS (added to p_vaddr): the
+   kernel (binfmt_elf's elf_map) and ld.so both map from the page holding
+   p_vaddr to the page end after p_vaddr + p_filesz, at file offset p_offset
+   rounded down; false when the header cannot be mapped so. */
+static bool seg_at(const struct hwp__emu_module *m, unsigned i, uint64_t bias,
+		   struct hwp__emu_seg *s)
+{
+	uint64_t off = m->load[i].off, va = m->load[i].vaddr, sz = m->load[i].filesz;
+	uint32_t f = m->load[i].flags;
+
+	/* mmap needs p_vaddr and p_offset equal modulo the page size */
+	if (!sz || (va - off) % PAGE || off + sz < off || va + sz < va || va + sz > UINT64_MAX - PAGE)
+		return false;
+	s->start = bias + PAGE_DOWN(va);
+	s->len = PAGE_DOWN(va + sz + PAGE - 1) - PAGE_DOWN(va);
+	s->pgoff = PAGE_DOWN(off);
+	s->prot = (f & 4 ? 1u : 0) | (f & 2 ? 2u : 0) | (f & 1 ? 4u : 0);
+	return s->start + s->len > s->start;
+}
+
+unsigned hwp__emu_module_segments(const struct hwp__emu_module *m, uint64_t start, uint64_t len,
+				  uint64_t pgoff, struct hwp__emu_seg *segs)
+{
+	uint64_t bias = 0;
+	bool have = false;
+	unsigned n = 0;
+
+	if (!len || pgoff + len < pgoff)
+		return 0;
+	/* The load bias from an executable segment whose file pages the host
+	   mapping holds: there, file offset O sits at START + O - PGOFF. */
+	for (unsigned i = 0; i < m->nload && !have; i++) {
+		struct hwp__emu_seg s;
+
+		if (!(m->load[i].flags & 1) || !seg_at(m, i, 0, &s))
+			continue;
+		if (s.pgoff + s.len <= pgoff || s.pgoff >= pgoff + len || s.pgoff + s.len < s.pgoff)
+			continue;
+		if (s.pgoff < pgoff && start < pgoff - s.pgoff)
+			continue; /* would start below address 0 */
+		bias = start + s.pgoff - pgoff - s.start;
+		have = true;
+	}
+	if (!have)
+		return 0;
+	/* Only executable segments: perf records (attr.mmap without mmap_data)
+	   only PROT_EXEC mappings, and readers such as llvm-profgen take every
+	   MMAP2 of a binary for one of its executable segments. */
+	for (unsigned i = 0; i < m->nload; i++)
+		if ((m->load[i].flags & 1) && seg_at(m, i, bias, &segs[n]))
+			n++;
+	return n;
 }
