@@ -95,7 +95,9 @@ static int write_mmap(struct hwp__emu_conv *c, int ai, const struct hwp__emu_ev 
 		return hwp_set_error(ENOMEM, "out of memory");
 	nseg = hwp__emu_module_segments(mod, m->start, m->len, m->pgoff, segs);
 	if (!nseg) {
-		segs[0] = (struct hwp__emu_seg){ m->start, m->len, m->pgoff, m->prot };
+		segs[0] = (struct hwp__emu_seg){
+			.start = m->start, .len = m->len, .pgoff = m->pgoff, .prot = m->prot
+		};
 		nseg = 1;
 	}
 	set_id(&id, p->pid, m->tid, e->time);

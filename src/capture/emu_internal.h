@@ -3,7 +3,8 @@
  * Private declarations shared by the emulated-capture driver's files:
  *   emulate.c       options, the temporary directory, new/finish/delete
  *   emu_qemu.c      qemu and plugin lookup, the program check, spawn, wait
- *   emu_module.c    ELF facts of the modules code ran from (build-id, PT_LOAD)
+ *   emu_module.c    ELF facts of the modules code ran from (build-id, PT_LOAD),
+ *                   and their per-segment mappings for MMAP2
  *   emu_raw.c       decoding the plugin's raw files into time-ordered events
  *   emu_convert.c   events -> perf.data through the writer
  *   emu_exact.c     exact per-branch-site counts (JSON lines)
