@@ -9,6 +9,15 @@ trap 'rm -rf "$tmp"' EXIT
 
 cmds=$("$HWPROF" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } /^$/ { on = 0 }')
 
+# -V and --version print the version, as perf -v / git --version do.
+want="hwprof $(sed -n 's/.*define HWPROF_VERSION "\(.*\)"/\1/p' "$root/include/hwprof/hwprof.h")"
+for v in -V --version; do
+	out=$("$HWPROF" $v 2>&1)
+	rc=$?
+	[ $rc -eq 0 ] && [ "$out" = "$want" ] && echo "PASS version[$v]" ||
+		echo "FAIL version[$v]: rc=$rc, printed '$out', want '$want'"
+done
+
 # The command list: every description starts in the same column.
 cols=$("$HWPROF" --help | awk '/^commands:/ { on = 1; next } /^$/ { on = 0 }
 	on && /^  [a-z]/ { match($0, /^  [a-z]+ +/); print RLENGTH }' | sort -u)
