@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -10,6 +12,20 @@ void report_opts__init(struct report_opts *o)
 	o->input = "perf.data";
 	o->symfs = NULL;
 	o->fmt = HWP_TABLE_TEXT;
+}
+
+int report_parse_limit(const char *cmd, const char *arg, uint64_t *limit)
+{
+	char *end;
+
+	errno = 0;
+	unsigned long long v = strtoull(arg, &end, 10);
+	/* (strtoull takes "-1" as ULLONG_MAX: refused, as is 0, a table of nothing) */
+	if (*arg == '-' || *arg == '+' || end == arg || *end || errno || v == 0)
+		return cli_error("%s: --limit '%s': the number of rows must be a count of at least 1",
+				 cmd, arg);
+	*limit = v;
+	return 0;
 }
 
 bool report_opts__take(struct report_opts *o, int c, const char *arg)

@@ -21,6 +21,12 @@ struct report_opts {
 	{ "csv", no_argument, NULL, 'c' },                         \
 	{ "help", no_argument, NULL, 'h' }
 
+/* --limit N, the same in every report: at most N rows (N >= 1). */
+#define REPORT_LIMIT_HELP "      --limit N        show only the first N rows (default: all)\n"
+/* Parses --limit's ARG into *LIMIT; prints the error (naming CMD) and
+   returns the exit code when it is not a count >= 1. */
+int report_parse_limit(const char *cmd, const char *arg, uint64_t *limit);
+
 void report_opts__init(struct report_opts *o);
 /* Takes option C (from getopt_long) when it is one of REPORT_LONGOPTS. */
 bool report_opts__take(struct report_opts *o, int c, const char *arg);

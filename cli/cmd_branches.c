@@ -11,7 +11,8 @@
 
 static const char usage[] =
 	"usage: hwprof branches [-i FILE] [--sort KEYS] [--dso NAME] [--sym TEXT]\n"
-	"                       [--min-percent P] [--symfs DIR] [--json | --csv]\n"
+	"                       [--min-percent P] [--limit N] [--symfs DIR]\n"
+	"                       [--json | --csv]\n"
 	"\n"
 	"Counts every branch-stack entry under its source and target, rows keyed by\n"
 	"perf's branch sort keys (as 'perf report -b --sort KEYS'), hottest first.\n"
@@ -25,6 +26,7 @@ static const char usage[] =
 	"      --dso NAME       only rows whose source or target module is NAME\n"
 	"      --sym TEXT       only rows whose source or target symbol contains TEXT\n"
 	"      --min-percent P  hide rows below P% of all entries\n"
+	REPORT_LIMIT_HELP
 	"      --symfs DIR      look for binaries under DIR\n"
 	"      --json, --csv    machine-readable output\n"
 	CLI_COMMON_HELP
@@ -33,6 +35,7 @@ static const char usage[] =
 struct branches_opts {
 	struct report_opts ro;
 	const char *sort;
+	uint64_t limit; /* --limit: rows shown, hottest first */
 	struct hwp_branch_report_filter filter;
 	enum hwp_branch_key_id keys[HWP_MAX_SORT_KEYS];
 	size_t nkeys;
@@ -48,6 +51,7 @@ static int parse_opts(int argc, char **argv, struct branches_opts *o)
 		{ "dso", required_argument, NULL, 'd' },
 		{ "sym", required_argument, NULL, 'y' },
 		{ "min-percent", required_argument, NULL, 'm' },
+		{ "limit", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -55,6 +59,7 @@ static int parse_opts(int argc, char **argv, struct branches_opts *o)
 
 	report_opts__init(&o->ro);
 	o->sort = "dso_from,symbol_from,dso_to,symbol_to";
+	o->limit = UINT64_MAX;
 	memset(&o->filter, 0, sizeof(o->filter));
 	if (cli_wants_help(argc, argv, usage))
 		return 0;
@@ -76,6 +81,10 @@ static int parse_opts(int argc, char **argv, struct branches_opts *o)
 			o->filter.min_percent = strtod(optarg, &end);
 			if (*end || o->filter.min_percent < 0 || o->filter.min_percent > 100)
 				return cli_error("branches: --min-percent '%s' is not a percentage", optarg);
+			break;
+		case 'l':
+			if (report_parse_limit("branches", optarg, &o->limit))
+				return 1;
 			break;
 		default:
 			fputs(usage, stderr);
@@ -104,7 +113,7 @@ static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
 	for (size_t k = 0; k < o->nkeys; k++)
 		hwp_table__add_column(t, hwp_branch_key__title(o->keys[k]), hwp_branch_key__name(o->keys[k]),
 				      HWP_COL_TEXT);
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; i < nr && i < o->limit; i++) {
 		hwp_table__new_row(t);
 		hwp_table__set_real(t, 0, total ? 100.0 * (double)rows[i].c.count / (double)total : 0);
 		hwp_table__set_count(t, 1, rows[i].c.count);

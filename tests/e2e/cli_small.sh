@@ -37,3 +37,34 @@ done
 [ -z "$bad" ] && echo "PASS help_no_double_percent" || echo "FAIL help_no_double_percent:$bad"
 grep -q 'P% of all entries' <("$HWPROF" branches --help) && echo "PASS help_branches_percent" ||
 	echo "FAIL help_branches_percent: 'P% of all entries' not in branches --help"
+
+# A recording of a small program (synthesized branch stacks, no PMU needed).
+gen=$root/${BUILD:-build}/tests/tools/gen_fixture_branches
+gcc -g -O1 -o "$tmp/branchy" "$root/tests/fixtures/branchy.c"
+"$gen" "$tmp/branchy" "$tmp/b.data" --samples 200 --seed 1 >/dev/null
+
+# --limit N: the first N rows of the full table, in branches as in
+# mispredicts, in every format; 0 and non-numbers are refused the same way.
+for c in branches mispredicts; do
+	"$HWPROF" $c -q -i "$tmp/b.data" --csv >"$tmp/all.csv"
+	"$HWPROF" $c -q -i "$tmp/b.data" --csv --limit 3 >"$tmp/3.csv"
+	"$HWPROF" $c -q -i "$tmp/b.data" --limit 3 >"$tmp/3.txt"
+	"$HWPROF" $c -q -i "$tmp/b.data" --json --limit 2 >"$tmp/2.json"
+	nall=$(($(wc -l <"$tmp/all.csv") - 1))
+	if [ "$nall" -gt 3 ] && head -4 "$tmp/all.csv" | cmp -s - "$tmp/3.csv" &&
+		[ "$(grep -c . "$tmp/3.txt")" -le 6 ] && [ "$(grep -o '"count"\|"sampled"' "$tmp/2.json" | wc -l)" = 2 ]; then
+		echo "PASS limit[$c] (3 of $nall rows)"
+	else
+		echo "FAIL limit[$c]: $nall rows in all, $(($(wc -l <"$tmp/3.csv") - 1)) with --limit 3; json: $(head -c 200 "$tmp/2.json")"
+	fi
+	for bad in 0 -1 x 3x ""; do
+		"$HWPROF" $c -i "$tmp/b.data" --limit "$bad" >"$tmp/o" 2>"$tmp/e"
+		rc=$?
+		if [ $rc -eq 0 ] || [ -s "$tmp/o" ] || [ "$(wc -l <"$tmp/e")" != 1 ] ||
+			! grep -q "^hwprof: $c: --limit '$bad': .*at least 1" "$tmp/e"; then
+			echo "FAIL limit_bad[$c '$bad']: rc=$rc, $(head -2 "$tmp/e")"
+			continue 2
+		fi
+	done
+	echo "PASS limit_bad[$c]"
+done
