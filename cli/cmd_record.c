@@ -40,6 +40,8 @@ static const char usage[] =
 	"                           ind_call, ind_jmp, call, cond, abort_tx, in_tx, no_tx,\n"
 	"                           save_type, stack (call_stack), priv, u, k, hv;\n"
 	"                           hwprof also takes no_flags, no_cycles, hw_index, counter\n"
+	"                           (levels alone, as -j k, mean any branch at the event's\n"
+	"                           levels, as in perf: write -j any,k for kernel only)\n"
 	"  -g                       call graphs (frame pointers)\n"
 	"      --call-graph MODE    fp, dwarf[,SIZE] or lbr (LBR call stacks)\n"
 	"  -d, --data               sample data addresses\n"
@@ -281,6 +283,36 @@ static int record_report(const struct record_opts *o, const struct hwp_record_re
 	return WIFEXITED(res->wait_status) ? WEXITSTATUS(res->wait_status) : 0;
 }
 
+/*
+ * -j k (privilege levels alone) is perf 6.1's "any branch", and the levels
+ * are dropped: the branch stacks follow the event's levels (cycles: user and
+ * kernel). hwprof builds the same attr, and says so, as perf does not.
+ */
+static void warn_dropped_levels(const struct record_opts *o)
+{
+	static const struct { uint64_t bit; const char *name, *mod; } levels[] = {
+		{ HWP_BRANCH_USER, "user", "u" },
+		{ HWP_BRANCH_KERNEL, "kernel", "k" },
+		{ HWP_BRANCH_HV, "hypervisor", "h" },
+	};
+	uint64_t dropped = o->branch_levels & ~o->branch_filter;
+	char names[64] = "", mods[8] = "";
+
+	if (!dropped)
+		return;
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		if (!(dropped & levels[i].bit))
+			continue;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 names[0] ? "/" : "", levels[i].name);
+		strcat(mods, levels[i].mod);
+	}
+	cli_warn("record: -j %s names only privilege levels, which perf 6.1 then drops: the branch "
+		 "stack records any branch at the event's levels (for %s branches only, add a branch "
+		 "type: -j any,%s, or give the event's levels: -e EVENT:%s)",
+		 o->branch_filter_str, names, o->branch_filter_str, mods);
+}
+
 static int record_hw(const struct record_opts *o, int argc, char **argv)
 {
 	struct hwp_capture_host host;
@@ -293,6 +325,7 @@ static int record_hw(const struct record_opts *o, int argc, char **argv)
 	rc = record_build_attr(o, &host, &ar);
 	if (rc)
 		return rc;
+	warn_dropped_levels(o);
 	if (o->print_attr) {
 		char buf[4096];
 
@@ -345,7 +378,7 @@ static int parse_branch(struct record_opts *o, int c, const char *arg)
 		o->branch_any = true;
 		return 0;
 	}
-	if (hwp_branch_filter__parse(arg, &o->branch_filter) < 0)
+	if (hwp_branch_filter__parse_levels(arg, &o->branch_filter, &o->branch_levels) < 0)
 		return cli_error("record: -j: %s", hwp_errmsg());
 	o->branch_filter_str = arg;
 	return 0;
@@ -511,6 +544,12 @@ static int record_check_opts(const struct record_opts *o)
 {
 	if (o->period && o->freq)
 		return cli_error("record: cannot set frequency (-F) and period (-c) at the same time");
+	/* kernel or hypervisor branches without user ones, even when perf's
+	   rule drops the levels (-j k): the emulation has none to record */
+	if (o->emulate && (o->branch_levels & (HWP_BRANCH_KERNEL | HWP_BRANCH_HV)) &&
+	    !(o->branch_levels & HWP_BRANCH_USER))
+		return cli_error("record --emulate: -j %s: emulation records user-space branches only "
+				 "(add 'u' to -j)", o->branch_filter_str);
 	if (o->call_graph && !o->emulate) {
 		struct hwp_attr_opts ao = { .sz = sizeof(ao) };
 

@@ -25,6 +25,8 @@ struct record_opts {
 	char **argv;
 	/* Added with the hardware path (cli/cmd_record.c): */
 	const char *branch_filter_str; /* -j as given */
+	uint64_t branch_levels;  /* HWP_BRANCH_USER/KERNEL/HV named in -j, also those
+				    perf's rule dropped (a list of levels alone means any) */
 	const char *call_graph;  /* -g ("fp") / --call-graph fp|dwarf[,SIZE]|lbr, as given */
 	bool freq_max;           /* -F max (freq then holds the maximum rate it stands for) */
 	unsigned mmap_pages;     /* -m N: ring-buffer data pages (0: default) */

@@ -68,3 +68,16 @@ for c in branches mispredicts; do
 	done
 	echo "PASS limit_bad[$c]"
 done
+
+# record --emulate -j: kernel levels without user ones are refused the same
+# way whether perf's rule keeps them (-j any,k) or drops them (-j k).
+for j in k any,k hv,no_flags; do
+	"$HWPROF" record --emulate -j "$j" -o "$tmp/k.data" -- true >"$tmp/o" 2>"$tmp/e"
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && [ ! -e "$tmp/k.data" ] &&
+		grep -q "^hwprof: record --emulate: -j $j: emulation records user-space branches only" "$tmp/e"; then
+		echo "PASS emulate_kernel_filter_refused[$j]"
+	else
+		echo "FAIL emulate_kernel_filter_refused[$j]: rc=$rc: $(head -2 "$tmp/e")"
+	fi
+done
