@@ -28,7 +28,8 @@ static const char usage[] =
 	"Needs a hardware PMU for hardware events and branch stacks: see\n"
 	"'hwprof check'. Without one, --emulate records emulated branch stacks.\n"
 	"\n"
-	"  -o, --output FILE        output file (default perf.data)\n"
+	"  -o, --output FILE        output file (default perf.data); one already there\n"
+	"                           becomes FILE.old, as in perf\n"
 	"  -e, --event EVENT        cycles (default), instructions, branches, cpu-clock,\n"
 	"                           task-clock, ..., rNNNN raw codes, libpfm4 names\n"
 	"                           (br_inst_retired.near_taken, mem_load_retired.l3_miss);\n"
@@ -334,6 +335,8 @@ static int record_hw(const struct record_opts *o, int argc, char **argv)
 		goto out;
 	}
 	rc = record_check_target(o);
+	if (!rc)
+		rc = record_keep_old_output(o->output);
 	if (rc)
 		goto out;
 	if (record_run(o, ar, &host, argc, argv, &res) < 0) {

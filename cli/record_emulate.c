@@ -176,6 +176,8 @@ int record_emulate(const struct record_opts *o)
 	rc = emulate_check_opts(o);
 	if (rc)
 		return rc;
+	if (record_keep_old_output(out))
+		return 1;
 	emulate_opts(o, out, &eo);
 	s = hwp_emu__new(&eo);
 	if (!s)

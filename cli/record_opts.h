@@ -33,6 +33,11 @@ struct record_opts {
 	bool print_attr;         /* --print-attr: print the perf_event_attr, record nothing */
 };
 
+/* Before writing PATH: an existing non-empty PATH becomes PATH.old (an old
+   PATH.old is removed), as perf record does; "-" is left alone. Prints the
+   error and returns the exit code (1) when it cannot (cli/record_output.c). */
+int record_keep_old_output(const char *path);
+
 /* Emulated capture (cli/record_emulate.c). */
 int record_emulate(const struct record_opts *o);
 

@@ -81,3 +81,65 @@ for j in k any,k hv,no_flags; do
 		echo "FAIL emulate_kernel_filter_refused[$j]: rc=$rc: $(head -2 "$tmp/e")"
 	fi
 done
+
+# The output file's previous content is kept as FILE.old, as perf record
+# keeps perf.data.old: for the default name and -o, in both record paths;
+# an empty file is overwritten; "-" (standard output) is never renamed.
+rec_sw() { # DIR ARGS...: a software-event recording in DIR (no PMU needed)
+	local d=$1
+	shift
+	(cd "$d" && "$HWPROF" record -q -e cpu-clock -c 100000 "$@" -- true >/dev/null 2>"$tmp/rec.err")
+}
+mkdir -p "$tmp/old" && cd "$tmp/old" || exit 1
+if rec_sw . && cp perf.data first && rec_sw . && cmp -s first perf.data.old && [ -s perf.data ]; then
+	echo "PASS keep_old[default name]"
+else
+	echo "FAIL keep_old[default name]: $(ls; cat "$tmp/rec.err")"
+fi
+if rec_sw . -o x.data && cp x.data first && echo stale >x.data.old && rec_sw . -o x.data &&
+	cmp -s first x.data.old && [ -s x.data ]; then
+	echo "PASS keep_old[-o, replacing an old .old]"
+else
+	echo "FAIL keep_old[-o]: $(ls; cat "$tmp/rec.err")"
+fi
+: >empty.data
+rec_sw . -o empty.data
+[ -s empty.data ] && [ ! -e empty.data.old ] && echo "PASS keep_old[empty file overwritten]" ||
+	echo "FAIL keep_old[empty file overwritten]: $(ls)"
+# A directory FILE.old: removed when it holds only perf's data files (perf's
+# directory format), refused with one line when it holds anything else.
+cp first d.data && mkdir d.data.old && : >d.data.old/data && : >d.data.old/data.1
+rec_sw . -o d.data && [ -f d.data.old ] && cmp -s first d.data.old && echo "PASS keep_old[perf data dir replaced]" ||
+	echo "FAIL keep_old[perf data dir replaced]: $(ls -l d.data*; cat "$tmp/rec.err")"
+cp first f.data && mkdir f.data.old && : >f.data.old/mine
+(cd . && "$HWPROF" record -e cpu-clock -o f.data -- true >/dev/null 2>"$tmp/e")
+rc=$?
+if [ $rc -ne 0 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && grep -q "^hwprof: record: can't remove old data f.data.old" "$tmp/e" &&
+	cmp -s first f.data && [ -e f.data.old/mine ]; then
+	echo "PASS keep_old[foreign dir refused]"
+else
+	echo "FAIL keep_old[foreign dir refused]: rc=$rc, $(head -2 "$tmp/e")"
+fi
+# perf itself (the reference) keeps the old file the same way.
+if command -v perf >/dev/null 2>&1; then
+	rm -f p.data p.data.old
+	perf record -q -e cpu-clock -c 100000 -o p.data -- true >/dev/null 2>&1
+	perf record -q -e cpu-clock -c 100000 -o p.data -- true >/dev/null 2>&1
+	[ -s p.data.old ] && echo "PASS keep_old[perf does it too]" || echo "FAIL keep_old[perf does it too]: $(ls p.data*)"
+fi
+echo keep >-
+"$HWPROF" record -e cpu-clock -o - -- true >/dev/null 2>&1
+[ "$(cat ./-)" = keep ] && [ ! -e -.old ] && echo "PASS keep_old[-o - refused, nothing moved]" ||
+	echo "FAIL keep_old[-o -]: $(ls)"
+if command -v qemu-x86_64 >/dev/null 2>&1; then
+	"$HWPROF" record -q --emulate -o e.data -- true 2>/dev/null && cp e.data first &&
+		"$HWPROF" record -q --emulate -o e.data -- true 2>/dev/null
+	cmp -s first e.data.old && echo "PASS keep_old[--emulate]" || echo "FAIL keep_old[--emulate]: $(ls)"
+	"$HWPROF" record -q --emulate -o - -- true >"$tmp/stdout.data" 2>/dev/null
+	[ "$(cat ./-)" = keep ] && [ ! -e -.old ] && [ -s "$tmp/stdout.data" ] &&
+		echo "PASS keep_old[--emulate -o -: standard output, nothing moved]" ||
+		echo "FAIL keep_old[--emulate -o -]: $(ls)"
+else
+	echo "SKIP keep_old[--emulate]: qemu-x86_64 not installed"
+fi
+cd - >/dev/null || exit 1
