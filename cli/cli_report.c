@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,33 @@ bool report_opts__take(struct report_opts *o, int c, const char *arg)
 	}
 }
 
+/*
+ * A recording without a single sample: the program ran fewer events than
+ * the period. Recording again with branch stacks or --emulate would not
+ * help (it may already be emulated): a lower period would.
+ */
+static int say_no_samples(struct report_input *in, const char *input)
+{
+	struct hwp_reader *r = hwp_session__reader(in->session);
+	const struct hwp_evsel *ev = hwp_reader__nr_evsels(r) ? hwp_reader__evsel(r, 0) : NULL;
+
+	if (!ev || hwp_reader__is_text(r))
+		return cli_error("%s: no samples", input);
+	bool freq = hwp_attr__flag(&ev->attr, HWP_ATTR_FREQ);
+	const char *name = ev->name ? ev->name : "sampled";
+	if (!strcmp(name, "branches:emulated"))
+		return cli_error("%s: no samples: the program ran fewer taken branches than the period "
+				 "(%" PRIu64 "): record again with a lower one (hwprof record --emulate "
+				 "-c N)", input, ev->attr.sample_period);
+	if (freq)
+		return cli_error("%s: no samples: the program ended before the first %s sample at "
+				 "%" PRIu64 " Hz: record again with a higher frequency (-F N) or a "
+				 "period (-c N)", input, name, ev->attr.sample_period);
+	return cli_error("%s: no samples: the program ran fewer %s events than the period (%" PRIu64
+			 "): record again with a lower period (-c N) or by frequency (-F N)",
+			 input, name, ev->attr.sample_period);
+}
+
 int report_input__load_branches(struct report_input *in, const struct report_opts *o,
 				const struct hwp_branch_collect_opts *collect)
 {
@@ -61,6 +89,8 @@ int report_input__load_branches(struct report_input *in, const struct report_opt
 	if (!in->collector || hwp_branch_collector__read(in->collector) < 0)
 		return cli_error("%s", hwp_errmsg());
 	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in->collector);
+	if (st->samples == 0)
+		return say_no_samples(in, o->input);
 	if (st->branch_samples == 0)
 		return cli_error("%s: no samples with branch stacks%s (record with 'perf record -b' or 'hwprof record --emulate')",
 				 o->input, st->call_stack_mode ? " (only LBR call-stack samples, which are callchains)" : "");

@@ -272,6 +272,15 @@ static int record_report(const struct record_opts *o, const struct hwp_record_re
 {
 	fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
 		(double)res->bytes / (1024.0 * 1024.0), o->output, res->samples);
+	if (!res->samples) {
+		bool freq = hwp_attr__flag(&res->attr, HWP_ATTR_FREQ);
+		struct record_no_samples ns = {
+			.event = res->event_name,
+			.period = freq ? 0 : res->attr.sample_period,
+			.freq = freq ? res->attr.sample_period : 0,
+		};
+		record_warn_no_samples(o->argv[0], o->output, &ns);
+	}
 	if (res->lost_records || res->lost_samples)
 		cli_warn("%" PRIu64 " samples lost (%" PRIu64 " dropped by the kernel): use a bigger ring "
 			 "buffer (-m) or a lower rate (-F/-c)", res->lost_records, res->lost_samples);

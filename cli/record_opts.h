@@ -38,6 +38,18 @@ struct record_opts {
    error and returns the exit code (1) when it cannot (cli/record_output.c). */
 int record_keep_old_output(const char *path);
 
+/* A recording with no sample: the event counts of the period or frequency. */
+struct record_no_samples {
+	bool emulated;     /* EVENTS is then the number of taken branches */
+	const char *event; /* its name */
+	uint64_t events;   /* counted while the program ran (emulated only) */
+	uint64_t period;   /* -c, or the default period */
+	uint64_t freq;     /* -F (0: a period was used) */
+};
+/* Warns that OUT has no samples: PROG ran fewer events than the period,
+   and what to lower (cli/record_output.c). */
+void record_warn_no_samples(const char *prog, const char *out, const struct record_no_samples *ns);
+
 /* Emulated capture (cli/record_emulate.c). */
 int record_emulate(const struct record_opts *o);
 

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * hwprof record's output file, for both the hardware and the emulated path:
- * the previous recording is kept as FILE.old, as perf record keeps it.
+ * the previous recording is kept as FILE.old, as perf record keeps it, and a
+ * recording without samples is said to be one, with the period to lower.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,4 +84,25 @@ int record_keep_old_output(const char *path)
 	if (rename(path, old) < 0)
 		return cli_error("record: can't move %s to %s: %s", path, old, strerror(errno));
 	return 0;
+}
+
+void record_warn_no_samples(const char *prog, const char *out, const struct record_no_samples *ns)
+{
+	if (ns->emulated) {
+		/* the events are known: say how far the program got, and a
+		   period that gives about a hundred samples */
+		uint64_t suggest = ns->events / 100 ? ns->events / 100 : 1;
+
+		cli_warn("record: %s has 0 samples: %s ran %" PRIu64 " taken branches, fewer than the "
+			 "period (%" PRIu64 "): lower it with -c N (-c %" PRIu64 " gives about 100 samples)",
+			 out, prog, ns->events, ns->period, suggest);
+	} else if (ns->freq) {
+		cli_warn("record: %s has 0 samples: %s ended before the first %s sample at %" PRIu64
+			 " Hz: sample more often (a higher -F) or every N events (-c N)",
+			 out, prog, ns->event, ns->freq);
+	} else {
+		cli_warn("record: %s has 0 samples: %s ran fewer %s events than the period (%" PRIu64
+			 "): lower it (-c N) or sample by frequency (-F N)",
+			 out, prog, ns->event, ns->period);
+	}
 }

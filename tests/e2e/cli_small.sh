@@ -143,3 +143,46 @@ else
 	echo "SKIP keep_old[--emulate]: qemu-x86_64 not installed"
 fi
 cd - >/dev/null || exit 1
+
+# A recording with 0 samples: record warns (how many events ran, and to
+# lower the period), and the reports say the same instead of advising
+# branch stacks or --emulate.
+"$HWPROF" record -e cpu-clock -c 4000000000 -o "$tmp/zero.data" -- true >/dev/null 2>"$tmp/e"
+if grep -q "(0 samples)" "$tmp/e" &&
+	grep -q "^hwprof: warning: record: .*zero.data has 0 samples: true ran fewer cpu-clock events than the period (4000000000): lower it (-c N)" "$tmp/e"; then
+	echo "PASS zero_samples_warned[hardware path]"
+else
+	echo "FAIL zero_samples_warned[hardware path]: $(cat "$tmp/e")"
+fi
+for c in branches mispredicts; do
+	"$HWPROF" $c -i "$tmp/zero.data" >"$tmp/o" 2>"$tmp/e"
+	rc=$?
+	if [ $rc -ne 0 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && grep -q "no samples: .*lower period (-c N)" "$tmp/e" &&
+		! grep -q -- "--emulate\|perf record -b" "$tmp/e"; then
+		echo "PASS zero_samples_advice[$c]"
+	else
+		echo "FAIL zero_samples_advice[$c]: rc=$rc, $(cat "$tmp/e")"
+	fi
+done
+if command -v qemu-x86_64 >/dev/null 2>&1; then
+	"$HWPROF" record --emulate -o "$tmp/ez.data" -- true >/dev/null 2>"$tmp/e"
+	taken=$(sed -n 's/.*(0 samples, \([0-9]*\) taken branches emulated).*/\1/p' "$tmp/e")
+	if [ -n "$taken" ] && [ "$taken" -lt 20011 ] &&
+		grep -q "^hwprof: warning: record: .*ez.data has 0 samples: true ran $taken taken branches, fewer than the period (20011): lower it with -c N" "$tmp/e"; then
+		echo "PASS zero_samples_warned[--emulate]"
+	else
+		echo "FAIL zero_samples_warned[--emulate]: $(cat "$tmp/e")"
+	fi
+	"$HWPROF" branches -i "$tmp/ez.data" >"$tmp/o" 2>"$tmp/e"
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q "no samples: the program ran fewer taken branches than the period (20011): record again with a lower one (hwprof record --emulate -c N)" "$tmp/e"; then
+		echo "PASS zero_samples_advice[emulated]"
+	else
+		echo "FAIL zero_samples_advice[emulated]: rc=$rc, $(cat "$tmp/e")"
+	fi
+	"$HWPROF" record --emulate -c 1000 -o "$tmp/enz.data" -- true >/dev/null 2>"$tmp/e"
+	grep -q "0 samples" "$tmp/e" && echo "FAIL zero_samples_not_warned_when_some: $(cat "$tmp/e")" ||
+		echo "PASS zero_samples_not_warned_when_some"
+else
+	echo "SKIP zero_samples[--emulate]: qemu-x86_64 not installed"
+fi
