@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_report.h"
+#include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
 void report_opts__init(struct report_opts *o)
@@ -95,6 +96,64 @@ int report_input__load_branches(struct report_input *in, const struct report_opt
 		return cli_error("%s: no samples with branch stacks%s (record with 'perf record -b' or 'hwprof record --emulate')",
 				 o->input, st->call_stack_mode ? " (only LBR call-stack samples, which are callchains)" : "");
 	return 0;
+}
+
+/* Entries per module in the table: the modules a --dso could name. */
+struct dso_count {
+	int32_t module;
+	uint64_t entries;
+};
+
+static int by_entries(const void *a, const void *b)
+{
+	const struct dso_count *x = a, *y = b;
+
+	return x->entries < y->entries ? 1 : x->entries > y->entries ? -1 : x->module - y->module;
+}
+
+static void count_module(struct dso_count *mods, size_t *n, size_t max, int32_t module, uint64_t c)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (mods[i].module == module) {
+			mods[i].entries += c;
+			return;
+		}
+	if (*n < max)
+		mods[(*n)++] = (struct dso_count){ module, c };
+}
+
+int report_input__check_dso(struct report_input *in, const char *cmd, const char *input, const char *dso)
+{
+	enum { MAX_MODS = 256, SHOWN = 5 };
+	struct dso_count mods[MAX_MODS];
+	struct hwp_symbolizer *sym = report_input__symbolizer(in);
+	size_t nrows, n = 0;
+	const struct hwp_branch_row *rows = hwp_branch_table__rows(hwp_branch_collector__table(in->collector), &nrows);
+	char name[512], list[1024] = "";
+
+	for (size_t i = 0; i < nrows; i++) {
+		count_module(mods, &n, MAX_MODS, rows[i].key.from.module, rows[i].c.count);
+		count_module(mods, &n, MAX_MODS, rows[i].key.to.module, rows[i].c.count);
+	}
+	/* the library's own spelling of a module, as the filter compares it */
+	for (size_t i = 0; i < n; i++) {
+		struct hwp_code_loc l = { .module = mods[i].module };
+
+		hwp_loc__format_dso(sym, &l, name, sizeof(name));
+		if (!strcmp(name, dso))
+			return 0;
+	}
+	qsort(mods, n, sizeof(mods[0]), by_entries);
+	for (size_t i = 0; i < n && i < SHOWN; i++) {
+		struct hwp_code_loc l = { .module = mods[i].module };
+
+		hwp_loc__format_dso(sym, &l, name, sizeof(name));
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", name);
+	}
+	if (n > SHOWN)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), ", and %zu more", n - SHOWN);
+	return cli_error("%s: --dso '%s' matches no module in %s; its modules, most branch entries first: %s",
+			 cmd, dso, input, n ? list : "none");
 }
 
 void report_input__close(struct report_input *in)

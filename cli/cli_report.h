@@ -42,6 +42,10 @@ struct report_input {
    error and returns non-zero on failure; report_input__close() in any case. */
 int report_input__load_branches(struct report_input *in, const struct report_opts *o,
 				const struct hwp_branch_collect_opts *collect);
+/* Fails (the error printed, naming CMD and INPUT and listing a few of the
+   modules there) when DSO is the name of no module in the branch table, as
+   the Shared Object columns spell them; 0 when some branch has it. */
+int report_input__check_dso(struct report_input *in, const char *cmd, const char *input, const char *dso);
 void report_input__close(struct report_input *in);
 /* The session's symbolizer (made by the load). */
 struct hwp_symbolizer *report_input__symbolizer(struct report_input *in);

@@ -23,7 +23,8 @@ static const char usage[] =
 	"                       srcline_to, dso_from, dso_to, addr_from, addr_to, type,\n"
 	"                       mispredict, cycles\n"
 	"                       (default: dso_from,symbol_from,dso_to,symbol_to)\n"
-	"      --dso NAME       only rows whose source or target module is NAME\n"
+	"      --dso NAME       only rows whose source or target module is NAME (as the\n"
+	"                       Shared Object columns show it; an error if none is)\n"
 	"      --sym TEXT       only rows whose source or target symbol contains TEXT\n"
 	"      --min-percent P  hide rows below P% of all entries\n"
 	REPORT_LIMIT_HELP
@@ -152,6 +153,8 @@ int cmd_branches(int argc, char **argv)
 	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .split = hwp_branch_keys__split(o.keys, o.nkeys) };
 	struct report_input in;
 	rc = report_input__load_branches(&in, &o.ro, &co);
+	if (!rc && o.filter.dso)
+		rc = report_input__check_dso(&in, "branches", o.ro.input, o.filter.dso);
 	if (!rc)
 		rc = print_report(&in, &o);
 	report_input__close(&in);

@@ -186,3 +186,20 @@ if command -v qemu-x86_64 >/dev/null 2>&1; then
 else
 	echo "SKIP zero_samples[--emulate]: qemu-x86_64 not installed"
 fi
+
+# --dso NAME that names no module: one line naming it and the modules there,
+# non-zero exit, nothing on stdout (perf 6.1's --dsos prints an empty table).
+for fmt in "" --json; do
+	"$HWPROF" branches -i "$tmp/b.data" --dso no_such.so $fmt >"$tmp/o" 2>"$tmp/e"
+	rc=$?
+	if [ $rc -ne 0 ] && [ ! -s "$tmp/o" ] && [ "$(wc -l <"$tmp/e")" = 1 ] &&
+		grep -q "^hwprof: branches: --dso 'no_such.so' matches no module in .*b.data; .*: branchy" "$tmp/e"; then
+		echo "PASS dso_matches_nothing[${fmt:-text}]"
+	else
+		echo "FAIL dso_matches_nothing[${fmt:-text}]: rc=$rc, $(head -2 "$tmp/e"), stdout $(wc -c <"$tmp/o") bytes"
+	fi
+done
+"$HWPROF" branches -q -i "$tmp/b.data" --dso branchy --csv >"$tmp/o" 2>"$tmp/e"
+rc=$?
+[ $rc -eq 0 ] && [ "$(wc -l <"$tmp/o")" -gt 1 ] && echo "PASS dso_matches[branchy]" ||
+	echo "FAIL dso_matches[branchy]: rc=$rc, $(head -2 "$tmp/e")"
