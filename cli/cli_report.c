@@ -168,11 +168,14 @@ struct hwp_symbolizer *report_input__symbolizer(struct report_input *in)
 	return hwp_session__symbolizer(in->session);
 }
 
-void report_input__warn_missing(struct report_input *in)
+void report_input__warn_missing(struct report_input *in, bool srclines)
 {
+	struct hwp_symbolizer *sym = report_input__symbolizer(in);
 	char line[2048];
 
-	if (!hwp_symbolizer__missing_warning(report_input__symbolizer(in), line, sizeof(line)))
+	/* missing debug info matters only to a report that shows source lines */
+	if (!(srclines ? hwp_symbolizer__missing_warning(sym, line, sizeof(line))
+		       : hwp_symbolizer__missing_symbols_warning(sym, line, sizeof(line))))
 		return;
 	/* the library speaks of a symfs root; hwprof takes it as --symfs */
 	cli_warn("%s%s", line, strstr(line, "symfs root") ? " (a symfs root is given with --symfs DIR)" : "");

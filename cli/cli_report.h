@@ -49,8 +49,9 @@ int report_input__check_dso(struct report_input *in, const char *cmd, const char
 void report_input__close(struct report_input *in);
 /* The session's symbolizer (made by the load). */
 struct hwp_symbolizer *report_input__symbolizer(struct report_input *in);
-/* One warning line listing modules whose binaries or debug info are missing. */
-void report_input__warn_missing(struct report_input *in);
+/* One warning line listing modules whose binaries are missing, and those
+   whose debug info is missing when the report shows SRCLINES. */
+void report_input__warn_missing(struct report_input *in, bool srclines);
 /* Renders T to stdout; returns the exit code. */
 int report_print_table(const struct hwp_table *t, enum hwp_table_format f);
 

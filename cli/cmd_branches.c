@@ -123,6 +123,15 @@ static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
 	}
 }
 
+/* Whether a sort key shows source lines (srcline_from, srcline_to, ...). */
+static bool shows_srclines(const struct branches_opts *o)
+{
+	for (size_t k = 0; k < o->nkeys; k++)
+		if (!strncmp(hwp_branch_key__name(o->keys[k]), "srcline", 7))
+			return true;
+	return false;
+}
+
 static int print_report(struct report_input *in, const struct branches_opts *o)
 {
 	struct hwp_branch_report *rep = hwp_branch_report__new(hwp_branch_collector__table(in->collector),
@@ -135,7 +144,7 @@ static int print_report(struct report_input *in, const struct branches_opts *o)
 		rc = cli_error("%s", hwp_errmsg());
 	} else {
 		fill_table(t, rep, o);
-		report_input__warn_missing(in);
+		report_input__warn_missing(in, shows_srclines(o));
 		rc = report_print_table(t, o->ro.fmt);
 	}
 	hwp_table__delete(t);

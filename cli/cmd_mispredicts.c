@@ -157,7 +157,7 @@ static int print_report(struct report_input *in, const struct mispredicts_opts *
 	if (st->entries_with_flags < st->entries)
 		cli_warn("%llu of %llu branch entries carry no mispredict bit; rates count only the others",
 			 (unsigned long long)(st->entries - st->entries_with_flags), (unsigned long long)st->entries);
-	report_input__warn_missing(in);
+	report_input__warn_missing(in, true); /* the Source Line column */
 	rc = report_print_table(t, o->ro.fmt);
 	free(rows);
 	hwp_table__delete(t);

@@ -203,3 +203,25 @@ done
 rc=$?
 [ $rc -eq 0 ] && [ "$(wc -l <"$tmp/o")" -gt 1 ] && echo "PASS dso_matches[branchy]" ||
 	echo "FAIL dso_matches[branchy]: rc=$rc, $(head -2 "$tmp/e")"
+
+# A binary with symbols but no debug info: its missing source lines are
+# warned about only when the report shows source lines.
+gcc -O1 -o "$tmp/nodebug" "$root/tests/fixtures/branchy.c"
+"$gen" "$tmp/nodebug" "$tmp/nd.data" --samples 100 --seed 2 >/dev/null
+check_lines_warning() { # label want(0|1) command...
+	local label=$1 want=$2
+	shift 2
+	"$HWPROF" "$@" -i "$tmp/nd.data" >/dev/null 2>"$tmp/e"
+	local rc=$? n
+	n=$(grep -c "no source lines" "$tmp/e")
+	if [ $rc -eq 0 ] && [ "$n" = "$want" ] && { [ "$want" = 1 ] || [ ! -s "$tmp/e" ]; }; then
+		echo "PASS srcline_warning[$label]"
+	else
+		echo "FAIL srcline_warning[$label]: rc=$rc, $n warnings about source lines, want $want: $(head -2 "$tmp/e")"
+	fi
+}
+check_lines_warning "branches default keys" 0 branches
+check_lines_warning "branches addr,type" 0 branches --sort addr_from,type
+check_lines_warning "branches srcline_from" 1 branches --sort symbol_from,srcline_from
+check_lines_warning "branches srcline_to --json" 1 branches --sort srcline_to --json
+check_lines_warning "mispredicts (Source Line column)" 1 mispredicts
