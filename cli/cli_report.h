@@ -21,6 +21,12 @@ struct report_opts {
 	{ "csv", no_argument, NULL, 'c' },                         \
 	{ "help", no_argument, NULL, 'h' }
 
+/* --limit N, the same in every report: at most N rows (N >= 1). */
+#define REPORT_LIMIT_HELP "      --limit N        show only the first N rows (default: all)\n"
+/* Parses --limit's ARG into *LIMIT; prints the error (naming CMD) and
+   returns the exit code when it is not a count >= 1. */
+int report_parse_limit(const char *cmd, const char *arg, uint64_t *limit);
+
 void report_opts__init(struct report_opts *o);
 /* Takes option C (from getopt_long) when it is one of REPORT_LONGOPTS. */
 bool report_opts__take(struct report_opts *o, int c, const char *arg);
@@ -36,11 +42,16 @@ struct report_input {
    error and returns non-zero on failure; report_input__close() in any case. */
 int report_input__load_branches(struct report_input *in, const struct report_opts *o,
 				const struct hwp_branch_collect_opts *collect);
+/* Fails (the error printed, naming CMD and INPUT and listing a few of the
+   modules there) when DSO is the name of no module in the branch table, as
+   the Shared Object columns spell them; 0 when some branch has it. */
+int report_input__check_dso(struct report_input *in, const char *cmd, const char *input, const char *dso);
 void report_input__close(struct report_input *in);
 /* The session's symbolizer (made by the load). */
 struct hwp_symbolizer *report_input__symbolizer(struct report_input *in);
-/* One warning line listing modules whose binaries or debug info are missing. */
-void report_input__warn_missing(struct report_input *in);
+/* One warning line listing modules whose binaries are missing, and those
+   whose debug info is missing when the report shows SRCLINES. */
+void report_input__warn_missing(struct report_input *in, bool srclines);
 /* Renders T to stdout; returns the exit code. */
 int report_print_table(const struct hwp_table *t, enum hwp_table_format f);
 

@@ -11,7 +11,8 @@
 
 static const char usage[] =
 	"usage: hwprof branches [-i FILE] [--sort KEYS] [--dso NAME] [--sym TEXT]\n"
-	"                       [--min-percent P] [--symfs DIR] [--json | --csv]\n"
+	"                       [--min-percent P] [--limit N] [--symfs DIR]\n"
+	"                       [--json | --csv]\n"
 	"\n"
 	"Counts every branch-stack entry under its source and target, rows keyed by\n"
 	"perf's branch sort keys (as 'perf report -b --sort KEYS'), hottest first.\n"
@@ -22,9 +23,11 @@ static const char usage[] =
 	"                       srcline_to, dso_from, dso_to, addr_from, addr_to, type,\n"
 	"                       mispredict, cycles\n"
 	"                       (default: dso_from,symbol_from,dso_to,symbol_to)\n"
-	"      --dso NAME       only rows whose source or target module is NAME\n"
+	"      --dso NAME       only rows whose source or target module is NAME (as the\n"
+	"                       Shared Object columns show it; an error if none is)\n"
 	"      --sym TEXT       only rows whose source or target symbol contains TEXT\n"
 	"      --min-percent P  hide rows below P% of all entries\n"
+	REPORT_LIMIT_HELP
 	"      --symfs DIR      look for binaries under DIR\n"
 	"      --json, --csv    machine-readable output\n"
 	CLI_COMMON_HELP
@@ -33,6 +36,7 @@ static const char usage[] =
 struct branches_opts {
 	struct report_opts ro;
 	const char *sort;
+	uint64_t limit; /* --limit: rows shown, hottest first */
 	struct hwp_branch_report_filter filter;
 	enum hwp_branch_key_id keys[HWP_MAX_SORT_KEYS];
 	size_t nkeys;
@@ -48,6 +52,7 @@ static int parse_opts(int argc, char **argv, struct branches_opts *o)
 		{ "dso", required_argument, NULL, 'd' },
 		{ "sym", required_argument, NULL, 'y' },
 		{ "min-percent", required_argument, NULL, 'm' },
+		{ "limit", required_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
@@ -55,6 +60,7 @@ static int parse_opts(int argc, char **argv, struct branches_opts *o)
 
 	report_opts__init(&o->ro);
 	o->sort = "dso_from,symbol_from,dso_to,symbol_to";
+	o->limit = UINT64_MAX;
 	memset(&o->filter, 0, sizeof(o->filter));
 	if (cli_wants_help(argc, argv, usage))
 		return 0;
@@ -76,6 +82,10 @@ static int parse_opts(int argc, char **argv, struct branches_opts *o)
 			o->filter.min_percent = strtod(optarg, &end);
 			if (*end || o->filter.min_percent < 0 || o->filter.min_percent > 100)
 				return cli_error("branches: --min-percent '%s' is not a percentage", optarg);
+			break;
+		case 'l':
+			if (report_parse_limit("branches", optarg, &o->limit))
+				return 1;
 			break;
 		default:
 			fputs(usage, stderr);
@@ -104,13 +114,22 @@ static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
 	for (size_t k = 0; k < o->nkeys; k++)
 		hwp_table__add_column(t, hwp_branch_key__title(o->keys[k]), hwp_branch_key__name(o->keys[k]),
 				      HWP_COL_TEXT);
-	for (size_t i = 0; i < nr; i++) {
+	for (size_t i = 0; i < nr && i < o->limit; i++) {
 		hwp_table__new_row(t);
 		hwp_table__set_real(t, 0, total ? 100.0 * (double)rows[i].c.count / (double)total : 0);
 		hwp_table__set_count(t, 1, rows[i].c.count);
 		for (size_t k = 0; k < o->nkeys; k++)
 			hwp_table__set_text(t, 2 + k, rows[i].cells[k]);
 	}
+}
+
+/* Whether a sort key shows source lines (srcline_from, srcline_to, ...). */
+static bool shows_srclines(const struct branches_opts *o)
+{
+	for (size_t k = 0; k < o->nkeys; k++)
+		if (!strncmp(hwp_branch_key__name(o->keys[k]), "srcline", 7))
+			return true;
+	return false;
 }
 
 static int print_report(struct report_input *in, const struct branches_opts *o)
@@ -125,7 +144,7 @@ static int print_report(struct report_input *in, const struct branches_opts *o)
 		rc = cli_error("%s", hwp_errmsg());
 	} else {
 		fill_table(t, rep, o);
-		report_input__warn_missing(in);
+		report_input__warn_missing(in, shows_srclines(o));
 		rc = report_print_table(t, o->ro.fmt);
 	}
 	hwp_table__delete(t);
@@ -143,6 +162,8 @@ int cmd_branches(int argc, char **argv)
 	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .split = hwp_branch_keys__split(o.keys, o.nkeys) };
 	struct report_input in;
 	rc = report_input__load_branches(&in, &o.ro, &co);
+	if (!rc && o.filter.dso)
+		rc = report_input__check_dso(&in, "branches", o.ro.input, o.filter.dso);
 	if (!rc)
 		rc = print_report(&in, &o);
 	report_input__close(&in);

@@ -21,7 +21,7 @@ static const char usage[] =
 	"\n"
 	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
 	"      --min-samples N  hide branches sampled fewer than N times (default 1)\n"
-	"      --limit N        show at most N rows (default: all)\n"
+	REPORT_LIMIT_HELP
 	"      --symfs DIR      look for binaries under DIR\n"
 	"      --json, --csv    machine-readable output\n"
 	CLI_COMMON_HELP
@@ -65,8 +65,8 @@ static int parse_opts(int argc, char **argv, struct mispredicts_opts *o)
 			continue;
 		if (c == 'm' && parse_count(optarg, &o->min_samples))
 			return cli_error("mispredicts: --min-samples '%s' is not a count", optarg);
-		if (c == 'l' && parse_count(optarg, &o->limit))
-			return cli_error("mispredicts: --limit '%s' is not a count", optarg);
+		if (c == 'l' && report_parse_limit("mispredicts", optarg, &o->limit))
+			return 1;
 		if (c != 'm' && c != 'l') {
 			fputs(usage, stderr);
 			return 1;
@@ -157,7 +157,7 @@ static int print_report(struct report_input *in, const struct mispredicts_opts *
 	if (st->entries_with_flags < st->entries)
 		cli_warn("%llu of %llu branch entries carry no mispredict bit; rates count only the others",
 			 (unsigned long long)(st->entries - st->entries_with_flags), (unsigned long long)st->entries);
-	report_input__warn_missing(in);
+	report_input__warn_missing(in, true); /* the Source Line column */
 	rc = report_print_table(t, o->ro.fmt);
 	free(rows);
 	hwp_table__delete(t);

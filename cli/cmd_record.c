@@ -28,7 +28,8 @@ static const char usage[] =
 	"Needs a hardware PMU for hardware events and branch stacks: see\n"
 	"'hwprof check'. Without one, --emulate records emulated branch stacks.\n"
 	"\n"
-	"  -o, --output FILE        output file (default perf.data)\n"
+	"  -o, --output FILE        output file (default perf.data); one already there\n"
+	"                           becomes FILE.old, as in perf\n"
 	"  -e, --event EVENT        cycles (default), instructions, branches, cpu-clock,\n"
 	"                           task-clock, ..., rNNNN raw codes, libpfm4 names\n"
 	"                           (br_inst_retired.near_taken, mem_load_retired.l3_miss);\n"
@@ -40,6 +41,8 @@ static const char usage[] =
 	"                           ind_call, ind_jmp, call, cond, abort_tx, in_tx, no_tx,\n"
 	"                           save_type, stack (call_stack), priv, u, k, hv;\n"
 	"                           hwprof also takes no_flags, no_cycles, hw_index, counter\n"
+	"                           (levels alone, as -j k, mean any branch at the event's\n"
+	"                           levels, as in perf: write -j any,k for kernel only)\n"
 	"  -g                       call graphs (frame pointers)\n"
 	"      --call-graph MODE    fp, dwarf[,SIZE] or lbr (LBR call stacks)\n"
 	"  -d, --data               sample data addresses\n"
@@ -269,6 +272,15 @@ static int record_report(const struct record_opts *o, const struct hwp_record_re
 {
 	fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
 		(double)res->bytes / (1024.0 * 1024.0), o->output, res->samples);
+	if (!res->samples) {
+		bool freq = hwp_attr__flag(&res->attr, HWP_ATTR_FREQ);
+		struct record_no_samples ns = {
+			.event = res->event_name,
+			.period = freq ? 0 : res->attr.sample_period,
+			.freq = freq ? res->attr.sample_period : 0,
+		};
+		record_warn_no_samples(o->argv[0], o->output, &ns);
+	}
 	if (res->lost_records || res->lost_samples)
 		cli_warn("%" PRIu64 " samples lost (%" PRIu64 " dropped by the kernel): use a bigger ring "
 			 "buffer (-m) or a lower rate (-F/-c)", res->lost_records, res->lost_samples);
@@ -279,6 +291,36 @@ static int record_report(const struct record_opts *o, const struct hwp_record_re
 		return 128 + WTERMSIG(res->wait_status);
 	}
 	return WIFEXITED(res->wait_status) ? WEXITSTATUS(res->wait_status) : 0;
+}
+
+/*
+ * -j k (privilege levels alone) is perf 6.1's "any branch", and the levels
+ * are dropped: the branch stacks follow the event's levels (cycles: user and
+ * kernel). hwprof builds the same attr, and says so, as perf does not.
+ */
+static void warn_dropped_levels(const struct record_opts *o)
+{
+	static const struct { uint64_t bit; const char *name, *mod; } levels[] = {
+		{ HWP_BRANCH_USER, "user", "u" },
+		{ HWP_BRANCH_KERNEL, "kernel", "k" },
+		{ HWP_BRANCH_HV, "hypervisor", "h" },
+	};
+	uint64_t dropped = o->branch_levels & ~o->branch_filter;
+	char names[64] = "", mods[8] = "";
+
+	if (!dropped)
+		return;
+	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		if (!(dropped & levels[i].bit))
+			continue;
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+			 names[0] ? "/" : "", levels[i].name);
+		strcat(mods, levels[i].mod);
+	}
+	cli_warn("record: -j %s names only privilege levels, which perf 6.1 then drops: the branch "
+		 "stack records any branch at the event's levels (for %s branches only, add a branch "
+		 "type: -j any,%s, or give the event's levels: -e EVENT:%s)",
+		 o->branch_filter_str, names, o->branch_filter_str, mods);
 }
 
 static int record_hw(const struct record_opts *o, int argc, char **argv)
@@ -293,6 +335,7 @@ static int record_hw(const struct record_opts *o, int argc, char **argv)
 	rc = record_build_attr(o, &host, &ar);
 	if (rc)
 		return rc;
+	warn_dropped_levels(o);
 	if (o->print_attr) {
 		char buf[4096];
 
@@ -301,6 +344,8 @@ static int record_hw(const struct record_opts *o, int argc, char **argv)
 		goto out;
 	}
 	rc = record_check_target(o);
+	if (!rc)
+		rc = record_keep_old_output(o->output);
 	if (rc)
 		goto out;
 	if (record_run(o, ar, &host, argc, argv, &res) < 0) {
@@ -345,7 +390,7 @@ static int parse_branch(struct record_opts *o, int c, const char *arg)
 		o->branch_any = true;
 		return 0;
 	}
-	if (hwp_branch_filter__parse(arg, &o->branch_filter) < 0)
+	if (hwp_branch_filter__parse_levels(arg, &o->branch_filter, &o->branch_levels) < 0)
 		return cli_error("record: -j: %s", hwp_errmsg());
 	o->branch_filter_str = arg;
 	return 0;
@@ -511,6 +556,12 @@ static int record_check_opts(const struct record_opts *o)
 {
 	if (o->period && o->freq)
 		return cli_error("record: cannot set frequency (-F) and period (-c) at the same time");
+	/* kernel or hypervisor branches without user ones, even when perf's
+	   rule drops the levels (-j k): the emulation has none to record */
+	if (o->emulate && (o->branch_levels & (HWP_BRANCH_KERNEL | HWP_BRANCH_HV)) &&
+	    !(o->branch_levels & HWP_BRANCH_USER))
+		return cli_error("record --emulate: -j %s: emulation records user-space branches only "
+				 "(add 'u' to -j)", o->branch_filter_str);
 	if (o->call_graph && !o->emulate) {
 		struct hwp_attr_opts ao = { .sz = sizeof(ao) };
 

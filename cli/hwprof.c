@@ -17,9 +17,15 @@ static const struct hwp_cmd commands[] = {
 
 static void usage(FILE *fp)
 {
-	fprintf(fp, "usage: hwprof [--version] [--help] COMMAND [ARGS]\n\ncommands:\n");
+	int width = 0;
+
+	/* one column for every description, however long the longest name */
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		if ((int)strlen(commands[i].name) > width)
+			width = (int)strlen(commands[i].name);
+	fprintf(fp, "usage: hwprof [-V | --version] [-h | --help] COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(fp, "  %-*s  %s\n", width, commands[i].name, commands[i].summary);
 	fprintf(fp, "\n'hwprof COMMAND --help' describes a command's options.\n"
 		    "Input is perf.data (file or pipe mode, zstd-compressed or not) or\n"
 		    "'perf script -F ip,brstack' text.\n");
@@ -32,7 +38,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 1;
 	}
-	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+	/* -V as perf's and git's --version shorthand */
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0 ||
+	    strcmp(argv[1], "version") == 0) {
 		printf("hwprof %s\n", hwp_version());
 		return cli_finish_stdout(0);
 	}

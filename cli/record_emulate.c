@@ -131,6 +131,11 @@ static void emulate_summary(const struct record_opts *o, const char *out,
 		"%llu taken branches emulated) ]\n",
 		(double)res->bytes / (1024.0 * 1024.0), out, (unsigned long long)res->samples,
 		(unsigned long long)res->taken);
+	if (!res->samples) {
+		struct record_no_samples ns = { .emulated = true, .event = "branches:emulated",
+			.events = res->taken, .period = o->period ? o->period : HWP_EMU_DEFAULT_PERIOD };
+		record_warn_no_samples(o->argv[0], out, &ns);
+	}
 	if (res->lost)
 		cli_warn("%llu samples lost (no space for the raw recording)",
 			 (unsigned long long)res->lost);
@@ -176,6 +181,8 @@ int record_emulate(const struct record_opts *o)
 	rc = emulate_check_opts(o);
 	if (rc)
 		return rc;
+	if (record_keep_old_output(out))
+		return 1;
 	emulate_opts(o, out, &eo);
 	s = hwp_emu__new(&eo);
 	if (!s)

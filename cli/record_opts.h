@@ -25,11 +25,30 @@ struct record_opts {
 	char **argv;
 	/* Added with the hardware path (cli/cmd_record.c): */
 	const char *branch_filter_str; /* -j as given */
+	uint64_t branch_levels;  /* HWP_BRANCH_USER/KERNEL/HV named in -j, also those
+				    perf's rule dropped (a list of levels alone means any) */
 	const char *call_graph;  /* -g ("fp") / --call-graph fp|dwarf[,SIZE]|lbr, as given */
 	bool freq_max;           /* -F max (freq then holds the maximum rate it stands for) */
 	unsigned mmap_pages;     /* -m N: ring-buffer data pages (0: default) */
 	bool print_attr;         /* --print-attr: print the perf_event_attr, record nothing */
 };
+
+/* Before writing PATH: an existing non-empty PATH becomes PATH.old (an old
+   PATH.old is removed), as perf record does; "-" is left alone. Prints the
+   error and returns the exit code (1) when it cannot (cli/record_output.c). */
+int record_keep_old_output(const char *path);
+
+/* A recording with no sample: the event counts of the period or frequency. */
+struct record_no_samples {
+	bool emulated;     /* EVENTS is then the number of taken branches */
+	const char *event; /* its name */
+	uint64_t events;   /* counted while the program ran (emulated only) */
+	uint64_t period;   /* -c, or the default period */
+	uint64_t freq;     /* -F (0: a period was used) */
+};
+/* Warns that OUT has no samples: PROG ran fewer events than the period,
+   and what to lower (cli/record_output.c). */
+void record_warn_no_samples(const char *prog, const char *out, const struct record_no_samples *ns);
 
 /* Emulated capture (cli/record_emulate.c). */
 int record_emulate(const struct record_opts *o);

@@ -73,6 +73,10 @@ HWP_API int hwp_event__parse(const char *str, const struct hwp_capture_host *h,
    no_cycles, hw_index, counter) into HWP_BRANCH_* bits, with perf's rule
    that a filter naming only privilege levels means "any". 0 or -EINVAL. */
 HWP_API int hwp_branch_filter__parse(const char *s, uint64_t *mask);
+/* The same, and *LEVELS (may be NULL) gets the privilege levels
+   (HWP_BRANCH_USER, _KERNEL, _HV) the list named, also those the rule then
+   dropped: a caller can say that "-j k" records at the event's levels. */
+HWP_API int hwp_branch_filter__parse_levels(const char *s, uint64_t *mask, uint64_t *levels);
 
 /* ------------------------------------------------------------ attrs */
 

@@ -172,6 +172,9 @@ HWP_API size_t hwp_symbolizer__missing_modules(const struct hwp_symbolizer *s,
  * snprintf would (0: nothing missing, BUF = "").
  */
 HWP_API size_t hwp_symbolizer__missing_warning(const struct hwp_symbolizer *s, char *buf, size_t size);
+/* The same without the modules that lack only debug info: for output that
+   shows no source line, where their missing lines change nothing. */
+HWP_API size_t hwp_symbolizer__missing_symbols_warning(const struct hwp_symbolizer *s, char *buf, size_t size);
 
 struct hwp_symbolizer_stats {
 	size_t modules;        /* registered */

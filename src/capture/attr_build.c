@@ -341,36 +341,61 @@ static const struct {
 #define EXT_FLAGS (HWP_BRANCH_NO_FLAGS | HWP_BRANCH_NO_CYCLES | HWP_BRANCH_HW_INDEX | \
 		   HWP_BRANCH_COUNTERS)
 
-int hwp_branch_filter__parse(const char *s, uint64_t *mask)
+/* The bit of one name, or 0 when it is not a filter name. */
+static uint64_t branch_mode_bit(const char *name)
 {
-	char buf[512], *save = NULL, *tok;
+	for (size_t i = 0; i < sizeof(branch_modes) / sizeof(branch_modes[0]); i++)
+		if (!strcasecmp(name, branch_modes[i].name))
+			return branch_modes[i].bit;
+	return 0;
+}
+
+int hwp_branch_filter__parse_levels(const char *s, uint64_t *mask, uint64_t *levels)
+{
 	uint64_t m = 0;
 
 	if (!s || !mask)
 		return hwp_set_error(EINVAL, "hwp_branch_filter__parse: invalid argument");
-	if (strlen(s) >= sizeof(buf))
-		return hwp_set_error(EINVAL, "branch filter list too long");
-	snprintf(buf, sizeof(buf), "%s", s);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		size_t i;
+	/* perf 6.1's parse_branch_str(): split at every comma, so an empty name
+	   ("", "any,,u", "any,") is an unknown filter, not skipped */
+	for (const char *tok = s;;) {
+		const char *comma = strchr(tok, ',');
+		size_t len = comma ? (size_t)(comma - tok) : strlen(tok);
+		char name[32];
+		uint64_t bit = 0;
 
-		for (i = 0; i < sizeof(branch_modes) / sizeof(branch_modes[0]); i++)
-			if (!strcasecmp(tok, branch_modes[i].name))
-				break;
-		if (i == sizeof(branch_modes) / sizeof(branch_modes[0]))
-			return hwp_set_error(EINVAL, "unknown branch filter '%s' (u, k, hv, any, "
+		if (len < sizeof(name)) {
+			memcpy(name, tok, len);
+			name[len] = 0;
+			bit = branch_mode_bit(name);
+		}
+		if (!bit)
+			return hwp_set_error(EINVAL, "unknown branch filter '%.*s'%s (u, k, hv, any, "
 					     "any_call, any_ret, ind_call, ind_jmp, call, cond, "
 					     "abort_tx, in_tx, no_tx, save_type, stack/call_stack, priv, "
-					     "no_flags, no_cycles, hw_index, counter)", tok);
-		m |= branch_modes[i].bit;
+					     "no_flags, no_cycles, hw_index, counter)",
+					     (int)(len > 64 ? 64 : len), tok,
+					     len ? "" : " (an empty name)");
+		m |= bit;
+		if (!comma)
+			break;
+		tok = comma + 1;
 	}
-	/* perf: "default to any branch" when only privilege levels are given
-	   (the levels themselves are then dropped, as perf drops them); the
-	   entry-shaping extensions are kept. */
+	if (levels)
+		*levels = m & ONLY_PLM;
+	/* perf: "default to any branch" when only privilege levels are given,
+	   and the levels themselves are then dropped (the event's exclude_*
+	   bits decide); the entry-shaping extensions select no branch, so they
+	   do not count as a branch type, and are kept. */
 	if ((m & ~(ONLY_PLM | EXT_FLAGS)) == 0)
 		m = HWP_BRANCH_ANY | (m & EXT_FLAGS);
 	*mask = m;
 	return 0;
+}
+
+int hwp_branch_filter__parse(const char *s, uint64_t *mask)
+{
+	return hwp_branch_filter__parse_levels(s, mask, NULL);
 }
 
 /* ------------------------------------------------------------ attr */

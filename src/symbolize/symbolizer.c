@@ -838,7 +838,8 @@ static size_t count_kind(const struct hwp_symbolizer *s, bool no_debug)
 	return n;
 }
 
-size_t hwp_symbolizer__missing_warning(const struct hwp_symbolizer *s, char *buf, size_t size)
+/* LINES: also modules that lack only debug info (no source lines). */
+static size_t missing_warning(const struct hwp_symbolizer *s, char *buf, size_t size, bool lines)
 {
 	struct strbuf b = { buf, size, 0 };
 	const struct module *example = NULL, *kernel = NULL, *dbg_example = NULL;
@@ -849,7 +850,7 @@ size_t hwp_symbolizer__missing_warning(const struct hwp_symbolizer *s, char *buf
 	if (!s)
 		return 0;
 	nbin = count_kind(s, false);
-	ndbg = count_kind(s, true);
+	ndbg = lines ? count_kind(s, true) : 0;
 	for (size_t i = 0; i < s->nmods; i++) {
 		const struct module *m = &s->mods[i];
 
@@ -895,6 +896,16 @@ size_t hwp_symbolizer__missing_warning(const struct hwp_symbolizer *s, char *buf
 			      "build-id) or next to the binary (.gnu_debuglink)",
 			  nbin ? ";" : ". Supply");
 	return b.len;
+}
+
+size_t hwp_symbolizer__missing_warning(const struct hwp_symbolizer *s, char *buf, size_t size)
+{
+	return missing_warning(s, buf, size, true);
+}
+
+size_t hwp_symbolizer__missing_symbols_warning(const struct hwp_symbolizer *s, char *buf, size_t size)
+{
+	return missing_warning(s, buf, size, false);
 }
 
 void hwp_symbolizer__stats(const struct hwp_symbolizer *s, struct hwp_symbolizer_stats *st)

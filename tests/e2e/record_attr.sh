@@ -91,6 +91,15 @@ rows=(
 	"-j abort_tx,in_tx,no_tx||"
 	"-j u||"
 	"-j hv||"
+	"-j k||"
+	"-j u,k||"
+	"-j k,hv||"
+	"-j K,U||"
+	"-e cycles:u -j k||"
+	"-e cycles:k -j u||"
+	"-j any,k,hv||"
+	"-j ANY_CALL,k||"
+	"-j u,no_flags|-j u|ANY|NO_FLAGS"
 	"-e cycles:u -b||"
 	"-e cycles:uk||"
 	"-e cycles:P||"
@@ -244,3 +253,25 @@ bad "bad modifier" "bad modifier" -e cycles:x
 bad "-F 0" "frequency and count are zero" -F 0
 bad "-c 0" "at least 1" -c 0
 bad "--call-graph" "unknown mode" --call-graph bogus
+
+# -j lists perf 6.1 refuses (it splits at every comma: an empty name is an
+# unknown filter): hwprof refuses them too, and perf must still refuse them.
+for j in "any,,u" "" "any," ",any" "any, u"; do
+	bad "-j '$j'" "unknown branch filter" -j "$j"
+	if perf record -vv -j "$j" -o "$tmp/perf.data" -- true 2>&1 | grep -q "unknown branch filter"; then
+		echo "PASS attr_error_perf_too[-j '$j']"
+	else
+		echo "FAIL attr_error_perf_too[-j '$j']: perf 6.1 accepts it"
+	fi
+done
+
+# Privilege levels alone: the attr is perf's (rows above), and hwprof says
+# in one warning that the levels were dropped; not when a type is named.
+"$HWPROF" record --print-attr -j k -- true >/dev/null 2>"$tmp/e"
+"$HWPROF" record --print-attr -j any,k -- true >/dev/null 2>"$tmp/e2"
+if [ "$(wc -l <"$tmp/e")" = 1 ] && grep -q "^hwprof: warning: .*-j k names only privilege levels.*-j any,k" "$tmp/e" &&
+	[ ! -s "$tmp/e2" ]; then
+	echo "PASS attr_levels_alone_warned"
+else
+	echo "FAIL attr_levels_alone_warned: -j k said '$(head -2 "$tmp/e")'; -j any,k said '$(head -2 "$tmp/e2")'"
+fi

@@ -162,6 +162,25 @@ static void test_branch_filters(void)
 	CHECK(hwp_branch_filter__parse("ANY,U", &m) == 0 && m == (HWP_BRANCH_ANY | HWP_BRANCH_USER));
 	CHECK(hwp_branch_filter__parse("any,bogus", &m) == -EINVAL);
 	CHECK(strstr(hwp_errmsg(), "'bogus'") != NULL);
+	/* perf splits at every comma: an empty name is an unknown filter */
+	m = 42;
+	CHECK(hwp_branch_filter__parse("any,,u", &m) == -EINVAL && m == 42);
+	CHECK(strstr(hwp_errmsg(), "''") != NULL);
+	CHECK(hwp_branch_filter__parse("", &m) == -EINVAL);
+	CHECK(hwp_branch_filter__parse("any,", &m) == -EINVAL);
+	CHECK(hwp_branch_filter__parse(",any", &m) == -EINVAL);
+	CHECK(hwp_branch_filter__parse("any, u", &m) == -EINVAL); /* " u" is no name */
+	/* the levels named, also those perf's rule drops */
+	uint64_t lv = 42;
+	CHECK(hwp_branch_filter__parse_levels("k", &m, &lv) == 0 && m == HWP_BRANCH_ANY &&
+	      lv == HWP_BRANCH_KERNEL);
+	CHECK(hwp_branch_filter__parse_levels("any,k,hv", &m, &lv) == 0 &&
+	      m == (HWP_BRANCH_ANY | HWP_BRANCH_KERNEL | HWP_BRANCH_HV) &&
+	      lv == (HWP_BRANCH_KERNEL | HWP_BRANCH_HV));
+	CHECK(hwp_branch_filter__parse_levels("u,no_flags", &m, &lv) == 0 &&
+	      m == (HWP_BRANCH_ANY | HWP_BRANCH_NO_FLAGS) && lv == HWP_BRANCH_USER);
+	CHECK(hwp_branch_filter__parse_levels("cond", &m, &lv) == 0 && m == HWP_BRANCH_COND && lv == 0);
+	CHECK(hwp_branch_filter__parse_levels("call", &m, NULL) == 0 && m == HWP_BRANCH_CALL);
 }
 
 static void test_freq_period(void)

@@ -1587,6 +1587,15 @@ static void test_no_debug_info(void)
 	CHECK(hwp_symbolizer__missing_warning(s, line, sizeof(line)) > 0);
 	CHECK(strstr(line, "debug info") && strstr(line, "inl_stripped"));
 	printf("# warning: %s\n", line);
+	/* for output without source lines: nothing to say of this module ... */
+	CHECK(hwp_symbolizer__missing_symbols_warning(s, line, sizeof(line)) == 0 && line[0] == 0);
+	/* ... and with a module whose binary is gone, only that one is named */
+	int gone = hwp_symbolizer__module(s, "/nonexistent/libgone.so", NULL, 0);
+	CHECK(hwp_symbolizer__lookup(s, gone, 0x10, &info) == -ENOENT);
+	CHECK(hwp_symbolizer__missing_symbols_warning(s, line, sizeof(line)) > 0);
+	CHECK(strstr(line, "libgone.so") && !strstr(line, "inl_stripped") && !strstr(line, "source lines"));
+	CHECK(hwp_symbolizer__missing_warning(s, line, sizeof(line)) > 0);
+	CHECK(strstr(line, "libgone.so") && strstr(line, "inl_stripped") && strstr(line, "source lines"));
 	hwp_symbolizer__delete(s);
 }
 
