@@ -209,8 +209,8 @@ static void render_cell(struct hwp_symbolizer *s, enum hwp_branch_key_id k,
 		else
 			snprintf(buf, len, "-");
 		break;
-	case HWP_KEY_IN_TX: /* perf: "tx" or "." */
-		snprintf(buf, len, "%s", key->tx & 1 ? "tx" : ".");
+	case HWP_KEY_IN_TX: /* perf: "T" or "." */
+		snprintf(buf, len, "%s", key->tx & 1 ? "T" : ".");
 		break;
 	case HWP_KEY_ABORT: /* perf: "A" or "." */
 		snprintf(buf, len, "%s", key->tx & 2 ? "A" : ".");
