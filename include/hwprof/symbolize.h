@@ -89,6 +89,9 @@ HWP_API int hwp_symbolizer__set_kernel_build_id(struct hwp_symbolizer *s, const 
 HWP_API const char *hwp_symbolizer__module_name(const struct hwp_symbolizer *s, int module);
 /* Short name (basename, or "[kernel.kallsyms]") as perf's dso column shows it. */
 HWP_API const char *hwp_symbolizer__module_short_name(const struct hwp_symbolizer *s, int module);
+/* Build-id in hex: the recorded one, else that of the file found for the
+   module (after a lookup); NULL when neither is known or MODULE is bad. */
+HWP_API const char *hwp_symbolizer__module_build_id(const struct hwp_symbolizer *s, int module);
 
 /* The binary found for MODULE (loaded on demand), NULL when missing (the
    kernel has none; hwp_errmsg() says why): what an instruction decoder reads. */

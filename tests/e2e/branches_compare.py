@@ -1,5 +1,10 @@
 """Compares perf's `perf report -b --stdio -F overhead,sample,KEYS` table with
-`hwprof branches --csv --sort KEYS`: every row key gets the same count.
+`hwprof branches --sort KEYS` (text): every row key gets the same count.
+With --unique, hwprof must also print each key combination on ONE row: perf
+6.1 groups source lines by their text, symbols by symbol, modules by name
+(its -F table may still split them per process, see below).
+
+usage: branches_compare.py [--unique] PERF_TXT HWPROF_TXT KEYS [ONLY_FILES_RE]
 
 Normalization, both sides alike:
 - source lines perf cannot resolve print as "??:0", "file:0" or "sym+N" (perf
@@ -15,16 +20,19 @@ Normalization, both sides alike:
   for some: libc's IRELATIVE slots print as "[.] 0x26368" on both sides).
   Symbol cells of those kinds become "[plt]" on both sides; any other symbol
   must match."""
-import csv
 import re
 import sys
 from collections import Counter
 
-perf_path, csv_path, keys = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+args = sys.argv[1:]
+unique = args[0] == "--unique"
+if unique:
+    args = args[1:]
+perf_path, hwprof_path, keys = args[0], args[1], args[2].split(",")
 # Optional: only source lines of files matching this are compared (perf 6.1
 # asks addr2line about the binary itself and misses separate debug files,
 # e.g. libc6-dbg's, that hwprof reads: lines of other files become "?").
-only_files = re.compile(sys.argv[4]) if len(sys.argv) > 4 else None
+only_files = re.compile(args[3]) if len(args) > 3 else None
 SRC = {"srcline_from", "srcline_to"}
 
 
@@ -53,24 +61,31 @@ def norm(key, v, side):
     return v
 
 
-def perf_rows():
+def table_rows(path):
     # Columns are separated by two or more spaces (cells may hold one space,
     # and may be wider than perf's header, so the header widths do not help).
-    for l in open(perf_path).read().splitlines():
+    # hwprof's text table has the same shape.
+    for l in open(path).read().splitlines():
         if l.strip() and not l.startswith("#"):
             yield re.split(r"\s{2,}", l.strip())
 
 
-def main():
-    got = Counter()
-    for r in csv.DictReader(open(csv_path, newline="")):
-        got[tuple(norm(k, r[k], "hwprof") for k in keys)] += int(r["count"])
-    want = Counter()
-    for cells in perf_rows():
+def count(path, who, want_unique):
+    c, seen = Counter(), Counter()
+    for cells in table_rows(path):
         if len(cells) != len(keys) + 2:
-            print(f"cannot parse perf row {cells}")
-            return 1
-        want[tuple(norm(k, c, "perf") for k, c in zip(keys, cells[2:]))] += int(cells[1])
+            raise SystemExit(f"cannot parse {who} row {cells}")
+        seen[tuple(cells[2:])] += 1
+        c[tuple(norm(k, v, who) for k, v in zip(keys, cells[2:]))] += int(cells[1])
+    dup = [k for k, n in seen.items() if n > 1]
+    if want_unique and dup:
+        raise SystemExit(f"{who} prints {len(dup)} key combinations on several rows, e.g. {dup[0]}")
+    return c
+
+
+def main():
+    got = count(hwprof_path, "hwprof", unique)
+    want = count(perf_path, "perf", False)
     if got == want and want:
         print(f"{len(want)} rows, {sum(want.values())} entries")
         return 0
