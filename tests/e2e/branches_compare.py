@@ -13,13 +13,9 @@ Normalization, both sides alike:
   ("file:N", N > 0) must match exactly.
 - `-F` keeps perf's default sort keys (comm, ...) underneath, so perf splits
   rows per process; rows are summed by their printed keys.
-- PLT stubs: perf 6.1 names a stub "name@plt", "@plt" (IRELATIVE slots in
-  libc) or "_init" (gcc's zero-size _init stretched over .plt), depending on
-  the shape of its symbol tree; hwprof names them "_init" as perf does for
-  small binaries, or leaves a nameless slot as its address (and so does perf
-  for some: libc's IRELATIVE slots print as "[.] 0x26368" on both sides).
-  Symbol cells of those kinds become "[plt]" on both sides; any other symbol
-  must match."""
+- Symbols are compared exactly, PLT stubs included: hwprof names them as
+  perf 6.1 does ("name@plt", libc's nameless IRELATIVE slots "@plt", or a
+  stretched _init or no symbol where perf's symbol tree finds those)."""
 import re
 import sys
 from collections import Counter
@@ -39,14 +35,8 @@ SRC = {"srcline_from", "srcline_to"}
 ADDR = {"addr_from", "addr_to"}
 
 
-SYM = {"symbol_from", "symbol_to"}
-
-
 def norm(key, v, side):
     v = v.strip()
-    if key in SYM and (v.endswith("@plt") or v.endswith("] _init") or
-                       re.fullmatch(r"\[.\] 0x[0-9a-f]+", v)):
-        return "[plt]"
     if key in SRC and not re.fullmatch(r"[^:\s]+:[1-9][0-9]*", v):
         return "?"
     if key in SRC and only_files and not only_files.match(v):
