@@ -2,7 +2,8 @@
 /*
  * ELF module: segments, symbols (perf's filter: functions, objects and
  * code labels; PLT entries synthesized as "name@plt" as perf 6.1 does, or
- * every one as objdump does), DWARF lines and
+ * every one as objdump does; looked up through perf's own symbol tree,
+ * symtree.h), DWARF lines and
  * inline chains through libdw, as eu-addr2line -i finds them.
  */
 #include <errno.h>
