@@ -954,7 +954,7 @@ static size_t check_against_perf(struct hwp_symbolizer *s, int mod, const char *
    objdump puts on PLT entries are counted per section in LABELS. */
 struct plt_entry {
 	uint64_t addr;
-	char name[128], sec[16];
+	char name[128], sec[64];
 };
 
 static size_t objdump_section_insns(const char *file, const char *secs, uint64_t **addrs,
