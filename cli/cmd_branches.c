@@ -23,9 +23,10 @@ static const char usage[] =
 	"  -s, --sort KEYS      comma-separated: symbol_from, symbol_to, srcline_from,\n"
 	"                       srcline_to, dso_from, dso_to, addr_from, addr_to,\n"
 	"                       mispredict, in_tx, abort, cycles, symbol, dso, srcline,\n"
-	"                       type (default: dso_from,symbol_from,dso_to,symbol_to);\n"
-	"                       symbol, dso and srcline are the branch target's, type\n"
-	"                       is hwprof's; a prefix names a key as in perf (sym, src)\n"
+	"                       ipc_lbr, type (default: dso_from,symbol_from,dso_to,\n"
+	"                       symbol_to); symbol, dso, srcline and ipc_lbr are the\n"
+	"                       branch target's, type is hwprof's; a prefix names a\n"
+	"                       key as in perf (sym, src)\n"
 	"      --dso NAME       only rows whose source or target module is NAME\n"
 	"      --sym TEXT       only rows whose source or target symbol contains TEXT\n"
 	"      --min-percent P  hide rows below P% of all entries\n"
@@ -114,6 +115,7 @@ static void key_sides(const struct branches_opts *o, bool *from, bool *to)
 		case HWP_KEY_SYMBOL:
 		case HWP_KEY_DSO:
 		case HWP_KEY_SRCLINE:
+		case HWP_KEY_IPC_LBR:
 			*to = true;
 			break;
 		default:
@@ -134,17 +136,27 @@ static enum hwp_col_kind flag_kind(enum hwp_branch_key_id k)
 		return HWP_COL_COUNT;
 	case HWP_KEY_TYPE:
 		return HWP_COL_TEXT;
+	case HWP_KEY_IPC_LBR: /* ipc, then ipc_coverage_percent */
+		return HWP_COL_REAL;
 	default:
 		return (enum hwp_col_kind)-1;
 	}
 }
 
 static void set_flag(struct hwp_table *t, size_t col, enum hwp_branch_key_id k,
-		     const struct hwp_branch_report_row *row, const char *cell)
+		     const struct hwp_branch_report *rep, const struct hwp_branch_report_row *row,
+		     const char *cell)
 {
 	const struct hwp_branch_key *key = &row->key;
+	double ipc, cov;
 
 	switch (k) {
+	case HWP_KEY_IPC_LBR: /* no symbol: both null */
+		if (hwp_branch_report__ipc(rep, &key->to, &ipc, &cov)) {
+			hwp_table__set_real(t, col, ipc);
+			hwp_table__set_real(t, col + 1, cov);
+		}
+		break;
 	case HWP_KEY_MISPREDICT: /* N/A (neither bit) stays null */
 		if (key->mispred_state)
 			hwp_table__set_count(t, col, !(key->mispred_state & 2));
@@ -186,10 +198,15 @@ static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
 	hwp_table__add_column_shown(t, "Branches", "branches", HWP_COL_COUNT, HWP_SHOW_DATA);
 	for (size_t k = 0; k < o->nkeys; k++) {
 		flag_col[k] = hwp_table__columns(t);
-		if ((int)flag_kind(o->keys[k]) >= 0)
+		if (o->keys[k] == HWP_KEY_IPC_LBR) {
+			hwp_table__add_column_shown(t, "IPC", "ipc", HWP_COL_REAL, HWP_SHOW_DATA);
+			hwp_table__add_column_shown(t, "IPC Coverage", "ipc_coverage_percent", HWP_COL_PERCENT,
+						    HWP_SHOW_DATA);
+		} else if ((int)flag_kind(o->keys[k]) >= 0) {
 			hwp_table__add_column_shown(t, hwp_branch_key__title(o->keys[k]),
 						    hwp_branch_key__name(o->keys[k]), flag_kind(o->keys[k]),
 						    HWP_SHOW_DATA);
+		}
 	}
 	key_sides(o, &from, &to);
 	if (from)
@@ -207,7 +224,7 @@ static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
 			continue; /* the rest is not shown: no symbolizing for it */
 		for (size_t k = 0; k < o->nkeys; k++)
 			if ((int)flag_kind(o->keys[k]) >= 0)
-				set_flag(t, flag_col[k], o->keys[k], &rows[i], rows[i].cells[k]);
+				set_flag(t, flag_col[k], o->keys[k], rep, &rows[i], rows[i].cells[k]);
 		if (from)
 			report_fields__set(t, from_col, sym, &rows[i].key.from);
 		if (to)
@@ -217,9 +234,11 @@ static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
 
 static int print_report(struct report_input *in, const struct branches_opts *o)
 {
-	struct hwp_branch_report *rep = hwp_branch_report__new(hwp_branch_collector__table(in->collector),
-								report_input__symbolizer(in), o->keys,
-								o->nkeys, &o->filter);
+	struct hwp_branch_report_opts ro = { .sz = sizeof(ro), .filter = &o->filter,
+					     .blocks = hwp_branch_collector__blocks(in->collector) };
+	struct hwp_branch_report *rep = hwp_branch_report__new_opts(hwp_branch_collector__table(in->collector),
+								     report_input__symbolizer(in), o->keys,
+								     o->nkeys, &ro);
 	struct hwp_table *t = rep ? hwp_table__new() : NULL;
 	int rc;
 
@@ -243,6 +262,8 @@ int cmd_branches(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .split = hwp_branch_keys__split(o.keys, o.nkeys) };
+	for (size_t k = 0; k < o.nkeys; k++)
+		co.blocks |= o.keys[k] == HWP_KEY_IPC_LBR;
 	struct report_input in;
 	rc = report_input__load_branches(&in, &o.ro, &co);
 	if (!rc)

@@ -35,6 +35,7 @@ enum hwp_branch_key_id {
 	HWP_KEY_SYMBOL,  /* "symbol" ("sym"): the target's symbol */
 	HWP_KEY_DSO,     /* "dso": the target's module */
 	HWP_KEY_SRCLINE, /* "srcline": the target's source line */
+	HWP_KEY_IPC_LBR, /* the target symbol's IPC over the blocks the stacks cover */
 	HWP_KEY_COUNT,
 };
 
@@ -70,12 +71,29 @@ struct hwp_branch_report_row {
 
 struct hwp_branch_report;
 
+struct hwp_branch_report_opts {
+	size_t sz; /* sizeof(struct hwp_branch_report_opts) */
+	const struct hwp_branch_report_filter *filter;
+	/* For the ipc_lbr key: hwp_branch_collector__blocks() of a collector
+	   run with opts.blocks. */
+	const struct hwp_branch_table *blocks;
+};
+
 /* Builds rows (sorted by count, descending). Symbolizes each distinct
    location once. NULL + errno on failure. */
 HWP_API struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *t,
 						 struct hwp_symbolizer *sym,
 						 const enum hwp_branch_key_id *keys, size_t nkeys,
 						 const struct hwp_branch_report_filter *f);
+/* The same with options (NULL: none). */
+HWP_API struct hwp_branch_report *hwp_branch_report__new_opts(const struct hwp_branch_table *t,
+							      struct hwp_symbolizer *sym,
+							      const enum hwp_branch_key_id *keys, size_t nkeys,
+							      const struct hwp_branch_report_opts *opts);
+/* With the ipc_lbr key: the IPC and coverage (%) of L's symbol; false
+   when L has no symbol (perf prints "-"). */
+HWP_API bool hwp_branch_report__ipc(const struct hwp_branch_report *r, const struct hwp_code_loc *l,
+				    double *ipc, double *coverage_percent);
 HWP_API void hwp_branch_report__delete(struct hwp_branch_report *r);
 HWP_API size_t hwp_branch_report__rows(const struct hwp_branch_report *r,
 			       const struct hwp_branch_report_row **rows);

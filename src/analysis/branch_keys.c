@@ -68,7 +68,7 @@ static const struct {
 	{ "cycles", HWP_KEY_CYCLES },
 	{ "srcline_from", HWP_KEY_SRCLINE_FROM },
 	{ "srcline_to", HWP_KEY_SRCLINE_TO },
-	{ "ipc_lbr", UNSUPPORTED },
+	{ "ipc_lbr", HWP_KEY_IPC_LBR },
 	{ "addr_from", HWP_KEY_ADDR_FROM },
 	{ "addr_to", HWP_KEY_ADDR_TO },
 	/* hwprof's own, tried after every perf key */
@@ -94,6 +94,7 @@ static const struct {
 	[HWP_KEY_SYMBOL] = { "symbol", "Symbol" },
 	[HWP_KEY_DSO] = { "dso", "Shared Object" },
 	[HWP_KEY_SRCLINE] = { "srcline", "Source:Line" },
+	[HWP_KEY_IPC_LBR] = { "ipc_lbr", "IPC   [IPC Coverage]" },
 };
 
 const char *hwp_branch_key__name(enum hwp_branch_key_id k)

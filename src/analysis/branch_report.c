@@ -9,9 +9,11 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_abi.h"
 #include "hwprof/perf_data.h"
+#include "analysis/branch_ipc.h"
 #include "util/arena.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
+#include "util/opts.h"
 #include "util/vec.h"
 
 static const char *type_text(uint8_t type)
@@ -34,6 +36,8 @@ struct hwp_branch_report {
 	const char **texts;
 	size_t ntexts, captexts;
 	struct hwp_hashmap text_map;
+	struct hwp__ipc *ipc; /* with the ipc_lbr key */
+	struct hwp_symbolizer *sym;
 };
 
 /* An id per distinct text: rows whose key prints the same share it. Grows
@@ -99,6 +103,7 @@ static const struct hwp_code_loc *key_loc(enum hwp_branch_key_id k, const struct
 	case HWP_KEY_SYMBOL: /* perf's sample keys: branch mode sets the sample to the target */
 	case HWP_KEY_DSO:
 	case HWP_KEY_SRCLINE:
+	case HWP_KEY_IPC_LBR: /* perf: sort__sym_cmp on the sample (target) symbol */
 		return &key->to;
 	default:
 		return NULL;
@@ -161,7 +166,7 @@ static int identity(struct hwp_branch_report *r, struct hwp_symbolizer *s, enum 
 	}
 	out[0] = (uint64_t)(uint32_t)l->module;
 	out[1] = l->offset;
-	if (k == HWP_KEY_SYMBOL_FROM || k == HWP_KEY_SYMBOL_TO || k == HWP_KEY_SYMBOL) {
+	if (k == HWP_KEY_SYMBOL_FROM || k == HWP_KEY_SYMBOL_TO || k == HWP_KEY_SYMBOL || k == HWP_KEY_IPC_LBR) {
 		memset(&si, 0, sizeof(si));
 		if (l->module >= 0 && hwp_symbolizer__lookup(s, l->module, l->offset, &si) == 0 && si.symbol)
 			out[1] = l->offset - si.sym_offset; /* the symbol's start */
@@ -171,10 +176,11 @@ static int identity(struct hwp_branch_report *r, struct hwp_symbolizer *s, enum 
 	return 0;
 }
 
-static void render_cell(struct hwp_symbolizer *s, enum hwp_branch_key_id k,
+static void render_cell(const struct hwp_branch_report *r, struct hwp_symbolizer *s, enum hwp_branch_key_id k,
 			const struct hwp_branch_key *key, char *buf, size_t len)
 {
 	const struct hwp_code_loc *l = key_loc(k, key);
+	double ipc, cov;
 
 	switch (k) {
 	case HWP_KEY_SYMBOL_FROM:
@@ -215,6 +221,12 @@ static void render_cell(struct hwp_symbolizer *s, enum hwp_branch_key_id k,
 	case HWP_KEY_ABORT: /* perf: "A" or "." */
 		snprintf(buf, len, "%s", key->tx & 2 ? "A" : ".");
 		break;
+	case HWP_KEY_IPC_LBR: /* perf's hist_entry__sym_ipc_snprintf() */
+		if (r->ipc && hwp__ipc_of(r->ipc, s, l, &ipc, &cov))
+			snprintf(buf, len, "%-5.2f [%5.1f%%]", ipc, cov);
+		else
+			snprintf(buf, len, "-");
+		break;
 	default:
 		buf[0] = 0;
 	}
@@ -247,6 +259,39 @@ struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *
 						 const enum hwp_branch_key_id *keys, size_t nkeys,
 						 const struct hwp_branch_report_filter *f)
 {
+	struct hwp_branch_report_opts o = { .sz = sizeof(o), .filter = f };
+
+	return hwp_branch_report__new_opts(t, sym, keys, nkeys, &o);
+}
+
+static bool has_key(const enum hwp_branch_key_id *keys, size_t n, enum hwp_branch_key_id k)
+{
+	for (size_t i = 0; i < n; i++)
+		if (keys[i] == k)
+			return true;
+	return false;
+}
+
+bool hwp_branch_report__ipc(const struct hwp_branch_report *r, const struct hwp_code_loc *l,
+			    double *ipc, double *coverage_percent)
+{
+	*ipc = *coverage_percent = 0;
+	return r->ipc && hwp__ipc_of(r->ipc, r->sym, l, ipc, coverage_percent);
+}
+
+struct hwp_branch_report *hwp_branch_report__new_opts(const struct hwp_branch_table *t,
+						      struct hwp_symbolizer *sym,
+						      const enum hwp_branch_key_id *keys, size_t nkeys,
+						      const struct hwp_branch_report_opts *opts)
+{
+	struct hwp_branch_report_opts o = { 0 };
+	const struct hwp_branch_report_filter *f;
+
+	if (HWP_OPTS_LOAD(opts, &o, struct hwp_branch_report_opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	f = o.filter;
 	struct hwp_branch_report *r;
 	size_t n;
 	size_t words = 2 * nkeys + 1; /* identity words, then the row index */
@@ -268,11 +313,14 @@ struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *
 		return NULL;
 	}
 	r->nkeys = nkeys;
+	r->sym = sym;
 	r->total = hwp_branch_table__total(t);
 	r->ids = calloc((n ? n : 1) * words, sizeof(*r->ids));
 	struct hwp_branch_report_row *tmp = calloc(n ? n : 1, sizeof(*tmp));
 	size_t *rep = malloc((n ? n : 1) * sizeof(*rep)); /* per row: its hottest table row */
 	if (!r->ids || !tmp || !rep)
+		goto oom;
+	if (has_key(keys, nkeys, HWP_KEY_IPC_LBR) && !(r->ipc = hwp__ipc_new(o.blocks, sym)))
 		goto oom;
 	/* Identities first: group table rows as perf's hist entries group. */
 	size_t kept = 0;
@@ -315,7 +363,7 @@ struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *
 
 		row->key = in[rep[i]].key;
 		for (size_t k = 0; k < nkeys; k++) {
-			render_cell(sym, keys[k], &row->key, cell, sizeof(cell));
+			render_cell(r, sym, keys[k], &row->key, cell, sizeof(cell));
 			row->cells[k] = hwp_arena__strndup(&r->arena, cell, sizeof(cell));
 			if (!row->cells[k])
 				goto oom;
@@ -349,6 +397,7 @@ void hwp_branch_report__delete(struct hwp_branch_report *r)
 	free(r->ids);
 	free(r->texts);
 	hwp__hashmap_free(&r->text_map);
+	hwp__ipc_delete(r->ipc);
 	hwp_arena__free(&r->arena);
 	free(r);
 }

@@ -50,7 +50,7 @@ check branches_sample_keys "$tmp/branchy-pie" 2 sym,dso --tx
 "$gen" "$tmp/branchy-pie" "$tmp/alias.data" --samples 20 >/dev/null
 bad=""
 for tok in d dso dso_f dso_t s sym symbol symbol_f SYMBOL_T sr srcline srcline_ srcline_t \
-	m mis mispredict in_ in_tx ab abort cy cycles addr_ addr_f addr_t; do
+	m mis mispredict in_ in_tx ab abort cy cycles addr_ addr_f addr_t ipc_l ipc_lbr; do
 	want=$(perf report -b --stdio -F "overhead,$tok" -i "$tmp/alias.data" 2>/dev/null |
 		sed -n 's/^# Overhead  *//p' | head -1 | sed 's/ *$//')
 	got=$("$HWPROF" branches --sort "$tok" -i "$tmp/alias.data" 2>&1 |
@@ -58,7 +58,7 @@ for tok in d dso dso_f dso_t s sym symbol symbol_f SYMBOL_T sr srcline srcline_ 
 	[ -n "$want" ] && [ "$want" = "$got" ] || bad="$bad $tok(perf '$want', hwprof '$got')"
 done
 # ... and keys perf has but hwprof does not offer are refused by name.
-for tok in ty ipc in; do
+for tok in ty ipc ipc_ in; do # perf: none, ipc_null, ipc_null, ins_lat
 	if perf report -b --stdio -F "overhead,$tok" -i "$tmp/alias.data" 2>&1 | grep -q "^# Overhead"; then
 		"$HWPROF" branches --sort "$tok" -i "$tmp/alias.data" >/dev/null 2>&1 && bad="$bad $tok(accepted)"
 	fi
