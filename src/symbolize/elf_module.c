@@ -528,10 +528,12 @@ static int load_symbols(struct hwp_elf_module *m, bool all_plt)
 			return err;
 		return hwp_symtab__finish(&m->syms, HWP_SYMTAB_SORTED);
 	}
-	/* perf's order: the table's symbols fixed, then the PLT's added */
+	/* perf's order: the table's symbols fixed, then the PLT's added -- and
+	   only when the table gave some: a stripped executable whose .dynsym
+	   defines nothing keeps bare addresses in .plt, as in perf 6.1 */
 	if ((err = hwp_symtab__finish(&m->syms, HWP_SYMTAB_PERF_TREE)))
 		return err;
-	return m->elf ? synthesize_plt_perf(m, m->elf) : 0;
+	return m->elf && m->syms.n ? synthesize_plt_perf(m, m->elf) : 0;
 }
 
 struct hwp_sym *hwp_elf_module__find_symbol(const struct hwp_elf_module *m, uint64_t vaddr)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Sorted symbol ranges with perf's duplicate and end rules. See symtab.h. */
+/* Symbol ranges with perf's duplicate and end rules, found as perf finds
+   them. See symtab.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -73,6 +73,13 @@ if build_rw sqlite && build_rw sqlite_ibt -fcf-protection=full -Wl,-z,ibtplt; th
 	else
 		fail "realworld_sqlite_src: record --emulate failed: $(head -1 "$tmp/sqlite_src.err")"
 	fi
+	# stripped: .dynsym defines nothing, and then perf 6.1 names no PLT stub
+	if strip -o "$tmp/sqlite_stripped" "$tmp/sqlite" &&
+		emu_record sqlite_stripped -c 3000 -- "$tmp/sqlite_stripped" 2000; then
+		compare realworld_sqlite_stripped_dso_sym "$tmp/sqlite_stripped.data" $DSO
+	else
+		fail "realworld_sqlite_stripped: strip or record --emulate failed: $(head -1 "$tmp/sqlite_stripped.err" 2>/dev/null)"
+	fi
 	if emu_record sqlite_ibt -c 1000 -- "$tmp/sqlite_ibt" 2000; then
 		compare realworld_sqlite_ibt_dso_sym "$tmp/sqlite_ibt.data" $DSO
 	else

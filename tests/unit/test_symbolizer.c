@@ -1001,7 +1001,8 @@ static size_t objdump_section_insns(const char *file, const char *secs, uint64_t
 /*
  * The three x86-64 PLT layouts: lazy .plt (+ .plt.got for __cxa_finalize),
  * IBT's .plt + .plt.sec (-fcf-protection -z ibtplt), -z now, -fno-plt, and
- * a shared library. With all_plt every entry is named as objdump names it;
+ * a stripped executable and shared libraries. With all_plt every entry is
+ * named as objdump names it;
  * by default every instruction of the PLT sections resolves as perf 6.1
  * resolves it (perf names .plt entries by .rela.plt order and nothing in
  * .plt.sec or .plt.got; gcc's _init may cover some, as perf's tree finds).
@@ -1015,6 +1016,7 @@ static void test_plt_layouts(void)
 		{ "plt_ibt", "-fcf-protection=full -Wl,-z,ibtplt", ".plt.sec" },
 		{ "plt_now", "-Wl,-z,now", ".plt" },
 		{ "plt_noplt", "-fno-plt", ".plt.got" },
+		{ "plt_stripped", "-s", ".plt" }, /* no defined symbol: perf names no stub */
 		{ "plt_so.so", "-shared -fPIC", ".plt" },
 		{ "plt_ibt_so.so", "-shared -fPIC -fcf-protection=full -Wl,-z,ibtplt", ".plt.sec" },
 	};
