@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof branches: the hot-branch table, keyed by perf's branch sort keys. */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_report.h"
+#include "report_fields.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
@@ -20,9 +22,12 @@ static const char usage[] =
 	"\n"
 	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
 	"  -s, --sort KEYS      comma-separated: symbol_from, symbol_to, srcline_from,\n"
-	"                       srcline_to, dso_from, dso_to, addr_from, addr_to, type,\n"
-	"                       mispredict, cycles\n"
-	"                       (default: dso_from,symbol_from,dso_to,symbol_to)\n"
+	"                       srcline_to, dso_from, dso_to, addr_from, addr_to,\n"
+	"                       mispredict, in_tx, abort, cycles, symbol, dso, srcline,\n"
+	"                       ipc_lbr, type (default: dso_from,symbol_from,dso_to,\n"
+	"                       symbol_to); symbol, dso, srcline and ipc_lbr are the\n"
+	"                       branch target's, type is hwprof's; a prefix names a\n"
+	"                       key as in perf (sym, src)\n"
 	"      --dso NAME       only rows whose source or target module is NAME (as the\n"
 	"                       Shared Object columns show it; an error if none is)\n"
 	"      --sym TEXT       only rows whose source or target symbol contains TEXT\n"
@@ -101,25 +106,139 @@ static int parse_opts(int argc, char **argv, struct branches_opts *o)
 	return -1;
 }
 
-/* Overhead, Samples, then one column per sort key. */
+/* Which sides (from, to) the keys name. */
+static void key_sides(const struct branches_opts *o, bool *from, bool *to)
+{
+	*from = *to = false;
+	for (size_t k = 0; k < o->nkeys; k++) {
+		switch (o->keys[k]) {
+		case HWP_KEY_SYMBOL_FROM:
+		case HWP_KEY_SRCLINE_FROM:
+		case HWP_KEY_DSO_FROM:
+		case HWP_KEY_ADDR_FROM:
+			*from = true;
+			break;
+		case HWP_KEY_SYMBOL_TO:
+		case HWP_KEY_SRCLINE_TO:
+		case HWP_KEY_DSO_TO:
+		case HWP_KEY_ADDR_TO:
+		case HWP_KEY_SYMBOL:
+		case HWP_KEY_DSO:
+		case HWP_KEY_SRCLINE:
+		case HWP_KEY_IPC_LBR:
+			*to = true;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* Flag keys as values for programs; 0 when the key is not one. */
+static enum hwp_col_kind flag_kind(enum hwp_branch_key_id k)
+{
+	switch (k) {
+	case HWP_KEY_MISPREDICT:
+	case HWP_KEY_IN_TX:
+	case HWP_KEY_ABORT:
+		return HWP_COL_BOOL;
+	case HWP_KEY_CYCLES:
+		return HWP_COL_COUNT;
+	case HWP_KEY_TYPE:
+		return HWP_COL_TEXT;
+	case HWP_KEY_IPC_LBR: /* ipc, then ipc_coverage_percent */
+		return HWP_COL_REAL;
+	default:
+		return (enum hwp_col_kind)-1;
+	}
+}
+
+static void set_flag(struct hwp_table *t, size_t col, enum hwp_branch_key_id k,
+		     const struct hwp_branch_report *rep, const struct hwp_branch_report_row *row,
+		     const char *cell)
+{
+	const struct hwp_branch_key *key = &row->key;
+	double ipc, cov;
+
+	switch (k) {
+	case HWP_KEY_IPC_LBR: /* no symbol: both null */
+		if (hwp_branch_report__ipc(rep, &key->to, &ipc, &cov)) {
+			hwp_table__set_real(t, col, ipc);
+			hwp_table__set_real(t, col + 1, cov);
+		}
+		break;
+	case HWP_KEY_MISPREDICT: /* N/A (neither bit) stays null */
+		if (key->mispred_state)
+			hwp_table__set_count(t, col, !(key->mispred_state & 2));
+		break;
+	case HWP_KEY_IN_TX:
+		hwp_table__set_count(t, col, key->tx & 1);
+		break;
+	case HWP_KEY_ABORT:
+		hwp_table__set_count(t, col, (key->tx >> 1) & 1);
+		break;
+	case HWP_KEY_CYCLES: /* 0: not recorded, null */
+		if (key->cycles)
+			hwp_table__set_count(t, col, key->cycles);
+		break;
+	default:
+		hwp_table__set_text(t, col, cell); /* type: perf's name of it */
+	}
+}
+
+/*
+ * Text: Overhead, Samples, one column per sort key as perf prints it.
+ * JSON/CSV: percent, count, branches, the flag keys as values, then the
+ * separate fields of each side (from/to) the keys name.
+ */
 static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
-		       const struct branches_opts *o)
+		       struct hwp_symbolizer *sym, const struct branches_opts *o)
 {
 	const struct hwp_branch_report_row *rows;
 	size_t nr = hwp_branch_report__rows(rep, &rows);
 	uint64_t total = hwp_branch_report__total(rep);
+	size_t flag_col[HWP_MAX_SORT_KEYS], from_col = 0, to_col = 0;
+	bool from, to;
 
 	hwp_table__add_column(t, "Overhead", "percent", HWP_COL_PERCENT);
 	hwp_table__add_column(t, "Samples", "count", HWP_COL_COUNT);
 	for (size_t k = 0; k < o->nkeys; k++)
-		hwp_table__add_column(t, hwp_branch_key__title(o->keys[k]), hwp_branch_key__name(o->keys[k]),
-				      HWP_COL_TEXT);
+		hwp_table__add_column_shown(t, hwp_branch_key__title(o->keys[k]), hwp_branch_key__name(o->keys[k]),
+					    HWP_COL_TEXT, HWP_SHOW_TEXT);
+	hwp_table__add_column_shown(t, "Branches", "branches", HWP_COL_COUNT, HWP_SHOW_DATA);
+	for (size_t k = 0; k < o->nkeys; k++) {
+		flag_col[k] = hwp_table__columns(t);
+		if (o->keys[k] == HWP_KEY_IPC_LBR) {
+			hwp_table__add_column_shown(t, "IPC", "ipc", HWP_COL_REAL, HWP_SHOW_DATA);
+			hwp_table__add_column_shown(t, "IPC Coverage", "ipc_coverage_percent", HWP_COL_PERCENT,
+						    HWP_SHOW_DATA);
+		} else if ((int)flag_kind(o->keys[k]) >= 0) {
+			hwp_table__add_column_shown(t, hwp_branch_key__title(o->keys[k]),
+						    hwp_branch_key__name(o->keys[k]), flag_kind(o->keys[k]),
+						    HWP_SHOW_DATA);
+		}
+	}
+	key_sides(o, &from, &to);
+	if (from)
+		from_col = report_fields__add_columns(t, LOC_FROM);
+	if (to)
+		to_col = report_fields__add_columns(t, LOC_TO);
 	for (size_t i = 0; i < nr && i < o->limit; i++) {
 		hwp_table__new_row(t);
 		hwp_table__set_real(t, 0, total ? 100.0 * (double)rows[i].c.count / (double)total : 0);
 		hwp_table__set_count(t, 1, rows[i].c.count);
 		for (size_t k = 0; k < o->nkeys; k++)
 			hwp_table__set_text(t, 2 + k, rows[i].cells[k]);
+		hwp_table__set_count(t, 2 + o->nkeys, rows[i].branches);
+		if (o->ro.fmt == HWP_TABLE_TEXT)
+			continue; /* the rest is not shown: no symbolizing for it */
+		for (size_t k = 0; k < o->nkeys; k++)
+			if ((int)flag_kind(o->keys[k]) >= 0)
+				set_flag(t, flag_col[k], o->keys[k], rep, &rows[i], rows[i].cells[k]);
+		if (from)
+			report_fields__set(t, from_col, sym, &rows[i].key.from);
+		if (to)
+			report_fields__set(t, to_col, sym, &rows[i].key.to);
 	}
 }
 
@@ -134,16 +253,18 @@ static bool shows_srclines(const struct branches_opts *o)
 
 static int print_report(struct report_input *in, const struct branches_opts *o)
 {
-	struct hwp_branch_report *rep = hwp_branch_report__new(hwp_branch_collector__table(in->collector),
-								report_input__symbolizer(in), o->keys,
-								o->nkeys, &o->filter);
+	struct hwp_branch_report_opts ro = { .sz = sizeof(ro), .filter = &o->filter,
+					     .blocks = hwp_branch_collector__blocks(in->collector) };
+	struct hwp_branch_report *rep = hwp_branch_report__new_opts(hwp_branch_collector__table(in->collector),
+								     report_input__symbolizer(in), o->keys,
+								     o->nkeys, &ro);
 	struct hwp_table *t = rep ? hwp_table__new() : NULL;
 	int rc;
 
 	if (!t) {
 		rc = cli_error("%s", hwp_errmsg());
 	} else {
-		fill_table(t, rep, o);
+		fill_table(t, rep, report_input__symbolizer(in), o);
 		report_input__warn_missing(in, shows_srclines(o));
 		rc = report_print_table(t, o->ro.fmt);
 	}
@@ -160,6 +281,8 @@ int cmd_branches(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .split = hwp_branch_keys__split(o.keys, o.nkeys) };
+	for (size_t k = 0; k < o.nkeys; k++)
+		co.blocks |= o.keys[k] == HWP_KEY_IPC_LBR;
 	struct report_input in;
 	rc = report_input__load_branches(&in, &o.ro, &co);
 	if (!rc && o.filter.dso)

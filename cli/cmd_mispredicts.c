@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "cli_report.h"
+#include "report_fields.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/mispredicts.h"
@@ -90,25 +91,37 @@ static bool say_no_information(const char *input, const struct hwp_branch_collec
 	return true;
 }
 
+/* Counts for everyone; display strings for text; separate fields of the
+   branch and of its top target for programs. */
+static const struct {
+	const char *title, *key;
+	enum hwp_col_kind kind;
+	enum hwp_col_show show;
+} cols[] = {
+	{ "Mispredicts", "mispredicted", HWP_COL_COUNT, HWP_SHOW_ALL },
+	{ "Share", "share_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
+	{ "Sampled", "sampled", HWP_COL_COUNT, HWP_SHOW_ALL },
+	{ "Rate", "rate_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
+	{ "95% CI low", "rate_low_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
+	{ "95% CI high", "rate_high_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
+	{ "Branch", "branch", HWP_COL_TEXT, HWP_SHOW_TEXT },
+	{ "Source Line", "srcline", HWP_COL_TEXT, HWP_SHOW_TEXT },
+	{ "Top Target", "top_target", HWP_COL_TEXT, HWP_SHOW_TEXT },
+	{ "Targets", "targets", HWP_COL_COUNT, HWP_SHOW_ALL },
+	{ "Top Target Count", "target_count", HWP_COL_COUNT, HWP_SHOW_DATA },
+};
+#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+
 static void add_columns(struct hwp_table *t)
 {
-	static const struct { const char *title, *key; enum hwp_col_kind kind; } cols[] = {
-		{ "Mispredicts", "mispredicted", HWP_COL_COUNT },
-		{ "Share", "share_percent", HWP_COL_PERCENT },
-		{ "Sampled", "sampled", HWP_COL_COUNT },
-		{ "Rate", "rate_percent", HWP_COL_PERCENT },
-		{ "95% CI low", "rate_low_percent", HWP_COL_PERCENT },
-		{ "95% CI high", "rate_high_percent", HWP_COL_PERCENT },
-		{ "Branch", "branch", HWP_COL_TEXT },
-		{ "Source Line", "srcline", HWP_COL_TEXT },
-		{ "Top Target", "top_target", HWP_COL_TEXT },
-		{ "Targets", "targets", HWP_COL_COUNT },
-	};
-	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
-		hwp_table__add_column(t, cols[k].title, cols[k].key, cols[k].kind);
+	for (size_t k = 0; k < NCOLS; k++)
+		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind, cols[k].show);
+	report_fields__add_columns(t, LOC_NONE);   /* the branch: module, build_id, offset, ... */
+	report_fields__add_columns(t, LOC_TARGET); /* its most frequent target */
 }
 
-static void add_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struct hwp_mispredict_row *r)
+static void add_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struct hwp_mispredict_row *r,
+		    enum hwp_table_format fmt)
 {
 	char buf[1024];
 
@@ -119,13 +132,19 @@ static void add_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struc
 	hwp_table__set_real(t, 3, 100 * r->rate);
 	hwp_table__set_real(t, 4, 100 * r->rate_lo);
 	hwp_table__set_real(t, 5, 100 * r->rate_hi);
+	hwp_table__set_count(t, 9, r->targets);
+	hwp_table__set_count(t, 10, r->top_target_count);
+	if (fmt != HWP_TABLE_TEXT) {
+		report_fields__set(t, NCOLS, sym, &r->site);
+		report_fields__set(t, NCOLS + REPORT_LOC_COLUMNS, sym, &r->top_target);
+		return;
+	}
 	hwp_loc__format_addr(sym, &r->site, buf, sizeof(buf));
 	hwp_table__set_text(t, 6, buf);
 	hwp_loc__format_srcline(sym, &r->site, buf, sizeof(buf));
 	hwp_table__set_text(t, 7, buf);
 	hwp_loc__format_addr(sym, &r->top_target, buf, sizeof(buf));
 	hwp_table__set_text(t, 8, buf);
-	hwp_table__set_count(t, 9, r->targets);
 }
 
 /* The ranked table of IN's branches; the exit code. */
@@ -151,7 +170,7 @@ static int print_report(struct report_input *in, const struct mispredicts_opts *
 	for (size_t i = 0; i < nr && shown < o->limit; i++) {
 		if (rows[i].sampled < o->min_samples)
 			continue;
-		add_row(t, report_input__symbolizer(in), &rows[i]);
+		add_row(t, report_input__symbolizer(in), &rows[i], o->ro.fmt);
 		shown++;
 	}
 	if (st->entries_with_flags < st->entries)

@@ -39,6 +39,11 @@ struct hwp_branch_collect_opts {
 	/* Clear the mispred/predicted bits of synthesized and NO_FLAGS stacks
 	   before counting (for mispredict rates; perf's branch views keep them). */
 	bool drop_meaningless_prediction;
+	/* Also count basic blocks as perf's IPC does (hist__account_cycles):
+	   between consecutive entries of a stack, [older to, newer from] with
+	   the newer entry's cycles, for stacks with cycles recorded in ANY
+	   branch mode; see hwp_branch_collector__blocks(). */
+	bool blocks;
 };
 
 /* Counts into a new table; S resolves addresses (it must outlive the
@@ -53,6 +58,10 @@ HWP_API int hwp_branch_collector__add(struct hwp_branch_collector *c, const stru
 HWP_API int hwp_branch_collector__read(struct hwp_branch_collector *c);
 HWP_API const struct hwp_branch_table *hwp_branch_collector__table(const struct hwp_branch_collector *c);
 HWP_API const struct hwp_branch_collect_stats *hwp_branch_collector__stats(const struct hwp_branch_collector *c);
+/* The blocks counted with opts.blocks (NULL without): rows keyed from =
+   block start, to = block end (the branch ending it), same module, start
+   before end; count = executions, cycles_sum = their cycles. */
+HWP_API const struct hwp_branch_table *hwp_branch_collector__blocks(const struct hwp_branch_collector *c);
 
 HWP_END_DECLS
 

@@ -22,6 +22,7 @@ enum hwp_branch_split {
 	HWP_SPLIT_MISPRED = 1 << 0, /* Y / N / N/A as perf's mispredict key */
 	HWP_SPLIT_TYPE = 1 << 1,
 	HWP_SPLIT_CYCLES = 1 << 2,
+	HWP_SPLIT_TX = 1 << 3, /* in_tx and abort bits (perf's in_tx / abort keys) */
 };
 
 struct hwp_branch_key {
@@ -29,6 +30,7 @@ struct hwp_branch_key {
 	uint8_t mispred_state; /* when split: bit 0 mispred, bit 1 predicted, as recorded */
 	uint8_t type;          /* when split */
 	uint16_t cycles;       /* when split */
+	uint8_t tx;            /* when split: bit 0 in_tx, bit 1 abort, as recorded */
 };
 
 struct hwp_branch_counts {

@@ -20,6 +20,7 @@ struct hwp_mispredict_row {
 	struct hwp_code_loc site;  /* the branch instruction */
 	struct hwp_code_loc top_target;
 	uint64_t targets;          /* distinct targets seen */
+	uint64_t top_target_count; /* entries to the top target */
 	uint64_t sampled;          /* entries (taken executions sampled) */
 	uint64_t with_info;        /* entries carrying a mispred or predicted bit */
 	uint64_t mispredicted;

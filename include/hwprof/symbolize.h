@@ -20,8 +20,9 @@
  * Symbols: .symtab (the binary's, else the debug file's), else .dynsym;
  * functions, objects and code labels, plus "name@plt" for PLT entries
  * (perf 6.1's way, or every entry with opts.all_plt). Of aliases at one address the one perf 6.1 keeps wins
- * (sized, non-weak, global, fewer leading '_', longer name); zero-sized
- * symbols reach the next one. Source lines and inline chains come from libdw
+ * (sized, non-weak, global, fewer leading '_', longer name, else the first
+ * in the table); zero-sized symbols reach the next one; overlapping symbols
+ * resolve as perf 6.1's symbol tree resolves them. Source lines and inline chains come from libdw
  * (DWARF 2-5, compressed sections, dwz .gnu_debugaltlink files also looked
  * for in the debug directories); they match eu-addr2line/addr2line -i.
  *
@@ -57,9 +58,10 @@ struct hwp_symbolizer_opts {
 	const char *kallsyms; /* kernel symbols file; NULL: /proc/kallsyms */
 	/* Name every PLT entry (.plt, .plt.sec, .plt.got) "func@plt" by the GOT
 	   slot it jumps through, as objdump does. Default (false) is perf 6.1:
-	   only .plt entries, by .rela.plt order, and only where no symbol covers
-	   them -- gcc's zero-sized _init stretches over the PLT, so perf 6.1
-	   shows "_init+0x3b" there, and so does hwprof by default. */
+	   only .plt entries, by .rela.plt order ("@plt" for libc's IRELATIVE
+	   slots); where gcc's zero-sized _init, stretched over the PLT, overlaps
+	   them, each address resolves as perf's symbol tree resolves it
+	   ("puts@plt", "_init+0x3b", or nothing in .plt.sec/.plt.got). */
 	bool all_plt;
 };
 
@@ -89,6 +91,9 @@ HWP_API int hwp_symbolizer__set_kernel_build_id(struct hwp_symbolizer *s, const 
 HWP_API const char *hwp_symbolizer__module_name(const struct hwp_symbolizer *s, int module);
 /* Short name (basename, or "[kernel.kallsyms]") as perf's dso column shows it. */
 HWP_API const char *hwp_symbolizer__module_short_name(const struct hwp_symbolizer *s, int module);
+/* Build-id in hex: the recorded one, else that of the file found for the
+   module (after a lookup); NULL when neither is known or MODULE is bad. */
+HWP_API const char *hwp_symbolizer__module_build_id(const struct hwp_symbolizer *s, int module);
 
 /* The binary found for MODULE (loaded on demand), NULL when missing (the
    kernel has none; hwp_errmsg() says why): what an instruction decoder reads. */

@@ -21,21 +21,38 @@ enum hwp_col_kind {
 	HWP_COL_COUNT,   /* unsigned integer, right-aligned */
 	HWP_COL_PERCENT, /* double, printed "12.34%" */
 	HWP_COL_REAL,    /* double, printed with 4 significant decimals */
+	HWP_COL_HEX,     /* unsigned integer as "0x1f" (a string in JSON: addresses exceed 2^53) */
+	HWP_COL_BOOL,    /* set with hwp_table__set_count(0 or 1): true / false */
+};
+
+/* Which renderings show a column: display strings ("[.] main+0x10") are for
+   people, the separate fields (module, offset, symbol, line) for programs. */
+enum hwp_col_show {
+	HWP_SHOW_ALL,
+	HWP_SHOW_TEXT, /* text only */
+	HWP_SHOW_DATA, /* JSON and CSV only */
 };
 
 struct hwp_table;
+
+#define HWP_TABLE_MAX_COLUMNS 64
 
 HWP_API struct hwp_table *hwp_table__new(void);
 HWP_API void hwp_table__delete(struct hwp_table *t);
 /* Columns first: TITLE for text/CSV headers, KEY for JSON. */
 HWP_API int hwp_table__add_column(struct hwp_table *t, const char *title, const char *key,
 			  enum hwp_col_kind kind);
-/* Then rows, cell by cell in column order. Strings are copied. */
+/* The same, shown only where SHOW says. */
+HWP_API int hwp_table__add_column_shown(struct hwp_table *t, const char *title, const char *key,
+					enum hwp_col_kind kind, enum hwp_col_show show);
+/* Then rows, cell by cell in column order. Strings are copied. A cell never
+   set is null in JSON, empty in CSV and text (set_text(NULL) leaves it so). */
 HWP_API int hwp_table__new_row(struct hwp_table *t);
 HWP_API int hwp_table__set_text(struct hwp_table *t, size_t col, const char *s);
 HWP_API int hwp_table__set_count(struct hwp_table *t, size_t col, uint64_t v);
 HWP_API int hwp_table__set_real(struct hwp_table *t, size_t col, double v); /* PERCENT or REAL */
 HWP_API size_t hwp_table__rows(const struct hwp_table *t);
+HWP_API size_t hwp_table__columns(const struct hwp_table *t);
 
 enum hwp_table_format { HWP_TABLE_TEXT, HWP_TABLE_JSON, HWP_TABLE_CSV };
 HWP_API void hwp_table__render(const struct hwp_table *t, enum hwp_table_format f, struct hwp_outbuf *o);

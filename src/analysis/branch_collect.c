@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "hwprof/branch_collect.h"
+#include "hwprof/perf_abi.h"
 #include "session/session_internal.h"
 #include "util/bytes.h"
 #include "util/opts.h"
@@ -10,6 +11,7 @@
 struct hwp_branch_collector {
 	struct hwp_session *session;
 	struct hwp_branch_table *table;
+	struct hwp_branch_table *blocks; /* with opts.blocks */
 	struct hwp_branch_collect_stats st;
 	struct hwp_branch_collect_opts o;
 };
@@ -35,6 +37,11 @@ struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 	}
 	c->session = s;
 	c->table = hwp_branch_table__new(c->o.split);
+	if (c->table && c->o.blocks && !(c->blocks = hwp_branch_table__new(0))) {
+		hwp_branch_collector__delete(c);
+		errno = ENOMEM;
+		return NULL;
+	}
 	/* The symbolizer hands out module ids: make it now, so that a failure
 	   is reported here and not as unresolved addresses. Either sets the
 	   message and errno. */
@@ -53,6 +60,7 @@ void hwp_branch_collector__delete(struct hwp_branch_collector *c)
 	if (!c)
 		return;
 	hwp_branch_table__delete(c->table);
+	hwp_branch_table__delete(c->blocks);
 	free(c);
 }
 
@@ -88,6 +96,13 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 			flag_mask = ~3ULL;
 	}
 	hwp__session_enter_thread(c->session, th);
+	/* perf accounts blocks only when the newest entry has cycles, and only
+	   in ANY mode (its nonany_branch_mode passes no block start). */
+	bool blocks = c->blocks && s->branch_nr && (bst & HWP_BRANCH_ANY) &&
+		      ((ld64(s->branch_entries + 16) >> HWP_BRF_CYCLES_SHIFT) & 0xffff);
+	struct hwp_code_loc newer_from;
+	uint64_t newer_flags = 0;
+
 	for (uint64_t i = 0; i < s->branch_nr; i++) {
 		const uint8_t *p = s->branch_entries + i * 24;
 		struct hwp_code_loc from, to;
@@ -99,6 +114,13 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 			return err;
 		if (hwp_branch_table__add(c->table, &from, &to, flags) < 0)
 			return hwp_set_error(ENOMEM, "out of memory counting branches");
+		/* the block from this entry's target to the newer entry's source */
+		if (blocks && i && to.module == newer_from.module && to.module >= 0 &&
+		    to.offset < newer_from.offset &&
+		    hwp_branch_table__add(c->blocks, &to, &newer_from, newer_flags) < 0)
+			return hwp_set_error(ENOMEM, "out of memory counting basic blocks");
+		newer_from = from;
+		newer_flags = flags & (0xffffULL << HWP_BRF_CYCLES_SHIFT);
 		c->st.entries++;
 		c->st.entries_with_flags += (flags & 3) != 0;
 	}
@@ -120,6 +142,11 @@ int hwp_branch_collector__read(struct hwp_branch_collector *c)
 const struct hwp_branch_table *hwp_branch_collector__table(const struct hwp_branch_collector *c)
 {
 	return c->table;
+}
+
+const struct hwp_branch_table *hwp_branch_collector__blocks(const struct hwp_branch_collector *c)
+{
+	return c->blocks;
 }
 
 const struct hwp_branch_collect_stats *hwp_branch_collector__stats(const struct hwp_branch_collector *c)

@@ -9,134 +9,12 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_abi.h"
 #include "hwprof/perf_data.h"
+#include "analysis/branch_ipc.h"
 #include "util/arena.h"
-
-static const struct {
-	const char *name, *title;
-} key_info[HWP_KEY_COUNT] = {
-	[HWP_KEY_SYMBOL_FROM] = { "symbol_from", "Source Symbol" },
-	[HWP_KEY_SYMBOL_TO] = { "symbol_to", "Target Symbol" },
-	[HWP_KEY_SRCLINE_FROM] = { "srcline_from", "From Source:Line" },
-	[HWP_KEY_SRCLINE_TO] = { "srcline_to", "To Source:Line" },
-	[HWP_KEY_DSO_FROM] = { "dso_from", "Source Shared Object" },
-	[HWP_KEY_DSO_TO] = { "dso_to", "Target Shared Object" },
-	[HWP_KEY_ADDR_FROM] = { "addr_from", "Source Address" },
-	[HWP_KEY_ADDR_TO] = { "addr_to", "Target Address" },
-	[HWP_KEY_TYPE] = { "type", "Branch Type" },
-	[HWP_KEY_MISPREDICT] = { "mispredict", "Branch Mispredicted" },
-	[HWP_KEY_CYCLES] = { "cycles", "Basic Block Cycles" },
-};
-
-const char *hwp_branch_key__name(enum hwp_branch_key_id k)
-{
-	return k < HWP_KEY_COUNT ? key_info[k].name : "?";
-}
-
-const char *hwp_branch_key__title(enum hwp_branch_key_id k)
-{
-	return k < HWP_KEY_COUNT ? key_info[k].title : "?";
-}
-
-int hwp_branch_keys__parse(const char *spec, enum hwp_branch_key_id *keys, size_t max)
-{
-	size_t n = 0;
-	const char *p = spec;
-
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		int found = -1;
-		for (int k = 0; k < HWP_KEY_COUNT; k++)
-			if (strlen(key_info[k].name) == len && !strncmp(p, key_info[k].name, len))
-				found = k;
-		if (found < 0) {
-			char known[512] = "";
-			for (int k = 0; k < HWP_KEY_COUNT; k++) {
-				strncat(known, key_info[k].name, sizeof(known) - strlen(known) - 2);
-				if (k + 1 < HWP_KEY_COUNT)
-					strncat(known, ",", sizeof(known) - strlen(known) - 1);
-			}
-			return hwp_set_error(EINVAL, "sort keys: unknown key '%.*s' (known: %s)", (int)len, p, known);
-		}
-		if (n == max)
-			return hwp_set_error(EINVAL, "sort keys: more than %zu keys", max);
-		keys[n++] = (enum hwp_branch_key_id)found;
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	if (n == 0)
-		return hwp_set_error(EINVAL, "sort keys: none given");
-	return (int)n;
-}
-
-unsigned hwp_branch_keys__split(const enum hwp_branch_key_id *keys, size_t n)
-{
-	unsigned split = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (keys[i] == HWP_KEY_MISPREDICT)
-			split |= HWP_SPLIT_MISPRED;
-		else if (keys[i] == HWP_KEY_TYPE)
-			split |= HWP_SPLIT_TYPE;
-		else if (keys[i] == HWP_KEY_CYCLES)
-			split |= HWP_SPLIT_CYCLES;
-	}
-	return split;
-}
-
-static char level_char(const struct hwp_code_loc *l)
-{
-	return l->cpumode == HWP_MISC_KERNEL ? 'k' : '.';
-}
-
-static bool lookup(struct hwp_symbolizer *s, const struct hwp_code_loc *l, struct hwp_symbol_info *si)
-{
-	memset(si, 0, sizeof(*si));
-	return l->module >= 0 && hwp_symbolizer__lookup(s, l->module, l->offset, si) == 0;
-}
-
-void hwp_loc__format_symbol(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len)
-{
-	struct hwp_symbol_info si;
-
-	if (lookup(s, l, &si) && si.symbol)
-		snprintf(buf, len, "[%c] %s", level_char(l), si.symbol);
-	else
-		snprintf(buf, len, "[%c] %#018" PRIx64, level_char(l), l->offset);
-}
-
-void hwp_loc__format_addr(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len)
-{
-	struct hwp_symbol_info si;
-
-	if (lookup(s, l, &si) && si.symbol && si.sym_offset)
-		snprintf(buf, len, "[%c] %s+%#" PRIx64, level_char(l), si.symbol, si.sym_offset);
-	else if (si.symbol)
-		snprintf(buf, len, "[%c] %s", level_char(l), si.symbol);
-	else
-		snprintf(buf, len, "[%c] %#018" PRIx64, level_char(l), l->offset);
-}
-
-void hwp_loc__format_dso(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", l->module >= 0 ? hwp_symbolizer__module_short_name(s, l->module) : "[unknown]");
-}
-
-void hwp_loc__format_srcline(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len)
-{
-	struct hwp_symbol_info si;
-
-	if (lookup(s, l, &si) && si.file) {
-		const char *base = strrchr(si.file, '/');
-		snprintf(buf, len, "%s:%u", base ? base + 1 : si.file, si.line);
-	} else if (si.symbol) {
-		snprintf(buf, len, "%s+%" PRIu64, si.symbol, si.sym_offset);
-	} else if (l->module >= 0) {
-		snprintf(buf, len, "%s[%" PRIx64 "]", hwp_symbolizer__module_short_name(s, l->module), l->offset);
-	} else {
-		snprintf(buf, len, "[unknown][%" PRIx64 "]", l->offset);
-	}
-}
+#include "util/hash.h"
+#include "util/hashmap.h"
+#include "util/opts.h"
+#include "util/vec.h"
 
 static const char *type_text(uint8_t type)
 {
@@ -154,7 +32,35 @@ struct hwp_branch_report {
 	size_t nkeys;
 	uint64_t total;
 	struct hwp_arena arena;
+	/* texts that identify rows (source lines, module names), interned */
+	const char **texts;
+	size_t ntexts, captexts;
+	struct hwp_hashmap text_map;
+	struct hwp__ipc *ipc; /* with the ipc_lbr key */
+	struct hwp_symbolizer *sym;
 };
+
+/* An id per distinct text: rows whose key prints the same share it. Grows
+   with the distinct texts only. ~0 when out of memory. */
+static uint64_t intern(struct hwp_branch_report *r, const char *text)
+{
+	uint64_t h = hwp__hash_str(text);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&r->text_map, h);
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (!strcmp(r->texts[i], text))
+			return i;
+	const char **slot = HWP_VEC_PUSH(r->texts, r->ntexts, r->captexts);
+	if (!slot)
+		return ~0ULL;
+	if (!(*slot = hwp_arena__strndup(&r->arena, text, SIZE_MAX)) ||
+	    hwp__hashmap_add(&r->text_map, h, r->ntexts - 1) < 0) {
+		r->ntexts--;
+		return ~0ULL;
+	}
+	return r->ntexts - 1;
+}
 
 /* qsort has no context argument: the row being compared is found from the
    identity words, which sit at ids + row * 2 * nkeys. */
@@ -182,83 +88,119 @@ static int cmp_count(const void *a, const void *b)
 	return 0;
 }
 
-/*
- * What perf's sort keys compare (util/sort.c): symbols by identity (or the
- * address when there is none), source lines and addresses by address, modules
- * by module, and the flag keys by value. Two rows that print the same can
- * stay apart, as they do in perf (two branches on one source line).
- */
-static void identity(struct hwp_symbolizer *s, enum hwp_branch_key_id k,
-		     const struct hwp_branch_key *key, uint64_t out[2])
+static const struct hwp_code_loc *key_loc(enum hwp_branch_key_id k, const struct hwp_branch_key *key)
 {
-	const struct hwp_code_loc *l = NULL;
-
 	switch (k) {
 	case HWP_KEY_SYMBOL_FROM:
 	case HWP_KEY_SRCLINE_FROM:
 	case HWP_KEY_DSO_FROM:
 	case HWP_KEY_ADDR_FROM:
-		l = &key->from;
-		break;
+		return &key->from;
 	case HWP_KEY_SYMBOL_TO:
 	case HWP_KEY_SRCLINE_TO:
 	case HWP_KEY_DSO_TO:
 	case HWP_KEY_ADDR_TO:
-		l = &key->to;
-		break;
+	case HWP_KEY_SYMBOL: /* perf's sample keys: branch mode sets the sample to the target */
+	case HWP_KEY_DSO:
+	case HWP_KEY_SRCLINE:
+	case HWP_KEY_IPC_LBR: /* perf: sort__sym_cmp on the sample (target) symbol */
+		return &key->to;
+	default:
+		return NULL;
+	}
+}
+
+/*
+ * What perf 6.1's sort keys compare (util/sort.c):
+ *  - symbol_from/to, symbol: the symbol (_sort__sym_cmp: same symbol, or the
+ *    same start and end); without one, the address;
+ *  - srcline_from/to, srcline: the TEXT map__srcline() prints (strcmp), so
+ *    two branches on one line are one row, and so are all "??:0";
+ *  - dso_from/to, dso: the module's short name (_sort__dso_cmp strcmp()s
+ *    dso->short_name);
+ *  - addr_from/to: the address (perf: the raw one, which splits one branch
+ *    of one binary per load address; here module + offset);
+ *  - the flag keys by value.
+ * Returns 0, or -ENOMEM.
+ */
+static int identity(struct hwp_branch_report *r, struct hwp_symbolizer *s, enum hwp_branch_key_id k,
+		    const struct hwp_branch_key *key, uint64_t out[2])
+{
+	const struct hwp_code_loc *l = key_loc(k, key);
+	struct hwp_symbol_info si;
+	char text[1024];
+
+	out[0] = out[1] = 0;
+	switch (k) {
 	case HWP_KEY_TYPE:
 		out[0] = key->type;
-		out[1] = 0;
-		return;
+		return 0;
 	case HWP_KEY_MISPREDICT:
 		out[0] = key->mispred_state;
-		out[1] = 0;
-		return;
-	default:
+		return 0;
+	case HWP_KEY_CYCLES:
 		out[0] = key->cycles;
-		out[1] = 0;
-		return;
+		return 0;
+	case HWP_KEY_IN_TX:
+		out[0] = key->tx & 1;
+		return 0;
+	case HWP_KEY_ABORT:
+		out[0] = (key->tx >> 1) & 1;
+		return 0;
+	case HWP_KEY_SRCLINE_FROM:
+	case HWP_KEY_SRCLINE_TO:
+	case HWP_KEY_SRCLINE:
+		hwp_loc__format_srcline(s, l, text, sizeof(text));
+		return (out[0] = intern(r, text)) == ~0ULL ? -ENOMEM : 0;
+	case HWP_KEY_DSO_FROM:
+	case HWP_KEY_DSO_TO:
+	case HWP_KEY_DSO:
+		if (l->module < 0) {
+			out[0] = ~0ULL; /* no map: perf's NULL dso, apart from every name */
+			return 0;
+		}
+		out[1] = intern(r, hwp_symbolizer__module_short_name(s, l->module));
+		return out[1] == ~0ULL ? -ENOMEM : 0;
+	default:
+		break;
 	}
 	out[0] = (uint64_t)(uint32_t)l->module;
 	out[1] = l->offset;
-	if (k == HWP_KEY_DSO_FROM || k == HWP_KEY_DSO_TO) {
-		out[1] = 0;
-	} else if (k == HWP_KEY_SYMBOL_FROM || k == HWP_KEY_SYMBOL_TO) {
-		struct hwp_symbol_info si;
-		if (lookup(s, l, &si) && si.symbol)
+	if (k == HWP_KEY_SYMBOL_FROM || k == HWP_KEY_SYMBOL_TO || k == HWP_KEY_SYMBOL || k == HWP_KEY_IPC_LBR) {
+		memset(&si, 0, sizeof(si));
+		if (l->module >= 0 && hwp_symbolizer__lookup(s, l->module, l->offset, &si) == 0 && si.symbol)
 			out[1] = l->offset - si.sym_offset; /* the symbol's start */
 		else
 			out[0] |= 1ULL << 40; /* no symbol: by address, apart from symbols */
 	}
+	return 0;
 }
 
-static void render_cell(struct hwp_symbolizer *s, enum hwp_branch_key_id k,
+static void render_cell(const struct hwp_branch_report *r, struct hwp_symbolizer *s, enum hwp_branch_key_id k,
 			const struct hwp_branch_key *key, char *buf, size_t len)
 {
+	const struct hwp_code_loc *l = key_loc(k, key);
+	double ipc, cov;
+
 	switch (k) {
 	case HWP_KEY_SYMBOL_FROM:
-		hwp_loc__format_symbol(s, &key->from, buf, len);
-		break;
 	case HWP_KEY_SYMBOL_TO:
-		hwp_loc__format_symbol(s, &key->to, buf, len);
+	case HWP_KEY_SYMBOL:
+		hwp_loc__format_symbol(s, l, buf, len);
 		break;
 	case HWP_KEY_SRCLINE_FROM:
-		hwp_loc__format_srcline(s, &key->from, buf, len);
-		break;
 	case HWP_KEY_SRCLINE_TO:
-		hwp_loc__format_srcline(s, &key->to, buf, len);
+	case HWP_KEY_SRCLINE:
+		hwp_loc__format_srcline(s, l, buf, len);
 		break;
 	case HWP_KEY_DSO_FROM:
-		hwp_loc__format_dso(s, &key->from, buf, len);
-		break;
 	case HWP_KEY_DSO_TO:
-		hwp_loc__format_dso(s, &key->to, buf, len);
+	case HWP_KEY_DSO:
+		hwp_loc__format_dso(s, l, buf, len);
 		break;
 	case HWP_KEY_ADDR_FROM:
-		hwp_loc__format_addr(s, &key->from, buf, len);
-		break;
 	case HWP_KEY_ADDR_TO:
-		hwp_loc__format_addr(s, &key->to, buf, len);
+		hwp_loc__format_addr(s, l, buf, len);
 		break;
 	case HWP_KEY_TYPE:
 		snprintf(buf, len, "%s", type_text(key->type));
@@ -270,6 +212,18 @@ static void render_cell(struct hwp_symbolizer *s, enum hwp_branch_key_id k,
 	case HWP_KEY_CYCLES:
 		if (key->cycles)
 			snprintf(buf, len, "%u", key->cycles);
+		else
+			snprintf(buf, len, "-");
+		break;
+	case HWP_KEY_IN_TX: /* perf: "T" or "." */
+		snprintf(buf, len, "%s", key->tx & 1 ? "T" : ".");
+		break;
+	case HWP_KEY_ABORT: /* perf: "A" or "." */
+		snprintf(buf, len, "%s", key->tx & 2 ? "A" : ".");
+		break;
+	case HWP_KEY_IPC_LBR: /* perf's hist_entry__sym_ipc_snprintf() */
+		if (r->ipc && hwp__ipc_of(r->ipc, s, l, &ipc, &cov))
+			snprintf(buf, len, "%-5.2f [%5.1f%%]", ipc, cov);
 		else
 			snprintf(buf, len, "-");
 		break;
@@ -305,6 +259,39 @@ struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *
 						 const enum hwp_branch_key_id *keys, size_t nkeys,
 						 const struct hwp_branch_report_filter *f)
 {
+	struct hwp_branch_report_opts o = { .sz = sizeof(o), .filter = f };
+
+	return hwp_branch_report__new_opts(t, sym, keys, nkeys, &o);
+}
+
+static bool has_key(const enum hwp_branch_key_id *keys, size_t n, enum hwp_branch_key_id k)
+{
+	for (size_t i = 0; i < n; i++)
+		if (keys[i] == k)
+			return true;
+	return false;
+}
+
+bool hwp_branch_report__ipc(const struct hwp_branch_report *r, const struct hwp_code_loc *l,
+			    double *ipc, double *coverage_percent)
+{
+	*ipc = *coverage_percent = 0;
+	return r->ipc && hwp__ipc_of(r->ipc, r->sym, l, ipc, coverage_percent);
+}
+
+struct hwp_branch_report *hwp_branch_report__new_opts(const struct hwp_branch_table *t,
+						      struct hwp_symbolizer *sym,
+						      const enum hwp_branch_key_id *keys, size_t nkeys,
+						      const struct hwp_branch_report_opts *opts)
+{
+	struct hwp_branch_report_opts o = { 0 };
+	const struct hwp_branch_report_filter *f;
+
+	if (HWP_OPTS_LOAD(opts, &o, struct hwp_branch_report_opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	f = o.filter;
 	struct hwp_branch_report *r;
 	size_t n;
 	size_t words = 2 * nkeys + 1; /* identity words, then the row index */
@@ -326,10 +313,14 @@ struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *
 		return NULL;
 	}
 	r->nkeys = nkeys;
+	r->sym = sym;
 	r->total = hwp_branch_table__total(t);
 	r->ids = calloc((n ? n : 1) * words, sizeof(*r->ids));
 	struct hwp_branch_report_row *tmp = calloc(n ? n : 1, sizeof(*tmp));
-	if (!r->ids || !tmp)
+	size_t *rep = malloc((n ? n : 1) * sizeof(*rep)); /* per row: its hottest table row */
+	if (!r->ids || !tmp || !rep)
+		goto oom;
+	if (has_key(keys, nkeys, HWP_KEY_IPC_LBR) && !(r->ipc = hwp__ipc_new(o.blocks, sym)))
 		goto oom;
 	/* Identities first: group table rows as perf's hist entries group. */
 	size_t kept = 0;
@@ -338,7 +329,8 @@ struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *
 			continue;
 		uint64_t *id = &r->ids[kept * words];
 		for (size_t k = 0; k < nkeys; k++)
-			identity(sym, keys[k], &in[i].key, &id[2 * k]);
+			if (identity(r, sym, keys[k], &in[i].key, &id[2 * k]) < 0)
+				goto oom;
 		id[2 * nkeys] = i;
 		kept++;
 	}
@@ -349,6 +341,9 @@ struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *
 		const struct hwp_branch_row *src = &in[id[2 * nkeys]];
 		if (r->nr && cmp_ids(id, &r->ids[(i - 1) * words]) == 0) {
 			struct hwp_branch_counts *a = &tmp[r->nr - 1].c;
+			if (src->c.count > in[rep[r->nr - 1]].c.count)
+				rep[r->nr - 1] = id[2 * nkeys];
+			tmp[r->nr - 1].branches++;
 			a->count += src->c.count;
 			a->mispred += src->c.mispred;
 			a->predicted += src->c.predicted;
@@ -356,16 +351,26 @@ struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *
 			a->cycles_n += src->c.cycles_n;
 			continue;
 		}
+		rep[r->nr] = id[2 * nkeys];
 		struct hwp_branch_report_row *row = &tmp[r->nr++];
+		row->c = src->c;
+		row->branches = 1;
+	}
+	/* Cells from each row's hottest branch (all of them print the keys alike). */
+	for (size_t i = 0; i < r->nr; i++) {
+		struct hwp_branch_report_row *row = &tmp[i];
 		char cell[1024];
+
+		row->key = in[rep[i]].key;
 		for (size_t k = 0; k < nkeys; k++) {
-			render_cell(sym, keys[k], &src->key, cell, sizeof(cell));
+			render_cell(r, sym, keys[k], &row->key, cell, sizeof(cell));
 			row->cells[k] = hwp_arena__strndup(&r->arena, cell, sizeof(cell));
 			if (!row->cells[k])
 				goto oom;
 		}
-		row->c = src->c;
 	}
+	free(rep);
+	rep = NULL;
 	r->rows = tmp;
 	tmp = NULL;
 	qsort(r->rows, r->nr, sizeof(*r->rows), cmp_count);
@@ -378,6 +383,7 @@ struct hwp_branch_report *hwp_branch_report__new(const struct hwp_branch_table *
 	return r;
 oom:
 	free(tmp);
+	free(rep);
 	hwp_branch_report__delete(r);
 	hwp_set_error(ENOMEM, "out of memory building the branch report (%zu branch rows)", n);
 	return NULL;
@@ -389,6 +395,9 @@ void hwp_branch_report__delete(struct hwp_branch_report *r)
 		return;
 	free(r->rows);
 	free(r->ids);
+	free(r->texts);
+	hwp__hashmap_free(&r->text_map);
+	hwp__ipc_delete(r->ipc);
 	hwp_arena__free(&r->arena);
 	free(r);
 }

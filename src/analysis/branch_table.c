@@ -26,6 +26,7 @@ struct hwp_branch_table {
 struct extra {
 	uint8_t mispred_state, type;
 	uint16_t cycles;
+	uint8_t tx;
 };
 
 /*
@@ -38,7 +39,8 @@ static inline uint64_t key_hash(const struct hwp_code_loc *from, const struct hw
 				struct extra x)
 {
 	uint64_t modules = ((uint64_t)(uint32_t)from->module << 32) | (uint32_t)to->module;
-	uint64_t extra = ((uint64_t)x.mispred_state << 24) | ((uint64_t)x.type << 16) | x.cycles;
+	uint64_t extra = ((uint64_t)x.tx << 26) | ((uint64_t)x.mispred_state << 24) | ((uint64_t)x.type << 16) |
+			 x.cycles;
 
 	return hwp__hash64(from->offset ^ (to->offset << 32 | to->offset >> 32) ^
 			   (modules * 0x9e3779b97f4a7c15ULL) ^ (extra << 40));
@@ -49,7 +51,8 @@ static inline bool key_eq(const struct hwp_branch_key *k, const struct hwp_code_
 {
 	return k->from.offset == from->offset && k->to.offset == to->offset &&
 	       k->from.module == from->module && k->to.module == to->module &&
-	       k->mispred_state == x.mispred_state && k->type == x.type && k->cycles == x.cycles;
+	       k->mispred_state == x.mispred_state && k->type == x.type && k->cycles == x.cycles &&
+	       k->tx == x.tx;
 }
 
 struct hwp_branch_table *hwp_branch_table__new(unsigned split)
@@ -92,6 +95,7 @@ static struct hwp_branch_row *insert(struct hwp_branch_table *t, uint64_t h,
 	r->key.mispred_state = x.mispred_state;
 	r->key.type = x.type;
 	r->key.cycles = x.cycles;
+	r->key.tx = x.tx;
 	return r;
 }
 
@@ -100,7 +104,7 @@ int hwp_branch_table__add(struct hwp_branch_table *t, const struct hwp_code_loc 
 {
 	bool mispred = flags & 1, predicted = (flags >> 1) & 1;
 	uint16_t cycles = (uint16_t)(flags >> HWP_BRF_CYCLES_SHIFT);
-	struct extra x = { 0, 0, 0 };
+	struct extra x = { 0, 0, 0, 0 };
 
 	if (t->split) {
 		if (t->split & HWP_SPLIT_MISPRED)
@@ -109,6 +113,8 @@ int hwp_branch_table__add(struct hwp_branch_table *t, const struct hwp_code_loc 
 			x.type = (flags >> HWP_BRF_TYPE_SHIFT) & 0xf;
 		if (t->split & HWP_SPLIT_CYCLES)
 			x.cycles = cycles;
+		if (t->split & HWP_SPLIT_TX)
+			x.tx = (uint8_t)((flags >> HWP_BRF_IN_TX_SHIFT) & 3); /* in_tx, abort */
 	}
 
 	uint64_t h = key_hash(from, to, x);

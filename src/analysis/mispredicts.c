@@ -83,6 +83,7 @@ struct hwp_mispredict_row *hwp_mispredicts__build(const struct hwp_branch_table 
 			if (c->count > best) {
 				best = c->count;
 				o->top_target = by_site[j]->key.to;
+				o->top_target_count = best;
 			}
 		}
 		total += o->mispredicted;

@@ -12,15 +12,22 @@ struct cell {
 	const char *s;
 	uint64_t u;
 	double d;
+	bool set;
 };
 
 struct column {
 	const char *title, *key;
 	enum hwp_col_kind kind;
+	enum hwp_col_show show;
 };
 
+static bool shown(const struct column *c, enum hwp_table_format f)
+{
+	return c->show == HWP_SHOW_ALL || (c->show == HWP_SHOW_TEXT) == (f == HWP_TABLE_TEXT);
+}
+
 struct hwp_table {
-	struct column cols[32];
+	struct column cols[HWP_TABLE_MAX_COLUMNS];
 	size_t ncols;
 	struct cell *cells; /* nrows * ncols */
 	size_t nrows, cap;
@@ -48,13 +55,19 @@ void hwp_table__delete(struct hwp_table *t)
 int hwp_table__add_column(struct hwp_table *t, const char *title, const char *key,
 			  enum hwp_col_kind kind)
 {
+	return hwp_table__add_column_shown(t, title, key, kind, HWP_SHOW_ALL);
+}
+
+int hwp_table__add_column_shown(struct hwp_table *t, const char *title, const char *key,
+				enum hwp_col_kind kind, enum hwp_col_show show)
+{
 	if (t->ncols == sizeof(t->cols) / sizeof(t->cols[0]))
 		return hwp_set_error(EINVAL, "table: cannot add column '%s': the table has its maximum of %zu columns",
 				     title ? title : "", t->ncols);
 	if (t->nrows)
 		return hwp_set_error(EINVAL, "table: cannot add column '%s' after %zu rows: columns come first",
 				     title ? title : "", t->nrows);
-	t->cols[t->ncols++] = (struct column){ title, key, kind };
+	t->cols[t->ncols++] = (struct column){ title, key, kind, show };
 	return 0;
 }
 
@@ -92,7 +105,10 @@ int hwp_table__set_text(struct hwp_table *t, size_t col, const char *s)
 
 	if (!c)
 		return no_cell(t, col);
-	c->s = hwp_arena__strndup(&t->arena, s ? s : "", SIZE_MAX);
+	if (!s)
+		return 0;
+	c->set = true;
+	c->s = hwp_arena__strndup(&t->arena, s, SIZE_MAX);
 	if (!c->s)
 		return hwp_set_error(ENOMEM, "table: out of memory copying the text of row %zu, column %zu",
 				     t->nrows, col);
@@ -105,6 +121,7 @@ int hwp_table__set_count(struct hwp_table *t, size_t col, uint64_t v)
 
 	if (!c)
 		return no_cell(t, col);
+	c->set = true;
 	c->u = v;
 	return 0;
 }
@@ -115,6 +132,7 @@ int hwp_table__set_real(struct hwp_table *t, size_t col, double v)
 
 	if (!c)
 		return no_cell(t, col);
+	c->set = true;
 	c->d = v;
 	return 0;
 }
@@ -124,8 +142,15 @@ size_t hwp_table__rows(const struct hwp_table *t)
 	return t->nrows;
 }
 
+size_t hwp_table__columns(const struct hwp_table *t)
+{
+	return t->ncols;
+}
+
 static int format_cell(const struct column *col, const struct cell *c, char *buf, size_t len)
 {
+	if (!c->set)
+		return snprintf(buf, len, "%s", "");
 	switch (col->kind) {
 	case HWP_COL_TEXT:
 		return snprintf(buf, len, "%s", c->s ? c->s : "");
@@ -135,46 +160,56 @@ static int format_cell(const struct column *col, const struct cell *c, char *buf
 		return snprintf(buf, len, "%.2f%%", c->d);
 	case HWP_COL_REAL:
 		return snprintf(buf, len, "%.4f", c->d);
+	case HWP_COL_HEX:
+		return snprintf(buf, len, "%#" PRIx64, c->u);
+	case HWP_COL_BOOL:
+		return snprintf(buf, len, "%s", c->u ? "true" : "false");
 	}
 	return 0;
 }
 
 static void render_text(const struct hwp_table *t, struct hwp_outbuf *o)
 {
-	size_t width[32];
+	size_t width[HWP_TABLE_MAX_COLUMNS], vis[HWP_TABLE_MAX_COLUMNS], nv = 0;
 	char buf[64];
 
-	for (size_t j = 0; j < t->ncols; j++) {
-		width[j] = strlen(t->cols[j].title);
+	for (size_t j = 0; j < t->ncols; j++)
+		if (shown(&t->cols[j], HWP_TABLE_TEXT))
+			vis[nv++] = j;
+	for (size_t v = 0; v < nv; v++) {
+		const struct column *col = &t->cols[vis[v]];
+		width[v] = strlen(col->title);
 		for (size_t i = 0; i < t->nrows; i++) {
-			const struct cell *c = &t->cells[i * t->ncols + j];
-			size_t w = t->cols[j].kind == HWP_COL_TEXT ? strlen(c->s ? c->s : "")
-								    : (size_t)format_cell(&t->cols[j], c, buf, sizeof(buf));
-			if (w > width[j])
-				width[j] = w;
+			const struct cell *c = &t->cells[i * t->ncols + vis[v]];
+			size_t w = col->kind == HWP_COL_TEXT ? strlen(c->s ? c->s : "")
+							     : (size_t)format_cell(col, c, buf, sizeof(buf));
+			if (w > width[v])
+				width[v] = w;
 		}
 	}
 	hwp_outbuf__puts(o, "#");
-	for (size_t j = 0; j < t->ncols; j++) {
-		bool left = t->cols[j].kind == HWP_COL_TEXT;
-		hwp_outbuf__printf(o, "%s%*s%s", j ? "  " : " ", left ? 0 : (int)(width[j] - strlen(t->cols[j].title)), "",
-				   t->cols[j].title);
-		if (left && j + 1 < t->ncols)
-			hwp_outbuf__printf(o, "%*s", (int)(width[j] - strlen(t->cols[j].title)), "");
+	for (size_t v = 0; v < nv; v++) {
+		const struct column *col = &t->cols[vis[v]];
+		bool left = col->kind == HWP_COL_TEXT;
+		hwp_outbuf__printf(o, "%s%*s%s", v ? "  " : " ", left ? 0 : (int)(width[v] - strlen(col->title)), "",
+				   col->title);
+		if (left && v + 1 < nv)
+			hwp_outbuf__printf(o, "%*s", (int)(width[v] - strlen(col->title)), "");
 	}
 	hwp_outbuf__puts(o, "\n#\n");
 	for (size_t i = 0; i < t->nrows; i++) {
-		for (size_t j = 0; j < t->ncols; j++) {
-			const struct cell *c = &t->cells[i * t->ncols + j];
+		for (size_t v = 0; v < nv; v++) {
+			const struct column *col = &t->cols[vis[v]];
+			const struct cell *c = &t->cells[i * t->ncols + vis[v]];
 			const char *s = c->s;
-			if (t->cols[j].kind != HWP_COL_TEXT) {
-				format_cell(&t->cols[j], c, buf, sizeof(buf));
+			if (col->kind != HWP_COL_TEXT) {
+				format_cell(col, c, buf, sizeof(buf));
 				s = buf;
 			}
-			if (t->cols[j].kind == HWP_COL_TEXT)
-				hwp_outbuf__printf(o, "  %-*s", j + 1 < t->ncols ? (int)width[j] : 0, s ? s : "");
+			if (col->kind == HWP_COL_TEXT)
+				hwp_outbuf__printf(o, "  %-*s", v + 1 < nv ? (int)width[v] : 0, s ? s : "");
 			else
-				hwp_outbuf__printf(o, "  %*s", (int)width[j], s);
+				hwp_outbuf__printf(o, "  %*s", (int)width[v], s);
 		}
 		hwp_outbuf__putc(o, '\n');
 	}
@@ -194,11 +229,19 @@ static void render_json(const struct hwp_table *t, struct hwp_outbuf *o)
 		hwp_json_writer__begin_object(j);
 		for (size_t k = 0; k < t->ncols; k++) {
 			const struct cell *c = &t->cells[i * t->ncols + k];
+			if (!shown(&t->cols[k], HWP_TABLE_JSON))
+				continue;
 			hwp_json_writer__key(j, t->cols[k].key);
-			if (t->cols[k].kind == HWP_COL_TEXT)
-				hwp_json_writer__string(j, c->s ? c->s : "");
+			if (!c->set)
+				hwp_json_writer__null(j);
+			else if (t->cols[k].kind == HWP_COL_TEXT)
+				hwp_json_writer__string(j, c->s);
 			else if (t->cols[k].kind == HWP_COL_COUNT)
 				hwp_json_writer__u64(j, c->u);
+			else if (t->cols[k].kind == HWP_COL_HEX)
+				hwp_json_writer__hex(j, c->u);
+			else if (t->cols[k].kind == HWP_COL_BOOL)
+				hwp_json_writer__bool(j, c->u != 0);
 			else
 				hwp_json_writer__double(j, c->d);
 		}
@@ -226,24 +269,36 @@ static void csv_field(struct hwp_outbuf *o, const char *s)
 static void render_csv(const struct hwp_table *t, struct hwp_outbuf *o)
 {
 	char buf[64];
+	bool first = true;
 
 	for (size_t j = 0; j < t->ncols; j++) {
-		if (j)
+		if (!shown(&t->cols[j], HWP_TABLE_CSV))
+			continue;
+		if (!first)
 			hwp_outbuf__putc(o, ',');
+		first = false;
 		csv_field(o, t->cols[j].key);
 	}
 	hwp_outbuf__puts(o, "\r\n");
 	for (size_t i = 0; i < t->nrows; i++) {
+		first = true;
 		for (size_t j = 0; j < t->ncols; j++) {
+			const struct column *col = &t->cols[j];
 			const struct cell *c = &t->cells[i * t->ncols + j];
-			if (j)
+			if (!shown(col, HWP_TABLE_CSV))
+				continue;
+			if (!first)
 				hwp_outbuf__putc(o, ',');
-			if (t->cols[j].kind == HWP_COL_TEXT) {
-				csv_field(o, c->s ? c->s : "");
-			} else if (t->cols[j].kind == HWP_COL_COUNT) {
-				hwp_outbuf__u64(o, c->u);
-			} else {
+			first = false;
+			if (!c->set)
+				continue;
+			if (col->kind == HWP_COL_TEXT) {
+				csv_field(o, c->s);
+			} else if (col->kind == HWP_COL_PERCENT || col->kind == HWP_COL_REAL) {
 				snprintf(buf, sizeof(buf), "%.6g", c->d);
+				hwp_outbuf__puts(o, buf);
+			} else {
+				format_cell(col, c, buf, sizeof(buf));
 				hwp_outbuf__puts(o, buf);
 			}
 		}

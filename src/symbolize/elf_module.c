@@ -2,7 +2,8 @@
 /*
  * ELF module: segments, symbols (perf's filter: functions, objects and
  * code labels; PLT entries synthesized as "name@plt" as perf 6.1 does, or
- * every one as objdump does), DWARF lines and
+ * every one as objdump does; looked up through perf's own symbol tree,
+ * symtree.h), DWARF lines and
  * inline chains through libdw, as eu-addr2line -i finds them.
  */
 #include <errno.h>
@@ -172,40 +173,45 @@ static bool is_arm_mapping_symbol(const char *n)
 	return n[0] == '$' && strchr("adtx", n[1]) && (n[2] == 0 || n[2] == '.');
 }
 
-/* perf's dso__load_sym filter: functions, objects, and labels in code. */
+/*
+ * perf's dso__load_sym filter: functions, objects, and labels (no-type
+ * symbols) in sections whose name holds "text"; nothing in a section that
+ * is not loaded (SHF_ALLOC clear). The order is the table's: perf inserts
+ * symbols into its search tree in that order (symtree.h).
+ */
 static int add_symbols(struct hwp_elf_module *m, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	GElf_Ehdr eh;
-	size_t n, i;
+	size_t n, i, shstrndx;
 	int err;
 
-	if (!data || !sh->sh_entsize || !gelf_getehdr(e, &eh))
+	if (!data || !sh->sh_entsize || !gelf_getehdr(e, &eh) || elf_getshdrstrndx(e, &shstrndx))
 		return 0;
 	n = sh->sh_size / sh->sh_entsize;
 	for (i = 1; i < n; i++) {
 		GElf_Sym sym;
+		GElf_Shdr tsh;
+		Elf_Scn *tscn;
 		const char *name;
 		int type;
 		uint8_t bind;
 
-		if (!gelf_getsym(data, (int)i, &sym) || !sym.st_name || sym.st_shndx == SHN_UNDEF)
-			continue;
+		if (!gelf_getsym(data, (int)i, &sym) || !sym.st_name || sym.st_shndx == SHN_UNDEF ||
+		    sym.st_shndx >= SHN_LORESERVE)
+			continue; /* ABS, COMMON: no section (perf gives up on them) */
 		type = GELF_ST_TYPE(sym.st_info);
-		if (type == STT_NOTYPE) {
-			GElf_Shdr tsh;
-			Elf_Scn *tscn;
-
-			if (sym.st_shndx == SHN_ABS || sym.st_shndx >= SHN_LORESERVE)
-				continue;
-			tscn = elf_getscn(e, sym.st_shndx);
-			if (!tscn || !gelf_getshdr(tscn, &tsh) || !(tsh.sh_flags & SHF_EXECINSTR))
-				continue;
-		} else if (type == STT_OBJECT) {
-			if (sym.st_shndx == SHN_ABS || sym.st_shndx == SHN_COMMON)
-				continue;
-		} else if (type != STT_FUNC && type != STT_GNU_IFUNC) {
+		if (type != STT_NOTYPE && type != STT_OBJECT && type != STT_FUNC &&
+		    type != STT_GNU_IFUNC)
 			continue;
+		tscn = elf_getscn(e, sym.st_shndx);
+		if (!tscn || !gelf_getshdr(tscn, &tsh) || !(tsh.sh_flags & SHF_ALLOC))
+			continue;
+		if (type == STT_NOTYPE) {
+			const char *sec = elf_strptr(e, shstrndx, tsh.sh_name);
+
+			if (!sec || !strstr(sec, "text"))
+				continue;
 		}
 		name = elf_strptr(e, sh->sh_link, sym.st_name);
 		if (!name || !*name)
@@ -377,10 +383,14 @@ static int add_plt_symbol(struct hwp_elf_module *m, uint64_t va, uint64_t size,
 /*
  * perf 6.1's dso__synthesize_plt_symbols(): the i-th .rela.plt (.rel.plt)
  * entry names the i-th .plt entry after the header (x86: header and entries
- * of sh_entsize bytes; AArch64: 32 and 16), added where no symbol of the
- * table (zero-sized ones already stretched to the next) covers it -- as
- * perf's lookup finds the older symbol first. .plt.sec and .plt.got are not
- * named.
+ * of .plt's sh_entsize bytes; AArch64: 32 and 16; Arm: 20 and 12) "name@plt",
+ * where name is the relocation's .dynsym symbol -- symbol 0, no name, for
+ * the IRELATIVE slots of libc, which perf prints "@plt". They are added to
+ * the tree after the others whatever covers them already, so that an
+ * address in .plt resolves to "name@plt" or to a stretched zero-size _init
+ * as perf's tree walk finds one or the other. perf 6.1 names no entry of
+ * .plt.sec (IBT) or .plt.got: their addresses fall to whatever covers them
+ * in the tree, or to no symbol.
  */
 static int synthesize_plt_perf(struct hwp_elf_module *m, Elf *e)
 {
@@ -412,6 +422,8 @@ static int synthesize_plt_perf(struct hwp_elf_module *m, Elf *e)
 	if (!ent)
 		return 0;
 	n = rel.sh_size / rel.sh_entsize;
+	if (n > rdata->d_size / rel.sh_entsize)
+		n = rdata->d_size / rel.sh_entsize;
 	for (uint64_t i = 0; i < n && !err; i++) {
 		uint64_t va = plt.sh_addr + hdr + i * ent, info;
 		GElf_Rela ra;
@@ -428,9 +440,10 @@ static int synthesize_plt_perf(struct hwp_elf_module *m, Elf *e)
 				continue;
 			info = rl.r_info;
 		}
-		if (!gelf_getsym(dyn, (int)GELF_R_SYM(info), &sym) ||
-		    !(name = elf_strptr(e, dsh.sh_link, sym.st_name)) || !*name ||
-		    hwp_symtab__find(&m->syms, va))
+		if (!gelf_getsym(dyn, (int)GELF_R_SYM(info), &sym))
+			continue;
+		name = sym.st_name ? elf_strptr(e, dsh.sh_link, sym.st_name) : "";
+		if (!name)
 			continue;
 		err = add_plt_symbol(m, va, ent, name);
 	}
@@ -513,17 +526,14 @@ static int load_symbols(struct hwp_elf_module *m, bool all_plt)
 	if (all_plt) {
 		if (m->elf && (err = synthesize_plt_all(m, m->elf)))
 			return err;
-		return hwp_symtab__finish(&m->syms, false);
+		return hwp_symtab__finish(&m->syms, HWP_SYMTAB_SORTED);
 	}
-	if ((err = hwp_symtab__finish(&m->syms, false)))
+	/* perf's order: the table's symbols fixed, then the PLT's added -- and
+	   only when the table gave some: a stripped executable whose .dynsym
+	   defines nothing keeps bare addresses in .plt, as in perf 6.1 */
+	if ((err = hwp_symtab__finish(&m->syms, HWP_SYMTAB_PERF_TREE)))
 		return err;
-	if (!m->elf)
-		return 0;
-	size_t before = m->syms.n;
-
-	if ((err = synthesize_plt_perf(m, m->elf)))
-		return err;
-	return m->syms.n != before ? hwp_symtab__finish(&m->syms, false) : 0;
+	return m->elf && m->syms.n ? synthesize_plt_perf(m, m->elf) : 0;
 }
 
 struct hwp_sym *hwp_elf_module__find_symbol(const struct hwp_elf_module *m, uint64_t vaddr)

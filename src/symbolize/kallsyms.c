@@ -123,7 +123,7 @@ int hwp_kallsyms__load(const char *path, struct hwp_kallsyms **out, char *reason
 	if (!err && !nonzero)
 		err = -EACCES;
 	if (!err)
-		err = hwp_symtab__finish(&k->tab, true);
+		err = hwp_symtab__finish(&k->tab, HWP_SYMTAB_KALLSYMS);
 	if (err) {
 		int kr = kptr_restrict();
 

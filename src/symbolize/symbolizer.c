@@ -366,6 +366,21 @@ const char *hwp_symbolizer__module_short_name(const struct hwp_symbolizer *s, in
 	return m->short_name;
 }
 
+/* The recorded build-id, else (once looked up) the found file's own: what
+   a machine-readable report joins on. */
+const char *hwp_symbolizer__module_build_id(const struct hwp_symbolizer *s, int module)
+{
+	struct module *m = get_module(s, module);
+
+	if (!m) {
+		no_module(s, module);
+		return NULL;
+	}
+	if (m->bid_size)
+		return m->bid_hex;
+	return m->file_bid_hex[0] ? m->file_bid_hex : NULL;
+}
+
 /* ---- loading ---- */
 
 static void fail(struct module *m, int err, enum hwp_missing_kind kind, const char *fmt, ...)

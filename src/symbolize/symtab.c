@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Sorted symbol ranges with perf's duplicate and end rules. See symtab.h. */
+/* Symbol ranges with perf's duplicate and end rules, found as perf finds
+   them. See symtab.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,8 @@
 int hwp_symtab__add(struct hwp_symtab *t, uint64_t start, uint64_t size, const char *name,
 		    uint8_t bind, uint8_t flags)
 {
+	if (t->n >= INT32_MAX)
+		return -ENOMEM; /* tree nodes are int32 indices */
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 256;
 		struct hwp_sym *v = realloc(t->v, cap * sizeof(*v));
@@ -18,11 +21,17 @@ int hwp_symtab__add(struct hwp_symtab *t, uint64_t start, uint64_t size, const c
 		t->v = v;
 		t->cap = cap;
 	}
-	t->v[t->n++] = (struct hwp_sym){ .start = start,
-					  .end = start + size < start ? UINT64_MAX : start + size,
-					  .name = name,
-					  .bind = bind,
-					  .flags = flags };
+	if (t->tree_mode && hwp_symtree__reserve(&t->tree, t->n + 1))
+		return -ENOMEM;
+	t->v[t->n] = (struct hwp_sym){ .start = start,
+				       .end = start + size < start ? UINT64_MAX : start + size,
+				       .name = name,
+				       .bind = bind,
+				       .flags = flags,
+				       .seq = (uint32_t)t->n };
+	if (t->tree_mode)
+		hwp_symtree__insert(&t->tree, t->v, (int32_t)t->n);
+	t->n++;
 	return 0;
 }
 
@@ -35,7 +44,8 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
-/* <0 when A is the better of two symbols at one address (perf's choose_best_symbol). */
+/* <0 when A is the better of two symbols at one address (perf's
+   choose_best_symbol; on a tie perf keeps the one it met first). */
 static int better(const struct hwp_sym *a, const struct hwp_sym *b)
 {
 	bool az = a->end == a->start, bz = b->end == b->start;
@@ -55,16 +65,17 @@ static int better(const struct hwp_sym *a, const struct hwp_sym *b)
 	lb = strlen(b->name);
 	if (la != lb)
 		return la > lb ? -1 : 1;
-	return strcmp(a->name, b->name);
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
+/* By start, then as perf's tree orders equal starts: in insertion order. */
 static int cmp_sym(const void *pa, const void *pb)
 {
 	const struct hwp_sym *a = pa, *b = pb;
 
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
-	return better(a, b);
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 static uint64_t page_roundup(uint64_t x)
@@ -72,19 +83,12 @@ static uint64_t page_roundup(uint64_t x)
 	return (x + 4095) & ~(uint64_t)4095;
 }
 
-int hwp_symtab__finish(struct hwp_symtab *t, bool kallsyms)
+/* symbols__fixup_end: a zero-size symbol reaches to the next one's start
+   (aliases included, so only the last of a group is stretched). */
+static void fixup_ends(struct hwp_sym *v, size_t n, bool kallsyms)
 {
-	size_t i, n = 0;
-
-	if (!t->n)
-		return 0;
-	qsort(t->v, t->n, sizeof(*t->v), cmp_sym);
-	for (i = 0; i < t->n; i++)
-		if (!n || t->v[i].start != t->v[n - 1].start)
-			t->v[n++] = t->v[i];
-	t->n = n;
-	for (i = 0; i + 1 < n; i++) {
-		struct hwp_sym *p = &t->v[i], *c = &t->v[i + 1];
+	for (size_t i = 0; i + 1 < n; i++) {
+		struct hwp_sym *p = &v[i], *c = &v[i + 1];
 
 		if (p->end != p->start)
 			continue;
@@ -93,20 +97,126 @@ int hwp_symtab__finish(struct hwp_symtab *t, bool kallsyms)
 		else
 			p->end = c->start;
 	}
-	if (t->v[n - 1].end == t->v[n - 1].start)
-		t->v[n - 1].end = page_roundup(t->v[n - 1].start) + 4096;
+	if (n && v[n - 1].end == v[n - 1].start)
+		v[n - 1].end = page_roundup(v[n - 1].start) + 4096;
+}
+
+/*
+ * symbols__fixup_duplicate: walking in address order, of two neighbours
+ * with one start the worse is dropped at once and the better meets the
+ * next. The losers' positions are appended to LOST (when not NULL) in the
+ * order perf erases them; V itself is left in place.
+ */
+static size_t pick_duplicates(struct hwp_sym *v, size_t n, bool *dead, int32_t *lost)
+{
+	size_t nl = 0, cur = 0;
+
+	for (size_t i = 1; i < n; i++) {
+		if (v[i].start != v[cur].start) {
+			cur = i;
+			continue;
+		}
+		size_t loser = better(&v[cur], &v[i]) <= 0 ? i : cur;
+
+		dead[loser] = true;
+		if (lost)
+			lost[nl] = (int32_t)loser;
+		nl++;
+		if (loser == cur)
+			cur = i;
+	}
+	return nl;
+}
+
+static int build_max_end(struct hwp_symtab *t)
+{
 	free(t->max_end);
-	t->max_end = malloc(n * sizeof(*t->max_end));
+	t->max_end = malloc(t->n * sizeof(*t->max_end));
 	if (!t->max_end)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
+	for (size_t i = 0; i < t->n; i++)
 		t->max_end[i] = i && t->max_end[i - 1] > t->v[i].end ? t->max_end[i - 1] : t->v[i].end;
 	return 0;
+}
+
+/*
+ * perf's tree: every symbol inserted in table order, then the losing
+ * aliases erased in the order symbols__fixup_duplicate erases them. V is
+ * sorted here, so insertion follows seq.
+ */
+static int build_tree(struct hwp_symtab *t, const int32_t *lost, size_t nlost)
+{
+	int32_t *by_seq = malloc(t->n * sizeof(*by_seq));
+	int err;
+
+	if (!by_seq)
+		return -ENOMEM;
+	hwp_symtree__init(&t->tree);
+	if ((err = hwp_symtree__reserve(&t->tree, t->n))) {
+		free(by_seq);
+		return err;
+	}
+	for (size_t i = 0; i < t->n; i++)
+		by_seq[t->v[i].seq] = (int32_t)i;
+	for (size_t k = 0; k < t->n; k++)
+		hwp_symtree__insert(&t->tree, t->v, by_seq[k]);
+	for (size_t k = 0; k < nlost; k++)
+		hwp_symtree__erase(&t->tree, lost[k]);
+	free(by_seq);
+	t->tree_mode = true;
+	return 0;
+}
+
+int hwp_symtab__finish(struct hwp_symtab *t, enum hwp_symtab_mode mode)
+{
+	bool *dead;
+	int32_t *lost = NULL;
+	size_t i, n = 0, nlost;
+	int err = 0;
+
+	if (!t->n)
+		return 0;
+	qsort(t->v, t->n, sizeof(*t->v), cmp_sym);
+	dead = calloc(t->n, sizeof(*dead));
+	if (!dead || (mode == HWP_SYMTAB_PERF_TREE && !(lost = malloc(t->n * sizeof(*lost))))) {
+		free(dead);
+		return -ENOMEM;
+	}
+	if (mode == HWP_SYMTAB_KALLSYMS) {
+		pick_duplicates(t->v, t->n, dead, NULL);
+		for (i = 0; i < t->n; i++)
+			if (!dead[i])
+				t->v[n++] = t->v[i];
+		t->n = n;
+		fixup_ends(t->v, t->n, true);
+		err = build_max_end(t);
+	} else {
+		fixup_ends(t->v, t->n, false);
+		nlost = pick_duplicates(t->v, t->n, dead, lost);
+		if (mode == HWP_SYMTAB_PERF_TREE) {
+			err = build_tree(t, lost, nlost);
+		} else {
+			for (i = 0; i < t->n; i++)
+				if (!dead[i])
+					t->v[n++] = t->v[i];
+			t->n = n;
+			err = build_max_end(t);
+		}
+	}
+	free(dead);
+	free(lost);
+	return err;
 }
 
 struct hwp_sym *hwp_symtab__find(const struct hwp_symtab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->n;
+
+	if (t->tree_mode) {
+		int32_t i = hwp_symtree__find(&t->tree, t->v, addr);
+
+		return i < 0 ? NULL : &t->v[i];
+	}
 
 	if (!t->max_end)
 		return NULL;
@@ -131,5 +241,6 @@ void hwp_symtab__free(struct hwp_symtab *t)
 {
 	free(t->v);
 	free(t->max_end);
+	hwp_symtree__free(&t->tree);
 	memset(t, 0, sizeof(*t));
 }

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A sorted table of address ranges -> names with perf's rules (util/symbol.c
- * in perf 6.1): of the symbols starting at one address the best is kept
- * (choose_best_symbol: sized, then non-weak, then global, then fewer leading
- * underscores, then the longer name); zero-sized symbols reach up to the next
- * symbol (symbols__fixup_end). A lookup returns the symbol covering the
- * address that starts closest below it.
+ * A table of address ranges -> names with perf's rules (util/symbol.c in
+ * perf 6.1): zero-sized symbols reach up to the next symbol
+ * (symbols__fixup_end); of the symbols starting at one address the best is
+ * kept (choose_best_symbol: sized, then non-weak, then global, then fewer
+ * leading underscores, then the longer name, then the one added first --
+ * which is how perf picks "sem_destroy@GLIBC_2.2.5" over the equally long
+ * "sem_destroy@@GLIBC_2.34" that comes later in libc's .symtab).
+ *
+ * Lookups: HWP_SYMTAB_PERF_TREE walks perf's own search tree (symtree.h),
+ * so overlapping symbols resolve as perf resolves them; the other modes
+ * return the covering symbol that starts closest below the address.
  */
 #ifndef HWPROF_SYMBOLIZE_SYMTAB_H
 #define HWPROF_SYMBOLIZE_SYMTAB_H
@@ -13,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "symbolize/symtree.h"
 
 #define HWP_SYM_LOCAL 0 /* STB_LOCAL, STB_GLOBAL, STB_WEAK values */
 #define HWP_SYM_GLOBAL 1
@@ -27,19 +34,31 @@ struct hwp_sym {
 	const char *demangled; /* set lazily by the symbolizer; NULL: not yet */
 	uint8_t bind;          /* HWP_SYM_* */
 	uint8_t flags;         /* HWP_SYMF_* */
+	uint32_t seq;          /* order of hwp_symtab__add: perf's insertion order */
+};
+
+enum hwp_symtab_mode {
+	HWP_SYMTAB_KALLSYMS,  /* duplicates, then ends; perf's kernel/module boundary rule */
+	HWP_SYMTAB_SORTED,    /* an ELF table (ends, then duplicates), nearest-start lookup */
+	HWP_SYMTAB_PERF_TREE, /* an ELF table looked up through perf's tree */
 };
 
 struct hwp_symtab {
 	struct hwp_sym *v;
 	size_t n, cap;
-	uint64_t *max_end; /* max_end[i] = max(v[0..i].end), after finish */
+	uint64_t *max_end; /* max_end[i] = max(v[0..i].end), after a sorted finish */
+	bool tree_mode;    /* finished as HWP_SYMTAB_PERF_TREE: v is not compacted,
+			      dropped aliases stay out of the tree */
+	struct hwp_symtree tree;
 };
 
-/* Returns 0 or -ENOMEM. SIZE 0: unknown size. */
+/* Returns 0 or -ENOMEM. SIZE 0: unknown size. After a HWP_SYMTAB_PERF_TREE
+   finish the symbol goes straight into the tree, as perf adds its PLT
+   symbols after fixing the others (no end fixing, no duplicate check). */
 int hwp_symtab__add(struct hwp_symtab *t, uint64_t start, uint64_t size, const char *name,
 		    uint8_t bind, uint8_t flags);
-/* Sort, drop duplicates, fix the ends; KALLSYMS: perf's kernel/module boundary rule. */
-int hwp_symtab__finish(struct hwp_symtab *t, bool kallsyms);
+/* Sort, fix the ends, drop duplicates (the order depends on MODE). Once. */
+int hwp_symtab__finish(struct hwp_symtab *t, enum hwp_symtab_mode mode);
 struct hwp_sym *hwp_symtab__find(const struct hwp_symtab *t, uint64_t addr);
 void hwp_symtab__free(struct hwp_symtab *t);
 

@@ -1,5 +1,10 @@
 """Compares perf's `perf report -b --stdio -F overhead,sample,KEYS` table with
-`hwprof branches --csv --sort KEYS`: every row key gets the same count.
+`hwprof branches --sort KEYS` (text): every row key gets the same count.
+With --unique, hwprof must also print each key combination on ONE row: perf
+6.1 groups source lines by their text, symbols by symbol, modules by name
+(its -F table may still split them per process, see below).
+
+usage: branches_compare.py [--unique] PERF_TXT HWPROF_TXT KEYS [ONLY_FILES_RE]
 
 Normalization, both sides alike:
 - source lines perf cannot resolve print as "??:0", "file:0" or "sym+N" (perf
@@ -8,37 +13,30 @@ Normalization, both sides alike:
   ("file:N", N > 0) must match exactly.
 - `-F` keeps perf's default sort keys (comm, ...) underneath, so perf splits
   rows per process; rows are summed by their printed keys.
-- PLT stubs: perf 6.1 names a stub "name@plt", "@plt" (IRELATIVE slots in
-  libc) or "_init" (gcc's zero-size _init stretched over .plt), depending on
-  the shape of its symbol tree; hwprof names them "_init" as perf does for
-  small binaries, or leaves a nameless slot as its address (and so does perf
-  for some: libc's IRELATIVE slots print as "[.] 0x26368" on both sides).
-  Symbol cells of those kinds become "[plt]" on both sides; any other symbol
-  must match."""
-import csv
+- Symbols are compared exactly, PLT stubs included: hwprof names them as
+  perf 6.1 does ("name@plt", libc's nameless IRELATIVE slots "@plt", or a
+  stretched _init or no symbol where perf's symbol tree finds those)."""
 import re
 import sys
 from collections import Counter
 
-perf_path, csv_path, keys = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+args = sys.argv[1:]
+unique = args[0] == "--unique"
+if unique:
+    args = args[1:]
+perf_path, hwprof_path, keys = args[0], args[1], args[2].split(",")
 # Optional: only source lines of files matching this are compared (perf 6.1
 # asks addr2line about the binary itself and misses separate debug files,
 # e.g. libc6-dbg's, that hwprof reads: lines of other files become "?").
-only_files = re.compile(sys.argv[4]) if len(sys.argv) > 4 else None
+only_files = re.compile(args[3]) if len(args) > 3 else None
 SRC = {"srcline_from", "srcline_to"}
 
 
 ADDR = {"addr_from", "addr_to"}
 
 
-SYM = {"symbol_from", "symbol_to"}
-
-
 def norm(key, v, side):
     v = v.strip()
-    if key in SYM and (v.endswith("@plt") or v.endswith("] _init") or
-                       re.fullmatch(r"\[.\] 0x[0-9a-f]+", v)):
-        return "[plt]"
     if key in SRC and not re.fullmatch(r"[^:\s]+:[1-9][0-9]*", v):
         return "?"
     if key in SRC and only_files and not only_files.match(v):
@@ -53,24 +51,31 @@ def norm(key, v, side):
     return v
 
 
-def perf_rows():
+def table_rows(path):
     # Columns are separated by two or more spaces (cells may hold one space,
     # and may be wider than perf's header, so the header widths do not help).
-    for l in open(perf_path).read().splitlines():
+    # hwprof's text table has the same shape.
+    for l in open(path).read().splitlines():
         if l.strip() and not l.startswith("#"):
             yield re.split(r"\s{2,}", l.strip())
 
 
-def main():
-    got = Counter()
-    for r in csv.DictReader(open(csv_path, newline="")):
-        got[tuple(norm(k, r[k], "hwprof") for k in keys)] += int(r["count"])
-    want = Counter()
-    for cells in perf_rows():
+def count(path, who, want_unique):
+    c, seen = Counter(), Counter()
+    for cells in table_rows(path):
         if len(cells) != len(keys) + 2:
-            print(f"cannot parse perf row {cells}")
-            return 1
-        want[tuple(norm(k, c, "perf") for k, c in zip(keys, cells[2:]))] += int(cells[1])
+            raise SystemExit(f"cannot parse {who} row {cells}")
+        seen[tuple(cells[2:])] += 1
+        c[tuple(norm(k, v, who) for k, v in zip(keys, cells[2:]))] += int(cells[1])
+    dup = [k for k, n in seen.items() if n > 1]
+    if want_unique and dup:
+        raise SystemExit(f"{who} prints {len(dup)} key combinations on several rows, e.g. {dup[0]}")
+    return c
+
+
+def main():
+    got = count(hwprof_path, "hwprof", unique)
+    want = count(perf_path, "perf", False)
     if got == want and want:
         print(f"{len(want)} rows, {sum(want.values())} entries")
         return 0

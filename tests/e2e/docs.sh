@@ -65,9 +65,9 @@ check() { # NAME WANT WORD...
 }
 check completion_command branches hwprof br
 check completion_option --sort hwprof branches --so
-check completion_sort_keys "symbol_from symbol_to" hwprof branches --sort sym
-check completion_sort_list "dso_from,srcline_from dso_from,srcline_to" hwprof branches --sort dso_from,src
-check completion_sort_equals "symbol_from symbol_to" hwprof branches --sort = sym
+check completion_sort_keys "symbol symbol_from symbol_to" hwprof branches --sort sym
+check completion_sort_list "dso_from,srcline dso_from,srcline_from dso_from,srcline_to" hwprof branches --sort dso_from,src
+check completion_sort_equals "symbol symbol_from symbol_to" hwprof branches --sort = sym
 got=$(complete_words hwprof record --emulate -- tru)
 case " $got" in *" true "*) echo "PASS completion_record_program" ;;
 *) echo "FAIL completion_record_program: 'hwprof record --emulate -- tru' completes to '$got'" ;; esac

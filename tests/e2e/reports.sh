@@ -54,20 +54,21 @@ import csv, json, sys
 d = sys.argv[1]
 rd = lambda f: list(csv.DictReader(open(f"{d}/{f}", newline="")))
 allr, walk, mn = rd("all.csv"), rd("walk.csv"), rd("min.csv")
-exp = [r for r in allr if "walk" in r["symbol_from"] or "walk" in r["symbol_to"]]
+exp = [r for r in allr if "walk" in r["from_symbol"] or "walk" in r["to_symbol"]]
 assert walk == exp and walk, "--sym walk"
 assert mn == [r for r in allr if float(r["percent"]) >= 5] and mn, "--min-percent"
 js = json.load(open(f"{d}/all.json"))
-assert [(j["symbol_from"], j["symbol_to"], j["count"]) for j in js] == \
-       [(r["symbol_from"], r["symbol_to"], int(r["count"])) for r in allr], "json vs csv"
+assert [(j["from_symbol"], j["to_symbol"], j["count"]) for j in js] == \
+       [(r["from_symbol"], r["to_symbol"], int(r["count"])) for r in allr], "json vs csv"
 assert abs(sum(j["percent"] for j in js) - 100) < 0.01
 PY
 then echo "PASS branches_filters_formats"; else echo "FAIL branches_filters_formats"; fi
 
-# Unknown sort key: one clear line.
-if "$HWPROF" branches --sort symbol_fro -i "$tmp/b.data" 2>"$tmp/e" >/dev/null; then
+# Unknown sort key: one clear line. (A prefix of a key is that key, as in
+# perf: "symbol_fro" is symbol_from.)
+if "$HWPROF" branches --sort symbol_frox -i "$tmp/b.data" 2>"$tmp/e" >/dev/null; then
 	echo "FAIL branches_bad_sort: accepted"
-elif [ "$(wc -l <"$tmp/e")" = 1 ] && grep -q "unknown key 'symbol_fro'" "$tmp/e"; then
+elif [ "$(wc -l <"$tmp/e")" = 1 ] && grep -q "unknown key 'symbol_frox'" "$tmp/e"; then
 	echo "PASS branches_bad_sort"
 else
 	echo "FAIL branches_bad_sort: $(cat "$tmp/e")"

@@ -8,7 +8,9 @@
  * hwprof both symbolize the same addresses from the same ELF.
  *
  * usage: gen_fixture_branches BINARY OUT [--seed N] [--samples N] [--depth N]
- *                             [--processes 1|2] [--build-id]
+ *                             [--processes 1|2] [--build-id] [--tx]
+ * --tx also sets the in_tx bit on about one entry in 5 and abort on one in
+ * 20 (transactional memory: perf's in_tx and abort keys).
  */
 #include <capstone/capstone.h>
 #include <fcntl.h>
@@ -51,9 +53,10 @@ int main(int argc, char **argv)
 	const char *bin, *out;
 	unsigned samples = 400, depth = 16, processes = 1;
 	int with_build_id = 0;
+	bool tx = false;
 
 	if (argc < 3)
-		return die("usage: BINARY OUT [--seed N] [--samples N] [--depth N] [--processes 1|2] [--build-id]");
+		return die("usage: BINARY OUT [--seed N] [--samples N] [--depth N] [--processes 1|2] [--build-id] [--tx]");
 	bin = argv[1];
 	out = argv[2];
 	for (int i = 3; i < argc; i++) {
@@ -65,6 +68,8 @@ int main(int argc, char **argv)
 			depth = (unsigned)strtoul(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--processes") && i + 1 < argc)
 			processes = (unsigned)strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--tx"))
+			tx = true;
 		else if (!strcmp(argv[i], "--build-id"))
 			with_build_id = 1;
 		else
@@ -215,6 +220,10 @@ int main(int argc, char **argv)
 			x->mispred = m == 0;
 			x->predicted = m != 0;
 			x->cycles = (uint16_t)(rnd(3) ? rnd(40) : 0);
+			if (tx) {
+				x->in_tx = rnd(5) == 0;
+				x->abort = rnd(20) == 0;
+			}
 		}
 		struct hwp_sample s = { 0 };
 		s.sample_type = a.sample_type;

@@ -204,6 +204,13 @@ static void sort_key_unknown(void)
 	sentinel();
 	CHECK(hwp_branch_keys__parse("symbol_from,bogus_key", keys, HWP_MAX_SORT_KEYS) == -EINVAL);
 	CHECK_MSG2("bogus_key", "symbol_to");
+	/* perf's prefixes: "sym" is its symbol key, "Symbol_F" symbol_from,
+	   "ty" hwprof's type; "in" is perf's ins_lat, refused by name */
+	CHECK(hwp_branch_keys__parse("sym,Symbol_F, ty", keys, HWP_MAX_SORT_KEYS) == 3);
+	CHECK(keys[0] == HWP_KEY_SYMBOL && keys[1] == HWP_KEY_SYMBOL_FROM && keys[2] == HWP_KEY_TYPE);
+	sentinel();
+	CHECK(hwp_branch_keys__parse("in", keys, HWP_MAX_SORT_KEYS) == -ENOTSUP);
+	CHECK_MSG2("'in'", "ins_lat");
 }
 
 static void report_bad_keys(void)

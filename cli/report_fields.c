@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+#include "report_fields.h"
+
+#include "hwprof/branch_report.h"
+
+/* Column keys live as long as the table: static strings per prefix. */
+static const char *const names[4][REPORT_LOC_COLUMNS] = {
+	[LOC_NONE] = { "module", "build_id", "offset", "vaddr", "symbol", "demangled", "sym_offset",
+		       "file", "line" },
+	[LOC_FROM] = { "from_module", "from_build_id", "from_offset", "from_vaddr", "from_symbol",
+		       "from_demangled", "from_sym_offset", "from_file", "from_line" },
+	[LOC_TO] = { "to_module", "to_build_id", "to_offset", "to_vaddr", "to_symbol", "to_demangled",
+		     "to_sym_offset", "to_file", "to_line" },
+	[LOC_TARGET] = { "target_module", "target_build_id", "target_offset", "target_vaddr",
+			 "target_symbol", "target_demangled", "target_sym_offset", "target_file",
+			 "target_line" },
+};
+
+static const enum hwp_col_kind kinds[REPORT_LOC_COLUMNS] = {
+	HWP_COL_TEXT, HWP_COL_TEXT, HWP_COL_HEX, HWP_COL_HEX, HWP_COL_TEXT,
+	HWP_COL_TEXT, HWP_COL_COUNT, HWP_COL_TEXT, HWP_COL_COUNT,
+};
+
+size_t report_fields__add_columns(struct hwp_table *t, enum report_loc_prefix p)
+{
+	size_t first = hwp_table__columns(t);
+
+	for (size_t i = 0; i < REPORT_LOC_COLUMNS; i++)
+		hwp_table__add_column_shown(t, names[p][i], names[p][i], kinds[i], HWP_SHOW_DATA);
+	return first;
+}
+
+/* Unknown parts stay unset: null in JSON, empty in CSV. */
+void report_fields__set(struct hwp_table *t, size_t first, struct hwp_symbolizer *s,
+			const struct hwp_code_loc *l)
+{
+	struct hwp_loc_fields f;
+
+	hwp_loc__fields(s, l, &f);
+	hwp_table__set_text(t, first, f.module);
+	hwp_table__set_text(t, first + 1, f.build_id);
+	hwp_table__set_count(t, first + 2, f.offset);
+	if (f.has_vaddr)
+		hwp_table__set_count(t, first + 3, f.vaddr);
+	hwp_table__set_text(t, first + 4, f.symbol);
+	hwp_table__set_text(t, first + 5, f.demangled);
+	if (f.symbol)
+		hwp_table__set_count(t, first + 6, f.sym_offset);
+	hwp_table__set_text(t, first + 7, f.file);
+	if (f.line)
+		hwp_table__set_count(t, first + 8, f.line);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where instructions start in a piece of a binary's code, decoded linearly
+ * from its start as objdump (and so perf annotate) decodes a symbol: what
+ * counting instructions in a basic block needs. Capstone does the decoding
+ * (x86-64; AArch64 has fixed 4-byte instructions).
+ */
+#ifndef HWPROF_DECODE_INSN_STARTS_H
+#define HWPROF_DECODE_INSN_STARTS_H
+
+#include <stdint.h>
+
+struct hwp__code_file;
+
+/* Opens PATH (an ELF file). NULL and errno when it cannot be read as one. */
+struct hwp__code_file *hwp__code_file_open(const char *path);
+void hwp__code_file_close(struct hwp__code_file *f);
+/*
+ * Sets bit i of BITS (SIZE bits, zeroed by the caller) when an instruction
+ * starts at VADDR + i. Undecodable bytes are skipped one at a time, as
+ * objdump's "(bad)". Returns 0; -ERANGE when the range is not in an
+ * executable segment of the file; -ENOTSUP when built without Capstone or
+ * for another architecture.
+ */
+int hwp__code_file_insn_starts(struct hwp__code_file *f, uint64_t vaddr, uint64_t size, uint8_t *bits);
+
+#endif
