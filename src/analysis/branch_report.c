@@ -1,4 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The branch report: the table's (from, to, flags) rows merged as perf 6.1's
+ * sort keys compare them (see identity()), each merged row rendered from its
+ * hottest branch, ordered by count. Memory grows with the distinct branches
+ * and the distinct texts of their keys, never with the input.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
