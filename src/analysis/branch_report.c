@@ -1,4 +1,10 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The branch report: the table's (from, to, flags) rows merged as perf 6.1's
+ * sort keys compare them (see identity()), each merged row rendered from its
+ * hottest branch, ordered by count. Memory grows with the distinct branches
+ * and the distinct texts of their keys, never with the input.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,6 +16,7 @@
 #include "hwprof/perf_abi.h"
 #include "hwprof/perf_data.h"
 #include "analysis/branch_ipc.h"
+#include "analysis/branch_loc.h"
 #include "util/arena.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
@@ -37,6 +44,7 @@ struct hwp_branch_report {
 	size_t ntexts, captexts;
 	struct hwp_hashmap text_map;
 	struct hwp__ipc *ipc; /* with the ipc_lbr key */
+	struct hwp__file_cache files; /* binaries, for source lines perf's way */
 	struct hwp_symbolizer *sym;
 };
 
@@ -150,7 +158,7 @@ static int identity(struct hwp_branch_report *r, struct hwp_symbolizer *s, enum 
 	case HWP_KEY_SRCLINE_FROM:
 	case HWP_KEY_SRCLINE_TO:
 	case HWP_KEY_SRCLINE:
-		hwp_loc__format_srcline(s, l, text, sizeof(text));
+		hwp__loc_srcline(s, l, &r->files, text, sizeof(text));
 		return (out[0] = intern(r, text)) == ~0ULL ? -ENOMEM : 0;
 	case HWP_KEY_DSO_FROM:
 	case HWP_KEY_DSO_TO:
@@ -176,7 +184,7 @@ static int identity(struct hwp_branch_report *r, struct hwp_symbolizer *s, enum 
 	return 0;
 }
 
-static void render_cell(const struct hwp_branch_report *r, struct hwp_symbolizer *s, enum hwp_branch_key_id k,
+static void render_cell(struct hwp_branch_report *r, struct hwp_symbolizer *s, enum hwp_branch_key_id k,
 			const struct hwp_branch_key *key, char *buf, size_t len)
 {
 	const struct hwp_code_loc *l = key_loc(k, key);
@@ -191,7 +199,7 @@ static void render_cell(const struct hwp_branch_report *r, struct hwp_symbolizer
 	case HWP_KEY_SRCLINE_FROM:
 	case HWP_KEY_SRCLINE_TO:
 	case HWP_KEY_SRCLINE:
-		hwp_loc__format_srcline(s, l, buf, len);
+		hwp__loc_srcline(s, l, &r->files, buf, len);
 		break;
 	case HWP_KEY_DSO_FROM:
 	case HWP_KEY_DSO_TO:
@@ -398,6 +406,7 @@ void hwp_branch_report__delete(struct hwp_branch_report *r)
 	free(r->texts);
 	hwp__hashmap_free(&r->text_map);
 	hwp__ipc_delete(r->ipc);
+	hwp__file_cache_free(&r->files);
 	hwp_arena__free(&r->arena);
 	free(r);
 }

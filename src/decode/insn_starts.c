@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 #ifdef HAVE_CAPSTONE
@@ -109,4 +110,90 @@ int hwp__code_file_insn_starts(struct hwp__code_file *f, uint64_t vaddr, uint64_
 #else
 	return -ENOTSUP;
 #endif
+}
+
+/* The section index holding VADDR (allocated, non-empty), or 0. */
+static size_t section_of(Elf *e, uint64_t vaddr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC) && sh.sh_size &&
+		    vaddr >= sh.sh_addr && vaddr - sh.sh_addr < sh.sh_size)
+			return elf_ndxscn(scn);
+	}
+	return 0;
+}
+
+/* .symtab when it has symbols, else .dynsym (addr2line's slurp_symtab). */
+static Elf_Scn *symbol_table(Elf *e, GElf_Shdr *out)
+{
+	Elf_Scn *scn = NULL, *dyn = NULL;
+	GElf_Shdr dsh;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize || sh.sh_size / sh.sh_entsize < 2)
+			continue;
+		if (sh.sh_type == SHT_SYMTAB) {
+			*out = sh;
+			return scn;
+		}
+		if (sh.sh_type == SHT_DYNSYM) {
+			dyn = scn;
+			dsh = sh;
+		}
+	}
+	if (dyn)
+		*out = dsh;
+	return dyn;
+}
+
+int hwp__code_file_a2l_function(struct hwp__code_file *f, uint64_t vaddr, const char **file)
+{
+	size_t sec = section_of(f->elf, vaddr);
+	GElf_Shdr sh;
+	Elf_Scn *scn = sec ? symbol_table(f->elf, &sh) : NULL;
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+	enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL } state = NOTHING_SEEN;
+	const char *last_file = NULL;
+	bool found = false;
+	uint64_t best = 0, best_size = 0;
+
+	*file = NULL;
+	if (!d)
+		return 0;
+	for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
+		GElf_Sym sym;
+
+		if (!gelf_getsym(d, (int)i, &sym))
+			break;
+		unsigned type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_FILE) {
+			last_file = elf_strptr(f->elf, sh.sh_link, sym.st_name);
+			if (state == SYMBOL_SEEN)
+				state = FILE_AFTER_SYMBOL;
+			continue;
+		}
+		if (state == NOTHING_SEEN)
+			state = SYMBOL_SEEN;
+		if (type == STT_SECTION || type == STT_OBJECT || type == STT_TLS || sym.st_shndx != sec)
+			continue;
+		uint64_t size = sym.st_size ? sym.st_size : 1;
+		/* the closest start at or below VADDR; of equal starts, the
+		   larger (BFD before 2.40; its better_fit() differs only
+		   between symbols that both cover VADDR) */
+		if (sym.st_value > vaddr || (found && (sym.st_value < best ||
+						      (sym.st_value == best && size <= best_size))))
+			continue;
+		found = true;
+		best = sym.st_value;
+		best_size = size;
+		*file = last_file && (GELF_ST_BIND(sym.st_info) == STB_LOCAL || state != FILE_AFTER_SYMBOL)
+				? last_file : NULL;
+	}
+	return found;
 }

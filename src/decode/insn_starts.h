@@ -24,4 +24,16 @@ void hwp__code_file_close(struct hwp__code_file *f);
  */
 int hwp__code_file_insn_starts(struct hwp__code_file *f, uint64_t vaddr, uint64_t size, uint8_t *bits);
 
+/*
+ * What binutils' addr2line (which perf 6.1 runs for source lines) finds at
+ * VADDR when DWARF has no line there: BFD's elf_find_function() takes, in
+ * the section holding VADDR, the symbol (not a file, section, object or TLS
+ * symbol) with the highest value <= VADDR, from .symtab (else .dynsym),
+ * and names its file by the last FILE symbol before it in the table (for a
+ * global symbol only when no symbol came between that FILE symbol and the
+ * first). Returns 1 when a function is found (*FILE: that name or NULL), 0
+ * when none is (addr2line prints "??"), <0 on error.
+ */
+int hwp__code_file_a2l_function(struct hwp__code_file *f, uint64_t vaddr, const char **file);
+
 #endif

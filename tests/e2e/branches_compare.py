@@ -4,7 +4,10 @@ With --unique, hwprof must also print each key combination on ONE row: perf
 6.1 groups source lines by their text, symbols by symbol, modules by name
 (its -F table may still split them per process, see below).
 
-usage: branches_compare.py [--unique] PERF_TXT HWPROF_TXT KEYS [ONLY_FILES_RE]
+With --exact, source lines are compared as printed, unresolved ones too
+("crtstuff.c:0", "??:0", "_init+59": perf's addr2line fallbacks).
+
+usage: branches_compare.py [--unique] [--exact] PERF_TXT HWPROF_TXT KEYS [ONLY_FILES_RE]
 
 Normalization, both sides alike:
 - source lines perf cannot resolve print as "??:0", "file:0" or "sym+N" (perf
@@ -21,9 +24,9 @@ import sys
 from collections import Counter
 
 args = sys.argv[1:]
-unique = args[0] == "--unique"
-if unique:
-    args = args[1:]
+unique = "--unique" in args
+exact = "--exact" in args
+args = [a for a in args if a not in ("--unique", "--exact")]
 perf_path, hwprof_path, keys = args[0], args[1], args[2].split(",")
 # Optional: only source lines of files matching this are compared (perf 6.1
 # asks addr2line about the binary itself and misses separate debug files,
@@ -37,6 +40,8 @@ ADDR = {"addr_from", "addr_to"}
 
 def norm(key, v, side):
     v = v.strip()
+    if key in SRC and exact:
+        return v
     if key in SRC and not re.fullmatch(r"[^:\s]+:[1-9][0-9]*", v):
         return "?"
     if key in SRC and only_files and not only_files.match(v):

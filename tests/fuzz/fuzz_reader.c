@@ -158,7 +158,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct hwp_session *s = hwp_session__from_reader(r, &so);
 	if (!s)
 		abort(); /* only out of memory */
-	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .split = HWP_SPLIT_MISPRED | HWP_SPLIT_TYPE };
+	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .split = HWP_SPLIT_MISPRED | HWP_SPLIT_TYPE | HWP_SPLIT_TX,
+					      .blocks = true };
 	struct hwp_branch_collector *c = hwp_branch_collector__new(s, &co);
 	if (!c)
 		abort();
