@@ -499,7 +499,7 @@ static int synthesize_plt_all(struct hwp_elf_module *m, Elf *e)
 	return err;
 }
 
-static int load_symbols(struct hwp_elf_module *m, bool all_plt)
+static int load_symbols(struct hwp_elf_module *m, unsigned flags)
 {
 	Elf *order[2] = { m->elf, m->debug };
 	GElf_Shdr sh;
@@ -523,7 +523,8 @@ static int load_symbols(struct hwp_elf_module *m, bool all_plt)
 			}
 		}
 	}
-	if (all_plt) {
+	m->syms.demangle = flags & HWP_ELF_DEMANGLE;
+	if (flags & HWP_ELF_ALL_PLT) {
 		if (m->elf && (err = synthesize_plt_all(m, m->elf)))
 			return err;
 		return hwp_symtab__finish(&m->syms, HWP_SYMTAB_SORTED);
@@ -904,7 +905,7 @@ static void attach_alt(struct hwp_elf_module *m, const struct hwp_find_ctx *ctx,
 }
 
 int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
-			bool all_plt, struct hwp_elf_module **out, char *reason, size_t reason_size)
+			unsigned flags, struct hwp_elf_module **out, char *reason, size_t reason_size)
 {
 	struct hwp_elf_module *m = calloc(1, sizeof(*m));
 	GElf_Ehdr eh;
@@ -937,7 +938,7 @@ int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ct
 	}
 	err = load_segments(m, m->elf ? m->elf : m->debug, !m->elf);
 	if (!err)
-		err = load_symbols(m, all_plt);
+		err = load_symbols(m, flags);
 	if (err) {
 		snprintf(reason, reason_size, "%s: %s", m->elf_path ? m->elf_path : m->debug_path,
 			 strerror(-err));
@@ -1011,11 +1012,11 @@ const char *hwp_elf_module__debug_path(const struct hwp_elf_module *m)
 #else /* !HAVE_LIBDW: modules cannot be loaded (build_id_lookup says why) */
 
 int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
-			bool all_plt, struct hwp_elf_module **out, char *reason, size_t reason_size)
+			unsigned flags, struct hwp_elf_module **out, char *reason, size_t reason_size)
 {
 	(void)files;
 	(void)ctx;
-	(void)all_plt;
+	(void)flags;
 	*out = NULL;
 	snprintf(reason, reason_size, "built without elfutils");
 	return -ENOTSUP;
