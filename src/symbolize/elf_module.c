@@ -22,6 +22,8 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "symbolize/line_file.h"
+
 struct seg {
 	uint64_t off, filesz, vaddr;
 	bool exec;
@@ -61,6 +63,7 @@ struct hwp_elf_module {
 	bool cus_indexed;
 	Dwarf_Die *cus;
 	struct cu_fns *fns; /* per CU, built on first use */
+	struct hwp_line_files *lfs; /* per CU, built on first use */
 	size_t ncus;
 	struct cu_range *ranges;
 	size_t nranges;
@@ -598,7 +601,8 @@ static int index_cus(struct hwp_elf_module *m)
 		}
 		m->ncus++;
 	}
-	if (m->ncus && !(m->fns = calloc(m->ncus, sizeof(*m->fns))))
+	if (m->ncus && (!(m->fns = calloc(m->ncus, sizeof(*m->fns))) ||
+			!(m->lfs = calloc(m->ncus, sizeof(*m->lfs)))))
 		return -ENOMEM;
 	if (!m->nranges)
 		return 0;
@@ -848,7 +852,10 @@ int hwp_elf_module__source(struct hwp_elf_module *m, uint64_t vaddr, bool inline
 	line = dwarf_getsrc_die(cudie, vaddr);
 	if (!line)
 		return 0;
-	r->file = dwarf_linesrc(line, NULL, NULL);
+	/* the file as binutils names it (line_file.h): perf's srcline */
+	r->file = hwp_line_file__name(&m->lfs[cudie - m->cus], m->dw, cudie, line, &err);
+	if (err)
+		return err;
 	if (dwarf_lineno(line, &lineno) == 0 && lineno > 0)
 		r->line = (unsigned)lineno;
 	if (inlines && (err = inline_chain(m, cudie, vaddr, r)))
@@ -978,6 +985,9 @@ void hwp_elf_module__delete(struct hwp_elf_module *m)
 		free(m->fns[i].max_end);
 	}
 	free(m->fns);
+	for (size_t i = 0; m->lfs && i < m->ncus; i++)
+		hwp_line_files__free(&m->lfs[i]);
+	free(m->lfs);
 	free(m->cus);
 	free(m->ranges);
 	free(m->ranges_max_end);
