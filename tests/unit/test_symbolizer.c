@@ -1507,6 +1507,103 @@ static void test_self_against_addr2line(void)
 	hwp_symbolizer__delete(s);
 }
 
+/* ------------------------------------------------------------ DWARF 5 file 0 */
+
+/*
+ * A function defined in a header and emitted first in .text starts the line
+ * program's sequence in file 1 (the header) without a DW_LNS_set_file: the
+ * standard (libdw, readelf's decoded lines) says the header; binutils'
+ * addr2line, and so perf's srcline, says file 0, the .c file. glibc's
+ * __ctype_b_loc is this case (ctype.h vs ctype-info.c). hwprof names what
+ * addr2line names, here and at every instruction of the program.
+ */
+static void test_dwarf5_file0(void)
+{
+	char hdr[512], src[512], bin[512], *dl, *row;
+	struct hwp_symbolizer *s;
+	struct osym *v;
+	struct oinsn *ins;
+	struct ochain *ch;
+	uint64_t fn = 0, *addrs;
+	size_t n, ni, nc, same = 0, cmp = 0;
+	int mod;
+	bool disputed = false;
+
+	NEED_FIXTURES();
+	path_of(hdr, sizeof(hdr), "f0hdr.h");
+	path_of(src, sizeof(src), "f0main.c");
+	path_of(bin, sizeof(bin), "f0main");
+	write_file("f0hdr.h", "__attribute__((noinline)) int in_header(int x)\n"
+			      "{\n"
+			      "\treturn x * 7 + 1; /* F0_BODY */\n"
+			      "}\n");
+	write_file("f0main.c", "#include \"f0hdr.h\"\n"
+			       "int main(int argc, char **argv)\n"
+			       "{\n"
+			       "\t(void)argv;\n"
+			       "\treturn in_header(argc) & 1;\n"
+			       "}\n");
+	if (sh("gcc -g -gdwarf-5 -O2 '%s' -o '%s'", src, bin))
+		SKIP("gcc -gdwarf-5 failed");
+	n = readelf_syms(bin, false, false, &v);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i].name, "in_header"))
+			fn = v[i].value;
+	free(v);
+	CHECK(fn != 0);
+	/* the case is there: readelf's decoded rows put in_header in the header */
+	dl = capture("readelf --debug-dump=decodedline '%s'", bin);
+	if (dl) {
+		char want[32];
+
+		snprintf(want, sizeof(want), " 0x%" PRIx64 " ", fn);
+		row = strstr(dl, want);
+		while (row && row > dl && row[-1] != '\n')
+			row--;
+		disputed = row && !strncmp(row, "f0hdr.h ", 8);
+		free(dl);
+	}
+	CHECK(disputed);
+	s = new_symbolizer(NULL, NULL);
+	mod = hwp_symbolizer__module(s, bin, NULL, 0);
+	{
+		struct hwp_symbol_info info;
+
+		CHECK(hwp_symbolizer__lookup(s, mod, off_of(bin, fn), &info) == 0);
+		CHECK(info.file && !strcmp(base_name(info.file), "f0main.c"));
+		CHECK(info.line == marker_line("__attribute__((noinline)) int in_header(int x)\n{\n"
+					       "\treturn x * 7 + 1; /* F0_BODY */\n", "F0_BODY"));
+	}
+	/* every instruction: the file and line of addr2line's first location */
+	ni = objdump_insns(bin, &ins);
+	addrs = calloc(ni ? ni : 1, sizeof(*addrs));
+	for (size_t i = 0; i < ni; i++)
+		addrs[i] = ins[i].addr;
+	nc = addr2line_chains_with("addr2line", bin, addrs, ni, false, &ch);
+	CHECK(nc == ni && ni > 5);
+	for (size_t i = 0; i < nc; i++) {
+		struct hwp_symbol_info info;
+
+		if (!ch[i].n || !ch[i].f[0].line)
+			continue;
+		CHECK(hwp_symbolizer__lookup(s, mod, off_of(bin, ch[i].addr), &info) == 0);
+		cmp++;
+		if (info.file && !strcmp(base_name(info.file), base_name(ch[i].f[0].file)) &&
+		    info.line == ch[i].f[0].line)
+			same++;
+		else
+			fprintf(stderr, "0x%" PRIx64 ": %s:%u, addr2line %s:%u\n", ch[i].addr,
+				info.file ? base_name(info.file) : "?", info.line,
+				base_name(ch[i].f[0].file), ch[i].f[0].line);
+	}
+	CHECK(cmp > 5 && same == cmp);
+	printf("# DWARF 5 file 0: %zu/%zu instructions' file:line as addr2line\n", same, cmp);
+	free(ch);
+	free(addrs);
+	free(ins);
+	hwp_symbolizer__delete(s);
+}
+
 /* ------------------------------------------------------------ C++ / Rust names */
 
 /* c++filt -p NAME: the name without parameters (binutils' own demangler
@@ -2348,6 +2445,7 @@ int main(void)
 	RUN(test_inline_chains);
 	RUN(test_self_against_addr2line);
 	RUN(test_cxx_demangle);
+	RUN(test_dwarf5_file0);
 	RUN(test_stripped_with_buildid_cache);
 	RUN(test_debuglink);
 	RUN(test_debug_file_only);
