@@ -24,7 +24,10 @@
  * in the table); zero-sized symbols reach the next one; overlapping symbols
  * resolve as perf 6.1's symbol tree resolves them. Source lines and inline chains come from libdw
  * (DWARF 2-5, compressed sections, dwz .gnu_debugaltlink files also looked
- * for in the debug directories); they match eu-addr2line/addr2line -i.
+ * for in the debug directories); they match addr2line -i, whose source file
+ * perf prints: where binutils reads a DWARF 5 line table unlike the
+ * standard (a sequence's rows before its first file change are in file 0,
+ * not 1), hwprof reads it as binutils does.
  *
  * Names are demangled with libiberty's cplus_demangle, the demangler perf 6.1
  * uses (C++, Rust legacy and v0), in two forms: the name perf prints by
