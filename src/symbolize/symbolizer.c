@@ -658,12 +658,16 @@ static int cache_insert(struct hwp_symbolizer *s, int32_t module, uint64_t off,
 
 /* ---- lookup ---- */
 
-static void fill_symbol(struct hwp_symbolizer *s, struct hwp_sym *sym, uint64_t addr,
+/* KERNEL: perf leaves kernel (and kernel module) names as they are
+   (symbol_conf.demangle_kernel is off by default), Rust ones included. */
+static void fill_symbol(struct hwp_symbolizer *s, struct hwp_sym *sym, uint64_t addr, bool kernel,
 			struct hwp_symbol_info *out)
 {
 	if (!sym)
 		return;
-	if (!sym->demangled)
+	if (kernel)
+		sym->demangled = sym->demangled_full = sym->name;
+	else if (!sym->demangled)
 		demangled(s, sym->name, &sym->demangled, &sym->demangled_full);
 	out->symbol = sym->demangled;
 	out->symbol_full = sym->demangled_full;
@@ -680,7 +684,7 @@ static int resolve_elf(struct hwp_symbolizer *s, struct module *m, uint64_t offs
 	int ret;
 
 	hwp_elf_module__offset_to_vaddr(m->elf, offset, &out->vaddr);
-	fill_symbol(s, hwp_elf_module__find_symbol(m->elf, out->vaddr), out->vaddr, out);
+	fill_symbol(s, hwp_elf_module__find_symbol(m->elf, out->vaddr), out->vaddr, false, out);
 	ret = hwp_elf_module__source(m->elf, out->vaddr, !s->o.no_inline, r);
 	if (ret < 0)
 		return ret;
@@ -729,7 +733,7 @@ int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset
 	}
 	if (m->kernel) {
 		out->vaddr = offset;
-		fill_symbol(s, hwp_kallsyms__find(s->ksyms, offset), offset, out);
+		fill_symbol(s, hwp_kallsyms__find(s->ksyms, offset), offset, true, out);
 	} else if ((err = resolve_elf(s, m, offset, out))) {
 		memset(out, 0, sizeof(*out));
 		return hwp_set_error(-err, "%s: symbolizing 0x%" PRIx64 ": %s", m->path, offset,
