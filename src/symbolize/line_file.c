@@ -210,7 +210,9 @@ static int cmp_span(const void *a, const void *b)
 
 static int scan(struct hwp_line_files *lf, Dwarf *dw, Dwarf_Die *cudie)
 {
-	Elf *e = dwarf_getelf(dw);
+	/* the unit's own file: a dwz partial unit's table is in the alt file */
+	Dwarf *own = cudie->cu ? dwarf_cu_getdwarf(cudie->cu) : NULL;
+	Elf *e = dwarf_getelf(own ? own : dw);
 	Dwarf_Attribute a;
 	Dwarf_Word off;
 	GElf_Ehdr eh;
