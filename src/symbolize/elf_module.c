@@ -4,7 +4,8 @@
  * code labels; PLT entries synthesized as "name@plt" as perf 6.1 does, or
  * every one as objdump does; looked up through perf's own symbol tree,
  * symtree.h), DWARF lines and
- * inline chains through libdw, as eu-addr2line -i finds them.
+ * inline chains through libdw, as eu-addr2line -i finds them -- with the
+ * source file named as binutils' addr2line names it (line_file.h).
  */
 #include <errno.h>
 #include <stdio.h>
