@@ -260,6 +260,7 @@ static struct {
 	unsigned depth;
 	uint32_t rec_mask;
 	bool callstack, exact, debug;
+	bool windowed; /* every taken branch is recorded: on_tb_windowed */
 	pid_t pid;
 	int fd;
 	uint64_t next_chunk;
@@ -1018,6 +1019,65 @@ static void on_tb(unsigned int vi, void *ud)
 	set_prev(v, t);
 }
 
+/*
+ * The windowed hot path (the default -j any: every taken branch and signal
+ * entry is recorded). A sample holds the newest DEPTH ring entries and the
+ * cycles of the oldest need the entry before it: DEPTH + 1 positions. Every
+ * position newer than a taken branch took the countdown down by at most one
+ * (a taken entry by one, an ERET entry by the pending branch it resolves, an
+ * IRQ entry by none), so the branches a sample reads had a countdown of at
+ * most DEPTH + 1 when they ran. Further from a sample, neither the ring
+ * entry nor the cost model's clock can be read (a sample only shows clock
+ * differences within its entries): only the predictor, the return stack and
+ * the countdown move there, and the ring position, which hw_idx shows.
+ */
+static int64_t window; /* DEPTH + 1 */
+
+static void on_tb_windowed(unsigned int vi, void *ud)
+{
+	const struct tbi *t = ud, *p;
+	struct vcpu *v;
+	uint64_t pc, fall;
+	uint32_t cls;
+
+	v = cur_vcpu;
+	if (unlikely(!v) || v->countdown <= window) {
+		on_tb(vi, ud);
+		return;
+	}
+	pc = t->start;
+	p = v->prev;
+	cls = p->cls;
+	fall = p->fall;
+	if (pc == fall && !(cls & C_NOFALL)) {
+		if (cls & C_COND)
+			predict_cond(v, fall, false);
+		v->prev = t;
+		return;
+	}
+	if (pc == p->target) {
+		if (cls & C_COND)
+			predict_cond(v, fall, true);
+		if (cls & C_CALL)
+			rsb_push(v, fall);
+	} else if ((cls & C_ANY) && !((cls & C_PHANTOM) && pc == p->phantom) &&
+		   likely(pc < g.hmin || pc > g.hmax)) {
+		if (cls & C_RET) {
+			rsb_pop(v, pc);
+		} else {
+			predict_ind(v, fall, pc);
+			if (cls & C_CALL)
+				rsb_push(v, fall);
+		}
+	} else {
+		tb_slow(vi, t);
+		return;
+	}
+	v->countdown--; /* > window >= 2: no sample due */
+	v->pos++;
+	v->prev = t;
+}
+
 static void on_tb_generic(unsigned int vi, void *ud)
 {
 	struct vcpu *v = vcpu_of(vi);
@@ -1248,7 +1308,8 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	pthread_mutex_unlock(&g.tr_lock);
 	if (t)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, g.exact ? on_tb_exact :
-							 g.callstack ? on_tb_generic : on_tb,
+							 g.callstack ? on_tb_generic :
+							 g.windowed ? on_tb_windowed : on_tb,
 						     QEMU_PLUGIN_CB_NO_REGS, t);
 }
 
@@ -1578,6 +1639,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	if (!g.dir[0]) {
 		fprintf(stderr, "hwprof-emu: no out=DIR argument\n");
 		return -1;
+	}
+	{
+		uint32_t all = 1u << HWP_EMU_K_COND | 1u << HWP_EMU_K_JMP | 1u << HWP_EMU_K_CALL |
+			       1u << HWP_EMU_K_IJMP | 1u << HWP_EMU_K_ICALL | 1u << HWP_EMU_K_RET |
+			       1u << HWP_EMU_K_FAR | 1u << HWP_EMU_K_IRQ | 1u << HWP_EMU_K_ERET;
+
+		g.windowed = !g.callstack && (g.rec_mask & all) == all;
+		window = (int64_t)g.depth + 1;
 	}
 	g.debug = getenv("HWPROF_EMU_DEBUG") != NULL;
 	g.hmin = UINT64_MAX;
