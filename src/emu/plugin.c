@@ -1732,7 +1732,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			       1u << HWP_EMU_K_IJMP | 1u << HWP_EMU_K_ICALL | 1u << HWP_EMU_K_RET |
 			       1u << HWP_EMU_K_FAR | 1u << HWP_EMU_K_IRQ | 1u << HWP_EMU_K_ERET;
 
-		g.windowed = !g.callstack && (g.rec_mask & all) == all;
+		const char *nw = getenv("HWPROF_EMU_NOWINDOW"); /* tests: "1" turns it off */
+
+		g.windowed = !g.callstack && (g.rec_mask & all) == all && !(nw && !strcmp(nw, "1"));
 		window = (int64_t)g.depth + 1;
 	}
 	g.debug = getenv("HWPROF_EMU_DEBUG") != NULL;
