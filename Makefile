@@ -54,7 +54,7 @@ MAN_STAMP := $(BUILD)/man/.stamp
 COMPLETION := $(BUILD)/completion/hwprof
 
 .DEFAULT_GOAL := all
-.PHONY: all setup demo test test-san fuzz bench clean install uninstall
+.PHONY: all setup demo test test-san fuzz bench bench-emulate clean install uninstall
 all: $(HWPROF) $(LIBA) $(BUILD)/libhwprof.so $(UNIT_BINS) $(TOOL_BINS) $(EMU_SO) $(MAN_STAMP) $(COMPLETION)
 
 # Every object depends on the config stamp: a changed compiler, flag or
@@ -163,6 +163,11 @@ fuzz: $(FUZZ_BINS)
 
 bench: all
 	@bench/run.sh $(BUILD)
+	@bench/emulate.sh $(BUILD)
+
+# Emulated capture only: native vs qemu-x86_64 vs record --emulate on real programs.
+bench-emulate: all
+	@bench/emulate.sh $(BUILD)
 
 clean:
 	rm -rf build build-san build-fuzz $(BUILD)

@@ -1,41 +1,57 @@
 #!/bin/bash
-# Emulated branch-stack capture vs native and vs plain qemu-x86_64, on the
-# CPU-bound fixture tests/fixtures/emu_cpu.c (two workloads: "branchy", about
-# 15 instructions per taken branch, and "mixed", closer to ordinary code).
-# Prints the best-of-3 wall and cpu (user+sys) time of each run and the ratios
-# (target: emulated capture at the default period <= 10x native). Not a test:
-# numbers depend on the machine; on a loaded machine trust the cpu column.
-# Usage: bench/emulate.sh BUILD_DIR [SCALE]   (SCALE 1 = about 1 s native)
+# Cost of emulated branch-stack capture on real programs: each workload runs
+# natively, under plain qemu-x86_64, and under `hwprof record --emulate` (the
+# default: predictor + cost model; the fast mode -j any,no_flags,no_cycles,
+# which skips both models; and --exact). Prints the best-of-N wall and cpu
+# (user+sys) seconds and the ratios to native and to plain qemu. Not a test:
+# numbers depend on the machine; on a shared machine trust the cpu column.
+#
+# Workloads (bench/emu/): lua5.4 on branchy.lua (an interpreter's dispatch
+# loop), sqlite_driver.c linked against Debian's libsqlite3.a (a database,
+# in memory), xz and gzip on generated text (compressors), and the fixture
+# tests/fixtures/emu_cpu.c. A workload whose program is missing is skipped.
+# Usage: bench/emulate.sh [BUILD_DIR]   ($BENCH_REPS runs each, default 3;
+#        $BENCH_ONLY="lua sqlite" runs only those workloads)
 set -euo pipefail
 BUILD=${1:-build}
-SCALE=${2:-1}
+REPS=${BENCH_REPS:-3}
 HWPROF=$BUILD/hwprof
-PLUGIN=$BUILD/hwprof-emu.so
+here=$(cd "$(dirname "$0")" && pwd)
 dir=${BENCH_DIR:-$BUILD/bench-data}
 mkdir -p "$dir"
 command -v qemu-x86_64 >/dev/null || { echo "bench/emulate.sh: qemu-x86_64 not found: install qemu-user" >&2; exit 1; }
-[ -f "$PLUGIN" ] || { echo "bench/emulate.sh: $PLUGIN not built (make $PLUGIN)" >&2; exit 1; }
-gcc -O2 -o "$dir/emu_cpu" "$(dirname "$0")/../tests/fixtures/emu_cpu.c"
-
-# The full command when `hwprof record --emulate` works here; else the plugin
-# under qemu directly (the recording without the conversion to perf.data).
-if "$HWPROF" record --emulate -o "$dir/probe.data" -- /bin/true >/dev/null 2>&1; then
-	record() { "$HWPROF" record --emulate -o "$dir/emu.data" "$@" -- "$dir/emu_cpu" "${args[@]}"; }
-	how="hwprof record --emulate"
-else
-	record() {
-		local extra=
-		[ "${1:-}" = --exact ] && extra=,exact=1
-		rm -rf "$dir/emu-raw" && mkdir -p "$dir/emu-raw"
-		qemu-x86_64 -plugin "$PLUGIN,out=$dir/emu-raw$extra" "$dir/emu_cpu" "${args[@]}"
-	}
-	how="qemu-x86_64 -plugin hwprof-emu.so (hwprof record --emulate not available: no conversion)"
+if ! "$HWPROF" record --emulate -o "$dir/probe.data" -- /bin/true >/dev/null 2>"$dir/.err"; then
+	echo "bench/emulate.sh: hwprof record --emulate does not work here: $(head -1 "$dir/.err")" >&2
+	exit 1
 fi
 rm -f "$dir/probe.data"
 
-best() { # best-of-3 "wall cpu" seconds of CMD... (a command or a shell function)
+# --- the workloads' programs and inputs
+gcc -O2 -o "$dir/emu_cpu" "$here/../tests/fixtures/emu_cpu.c"
+have_sqlite=
+if [ -f /usr/lib/x86_64-linux-gnu/libsqlite3.a ] && [ -f /usr/include/sqlite3.h ] &&
+	gcc -O2 -o "$dir/sqlite_driver" "$here/emu/sqlite_driver.c" \
+		/usr/lib/x86_64-linux-gnu/libsqlite3.a -lm -lpthread -ldl 2>"$dir/.err"; then
+	have_sqlite=1
+fi
+# about 2.4 MB of word-like text (a fixed seed: the same file every run)
+[ -s "$dir/text.in" ] || python3 - "$dir/text.in" <<'EOF'
+import random, sys
+random.seed(7)
+words = ("the of and to in is was for on that with as by at from his her it be this are an "
+         "which or had not but have were one all their").split()
+out = []
+for i in range(600000):
+    out.append(random.choice(words))
+    out.append("\n" if random.random() < 0.1 else " ")
+    if random.random() < 0.02:
+        out.append("%d " % random.randrange(100000))
+open(sys.argv[1], "w").write("".join(out))
+EOF
+
+best() { # best-of-$REPS "wall cpu" seconds of CMD...
 	local bw= bc= w c TIMEFORMAT='%R %U %S'
-	for _ in 1 2 3; do
+	for ((i = 0; i < REPS; i++)); do
 		{ time "$@" >/dev/null 2>"$dir/.err"; } 2>"$dir/.t" || {
 			echo "failed: $* : $(tail -1 "$dir/.err")" >&2; return 1; }
 		read -r w c < <(tail -1 "$dir/.t" | awk '{ print $1, $2 + $3 }')
@@ -44,36 +60,44 @@ best() { # best-of-3 "wall cpu" seconds of CMD... (a command or a shell function
 	done
 	echo "$bw $bc"
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / (b > 0 ? b : 0.001) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%5.1fx", a / (b > 0 ? b : 0.001) }'; }
+record() { "$HWPROF" record --emulate -o "$dir/emu.data" "$@"; }
 
-echo "emulated capture: $how"
-echo "default period: every 20011 taken branches, 32-entry stacks"
-for mode in branchy mixed; do
-	case $mode in
-	branchy) n=$((1000 * SCALE)) ;;
-	mixed) n=$((1500 * SCALE)) ;;
-	esac
-	args=("$mode" "$n")
-	read -r native native_cpu < <(best "$dir/emu_cpu" "${args[@]}")
-	read -r qemu qemu_cpu < <(best qemu-x86_64 "$dir/emu_cpu" "${args[@]}")
-	read -r emu emu_cpu < <(best record)
-	read -r exact exact_cpu < <(best record --exact "$dir/emu.exact")
-	taken=
-	if [ -f "$dir/emu.data" ] && command -v perf >/dev/null; then
-		taken=$(perf script -F period -i "$dir/emu.data" 2>/dev/null | awk '{s+=$1} END {print s}')
-	fi
+# run NAME PROG ARGS...: one workload, every configuration
+run() {
+	local name=$1 nw nc qw qc ew ec fw fc xw xc taken
+	shift
+	case " ${BENCH_ONLY:-$name} " in *" $name "*) ;; *) return 0 ;; esac
+	local prog
+	prog=$(command -v "$1") || { echo; echo "$name: skipped ($1 not found)"; return 0; }
+	shift
+	set -- "$prog" "$@" # qemu-x86_64 does not search PATH
+	read -r nw nc < <(best "$@")
+	read -r qw qc < <(best qemu-x86_64 "$@")
+	read -r ew ec < <(best record -- "$@")
+	taken=$(grep -o '[0-9]* taken branches' "$dir/.err" | grep -o '^[0-9]*' || echo 0)
+	read -r fw fc < <(best record -j any,no_flags,no_cycles -- "$@")
+	read -r xw xc < <(best record --exact "$dir/emu.exact" -- "$@")
 	echo
-	echo "$mode ($n):                           wall       cpu (user+sys)"
-	printf '  %-34s %7.2f s  %7.2f s\n' native "$native" "$native_cpu" \
-		"qemu-x86_64 (no plugin)" "$qemu" "$qemu_cpu" \
-		"emulated capture" "$emu" "$emu_cpu" "emulated capture + --exact" "$exact" "$exact_cpu"
-	printf '  emulated / native: %sx wall, %sx cpu (target <= 10x)\n' \
-		"$(ratio "$emu" "$native")" "$(ratio "$emu_cpu" "$native_cpu")"
-	printf '  emulated / qemu: %sx wall; qemu / native: %sx wall; with --exact: %sx native wall\n' \
-		"$(ratio "$emu" "$qemu")" "$(ratio "$qemu" "$native")" "$(ratio "$exact" "$native")"
-	if [ -n "$taken" ]; then
-		printf '  about %s taken branches sampled, %.0f M/s emulated (cpu time)\n' "$taken" \
-			"$(awk -v t="$taken" -v s="$emu_cpu" 'BEGIN { print t / s / 1e6 }')"
-	fi
-done
-rm -rf "$dir/emu-raw" "$dir/emu.data" "$dir/emu.exact" "$dir/.t" "$dir/.err"
+	printf '%s: %s  (%s taken branches)\n' "$name" "$*" "$taken"
+	printf '  %-44s %7s %7s   %-13s %-13s %s\n' "" wall cpu "/native wall" "/native cpu" "/qemu cpu"
+	line() { printf '  %-44s %6.2fs %6.2fs   %-13s %-13s %s\n' "$1" "$2" "$3" \
+		"$(ratio "$2" "$nw")" "$(ratio "$3" "$nc")" "$(ratio "$3" "$qc")"; }
+	line native "$nw" "$nc"
+	line "qemu-x86_64 (no plugin)" "$qw" "$qc"
+	line "record --emulate" "$ew" "$ec"
+	line "record --emulate -j any,no_flags,no_cycles" "$fw" "$fc"
+	line "record --emulate --exact" "$xw" "$xc"
+}
+
+echo "emulated capture: default period (every 20011 taken branches), 32-entry stacks; best of $REPS"
+run lua lua5.4 "$here/emu/branchy.lua" 3
+if [ -n "$have_sqlite" ]; then
+	run sqlite "$dir/sqlite_driver" 200000
+else
+	echo; echo "sqlite: skipped (needs libsqlite3-dev: libsqlite3.a and sqlite3.h)"
+fi
+run xz xz -T1 -6 -c "$dir/text.in"
+run gzip gzip -6 -c "$dir/text.in"
+run fixture "$dir/emu_cpu" branchy 1000
+rm -f "$dir/emu.data" "$dir/emu.exact" "$dir/.t" "$dir/.err"

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "emu_progress.h"
 #include "hwprof/emulate.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_abi.h"
@@ -110,13 +111,16 @@ static void restore_signals(const struct sigaction old[NR_FORWARDED])
 static int emulate_run(struct hwp_emu *s, struct hwp_emu_result *res)
 {
 	pid_t pid = hwp_emu__start(s);
+	struct emu_progress progress;
 	int err;
 
 	if (pid < 0)
 		return cli_error("record --emulate: %s", hwp_errmsg());
 	child_pid = pid;
+	emu_progress_begin(&progress);
 	while ((err = hwp_emu__wait(s, res)) == -EINTR)
-		;
+		emu_progress_tick(&progress, s);
+	emu_progress_end(&progress);
 	child_pid = 0;
 	if (err < 0 || hwp_emu__finish(s, res) < 0)
 		return cli_error("record --emulate: %s", hwp_errmsg());

@@ -7,7 +7,8 @@
  *   s = hwp_emu__new(&opts);       checks qemu, the plugin, the program, the
  *                                  outputs (nothing runs yet)
  *   hwp_emu__start(s);             starts qemu (returns its pid)
- *   hwp_emu__wait(s, &res);        waits for it (call again after EINTR)
+ *   hwp_emu__wait(s, &res);        waits for it (call again after EINTR;
+ *                                  hwp_emu__progress() says how far it got)
  *   hwp_emu__finish(s, &res);      writes perf.data (+ the exact counts)
  *   hwp_emu__delete(s);            removes the temporary files
  *
@@ -74,6 +75,12 @@ HWP_API pid_t hwp_emu__start(struct hwp_emu *s);
 HWP_API pid_t hwp_emu__pid(const struct hwp_emu *s);
 /* 0 when qemu ended (RES says how), -EINTR when interrupted, <0 on error. */
 HWP_API int hwp_emu__wait(struct hwp_emu *s, struct hwp_emu_result *res);
+/* How far a running recording got (for a progress display): samples so far
+   and the taken branches of their periods; zeros when unknown. 0 or <0. */
+struct hwp_emu_progress {
+	uint64_t samples, taken;
+};
+HWP_API int hwp_emu__progress(const struct hwp_emu *s, struct hwp_emu_progress *p);
 /* Converts the recording; 0 or <0. Works on whatever was recorded. */
 HWP_API int hwp_emu__finish(struct hwp_emu *s, struct hwp_emu_result *res);
 HWP_API void hwp_emu__delete(struct hwp_emu *s);

@@ -34,6 +34,8 @@ struct hwp_emu {
 	bool callstack;
 	pid_t pid;
 	bool waited;
+	/* DIR/progress, mapped while qemu runs (NULL when it could not be) */
+	const struct hwp_emu_progress_page *progress;
 };
 
 /* ------------------------------------------------ emu_qemu.c: the process */
@@ -41,7 +43,7 @@ struct hwp_emu {
 /* Finds qemu, the plugin and the program of S->o (sets s->qemu, s->plugin,
    s->prog); 0 or <0 with the message set. */
 int hwp__emu_locate(struct hwp_emu *s);
-/* Kills (if still running) and reaps qemu. */
+/* Kills (if still running) and reaps qemu; unmaps the progress page. */
 void hwp__emu_reap(struct hwp_emu *s);
 
 /* ------------------------------------------ emu_module.c: ELF facts */

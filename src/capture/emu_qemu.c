@@ -10,12 +10,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "capture/emu_internal.h"
 #include "hwprof/hwprof.h"
+#include "hwprof/perf_abi.h"
 #include "util/path_search.h"
 
 #define PLUGIN_NAME "hwprof-emu.so"
@@ -159,6 +161,42 @@ void hwp__emu_reap(struct hwp_emu *s)
 		waitpid(s->pid, NULL, 0);
 		s->waited = true;
 	}
+	if (s->progress) {
+		munmap((void *)s->progress, sizeof(*s->progress));
+		s->progress = NULL;
+	}
+}
+
+/* The page the plugin counts samples into (emu_raw.h). Without it the
+   recording still works: there is just no progress to show. */
+static void map_progress(struct hwp_emu *s)
+{
+	char path[PATH_MAX + 32];
+	void *p;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/" HWP_EMU_PROGRESS_FILE, s->dir);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	if (ftruncate(fd, (off_t)sizeof(*s->progress)) == 0) {
+		p = mmap(NULL, sizeof(*s->progress), PROT_READ, MAP_SHARED, fd, 0);
+		if (p != MAP_FAILED)
+			s->progress = p;
+	}
+	close(fd);
+}
+
+int hwp_emu__progress(const struct hwp_emu *s, struct hwp_emu_progress *p)
+{
+	if (!s || !p)
+		return hwp_set_error(EINVAL, "hwp_emu__progress: no recording or no output");
+	memset(p, 0, sizeof(*p));
+	if (s->progress) {
+		p->samples = __atomic_load_n(&s->progress->samples, __ATOMIC_RELAXED);
+		p->taken = __atomic_load_n(&s->progress->taken, __ATOMIC_RELAXED);
+	}
+	return 0;
 }
 
 /* QEMU option syntax: a ',' inside a value is written ',,'. */
@@ -187,11 +225,16 @@ pid_t hwp_emu__start(struct hwp_emu *s)
 	pos = put_escaped(plug, sizeof(plug), pos, s->plugin);
 	pos += (size_t)snprintf(plug + pos, sizeof(plug) - pos, ",out=");
 	pos = put_escaped(plug, sizeof(plug), pos, s->dir);
+	/* model=0: no_flags and no_cycles clear what the predictor and the
+	   cost model would give, so the plugin skips them (faster) */
 	snprintf(plug + pos, sizeof(plug) - pos,
-		 ",period=%llu,jitter=%u,depth=%u,kinds=%#x,callstack=%d,exact=%d",
+		 ",period=%llu,jitter=%u,depth=%u,kinds=%#x,callstack=%d,exact=%d,model=%d",
 		 (unsigned long long)s->o.period, s->o.jitter, s->o.depth, s->kinds,
-		 s->callstack, s->exact != NULL);
+		 s->callstack, s->exact != NULL,
+		 (s->bst & (HWP_BRANCH_NO_FLAGS | HWP_BRANCH_NO_CYCLES)) !=
+			 (HWP_BRANCH_NO_FLAGS | HWP_BRANCH_NO_CYCLES));
 
+	map_progress(s);
 	args = calloc((size_t)s->o.argc + 8, sizeof(*args));
 	if (!args)
 		return hwp_set_error(ENOMEM, "out of memory");

@@ -140,4 +140,16 @@ struct hwp_emu_lost {
 	uint64_t time, count;
 };
 
+/*
+ * DIR/progress: one page the driver creates before qemu starts. Every guest
+ * process (fork children inherit the shared mapping) and thread adds to it
+ * at each sample (atomically), so that the driver can show how far the
+ * recording got while it runs; the raw files stay the record.
+ */
+#define HWP_EMU_PROGRESS_FILE "progress"
+struct hwp_emu_progress_page {
+	uint64_t samples;
+	uint64_t taken; /* the periods of those samples */
+};
+
 #endif

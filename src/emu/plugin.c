@@ -80,6 +80,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -260,6 +261,8 @@ static struct {
 	unsigned depth;
 	uint32_t rec_mask;
 	bool callstack, exact, debug;
+	bool windowed; /* every taken branch is recorded (see window) */
+	bool model;    /* run the predictor and cost model (model=0: no_flags,no_cycles) */
 	pid_t pid;
 	int fd;
 	uint64_t next_chunk;
@@ -283,6 +286,9 @@ static struct {
 	uint64_t hmin, hmax;
 	uint64_t snap_id;
 } g = { .fd = -1, .file_lock = PTHREAD_MUTEX_INITIALIZER, .tr_lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The driver's progress page (emu_raw.h), NULL when there is none. */
+static struct hwp_emu_progress_page *progress;
 
 static struct vcpu *vcpus[MAX_VCPUS];
 /* The hot path's vCPU: that of this host thread, set by its first TB (the
@@ -516,6 +522,10 @@ static __attribute__((noinline)) void emit_sample(struct vcpu *v, uint64_t ip)
 		}
 		w_commit(s, HWP_EMU_SAMPLE, size);
 		v->samples++;
+		if (progress) {
+			__atomic_fetch_add(&progress->samples, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&progress->taken, period, __ATOMIC_RELAXED);
+		}
 	} else {
 		v->lost++;
 	}
@@ -933,19 +943,7 @@ static inline __attribute__((always_inline)) void set_prev(struct vcpu *v, const
 }
 
 
-/* A taken branch on the fast path (no call-stack mode, no exact counts);
-   true when a sample is due. */
-static inline __attribute__((always_inline)) bool taken_fast(struct vcpu *v, const struct tbi *p,
-							     uint64_t to, bool mis, uint32_t cls)
-{
-	v->hc += 2 * TAKEN_BUBBLE;
-	if (cls & C_REC)
-		ring_push(v, p, to, mis);
-	v->hc += 2 * MISPREDICT_PENALTY * mis;
-	return --v->countdown <= 0;
-}
-
-/* Out of the hot function, so that it needs no saved registers. */
+/* Out of the hot functions, so that they need no saved registers. */
 static __attribute__((noinline)) void tb_slow(unsigned int vi, const struct tbi *t)
 {
 	struct vcpu *v = vcpu_of(vi);
@@ -957,67 +955,181 @@ static __attribute__((noinline)) void tb_slow(unsigned int vi, const struct tbi 
 	}
 }
 
+static __attribute__((noinline)) void tb_slow_exact(unsigned int vi, const struct tbi *t)
+{
+	struct vcpu *v = vcpu_of(vi);
+
+	cur_vcpu = v;
+	if (likely(v != NULL)) {
+		generic(v, t, t->start, true);
+		set_prev(v, t);
+	}
+}
+
 static __attribute__((noinline)) void tb_sample(struct vcpu *v, uint64_t ip)
 {
 	emit_sample(v, ip);
 }
 
 /*
- * The hot path: one call at the start of every TB. Plain fall-through,
- * direct branches and indirect branches are resolved from the expectations
- * the previous TB left in the vCPU; anything else takes the generic path.
+ * Windowed recording (every taken branch and signal entry is recorded: the
+ * default -j any). A sample holds the newest DEPTH ring entries, and the
+ * cycles of the oldest need the entry before it: DEPTH + 1 positions. Every
+ * position newer than a taken branch took the countdown down by at most one
+ * (a taken entry by one, an ERET entry by the pending branch it resolves, an
+ * IRQ entry by none), so the branches a sample reads had a countdown of at
+ * most DEPTH + 1 when they ran. Further from a sample, neither their ring
+ * entries nor the cost model's clock can be read (a sample only shows clock
+ * differences within its entries): there only the predictor and the
+ * countdown move, and the ring position (hw_idx shows it).
  */
-static void on_tb(unsigned int vi, void *ud)
+static int64_t window; /* DEPTH + 1 */
+
+/*
+ * The hot path: one call at the start of every TB. Plain fall-through,
+ * direct branches and indirect branches are resolved from what the previous
+ * TB P left in the vCPU; anything else takes the generic path. Instantiated
+ * per mode (the flags are constants in each): MODEL runs the predictor and
+ * the cost model (off when no_flags and no_cycles clear their results
+ * anyway), EXACT counts per site, NEAR (the window, or not windowed) keeps
+ * the ring and the clock. No call-stack mode (generic path). Returns the
+ * taken branch's mispredict bit through *MIS; 0 when P fell through, 1 when
+ * it branched, -1 when the generic path ran instead.
+ */
+static inline __attribute__((always_inline)) int resolve_fast(struct vcpu *v,
+							       const struct tbi *p,
+							       uint64_t pc, bool *misp,
+							       bool model, bool exact)
 {
-	const struct tbi *t = ud, *p;
-	struct vcpu *v;
-	uint64_t pc, fall;
-	uint32_t cls;
-	bool mis;
+	uint32_t cls = p->cls;
+	uint64_t fall = p->fall;
+	bool mis = false;
 
-	v = cur_vcpu;
-	if (unlikely(!v)) {
-		tb_slow(vi, t);
-		return;
-	}
-	pc = t->start;
-	p = v->prev;
-	cls = p->cls;
-	fall = p->fall;
 	if (pc == fall && !(cls & C_NOFALL)) {
-		uint64_t hc = v->hc + t->n_insns;
-
-		if (cls & C_COND)
-			hc += 2 * MISPREDICT_PENALTY * predict_cond(v, fall, false);
-		v->hc = hc;
-		v->prev = t;
-		return;
+		if (cls & C_COND) {
+			if (model)
+				mis = predict_cond(v, fall, false);
+			if (exact)
+				count(v, p, false);
+		}
+		*misp = mis;
+		return 0;
 	}
 	if (pc == p->target) {
-		mis = (cls & C_COND) ? predict_cond(v, fall, true) : false;
-		if (cls & C_CALL)
+		if (model && (cls & C_COND))
+			mis = predict_cond(v, fall, true);
+		if (model && (cls & C_CALL))
 			rsb_push(v, fall);
 	} else if ((cls & C_ANY) && !((cls & C_PHANTOM) && pc == p->phantom) &&
 		   likely(pc < g.hmin || pc > g.hmax)) {
-		if (cls & C_RET) {
-			mis = rsb_pop(v, pc);
-		} else {
-			mis = predict_ind(v, fall, pc);
-			if (cls & C_CALL)
-				rsb_push(v, fall);
+		if (model) {
+			if (cls & C_RET) {
+				mis = rsb_pop(v, pc);
+			} else {
+				mis = predict_ind(v, fall, pc);
+				if (cls & C_CALL)
+					rsb_push(v, fall);
+			}
 		}
+		if (exact && (cls & C_IND))
+			count_target(v, p->site, pc);
 	} else {
-		tb_slow(vi, t);
-		return;
+		return -1;
 	}
-	if (unlikely(taken_fast(v, p, pc, mis, cls))) {
-		set_prev(v, t);
-		tb_sample(v, pc);
-		return;
-	}
-	set_prev(v, t);
+	if (exact)
+		count(v, p, true);
+	*misp = mis;
+	return 1;
 }
 
+/* Near a sample (or not windowed): the ring and the clock too. */
+static inline __attribute__((always_inline)) void hot_near(unsigned int vi, const struct tbi *t,
+							   bool model, bool exact)
+{
+	struct vcpu *v = cur_vcpu;
+	const struct tbi *p;
+	uint64_t pc;
+	bool mis;
+	int r;
+
+	if (unlikely(!v))
+		goto slow;
+	pc = t->start;
+	p = v->prev;
+	r = resolve_fast(v, p, pc, &mis, model, exact);
+	if (unlikely(r < 0))
+		goto slow;
+	v->prev = t;
+	if (!r) {
+		if (model)
+			v->hc += t->n_insns + 2 * MISPREDICT_PENALTY * mis;
+		return;
+	}
+	if (model)
+		v->hc += 2 * TAKEN_BUBBLE;
+	if (p->cls & C_REC)
+		ring_push(v, p, pc, mis);
+	if (model)
+		v->hc += 2 * MISPREDICT_PENALTY * mis + t->n_insns;
+	if (unlikely(--v->countdown <= 0))
+		tb_sample(v, pc);
+	return;
+slow:
+	if (exact)
+		tb_slow_exact(vi, t);
+	else
+		tb_slow(vi, t);
+}
+
+/* Windowed, far from a sample: no ring entry, no clock. NEAR_FN (a
+   separate function: this one then needs no saved registers) does the rest. */
+static inline __attribute__((always_inline)) void hot_far(unsigned int vi, const struct tbi *t,
+							  bool model, bool exact,
+							  qemu_plugin_vcpu_udata_cb_t near_fn)
+{
+	struct vcpu *v = cur_vcpu;
+	bool mis;
+	int r;
+
+	if (unlikely(!v) || v->countdown <= window) {
+		near_fn(vi, (void *)t);
+		return;
+	}
+	r = resolve_fast(v, v->prev, t->start, &mis, model, exact);
+	if (unlikely(r < 0)) {
+		if (exact)
+			tb_slow_exact(vi, t);
+		else
+			tb_slow(vi, t);
+		return;
+	}
+	v->prev = t;
+	if (r) {
+		v->countdown--; /* > window >= 2: no sample due */
+		v->pos++;
+	}
+}
+
+#define HOT_NEAR(name, model, exact)                                            \
+	static __attribute__((noinline)) void name(unsigned int vi, void *ud)  \
+	{                                                                       \
+		hot_near(vi, ud, model, exact);                                 \
+	}
+#define HOT_FAR(name, model, exact, near_fn)                                    \
+	static void name(unsigned int vi, void *ud)                            \
+	{                                                                       \
+		hot_far(vi, ud, model, exact, near_fn);                         \
+	}
+HOT_NEAR(on_tb, true, false)
+HOT_NEAR(on_tb_exact, true, true)
+HOT_NEAR(on_tb_nomodel, false, false)
+HOT_NEAR(on_tb_nomodel_exact, false, true)
+HOT_FAR(on_tb_win, true, false, on_tb)
+HOT_FAR(on_tb_win_exact, true, true, on_tb_exact)
+HOT_FAR(on_tb_win_nomodel, false, false, on_tb_nomodel)
+HOT_FAR(on_tb_win_nomodel_exact, false, true, on_tb_nomodel_exact)
+
+/* Call-stack mode: the generic path for every TB. */
 static void on_tb_generic(unsigned int vi, void *ud)
 {
 	struct vcpu *v = vcpu_of(vi);
@@ -1028,7 +1140,7 @@ static void on_tb_generic(unsigned int vi, void *ud)
 	}
 }
 
-static void on_tb_exact(unsigned int vi, void *ud)
+static void on_tb_generic_exact(unsigned int vi, void *ud)
 {
 	struct vcpu *v = vcpu_of(vi);
 
@@ -1036,6 +1148,18 @@ static void on_tb_exact(unsigned int vi, void *ud)
 		generic(v, ud, ((const struct tbi *)ud)->start, true);
 		set_prev(v, ud);
 	}
+}
+
+/* The execution callback of every TB in this recording's mode. */
+static qemu_plugin_vcpu_udata_cb_t exec_cb(void)
+{
+	if (g.callstack)
+		return g.exact ? on_tb_generic_exact : on_tb_generic;
+	if (!g.windowed)
+		return g.exact ? on_tb_exact : on_tb;
+	if (!g.model)
+		return g.exact ? on_tb_win_nomodel_exact : on_tb_win_nomodel;
+	return g.exact ? on_tb_win_exact : on_tb_win;
 }
 
 /* ------------------------------------------------------ translation time */
@@ -1247,9 +1371,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	t = tbi_get(&key);
 	pthread_mutex_unlock(&g.tr_lock);
 	if (t)
-		qemu_plugin_register_vcpu_tb_exec_cb(tb, g.exact ? on_tb_exact :
-							 g.callstack ? on_tb_generic : on_tb,
-						     QEMU_PLUGIN_CB_NO_REGS, t);
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, exec_cb(), QEMU_PLUGIN_CB_NO_REGS, t);
 }
 
 /* ---------------------------------------------------- process lifecycle */
@@ -1520,6 +1642,29 @@ static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vi, int64_t num, in
 
 /* ----------------------------------------------------------------- setup */
 
+/* Maps the driver's progress page when there is one (not an error when not:
+   qemu run by hand). Fork children share it. */
+static void open_progress(void)
+{
+	char path[PATH_MAX + 32];
+	struct stat st;
+	void *p;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/" HWP_EMU_PROGRESS_FILE, g.dir);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) < 0 || st.st_size < (off_t)sizeof(*progress)) {
+		close(fd); /* a shorter file would fault (SIGBUS) when written */
+		return;
+	}
+	p = mmap(NULL, sizeof(*progress), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p != MAP_FAILED)
+		progress = p;
+}
+
 static bool parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
@@ -1546,6 +1691,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	}
 	g.period = 20011;
 	g.depth = 32;
+	g.model = true;
 	g.rec_mask = ~0u & ~((1u << HWP_EMU_K_NONE) | (1u << HWP_EMU_K_REP) |
 			     (1u << HWP_EMU_K_SYSCALL) | (1u << HWP_EMU_K_TRAP));
 	for (int i = 0; i < argc; i++) {
@@ -1569,6 +1715,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			g.callstack = v != 0;
 		} else if (KEY("exact") && parse_u64(val, &v)) {
 			g.exact = v != 0;
+		} else if (KEY("model") && parse_u64(val, &v)) {
+			g.model = v != 0;
 		} else {
 			fprintf(stderr, "hwprof-emu: bad plugin argument '%s'\n", a);
 			return -1;
@@ -1579,9 +1727,20 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		fprintf(stderr, "hwprof-emu: no out=DIR argument\n");
 		return -1;
 	}
+	{
+		uint32_t all = 1u << HWP_EMU_K_COND | 1u << HWP_EMU_K_JMP | 1u << HWP_EMU_K_CALL |
+			       1u << HWP_EMU_K_IJMP | 1u << HWP_EMU_K_ICALL | 1u << HWP_EMU_K_RET |
+			       1u << HWP_EMU_K_FAR | 1u << HWP_EMU_K_IRQ | 1u << HWP_EMU_K_ERET;
+
+		const char *nw = getenv("HWPROF_EMU_NOWINDOW"); /* tests: "1" turns it off */
+
+		g.windowed = !g.callstack && (g.rec_mask & all) == all && !(nw && !strcmp(nw, "1"));
+		window = (int64_t)g.depth + 1;
+	}
 	g.debug = getenv("HWPROF_EMU_DEBUG") != NULL;
 	g.hmin = UINT64_MAX;
 	g.pid = getpid();
+	open_progress();
 	if ((err = open_output(0, 0)) < 0) {
 		fprintf(stderr, "hwprof-emu: %s/%d.raw: %s\n", g.dir, (int)g.pid, strerror(-err));
 		return -1;
