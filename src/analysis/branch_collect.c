@@ -348,3 +348,8 @@ const struct hwp_branch_table *hwp_branch_collector__addresses(const struct hwp_
 {
 	return c->addrs;
 }
+
+struct hwp_session *hwp__branch_collector_session(const struct hwp_branch_collector *c)
+{
+	return c->session;
+}

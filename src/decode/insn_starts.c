@@ -129,6 +129,19 @@ bool hwp__code_file_is_program(const struct hwp__code_file *f)
 	return false;
 }
 
+int hwp__code_file_offset_to_vaddr(const struct hwp__code_file *f, uint64_t off, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < f->n_load; i++) {
+		const GElf_Phdr *ph = &f->load[i];
+
+		if (off >= ph->p_offset && off - ph->p_offset < ph->p_filesz) {
+			*vaddr = ph->p_vaddr + (off - ph->p_offset);
+			return 0;
+		}
+	}
+	return -ERANGE;
+}
+
 int hwp__code_file_vaddr_to_offset(const struct hwp__code_file *f, uint64_t vaddr, uint64_t *off)
 {
 	for (size_t i = 0; i < f->n_load; i++) {
