@@ -225,12 +225,13 @@ static int print_stats(struct report_input *in, const struct ranges_opts *o)
 	hwp_table__add_column(t, "Reason", "reason", HWP_COL_TEXT);
 	hwp_table__add_column(t, "Ranges", "ranges", HWP_COL_COUNT);
 	hwp_table__add_column(t, "Share", "share_percent", HWP_COL_PERCENT);
+	stats_row(t, "all", NULL, st->pairs, st->pairs);
 	stats_row(t, "accepted", NULL, st->accepted, st->pairs);
 	stats_row(t, "accepted", "not_decoded", st->unchecked, st->pairs);
 	for (int r = 0; r < HWP_RANGE_REJECT_NR; r++)
 		stats_row(t, "rejected", hwp_range_reject__name(r), st->rejected[r], st->pairs);
 	if (o->ro.fmt == HWP_TABLE_TEXT)
-		printf("%llu ranges between consecutive branch records, %zu distinct accepted\n",
+		printf("%llu ranges between consecutive branch records; %zu distinct accepted\n",
 		       (unsigned long long)st->pairs, st->distinct);
 	rc = report_print_table(t, o->ro.fmt);
 	hwp_table__delete(t);
