@@ -7,6 +7,8 @@ Each sample has two entries: e[1] (older) ends at the range start, e[0]
 (newer) starts at the range end. The kinds, chosen from objdump -d:
   accepted   start < end in one function, no jmp/call/ret between
   crosses    a direct call strictly between start and end
+  ind_jump   an indirect jump (a switch's jump table) strictly between: also
+             "crosses_branch" to hwprof (llvm-profgen accepts it)
   backward   end before start
   misaligned end one byte into a multi-byte instruction, nothing between
   modules    end in /bin/true's mapping
@@ -14,8 +16,9 @@ Each sample has two entries: e[1] (older) ends at the range start, e[0]
   zeroed     the older entry is 0x0/0x0
   duplicate  e[0] and e[1] are the same forward branch
 Writes the text to stdout and the expected count per reason (JSON) to
-EXPECT; kind K appears COUNTS[K] times. With LENGTHS, writes there each
-range kind's length (end - start) for the kinds a length limit reaches.
+EXPECT; kind K appears COUNTS[K] times. With LENGTHS, writes there, for the
+kinds a length limit reaches, each one's length (end - start), count and
+reason.
 usage: gen_range_cases.py BINARY EXPECT [LENGTHS]
 """
 import json
@@ -25,7 +28,7 @@ import sys
 
 BASE = 0x555555554000
 OTHER = 0x7f0000000000
-COUNTS = {"accepted": 5, "crosses_branch": 3, "backward": 2, "misaligned": 4, "modules": 1,
+COUNTS = {"accepted": 5, "crosses_branch": 3, "ind_jump": 9, "backward": 2, "misaligned": 4, "modules": 1,
           "unmapped": 6, "zeroed": 7, "duplicate": 8}
 
 
@@ -41,7 +44,8 @@ def insns(binary):
         m = re.match(r"^\s*([0-9a-f]+):\t(.*)$", l)
         if m:
             words = [w for w in m.group(2).split() if w not in ("bnd", "notrack", "repz", "cs", "data16")]
-            res.append((int(m.group(1), 16), words[0] if words else "", func))
+            res.append((int(m.group(1), 16), words[0] if words else "", func,
+                        words[1] if len(words) > 1 else ""))
     return res
 
 
@@ -54,12 +58,12 @@ def main():
     uncond = lambda mn: mn.startswith(("jmp", "call", "ret"))
     addr = lambda v: BASE + v  # PIE: link-time address + load base
     cases = {}
-    for i, (v, mn, fn) in enumerate(ins):
+    for i, (v, mn, fn, _) in enumerate(ins):
         nxt = [x for x in ins[i + 1:i + 40] if x[2] == fn]
         # accepted: the longest stretch from v with no uncond before its end
         if "accepted" not in cases and not uncond(mn) and len(nxt) > 4 and fn == "loop":
             end = None
-            for w, mn2, _ in nxt:
+            for w, mn2, _, _ in nxt:
                 if uncond(mn2):
                     end = w
                     break
@@ -68,6 +72,10 @@ def main():
         if "crosses_branch" not in cases and fn == "loop" and mn.startswith("call") and i > 0 and \
                 ins[i - 1][2] == fn and not uncond(ins[i - 1][1]) and i + 1 < len(ins) and ins[i + 1][2] == fn:
             cases["crosses_branch"] = (addr(ins[i - 1][0]), addr(ins[i + 1][0]))
+        if "ind_jump" not in cases and mn == "jmp" and i > 0 and i + 1 < len(ins) and \
+                ins[i - 1][2] == fn == ins[i + 1][2] and not uncond(ins[i - 1][1]) and \
+                ins[i][3].startswith("*"):
+            cases["ind_jump"] = (addr(ins[i - 1][0]), addr(ins[i + 1][0]))
         if "misaligned" not in cases and fn == "loop" and i + 2 < len(ins) and not uncond(mn) and \
                 not uncond(ins[i + 1][1]) and ins[i + 2][0] - ins[i + 1][0] > 1:
             cases["misaligned"] = (addr(v), addr(ins[i + 1][0]) + 1)
@@ -91,11 +99,13 @@ def main():
                 stack = [e(t, dst), e(src, s)]
             lines.append(f"{stack[0].split('/')[0][2:]} " + "  ".join(stack))
     print("\n".join(lines))
-    exp = {k: v for k, v in COUNTS.items()}
+    exp = {k: v for k, v in COUNTS.items() if k != "ind_jump"}
+    exp["crosses_branch"] += COUNTS["ind_jump"]
     json.dump(exp, open(expect, "w"))
     if len(sys.argv) > 3:
-        json.dump({k: cases[k][1] - cases[k][0] for k in ("accepted", "crosses_branch", "misaligned")},
-                  open(sys.argv[3], "w"))
+        reason = {"ind_jump": "crosses_branch"}
+        json.dump({k: {"bytes": cases[k][1] - cases[k][0], "count": COUNTS[k], "reason": reason.get(k, k)}
+                   for k in ("accepted", "crosses_branch", "ind_jump", "misaligned")}, open(sys.argv[3], "w"))
 
 
 main()

@@ -12,6 +12,12 @@ Two rules differ, and are applied to hwprof's side before comparing:
             its disassembly (from each symbol's start) for not code. hwprof
             keeps such a branch address in its module (a range end there is
             rejected, "misaligned", by both).
+And one rule applied to llvm-profgen's side:
+  ind_jump  llvm-profgen's "range crosses an unconditional branch" check
+            leaves out indirect jumps (MCInstrDesc::isUnconditionalBranch is
+            false for them), so it accepts a range that runs through a
+            'jmp *'; hwprof rejects it (crosses_branch): such ranges are
+            dropped from llvm-profgen's side (found with objdump -d).
 An address that is not code to llvm-profgen: ranges with an end there are
 dropped, branches to there are dropped, branches from there come from its
 "external" address.
@@ -63,15 +69,24 @@ def layout(binary):
 
 
 def insn_starts(binary, base):
-    out = subprocess.run(["objdump", "-d", "-w", binary], capture_output=True, text=True, check=True).stdout
-    return {int(m.group(1), 16) - base for m in re.finditer(r"^\s*([0-9a-f]+):\t", out, re.M)}
+    """Instruction starts, and those of indirect jumps, relative to base."""
+    out = subprocess.run(["objdump", "-d", "-w", "--no-show-raw-insn", binary],
+                         capture_output=True, text=True, check=True).stdout
+    starts, ind = set(), []
+    for m in re.finditer(r"^\s*([0-9a-f]+):\t(.*)$", out, re.M):
+        a = int(m.group(1), 16) - base
+        starts.add(a)
+        w = [x for x in m.group(2).split() if x not in ("bnd", "notrack")]
+        if len(w) > 1 and w[0] == "jmp" and w[1].startswith("*"):
+            ind.append(a)
+    return starts, sorted(ind)
 
 
 def main():
     binary, hw, pg = sys.argv[1:4]
     base, plt = layout(binary)
     ext = (1 - base) & (2**64 - 1)
-    starts = insn_starts(binary, base)
+    starts, ind_jumps = insn_starts(binary, base)
     notes = {"plt": set(), "not_insn": set()}
 
     def in_plt(a):  # not code to llvm-profgen: the distinct addresses, by rule
@@ -102,6 +117,11 @@ def main():
         k = (ext if in_plt(a) else a, b)
         merged += k[0] == ext and a != ext
         b2[k] = b2.get(k, 0) + c
+    through_ind = 0
+    for (a, b) in list(pr):
+        if any(a <= j < b for j in ind_jumps):
+            through_ind += 1
+            del pr[(a, b)]
     bad = []
     for name, h, p in (("range", r2, pr), ("branch", b2, pb)):
         for k in sorted(set(h) | set(p)):
@@ -110,7 +130,8 @@ def main():
                            f"hwprof {h.get(k)} llvm-profgen {p.get(k)}")
     summary = (f"{len(pr)} ranges, {len(pb)} branches equal; by rule {dropped} hwprof rows dropped, "
                f"{merged} branch sources made external (addresses: plt {len(notes['plt'])}, "
-               f"not_insn {len(notes['not_insn'])})")
+               f"not_insn {len(notes['not_insn'])}); {through_ind} llvm-profgen ranges through "
+               f"an indirect jump dropped")
     if bad:
         print(f"{len(bad)} differences; first: " + "; ".join(bad[:5]))
         sys.exit(1)
