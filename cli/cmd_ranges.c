@@ -22,6 +22,7 @@ static const char usage[] =
 	"times it ran, its length, its first and last instruction and the source line\n"
 	"of its start; most frequent first. Ranges that cannot have run straight\n"
 	"through are rejected and counted by reason (--stats): an end address of 0,\n"
+	"an entry on a speculative wrong path,\n"
 	"the duplicated newest entry of some Intel parts, stacks recorded with a\n"
 	"branch filter other than 'any', ends unmapped or in different modules, end\n"
 	"before start, longer than --max-range, an unconditional jump, call or return\n"

@@ -15,6 +15,8 @@ Each sample has two entries: e[1] (older) ends at the range start, e[0]
   unmapped   end at an address no mapping holds
   zeroed     the older entry is 0x0/0x0
   duplicate  e[0] and e[1] are the same forward branch
+  wrong_path the backward range with e[0] marked SPEC_WRONG_PATH (llvm-profgen,
+             blind to speculation, rejects it as backward)
 Writes the text to stdout and the expected count per reason (JSON) to
 EXPECT; kind K appears COUNTS[K] times. With LENGTHS, writes there, for the
 kinds a length limit reaches, each one's length (end - start), count and
@@ -29,7 +31,7 @@ import sys
 BASE = 0x555555554000
 OTHER = 0x7f0000000000
 COUNTS = {"accepted": 5, "crosses_branch": 3, "ind_jump": 9, "backward": 2, "misaligned": 4, "modules": 1,
-          "unmapped": 6, "zeroed": 7, "duplicate": 8}
+          "unmapped": 6, "zeroed": 7, "duplicate": 8, "wrong_path": 10}
 
 
 def insns(binary):
@@ -87,13 +89,15 @@ def main():
     src, dst = addr(ins[1][0]), addr(ins[0][0])
     lines = [f"true 4242 PERF_RECORD_MMAP2 4242/4242: [{addr(va):#x}({size:#x}) @ {off:#x} 08:01 1 0]: r-xp {binary}",
              f"true 4242 PERF_RECORD_MMAP2 4242/4242: [{OTHER:#x}(0x10000) @ 0x1000 08:01 2 0]: r-xp /bin/true"]
-    e = lambda f, t: f"{f:#x}/{t:#x}/P/-/-/0"
+    e = lambda f, t, spec="": f"{f:#x}/{t:#x}/P/-/-/0" + (f"/{spec}" if spec else "")
     for kind, n in COUNTS.items():
         for _ in range(n):
             if kind == "zeroed":
                 stack = [e(b, dst), e(0, 0)]
             elif kind == "duplicate":
                 stack = [e(a, b), e(a, b)]  # a < b: forward
+            elif kind == "wrong_path":
+                stack = [e(a, dst, "SPEC_WRONG_PATH"), e(src, b)]
             else:
                 s, t = cases[kind]
                 stack = [e(t, dst), e(src, s)]

@@ -11,6 +11,8 @@ files record it). For each sample (entries newest first) and each pair of
 consecutive entries e[i] (older), e[i-1] (newer), the range [e[i].to,
 e[i-1].from] is classified by the documented rules, first match wins:
   zeroed     an end address is 0
+  (wrong_path: perf 6.1 does not print the spec bits; no corpus file has
+   a wrong-path entry, and this checker counts none)
   duplicate  i == 1, e[0] and e[1] are the same from/to, and the range is
              backward or longer than DUP_STRIDE (0x1000)
   filtered   --filtered: the stacks were recorded with a filter other than 'any'
@@ -53,7 +55,7 @@ def main():
             if s <= addr < e:
                 return "[kernel]"
         return "[kernel]" if addr >= 0xffff800000000000 else "[unknown]"
-    reasons = ["zeroed", "duplicate", "filtered", "unmapped", "modules", "backward", "too_long"]
+    reasons = ["zeroed", "wrong_path", "duplicate", "filtered", "unmapped", "modules", "backward", "too_long"]
     rej = {r: 0 for r in reasons}
     pairs = accepted = 0
     by_len = {}
