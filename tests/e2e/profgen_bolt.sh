@@ -54,9 +54,11 @@ one_case() {
 	fi
 
 	# hwprof and perf: the same top branch (symbols through the new maps;
-	# CSV rows end in CRLF)
+	# CSV rows end in CRLF; module paths and raw symbols are fields there)
 	local h p
-	h=$("$HWPROF" branches --csv -i "$data" 2>/dev/null | sed -n 2p | tr -d "\r" | cut -d, -f2-6)
+	h=$("$HWPROF" branches --csv -i "$data" 2>/dev/null | sed -n 2p | tr -d "\r" |
+		awk -F, '{ n = split($4, f, "/"); m = split($13, t, "/")
+			   print $2 "," f[n] ",[.] " $8 "," t[m] ",[.] " $17 }')
 	p=$(perf report -b --stdio -F sample,dso_from,symbol_from,dso_to,symbol_to -i "$data" \
 		2>/dev/null | grep -v '^#' | grep . | head -1 | awk '{ print $1","$2","$3" "$4","$5","$6" "$7 }')
 	if [ -n "$h" ] && [ "$h" = "$p" ] && [[ $h == *"[.] $func,"* ]]; then
