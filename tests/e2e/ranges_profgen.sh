@@ -72,7 +72,7 @@ one_case() {
 	else
 		fail "ranges_autofdo_$name: $(diff "$tmp/$name.afdo_ref.txt" "$tmp/$name.afdo.txt" | head -3 | tr '\n' ' ')"
 	fi
-	[ "$afdo_check" = yes ] || return
+	[ "$afdo_check" = yes ] || return 0
 	if ! command -v create_llvm_prof >/dev/null; then
 		skip "ranges_autofdo_create_llvm_prof_$name: create_llvm_prof not installed (apt-get install autofdo)"
 		return
