@@ -20,6 +20,7 @@ int cmd_check(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_branches(int argc, char **argv);
 int cmd_mispredicts(int argc, char **argv);
+int cmd_ranges(int argc, char **argv);
 
 /* -v/--verbose and -q/--quiet, which every command takes. */
 #define CLI_COMMON_LONGOPTS                                   \

@@ -8,6 +8,8 @@
 #ifndef HWPROF_DECODE_INSN_STARTS_H
 #define HWPROF_DECODE_INSN_STARTS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct hwp__code_file;
@@ -15,6 +17,24 @@ struct hwp__code_file;
 /* Opens PATH (an ELF file). NULL and errno when it cannot be read as one. */
 struct hwp__code_file *hwp__code_file_open(const char *path);
 void hwp__code_file_close(struct hwp__code_file *f);
+/* The ELF e_machine (EM_X86_64, EM_AARCH64, ...). */
+unsigned hwp__code_file_machine(const struct hwp__code_file *f);
+/* The bytes at file offset OFF when an executable PT_LOAD segment holds
+   them: *VADDR is their link-time address, *LEFT the bytes up to the
+   segment's end of file data. NULL otherwise. */
+const uint8_t *hwp__code_file_at_offset(const struct hwp__code_file *f, uint64_t off, uint64_t *vaddr,
+					size_t *left);
+/* Link-time address -> file offset through the PT_LOAD segments' file
+   data (not their zero-filled tails). 0 or -ERANGE. */
+int hwp__code_file_vaddr_to_offset(const struct hwp__code_file *f, uint64_t vaddr, uint64_t *off);
+/* File offset -> link-time address through the PT_LOAD segments (the
+   first that holds it). 0 or -ERANGE. */
+int hwp__code_file_offset_to_vaddr(const struct hwp__code_file *f, uint64_t off, uint64_t *vaddr);
+/* The address of the first PT_LOAD segment (EXEC: the first executable
+   one) in program-header order. False when there is none. */
+bool hwp__code_file_base(const struct hwp__code_file *f, bool exec, uint64_t *vaddr);
+/* A program (ET_EXEC, or a PIE: ET_DYN with PT_INTERP), not a library. */
+bool hwp__code_file_is_program(const struct hwp__code_file *f);
 /*
  * Sets bit i of BITS (SIZE bits, zeroed by the caller) when an instruction
  * starts at VADDR + i. Undecodable bytes are skipped one at a time, as
