@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Compares hwprof's fall-through estimates with the exact counts of an
+emulated recording (`hwprof record --emulate --exact`).
+
+  flow_check.py NAME EXACT BINARY PROBS_JSON BLOCKS_JSON [--assert]
+                [--min-exec N] [--max-dp D] [--min-block N] [--min-rho R]
+
+PROBS_JSON is `hwprof probs --json`, BLOCKS_JSON `hwprof blocks --json`; only
+rows of BINARY's module are compared.
+
+Branches: for every conditional branch with at least --min-exec (1000)
+sampled executions, |estimated taken probability - exact taken / executed|.
+Blocks: Spearman's rank correlation between the sampled block executions
+and the exact ones, over blocks with at least --min-block (100) sampled
+executions. The exact count of a block is that of its first instruction,
+derived here without hwprof: objdump decodes BINARY, and every instruction
+runs as often as control reaches it, by a taken branch (direct targets from
+objdump, indirect ones from the exact file's target lists, returns at the
+instruction after each call) or by falling through from the one before it
+(all its executions, a conditional's not-taken ones, a call's once the
+callee returns). The exact file is the only source of counts.
+
+Prints one line of numbers (and PASS/FAIL lines with --assert). Exits 1 when
+an asserted threshold fails.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import defaultdict
+
+
+def load_exact(path):
+    sites = []
+    for line in open(path):
+        line = line.strip()
+        if line:
+            sites.append(json.loads(line))
+    return sites
+
+
+def same_module(a, b):
+    return a and b and os.path.realpath(a) == os.path.realpath(b)
+
+
+# objdump -d: "  401136:\tjne    401140 <f+0x10>" (no raw bytes)
+INSN = re.compile(r"^\s*([0-9a-f]+):\s+(.*)$")
+
+
+def decode(binary):
+    """[(vaddr, mnemonic, operands)] of every executable section, in order."""
+    out = subprocess.run(["objdump", "-d", "-w", "--no-show-raw-insn", binary],
+                         capture_output=True, text=True, check=True)
+    insns = []
+    for line in out.stdout.splitlines():
+        m = INSN.match(line)
+        if not m:
+            continue
+        text = m.group(2).split("#")[0].strip()
+        if not text or text.startswith("(bad)"):
+            insns.append((int(m.group(1), 16), "(bad)", ""))
+            continue
+        parts = text.split(None, 1)
+        mn = parts[0]
+        ops = parts[1] if len(parts) > 1 else ""
+        # prefixes objdump prints as part of the mnemonic field
+        while mn in ("bnd", "notrack", "lock", "rep", "repz", "repnz", "repe", "repne",
+                     "data16", "cs", "ds") and ops:
+            p = ops.split(None, 1)
+            mn, ops = p[0], p[1] if len(p) > 1 else ""
+        insns.append((int(m.group(1), 16), mn, ops))
+    return insns
+
+
+def direct_target(ops):
+    m = re.match(r"([0-9a-f]+)\s*(<|$)", ops.strip())
+    return int(m.group(1), 16) if m else None
+
+
+def exact_insn_counts(binary, sites):
+    """vaddr -> exact executions of each instruction of BINARY."""
+    mine = {}
+    inflow = defaultdict(int)
+    for s in sites:
+        if same_module(s["module"], binary) and "vaddr" in s:
+            mine[int(s["vaddr"], 16)] = s
+        for t in s.get("targets", []):
+            if same_module(t.get("module"), binary) and "vaddr" in t:
+                inflow[int(t["vaddr"], 16)] += t["count"]
+    insns = decode(binary)
+    for i, (va, mn, ops) in enumerate(insns):
+        s = mine.get(va)
+        if not s or s["kind"] not in ("cond", "jmp", "call"):
+            continue
+        t = direct_target(ops)
+        if t is not None:
+            inflow[t] += s["taken"]
+    counts = {}
+    prev_fall = 0
+    prev_end = None
+    for i, (va, mn, ops) in enumerate(insns):
+        fall = prev_fall if prev_end == va else 0
+        n = inflow[va] + fall
+        counts[va] = n
+        s = mine.get(va)
+        kind = s["kind"] if s else None
+        if kind == "cond":
+            prev_fall = s["executed"] - s["taken"]
+        elif kind in ("call", "icall"):
+            prev_fall = s["executed"]  # the callee returns here (exit() aside)
+        elif kind in ("jmp", "ijmp", "ret", "far", "trap"):
+            prev_fall = 0
+        elif kind == "syscall":
+            prev_fall = s["executed"]
+        elif mn in ("jmp", "ret", "hlt", "ud2") or mn.startswith("ret"):
+            prev_fall = 0  # never ran (no site), or cannot fall through
+        else:
+            prev_fall = n
+        prev_end = insns[i + 1][0] if i + 1 < len(insns) else None
+    return counts
+
+
+def ranks(xs):
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    r = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2.0 + 1
+        i = j + 1
+    return r
+
+
+def spearman(a, b):
+    ra, rb = ranks(a), ranks(b)
+    n = len(a)
+    if n < 2:
+        return float("nan")
+    ma, mb = sum(ra) / n, sum(rb) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    va = sum((x - ma) ** 2 for x in ra)
+    vb = sum((y - mb) ** 2 for y in rb)
+    return cov / (va * vb) ** 0.5 if va and vb else float("nan")
+
+
+def main():
+    args = sys.argv[1:]
+    opts = {"--min-exec": 1000, "--max-dp": 0.02, "--min-block": 100, "--min-rho": 0.95}
+    do_assert = False
+    pos = []
+    while args:
+        a = args.pop(0)
+        if a == "--assert":
+            do_assert = True
+        elif a in opts:
+            opts[a] = float(args.pop(0))
+        else:
+            pos.append(a)
+    if len(pos) != 5:
+        print(__doc__, file=sys.stderr)
+        return 2
+    name, exact_path, binary, probs_path, blocks_path = pos
+    sites = load_exact(exact_path)
+    by_off = {int(s["offset"], 16): s for s in sites
+              if same_module(s["module"], binary) and s["kind"] == "cond"}
+    probs = json.load(open(probs_path))
+    blocks = json.load(open(blocks_path))
+
+    # branches
+    worst, worst_row, n_br, missing, inside = 0.0, None, 0, 0, 0
+    for r in probs:
+        if not same_module(r.get("module"), binary) or r.get("executions", 0) < opts["--min-exec"]:
+            continue
+        s = by_off.get(int(r["offset"], 16))
+        if s is None or s["executed"] == 0:
+            missing += 1
+            continue
+        n_br += 1
+        p = s["taken"] / s["executed"]
+        d = abs(r["taken_probability"] - p)
+        lo, hi = r["taken_low"], r["taken_high"]
+        inside += lo <= p <= hi
+        if d > worst:
+            worst, worst_row = d, (r["offset"], r["executions"], r["taken_probability"], p)
+
+    # blocks
+    counts = exact_insn_counts(binary, sites)
+    est, ex, no_insn = [], [], 0
+    for b in blocks:
+        if not same_module(b.get("module"), binary) or b.get("count", 0) < opts["--min-block"]:
+            continue
+        if b.get("vaddr") is None or int(b["vaddr"], 16) not in counts:
+            no_insn += 1
+            continue
+        est.append(b["count"])
+        ex.append(counts[int(b["vaddr"], 16)])
+    rho = spearman(est, ex)
+
+    print(f"{name}: {n_br} conditional branches with >= {opts['--min-exec']:.0f} sampled executions: "
+          f"max |dp| {worst:.4f}" + (f" (at {worst_row[0]}: {worst_row[1]} sampled, estimated "
+                                     f"{worst_row[2]:.4f}, exact {worst_row[3]:.4f})" if worst_row else "")
+          + f", exact p inside the 95% interval for {inside}/{n_br}"
+          + (f", {missing} not in the exact file" if missing else "")
+          + f"; Spearman {rho:.4f} over {len(est)} blocks with >= {opts['--min-block']:.0f} sampled executions"
+          + (f" ({no_insn} blocks at no objdump instruction)" if no_insn else ""))
+    bad = 0
+    if do_assert:
+        checks = [
+            (f"{name}_branches_present", n_br > 0, f"{n_br} branches to compare"),
+            (f"{name}_dp", n_br > 0 and worst <= opts["--max-dp"] and not missing,
+             f"max |dp| {worst:.4f} <= {opts['--max-dp']} over {n_br} branches"
+             + (f"; {missing} estimated branches are not conditional sites in the exact file" if missing else "")),
+            (f"{name}_blocks_present", len(est) >= 5, f"{len(est)} blocks to compare"),
+            (f"{name}_spearman", rho == rho and rho >= opts["--min-rho"] and not no_insn,
+             f"Spearman {rho:.4f} >= {opts['--min-rho']} over {len(est)} blocks"
+             + (f"; {no_insn} blocks start at no instruction" if no_insn else "")),
+        ]
+        for cname, ok, msg in checks:
+            print(f"{'PASS' if ok else 'FAIL'} {cname} ({msg})")
+            bad += not ok
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
