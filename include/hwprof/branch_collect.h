@@ -33,6 +33,39 @@ struct hwp_branch_collect_stats {
 	bool call_stack_mode;       /* some event recorded in LBR call-stack mode */
 };
 
+/*
+ * Why a fall-through range [older entry's to, newer entry's from] was not
+ * counted. The first reason that applies, in this order.
+ */
+enum hwp_range_reject {
+	HWP_RANGE_ZEROED,      /* an end address is 0 (unfilled or hidden entries) */
+	HWP_RANGE_DUPLICATE,   /* the newest entry repeated (Intel erratum, see opts.dup_stride) */
+	HWP_RANGE_FILTERED,    /* stack recorded with a branch filter other than 'any': consecutive
+				  entries are not consecutive branches */
+	HWP_RANGE_UNMAPPED,    /* an end in no mapped module */
+	HWP_RANGE_MODULES,     /* start and end in different modules */
+	HWP_RANGE_BACKWARD,    /* end before start */
+	HWP_RANGE_TOO_LONG,    /* end - start > opts.max_range */
+	HWP_RANGE_CROSSES,     /* an unconditional jump, call or return before the end: it
+				  cannot have run straight through (decoded) */
+	HWP_RANGE_MISALIGNED,  /* decoding from start steps over end, or meets undecodable bytes */
+	HWP_RANGE_NO_CODE,     /* start or end outside the executable segments of the file */
+	HWP_RANGE_REJECT_NR
+};
+
+/* Short name of a reason ("backward", "crosses_branch", ...); NULL when out of range. */
+HWP_API const char *hwp_range_reject__name(enum hwp_range_reject r);
+
+struct hwp_range_stats {
+	uint64_t pairs;       /* consecutive entry pairs seen (candidate ranges) */
+	uint64_t accepted;    /* counted in the range table (sum of its counts) */
+	uint64_t unchecked;   /* of accepted: not decoded (no binary, kernel, other machine,
+				 no Capstone): kept, as llvm-profgen cannot check them either */
+	uint64_t rejected[16]; /* by enum hwp_range_reject */
+	size_t distinct;      /* rows of the range table */
+	bool checked;         /* hwp_branch_collector__check_ranges() ran over every row */
+};
+
 struct hwp_branch_collect_opts {
 	size_t sz;      /* sizeof(struct hwp_branch_collect_opts) */
 	unsigned split; /* enum hwp_branch_split bits: what splits rows besides from/to */
@@ -44,6 +77,21 @@ struct hwp_branch_collect_opts {
 	   the newer entry's cycles, for stacks with cycles recorded in ANY
 	   branch mode; see hwp_branch_collector__blocks(). */
 	bool blocks;
+	/* Count fall-through ranges (hwp_branch_collector__ranges()): for
+	   consecutive entries e[i] (older) and e[i-1] (newer) of a stack,
+	   [e[i].to, e[i-1].from]. A recording in LBR call-stack mode is then
+	   refused (its stacks are call chains, not branch sequences). */
+	bool ranges;
+	/* Longest range counted, in bytes (end - start); 0 = 1 MiB, AutoFDO's
+	   bound on "bogus LBR data". */
+	uint64_t max_range;
+	/* The duplicated newest entry: when e[0] and e[1] are the same branch
+	   and the range between them is longer than this, it is taken for the
+	   erratum's copy, not a self loop (AutoFDO's
+	   strip_dup_backedge_stride_limit); 0 = 0x1000. */
+	uint64_t dup_stride;
+	/* Do not decode: skip the crossing check (every range is "unchecked"). */
+	bool no_decode;
 };
 
 /* Counts into a new table; S resolves addresses (it must outlive the
@@ -62,6 +110,22 @@ HWP_API const struct hwp_branch_collect_stats *hwp_branch_collector__stats(const
    block start, to = block end (the branch ending it), same module, start
    before end; count = executions, cycles_sum = their cycles. */
 HWP_API const struct hwp_branch_table *hwp_branch_collector__blocks(const struct hwp_branch_collector *c);
+
+/*
+ * The fall-through ranges counted with opts.ranges (NULL without): rows
+ * keyed from = range start (older entry's target), to = range end (newer
+ * entry's source: the offset of the range's last instruction), same
+ * module, start <= end; count = times the range ran. Only ranges that
+ * passed every check; hwp_branch_collector__read() runs the decoding check
+ * at its end; after hwp_branch_collector__add() calls, run
+ * hwp_branch_collector__check_ranges() first.
+ */
+HWP_API const struct hwp_branch_table *hwp_branch_collector__ranges(const struct hwp_branch_collector *c);
+/* Decodes each distinct range not yet checked (once) and moves the counts
+   of those that cannot have run straight through to their reason. 0 or <0
+   (ENOMEM; hwp_errmsg()). */
+HWP_API int hwp_branch_collector__check_ranges(struct hwp_branch_collector *c);
+HWP_API const struct hwp_range_stats *hwp_branch_collector__range_stats(const struct hwp_branch_collector *c);
 
 HWP_END_DECLS
 

@@ -2,6 +2,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "analysis/branch_collect_internal.h"
+#include "analysis/branch_table_internal.h"
+#include "decode/code_cache.h"
 #include "hwprof/branch_collect.h"
 #include "hwprof/perf_abi.h"
 #include "session/session_internal.h"
@@ -12,9 +15,31 @@ struct hwp_branch_collector {
 	struct hwp_session *session;
 	struct hwp_branch_table *table;
 	struct hwp_branch_table *blocks; /* with opts.blocks */
+	struct hwp_branch_table *ranges; /* with opts.ranges */
+	struct hwp__code_cache *code;    /* made by the first range check */
+	size_t ranges_checked;           /* rows [0, this) of ranges were decoded */
 	struct hwp_branch_collect_stats st;
+	struct hwp_range_stats rst;
 	struct hwp_branch_collect_opts o;
 };
+
+static const char *const reject_names[HWP_RANGE_REJECT_NR] = {
+	[HWP_RANGE_ZEROED] = "zeroed",
+	[HWP_RANGE_DUPLICATE] = "duplicate",
+	[HWP_RANGE_FILTERED] = "filtered",
+	[HWP_RANGE_UNMAPPED] = "unmapped",
+	[HWP_RANGE_MODULES] = "modules",
+	[HWP_RANGE_BACKWARD] = "backward",
+	[HWP_RANGE_TOO_LONG] = "too_long",
+	[HWP_RANGE_CROSSES] = "crosses_branch",
+	[HWP_RANGE_MISALIGNED] = "misaligned",
+	[HWP_RANGE_NO_CODE] = "not_code",
+};
+
+const char *hwp_range_reject__name(enum hwp_range_reject r)
+{
+	return (unsigned)r < HWP_RANGE_REJECT_NR ? reject_names[r] : NULL;
+}
 
 struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 						       const struct hwp_branch_collect_opts *opts)
@@ -36,8 +61,13 @@ struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 		return NULL;
 	}
 	c->session = s;
+	if (!c->o.max_range)
+		c->o.max_range = 1u << 20;
+	if (!c->o.dup_stride)
+		c->o.dup_stride = 0x1000;
 	c->table = hwp_branch_table__new(c->o.split);
-	if (c->table && c->o.blocks && !(c->blocks = hwp_branch_table__new(0))) {
+	if (c->table && ((c->o.blocks && !(c->blocks = hwp_branch_table__new(0))) ||
+			 (c->o.ranges && !(c->ranges = hwp_branch_table__new(0))))) {
 		hwp_branch_collector__delete(c);
 		errno = ENOMEM;
 		return NULL;
@@ -61,6 +91,8 @@ void hwp_branch_collector__delete(struct hwp_branch_collector *c)
 		return;
 	hwp_branch_table__delete(c->table);
 	hwp_branch_table__delete(c->blocks);
+	hwp_branch_table__delete(c->ranges);
+	hwp__code_cache_delete(c->code);
 	free(c);
 }
 
@@ -76,6 +108,10 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 	uint64_t bst = ev->evsel->attr.branch_sample_type;
 	if (bst & HWP_BRANCH_NO_FLAGS)
 		c->st.no_flags_filter = true;
+	if ((bst & HWP_BRANCH_CALL_STACK) && c->ranges)
+		return hwp_set_error(EINVAL, "%s: branch stacks recorded in LBR call-stack mode are call chains, "
+				     "not sequences of branches: they give no fall-through ranges",
+				     hwp_session__path(c->session));
 	if (bst & HWP_BRANCH_CALL_STACK) {
 		/* A call stack, not recent branches: not counted as branches. */
 		c->st.call_stack_mode = true;
@@ -102,6 +138,10 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 		      ((ld64(s->branch_entries + 16) >> HWP_BRF_CYCLES_SHIFT) & 0xffff);
 	struct hwp_code_loc newer_from;
 	uint64_t newer_flags = 0;
+	/* Consecutive entries are consecutive taken branches only when every
+	   branch was recorded: the 'any' filter, or stacks synthesized from an
+	   instruction trace. */
+	bool all_branches = (bst & HWP_BRANCH_ANY) || synthesized;
 
 	for (uint64_t i = 0; i < s->branch_nr; i++) {
 		const uint8_t *p = s->branch_entries + i * 24;
@@ -119,12 +159,138 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 		    to.offset < newer_from.offset &&
 		    hwp_branch_table__add(c->blocks, &to, &newer_from, newer_flags) < 0)
 			return hwp_set_error(ENOMEM, "out of memory counting basic blocks");
+		if (c->ranges && i && (err = add_range(c, s, i, &to, &newer_from, all_branches)) < 0)
+			return err;
 		newer_from = from;
 		newer_flags = flags & (0xffffULL << HWP_BRF_CYCLES_SHIFT);
 		c->st.entries++;
 		c->st.entries_with_flags += (flags & 3) != 0;
 	}
 	return 0;
+}
+
+/*
+ * The range [START, END] between entry I (older: START is its target) and
+ * entry I - 1 (newer: END is its source), counted or rejected by the first
+ * reason that applies. The decoding check comes later, once per distinct
+ * range (hwp_branch_collector__check_ranges()).
+ */
+static int add_range(struct hwp_branch_collector *c, const struct hwp_sample *s, uint64_t i,
+		     const struct hwp_code_loc *start, const struct hwp_code_loc *end, bool all_branches)
+{
+	const uint8_t *older = s->branch_entries + i * 24, *newer = older - 24;
+	uint64_t raw_start = ld64(older + 8), raw_end = ld64(newer);
+	enum hwp_range_reject r;
+
+	c->rst.pairs++;
+	if (!raw_start || !raw_end) {
+		r = HWP_RANGE_ZEROED;
+	} else if (i == 1 && ld64(older) == raw_end && raw_start == ld64(newer + 8) &&
+		   (raw_end < raw_start || raw_end - raw_start > c->o.dup_stride)) {
+		/* Some Intel parts (Skylake) record the newest branch twice. A
+		   real self loop also repeats it, but its body is short: like
+		   AutoFDO, a repeat spanning more than dup_stride is the copy. */
+		r = HWP_RANGE_DUPLICATE;
+	} else if (!all_branches) {
+		r = HWP_RANGE_FILTERED;
+	} else if (start->module < 0 || end->module < 0) {
+		r = HWP_RANGE_UNMAPPED;
+	} else if (start->module != end->module) {
+		r = HWP_RANGE_MODULES;
+	} else if (end->offset < start->offset) {
+		r = HWP_RANGE_BACKWARD;
+	} else if (end->offset - start->offset > c->o.max_range) {
+		r = HWP_RANGE_TOO_LONG;
+	} else {
+		size_t before = hwp_branch_table__size(c->ranges);
+
+		if (hwp_branch_table__add(c->ranges, start, end, 0) < 0)
+			return hwp_set_error(ENOMEM, "out of memory counting ranges");
+		if (hwp_branch_table__size(c->ranges) != before)
+			c->rst.checked = false;
+		c->rst.accepted++;
+		return 0;
+	}
+	c->rst.rejected[r]++;
+	return 0;
+}
+
+/* Stops a range walk at the first instruction before the end that does
+   not fall through. */
+static int stop_at_uncond(void *ctx, const struct hwp__insn *in)
+{
+	const uint64_t *end = ctx;
+
+	return in->offset < *end && hwp__insn_is_uncond(in->cls);
+}
+
+struct check_ctx {
+	struct hwp_branch_collector *c;
+	int err;
+};
+
+static bool keep_range(void *ctx, const struct hwp_branch_row *row)
+{
+	struct check_ctx *k = ctx;
+	struct hwp_branch_collector *c = k->c;
+	uint64_t end = row->key.to.offset;
+	int r = hwp__code_cache_range(c->code, row->key.from.module, row->key.from.offset, end,
+				      stop_at_uncond, &end);
+	enum hwp_range_reject why;
+
+	switch (r) {
+	case 1:
+		why = HWP_RANGE_CROSSES;
+		break;
+	case -EILSEQ:
+		why = HWP_RANGE_MISALIGNED;
+		break;
+	case -ERANGE:
+		why = HWP_RANGE_NO_CODE;
+		break;
+	case -ENOMEM:
+		k->err = r;
+		return true;
+	default: /* 0, or no file or decoder: kept (counted as unchecked) */
+		return true;
+	}
+	c->rst.rejected[why] += row->c.count;
+	c->rst.accepted -= row->c.count;
+	return false;
+}
+
+int hwp_branch_collector__check_ranges(struct hwp_branch_collector *c)
+{
+	struct check_ctx k = { c, 0 };
+	const struct hwp_branch_row *rows;
+	size_t n;
+
+	if (!c->ranges)
+		return 0;
+	if (!c->o.no_decode) {
+		if (!c->code && !(c->code = hwp__code_cache_new(hwp_session__symbolizer(c->session))))
+			return -ENOMEM;
+		int err = hwp__branch_table_retain(c->ranges, c->ranges_checked, keep_range, &k);
+		if (err || k.err)
+			return hwp_set_error(ENOMEM, "out of memory checking ranges");
+	}
+	rows = hwp_branch_table__rows(c->ranges, &n);
+	c->ranges_checked = n;
+	/* what could not be decoded, over every row (counts grow after a check) */
+	c->rst.unchecked = 0;
+	for (size_t i = 0; i < n; i++)
+		if (c->o.no_decode || hwp__code_cache_module_ok(c->code, rows[i].key.from.module))
+			c->rst.unchecked += rows[i].c.count;
+	c->rst.distinct = n;
+	c->rst.checked = true;
+	return 0;
+}
+
+struct hwp__code_cache *hwp__branch_collector_code_cache(struct hwp_branch_collector *c)
+{
+	if (!c->code)
+		c->code = hwp__code_cache_new(hwp_session__symbolizer(c->session));
+	return c->code;
 }
 
 static int add_sample(void *ctx, const struct hwp_event *ev, const struct hwp_thread *th)
@@ -135,8 +301,9 @@ static int add_sample(void *ctx, const struct hwp_event *ev, const struct hwp_th
 int hwp_branch_collector__read(struct hwp_branch_collector *c)
 {
 	struct hwp_session_handler h = { .sz = sizeof(h), .ctx = c, .sample = add_sample };
+	int err = hwp_session__process(c->session, &h);
 
-	return hwp_session__process(c->session, &h);
+	return err < 0 ? err : hwp_branch_collector__check_ranges(c);
 }
 
 const struct hwp_branch_table *hwp_branch_collector__table(const struct hwp_branch_collector *c)
@@ -152,4 +319,14 @@ const struct hwp_branch_table *hwp_branch_collector__blocks(const struct hwp_bra
 const struct hwp_branch_collect_stats *hwp_branch_collector__stats(const struct hwp_branch_collector *c)
 {
 	return &c->st;
+}
+
+const struct hwp_branch_table *hwp_branch_collector__ranges(const struct hwp_branch_collector *c)
+{
+	return c->ranges;
+}
+
+const struct hwp_range_stats *hwp_branch_collector__range_stats(const struct hwp_branch_collector *c)
+{
+	return &c->rst;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hwprof/branch_table.h"
+#include "analysis/branch_table_internal.h"
 #include "hwprof/perf_abi.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
@@ -155,4 +156,34 @@ const struct hwp_branch_row *hwp_branch_table__rows(const struct hwp_branch_tabl
 {
 	*n = t->nr;
 	return t->rows;
+}
+
+int hwp__branch_table_retain(struct hwp_branch_table *t, size_t first,
+			     bool (*keep)(void *ctx, const struct hwp_branch_row *r), void *ctx)
+{
+	size_t n = first;
+	struct hwp_hashmap map = { 0 };
+
+	for (size_t i = first; i < t->nr; i++) {
+		if (keep(ctx, &t->rows[i]))
+			t->rows[n++] = t->rows[i];
+		else
+			t->total -= t->rows[i].c.count;
+	}
+	if (n == t->nr)
+		return 0;
+	t->nr = n;
+	/* positions moved: index the rows again */
+	for (size_t i = 0; i < n; i++) {
+		const struct hwp_branch_key *k = &t->rows[i].key;
+		struct extra x = { k->mispred_state, k->type, k->cycles, k->tx };
+
+		if (hwp__hashmap_add(&map, key_hash(&k->from, &k->to, x), i) < 0) {
+			hwp__hashmap_free(&map);
+			return hwp_set_error(ENOMEM, "out of memory re-indexing the branch table");
+		}
+	}
+	hwp__hashmap_free(&t->map);
+	t->map = map;
+	return 0;
 }

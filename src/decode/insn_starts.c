@@ -18,7 +18,30 @@ struct hwp__code_file {
 	const uint8_t *image;
 	size_t size;
 	unsigned machine;
+	GElf_Phdr *load; /* the PT_LOAD headers whose file bytes lie inside the image */
+	size_t n_load;
 };
+
+/* Keeps the loadable segments (read once: every offset lookup walks them). */
+static int read_segments(struct hwp__code_file *f)
+{
+	size_t n;
+
+	if (elf_getphdrnum(f->elf, &n))
+		return -EINVAL;
+	f->load = calloc(n ? n : 1, sizeof(*f->load));
+	if (!f->load)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    ph.p_offset > f->size || ph.p_filesz > f->size - ph.p_offset)
+			continue;
+		f->load[f->n_load++] = ph;
+	}
+	return 0;
+}
 
 struct hwp__code_file *hwp__code_file_open(const char *path)
 {
@@ -31,7 +54,8 @@ struct hwp__code_file *hwp__code_file_open(const char *path)
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd >= 0)
 		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
-	if (!f->elf || !gelf_getehdr(f->elf, &eh) || !(f->image = (const uint8_t *)elf_rawfile(f->elf, &f->size))) {
+	if (!f->elf || !gelf_getehdr(f->elf, &eh) || !(f->image = (const uint8_t *)elf_rawfile(f->elf, &f->size)) ||
+	    read_segments(f)) {
 		int e = errno ? errno : EINVAL;
 
 		hwp__code_file_close(f);
@@ -50,7 +74,41 @@ void hwp__code_file_close(struct hwp__code_file *f)
 		elf_end(f->elf);
 	if (f->fd >= 0)
 		close(f->fd);
+	free(f->load);
 	free(f);
+}
+
+unsigned hwp__code_file_machine(const struct hwp__code_file *f)
+{
+	return f->machine;
+}
+
+const uint8_t *hwp__code_file_at_offset(const struct hwp__code_file *f, uint64_t off, uint64_t *vaddr,
+					size_t *left)
+{
+	for (size_t i = 0; i < f->n_load; i++) {
+		const GElf_Phdr *ph = &f->load[i];
+
+		if (!(ph->p_flags & PF_X) || off < ph->p_offset || off - ph->p_offset >= ph->p_filesz)
+			continue;
+		*vaddr = ph->p_vaddr + (off - ph->p_offset);
+		*left = (size_t)(ph->p_filesz - (off - ph->p_offset));
+		return f->image + off;
+	}
+	return NULL;
+}
+
+int hwp__code_file_vaddr_to_offset(const struct hwp__code_file *f, uint64_t vaddr, uint64_t *off)
+{
+	for (size_t i = 0; i < f->n_load; i++) {
+		const GElf_Phdr *ph = &f->load[i];
+
+		if (vaddr >= ph->p_vaddr && vaddr - ph->p_vaddr < ph->p_filesz) {
+			*off = ph->p_offset + (vaddr - ph->p_vaddr);
+			return 0;
+		}
+	}
+	return -ERANGE;
 }
 
 /* The file's bytes of [VADDR, VADDR + SIZE), or NULL when no executable

@@ -8,6 +8,7 @@
 #ifndef HWPROF_DECODE_INSN_STARTS_H
 #define HWPROF_DECODE_INSN_STARTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct hwp__code_file;
@@ -15,6 +16,16 @@ struct hwp__code_file;
 /* Opens PATH (an ELF file). NULL and errno when it cannot be read as one. */
 struct hwp__code_file *hwp__code_file_open(const char *path);
 void hwp__code_file_close(struct hwp__code_file *f);
+/* The ELF e_machine (EM_X86_64, EM_AARCH64, ...). */
+unsigned hwp__code_file_machine(const struct hwp__code_file *f);
+/* The bytes at file offset OFF when an executable PT_LOAD segment holds
+   them: *VADDR is their link-time address, *LEFT the bytes up to the
+   segment's end of file data. NULL otherwise. */
+const uint8_t *hwp__code_file_at_offset(const struct hwp__code_file *f, uint64_t off, uint64_t *vaddr,
+					size_t *left);
+/* Link-time address -> file offset through the PT_LOAD segments' file
+   data (not their zero-filled tails). 0 or -ERANGE. */
+int hwp__code_file_vaddr_to_offset(const struct hwp__code_file *f, uint64_t vaddr, uint64_t *off);
 /*
  * Sets bit i of BITS (SIZE bits, zeroed by the caller) when an instruction
  * starts at VADDR + i. Undecodable bytes are skipped one at a time, as
