@@ -11,6 +11,9 @@ static const struct hwp_cmd commands[] = {
 	{ "info", cmd_info, "header, events, record counts, branch-stack depth and fields, lost samples" },
 	{ "branches", cmd_branches, "hot branches by symbol, source line, module, type, mispredict, cycles" },
 	{ "mispredicts", cmd_mispredicts, "branches ranked by mispredicts, with rate and 95% interval" },
+	{ "probs", cmd_probs, "conditional branches: executions, taken probability, hot direction; --indirect targets" },
+	{ "blocks", cmd_blocks, "basic blocks with execution counts, instructions and source lines" },
+	{ "paths", cmd_paths, "hot paths: blocks executed in sequence within a function" },
 	{ "check", cmd_check, "what this machine can record (PMUs, LBR, permissions) and why not" },
 	{ "record", cmd_record, "record branch stacks: on the PMU, or emulated with --emulate" },
 };

@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #include "hwprof/hwprof.h"
+#include "hwprof/branch_collect.h"
 #include "hwprof/branch_table.h"
 #include "hwprof/code_loc.h"
 #include "hwprof/symbolize.h"
@@ -41,17 +42,16 @@ struct hwp_flow_opts {
 };
 
 /*
- * Builds the analysis from RANGES (hwp_branch_collector__ranges(): from =
- * range start, to = range end, the offset of its last instruction, count =
- * times it ran) and BRANCHES (hwp_branch_collector__table(): the taken
- * entries with their mispredict bits), decoding each module's binary as S
- * finds it. Ranges whose code cannot be decoded (no binary, bytes that do
- * not decode to the range's end) are skipped and counted in the stats.
- * NULL + errno (hwp_errmsg()) on failure.
+ * Builds the analysis from C's ranges (C made with opts.ranges and read:
+ * hwp_branch_collector__ranges()) and its branch table (the taken entries
+ * with their mispredict bits), decoding each module's binary as the
+ * session's symbolizer finds it (with C's instruction cache: what its range
+ * check decoded is not decoded again). Ranges whose code cannot be decoded
+ * (no binary, bytes that do not decode to the range's end) are skipped and
+ * counted in the stats. C must outlive the result. NULL + errno
+ * (hwp_errmsg()) on failure.
  */
-HWP_API struct hwp_flow *hwp_flow__new(const struct hwp_branch_table *ranges,
-				       const struct hwp_branch_table *branches, struct hwp_symbolizer *s,
-				       const struct hwp_flow_opts *opts);
+HWP_API struct hwp_flow *hwp_flow__new(struct hwp_branch_collector *c, const struct hwp_flow_opts *opts);
 HWP_API void hwp_flow__delete(struct hwp_flow *f);
 
 /* One conditional branch. */

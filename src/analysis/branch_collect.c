@@ -96,6 +96,9 @@ void hwp_branch_collector__delete(struct hwp_branch_collector *c)
 	free(c);
 }
 
+static int add_range(struct hwp_branch_collector *c, const struct hwp_sample *s, uint64_t i,
+		     const struct hwp_code_loc *start, const struct hwp_code_loc *end, bool all_branches);
+
 int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_event *ev,
 			      const struct hwp_thread *th)
 {

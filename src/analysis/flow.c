@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/branch_collect_internal.h"
 #include "analysis/loc_index.h"
 #include "decode/code_cache.h"
 #include "hwprof/flow.h"
@@ -45,7 +46,7 @@ struct block_acc {
 struct hwp_flow {
 	struct hwp_flow_opts o;
 	struct hwp_flow_stats st;
-	struct hwp__code_cache *cc;
+	struct hwp__code_cache *cc; /* the collector's */
 
 	struct hwp__loc_index marks;
 	uint8_t *mark; /* parallel to marks */
@@ -482,14 +483,15 @@ static int mark_branches(struct hwp_flow *f, const struct hwp_branch_table *bran
 	return 0;
 }
 
-struct hwp_flow *hwp_flow__new(const struct hwp_branch_table *ranges, const struct hwp_branch_table *branches,
-			       struct hwp_symbolizer *s, const struct hwp_flow_opts *opts)
+struct hwp_flow *hwp_flow__new(struct hwp_branch_collector *c, const struct hwp_flow_opts *opts)
 {
+	const struct hwp_branch_table *ranges = c ? hwp_branch_collector__ranges(c) : NULL;
+	const struct hwp_branch_table *branches = c ? hwp_branch_collector__table(c) : NULL;
 	struct hwp_flow *f;
 
-	if (!ranges || !branches || !s) {
-		hwp_set_error(EINVAL, "flow analysis: no %s given",
-			      !ranges ? "range table" : !branches ? "branch table" : "symbolizer");
+	if (!ranges) {
+		hwp_set_error(EINVAL, "flow analysis: %s", c ? "the branch collector counted no ranges"
+							     : "no branch collector given");
 		errno = EINVAL;
 		return NULL;
 	}
@@ -506,7 +508,7 @@ struct hwp_flow *hwp_flow__new(const struct hwp_branch_table *ranges, const stru
 	if (f->o.z <= 0)
 		f->o.z = 1.959963984540054;
 	f->o.sz = sizeof(f->o);
-	if (!(f->cc = hwp__code_cache_new(s)) || mark_branches(f, branches) < 0 ||
+	if (!(f->cc = hwp__branch_collector_code_cache(c)) || mark_branches(f, branches) < 0 ||
 	    walk_ranges(f, ranges) < 0 || use_branches(f, branches) < 0 || build_conds(f) < 0 ||
 	    build_blocks(f) < 0) {
 		hwp_flow__delete(f);
@@ -526,7 +528,6 @@ void hwp_flow__delete(struct hwp_flow *f)
 {
 	if (!f)
 		return;
-	hwp__code_cache_delete(f->cc);
 	hwp__loc_index_free(&f->marks);
 	free(f->mark);
 	hwp__loc_index_free(&f->cond_ix);

@@ -182,11 +182,12 @@ def main():
             continue
         n_br += 1
         p = s["taken"] / s["executed"]
-        d = abs(r["taken_probability"] - p)
-        lo, hi = r["taken_low"], r["taken_high"]
+        est = r["taken_percent"] / 100
+        d = abs(est - p)
+        lo, hi = r["taken_low_percent"] / 100, r["taken_high_percent"] / 100
         inside += lo <= p <= hi
         if d > worst:
-            worst, worst_row = d, (r["offset"], r["executions"], r["taken_probability"], p)
+            worst, worst_row = d, (r["offset"], r["executions"], est, p)
 
     # blocks
     counts = exact_insn_counts(binary, sites)
