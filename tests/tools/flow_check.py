@@ -3,7 +3,8 @@
 """Compares hwprof's fall-through estimates with the exact counts of an
 emulated recording (`hwprof record --emulate --exact`).
 
-  flow_check.py NAME EXACT BINARY PROBS_JSON BLOCKS_JSON [--assert]
+  flow_check.py NAME EXACT BINARY PROBS_JSON BLOCKS_JSON [--indirect JSON]
+                [--assert] [--no-assert-dp] [--no-assert-rho]
                 [--min-exec N] [--max-dp D] [--min-block N] [--min-rho R]
 
 PROBS_JSON is `hwprof probs --json`, BLOCKS_JSON `hwprof blocks --json`; only
@@ -21,8 +22,22 @@ instruction after each call) or by falling through from the one before it
 (all its executions, a conditional's not-taken ones, a call's once the
 callee returns). The exact file is the only source of counts.
 
-Prints one line of numbers (and PASS/FAIL lines with --assert). Exits 1 when
-an asserted threshold fails.
+Blocks are also checked for systematic error: with r = sampled / exact over
+the compared blocks, each estimate should be about Poisson(r * exact), so the
+spread of (estimate - r * exact) / sqrt(r * exact) is about 1 when the only
+differences are sampling noise, more when the windows of one stack
+correlate (a tight loop fills a window: about 2 for zlib's longest_match); it
+must stay <= 3, which a systematic error of a few percent on any hot block
+exceeds. Spearman's rho is low when many blocks run (nearly)
+equally often, however good the estimates: their ranks are noise.
+
+Indirect sites (--indirect: `hwprof probs --indirect --json`) with at least
+--min-exec entries: every target's share against the exact file's target
+counts; max |d share| <= --max-dp.
+
+Prints one line of numbers (and PASS/FAIL lines with --assert; the dp and
+rho thresholds can be left out of the assertion). Exits 1 when an asserted
+threshold fails.
 """
 import json
 import os
@@ -152,11 +167,19 @@ def main():
     args = sys.argv[1:]
     opts = {"--min-exec": 1000, "--max-dp": 0.02, "--min-block": 100, "--min-rho": 0.95}
     do_assert = False
+    assert_dp = assert_rho = True
+    indirect_path = None
     pos = []
     while args:
         a = args.pop(0)
         if a == "--assert":
             do_assert = True
+        elif a == "--no-assert-dp":
+            assert_dp = False
+        elif a == "--no-assert-rho":
+            assert_rho = False
+        elif a == "--indirect":
+            indirect_path = args.pop(0)
         elif a in opts:
             opts[a] = float(args.pop(0))
         else:
@@ -201,6 +224,41 @@ def main():
         est.append(b["count"])
         ex.append(counts[int(b["vaddr"], 16)])
     rho = spearman(est, ex)
+    # Sampling noise: with r = sampled / exact over these blocks, a block's
+    # estimate is about Poisson(r * exact); the spread of its z-score says
+    # whether the differences are noise (about 1) or a systematic error.
+    r = sum(est) / sum(ex) if ex and sum(ex) else 0
+    zs = [(a - r * e) / (r * e) ** 0.5 for a, e in zip(est, ex) if r * e > 0]
+    zstd = (sum(z * z for z in zs) / len(zs)) ** 0.5 if zs else float("nan")
+
+    # indirect targets
+    n_ind, worst_share = 0, 0.0
+    if indirect_path:
+        exact_t = {}
+        for s in sites:
+            if same_module(s["module"], binary) and s["kind"] in ("ijmp", "icall"):
+                tot = sum(t["count"] for t in s.get("targets", []))
+                exact_t[int(s["offset"], 16)] = {
+                    (os.path.realpath(t["module"]), int(t["offset"], 16)): t["count"] / tot
+                    for t in s.get("targets", []) if tot}
+        seen = set()
+        for r in json.load(open(indirect_path)):
+            if not same_module(r.get("module"), binary) or r["site_count"] < opts["--min-exec"]:
+                continue
+            off = int(r["offset"], 16)
+            want = exact_t.get(off, {})
+            key = (os.path.realpath(r["target_module"] or ""), int(r["target_offset"], 16))
+            worst_share = max(worst_share, abs(r["share_percent"] / 100 - want.get(key, 0)))
+            if off not in seen:
+                seen.add(off)
+                n_ind += 1
+                # targets the exact file has and the estimate lacks
+                mine = [x for x in json.load(open(indirect_path)) if x.get("offset") == r["offset"]
+                        and same_module(x.get("module"), binary)]
+                got = {(os.path.realpath(x["target_module"] or ""), int(x["target_offset"], 16)) for x in mine}
+                for k, v in want.items():
+                    if k not in got:
+                        worst_share = max(worst_share, v)
 
     print(f"{name}: {n_br} conditional branches with >= {opts['--min-exec']:.0f} sampled executions: "
           f"max |dp| {worst:.4f}" + (f" (at {worst_row[0]}: {worst_row[1]} sampled, estimated "
@@ -208,7 +266,9 @@ def main():
           + f", exact p inside the 95% interval for {inside}/{n_br}"
           + (f", {missing} not in the exact file" if missing else "")
           + f"; Spearman {rho:.4f} over {len(est)} blocks with >= {opts['--min-block']:.0f} sampled executions"
-          + (f" ({no_insn} blocks at no objdump instruction)" if no_insn else ""))
+          + (f" ({no_insn} blocks at no objdump instruction)" if no_insn else "")
+          + f"; z-score spread of the block estimates {zstd:.2f} (1 = sampling noise)"
+          + (f"; {n_ind} indirect sites: max |d share| {worst_share:.4f}" if indirect_path else ""))
     bad = 0
     if do_assert:
         checks = [
@@ -221,6 +281,15 @@ def main():
              f"Spearman {rho:.4f} >= {opts['--min-rho']} over {len(est)} blocks"
              + (f"; {no_insn} blocks start at no instruction" if no_insn else "")),
         ]
+        checks.append((f"{name}_block_noise", zstd == zstd and zstd <= 3,
+                       f"z-score spread {zstd:.2f} <= 3"))
+        if indirect_path:
+            checks.append((f"{name}_indirect", worst_share <= opts["--max-dp"],
+                           f"max |d share| {worst_share:.4f} <= {opts['--max-dp']} over {n_ind} sites"))
+        if not assert_dp:
+            checks = [c for c in checks if not c[0].endswith("_dp")]
+        if not assert_rho:
+            checks = [c for c in checks if not c[0].endswith("_spearman")]
         for cname, ok, msg in checks:
             print(f"{'PASS' if ok else 'FAIL'} {cname} ({msg})")
             bad += not ok
