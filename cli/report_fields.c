@@ -4,7 +4,7 @@
 #include "hwprof/branch_report.h"
 
 /* Column keys live as long as the table: static strings per prefix. */
-static const char *const names[4][REPORT_LOC_COLUMNS] = {
+static const char *const names[6][REPORT_LOC_COLUMNS] = {
 	[LOC_NONE] = { "module", "build_id", "offset", "vaddr", "symbol", "demangled", "sym_offset",
 		       "file", "line" },
 	[LOC_FROM] = { "from_module", "from_build_id", "from_offset", "from_vaddr", "from_symbol",
@@ -14,6 +14,10 @@ static const char *const names[4][REPORT_LOC_COLUMNS] = {
 	[LOC_TARGET] = { "target_module", "target_build_id", "target_offset", "target_vaddr",
 			 "target_symbol", "target_demangled", "target_sym_offset", "target_file",
 			 "target_line" },
+	[LOC_START] = { "start_module", "start_build_id", "start_offset", "start_vaddr", "start_symbol",
+			"start_demangled", "start_sym_offset", "start_file", "start_line" },
+	[LOC_END] = { "end_module", "end_build_id", "end_offset", "end_vaddr", "end_symbol",
+		      "end_demangled", "end_sym_offset", "end_file", "end_line" },
 };
 
 static const enum hwp_col_kind kinds[REPORT_LOC_COLUMNS] = {

@@ -14,7 +14,8 @@
 #include "hwprof/symbolize.h"
 #include "hwprof/table.h"
 
-enum report_loc_prefix { LOC_NONE, LOC_FROM, LOC_TO, LOC_TARGET };
+/* LOC_START/LOC_END: a fall-through range's first and last instruction */
+enum report_loc_prefix { LOC_NONE, LOC_FROM, LOC_TO, LOC_TARGET, LOC_START, LOC_END };
 
 #define REPORT_LOC_COLUMNS 9
 

@@ -125,6 +125,10 @@ HWP_API const struct hwp_branch_table *hwp_branch_collector__ranges(const struct
    of those that cannot have run straight through to their reason. 0 or <0
    (ENOMEM; hwp_errmsg()). */
 HWP_API int hwp_branch_collector__check_ranges(struct hwp_branch_collector *c);
+/* With opts.ranges: the samples' own addresses (IPs) of samples with a
+   branch stack, rows keyed from = to = the address (AutoFDO's address
+   counts). NULL without. */
+HWP_API const struct hwp_branch_table *hwp_branch_collector__addresses(const struct hwp_branch_collector *c);
 HWP_API const struct hwp_range_stats *hwp_branch_collector__range_stats(const struct hwp_branch_collector *c);
 
 HWP_END_DECLS

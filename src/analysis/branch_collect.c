@@ -16,6 +16,7 @@ struct hwp_branch_collector {
 	struct hwp_branch_table *table;
 	struct hwp_branch_table *blocks; /* with opts.blocks */
 	struct hwp_branch_table *ranges; /* with opts.ranges */
+	struct hwp_branch_table *addrs;  /* with opts.ranges: sample IPs */
 	struct hwp__code_cache *code;    /* made by the first range check */
 	size_t ranges_checked;           /* rows [0, this) of ranges were decoded */
 	struct hwp_branch_collect_stats st;
@@ -67,7 +68,8 @@ struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 		c->o.dup_stride = 0x1000;
 	c->table = hwp_branch_table__new(c->o.split);
 	if (c->table && ((c->o.blocks && !(c->blocks = hwp_branch_table__new(0))) ||
-			 (c->o.ranges && !(c->ranges = hwp_branch_table__new(0))))) {
+			 (c->o.ranges && (!(c->ranges = hwp_branch_table__new(0)) ||
+					  !(c->addrs = hwp_branch_table__new(0)))))) {
 		hwp_branch_collector__delete(c);
 		errno = ENOMEM;
 		return NULL;
@@ -92,12 +94,56 @@ void hwp_branch_collector__delete(struct hwp_branch_collector *c)
 	hwp_branch_table__delete(c->table);
 	hwp_branch_table__delete(c->blocks);
 	hwp_branch_table__delete(c->ranges);
+	hwp_branch_table__delete(c->addrs);
 	hwp__code_cache_delete(c->code);
 	free(c);
 }
 
+/*
+ * The range [START, END] between entry I (older: START is its target) and
+ * entry I - 1 (newer: END is its source), counted or rejected by the first
+ * reason that applies. The decoding check comes later, once per distinct
+ * range (hwp_branch_collector__check_ranges()).
+ */
 static int add_range(struct hwp_branch_collector *c, const struct hwp_sample *s, uint64_t i,
-		     const struct hwp_code_loc *start, const struct hwp_code_loc *end, bool all_branches);
+		     const struct hwp_code_loc *start, const struct hwp_code_loc *end, bool all_branches)
+{
+	const uint8_t *older = s->branch_entries + i * 24, *newer = older - 24;
+	uint64_t raw_start = ld64(older + 8), raw_end = ld64(newer);
+	enum hwp_range_reject r;
+
+	c->rst.pairs++;
+	if (!raw_start || !raw_end) {
+		r = HWP_RANGE_ZEROED;
+	} else if (i == 1 && ld64(older) == raw_end && raw_start == ld64(newer + 8) &&
+		   (raw_end < raw_start || raw_end - raw_start > c->o.dup_stride)) {
+		/* Some Intel parts (Skylake) record the newest branch twice. A
+		   real self loop also repeats it, but its body is short: like
+		   AutoFDO, a repeat spanning more than dup_stride is the copy. */
+		r = HWP_RANGE_DUPLICATE;
+	} else if (!all_branches) {
+		r = HWP_RANGE_FILTERED;
+	} else if (start->module < 0 || end->module < 0) {
+		r = HWP_RANGE_UNMAPPED;
+	} else if (start->module != end->module) {
+		r = HWP_RANGE_MODULES;
+	} else if (end->offset < start->offset) {
+		r = HWP_RANGE_BACKWARD;
+	} else if (end->offset - start->offset > c->o.max_range) {
+		r = HWP_RANGE_TOO_LONG;
+	} else {
+		size_t before = hwp_branch_table__size(c->ranges);
+
+		if (hwp_branch_table__add(c->ranges, start, end, 0) < 0)
+			return hwp_set_error(ENOMEM, "out of memory counting ranges");
+		if (hwp_branch_table__size(c->ranges) != before)
+			c->rst.checked = false;
+		c->rst.accepted++;
+		return 0;
+	}
+	c->rst.rejected[r]++;
+	return 0;
+}
 
 int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_event *ev,
 			      const struct hwp_thread *th)
@@ -146,6 +192,16 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 	   instruction trace. */
 	bool all_branches = (bst & HWP_BRANCH_ANY) || synthesized;
 
+	if (c->addrs) {
+		struct hwp_code_loc ip;
+		int err = hwp__session_resolve(c->session, 0, s->ip, &ip);
+
+		if (err < 0)
+			return err;
+		if (hwp_branch_table__add(c->addrs, &ip, &ip, 0) < 0)
+			return hwp_set_error(ENOMEM, "out of memory counting sample addresses");
+	}
+
 	for (uint64_t i = 0; i < s->branch_nr; i++) {
 		const uint8_t *p = s->branch_entries + i * 24;
 		struct hwp_code_loc from, to;
@@ -169,52 +225,6 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 		c->st.entries++;
 		c->st.entries_with_flags += (flags & 3) != 0;
 	}
-	return 0;
-}
-
-/*
- * The range [START, END] between entry I (older: START is its target) and
- * entry I - 1 (newer: END is its source), counted or rejected by the first
- * reason that applies. The decoding check comes later, once per distinct
- * range (hwp_branch_collector__check_ranges()).
- */
-static int add_range(struct hwp_branch_collector *c, const struct hwp_sample *s, uint64_t i,
-		     const struct hwp_code_loc *start, const struct hwp_code_loc *end, bool all_branches)
-{
-	const uint8_t *older = s->branch_entries + i * 24, *newer = older - 24;
-	uint64_t raw_start = ld64(older + 8), raw_end = ld64(newer);
-	enum hwp_range_reject r;
-
-	c->rst.pairs++;
-	if (!raw_start || !raw_end) {
-		r = HWP_RANGE_ZEROED;
-	} else if (i == 1 && ld64(older) == raw_end && raw_start == ld64(newer + 8) &&
-		   (raw_end < raw_start || raw_end - raw_start > c->o.dup_stride)) {
-		/* Some Intel parts (Skylake) record the newest branch twice. A
-		   real self loop also repeats it, but its body is short: like
-		   AutoFDO, a repeat spanning more than dup_stride is the copy. */
-		r = HWP_RANGE_DUPLICATE;
-	} else if (!all_branches) {
-		r = HWP_RANGE_FILTERED;
-	} else if (start->module < 0 || end->module < 0) {
-		r = HWP_RANGE_UNMAPPED;
-	} else if (start->module != end->module) {
-		r = HWP_RANGE_MODULES;
-	} else if (end->offset < start->offset) {
-		r = HWP_RANGE_BACKWARD;
-	} else if (end->offset - start->offset > c->o.max_range) {
-		r = HWP_RANGE_TOO_LONG;
-	} else {
-		size_t before = hwp_branch_table__size(c->ranges);
-
-		if (hwp_branch_table__add(c->ranges, start, end, 0) < 0)
-			return hwp_set_error(ENOMEM, "out of memory counting ranges");
-		if (hwp_branch_table__size(c->ranges) != before)
-			c->rst.checked = false;
-		c->rst.accepted++;
-		return 0;
-	}
-	c->rst.rejected[r]++;
 	return 0;
 }
 
@@ -332,4 +342,14 @@ const struct hwp_branch_table *hwp_branch_collector__ranges(const struct hwp_bra
 const struct hwp_range_stats *hwp_branch_collector__range_stats(const struct hwp_branch_collector *c)
 {
 	return &c->rst;
+}
+
+const struct hwp_branch_table *hwp_branch_collector__addresses(const struct hwp_branch_collector *c)
+{
+	return c->addrs;
+}
+
+struct hwp_session *hwp__branch_collector_session(const struct hwp_branch_collector *c)
+{
+	return c->session;
 }

@@ -11,4 +11,7 @@ struct hwp__code_cache;
    made on first use; NULL on ENOMEM. Owned by the collector. */
 struct hwp__code_cache *hwp__branch_collector_code_cache(struct hwp_branch_collector *c);
 
+/* The session C reads. */
+struct hwp_session *hwp__branch_collector_session(const struct hwp_branch_collector *c);
+
 #endif

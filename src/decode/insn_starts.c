@@ -98,6 +98,50 @@ const uint8_t *hwp__code_file_at_offset(const struct hwp__code_file *f, uint64_t
 	return NULL;
 }
 
+bool hwp__code_file_base(const struct hwp__code_file *f, bool exec, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < f->n_load; i++)
+		if (!exec || (f->load[i].p_flags & PF_X)) {
+			*vaddr = f->load[i].p_vaddr;
+			return true;
+		}
+	return false;
+}
+
+bool hwp__code_file_is_program(const struct hwp__code_file *f)
+{
+	GElf_Ehdr eh;
+	size_t n;
+
+	if (!gelf_getehdr(f->elf, &eh))
+		return false;
+	if (eh.e_type == ET_EXEC)
+		return true;
+	if (eh.e_type != ET_DYN || elf_getphdrnum(f->elf, &n))
+		return false;
+	/* a PIE asks for an interpreter; a shared library does not */
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_INTERP)
+			return true;
+	}
+	return false;
+}
+
+int hwp__code_file_offset_to_vaddr(const struct hwp__code_file *f, uint64_t off, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < f->n_load; i++) {
+		const GElf_Phdr *ph = &f->load[i];
+
+		if (off >= ph->p_offset && off - ph->p_offset < ph->p_filesz) {
+			*vaddr = ph->p_vaddr + (off - ph->p_offset);
+			return 0;
+		}
+	}
+	return -ERANGE;
+}
+
 int hwp__code_file_vaddr_to_offset(const struct hwp__code_file *f, uint64_t vaddr, uint64_t *off)
 {
 	for (size_t i = 0; i < f->n_load; i++) {

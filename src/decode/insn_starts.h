@@ -8,6 +8,7 @@
 #ifndef HWPROF_DECODE_INSN_STARTS_H
 #define HWPROF_DECODE_INSN_STARTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +27,14 @@ const uint8_t *hwp__code_file_at_offset(const struct hwp__code_file *f, uint64_t
 /* Link-time address -> file offset through the PT_LOAD segments' file
    data (not their zero-filled tails). 0 or -ERANGE. */
 int hwp__code_file_vaddr_to_offset(const struct hwp__code_file *f, uint64_t vaddr, uint64_t *off);
+/* File offset -> link-time address through the PT_LOAD segments (the
+   first that holds it). 0 or -ERANGE. */
+int hwp__code_file_offset_to_vaddr(const struct hwp__code_file *f, uint64_t off, uint64_t *vaddr);
+/* The address of the first PT_LOAD segment (EXEC: the first executable
+   one) in program-header order. False when there is none. */
+bool hwp__code_file_base(const struct hwp__code_file *f, bool exec, uint64_t *vaddr);
+/* A program (ET_EXEC, or a PIE: ET_DYN with PT_INTERP), not a library. */
+bool hwp__code_file_is_program(const struct hwp__code_file *f);
 /*
  * Sets bit i of BITS (SIZE bits, zeroed by the caller) when an instruction
  * starts at VADDR + i. Undecodable bytes are skipped one at a time, as

@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * AutoFDO and llvm-profgen unsymbolized text profiles from the collector's
+ * range, address and branch tables: module file offsets become link-time
+ * addresses through the binary's program headers, then relative to the
+ * base each tool uses.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/branch_collect_internal.h"
+#include "decode/insn_starts.h"
+#include "hwprof/range_profile.h"
+#include "hwprof/symbolize.h"
+#include "util/vec.h"
+
+struct item {
+	uint64_t a, b, count;
+};
+
+struct items {
+	struct item *v;
+	size_t nr, cap;
+};
+
+static int by_addr(const void *x, const void *y)
+{
+	const struct item *p = x, *q = y;
+
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->b < q->b ? -1 : p->b > q->b;
+}
+
+/* Sorts and sums the counts of equal keys (branch rows split by flags,
+   sources outside the module folded into one "external" address). */
+static void sort_merge(struct items *it)
+{
+	size_t n = 0;
+
+	if (!it->nr)
+		return;
+	qsort(it->v, it->nr, sizeof(*it->v), by_addr);
+	for (size_t i = 1; i < it->nr; i++) {
+		if (it->v[i].a == it->v[n].a && it->v[i].b == it->v[n].b)
+			it->v[n].count += it->v[i].count;
+		else
+			it->v[++n] = it->v[i];
+	}
+	it->nr = n + 1;
+}
+
+static int push(struct items *it, uint64_t a, uint64_t b, uint64_t count)
+{
+	struct item *p = HWP_VEC_PUSH(it->v, it->nr, it->cap);
+
+	if (!p)
+		return hwp_set_error(ENOMEM, "out of memory writing a profile");
+	*p = (struct item){ a, b, count };
+	return 0;
+}
+
+struct ctx {
+	struct hwp__code_file *file;
+	int module;
+	uint64_t base;
+	enum hwp_range_format fmt;
+	struct items ranges, addrs, branches;
+};
+
+/* OFF (of the module) relative to the base; false outside every segment. */
+static bool rel(const struct ctx *x, uint64_t off, uint64_t *out)
+{
+	uint64_t v;
+
+	if (hwp__code_file_offset_to_vaddr(x->file, off, &v))
+		return false;
+	*out = v - x->base;
+	return true;
+}
+
+static int gather(struct ctx *x, struct hwp_branch_collector *c)
+{
+	const struct hwp_branch_row *r;
+	size_t n;
+	uint64_t a, b;
+	int err;
+
+	r = hwp_branch_table__rows(hwp_branch_collector__ranges(c), &n);
+	for (size_t i = 0; i < n; i++)
+		if (r[i].key.from.module == x->module && rel(x, r[i].key.from.offset, &a) &&
+		    rel(x, r[i].key.to.offset, &b) && (err = push(&x->ranges, a, b, r[i].c.count)))
+			return err;
+	if (x->fmt == HWP_RANGE_FORMAT_AUTOFDO) {
+		r = hwp_branch_table__rows(hwp_branch_collector__addresses(c), &n);
+		for (size_t i = 0; i < n; i++)
+			if (r[i].key.from.module == x->module && rel(x, r[i].key.from.offset, &a) &&
+			    (err = push(&x->addrs, a, 0, r[i].c.count)))
+				return err;
+	}
+	r = hwp_branch_table__rows(hwp_branch_collector__table(c), &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct hwp_branch_key *k = &r[i].key;
+
+		if (k->to.module != x->module || !rel(x, k->to.offset, &b))
+			continue;
+		if (k->from.module == x->module && rel(x, k->from.offset, &a))
+			; /* inside the module */
+		else if (x->fmt == HWP_RANGE_FORMAT_PROFGEN)
+			a = 1 - x->base; /* llvm-profgen's ExternalAddr (1), made relative */
+		else
+			continue; /* AutoFDO keeps branches within the binary */
+		if ((err = push(&x->branches, a, b, r[i].c.count)))
+			return err;
+	}
+	sort_merge(&x->ranges);
+	sort_merge(&x->addrs);
+	sort_merge(&x->branches);
+	return 0;
+}
+
+static void write_pairs(FILE *fp, const struct items *it, const char *sep)
+{
+	fprintf(fp, "%zu\n", it->nr);
+	for (size_t i = 0; i < it->nr; i++)
+		fprintf(fp, "%" PRIx64 "%s%" PRIx64 ":%" PRIu64 "\n", it->v[i].a, sep, it->v[i].b, it->v[i].count);
+}
+
+int hwp_range_profile__write(struct hwp_branch_collector *c, int module, enum hwp_range_format f, FILE *fp)
+{
+	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	struct ctx x = { .module = module, .fmt = f };
+	const char *path;
+	int err;
+
+	if (!hwp_branch_collector__ranges(c))
+		return hwp_set_error(EINVAL, "range profile: the branch collector counted no ranges");
+	if (!s || !(path = hwp_symbolizer__module_file(s, module)))
+		return -ENOENT; /* the symbolizer said why */
+	if (!(x.file = hwp__code_file_open(path)))
+		return hwp_set_error(ENOENT, "%s: cannot read it as an ELF file", path);
+	/* simpleperf: vaddr = offset + first PT_LOAD's vaddr; llvm-profgen:
+	   the first executable segment's page */
+	if (!hwp__code_file_base(x.file, f == HWP_RANGE_FORMAT_PROFGEN, &x.base)) {
+		err = hwp_set_error(ERANGE, "%s: no loadable segment", path);
+		goto out;
+	}
+	if (f == HWP_RANGE_FORMAT_PROFGEN)
+		x.base &= ~(uint64_t)0xfff;
+	if ((err = gather(&x, c)))
+		goto out;
+	write_pairs(fp, &x.ranges, "-");
+	if (f == HWP_RANGE_FORMAT_AUTOFDO) {
+		fprintf(fp, "%zu\n", x.addrs.nr);
+		for (size_t i = 0; i < x.addrs.nr; i++)
+			fprintf(fp, "%" PRIx64 ":%" PRIu64 "\n", x.addrs.v[i].a, x.addrs.v[i].count);
+	}
+	write_pairs(fp, &x.branches, "->");
+	if (f == HWP_RANGE_FORMAT_AUTOFDO) {
+		const char *bid = hwp_symbolizer__module_build_id(s, module);
+
+		fprintf(fp, "// build_id: %s%s\n// %s\n\n", bid ? "0x" : "", bid ? bid : "",
+			hwp_symbolizer__module_name(s, module));
+	}
+	if (fflush(fp) || ferror(fp))
+		err = hwp_set_error(EIO, "writing the profile: %s", strerror(errno ? errno : EIO));
+out:
+	hwp__code_file_close(x.file);
+	free(x.ranges.v);
+	free(x.addrs.v);
+	free(x.branches.v);
+	return err;
+}
+
+int hwp_range_profile__default_module(struct hwp_branch_collector *c)
+{
+	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	const struct hwp_branch_table *t = hwp_branch_collector__ranges(c);
+	const struct hwp_branch_row *r;
+	size_t n;
+	int best[2] = { -1, -1 }; /* the program with the most ranges, any module with the most */
+	uint64_t most[2] = { 0, 0 };
+	struct items per = { 0 }; /* a = module, count summed */
+
+	if (!t)
+		return hwp_set_error(EINVAL, "range profile: the branch collector counted no ranges");
+	r = hwp_branch_table__rows(t, &n);
+	for (size_t i = 0; i < n; i++)
+		if (push(&per, (uint64_t)r[i].key.from.module, 0, r[i].c.count))
+			goto nomem;
+	sort_merge(&per);
+	for (size_t i = 0; i < per.nr; i++) {
+		int m = (int)per.v[i].a;
+		const char *path = hwp_symbolizer__module_file(s, m);
+		struct hwp__code_file *f = path ? hwp__code_file_open(path) : NULL;
+		bool program = f && hwp__code_file_is_program(f);
+
+		hwp__code_file_close(f);
+		for (int k = 0; k < 2; k++)
+			if ((k || program) && per.v[i].count > most[k]) {
+				best[k] = m;
+				most[k] = per.v[i].count;
+			}
+	}
+	free(per.v);
+	if (best[0] >= 0)
+		return best[0];
+	if (best[1] >= 0)
+		return best[1];
+	return hwp_set_error(ENOENT, "%s: no fall-through range was counted",
+			     hwp_session__path(hwp__branch_collector_session(c)));
+nomem:
+	free(per.v);
+	return -ENOMEM;
+}
+
+int hwp_range_profile__find_module(struct hwp_branch_collector *c, const char *name)
+{
+	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	const struct hwp_branch_row *r;
+	size_t n;
+	char seen[256] = "";
+
+	r = hwp_branch_table__rows(hwp_branch_collector__table(c), &n);
+	for (size_t i = 0; i < 2 * n; i++) {
+		int m = i < n ? r[i].key.from.module : r[i - n].key.to.module;
+		const char *path, *base, *bid;
+
+		if (m < 0 || !(path = hwp_symbolizer__module_name(s, m)))
+			continue;
+		base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		bid = hwp_symbolizer__module_build_id(s, m);
+		if (!strcmp(path, name) || !strcmp(base, name) || (bid && !strcmp(bid, name)))
+			return m;
+		if (!strstr(seen, base) && strlen(seen) + strlen(base) + 3 < sizeof(seen)) {
+			if (*seen)
+				strcat(seen, ", ");
+			strcat(seen, base);
+		}
+	}
+	return hwp_set_error(ENOENT, "%s: no module '%s' among those the branches ran in (%s)",
+			     hwp_session__path(hwp__branch_collector_session(c)), name, *seen ? seen : "none");
+}
