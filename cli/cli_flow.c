@@ -42,7 +42,7 @@ int flow_opts__take(struct flow_opts *o, const char *cmd, int c, const char *arg
 	}
 }
 
-int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd)
+int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, bool paths)
 {
 	/* mispredict bits of synthesized or NO_FLAGS stacks mean nothing */
 	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = true,
@@ -50,8 +50,18 @@ int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const cha
 	int rc;
 
 	memset(fi, 0, sizeof(*fi));
-	if ((rc = report_input__load_branches(&fi->in, &o->ro, &co)))
-		return rc;
+	if (!paths) {
+		if ((rc = report_input__load_branches(&fi->in, &o->ro, &co)))
+			return rc;
+	} else {
+		if ((rc = report_input__open(&fi->in, &o->ro, &co)))
+			return rc;
+		if (!(fi->paths = hwp_paths__new(fi->in.session, fi->in.collector, NULL)) ||
+		    hwp_paths__read(fi->paths) < 0)
+			return cli_error("%s", hwp_errmsg());
+		if ((rc = report_input__check_read(&fi->in, &o->ro)))
+			return rc;
+	}
 	if (o->dso && (rc = report_input__check_dso(&fi->in, cmd, o->ro.input, o->dso)))
 		return rc;
 	const struct hwp_range_stats *rs = hwp_branch_collector__range_stats(fi->in.collector);
@@ -75,9 +85,11 @@ int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const cha
 
 void flow_input__close(struct flow_input *fi)
 {
+	hwp_paths__delete(fi->paths);
 	hwp_flow__delete(fi->flow);
 	report_input__close(&fi->in);
 	fi->flow = NULL;
+	fi->paths = NULL;
 }
 
 bool flow_input__keep(struct flow_input *fi, const struct flow_opts *o, const struct hwp_code_loc *l)

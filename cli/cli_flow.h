@@ -8,6 +8,7 @@
 
 #include "cli_report.h"
 #include "hwprof/flow.h"
+#include "hwprof/paths.h"
 
 /* Options every fall-through report takes. */
 struct flow_opts {
@@ -43,11 +44,13 @@ int flow_opts__take(struct flow_opts *o, const char *cmd, int c, const char *arg
 struct flow_input {
 	struct report_input in;
 	struct hwp_flow *flow;
+	struct hwp_paths *paths; /* when asked */
 };
 
-/* Loads O's input (printing errors, naming CMD): branches and ranges, then
-   the walk. Returns the exit code (0: go on); flow_input__close() always. */
-int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd);
+/* Loads O's input (printing errors, naming CMD): branches and ranges (and
+   paths when PATHS), then the walk. Returns the exit code (0: go on);
+   flow_input__close() always. */
+int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, bool paths);
 void flow_input__close(struct flow_input *fi);
 /* Whether L passes --dso and --sym. */
 bool flow_input__keep(struct flow_input *fi, const struct flow_opts *o, const struct hwp_code_loc *l);

@@ -132,7 +132,7 @@ int cmd_blocks(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	rc = flow_input__load(&fi, &o, "blocks");
+	rc = flow_input__load(&fi, &o, "blocks", false);
 	if (!rc)
 		rc = print_blocks(&fi, &o);
 	flow_input__close(&fi);

@@ -69,6 +69,7 @@ struct hwp_flow {
 	size_t *cond_by_site; /* indices into conds, by (module, offset) */
 	struct hwp_flow_block *blocks;
 	size_t nblocks;
+	size_t *block_pos; /* block_ix position -> index in blocks */
 	struct hwp_flow_indirect *ind;
 	size_t nind;
 	struct hwp_flow_target *targets;
@@ -361,6 +362,10 @@ static int build_blocks(struct hwp_flow *f)
 	}
 	qsort(f->blocks, n, sizeof(*f->blocks), cmp_block);
 	f->nblocks = n;
+	if (!(f->block_pos = calloc(n ? n : 1, sizeof(*f->block_pos))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		f->block_pos[hwp__loc_index_find(&f->block_ix, f->blocks[i].start.module, f->blocks[i].start.offset)] = i;
 	return 0;
 }
 
@@ -538,6 +543,7 @@ void hwp_flow__delete(struct hwp_flow *f)
 	free(f->conds);
 	free(f->cond_by_site);
 	free(f->blocks);
+	free(f->block_pos);
 	free(f->ind);
 	free(f->targets);
 	free(f);
@@ -571,6 +577,13 @@ const struct hwp_flow_block *hwp_flow__blocks(const struct hwp_flow *f, size_t *
 {
 	*n = f->nblocks;
 	return f->blocks;
+}
+
+const struct hwp_flow_block *hwp_flow__block_at(const struct hwp_flow *f, const struct hwp_code_loc *start)
+{
+	long i = hwp__loc_index_find(&f->block_ix, start->module, start->offset);
+
+	return i < 0 ? NULL : &f->blocks[f->block_pos[i]];
 }
 
 const struct hwp_flow_indirect *hwp_flow__indirect(const struct hwp_flow *f, size_t *n)
