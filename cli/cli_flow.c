@@ -45,7 +45,7 @@ int flow_opts__take(struct flow_opts *o, const char *cmd, int c, const char *arg
 int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, bool paths)
 {
 	/* mispredict bits of synthesized or NO_FLAGS stacks mean nothing */
-	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = true,
+	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = true, .no_addresses = true,
 					      .drop_meaningless_prediction = true };
 	int rc;
 
