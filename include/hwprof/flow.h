@@ -108,6 +108,10 @@ enum hwp_flow_end {
 	HWP_FLOW_END_OTHER,       /* a syscall, or an instruction a record left from */
 };
 HWP_API const char *hwp_flow_end__name(unsigned end_class);
+/* What the instruction at SITE is, as a block's end (enum hwp_flow_end;
+   HWP_FLOW_END_FALLTHROUGH when it is no branch), decoded; <0 when its code
+   cannot be decoded (no binary). */
+HWP_API int hwp_flow__branch_kind(struct hwp_flow *f, const struct hwp_code_loc *site);
 
 /* Sorted by count, descending (then module, offset). */
 HWP_API const struct hwp_flow_block *hwp_flow__blocks(const struct hwp_flow *f, size_t *n);

@@ -597,6 +597,18 @@ const struct hwp_flow_stats *hwp_flow__stats(const struct hwp_flow *f)
 	return &f->st;
 }
 
+int hwp_flow__branch_kind(struct hwp_flow *f, const struct hwp_code_loc *site)
+{
+	struct hwp__insn insn;
+	int err;
+
+	if (site->module < 0)
+		return -ENOENT;
+	if ((err = hwp__code_cache_insn(f->cc, site->module, site->offset, &insn)) < 0)
+		return err;
+	return insn.cls == HWP_INSN_OTHER ? HWP_FLOW_END_FALLTHROUGH : end_class_of(insn.cls);
+}
+
 const char *hwp_flow_end__name(unsigned end_class)
 {
 	static const char *const names[] = { "fallthrough", "cond", "jump", "ind_jump",
