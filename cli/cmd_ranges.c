@@ -22,10 +22,11 @@ static const char usage[] =
 	"times it ran, its length, its first and last instruction and the source line\n"
 	"of its start; most frequent first. Ranges that cannot have run straight\n"
 	"through are rejected and counted by reason (--stats): an end address of 0,\n"
-	"the duplicated newest entry of some Intel parts, stacks recorded with a\n"
-	"branch filter other than 'any', ends unmapped or in different modules, end\n"
-	"before start, longer than --max-range, an unconditional jump, call or return\n"
-	"inside (decoded from the binary), an end that is no instruction boundary.\n"
+	"an entry on a speculative wrong path, the duplicated newest entry of some\n"
+	"Intel parts, stacks recorded with a branch filter other than 'any', ends\n"
+	"unmapped or in different modules, end before start, longer than\n"
+	"--max-range, an unconditional jump, call or return inside (decoded from the\n"
+	"binary), an end that is no instruction boundary or outside the code.\n"
 	"Recordings in LBR call-stack mode are refused.\n"
 	"\n"
 	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
@@ -225,12 +226,13 @@ static int print_stats(struct report_input *in, const struct ranges_opts *o)
 	hwp_table__add_column(t, "Reason", "reason", HWP_COL_TEXT);
 	hwp_table__add_column(t, "Ranges", "ranges", HWP_COL_COUNT);
 	hwp_table__add_column(t, "Share", "share_percent", HWP_COL_PERCENT);
+	stats_row(t, "all", NULL, st->pairs, st->pairs);
 	stats_row(t, "accepted", NULL, st->accepted, st->pairs);
 	stats_row(t, "accepted", "not_decoded", st->unchecked, st->pairs);
 	for (int r = 0; r < HWP_RANGE_REJECT_NR; r++)
 		stats_row(t, "rejected", hwp_range_reject__name(r), st->rejected[r], st->pairs);
 	if (o->ro.fmt == HWP_TABLE_TEXT)
-		printf("%llu ranges between consecutive branch records, %zu distinct accepted\n",
+		printf("%llu ranges between consecutive branch records; %zu distinct accepted\n",
 		       (unsigned long long)st->pairs, st->distinct);
 	rc = report_print_table(t, o->ro.fmt);
 	hwp_table__delete(t);

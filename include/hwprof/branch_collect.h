@@ -39,6 +39,8 @@ struct hwp_branch_collect_stats {
  */
 enum hwp_range_reject {
 	HWP_RANGE_ZEROED,      /* an end address is 0 (unfilled or hidden entries) */
+	HWP_RANGE_WRONG_PATH,  /* either entry is marked speculative wrong-path (spec bits):
+				  it did not retire */
 	HWP_RANGE_DUPLICATE,   /* the newest entry repeated (Intel erratum, see opts.dup_stride) */
 	HWP_RANGE_FILTERED,    /* stack recorded with a branch filter other than 'any': consecutive
 				  entries are not consecutive branches */

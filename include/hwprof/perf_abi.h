@@ -250,7 +250,8 @@ enum hwp_feature {
 #define HWP_BRF_ABORT_SHIFT 3
 #define HWP_BRF_CYCLES_SHIFT 4  /* 16 bits */
 #define HWP_BRF_TYPE_SHIFT 20   /* 4 bits */
-#define HWP_BRF_SPEC_SHIFT 24   /* 2 bits */
+#define HWP_BRF_SPEC_SHIFT 24   /* 2 bits: PERF_BR_SPEC_* */
+#define HWP_BR_SPEC_WRONG_PATH 1 /* speculative, on a wrong path: did not retire */
 #define HWP_BRF_NEW_TYPE_SHIFT 26 /* 4 bits */
 #define HWP_BRF_PRIV_SHIFT 30   /* 3 bits */
 

@@ -26,6 +26,7 @@ struct hwp_branch_collector {
 
 static const char *const reject_names[HWP_RANGE_REJECT_NR] = {
 	[HWP_RANGE_ZEROED] = "zeroed",
+	[HWP_RANGE_WRONG_PATH] = "wrong_path",
 	[HWP_RANGE_DUPLICATE] = "duplicate",
 	[HWP_RANGE_FILTERED] = "filtered",
 	[HWP_RANGE_UNMAPPED] = "unmapped",
@@ -36,6 +37,9 @@ static const char *const reject_names[HWP_RANGE_REJECT_NR] = {
 	[HWP_RANGE_MISALIGNED] = "misaligned",
 	[HWP_RANGE_NO_CODE] = "not_code",
 };
+
+_Static_assert(HWP_RANGE_REJECT_NR <= sizeof(((struct hwp_range_stats *)0)->rejected) / sizeof(uint64_t),
+	       "hwp_range_stats.rejected holds every reason");
 
 const char *hwp_range_reject__name(enum hwp_range_reject r)
 {
@@ -115,6 +119,9 @@ static int add_range(struct hwp_branch_collector *c, const struct hwp_sample *s,
 	c->rst.pairs++;
 	if (!raw_start || !raw_end) {
 		r = HWP_RANGE_ZEROED;
+	} else if (((ld64(older + 16) >> HWP_BRF_SPEC_SHIFT) & 3) == HWP_BR_SPEC_WRONG_PATH ||
+		   ((ld64(newer + 16) >> HWP_BRF_SPEC_SHIFT) & 3) == HWP_BR_SPEC_WRONG_PATH) {
+		r = HWP_RANGE_WRONG_PATH;
 	} else if (i == 1 && ld64(older) == raw_end && raw_start == ld64(newer + 8) &&
 		   (raw_end < raw_start || raw_end - raw_start > c->o.dup_stride)) {
 		/* Some Intel parts (Skylake) record the newest branch twice. A

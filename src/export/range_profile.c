@@ -70,15 +70,12 @@ struct ctx {
 	struct items ranges, addrs, branches;
 };
 
-/* OFF (of the module) relative to the base; false outside every segment. */
+/* OFF's (of the module) link-time address; false outside every segment.
+   Rows keep these and are sorted by them, as llvm-profgen sorts (its
+   "external" address 1 first); the base is subtracted when written. */
 static bool rel(const struct ctx *x, uint64_t off, uint64_t *out)
 {
-	uint64_t v;
-
-	if (hwp__code_file_offset_to_vaddr(x->file, off, &v))
-		return false;
-	*out = v - x->base;
-	return true;
+	return hwp__code_file_offset_to_vaddr(x->file, off, out) == 0;
 }
 
 static int gather(struct ctx *x, struct hwp_branch_collector *c)
@@ -109,7 +106,7 @@ static int gather(struct ctx *x, struct hwp_branch_collector *c)
 		if (k->from.module == x->module && rel(x, k->from.offset, &a))
 			; /* inside the module */
 		else if (x->fmt == HWP_RANGE_FORMAT_PROFGEN)
-			a = 1 - x->base; /* llvm-profgen's ExternalAddr (1), made relative */
+			a = 1; /* llvm-profgen's ExternalAddr */
 		else
 			continue; /* AutoFDO keeps branches within the binary */
 		if ((err = push(&x->branches, a, b, r[i].c.count)))
@@ -121,11 +118,12 @@ static int gather(struct ctx *x, struct hwp_branch_collector *c)
 	return 0;
 }
 
-static void write_pairs(FILE *fp, const struct items *it, const char *sep)
+static void write_pairs(FILE *fp, const struct items *it, const char *sep, uint64_t base)
 {
 	fprintf(fp, "%zu\n", it->nr);
 	for (size_t i = 0; i < it->nr; i++)
-		fprintf(fp, "%" PRIx64 "%s%" PRIx64 ":%" PRIu64 "\n", it->v[i].a, sep, it->v[i].b, it->v[i].count);
+		fprintf(fp, "%" PRIx64 "%s%" PRIx64 ":%" PRIu64 "\n", it->v[i].a - base, sep, it->v[i].b - base,
+			it->v[i].count);
 }
 
 int hwp_range_profile__write(struct hwp_branch_collector *c, int module, enum hwp_range_format f, FILE *fp)
@@ -151,13 +149,13 @@ int hwp_range_profile__write(struct hwp_branch_collector *c, int module, enum hw
 		x.base &= ~(uint64_t)0xfff;
 	if ((err = gather(&x, c)))
 		goto out;
-	write_pairs(fp, &x.ranges, "-");
+	write_pairs(fp, &x.ranges, "-", x.base);
 	if (f == HWP_RANGE_FORMAT_AUTOFDO) {
 		fprintf(fp, "%zu\n", x.addrs.nr);
 		for (size_t i = 0; i < x.addrs.nr; i++)
-			fprintf(fp, "%" PRIx64 ":%" PRIu64 "\n", x.addrs.v[i].a, x.addrs.v[i].count);
+			fprintf(fp, "%" PRIx64 ":%" PRIu64 "\n", x.addrs.v[i].a - x.base, x.addrs.v[i].count);
 	}
-	write_pairs(fp, &x.branches, "->");
+	write_pairs(fp, &x.branches, "->", x.base);
 	if (f == HWP_RANGE_FORMAT_AUTOFDO) {
 		const char *bid = hwp_symbolizer__module_build_id(s, module);
 

@@ -274,6 +274,16 @@ int hwp__session_resolve_miss(struct hwp_session *s, unsigned slot, uint64_t add
 		raw_loc(addr, false, -1, loc);
 		return 0;
 	}
+	/* A kernel map found after the user maps failed may extend over user
+	   space (old recordings map the kernel from a low start to the top):
+	   a cached window must not answer for addresses a user map holds, so
+	   it keeps to the kernel half, and a user address is not cached. */
+	if (m->kernel) {
+		if (mc->start < KERNEL_START)
+			mc->start = KERNEL_START;
+		if (addr < KERNEL_START)
+			mc->valid = false;
+	}
 	hwp__resolve_cache_fill(mc, addr, loc);
 	return 0;
 }
