@@ -7,7 +7,8 @@
 # with >= 1000 sampled executions |estimated - exact taken probability| <=
 # 0.02; block estimates against exact counts: Spearman >= 0.95 over blocks
 # with >= 100 sampled executions, and a z-score spread <= 3 (no systematic
-# error beyond sampling noise); indirect targets' shares within 0.02.
+# error beyond sampling noise); indirect targets' shares within 0.02; every
+# step of every hot path (hwprof paths) an edge objdump's code allows.
 # The numbers of every program are printed (NUMBERS lines on stdout: run
 # HWPROF=build/hwprof bash tests/e2e/flow_exact.sh to see them).
 #
@@ -36,7 +37,7 @@ check() {
 		return
 	fi
 	local cmd
-	for cmd in "probs" "blocks" "probs --indirect"; do
+	for cmd in "probs" "blocks" "probs --indirect" "paths"; do
 		local f=$tmp/$name.${cmd// /}.json
 		# shellcheck disable=SC2086
 		if ! "$HWPROF" $cmd -q --json -i "$tmp/$name.data" >"$f" 2>"$tmp/$name.cmd.err"; then
@@ -46,6 +47,7 @@ check() {
 	done
 	python3 "$tools/flow_check.py" "flow_exact_$name" "$tmp/$name.exact" "$bin" \
 		"$tmp/$name.probs.json" "$tmp/$name.blocks.json" --indirect "$tmp/$name.probs--indirect.json" \
+		--paths "$tmp/$name.paths.json" \
 		--assert "${extra[@]}" >"$tmp/$name.check" 2>&1
 	sed -n '1s/^/NUMBERS /p' "$tmp/$name.check"
 	grep -E '^(PASS|FAIL) ' "$tmp/$name.check"

@@ -3,7 +3,7 @@
 """Compares hwprof's fall-through estimates with the exact counts of an
 emulated recording (`hwprof record --emulate --exact`).
 
-  flow_check.py NAME EXACT BINARY PROBS_JSON BLOCKS_JSON [--indirect JSON]
+  flow_check.py NAME EXACT BINARY PROBS_JSON BLOCKS_JSON [--indirect JSON] [--paths JSON]
                 [--assert] [--no-assert-dp] [--no-assert-rho]
                 [--min-exec N] [--max-dp D] [--min-block N] [--min-rho R]
 
@@ -34,6 +34,13 @@ equally often, however good the estimates: their ranks are noise.
 Indirect sites (--indirect: `hwprof probs --indirect --json`) with at least
 --min-exec entries: every target's share against the exact file's target
 counts; max |d share| <= --max-dp.
+
+Paths (--paths: `hwprof paths --json`): every step from one block of a path
+to the next must be an edge objdump's code allows, forward, inside one
+function: the fall-through of the block's last instruction, or its direct
+target when it is a jump or conditional branch, or any place after it when
+it is an indirect jump; no call or return inside a path; and no path runs
+more often than any of its blocks.
 
 Prints one line of numbers (and PASS/FAIL lines with --assert; the dp and
 rho thresholds can be left out of the assertion). Exits 1 when an asserted
@@ -168,7 +175,7 @@ def main():
     opts = {"--min-exec": 1000, "--max-dp": 0.02, "--min-block": 100, "--min-rho": 0.95}
     do_assert = False
     assert_dp = assert_rho = True
-    indirect_path = None
+    indirect_path = paths_path = None
     pos = []
     while args:
         a = args.pop(0)
@@ -180,6 +187,8 @@ def main():
             assert_rho = False
         elif a == "--indirect":
             indirect_path = args.pop(0)
+        elif a == "--paths":
+            paths_path = args.pop(0)
         elif a in opts:
             opts[a] = float(args.pop(0))
         else:
@@ -260,6 +269,59 @@ def main():
                     if k not in got:
                         worst_share = max(worst_share, v)
 
+    # paths
+    n_paths, bad_paths, bad_example = 0, 0, None
+    if paths_path:
+        insns = decode(binary)
+        at = {va: i for i, (va, mn, ops) in enumerate(insns)}
+        blk = {int(b["offset"], 16): b for b in blocks if same_module(b.get("module"), binary)}
+        for pth in json.load(open(paths_path)):
+            if not same_module(pth.get("module"), binary):
+                continue
+            n_paths += 1
+            offs = [int(x, 16) for x in pth["block_offsets"].split()]
+            why = None
+            for a, b in zip(offs, offs[1:] + [None]):
+                ba = blk.get(a)
+                if ba is None:
+                    why = f"block 0x{a:x} not in the block table"
+                    break
+                if ba["count"] < pth["count"]:
+                    why = f"block 0x{a:x} ran {ba['count']} times, the path {pth['count']}"
+                    break
+                delta = int(ba["vaddr"], 16) - a
+                last = int(ba["last_offset"], 16) + delta
+                i = at.get(last)
+                if i is None:
+                    why = f"last instruction 0x{last:x} of block 0x{a:x} is no objdump instruction"
+                    break
+                mn, ops = insns[i][1], insns[i][2]
+                nxt = insns[i + 1][0] if i + 1 < len(insns) else None
+                if b is None:
+                    break  # the path may end with anything
+                if mn.startswith("call") or mn.startswith("ret"):
+                    why = f"{mn} at 0x{last:x} inside a path"
+                    break
+                vb = b + delta
+                if vb <= int(ba["vaddr"], 16):
+                    why = f"backward step 0x{a:x} -> 0x{b:x}"
+                    break
+                tgt = direct_target(ops) if mn.startswith("j") else None
+                if mn.startswith("j") and "*" in ops:
+                    ok = True  # an indirect jump: a switch case
+                elif mn == "jmp":
+                    ok = vb == tgt
+                elif mn.startswith("j"):
+                    ok = vb in (tgt, nxt)
+                else:
+                    ok = vb == nxt
+                if not ok:
+                    why = f"no edge from 0x{last:x} ({mn} {ops}) to 0x{vb:x}"
+                    break
+            if why:
+                bad_paths += 1
+                bad_example = bad_example or why
+
     print(f"{name}: {n_br} conditional branches with >= {opts['--min-exec']:.0f} sampled executions: "
           f"max |dp| {worst:.4f}" + (f" (at {worst_row[0]}: {worst_row[1]} sampled, estimated "
                                      f"{worst_row[2]:.4f}, exact {worst_row[3]:.4f})" if worst_row else "")
@@ -268,7 +330,8 @@ def main():
           + f"; Spearman {rho:.4f} over {len(est)} blocks with >= {opts['--min-block']:.0f} sampled executions"
           + (f" ({no_insn} blocks at no objdump instruction)" if no_insn else "")
           + f"; z-score spread of the block estimates {zstd:.2f} (1 = sampling noise)"
-          + (f"; {n_ind} indirect sites: max |d share| {worst_share:.4f}" if indirect_path else ""))
+          + (f"; {n_ind} indirect sites: max |d share| {worst_share:.4f}" if indirect_path else "")
+          + (f"; {n_paths} paths, {bad_paths} impossible" if paths_path else ""))
     bad = 0
     if do_assert:
         checks = [
@@ -286,6 +349,9 @@ def main():
         if indirect_path:
             checks.append((f"{name}_indirect", worst_share <= opts["--max-dp"],
                            f"max |d share| {worst_share:.4f} <= {opts['--max-dp']} over {n_ind} sites"))
+        if paths_path:
+            checks.append((f"{name}_paths", n_paths > 0 and bad_paths == 0,
+                           f"{n_paths} paths, {bad_paths} impossible" + (f": {bad_example}" if bad_example else "")))
         if not assert_dp:
             checks = [c for c in checks if not c[0].endswith("_dp")]
         if not assert_rho:
