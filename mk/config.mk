@@ -1,7 +1,8 @@
 # Library detection and the config stamp (included by the Makefile).
 #
-# elfutils (libelf, libdw) and zstd are required: without them the build stops
-# with one line. Capstone and libpfm4 are optional: a missing one disables its
+# elfutils (libelf, libdw), zstd and libiberty (the static demangler perf 6.1
+# links: names as perf prints them) are required: without them the build
+# stops with one line. Capstone and libpfm4 are optional: a missing one disables its
 # feature and is named once, when the detected set changes. `make
 # HAVE_CAPSTONE= HAVE_LIBPFM=` builds as if they were missing.
 #
@@ -14,15 +15,16 @@ ifneq ($(BUILDING),)
 have = $(shell printf '#include <$(1)>\nint main(void){return 0;}\n' | $(CC) -x c - -o /dev/null $(2) >/dev/null 2>&1 && echo 1)
 HAVE_ZSTD := $(call have,zstd.h,-lzstd)
 HAVE_LIBDW := $(call have,elfutils/libdw.h,-ldw -lelf)
+HAVE_LIBIBERTY := $(call have,libiberty/demangle.h,-liberty)
 HAVE_CAPSTONE := $(call have,capstone/capstone.h,-lcapstone)
 HAVE_LIBPFM := $(call have,perfmon/pfmlib.h,-lpfm)
 
-ifneq ($(HAVE_ZSTD)$(HAVE_LIBDW),11)
-$(error hwprof: cannot build without$(if $(HAVE_LIBDW),, libelf/libdw)$(if $(HAVE_ZSTD),, libzstd): run 'make setup' (Debian packages: libelf-dev libdw-dev libzstd-dev))
+ifneq ($(HAVE_ZSTD)$(HAVE_LIBDW)$(HAVE_LIBIBERTY),111)
+$(error hwprof: cannot build without$(if $(HAVE_LIBDW),, libelf/libdw)$(if $(HAVE_ZSTD),, libzstd)$(if $(HAVE_LIBIBERTY),, libiberty): run 'make setup' (Debian packages: libelf-dev libdw-dev libzstd-dev libiberty-dev))
 endif
 
 ALL_CFLAGS += -DHAVE_ZSTD -DHAVE_LIBDW $(if $(HAVE_CAPSTONE),-DHAVE_CAPSTONE) $(if $(HAVE_LIBPFM),-DHAVE_LIBPFM)
-LIBS += -lzstd -ldw -lelf $(if $(HAVE_CAPSTONE),-lcapstone) $(if $(HAVE_LIBPFM),-lpfm) -lm
+LIBS += -lzstd -ldw -lelf -liberty $(if $(HAVE_CAPSTONE),-lcapstone) $(if $(HAVE_LIBPFM),-lpfm) -lm
 
 config_q = $(subst ','\'',$(CC) | $(ALL_CFLAGS) | $(LDFLAGS) | $(LIBS))
 CONFIG_CHANGED := $(shell mkdir -p $(BUILD) && if [ "$$(cat $(CONFIG_STAMP) 2>/dev/null)" != '$(config_q)' ]; then \

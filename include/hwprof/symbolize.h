@@ -24,12 +24,18 @@
  * in the table); zero-sized symbols reach the next one; overlapping symbols
  * resolve as perf 6.1's symbol tree resolves them. Source lines and inline chains come from libdw
  * (DWARF 2-5, compressed sections, dwz .gnu_debugaltlink files also looked
- * for in the debug directories); they match eu-addr2line/addr2line -i.
+ * for in the debug directories); they match addr2line -i, whose source file
+ * perf prints: where binutils reads a DWARF 5 line table unlike the
+ * standard (a sequence's rows before its first file change are in file 0,
+ * not 1), hwprof reads it as binutils does.
  *
- * Names are demangled with libstdc++'s __cxa_demangle (found at run time);
- * Rust legacy names lose their ::h<hash>; Rust v0 (_R) names stay mangled
- * unless rustc-demangle's C library is loadable. Not thread-safe: one
- * symbolizer per thread.
+ * Names are demangled with libiberty's cplus_demangle, the demangler perf 6.1
+ * uses (C++, Rust legacy and v0), in two forms: the name perf prints by
+ * default, without parameters ("Shape::area", "operator new",
+ * "std::string::_M_append"; no "[clone .cold]"), and the full signature as
+ * `perf report -v` and c++filt print it ("Shape::area(int) const"). Of
+ * aliases at one address the one perf keeps is chosen by the demangled
+ * names, as perf compares them. Not thread-safe: one symbolizer per thread.
  *
  * Not handled: .gnu_debugdata (MiniDebugInfo), split DWARF (.dwo/.dwp),
  * relocatable objects (.ko: kernel modules resolve through kallsyms), JIT
@@ -111,13 +117,15 @@ HWP_API int hwp_symbolizer__module_vaddr(struct hwp_symbolizer *s, int module, u
  * call site in main() } -- eu-addr2line -i / perf's inline output, as data.
  */
 struct hwp_inline_frame {
-	const char *function; /* demangled */
+	const char *function; /* demangled as perf prints it (no parameters) */
 	const char *file;     /* NULL when unknown */
 	unsigned line;
+	const char *function_full; /* demangled with parameters */
 };
 
 struct hwp_symbol_info {
-	const char *symbol;   /* demangled; NULL when unknown */
+	const char *symbol;   /* demangled as perf 6.1 prints it by default (no
+				 parameter list); NULL when unknown */
 	uint64_t sym_offset;  /* address - symbol start */
 	uint64_t vaddr;       /* ELF virtual address (link-time address) */
 	const char *file;     /* source file of the innermost frame; NULL if no debug info */
@@ -127,6 +135,8 @@ struct hwp_symbol_info {
 	uint64_t sym_start;   /* symbol start (vaddr; kernel: address); sym_size its size */
 	uint64_t sym_size;
 	const char *symbol_raw; /* the name as in the symbol table (mangled) */
+	const char *symbol_full; /* demangled with parameters, as perf -v and
+				    c++filt print it: "Shape::area(int) const" */
 };
 
 /*

@@ -145,7 +145,7 @@ void hwp_loc__fields(struct hwp_symbolizer *s, const struct hwp_code_loc *l, str
 		f->has_vaddr = true;
 		f->vaddr = si.vaddr;
 		f->symbol = si.symbol_raw ? si.symbol_raw : si.symbol;
-		f->demangled = si.symbol;
+		f->demangled = si.symbol_full; /* the signature: text shows perf's name */
 		f->sym_offset = si.sym_offset;
 		f->file = si.file;
 		f->line = si.line;

@@ -1,30 +1,42 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * C++ and Rust symbol demangling with the real demangler: __cxa_demangle from
- * libstdc++ (resolved at run time: a weak reference when the program links
- * libstdc++, else dlopen("libstdc++.so.6")). No library: names stay mangled.
+ * C++ and Rust demangling with the library perf 6.1 uses:
+ * libiberty's cplus_demangle() (Debian's perf is built without libbfd and
+ * links libiberty.a; hwprof links the same archive, libiberty-dev). Using
+ * the same code, not a look-alike, is what makes the names match perf's to
+ * the character (abbreviations such as std::string, lambdas, clone suffixes,
+ * thunks, Rust legacy hashes and v0 names).
  *
- *  - Itanium C++ (_Z...): __cxa_demangle.
- *  - Rust legacy (_ZN...17h<16 hex>E): Itanium-compatible; demangled by
- *    __cxa_demangle, then the ::h<hash> suffix is dropped and Rust's $..$
- *    escapes ($LT$, $GT$, $u20$, .., ...) decoded, as rustc-demangle does.
- *  - Rust v0 (_R...): only through rustc-demangle's C API (rustc_demangle())
- *    when the process or librustc_demangle.so provides it; else kept mangled.
+ * Two forms, as perf prints them:
+ *  - HWP_DEMANGLE_NAME: perf's default (DMGL_NO_OPTS): no parameter list, no
+ *    return type, no cv-qualifiers of the method, no "[clone .cold]":
+ *    "outer::Shape::area", "operator new", "main::{lambda(long, long)#1}::operator()".
+ *    A version suffix after the name ("@@GLIBCXX_3.4") is dropped, as the
+ *    demangler ignores what follows the name when it does not read parameters.
+ *  - HWP_DEMANGLE_FULL: `perf report -v` (DMGL_PARAMS | DMGL_ANSI), the
+ *    signature as c++filt prints it: "outer::Shape::area(int) const",
+ *    "f() [clone .cold]". A suffix from '@' on is kept after the demangled
+ *    name (perf -v would leave such a name mangled).
+ * Either way "NAME@plt" (hwprof's name of a PLT entry) demangles NAME and keeps
+ * "@plt", as perf demangles a PLT entry's target before appending "@plt".
  */
 #ifndef HWPROF_SYMBOLIZE_DEMANGLE_H
 #define HWPROF_SYMBOLIZE_DEMANGLE_H
 
 #include <stdbool.h>
 
+enum hwp_demangle_form {
+	HWP_DEMANGLE_NAME, /* perf 6.1's default: the name without parameters */
+	HWP_DEMANGLE_FULL, /* with parameters, as perf -v and c++filt */
+};
+
 /* A malloc'd demangled NAME, or NULL when NAME is not mangled or cannot be
-   demangled (no library, invalid mangling, out of memory). Thread-safe. */
-char *hwp_demangle(const char *name);
+   demangled (invalid mangling, out of memory). Thread-safe. */
+char *hwp_demangle(const char *name, enum hwp_demangle_form form);
 
-/* True when NAME looks mangled (C++/Rust), a cheap test before hwp_demangle. */
+/* False when NAME cannot be a mangled name (a cheap test before
+   hwp_demangle): libiberty's demanglers all need a leading '_'
+   (_Z Itanium C++ and Rust legacy, _R Rust v0, _GLOBAL_ constructors). */
 bool hwp_demangle__is_mangled(const char *name);
-
-/* Whether __cxa_demangle / a Rust v0 demangler could be found. */
-bool hwp_demangle__have_cxx(void);
-bool hwp_demangle__have_rust_v0(void);
 
 #endif

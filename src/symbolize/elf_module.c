@@ -4,7 +4,8 @@
  * code labels; PLT entries synthesized as "name@plt" as perf 6.1 does, or
  * every one as objdump does; looked up through perf's own symbol tree,
  * symtree.h), DWARF lines and
- * inline chains through libdw, as eu-addr2line -i finds them.
+ * inline chains through libdw, as eu-addr2line -i finds them -- with the
+ * source file named as binutils' addr2line names it (line_file.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,6 +22,8 @@
 #include <elfutils/libdwelf.h>
 #include <gelf.h>
 #include <libelf.h>
+
+#include "symbolize/line_file.h"
 
 struct seg {
 	uint64_t off, filesz, vaddr;
@@ -61,6 +64,7 @@ struct hwp_elf_module {
 	bool cus_indexed;
 	Dwarf_Die *cus;
 	struct cu_fns *fns; /* per CU, built on first use */
+	struct hwp_line_files *lfs; /* per CU, built on first use */
 	size_t ncus;
 	struct cu_range *ranges;
 	size_t nranges;
@@ -499,7 +503,7 @@ static int synthesize_plt_all(struct hwp_elf_module *m, Elf *e)
 	return err;
 }
 
-static int load_symbols(struct hwp_elf_module *m, bool all_plt)
+static int load_symbols(struct hwp_elf_module *m, unsigned flags)
 {
 	Elf *order[2] = { m->elf, m->debug };
 	GElf_Shdr sh;
@@ -523,7 +527,8 @@ static int load_symbols(struct hwp_elf_module *m, bool all_plt)
 			}
 		}
 	}
-	if (all_plt) {
+	m->syms.demangle = flags & HWP_ELF_DEMANGLE;
+	if (flags & HWP_ELF_ALL_PLT) {
 		if (m->elf && (err = synthesize_plt_all(m, m->elf)))
 			return err;
 		return hwp_symtab__finish(&m->syms, HWP_SYMTAB_SORTED);
@@ -597,7 +602,8 @@ static int index_cus(struct hwp_elf_module *m)
 		}
 		m->ncus++;
 	}
-	if (m->ncus && !(m->fns = calloc(m->ncus, sizeof(*m->fns))))
+	if (m->ncus && (!(m->fns = calloc(m->ncus, sizeof(*m->fns))) ||
+			!(m->lfs = calloc(m->ncus, sizeof(*m->lfs)))))
 		return -ENOMEM;
 	if (!m->nranges)
 		return 0;
@@ -847,7 +853,10 @@ int hwp_elf_module__source(struct hwp_elf_module *m, uint64_t vaddr, bool inline
 	line = dwarf_getsrc_die(cudie, vaddr);
 	if (!line)
 		return 0;
-	r->file = dwarf_linesrc(line, NULL, NULL);
+	/* the file as binutils names it (line_file.h): perf's srcline */
+	r->file = hwp_line_file__name(&m->lfs[cudie - m->cus], m->dw, cudie, line, &err);
+	if (err)
+		return err;
 	if (dwarf_lineno(line, &lineno) == 0 && lineno > 0)
 		r->line = (unsigned)lineno;
 	if (inlines && (err = inline_chain(m, cudie, vaddr, r)))
@@ -904,7 +913,7 @@ static void attach_alt(struct hwp_elf_module *m, const struct hwp_find_ctx *ctx,
 }
 
 int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
-			bool all_plt, struct hwp_elf_module **out, char *reason, size_t reason_size)
+			unsigned flags, struct hwp_elf_module **out, char *reason, size_t reason_size)
 {
 	struct hwp_elf_module *m = calloc(1, sizeof(*m));
 	GElf_Ehdr eh;
@@ -937,7 +946,7 @@ int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ct
 	}
 	err = load_segments(m, m->elf ? m->elf : m->debug, !m->elf);
 	if (!err)
-		err = load_symbols(m, all_plt);
+		err = load_symbols(m, flags);
 	if (err) {
 		snprintf(reason, reason_size, "%s: %s", m->elf_path ? m->elf_path : m->debug_path,
 			 strerror(-err));
@@ -977,6 +986,9 @@ void hwp_elf_module__delete(struct hwp_elf_module *m)
 		free(m->fns[i].max_end);
 	}
 	free(m->fns);
+	for (size_t i = 0; m->lfs && i < m->ncus; i++)
+		hwp_line_files__free(&m->lfs[i]);
+	free(m->lfs);
 	free(m->cus);
 	free(m->ranges);
 	free(m->ranges_max_end);
@@ -1011,11 +1023,11 @@ const char *hwp_elf_module__debug_path(const struct hwp_elf_module *m)
 #else /* !HAVE_LIBDW: modules cannot be loaded (build_id_lookup says why) */
 
 int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
-			bool all_plt, struct hwp_elf_module **out, char *reason, size_t reason_size)
+			unsigned flags, struct hwp_elf_module **out, char *reason, size_t reason_size)
 {
 	(void)files;
 	(void)ctx;
-	(void)all_plt;
+	(void)flags;
 	*out = NULL;
 	snprintf(reason, reason_size, "built without elfutils");
 	return -ENOTSUP;

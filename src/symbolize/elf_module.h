@@ -31,16 +31,21 @@ struct hwp_src_result {
 	size_t n, cap;
 };
 
+/* hwp_elf_module__new's FLAGS */
+#define HWP_ELF_ALL_PLT 1u  /* name every PLT entry (.plt, .plt.sec, .plt.got) by
+			       its GOT slot, as objdump; else as perf 6.1 (see
+			       synthesize_plt_perf) */
+#define HWP_ELF_DEMANGLE 2u /* names are shown demangled: aliases compare by
+			       their demangled names, as perf's (symtab.h) */
+
 /*
  * Takes over the ELF handles of FILES (they are released with the module,
  * and cleared in FILES). CTX is where a dwz file (.gnu_debugaltlink) is
- * looked for when libdw's own search (/usr/lib/debug) misses. ALL_PLT: name
- * every PLT entry (.plt, .plt.sec, .plt.got) by its GOT slot, as objdump;
- * else as perf 6.1 (see synthesize_plt_perf). Returns 0 or -errno with
- * REASON filled.
+ * looked for when libdw's own search (/usr/lib/debug) misses. FLAGS:
+ * HWP_ELF_*. Returns 0 or -errno with REASON filled.
  */
 int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
-			bool all_plt, struct hwp_elf_module **out, char *reason,
+			unsigned flags, struct hwp_elf_module **out, char *reason,
 			size_t reason_size);
 void hwp_elf_module__delete(struct hwp_elf_module *m);
 

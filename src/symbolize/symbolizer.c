@@ -54,8 +54,9 @@ struct cache_ent {
 };
 
 struct dem_ent {
-	const char *raw; /* a symbol table's string: keyed by address */
-	const char *dem;
+	const char *raw;  /* a symbol table's string: keyed by address */
+	const char *name; /* HWP_DEMANGLE_NAME, what perf prints */
+	const char *full; /* HWP_DEMANGLE_FULL */
 };
 
 struct hwp_symbolizer {
@@ -502,7 +503,9 @@ static void load_module(struct hwp_symbolizer *s, struct module *m)
 	hwp_log(HWP_LOG_INFO, "%s: symbols from %s%s%s", m->path, f.elf_path ? f.elf_path : f.debug_path,
 		f.debug_path && f.elf_path ? ", debug info from " : "",
 		f.debug_path && f.elf_path ? f.debug_path : "");
-	err = hwp_elf_module__new(&f, &ctx, s->o.all_plt, &m->elf, reason, sizeof(reason));
+	err = hwp_elf_module__new(&f, &ctx,
+				  (s->o.all_plt ? HWP_ELF_ALL_PLT : 0) | (s->o.no_demangle ? 0 : HWP_ELF_DEMANGLE),
+				  &m->elf, reason, sizeof(reason));
 	hwp_module_files__release(&f);
 	if (err) {
 		fail(m, err, err == -ENOTSUP ? HWP_MISSING_UNSUPPORTED : HWP_MISSING_BINARY, "%s",
@@ -575,49 +578,47 @@ int hwp_symbolizer__module_vaddr(struct hwp_symbolizer *s, int module, uint64_t 
 
 /* ---- demangling, once per distinct name ---- */
 
-static const char *demangled(struct hwp_symbolizer *s, const char *raw)
+/* RAW demangled in FORM, copied into the arena; RAW when it does not demangle. */
+static const char *demangle_copy(struct hwp_symbolizer *s, const char *raw, enum hwp_demangle_form form)
 {
-	size_t len;
-	char *d = NULL;
-	const char *res;
+	char *d = hwp_demangle(raw, form);
+	const char *res = d ? arena_strdup(&s->arena, d) : NULL;
+
+	free(d);
+	return res ? res : raw;
+}
+
+/* perf's name of RAW (*NAME) and its full signature (*FULL); both RAW when
+   it is not mangled or demangling is off. Cached by RAW's address: it is a
+   symbol table's or a DWARF string, which lives as long as its module. */
+static void demangled(struct hwp_symbolizer *s, const char *raw, const char **name, const char **full)
+{
 	uint32_t i;
 
+	*name = *full = raw;
 	if (!raw || s->o.no_demangle || !hwp_demangle__is_mangled(raw))
-		return raw;
+		return;
 	uint64_t h = hwp__hash64((uintptr_t)raw);
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&s->dem_map, h);
 
-	while (hwp__hashmap_next(&p, &i))
-		if (s->dem[i].raw == raw)
-			return s->dem[i].dem;
-	/* "name@plt", "name@@GLIBCXX_3.4": '@' is never part of a mangled name */
-	const char *at = strchr(raw, '@');
-
-	if (at) {
-		len = (size_t)(at - raw);
-		char *base = strndup(raw, len);
-		char *db = base ? hwp_demangle(base) : NULL;
-
-		if (db && asprintf(&d, "%s%s", db, at) < 0)
-			d = NULL;
-		free(db);
-		free(base);
-	} else {
-		d = hwp_demangle(raw);
+	while (hwp__hashmap_next(&p, &i)) {
+		if (s->dem[i].raw == raw) {
+			*name = s->dem[i].name;
+			*full = s->dem[i].full;
+			return;
+		}
 	}
-	res = d ? arena_strdup(&s->arena, d) : NULL;
-	free(d);
-	if (!res)
-		res = raw;
+	*name = demangle_copy(s, raw, HWP_DEMANGLE_NAME);
+	*full = demangle_copy(s, raw, HWP_DEMANGLE_FULL);
 	struct dem_ent *e = HWP_VEC_PUSH(s->dem, s->dem_n, s->dem_cap);
 
 	if (e && hwp__hashmap_add(&s->dem_map, h, s->dem_n - 1) == 0) {
 		e->raw = raw;
-		e->dem = res;
+		e->name = *name;
+		e->full = *full;
 	} else if (e) {
 		s->dem_n--; /* not cached: demangled again next time */
 	}
-	return res;
 }
 
 /* ---- the cache ---- */
@@ -657,14 +658,19 @@ static int cache_insert(struct hwp_symbolizer *s, int32_t module, uint64_t off,
 
 /* ---- lookup ---- */
 
-static void fill_symbol(struct hwp_symbolizer *s, struct hwp_sym *sym, uint64_t addr,
+/* KERNEL: perf leaves kernel (and kernel module) names as they are
+   (symbol_conf.demangle_kernel is off by default), Rust ones included. */
+static void fill_symbol(struct hwp_symbolizer *s, struct hwp_sym *sym, uint64_t addr, bool kernel,
 			struct hwp_symbol_info *out)
 {
 	if (!sym)
 		return;
-	if (!sym->demangled)
-		sym->demangled = demangled(s, sym->name);
+	if (kernel)
+		sym->demangled = sym->demangled_full = sym->name;
+	else if (!sym->demangled)
+		demangled(s, sym->name, &sym->demangled, &sym->demangled_full);
 	out->symbol = sym->demangled;
+	out->symbol_full = sym->demangled_full;
 	out->symbol_raw = sym->name;
 	out->sym_start = sym->start;
 	out->sym_size = sym->end - sym->start;
@@ -678,7 +684,7 @@ static int resolve_elf(struct hwp_symbolizer *s, struct module *m, uint64_t offs
 	int ret;
 
 	hwp_elf_module__offset_to_vaddr(m->elf, offset, &out->vaddr);
-	fill_symbol(s, hwp_elf_module__find_symbol(m->elf, out->vaddr), out->vaddr, out);
+	fill_symbol(s, hwp_elf_module__find_symbol(m->elf, out->vaddr), out->vaddr, false, out);
 	ret = hwp_elf_module__source(m->elf, out->vaddr, !s->o.no_inline, r);
 	if (ret < 0)
 		return ret;
@@ -692,8 +698,9 @@ static int resolve_elf(struct hwp_symbolizer *s, struct module *m, uint64_t offs
 		if (!v)
 			return -ENOMEM;
 		for (size_t i = 0; i < r->n; i++) {
-			v[i].function = r->frames[i].linkage ? demangled(s, r->frames[i].function)
-							     : r->frames[i].function;
+			v[i].function = v[i].function_full = r->frames[i].function;
+			if (r->frames[i].linkage)
+				demangled(s, r->frames[i].function, &v[i].function, &v[i].function_full);
 			v[i].file = r->frames[i].file;
 			v[i].line = r->frames[i].line;
 		}
@@ -726,7 +733,7 @@ int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset
 	}
 	if (m->kernel) {
 		out->vaddr = offset;
-		fill_symbol(s, hwp_kallsyms__find(s->ksyms, offset), offset, out);
+		fill_symbol(s, hwp_kallsyms__find(s->ksyms, offset), offset, true, out);
 	} else if ((err = resolve_elf(s, m, offset, out))) {
 		memset(out, 0, sizeof(*out));
 		return hwp_set_error(-err, "%s: symbolizing 0x%" PRIx64 ": %s", m->path, offset,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbolize/demangle.h"
 #include "symbolize/symtab.h"
 
 int hwp_symtab__add(struct hwp_symtab *t, uint64_t start, uint64_t size, const char *name,
@@ -44,12 +45,33 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
+/* The name perf compares: the one it prints, demangled as it loads. NULL:
+   NAME itself; else malloc'd. */
+static char *compared_name(const char *name, bool demangle)
+{
+	return demangle && hwp_demangle__is_mangled(name) ? hwp_demangle(name, HWP_DEMANGLE_NAME) : NULL;
+}
+
+static int better_by_names(const char *an, const char *bn)
+{
+	size_t ua = leading_underscores(an), ub = leading_underscores(bn), la, lb;
+
+	if (ua != ub)
+		return ua < ub ? -1 : 1;
+	la = strlen(an);
+	lb = strlen(bn);
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	return 0;
+}
+
 /* <0 when A is the better of two symbols at one address (perf's
    choose_best_symbol; on a tie perf keeps the one it met first). */
-static int better(const struct hwp_sym *a, const struct hwp_sym *b)
+static int better(const struct hwp_sym *a, const struct hwp_sym *b, bool demangle)
 {
 	bool az = a->end == a->start, bz = b->end == b->start;
-	size_t ua, ub, la, lb;
+	char *ad, *bd;
+	int r;
 
 	if (az != bz)
 		return az ? 1 : -1;
@@ -57,14 +79,13 @@ static int better(const struct hwp_sym *a, const struct hwp_sym *b)
 		return a->bind == HWP_SYM_WEAK ? 1 : -1;
 	if ((a->bind == HWP_SYM_GLOBAL) != (b->bind == HWP_SYM_GLOBAL))
 		return a->bind == HWP_SYM_GLOBAL ? -1 : 1;
-	ua = leading_underscores(a->name);
-	ub = leading_underscores(b->name);
-	if (ua != ub)
-		return ua < ub ? -1 : 1;
-	la = strlen(a->name);
-	lb = strlen(b->name);
-	if (la != lb)
-		return la > lb ? -1 : 1;
+	ad = compared_name(a->name, demangle);
+	bd = compared_name(b->name, demangle);
+	r = better_by_names(ad ? ad : a->name, bd ? bd : b->name);
+	free(ad);
+	free(bd);
+	if (r)
+		return r;
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
@@ -107,7 +128,7 @@ static void fixup_ends(struct hwp_sym *v, size_t n, bool kallsyms)
  * next. The losers' positions are appended to LOST (when not NULL) in the
  * order perf erases them; V itself is left in place.
  */
-static size_t pick_duplicates(struct hwp_sym *v, size_t n, bool *dead, int32_t *lost)
+static size_t pick_duplicates(struct hwp_sym *v, size_t n, bool demangle, bool *dead, int32_t *lost)
 {
 	size_t nl = 0, cur = 0;
 
@@ -116,7 +137,7 @@ static size_t pick_duplicates(struct hwp_sym *v, size_t n, bool *dead, int32_t *
 			cur = i;
 			continue;
 		}
-		size_t loser = better(&v[cur], &v[i]) <= 0 ? i : cur;
+		size_t loser = better(&v[cur], &v[i], demangle) <= 0 ? i : cur;
 
 		dead[loser] = true;
 		if (lost)
@@ -183,7 +204,7 @@ int hwp_symtab__finish(struct hwp_symtab *t, enum hwp_symtab_mode mode)
 		return -ENOMEM;
 	}
 	if (mode == HWP_SYMTAB_KALLSYMS) {
-		pick_duplicates(t->v, t->n, dead, NULL);
+		pick_duplicates(t->v, t->n, t->demangle, dead, NULL);
 		for (i = 0; i < t->n; i++)
 			if (!dead[i])
 				t->v[n++] = t->v[i];
@@ -192,7 +213,7 @@ int hwp_symtab__finish(struct hwp_symtab *t, enum hwp_symtab_mode mode)
 		err = build_max_end(t);
 	} else {
 		fixup_ends(t->v, t->n, false);
-		nlost = pick_duplicates(t->v, t->n, dead, lost);
+		nlost = pick_duplicates(t->v, t->n, t->demangle, dead, lost);
 		if (mode == HWP_SYMTAB_PERF_TREE) {
 			err = build_tree(t, lost, nlost);
 		} else {

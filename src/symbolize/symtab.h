@@ -6,7 +6,10 @@
  * kept (choose_best_symbol: sized, then non-weak, then global, then fewer
  * leading underscores, then the longer name, then the one added first --
  * which is how perf picks "sem_destroy@GLIBC_2.2.5" over the equally long
- * "sem_destroy@@GLIBC_2.34" that comes later in libc's .symtab).
+ * "sem_destroy@@GLIBC_2.34" that comes later in libc's .symtab). perf
+ * demangles as it loads, so with DEMANGLE the names compared are the
+ * demangled ones it prints ("h<int, int, int>", 16 characters, beats its
+ * alias "abc::defg", though "_Z1hIiiiEll" is shorter than "_ZN3abc4defgEl").
  *
  * Lookups: HWP_SYMTAB_PERF_TREE walks perf's own search tree (symtree.h),
  * so overlapping symbols resolve as perf resolves them; the other modes
@@ -31,7 +34,8 @@
 struct hwp_sym {
 	uint64_t start, end;   /* [start, end) */
 	const char *name;      /* as in the symbol table; owned by the table's owner */
-	const char *demangled; /* set lazily by the symbolizer; NULL: not yet */
+	const char *demangled; /* perf's name; set lazily by the symbolizer; NULL: not yet */
+	const char *demangled_full; /* with parameters; as lazily */
 	uint8_t bind;          /* HWP_SYM_* */
 	uint8_t flags;         /* HWP_SYMF_* */
 	uint32_t seq;          /* order of hwp_symtab__add: perf's insertion order */
@@ -49,6 +53,8 @@ struct hwp_symtab {
 	uint64_t *max_end; /* max_end[i] = max(v[0..i].end), after a sorted finish */
 	bool tree_mode;    /* finished as HWP_SYMTAB_PERF_TREE: v is not compacted,
 			      dropped aliases stay out of the tree */
+	bool demangle;     /* set before finishing: aliases compare by perf's
+			      demangled names (demangle.h's HWP_DEMANGLE_NAME) */
 	struct hwp_symtree tree;
 };
 

@@ -53,10 +53,11 @@ one_case() {
 		fail "profgen_bolt_mmap_$name: $out"
 	fi
 
-	# hwprof and perf: the same top branch (symbols through the new maps;
-	# CSV rows end in CRLF)
+	# hwprof and perf: the same top branch (symbols through the new maps),
+	# from the text tables: samples, then the four key columns
 	local h p
-	h=$("$HWPROF" branches --csv -i "$data" 2>/dev/null | sed -n 2p | tr -d "\r" | cut -d, -f2-6)
+	h=$("$HWPROF" branches -i "$data" 2>/dev/null | grep -v '^#' | grep . | head -1 |
+		awk '{ print $2","$3","$4" "$5","$6","$7" "$8 }')
 	p=$(perf report -b --stdio -F sample,dso_from,symbol_from,dso_to,symbol_to -i "$data" \
 		2>/dev/null | grep -v '^#' | grep . | head -1 | awk '{ print $1","$2","$3" "$4","$5","$6" "$7 }')
 	if [ -n "$h" ] && [ "$h" = "$p" ] && [[ $h == *"[.] $func,"* ]]; then

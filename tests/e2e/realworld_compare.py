@@ -4,6 +4,13 @@ key must get the same count, PLT stubs included, and hwprof must print each
 row key once.
 
 Usage: realworld_compare.py PERF.txt HWPROF.txt KEYS [FILES_REGEX]
+       realworld_compare.py --signatures PERF_V.txt HWPROF.json
+
+The second form checks the full signatures: the symbol names of
+`perf report -v -b -F overhead,sample,symbol_from,symbol_to` (perf demangles
+with parameters under -v) must be the set of `from_demangled`/`to_demangled`
+values of `hwprof branches --json --sort symbol_from,symbol_to` (bare
+addresses, where neither has a symbol, left out).
 
 Normalizations, and why:
 - `-F` keeps perf's default sort keys underneath, so perf may split one
@@ -19,10 +26,38 @@ Normalizations, and why:
   printed rows, among the rows that agree on every other cell, must add up
   to the "(null)" row's count, and nothing may be left over.
 - Symbols are compared exactly: no PLT normalization."""
+import json
 import re
 import sys
 from collections import Counter
 
+
+def signatures(perf_path, json_path):
+    want = set()
+    for l in open(perf_path).read().splitlines():
+        if l.startswith("#") or not l.strip():
+            continue
+        for name in re.findall(r"\[[.k]\] (.*?)(?=\s{2,}|\s*$)", l):
+            if not re.fullmatch(r"0x[0-9a-f]+", name):
+                want.add(name)
+    got = set()
+    for row in json.load(open(json_path)):
+        for side in ("from", "to"):
+            if row.get(f"{side}_demangled"):
+                got.add(row[f"{side}_demangled"])
+    if not want:
+        print("perf -v printed no symbols")
+        return 1
+    if want != got:
+        print(f"signatures differ: perf -v only {sorted(want - got)[:3]}, hwprof only {sorted(got - want)[:3]}")
+        return 1
+    nsig = sum("(" in n for n in want)
+    print(f"{len(want)} names, {nsig} with a parameter list")
+    return 0
+
+
+if sys.argv[1] == "--signatures":
+    sys.exit(signatures(sys.argv[2], sys.argv[3]))
 perf_path, ours_path, keys = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
 only_files = re.compile(sys.argv[4]) if len(sys.argv) > 4 else None
 SRC = {"srcline_from", "srcline_to"}

@@ -3,7 +3,8 @@
 # dynamically linked programs that call libc through their PLT: a driver
 # linked against Debian's static SQLite and zlib (tests/fixtures/
 # realworld_sqlite.c), built with the usual lazy .plt (+ .plt.got) and with
-# IBT's .plt.sec, and Debian's own xz (its liblzma.so) and lua5.4 when
+# IBT's .plt.sec, a C++ program (tests/fixtures/realworld_cxx.cc, with
+# libstdc++.so), and Debian's own xz (its liblzma.so) and lua5.4 when
 # installed. Symbols are compared exactly, PLT stubs included ("memcpy@plt",
 # libc's nameless IRELATIVE slots "@plt", and _init or no symbol where perf's
 # symbol tree gives those); see tests/e2e/realworld_compare.py for the few
@@ -85,6 +86,62 @@ if build_rw sqlite && build_rw sqlite_ibt -fcf-protection=full -Wl,-z,ibtplt; th
 	else
 		fail "realworld_sqlite_ibt: record --emulate failed: $(head -1 "$tmp/sqlite_ibt.err")"
 	fi
+fi
+
+# C++ (tests/fixtures/realworld_cxx.cc, g++ -O2): perf 6.1 demangles with
+# libiberty and, without -v, prints names without parameter lists, clone
+# suffixes or return types ("outer::inner::Square::area", "operator new@plt",
+# "std::ostream::_M_insert<long>"); with -v the signatures, which hwprof
+# gives in JSON's *_demangled fields. Of aliases perf keeps the longer
+# demangled name. libstdc++.so.6 has only .dynsym.
+if command -v g++ >/dev/null; then
+	if g++ -O2 -g -o "$tmp/cxx" "$root/tests/fixtures/realworld_cxx.cc" 2>"$tmp/cxx.gcc"; then
+		if emu_record cxx -c 500 -- "$tmp/cxx" 2000; then
+			compare realworld_cxx_sym "$tmp/cxx.data" $SYM
+			compare realworld_cxx_dso_sym "$tmp/cxx.data" $DSO
+			missing=""
+			for want in "outer::inner::Square::area" "outer::inner::Shape::grow" \
+				"(anonymous namespace)::mix" "(anonymous namespace)::key_of" "checked_div" \
+				"h<int, int, int>" "operator new@plt" "operator delete@plt" \
+				"std::ostream::_M_insert<long>" "main::{lambda(long, long)#1}"; do
+				grep -qF -- "$want" "$tmp/realworld_cxx_sym.perf" || missing="$missing '$want'"
+			done
+			# a parameter list ends a cell: "f(int) const", not "{lambda(long, long)#1}"
+			params='\[clone |(?<!lambda)(?<!operator)\([^()]*\)( const)?(?= {2,}|\s*$)'
+			if grep -v "^#" "$tmp/realworld_cxx_sym.perf" | grep -qP "$params"; then
+				fail "realworld_cxx_names: perf printed parameters or clone suffixes by default: $(grep -v "^#" "$tmp/realworld_cxx_sym.perf" | grep -m1 -oP "$params")"
+			elif [ -n "$missing" ]; then
+				fail "realworld_cxx_names: perf printed none of$missing (the fixture no longer exercises them)"
+			else
+				pass "realworld_cxx_names (perf names methods, clones, aliases, operators, lambdas, std:: without parameters)"
+			fi
+			perf report -v -b --stdio -F overhead,sample,$SYM -i "$tmp/cxx.data" >"$tmp/cxx_v.perf" 2>/dev/null
+			if "$HWPROF" branches -q --json --sort $SYM -i "$tmp/cxx.data" >"$tmp/cxx.json" 2>"$tmp/cxx_json.err" &&
+				out=$(python3 "$root/tests/e2e/realworld_compare.py" --signatures "$tmp/cxx_v.perf" "$tmp/cxx.json"); then
+				pass "realworld_cxx_signatures ($out, as perf report -v)"
+			else
+				fail "realworld_cxx_signatures: ${out:-$(head -1 "$tmp/cxx_json.err")}"
+			fi
+		else
+			fail "realworld_cxx: record --emulate failed: $(head -1 "$tmp/cxx.err")"
+		fi
+		# source lines of every module, libc's (libc6-dbg) included: perf names
+		# the file as addr2line does, which for a DWARF 5 sequence that never
+		# sets its file is file 0 (__ctype_b_loc: ctype-info.c, not ctype.h)
+		if emu_record cxx_src -c 8000 -- "$tmp/cxx" 2000; then
+			compare realworld_cxx_srcline "$tmp/cxx_src.data" srcline_from,srcline_to
+			if [ -n "$(ls /usr/lib/debug/.build-id 2>/dev/null)" ] &&
+				! grep -q 'ctype-info\.c:' "$tmp/realworld_cxx_srcline.perf"; then
+				skip "realworld_cxx_srcline_file0: perf printed no ctype-info.c line (libc6-dbg not installed?)"
+			fi
+		else
+			fail "realworld_cxx_src: record --emulate failed: $(head -1 "$tmp/cxx_src.err")"
+		fi
+	else
+		fail "realworld_build_cxx: $(head -1 "$tmp/cxx.gcc")"
+	fi
+else
+	skip "realworld_cxx: g++ not installed"
 fi
 
 # Debian's binaries: stripped executables and shared libraries (.dynsym only)
