@@ -4,6 +4,7 @@
  * benchmarks.
  *
  *   gen_branch_perfdata OUT.data SIZE_MB [DEPTH=32] [--seed N] [--blocks N]
+ *                       [--elf FILE]
  *
  * A synthetic control-flow graph of a few thousand basic blocks inside one
  * fake module (mapped with MMAP2, build-id in the header) is walked like a
@@ -12,6 +13,14 @@
  * branches of the walk, most recent first, with cycles, mispredict and
  * predicted flags set. So the file has millions of entries but only a few
  * thousand distinct (from, to) pairs: aggregation memory stays bounded.
+ *
+ * --elf FILE also writes the fake module as an x86-64 ELF file with that
+ * build-id (give its directory as --symfs with the module's path under it),
+ * so that the reports that decode code (probs, blocks, paths) have
+ * instructions to walk: each block is one-byte nops with a two-byte
+ * conditional jump every 8 bytes (not taken inside a range) and ends in a
+ * two-byte conditional jump (the taken branch), plus one function symbol per
+ * block. The walk and so the perf.data are the same with or without it.
  *
  * Samples carry IP, TID, TIME, PERIOD, BRANCH_STACK; a FINISHED_ROUND is
  * written every 5000 samples (about 4 MB). Deterministic for a given seed.
@@ -66,16 +75,114 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Writes the module as an ELF file (see the header comment): file offset =
+   vaddr = address - MOD_BASE, one R+X PT_LOAD from offset 0. */
+static int write_elf(const char *path, const struct block *blk, long nblocks, const uint8_t bid[20])
+{
+	uint64_t text_end = blk[nblocks - 1].end + 2 - MOD_BASE;
+	size_t strtab_size = 1, sym_off, str_off, shstr_off, sh_off, size;
+	static const char shstr[] = "\0.note.gnu.build-id\0.text\0.symtab\0.strtab\0.shstrtab";
+	uint8_t *img;
+	FILE *fp;
+	int ok;
+
+	for (long i = 0; i < nblocks; i++)
+		strtab_size += (size_t)snprintf(NULL, 0, "b%ld", i) + 1;
+	sym_off = (text_end + 7) & ~7ULL;
+	str_off = sym_off + 24 * (size_t)(nblocks + 1);
+	shstr_off = str_off + strtab_size;
+	sh_off = (shstr_off + sizeof(shstr) + 7) & ~(size_t)7;
+	size = sh_off + 6 * 64;
+	if (!(img = calloc(1, size)))
+		return -1;
+#define W16(o, v) (img[o] = (uint8_t)(v), img[(o) + 1] = (uint8_t)((v) >> 8))
+#define W32(o, v) (W16(o, (v) & 0xffff), W16((o) + 2, (uint32_t)(v) >> 16))
+#define W64(o, v) (W32(o, (uint64_t)(v) & 0xffffffff), W32((o) + 4, (uint64_t)(v) >> 32))
+	memcpy(img, "\177ELF\2\1\1", 7);
+	W16(16, 3);      /* ET_DYN */
+	W16(18, 62);     /* EM_X86_64 */
+	W32(20, 1);
+	W64(32, 64);     /* e_phoff */
+	W64(40, sh_off); /* e_shoff */
+	W16(52, 64);
+	W16(54, 56);
+	W16(56, 2);      /* e_phnum */
+	W16(58, 64);
+	W16(60, 6);      /* e_shnum */
+	W16(62, 5);      /* e_shstrndx */
+	/* PT_LOAD R+X over the text, PT_NOTE over the build-id */
+	W32(64, 1), W32(68, 5), W64(72, 0), W64(80, 0), W64(88, 0), W64(96, text_end), W64(104, text_end),
+		W64(112, 0x1000);
+	W32(120, 4), W32(124, 4), W64(128, 0x100), W64(136, 0x100), W64(144, 0x100), W64(152, 36),
+		W64(160, 36), W64(168, 4);
+	W32(0x100, 4), W32(0x104, 20), W32(0x108, 3);
+	memcpy(img + 0x10c, "GNU", 4);
+	memcpy(img + 0x110, bid, 20);
+	memset(img + MOD_TEXT, 0xcc, text_end - MOD_TEXT);
+	for (long i = 0; i < nblocks; i++) {
+		uint64_t a = blk[i].start - MOD_BASE, end = blk[i].end - MOD_BASE;
+
+		while (a < end) {
+			if ((a - (blk[i].start - MOD_BASE)) % 8 == 0 && end - a >= 2) {
+				img[a++] = 0x74; /* je +0 */
+				img[a++] = 0x00;
+			} else {
+				img[a++] = 0x90;
+			}
+		}
+		img[end] = 0x75; /* jne +0: the block's taken branch */
+		img[end + 1] = 0x00;
+	}
+	/* symbols: b<i> = block i, global functions */
+	size_t name = 1;
+	for (long i = 0; i < nblocks; i++) {
+		size_t o = sym_off + 24 * (size_t)(i + 1);
+		int len = sprintf((char *)img + str_off + name, "b%ld", i);
+
+		W32(o, name);
+		img[o + 4] = 0x12; /* STB_GLOBAL, STT_FUNC */
+		W16(o + 6, 2);     /* .text */
+		W64(o + 8, blk[i].start - MOD_BASE);
+		W64(o + 16, blk[i].end + 2 - blk[i].start);
+		name += (size_t)len + 1;
+	}
+	memcpy(img + shstr_off, shstr, sizeof(shstr));
+	/* section headers: null, .note.gnu.build-id, .text, .symtab, .strtab, .shstrtab */
+	struct { uint32_t name, type; uint64_t flags, addr, off, size; uint32_t link, info; uint64_t align, entsize; } sh[6] = {
+		{ 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 },
+		{ 1, 7, 2, 0x100, 0x100, 36, 0, 0, 4, 0 },
+		{ 20, 1, 6, MOD_TEXT, MOD_TEXT, text_end - MOD_TEXT, 0, 0, 16, 0 },
+		{ 26, 2, 0, 0, sym_off, 24 * (uint64_t)(nblocks + 1), 4, 1, 8, 24 },
+		{ 34, 3, 0, 0, str_off, strtab_size, 0, 0, 1, 0 },
+		{ 42, 3, 0, 0, shstr_off, sizeof(shstr), 0, 0, 1, 0 },
+	};
+	for (int i = 0; i < 6; i++) {
+		size_t o = sh_off + 64 * (size_t)i;
+
+		W32(o, sh[i].name), W32(o + 4, sh[i].type), W64(o + 8, sh[i].flags), W64(o + 16, sh[i].addr);
+		W64(o + 24, sh[i].off), W64(o + 32, sh[i].size), W32(o + 40, sh[i].link), W32(o + 44, sh[i].info);
+		W64(o + 48, sh[i].align), W64(o + 56, sh[i].entsize);
+	}
+#undef W16
+#undef W32
+#undef W64
+	fp = fopen(path, "wb");
+	ok = fp && fwrite(img, 1, size, fp) == size;
+	ok = fp && !fclose(fp) && ok;
+	free(img);
+	return ok ? 0 : -1;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: gen_branch_perfdata OUT.data SIZE_MB [DEPTH=32] [--seed N] "
-			"[--blocks N]\n");
+			"[--blocks N] [--elf FILE]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *out = NULL;
+	const char *out = NULL, *elf = NULL;
 	double size_mb = -1;
 	long depth = 32, nblocks = 2048;
 	unsigned long long seed = 1;
@@ -97,6 +204,8 @@ int main(int argc, char **argv)
 			seed = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--blocks") && i + 1 < argc)
 			nblocks = strtol(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--elf") && i + 1 < argc)
+			elf = argv[++i];
 		else if (argv[i][0] == '-' && argv[i][1])
 			usage();
 		else if (pos == 0)
@@ -143,6 +252,13 @@ int main(int argc, char **argv)
 		}
 	}
 
+	for (int i = 0; i < 20; i++)
+		bid[i] = (uint8_t)(0x40 + 7 * i);
+	if (elf && write_elf(elf, blk, nblocks, bid)) {
+		perror(elf);
+		free(blk);
+		return 1;
+	}
 	w = hwp_writer__open(out);
 	if (!w) {
 		fprintf(stderr, "gen_branch_perfdata: %s\n", hwp_errmsg());

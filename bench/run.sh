@@ -35,3 +35,4 @@ printf 'peak RSS: hwprof info %.1f MB, hwprof script %.1f MB (target <= 64 MB), 
 	"$(echo "$hw_info_rss / 1024" | bc -l)" "$(echo "$hw_script_rss / 1024" | bc -l)" "$(echo "$perf_rss / 1024" | bc -l)"
 echo
 bench/reports.sh "$BUILD" "$SIZE_MB"
+bench/flow.sh "$BUILD" "$SIZE_MB"

@@ -20,6 +20,9 @@ int cmd_check(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_branches(int argc, char **argv);
 int cmd_mispredicts(int argc, char **argv);
+int cmd_probs(int argc, char **argv);
+int cmd_blocks(int argc, char **argv);
+int cmd_paths(int argc, char **argv);
 int cmd_ranges(int argc, char **argv);
 
 /* -v/--verbose and -q/--quiet, which every command takes. */

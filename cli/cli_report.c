@@ -77,8 +77,8 @@ static int say_no_samples(struct report_input *in, const char *input)
 			 input, name, ev->attr.sample_period);
 }
 
-int report_input__load_branches(struct report_input *in, const struct report_opts *o,
-				const struct hwp_branch_collect_opts *collect)
+int report_input__open(struct report_input *in, const struct report_opts *o,
+		       const struct hwp_branch_collect_opts *collect)
 {
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = o->symfs };
 
@@ -87,8 +87,13 @@ int report_input__load_branches(struct report_input *in, const struct report_opt
 	if (!in->session)
 		return cli_error("%s", hwp_errmsg());
 	in->collector = hwp_branch_collector__new(in->session, collect);
-	if (!in->collector || hwp_branch_collector__read(in->collector) < 0)
+	if (!in->collector)
 		return cli_error("%s", hwp_errmsg());
+	return 0;
+}
+
+int report_input__check_read(struct report_input *in, const struct report_opts *o)
+{
 	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in->collector);
 	if (st->samples == 0)
 		return say_no_samples(in, o->input);
@@ -96,6 +101,18 @@ int report_input__load_branches(struct report_input *in, const struct report_opt
 		return cli_error("%s: no samples with branch stacks%s (record with 'perf record -b' or 'hwprof record --emulate')",
 				 o->input, st->call_stack_mode ? " (only LBR call-stack samples, which are callchains)" : "");
 	return 0;
+}
+
+int report_input__load_branches(struct report_input *in, const struct report_opts *o,
+				const struct hwp_branch_collect_opts *collect)
+{
+	int rc = report_input__open(in, o, collect);
+
+	if (rc)
+		return rc;
+	if (hwp_branch_collector__read(in->collector) < 0)
+		return cli_error("%s", hwp_errmsg());
+	return report_input__check_read(in, o);
 }
 
 /* Entries per module in the table: the modules a --dso could name. */

@@ -42,6 +42,11 @@ struct report_input {
    error and returns non-zero on failure; report_input__close() in any case. */
 int report_input__load_branches(struct report_input *in, const struct report_opts *o,
 				const struct hwp_branch_collect_opts *collect);
+/* The same in two steps, for a command that reads the session itself:
+   open (session and collector) ... read ... check what was read. */
+int report_input__open(struct report_input *in, const struct report_opts *o,
+		       const struct hwp_branch_collect_opts *collect);
+int report_input__check_read(struct report_input *in, const struct report_opts *o);
 /* Fails (the error printed, naming CMD and INPUT and listing a few of the
    modules there) when DSO is the name of no module in the branch table, as
    the Shared Object columns spell them; 0 when some branch has it. */

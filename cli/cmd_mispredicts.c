@@ -8,8 +8,10 @@
 #include "cli_report.h"
 #include "report_fields.h"
 #include "hwprof/branch_report.h"
+#include "hwprof/flow.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/mispredicts.h"
+#include "hwprof/perf_abi.h"
 
 static const char usage[] =
 	"usage: hwprof mispredicts [-i FILE] [--min-samples N] [--limit N] [--symfs DIR]\n"
@@ -19,6 +21,14 @@ static const char usage[] =
 	"branch stacks), mispredicted ones, the mispredict rate with its 95% Wilson\n"
 	"score interval, the branch's share of all mispredicts, its symbol and source\n"
 	"line, and its most frequent target; sorted by mispredict count (impact).\n"
+	"\n"
+	"When the stacks record every taken branch (-j any) and the binaries are\n"
+	"found, rates are per execution: a conditional branch's executions include\n"
+	"the not-taken ones, from the code that ran straight through between\n"
+	"entries (see 'hwprof probs'); branch records hold no not-taken branch, so\n"
+	"its rate counts taken mispredicts only (a lower bound); every other branch\n"
+	"is taken whenever it runs. Otherwise rates are per taken execution. The\n"
+	"rate column's title (and rate_basis in JSON/CSV) says which.\n"
 	"\n"
 	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
 	"      --min-samples N  hide branches sampled fewer than N times (default 1)\n"
@@ -109,29 +119,82 @@ static const struct {
 	{ "Top Target", "top_target", HWP_COL_TEXT, HWP_SHOW_TEXT },
 	{ "Targets", "targets", HWP_COL_COUNT, HWP_SHOW_ALL },
 	{ "Top Target Count", "target_count", HWP_COL_COUNT, HWP_SHOW_DATA },
+	{ "Executions", "executions", HWP_COL_COUNT, HWP_SHOW_ALL },
+	{ "Rate Basis", "rate_basis", HWP_COL_TEXT, HWP_SHOW_DATA },
 };
 #define NCOLS (sizeof(cols) / sizeof(cols[0]))
 
-static void add_columns(struct hwp_table *t)
+enum { COL_EXEC = 11, COL_BASIS = 12 };
+
+/* Per execution (ranges available): the rate column says so; without, the
+   executions column is not shown in text. */
+static void add_columns(struct hwp_table *t, bool per_exec)
 {
-	for (size_t k = 0; k < NCOLS; k++)
-		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind, cols[k].show);
+	for (size_t k = 0; k < NCOLS; k++) {
+		const char *title = cols[k].title;
+		enum hwp_col_show show = cols[k].show;
+
+		if (k == 3)
+			title = per_exec ? "Rate/exec" : "Rate/taken";
+		if (k == COL_EXEC && !per_exec)
+			show = HWP_SHOW_DATA;
+		hwp_table__add_column_shown(t, title, cols[k].key, cols[k].kind, show);
+	}
 	report_fields__add_columns(t, LOC_NONE);   /* the branch: module, build_id, offset, ... */
 	report_fields__add_columns(t, LOC_TARGET); /* its most frequent target */
 }
 
+/* The rate per execution of R's branch, when the flow analysis F knows how
+   often it ran: a conditional branch's from its walk, any other branch's
+   is its taken rate (it is taken whenever it runs). False: per taken
+   execution only. */
+static bool per_execution(struct hwp_flow *f, const struct hwp_mispredict_row *r, uint64_t *exec,
+			  double *rate, double *lo, double *hi)
+{
+	const struct hwp_flow_cond *c;
+
+	if (!f || r->site.module < 0)
+		return false;
+	if ((c = hwp_flow__cond_at(f, &r->site))) {
+		if (c->mispred_per_exec != c->mispred_per_exec) /* NaN: no bits */
+			return false;
+		*exec = c->executions;
+		*rate = c->mispred_per_exec;
+		*lo = c->mispred_per_exec_lo;
+		*hi = c->mispred_per_exec_hi;
+		return true;
+	}
+	/* any other branch is taken whenever it runs; a conditional one no
+	   range ran over, or code that cannot be decoded, is unknown */
+	int kind = hwp_flow__branch_kind(f, &r->site);
+	if (kind < 0 || kind == HWP_FLOW_END_COND || kind == HWP_FLOW_END_FALLTHROUGH ||
+	    kind == HWP_FLOW_END_OTHER)
+		return false;
+	*exec = r->sampled;
+	*rate = r->rate;
+	*lo = r->rate_lo;
+	*hi = r->rate_hi;
+	return true;
+}
+
 static void add_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struct hwp_mispredict_row *r,
-		    enum hwp_table_format fmt)
+		    enum hwp_table_format fmt, struct hwp_flow *f)
 {
 	char buf[1024];
+	uint64_t exec = 0;
+	double rate = r->rate, lo = r->rate_lo, hi = r->rate_hi;
+	bool pe = per_execution(f, r, &exec, &rate, &lo, &hi);
 
 	hwp_table__new_row(t);
 	hwp_table__set_count(t, 0, r->mispredicted);
 	hwp_table__set_real(t, 1, 100 * r->share);
 	hwp_table__set_count(t, 2, r->sampled);
-	hwp_table__set_real(t, 3, 100 * r->rate);
-	hwp_table__set_real(t, 4, 100 * r->rate_lo);
-	hwp_table__set_real(t, 5, 100 * r->rate_hi);
+	hwp_table__set_real(t, 3, 100 * rate);
+	hwp_table__set_real(t, 4, 100 * lo);
+	hwp_table__set_real(t, 5, 100 * hi);
+	if (pe)
+		hwp_table__set_count(t, COL_EXEC, exec);
+	hwp_table__set_text(t, COL_BASIS, pe ? "execution" : "taken");
 	hwp_table__set_count(t, 9, r->targets);
 	hwp_table__set_count(t, 10, r->top_target_count);
 	if (fmt != HWP_TABLE_TEXT) {
@@ -148,7 +211,7 @@ static void add_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struc
 }
 
 /* The ranked table of IN's branches; the exit code. */
-static int print_report(struct report_input *in, const struct mispredicts_opts *o)
+static int print_report(struct report_input *in, const struct mispredicts_opts *o, struct hwp_flow *f)
 {
 	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in->collector);
 	size_t nr;
@@ -165,22 +228,36 @@ static int print_report(struct report_input *in, const struct mispredicts_opts *
 	if (st->entries_without_prediction)
 		cli_warn("%llu of %llu branch entries come from stacks without prediction information (synthesized or NO_FLAGS): they count as sampled but not in rates",
 			 (unsigned long long)st->entries_without_prediction, (unsigned long long)st->entries);
-	add_columns(t);
+	add_columns(t, f != NULL);
 	uint64_t shown = 0;
 	for (size_t i = 0; i < nr && shown < o->limit; i++) {
 		if (rows[i].sampled < o->min_samples)
 			continue;
-		add_row(t, report_input__symbolizer(in), &rows[i], o->ro.fmt);
+		add_row(t, report_input__symbolizer(in), &rows[i], o->ro.fmt, f);
 		shown++;
 	}
 	if (st->entries_with_flags < st->entries)
 		cli_warn("%llu of %llu branch entries carry no mispredict bit; rates count only the others",
 			 (unsigned long long)(st->entries - st->entries_with_flags), (unsigned long long)st->entries);
 	report_input__warn_missing(in, true); /* the Source Line column */
+	if (o->ro.fmt == HWP_TABLE_TEXT)
+		puts(f ? "# Rate/exec: per execution; conditional branches count their not-taken runs and only taken mispredicts (a lower bound)"
+		       : "# Rate/taken: per taken execution; no fall-through ranges, so not-taken runs are unknown");
 	rc = report_print_table(t, o->ro.fmt);
 	free(rows);
 	hwp_table__delete(t);
 	return rc;
+}
+
+/* Whether some event recorded LBR call stacks (no ranges: counted without). */
+static bool call_stacks(struct report_input *in)
+{
+	struct hwp_reader *r = hwp_session__reader(in->session);
+
+	for (size_t i = 0; i < hwp_reader__nr_evsels(r); i++)
+		if (hwp_reader__evsel(r, i)->attr.branch_sample_type & HWP_BRANCH_CALL_STACK)
+			return true;
+	return false;
 }
 
 int cmd_mispredicts(int argc, char **argv)
@@ -190,11 +267,35 @@ int cmd_mispredicts(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .drop_meaningless_prediction = true };
+	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .drop_meaningless_prediction = true,
+					      .ranges = true, .no_addresses = true };
 	struct report_input in;
-	rc = report_input__load_branches(&in, &o.ro, &co);
+	struct hwp_flow *f = NULL;
+
+	rc = report_input__open(&in, &o.ro, &co);
+	if (!rc && call_stacks(&in)) {
+		/* call chains hold no ranges, and the collector refuses them so */
+		hwp_branch_collector__delete(in.collector);
+		co.ranges = co.no_addresses = false;
+		if (!(in.collector = hwp_branch_collector__new(in.session, &co)))
+			rc = cli_error("%s", hwp_errmsg());
+	}
+	if (!rc && hwp_branch_collector__read(in.collector) < 0)
+		rc = cli_error("%s", hwp_errmsg());
+	if (!rc)
+		rc = report_input__check_read(&in, &o.ro);
+	if (!rc && co.ranges && hwp_branch_collector__range_stats(in.collector)->accepted) {
+		f = hwp_flow__new(in.collector, NULL);
+		if (!f)
+			rc = cli_error("%s", hwp_errmsg());
+		else if (!hwp_flow__stats(f)->ranges_walked) {
+			hwp_flow__delete(f); /* nothing decoded: no execution counts */
+			f = NULL;
+		}
+	}
 	if (!rc && !say_no_information(o.ro.input, hwp_branch_collector__stats(in.collector)))
-		rc = print_report(&in, &o);
+		rc = print_report(&in, &o, f);
+	hwp_flow__delete(f);
 	report_input__close(&in);
 	return rc;
 }

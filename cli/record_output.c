@@ -45,9 +45,12 @@ static int remove_old(const char *old)
 	/* look first, delete after: nothing is removed when something is foreign */
 	while ((de = readdir(d)))
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && !perf_data_name(de->d_name)) {
+			/* the message first: closedir() frees DE */
+			int rc = cli_error("record: can't remove old data %s: a directory holding %s, which "
+					   "is not perf data", old, de->d_name);
+
 			closedir(d);
-			return cli_error("record: can't remove old data %s: a directory holding %s, which "
-					 "is not perf data", old, de->d_name);
+			return rc;
 		}
 	rewinddir(d);
 	while ((de = readdir(d))) {

@@ -94,6 +94,10 @@ struct hwp_branch_collect_opts {
 	uint64_t dup_stride;
 	/* Do not decode: skip the crossing check (every range is "unchecked"). */
 	bool no_decode;
+	/* With opts.ranges: do not count sample addresses (only the AutoFDO
+	   text's address section needs them; the table costs a lookup per
+	   sample and grows with the distinct sampled instructions). */
+	bool no_addresses;
 };
 
 /* Counts into a new table; S resolves addresses (it must outlive the
@@ -129,7 +133,7 @@ HWP_API const struct hwp_branch_table *hwp_branch_collector__ranges(const struct
 HWP_API int hwp_branch_collector__check_ranges(struct hwp_branch_collector *c);
 /* With opts.ranges: the samples' own addresses (IPs) of samples with a
    branch stack, rows keyed from = to = the address (AutoFDO's address
-   counts). NULL without. */
+   counts). NULL without (or with opts.no_addresses). */
 HWP_API const struct hwp_branch_table *hwp_branch_collector__addresses(const struct hwp_branch_collector *c);
 HWP_API const struct hwp_range_stats *hwp_branch_collector__range_stats(const struct hwp_branch_collector *c);
 

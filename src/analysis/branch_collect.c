@@ -73,7 +73,7 @@ struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 	c->table = hwp_branch_table__new(c->o.split);
 	if (c->table && ((c->o.blocks && !(c->blocks = hwp_branch_table__new(0))) ||
 			 (c->o.ranges && (!(c->ranges = hwp_branch_table__new(0)) ||
-					  !(c->addrs = hwp_branch_table__new(0)))))) {
+					  (!c->o.no_addresses && !(c->addrs = hwp_branch_table__new(0))))))) {
 		hwp_branch_collector__delete(c);
 		errno = ENOMEM;
 		return NULL;

@@ -19,6 +19,11 @@ void hwp_wilson_interval(uint64_t k, uint64_t n, double z, double *lo, double *h
 	double half = z * sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn)) / denom;
 	*lo = center - half < 0 ? 0 : center - half;
 	*hi = center + half > 1 ? 1 : center + half;
+	/* exact at the ends (rounding leaves 1e-19 where the bound is 0) */
+	if (k == 0)
+		*lo = 0;
+	if (k >= n)
+		*hi = 1;
 }
 
 static int cmp_site(const void *a, const void *b)

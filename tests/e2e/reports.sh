@@ -13,7 +13,8 @@ gcc -g -O1 -o "$tmp/branchy" "$root/tests/fixtures/branchy.c"
 
 "$HWPROF" script --json -i "$tmp/b.data" >"$tmp/b.json"
 "$HWPROF" mispredicts --csv -i "$tmp/b.data" >"$tmp/m.csv" 2>"$tmp/m.err"
-if python3 - "$tmp/b.json" "$tmp/m.csv" <<'PY'
+"$HWPROF" probs --csv -i "$tmp/b.data" >"$tmp/p.csv" 2>"$tmp/p.err"
+if python3 - "$tmp/b.json" "$tmp/m.csv" "$tmp/p.csv" <<'PY'
 import csv, json, math, sys
 from collections import defaultdict
 # Independent recount: per branch source address, entries / mispredicted.
@@ -30,7 +31,20 @@ got = sorted((int(r["mispredicted"]), int(r["sampled"])) for r in rows)
 assert got == want, f"(mispredicted, sampled) per branch differ: {got[:5]} vs {want[:5]}"
 total = sum(mis.values())
 z = 1.959963984540054
+# Conditional branches with fall-through ranges are rated per execution:
+# hwprof probs' numbers for them (tests/e2e/flow_exact.sh checks those).
+probs = {p["offset"]: p for p in csv.DictReader(open(sys.argv[3], newline=""))}
 for r in rows:
+    p = probs.get(r["offset"])
+    if r["rate_basis"] == "execution" and p:
+        assert r["executions"] == p["executions"], (r, p)
+        for a, b in (("rate_percent", "mispredict_per_execution_percent"),
+                     ("rate_low_percent", "mispredict_per_execution_low_percent"),
+                     ("rate_high_percent", "mispredict_per_execution_high_percent")):
+            assert abs(float(r[a]) - float(p[b])) < 1e-3, (a, r, p)
+        continue
+    # any other branch is taken whenever it runs: per entry
+    assert r["rate_basis"] == "taken" or r["executions"] == r["sampled"], r
     k, n = int(r["mispredicted"]), int(r["sampled"])  # every entry carries a bit here
     p = k / n
     c = (p + z*z/(2*n)) / (1 + z*z/n)

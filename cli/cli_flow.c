@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_flow.h"
+#include "hwprof/branch_report.h"
+
+void flow_opts__init(struct flow_opts *o)
+{
+	report_opts__init(&o->ro);
+	o->dso = o->sym = NULL;
+	o->limit = UINT64_MAX;
+	o->min = 1;
+}
+
+int flow_opts__take(struct flow_opts *o, const char *cmd, int c, const char *arg)
+{
+	char *end;
+
+	if (report_opts__take(&o->ro, c, arg))
+		return 1;
+	switch (c) {
+	case 'd':
+		o->dso = arg;
+		return 1;
+	case 'y':
+		o->sym = arg;
+		return 1;
+	case 'l':
+		return report_parse_limit(cmd, arg, &o->limit) ? -1 : 1;
+	case 'm':
+		errno = 0;
+		o->min = strtoull(arg, &end, 10);
+		if (*arg == '-' || end == arg || *end || errno)
+			return cli_error("%s: --min-executions '%s' is not a count", cmd, arg), -1;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, bool paths)
+{
+	/* mispredict bits of synthesized or NO_FLAGS stacks mean nothing */
+	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = true, .no_addresses = true,
+					      .drop_meaningless_prediction = true };
+	int rc;
+
+	memset(fi, 0, sizeof(*fi));
+	if (!paths) {
+		if ((rc = report_input__load_branches(&fi->in, &o->ro, &co)))
+			return rc;
+	} else {
+		if ((rc = report_input__open(&fi->in, &o->ro, &co)))
+			return rc;
+		if (!(fi->paths = hwp_paths__new(fi->in.session, fi->in.collector, NULL)) ||
+		    hwp_paths__read(fi->paths) < 0)
+			return cli_error("%s", hwp_errmsg());
+		if ((rc = report_input__check_read(&fi->in, &o->ro)))
+			return rc;
+	}
+	if (o->dso && (rc = report_input__check_dso(&fi->in, cmd, o->ro.input, o->dso)))
+		return rc;
+	const struct hwp_range_stats *rs = hwp_branch_collector__range_stats(fi->in.collector);
+	if (!rs->accepted) {
+		char why[512] = "";
+
+		for (int r = 0; r < HWP_RANGE_REJECT_NR; r++)
+			if (rs->rejected[r])
+				snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s %" PRIu64,
+					 *why ? ", " : "", hwp_range_reject__name(r), rs->rejected[r]);
+		return cli_error("%s: no fall-through range between consecutive branch entries "
+				 "could be used (%" PRIu64 " pairs%s%s)%s", o->ro.input, rs->pairs,
+				 *why ? ": " : "", why,
+				 rs->rejected[HWP_RANGE_FILTERED] ? "; record every taken branch (-j any, the default of -b)" : "");
+	}
+	fi->flow = hwp_flow__new(fi->in.collector, NULL);
+	if (!fi->flow)
+		return cli_error("%s", hwp_errmsg());
+	return 0;
+}
+
+void flow_input__close(struct flow_input *fi)
+{
+	hwp_paths__delete(fi->paths);
+	hwp_flow__delete(fi->flow);
+	report_input__close(&fi->in);
+	fi->flow = NULL;
+	fi->paths = NULL;
+}
+
+bool flow_input__keep(struct flow_input *fi, const struct flow_opts *o, const struct hwp_code_loc *l)
+{
+	struct hwp_symbolizer *sym = report_input__symbolizer(&fi->in);
+
+	if (o->dso) {
+		char name[512];
+
+		hwp_loc__format_dso(sym, l, name, sizeof(name));
+		if (strcmp(name, o->dso))
+			return false;
+	}
+	if (o->sym) {
+		struct hwp_loc_fields f;
+
+		hwp_loc__fields(sym, l, &f);
+		if (!(f.symbol && strstr(f.symbol, o->sym)) && !(f.demangled && strstr(f.demangled, o->sym)))
+			return false;
+	}
+	return true;
+}
+
+void flow_input__note(struct flow_input *fi)
+{
+	const struct hwp_range_stats *rs = hwp_branch_collector__range_stats(fi->in.collector);
+	const struct hwp_flow_stats *fs = hwp_flow__stats(fi->flow);
+	uint64_t rejected = rs->pairs - rs->accepted;
+
+	if (rejected)
+		cli_warn("%" PRIu64 " of %" PRIu64 " ranges between consecutive branch entries were rejected "
+			 "('hwprof ranges --stats' says why)", rejected, rs->pairs);
+	if (fs->range_runs_skipped)
+		cli_warn("%" PRIu64 " of %" PRIu64 " ranges could not be decoded (%" PRIu64
+			 " distinct without a binary, %" PRIu64 " not decoding to their end): their "
+			 "branches and blocks are not counted", fs->range_runs_skipped,
+			 fs->range_runs + fs->range_runs_skipped, fs->ranges_no_binary, fs->ranges_bad_decode);
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* Plumbing shared by the fall-through reports (probs, blocks, paths). */
+#ifndef HWPROF_CLI_FLOW_H
+#define HWPROF_CLI_FLOW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli_report.h"
+#include "hwprof/flow.h"
+#include "hwprof/paths.h"
+
+/* Options every fall-through report takes. */
+struct flow_opts {
+	struct report_opts ro;
+	const char *dso;     /* --dso NAME */
+	const char *sym;     /* --sym TEXT */
+	uint64_t limit;      /* --limit N */
+	uint64_t min;        /* --min-executions N */
+};
+
+#define FLOW_LONGOPTS                                                \
+	REPORT_LONGOPTS,                                             \
+	{ "dso", required_argument, NULL, 'd' },                     \
+	{ "sym", required_argument, NULL, 'y' },                     \
+	{ "limit", required_argument, NULL, 'l' },                   \
+	{ "min-executions", required_argument, NULL, 'm' }
+
+#define FLOW_HELP                                                                          \
+	"      --dso NAME       only rows in module NAME (as perf's Shared Object column\n"  \
+	"                       names it; an error if no branch is in it)\n"                 \
+	"      --sym TEXT       only rows whose symbol contains TEXT\n"                        \
+	"      --min-executions N  hide rows with fewer sampled executions (default 1)\n"   \
+	REPORT_LIMIT_HELP                                                                  \
+	"      --symfs DIR      look for binaries under DIR\n"                                \
+	"      --json, --csv    machine-readable output\n"
+
+void flow_opts__init(struct flow_opts *o);
+/* Takes option C of FLOW_LONGOPTS (CMD names the command in errors): 1
+   taken, 0 not one of them, <0 bad argument (the error printed). */
+int flow_opts__take(struct flow_opts *o, const char *cmd, int c, const char *arg);
+
+/* The recording counted with ranges, and its flow analysis. */
+struct flow_input {
+	struct report_input in;
+	struct hwp_flow *flow;
+	struct hwp_paths *paths; /* when asked */
+};
+
+/* Loads O's input (printing errors, naming CMD): branches and ranges (and
+   paths when PATHS), then the walk. Returns the exit code (0: go on);
+   flow_input__close() always. */
+int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, bool paths);
+void flow_input__close(struct flow_input *fi);
+/* Whether L passes --dso and --sym. */
+bool flow_input__keep(struct flow_input *fi, const struct flow_opts *o, const struct hwp_code_loc *l);
+/* One note (stderr, as warnings) on what the counts cover: ranges
+   rejected by reason, ranges not decoded. */
+void flow_input__note(struct flow_input *fi);
+
+#endif

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/* hwprof probs: which way conditional branches go, and where indirect ones go. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_flow.h"
+#include "report_fields.h"
+#include "hwprof/branch_report.h"
+#include "hwprof/hwprof.h"
+
+static const char usage[] =
+	"usage: hwprof probs [-i FILE] [--indirect] [--dso NAME] [--sym TEXT]\n"
+	"                    [--min-executions N] [--limit N] [--symfs DIR]\n"
+	"                    [--json | --csv]\n"
+	"\n"
+	"Conditional branches by sampled executions. Between consecutive branch-stack\n"
+	"entries the code ran straight through: a conditional branch inside such a\n"
+	"range was not taken, one ending it was taken. Per branch: executions, the\n"
+	"taken probability with its 95% Wilson score interval, '[hot: taken]' after\n"
+	"the branch when even the interval's lower bound is above 50% (the hot\n"
+	"direction is the taken one: inverting the condition or moving the block\n"
+	"makes it fall through); the mispredicted share of its taken executions, and\n"
+	"taken mispredicts per execution (branch records hold no not-taken branch, so a\n"
+	"mispredicted not-taken execution is never seen: a lower bound).\n"
+	"\n"
+	"With --indirect: indirect jumps and calls (switch tables, virtual and\n"
+	"function-pointer calls, PLT stubs), one row per site and target with the\n"
+	"target's share of the site's taken entries, sites by entries.\n"
+	"\n"
+	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
+	"      --indirect       target distributions of indirect jumps and calls\n"
+	FLOW_HELP
+	CLI_COMMON_HELP
+	"  -h, --help           this text\n";
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_opts(int argc, char **argv, struct flow_opts *o, bool *indirect)
+{
+	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
+		FLOW_LONGOPTS,
+		{ "indirect", no_argument, NULL, 'I' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, r;
+
+	flow_opts__init(o);
+	*indirect = false;
+	if (cli_wants_help(argc, argv, usage))
+		return 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
+		if (cli_common_opt(c))
+			continue;
+		if ((r = flow_opts__take(o, "probs", c, optarg)) < 0)
+			return 1;
+		if (r)
+			continue;
+		if (c == 'I') {
+			*indirect = true;
+			continue;
+		}
+		fputs(usage, stderr);
+		return 1;
+	}
+	if (optind < argc)
+		return cli_error("probs: unexpected argument '%s'", argv[optind]);
+	return -1;
+}
+
+enum {
+	C_EXEC, C_TAKEN_PCT, C_LO, C_HI, C_HOT, C_MISP_TAKEN, C_MISP_EXEC, C_BRANCH, C_SRC, C_TARGET,
+	C_TAKEN, C_NOT_TAKEN, C_ENTRIES, C_WITH_INFO, C_MISPRED, C_MISP_EXEC_LO, C_MISP_EXEC_HI,
+	C_NCOLS
+};
+
+static const struct {
+	const char *title, *key;
+	enum hwp_col_kind kind;
+	enum hwp_col_show show;
+} cols[C_NCOLS] = {
+	[C_EXEC] = { "Executions", "executions", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[C_TAKEN_PCT] = { "Taken", "taken_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
+	[C_LO] = { "95% CI low", "taken_low_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
+	[C_HI] = { "95% CI high", "taken_high_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
+	[C_HOT] = { "Hot", "hot_taken", HWP_COL_BOOL, HWP_SHOW_DATA },
+	[C_MISP_TAKEN] = { "Mispred/taken", "mispredict_taken_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
+	[C_MISP_EXEC] = { "Mispred/exec", "mispredict_per_execution_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
+	[C_BRANCH] = { "Branch", "branch", HWP_COL_TEXT, HWP_SHOW_TEXT },
+	[C_SRC] = { "Source Line", "srcline", HWP_COL_TEXT, HWP_SHOW_TEXT },
+	[C_TARGET] = { "Target", "target", HWP_COL_TEXT, HWP_SHOW_TEXT },
+	[C_TAKEN] = { "Taken Executions", "taken", HWP_COL_COUNT, HWP_SHOW_DATA },
+	[C_NOT_TAKEN] = { "Not Taken", "not_taken", HWP_COL_COUNT, HWP_SHOW_DATA },
+	[C_ENTRIES] = { "Taken Entries", "taken_entries", HWP_COL_COUNT, HWP_SHOW_DATA },
+	[C_WITH_INFO] = { "With Mispredict Bits", "taken_with_info", HWP_COL_COUNT, HWP_SHOW_DATA },
+	[C_MISPRED] = { "Mispredicted", "taken_mispredicted", HWP_COL_COUNT, HWP_SHOW_DATA },
+	[C_MISP_EXEC_LO] = { "Mispred/exec low", "mispredict_per_execution_low_percent", HWP_COL_PERCENT, HWP_SHOW_DATA },
+	[C_MISP_EXEC_HI] = { "Mispred/exec high", "mispredict_per_execution_high_percent", HWP_COL_PERCENT, HWP_SHOW_DATA },
+};
+
+static void set_real(struct hwp_table *t, size_t col, double v)
+{
+	if (!isnan(v)) /* no mispredict bits: null, and blank in text */
+		hwp_table__set_real(t, col, v);
+}
+
+static void cond_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struct hwp_flow_cond *c,
+		     enum hwp_table_format fmt)
+{
+	char buf[1024];
+
+	hwp_table__new_row(t);
+	hwp_table__set_count(t, C_EXEC, c->executions);
+	hwp_table__set_real(t, C_TAKEN_PCT, 100 * c->p_taken);
+	hwp_table__set_real(t, C_LO, 100 * c->p_taken_lo);
+	hwp_table__set_real(t, C_HI, 100 * c->p_taken_hi);
+	set_real(t, C_MISP_TAKEN, 100 * c->mispred_taken);
+	set_real(t, C_MISP_EXEC, 100 * c->mispred_per_exec);
+	if (fmt == HWP_TABLE_TEXT) {
+		hwp_loc__format_addr(sym, &c->site, buf, sizeof(buf));
+		if (c->hot_taken) /* the flag, where the eye reads the branch */
+			strncat(buf, "  [hot: taken]", sizeof(buf) - strlen(buf) - 1);
+		hwp_table__set_text(t, C_BRANCH, buf);
+		hwp_loc__format_srcline(sym, &c->site, buf, sizeof(buf));
+		hwp_table__set_text(t, C_SRC, buf);
+		if (c->target.module >= 0) {
+			hwp_loc__format_addr(sym, &c->target, buf, sizeof(buf));
+			hwp_table__set_text(t, C_TARGET, buf);
+		}
+		return;
+	}
+	hwp_table__set_count(t, C_HOT, c->hot_taken);
+	hwp_table__set_count(t, C_TAKEN, c->taken);
+	hwp_table__set_count(t, C_NOT_TAKEN, c->not_taken);
+	hwp_table__set_count(t, C_ENTRIES, c->taken_entries);
+	hwp_table__set_count(t, C_WITH_INFO, c->taken_with_info);
+	hwp_table__set_count(t, C_MISPRED, c->taken_mispredicted);
+	set_real(t, C_MISP_EXEC_LO, 100 * c->mispred_per_exec_lo);
+	set_real(t, C_MISP_EXEC_HI, 100 * c->mispred_per_exec_hi);
+	report_fields__set(t, C_NCOLS, sym, &c->site);
+	if (c->target.module >= 0)
+		report_fields__set(t, C_NCOLS + REPORT_LOC_COLUMNS, sym, &c->target);
+}
+
+static int print_conds(struct flow_input *fi, const struct flow_opts *o)
+{
+	struct hwp_symbolizer *sym = report_input__symbolizer(&fi->in);
+	struct hwp_table *t = hwp_table__new();
+	size_t n;
+	const struct hwp_flow_cond *c = hwp_flow__conds(fi->flow, &n);
+	uint64_t shown = 0;
+	int rc;
+
+	if (!t)
+		return cli_error("out of memory");
+	for (size_t k = 0; k < C_NCOLS; k++)
+		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind, cols[k].show);
+	report_fields__add_columns(t, LOC_NONE);
+	report_fields__add_columns(t, LOC_TARGET);
+	for (size_t i = 0; i < n && shown < o->limit && c[i].executions >= o->min; i++) {
+		if (!flow_input__keep(fi, o, &c[i].site))
+			continue;
+		cond_row(t, sym, &c[i], o->ro.fmt);
+		shown++;
+	}
+	flow_input__note(fi);
+	report_input__warn_missing(&fi->in, true);
+	rc = report_print_table(t, o->ro.fmt);
+	hwp_table__delete(t);
+	return rc;
+}
+
+enum { I_COUNT, I_SHARE, I_MISP, I_KIND, I_SITE, I_TARGET, I_SRC, I_SITE_COUNT, I_TARGETS, I_RANK, I_NCOLS };
+
+static const struct {
+	const char *title, *key;
+	enum hwp_col_kind kind;
+	enum hwp_col_show show;
+} icols[I_NCOLS] = {
+	[I_COUNT] = { "Entries", "count", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[I_SHARE] = { "Share", "share_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
+	[I_MISP] = { "Mispredicted", "mispredicted", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[I_KIND] = { "Kind", "kind", HWP_COL_TEXT, HWP_SHOW_ALL },
+	[I_SITE] = { "Site", "site", HWP_COL_TEXT, HWP_SHOW_TEXT },
+	[I_TARGET] = { "Target", "target", HWP_COL_TEXT, HWP_SHOW_TEXT },
+	[I_SRC] = { "Source Line", "srcline", HWP_COL_TEXT, HWP_SHOW_TEXT },
+	[I_SITE_COUNT] = { "Site Entries", "site_count", HWP_COL_COUNT, HWP_SHOW_DATA },
+	[I_TARGETS] = { "Targets", "targets", HWP_COL_COUNT, HWP_SHOW_DATA },
+	[I_RANK] = { "Rank", "rank", HWP_COL_COUNT, HWP_SHOW_DATA },
+};
+
+/* "jump", "call", or "plt" for a jump in a PLT stub (its symbol says so). */
+static const char *indirect_kind(struct hwp_symbolizer *sym, const struct hwp_flow_indirect *s)
+{
+	struct hwp_loc_fields f;
+
+	if (s->call)
+		return "call";
+	hwp_loc__fields(sym, &s->site, &f);
+	return f.symbol && strstr(f.symbol, "@plt") ? "plt" : "jump";
+}
+
+static int print_indirect(struct flow_input *fi, const struct flow_opts *o)
+{
+	struct hwp_symbolizer *sym = report_input__symbolizer(&fi->in);
+	struct hwp_table *t = hwp_table__new();
+	size_t n;
+	const struct hwp_flow_indirect *s = hwp_flow__indirect(fi->flow, &n);
+	uint64_t shown = 0;
+	char buf[1024];
+	int rc;
+
+	if (!t)
+		return cli_error("out of memory");
+	for (size_t k = 0; k < I_NCOLS; k++)
+		hwp_table__add_column_shown(t, icols[k].title, icols[k].key, icols[k].kind, icols[k].show);
+	report_fields__add_columns(t, LOC_NONE);
+	report_fields__add_columns(t, LOC_TARGET);
+	/* --limit counts sites: a site's distribution is shown whole */
+	for (size_t i = 0; i < n && shown < o->limit && s[i].count >= o->min; i++) {
+		if (!flow_input__keep(fi, o, &s[i].site))
+			continue;
+		shown++;
+		for (size_t k = 0; k < s[i].ntargets; k++) {
+			const struct hwp_flow_target *tg = &s[i].targets[k];
+
+			hwp_table__new_row(t);
+			hwp_table__set_count(t, I_COUNT, tg->count);
+			hwp_table__set_real(t, I_SHARE, 100 * tg->share);
+			hwp_table__set_count(t, I_MISP, tg->mispredicted);
+			hwp_table__set_text(t, I_KIND, indirect_kind(sym, &s[i]));
+			if (o->ro.fmt != HWP_TABLE_TEXT) {
+				hwp_table__set_count(t, I_SITE_COUNT, s[i].count);
+				hwp_table__set_count(t, I_TARGETS, s[i].ntargets);
+				hwp_table__set_count(t, I_RANK, k + 1);
+				report_fields__set(t, I_NCOLS, sym, &s[i].site);
+				report_fields__set(t, I_NCOLS + REPORT_LOC_COLUMNS, sym, &tg->loc);
+				continue;
+			}
+			/* the site once, above its targets */
+			if (k == 0) {
+				hwp_loc__format_addr(sym, &s[i].site, buf, sizeof(buf));
+				hwp_table__set_text(t, I_SITE, buf);
+				hwp_loc__format_srcline(sym, &s[i].site, buf, sizeof(buf));
+				hwp_table__set_text(t, I_SRC, buf);
+			}
+			hwp_loc__format_addr(sym, &tg->loc, buf, sizeof(buf));
+			hwp_table__set_text(t, I_TARGET, buf);
+		}
+	}
+	report_input__warn_missing(&fi->in, true);
+	rc = report_print_table(t, o->ro.fmt);
+	hwp_table__delete(t);
+	return rc;
+}
+
+int cmd_probs(int argc, char **argv)
+{
+	struct flow_opts o;
+	bool indirect;
+	int rc = parse_opts(argc, argv, &o, &indirect);
+	struct flow_input fi;
+
+	if (rc >= 0)
+		return rc;
+	rc = flow_input__load(&fi, &o, "probs", false);
+	if (!rc)
+		rc = indirect ? print_indirect(&fi, &o) : print_conds(&fi, &o);
+	flow_input__close(&fi);
+	return rc;
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fall-through between branch records: branch stacks hold only taken
+ * branches, but between an older entry's target and the newer entry's source
+ * the code ran straight through. Walking each distinct such range once
+ * (hwp_branch_collector__ranges()) over the decoded instructions gives:
+ *
+ *  - basic blocks with execution counts and instruction counts (blocks split
+ *    at every branch target the records hold and after every branch);
+ *  - per conditional branch: taken executions (ranges that end at it) and
+ *    not-taken ones (ranges that run over it), so executions, the taken
+ *    probability with a 95% Wilson interval, and mispredicts per execution;
+ *  - per indirect jump and call: the distribution of its targets;
+ *  - hot paths: the blocks executed in sequence inside one function, from
+ *    the ranges of a stack and the taken branches between them.
+ *
+ * Counts are sampled counts: every execution inside a stack's window counts
+ * once, so they are proportional to the true ones (one sample period apart);
+ * ratios (probabilities, shares, rates) need no scaling.
+ */
+#ifndef HWPROF_FLOW_H
+#define HWPROF_FLOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof/hwprof.h"
+#include "hwprof/branch_collect.h"
+#include "hwprof/branch_table.h"
+#include "hwprof/code_loc.h"
+#include "hwprof/symbolize.h"
+
+HWP_BEGIN_DECLS
+
+struct hwp_flow;
+
+struct hwp_flow_opts {
+	size_t sz; /* sizeof(struct hwp_flow_opts) */
+	/* z of the intervals (default 1.96: 95%) */
+	double z;
+};
+
+/*
+ * Builds the analysis from C's ranges (C made with opts.ranges and read:
+ * hwp_branch_collector__ranges()) and its branch table (the taken entries
+ * with their mispredict bits), decoding each module's binary as the
+ * session's symbolizer finds it (with C's instruction cache: what its range
+ * check decoded is not decoded again). Ranges whose code cannot be decoded
+ * (no binary, bytes that do not decode to the range's end) are skipped and
+ * counted in the stats. C must outlive the result. NULL + errno
+ * (hwp_errmsg()) on failure.
+ */
+HWP_API struct hwp_flow *hwp_flow__new(struct hwp_branch_collector *c, const struct hwp_flow_opts *opts);
+HWP_API void hwp_flow__delete(struct hwp_flow *f);
+
+/* One conditional branch. */
+struct hwp_flow_cond {
+	struct hwp_code_loc site;   /* the branch instruction */
+	struct hwp_code_loc target; /* its direct target (module -1 when not decoded) */
+	uint64_t taken;             /* ranges that end at it: taken executions in the windows */
+	uint64_t not_taken;         /* ranges that run over it */
+	uint64_t executions;        /* taken + not_taken */
+	double p_taken, p_taken_lo, p_taken_hi; /* taken / executions, Wilson interval */
+	/* The taken entries of the branch table (every entry of a stack: one more
+	   per stack than the ranges hold) with their mispredict bits. */
+	uint64_t taken_entries;
+	uint64_t taken_with_info;   /* entries with the mispred or predicted bit */
+	uint64_t taken_mispredicted;
+	/* Mispredicted among taken executions (from the bits), Wilson interval;
+	   NaN without bits. */
+	double mispred_taken, mispred_taken_lo, mispred_taken_hi;
+	/* Taken mispredicts per execution: mispred_taken * p_taken. Branch
+	   records hold no not-taken branch, so a not-taken execution that was
+	   mispredicted is never seen: this is a lower bound of the branch's
+	   mispredict rate. The interval combines both 95% intervals (so it holds
+	   with at least 90%). NaN without bits. */
+	double mispred_per_exec, mispred_per_exec_lo, mispred_per_exec_hi;
+	/* The hot direction is the taken one (the lower bound of p_taken is
+	   above 1/2): a layout that makes the hot path fall through (inverting
+	   the condition, moving the block) saves a taken branch per execution. */
+	bool hot_taken;
+};
+
+/* Sorted by executions, descending (then module, offset). */
+HWP_API const struct hwp_flow_cond *hwp_flow__conds(const struct hwp_flow *f, size_t *n);
+/* The one at SITE, NULL when it is no conditional branch seen in a range. */
+HWP_API const struct hwp_flow_cond *hwp_flow__cond_at(const struct hwp_flow *f, const struct hwp_code_loc *site);
+
+/* One basic block: [start, last], as ranges ran through it. */
+struct hwp_flow_block {
+	struct hwp_code_loc start;
+	struct hwp_code_loc last;   /* its last instruction */
+	uint64_t size;              /* bytes: last + its length - start */
+	uint32_t insns;             /* instructions */
+	uint64_t count;             /* sampled executions */
+	uint8_t end_class;          /* how it ends: enum hwp_flow_end */
+};
+
+enum hwp_flow_end {
+	HWP_FLOW_END_FALLTHROUGH, /* the next instruction starts another block */
+	HWP_FLOW_END_COND,
+	HWP_FLOW_END_JUMP,
+	HWP_FLOW_END_IND_JUMP,
+	HWP_FLOW_END_CALL,
+	HWP_FLOW_END_IND_CALL,
+	HWP_FLOW_END_RET,
+	HWP_FLOW_END_OTHER,       /* a syscall, or an instruction a record left from */
+};
+HWP_API const char *hwp_flow_end__name(unsigned end_class);
+/* What the instruction at SITE is, as a block's end (enum hwp_flow_end;
+   HWP_FLOW_END_FALLTHROUGH when it is no branch), decoded; <0 when its code
+   cannot be decoded (no binary). */
+HWP_API int hwp_flow__branch_kind(struct hwp_flow *f, const struct hwp_code_loc *site);
+
+/* Sorted by count, descending (then module, offset). */
+HWP_API const struct hwp_flow_block *hwp_flow__blocks(const struct hwp_flow *f, size_t *n);
+/* The block starting at START, NULL when none does. */
+HWP_API const struct hwp_flow_block *hwp_flow__block_at(const struct hwp_flow *f, const struct hwp_code_loc *start);
+
+/* One target of an indirect jump or call. */
+struct hwp_flow_target {
+	struct hwp_code_loc loc;
+	uint64_t count;        /* entries */
+	uint64_t mispredicted; /* of them, with the mispred bit */
+	double share;          /* count / the site's entries */
+};
+
+/* One indirect jump or call site (switch tables, virtual and function-pointer
+   calls, PLT stubs), from the taken entries. */
+struct hwp_flow_indirect {
+	struct hwp_code_loc site;
+	bool call;              /* an indirect call; else an indirect jump */
+	uint64_t count;         /* entries */
+	uint64_t mispredicted;
+	size_t ntargets;
+	const struct hwp_flow_target *targets; /* by count, descending */
+};
+
+/* Sorted by count, descending. */
+HWP_API const struct hwp_flow_indirect *hwp_flow__indirect(const struct hwp_flow *f, size_t *n);
+
+struct hwp_flow_stats {
+	uint64_t ranges;           /* distinct ranges given */
+	uint64_t ranges_walked;    /* decoded to their end */
+	uint64_t ranges_no_binary; /* module without a decodable binary */
+	uint64_t ranges_bad_decode; /* decoding from the start does not reach the end */
+	uint64_t range_runs;       /* sum of the walked ranges' counts */
+	uint64_t range_runs_skipped; /* sum of the others' */
+	uint64_t instructions;     /* instructions executed in the walked ranges */
+	uint64_t decoded;          /* distinct instructions decoded */
+};
+HWP_API const struct hwp_flow_stats *hwp_flow__stats(const struct hwp_flow *f);
+
+HWP_END_DECLS
+
+#endif
