@@ -11,8 +11,8 @@ mkdir -p "$out"
 gcc -g -O1 -o "$out/branchy" tests/fixtures/branchy.c
 data=$out/branchy.perf.data
 if [ -f "$BUILD/hwprof-emu.so" ] && command -v qemu-x86_64 >/dev/null &&
-	"$HWPROF" record --emulate -o "$data" -- "$out/branchy" 200000 >/dev/null 2>"$out/record.err"; then
-	echo "== hwprof record --emulate -o $data -- branchy 200000   (emulated LBR: no PMU here)"
+	"$HWPROF" record --emulate -c 1009 -o "$data" -- "$out/branchy" 200000 >/dev/null 2>"$out/record.err"; then
+	echo "== hwprof record --emulate -c 1009 -o $data -- branchy 200000   (emulated LBR: no PMU here)"
 else
 	"$BUILD/tests/tools/gen_fixture_branches" "$out/branchy" "$data" --samples 2000 >/dev/null
 	echo "== synthesized branch stacks over branchy's real branch instructions: $data"
@@ -23,6 +23,15 @@ echo "== hwprof branches --sort symbol_from,symbol_to,srcline_from,srcline_to,mi
 echo
 echo "== hwprof mispredicts --limit 10"
 "$HWPROF" mispredicts --limit 10 -i "$data"
+echo
+echo "== hwprof probs --limit 8   (taken probability per conditional branch, from the fall-through ranges)"
+"$HWPROF" probs --limit 8 -i "$data"
+echo
+echo "== hwprof paths --limit 5   (hot paths of blocks inside a function)"
+"$HWPROF" paths --limit 5 -i "$data"
+echo
+echo "== hwprof ranges --stats"
+"$HWPROF" ranges --stats -i "$data"
 echo
 echo "== hwprof info (excerpt)"
 "$HWPROF" info -i "$data" | sed -n '/^samples:/,$p'
