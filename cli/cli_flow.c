@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,4 +129,32 @@ void flow_input__note(struct flow_input *fi)
 			 " distinct without a binary, %" PRIu64 " not decoding to their end): their "
 			 "branches and blocks are not counted", fs->range_runs_skipped,
 			 fs->range_runs + fs->range_runs_skipped, fs->ranges_no_binary, fs->ranges_bad_decode);
+}
+
+int flow_opts__parse(int argc, char **argv, const char *cmd, const char *usage, struct flow_opts *o)
+{
+	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
+		FLOW_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, r;
+
+	flow_opts__init(o);
+	if (cli_wants_help(argc, argv, usage))
+		return 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
+		if (cli_common_opt(c))
+			continue;
+		if ((r = flow_opts__take(o, cmd, c, optarg)) < 0)
+			return 1;
+		if (!r) {
+			fputs(usage, stderr);
+			return 1;
+		}
+	}
+	if (optind < argc)
+		return cli_error("%s: unexpected argument '%s'", cmd, argv[optind]);
+	return -1;
 }

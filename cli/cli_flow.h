@@ -39,6 +39,9 @@ void flow_opts__init(struct flow_opts *o);
 /* Takes option C of FLOW_LONGOPTS (CMD names the command in errors): 1
    taken, 0 not one of them, <0 bad argument (the error printed). */
 int flow_opts__take(struct flow_opts *o, const char *cmd, int c, const char *arg);
+/* Parses a command that takes only the common and FLOW_LONGOPTS options
+   (blocks, paths): 0 help printed, 1 bad usage (said), -1 go on. */
+int flow_opts__parse(int argc, char **argv, const char *cmd, const char *usage, struct flow_opts *o);
 
 /* The recording counted with ranges, and its flow analysis. */
 struct flow_input {

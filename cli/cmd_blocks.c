@@ -25,34 +25,6 @@ static const char usage[] =
 	CLI_COMMON_HELP
 	"  -h, --help           this text\n";
 
-static int parse_opts(int argc, char **argv, struct flow_opts *o)
-{
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		FLOW_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, r;
-
-	flow_opts__init(o);
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
-			continue;
-		if ((r = flow_opts__take(o, "blocks", c, optarg)) < 0)
-			return 1;
-		if (!r) {
-			fputs(usage, stderr);
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return cli_error("blocks: unexpected argument '%s'", argv[optind]);
-	return -1;
-}
-
 enum { B_COUNT, B_SHARE, B_INSNS, B_BYTES, B_END, B_BLOCK, B_SRC, B_LAST_SRC, B_INSN_EXEC, B_LAST, B_LAST_LINE, B_NCOLS };
 
 static const struct {
@@ -127,7 +99,7 @@ static int print_blocks(struct flow_input *fi, const struct flow_opts *o)
 int cmd_blocks(int argc, char **argv)
 {
 	struct flow_opts o;
-	int rc = parse_opts(argc, argv, &o);
+	int rc = flow_opts__parse(argc, argv, "blocks", usage, &o);
 	struct flow_input fi;
 
 	if (rc >= 0)

@@ -30,34 +30,6 @@ static const char usage[] =
 	CLI_COMMON_HELP
 	"  -h, --help           this text\n";
 
-static int parse_opts(int argc, char **argv, struct flow_opts *o)
-{
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		FLOW_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, r;
-
-	flow_opts__init(o);
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
-			continue;
-		if ((r = flow_opts__take(o, "paths", c, optarg)) < 0)
-			return 1;
-		if (!r) {
-			fputs(usage, stderr);
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return cli_error("paths: unexpected argument '%s'", argv[optind]);
-	return -1;
-}
-
 enum { P_COUNT, P_SHARE, P_BLOCKS, P_INSNS, P_FUNC, P_PATH, P_LINES, P_OFFSETS, P_LINE_LIST, P_LAST, P_NCOLS };
 
 static const struct {
@@ -180,7 +152,7 @@ static int print_paths(struct flow_input *fi, const struct flow_opts *o)
 int cmd_paths(int argc, char **argv)
 {
 	struct flow_opts o;
-	int rc = parse_opts(argc, argv, &o);
+	int rc = flow_opts__parse(argc, argv, "paths", usage, &o);
 	struct flow_input fi;
 
 	if (rc >= 0)
