@@ -1,6 +1,8 @@
 #!/bin/bash
 # Cost of emulated branch-stack capture on real programs: each workload runs
-# natively, under plain qemu-x86_64, and under `hwprof record --emulate` (the
+# natively, under plain qemu-x86_64, under qemu-x86_64 with a plugin whose
+# per-TB callback does nothing (the floor of any per-TB plugin), and under
+# `hwprof record --emulate` (the
 # default: predictor + cost model; the fast mode -j any,no_flags,no_cycles,
 # which skips both models; and --exact). Prints the best-of-N wall and cpu
 # (user+sys) seconds and the ratios to native and to plain qemu. Not a test:
@@ -28,6 +30,27 @@ rm -f "$dir/probe.data"
 
 # --- the workloads' programs and inputs
 gcc -O2 -o "$dir/emu_cpu" "$here/../tests/fixtures/emu_cpu.c"
+# The floor of any TB-level recording under QEMU 7.2's plugin API: a plugin
+# whose per-TB callback (registered as hwprof-emu.so registers its own, with
+# a userdata pointer, QEMU_PLUGIN_CB_NO_REGS) does nothing.
+cat >"$dir/empty_plugin.c" <<'EOF'
+#include "qemu_api.h"
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = 1;
+static void on_tb(unsigned int vcpu, void *ud) { (void)vcpu; (void)ud; }
+static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	(void)id;
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb, QEMU_PLUGIN_CB_NO_REGS, tb);
+}
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	(void)info; (void)argc; (void)argv;
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_trans);
+	return 0;
+}
+EOF
+gcc -O2 -shared -fPIC -I"$here/../src/emu" -o "$dir/empty_plugin.so" "$dir/empty_plugin.c"
 have_sqlite=
 if [ -f /usr/lib/x86_64-linux-gnu/libsqlite3.a ] && [ -f /usr/include/sqlite3.h ] &&
 	gcc -O2 -o "$dir/sqlite_driver" "$here/emu/sqlite_driver.c" \
@@ -65,7 +88,7 @@ record() { "$HWPROF" record --emulate -o "$dir/emu.data" "$@"; }
 
 # run NAME PROG ARGS...: one workload, every configuration
 run() {
-	local name=$1 nw nc qw qc ew ec fw fc xw xc taken
+	local name=$1 nw nc qw qc pw pc ew ec fw fc xw xc taken
 	shift
 	case " ${BENCH_ONLY:-$name} " in *" $name "*) ;; *) return 0 ;; esac
 	local prog
@@ -74,6 +97,7 @@ run() {
 	set -- "$prog" "$@" # qemu-x86_64 does not search PATH
 	read -r nw nc < <(best "$@")
 	read -r qw qc < <(best qemu-x86_64 "$@")
+	read -r pw pc < <(best qemu-x86_64 -plugin "$dir/empty_plugin.so" "$@")
 	read -r ew ec < <(best record -- "$@")
 	taken=$(grep -o '[0-9]* taken branches' "$dir/.err" | grep -o '^[0-9]*' || echo 0)
 	read -r fw fc < <(best record -j any,no_flags,no_cycles -- "$@")
@@ -85,6 +109,7 @@ run() {
 		"$(ratio "$2" "$nw")" "$(ratio "$3" "$nc")" "$(ratio "$3" "$qc")"; }
 	line native "$nw" "$nc"
 	line "qemu-x86_64 (no plugin)" "$qw" "$qc"
+	line "qemu-x86_64, empty per-TB callback (floor)" "$pw" "$pc"
 	line "record --emulate" "$ew" "$ec"
 	line "record --emulate -j any,no_flags,no_cycles" "$fw" "$fc"
 	line "record --emulate --exact" "$xw" "$xc"
@@ -100,4 +125,4 @@ fi
 run xz xz -T1 -6 -c "$dir/text.in"
 run gzip gzip -6 -c "$dir/text.in"
 run fixture "$dir/emu_cpu" branchy 1000
-rm -f "$dir/emu.data" "$dir/emu.exact" "$dir/.t" "$dir/.err"
+rm -f "$dir/emu.data" "$dir/emu.exact" "$dir/.t" "$dir/.err" "$dir/empty_plugin.c" "$dir/empty_plugin.so"

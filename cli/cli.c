@@ -68,6 +68,11 @@ static void cli_log(void *ctx, enum hwp_log_level level, const char *msg)
 		fprintf(stderr, "hwprof: %s\n", msg);
 }
 
+bool cli_quiet(void)
+{
+	return verbosity < HWP_LOG_WARN;
+}
+
 bool cli_common_opt(int c)
 {
 	if (c == 'v' && verbosity < HWP_LOG_DEBUG)

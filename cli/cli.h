@@ -34,6 +34,8 @@ int cmd_ranges(int argc, char **argv);
 	"  -q, --quiet          print no warnings, only errors\n"
 /* Takes getopt's C when it is -v or -q; returns true if so. */
 bool cli_common_opt(int c);
+/* True after -q/--quiet: print nothing but errors (no progress lines). */
+bool cli_quiet(void);
 /* Routes the library's log to stderr (warnings once, at the end). */
 void cli_install_log(void);
 /* "hwprof: <msg>" on stderr; returns the exit code to use (1). */

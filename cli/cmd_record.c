@@ -56,6 +56,8 @@ static const char usage[] =
 	"      --depth N            --emulate: stack depth (8, 16, 32, 64)\n"
 	"      --jitter PCT         --emulate: period jitter, percent\n"
 	"      --exact FILE         --emulate: exact per-branch counts (ground truth)\n"
+	"                           (--emulate -j any,no_flags,no_cycles runs faster:\n"
+	"                           no predictor nor cost model, no mispredicts, cycles)\n"
 	CLI_COMMON_HELP
 	"  -h, --help               this text\n"
 	"\n"

@@ -15,6 +15,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "hwprof/emulate.h"
 
 #define TICK_MS 250    /* redraws per second: 4 */
@@ -50,7 +51,7 @@ void emu_progress_begin(struct emu_progress *p)
 
 	memset(p, 0, sizeof(*p));
 	clock_gettime(CLOCK_MONOTONIC, &p->t0);
-	if (!isatty(STDERR_FILENO))
+	if (cli_quiet() || !isatty(STDERR_FILENO))
 		return;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;

@@ -3,7 +3,7 @@
 # script(1)) a recording longer than a second shows "elapsed, samples, taken
 # branches" redrawn in place with \r, at most a few times a second, and
 # clears it before the summary; with stderr not a terminal, stderr holds only
-# the summary line.
+# the summary line; with -q no progress line even on a terminal.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 emu_ready emulate_progress || exit 0
 emu_build cpu || exit 0
@@ -56,4 +56,16 @@ elif ! grep -qE $'\r +\r\\[ hwprof record: Captured and wrote' "$tmp/tty.log"; t
 	fail "emulate_progress_tty: the line is not cleared before the summary: $(tail -c 300 "$tmp/tty.log" | cat -A)"
 else
 	pass "emulate_progress_tty ($lines redraws in $(printf %.1f "$secs") s, first at $first s, cleared)"
+fi
+
+# --- -q: no progress line on a terminal either (only errors are printed)
+script -qec "'$HWPROF' record --emulate -q -o '$tmp/q.data' -- '$bin' ${args[*]} >/dev/null" \
+	"$tmp/q.log" >/dev/null 2>&1 </dev/null
+rc=$?
+if [ $rc -ne 0 ]; then
+	fail "emulate_progress_quiet: record -q under script(1) exited $rc: $(tail -3 "$tmp/q.log")"
+elif grep -q ' s, [0-9]* samples' "$tmp/q.log"; then
+	fail "emulate_progress_quiet: progress line with -q: $(head -c 200 "$tmp/q.log" | cat -A)"
+else
+	pass "emulate_progress_quiet (no progress line with -q)"
 fi
