@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * LLVM's sample profile, text form (what llvm-profgen writes from LBR data
+ * and clang's -fprofile-sample-use reads), from the collector's fall-through
+ * ranges and taken branches of one binary:
+ *
+ *   function:total:head
+ *    offset[.discriminator]: count [callee:count ...]
+ *    offset[.discriminator]: inlined_callee:total
+ *     offset: count ...                  (the inlined body, one level deeper)
+ *
+ * offset = source line - the function's DW_AT_decl_line; the discriminator
+ * is the base discriminator of the line table's (or, for a call site, of
+ * DW_AT_GNU_discriminator). Counting follows llvm-profgen (LBR, no context):
+ *   - an instruction's count is the sum of the counts of the ranges holding it;
+ *   - a location's count is the MAX over its instructions of their counts;
+ *   - a function's (and an inlined call site's) total is the sum over its
+ *     instructions of count x instruction bytes;
+ *   - head samples: taken call branches whose target is the function's entry;
+ *   - call targets: the same calls, at the call instruction's location.
+ */
+#ifndef HWPROF_LLVM_PROFILE_H
+#define HWPROF_LLVM_PROFILE_H
+
+#include <stdio.h>
+
+#include "hwprof/branch_collect.h"
+#include "hwprof/hwprof.h"
+
+HWP_BEGIN_DECLS
+
+/*
+ * Writes MODULE's profile from C (collected with opts.ranges, ranges
+ * checked) to FP. The module's binary must carry DWARF (-g; clang's
+ * -fdebug-info-for-profiling adds the discriminators and decl lines the
+ * compiler matches). Functions by total, most first. Returns 0 or <0
+ * (hwp_errmsg(): no binary or no debug info, a write failed, ENOMEM).
+ */
+HWP_API int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp);
+
+HWP_END_DECLS
+
+#endif

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Frames of an address for sample profiles (dwarf_frames.h). The function
+ * is found as the CU's subprogram holding the address, then its scopes are
+ * descended as eu-addr2line -i does (dwarf_getscopes would continue an
+ * inlined instance with its abstract origin's parents, not its caller).
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "export/dwarf_frames.h"
+#include "hwprof/hwprof.h"
+
+/* A call site's discriminator (GCC and clang; elfutils' dwarf.h lacks it). */
+#ifndef DW_AT_GNU_discriminator
+#define DW_AT_GNU_discriminator 0x2136
+#endif
+
+struct hwp__dwarf_frames {
+	int fd;
+	Dwarf *dw;
+	Dwarf_Die last_cu; /* addresses come sorted: mostly the same CU */
+	bool have_last;
+};
+
+struct hwp__dwarf_frames *hwp__dwarf_frames_open(const char *path)
+{
+	struct hwp__dwarf_frames *d = calloc(1, sizeof(*d));
+
+	if (!d) {
+		hwp_set_error(ENOMEM, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	d->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (d->fd < 0) {
+		hwp_set_error(errno, "%s: %s", path, strerror(errno));
+		free(d);
+		return NULL;
+	}
+	d->dw = dwarf_begin(d->fd, DWARF_C_READ);
+	if (!d->dw) {
+		hwp_set_error(ENODATA, "%s: no DWARF debug info (build with -g; separate debug files are not read here)",
+			      path);
+		close(d->fd);
+		free(d);
+		errno = ENODATA;
+		return NULL;
+	}
+	return d;
+}
+
+void hwp__dwarf_frames_close(struct hwp__dwarf_frames *d)
+{
+	if (!d)
+		return;
+	dwarf_end(d->dw);
+	close(d->fd);
+	free(d);
+}
+
+/* The linkage name is what a compiler matches a profile against (C++);
+   DW_AT_name for C. Both through abstract origins and specifications. */
+static const char *fn_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+
+	if (!n)
+		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	if (!n)
+		n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+	return n;
+}
+
+static unsigned decl_line(Dwarf_Die *die)
+{
+	int l = 0;
+
+	return dwarf_decl_line(die, &l) == 0 && l > 0 ? (unsigned)l : 0;
+}
+
+static unsigned udata(Dwarf_Die *die, unsigned name)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+
+	return dwarf_formudata(dwarf_attr(die, name, &a), &w) == 0 ? (unsigned)w : 0;
+}
+
+static bool is_scope(int tag)
+{
+	return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block || tag == DW_TAG_try_block ||
+	       tag == DW_TAG_catch_block || tag == DW_TAG_with_stmt;
+}
+
+/* The subprogram (a direct child of the CU, or inside a namespace/class)
+   holding VADDR. */
+static bool find_subprogram(Dwarf_Die *parent, Dwarf_Addr vaddr, Dwarf_Die *out, int depth)
+{
+	Dwarf_Die c;
+
+	if (depth > 8 || dwarf_child(parent, &c) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&c);
+
+		if (tag == DW_TAG_subprogram && dwarf_haspc(&c, vaddr) == 1) {
+			*out = c;
+			return true;
+		}
+		if ((tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type) &&
+		    find_subprogram(&c, vaddr, out, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
+/* The CU holding VADDR: .debug_aranges when there is one (clang emits
+   none by default, and dwarf_addrdie then finds nothing), else each CU's
+   own ranges. */
+static bool find_cu(struct hwp__dwarf_frames *d, Dwarf_Addr vaddr, Dwarf_Die *cu)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (d->have_last && dwarf_haspc(&d->last_cu, vaddr) == 1) {
+		*cu = d->last_cu;
+		return true;
+	}
+	if (dwarf_addrdie(d->dw, vaddr, cu))
+		goto found;
+	while (dwarf_nextcu(d->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(d->dw, off + hsize, cu) && dwarf_haspc(cu, vaddr) == 1)
+			goto found;
+		off = next;
+	}
+	return false;
+found:
+	d->last_cu = *cu;
+	d->have_last = true;
+	return true;
+}
+
+size_t hwp__dwarf_frames_at(struct hwp__dwarf_frames *d, uint64_t vaddr, struct hwp__src_frame *out,
+			    size_t max)
+{
+	Dwarf_Die cu, fn, cur, child;
+	Dwarf_Line *line;
+	Dwarf_Addr lowpc;
+	unsigned disc = 0;
+	int lineno = 0;
+	size_t n = 0;
+
+	if (!max || !find_cu(d, vaddr, &cu) || !find_subprogram(&cu, vaddr, &fn, 0))
+		return 0;
+	line = dwarf_getsrc_die(&cu, vaddr);
+	if (!line || dwarf_lineno(line, &lineno) != 0 || lineno < 0)
+		lineno = 0;
+	if (line)
+		dwarf_linediscriminator(line, &disc);
+	out[n++] = (struct hwp__src_frame){ .name = fn_name(&fn), .decl_line = decl_line(&fn),
+					    .entry = dwarf_lowpc(&fn, &lowpc) == 0 ? lowpc : 0 };
+	/* Each inlined instance: the frame above takes its call site, the new
+	   frame is the inlined function. */
+	cur = fn;
+	for (;;) {
+		bool down = false;
+
+		if (dwarf_child(&cur, &child) != 0)
+			break;
+		do {
+			if (is_scope(dwarf_tag(&child)) && dwarf_haspc(&child, vaddr) == 1) {
+				down = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!down)
+			break;
+		cur = child;
+		if (dwarf_tag(&cur) != DW_TAG_inlined_subroutine || n == max)
+			continue;
+		out[n - 1].line = udata(&cur, DW_AT_call_line);
+		out[n - 1].discriminator = udata(&cur, DW_AT_GNU_discriminator);
+		out[n++] = (struct hwp__src_frame){ .name = fn_name(&cur), .decl_line = decl_line(&cur) };
+	}
+	out[n - 1].line = (unsigned)lineno;
+	out[n - 1].discriminator = disc;
+	for (size_t i = 0; i < n; i++)
+		if (!out[i].name)
+			return i; /* a frame without a name ends the chain, as in llvm-profgen */
+	return n;
+}
+
+size_t hwp__dwarf_frames_function(struct hwp__dwarf_frames *d, uint64_t vaddr, uint64_t *low,
+				  uint64_t *high, size_t max)
+{
+	Dwarf_Die cu, fn;
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+	size_t n = 0;
+
+	if (!find_cu(d, vaddr, &cu) || !find_subprogram(&cu, vaddr, &fn, 0))
+		return 0;
+	while (n < max && (off = dwarf_ranges(&fn, off, &base, &start, &end)) > 0) {
+		low[n] = start;
+		high[n++] = end;
+	}
+	return n;
+}

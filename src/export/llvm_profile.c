@@ -1,0 +1,505 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * LLVM sample profile text (llvm_profile.h). Three steps:
+ *  1. instruction counts: every accepted range of the module is walked
+ *     (the collector's decode cache) and its count added to each of its
+ *     instructions -- what llvm-profgen's disjoint ranges amount to;
+ *  2. each counted instruction's frames (dwarf_frames.h) place it in a
+ *     tree: top-level function -> inlined call sites -> ...; totals add
+ *     count x bytes on every level (llvm-profgen counts bytes, not
+ *     instructions), the leaf's location keeps the largest count;
+ *  3. taken calls inside the module add head samples to the callee (when
+ *     the target is its entry) and a call target at the call's location.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/branch_collect_internal.h"
+#include "decode/code_cache.h"
+#include "export/dwarf_frames.h"
+#include "hwprof/llvm_profile.h"
+#include "hwprof/symbolize.h"
+#include "util/vec.h"
+
+#define MAX_FRAMES 64
+
+struct target {
+	const char *callee;
+	uint64_t count;
+};
+
+struct body {
+	uint32_t off, disc;
+	uint64_t count;
+	struct target *t;
+	size_t nt, ct;
+};
+
+struct node {
+	const char *name;
+	uint32_t off, disc; /* call site in the parent (inlined nodes) */
+	uint64_t total, head;
+	struct body *b;
+	size_t nb, cb;
+	struct node **kids;
+	size_t nk, ck;
+};
+
+struct insn_count {
+	uint64_t offset, count;
+	uint8_t len;
+};
+
+struct ctx {
+	struct hwp_symbolizer *s;
+	struct hwp__code_cache *cc;
+	struct hwp__dwarf_frames *df;
+	int module;
+	uint64_t count; /* of the range being walked */
+	uint64_t limit; /* instructions at or after this offset are not the walk's */
+	uint64_t *fn_seen; /* entries of the functions given zero counts */
+	size_t nfn, cfn;
+	struct insn_count *ic;
+	size_t nic, cic;
+	struct node **top;
+	size_t ntop, ctop;
+	struct node *last; /* top-level lookups come in address order: mostly the same function */
+};
+
+static int nomem(void)
+{
+	return hwp_set_error(ENOMEM, "out of memory writing an LLVM sample profile");
+}
+
+/*
+ * LLVM's discriminator (DILocation) packs three fields, lowest first: the
+ * base discriminator, a duplication factor (how many copies unrolling or
+ * vectorizing made of the block) and a copy id. Each is prefix-coded:
+ * bit 0 set means "0" and the field takes that one bit; else the next 6
+ * bits hold it (5 bits of value), or 13 (12 bits: bit 5 of the first six
+ * says "long form", and bit 6 of those 13 is skipped).
+ */
+static uint32_t field_value(uint32_t d)
+{
+	if (d & 1)
+		return 0;
+	d >>= 1;
+	if (d & 0x20)
+		return ((d >> 1) & 0xfe0) | (d & 0x1f);
+	return d & 0x1f;
+}
+
+static uint32_t next_field(uint32_t d)
+{
+	if (d & 1)
+		return d >> 1;
+	return d >> ((d & 0x40) ? 14 : 7);
+}
+
+/* What the profile keys a location by: the base discriminator only. */
+static uint32_t base_discriminator(uint32_t d)
+{
+	return field_value(d);
+}
+
+/* The copies of one source block each count only their own executions:
+   llvm-profgen multiplies an instruction's count by its duplication factor
+   before taking the largest count of the location (so an unrolled loop
+   body's line gets its iterations, not a copy's). */
+static uint32_t duplication_factor(uint32_t d)
+{
+	uint32_t f = field_value(next_field(d));
+
+	return f ? f : 1;
+}
+
+static struct node *node_new(const char *name, uint32_t off, uint32_t disc)
+{
+	struct node *n = calloc(1, sizeof(*n));
+
+	if (n)
+		*n = (struct node){ .name = name, .off = off, .disc = disc };
+	return n;
+}
+
+static void node_free(struct node *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->nb; i++)
+		free(n->b[i].t);
+	free(n->b);
+	for (size_t i = 0; i < n->nk; i++)
+		node_free(n->kids[i]);
+	free(n->kids);
+	free(n);
+}
+
+static struct node *top_get(struct ctx *x, const char *name)
+{
+	struct node *n, **p;
+
+	if (x->last && !strcmp(x->last->name, name))
+		return x->last;
+	for (size_t i = 0; i < x->ntop; i++)
+		if (!strcmp(x->top[i]->name, name))
+			return x->last = x->top[i];
+	if (!(n = node_new(name, 0, 0)) || !(p = HWP_VEC_PUSH(x->top, x->ntop, x->ctop))) {
+		free(n);
+		return NULL;
+	}
+	return x->last = *p = n;
+}
+
+static struct node *kid_get(struct node *parent, uint32_t off, uint32_t disc, const char *name)
+{
+	struct node *n, **p;
+
+	for (size_t i = 0; i < parent->nk; i++) {
+		n = parent->kids[i];
+		if (n->off == off && n->disc == disc && !strcmp(n->name, name))
+			return n;
+	}
+	if (!(n = node_new(name, off, disc)) || !(p = HWP_VEC_PUSH(parent->kids, parent->nk, parent->ck))) {
+		free(n);
+		return NULL;
+	}
+	return *p = n;
+}
+
+static struct body *body_get(struct node *n, uint32_t off, uint32_t disc)
+{
+	struct body *b;
+
+	for (size_t i = 0; i < n->nb; i++)
+		if (n->b[i].off == off && n->b[i].disc == disc)
+			return &n->b[i];
+	if (!(b = HWP_VEC_PUSH(n->b, n->nb, n->cb)))
+		return NULL;
+	*b = (struct body){ .off = off, .disc = disc };
+	return b;
+}
+
+/* LLVM keeps line offsets in 16 bits (clang matches "line - start line"
+   masked so): a line before the function's start (line 0 of compiler-made
+   code) wraps to 65536 - n, as in llvm-profgen's output. */
+static uint32_t line_offset(const struct hwp__src_frame *f)
+{
+	return (uint32_t)(f->line - f->decl_line) & 0xffff;
+}
+
+/* The node of the leaf frame of FR[0..N), made on the way; each level's
+   total gets ADD_TOTAL. */
+static struct node *leaf_node(struct ctx *x, const struct hwp__src_frame *fr, size_t n, uint64_t add_total)
+{
+	struct node *nd = top_get(x, fr[0].name);
+
+	for (size_t i = 0; nd; i++) {
+		nd->total += add_total;
+		if (i + 1 == n)
+			return nd;
+		nd = kid_get(nd, line_offset(&fr[i]), base_discriminator(fr[i].discriminator), fr[i + 1].name);
+	}
+	return NULL;
+}
+
+static int on_insn(void *ctx, const struct hwp__insn *in)
+{
+	struct ctx *x = ctx;
+	struct insn_count *p;
+
+	if (in->offset >= x->limit)
+		return 0; /* walking a function to its end steps over it once */
+	if (!(p = HWP_VEC_PUSH(x->ic, x->nic, x->cic)))
+		return -ENOMEM;
+	*p = (struct insn_count){ in->offset, x->count, in->len };
+	return 0;
+}
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct insn_count *p = a, *q = b;
+
+	return p->offset < q->offset ? -1 : p->offset > q->offset;
+}
+
+/*
+ * llvm-profgen also walks every function a range starts in with count 0,
+ * so that the lines of a sampled function that never ran say 0 (the
+ * compiler reads 0 as cold, a missing line as unknown).
+ */
+static int zero_fill(struct ctx *x, uint64_t offset)
+{
+	uint64_t va, lo[8], hi[8], *p;
+	size_t n;
+	int err;
+
+	if (hwp_symbolizer__module_vaddr(x->s, x->module, offset, &va) != 0 ||
+	    !(n = hwp__dwarf_frames_function(x->df, va, lo, hi, 8)))
+		return 0;
+	for (size_t i = 0; i < x->nfn; i++)
+		if (x->fn_seen[i] == lo[0])
+			return 0;
+	if (!(p = HWP_VEC_PUSH(x->fn_seen, x->nfn, x->cfn)))
+		return nomem();
+	*p = lo[0];
+	x->count = 0;
+	for (size_t i = 0; i < n; i++) {
+		/* same segment as OFFSET: offsets and addresses differ by a constant */
+		uint64_t start = lo[i] - va + offset, end = hi[i] - va + offset;
+
+		if (hi[i] <= lo[i] || lo[i] > va + (1u << 30) || va > hi[i] + (1u << 30))
+			continue;
+		x->limit = end;
+		err = hwp__code_cache_range(x->cc, x->module, start, end - 1, on_insn, x);
+		if (err == -ENOMEM)
+			return nomem();
+	}
+	x->limit = UINT64_MAX;
+	return 0;
+}
+
+/* Step 1: instruction counts, sorted by offset, equal offsets summed. */
+static int count_insns(struct ctx *x, struct hwp_branch_collector *c)
+{
+	const struct hwp_branch_row *r;
+	size_t n, k = 0;
+	int err;
+
+	r = hwp_branch_table__rows(hwp_branch_collector__ranges(c), &n);
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].key.from.module != x->module)
+			continue;
+		if (!r[i].c.count)
+			continue; /* a row whose count moved to a rejection reason */
+		if ((err = zero_fill(x, r[i].key.from.offset)))
+			return err;
+		x->count = r[i].c.count;
+		err = hwp__code_cache_range(x->cc, x->module, r[i].key.from.offset, r[i].key.to.offset, on_insn, x);
+		if (err == -ENOMEM)
+			return nomem();
+		/* other failures: the range was accepted undecoded; it adds nothing */
+	}
+	if (!x->nic)
+		return 0;
+	qsort(x->ic, x->nic, sizeof(*x->ic), by_offset);
+	for (size_t i = 1; i < x->nic; i++) {
+		if (x->ic[i].offset == x->ic[k].offset)
+			x->ic[k].count += x->ic[i].count;
+		else
+			x->ic[++k] = x->ic[i];
+	}
+	x->nic = k + 1;
+	return 0;
+}
+
+static size_t frames_at(struct ctx *x, uint64_t offset, struct hwp__src_frame *fr, uint64_t *vaddr)
+{
+	uint64_t va;
+
+	if (hwp_symbolizer__module_vaddr(x->s, x->module, offset, &va) != 0)
+		return 0;
+	if (vaddr)
+		*vaddr = va;
+	return hwp__dwarf_frames_at(x->df, va, fr, MAX_FRAMES);
+}
+
+/* Step 2. */
+static int body_samples(struct ctx *x)
+{
+	struct hwp__src_frame fr[MAX_FRAMES];
+
+	for (size_t i = 0; i < x->nic; i++) {
+		const struct insn_count *ic = &x->ic[i];
+		size_t n = frames_at(x, ic->offset, fr, NULL);
+		struct node *leaf;
+		struct body *b;
+		uint64_t count;
+
+		if (!n)
+			continue; /* no debug info: llvm-profgen skips it too */
+		leaf = leaf_node(x, fr, n, ic->count * ic->len);
+		if (!leaf || !(b = body_get(leaf, line_offset(&fr[n - 1]), base_discriminator(fr[n - 1].discriminator))))
+			return nomem();
+		count = ic->count * duplication_factor(fr[n - 1].discriminator);
+		if (count > b->count)
+			b->count = count;
+	}
+	return 0;
+}
+
+static int add_target(struct body *b, const char *callee, uint64_t count)
+{
+	struct target *t;
+
+	for (size_t i = 0; i < b->nt; i++)
+		if (!strcmp(b->t[i].callee, callee)) {
+			b->t[i].count += count;
+			return 0;
+		}
+	if (!(t = HWP_VEC_PUSH(b->t, b->nt, b->ct)))
+		return nomem();
+	*t = (struct target){ callee, count };
+	return 0;
+}
+
+/* Step 3: calls from the module to a function entry of the module. */
+static int call_samples(struct ctx *x, struct hwp_branch_collector *c)
+{
+	struct hwp__src_frame fr[MAX_FRAMES], to[MAX_FRAMES];
+	const struct hwp_branch_row *r;
+	size_t n;
+
+	r = hwp_branch_table__rows(hwp_branch_collector__table(c), &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct hwp_branch_key *k = &r[i].key;
+		struct hwp__insn in;
+		struct node *callee, *leaf;
+		struct body *b;
+		uint64_t tva;
+		size_t nf, nt;
+
+		if (k->from.module != x->module || k->to.module != x->module || !r[i].c.count)
+			continue;
+		if (hwp__code_cache_insn(x->cc, x->module, k->from.offset, &in) != 0 ||
+		    (in.cls != HWP_INSN_CALL && in.cls != HWP_INSN_IND_CALL))
+			continue;
+		nt = frames_at(x, k->to.offset, to, &tva);
+		if (!nt || to[0].entry != tva)
+			continue; /* not a function's entry (a PLT stub, code without DWARF) */
+		if (!(callee = top_get(x, to[0].name)))
+			return nomem();
+		callee->head += r[i].c.count;
+		if (!(nf = frames_at(x, k->from.offset, fr, NULL)))
+			continue;
+		if (!(leaf = leaf_node(x, fr, nf, 0)) ||
+		    !(b = body_get(leaf, line_offset(&fr[nf - 1]), base_discriminator(fr[nf - 1].discriminator))))
+			return nomem();
+		if (add_target(b, to[0].name, r[i].c.count))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A call's line counts at least its calls (llvm-profgen: the largest of
+   the line's count and the sum of its call targets), on every level. */
+static void calls_floor(struct node *n)
+{
+	for (size_t i = 0; i < n->nb; i++) {
+		uint64_t sum = 0;
+
+		for (size_t j = 0; j < n->b[i].nt; j++)
+			sum += n->b[i].t[j].count;
+		if (sum > n->b[i].count)
+			n->b[i].count = sum;
+	}
+	for (size_t i = 0; i < n->nk; i++)
+		calls_floor(n->kids[i]);
+}
+
+/* ---- writing, in the order llvm-profgen's text writer uses ---- */
+
+static int by_total(const void *a, const void *b)
+{
+	const struct node *p = *(struct node *const *)a, *q = *(struct node *const *)b;
+
+	if (p->total != q->total)
+		return p->total > q->total ? -1 : 1;
+	return strcmp(p->name, q->name);
+}
+
+static int by_site(const void *a, const void *b)
+{
+	const struct node *p = *(struct node *const *)a, *q = *(struct node *const *)b;
+
+	if (p->off != q->off)
+		return p->off < q->off ? -1 : 1;
+	if (p->disc != q->disc)
+		return p->disc < q->disc ? -1 : 1;
+	return strcmp(p->name, q->name);
+}
+
+static int by_loc(const void *a, const void *b)
+{
+	const struct body *p = a, *q = b;
+
+	if (p->off != q->off)
+		return p->off < q->off ? -1 : 1;
+	return p->disc < q->disc ? -1 : p->disc > q->disc;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct target *p = a, *q = b;
+
+	if (p->count != q->count)
+		return p->count > q->count ? -1 : 1;
+	return strcmp(p->callee, q->callee);
+}
+
+static void write_loc(FILE *fp, unsigned depth, uint32_t off, uint32_t disc)
+{
+	fprintf(fp, "%*s%" PRIu32, (int)depth, "", off);
+	if (disc)
+		fprintf(fp, ".%" PRIu32, disc);
+	fputs(": ", fp);
+}
+
+static void write_node(FILE *fp, struct node *n, unsigned depth)
+{
+	qsort(n->b, n->nb, sizeof(*n->b), by_loc);
+	for (size_t i = 0; i < n->nb; i++) {
+		struct body *b = &n->b[i];
+
+		write_loc(fp, depth, b->off, b->disc);
+		fprintf(fp, "%" PRIu64, b->count);
+		qsort(b->t, b->nt, sizeof(*b->t), by_count);
+		for (size_t j = 0; j < b->nt; j++)
+			fprintf(fp, " %s:%" PRIu64, b->t[j].callee, b->t[j].count);
+		fputc('\n', fp);
+	}
+	qsort(n->kids, n->nk, sizeof(*n->kids), by_site);
+	for (size_t i = 0; i < n->nk; i++) {
+		write_loc(fp, depth, n->kids[i]->off, n->kids[i]->disc);
+		fprintf(fp, "%s:%" PRIu64 "\n", n->kids[i]->name, n->kids[i]->total);
+		write_node(fp, n->kids[i], depth + 1);
+	}
+}
+
+int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp)
+{
+	struct ctx x = { .module = module, .limit = UINT64_MAX };
+	const char *path;
+	int err;
+
+	x.s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	if (!hwp_branch_collector__ranges(c))
+		return hwp_set_error(EINVAL, "LLVM sample profile: the branch collector counted no ranges");
+	if (!x.s || !(path = hwp_symbolizer__module_file(x.s, module)))
+		return -ENOENT; /* the symbolizer said why */
+	if (!(x.cc = hwp__branch_collector_code_cache(c)))
+		return nomem();
+	if (!(x.df = hwp__dwarf_frames_open(path)))
+		return -errno;
+	if ((err = count_insns(&x, c)) || (err = body_samples(&x)) || (err = call_samples(&x, c)))
+		goto out;
+	for (size_t i = 0; i < x.ntop; i++)
+		calls_floor(x.top[i]);
+	qsort(x.top, x.ntop, sizeof(*x.top), by_total);
+	for (size_t i = 0; i < x.ntop; i++) {
+		fprintf(fp, "%s:%" PRIu64 ":%" PRIu64 "\n", x.top[i]->name, x.top[i]->total, x.top[i]->head);
+		write_node(fp, x.top[i], 1);
+	}
+	if (fflush(fp) || ferror(fp))
+		err = hwp_set_error(EIO, "writing the profile: %s", strerror(errno ? errno : EIO));
+out:
+	for (size_t i = 0; i < x.ntop; i++)
+		node_free(x.top[i]);
+	free(x.top);
+	free(x.ic);
+	free(x.fn_seen);
+	hwp__dwarf_frames_close(x.df);
+	return err;
+}
