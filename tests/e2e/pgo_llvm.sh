@@ -1,0 +1,85 @@
+#!/bin/bash
+# LLVM sample profiles (hwp_llvm_profile__write, through tests/tools/llvm_prof)
+# against llvm-profgen-19 on the same emulated recording of a fixture built
+# with clang -O2 -g -fdebug-info-for-profiling (tests/fixtures/pgo_llvm.c:
+# an inlined helper, direct and indirect calls, a loop with discriminators):
+#   - per-function totals within 5% for every function with >= 1% of
+#     profgen's samples, and every line of profgen's profile equal in hwprof's
+#     (count, discriminator, call targets, inline context) --
+#     tests/tools/llvm_prof_compare.py parses both independently;
+#   - llvm-profdata-19 show --sample reads hwprof's profile and finds the
+#     same total as in profgen's;
+#   - clang -O2 -fprofile-sample-use=hwprof.prof compiles the fixture without
+#     a warning.
+# clang-19 is used when installed, else clang (the fixture only needs DWARF
+# 4/5 line tables; the profile format is the same). Skips when
+# llvm-profgen-19 / llvm-profdata-19 / clang are absent.
+. "$(dirname "$0")/../tools/emu_lib.sh"
+emu_ready pgo_llvm || exit 0
+cc=$(command -v clang-19 || command -v clang)
+profgen=$(command -v llvm-profgen-19 || echo /usr/lib/llvm-19/bin/llvm-profgen)
+profdata=$(command -v llvm-profdata-19 || echo /usr/lib/llvm-19/bin/llvm-profdata)
+if [ -z "$cc" ] || [ ! -x "$profgen" ] || [ ! -x "$profdata" ]; then
+	skip "pgo_llvm: clang, llvm-profgen-19 or llvm-profdata-19 not installed (apt-get install clang-19 llvm-19)"
+	exit 0
+fi
+prof=$build/tests/tools/llvm_prof
+fx=$root/tests/fixtures/pgo_llvm.c
+cd "$tmp" || exit 1
+
+if ! "$cc" -O2 -g -fdebug-info-for-profiling -o pgo_llvm "$fx" 2>cc.err; then
+	fail "pgo_llvm_build: $(head -1 cc.err)"
+	exit 0
+fi
+
+# one_case NAME BINARY [record args] -- PROG ARGS: records, writes both
+# profiles, compares them (extra compare options in $CMP_OPTS).
+one_case() {
+	local name=$1 bin=$2
+	shift 2
+	if ! emu_record "$name" "$@"; then
+		fail "pgo_llvm_record_$name: $(head -1 "$tmp/$name.err")"
+		return 1
+	fi
+	if ! "$prof" "$name.data" "$(basename "$bin")" >"$name.hw.prof" 2>"$name.hw.err"; then
+		fail "pgo_llvm_write_$name: $(head -1 "$name.hw.err")"
+		return 1
+	fi
+	if ! "$profgen" --perfdata "$name.data" --binary "$bin" --format=text --output "$name.pg.prof" \
+		>"$name.pg.out" 2>&1; then
+		fail "pgo_llvm_profgen_$name: $(grep -m1 -i error "$name.pg.out")"
+		return 1
+	fi
+	TEST_NAME=pgo_llvm_$name python3 "$tools/llvm_prof_compare.py" "$name.hw.prof" "$name.pg.prof" \
+		${CMP_OPTS:-} 2>"$name.cmp"
+	sed 's/^/    /' "$name.cmp" >&2
+	# the consumer's reading: llvm-profdata's function lines ("Function:
+	# NAME: TOTAL, HEAD, N sampled lines") of both files
+	local hs ps
+	hs=$("$profdata" show --sample "$name.hw.prof" 2>"$name.pd.err" | grep '^Function:' | sort)
+	ps=$("$profdata" show --sample "$name.pg.prof" 2>/dev/null | grep '^Function:' | sort)
+	if [ -n "$hs" ] && [ "$hs" = "$ps" ]; then
+		pass "pgo_llvm_profdata_$name (llvm-profdata reads it: $(echo "$hs" | wc -l) functions as in profgen's)"
+	elif [ -n "$hs" ] && [ -n "${PROFDATA_READ_ONLY:-}" ]; then
+		pass "pgo_llvm_profdata_$name (llvm-profdata reads it: $(echo "$hs" | wc -l) functions)"
+	else
+		fail "pgo_llvm_profdata_$name: $(head -1 "$name.pd.err"); hwprof's and profgen's function lines differ"
+	fi
+}
+
+one_case fixture "$tmp/pgo_llvm" -c 2003 -- "$tmp/pgo_llvm" 200000
+
+# clang reads it back: the fixture compiles with the profile, no warning
+if "$cc" -O2 -g -fdebug-info-for-profiling -fprofile-sample-use=fixture.hw.prof -Wall \
+	-o pgo_llvm.pgo "$fx" 2>use.err && [ ! -s use.err ]; then
+	pass "pgo_llvm_sample_use ($(basename "$cc") -fprofile-sample-use: no warnings)"
+else
+	fail "pgo_llvm_sample_use: $(head -2 use.err | tr '\n' ' ')"
+fi
+# and it uses it: the profiled build's 'run' carries the profile's entry count
+if "$cc" -O2 -g -fdebug-info-for-profiling -fprofile-sample-use=fixture.hw.prof -S -emit-llvm \
+	-o pgo_llvm.ll "$fx" 2>/dev/null && grep -q 'function_entry_count' pgo_llvm.ll; then
+	pass "pgo_llvm_sample_use_applied (function_entry_count in the IR)"
+else
+	fail "pgo_llvm_sample_use_applied: no function_entry_count in the IR built with the profile"
+fi
