@@ -345,7 +345,13 @@ static int add_target(struct body *b, const char *callee, uint64_t count)
 	return 0;
 }
 
-/* Step 3: calls from the module to a function entry of the module. */
+/*
+ * Step 3, as llvm-profgen does it: every taken branch whose target is a
+ * function's entry in the module is a call into it, whatever the branch
+ * (a call, a tail call's jump) and wherever it comes from (a callback
+ * called by the C library counts too): head samples of the callee, and a
+ * call target at the source's location when the source is in the module.
+ */
 static int call_samples(struct ctx *x, struct hwp_branch_collector *c)
 {
 	struct hwp__src_frame fr[MAX_FRAMES], to[MAX_FRAMES];
@@ -355,16 +361,12 @@ static int call_samples(struct ctx *x, struct hwp_branch_collector *c)
 	r = hwp_branch_table__rows(hwp_branch_collector__table(c), &n);
 	for (size_t i = 0; i < n; i++) {
 		const struct hwp_branch_key *k = &r[i].key;
-		struct hwp__insn in;
 		struct node *callee, *leaf;
 		struct body *b;
 		uint64_t tva;
 		size_t nf, nt;
 
-		if (k->from.module != x->module || k->to.module != x->module || !r[i].c.count)
-			continue;
-		if (hwp__code_cache_insn(x->cc, x->module, k->from.offset, &in) != 0 ||
-		    (in.cls != HWP_INSN_CALL && in.cls != HWP_INSN_IND_CALL))
+		if (k->to.module != x->module || !r[i].c.count)
 			continue;
 		nt = frames_at(x, k->to.offset, to, &tva);
 		if (!nt || to[0].entry != tva)
@@ -372,7 +374,7 @@ static int call_samples(struct ctx *x, struct hwp_branch_collector *c)
 		if (!(callee = top_get(x, to[0].name)))
 			return nomem();
 		callee->head += r[i].c.count;
-		if (!(nf = frames_at(x, k->from.offset, fr, NULL)))
+		if (k->from.module != x->module || !(nf = frames_at(x, k->from.offset, fr, NULL)))
 			continue;
 		if (!(leaf = leaf_node(x, fr, nf, 0)) ||
 		    !(b = body_get(leaf, line_offset(&fr[nf - 1]), base_discriminator(fr[nf - 1].discriminator))))
@@ -383,8 +385,9 @@ static int call_samples(struct ctx *x, struct hwp_branch_collector *c)
 	return 0;
 }
 
-/* A call's line counts at least its calls (llvm-profgen: the largest of
-   the line's count and the sum of its call targets), on every level. */
+/* A call's line counts at least its calls: llvm-profgen raises a line's
+   count to the sum of its call targets, in the top-level functions' own
+   bodies only (not inside inlined call sites). */
 static void calls_floor(struct node *n)
 {
 	for (size_t i = 0; i < n->nb; i++) {
@@ -395,8 +398,6 @@ static void calls_floor(struct node *n)
 		if (sum > n->b[i].count)
 			n->b[i].count = sum;
 	}
-	for (size_t i = 0; i < n->nk; i++)
-		calls_floor(n->kids[i]);
 }
 
 /* ---- writing, in the order llvm-profgen's text writer uses ---- */

@@ -83,3 +83,16 @@ if "$cc" -O2 -g -fdebug-info-for-profiling -fprofile-sample-use=fixture.hw.prof 
 else
 	fail "pgo_llvm_sample_use_applied: no function_entry_count in the IR built with the profile"
 fi
+
+# A real program: hwprof itself, built with clang (-fdebug-info-for-profiling)
+# into $tmp, recorded while it analyses the fixture's recording. Its
+# profile has thousands of lines, inlining across static helpers and C
+# library calls that are not function entries of the binary.
+if [ -n "${PGO_LLVM_NO_REAL:-}" ]; then
+	skip "pgo_llvm_real: PGO_LLVM_NO_REAL set"
+elif ! make -C "$root" -j2 BUILD="$tmp/cb" CC="$cc" CFLAGS="-O2 -g -fdebug-info-for-profiling" \
+	"$tmp/cb/hwprof" >cb.log 2>&1; then
+	fail "pgo_llvm_real_build: $(grep -m1 -i error cb.log)"
+else
+	one_case hwprof "$tmp/cb/hwprof" -c 20011 -- "$tmp/cb/hwprof" probs -i "$tmp/fixture.data"
+fi
