@@ -46,7 +46,7 @@ struct hwp__dwarf_frames *hwp__dwarf_frames_open(const char *path)
 	}
 	d->dw = dwarf_begin(d->fd, DWARF_C_READ);
 	if (!d->dw) {
-		hwp_set_error(ENODATA, "%s: no DWARF debug info (build with -g; separate debug files are not read here)",
+		hwp_set_error(ENODATA, "%s: no DWARF debug info (the binary must carry its debug info; separate debug files are not read here)",
 			      path);
 		close(d->fd);
 		free(d);
