@@ -46,6 +46,14 @@ HWP_API int hwp_range_profile__default_module(struct hwp_branch_collector *c);
    in C's branch table; -ENOENT (hwp_errmsg() names a few) when none. */
 HWP_API int hwp_range_profile__find_module(struct hwp_branch_collector *c, const char *name);
 
+/*
+ * The module whose build-id is that of the ELF file PATH (the binary a
+ * profile is for). -ENOENT when PATH is no ELF file or has no build-id,
+ * -ESTALE when the recording's module of the same base name has another
+ * build-id (hwp_errmsg() names both), -ENOENT when no module matches.
+ */
+HWP_API int hwp_range_profile__module_for_file(struct hwp_branch_collector *c, const char *path);
+
 HWP_END_DECLS
 
 #endif

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,7 @@
 #include "decode/insn_starts.h"
 #include "hwprof/range_profile.h"
 #include "hwprof/symbolize.h"
+#include "symbolize/build_id_lookup.h"
 #include "util/vec.h"
 
 struct item {
@@ -240,4 +242,47 @@ int hwp_range_profile__find_module(struct hwp_branch_collector *c, const char *n
 	}
 	return hwp_set_error(ENOENT, "%s: no module '%s' among those the branches ran in (%s)",
 			     hwp_session__path(hwp__branch_collector_session(c)), name, *seen ? seen : "none");
+}
+
+int hwp_range_profile__module_for_file(struct hwp_branch_collector *c, const char *path)
+{
+	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	const char *data = hwp_session__path(hwp__branch_collector_session(c));
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	Elf *e = hwp_elf__open(path);
+	uint8_t id[HWP_BUILD_ID_MAX];
+	char hex[2 * HWP_BUILD_ID_MAX + 1];
+	size_t idn = e ? hwp_elf__build_id(e, id) : 0;
+	const struct hwp_branch_row *r;
+	size_t n;
+	int same_name = -1;
+
+	if (e)
+		elf_end(e);
+	if (!e)
+		return hwp_set_error(ENOENT, "%s: not an ELF file", path);
+	if (!idn)
+		return hwp_set_error(ENOENT, "%s: no build-id note: cannot tell whether it is the binary recorded", path);
+	hwp_build_id__hex(id, idn, hex);
+	r = hwp_branch_table__rows(hwp_branch_collector__table(c), &n);
+	for (size_t i = 0; i < 2 * n; i++) {
+		int m = i < n ? r[i].key.from.module : r[i - n].key.to.module;
+		const char *bid, *name, *mb;
+
+		if (m < 0 || !(name = hwp_symbolizer__module_name(s, m)))
+			continue;
+		bid = hwp_symbolizer__module_build_id(s, m);
+		if (bid && !strcmp(bid, hex))
+			return m;
+		mb = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+		if (!strcmp(mb, base))
+			same_name = m;
+	}
+	if (same_name >= 0) {
+		const char *bid = hwp_symbolizer__module_build_id(s, same_name);
+
+		return hwp_set_error(ESTALE, "%s: build-id %s differs from the recorded %s's %s", path, hex,
+				     hwp_symbolizer__module_name(s, same_name), bid ? bid : "(none recorded)");
+	}
+	return hwp_set_error(ENOENT, "%s: build-id %s: no branch in %s ran in this binary", path, hex, data);
 }

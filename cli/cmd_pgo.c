@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/* hwprof pgo: profiles for compilers and post-link optimizers, one binary at a time. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_report.h"
+#include "hwprof/bolt_profile.h"
+#include "hwprof/hwprof.h"
+#include "hwprof/range_profile.h"
+
+static const char usage[] =
+	"usage: hwprof pgo [-i FILE] --format bolt|bolt-pa|autofdo [--binary PATH]\n"
+	"                  [-o FILE] [--symfs DIR]\n"
+	"\n"
+	"Writes the profile of one binary that a PGO tool reads, from the branch\n"
+	"records' taken branches and the fall-through ranges between them (as\n"
+	"'hwprof ranges' counts them).\n"
+	"\n"
+	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
+	"      --format F       'bolt': BOLT's fdata as perf2bolt writes it (taken\n"
+	"                       branches with mispredicts, fall-through edges of the\n"
+	"                       blocks each range runs over) for llvm-bolt -data=;\n"
+	"                       'bolt-pa': BOLT's pre-aggregated text (B and F lines)\n"
+	"                       for perf2bolt --pa and llvm-bolt --pa;\n"
+	"                       'autofdo': AutoFDO's unsymbolized text, as\n"
+	"                       'hwprof ranges --format autofdo'\n"
+	"      --binary PATH    the binary to profile; its build-id must be the\n"
+	"                       recorded one (default: the main executable)\n"
+	"  -o, --output FILE    write the profile to FILE (default: stdout)\n"
+	"      --symfs DIR      look for binaries under DIR\n"
+	CLI_COMMON_HELP
+	"  -h, --help           this text\n";
+
+/* The formats, one row each: the writer behind a name. */
+enum pgo_writer { W_BOLT, W_RANGE };
+static const struct {
+	const char *name;
+	enum pgo_writer writer;
+	int format; /* enum hwp_bolt_format or enum hwp_range_format */
+} formats[] = {
+	{ "bolt", W_BOLT, HWP_BOLT_FORMAT_FDATA },
+	{ "bolt-pa", W_BOLT, HWP_BOLT_FORMAT_PREAGG },
+	{ "autofdo", W_RANGE, HWP_RANGE_FORMAT_AUTOFDO },
+};
+
+struct pgo_opts {
+	struct report_opts ro;
+	int format; /* index into formats[], -1 unset */
+	const char *binary, *output;
+};
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_opts(int argc, char **argv, struct pgo_opts *o)
+{
+	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
+		{ "input", required_argument, NULL, 'i' },
+		{ "symfs", required_argument, NULL, 'S' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "binary", required_argument, NULL, 'b' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	report_opts__init(&o->ro);
+	o->format = -1;
+	if (cli_wants_help(argc, argv, usage))
+		return 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:o:vq", longopts, NULL)) != -1) {
+		if (cli_common_opt(c))
+			continue;
+		switch (c) {
+		case 'i':
+		case 'S':
+			report_opts__take(&o->ro, c, optarg);
+			break;
+		case 'f':
+			for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+				if (!strcmp(optarg, formats[i].name))
+					o->format = (int)i;
+			if (o->format < 0)
+				return cli_error("pgo: --format '%s': the formats are 'bolt', 'bolt-pa' and 'autofdo'",
+						 optarg);
+			break;
+		case 'b':
+			o->binary = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		default:
+			fputs(usage, stderr);
+			return 1;
+		}
+	}
+	if (optind < argc)
+		return cli_error("pgo: unexpected argument '%s'", argv[optind]);
+	if (o->format < 0)
+		return cli_error("pgo: which profile? --format bolt, bolt-pa or autofdo");
+	return -1;
+}
+
+static int write_profile(struct report_input *in, const struct pgo_opts *o)
+{
+	int module = o->binary ? hwp_range_profile__module_for_file(in->collector, o->binary)
+			       : hwp_range_profile__default_module(in->collector);
+	FILE *fp = stdout;
+	int err;
+
+	if (module < 0)
+		return cli_error("%s", hwp_errmsg());
+	if (o->output && strcmp(o->output, "-") && !(fp = fopen(o->output, "w")))
+		return cli_error("%s: cannot write: %s", o->output, strerror(errno));
+	switch (formats[o->format].writer) {
+	case W_BOLT:
+		err = hwp_bolt_profile__write(in->collector, module, formats[o->format].format, fp);
+		break;
+	default:
+		err = hwp_range_profile__write(in->collector, module, formats[o->format].format, fp);
+		break;
+	}
+	if (fp != stdout && fclose(fp) && !err)
+		return cli_error("%s: write failed: %s", o->output, strerror(errno));
+	return err < 0 ? cli_error("%s", hwp_errmsg()) : 0;
+}
+
+int cmd_pgo(int argc, char **argv)
+{
+	struct pgo_opts o;
+	int rc = parse_opts(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	/* AutoFDO's text has an address section; BOLT's formats do not */
+	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = true,
+					      .no_addresses = formats[o.format].writer != W_RANGE };
+	struct report_input in;
+	rc = report_input__load_branches(&in, &o.ro, &co);
+	if (!rc) {
+		const struct hwp_range_stats *st = hwp_branch_collector__range_stats(in.collector);
+
+		if (st->unchecked)
+			cli_warn("%llu of %llu accepted ranges were not decoded (binary missing, kernel, or no decoder)",
+				 (unsigned long long)st->unchecked, (unsigned long long)st->accepted);
+		rc = write_profile(&in, &o);
+	}
+	report_input__close(&in);
+	return rc;
+}

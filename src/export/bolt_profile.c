@@ -1,0 +1,435 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * BOLT fdata and pre-aggregated text from the collector's tables. The
+ * fdata needs BOLT's view of the binary: its functions (symbol-table
+ * functions, local names made unique as "name/N") and their basic blocks
+ * (leaders: the entry, direct branch targets inside the function and the
+ * instruction after a branch or return; nops belong to no block's end).
+ * A range [start, end] that stays in one function then crosses a block
+ * boundary wherever the next instruction starts a block: that boundary is
+ * a fall-through edge, from the block's last non-nop instruction.
+ */
+#include <errno.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/branch_collect_internal.h"
+#include "decode/code_cache.h"
+#include "decode/insn_starts.h"
+#include "hwprof/bolt_profile.h"
+#include "hwprof/symbolize.h"
+#include "symbolize/build_id_lookup.h"
+#include "util/vec.h"
+
+struct func {
+	uint64_t start, size; /* link-time address */
+	char *name;           /* BOLT's: global as is, local "name/N" */
+	uint8_t *leader;      /* per byte: starts a basic block (decoded on first use) */
+	bool decoded;
+	bool local;
+};
+
+struct edge {
+	int32_t from_fn, to_fn; /* -1: unknown */
+	uint64_t from_off, to_off, mispreds, count;
+};
+
+struct ctx {
+	struct hwp__code_file *file;
+	struct hwp__code_cache *cc;
+	int module;
+	struct func *fn;
+	size_t n_fn, cap_fn;
+	struct edge *e;
+	size_t n_e, cap_e;
+};
+
+static int by_start(const void *a, const void *b)
+{
+	const struct func *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* The functions of the symbol table, sorted; local names numbered per name
+   in address order, as BOLT's name resolver does. */
+static int read_functions(struct ctx *x, const char *path)
+{
+	Elf *e = hwp_elf__open(path);
+	Elf_Scn *scn = NULL;
+	bool global_seen = false;
+	int err = 0;
+
+	if (!e)
+		return hwp_set_error(ENOENT, "%s: cannot read it as an ELF file", path);
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / (sh.sh_entsize ? sh.sh_entsize : 1); i++) {
+			GElf_Sym sym;
+			const char *name;
+			struct func *f;
+
+			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    sym.st_shndx == SHN_UNDEF || !sym.st_size ||
+			    !(name = elf_strptr(e, sh.sh_link, sym.st_name)) || !*name)
+				continue;
+			if (!(f = HWP_VEC_PUSH(x->fn, x->n_fn, x->cap_fn))) {
+				err = -ENOMEM;
+				goto out;
+			}
+			*f = (struct func){ .start = sym.st_value, .size = sym.st_size };
+			/* 'L'ocal or 'G'lobal until the names are made unique */
+			if (!(f->name = malloc(strlen(name) + 2))) {
+				err = -ENOMEM;
+				goto out;
+			}
+			f->name[0] = GELF_ST_BIND(sym.st_info) == STB_LOCAL ? 'L' : 'G';
+			strcpy(f->name + 1, name);
+			global_seen = true;
+		}
+	}
+	if (!global_seen) {
+		err = hwp_set_error(ENOENT, "%s: no symbol table (BOLT needs one)", path);
+		goto out;
+	}
+	qsort(x->fn, x->n_fn, sizeof(*x->fn), by_start);
+	/* aliases (several symbols at one address): BOLT keeps one function */
+	size_t n = 0;
+	for (size_t i = 0; i < x->n_fn; i++) {
+		if (n && x->fn[n - 1].start == x->fn[i].start) {
+			free(x->fn[i].name);
+			continue;
+		}
+		x->fn[n++] = x->fn[i];
+	}
+	x->n_fn = n;
+	/* BOLT names a local "name/N", N counting the locals of that name in
+	   address order; globals keep their name */
+	for (size_t i = 0; i < x->n_fn; i++) {
+		struct func *f = &x->fn[i];
+		unsigned id = 1;
+		char *nn;
+
+		if (f->name[0] == 'G') {
+			memmove(f->name, f->name + 1, strlen(f->name));
+			continue;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (x->fn[j].local && !strncmp(x->fn[j].name, f->name + 1, strlen(f->name + 1)) &&
+			    x->fn[j].name[strlen(f->name + 1)] == '/')
+				id++;
+		if (!(nn = malloc(strlen(f->name) + 16))) {
+			err = -ENOMEM;
+			goto out;
+		}
+		sprintf(nn, "%s/%u", f->name + 1, id);
+		free(f->name);
+		f->name = nn;
+		f->local = true;
+	}
+out:
+	elf_end(e);
+	return err;
+}
+
+/* The function containing link-time address A, -1 when none. */
+static int find_fn(const struct ctx *x, uint64_t a)
+{
+	size_t lo = 0, hi = x->n_fn;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (x->fn[mid].start <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || a - x->fn[lo - 1].start >= x->fn[lo - 1].size)
+		return -1;
+	return (int)lo - 1;
+}
+
+static bool to_offset(const struct ctx *x, uint64_t vaddr, uint64_t *off)
+{
+	return hwp__code_file_vaddr_to_offset(x->file, vaddr, off) == 0;
+}
+
+static bool to_vaddr(const struct ctx *x, uint64_t off, uint64_t *vaddr)
+{
+	return hwp__code_file_offset_to_vaddr(x->file, off, vaddr) == 0;
+}
+
+/* x86 nops as BOLT drops them from its blocks: 0x90 and 0f 1f /0, behind
+   operand-size and segment prefixes. */
+static bool is_nop(const struct ctx *x, const struct hwp__insn *in)
+{
+	uint64_t va;
+	size_t left;
+	const uint8_t *p = hwp__code_file_at_offset(x->file, in->offset, &va, &left);
+	unsigned i = 0;
+
+	if (!p || in->cls != HWP_INSN_OTHER || left < in->len)
+		return false;
+	while (i < in->len && (p[i] == 0x66 || p[i] == 0x2e))
+		i++;
+	if (i < in->len && p[i] == 0x90)
+		return i + 1 == in->len;
+	return i + 1 < in->len && p[i] == 0x0f && p[i + 1] == 0x1f;
+}
+
+/* Decodes function F once and marks its block leaders. */
+static int decode_fn(struct ctx *x, struct func *f)
+{
+	uint64_t off, a;
+	bool after_branch = true;
+
+	if (f->decoded)
+		return f->leader ? 0 : -ENOENT;
+	f->decoded = true;
+	if (!to_offset(x, f->start, &off) || !(f->leader = calloc(f->size, 1)))
+		return -ENOENT;
+	for (a = f->start; a < f->start + f->size;) {
+		struct hwp__insn in;
+		uint64_t t;
+
+		if (hwp__code_cache_insn(x->cc, x->module, off + (a - f->start), &in) || !in.len)
+			break;
+		if (after_branch)
+			f->leader[a - f->start] = 1;
+		after_branch = in.cls == HWP_INSN_COND || in.cls == HWP_INSN_JUMP || in.cls == HWP_INSN_IND_JUMP ||
+			       in.cls == HWP_INSN_RET;
+		if ((in.cls == HWP_INSN_COND || in.cls == HWP_INSN_JUMP) && in.has_target &&
+		    to_vaddr(x, in.target, &t) && t >= f->start && t < f->start + f->size)
+			f->leader[t - f->start] = 1;
+		a += in.len;
+	}
+	return 0;
+}
+
+static int add_edge(struct ctx *x, int from_fn, uint64_t from_off, int to_fn, uint64_t to_off, uint64_t mispreds,
+		    uint64_t count)
+{
+	struct edge *e = HWP_VEC_PUSH(x->e, x->n_e, x->cap_e);
+
+	if (!e)
+		return hwp_set_error(ENOMEM, "out of memory writing a BOLT profile");
+	*e = (struct edge){ from_fn, to_fn, from_fn < 0 ? 0 : from_off, to_fn < 0 ? 0 : to_off, mispreds, count };
+	return 0;
+}
+
+/* The instruction before OFF in function F, by decoding from F's start
+   (functions are short; only ranges starting at a block leader ask). */
+static bool prev_is_call(struct ctx *x, const struct func *f, uint64_t fn_off, uint64_t a)
+{
+	struct hwp__insn in, prev = { 0 };
+	bool have = false;
+
+	for (uint64_t p = f->start; p < a;) {
+		if (hwp__code_cache_insn(x->cc, x->module, fn_off + (p - f->start), &in) || !in.len)
+			return false;
+		if (!is_nop(x, &in)) {
+			prev = in;
+			have = true;
+		}
+		p += in.len;
+	}
+	return have && (prev.cls == HWP_INSN_CALL || prev.cls == HWP_INSN_IND_CALL);
+}
+
+/*
+ * The fall-through edges of the range [S, E] (link-time addresses), as
+ * perf2bolt's trace walk finds them; false when the range leaves its
+ * function or runs off a block that cannot fall through. *FROM_RETURN:
+ * the range begins at a block leader right after a call (it most likely
+ * began with a return from the callee); BOLT then also counts the call's
+ * fall-through edge into that block.
+ */
+static int range_edges(struct ctx *x, uint64_t s, uint64_t e, uint64_t count, bool emit, bool *from_return)
+{
+	int fi = find_fn(x, s);
+	struct func *f;
+	uint64_t fn_off, last = 0, a;
+	bool have_last = false;
+	int err;
+
+	*from_return = false;
+	if (fi < 0 || find_fn(x, e) != fi || s > e)
+		return 0;
+	f = &x->fn[fi];
+	if (decode_fn(x, f) || !to_offset(x, f->start, &fn_off))
+		return 0;
+	if (f->leader[s - f->start] && s != f->start && prev_is_call(x, f, fn_off, s)) {
+		*from_return = true;
+		/* the block before ends with the call: start the walk there */
+		for (a = s - 1; a > f->start && !f->leader[a - f->start]; a--)
+			;
+		s = a;
+	}
+	for (a = s; a <= e;) {
+		struct hwp__insn in;
+
+		if (hwp__code_cache_insn(x->cc, x->module, fn_off + (a - f->start), &in) || !in.len)
+			return 0;
+		if (a != s && f->leader[a - f->start]) {
+			uint64_t from = have_last ? last : a; /* a block of nops only: its own start */
+
+			if (emit && (err = add_edge(x, fi, from - f->start, fi, a - f->start, 0, count)))
+				return err;
+			have_last = false;
+		}
+		if (!is_nop(x, &in)) {
+			last = a;
+			have_last = true;
+		}
+		a += in.len;
+	}
+	return 0;
+}
+
+static int by_edge(const void *p, const void *q)
+{
+	const struct edge *a = p, *b = q;
+
+	if (a->from_fn != b->from_fn)
+		return a->from_fn < b->from_fn ? -1 : 1;
+	if (a->from_off != b->from_off)
+		return a->from_off < b->from_off ? -1 : 1;
+	if (a->to_fn != b->to_fn)
+		return a->to_fn < b->to_fn ? -1 : 1;
+	return a->to_off < b->to_off ? -1 : a->to_off > b->to_off;
+}
+
+static void write_loc(FILE *fp, const struct ctx *x, int fn, uint64_t off)
+{
+	if (fn < 0)
+		fputs("0 [unknown] 0 ", fp);
+	else
+		fprintf(fp, "1 %s %" PRIx64 " ", x->fn[fn].name, off);
+}
+
+/* Taken branches with an end in MODULE, as perf2bolt counts them: a side
+   outside every function is unknown, branches from returns are left out. */
+static int gather_branches(struct ctx *x, struct hwp_branch_collector *c, FILE *pa)
+{
+	size_t n;
+	const struct hwp_branch_row *r = hwp_branch_table__rows(hwp_branch_collector__table(c), &n);
+	int err;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct hwp_branch_key *k = &r[i].key;
+		uint64_t fa = 0, ta = 0;
+		bool fin = k->from.module == x->module && to_vaddr(x, k->from.offset, &fa);
+		bool tin = k->to.module == x->module && to_vaddr(x, k->to.offset, &ta);
+		struct hwp__insn in;
+		int ff, tf;
+
+		if (!fin && !tin)
+			continue;
+		if (pa) {
+			fprintf(pa, "B %" PRIx64 " %" PRIx64 " %" PRIu64 " %" PRIu64 "\n", fin ? fa : 0, tin ? ta : 0,
+				r[i].c.count, r[i].c.mispred);
+			continue;
+		}
+		ff = fin ? find_fn(x, fa) : -1;
+		tf = tin ? find_fn(x, ta) : -1;
+		if (ff < 0 && tf < 0)
+			continue;
+		if (ff >= 0 && !hwp__code_cache_insn(x->cc, x->module, k->from.offset, &in) && in.cls == HWP_INSN_RET)
+			continue;
+		if ((err = add_edge(x, ff, ff >= 0 ? fa - x->fn[ff].start : 0, tf, tf >= 0 ? ta - x->fn[tf].start : 0,
+				    r[i].c.mispred, r[i].c.count)))
+			return err;
+	}
+	return 0;
+}
+
+static int gather_ranges(struct ctx *x, struct hwp_branch_collector *c, FILE *pa)
+{
+	size_t n;
+	const struct hwp_branch_row *r = hwp_branch_table__rows(hwp_branch_collector__ranges(c), &n);
+	int err;
+
+	for (size_t i = 0; i < n; i++) {
+		uint64_t s, e;
+		bool from_return;
+
+		if (r[i].key.from.module != x->module || !to_vaddr(x, r[i].key.from.offset, &s) ||
+		    !to_vaddr(x, r[i].key.to.offset, &e))
+			continue;
+		if ((err = range_edges(x, s, e, r[i].c.count, !pa, &from_return)))
+			return err;
+		if (pa)
+			fprintf(pa, "%c %" PRIx64 " %" PRIx64 " %" PRIu64 "\n", from_return ? 'f' : 'F', s, e,
+				r[i].c.count);
+	}
+	return 0;
+}
+
+static void write_fdata(FILE *fp, struct ctx *x)
+{
+	size_t n = 0;
+
+	if (!x->n_e)
+		return;
+	qsort(x->e, x->n_e, sizeof(*x->e), by_edge);
+	for (size_t i = 1; i < x->n_e; i++) { /* rows split by flags, fall-throughs on taken edges */
+		struct edge *p = &x->e[n], *q = &x->e[i];
+
+		if (p->from_fn == q->from_fn && p->from_off == q->from_off && p->to_fn == q->to_fn &&
+		    p->to_off == q->to_off) {
+			p->count += q->count;
+			p->mispreds += q->mispreds;
+		} else {
+			x->e[++n] = *q;
+		}
+	}
+	x->n_e = n + 1;
+	for (size_t i = 0; i < x->n_e; i++) {
+		write_loc(fp, x, x->e[i].from_fn, x->e[i].from_off);
+		write_loc(fp, x, x->e[i].to_fn, x->e[i].to_off);
+		fprintf(fp, "%" PRIu64 " %" PRIu64 "\n", x->e[i].mispreds, x->e[i].count);
+	}
+}
+
+int hwp_bolt_profile__write(struct hwp_branch_collector *c, int module, enum hwp_bolt_format f, FILE *fp)
+{
+	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	struct ctx x = { .module = module };
+	const char *path;
+	int err;
+
+	if (!hwp_branch_collector__ranges(c))
+		return hwp_set_error(EINVAL, "BOLT profile: the branch collector counted no ranges");
+	if (!s || !(path = hwp_symbolizer__module_file(s, module)))
+		return -ENOENT; /* the symbolizer said why */
+	if (!(x.cc = hwp__branch_collector_code_cache(c)))
+		return hwp_set_error(ENOTSUP, "BOLT profile: no instruction decoder");
+	if (!(x.file = hwp__code_file_open(path)))
+		return hwp_set_error(ENOENT, "%s: cannot read it as an ELF file", path);
+	if ((err = read_functions(&x, path)))
+		goto out;
+	if ((err = gather_branches(&x, c, f == HWP_BOLT_FORMAT_PREAGG ? fp : NULL)) ||
+	    (err = gather_ranges(&x, c, f == HWP_BOLT_FORMAT_PREAGG ? fp : NULL)))
+		goto out;
+	if (f == HWP_BOLT_FORMAT_FDATA)
+		write_fdata(fp, &x);
+	if (fflush(fp) || ferror(fp))
+		err = hwp_set_error(EIO, "writing the profile: %s", strerror(errno ? errno : EIO));
+out:
+	for (size_t i = 0; i < x.n_fn; i++) {
+		free(x.fn[i].name);
+		free(x.fn[i].leader);
+	}
+	free(x.fn);
+	free(x.e);
+	hwp__code_file_close(x.file);
+	return err;
+}
