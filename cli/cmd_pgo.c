@@ -9,10 +9,11 @@
 #include "cli_report.h"
 #include "hwprof/bolt_profile.h"
 #include "hwprof/hwprof.h"
+#include "hwprof/llvm_profile.h"
 #include "hwprof/range_profile.h"
 
 static const char usage[] =
-	"usage: hwprof pgo [-i FILE] --format bolt|bolt-pa|autofdo [--binary PATH]\n"
+	"usage: hwprof pgo [-i FILE] --format llvm|bolt|bolt-pa|autofdo [--binary PATH]\n"
 	"                  [-o FILE] [--symfs DIR]\n"
 	"\n"
 	"Writes the profile of one binary that a PGO tool reads, from the branch\n"
@@ -20,7 +21,10 @@ static const char usage[] =
 	"'hwprof ranges' counts them).\n"
 	"\n"
 	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
-	"      --format F       'bolt': BOLT's fdata as perf2bolt writes it (taken\n"
+	"      --format F       'llvm': LLVM's sample profile (text) as llvm-profgen\n"
+	"                       writes it, for clang -fprofile-sample-use= (the\n"
+	"                       binary needs DWARF; -fdebug-info-for-profiling);\n"
+	"                       'bolt': BOLT's fdata as perf2bolt writes it (taken\n"
 	"                       branches with mispredicts, fall-through edges of the\n"
 	"                       blocks each range runs over) for llvm-bolt -data=;\n"
 	"                       'bolt-pa': BOLT's pre-aggregated text (B and F lines)\n"
@@ -35,12 +39,13 @@ static const char usage[] =
 	"  -h, --help           this text\n";
 
 /* The formats, one row each: the writer behind a name. */
-enum pgo_writer { W_BOLT, W_RANGE };
+enum pgo_writer { W_LLVM, W_BOLT, W_RANGE };
 static const struct {
 	const char *name;
 	enum pgo_writer writer;
 	int format; /* enum hwp_bolt_format or enum hwp_range_format */
 } formats[] = {
+	{ "llvm", W_LLVM, 0 },
 	{ "bolt", W_BOLT, HWP_BOLT_FORMAT_FDATA },
 	{ "bolt-pa", W_BOLT, HWP_BOLT_FORMAT_PREAGG },
 	{ "autofdo", W_RANGE, HWP_RANGE_FORMAT_AUTOFDO },
@@ -85,7 +90,7 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o)
 				if (!strcmp(optarg, formats[i].name))
 					o->format = (int)i;
 			if (o->format < 0)
-				return cli_error("pgo: --format '%s': the formats are 'bolt', 'bolt-pa' and 'autofdo'",
+				return cli_error("pgo: --format '%s': the formats are 'llvm', 'bolt', 'bolt-pa' and 'autofdo'",
 						 optarg);
 			break;
 		case 'b':
@@ -102,7 +107,7 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o)
 	if (optind < argc)
 		return cli_error("pgo: unexpected argument '%s'", argv[optind]);
 	if (o->format < 0)
-		return cli_error("pgo: which profile? --format bolt, bolt-pa or autofdo");
+		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa or autofdo");
 	return -1;
 }
 
@@ -118,6 +123,9 @@ static int write_profile(struct report_input *in, const struct pgo_opts *o)
 	if (o->output && strcmp(o->output, "-") && !(fp = fopen(o->output, "w")))
 		return cli_error("%s: cannot write: %s", o->output, strerror(errno));
 	switch (formats[o->format].writer) {
+	case W_LLVM:
+		err = hwp_llvm_profile__write(in->collector, module, fp);
+		break;
 	case W_BOLT:
 		err = hwp_bolt_profile__write(in->collector, module, formats[o->format].format, fp);
 		break;
@@ -137,7 +145,7 @@ int cmd_pgo(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	/* AutoFDO's text has an address section; BOLT's formats do not */
+	/* AutoFDO's text has an address section; LLVM's and BOLT's formats do not */
 	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = true,
 					      .no_addresses = formats[o.format].writer != W_RANGE };
 	struct report_input in;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# LLVM sample profiles (hwp_llvm_profile__write, through tests/tools/llvm_prof)
+# LLVM sample profiles ('hwprof pgo --format llvm', hwp_llvm_profile__write)
 # against llvm-profgen-19 on the same emulated recording of a fixture built
 # with clang -O2 -g -fdebug-info-for-profiling (tests/fixtures/pgo_llvm.c:
 # an inlined helper, direct and indirect calls, a loop with discriminators):
@@ -23,7 +23,6 @@ if [ -z "$cc" ] || [ ! -x "$profgen" ] || [ ! -x "$profdata" ]; then
 	skip "pgo_llvm: clang, llvm-profgen-19 or llvm-profdata-19 not installed (apt-get install clang-19 llvm-19)"
 	exit 0
 fi
-prof=$build/tests/tools/llvm_prof
 fx=$root/tests/fixtures/pgo_llvm.c
 cd "$tmp" || exit 1
 
@@ -41,7 +40,7 @@ one_case() {
 		fail "pgo_llvm_record_$name: $(head -1 "$tmp/$name.err")"
 		return 1
 	fi
-	if ! "$prof" "$name.data" "$(basename "$bin")" >"$name.hw.prof" 2>"$name.hw.err"; then
+	if ! "$HWPROF" pgo --format llvm -i "$name.data" --binary "$bin" -o "$name.hw.prof" 2>"$name.hw.err"; then
 		fail "pgo_llvm_write_$name: $(head -1 "$name.hw.err")"
 		return 1
 	fi
