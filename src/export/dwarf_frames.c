@@ -25,8 +25,9 @@
 struct hwp__dwarf_frames {
 	int fd;
 	Dwarf *dw;
-	Dwarf_Die last_cu; /* addresses come sorted: mostly the same CU */
-	bool have_last;
+	Dwarf_Die last_cu; /* addresses come sorted: mostly the same CU ... */
+	Dwarf_Die last_fn; /* ... and the same function */
+	bool have_last, have_fn;
 };
 
 struct hwp__dwarf_frames *hwp__dwarf_frames_open(const char *path)
@@ -148,17 +149,42 @@ found:
 	return true;
 }
 
+/* The CU and subprogram holding VADDR (the last ones first). */
+static bool find_function(struct hwp__dwarf_frames *d, Dwarf_Addr vaddr, Dwarf_Die *cu, Dwarf_Die *fn)
+{
+	if (d->have_fn && dwarf_haspc(&d->last_fn, vaddr) == 1 && dwarf_haspc(&d->last_cu, vaddr) == 1) {
+		*cu = d->last_cu;
+		*fn = d->last_fn;
+		return true;
+	}
+	if (!find_cu(d, vaddr, cu) || !find_subprogram(cu, vaddr, fn, 0))
+		return false;
+	d->last_fn = *fn;
+	d->have_fn = true;
+	return true;
+}
+
+/* Where a call enters the function: its low_pc, else (hot and cold parts
+   in DW_AT_ranges) the first range's start, as llvm-profgen takes it. */
+static uint64_t entry_of(Dwarf_Die *fn)
+{
+	Dwarf_Addr lowpc, base, start, end;
+
+	if (dwarf_lowpc(fn, &lowpc) == 0)
+		return lowpc;
+	return dwarf_ranges(fn, 0, &base, &start, &end) > 0 ? start : 0;
+}
+
 size_t hwp__dwarf_frames_at(struct hwp__dwarf_frames *d, uint64_t vaddr, struct hwp__src_frame *out,
 			    size_t max)
 {
 	Dwarf_Die cu, fn, cur, child;
 	Dwarf_Line *line;
-	Dwarf_Addr lowpc;
 	unsigned disc = 0;
 	int lineno = 0;
 	size_t n = 0;
 
-	if (!max || !find_cu(d, vaddr, &cu) || !find_subprogram(&cu, vaddr, &fn, 0))
+	if (!max || !find_function(d, vaddr, &cu, &fn))
 		return 0;
 	line = dwarf_getsrc_die(&cu, vaddr);
 	if (!line || dwarf_lineno(line, &lineno) != 0 || lineno < 0)
@@ -166,7 +192,7 @@ size_t hwp__dwarf_frames_at(struct hwp__dwarf_frames *d, uint64_t vaddr, struct 
 	if (line)
 		dwarf_linediscriminator(line, &disc);
 	out[n++] = (struct hwp__src_frame){ .name = fn_name(&fn), .decl_line = decl_line(&fn),
-					    .entry = dwarf_lowpc(&fn, &lowpc) == 0 ? lowpc : 0 };
+					    .entry = entry_of(&fn) };
 	/* Each inlined instance: the frame above takes its call site, the new
 	   frame is the inlined function. */
 	cur = fn;
@@ -206,7 +232,7 @@ size_t hwp__dwarf_frames_function(struct hwp__dwarf_frames *d, uint64_t vaddr, u
 	ptrdiff_t off = 0;
 	size_t n = 0;
 
-	if (!find_cu(d, vaddr, &cu) || !find_subprogram(&cu, vaddr, &fn, 0))
+	if (!find_function(d, vaddr, &cu, &fn))
 		return 0;
 	while (n < max && (off = dwarf_ranges(&fn, off, &base, &start, &end)) > 0) {
 		low[n] = start;

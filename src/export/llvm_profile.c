@@ -448,20 +448,27 @@ static void write_loc(FILE *fp, unsigned depth, uint32_t off, uint32_t disc)
 	fputs(": ", fp);
 }
 
+/* qsort() with nothing to sort: the array may be NULL, which qsort may not get. */
+static void sort(void *v, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(v, n, size, cmp);
+}
+
 static void write_node(FILE *fp, struct node *n, unsigned depth)
 {
-	qsort(n->b, n->nb, sizeof(*n->b), by_loc);
+	sort(n->b, n->nb, sizeof(*n->b), by_loc);
 	for (size_t i = 0; i < n->nb; i++) {
 		struct body *b = &n->b[i];
 
 		write_loc(fp, depth, b->off, b->disc);
 		fprintf(fp, "%" PRIu64, b->count);
-		qsort(b->t, b->nt, sizeof(*b->t), by_count);
+		sort(b->t, b->nt, sizeof(*b->t), by_count);
 		for (size_t j = 0; j < b->nt; j++)
 			fprintf(fp, " %s:%" PRIu64, b->t[j].callee, b->t[j].count);
 		fputc('\n', fp);
 	}
-	qsort(n->kids, n->nk, sizeof(*n->kids), by_site);
+	sort(n->kids, n->nk, sizeof(*n->kids), by_site);
 	for (size_t i = 0; i < n->nk; i++) {
 		write_loc(fp, depth, n->kids[i]->off, n->kids[i]->disc);
 		fprintf(fp, "%s:%" PRIu64 "\n", n->kids[i]->name, n->kids[i]->total);
@@ -488,7 +495,7 @@ int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp
 		goto out;
 	for (size_t i = 0; i < x.ntop; i++)
 		calls_floor(x.top[i]);
-	qsort(x.top, x.ntop, sizeof(*x.top), by_total);
+	sort(x.top, x.ntop, sizeof(*x.top), by_total);
 	for (size_t i = 0; i < x.ntop; i++) {
 		fprintf(fp, "%s:%" PRIu64 ":%" PRIu64 "\n", x.top[i]->name, x.top[i]->total, x.top[i]->head);
 		write_node(fp, x.top[i], 1);
