@@ -16,11 +16,17 @@
 
 #include "export/dwarf_frames.h"
 #include "hwprof/hwprof.h"
+#include "util/vec.h"
 
 /* A call site's discriminator (GCC and clang; elfutils' dwarf.h lacks it). */
 #ifndef DW_AT_GNU_discriminator
 #define DW_AT_GNU_discriminator 0x2136
 #endif
+
+struct fn_range {
+	const char *name;
+	uint64_t lo, hi;
+};
 
 struct hwp__dwarf_frames {
 	int fd;
@@ -28,6 +34,9 @@ struct hwp__dwarf_frames {
 	Dwarf_Die last_cu; /* addresses come sorted: mostly the same CU ... */
 	Dwarf_Die last_fn; /* ... and the same function */
 	bool have_last, have_fn;
+	struct fn_range *fns; /* hwp__dwarf_frames_named()'s index */
+	size_t nfns, cfns;
+	bool indexed;
 };
 
 struct hwp__dwarf_frames *hwp__dwarf_frames_open(const char *path)
@@ -61,6 +70,7 @@ void hwp__dwarf_frames_close(struct hwp__dwarf_frames *d)
 {
 	if (!d)
 		return;
+	free(d->fns);
 	dwarf_end(d->dw);
 	close(d->fd);
 	free(d);
@@ -224,19 +234,65 @@ size_t hwp__dwarf_frames_at(struct hwp__dwarf_frames *d, uint64_t vaddr, struct 
 	return n;
 }
 
-size_t hwp__dwarf_frames_function(struct hwp__dwarf_frames *d, uint64_t vaddr, uint64_t *low,
-				  uint64_t *high, size_t max)
+/* Every subprogram with code, by name, made on first use. */
+static int index_add(struct hwp__dwarf_frames *d, Dwarf_Die *fn)
 {
-	Dwarf_Die cu, fn;
 	Dwarf_Addr base, start, end;
 	ptrdiff_t off = 0;
+	const char *name = fn_name(fn);
+
+	if (!name)
+		return 0;
+	while ((off = dwarf_ranges(fn, off, &base, &start, &end)) > 0) {
+		struct fn_range *r = HWP_VEC_PUSH(d->fns, d->nfns, d->cfns);
+
+		if (!r)
+			return -ENOMEM;
+		*r = (struct fn_range){ name, start, end };
+	}
+	return 0;
+}
+
+static int index_scope(struct hwp__dwarf_frames *d, Dwarf_Die *parent, int depth)
+{
+	Dwarf_Die c;
+	int err;
+
+	if (depth > 8 || dwarf_child(parent, &c) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&c);
+
+		if (tag == DW_TAG_subprogram && (err = index_add(d, &c)))
+			return err;
+		if ((tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type) &&
+		    (err = index_scope(d, &c, depth + 1)))
+			return err;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+size_t hwp__dwarf_frames_named(struct hwp__dwarf_frames *d, const char *name, uint64_t *low, uint64_t *high,
+			       size_t max)
+{
 	size_t n = 0;
 
-	if (!find_function(d, vaddr, &cu, &fn))
-		return 0;
-	while (n < max && (off = dwarf_ranges(&fn, off, &base, &start, &end)) > 0) {
-		low[n] = start;
-		high[n++] = end;
+	if (!d->indexed) {
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+		Dwarf_Die cu;
+
+		d->indexed = true;
+		while (dwarf_nextcu(d->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+			if (dwarf_offdie(d->dw, off + hsize, &cu) && index_scope(d, &cu, 0))
+				break; /* out of memory: what was indexed is used */
+			off = next;
+		}
 	}
+	for (size_t i = 0; i < d->nfns && n < max; i++)
+		if (!strcmp(d->fns[i].name, name)) {
+			low[n] = d->fns[i].lo;
+			high[n++] = d->fns[i].hi;
+		}
 	return n;
 }

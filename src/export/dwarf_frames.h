@@ -31,9 +31,10 @@ void hwp__dwarf_frames_close(struct hwp__dwarf_frames *d);
 size_t hwp__dwarf_frames_at(struct hwp__dwarf_frames *d, uint64_t vaddr, struct hwp__src_frame *out,
 			    size_t max);
 
-/* The address ranges [*LOW, *HIGH) of the subprogram holding VADDR (up
-   to MAX, hot and cold parts); returns how many (0: none). */
-size_t hwp__dwarf_frames_function(struct hwp__dwarf_frames *d, uint64_t vaddr, uint64_t *low,
-				  uint64_t *high, size_t max);
+/* The address ranges [LOW[i], HIGH[i]) of every subprogram named NAME
+   (hot and cold parts; static functions of one name in several files, which
+   a sample profile cannot tell apart), up to MAX; returns how many. */
+size_t hwp__dwarf_frames_named(struct hwp__dwarf_frames *d, const char *name, uint64_t *low, uint64_t *high,
+			       size_t max);
 
 #endif

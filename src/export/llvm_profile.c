@@ -18,6 +18,7 @@
 
 #include "analysis/branch_collect_internal.h"
 #include "decode/code_cache.h"
+#include "decode/insn_starts.h"
 #include "export/dwarf_frames.h"
 #include "hwprof/llvm_profile.h"
 #include "hwprof/symbolize.h"
@@ -59,7 +60,8 @@ struct ctx {
 	int module;
 	uint64_t count; /* of the range being walked */
 	uint64_t limit; /* instructions at or after this offset are not the walk's */
-	uint64_t *fn_seen; /* entries of the functions given zero counts */
+	const char **fn_seen; /* names of the functions given zero counts */
+	struct hwp__code_file *file; /* the binary's segments: addresses to offsets */
 	size_t nfn, cfn;
 	struct insn_count *ic;
 	size_t nic, cic;
@@ -225,35 +227,50 @@ static int by_offset(const void *a, const void *b)
 	return p->offset < q->offset ? -1 : p->offset > q->offset;
 }
 
+static size_t frames_at(struct ctx *x, uint64_t offset, struct hwp__src_frame *fr, uint64_t *vaddr)
+{
+	uint64_t va;
+
+	if (hwp_symbolizer__module_vaddr(x->s, x->module, offset, &va) != 0)
+		return 0;
+	if (vaddr)
+		*vaddr = va;
+	return hwp__dwarf_frames_at(x->df, va, fr, MAX_FRAMES);
+}
+
 /*
  * llvm-profgen also walks every function a range starts in with count 0,
  * so that the lines of a sampled function that never ran say 0 (the
- * compiler reads 0 as cold, a missing line as unknown).
+ * compiler reads 0 as cold, a missing line as unknown). It knows functions
+ * by name: every part of every function of that name is walked.
  */
 static int zero_fill(struct ctx *x, uint64_t offset)
 {
-	uint64_t va, lo[8], hi[8], *p;
+	struct hwp__src_frame fr[MAX_FRAMES];
+	uint64_t va, lo[16], hi[16];
+	const char **p;
 	size_t n;
 	int err;
 
-	if (hwp_symbolizer__module_vaddr(x->s, x->module, offset, &va) != 0 ||
-	    !(n = hwp__dwarf_frames_function(x->df, va, lo, hi, 8)))
+	if (!frames_at(x, offset, fr, &va))
 		return 0;
 	for (size_t i = 0; i < x->nfn; i++)
-		if (x->fn_seen[i] == lo[0])
+		if (!strcmp(x->fn_seen[i], fr[0].name))
 			return 0;
 	if (!(p = HWP_VEC_PUSH(x->fn_seen, x->nfn, x->cfn)))
 		return nomem();
-	*p = lo[0];
+	*p = fr[0].name;
+	n = hwp__dwarf_frames_named(x->df, fr[0].name, lo, hi, 16);
 	x->count = 0;
 	for (size_t i = 0; i < n; i++) {
-		/* same segment as OFFSET: offsets and addresses differ by a constant */
-		uint64_t start = lo[i] - va + offset, end = hi[i] - va + offset;
+		uint64_t start, end;
 
-		if (hi[i] <= lo[i] || lo[i] > va + (1u << 30) || va > hi[i] + (1u << 30))
+		/* the code segment: offsets and addresses differ by one constant */
+		if (hi[i] <= lo[i] || hwp__code_file_vaddr_to_offset(x->file, lo[i], &start) ||
+		    hwp__code_file_vaddr_to_offset(x->file, hi[i] - 1, &end))
 			continue;
-		x->limit = end;
-		err = hwp__code_cache_range(x->cc, x->module, start, end - 1, on_insn, x);
+		x->limit = end + 1;
+		err = hwp__code_cache_range(x->cc, x->module, start, end, on_insn, x);
 		if (err == -ENOMEM)
 			return nomem();
 	}
@@ -293,17 +310,6 @@ static int count_insns(struct ctx *x, struct hwp_branch_collector *c)
 	}
 	x->nic = k + 1;
 	return 0;
-}
-
-static size_t frames_at(struct ctx *x, uint64_t offset, struct hwp__src_frame *fr, uint64_t *vaddr)
-{
-	uint64_t va;
-
-	if (hwp_symbolizer__module_vaddr(x->s, x->module, offset, &va) != 0)
-		return 0;
-	if (vaddr)
-		*vaddr = va;
-	return hwp__dwarf_frames_at(x->df, va, fr, MAX_FRAMES);
 }
 
 /* Step 2. */
@@ -489,8 +495,12 @@ int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp
 		return -ENOENT; /* the symbolizer said why */
 	if (!(x.cc = hwp__branch_collector_code_cache(c)))
 		return nomem();
-	if (!(x.df = hwp__dwarf_frames_open(path)))
+	if (!(x.file = hwp__code_file_open(path)))
+		return hwp_set_error(ENOENT, "%s: cannot read it as an ELF file", path);
+	if (!(x.df = hwp__dwarf_frames_open(path))) {
+		hwp__code_file_close(x.file);
 		return -errno;
+	}
 	if ((err = count_insns(&x, c)) || (err = body_samples(&x)) || (err = call_samples(&x, c)))
 		goto out;
 	for (size_t i = 0; i < x.ntop; i++)
@@ -509,5 +519,6 @@ out:
 	free(x.ic);
 	free(x.fn_seen);
 	hwp__dwarf_frames_close(x.df);
+	hwp__code_file_close(x.file);
 	return err;
 }

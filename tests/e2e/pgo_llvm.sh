@@ -85,6 +85,14 @@ else
 	fail "pgo_llvm_sample_use_applied: no function_entry_count in the IR built with the profile"
 fi
 
+# The same fixture built by gcc: its own discriminators and DWARF (functions
+# split into hot and cold parts carry DW_AT_ranges)
+if command -v gcc >/dev/null && gcc -O2 -g -o pgo_llvm_gcc "$fx" 2>gcc.err; then
+	one_case gcc "$tmp/pgo_llvm_gcc" -c 2003 -- "$tmp/pgo_llvm_gcc" 200000
+else
+	skip "pgo_llvm_gcc: gcc missing or failed: $(head -1 gcc.err 2>/dev/null)"
+fi
+
 # A real program: hwprof itself, built with clang (-fdebug-info-for-profiling)
 # into $tmp, recorded while it analyses the fixture's recording. Its
 # profile has thousands of lines, inlining across static helpers and C
