@@ -103,5 +103,5 @@ elif ! make -C "$root" -j2 BUILD="$tmp/cb" CC="$cc" CFLAGS="-O2 -g -fdebug-info-
 	"$tmp/cb/hwprof" >cb.log 2>&1; then
 	fail "pgo_llvm_real_build: $(grep -m1 -i error cb.log)"
 else
-	one_case hwprof "$tmp/cb/hwprof" -c 20011 -- "$tmp/cb/hwprof" probs -i "$tmp/fixture.data"
+	one_case hwprof "$tmp/cb/hwprof" -c 1009 -- "$tmp/cb/hwprof" probs -i "$tmp/fixture.data"
 fi
