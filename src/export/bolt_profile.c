@@ -47,6 +47,7 @@ struct ctx {
 	size_t n_fn, cap_fn;
 	struct edge *e;
 	size_t n_e, cap_e;
+	Elf *elf;              /* the binary: symbols, PLT, jump tables */
 	struct origin *origin; /* sorted by target */
 	size_t n_origin;
 };
@@ -149,7 +150,7 @@ static int read_plt(struct ctx *x, Elf *e)
    in address order, as BOLT's name resolver does. */
 static int read_functions(struct ctx *x, const char *path)
 {
-	Elf *e = hwp_elf__open(path);
+	Elf *e = x->elf = hwp_elf__open(path);
 	Elf_Scn *scn = NULL;
 	bool global_seen = false;
 	int err = 0;
@@ -228,8 +229,7 @@ static int read_functions(struct ctx *x, const char *path)
 		f->local = true;
 	}
 out:
-	elf_end(e);
-	return err;
+	return err; /* x->elf stays open for the jump tables */
 }
 
 /* The function containing link-time address A, -1 when none. */
@@ -260,10 +260,92 @@ static bool to_vaddr(const struct ctx *x, uint64_t off, uint64_t *vaddr)
 	return hwp__code_file_offset_to_vaddr(x->file, off, vaddr) == 0;
 }
 
+/* The bytes at link-time address A with at least N of them, NULL when not
+   in the file. */
+static const uint8_t *bytes_at(const struct ctx *x, uint64_t a, size_t n)
+{
+	size_t nph, size;
+	const uint8_t *image = (const uint8_t *)elf_rawfile(x->elf, &size);
+
+	if (!image || elf_getphdrnum(x->elf, &nph))
+		return NULL;
+	for (size_t i = 0; i < nph; i++) { /* any loadable segment: tables are data */
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(x->elf, (int)i, &ph) || ph.p_type != PT_LOAD || a < ph.p_vaddr ||
+		    a - ph.p_vaddr >= ph.p_filesz || ph.p_filesz - (a - ph.p_vaddr) < n ||
+		    ph.p_offset + (a - ph.p_vaddr) + n > size)
+			continue;
+		return image + ph.p_offset + (a - ph.p_vaddr);
+	}
+	return NULL;
+}
+
+/* "lea disp32(%rip), %reg" at A (LEN bytes): its address, else 0. */
+static uint64_t rip_lea(const struct ctx *x, uint64_t a, unsigned len)
+{
+	const uint8_t *p = bytes_at(x, a, len);
+	int32_t disp;
+
+	if (!p || len != 7 || (p[0] & 0xf8) != 0x48 || p[1] != 0x8d || (p[2] & 0xc7) != 0x05)
+		return 0;
+	memcpy(&disp, p + 3, 4);
+	return a + len + (uint64_t)(int64_t)disp;
+}
+
+/*
+ * The case labels of the jump table behind the indirect jump at A (BOLT
+ * analyses jump tables and starts a block at each target): "jmp
+ * *T(,%reg,8)" reads absolute entries at T; otherwise the table is the
+ * last rip-relative lea's address LEA with 32-bit entries relative to it
+ * (gcc's PIC tables). Entries are read while they land in F.
+ */
+static void mark_jump_table(const struct ctx *x, struct func *f, uint64_t a, unsigned len, uint64_t lea)
+{
+	const uint8_t *p = bytes_at(x, a, len);
+	unsigned i = 0;
+
+	if (!p)
+		return;
+	while (i < len && (p[i] == 0x3e || (p[i] & 0xf0) == 0x40)) /* notrack, REX */
+		i++;
+	if (i + 7 <= len && p[i] == 0xff && p[i + 1] == 0x24 && (p[i + 2] & 7) == 5) {
+		int32_t disp;
+
+		memcpy(&disp, p + i + 3, 4);
+		for (uint64_t t = (uint64_t)(int64_t)disp, k = 0; k < 4096; k++) {
+			const uint8_t *e = bytes_at(x, t + 8 * k, 8);
+			uint64_t v;
+
+			if (!e)
+				return;
+			memcpy(&v, e, 8);
+			if (v < f->start || v >= f->start + f->size)
+				return;
+			f->leader[v - f->start] = 1;
+		}
+		return;
+	}
+	for (uint64_t k = 0; lea && k < 4096; k++) {
+		const uint8_t *e = bytes_at(x, lea + 4 * k, 4);
+		int32_t v;
+		uint64_t t;
+
+		if (!e)
+			return;
+		memcpy(&v, e, 4);
+		t = lea + (uint64_t)(int64_t)v;
+		if (t < f->start || t >= f->start + f->size)
+			return;
+		f->leader[t - f->start] = 1;
+	}
+}
+
 /* Decodes function F once and marks its block leaders. */
 static int decode_fn(struct ctx *x, struct func *f)
 {
 	uint64_t off, a;
+	uint64_t lea = 0; /* the last rip-relative lea's address: a PIC jump table */
 	bool after_branch = true, after_cond = false;
 
 	if (f->decoded)
@@ -289,6 +371,10 @@ static int decode_fn(struct ctx *x, struct func *f)
 			       in.cls == HWP_INSN_RET;
 		if (inside)
 			f->leader[t - f->start] = 1;
+		if (in.cls == HWP_INSN_IND_JUMP)
+			mark_jump_table(x, f, a, in.len, lea);
+		else if (in.cls == HWP_INSN_OTHER && (t = rip_lea(x, a, in.len)))
+			lea = t;
 		a += in.len;
 	}
 	return 0;
@@ -563,6 +649,8 @@ out:
 	free(x.fn);
 	free(x.e);
 	free(x.origin);
+	if (x.elf)
+		elf_end(x.elf);
 	hwp__code_file_close(x.file);
 	return err;
 }

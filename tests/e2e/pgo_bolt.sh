@@ -1,6 +1,8 @@
 #!/bin/bash
-# hwprof pgo --format bolt / bolt-pa / autofdo on emulated recordings of a
-# PIE fixture (tests/fixtures/pgo_hot.c) and of a driver linked against
+# hwprof pgo --format bolt / bolt-pa / autofdo on emulated recordings of
+# fixtures (tests/fixtures/pgo_hot.c, a PIE; tests/fixtures/pgo_switch.c,
+# jump tables with cases falling into each other, static functions and a
+# tail call, as a PIE and not) and of a driver linked against
 # Debian's static SQLite and zlib (tests/fixtures/realworld_sqlite.c), both
 # linked with --emit-relocs (BOLT rewrites only binaries that keep them):
 #   - hwprof's fdata equals perf2bolt's (LLVM 19) edge by edge, order aside
@@ -99,6 +101,19 @@ if gcc -O2 -g -fPIE -pie -Wl,--emit-relocs -o "$tmp/pgo_hot" "$fx/pgo_hot.c" 2>"
 	fi
 else
 	fail "pgo_bolt_build_hot: $(head -1 "$tmp/gcc.err")"
+fi
+
+# jump tables: PIC (32-bit entries relative to the table) and absolute
+if gcc -O2 -g -fPIE -pie -Wl,--emit-relocs -o "$tmp/pgo_switch" "$fx/pgo_switch.c" 2>"$tmp/gcc.err" &&
+	gcc -O2 -g -fno-pie -no-pie -Wl,--emit-relocs -o "$tmp/pgo_switch_nopie" "$fx/pgo_switch.c" 2>>"$tmp/gcc.err"; then
+	one_case switch "$tmp/pgo_switch"
+	if objdump -d "$tmp/pgo_switch_nopie" | grep -Eq 'jmp +\*0x[0-9a-f]+\(,%r'; then
+		one_case switch_nopie "$tmp/pgo_switch_nopie"
+	else
+		fail "pgo_bolt_build_switch_nopie: gcc made no absolute jump table (jmp *T(,%reg,8))"
+	fi
+else
+	fail "pgo_bolt_build_switch: $(head -1 "$tmp/gcc.err")"
 fi
 
 lib=/usr/lib/x86_64-linux-gnu
