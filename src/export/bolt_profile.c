@@ -298,9 +298,12 @@ static uint64_t rip_lea(const struct ctx *x, uint64_t a, unsigned len)
  * analyses jump tables and starts a block at each target): "jmp
  * *T(,%reg,8)" reads absolute entries at T; otherwise the table is the
  * last rip-relative lea's address LEA with 32-bit entries relative to it
- * (gcc's PIC tables). Entries are read while they land in F.
+ * (gcc's PIC tables). Entries are read while they land in F, and a PIC
+ * table ends where the function's next table begins (LIMIT): gcc puts a
+ * function's tables one after the other.
  */
-static void mark_jump_table(const struct ctx *x, struct func *f, uint64_t a, unsigned len, uint64_t lea)
+static void mark_jump_table(const struct ctx *x, struct func *f, uint64_t a, unsigned len, uint64_t lea,
+			    uint64_t limit)
 {
 	const uint8_t *p = bytes_at(x, a, len);
 	unsigned i = 0;
@@ -326,7 +329,7 @@ static void mark_jump_table(const struct ctx *x, struct func *f, uint64_t a, uns
 		}
 		return;
 	}
-	for (uint64_t k = 0; lea && k < 4096; k++) {
+	for (uint64_t k = 0; lea && k < 4096 && lea + 4 * k < limit; k++) {
 		const uint8_t *e = bytes_at(x, lea + 4 * k, 4);
 		int32_t v;
 		uint64_t t;
@@ -346,6 +349,11 @@ static int decode_fn(struct ctx *x, struct func *f)
 {
 	uint64_t off, a;
 	uint64_t lea = 0; /* the last rip-relative lea's address: a PIC jump table */
+	struct jt {
+		uint64_t at, lea;
+		unsigned len;
+	} jt[64]; /* the indirect jumps, read once every table's start is known */
+	size_t n_jt = 0;
 	bool after_branch = true, after_cond = false;
 
 	if (f->decoded)
@@ -371,11 +379,19 @@ static int decode_fn(struct ctx *x, struct func *f)
 			       in.cls == HWP_INSN_RET;
 		if (inside)
 			f->leader[t - f->start] = 1;
-		if (in.cls == HWP_INSN_IND_JUMP)
-			mark_jump_table(x, f, a, in.len, lea);
+		if (in.cls == HWP_INSN_IND_JUMP && n_jt < sizeof(jt) / sizeof(jt[0]))
+			jt[n_jt++] = (struct jt){ a, lea, in.len };
 		else if (in.cls == HWP_INSN_OTHER && (t = rip_lea(x, a, in.len)))
 			lea = t;
 		a += in.len;
+	}
+	for (size_t i = 0; i < n_jt; i++) {
+		uint64_t limit = UINT64_MAX;
+
+		for (size_t j = 0; j < n_jt; j++)
+			if (jt[j].lea > jt[i].lea && jt[j].lea < limit)
+				limit = jt[j].lea;
+		mark_jump_table(x, f, jt[i].at, jt[i].len, jt[i].lea, limit);
 	}
 	return 0;
 }
