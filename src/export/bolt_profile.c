@@ -28,6 +28,7 @@ struct func {
 	uint64_t start, size; /* link-time address */
 	char *name;           /* BOLT's: global as is, local "name/N" */
 	uint8_t *leader;      /* per byte: starts a basic block (decoded on first use) */
+	char *numbered;       /* while naming */
 	bool decoded;
 	bool local;
 };
@@ -146,12 +147,22 @@ static int read_plt(struct ctx *x, Elf *e)
 	return 0;
 }
 
+static int by_name_start(const void *a, const void *b)
+{
+	const struct func *x = *(const struct func *const *)a, *y = *(const struct func *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->start < y->start ? -1 : x->start > y->start;
+}
+
 /* The functions of the symbol table, sorted; local names numbered per name
    in address order, as BOLT's name resolver does. */
 static int read_functions(struct ctx *x, const char *path)
 {
 	Elf *e = x->elf = hwp_elf__open(path);
 	Elf_Scn *scn = NULL;
+	struct func **order = NULL;
+	unsigned id = 0;
 	bool global_seen = false;
 	int err = 0;
 
@@ -205,30 +216,42 @@ static int read_functions(struct ctx *x, const char *path)
 	}
 	x->n_fn = n;
 	/* BOLT names a local "name/N", N counting the locals of that name in
-	   address order; globals keep their name */
+	   address order (sorted by name, then address: a stable count) */
+	if (!(order = malloc((x->n_fn ? x->n_fn : 1) * sizeof(*order)))) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < x->n_fn; i++)
+		order[i] = &x->fn[i];
+	qsort(order, x->n_fn, sizeof(*order), by_name_start);
 	for (size_t i = 0; i < x->n_fn; i++) {
-		struct func *f = &x->fn[i];
-		unsigned id = 1;
+		struct func *f = order[i];
 		char *nn;
 
-		if (f->name[0] != 'L') { /* 'G'lobal or 'P'LT: the name as is */
-			memmove(f->name, f->name + 1, strlen(f->name));
+		if (f->name[0] != 'L') /* 'G'lobal or 'P'LT: the name as is */
 			continue;
-		}
-		for (size_t j = 0; j < i; j++)
-			if (x->fn[j].local && !strncmp(x->fn[j].name, f->name + 1, strlen(f->name + 1)) &&
-			    x->fn[j].name[strlen(f->name + 1)] == '/')
-				id++;
+		id = i && order[i - 1]->name[0] == 'L' && !strcmp(order[i - 1]->name, f->name) ? id + 1 : 1;
 		if (!(nn = malloc(strlen(f->name) + 16))) {
 			err = -ENOMEM;
 			goto out;
 		}
 		sprintf(nn, "%s/%u", f->name + 1, id);
-		free(f->name);
-		f->name = nn;
 		f->local = true;
+		f->numbered = nn; /* renamed after the pass: the count compares raw names */
+	}
+	for (size_t i = 0; i < x->n_fn; i++) {
+		struct func *f = &x->fn[i];
+
+		if (f->numbered) {
+			free(f->name);
+			f->name = f->numbered;
+			f->numbered = NULL;
+		} else {
+			memmove(f->name, f->name + 1, strlen(f->name));
+		}
 	}
 out:
+	free(order);
 	return err; /* x->elf stays open for the jump tables */
 }
 
@@ -660,6 +683,7 @@ int hwp_bolt_profile__write(struct hwp_branch_collector *c, int module, enum hwp
 out:
 	for (size_t i = 0; i < x.n_fn; i++) {
 		free(x.fn[i].name);
+		free(x.fn[i].numbered);
 		free(x.fn[i].leader);
 	}
 	free(x.fn);
