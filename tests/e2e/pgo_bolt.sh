@@ -99,6 +99,23 @@ if gcc -O2 -g -fPIE -pie -Wl,--emit-relocs -o "$tmp/pgo_hot" "$fx/pgo_hot.c" 2>"
 	else
 		fail "pgo_bolt_build_id: $(head -2 "$tmp/other.err")"
 	fi
+	# one clear line for each mistake
+	errs() { # NAME PATTERN hwprof-args...
+		local n=$1 pat=$2
+		shift 2
+		if "$HWPROF" pgo -q -i "$tmp/hot.data" "$@" >/dev/null 2>"$tmp/$n.err"; then
+			fail "pgo_bolt_error_$n: accepted"
+		elif [ "$(wc -l <"$tmp/$n.err")" -eq 1 ] && grep -Eq "$pat" "$tmp/$n.err"; then
+			pass "pgo_bolt_error_$n ($(cat "$tmp/$n.err"))"
+		else
+			fail "pgo_bolt_error_$n: $(head -2 "$tmp/$n.err")"
+		fi
+	}
+	errs no_format 'which profile' --binary "$tmp/pgo_hot"
+	errs bad_format "the formats are" --format gcov
+	errs missing "cannot read it" --format bolt --binary "$tmp/nonexistent"
+	errs not_elf "not an ELF file" --format bolt --binary "$fx/pgo_hot.c"
+	errs not_recorded "no branch in .* ran in this binary" --format bolt-pa --binary /bin/true
 else
 	fail "pgo_bolt_build_hot: $(head -1 "$tmp/gcc.err")"
 fi
