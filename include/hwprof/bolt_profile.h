@@ -6,8 +6,8 @@
  *     "1 FUNC OFF 1 FUNC OFF MISPREDS COUNT" (a side outside every
  *     function: "0 [unknown] 0"); taken branches (returns left out, as
  *     perf2bolt ignores them) and the fall-through edges of the basic
- *     blocks each range runs over (from the block's last non-nop
- *     instruction to the next block, mispredicts 0);
+ *     blocks each range runs over (from the block's last instruction to
+ *     the next block, mispredicts 0), summed per edge;
  *   - pre-aggregated text, as 'perf2bolt --pa' reads it: "B FROM TO COUNT
  *     MISPREDS" per taken branch and "F START END COUNT" per range ("f"
  *     when the range likely began with a return from outside the function),

@@ -4,10 +4,10 @@
  * fdata needs BOLT's view of the binary: its functions (symbol-table
  * functions, local names made unique as "name/N") and their basic blocks
  * (leaders: the entry, direct branch targets inside the function and the
- * instruction after a branch or return; nops belong to no block's end).
+ * instruction after a branch or return).
  * A range [start, end] that stays in one function then crosses a block
  * boundary wherever the next instruction starts a block: that boundary is
- * a fall-through edge, from the block's last non-nop instruction.
+ * a fall-through edge, from the block's last instruction.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -28,6 +28,7 @@ struct func {
 	uint64_t start, size; /* link-time address */
 	char *name;           /* BOLT's: global as is, local "name/N" */
 	uint8_t *leader;      /* per byte: starts a basic block (decoded on first use) */
+	char *numbered;       /* while naming */
 	bool decoded;
 	bool local;
 };
@@ -37,6 +38,8 @@ struct edge {
 	uint64_t from_off, to_off, mispreds, count;
 };
 
+struct origin;
+
 struct ctx {
 	struct hwp__code_file *file;
 	struct hwp__code_cache *cc;
@@ -45,6 +48,9 @@ struct ctx {
 	size_t n_fn, cap_fn;
 	struct edge *e;
 	size_t n_e, cap_e;
+	Elf *elf;              /* the binary: symbols, PLT, jump tables */
+	struct origin *origin; /* sorted by target */
+	size_t n_origin;
 };
 
 static int by_start(const void *a, const void *b)
@@ -54,12 +60,109 @@ static int by_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+static int push_fn(struct ctx *x, uint64_t start, uint64_t size, const char *name)
+{
+	struct func *f = HWP_VEC_PUSH(x->fn, x->n_fn, x->cap_fn);
+
+	if (!f || !(name = strdup(name)))
+		return -ENOMEM;
+	*f = (struct func){ .start = start, .size = size, .name = (char *)name };
+	return 0;
+}
+
+/* The symbol name of the relocation at GOT slot SLOT (JUMP_SLOT in
+   .rela.plt, GLOB_DAT in .rela.dyn), NULL when none. */
+static const char *got_symbol(Elf *e, uint64_t slot)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh, dsh;
+		Elf_Data *d, *dd;
+		Elf_Scn *dyn;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !(d = elf_getdata(scn, NULL)) ||
+		    !(dyn = elf_getscn(e, sh.sh_link)) || !gelf_getshdr(dyn, &dsh) || !(dd = elf_getdata(dyn, NULL)))
+			continue;
+		for (size_t i = 0; i < sh.sh_size / (sh.sh_entsize ? sh.sh_entsize : 1); i++) {
+			GElf_Rela r;
+			GElf_Sym sym;
+
+			if (gelf_getrela(d, (int)i, &r) && r.r_offset == slot && GELF_R_SYM(r.r_info) &&
+			    gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &sym))
+				return elf_strptr(e, dsh.sh_link, sym.st_name);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * BOLT's PLT functions (x86-64): each entry of .plt, .plt.sec and .plt.got
+ * whose indirect jump (ff 25, behind endbr64 and bnd) goes through a GOT
+ * slot with a symbol's relocation is "SYM@PLT"; the start of .plt (the
+ * resolver's entry) is the pseudo function "__BOLT_PSEUDO_.plt".
+ */
+static int read_plt(struct ctx *x, Elf *e)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstr;
+	int err;
+
+	if (elf_getshdrstrndx(e, &shstr))
+		return 0;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		const char *name;
+		uint64_t ent;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(e, shstr, sh.sh_name)) ||
+		    (strcmp(name, ".plt") && strcmp(name, ".plt.sec") && strcmp(name, ".plt.got")) ||
+		    sh.sh_type != SHT_PROGBITS || !(d = elf_getdata(scn, NULL)) || d->d_size < sh.sh_size)
+			continue;
+		ent = sh.sh_entsize ? sh.sh_entsize : 16;
+		if (!strcmp(name, ".plt") && (err = push_fn(x, sh.sh_addr, ent, "P__BOLT_PSEUDO_.plt")))
+			return err;
+		for (uint64_t o = 0; o + ent <= sh.sh_size; o += ent) {
+			const uint8_t *p = (const uint8_t *)d->d_buf + o;
+			char buf[512];
+			const char *sym;
+
+			for (uint64_t i = 0; i + 6 <= ent; i++) {
+				int32_t disp;
+
+				if (p[i] != 0xff || p[i + 1] != 0x25)
+					continue;
+				memcpy(&disp, p + i + 2, 4);
+				sym = got_symbol(e, sh.sh_addr + o + i + 6 + (uint64_t)(int64_t)disp);
+				if (sym && *sym) {
+					snprintf(buf, sizeof(buf), "P%s@PLT", sym);
+					if ((err = push_fn(x, sh.sh_addr + o, ent, buf)))
+						return err;
+				}
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static int by_name_start(const void *a, const void *b)
+{
+	const struct func *x = *(const struct func *const *)a, *y = *(const struct func *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->start < y->start ? -1 : x->start > y->start;
+}
+
 /* The functions of the symbol table, sorted; local names numbered per name
    in address order, as BOLT's name resolver does. */
 static int read_functions(struct ctx *x, const char *path)
 {
-	Elf *e = hwp_elf__open(path);
+	Elf *e = x->elf = hwp_elf__open(path);
 	Elf_Scn *scn = NULL;
+	struct func **order = NULL;
+	unsigned id = 0;
 	bool global_seen = false;
 	int err = 0;
 
@@ -85,7 +188,7 @@ static int read_functions(struct ctx *x, const char *path)
 				goto out;
 			}
 			*f = (struct func){ .start = sym.st_value, .size = sym.st_size };
-			/* 'L'ocal or 'G'lobal until the names are made unique */
+			/* 'L'ocal, 'G'lobal or 'P'LT until the names are made unique */
 			if (!(f->name = malloc(strlen(name) + 2))) {
 				err = -ENOMEM;
 				goto out;
@@ -95,6 +198,8 @@ static int read_functions(struct ctx *x, const char *path)
 			global_seen = true;
 		}
 	}
+	if (global_seen && (err = read_plt(x, e)))
+		goto out;
 	if (!global_seen) {
 		err = hwp_set_error(ENOENT, "%s: no symbol table (BOLT needs one)", path);
 		goto out;
@@ -111,32 +216,43 @@ static int read_functions(struct ctx *x, const char *path)
 	}
 	x->n_fn = n;
 	/* BOLT names a local "name/N", N counting the locals of that name in
-	   address order; globals keep their name */
+	   address order (sorted by name, then address: a stable count) */
+	if (!(order = malloc((x->n_fn ? x->n_fn : 1) * sizeof(*order)))) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < x->n_fn; i++)
+		order[i] = &x->fn[i];
+	qsort(order, x->n_fn, sizeof(*order), by_name_start);
 	for (size_t i = 0; i < x->n_fn; i++) {
-		struct func *f = &x->fn[i];
-		unsigned id = 1;
+		struct func *f = order[i];
 		char *nn;
 
-		if (f->name[0] == 'G') {
-			memmove(f->name, f->name + 1, strlen(f->name));
+		if (f->name[0] != 'L') /* 'G'lobal or 'P'LT: the name as is */
 			continue;
-		}
-		for (size_t j = 0; j < i; j++)
-			if (x->fn[j].local && !strncmp(x->fn[j].name, f->name + 1, strlen(f->name + 1)) &&
-			    x->fn[j].name[strlen(f->name + 1)] == '/')
-				id++;
+		id = i && order[i - 1]->name[0] == 'L' && !strcmp(order[i - 1]->name, f->name) ? id + 1 : 1;
 		if (!(nn = malloc(strlen(f->name) + 16))) {
 			err = -ENOMEM;
 			goto out;
 		}
 		sprintf(nn, "%s/%u", f->name + 1, id);
-		free(f->name);
-		f->name = nn;
 		f->local = true;
+		f->numbered = nn; /* renamed after the pass: the count compares raw names */
+	}
+	for (size_t i = 0; i < x->n_fn; i++) {
+		struct func *f = &x->fn[i];
+
+		if (f->numbered) {
+			free(f->name);
+			f->name = f->numbered;
+			f->numbered = NULL;
+		} else {
+			memmove(f->name, f->name + 1, strlen(f->name));
+		}
 	}
 out:
-	elf_end(e);
-	return err;
+	free(order);
+	return err; /* x->elf stays open for the jump tables */
 }
 
 /* The function containing link-time address A, -1 when none. */
@@ -167,29 +283,101 @@ static bool to_vaddr(const struct ctx *x, uint64_t off, uint64_t *vaddr)
 	return hwp__code_file_offset_to_vaddr(x->file, off, vaddr) == 0;
 }
 
-/* x86 nops as BOLT drops them from its blocks: 0x90 and 0f 1f /0, behind
-   operand-size and segment prefixes. */
-static bool is_nop(const struct ctx *x, const struct hwp__insn *in)
+/* The bytes at link-time address A with at least N of them, NULL when not
+   in the file. */
+static const uint8_t *bytes_at(const struct ctx *x, uint64_t a, size_t n)
 {
-	uint64_t va;
-	size_t left;
-	const uint8_t *p = hwp__code_file_at_offset(x->file, in->offset, &va, &left);
+	size_t nph, size;
+	const uint8_t *image = (const uint8_t *)elf_rawfile(x->elf, &size);
+
+	if (!image || elf_getphdrnum(x->elf, &nph))
+		return NULL;
+	for (size_t i = 0; i < nph; i++) { /* any loadable segment: tables are data */
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(x->elf, (int)i, &ph) || ph.p_type != PT_LOAD || a < ph.p_vaddr ||
+		    a - ph.p_vaddr >= ph.p_filesz || ph.p_filesz - (a - ph.p_vaddr) < n ||
+		    ph.p_offset + (a - ph.p_vaddr) + n > size)
+			continue;
+		return image + ph.p_offset + (a - ph.p_vaddr);
+	}
+	return NULL;
+}
+
+/* "lea disp32(%rip), %reg" at A (LEN bytes): its address, else 0. */
+static uint64_t rip_lea(const struct ctx *x, uint64_t a, unsigned len)
+{
+	const uint8_t *p = bytes_at(x, a, len);
+	int32_t disp;
+
+	if (!p || len != 7 || (p[0] & 0xf8) != 0x48 || p[1] != 0x8d || (p[2] & 0xc7) != 0x05)
+		return 0;
+	memcpy(&disp, p + 3, 4);
+	return a + len + (uint64_t)(int64_t)disp;
+}
+
+/*
+ * The case labels of the jump table behind the indirect jump at A (BOLT
+ * analyses jump tables and starts a block at each target): "jmp
+ * *T(,%reg,8)" reads absolute entries at T; otherwise the table is the
+ * last rip-relative lea's address LEA with 32-bit entries relative to it
+ * (gcc's PIC tables). Entries are read while they land in F, and a PIC
+ * table ends where the function's next table begins (LIMIT): gcc puts a
+ * function's tables one after the other.
+ */
+static void mark_jump_table(const struct ctx *x, struct func *f, uint64_t a, unsigned len, uint64_t lea,
+			    uint64_t limit)
+{
+	const uint8_t *p = bytes_at(x, a, len);
 	unsigned i = 0;
 
-	if (!p || in->cls != HWP_INSN_OTHER || left < in->len)
-		return false;
-	while (i < in->len && (p[i] == 0x66 || p[i] == 0x2e))
+	if (!p)
+		return;
+	while (i < len && (p[i] == 0x3e || (p[i] & 0xf0) == 0x40)) /* notrack, REX */
 		i++;
-	if (i < in->len && p[i] == 0x90)
-		return i + 1 == in->len;
-	return i + 1 < in->len && p[i] == 0x0f && p[i + 1] == 0x1f;
+	if (i + 7 <= len && p[i] == 0xff && p[i + 1] == 0x24 && (p[i + 2] & 7) == 5) {
+		int32_t disp;
+
+		memcpy(&disp, p + i + 3, 4);
+		for (uint64_t t = (uint64_t)(int64_t)disp, k = 0; k < 4096; k++) {
+			const uint8_t *e = bytes_at(x, t + 8 * k, 8);
+			uint64_t v;
+
+			if (!e)
+				return;
+			memcpy(&v, e, 8);
+			if (v < f->start || v >= f->start + f->size)
+				return;
+			f->leader[v - f->start] = 1;
+		}
+		return;
+	}
+	for (uint64_t k = 0; lea && k < 4096 && lea + 4 * k < limit; k++) {
+		const uint8_t *e = bytes_at(x, lea + 4 * k, 4);
+		int32_t v;
+		uint64_t t;
+
+		if (!e)
+			return;
+		memcpy(&v, e, 4);
+		t = lea + (uint64_t)(int64_t)v;
+		if (t < f->start || t >= f->start + f->size)
+			return;
+		f->leader[t - f->start] = 1;
+	}
 }
 
 /* Decodes function F once and marks its block leaders. */
 static int decode_fn(struct ctx *x, struct func *f)
 {
 	uint64_t off, a;
-	bool after_branch = true;
+	uint64_t lea = 0; /* the last rip-relative lea's address: a PIC jump table */
+	struct jt {
+		uint64_t at, lea;
+		unsigned len;
+	} jt[64]; /* the indirect jumps, read once every table's start is known */
+	size_t n_jt = 0;
+	bool after_branch = true, after_cond = false;
 
 	if (f->decoded)
 		return f->leader ? 0 : -ENOENT;
@@ -202,14 +390,31 @@ static int decode_fn(struct ctx *x, struct func *f)
 
 		if (hwp__code_cache_insn(x->cc, x->module, off + (a - f->start), &in) || !in.len)
 			break;
-		if (after_branch)
+		bool inside = (in.cls == HWP_INSN_COND || in.cls == HWP_INSN_JUMP) && in.has_target &&
+			      to_vaddr(x, in.target, &t) && t >= f->start && t < f->start + f->size;
+
+		/* BOLT keeps "jcc; jmp" in one block (two terminators) when
+		   the jmp stays in the function; a jmp elsewhere is a tail call */
+		if (after_branch && !(after_cond && in.cls == HWP_INSN_JUMP && inside))
 			f->leader[a - f->start] = 1;
+		after_cond = in.cls == HWP_INSN_COND;
 		after_branch = in.cls == HWP_INSN_COND || in.cls == HWP_INSN_JUMP || in.cls == HWP_INSN_IND_JUMP ||
 			       in.cls == HWP_INSN_RET;
-		if ((in.cls == HWP_INSN_COND || in.cls == HWP_INSN_JUMP) && in.has_target &&
-		    to_vaddr(x, in.target, &t) && t >= f->start && t < f->start + f->size)
+		if (inside)
 			f->leader[t - f->start] = 1;
+		if (in.cls == HWP_INSN_IND_JUMP && n_jt < sizeof(jt) / sizeof(jt[0]))
+			jt[n_jt++] = (struct jt){ a, lea, in.len };
+		else if (in.cls == HWP_INSN_OTHER && (t = rip_lea(x, a, in.len)))
+			lea = t;
 		a += in.len;
+	}
+	for (size_t i = 0; i < n_jt; i++) {
+		uint64_t limit = UINT64_MAX;
+
+		for (size_t j = 0; j < n_jt; j++)
+			if (jt[j].lea > jt[i].lea && jt[j].lea < limit)
+				limit = jt[j].lea;
+		mark_jump_table(x, f, jt[i].at, jt[i].len, jt[i].lea, limit);
 	}
 	return 0;
 }
@@ -235,39 +440,95 @@ static bool prev_is_call(struct ctx *x, const struct func *f, uint64_t fn_off, u
 	for (uint64_t p = f->start; p < a;) {
 		if (hwp__code_cache_insn(x->cc, x->module, fn_off + (p - f->start), &in) || !in.len)
 			return false;
-		if (!is_nop(x, &in)) {
-			prev = in;
-			have = true;
-		}
+		prev = in;
+		have = true;
 		p += in.len;
 	}
 	return have && (prev.cls == HWP_INSN_CALL || prev.cls == HWP_INSN_IND_CALL);
+}
+
+/* Per branch target: how many taken branches reached it from inside its
+   function and from outside (another function, module or nowhere). */
+struct origin {
+	uint64_t target, inside, outside;
+};
+
+static int by_target(const void *p, const void *q)
+{
+	const struct origin *a = p, *b = q;
+
+	return a->target < b->target ? -1 : a->target > b->target;
+}
+
+/* The range table does not keep which branch began each range; perf2bolt
+   asks whether its source lies in the range's function. Decided per start
+   address by the majority of the taken branches to it. */
+static bool origin_outside(const struct ctx *x, uint64_t s)
+{
+	struct origin key = { .target = s }, *o;
+
+	o = bsearch(&key, x->origin, x->n_origin, sizeof(*x->origin), by_target);
+	return o && o->outside > o->inside;
+}
+
+static int gather_origins(struct ctx *x, struct hwp_branch_collector *c)
+{
+	size_t n, k = 0;
+	const struct hwp_branch_row *r = hwp_branch_table__rows(hwp_branch_collector__table(c), &n);
+
+	if (!(x->origin = calloc(n ? n : 1, sizeof(*x->origin))))
+		return hwp_set_error(ENOMEM, "out of memory writing a BOLT profile");
+	for (size_t i = 0; i < n; i++) {
+		const struct hwp_branch_key *b = &r[i].key;
+		uint64_t ta, fa;
+		int tf;
+
+		if (b->to.module != x->module || !to_vaddr(x, b->to.offset, &ta))
+			continue;
+		tf = find_fn(x, ta);
+		x->origin[k].target = ta;
+		if (tf >= 0 && b->from.module == x->module && to_vaddr(x, b->from.offset, &fa) && find_fn(x, fa) == tf)
+			x->origin[k].inside = r[i].c.count;
+		else
+			x->origin[k].outside = r[i].c.count;
+		k++;
+	}
+	qsort(x->origin, k, sizeof(*x->origin), by_target);
+	x->n_origin = 0;
+	for (size_t i = 0; i < k; i++) {
+		if (x->n_origin && x->origin[x->n_origin - 1].target == x->origin[i].target) {
+			x->origin[x->n_origin - 1].inside += x->origin[i].inside;
+			x->origin[x->n_origin - 1].outside += x->origin[i].outside;
+		} else {
+			x->origin[x->n_origin++] = x->origin[i];
+		}
+	}
+	return 0;
 }
 
 /*
  * The fall-through edges of the range [S, E] (link-time addresses), as
  * perf2bolt's trace walk finds them; false when the range leaves its
  * function or runs off a block that cannot fall through. *FROM_RETURN:
- * the range begins at a block leader right after a call (it most likely
- * began with a return from the callee); BOLT then also counts the call's
+ * the branch into the range most likely came from outside the function
+ * (see origin_outside()); when the range then begins a block right after
+ * a call, BOLT takes it for the call's return and also counts the call's
  * fall-through edge into that block.
  */
 static int range_edges(struct ctx *x, uint64_t s, uint64_t e, uint64_t count, bool emit, bool *from_return)
 {
 	int fi = find_fn(x, s);
 	struct func *f;
-	uint64_t fn_off, last = 0, a;
-	bool have_last = false;
+	uint64_t fn_off, last = s, a;
 	int err;
 
-	*from_return = false;
+	*from_return = origin_outside(x, s);
 	if (fi < 0 || find_fn(x, e) != fi || s > e)
 		return 0;
 	f = &x->fn[fi];
 	if (decode_fn(x, f) || !to_offset(x, f->start, &fn_off))
 		return 0;
-	if (f->leader[s - f->start] && s != f->start && prev_is_call(x, f, fn_off, s)) {
-		*from_return = true;
+	if (*from_return && f->leader[s - f->start] && s != f->start && prev_is_call(x, f, fn_off, s)) {
 		/* the block before ends with the call: start the walk there */
 		for (a = s - 1; a > f->start && !f->leader[a - f->start]; a--)
 			;
@@ -278,17 +539,12 @@ static int range_edges(struct ctx *x, uint64_t s, uint64_t e, uint64_t count, bo
 
 		if (hwp__code_cache_insn(x->cc, x->module, fn_off + (a - f->start), &in) || !in.len)
 			return 0;
-		if (a != s && f->leader[a - f->start]) {
-			uint64_t from = have_last ? last : a; /* a block of nops only: its own start */
-
-			if (emit && (err = add_edge(x, fi, from - f->start, fi, a - f->start, 0, count)))
-				return err;
-			have_last = false;
-		}
-		if (!is_nop(x, &in)) {
-			last = a;
-			have_last = true;
-		}
+		/* the block's last instruction (nops included: BOLT keeps
+		   their offsets) falls through to the leader */
+		if (a != s && f->leader[a - f->start] && emit &&
+		    (err = add_edge(x, fi, last - f->start, fi, a - f->start, 0, count)))
+			return err;
+		last = a;
 		a += in.len;
 	}
 	return 0;
@@ -416,7 +672,8 @@ int hwp_bolt_profile__write(struct hwp_branch_collector *c, int module, enum hwp
 		return hwp_set_error(ENOENT, "%s: cannot read it as an ELF file", path);
 	if ((err = read_functions(&x, path)))
 		goto out;
-	if ((err = gather_branches(&x, c, f == HWP_BOLT_FORMAT_PREAGG ? fp : NULL)) ||
+	if ((err = gather_origins(&x, c)) ||
+	    (err = gather_branches(&x, c, f == HWP_BOLT_FORMAT_PREAGG ? fp : NULL)) ||
 	    (err = gather_ranges(&x, c, f == HWP_BOLT_FORMAT_PREAGG ? fp : NULL)))
 		goto out;
 	if (f == HWP_BOLT_FORMAT_FDATA)
@@ -426,10 +683,14 @@ int hwp_bolt_profile__write(struct hwp_branch_collector *c, int module, enum hwp
 out:
 	for (size_t i = 0; i < x.n_fn; i++) {
 		free(x.fn[i].name);
+		free(x.fn[i].numbered);
 		free(x.fn[i].leader);
 	}
 	free(x.fn);
 	free(x.e);
+	free(x.origin);
+	if (x.elf)
+		elf_end(x.elf);
 	hwp__code_file_close(x.file);
 	return err;
 }

@@ -10,6 +10,7 @@
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/branch_collect_internal.h"
 #include "decode/insn_starts.h"
@@ -259,6 +260,8 @@ int hwp_range_profile__module_for_file(struct hwp_branch_collector *c, const cha
 
 	if (e)
 		elf_end(e);
+	if (!e && access(path, R_OK))
+		return hwp_set_error(ENOENT, "%s: cannot read it: %s", path, strerror(errno));
 	if (!e)
 		return hwp_set_error(ENOENT, "%s: not an ELF file", path);
 	if (!idn)
