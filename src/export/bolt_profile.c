@@ -27,10 +27,15 @@
 struct func {
 	uint64_t start, size; /* link-time address */
 	char *name;           /* BOLT's: global as is, local "name/N" */
-	uint8_t *leader;      /* per byte: starts a basic block (decoded on first use) */
+	uint8_t *leader;      /* per byte: LEADER, AFTER_CALL bits (decoded on first use) */
 	char *numbered;       /* while naming */
 	bool decoded;
 	bool local;
+};
+
+enum {
+	LEADER = 1,     /* starts a basic block */
+	AFTER_CALL = 2, /* an instruction right after a call */
 };
 
 struct edge {
@@ -348,7 +353,7 @@ static void mark_jump_table(const struct ctx *x, struct func *f, uint64_t a, uns
 			memcpy(&v, e, 8);
 			if (v < f->start || v >= f->start + f->size)
 				return;
-			f->leader[v - f->start] = 1;
+			f->leader[v - f->start] |= LEADER;
 		}
 		return;
 	}
@@ -363,7 +368,7 @@ static void mark_jump_table(const struct ctx *x, struct func *f, uint64_t a, uns
 		t = lea + (uint64_t)(int64_t)v;
 		if (t < f->start || t >= f->start + f->size)
 			return;
-		f->leader[t - f->start] = 1;
+		f->leader[t - f->start] |= LEADER;
 	}
 }
 
@@ -377,7 +382,7 @@ static int decode_fn(struct ctx *x, struct func *f)
 		unsigned len;
 	} jt[64]; /* the indirect jumps, read once every table's start is known */
 	size_t n_jt = 0;
-	bool after_branch = true, after_cond = false;
+	bool after_branch = true, after_cond = false, after_call = false;
 
 	if (f->decoded)
 		return f->leader ? 0 : -ENOENT;
@@ -396,12 +401,15 @@ static int decode_fn(struct ctx *x, struct func *f)
 		/* BOLT keeps "jcc; jmp" in one block (two terminators) when
 		   the jmp stays in the function; a jmp elsewhere is a tail call */
 		if (after_branch && !(after_cond && in.cls == HWP_INSN_JUMP && inside))
-			f->leader[a - f->start] = 1;
+			f->leader[a - f->start] |= LEADER;
+		if (after_call)
+			f->leader[a - f->start] |= AFTER_CALL;
+		after_call = in.cls == HWP_INSN_CALL || in.cls == HWP_INSN_IND_CALL;
 		after_cond = in.cls == HWP_INSN_COND;
 		after_branch = in.cls == HWP_INSN_COND || in.cls == HWP_INSN_JUMP || in.cls == HWP_INSN_IND_JUMP ||
 			       in.cls == HWP_INSN_RET;
 		if (inside)
-			f->leader[t - f->start] = 1;
+			f->leader[t - f->start] |= LEADER;
 		if (in.cls == HWP_INSN_IND_JUMP && n_jt < sizeof(jt) / sizeof(jt[0]))
 			jt[n_jt++] = (struct jt){ a, lea, in.len };
 		else if (in.cls == HWP_INSN_OTHER && (t = rip_lea(x, a, in.len)))
@@ -428,23 +436,6 @@ static int add_edge(struct ctx *x, int from_fn, uint64_t from_off, int to_fn, ui
 		return hwp_set_error(ENOMEM, "out of memory writing a BOLT profile");
 	*e = (struct edge){ from_fn, to_fn, from_fn < 0 ? 0 : from_off, to_fn < 0 ? 0 : to_off, mispreds, count };
 	return 0;
-}
-
-/* The instruction before OFF in function F, by decoding from F's start
-   (functions are short; only ranges starting at a block leader ask). */
-static bool prev_is_call(struct ctx *x, const struct func *f, uint64_t fn_off, uint64_t a)
-{
-	struct hwp__insn in, prev = { 0 };
-	bool have = false;
-
-	for (uint64_t p = f->start; p < a;) {
-		if (hwp__code_cache_insn(x->cc, x->module, fn_off + (p - f->start), &in) || !in.len)
-			return false;
-		prev = in;
-		have = true;
-		p += in.len;
-	}
-	return have && (prev.cls == HWP_INSN_CALL || prev.cls == HWP_INSN_IND_CALL);
 }
 
 /* Per branch target: how many taken branches reached it from inside its
@@ -528,9 +519,9 @@ static int range_edges(struct ctx *x, uint64_t s, uint64_t e, uint64_t count, bo
 	f = &x->fn[fi];
 	if (decode_fn(x, f) || !to_offset(x, f->start, &fn_off))
 		return 0;
-	if (*from_return && f->leader[s - f->start] && s != f->start && prev_is_call(x, f, fn_off, s)) {
+	if (*from_return && f->leader[s - f->start] == (LEADER | AFTER_CALL) && s != f->start) {
 		/* the block before ends with the call: start the walk there */
-		for (a = s - 1; a > f->start && !f->leader[a - f->start]; a--)
+		for (a = s - 1; a > f->start && !(f->leader[a - f->start] & LEADER); a--)
 			;
 		s = a;
 	}
@@ -541,7 +532,7 @@ static int range_edges(struct ctx *x, uint64_t s, uint64_t e, uint64_t count, bo
 			return 0;
 		/* the block's last instruction (nops included: BOLT keeps
 		   their offsets) falls through to the leader */
-		if (a != s && f->leader[a - f->start] && emit &&
+		if (a != s && (f->leader[a - f->start] & LEADER) && emit &&
 		    (err = add_edge(x, fi, last - f->start, fi, a - f->start, 0, count)))
 			return err;
 		last = a;
