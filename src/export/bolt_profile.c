@@ -29,6 +29,7 @@ struct func {
 	char *name;           /* BOLT's: global as is, local "name/N" */
 	uint8_t *leader;      /* per byte: LEADER, AFTER_CALL bits (decoded on first use) */
 	char *numbered;       /* while naming */
+	uint64_t sec_end;     /* while sizing a symbol without a size */
 	bool decoded;
 	bool local;
 };
@@ -62,7 +63,9 @@ static int by_start(const void *a, const void *b)
 {
 	const struct func *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->size > y->size ? -1 : x->size < y->size; /* a sized alias first */
 }
 
 static int push_fn(struct ctx *x, uint64_t start, uint64_t size, const char *name)
@@ -185,7 +188,7 @@ static int read_functions(struct ctx *x, const char *path)
 			struct func *f;
 
 			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    sym.st_shndx == SHN_UNDEF || !sym.st_size ||
+			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
 			    !(name = elf_strptr(e, sh.sh_link, sym.st_name)) || !*name)
 				continue;
 			if (!(f = HWP_VEC_PUSH(x->fn, x->n_fn, x->cap_fn))) {
@@ -193,6 +196,14 @@ static int read_functions(struct ctx *x, const char *path)
 				goto out;
 			}
 			*f = (struct func){ .start = sym.st_value, .size = sym.st_size };
+			if (!f->size) { /* crtstuff's, _init, _fini: to the next one, see below */
+				Elf_Scn *in = elf_getscn(e, sym.st_shndx);
+				GElf_Shdr ish;
+
+				if (in && gelf_getshdr(in, &ish) && sym.st_value >= ish.sh_addr &&
+				    sym.st_value < ish.sh_addr + ish.sh_size)
+					f->sec_end = ish.sh_addr + ish.sh_size;
+			}
 			/* 'L'ocal, 'G'lobal or 'P'LT until the names are made unique */
 			if (!(f->name = malloc(strlen(name) + 2))) {
 				err = -ENOMEM;
@@ -220,6 +231,17 @@ static int read_functions(struct ctx *x, const char *path)
 		x->fn[n++] = x->fn[i];
 	}
 	x->n_fn = n;
+	/* a symbol without a size reaches the next function or its section's
+	   end, as BOLT sizes it */
+	for (size_t i = 0; i < x->n_fn; i++) {
+		struct func *f = &x->fn[i];
+
+		if (f->size)
+			continue;
+		f->size = f->sec_end > f->start ? f->sec_end - f->start : 0;
+		if (i + 1 < x->n_fn && x->fn[i + 1].start - f->start < f->size)
+			f->size = x->fn[i + 1].start - f->start;
+	}
 	/* BOLT names a local "name/N", N counting the locals of that name in
 	   address order (sorted by name, then address: a stable count) */
 	if (!(order = malloc((x->n_fn ? x->n_fn : 1) * sizeof(*order)))) {
