@@ -2,7 +2,8 @@
 # hwprof pgo --format bolt / bolt-pa / autofdo on emulated recordings of
 # fixtures (tests/fixtures/pgo_hot.c, a PIE; tests/fixtures/pgo_switch.c,
 # jump tables with cases falling into each other, static functions and a
-# tail call, as a PIE and not) and of a driver linked against
+# tail call, as a PIE and not; tests/fixtures/pgo_lib.c, a shared library)
+# and of a driver linked against
 # Debian's static SQLite and zlib (tests/fixtures/realworld_sqlite.c), both
 # linked with --emit-relocs (BOLT rewrites only binaries that keep them):
 #   - hwprof's fdata equals perf2bolt's (LLVM 19) edge by edge, order aside
@@ -132,6 +133,22 @@ if gcc -O2 -g -fPIE -pie -Wl,--emit-relocs -o "$tmp/pgo_switch" "$fx/pgo_switch.
 	fi
 else
 	fail "pgo_bolt_build_switch: $(head -1 "$tmp/gcc.err")"
+fi
+
+# a shared library (--binary names it; perf2bolt is given the .so)
+if gcc -O2 -g -fPIC -shared -Wl,--emit-relocs -o "$tmp/libpgo.so" "$fx/pgo_lib.c" 2>"$tmp/gcc.err" &&
+	gcc -O2 -g -o "$tmp/pgo_driver" "$fx/pgo_driver.c" -L"$tmp" -lpgo -Wl,-rpath,"$tmp" 2>>"$tmp/gcc.err"; then
+	if emu_record shlib -c 1000 -- "$tmp/pgo_driver" &&
+		"$perf2bolt" -p "$tmp/shlib.data" -o "$tmp/shlib.p2b.fdata" "$tmp/libpgo.so" >"$tmp/shlib.p2b.out" 2>&1 &&
+		"$HWPROF" pgo -q -i "$tmp/shlib.data" --format bolt --binary "$tmp/libpgo.so" -o "$tmp/shlib.fdata" \
+			2>"$tmp/shlib.pgo.err" &&
+		out=$(python3 "$cmp_py" "$tmp/shlib.p2b.fdata" "$tmp/shlib.fdata" --allow-call-ft "$tmp/libpgo.so" 2>&1); then
+		pass "pgo_bolt_vs_perf2bolt_shlib ($out)"
+	else
+		fail "pgo_bolt_vs_perf2bolt_shlib: $(head -1 "$tmp/shlib.err") $(head -1 "$tmp/shlib.pgo.err") ${out:-}"
+	fi
+else
+	fail "pgo_bolt_build_shlib: $(head -1 "$tmp/gcc.err")"
 fi
 
 lib=/usr/lib/x86_64-linux-gnu
