@@ -2,9 +2,10 @@
 /*
  * BOLT fdata and pre-aggregated text from the collector's tables. The
  * fdata needs BOLT's view of the binary: its functions (symbol-table
- * functions, local names made unique as "name/N") and their basic blocks
- * (leaders: the entry, direct branch targets inside the function and the
- * instruction after a branch or return).
+ * functions, local names made unique as "name/N", PLT entries "sym@PLT")
+ * and their basic blocks (leaders: the entry, direct branch targets inside
+ * the function, jump-table targets and the instruction after a branch or
+ * return, but for a jcc's in-function jmp).
  * A range [start, end] that stays in one function then crosses a block
  * boundary wherever the next instruction starts a block: that boundary is
  * a fall-through edge, from the block's last instruction.
@@ -192,7 +193,7 @@ static int read_functions(struct ctx *x, const char *path)
 			    !(name = elf_strptr(e, sh.sh_link, sym.st_name)) || !*name)
 				continue;
 			if (!(f = HWP_VEC_PUSH(x->fn, x->n_fn, x->cap_fn))) {
-				err = -ENOMEM;
+				err = hwp_set_error(ENOMEM, "%s: out of memory reading its symbols", path);
 				goto out;
 			}
 			*f = (struct func){ .start = sym.st_value, .size = sym.st_size };
@@ -206,7 +207,7 @@ static int read_functions(struct ctx *x, const char *path)
 			}
 			/* 'L'ocal, 'G'lobal or 'P'LT until the names are made unique */
 			if (!(f->name = malloc(strlen(name) + 2))) {
-				err = -ENOMEM;
+				err = hwp_set_error(ENOMEM, "%s: out of memory reading its symbols", path);
 				goto out;
 			}
 			f->name[0] = GELF_ST_BIND(sym.st_info) == STB_LOCAL ? 'L' : 'G';
@@ -214,8 +215,10 @@ static int read_functions(struct ctx *x, const char *path)
 			global_seen = true;
 		}
 	}
-	if (global_seen && (err = read_plt(x, e)))
+	if (global_seen && (err = read_plt(x, e))) {
+		err = hwp_set_error(ENOMEM, "%s: out of memory reading its PLT", path);
 		goto out;
+	}
 	if (!global_seen) {
 		err = hwp_set_error(ENOENT, "%s: no symbol table (BOLT needs one)", path);
 		goto out;
@@ -245,7 +248,7 @@ static int read_functions(struct ctx *x, const char *path)
 	/* BOLT names a local "name/N", N counting the locals of that name in
 	   address order (sorted by name, then address: a stable count) */
 	if (!(order = malloc((x->n_fn ? x->n_fn : 1) * sizeof(*order)))) {
-		err = -ENOMEM;
+		err = hwp_set_error(ENOMEM, "%s: out of memory reading its symbols", path);
 		goto out;
 	}
 	for (size_t i = 0; i < x->n_fn; i++)
@@ -259,7 +262,7 @@ static int read_functions(struct ctx *x, const char *path)
 			continue;
 		id = i && order[i - 1]->name[0] == 'L' && !strcmp(order[i - 1]->name, f->name) ? id + 1 : 1;
 		if (!(nn = malloc(strlen(f->name) + 16))) {
-			err = -ENOMEM;
+			err = hwp_set_error(ENOMEM, "%s: out of memory reading its symbols", path);
 			goto out;
 		}
 		sprintf(nn, "%s/%u", f->name + 1, id);
