@@ -2,9 +2,10 @@
 /*
  * BOLT fdata and pre-aggregated text from the collector's tables. The
  * fdata needs BOLT's view of the binary: its functions (symbol-table
- * functions, local names made unique as "name/N") and their basic blocks
- * (leaders: the entry, direct branch targets inside the function and the
- * instruction after a branch or return).
+ * functions, local names made unique as "name/N", PLT entries "sym@PLT")
+ * and their basic blocks (leaders: the entry, direct branch targets inside
+ * the function, jump-table targets and the instruction after a branch or
+ * return, but for a jcc's in-function jmp).
  * A range [start, end] that stays in one function then crosses a block
  * boundary wherever the next instruction starts a block: that boundary is
  * a fall-through edge, from the block's last instruction.
@@ -27,10 +28,16 @@
 struct func {
 	uint64_t start, size; /* link-time address */
 	char *name;           /* BOLT's: global as is, local "name/N" */
-	uint8_t *leader;      /* per byte: starts a basic block (decoded on first use) */
+	uint8_t *leader;      /* per byte: LEADER, AFTER_CALL bits (decoded on first use) */
 	char *numbered;       /* while naming */
+	uint64_t sec_end;     /* while sizing a symbol without a size */
 	bool decoded;
 	bool local;
+};
+
+enum {
+	LEADER = 1,     /* starts a basic block */
+	AFTER_CALL = 2, /* an instruction right after a call */
 };
 
 struct edge {
@@ -57,7 +64,9 @@ static int by_start(const void *a, const void *b)
 {
 	const struct func *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->size > y->size ? -1 : x->size < y->size; /* a sized alias first */
 }
 
 static int push_fn(struct ctx *x, uint64_t start, uint64_t size, const char *name)
@@ -180,17 +189,25 @@ static int read_functions(struct ctx *x, const char *path)
 			struct func *f;
 
 			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    sym.st_shndx == SHN_UNDEF || !sym.st_size ||
+			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
 			    !(name = elf_strptr(e, sh.sh_link, sym.st_name)) || !*name)
 				continue;
 			if (!(f = HWP_VEC_PUSH(x->fn, x->n_fn, x->cap_fn))) {
-				err = -ENOMEM;
+				err = hwp_set_error(ENOMEM, "%s: out of memory reading its symbols", path);
 				goto out;
 			}
 			*f = (struct func){ .start = sym.st_value, .size = sym.st_size };
+			if (!f->size) { /* crtstuff's, _init, _fini: to the next one, see below */
+				Elf_Scn *in = elf_getscn(e, sym.st_shndx);
+				GElf_Shdr ish;
+
+				if (in && gelf_getshdr(in, &ish) && sym.st_value >= ish.sh_addr &&
+				    sym.st_value < ish.sh_addr + ish.sh_size)
+					f->sec_end = ish.sh_addr + ish.sh_size;
+			}
 			/* 'L'ocal, 'G'lobal or 'P'LT until the names are made unique */
 			if (!(f->name = malloc(strlen(name) + 2))) {
-				err = -ENOMEM;
+				err = hwp_set_error(ENOMEM, "%s: out of memory reading its symbols", path);
 				goto out;
 			}
 			f->name[0] = GELF_ST_BIND(sym.st_info) == STB_LOCAL ? 'L' : 'G';
@@ -198,8 +215,10 @@ static int read_functions(struct ctx *x, const char *path)
 			global_seen = true;
 		}
 	}
-	if (global_seen && (err = read_plt(x, e)))
+	if (global_seen && (err = read_plt(x, e))) {
+		err = hwp_set_error(ENOMEM, "%s: out of memory reading its PLT", path);
 		goto out;
+	}
 	if (!global_seen) {
 		err = hwp_set_error(ENOENT, "%s: no symbol table (BOLT needs one)", path);
 		goto out;
@@ -215,10 +234,21 @@ static int read_functions(struct ctx *x, const char *path)
 		x->fn[n++] = x->fn[i];
 	}
 	x->n_fn = n;
+	/* a symbol without a size reaches the next function or its section's
+	   end, as BOLT sizes it */
+	for (size_t i = 0; i < x->n_fn; i++) {
+		struct func *f = &x->fn[i];
+
+		if (f->size)
+			continue;
+		f->size = f->sec_end > f->start ? f->sec_end - f->start : 0;
+		if (i + 1 < x->n_fn && x->fn[i + 1].start - f->start < f->size)
+			f->size = x->fn[i + 1].start - f->start;
+	}
 	/* BOLT names a local "name/N", N counting the locals of that name in
 	   address order (sorted by name, then address: a stable count) */
 	if (!(order = malloc((x->n_fn ? x->n_fn : 1) * sizeof(*order)))) {
-		err = -ENOMEM;
+		err = hwp_set_error(ENOMEM, "%s: out of memory reading its symbols", path);
 		goto out;
 	}
 	for (size_t i = 0; i < x->n_fn; i++)
@@ -232,7 +262,7 @@ static int read_functions(struct ctx *x, const char *path)
 			continue;
 		id = i && order[i - 1]->name[0] == 'L' && !strcmp(order[i - 1]->name, f->name) ? id + 1 : 1;
 		if (!(nn = malloc(strlen(f->name) + 16))) {
-			err = -ENOMEM;
+			err = hwp_set_error(ENOMEM, "%s: out of memory reading its symbols", path);
 			goto out;
 		}
 		sprintf(nn, "%s/%u", f->name + 1, id);
@@ -348,7 +378,7 @@ static void mark_jump_table(const struct ctx *x, struct func *f, uint64_t a, uns
 			memcpy(&v, e, 8);
 			if (v < f->start || v >= f->start + f->size)
 				return;
-			f->leader[v - f->start] = 1;
+			f->leader[v - f->start] |= LEADER;
 		}
 		return;
 	}
@@ -363,7 +393,7 @@ static void mark_jump_table(const struct ctx *x, struct func *f, uint64_t a, uns
 		t = lea + (uint64_t)(int64_t)v;
 		if (t < f->start || t >= f->start + f->size)
 			return;
-		f->leader[t - f->start] = 1;
+		f->leader[t - f->start] |= LEADER;
 	}
 }
 
@@ -377,7 +407,7 @@ static int decode_fn(struct ctx *x, struct func *f)
 		unsigned len;
 	} jt[64]; /* the indirect jumps, read once every table's start is known */
 	size_t n_jt = 0;
-	bool after_branch = true, after_cond = false;
+	bool after_branch = true, after_cond = false, after_call = false;
 
 	if (f->decoded)
 		return f->leader ? 0 : -ENOENT;
@@ -396,12 +426,15 @@ static int decode_fn(struct ctx *x, struct func *f)
 		/* BOLT keeps "jcc; jmp" in one block (two terminators) when
 		   the jmp stays in the function; a jmp elsewhere is a tail call */
 		if (after_branch && !(after_cond && in.cls == HWP_INSN_JUMP && inside))
-			f->leader[a - f->start] = 1;
+			f->leader[a - f->start] |= LEADER;
+		if (after_call)
+			f->leader[a - f->start] |= AFTER_CALL;
+		after_call = in.cls == HWP_INSN_CALL || in.cls == HWP_INSN_IND_CALL;
 		after_cond = in.cls == HWP_INSN_COND;
 		after_branch = in.cls == HWP_INSN_COND || in.cls == HWP_INSN_JUMP || in.cls == HWP_INSN_IND_JUMP ||
 			       in.cls == HWP_INSN_RET;
 		if (inside)
-			f->leader[t - f->start] = 1;
+			f->leader[t - f->start] |= LEADER;
 		if (in.cls == HWP_INSN_IND_JUMP && n_jt < sizeof(jt) / sizeof(jt[0]))
 			jt[n_jt++] = (struct jt){ a, lea, in.len };
 		else if (in.cls == HWP_INSN_OTHER && (t = rip_lea(x, a, in.len)))
@@ -428,23 +461,6 @@ static int add_edge(struct ctx *x, int from_fn, uint64_t from_off, int to_fn, ui
 		return hwp_set_error(ENOMEM, "out of memory writing a BOLT profile");
 	*e = (struct edge){ from_fn, to_fn, from_fn < 0 ? 0 : from_off, to_fn < 0 ? 0 : to_off, mispreds, count };
 	return 0;
-}
-
-/* The instruction before OFF in function F, by decoding from F's start
-   (functions are short; only ranges starting at a block leader ask). */
-static bool prev_is_call(struct ctx *x, const struct func *f, uint64_t fn_off, uint64_t a)
-{
-	struct hwp__insn in, prev = { 0 };
-	bool have = false;
-
-	for (uint64_t p = f->start; p < a;) {
-		if (hwp__code_cache_insn(x->cc, x->module, fn_off + (p - f->start), &in) || !in.len)
-			return false;
-		prev = in;
-		have = true;
-		p += in.len;
-	}
-	return have && (prev.cls == HWP_INSN_CALL || prev.cls == HWP_INSN_IND_CALL);
 }
 
 /* Per branch target: how many taken branches reached it from inside its
@@ -528,9 +544,9 @@ static int range_edges(struct ctx *x, uint64_t s, uint64_t e, uint64_t count, bo
 	f = &x->fn[fi];
 	if (decode_fn(x, f) || !to_offset(x, f->start, &fn_off))
 		return 0;
-	if (*from_return && f->leader[s - f->start] && s != f->start && prev_is_call(x, f, fn_off, s)) {
+	if (*from_return && f->leader[s - f->start] == (LEADER | AFTER_CALL) && s != f->start) {
 		/* the block before ends with the call: start the walk there */
-		for (a = s - 1; a > f->start && !f->leader[a - f->start]; a--)
+		for (a = s - 1; a > f->start && !(f->leader[a - f->start] & LEADER); a--)
 			;
 		s = a;
 	}
@@ -541,7 +557,7 @@ static int range_edges(struct ctx *x, uint64_t s, uint64_t e, uint64_t count, bo
 			return 0;
 		/* the block's last instruction (nops included: BOLT keeps
 		   their offsets) falls through to the leader */
-		if (a != s && f->leader[a - f->start] && emit &&
+		if (a != s && (f->leader[a - f->start] & LEADER) && emit &&
 		    (err = add_edge(x, fi, last - f->start, fi, a - f->start, 0, count)))
 			return err;
 		last = a;

@@ -2,7 +2,8 @@
 # hwprof pgo --format bolt / bolt-pa / autofdo on emulated recordings of
 # fixtures (tests/fixtures/pgo_hot.c, a PIE; tests/fixtures/pgo_switch.c,
 # jump tables with cases falling into each other, static functions and a
-# tail call, as a PIE and not) and of a driver linked against
+# tail call, as a PIE and not; tests/fixtures/pgo_lib.c, a shared library)
+# and of a driver linked against
 # Debian's static SQLite and zlib (tests/fixtures/realworld_sqlite.c), both
 # linked with --emit-relocs (BOLT rewrites only binaries that keep them):
 #   - hwprof's fdata equals perf2bolt's (LLVM 19) edge by edge, order aside
@@ -29,11 +30,12 @@ fi
 cmp_py=$root/tests/e2e/fdata_compare.py
 cd "$tmp" || exit 1 # perf2bolt and llvm-bolt leave files in the current directory
 
-# one_case NAME BINARY [PROG ARGS]: records, then every check on BINARY
+# one_case NAME BINARY [PROG ARGS]: records (every $period-th taken branch
+# samples, default 1000), then every check on BINARY
 one_case() {
 	local name=$1 bin=$2 out
 	shift 2
-	if ! emu_record "$name" -c 1000 -- "$bin" "$@"; then
+	if ! emu_record "$name" -c "${period:-1000}" -- "$bin" "$@"; then
 		fail "pgo_bolt_record_$name: $(head -1 "$tmp/$name.err")"
 		return
 	fi
@@ -133,12 +135,30 @@ else
 	fail "pgo_bolt_build_switch: $(head -1 "$tmp/gcc.err")"
 fi
 
+# a shared library (--binary names it; perf2bolt is given the .so)
+if gcc -O2 -g -fPIC -shared -Wl,--emit-relocs -o "$tmp/libpgo.so" "$fx/pgo_lib.c" 2>"$tmp/gcc.err" &&
+	gcc -O2 -g -o "$tmp/pgo_driver" "$fx/pgo_driver.c" -L"$tmp" -lpgo -Wl,-rpath,"$tmp" 2>>"$tmp/gcc.err"; then
+	if emu_record shlib -c 1000 -- "$tmp/pgo_driver" &&
+		"$perf2bolt" -p "$tmp/shlib.data" -o "$tmp/shlib.p2b.fdata" "$tmp/libpgo.so" >"$tmp/shlib.p2b.out" 2>&1 &&
+		"$HWPROF" pgo -q -i "$tmp/shlib.data" --format bolt --binary "$tmp/libpgo.so" -o "$tmp/shlib.fdata" \
+			2>"$tmp/shlib.pgo.err" &&
+		out=$(python3 "$cmp_py" "$tmp/shlib.p2b.fdata" "$tmp/shlib.fdata" --allow-call-ft "$tmp/libpgo.so" 2>&1); then
+		pass "pgo_bolt_vs_perf2bolt_shlib ($out)"
+	else
+		fail "pgo_bolt_vs_perf2bolt_shlib: $(head -1 "$tmp/shlib.err") $(head -1 "$tmp/shlib.pgo.err") ${out:-}"
+	fi
+else
+	fail "pgo_bolt_build_shlib: $(head -1 "$tmp/gcc.err")"
+fi
+
 lib=/usr/lib/x86_64-linux-gnu
 if [ ! -f $lib/libsqlite3.a ] || [ ! -f $lib/libz.a ] || [ ! -f /usr/include/sqlite3.h ]; then
 	skip "pgo_bolt_sqlite: no static SQLite/zlib (apt-get install libsqlite3-dev zlib1g-dev)"
 elif gcc -O2 -g -Wl,--emit-relocs -o "$tmp/sqlite" "$fx/realworld_sqlite.c" -l:libsqlite3.a -l:libz.a -lm \
 	2>"$tmp/gcc.err"; then
-	one_case sqlite "$tmp/sqlite" 2000
+	# a dense sample: the exit path too (crtstuff's functions without a
+	# size, _fini, the PLT's .plt.got entry)
+	period=97 one_case sqlite "$tmp/sqlite" 4000
 else
 	fail "pgo_bolt_build_sqlite: $(head -1 "$tmp/gcc.err")"
 fi
