@@ -36,3 +36,4 @@ printf 'peak RSS: hwprof info %.1f MB, hwprof script %.1f MB (target <= 64 MB), 
 echo
 bench/reports.sh "$BUILD" "$SIZE_MB"
 bench/flow.sh "$BUILD" "$SIZE_MB"
+bench/pgo.sh "$BUILD"
