@@ -99,7 +99,7 @@ fi
 # library calls that are not function entries of the binary.
 if [ -n "${PGO_LLVM_NO_REAL:-}" ]; then
 	skip "pgo_llvm_real: PGO_LLVM_NO_REAL set"
-elif ! make -C "$root" -j2 BUILD="$tmp/cb" CC="$cc" CFLAGS="-O2 -g -fdebug-info-for-profiling" \
+elif ! make -C "$root" -j2 SAN= BUILD="$tmp/cb" CC="$cc" CFLAGS="-O2 -g -fdebug-info-for-profiling" \
 	"$tmp/cb/hwprof" >cb.log 2>&1; then
 	fail "pgo_llvm_real_build: $(grep -m1 -i error cb.log)"
 else
