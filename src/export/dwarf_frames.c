@@ -16,6 +16,7 @@
 
 #include "export/dwarf_frames.h"
 #include "hwprof/hwprof.h"
+#include "symbolize/dwarf_scope.h"
 #include "util/vec.h"
 
 /* A call site's discriminator (GCC and clang; elfutils' dwarf.h lacks it). */
@@ -103,12 +104,6 @@ static unsigned udata(Dwarf_Die *die, unsigned name)
 	Dwarf_Word w;
 
 	return dwarf_formudata(dwarf_attr(die, name, &a), &w) == 0 ? (unsigned)w : 0;
-}
-
-static bool is_scope(int tag)
-{
-	return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block || tag == DW_TAG_try_block ||
-	       tag == DW_TAG_catch_block || tag == DW_TAG_with_stmt;
 }
 
 /* The subprogram (a direct child of the CU, or inside a namespace/class)
@@ -206,19 +201,7 @@ size_t hwp__dwarf_frames_at(struct hwp__dwarf_frames *d, uint64_t vaddr, struct 
 	/* Each inlined instance: the frame above takes its call site, the new
 	   frame is the inlined function. */
 	cur = fn;
-	for (;;) {
-		bool down = false;
-
-		if (dwarf_child(&cur, &child) != 0)
-			break;
-		do {
-			if (is_scope(dwarf_tag(&child)) && dwarf_haspc(&child, vaddr) == 1) {
-				down = true;
-				break;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-		if (!down)
-			break;
+	while (hwp__dwarf_scope_child(&cur, vaddr, &child)) {
 		cur = child;
 		if (dwarf_tag(&cur) != DW_TAG_inlined_subroutine || n == max)
 			continue;

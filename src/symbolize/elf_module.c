@@ -16,6 +16,7 @@
 #include "util/arena.h"
 
 #ifdef HAVE_LIBDW
+#include "symbolize/dwarf_scope.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -765,12 +766,6 @@ static Dwarf_Die *find_fn(const struct cu_fns *f, uint64_t addr)
 	return NULL;
 }
 
-static bool is_pc_scope(int tag)
-{
-	return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_lexical_block ||
-	       tag == DW_TAG_try_block || tag == DW_TAG_catch_block || tag == DW_TAG_with_stmt;
-}
-
 /*
  * Inline chain as eu-addr2line -i finds it (dwarf_getscopes + _die): the
  * nesting of scopes holding ADDR inside its function; each
@@ -794,19 +789,7 @@ static int inline_chain(struct hwp_elf_module *m, Dwarf_Die *cudie, uint64_t add
 	if (!fn)
 		return 0;
 	cur = *fn;
-	for (;;) {
-		bool down = false;
-
-		if (dwarf_child(&cur, &child) != 0)
-			break;
-		do {
-			if (is_pc_scope(dwarf_tag(&child)) && dwarf_haspc(&child, addr) == 1) {
-				down = true;
-				break;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-		if (!down)
-			break;
+	while (hwp__dwarf_scope_child(&cur, addr, &child)) {
 		cur = child;
 		if (dwarf_tag(&cur) == DW_TAG_inlined_subroutine && depth < 64)
 			path[depth++] = cur;
