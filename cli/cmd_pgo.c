@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof pgo: profiles for compilers and post-link optimizers, one binary at a time. */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_report.h"
@@ -11,6 +13,7 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/llvm_profile.h"
 #include "hwprof/range_profile.h"
+#include "hwprof/session.h"
 
 static const char usage[] =
 	"usage: hwprof pgo [-i FILE] --format llvm|bolt|bolt-pa|autofdo [--binary PATH]\n"
@@ -111,13 +114,50 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o)
 	return -1;
 }
 
-static int write_profile(struct report_input *in, const struct pgo_opts *o)
+/*
+ * The module --binary names. A recording with no mapping for it (perf
+ * script text, a process attached to late) is read again with the binary
+ * placed where its code explains the recorded branches.
+ */
+static int binary_module(struct report_input *in, const struct pgo_opts *o,
+			 const struct hwp_branch_collect_opts *co)
 {
-	int module = o->binary ? hwp_range_profile__module_for_file(in->collector, o->binary)
-			       : hwp_range_profile__default_module(in->collector);
+	int module = hwp_range_profile__module_for_file(in->collector, o->binary);
+	uint64_t bias, matched, tried;
+
+	if (module != -ENOENT || hwp_branch_collector__range_stats(in->collector)->rejected[HWP_RANGE_UNMAPPED] == 0 ||
+	    access(o->binary, R_OK))
+		return module;
+	if (hwp_range_profile__infer_load_bias(in->collector, o->binary, &bias, &matched, &tried) < 0)
+		return -ENOENT;
+	if (!strcmp(o->ro.input, "-"))
+		return hwp_set_error(ESPIPE, "%s: no mapping for it in the recording, which must be read twice to "
+				     "place it: give the recording as a file, not on standard input", o->binary);
+	cli_warn("%s: no mapping for it in %s: placed at load bias 0x%" PRIx64
+		 " (%.1f%% of the sampled branches there agree with its code)",
+		 o->binary, o->ro.input, bias, 100.0 * (double)matched / (double)tried);
+	report_input__close(in);
+	if (report_input__open(in, &o->ro, co))
+		return -EIO;
+	if (hwp_session__assume_mapped(in->session, o->binary, bias) < 0 ||
+	    hwp_branch_collector__read(in->collector) < 0) {
+		cli_error("%s", hwp_errmsg());
+		return -EIO;
+	}
+	if (report_input__check_read(in, &o->ro))
+		return -EIO;
+	return hwp_range_profile__module_for_file(in->collector, o->binary);
+}
+
+static int write_profile(struct report_input *in, const struct pgo_opts *o,
+			 const struct hwp_branch_collect_opts *co)
+{
+	int module = o->binary ? binary_module(in, o, co) : hwp_range_profile__default_module(in->collector);
 	FILE *fp = stdout;
 	int err;
 
+	if (module == -EIO)
+		return 1; /* said */
 	if (module < 0)
 		return cli_error("%s", hwp_errmsg());
 	if (o->output && strcmp(o->output, "-") && !(fp = fopen(o->output, "w")))
@@ -156,7 +196,7 @@ int cmd_pgo(int argc, char **argv)
 		if (st->unchecked)
 			cli_warn("%llu of %llu accepted ranges were not decoded (binary missing, kernel, or no decoder)",
 				 (unsigned long long)st->unchecked, (unsigned long long)st->accepted);
-		rc = write_profile(&in, &o);
+		rc = write_profile(&in, &o, &co);
 	}
 	report_input__close(&in);
 	return rc;

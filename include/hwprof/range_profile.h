@@ -54,6 +54,20 @@ HWP_API int hwp_range_profile__find_module(struct hwp_branch_collector *c, const
  */
 HWP_API int hwp_range_profile__module_for_file(struct hwp_branch_collector *c, const char *path);
 
+/*
+ * Where the ELF file PATH was loaded when C's recording holds no mapping
+ * for it (perf script text has no mmap events; a process attached to late
+ * may miss some): the load bias (link-time address + bias = run-time
+ * address; 0 for a program linked at fixed addresses) at which the hottest
+ * taken branches outside every recorded map land on PATH's branch
+ * instructions, and direct ones on their targets. *MATCHED and *TRIED:
+ * counts of the scored branches that agree / that fall in the binary.
+ * Give the bias to hwp_session__assume_mapped() and read again.
+ * -ENOENT (hwp_errmsg()) when no bias explains them (another binary ran).
+ */
+HWP_API int hwp_range_profile__infer_load_bias(struct hwp_branch_collector *c, const char *path,
+					       uint64_t *bias, uint64_t *matched, uint64_t *tried);
+
 HWP_END_DECLS
 
 #endif

@@ -117,6 +117,15 @@ HWP_API int hwp_session__process(struct hwp_session *s, const struct hwp_session
 HWP_API int hwp_session__resolve(struct hwp_session *s, const struct hwp_thread *th, uint64_t addr,
 				 unsigned slot, struct hwp_code_loc *loc);
 
+/*
+ * Maps the executable segments of the ELF file PATH at their link-time
+ * addresses + LOAD_BIAS for user addresses no recorded map holds: for
+ * input without mapping records (perf script text) or a binary whose
+ * mapping the recording missed. Takes effect for addresses resolved from
+ * now on. 0 or <0 (hwp_errmsg()).
+ */
+HWP_API int hwp_session__assume_mapped(struct hwp_session *s, const char *path, uint64_t load_bias);
+
 HWP_END_DECLS
 
 #endif

@@ -279,3 +279,25 @@ size_t hwp__dwarf_frames_named(struct hwp__dwarf_frames *d, const char *name, ui
 		}
 	return n;
 }
+
+bool hwp__dwarf_frames_has_discriminators(struct hwp__dwarf_frames *d)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (dwarf_nextcu(d->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Lines *lines;
+		size_t n;
+
+		if (dwarf_offdie(d->dw, off + hsize, &cu) && dwarf_getsrclines(&cu, &lines, &n) == 0)
+			for (size_t i = 0; i < n; i++) {
+				unsigned disc;
+
+				if (!dwarf_linediscriminator(dwarf_onesrcline(lines, i), &disc) && disc)
+					return true;
+			}
+		off = next;
+	}
+	return false;
+}

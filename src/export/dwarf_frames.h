@@ -10,6 +10,7 @@
 #ifndef HWPROF_EXPORT_DWARF_FRAMES_H
 #define HWPROF_EXPORT_DWARF_FRAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,5 +37,9 @@ size_t hwp__dwarf_frames_at(struct hwp__dwarf_frames *d, uint64_t vaddr, struct 
    a sample profile cannot tell apart), up to MAX; returns how many. */
 size_t hwp__dwarf_frames_named(struct hwp__dwarf_frames *d, const char *name, uint64_t *low, uint64_t *high,
 			       size_t max);
+
+/* Whether any line table row of the file carries a discriminator (clang
+   writes them only with -fdebug-info-for-profiling; GCC by default). */
+bool hwp__dwarf_frames_has_discriminators(struct hwp__dwarf_frames *d);
 
 #endif

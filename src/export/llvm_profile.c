@@ -68,6 +68,7 @@ struct ctx {
 	struct node **top;
 	size_t ntop, ctop;
 	struct node *last; /* top-level lookups come in address order: mostly the same function */
+	uint64_t weight, no_lines; /* sampled instruction counts: all, without debug info */
 };
 
 static int nomem(void)
@@ -324,8 +325,11 @@ static int body_samples(struct ctx *x)
 		struct body *b;
 		uint64_t count;
 
-		if (!n)
+		x->weight += ic->count;
+		if (!n) {
+			x->no_lines += ic->count;
 			continue; /* no debug info: llvm-profgen skips it too */
+		}
 		leaf = leaf_node(x, fr, n, ic->count * ic->len);
 		if (!leaf || !(b = body_get(leaf, line_offset(&fr[n - 1]), base_discriminator(fr[n - 1].discriminator))))
 			return nomem();
@@ -482,6 +486,22 @@ static void write_node(FILE *fp, struct node *n, unsigned depth)
 	}
 }
 
+/* What the binary's debug info leaves out of the profile, said once. */
+static void warn_debug_gaps(struct ctx *x, const char *path)
+{
+	if (x->no_lines && x->no_lines * 100 >= x->weight)
+		hwp_log(HWP_LOG_WARN,
+			"%s: %.1f%% of the sampled instructions have no debug info (code built without -g, "
+			"e.g. from a static library): they are not in the profile",
+			path, 100.0 * (double)x->no_lines / (double)x->weight);
+	if (x->weight > x->no_lines && !hwp__dwarf_frames_has_discriminators(x->df))
+		hwp_log(HWP_LOG_WARN,
+			"%s: no discriminators in its line table (clang writes them with "
+			"-fdebug-info-for-profiling): the blocks of one source line share one count, "
+			"so the compiler cannot tell a loop's body from its exit on that line",
+			path);
+}
+
 int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp)
 {
 	struct ctx x = { .module = module, .limit = UINT64_MAX };
@@ -505,6 +525,7 @@ int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp
 		goto out;
 	for (size_t i = 0; i < x.ntop; i++)
 		calls_floor(x.top[i]);
+	warn_debug_gaps(&x, path);
 	sort(x.top, x.ntop, sizeof(*x.top), by_total);
 	for (size_t i = 0; i < x.ntop; i++) {
 		fprintf(fp, "%s:%" PRIu64 ":%" PRIu64 "\n", x.top[i]->name, x.top[i]->total, x.top[i]->head);

@@ -182,7 +182,7 @@ int hwp_range_profile__default_module(struct hwp_branch_collector *c)
 	const struct hwp_branch_row *r;
 	size_t n;
 	int best[2] = { -1, -1 }; /* the program with the most ranges, any module with the most */
-	uint64_t most[2] = { 0, 0 };
+	uint64_t most[2] = { 0, 0 }, total = 0;
 	struct items per = { 0 }; /* a = module, count summed */
 
 	if (!t)
@@ -194,6 +194,8 @@ int hwp_range_profile__default_module(struct hwp_branch_collector *c)
 	sort_merge(&per);
 	for (size_t i = 0; i < per.nr; i++) {
 		int m = (int)per.v[i].a;
+
+		total += per.v[i].count;
 		const char *path = hwp_symbolizer__module_file(s, m);
 		struct hwp__code_file *f = path ? hwp__code_file_open(path) : NULL;
 		bool program = f && hwp__code_file_is_program(f);
@@ -206,10 +208,21 @@ int hwp_range_profile__default_module(struct hwp_branch_collector *c)
 			}
 	}
 	free(per.v);
+	if (best[0] >= 0 && best[1] != best[0] && most[0] * 10 < most[1])
+		/* e.g. a program whose time goes to a library it calls */
+		hwp_log(HWP_LOG_WARN, "%s: only %.2g%% of the fall-through ranges ran in the program %s, %.3g%% in %s: "
+			"the profile is of the program; name the other binary to profile it",
+			hwp_session__path(hwp__branch_collector_session(c)), 100.0 * (double)most[0] / (double)total,
+			hwp_symbolizer__module_name(s, best[0]), 100.0 * (double)most[1] / (double)total,
+			hwp_symbolizer__module_name(s, best[1]));
 	if (best[0] >= 0)
 		return best[0];
-	if (best[1] >= 0)
+	if (best[1] >= 0) {
+		hwp_log(HWP_LOG_WARN, "%s: no fall-through range in a program's own code: the profile is of %s, "
+			"the module with the most",
+			hwp_session__path(hwp__branch_collector_session(c)), hwp_symbolizer__module_name(s, best[1]));
 		return best[1];
+	}
 	return hwp_set_error(ENOENT, "%s: no fall-through range was counted",
 			     hwp_session__path(hwp__branch_collector_session(c)));
 nomem:

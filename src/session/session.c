@@ -70,6 +70,7 @@ void hwp_session__delete(struct hwp_session *s)
 	if (!s)
 		return;
 	hwp_symbolizer__delete(s->sym);
+	hwp__session_assumed_free(s);
 	hwp_machine__delete(s->machine);
 	hwp_ordered__delete(s->ordered);
 	hwp_reader__delete(s->reader);
@@ -261,6 +262,8 @@ int hwp__session_resolve_miss(struct hwp_session *s, unsigned slot, uint64_t add
 		if (!m)
 			m = hwp_thread__find_map(th, HWP_MISC_KERNEL, addr);
 	}
+	if (!m && addr < KERNEL_START)
+		m = hwp__session_assumed_map(s, addr);
 	if (!m) {
 		mc->valid = false;
 		raw_loc(addr, addr >= KERNEL_START, s->kernel_module, loc);

@@ -34,7 +34,13 @@ struct hwp_session {
 	uint64_t cache_generation;
 	int32_t cache_pid;
 	struct hwp__resolve_cache cache[HWP_SESSION_RESOLVE_SLOTS];
+	struct hwp_map *assumed; /* hwp_session__assume_mapped()'s segments */
+	size_t nassumed;
 };
+
+/* The assumed map holding user address ADDR, or NULL (assumed_maps.c). */
+const struct hwp_map *hwp__session_assumed_map(const struct hwp_session *s, uint64_t addr);
+void hwp__session_assumed_free(struct hwp_session *s);
 
 /* Addresses resolved from now on are TH's (NULL: no thread known). */
 void hwp__session_enter_thread(struct hwp_session *s, const struct hwp_thread *th);

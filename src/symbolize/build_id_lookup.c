@@ -67,7 +67,8 @@ Elf *hwp_elf__open(const char *path)
 
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	/* callers may come before any symbolizer made libelf ready */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || elf_version(EV_CURRENT) == EV_NONE) {
 		close(fd);
 		return NULL;
 	}
