@@ -121,3 +121,24 @@ if [ -f $lib/libsqlite3.a ] && [ -f $lib/libz.a ] && [ -f /usr/include/sqlite3.h
 else
 	skip "pgo_diag_sqlite: no static SQLite/zlib, or the recording failed"
 fi
+
+# the extensible binary form: llvm-profdata converts hwprof's text, reads
+# back the same profile, and clang takes it
+if command -v llvm-profdata-19 >/dev/null; then
+	"$HWPROF" pgo -q -i hotclp.data --format llvm -o hot.prof &&
+		llvm-profdata-19 merge --sample --extbinary hot.prof -o hot.extbin 2>ext.err &&
+		llvm-profdata-19 show --sample --all-functions hot.prof >show.txt 2>&1 &&
+		llvm-profdata-19 show --sample --all-functions hot.extbin >show.ext 2>&1
+	if [ ! -s show.txt ]; then
+		fail "pgo_diag_extbinary: conversion failed: $(head -1 ext.err)"
+	elif ! cmp -s show.txt show.ext; then
+		fail "pgo_diag_extbinary: llvm-profdata shows another profile: $(diff show.txt show.ext | head -3 | tr '\n' ' ')"
+	elif ! clang-19 -O2 -g -fdebug-info-for-profiling -fprofile-sample-use=hot.extbin -Werror -c \
+		-o hot.o "$fx/pgo_hot.c" 2>clang.err; then
+		fail "pgo_diag_extbinary_clang: $(head -1 clang.err)"
+	else
+		pass "pgo_diag_extbinary ($(grep -c '^Function:' show.txt) functions shown alike; clang takes it)"
+	fi
+else
+	skip "pgo_diag_extbinary: llvm-profdata-19 not installed"
+fi
