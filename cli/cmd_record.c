@@ -272,8 +272,9 @@ static int record_run(const struct record_opts *o, const struct hwp_attr_result 
 /* After a recording: what was written, what was lost; PROG's exit status. */
 static int record_report(const struct record_opts *o, const struct hwp_record_result *res)
 {
-	fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-		(double)res->bytes / (1024.0 * 1024.0), o->output, res->samples);
+	if (!cli_quiet()) /* perf record -q says nothing either */
+		fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+			(double)res->bytes / (1024.0 * 1024.0), o->output, res->samples);
 	if (!res->samples) {
 		bool freq = hwp_attr__flag(&res->attr, HWP_ATTR_FREQ);
 		struct record_no_samples ns = {

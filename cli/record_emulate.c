@@ -131,10 +131,11 @@ static int emulate_run(struct hwp_emu *s, struct hwp_emu_result *res)
 static void emulate_summary(const struct record_opts *o, const char *out,
 			    const struct hwp_emu_result *res)
 {
-	fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%llu samples, "
-		"%llu taken branches emulated) ]\n",
-		(double)res->bytes / (1024.0 * 1024.0), out, (unsigned long long)res->samples,
-		(unsigned long long)res->taken);
+	if (!cli_quiet()) /* perf record -q says nothing either */
+		fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%llu samples, "
+			"%llu taken branches emulated) ]\n",
+			(double)res->bytes / (1024.0 * 1024.0), out, (unsigned long long)res->samples,
+			(unsigned long long)res->taken);
 	if (!res->samples) {
 		struct record_no_samples ns = { .emulated = true, .event = "branches:emulated",
 			.events = res->taken, .period = o->period ? o->period : HWP_EMU_DEFAULT_PERIOD };

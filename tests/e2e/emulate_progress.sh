@@ -66,6 +66,8 @@ if [ $rc -ne 0 ]; then
 	fail "emulate_progress_quiet: record -q under script(1) exited $rc: $(tail -3 "$tmp/q.log")"
 elif grep -q ' s, [0-9]* samples' "$tmp/q.log"; then
 	fail "emulate_progress_quiet: progress line with -q: $(head -c 200 "$tmp/q.log" | cat -A)"
+elif grep -q 'Captured and wrote' "$tmp/q.log"; then
+	fail "emulate_progress_quiet: summary line with -q (perf record -q prints none)"
 else
-	pass "emulate_progress_quiet (no progress line with -q)"
+	pass "emulate_progress_quiet (no progress nor summary line with -q)"
 fi
