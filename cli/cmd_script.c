@@ -20,7 +20,9 @@ static const char usage[] =
 	"  -i, --input FILE        perf.data, pipe-mode data, or perf script text\n"
 	"                          (default: perf.data; '-' reads standard input)\n"
 	"  -G, --hide-call-graph   print the sample address instead of the callchain\n"
-	"  -F, --fields LIST       only 'ip,brstack' (and its subsets) is supported\n"
+	"  -F, --fields LIST       'ip,brstack' (or a subset), or precise-sample fields\n"
+	"                          as perf prints them: some of cpu,event,addr,\n"
+	"                          data_src (with its decoding),weight,ip,phys_addr\n"
 	"  -f, --force             accepted for perf compatibility\n"
 	"      --json              one JSON object per sample with every decoded field\n"
 	CLI_COMMON_HELP
@@ -29,7 +31,48 @@ static const char usage[] =
 struct script_opts {
 	const char *input;
 	bool hide_callchain, json;
+	unsigned mem_fields; /* HWP_SCRIPT_F_*: -F named a memory field */
 };
+
+/* -F LIST: "ip,brstack" and its subsets, or fields of precise samples
+   (perf script -F event,cpu,ip,addr,weight,data_src,phys_addr). */
+static int parse_fields(const char *list, unsigned *mem_fields)
+{
+	static const struct { const char *name; unsigned flag; } names[] = {
+		{ "cpu", HWP_SCRIPT_F_CPU }, { "event", HWP_SCRIPT_F_EVENT },
+		{ "addr", HWP_SCRIPT_F_ADDR }, { "data_src", HWP_SCRIPT_F_DATA_SRC },
+		{ "weight", HWP_SCRIPT_F_WEIGHT }, { "ip", HWP_SCRIPT_F_IP },
+		{ "phys_addr", HWP_SCRIPT_F_PHYS_ADDR },
+	};
+	char buf[256], *tok, *save = NULL;
+	unsigned f = 0;
+	bool brstack = false;
+
+	if (strlen(list) >= sizeof(buf))
+		return -1;
+	strcpy(buf, list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		size_t i;
+		if (!strcmp(tok, "brstack")) {
+			brstack = true;
+			continue;
+		}
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(tok, names[i].name))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			return -1;
+		f |= names[i].flag;
+	}
+	if (f & ~(unsigned)HWP_SCRIPT_F_IP) {
+		if (brstack)
+			return -1;
+		*mem_fields = f;
+	} else {
+		*mem_fields = 0;
+	}
+	return 0;
+}
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_opts(int argc, char **argv, struct script_opts *o)
@@ -61,9 +104,9 @@ static int parse_opts(int argc, char **argv, struct script_opts *o)
 			o->hide_callchain = true;
 			break;
 		case 'F':
-			if (strcmp(optarg, "ip,brstack") && strcmp(optarg, "brstack,ip") &&
-			    strcmp(optarg, "ip") && strcmp(optarg, "brstack"))
-				return cli_error("script: -F '%s': only the fields ip and brstack are supported", optarg);
+			if (parse_fields(optarg, &o->mem_fields) < 0)
+				return cli_error("script: -F '%s': supported are ip,brstack or some of "
+						 "cpu,event,addr,data_src,weight,ip,phys_addr", optarg);
 			break;
 		case 'f':
 			break;
@@ -90,7 +133,17 @@ static int print_samples(struct hwp_session *s, const struct script_opts *o, str
 	bool use_callchain = !o->hide_callchain, callchain_known = false;
 	struct hwp_event ev;
 	const struct hwp_thread *th;
-	int n;
+	int n, name_width = 0, data_src_width = 0;
+
+	if (o->mem_fields & HWP_SCRIPT_F_EVENT) {
+		/* perf pads event names to the longest of the file */
+		struct hwp_reader *r = hwp_session__reader(s);
+		for (size_t i = 0; r && i < hwp_reader__nr_evsels(r); i++) {
+			const struct hwp_evsel *e = hwp_reader__evsel(r, i);
+			if (e->name && (int)strlen(e->name) > name_width)
+				name_width = (int)strlen(e->name);
+		}
+	}
 
 	while ((n = hwp_session__next(s, &ev, &th)) > 0) {
 		if (ev.type != HWP_RECORD_SAMPLE || !ev.evsel)
@@ -102,6 +155,8 @@ static int print_samples(struct hwp_session *s, const struct script_opts *o, str
 		}
 		if (jw)
 			hwp_sample_json__write(jw, &ev);
+		else if (o->mem_fields)
+			hwp_perf_script__mem_sample(out, &ev, o->mem_fields, name_width, &data_src_width);
 		else
 			hwp_perf_script__sample_in(out, &ev, use_callchain, relative ? th : NULL);
 	}
@@ -117,7 +172,7 @@ int cmd_script(int argc, char **argv)
 		return rc;
 	/* perf's address spaces print callchain addresses relative to their
 	   map; -G and JSON do not need them. */
-	struct hwp_session_opts so = { .sz = sizeof(so), .no_maps = o.hide_callchain || o.json };
+	struct hwp_session_opts so = { .sz = sizeof(so), .no_maps = o.hide_callchain || o.json || o.mem_fields };
 	struct hwp_session *s = hwp_session__open(o.input, &so);
 	if (!s)
 		return cli_error("%s", hwp_errmsg());

@@ -30,6 +30,25 @@ HWP_API void hwp_perf_script__sample(struct hwp_outbuf *o, const struct hwp_even
 HWP_API void hwp_perf_script__sample_in(struct hwp_outbuf *o, const struct hwp_event *ev,
 				bool use_callchain, const struct hwp_thread *th);
 
+/*
+ * `perf script -F` with memory fields: any of these flags, printed in perf
+ * 6.1's order "[CPU] EVENT: ADDR DATA_SRC+decoding WEIGHT IP PHYS_ADDR" (weight is
+ * WEIGHT_STRUCT's latency). NAME_WIDTH pads the event name as perf does (the
+ * longest event name of the file). *DATA_SRC_WIDTH carries perf's running
+ * maximum of the data_src column's width from sample to sample: start at 0.
+ */
+enum {
+	HWP_SCRIPT_F_CPU = 1 << 0,
+	HWP_SCRIPT_F_EVENT = 1 << 1,
+	HWP_SCRIPT_F_ADDR = 1 << 2,
+	HWP_SCRIPT_F_DATA_SRC = 1 << 3,
+	HWP_SCRIPT_F_WEIGHT = 1 << 4,
+	HWP_SCRIPT_F_IP = 1 << 5,
+	HWP_SCRIPT_F_PHYS_ADDR = 1 << 6,
+};
+HWP_API void hwp_perf_script__mem_sample(struct hwp_outbuf *o, const struct hwp_event *ev, unsigned fields,
+					 int name_width, int *data_src_width);
+
 HWP_END_DECLS
 
 #endif

@@ -33,3 +33,24 @@ for oracle in "$corpus"/oracles/*.perf61.ip-brstack.txt.gz; do
 		gzip -dc "$oracle" | diff - "$tmp/out" | head -5 >&2
 	fi
 done
+# Precise-sample oracles (perf 6.1 `-F event,cpu,ip,addr,weight,data_src`):
+# addr, weight (WEIGHT_STRUCT's latency) and data_src with perf's decoding
+# of every field (op, level, snoop, TLB, lock, block), byte for byte.
+for oracle in "$corpus"/oracles/*.perf61.mem.txt.gz; do
+	[ -e "$oracle" ] || continue
+	base=$(basename "$oracle" .perf61.mem.txt.gz)
+	case $base in
+	perf_data_converter_*) src=$corpus/perf_data_converter/${base#perf_data_converter_} ;;
+	*) echo "FAIL oracle_mem_$base: no rule maps it to its perf.data"; continue ;;
+	esac
+	if ! "$HWPROF" script -F event,cpu,ip,addr,weight,data_src -i "$src" >"$tmp/out" 2>"$tmp/err"; then
+		echo "FAIL oracle_mem_$base: hwprof script failed: $(head -1 "$tmp/err")"
+		continue
+	fi
+	if gzip -dc "$oracle" | cmp -s - "$tmp/out"; then
+		echo "PASS oracle_mem_$base ($(wc -l <"$tmp/out") samples)"
+	else
+		echo "FAIL oracle_mem_$base: output differs from perf 6.1's dump"
+		gzip -dc "$oracle" | diff - "$tmp/out" | head -5 >&2
+	fi
+done
