@@ -81,6 +81,8 @@ static const char *const lvl_names[14] = {
 static const char *lvlnum_name(unsigned n)
 {
 	switch (n) {
+	case HWP_MEM_LVLNUM_CXL: return "CXL";
+	case HWP_MEM_LVLNUM_IO: return "I/O";
 	case HWP_MEM_LVLNUM_ANY_CACHE: return "Any cache";
 	case HWP_MEM_LVLNUM_LFB: return "LFB/MAB";
 	case HWP_MEM_LVLNUM_RAM: return "RAM";
@@ -90,6 +92,8 @@ static const char *lvlnum_name(unsigned n)
 	}
 }
 static const char *const snoop_names[5] = { "N/A", "None", "Hit", "Miss", "HitM" };
+static const char *const hops_names[5] = { "", "core, same node", "node, same socket",
+					   "socket, same board", "board" };
 static const char *const tlb_names[7] = { "N/A", "HIT", "MISS", "L1", "L2", "Walker", "Fault" };
 
 static void fmt_op(struct sbuf *b, const struct hwp_data_src *d)
@@ -108,8 +112,9 @@ static void fmt_op(struct sbuf *b, const struct hwp_data_src *d)
 		add(b, "No");
 }
 
-/* Every set bit's name joined by " or ", then " hit"/" miss" from the
-   HIT/MISS bits (levels and TLB share this shape). */
+/* perf 6.1: "Remote " and the hops name, else (no hops) every level bit's
+   name joined by " or "; then the lvl_num name; "N/A" when nothing was
+   printed; then " hit" and/or " miss" from the HIT/MISS bits. */
 static void fmt_lvl(struct sbuf *b, const struct hwp_data_src *d)
 {
 	size_t start = b->len;
@@ -118,10 +123,15 @@ static void fmt_lvl(struct sbuf *b, const struct hwp_data_src *d)
 
 	if (d->remote)
 		add(b, "Remote ");
-	for (unsigned i = 0; m && i < 14; i++, m >>= 1)
-		if (m & 1)
-			add(b, "%s%s", printed++ ? " or " : "", lvl_names[i]);
-	if (d->lvl_num && d->lvl_num != HWP_MEM_LVLNUM_NA) {
+	if (d->hops) {
+		/* hops 5-7 are undefined: perf prints "(null)" */
+		add(b, "%s ", d->hops <= 4 ? hops_names[d->hops] : "(null)");
+	} else {
+		for (unsigned i = 0; m && i < 14; i++, m >>= 1)
+			if (m & 1)
+				add(b, "%s%s", printed++ ? " or " : "", lvl_names[i]);
+	}
+	if (d->lvl_num) {
 		const char *n = lvlnum_name(d->lvl_num);
 		if (printed++)
 			add(b, " or ");
@@ -149,6 +159,8 @@ static void fmt_snoop(struct sbuf *b, const struct hwp_data_src *d)
 			add(b, "%s%s", printed++ ? " or " : "", snoop_names[i]);
 	if (d->snoopx & HWP_MEM_SNOOPX_FWD)
 		add(b, "%sFwd", printed++ ? " or " : "");
+	if (d->snoopx & HWP_MEM_SNOOPX_PEER)
+		add(b, "%sPeer", printed++ ? " or " : "");
 	if (b->len == start)
 		add(b, "N/A");
 }

@@ -27,8 +27,9 @@ void hwp_perf_script__mem_sample(struct hwp_outbuf *o, const struct hwp_event *e
 	if (fields & HWP_SCRIPT_F_ADDR)
 		hwp_outbuf__printf(o, "%16llx", (unsigned long long)s->addr);
 	if (fields & HWP_SCRIPT_F_DATA_SRC) {
-		/* perf pads this column to the widest one printed so far. */
-		char dec[160], col[200];
+		/* perf pads this column to the widest one printed so far, and
+		   cuts it at 99 characters (its 100-byte buffer). */
+		char dec[400], col[100];
 		int n;
 
 		hwp_data_src__format(s->data_src, dec, sizeof(dec));
