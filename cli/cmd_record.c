@@ -52,6 +52,12 @@ static const char usage[] =
 	"  -m, --mmap-pages N       ring-buffer data pages per buffer (power of 2)\n"
 	"      --print-attr         print the perf_event_attr as 'perf record -vv' does,\n"
 	"                           record nothing\n"
+	"      --mem                precise memory samples: loads and stores with data\n"
+	"                           address, latency and data source (the CPU's events:\n"
+	"                           mem-loads,ldlat=N + mem-stores on Intel, ibs_op// on\n"
+	"                           AMD, arm_spe on Arm); with --emulate: every Nth (-c)\n"
+	"                           load or store through a modelled cache hierarchy\n"
+	"      --ldlat N            --mem: load-latency threshold in cycles (default 30)\n"
 	"      --emulate            emulated branch stacks, no PMU needed (QEMU TCG)\n"
 	"      --depth N            --emulate: stack depth (8, 16, 32, 64)\n"
 	"      --jitter PCT         --emulate: period jitter, percent\n"
@@ -71,6 +77,8 @@ enum {
 	OPT_DEPTH,
 	OPT_JITTER,
 	OPT_EXACT,
+	OPT_MEM,
+	OPT_LDLAT,
 };
 
 static volatile int stop_requested;
@@ -460,6 +468,9 @@ static bool parse_flag_opt(struct record_opts *o, int c)
 	case OPT_EMULATE:
 		o->emulate = true;
 		break;
+	case OPT_MEM:
+		o->mem = true;
+		break;
 	default:
 		return false;
 	}
@@ -494,6 +505,15 @@ static int parse_value_opt(struct record_opts *o, int c, char **argv)
 	case OPT_EXACT:
 		o->exact = optarg;
 		return 0;
+	case OPT_LDLAT: {
+		uint64_t v;
+		if (parse_u64("--ldlat", optarg, &v))
+			return 1;
+		if (v < 1 || v > 65535)
+			return cli_error("record: --ldlat %s: a latency in cycles from 1 to 65535", optarg);
+		o->ldlat = (unsigned)v;
+		return 0;
+	}
 	case ':':
 		return cli_error("record: option '%s' needs a value; see 'hwprof record --help'",
 				 argv[optind - 1]);
@@ -524,6 +544,8 @@ static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "depth", required_argument, NULL, OPT_DEPTH },
 		{ "jitter", required_argument, NULL, OPT_JITTER },
 		{ "exact", required_argument, NULL, OPT_EXACT },
+		{ "mem", no_argument, NULL, OPT_MEM },
+		{ "ldlat", required_argument, NULL, OPT_LDLAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -39,8 +39,11 @@ static int emulate_check_opts(const struct record_opts *o)
 	if (o->freq)
 		return cli_error("record --emulate: -F is not supported (there is no clock to "
 				 "sample on); use -c N (taken branches per sample)");
-	if (o->data_addr)
-		cli_warn("record --emulate: -d ignored (no data addresses are modelled)");
+	if (o->data_addr && !o->mem)
+		cli_warn("record --emulate: -d ignored (data addresses come with --mem)");
+	if (o->mem && (o->branch_any || o->branch_filter || o->callgraph_lbr || o->exact))
+		return cli_error("record --emulate --mem: memory samples carry no branch stack "
+				 "(drop -b, -j, --call-graph lbr, --exact)");
 	if (o->event)
 		cli_warn("record --emulate: -e %s ignored: the emulated event counts taken branches "
 			 "(branches:emulated)", o->event);
@@ -82,6 +85,8 @@ static void emulate_opts(const struct record_opts *o, const char *out, struct hw
 		eo->lbr_callchain = true;
 	}
 	eo->exact = o->exact;
+	if (o->mem)
+		eo->mem_period = o->period ? o->period : HWP_EMU_DEFAULT_MEM_PERIOD;
 	eo->argc = o->argc;
 	eo->argv = o->argv;
 }
@@ -132,11 +137,16 @@ static void emulate_summary(const struct record_opts *o, const char *out,
 			    const struct hwp_emu_result *res)
 {
 	if (!cli_quiet()) /* perf record -q says nothing either */
-		fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%llu samples, "
-			"%llu taken branches emulated) ]\n",
+		fprintf(stderr, o->mem ? "[ hwprof record: Captured and wrote %.3f MB %s (%llu "
+			"memory samples, modelled cache) ]\n" : "[ hwprof record: Captured and wrote "
+			"%.3f MB %s (%llu samples, %llu taken branches emulated) ]\n",
 			(double)res->bytes / (1024.0 * 1024.0), out, (unsigned long long)res->samples,
 			(unsigned long long)res->taken);
-	if (!res->samples) {
+	if (!res->samples && o->mem) {
+		cli_warn("%s has no samples: %s made fewer than %llu memory accesses per thread "
+			 "(-c)", out, o->argv[0],
+			 (unsigned long long)(o->period ? o->period : HWP_EMU_DEFAULT_MEM_PERIOD));
+	} else if (!res->samples) {
 		struct record_no_samples ns = { .emulated = true, .event = "branches:emulated",
 			.events = res->taken, .period = o->period ? o->period : HWP_EMU_DEFAULT_PERIOD };
 		record_warn_no_samples(o->argv[0], out, &ns);

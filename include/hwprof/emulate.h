@@ -30,6 +30,7 @@ HWP_BEGIN_DECLS
 
 #define HWP_EMU_DEFAULT_PERIOD 20011 /* taken branches per sample */
 #define HWP_EMU_DEFAULT_DEPTH 32
+#define HWP_EMU_DEFAULT_MEM_PERIOD 1009 /* memory accesses per sample (--mem) */
 
 struct hwp_emu_opts {
 	size_t sz;               /* sizeof(struct hwp_emu_opts) */
@@ -49,6 +50,12 @@ struct hwp_emu_opts {
 	bool lbr_callchain;      /* --call-graph lbr: samples also carry CALLCHAIN
 				    (PERF_CONTEXT_USER, ip), which perf completes
 				    from the call-stack branch stack */
+	/* Memory samples instead of branch stacks: every MEM_PERIOD-th load or
+	   store of each thread, with its data address, and the data source and
+	   latency of a modelled cache hierarchy (src/emu/mem_model.h; event
+	   "mem:modelled", sample_type IP|TID|TIME|ADDR|CPU|PERIOD|DATA_SRC|
+	   WEIGHT). 0: branch stacks as usual. */
+	uint64_t mem_period;
 };
 
 struct hwp_emu_result {

@@ -27,6 +27,7 @@
 #include "util/vec.h"
 
 #define EVENT_NAME "branches:emulated"
+#define MEM_EVENT_NAME "mem:modelled"
 
 static void set_id(struct hwp_sample *id, uint32_t pid, uint32_t tid, uint64_t time)
 {
@@ -159,6 +160,30 @@ static int write_sample(struct hwp__emu_conv *c, int ai, const struct hwp__emu_e
 	return hwp_writer__add_sample(c->s->w, ai, &in);
 }
 
+/* A modelled memory sample (memory mode). */
+static int write_mem(struct hwp__emu_conv *c, int ai, const struct hwp__emu_ev *e)
+{
+	const struct hwp__emu_proc *p = &c->procs[e->proc];
+	const struct hwp_emu_mem *r = (const void *)e->r;
+	struct hwp_sample_in in;
+	struct hwp_sample s;
+
+	memset(&s, 0, sizeof(s));
+	s.cpumode = HWP_MISC_USER;
+	s.ip = r->ip;
+	s.pid = p->pid;
+	s.tid = r->tid;
+	s.time = r->time;
+	s.addr = r->addr;
+	s.cpu = r->vcpu;
+	s.period = r->period;
+	s.weight = r->latency;
+	s.data_src = r->data_src;
+	memset(&in, 0, sizeof(in));
+	in.s = &s;
+	return hwp_writer__add_sample(c->s->w, ai, &in);
+}
+
 static int write_event(struct hwp__emu_conv *c, int ai, const struct hwp__emu_ev *e, uint64_t fmask)
 {
 	struct hwp_writer *w = c->s->w;
@@ -192,7 +217,9 @@ static int write_event(struct hwp__emu_conv *c, int ai, const struct hwp__emu_ev
 	case HWP_EMU_MMAP:
 		return write_mmap(c, ai, e);
 	case HWP_EMU_SAMPLE:
-		return write_sample(c, ai, e, fmask);
+		return c->s->o.mem_period ? 0 : write_sample(c, ai, e, fmask);
+	case HWP_EMU_MEM:
+		return c->s->o.mem_period ? write_mem(c, ai, e) : 0;
 	default:
 		return 0;
 	}
@@ -216,6 +243,7 @@ static void count_event(const struct hwp_emu_hdr *r, struct hwp_emu_result *res)
 			res->nr_execs--;
 		break;
 	case HWP_EMU_SAMPLE:
+	case HWP_EMU_MEM:
 		res->samples++;
 		break;
 	case HWP_EMU_LOST:
@@ -268,6 +296,22 @@ static int add_attr(struct hwp_emu *s)
 	struct hwp_attr a;
 
 	memset(&a, 0, sizeof(a));
+	if (s->o.mem_period) {
+		/* PERF_TYPE_HW_CACHE L1D read access: sampled loads and stores,
+		   their data source and latency modelled */
+		a.type = 3;
+		a.config = 0;
+		a.sample_period = s->o.mem_period;
+		a.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_TID | HWP_SAMPLE_TIME | HWP_SAMPLE_ADDR |
+				HWP_SAMPLE_CPU | HWP_SAMPLE_PERIOD | HWP_SAMPLE_WEIGHT | HWP_SAMPLE_DATA_SRC;
+		a.flags = 1ull << HWP_ATTR_DISABLED | 1ull << HWP_ATTR_INHERIT |
+			  1ull << HWP_ATTR_EXCLUDE_KERNEL | 1ull << HWP_ATTR_EXCLUDE_HV |
+			  1ull << HWP_ATTR_MMAP | 1ull << HWP_ATTR_COMM | 1ull << HWP_ATTR_ENABLE_ON_EXEC |
+			  1ull << HWP_ATTR_TASK | 1ull << HWP_ATTR_SAMPLE_ID_ALL | 1ull << HWP_ATTR_MMAP2 |
+			  1ull << HWP_ATTR_COMM_EXEC | 1ull << HWP_ATTR_BUILD_ID |
+			  2ull << HWP_ATTR_PRECISE_IP;
+		return hwp_writer__add_attr(s->w, &a, NULL, 0, MEM_EVENT_NAME);
+	}
 	a.type = 0;   /* PERF_TYPE_HARDWARE */
 	a.config = 4; /* PERF_COUNT_HW_BRANCH_INSTRUCTIONS: taken ones, modelled */
 	a.sample_period = s->o.period;

@@ -88,6 +88,7 @@ static size_t min_size(uint32_t type)
 	case HWP_EMU_TARGET: return sizeof(struct hwp_emu_target);
 	case HWP_EMU_STATS: return sizeof(struct hwp_emu_stats);
 	case HWP_EMU_LOST: return sizeof(struct hwp_emu_lost);
+	case HWP_EMU_MEM: return sizeof(struct hwp_emu_mem);
 	default: return 8;
 	}
 }
@@ -122,6 +123,8 @@ static int scan_record(struct hwp__emu_conv *c, uint32_t pi, const struct hwp_em
 			return 0;
 		return add_ev(c, pi, r->time, h);
 	}
+	case HWP_EMU_MEM:
+		return add_ev(c, pi, ((const struct hwp_emu_mem *)h)->time, h);
 	case HWP_EMU_PROC:
 		return add_ev(c, pi, ((const struct hwp_emu_proc *)h)->time, h);
 	case HWP_EMU_MMAP:

@@ -40,6 +40,7 @@ enum hwp_emu_rec_type {
 	HWP_EMU_SNAP_END,    /* hwp_emu_snap */
 	HWP_EMU_STATS,       /* hwp_emu_stats (at exit) */
 	HWP_EMU_LOST,        /* hwp_emu_lost: samples dropped (no space) */
+	HWP_EMU_MEM,         /* hwp_emu_mem: a sampled load or store (mem=N) */
 };
 
 /* Branch kinds: the plugin classifies each TB's last instruction. */
@@ -92,6 +93,19 @@ struct hwp_emu_sample {
 	uint32_t nr, pad;
 	uint64_t hw_idx;
 	/* struct hwp_emu_entry entries[nr], newest first */
+};
+
+/* A sampled memory access: its instruction, data address, and what the
+   modelled cache hierarchy (mem_model.h) made of it. */
+struct hwp_emu_mem {
+	struct hwp_emu_hdr h;
+	uint32_t tid, vcpu;
+	uint64_t time;
+	uint64_t ip, addr;
+	uint64_t period;   /* memory accesses since the previous sample */
+	uint64_t data_src; /* perf_mem_data_src */
+	uint32_t latency;  /* modelled cycles */
+	uint32_t pad;
 };
 
 struct hwp_emu_mmap {

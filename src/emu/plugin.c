@@ -87,6 +87,7 @@
 #include <unistd.h>
 
 #include "emu_raw.h"
+#include "mem_model.h"
 #include "qemu_api.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
@@ -247,6 +248,10 @@ struct vcpu {
 	struct ring_ent ring[RING_SIZE];
 	size_t tg_cap;
 	struct hwp_hashmap tgh;
+	/* memory samples (mem=N): this thread's modelled private caches */
+	struct hwp_mm_private *mm;
+	int64_t mem_countdown;
+	uint64_t mem_samples;
 };
 
 struct module {
@@ -285,6 +290,10 @@ static struct {
 	uint64_t handler[65];
 	uint64_t hmin, hmax;
 	uint64_t snap_id;
+	/* memory samples: every mem_period-th access (0: none), through the
+	   modelled cache hierarchy shared by the process's threads */
+	uint64_t mem_period;
+	struct hwp_mm_shared *mm;
 } g = { .fd = -1, .file_lock = PTHREAD_MUTEX_INITIALIZER, .tr_lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The driver's progress page (emu_raw.h), NULL when there is none. */
@@ -1329,6 +1338,46 @@ fail:
 	return NULL;
 }
 
+/* Every load and store: through the modelled caches; every mem_period-th
+   one of a thread becomes a sample. UD is the instruction's address. */
+static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, void *ud)
+{
+	struct vcpu *v = vcpu_of(vi);
+	bool store = qemu_plugin_mem_is_store(info);
+	enum hwp_mm_level lvl;
+
+	if (unlikely(!v))
+		return;
+	if (unlikely(!v->mm)) {
+		v->mm = calloc(1, sizeof(*v->mm));
+		if (!v->mm)
+			return;
+		v->mem_countdown = (int64_t)g.mem_period;
+	}
+	lvl = hwp_mm_access(g.mm, v->mm, v->idx + 1, vaddr, store);
+	if (--v->mem_countdown > 0)
+		return;
+	v->mem_countdown = (int64_t)g.mem_period;
+	struct hwp_emu_mem *m = w_reserve(&v->w, sizeof(*m));
+	if (!m) {
+		v->lost++;
+		return;
+	}
+	if (!v->tid)
+		v->tid = gettid_();
+	m->tid = v->tid;
+	m->vcpu = v->idx;
+	m->time = now_ns();
+	m->ip = (uint64_t)(uintptr_t)ud;
+	m->addr = vaddr;
+	m->period = g.mem_period;
+	m->data_src = hwp_mm_data_src(lvl, store);
+	m->latency = hwp_mm_latency[lvl];
+	m->pad = 0;
+	w_commit(m, HWP_EMU_MEM, sizeof(*m));
+	v->mem_samples++;
+}
+
 static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
@@ -1372,6 +1421,12 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	pthread_mutex_unlock(&g.tr_lock);
 	if (t)
 		qemu_plugin_register_vcpu_tb_exec_cb(tb, exec_cb(), QEMU_PLUGIN_CB_NO_REGS, t);
+	if (g.mem_period)
+		for (size_t i = 0; i < n; i++) {
+			struct qemu_plugin_insn *in = qemu_plugin_tb_get_insn(tb, i);
+			qemu_plugin_register_vcpu_mem_cb(in, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+							 (void *)(uintptr_t)qemu_plugin_insn_vaddr(in));
+		}
 }
 
 /* ---------------------------------------------------- process lifecycle */
@@ -1717,6 +1772,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			g.exact = v != 0;
 		} else if (KEY("model") && parse_u64(val, &v)) {
 			g.model = v != 0;
+		} else if (KEY("mem") && parse_u64(val, &v)) {
+			g.mem_period = v;
 		} else {
 			fprintf(stderr, "hwprof-emu: bad plugin argument '%s'\n", a);
 			return -1;
@@ -1738,6 +1795,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		window = (int64_t)g.depth + 1;
 	}
 	g.debug = getenv("HWPROF_EMU_DEBUG") != NULL;
+	if (g.mem_period && !(g.mm = calloc(1, sizeof(*g.mm)))) {
+		fprintf(stderr, "hwprof-emu: out of memory for the cache model\n");
+		return -1;
+	}
 	g.hmin = UINT64_MAX;
 	g.pid = getpid();
 	open_progress();
