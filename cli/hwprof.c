@@ -17,6 +17,7 @@ static const struct hwp_cmd commands[] = {
 	{ "ranges", cmd_ranges, "fall-through ranges between branch records; AutoFDO/llvm-profgen text" },
 	{ "pgo", cmd_pgo, "profiles for PGO tools: BOLT fdata and pre-aggregated text, AutoFDO text" },
 	{ "mem", cmd_mem, "precise memory samples: load latency histogram, data sources, per symbol/line/address/object" },
+	{ "c2c", cmd_c2c, "cache lines shared between threads: HITM, offsets, loads vs stores, code lines" },
 	{ "check", cmd_check, "what this machine can record (PMUs, LBR, permissions) and why not" },
 	{ "record", cmd_record, "record branch stacks: on the PMU, or emulated with --emulate" },
 };

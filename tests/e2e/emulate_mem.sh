@@ -1,0 +1,102 @@
+#!/bin/bash
+# Emulated memory samples (record --emulate --mem) through the modelled cache
+# hierarchy (src/emu/mem_model.h), and hwprof mem / c2c on them:
+#  - mem_walk: arrays of 16 KiB, 512 KiB, 8 MiB and 256 MiB walked a line at a
+#    time: each walk's main data source is the smallest level the sizes
+#    documented in mem_model.h say holds the array (read from that header);
+#  - false sharing: two threads incrementing adjacent fields of one line is
+#    c2c's top line, with HITMs, both offsets (0 and 8) and both source lines
+#    (found by grep in the fixture); the padded variant has no shared line;
+#  - perf 6.1 reads the emulated file: its script text equals hwprof's.
+. "$(dirname "$0")/../tools/emu_lib.sh"
+emu_ready emulate_mem || exit 0
+
+# --- the array walk
+gcc $EMU_CFLAGS -o "$tmp/walk" "$root/tests/fixtures/mem_walk.c" || { fail "mem_walk: gcc"; exit 0; }
+if ! "$HWPROF" record -q --emulate --mem -c 101 -o "$tmp/walk.data" -- "$tmp/walk" >/dev/null 2>"$tmp/err"; then
+	fail "mem_walk: record failed: $(head -1 "$tmp/err")"
+else
+	"$HWPROF" mem -i "$tmp/walk.data" -s symbol --json >"$tmp/walk.json"
+	python3 - "$root/src/emu/mem_model.h" "$tmp/walk.json" <<'PY'
+import json, re, sys
+hdr = open(sys.argv[1]).read()
+size = {}
+for lvl in ('L1D', 'L2', 'L3'):
+    m = re.search(r'^ \*\s+%s\s+(\d+) (KiB|MiB)' % lvl, hdr, re.M)
+    size[lvl] = int(m.group(1)) << (10 if m.group(2) == 'KiB' else 20)
+def expect(n):
+    for lvl, key in (('L1D', 'l1'), ('L2', 'l2'), ('L3', 'l3')):
+        if n <= size[lvl]:
+            return key
+    return 'local_dram'
+rows = {r['symbol']: r for r in json.load(open(sys.argv[2])) if r.get('symbol')}
+keys = ('l1', 'lfb', 'l2', 'l3', 'l3_hitm', 'peer', 'local_dram', 'remote_dram')
+bad = []
+for name, n in (('walk_16k', 16 << 10), ('walk_512k', 512 << 10), ('walk_8m', 8 << 20), ('walk_256m', 256 << 20)):
+    r = rows.get(name)
+    if not r:
+        bad.append(f'{name}: no row')
+        continue
+    top = max(keys, key=lambda k: r[k])
+    share = r[top] / r['samples']
+    if top != expect(n) or share < 0.8:
+        bad.append(f'{name}: main source {top} ({share:.0%}), model predicts {expect(n)}')
+print('FAIL mem_walk: ' + '; '.join(bad) if bad else
+      'PASS mem_walk (16K L1, 512K L2, 8M L3, 256M DRAM; sizes from mem_model.h: %s)' %
+      ', '.join(f'{k} {v >> 10} KiB' for k, v in size.items()))
+PY
+	if command -v perf >/dev/null; then
+		f=event,cpu,ip,addr,weight,data_src
+		perf script -F $f -i "$tmp/walk.data" 2>/dev/null >"$tmp/perf.txt"
+		"$HWPROF" script -F $f -i "$tmp/walk.data" >"$tmp/hw.txt"
+		if [ -s "$tmp/perf.txt" ] && cmp -s "$tmp/perf.txt" "$tmp/hw.txt"; then
+			pass "mem_emulated_perf_reads ($(wc -l <"$tmp/perf.txt") samples as perf prints them)"
+		else
+			fail "mem_emulated_perf_reads: perf script differs from hwprof script"
+		fi
+	fi
+fi
+
+# --- false sharing
+src=$root/tests/fixtures/mem_false_sharing.c
+line_a=$(grep -n 'LINE_A' "$src" | cut -d: -f1)
+line_b=$(grep -n 'LINE_B' "$src" | cut -d: -f1)
+for v in shared padded; do
+	flags=""
+	[ $v = padded ] && flags=-DPADDED
+	gcc $EMU_CFLAGS -pthread $flags -o "$tmp/fs_$v" "$src" || { fail "c2c_$v: gcc"; continue; }
+	if ! "$HWPROF" record -q --emulate --mem -c 211 -o "$tmp/fs_$v.data" -- "$tmp/fs_$v" >/dev/null 2>"$tmp/err"; then
+		fail "c2c_$v: record failed: $(head -1 "$tmp/err")"
+		continue
+	fi
+	"$HWPROF" c2c -i "$tmp/fs_$v.data" --json >"$tmp/c2c_$v.json"
+	python3 - "$v" "$tmp/c2c_$v.json" "$line_a" "$line_b" <<'PY'
+import json, sys
+v, path, la, lb = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+rows = json.load(open(path))
+top = [r for r in rows if r['rank'] == 1]
+ours = [r for r in rows if r['line_offset'] is not None and r['symbol'] in ('bump_a', 'bump_b')]
+if v == 'padded':
+    if ours:
+        print(f'FAIL c2c_padded: the padded counters are flagged: {ours[0]}')
+    else:
+        print(f'PASS c2c_padded (no shared line holds the counters; {len({r["rank"] for r in rows})} lines listed)')
+    sys.exit(0)
+if not top:
+    print('FAIL c2c_false_sharing: no contended line'); sys.exit(0)
+line, acc = top[0], top[1:]
+offs = {r['line_offset'] for r in acc}
+lines = {(r['symbol'], r['line']) for r in acc}
+want = {('bump_a', la), ('bump_b', lb)}
+problems = []
+if line['hitm'] == 0: problems.append('no HITM')
+if line['threads'] < 2: problems.append(f'{line["threads"]} thread')
+if offs != {'0x0', '0x8'}: problems.append(f'offsets {sorted(offs)}')
+if not want <= lines: problems.append(f'code lines {sorted(lines)}, want {sorted(want)}')
+if problems:
+    print('FAIL c2c_false_sharing: top line ' + ', '.join(problems))
+else:
+    print(f'PASS c2c_false_sharing (top line: {line["hitm"]} HITM, {line["threads"]} threads, '
+          f'offsets 0x0 and 0x8 at lines {la} and {lb})')
+PY
+done
