@@ -45,7 +45,10 @@ static const char usage[] =
 	"                           levels, as in perf: write -j any,k for kernel only)\n"
 	"  -g                       call graphs (frame pointers)\n"
 	"      --call-graph MODE    fp, dwarf[,SIZE] or lbr (LBR call stacks)\n"
-	"  -d, --data               sample data addresses\n"
+	"  -d, --data               sample data addresses (and data sources)\n"
+	"  -W, --weight             sample the weight (load latency: WEIGHT_STRUCT on x86)\n"
+	"      --phys-data          sample physical data addresses\n"
+	"      --data-page-size     sample the data page size\n"
 	"      --per-thread         one ring buffer for the task instead of one per CPU\n"
 	"                           (no inheritance, as in perf)\n"
 	"  -i, --no-inherit         child tasks do not inherit the event\n"
@@ -78,6 +81,8 @@ enum {
 	OPT_JITTER,
 	OPT_EXACT,
 	OPT_MEM,
+	OPT_PHYS_DATA,
+	OPT_DATA_PAGE_SIZE,
 	OPT_LDLAT,
 };
 
@@ -187,6 +192,9 @@ static int record_attr_opts(const struct record_opts *o, struct hwp_attr_opts *a
 	if (o->call_graph && parse_callgraph(o->call_graph, ao))
 		return 1;
 	ao->data_addr = o->data_addr;
+	ao->weight = o->weight;
+	ao->phys_data = o->phys_data;
+	ao->data_page_size = o->data_page_size;
 	ao->per_thread = o->per_thread;
 	ao->no_inherit = o->no_inherit;
 	return 0;
@@ -471,6 +479,15 @@ static bool parse_flag_opt(struct record_opts *o, int c)
 	case OPT_MEM:
 		o->mem = true;
 		break;
+	case 'W':
+		o->weight = true;
+		break;
+	case OPT_PHYS_DATA:
+		o->phys_data = true;
+		break;
+	case OPT_DATA_PAGE_SIZE:
+		o->data_page_size = true;
+		break;
 	default:
 		return false;
 	}
@@ -545,6 +562,9 @@ static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 		{ "jitter", required_argument, NULL, OPT_JITTER },
 		{ "exact", required_argument, NULL, OPT_EXACT },
 		{ "mem", no_argument, NULL, OPT_MEM },
+		{ "weight", no_argument, NULL, 'W' },
+		{ "phys-data", no_argument, NULL, OPT_PHYS_DATA },
+		{ "data-page-size", no_argument, NULL, OPT_DATA_PAGE_SIZE },
 		{ "ldlat", required_argument, NULL, OPT_LDLAT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -556,7 +576,7 @@ static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 	optind = 1;
 	opterr = 0;
 	/* '+': options end at PROG, whose own options are not ours */
-	while ((c = getopt_long(argc, argv, "+:o:e:c:F:bj:gdim:vq", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:o:e:c:F:bj:gdWim:vq", longopts, NULL)) != -1) {
 		if (cli_common_opt(c))
 			continue;
 		/* "-o --" would write to a file named "--": the value is missing. */

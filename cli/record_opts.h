@@ -31,6 +31,9 @@ struct record_opts {
 	bool freq_max;           /* -F max (freq then holds the maximum rate it stands for) */
 	unsigned mmap_pages;     /* -m N: ring-buffer data pages (0: default) */
 	bool print_attr;         /* --print-attr: print the perf_event_attr, record nothing */
+	bool weight;             /* -W, --weight */
+	bool phys_data;          /* --phys-data */
+	bool data_page_size;     /* --data-page-size */
 	bool mem;                /* --mem: precise memory samples (loads and stores) */
 	unsigned ldlat;          /* --ldlat N: load-latency threshold, cycles (0: 30) */
 };

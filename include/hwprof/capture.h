@@ -99,6 +99,10 @@ struct hwp_attr_opts {
 	bool data_addr;              /* -d */
 	bool per_thread;             /* --per-thread (implies no inherit, as in perf) */
 	bool no_inherit;             /* -i, --no-inherit */
+	bool weight;                 /* -W: WEIGHT_STRUCT on x86_64 (as perf's x86
+					arch_evsel__set_sample_weight), else WEIGHT */
+	bool phys_data;              /* --phys-data: PHYS_ADDR */
+	bool data_page_size;         /* --data-page-size: DATA_PAGE_SIZE */
 };
 
 /* The attr and what comes with it. */

@@ -542,6 +542,12 @@ static void config_evsel(const struct hwp_attr_opts *o, const struct hwp_capture
 		a->sample_type |= HWP_SAMPLE_ADDR | HWP_SAMPLE_DATA_SRC;
 		set_flag(a, HWP_ATTR_MMAP_DATA, track);
 	}
+	if (o->phys_data)
+		a->sample_type |= HWP_SAMPLE_PHYS_ADDR;
+	if (o->data_page_size)
+		a->sample_type |= HWP_SAMPLE_DATA_PAGE_SIZE;
+	if (o->weight)
+		a->sample_type |= strcmp(h->arch, "x86_64") ? HWP_SAMPLE_WEIGHT : HWP_SAMPLE_WEIGHT_STRUCT;
 	config_callchain(o, h, out);
 	/* TIME, unless no inherit without per-CPU buffers */
 	if (!no_inherit || per_cpu)
