@@ -200,14 +200,54 @@ static int record_attr_opts(const struct record_opts *o, struct hwp_attr_opts *a
 	return 0;
 }
 
+/*
+ * --mem: `perf mem record`'s events for this CPU (-W -d and the vendor's
+ * precise memory event), put in AO; *MEM gets what was chosen. $HWPROF_SYSFS
+ * replaces /sys (tests give a PMU this machine lacks).
+ */
+static int record_mem_event(const struct record_opts *o, struct hwp_attr_opts *ao,
+			    struct hwp_mem_events *mem, char *ev, size_t evlen)
+{
+	if (o->event)
+		return cli_error("record --mem: -e %s: --mem chooses the events itself", o->event);
+	if (hwp_mem_events__choose(getenv("HWPROF_SYSFS"), o->ldlat, mem) < 0)
+		return cli_error("record --mem: %s", hwp_errmsg());
+	switch (mem->kind) {
+	case HWP_MEM_PMU_INTEL:
+		/* the loads event's encoding; its PMU type and ldlat are set after the build */
+		snprintf(ev, evlen, "r%" PRIx64 ":P", mem->config);
+		if (mem->stores[0])
+			cli_warn("record --mem: %s recorded, not %s: hwprof record opens one event "
+				 "('perf mem record' opens both)", mem->loads, mem->stores);
+		break;
+	case HWP_MEM_PMU_AMD_IBS:
+		snprintf(ev, evlen, "r0");
+		break;
+	case HWP_MEM_PMU_ARM_SPE:
+		return cli_error("record --mem: Arm SPE (%s) writes its samples to an AUX area, which "
+				 "hwprof record does not read: use 'perf mem record'", mem->pmu);
+	default:
+		return cli_error("record --mem: %s; 'hwprof record --emulate --mem' records memory "
+				 "samples through a modelled cache hierarchy", mem->why);
+	}
+	ao->event = ev;
+	ao->weight = true;
+	ao->data_addr = true;
+	return 0;
+}
+
 /* The perf_event_attr perf would build for O, into *arp (to free). */
 static int record_build_attr(const struct record_opts *o, const struct hwp_capture_host *host,
 			     struct hwp_attr_result **arp)
 {
 	struct hwp_attr_opts ao = { .sz = sizeof(ao) };
 	struct hwp_attr_result *ar;
+	struct hwp_mem_events mem = { 0 };
+	char mem_ev[64];
 
 	if (record_attr_opts(o, &ao))
+		return 1;
+	if (o->mem && record_mem_event(o, &ao, &mem, mem_ev, sizeof(mem_ev)))
 		return 1;
 	ar = calloc(1, sizeof(*ar));
 	if (!ar)
@@ -215,6 +255,14 @@ static int record_build_attr(const struct record_opts *o, const struct hwp_captu
 	if (hwp_attr__build(&ao, host, ar) < 0) {
 		free(ar);
 		return cli_error("record: %s", hwp_errmsg());
+	}
+	if (mem.kind == HWP_MEM_PMU_INTEL || mem.kind == HWP_MEM_PMU_AMD_IBS) {
+		ar->attr.type = mem.type;
+		ar->attr.config = mem.config;
+		ar->attr.config1 = mem.config1;
+		snprintf(ar->event.name, sizeof(ar->event.name), "%s", mem.loads);
+		if (mem.kind == HWP_MEM_PMU_AMD_IBS)
+			ar->attr.sample_type |= HWP_SAMPLE_RAW; /* the IBS registers, decoded by hwprof mem */
 	}
 	for (unsigned i = 0; i < ar->nr_warnings; i++)
 		cli_warn("%s", ar->warnings[i]);
@@ -291,6 +339,12 @@ static int record_report(const struct record_opts *o, const struct hwp_record_re
 	if (!cli_quiet()) /* perf record -q says nothing either */
 		fprintf(stderr, "[ hwprof record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
 			(double)res->bytes / (1024.0 * 1024.0), o->output, res->samples);
+	if (o->mem && res->samples && !hwp_attr__flag(&res->attr, HWP_ATTR_FREQ) && !cli_quiet())
+		/* the sample-period arithmetic: each sample stands for PERIOD events */
+		fprintf(stderr, "[ hwprof record: %" PRIu64 " samples at period %" PRIu64 " stand for about "
+			"%" PRIu64 " %s ]\n", res->samples, res->attr.sample_period,
+			res->samples * res->attr.sample_period,
+			res->attr.config1 ? "loads over the latency threshold" : "memory operations");
 	if (!res->samples) {
 		bool freq = hwp_attr__flag(&res->attr, HWP_ATTR_FREQ);
 		struct record_no_samples ns = {

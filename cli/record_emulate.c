@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "emu_progress.h"
+#include "hwprof/capture.h"
 #include "hwprof/emulate.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_abi.h"
@@ -142,6 +143,14 @@ static void emulate_summary(const struct record_opts *o, const char *out,
 			"%.3f MB %s (%llu samples, %llu taken branches emulated) ]\n",
 			(double)res->bytes / (1024.0 * 1024.0), out, (unsigned long long)res->samples,
 			(unsigned long long)res->taken);
+	if (o->mem && res->mem_accesses && !cli_quiet()) {
+		/* the sample-period arithmetic: what the period predicts, against what came */
+		uint64_t period = o->period ? o->period : HWP_EMU_DEFAULT_MEM_PERIOD;
+		fprintf(stderr, "[ hwprof record: %llu loads and stores at period %llu: %.0f samples "
+			"expected, %llu written, %llu lost ]\n", (unsigned long long)res->mem_accesses,
+			(unsigned long long)period, hwp_mem_events__expected(res->mem_accesses, period),
+			(unsigned long long)res->samples, (unsigned long long)res->lost);
+	}
 	if (!res->samples && o->mem) {
 		cli_warn("%s has no samples: %s made fewer than %llu memory accesses per thread "
 			 "(-c)", out, o->argv[0],

@@ -128,6 +128,42 @@ HWP_API int hwp_attr__build(const struct hwp_attr_opts *o, const struct hwp_capt
    length written (snprintf-like: may exceed LEN). */
 HWP_API size_t hwp_attr__format_perf(const struct hwp_attr *a, char *buf, size_t len);
 
+/* ------------------------------------------------------------ memory events */
+
+/* Which precise memory sampling this machine offers (record --mem). */
+enum hwp_mem_pmu {
+	HWP_MEM_PMU_NONE = 0,
+	HWP_MEM_PMU_INTEL,   /* PEBS load latency: PMU "cpu" (or "cpu_core") event mem-loads */
+	HWP_MEM_PMU_AMD_IBS, /* PMU "ibs_op" */
+	HWP_MEM_PMU_ARM_SPE, /* PMU "arm_spe_0" */
+};
+
+struct hwp_mem_events {
+	enum hwp_mem_pmu kind;
+	char pmu[32];          /* the PMU's sysfs name */
+	uint32_t type;         /* its perf_event_attr.type */
+	uint64_t config, config1; /* loads: the event's encoding, ldlat in config1 (Intel) */
+	uint64_t store_config; /* Intel mem-stores' config (0: none) */
+	char loads[96];        /* as perf names them: "cpu/mem-loads,ldlat=30/P" */
+	char stores[96];       /* "cpu/mem-stores/P", or "" */
+	char why[256];         /* HWP_MEM_PMU_NONE: what was looked for and not found */
+};
+
+/*
+ * Chooses the events of `perf mem record` for this machine from sysfs
+ * (SYSFS NULL: "/sys"): Intel's mem-loads (with LDLAT, cycles; 0: perf's
+ * 30) and mem-stores, encoded through the PMU's format files; AMD's
+ * ibs_op; Arm's arm_spe_0. Returns 0 (E filled, kind NONE when none is
+ * there) or <0 when a sysfs file is malformed (hwp_errmsg()).
+ */
+HWP_API int hwp_mem_events__choose(const char *sysfs, unsigned ldlat, struct hwp_mem_events *e);
+
+/*
+ * The sample-period arithmetic: the samples to expect from EVENTS events at
+ * one sample every PERIOD.
+ */
+HWP_API double hwp_mem_events__expected(uint64_t events, uint64_t period);
+
 /* ------------------------------------------------------------ recorder */
 
 struct hwp_record_opts {

@@ -69,6 +69,7 @@ struct hwp_emu_result {
 	uint64_t nr_execs;        /* execve calls that were not followed */
 	uint64_t nr_sites;        /* exact: branch sites written */
 	uint64_t bytes;           /* size of perf.data */
+	uint64_t mem_accesses;    /* memory mode: loads and stores emulated */
 	bool stats_missing;       /* a process ended without its final counts
 				     (killed): the file has what was recorded */
 };

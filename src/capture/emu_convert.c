@@ -351,6 +351,7 @@ int hwp__emu_convert(struct hwp__emu_conv *c, struct hwp_emu_result *res)
 		res->taken += c->procs[i].stats.taken;
 		res->async += c->procs[i].stats.async;
 		res->lost += c->procs[i].stats.lost;
+		res->mem_accesses += c->procs[i].stats.mem_accesses;
 	}
 	return write_features(s);
 }

@@ -147,6 +147,7 @@ struct hwp_emu_target {
 struct hwp_emu_stats {
 	struct hwp_emu_hdr h;
 	uint64_t taken, samples, async, lost;
+	uint64_t mem_accesses; /* loads and stores seen (mem=N), for the period arithmetic */
 };
 
 struct hwp_emu_lost {

@@ -251,7 +251,7 @@ struct vcpu {
 	/* memory samples (mem=N): this thread's modelled private caches */
 	struct hwp_mm_private *mm;
 	int64_t mem_countdown;
-	uint64_t mem_samples;
+	uint64_t mem_samples, mem_accesses;
 };
 
 struct module {
@@ -1355,6 +1355,7 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 		v->mem_countdown = (int64_t)g.mem_period;
 	}
 	lvl = hwp_mm_access(g.mm, v->mm, v->idx + 1, vaddr, store);
+	v->mem_accesses++;
 	if (--v->mem_countdown > 0)
 		return;
 	v->mem_countdown = (int64_t)g.mem_period;
@@ -1527,6 +1528,7 @@ static void write_stats(void)
 		st->samples += v->samples;
 		st->async += v->async;
 		st->lost += v->lost;
+		st->mem_accesses += v->mem_accesses;
 	}
 	w_commit(st, HWP_EMU_STATS, sizeof(*st));
 }

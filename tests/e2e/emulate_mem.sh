@@ -13,9 +13,18 @@ emu_ready emulate_mem || exit 0
 
 # --- the array walk
 gcc $EMU_CFLAGS -o "$tmp/walk" "$root/tests/fixtures/mem_walk.c" || { fail "mem_walk: gcc"; exit 0; }
-if ! "$HWPROF" record -q --emulate --mem -c 101 -o "$tmp/walk.data" -- "$tmp/walk" >/dev/null 2>"$tmp/err"; then
+if ! "$HWPROF" record --emulate --mem -c 101 -o "$tmp/walk.data" -- "$tmp/walk" >/dev/null 2>"$tmp/err"; then
 	fail "mem_walk: record failed: $(head -1 "$tmp/err")"
 else
+	# the period arithmetic: accesses / period against the samples written
+	# (one thread: they differ by less than one sample)
+	read -r acc per exp wrote < <(sed -n 's/.* \([0-9]*\) loads and stores at period \([0-9]*\): \([0-9]*\) samples expected, \([0-9]*\) written.*/\1 \2 \3 \4/p' "$tmp/err")
+	n=$("$HWPROF" script -F ip -i "$tmp/walk.data" | wc -l)
+	if [ -n "${acc:-}" ] && [ $((acc / per)) -le "$n" ] && [ "$n" -le $((acc / per + 1)) ] && [ "$wrote" -eq "$n" ]; then
+		pass "mem_period_arithmetic ($acc accesses / $per = $exp expected, $n in the file)"
+	else
+		fail "mem_period_arithmetic: '$(grep expected "$tmp/err")', $n samples in the file"
+	fi
 	"$HWPROF" mem -i "$tmp/walk.data" -s symbol --json >"$tmp/walk.json"
 	python3 - "$root/src/emu/mem_model.h" "$tmp/walk.json" <<'PY'
 import json, re, sys
