@@ -27,6 +27,7 @@ int cmd_ranges(int argc, char **argv);
 int cmd_pgo(int argc, char **argv);
 int cmd_mem(int argc, char **argv);
 int cmd_c2c(int argc, char **argv);
+int cmd_skid(int argc, char **argv);
 
 /* -v/--verbose and -q/--quiet, which every command takes. */
 #define CLI_COMMON_LONGOPTS                                   \

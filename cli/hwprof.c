@@ -18,6 +18,7 @@ static const struct hwp_cmd commands[] = {
 	{ "pgo", cmd_pgo, "profiles for PGO tools: BOLT fdata and pre-aggregated text, AutoFDO text" },
 	{ "mem", cmd_mem, "precise memory samples: load latency histogram, data sources, per symbol/line/address/object" },
 	{ "c2c", cmd_c2c, "cache lines shared between threads: HITM, offsets, loads vs stores, code lines" },
+	{ "skid", cmd_skid, "precise vs non-precise event: per-line attribution and the skid distribution" },
 	{ "check", cmd_check, "what this machine can record (PMUs, LBR, permissions) and why not" },
 	{ "record", cmd_record, "record branch stacks: on the PMU, or emulated with --emulate" },
 };
