@@ -59,7 +59,8 @@ static uint32_t distinct(uint32_t *v, size_t n)
 {
 	uint32_t k = 0;
 
-	qsort(v, n, sizeof(*v), cmp_u32);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_u32);
 	for (size_t i = 0; i < n; i++)
 		if (i == 0 || v[i] != v[i - 1])
 			k++;
@@ -160,7 +161,8 @@ static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const uint32_t 
 		}
 		i = j;
 	}
-	qsort(c->acc + acc0, c->nr_acc - acc0, sizeof(*c->acc), cmp_acc);
+	if (c->nr_acc - acc0 > 1)
+		qsort(c->acc + acc0, c->nr_acc - acc0, sizeof(*c->acc), cmp_acc);
 	for (size_t i = acc0; i < c->nr_acc; i++)
 		if (i == acc0 || c->acc[i].offset != c->acc[i - 1].offset)
 			l.nr_offsets++;
@@ -193,7 +195,8 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 			idx[m++] = (uint32_t)i;
 	g_recs = recs;
 	g_mask = ~(uint64_t)(hwp_mem_report__cache_line(r) - 1);
-	qsort(idx, m, sizeof(*idx), cmp_rec);
+	if (m > 1)
+		qsort(idx, m, sizeof(*idx), cmp_rec);
 	for (size_t i = 0; i < m && !err;) {
 		size_t j = i + 1;
 		while (j < m && line_key_hi(&recs[idx[j]]) == line_key_hi(&recs[idx[i]]) &&
@@ -204,7 +207,8 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	}
 	if (err)
 		goto oom;
-	qsort(c->lines, c->nr_lines, sizeof(*c->lines), cmp_line);
+	if (c->nr_lines > 1)
+		qsort(c->lines, c->nr_lines, sizeof(*c->lines), cmp_line);
 	free(idx);
 	free(tids);
 	free(cpus);

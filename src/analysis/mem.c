@@ -6,6 +6,7 @@
  * Grouping by code symbolizes each distinct instruction once.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -265,7 +266,13 @@ int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event *ev, co
 			r->modelled = true;
 	}
 	rc = hwp_mem_access__decode(ev, r->last_ibs, &a);
-	if (rc <= 0 || (r->loads_only && !a.load) || (r->stores_only && !a.store)) {
+	if (rc < 0) {
+		char msg[256];
+		snprintf(msg, sizeof(msg), "%s", hwp_errmsg());
+		return hwp_set_error(EINVAL, "%s: sample at offset %#llx: %s", hwp_session__path(r->s),
+				     (unsigned long long)ev->file_offset, msg);
+	}
+	if (rc == 0 || (r->loads_only && !a.load) || (r->stores_only && !a.store)) {
 		if (rc >= 0)
 			r->skipped++;
 		return rc < 0 ? rc : 0;
@@ -549,7 +556,8 @@ size_t hwp_mem_report__groups(struct hwp_mem_report *r, enum hwp_mem_key key,
 		}
 		stats_add(&row->st, &rec->a);
 	}
-	qsort(g->rows, g->nr, sizeof(*g->rows), cmp_groups);
+	if (g->nr > 1)
+		qsort(g->rows, g->nr, sizeof(*g->rows), cmp_groups);
 	g->done = true;
 	/* the index no longer matches the sorted rows; it is not used again */
 	hwp__hashmap_free(&g->map);

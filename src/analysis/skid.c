@@ -123,7 +123,8 @@ static int distribute(struct hwp_skid *k)
 	bool have = false;
 	uint64_t last = 0;
 
-	qsort(k->ips, k->nr_ips, sizeof(*k->ips), cmp_ip);
+	if (k->nr_ips > 1)
+		qsort(k->ips, k->nr_ips, sizeof(*k->ips), cmp_ip);
 	for (size_t i = 0; i < k->nr_ips; i++) {
 		const struct ip_count *c = &k->ips[i];
 
@@ -149,7 +150,8 @@ static int distribute(struct hwp_skid *k)
 		d[nd++] = (c->loc.offset - last) << 20 | (c->n[1] > 0xfffff ? 0xfffff : c->n[1]);
 	}
 	/* the weighted median of the distances */
-	qsort(d, nd, sizeof(*d), cmp_u64);
+	if (nd > 1)
+		qsort(d, nd, sizeof(*d), cmp_u64);
 	{
 		uint64_t tot = 0, acc = 0;
 		for (size_t i = 0; i < nd; i++)
@@ -317,7 +319,8 @@ size_t hwp_skid__lines(struct hwp_skid *k, const struct hwp_skid_line **out)
 	}
 	hwp__hashmap_free(&map);
 	g_k = k;
-	qsort(k->lines, k->nr_lines, sizeof(*k->lines), cmp_line);
+	if (k->nr_lines > 1)
+		qsort(k->lines, k->nr_lines, sizeof(*k->lines), cmp_line);
 	k->lines_done = true;
 	*out = k->lines;
 	return k->nr_lines;

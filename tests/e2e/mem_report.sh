@@ -37,3 +37,30 @@ elif [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'no memory samples' "$tmp/err";
 else
 	echo "FAIL mem_no_samples: $(cat "$tmp/err")"
 fi
+
+# AMD IBS op samples (RAW registers, no DATA_SRC): 100 loads that hit the data
+# cache (IbsDcMiss 0), tag-to-retire i cycles, at 100 distinct lines
+# (tests/tools/gen_mem_perfdata --ibs documents the register values).
+gen=${BUILD:-build}/tests/tools/gen_mem_perfdata
+if "$gen" 1 "$tmp/ibs.data" --ibs && "$HWPROF" mem -i "$tmp/ibs.data" -s cacheline --json >"$tmp/ibs.json" 2>"$tmp/err"; then
+	python3 - "$tmp/ibs.json" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))
+got = (len(rows), sum(r['samples'] for r in rows), sum(r['loads'] for r in rows),
+       sum(r['l1'] for r in rows), sum(r['latency_sum'] for r in rows))
+want = (100, 100, 100, 100, sum(range(100)))
+print(f'PASS mem_ibs (100 lines, 100 L1 loads, latency sum {want[4]})' if got == want else
+      f'FAIL mem_ibs: (lines, samples, loads, l1, latency sum) {got}, want {want}')
+PY
+else
+	echo "FAIL mem_ibs: $(head -1 "$tmp/err")"
+fi
+# A truncated IBS sample: one line naming the file, the offset and the cause.
+"$gen" 1 "$tmp/ibs_short.data" --ibs --short
+if "$HWPROF" mem -i "$tmp/ibs_short.data" >/dev/null 2>"$tmp/err"; then
+	echo "FAIL mem_ibs_short: exit 0"
+elif [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'ibs_short.data: sample at offset 0x[0-9a-f]*: IBS op sample: .* raw bytes' "$tmp/err"; then
+	echo "PASS mem_ibs_short ($(cat "$tmp/err"))"
+else
+	echo "FAIL mem_ibs_short: $(cat "$tmp/err")"
+fi
