@@ -398,9 +398,16 @@ static const char *data_symbol(struct hwp_mem_report *r, const struct hwp_mem_re
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(r->s);
 	struct hwp_symbol_info si;
 
+	uint64_t va;
+
 	*start = 0;
+	/* an offset outside the file's segments (.bss past the file) has no
+	   link-time address to look up; a symbol must cover the address (a
+	   zero-sized one stretched to it names the wrong object) */
 	if (!sym || rec->data_module < 0 ||
-	    hwp_symbolizer__lookup(sym, rec->data_module, rec->data_offset, &si) < 0 || !si.symbol)
+	    hwp_symbolizer__module_vaddr(sym, rec->data_module, rec->data_offset, &va) < 0 ||
+	    hwp_symbolizer__lookup(sym, rec->data_module, rec->data_offset, &si) < 0 || !si.symbol ||
+	    !si.sym_size || si.vaddr - si.sym_start >= si.sym_size)
 		return NULL;
 	*start = si.sym_start;
 	return si.symbol;

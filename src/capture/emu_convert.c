@@ -84,7 +84,7 @@ static int write_mmap(struct hwp__emu_conv *c, int ai, const struct hwp__emu_ev 
 	const char *path = (const char *)(m + 1);
 	struct hwp__emu_proc *p = &c->procs[e->proc];
 	struct hwp__emu_module *mod;
-	struct hwp__emu_seg segs[16];
+	struct hwp__emu_seg segs[32];
 	struct hwp_sample id;
 	unsigned nseg;
 	int err = 0;
@@ -95,6 +95,10 @@ static int write_mmap(struct hwp__emu_conv *c, int ai, const struct hwp__emu_ev 
 	if (!mod)
 		return hwp_set_error(ENOMEM, "out of memory");
 	nseg = hwp__emu_module_segments(mod, m->start, m->len, m->pgoff, segs);
+	/* memory samples: the data segments too, as perf's mmap_data records
+	   them, so that data addresses resolve to modules and data symbols */
+	if (nseg && c->s->o.mem_period)
+		nseg += hwp__emu_module_data_segments(mod, m->start, m->len, m->pgoff, segs + nseg);
 	if (!nseg) {
 		segs[0] = (struct hwp__emu_seg){
 			.start = m->start, .len = m->len, .pgoff = m->pgoff, .prot = m->prot
@@ -309,7 +313,7 @@ static int add_attr(struct hwp_emu *s)
 			  1ull << HWP_ATTR_MMAP | 1ull << HWP_ATTR_COMM | 1ull << HWP_ATTR_ENABLE_ON_EXEC |
 			  1ull << HWP_ATTR_TASK | 1ull << HWP_ATTR_SAMPLE_ID_ALL | 1ull << HWP_ATTR_MMAP2 |
 			  1ull << HWP_ATTR_COMM_EXEC | 1ull << HWP_ATTR_BUILD_ID |
-			  2ull << HWP_ATTR_PRECISE_IP;
+			  1ull << HWP_ATTR_MMAP_DATA | 2ull << HWP_ATTR_PRECISE_IP;
 		return hwp_writer__add_attr(s->w, &a, NULL, 0, MEM_EVENT_NAME);
 	}
 	a.type = 0;   /* PERF_TYPE_HARDWARE */

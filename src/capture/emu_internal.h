@@ -78,6 +78,9 @@ struct hwp__emu_seg {
    executable segment of M (not an ELF, unreadable, or inconsistent). */
 unsigned hwp__emu_module_segments(const struct hwp__emu_module *m, uint64_t start, uint64_t len,
 				  uint64_t pgoff, struct hwp__emu_seg *segs);
+/* The same bias, M's writable data segments (memory samples: perf's mmap_data). */
+unsigned hwp__emu_module_data_segments(const struct hwp__emu_module *m, uint64_t start, uint64_t len,
+				       uint64_t pgoff, struct hwp__emu_seg *segs);
 
 /* ------------------------------------------- emu_raw.c: the raw files */
 

@@ -111,18 +111,15 @@ static bool seg_at(const struct hwp__emu_module *m, unsigned i, uint64_t bias,
 	return s->start + s->len > s->start;
 }
 
-unsigned hwp__emu_module_segments(const struct hwp__emu_module *m, uint64_t start, uint64_t len,
-				  uint64_t pgoff, struct hwp__emu_seg *segs)
+/* The load bias of M's mapping at START (file offset PGOFF, LEN bytes), from
+   an executable segment whose file pages the mapping holds: there, file
+   offset O sits at START + O - PGOFF. False when there is none. */
+static bool module_bias(const struct hwp__emu_module *m, uint64_t start, uint64_t len, uint64_t pgoff,
+			uint64_t *bias)
 {
-	uint64_t bias = 0;
-	bool have = false;
-	unsigned n = 0;
-
 	if (!len || pgoff + len < pgoff)
-		return 0;
-	/* The load bias from an executable segment whose file pages the host
-	   mapping holds: there, file offset O sits at START + O - PGOFF. */
-	for (unsigned i = 0; i < m->nload && !have; i++) {
+		return false;
+	for (unsigned i = 0; i < m->nload; i++) {
 		struct hwp__emu_seg s;
 
 		if (!(m->load[i].flags & 1) || !seg_at(m, i, 0, &s))
@@ -131,16 +128,40 @@ unsigned hwp__emu_module_segments(const struct hwp__emu_module *m, uint64_t star
 			continue;
 		if (s.pgoff < pgoff && start < pgoff - s.pgoff)
 			continue; /* would start below address 0 */
-		bias = start + s.pgoff - pgoff - s.start;
-		have = true;
+		*bias = start + s.pgoff - pgoff - s.start;
+		return true;
 	}
-	if (!have)
+	return false;
+}
+
+unsigned hwp__emu_module_segments(const struct hwp__emu_module *m, uint64_t start, uint64_t len,
+				  uint64_t pgoff, struct hwp__emu_seg *segs)
+{
+	uint64_t bias = 0;
+	unsigned n = 0;
+
+	if (!module_bias(m, start, len, pgoff, &bias))
 		return 0;
 	/* Only executable segments: perf records (attr.mmap without mmap_data)
 	   only PROT_EXEC mappings, and readers such as llvm-profgen take every
 	   MMAP2 of a binary for one of its executable segments. */
 	for (unsigned i = 0; i < m->nload; i++)
 		if ((m->load[i].flags & 1) && seg_at(m, i, bias, &segs[n]))
+			n++;
+	return n;
+}
+
+unsigned hwp__emu_module_data_segments(const struct hwp__emu_module *m, uint64_t start, uint64_t len,
+				       uint64_t pgoff, struct hwp__emu_seg *segs)
+{
+	uint64_t bias = 0;
+	unsigned n = 0;
+
+	if (!module_bias(m, start, len, pgoff, &bias))
+		return 0;
+	/* writable, not executable: .data (the file-backed part) */
+	for (unsigned i = 0; i < m->nload; i++)
+		if ((m->load[i].flags & 3) == 2 && seg_at(m, i, bias, &segs[n]))
 			n++;
 	return n;
 }

@@ -6,7 +6,9 @@
 #    documented in mem_model.h say holds the array (read from that header);
 #  - false sharing: two threads incrementing adjacent fields of one line is
 #    c2c's top line, with HITMs, both offsets (0 and 8) and both source lines
-#    (found by grep in the fixture); the padded variant has no shared line;
+#    (found by grep in the fixture), and hwprof mem's data object of those
+#    HITMs is the fixture's data symbol 'shared'; the padded variant has no
+#    shared line;
 #  - perf 6.1 reads the emulated file: its script text equals hwprof's.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 emu_ready emulate_mem || exit 0
@@ -79,9 +81,11 @@ for v in shared padded; do
 		continue
 	fi
 	"$HWPROF" c2c -i "$tmp/fs_$v.data" --json >"$tmp/c2c_$v.json"
-	python3 - "$v" "$tmp/c2c_$v.json" "$line_a" "$line_b" <<'PY'
+	"$HWPROF" mem -i "$tmp/fs_$v.data" -s object --json >"$tmp/obj_$v.json"
+	python3 - "$v" "$tmp/c2c_$v.json" "$line_a" "$line_b" "$tmp/obj_$v.json" <<'PY'
 import json, sys
 v, path, la, lb = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+objs = {r['data_object']: r for r in json.load(open(sys.argv[5]))}
 rows = json.load(open(path))
 top = [r for r in rows if r['rank'] == 1]
 ours = [r for r in rows if r['line_offset'] is not None and r['symbol'] in ('bump_a', 'bump_b')]
@@ -102,6 +106,9 @@ if line['hitm'] == 0: problems.append('no HITM')
 if line['threads'] < 2: problems.append(f'{line["threads"]} thread')
 if offs != {'0x0', '0x8'}: problems.append(f'offsets {sorted(offs)}')
 if not want <= lines: problems.append(f'code lines {sorted(lines)}, want {sorted(want)}')
+# the data object: the ELF data symbol of the counters (in .data), with the HITMs
+if 'shared' not in objs or objs['shared']['hitm'] != line['hitm']:
+    problems.append(f'data object: {objs.get("shared")}')
 if problems:
     print('FAIL c2c_false_sharing: top line ' + ', '.join(problems))
 else:
