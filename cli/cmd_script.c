@@ -11,11 +11,13 @@
 #include "hwprof/session.h"
 
 static const char usage[] =
-	"usage: hwprof script [-i FILE] [-G] [--json]\n"
+	"usage: hwprof script [-i FILE] [-G] [-F FIELDS] [--json]\n"
 	"\n"
 	"Prints every sample as 'perf script -F ip,brstack' (perf 6.1) does: the\n"
 	"sample address (or its callchain), then each branch-stack entry as\n"
 	"FROM/TO/{M|P|-}/{X|-}/{A|-}/CYCLES/. Samples come in perf's time order.\n"
+	"With memory fields (-F event,cpu,ip,addr,weight,data_src) it prints them as\n"
+	"perf does, data_src with its decoding (|OP LOAD|LVL L1 or L1 hit|SNP ...).\n"
 	"\n"
 	"  -i, --input FILE        perf.data, pipe-mode data, or perf script text\n"
 	"                          (default: perf.data; '-' reads standard input)\n"

@@ -7,7 +7,7 @@
 #include "hwprof/hwprof.h"
 
 static const struct hwp_cmd commands[] = {
-	{ "script", cmd_script, "print branch samples as 'perf script -F ip,brstack' does (or --json)" },
+	{ "script", cmd_script, "print samples as 'perf script -F ip,brstack' (or memory fields) does, or --json" },
 	{ "info", cmd_info, "header, events, record counts, branch-stack depth and fields, lost samples" },
 	{ "branches", cmd_branches, "hot branches by symbol, source line, module, type, mispredict, cycles" },
 	{ "mispredicts", cmd_mispredicts, "branches ranked by mispredicts, with rate and 95% interval" },
@@ -20,7 +20,7 @@ static const struct hwp_cmd commands[] = {
 	{ "c2c", cmd_c2c, "cache lines shared between threads: HITM, offsets, loads vs stores, code lines" },
 	{ "skid", cmd_skid, "precise vs non-precise event: per-line attribution and the skid distribution" },
 	{ "check", cmd_check, "what this machine can record (PMUs, LBR, permissions) and why not" },
-	{ "record", cmd_record, "record branch stacks: on the PMU, or emulated with --emulate" },
+	{ "record", cmd_record, "record branch stacks or memory samples: on the PMU, or emulated with --emulate" },
 };
 
 static void usage(FILE *fp)

@@ -20,7 +20,7 @@ done
 
 # The command list: every description starts in the same column.
 cols=$("$HWPROF" --help | awk '/^commands:/ { on = 1; next } /^$/ { on = 0 }
-	on && /^  [a-z]/ { match($0, /^  [a-z]+ +/); print RLENGTH }' | sort -u)
+	on && /^  [a-z]/ { match($0, /^  [a-z0-9]+ +/); print RLENGTH }' | sort -u)
 n=$(echo "$cmds" | wc -l)
 if [ "$n" -ge 6 ] && [ "$(echo "$cols" | wc -l)" = 1 ]; then
 	echo "PASS help_commands_aligned ($n commands, column $cols)"
