@@ -97,10 +97,11 @@ static int parse_opts(int argc, char **argv, struct timing_opts *o)
 /* Why a recording has no cycle counts, plainly. */
 static int say_no_cycles(const char *input, const struct hwp_timing_stats *st)
 {
-	const char *why = st->amd ? "it was recorded on an AMD CPU, whose branch records (LBRv2, BRS) carry no cycle counts"
+	/* the most specific first: a filter the recording chose, then the source */
+	const char *why = st->no_cycles_filter ? "it was recorded with no_cycles (-j ...,no_cycles)"
 			  : st->synthesized ? "its branch stacks were synthesized from an instruction trace (Arm ETM or "
 					      "Intel PT through 'perf inject'), which carries no cycle counts"
-			  : st->no_cycles_filter ? "it was recorded with no_cycles (-j ...,no_cycles)"
+			  : st->amd ? "it was recorded on an AMD CPU, whose branch records (LBRv2, BRS) carry no cycle counts"
 			  : st->call_stack && !st->stacks ? "its stacks are LBR call stacks (call chains), recorded without cycles"
 			  : "every entry's count is 0 (unknown): Intel CPUs record LBR cycles from Skylake on";
 
