@@ -12,7 +12,8 @@
  * value: LBR cycle counts are 16-bit, so a block holds at most 65,535
  * distinct values however long the recording), its statistics and modes,
  * and its IPC (decoded instructions over mean cycles). Per loop back edge
- * (a taken branch to an address not after it, in one module): the cycles of
+ * (a taken jump to an address not after it in the same function; not a
+ * call or return, checked when the binary and symbols can be had): the cycles of
  * each iteration that lies whole inside one stack, summed over the entries
  * between two consecutive executions of the back edge.
  *
@@ -95,7 +96,7 @@ struct hwp_timing_stats {
 	uint64_t unknown_cycles;     /* accepted pairs whose newer entry has cycles 0 */
 	uint64_t latencies;          /* block latency samples counted */
 	uint64_t dropped_by_decoding; /* of those: ranges decoding later rejected */
-	uint64_t iterations;         /* loop iterations timed (opts.loops) */
+	uint64_t iterations;         /* loop iterations timed (opts.loops), over the back edges kept */
 	uint64_t filtered_stacks;    /* stacks recorded with a filter other than 'any': not used */
 	bool modelled;               /* some cycles are the emulator's model */
 	bool measured;               /* some cycles come from hardware */

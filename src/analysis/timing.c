@@ -577,6 +577,30 @@ static int count_insn(void *ctx, const struct hwp__insn *in)
 	return 0;
 }
 
+/*
+ * Whether a backward taken branch is a loop's back edge: a jump (not a call
+ * or return: a function placed before its caller is called "backwards") to
+ * the same function. Decided from the instruction and the symbols when they
+ * can be had; a branch in a module without a binary is taken as it is.
+ */
+static bool back_edge(struct hwp_timing *t, struct hwp__code_cache *cc, const struct trow *r)
+{
+	struct hwp_symbolizer *sym = hwp_session__symbolizer(t->session);
+	struct hwp_symbol_info x, y;
+	struct hwp__insn in;
+
+	if (cc && hwp__code_cache_insn(cc, r->module, r->a, &in) == 0 && in.cls != HWP_INSN_COND &&
+	    in.cls != HWP_INSN_JUMP && in.cls != HWP_INSN_IND_JUMP)
+		return false;
+	if (hwp_symbolizer__lookup(sym, r->module, r->a, &x) == 0 && x.symbol) {
+		uint64_t start = x.sym_start;
+
+		if (hwp_symbolizer__lookup(sym, r->module, r->b, &y) == 0 && y.symbol)
+			return y.sym_start == start;
+	}
+	return true;
+}
+
 int hwp_timing__build(struct hwp_timing *t)
 {
 	const struct hwp_branch_table *ranges = hwp_branch_collector__ranges(t->collector);
@@ -632,14 +656,19 @@ int hwp_timing__build(struct hwp_timing *t)
 		b->ipc = b->insns && b->d.mean > 0 ? b->insns / b->d.mean : 0;
 		t->nbout++;
 	}
+	t->st.iterations = 0;
 	for (size_t i = 0; i < t->loops.n; i++) {
 		const struct trow *r = &t->loops.rows[i];
 		struct hwp_timing_loop *l = &t->lout[t->nlout];
+
+		if (!back_edge(t, cc, r))
+			continue;
 
 		l->branch = r->aloc;
 		l->head = r->bloc;
 		make_dist(t, &r->h, &l->d, &base[t->nbout + t->nlout]);
 		l->entries_mean = l->d.samples ? (double)r->entries / (double)l->d.samples : 0;
+		t->st.iterations += l->d.samples;
 		t->nlout++;
 	}
 	/* point the distributions at their values, now that the array is final */
