@@ -733,11 +733,13 @@ static int parse_where(const char *w, struct where *out)
 	if (w[0] >= '0' && w[0] <= '9') {
 		errno = 0;
 		out->addr = strtoull(w, &end, 0);
-		if (*end || errno)
+		if (!*end && !errno) {
+			out->kind = W_ADDR;
+			return 0;
+		}
+		if (!colon) /* a source file may start with a digit; nothing else does */
 			return hwp_set_error(EINVAL, "'%s' is not an address (0x4005d0), symbol (main+0x10) "
 					     "or source line (file.c:42)", w);
-		out->kind = W_ADDR;
-		return 0;
 	}
 	if (colon && colon[1] && colon > w) {
 		errno = 0;
@@ -752,13 +754,15 @@ static int parse_where(const char *w, struct where *out)
 			return 0;
 		}
 	}
-	size_t len = plus && plus > w ? (size_t)(plus - w) : strlen(w);
-	if (plus && plus > w) {
+	size_t len = strlen(w);
+	/* SYM+OFF; a name ending in '+' (operator+) is a name */
+	if (plus && plus > w && plus[1]) {
 		errno = 0;
 		out->off = strtoull(plus + 1, &end, 0);
-		if (!plus[1] || *end || errno || plus[1] == '-')
+		if (*end || errno || plus[1] == '-' || plus[1] == '+')
 			return hwp_set_error(EINVAL, "'%s': the offset after '+' is not a number", w);
 		out->has_off = true;
+		len = (size_t)(plus - w);
 	}
 	if (len >= sizeof(out->sym))
 		return hwp_set_error(EINVAL, "'%s': the symbol name is too long", w);
