@@ -263,6 +263,22 @@ static void header_line(const struct timing_input *ti, const char *what)
 	fflush(stdout);
 }
 
+/* "[.] walk+0x3b..+0x4f": the block's first and last instruction */
+static void block_range(struct hwp_symbolizer *sym, const struct hwp_timing_block *b, char *buf, size_t len)
+{
+	struct hwp_loc_fields a, z;
+	size_t n;
+
+	hwp_loc__format_addr(sym, &b->start, buf, len);
+	n = strlen(buf);
+	hwp_loc__fields(sym, &b->start, &a);
+	hwp_loc__fields(sym, &b->end, &z);
+	if (a.symbol && z.symbol && !strcmp(a.symbol, z.symbol))
+		snprintf(buf + n, len - n, "..+0x%" PRIx64, z.sym_offset);
+	else
+		snprintf(buf + n, len - n, "..[+0x%" PRIx64 "]", b->end.offset - b->start.offset);
+}
+
 static int print_blocks(struct timing_input *ti, const struct timing_opts *o)
 {
 	struct hwp_symbolizer *sym = report_input__symbolizer(&ti->in);
@@ -329,7 +345,7 @@ static int print_blocks(struct timing_input *ti, const struct timing_opts *o)
 			hwp_table__set_real(t, T_IPC, r->ipc);
 		}
 		if (!data) {
-			hwp_loc__format_addr(sym, &r->start, buf, sizeof(buf));
+			block_range(sym, r, buf, sizeof(buf));
 			hwp_table__set_text(t, T_BLOCK, buf);
 			hwp_loc__format_srcline(sym, &r->start, buf, sizeof(buf));
 			hwp_table__set_text(t, T_SRC, buf);
