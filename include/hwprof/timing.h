@@ -139,7 +139,8 @@ HWP_API int hwp_timing__find(struct hwp_timing *t, const char *where, size_t *id
 
 /*
  * The peaks of a distribution (values by cycles, ascending): a peak of its
- * smoothed density (exact below 32 cycles, 16 bins per doubling above) that
+ * density smoothed by a 3-bin triangle (bins exact below 32 cycles, 16 per
+ * doubling above) that
  * rises at least half its height above the valley towards any higher peak,
  * and reaches 5% of the highest, with at least 5 samples and 2% of all
  * between its valleys. Fills up to MAX modes by samples

@@ -400,13 +400,14 @@ size_t hwp_timing__modes(const struct hwp_timing_value *v, size_t n, struct hwp_
 		cnt[bin_of(v[i].cycles)] += (double)v[i].samples;
 		total += (double)v[i].samples;
 	}
-	/* smoothed: a triangle over 5 bins */
+	/* smoothed: a triangle over 3 bins (exact cycle values below 32 are often
+	   distinct peaks a few cycles apart: a wider kernel merges them) */
 	for (uint32_t b = 0; b < nb; b++) {
-		static const double w[3] = { 3, 2, 1 };
+		static const double w[2] = { 2, 1 };
 
-		for (int d = -2; d <= 2; d++)
+		for (int d = -1; d <= 1; d++)
 			if ((int64_t)b + d >= 0 && b + d < nb)
-				sm[b] += w[abs(d)] * cnt[b + d] / 9.0;
+				sm[b] += w[abs(d)] * cnt[b + d] / 4.0;
 	}
 	/* local maxima; a plateau counts once, at its middle */
 	double top = 0;
@@ -480,7 +481,7 @@ size_t hwp_timing__modes(const struct hwp_timing_value *v, size_t n, struct hwp_
 			m.hi = v[i].cycles;
 			m.samples += v[i].samples;
 			/* the value the mode names: the most frequent near the peak */
-			if (b + 2 >= kept[k] && b <= kept[k] + 2 && v[i].samples > best) {
+			if (b + 1 >= kept[k] && b <= kept[k] + 1 && v[i].samples > best) {
 				best = v[i].samples;
 				m.cycles = v[i].cycles;
 			}
