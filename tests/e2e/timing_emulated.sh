@@ -10,7 +10,9 @@
 # among the previous taken branch and the block's c conditional branches
 # that fell through: base + 16k, 0 <= k <= 1 + c. Every back edge of --loops is a jump
 # (objdump's mnemonic) to an address not after it, in the same function.
-# The cycles are labelled modelled.
+# --block FILE:LINE, SYM and SYM+OFF select exactly the blocks objdump -dl
+# and the symbols say contain that line or address. The cycles are labelled
+# modelled.
 set -u
 . "$(dirname "$0")/../tools/emu_lib.sh"
 emu_ready timing_emulated || exit 0
@@ -19,7 +21,10 @@ gcc -g -O1 -o "$tmp/branchy" "$root/tests/fixtures/branchy.c" || { fail "timing_
 if ! "$HWPROF" record --emulate -c 1009 -o "$tmp/b.data" -- "$tmp/branchy" 100000 >/dev/null 2>"$tmp/rec.err" ||
 	! "$HWPROF" timing -q --csv -i "$tmp/b.data" >"$tmp/b.csv" ||
 	! "$HWPROF" timing -q --histograms --csv -i "$tmp/b.data" >"$tmp/h.csv" ||
-	! "$HWPROF" timing -q --loops --csv -i "$tmp/b.data" >"$tmp/l.csv"; then
+	! "$HWPROF" timing -q --loops --csv -i "$tmp/b.data" >"$tmp/l.csv" ||
+	! "$HWPROF" timing -q --block branchy.c:28 --csv -i "$tmp/b.data" >"$tmp/line.csv" ||
+	! "$HWPROF" timing -q --block classify --csv -i "$tmp/b.data" >"$tmp/sym.csv" ||
+	! "$HWPROF" timing -q --block walk+0x40 --csv -i "$tmp/b.data" >"$tmp/symoff.csv"; then
 	fail "timing_emulated: hwprof failed: $(head -1 "$tmp/rec.err")"
 	exit 0
 fi
@@ -83,4 +88,37 @@ for r in csv.DictReader(open(f"{d}/l.csv")):
     n += 1
 print(("FAIL timing_emulated_loops: " + "; ".join(bad[:5])) if bad or not n else
       f"PASS timing_emulated_loops ({n} back edges, every one a backward jump inside its function)")
+
+# --block: the blocks objdump -dl says hold an instruction of branchy.c:28,
+# those starting in classify, and those holding walk+0x40
+lines, cur = {}, None
+for l in subprocess.run(["objdump", "-dl", "--no-show-raw-insn", f"{d}/branchy"], capture_output=True,
+                        text=True).stdout.splitlines():
+    m = re.match(r"^(/\S+):(\d+)", l)
+    if m:
+        cur = (m.group(1).rsplit("/", 1)[-1], int(m.group(2)))
+        continue
+    m = re.match(r"\s*([0-9a-f]+):\s", l)
+    if m and cur:
+        lines[int(m.group(1), 16)] = cur
+syms = {}
+for l in subprocess.run(["nm", f"{d}/branchy"], capture_output=True, text=True).stdout.splitlines():
+    f = l.split()
+    if len(f) == 3:
+        syms[f[2]] = int(f[0], 16)
+blocks = [r for r in csv.DictReader(open(f"{d}/b.csv")) if r["start_module"].endswith("/branchy") and r["start_vaddr"]]
+def rng(r):
+    return int(r["start_vaddr"], 16), int(r["end_vaddr"], 16)
+def sel(f):
+    return {(r["start_offset"], r["end_offset"]) for r in csv.DictReader(open(f"{d}/{f}"))}
+want_line = {(r["start_offset"], r["end_offset"]) for r in blocks
+             if any(lines.get(a) == ("branchy.c", 28) for a in range(rng(r)[0], rng(r)[1] + 1))}
+want_sym = {(r["start_offset"], r["end_offset"]) for r in blocks if r["start_symbol"] == "classify"}
+at = syms["walk"] + 0x40
+want_off = {(r["start_offset"], r["end_offset"]) for r in blocks if rng(r)[0] <= at <= rng(r)[1]}
+bad = [f"{name}: hwprof {sorted(sel(f))}, objdump {sorted(w)}"
+       for name, f, w in (("branchy.c:28", "line.csv", want_line), ("classify", "sym.csv", want_sym),
+                          ("walk+0x40", "symoff.csv", want_off)) if sel(f) != w or not w]
+print(("FAIL timing_emulated_block: " + "; ".join(bad)) if bad else
+      f"PASS timing_emulated_block (branchy.c:28: {len(want_line)} blocks, classify: {len(want_sym)}, walk+0x40: {len(want_off)})")
 PY
