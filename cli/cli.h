@@ -23,6 +23,7 @@ int cmd_mispredicts(int argc, char **argv);
 int cmd_probs(int argc, char **argv);
 int cmd_blocks(int argc, char **argv);
 int cmd_paths(int argc, char **argv);
+int cmd_timing(int argc, char **argv);
 int cmd_ranges(int argc, char **argv);
 int cmd_pgo(int argc, char **argv);
 int cmd_mem(int argc, char **argv);

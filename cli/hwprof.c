@@ -14,6 +14,7 @@ static const struct hwp_cmd commands[] = {
 	{ "probs", cmd_probs, "conditional branches: executions, taken probability, hot direction; --indirect targets" },
 	{ "blocks", cmd_blocks, "basic blocks with execution counts, instructions and source lines" },
 	{ "paths", cmd_paths, "hot paths: blocks executed in sequence within a function" },
+	{ "timing", cmd_timing, "basic-block latency: cycles per block, modes, loops, IPC; --svg chart" },
 	{ "ranges", cmd_ranges, "fall-through ranges between branch records; AutoFDO/llvm-profgen text" },
 	{ "pgo", cmd_pgo, "profiles for PGO tools: BOLT fdata and pre-aggregated text, AutoFDO text" },
 	{ "mem", cmd_mem, "precise memory samples: load latency histogram, data sources, per symbol/line/address/object" },
