@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_report.h"
+#include "mem_svg.h"
 #include "report_fields.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
@@ -15,7 +16,7 @@
 
 static const char usage[] =
 	"usage: hwprof mem [-i FILE] [-s KEY] [--loads | --stores] [--cache-line N]\n"
-	"                  [--limit N] [--symfs DIR] [--json | --csv]\n"
+	"                  [--limit N] [--svg FILE] [--symfs DIR] [--json | --csv]\n"
 	"\n"
 	"Precise memory samples (Intel PEBS load latency and stores: DATA_SRC with\n"
 	"WEIGHT or WEIGHT_STRUCT and ADDR; AMD IBS op samples; hwprof's emulated\n"
@@ -34,6 +35,7 @@ static const char usage[] =
 	"      --stores         only stores\n"
 	"      --cache-line N   cache line size in bytes (default: 64)\n"
 	REPORT_LIMIT_HELP
+	"      --svg FILE       also draw the latency histogram, stacked by data source\n"
 	"      --symfs DIR      look for binaries under DIR\n"
 	"      --json           the table as JSON (machine fields: module, offset, ...)\n"
 	"      --csv            the table as CSV\n"
@@ -48,6 +50,7 @@ struct mem_opts {
 	bool loads, stores;
 	unsigned cache_line;
 	uint64_t limit;
+	const char *svg;
 };
 
 static const struct { const char *name; int key; } sort_keys[] = {
@@ -68,6 +71,7 @@ static int parse_opts(int argc, char **argv, struct mem_opts *o)
 		{ "stores", no_argument, NULL, 'T' },
 		{ "cache-line", required_argument, NULL, 'C' },
 		{ "limit", required_argument, NULL, 'l' },
+		{ "svg", required_argument, NULL, 'G' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -110,6 +114,9 @@ static int parse_opts(int argc, char **argv, struct mem_opts *o)
 		case 'l':
 			if (report_parse_limit("mem", optarg, &o->limit))
 				return 1;
+			break;
+		case 'G':
+			o->svg = optarg;
 			break;
 		default:
 			fputs(usage, stderr);
@@ -351,6 +358,8 @@ int cmd_mem(int argc, char **argv)
 			       "precise memory event)", o.r.input);
 	} else if (!(t = o.sort == SORT_HIST ? hist_table(r) : group_table(r, o.sort, o.limit))) {
 		rc = cli_error("%s", hwp_errmsg());
+	} else if (o.svg && (rc = mem_write_svg(o.svg, o.r.input, r))) {
+		/* the error is printed */
 	} else {
 		if (o.r.fmt == HWP_TABLE_TEXT) {
 			print_overview(r, o.r.input);

@@ -56,6 +56,25 @@ print('FAIL mem_walk: ' + '; '.join(bad) if bad else
       'PASS mem_walk (16K L1, 512K L2, 8M L3, 256M DRAM; sizes from mem_model.h: %s)' %
       ', '.join(f'{k} {v >> 10} KiB' for k, v in size.items()))
 PY
+	# --svg: the histogram stacked by data source (the chart module): one bar
+	# per (bucket, source) cell of the hist table, a legend entry per source
+	"$HWPROF" mem -i "$tmp/walk.data" --svg "$tmp/walk.svg" >/dev/null &&
+		"$HWPROF" mem -i "$tmp/walk.data" -s hist --json >"$tmp/hist.json" &&
+		python3 - "$tmp/walk.svg" "$tmp/hist.json" <<'PY'
+import json, sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+bars = [e for e in root.iter() if e.get('class') == 'bar']
+texts = {e.text for e in root.iter() if e.tag.endswith('text')}
+hist = json.load(open(sys.argv[2]))
+keys = {'l1': 'L1', 'l2': 'L2', 'l3': 'L3', 'local_dram': 'local DRAM', 'lfb': 'fill buffer',
+        'l3_hitm': 'L3 HITM', 'unknown': 'unknown'}
+cells = sum(1 for r in hist for k in keys if r.get(k))
+present = {keys[k] for r in hist for k in keys if r.get(k)}
+if len(bars) == cells and present <= texts and any('modelled' in (t or '') for t in texts):
+    print(f'PASS mem_svg ({cells} stacked bars, legend {sorted(present)}, modelled said)')
+else:
+    print(f'FAIL mem_svg: {len(bars)} bars for {cells} cells; legend {sorted(present - texts)} missing')
+PY
 	if command -v perf >/dev/null; then
 		f=event,cpu,ip,addr,weight,data_src
 		perf script -F $f -i "$tmp/walk.data" 2>/dev/null >"$tmp/perf.txt"
