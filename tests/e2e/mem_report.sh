@@ -64,3 +64,31 @@ elif [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q 'ibs_short.data: sample at offs
 else
 	echo "FAIL mem_ibs_short: $(cat "$tmp/err")"
 fi
+
+# Corrupted memory recordings (seeded byte flips of a generated PEBS file and
+# an IBS one): hwprof mem and c2c end without a signal, and a failure is one
+# line on stderr.
+"$gen" 3 "$tmp/flip_src.data" --weight-struct --random 200
+python3 - "$HWPROF" "$tmp" <<'PY'
+import os, random, subprocess, sys
+hwprof, tmp = sys.argv[1:]
+rng = random.Random(13)
+bad, runs = [], 0
+for src in ('flip_src.data', 'ibs.data'):
+    data = open(os.path.join(tmp, src), 'rb').read()
+    for i in range(60):
+        b = bytearray(data)
+        for _ in range(rng.randint(1, 8)):
+            b[rng.randrange(len(b))] = rng.randrange(256)
+        path = os.path.join(tmp, 'flip.data')
+        open(path, 'wb').write(b)
+        for cmd in (['mem'], ['mem', '-s', 'object'], ['c2c']):
+            runs += 1
+            p = subprocess.run([hwprof] + cmd + ['-i', path], capture_output=True, timeout=20)
+            errs = [l for l in p.stderr.decode('utf-8', 'replace').splitlines()
+                    if not l.startswith('hwprof: warning: ')]
+            if p.returncode < 0 or p.returncode > 1 or (p.returncode and len(errs) != 1):
+                bad.append(f'{src} flip {i} {cmd}: exit {p.returncode}, {errs[:2]}')
+print(f'FAIL mem_corrupted: {bad[:3]}' if bad else
+      f'PASS mem_corrupted ({runs} runs of mem/c2c on flipped files: no crash, one-line errors)')
+PY
