@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
 
+#include "hwprof/data_src.h"
 #include "hwprof/sample_json.h"
 #include "format/reader_internal.h"
 
@@ -141,8 +142,30 @@ void hwp_sample_json__write(struct hwp_json_writer *j, const struct hwp_event *e
 		hwp_json_writer__kv_u64(j, "ins_lat", s->weight_var2);
 		hwp_json_writer__kv_u64(j, "weight_var3", s->weight_var3);
 	}
-	if (st & HWP_SAMPLE_DATA_SRC)
+	if (st & HWP_SAMPLE_DATA_SRC) {
+		struct hwp_data_src d;
+		char text[400];
+
 		hwp_json_writer__kv_hex(j, "data_src", s->data_src);
+		/* the fields, perf's text for them, and the coarse source */
+		hwp_data_src__decode(s->data_src, &d);
+		hwp_json_writer__key(j, "mem");
+		hwp_json_writer__begin_object(j);
+		hwp_json_writer__kv_u64(j, "op", d.op);
+		hwp_json_writer__kv_u64(j, "lvl", d.lvl);
+		hwp_json_writer__kv_u64(j, "snoop", d.snoop);
+		hwp_json_writer__kv_u64(j, "lock", d.lock);
+		hwp_json_writer__kv_u64(j, "dtlb", d.dtlb);
+		hwp_json_writer__kv_u64(j, "lvl_num", d.lvl_num);
+		hwp_json_writer__kv_u64(j, "remote", d.remote);
+		hwp_json_writer__kv_u64(j, "snoopx", d.snoopx);
+		hwp_json_writer__kv_u64(j, "blk", d.blk);
+		hwp_json_writer__kv_u64(j, "hops", d.hops);
+		hwp_data_src__format(s->data_src, text, sizeof(text));
+		hwp_json_writer__kv_string(j, "text", text);
+		hwp_json_writer__kv_string(j, "source", hwp_mem_source__key(hwp_data_src__source(s->data_src)));
+		hwp_json_writer__end_object(j);
+	}
 	if (st & HWP_SAMPLE_TRANSACTION)
 		hwp_json_writer__kv_hex(j, "transaction", s->transaction);
 	if (st & HWP_SAMPLE_REGS_INTR)
