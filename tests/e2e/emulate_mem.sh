@@ -9,7 +9,11 @@
 #    (found by grep in the fixture), and hwprof mem's data object of those
 #    HITMs is the fixture's data symbol 'shared'; the padded variant has no
 #    shared line;
-#  - perf 6.1 reads the emulated file: its script text equals hwprof's.
+#  - perf 6.1 reads the emulated file: its script text equals hwprof's, and
+#    perf report --mem-mode's samples per (memory access, snoop) and per data
+#    symbol equal hwprof mem's;
+#  - --svg draws one stacked bar per (bucket, source) cell, with a legend;
+#  - the period arithmetic: accesses / period = the samples written.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 emu_ready emulate_mem || exit 0
 
@@ -98,6 +102,39 @@ for v in shared padded; do
 	if ! "$HWPROF" record -q --emulate --mem -c 211 -o "$tmp/fs_$v.data" -- "$tmp/fs_$v" >/dev/null 2>"$tmp/err"; then
 		fail "c2c_$v: record failed: $(head -1 "$tmp/err")"
 		continue
+	fi
+	# perf 6.1's own memory report of the emulated file is the oracle of
+	# hwprof mem's counts: samples per (memory access, snoop), and of the
+	# data symbol the counters resolve to
+	if command -v perf >/dev/null && [ $v = shared ]; then
+		perf report -i "$tmp/fs_$v.data" --stdio --mem-mode -F sample,mem,snoop 2>/dev/null >"$tmp/pmem.txt"
+		perf report -i "$tmp/fs_$v.data" --stdio --mem-mode -F sample,symbol_daddr 2>/dev/null >"$tmp/pdaddr.txt"
+		"$HWPROF" mem -i "$tmp/fs_$v.data" -s source --json >"$tmp/src.json"
+		"$HWPROF" mem -i "$tmp/fs_$v.data" -s object --json >"$tmp/obj.json"
+		python3 - "$tmp/pmem.txt" "$tmp/pdaddr.txt" "$tmp/src.json" "$tmp/obj.json" <<'PY'
+import json, re, sys
+names = {('L1 or L1 hit', 'None'): 'l1', ('L2 or L2 hit', 'None'): 'l2', ('L3 or L3 hit', 'None'): 'l3',
+         ('L3 or L3 hit', 'HitM'): 'l3_hitm', ('Local RAM or RAM hit', 'Miss'): 'local_dram'}
+want, shared = {}, 0
+for line in open(sys.argv[1]):
+    m = re.match(r'^\s+(\d+)\s+(.*?)\s{2,}(\S+)\s*$', line)
+    if m and not line.startswith('#'):
+        want[names.get((m.group(2), m.group(3)), f'{m.group(2)}/{m.group(3)}')] = int(m.group(1))
+for line in open(sys.argv[2]):
+    m = re.match(r'^\s+(\d+)\s+\[\.\] shared\+0x', line)
+    if m:
+        shared += int(m.group(1))
+got = {}
+for r in json.load(open(sys.argv[3])):
+    for k in names.values():
+        if r.get(k):
+            got[k] = got.get(k, 0) + r[k]
+obj = {r['data_object']: r['samples'] for r in json.load(open(sys.argv[4]))}
+if got != want or obj.get('shared') != shared:
+    print(f'FAIL mem_vs_perf_report: hwprof {got} shared {obj.get("shared")}; perf {want} shared {shared}')
+else:
+    print(f'PASS mem_vs_perf_report (perf report --mem-mode: {want}, data symbol shared {shared})')
+PY
 	fi
 	"$HWPROF" c2c -i "$tmp/fs_$v.data" --json >"$tmp/c2c_$v.json"
 	"$HWPROF" mem -i "$tmp/fs_$v.data" -s object --json >"$tmp/obj_$v.json"
