@@ -15,9 +15,11 @@ struct hwp_c2c {
 	uint64_t seen;
 };
 
-/* Sorting context: qsort has none. */
-static const struct hwp_mem_record *g_recs;
-static uint64_t g_mask;
+/* The records and the line mask, for sorting (qsort_r) and grouping. */
+struct c2c_ctx {
+	const struct hwp_mem_record *recs;
+	uint64_t mask;
+};
 
 static uint64_t line_key_hi(const struct hwp_mem_record *r)
 {
@@ -26,19 +28,21 @@ static uint64_t line_key_hi(const struct hwp_mem_record *r)
 				   : (uint64_t)(uint32_t)r->a.pid << 32 | 0xffffffffu;
 }
 
-static int cmp_rec(const void *pa, const void *pb)
+static int cmp_rec(const void *pa, const void *pb, void *arg)
 {
-	const struct hwp_mem_record *a = &g_recs[*(const uint32_t *)pa], *b = &g_recs[*(const uint32_t *)pb];
+	const struct c2c_ctx *x = arg;
+	const struct hwp_mem_record *a = &x->recs[*(const uint32_t *)pa], *b = &x->recs[*(const uint32_t *)pb];
+	uint64_t mask = x->mask;
 	uint64_t ka = line_key_hi(a), kb = line_key_hi(b);
 
 	if (ka != kb)
 		return ka < kb ? -1 : 1;
-	ka = a->data_offset & g_mask;
-	kb = b->data_offset & g_mask;
+	ka = a->data_offset & mask;
+	kb = b->data_offset & mask;
 	if (ka != kb)
 		return ka < kb ? -1 : 1;
-	ka = a->data_offset & ~g_mask;
-	kb = b->data_offset & ~g_mask;
+	ka = a->data_offset & ~mask;
+	kb = b->data_offset & ~mask;
 	if (ka != kb)
 		return ka < kb ? -1 : 1;
 	if (a->code.module != b->code.module)
@@ -104,22 +108,24 @@ static void acc_add(struct hwp_c2c_access *x, const struct hwp_mem_access *a)
 
 /* One line: records IDX[0..N) (sorted by offset, then code). Keeps it when
    contended. */
-static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const uint32_t *idx, size_t n,
-		    uint32_t *tids, uint32_t *cpus)
+static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2c_ctx *cx,
+		    const uint32_t *idx, size_t n, uint32_t *tids, uint32_t *cpus)
 {
+	const struct hwp_mem_record *recs = cx->recs;
+	uint64_t mask = cx->mask;
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp_mem_report__session(r));
-	const struct hwp_mem_record *first = &g_recs[idx[0]];
+	const struct hwp_mem_record *first = &recs[idx[0]];
 	struct hwp_c2c_line l;
 	size_t acc0 = c->nr_acc;
 
 	memset(&l, 0, sizeof(l));
-	l.addr = first->a.addr & g_mask;
+	l.addr = first->a.addr & mask;
 	l.data_module = first->data_module;
-	l.data_offset = first->data_offset & g_mask;
+	l.data_offset = first->data_offset & mask;
 	l.region = first->region;
 	l.pid = first->data_module >= 0 ? -1 : first->a.pid;
 	for (size_t i = 0; i < n; i++) {
-		const struct hwp_mem_record *rec = &g_recs[idx[i]];
+		const struct hwp_mem_record *rec = &recs[idx[i]];
 		l.samples++;
 		l.loads += rec->a.load;
 		l.stores += rec->a.store;
@@ -135,7 +141,7 @@ static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const uint32_t 
 		return 0;
 	/* its (offset, instruction) pairs */
 	for (size_t i = 0; i < n;) {
-		const struct hwp_mem_record *rec = &g_recs[idx[i]];
+		const struct hwp_mem_record *rec = &recs[idx[i]];
 		struct hwp_c2c_access *x = HWP_VEC_PUSH(c->acc, c->nr_acc, c->cap_acc);
 		struct hwp_symbol_info si;
 		size_t j = i, k = 0;
@@ -143,12 +149,12 @@ static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const uint32_t 
 		if (!x)
 			return -ENOMEM;
 		memset(x, 0, sizeof(*x));
-		x->offset = (uint32_t)(rec->data_offset & ~g_mask);
+		x->offset = (uint32_t)(rec->data_offset & ~mask);
 		x->code = rec->code;
-		for (; j < n && cmp_rec(&idx[i], &idx[j]) == 0; j++, k++) {
-			acc_add(x, &g_recs[idx[j]].a);
-			tids[k] = (uint32_t)g_recs[idx[j]].a.tid;
-			cpus[k] = g_recs[idx[j]].a.cpu;
+		for (; j < n && cmp_rec(&idx[i], &idx[j], (void *)cx) == 0; j++, k++) {
+			acc_add(x, &recs[idx[j]].a);
+			tids[k] = (uint32_t)recs[idx[j]].a.tid;
+			cpus[k] = recs[idx[j]].a.cpu;
 		}
 		x->nr_tids = distinct(tids, k);
 		x->nr_cpus = distinct(cpus, k);
@@ -193,16 +199,15 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	for (size_t i = 0; i < n; i++)
 		if (recs[i].a.has_addr)
 			idx[m++] = (uint32_t)i;
-	g_recs = recs;
-	g_mask = ~(uint64_t)(hwp_mem_report__cache_line(r) - 1);
+	struct c2c_ctx cx = { recs, ~(uint64_t)(hwp_mem_report__cache_line(r) - 1) };
 	if (m > 1)
-		qsort(idx, m, sizeof(*idx), cmp_rec);
+		qsort_r(idx, m, sizeof(*idx), cmp_rec, &cx);
 	for (size_t i = 0; i < m && !err;) {
 		size_t j = i + 1;
 		while (j < m && line_key_hi(&recs[idx[j]]) == line_key_hi(&recs[idx[i]]) &&
-		       (recs[idx[j]].data_offset & g_mask) == (recs[idx[i]].data_offset & g_mask))
+		       (recs[idx[j]].data_offset & cx.mask) == (recs[idx[i]].data_offset & cx.mask))
 			j++;
-		err = add_line(c, r, idx + i, j - i, tids, cpus);
+		err = add_line(c, r, &cx, idx + i, j - i, tids, cpus);
 		i = j;
 	}
 	if (err)

@@ -252,12 +252,11 @@ static double share_diff(const struct hwp_skid *k, const struct hwp_skid_line *l
 	return b > a ? b - a : a - b;
 }
 
-static const struct hwp_skid *g_k;
-
-static int cmp_line(const void *pa, const void *pb)
+static int cmp_line(const void *pa, const void *pb, void *arg)
 {
+	const struct hwp_skid *k = arg;
 	const struct hwp_skid_line *a = pa, *b = pb;
-	double da = share_diff(g_k, a), db = share_diff(g_k, b);
+	double da = share_diff(k, a), db = share_diff(k, b);
 
 	if (da != db)
 		return da > db ? -1 : 1;
@@ -318,9 +317,8 @@ size_t hwp_skid__lines(struct hwp_skid *k, const struct hwp_skid_line **out)
 		l->imprecise += c->n[1];
 	}
 	hwp__hashmap_free(&map);
-	g_k = k;
 	if (k->nr_lines > 1)
-		qsort(k->lines, k->nr_lines, sizeof(*k->lines), cmp_line);
+		qsort_r(k->lines, k->nr_lines, sizeof(*k->lines), cmp_line, k);
 	k->lines_done = true;
 	*out = k->lines;
 	return k->nr_lines;
