@@ -17,6 +17,7 @@
 static const char usage[] =
 	"usage: hwprof mem [-i FILE] [-s KEY] [--loads | --stores] [--cache-line N]\n"
 	"                  [--limit N] [--svg FILE] [--symfs DIR] [--json | --csv]\n"
+	"       hwprof mem -s hist [--symbol NAME | --srcline FILE:LINE] [-i FILE] ...\n"
 	"\n"
 	"Precise memory samples (Intel PEBS load latency and stores: DATA_SRC with\n"
 	"WEIGHT or WEIGHT_STRUCT and ADDR; AMD IBS op samples; hwprof's emulated\n"
@@ -34,6 +35,9 @@ static const char usage[] =
 	"      --loads          only loads\n"
 	"      --stores         only stores\n"
 	"      --cache-line N   cache line size in bytes (default: 64)\n"
+	"      --symbol NAME    with -s hist: the histogram of one function's samples\n"
+	"      --srcline F:N    with -s hist: the histogram of one source line's samples\n"
+	"                       (F: the file's name or a trailing part of its path)\n"
 	REPORT_LIMIT_HELP
 	"      --svg FILE       also draw the latency histogram, stacked by data source\n"
 	"      --symfs DIR      look for binaries under DIR\n"
@@ -51,6 +55,7 @@ struct mem_opts {
 	unsigned cache_line;
 	uint64_t limit;
 	const char *svg;
+	const char *symbol, *srcline;
 };
 
 static const struct { const char *name; int key; } sort_keys[] = {
@@ -72,6 +77,8 @@ static int parse_opts(int argc, char **argv, struct mem_opts *o)
 		{ "cache-line", required_argument, NULL, 'C' },
 		{ "limit", required_argument, NULL, 'l' },
 		{ "svg", required_argument, NULL, 'G' },
+		{ "symbol", required_argument, NULL, 'Y' },
+		{ "srcline", required_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -118,6 +125,12 @@ static int parse_opts(int argc, char **argv, struct mem_opts *o)
 		case 'G':
 			o->svg = optarg;
 			break;
+		case 'Y':
+			o->symbol = optarg;
+			break;
+		case 'N':
+			o->srcline = optarg;
+			break;
 		default:
 			fputs(usage, stderr);
 			return 1;
@@ -127,6 +140,16 @@ static int parse_opts(int argc, char **argv, struct mem_opts *o)
 		return cli_error("mem: unexpected argument '%s'", argv[optind]);
 	if (o->loads && o->stores)
 		return cli_error("mem: --loads and --stores exclude each other");
+	if ((o->symbol || o->srcline) && o->sort != SORT_HIST)
+		return cli_error("mem: --symbol and --srcline select the histogram of -s hist");
+	if (o->symbol && o->srcline)
+		return cli_error("mem: --symbol and --srcline exclude each other");
+	if (o->srcline) {
+		const char *colon = strrchr(o->srcline, ':');
+		char *end;
+		if (!colon || colon == o->srcline || !colon[1] || (strtoul(colon + 1, &end, 10), *end))
+			return cli_error("mem: --srcline '%s': FILE:LINE", o->srcline);
+	}
 	return -1;
 }
 
@@ -215,6 +238,61 @@ static struct hwp_table *hist_table(const struct hwp_mem_report *r)
 		hwp_table__set_count(tab, 2, t->hist[b]);
 		for (int s = 0; s < HWP_MEM_SRC__COUNT; s++)
 			hwp_table__set_count(tab, 3 + (size_t)s, hs[b][s]);
+	}
+	return tab;
+}
+
+/* True when FILE (a path) names the file F: equal, or ending in "/F". */
+static bool file_matches(const char *file, const char *f, size_t flen)
+{
+	size_t n = file ? strlen(file) : 0;
+
+	return n >= flen && !strncmp(file + n - flen, f, flen) && (n == flen || file[n - flen - 1] == '/');
+}
+
+/* The histogram of one function's or one line's samples (their groups'
+   histograms summed); NULL with *NONE set when no sample is there. */
+static struct hwp_table *selected_hist_table(struct hwp_mem_report *r, const struct mem_opts *o, bool *none)
+{
+	const struct hwp_mem_group *g;
+	size_t n = hwp_mem_report__groups(r, o->symbol ? HWP_MEM_BY_SYMBOL : HWP_MEM_BY_LINE, &g);
+	const char *colon = o->srcline ? strrchr(o->srcline, ':') : NULL;
+	unsigned line = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
+	uint64_t hist[HWP_MEM_HIST_BUCKETS] = { 0 }, total = 0;
+	struct hwp_table *tab;
+
+	*none = false;
+	if (n == (size_t)-1)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		bool in = o->symbol ? g[i].symbol && !strcmp(g[i].symbol, o->symbol)
+				    : g[i].line == line &&
+					      file_matches(g[i].file, o->srcline, (size_t)(colon - o->srcline));
+		for (unsigned b = 0; in && b < HWP_MEM_HIST_BUCKETS; b++) {
+			hist[b] += g[i].st.hist[b];
+			total += g[i].st.hist[b];
+		}
+	}
+	if (!total) {
+		*none = true;
+		return NULL;
+	}
+	if (!(tab = hwp_table__new()))
+		return NULL;
+	hwp_table__add_column(tab, "Latency", "latency", HWP_COL_TEXT);
+	hwp_table__add_column_shown(tab, "Min", "min", HWP_COL_COUNT, HWP_SHOW_DATA);
+	hwp_table__add_column(tab, "Samples", "samples", HWP_COL_COUNT);
+	hwp_table__add_column(tab, "Share", "share", HWP_COL_PERCENT);
+	for (unsigned b = 0; b < HWP_MEM_HIST_BUCKETS; b++) {
+		char range[48];
+		if (!hist[b])
+			continue;
+		bucket_range(b, range, sizeof(range));
+		hwp_table__new_row(tab);
+		hwp_table__set_text(tab, 0, range);
+		hwp_table__set_count(tab, 1, b ? 1ull << b : 0);
+		hwp_table__set_count(tab, 2, hist[b]);
+		hwp_table__set_real(tab, 3, 100.0 * (double)hist[b] / (double)total);
 	}
 	return tab;
 }
@@ -347,6 +425,7 @@ int cmd_mem(int argc, char **argv)
 					  .loads_only = o.loads, .stores_only = o.stores };
 	struct hwp_mem_report *r = hwp_mem_report__new(s, &mo);
 	struct hwp_table *t = NULL;
+	bool none = false;
 
 	if (!r) {
 		rc = cli_error("%s", hwp_errmsg());
@@ -356,8 +435,11 @@ int cmd_mem(int argc, char **argv)
 		rc = cli_error("%s: no memory samples (samples with a data source: record with "
 			       "'hwprof record --mem', 'perf mem record' or 'perf record -d' on a "
 			       "precise memory event)", o.r.input);
-	} else if (!(t = o.sort == SORT_HIST ? hist_table(r) : group_table(r, o.sort, o.limit))) {
-		rc = cli_error("%s", hwp_errmsg());
+	} else if (!(t = o.sort != SORT_HIST ? group_table(r, o.sort, o.limit)
+			 : o.symbol || o.srcline ? selected_hist_table(r, &o, &none) : hist_table(r))) {
+		rc = none ? cli_error("%s: no memory samples in %s %s", o.r.input,
+				      o.symbol ? "function" : "source line", o.symbol ? o.symbol : o.srcline)
+			  : cli_error("%s", hwp_errmsg());
 	} else if (o.svg && (rc = mem_write_svg(o.svg, o.r.input, r))) {
 		/* the error is printed */
 	} else {

@@ -60,6 +60,22 @@ print('FAIL mem_walk: ' + '; '.join(bad) if bad else
       'PASS mem_walk (16K L1, 512K L2, 8M L3, 256M DRAM; sizes from mem_model.h: %s)' %
       ', '.join(f'{k} {v >> 10} KiB' for k, v in size.items()))
 PY
+	# the histogram of one function and of one line: walk_8m's loads are L3
+	# hits (50 cycles: bucket 32-63); the walk's load line holds every walk's
+	# loads (the function rows of the symbol table, summed)
+	wl=$(grep -n 'WALK_LOAD' "$root/tests/fixtures/mem_walk.c" | cut -d: -f1)
+	"$HWPROF" mem -i "$tmp/walk.data" -s hist --symbol walk_8m --json >"$tmp/h8.json" &&
+		"$HWPROF" mem -i "$tmp/walk.data" -s hist --srcline "mem_walk.c:$wl" --json >"$tmp/hl.json" &&
+		python3 - "$tmp/h8.json" "$tmp/hl.json" "$tmp/walk.json" <<'PY'
+import json, sys
+h8 = {r['latency']: r['samples'] for r in json.load(open(sys.argv[1]))}
+hl = sum(r['samples'] for r in json.load(open(sys.argv[2])))
+walks = sum(r['samples'] for r in json.load(open(sys.argv[3])) if (r.get('symbol') or '').startswith('walk_'))
+top = max(h8, key=h8.get)
+ok = top == '32-63' and h8[top] >= 0.8 * sum(h8.values()) and abs(hl - walks) <= 0.01 * walks
+print(f'PASS mem_hist_selected (walk_8m: {h8}; load line {hl} of {walks} walk samples)' if ok else
+      f'FAIL mem_hist_selected: walk_8m {h8}; load line {hl}, walk functions {walks}')
+PY
 	# --svg: the histogram stacked by data source (the chart module): one bar
 	# per (bucket, source) cell of the hist table, a legend entry per source
 	"$HWPROF" mem -i "$tmp/walk.data" --svg "$tmp/walk.svg" >/dev/null &&
