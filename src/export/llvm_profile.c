@@ -491,7 +491,7 @@ static void warn_debug_gaps(struct ctx *x, const char *path)
 {
 	if (x->no_lines && x->no_lines * 100 >= x->weight)
 		hwp_log(HWP_LOG_WARN,
-			"%s: %.1f%% of the sampled instructions have no debug info (code built without -g, "
+			"%s: %.1f%% of the sampled instructions have no debug info (code compiled without it, "
 			"e.g. from a static library): they are not in the profile",
 			path, 100.0 * (double)x->no_lines / (double)x->weight);
 	if (x->weight > x->no_lines && !hwp__dwarf_frames_has_discriminators(x->df))
