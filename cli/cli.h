@@ -22,6 +22,7 @@ int cmd_branches(int argc, char **argv);
 int cmd_mispredicts(int argc, char **argv);
 int cmd_probs(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_advise(int argc, char **argv);
 int cmd_blocks(int argc, char **argv);
 int cmd_paths(int argc, char **argv);
 int cmd_ranges(int argc, char **argv);

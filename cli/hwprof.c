@@ -15,6 +15,7 @@ static const struct hwp_cmd commands[] = {
 	{ "blocks", cmd_blocks, "basic blocks with execution counts, instructions and source lines" },
 	{ "paths", cmd_paths, "hot paths: blocks executed in sequence within a function" },
 	{ "ranges", cmd_ranges, "fall-through ranges between branch records; AutoFDO/llvm-profgen text" },
+	{ "advise", cmd_advise, "findings with evidence: biased and mispredicted branches, monomorphic calls, layout" },
 	{ "diff", cmd_diff, "what changed between two recordings: branch probabilities, block and function shares" },
 	{ "pgo", cmd_pgo, "profiles for PGO tools: BOLT fdata and pre-aggregated text, AutoFDO text" },
 	{ "check", cmd_check, "what this machine can record (PMUs, LBR, permissions) and why not" },
