@@ -23,6 +23,7 @@ int cmd_mispredicts(int argc, char **argv);
 int cmd_probs(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_advise(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_blocks(int argc, char **argv);
 int cmd_paths(int argc, char **argv);
 int cmd_ranges(int argc, char **argv);

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "cli_flow.h"
 #include "report_fields.h"
+#include "report_tables.h"
 #include "hwprof/advise.h"
 #include "hwprof/branch_report.h"
 
@@ -177,11 +178,11 @@ static void print_text(struct hwp_symbolizer *sym, const struct hwp_finding *f, 
 		printf("no findings above the thresholds\n");
 }
 
-enum { A_RANK, A_KIND, A_SHARE, A_VALUE, A_LO, A_HI, A_SAMPLES, A_BYTES, A_LINES, A_MIN_LINES, A_ACTION,
-       A_TECHNIQUE, A_NCOLS };
+enum { A_RANK, A_KIND, A_SHARE, A_VALUE, A_LO, A_HI, A_SAMPLES, A_BYTES, A_LINES, A_MIN_LINES, A_WHERE, A_SRC,
+       A_ACTION, A_TECHNIQUE, A_NCOLS };
 
-static int print_data(struct hwp_symbolizer *sym, const struct hwp_finding *f, size_t n, uint64_t limit, int kind,
-		      enum hwp_table_format fmt)
+struct hwp_table *advise_table(struct hwp_symbolizer *sym, const struct hwp_finding *f, size_t n, uint64_t limit,
+			       int kind, enum hwp_table_format fmt)
 {
 	static const struct {
 		const char *title, *key;
@@ -197,17 +198,20 @@ static int print_data(struct hwp_symbolizer *sym, const struct hwp_finding *f, s
 		[A_BYTES] = { "Hot Bytes", "hot_bytes", HWP_COL_COUNT },
 		[A_LINES] = { "Lines", "cache_lines", HWP_COL_COUNT },
 		[A_MIN_LINES] = { "Lines Needed", "cache_lines_needed", HWP_COL_COUNT },
+		[A_WHERE] = { "Where", "where", HWP_COL_TEXT },
+		[A_SRC] = { "Source Line", "srcline", HWP_COL_TEXT },
 		[A_ACTION] = { "Action", "action", HWP_COL_TEXT },
 		[A_TECHNIQUE] = { "Technique", "technique", HWP_COL_TEXT },
 	};
 	struct hwp_table *t = hwp_table__new();
 	uint64_t shown = 0;
-	int rc;
+	char buf[1024];
 
 	if (!t)
-		return cli_error("out of memory");
+		return NULL;
 	for (size_t k = 0; k < A_NCOLS; k++)
-		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind, HWP_SHOW_ALL);
+		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind,
+					    k == A_WHERE || k == A_SRC ? HWP_SHOW_TEXT : HWP_SHOW_ALL);
 	report_fields__add_columns(t, LOC_NONE);
 	report_fields__add_columns(t, LOC_TARGET);
 	for (size_t i = 0; i < n && shown < limit; i++) {
@@ -232,10 +236,28 @@ static int print_data(struct hwp_symbolizer *sym, const struct hwp_finding *f, s
 		hwp_table__set_count(t, A_SAMPLES, f[i].samples);
 		hwp_table__set_text(t, A_ACTION, hwp_finding_kind__action(f[i].kind));
 		hwp_table__set_text(t, A_TECHNIQUE, hwp_finding_kind__technique(f[i].kind));
+		if (table_for_people(fmt)) {
+			hwp_loc__format_addr(sym, &f[i].loc, buf, sizeof(buf));
+			hwp_table__set_text(t, A_WHERE, buf);
+			hwp_loc__format_srcline(sym, &f[i].loc, buf, sizeof(buf));
+			hwp_table__set_text(t, A_SRC, buf);
+			continue;
+		}
 		report_fields__set(t, A_NCOLS, sym, &f[i].loc);
 		if (f[i].target.module >= 0)
 			report_fields__set(t, A_NCOLS + REPORT_LOC_COLUMNS, sym, &f[i].target);
 	}
+	return t;
+}
+
+static int print_data(struct hwp_symbolizer *sym, const struct hwp_finding *f, size_t n, uint64_t limit, int kind,
+		      enum hwp_table_format fmt)
+{
+	struct hwp_table *t = advise_table(sym, f, n, limit, kind, fmt);
+	int rc;
+
+	if (!t)
+		return cli_error("out of memory");
 	rc = report_print_table(t, fmt);
 	hwp_table__delete(t);
 	return rc;

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_report.h"
 #include "report_fields.h"
+#include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
@@ -230,7 +231,7 @@ static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
 		for (size_t k = 0; k < o->nkeys; k++)
 			hwp_table__set_text(t, 2 + k, rows[i].cells[k]);
 		hwp_table__set_count(t, 2 + o->nkeys, rows[i].branches);
-		if (o->ro.fmt == HWP_TABLE_TEXT)
+		if (table_for_people(o->ro.fmt))
 			continue; /* the rest is not shown: no symbolizing for it */
 		for (size_t k = 0; k < o->nkeys; k++)
 			if ((int)flag_kind(o->keys[k]) >= 0)
@@ -271,6 +272,29 @@ static int print_report(struct report_input *in, const struct branches_opts *o)
 	hwp_table__delete(t);
 	hwp_branch_report__delete(rep);
 	return rc;
+}
+
+struct hwp_table *branches_table(struct report_input *in, uint64_t limit)
+{
+	struct branches_opts o = { .limit = limit };
+	struct hwp_branch_report_opts ro = { .sz = sizeof(ro), .filter = &o.filter };
+	struct hwp_branch_report *rep;
+	struct hwp_table *t;
+	int n = hwp_branch_keys__parse("dso_from,symbol_from,dso_to,symbol_to", o.keys, HWP_MAX_SORT_KEYS - 1);
+
+	if (n < 0)
+		return NULL;
+	o.nkeys = (size_t)n;
+	o.ro.fmt = HWP_TABLE_HTML;
+	rep = hwp_branch_report__new_opts(hwp_branch_collector__table(in->collector), report_input__symbolizer(in),
+					  o.keys, o.nkeys, &ro);
+	if (!rep || !(t = hwp_table__new())) {
+		hwp_branch_report__delete(rep);
+		return NULL;
+	}
+	fill_table(t, rep, report_input__symbolizer(in), &o);
+	hwp_branch_report__delete(rep);
+	return t;
 }
 
 int cmd_branches(int argc, char **argv)

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_flow.h"
 #include "report_fields.h"
+#include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/flow_diff.h"
 
@@ -148,7 +149,7 @@ static void diff_row(struct hwp_table *t, struct hwp_symbolizer *sb, struct hwp_
 	hwp_table__set_real(t, D_LO, 100 * r->change_lo);
 	hwp_table__set_real(t, D_HI, 100 * r->change_hi);
 	hwp_table__set_text(t, D_STATE, state_of(r));
-	if (fmt == HWP_TABLE_TEXT) {
+	if (table_for_people(fmt)) {
 		if (r->kind == HWP_DIFF_FUNCTION)
 			hwp_loc__format_symbol(sym, l, buf, sizeof(buf));
 		else
@@ -168,31 +169,41 @@ static void diff_row(struct hwp_table *t, struct hwp_symbolizer *sb, struct hwp_
 		report_fields__set(t, D_NCOLS + REPORT_LOC_COLUMNS, sa, &r->after);
 }
 
-static int print_diff(struct flow_input *b, struct flow_input *a, const struct diff_opts *o)
+struct hwp_table *diff_table(struct flow_input *b, struct flow_input *a, const struct hwp_flow_diff *d,
+			     uint64_t limit, bool all, enum hwp_table_format fmt)
 {
-	struct hwp_flow_diff *d = hwp_flow_diff__new(b->flow, b->in.collector, a->flow, a->in.collector, &o->d);
 	struct hwp_symbolizer *sb = report_input__symbolizer(&b->in), *sa = report_input__symbolizer(&a->in);
-	const struct hwp_flow_diff_stats *st;
+	struct hwp_table *t = hwp_table__new();
 	const struct hwp_flow_diff_row *r;
-	struct hwp_table *t;
 	uint64_t shown = 0;
 	size_t n;
-	int rc;
 
-	if (!d)
-		return cli_error("%s", hwp_errmsg());
-	if (!(t = hwp_table__new())) {
-		hwp_flow_diff__delete(d);
-		return cli_error("out of memory");
-	}
+	if (!t)
+		return NULL;
 	for (size_t k = 0; k < D_NCOLS; k++)
 		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind, cols[k].show);
 	report_fields__add_columns(t, LOC_BEFORE);
 	report_fields__add_columns(t, LOC_AFTER);
 	r = hwp_flow_diff__rows(d, &n);
+	for (size_t i = 0; i < n && shown < limit && (all || r[i].significant); i++, shown++)
+		diff_row(t, sb, sa, &r[i], fmt);
+	return t;
+}
+
+static int print_diff(struct flow_input *b, struct flow_input *a, const struct diff_opts *o)
+{
+	struct hwp_flow_diff *d = hwp_flow_diff__new(b->flow, b->in.collector, a->flow, a->in.collector, &o->d);
+	const struct hwp_flow_diff_stats *st;
+	struct hwp_table *t;
+	int rc;
+
+	if (!d)
+		return cli_error("%s", hwp_errmsg());
+	if (!(t = diff_table(b, a, d, o->fo.limit, o->all, o->fo.ro.fmt))) {
+		hwp_flow_diff__delete(d);
+		return cli_error("out of memory");
+	}
 	st = hwp_flow_diff__stats(d);
-	for (size_t i = 0; i < n && shown < o->fo.limit && (o->all || r[i].significant); i++, shown++)
-		diff_row(t, sb, sa, &r[i], o->fo.ro.fmt);
 	if (o->fo.ro.fmt == HWP_TABLE_TEXT)
 		printf("# %zu significant change%s among %zu functions, %zu blocks and %zu branches compared%s\n"
 		       "# (%s -> %s; intervals count %.1f and %.1f executions per observation)\n",

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cli_report.h"
 #include "report_fields.h"
+#include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/flow.h"
 #include "hwprof/hwprof.h"
@@ -197,7 +198,7 @@ static void add_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struc
 	hwp_table__set_text(t, COL_BASIS, pe ? "execution" : "taken");
 	hwp_table__set_count(t, 9, r->targets);
 	hwp_table__set_count(t, 10, r->top_target_count);
-	if (fmt != HWP_TABLE_TEXT) {
+	if (!table_for_people(fmt)) {
 		report_fields__set(t, NCOLS, sym, &r->site);
 		report_fields__set(t, NCOLS + REPORT_LOC_COLUMNS, sym, &r->top_target);
 		return;
@@ -210,32 +211,41 @@ static void add_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struc
 	hwp_table__set_text(t, 8, buf);
 }
 
+struct hwp_table *mispredicts_table(struct report_input *in, struct hwp_flow *f, uint64_t limit,
+				     uint64_t min_samples, enum hwp_table_format fmt)
+{
+	size_t nr;
+	uint64_t total, shown = 0;
+	struct hwp_mispredict_row *rows = hwp_mispredicts__build(hwp_branch_collector__table(in->collector), &nr, &total);
+	struct hwp_table *t = rows ? hwp_table__new() : NULL;
+
+	if (!t) {
+		free(rows);
+		return NULL;
+	}
+	add_columns(t, f != NULL);
+	for (size_t i = 0; i < nr && shown < limit; i++) {
+		if (rows[i].sampled < min_samples)
+			continue;
+		add_row(t, report_input__symbolizer(in), &rows[i], fmt, f);
+		shown++;
+	}
+	free(rows);
+	return t;
+}
+
 /* The ranked table of IN's branches; the exit code. */
 static int print_report(struct report_input *in, const struct mispredicts_opts *o, struct hwp_flow *f)
 {
 	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in->collector);
-	size_t nr;
-	uint64_t total;
-	struct hwp_mispredict_row *rows = hwp_mispredicts__build(hwp_branch_collector__table(in->collector), &nr, &total);
-	struct hwp_table *t = hwp_table__new();
+	struct hwp_table *t = mispredicts_table(in, f, o->limit, o->min_samples, o->ro.fmt);
 	int rc;
 
-	if (!rows || !t) {
-		free(rows);
-		hwp_table__delete(t);
+	if (!t)
 		return cli_error("%s", hwp_errmsg());
-	}
 	if (st->entries_without_prediction)
 		cli_warn("%llu of %llu branch entries come from stacks without prediction information (synthesized or NO_FLAGS): they count as sampled but not in rates",
 			 (unsigned long long)st->entries_without_prediction, (unsigned long long)st->entries);
-	add_columns(t, f != NULL);
-	uint64_t shown = 0;
-	for (size_t i = 0; i < nr && shown < o->limit; i++) {
-		if (rows[i].sampled < o->min_samples)
-			continue;
-		add_row(t, report_input__symbolizer(in), &rows[i], o->ro.fmt, f);
-		shown++;
-	}
 	if (st->entries_with_flags < st->entries)
 		cli_warn("%llu of %llu branch entries carry no mispredict bit; rates count only the others",
 			 (unsigned long long)(st->entries - st->entries_with_flags), (unsigned long long)st->entries);
@@ -244,7 +254,6 @@ static int print_report(struct report_input *in, const struct mispredicts_opts *
 		puts(f ? "# Rate/exec: per execution; conditional branches count their not-taken runs and only taken mispredicts (a lower bound)"
 		       : "# Rate/taken: per taken execution; no fall-through ranges, so not-taken runs are unknown");
 	rc = report_print_table(t, o->ro.fmt);
-	free(rows);
 	hwp_table__delete(t);
 	return rc;
 }

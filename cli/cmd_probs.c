@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_flow.h"
 #include "report_fields.h"
+#include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
@@ -119,7 +120,7 @@ static void cond_row(struct hwp_table *t, struct hwp_symbolizer *sym, const stru
 	hwp_table__set_real(t, C_HI, 100 * c->p_taken_hi);
 	set_real(t, C_MISP_TAKEN, 100 * c->mispred_taken);
 	set_real(t, C_MISP_EXEC, 100 * c->mispred_per_exec);
-	if (fmt == HWP_TABLE_TEXT) {
+	if (table_for_people(fmt)) {
 		hwp_loc__format_addr(sym, &c->site, buf, sizeof(buf));
 		if (c->hot_taken) /* the flag, where the eye reads the branch */
 			strncat(buf, "  [hot: taken]", sizeof(buf) - strlen(buf) - 1);
@@ -145,17 +146,16 @@ static void cond_row(struct hwp_table *t, struct hwp_symbolizer *sym, const stru
 		report_fields__set(t, C_NCOLS + REPORT_LOC_COLUMNS, sym, &c->target);
 }
 
-static int print_conds(struct flow_input *fi, const struct flow_opts *o)
+struct hwp_table *probs_table(struct flow_input *fi, const struct flow_opts *o)
 {
 	struct hwp_symbolizer *sym = report_input__symbolizer(&fi->in);
 	struct hwp_table *t = hwp_table__new();
 	size_t n;
 	const struct hwp_flow_cond *c = hwp_flow__conds(fi->flow, &n);
 	uint64_t shown = 0;
-	int rc;
 
 	if (!t)
-		return cli_error("out of memory");
+		return NULL;
 	for (size_t k = 0; k < C_NCOLS; k++)
 		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind, cols[k].show);
 	report_fields__add_columns(t, LOC_NONE);
@@ -166,6 +166,16 @@ static int print_conds(struct flow_input *fi, const struct flow_opts *o)
 		cond_row(t, sym, &c[i], o->ro.fmt);
 		shown++;
 	}
+	return t;
+}
+
+static int print_conds(struct flow_input *fi, const struct flow_opts *o)
+{
+	struct hwp_table *t = probs_table(fi, o);
+	int rc;
+
+	if (!t)
+		return cli_error("out of memory");
 	flow_input__note(fi);
 	report_input__warn_missing(&fi->in, true);
 	rc = report_print_table(t, o->ro.fmt);

@@ -16,6 +16,7 @@ static const struct hwp_cmd commands[] = {
 	{ "paths", cmd_paths, "hot paths: blocks executed in sequence within a function" },
 	{ "ranges", cmd_ranges, "fall-through ranges between branch records; AutoFDO/llvm-profgen text" },
 	{ "advise", cmd_advise, "findings with evidence: biased and mispredicted branches, monomorphic calls, layout" },
+	{ "report", cmd_report, "one self-contained HTML page of every report (--html FILE), or of a comparison" },
 	{ "diff", cmd_diff, "what changed between two recordings: branch probabilities, block and function shares" },
 	{ "pgo", cmd_pgo, "profiles for PGO tools: BOLT fdata and pre-aggregated text, AutoFDO text" },
 	{ "check", cmd_check, "what this machine can record (PMUs, LBR, permissions) and why not" },

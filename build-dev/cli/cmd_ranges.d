@@ -1,0 +1,24 @@
+build-dev/cli/cmd_ranges.o: cli/cmd_ranges.c cli/cli.h \
+ include/hwprof/perf_data.h include/hwprof/perf_abi.h \
+ include/hwprof/hwprof.h cli/cli_report.h include/hwprof/branch_collect.h \
+ include/hwprof/branch_table.h include/hwprof/code_loc.h \
+ include/hwprof/session.h include/hwprof/maps.h \
+ include/hwprof/symbolize.h include/hwprof/table.h \
+ include/hwprof/outbuf.h cli/report_fields.h \
+ include/hwprof/branch_report.h include/hwprof/range_profile.h
+cli/cli.h:
+include/hwprof/perf_data.h:
+include/hwprof/perf_abi.h:
+include/hwprof/hwprof.h:
+cli/cli_report.h:
+include/hwprof/branch_collect.h:
+include/hwprof/branch_table.h:
+include/hwprof/code_loc.h:
+include/hwprof/session.h:
+include/hwprof/maps.h:
+include/hwprof/symbolize.h:
+include/hwprof/table.h:
+include/hwprof/outbuf.h:
+cli/report_fields.h:
+include/hwprof/branch_report.h:
+include/hwprof/range_profile.h:

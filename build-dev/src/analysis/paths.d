@@ -1,0 +1,28 @@
+build-dev/src/analysis/paths.o: src/analysis/paths.c \
+ src/analysis/branch_collect_internal.h include/hwprof/branch_collect.h \
+ include/hwprof/branch_table.h include/hwprof/hwprof.h \
+ include/hwprof/code_loc.h include/hwprof/session.h include/hwprof/maps.h \
+ include/hwprof/perf_data.h include/hwprof/perf_abi.h \
+ include/hwprof/symbolize.h src/decode/code_cache.h \
+ include/hwprof/paths.h include/hwprof/flow.h \
+ src/session/session_internal.h src/util/bytes.h src/util/hash.h \
+ src/util/hashmap.h src/util/opts.h src/util/vec.h
+src/analysis/branch_collect_internal.h:
+include/hwprof/branch_collect.h:
+include/hwprof/branch_table.h:
+include/hwprof/hwprof.h:
+include/hwprof/code_loc.h:
+include/hwprof/session.h:
+include/hwprof/maps.h:
+include/hwprof/perf_data.h:
+include/hwprof/perf_abi.h:
+include/hwprof/symbolize.h:
+src/decode/code_cache.h:
+include/hwprof/paths.h:
+include/hwprof/flow.h:
+src/session/session_internal.h:
+src/util/bytes.h:
+src/util/hash.h:
+src/util/hashmap.h:
+src/util/opts.h:
+src/util/vec.h:

@@ -1,0 +1,3 @@
+build-dev/src/decode/insn_starts.o: src/decode/insn_starts.c \
+ src/decode/insn_starts.h
+src/decode/insn_starts.h:

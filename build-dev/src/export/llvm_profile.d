@@ -1,0 +1,23 @@
+build-dev/src/export/llvm_profile.o: src/export/llvm_profile.c \
+ src/analysis/branch_collect_internal.h include/hwprof/branch_collect.h \
+ include/hwprof/branch_table.h include/hwprof/hwprof.h \
+ include/hwprof/code_loc.h include/hwprof/session.h include/hwprof/maps.h \
+ include/hwprof/perf_data.h include/hwprof/perf_abi.h \
+ include/hwprof/symbolize.h src/decode/code_cache.h \
+ src/decode/insn_starts.h src/export/dwarf_frames.h \
+ include/hwprof/llvm_profile.h src/util/vec.h
+src/analysis/branch_collect_internal.h:
+include/hwprof/branch_collect.h:
+include/hwprof/branch_table.h:
+include/hwprof/hwprof.h:
+include/hwprof/code_loc.h:
+include/hwprof/session.h:
+include/hwprof/maps.h:
+include/hwprof/perf_data.h:
+include/hwprof/perf_abi.h:
+include/hwprof/symbolize.h:
+src/decode/code_cache.h:
+src/decode/insn_starts.h:
+src/export/dwarf_frames.h:
+include/hwprof/llvm_profile.h:
+src/util/vec.h:

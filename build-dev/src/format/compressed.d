@@ -1,0 +1,11 @@
+build-dev/src/format/compressed.o: src/format/compressed.c \
+ include/hwprof/hwprof.h src/format/reader_internal.h \
+ include/hwprof/perf_data.h include/hwprof/perf_abi.h src/util/arena.h \
+ src/util/hashmap.h src/util/bytes.h
+include/hwprof/hwprof.h:
+src/format/reader_internal.h:
+include/hwprof/perf_data.h:
+include/hwprof/perf_abi.h:
+src/util/arena.h:
+src/util/hashmap.h:
+src/util/bytes.h:

@@ -1,0 +1,2 @@
+build-dev/src/util/error.o: src/util/error.c include/hwprof/hwprof.h
+include/hwprof/hwprof.h:

@@ -1,0 +1,13 @@
+build-dev/tests/unit/test_recorder: tests/unit/test_recorder.c \
+ src/capture/attr_build.h include/hwprof/capture.h \
+ include/hwprof/perf_data.h include/hwprof/perf_abi.h \
+ include/hwprof/hwprof.h include/hwprof/perf_writer.h \
+ tests/unit/testlib.h src/util/bytes.h
+src/capture/attr_build.h:
+include/hwprof/capture.h:
+include/hwprof/perf_data.h:
+include/hwprof/perf_abi.h:
+include/hwprof/hwprof.h:
+include/hwprof/perf_writer.h:
+tests/unit/testlib.h:
+src/util/bytes.h:
