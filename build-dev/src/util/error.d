@@ -1,2 +1,0 @@
-build-dev/src/util/error.o: src/util/error.c include/hwprof/hwprof.h
-include/hwprof/hwprof.h:
