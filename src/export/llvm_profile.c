@@ -68,6 +68,7 @@ struct ctx {
 	struct node **top;
 	size_t ntop, ctop;
 	struct node *last; /* top-level lookups come in address order: mostly the same function */
+	bool ips; /* from IP samples: counts are samples, not executions */
 };
 
 static int nomem(void)
@@ -312,6 +313,42 @@ static int count_insns(struct ctx *x, struct hwp_branch_collector *c)
 	return 0;
 }
 
+/*
+ * Step 1 from IP samples, as AutoFDO's create_llvm_prof --use_lbr=false
+ * counts them: an instruction's count is the number of samples at it; the
+ * functions sampled are walked with count 0 first (AutoFDO looks every
+ * byte of a sampled function up), so their unsampled lines say 0.
+ */
+static int count_ips(struct ctx *x, struct hwp_branch_collector *c)
+{
+	const struct hwp_branch_row *r;
+	struct insn_count *p;
+	size_t n, k = 0;
+	int err;
+
+	r = hwp_branch_table__rows(hwp_branch_collector__ip_samples(c), &n);
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].key.from.module != x->module || !r[i].c.count)
+			continue;
+		if ((err = zero_fill(x, r[i].key.from.offset)))
+			return err;
+		if (!(p = HWP_VEC_PUSH(x->ic, x->nic, x->cic)))
+			return nomem();
+		*p = (struct insn_count){ r[i].key.from.offset, r[i].c.count, 1 };
+	}
+	if (!x->nic)
+		return 0;
+	qsort(x->ic, x->nic, sizeof(*x->ic), by_offset);
+	for (size_t i = 1; i < x->nic; i++) {
+		if (x->ic[i].offset == x->ic[k].offset)
+			x->ic[k].count += x->ic[i].count;
+		else
+			x->ic[++k] = x->ic[i];
+	}
+	x->nic = k + 1;
+	return 0;
+}
+
 /* Step 2. */
 static int body_samples(struct ctx *x)
 {
@@ -326,10 +363,12 @@ static int body_samples(struct ctx *x)
 
 		if (!n)
 			continue; /* no debug info: llvm-profgen skips it too */
-		leaf = leaf_node(x, fr, n, ic->count * ic->len);
+		count = ic->count * duplication_factor(fr[n - 1].discriminator);
+		/* llvm-profgen counts a range's instruction once per byte;
+		   AutoFDO an IP sample once, times its duplication factor */
+		leaf = leaf_node(x, fr, n, x->ips ? count : ic->count * ic->len);
 		if (!leaf || !(b = body_get(leaf, line_offset(&fr[n - 1]), base_discriminator(fr[n - 1].discriminator))))
 			return nomem();
-		count = ic->count * duplication_factor(fr[n - 1].discriminator);
 		if (count > b->count)
 			b->count = count;
 	}
@@ -482,15 +521,17 @@ static void write_node(FILE *fp, struct node *n, unsigned depth)
 	}
 }
 
-int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp)
+static int write_profile(struct hwp_branch_collector *c, int module, bool ips, FILE *fp)
 {
-	struct ctx x = { .module = module, .limit = UINT64_MAX };
+	struct ctx x = { .module = module, .limit = UINT64_MAX, .ips = ips };
 	const char *path;
 	int err;
 
 	x.s = hwp_session__symbolizer(hwp__branch_collector_session(c));
-	if (!hwp_branch_collector__ranges(c))
+	if (!ips && !hwp_branch_collector__ranges(c))
 		return hwp_set_error(EINVAL, "LLVM sample profile: the branch collector counted no ranges");
+	if (ips && !hwp_branch_collector__ip_samples(c))
+		return hwp_set_error(EINVAL, "LLVM sample profile: the branch collector counted no sample addresses");
 	if (!x.s || !(path = hwp_symbolizer__module_file(x.s, module)))
 		return -ENOENT; /* the symbolizer said why */
 	if (!(x.cc = hwp__branch_collector_code_cache(c)))
@@ -501,8 +542,14 @@ int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp
 		hwp__code_file_close(x.file);
 		return -errno;
 	}
-	if ((err = count_insns(&x, c)) || (err = body_samples(&x)) || (err = call_samples(&x, c)))
+	if (ips) {
+		if ((err = count_ips(&x, c)) || (err = body_samples(&x)))
+			goto out;
+		fputs("# hwprof: from IP samples without branch stacks: line counts are sample densities; "
+		      "no call targets, no fall-through or taken-branch counts\n", fp);
+	} else if ((err = count_insns(&x, c)) || (err = body_samples(&x)) || (err = call_samples(&x, c))) {
 		goto out;
+	}
 	for (size_t i = 0; i < x.ntop; i++)
 		calls_floor(x.top[i]);
 	sort(x.top, x.ntop, sizeof(*x.top), by_total);
@@ -521,4 +568,14 @@ out:
 	hwp__dwarf_frames_close(x.df);
 	hwp__code_file_close(x.file);
 	return err;
+}
+
+int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp)
+{
+	return write_profile(c, module, false, fp);
+}
+
+int hwp_llvm_profile__write_ip_samples(struct hwp_branch_collector *c, int module, FILE *fp)
+{
+	return write_profile(c, module, true, fp);
 }
