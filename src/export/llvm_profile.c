@@ -42,6 +42,7 @@ struct node {
 	const char *name;
 	uint32_t off, disc; /* call site in the parent (inlined nodes) */
 	uint64_t total, head;
+	uint64_t samples; /* top-level, IP samples: the samples in it (no duplication factor) */
 	struct body *b;
 	size_t nb, cb;
 	struct node **kids;
@@ -69,6 +70,9 @@ struct ctx {
 	size_t ntop, ctop;
 	struct node *last; /* top-level lookups come in address order: mostly the same function */
 	bool ips; /* from IP samples: counts are samples, not executions */
+	uint64_t *seen; /* IP samples: starts of the function parts given zero counts */
+	size_t nseen, cseen;
+	uint64_t samples; /* IP samples in the module */
 };
 
 static int nomem(void)
@@ -314,10 +318,47 @@ static int count_insns(struct ctx *x, struct hwp_branch_collector *c)
 }
 
 /*
+ * AutoFDO fills only the part of a function a sample fell in (a symbol:
+ * the hot or the cold part of a split function), not every function of
+ * its name: the range of the subprogram NAME that holds VA, walked with
+ * count 0 once.
+ */
+static int zero_fill_part(struct ctx *x, uint64_t offset)
+{
+	struct hwp__src_frame fr[MAX_FRAMES];
+	uint64_t va, lo[16], hi[16], start, end, *p;
+	size_t n;
+	int err;
+
+	if (!frames_at(x, offset, fr, &va))
+		return 0;
+	n = hwp__dwarf_frames_named(x->df, fr[0].name, lo, hi, 16);
+	for (size_t i = 0; i < n; i++) {
+		if (va < lo[i] || va >= hi[i])
+			continue;
+		for (size_t j = 0; j < x->nseen; j++)
+			if (x->seen[j] == lo[i])
+				return 0;
+		if (!(p = HWP_VEC_PUSH(x->seen, x->nseen, x->cseen)))
+			return nomem();
+		*p = lo[i];
+		if (hwp__code_file_vaddr_to_offset(x->file, lo[i], &start) ||
+		    hwp__code_file_vaddr_to_offset(x->file, hi[i] - 1, &end))
+			return 0;
+		x->count = 0;
+		x->limit = end + 1;
+		err = hwp__code_cache_range(x->cc, x->module, start, end, on_insn, x);
+		x->limit = UINT64_MAX;
+		return err == -ENOMEM ? nomem() : 0;
+	}
+	return 0;
+}
+
+/*
  * Step 1 from IP samples, as AutoFDO's create_llvm_prof --use_lbr=false
  * counts them: an instruction's count is the number of samples at it; the
- * functions sampled are walked with count 0 first (AutoFDO looks every
- * byte of a sampled function up), so their unsampled lines say 0.
+ * function parts sampled are walked with count 0 first (AutoFDO looks
+ * every byte of a sampled function up), so their unsampled lines say 0.
  */
 static int count_ips(struct ctx *x, struct hwp_branch_collector *c)
 {
@@ -330,11 +371,12 @@ static int count_ips(struct ctx *x, struct hwp_branch_collector *c)
 	for (size_t i = 0; i < n; i++) {
 		if (r[i].key.from.module != x->module || !r[i].c.count)
 			continue;
-		if ((err = zero_fill(x, r[i].key.from.offset)))
+		if ((err = zero_fill_part(x, r[i].key.from.offset)))
 			return err;
 		if (!(p = HWP_VEC_PUSH(x->ic, x->nic, x->cic)))
 			return nomem();
 		*p = (struct insn_count){ r[i].key.from.offset, r[i].c.count, 1 };
+		x->samples += r[i].c.count;
 	}
 	if (!x->nic)
 		return 0;
@@ -347,6 +389,16 @@ static int count_ips(struct ctx *x, struct hwp_branch_collector *c)
 	}
 	x->nic = k + 1;
 	return 0;
+}
+
+/* AutoFDO leaves out a function with too few samples to tell anything:
+   at most 10, or 5e-6 of the binary's samples (its kMinSamples and
+   --sample_threshold_frac). */
+static bool too_few(const struct ctx *x, const struct node *n)
+{
+	double frac = 5e-6 * (double)x->samples;
+
+	return (double)n->samples <= (frac > 10 ? frac : 10);
 }
 
 /* Step 2. */
@@ -367,6 +419,8 @@ static int body_samples(struct ctx *x)
 		/* llvm-profgen counts a range's instruction once per byte;
 		   AutoFDO an IP sample once, times its duplication factor */
 		leaf = leaf_node(x, fr, n, x->ips ? count : ic->count * ic->len);
+		if (x->last)
+			x->last->samples += ic->count; /* leaf_node() began at top_get() */
 		if (!leaf || !(b = body_get(leaf, line_offset(&fr[n - 1]), base_discriminator(fr[n - 1].discriminator))))
 			return nomem();
 		if (count > b->count)
@@ -554,6 +608,8 @@ static int write_profile(struct hwp_branch_collector *c, int module, bool ips, F
 		calls_floor(x.top[i]);
 	sort(x.top, x.ntop, sizeof(*x.top), by_total);
 	for (size_t i = 0; i < x.ntop; i++) {
+		if (ips && too_few(&x, x.top[i]))
+			continue;
 		fprintf(fp, "%s:%" PRIu64 ":%" PRIu64 "\n", x.top[i]->name, x.top[i]->total, x.top[i]->head);
 		write_node(fp, x.top[i], 1);
 	}
@@ -565,6 +621,7 @@ out:
 	free(x.top);
 	free(x.ic);
 	free(x.fn_seen);
+	free(x.seen);
 	hwp__dwarf_frames_close(x.df);
 	hwp__code_file_close(x.file);
 	return err;
