@@ -155,8 +155,7 @@ static int write_profile(struct report_input *in, const struct pgo_opts *o)
 /* What an IP-sample profile lacks, per format: said once on stderr. */
 static const char *const weaker[] = {
 	[W_LLVM] = "line counts are sample densities, with no call targets and no head samples",
-	[W_BOLT] = "sample counts per address, with no taken or fall-through edges and no calls: "
-		   "BOLT spreads them over the blocks",
+	[W_BOLT] = "sample counts per address, no taken or fall-through edges, no calls",
 	[W_RANGE] = "the address section only, with no ranges and no branches",
 };
 

@@ -3,6 +3,7 @@
 """Compares an LLVM sample profile (text) with AutoFDO's create_llvm_prof's.
 
   afdo_prof_compare.py HWPROF.prof ORACLE.prof [--no-calls]
+  afdo_prof_compare.py --functions PROFILE    "name: total, head" per function
 
 Parses both independently of the writers: function lines
 "name:total:head", body lines "offset[.disc]: count [callee:count ...]",
@@ -32,8 +33,10 @@ def parse(path):
     ('L', fn, sites, loc) -> (count, targets)"""
     out = {}
     fn, sites = None, []
+    pending = b''
     for raw in open(path, 'rb'):
-        raw = raw.rstrip(b'\n')
+        raw = pending + raw.rstrip(b'\n')
+        pending = b''
         if not raw.strip() or raw.startswith(b'#'):
             continue
         depth = len(raw) - len(raw.lstrip(b' '))
@@ -49,14 +52,20 @@ def parse(path):
             out[('L', fn, tuple(sites), m.group(1))] = (int(m.group(2)), m.group(3).strip())
             continue
         m = SITE.match(text)
-        if not m:
-            sys.exit('%s: cannot parse line: %r' % (path, raw))
+        if not m:  # a garbage callee name holding a newline: the line goes on
+            pending = raw + b'\n'
+            continue
         sites.append(m.group(1))
         out[('S', fn, tuple(sites))] = (int(m.group(3)), m.group(2))
     return out
 
 
 def main():
+    if sys.argv[1] == '--functions':  # "name: total, head" per function, sorted
+        for k, v in sorted(parse(sys.argv[2]).items()):
+            if k[0] == 'F':
+                print('%s: %d, %d' % (k[1].decode(errors='replace'), v[0], v[1]))
+        return 0
     name = os.environ.get('TEST_NAME', 'afdo_prof')
     hw, orc = parse(sys.argv[1]), parse(sys.argv[2])
     if '--no-calls' in sys.argv[3:]:
