@@ -178,7 +178,8 @@ static int load(struct report_input *in, struct pgo_opts *o)
 	if (hwp_branch_collector__read(in->collector) < 0)
 		return cli_error("%s", hwp_errmsg());
 	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in->collector);
-	o->ips = st->ip_samples && (o->ip_samples || !st->branch_samples);
+	/* no branch entry at all (no stacks, or perf script text without brstack) */
+	o->ips = st->ip_samples && (o->ip_samples || !st->entries);
 	if (!o->ips)
 		return report_input__check_read(in, &o->ro) ? 1 : -1;
 	if (formats[o->format].writer == W_BOLT && formats[o->format].format == HWP_BOLT_FORMAT_PREAGG)

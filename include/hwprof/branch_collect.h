@@ -108,7 +108,8 @@ struct hwp_branch_collect_opts {
 /* Which samples' IPs opts.ip_samples counts. */
 enum hwp_ip_samples {
 	HWP_IP_SAMPLES_NONE,          /* none (default) */
-	HWP_IP_SAMPLES_WITHOUT_STACK, /* samples without a branch stack: free for branch recordings */
+	HWP_IP_SAMPLES_WITHOUT_STACK, /* samples without a branch stack or with an empty one:
+					 nearly free for branch recordings */
 	HWP_IP_SAMPLES_ALL,           /* every sample, with a branch stack or not */
 };
 

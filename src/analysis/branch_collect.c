@@ -192,7 +192,8 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 	const struct hwp_sample *s = &ev->sample;
 	bool stack = s->sample_type & HWP_SAMPLE_BRANCH_STACK;
 	c->st.samples++;
-	if (c->ips && (c->o.ip_samples == HWP_IP_SAMPLES_ALL || !stack)) {
+	/* an empty stack is none (perf script text without brstack has them) */
+	if (c->ips && (c->o.ip_samples == HWP_IP_SAMPLES_ALL || !stack || !s->branch_nr)) {
 		int err = add_ip(c, ev, th);
 
 		if (err < 0)
