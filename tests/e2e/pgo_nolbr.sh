@@ -20,6 +20,7 @@
 #     tests/e2e/fdata_compare.py), llvm-bolt-19 accepts it with as many
 #     profiled functions as with perf2bolt's and the BOLTed program prints
 #     the same: the fixture and the SQLite driver (linked with --emit-relocs);
+#   - perf script -F ip text (no brstack) gives the same fdata;
 #   - the warning on stderr, the '#' line in the LLVM profile, --format
 #     bolt-pa refused in one line;
 #   - --ip-samples on an emulated recording (it has branch stacks): the same
@@ -164,6 +165,18 @@ elif rec fixture 50000 ./pgo_llvm 30000000; then
 		TEST_NAME=pgo_nolbr_autofdo_text python3 "$cmp_llvm" fixture.fromtext.prof fixture.afdo.prof
 	fi
 	bolt_case fixture "$tmp/pgo_llvm" 1000
+	# perf script text without brstack is a recording without branch stacks
+	# too (its event is not named: the header aside)
+	if [ -n "$have_bolt" ] && [ -s fixture.p2b.fdata ]; then
+		perf script -i fixture.data -F ip --show-mmap-events >fixture.txt 2>/dev/null
+		if "$HWPROF" pgo -q -i fixture.txt --format bolt -o fixture.txt.fdata 2>txt.err &&
+			out=$(python3 "$cmp_fdata" <(sed 's/^no_lbr .*/no_lbr/' fixture.p2b.fdata) \
+				<(sed 's/^no_lbr .*/no_lbr/' fixture.txt.fdata) 2>&1); then
+			pass "pgo_nolbr_text_input (perf script -F ip: $out)"
+		else
+			fail "pgo_nolbr_text_input: $(head -1 txt.err) ${out:-}"
+		fi
+	fi
 	# the pre-aggregated text has no line for IP samples: one clear line
 	if "$HWPROF" pgo -i fixture.data --format bolt-pa >/dev/null 2>pa.err; then
 		fail "pgo_nolbr_bolt_pa: accepted"
