@@ -17,11 +17,14 @@
 
 static const char usage[] =
 	"usage: hwprof pgo [-i FILE] --format llvm|bolt|bolt-pa|autofdo [--binary PATH]\n"
-	"                  [-o FILE] [--symfs DIR]\n"
+	"                  [-o FILE] [--symfs DIR] [--ip-samples]\n"
 	"\n"
 	"Writes the profile of one binary that a PGO tool reads, from the branch\n"
 	"records' taken branches and the fall-through ranges between them (as\n"
-	"'hwprof ranges' counts them).\n"
+	"'hwprof ranges' counts them). A recording without branch stacks (a\n"
+	"cpu-clock or cycles recording) gives the weaker profiles of IP samples:\n"
+	"llvm as AutoFDO's create_llvm_prof writes it without LBR, bolt as\n"
+	"perf2bolt's no-LBR mode, autofdo with the address section only.\n"
 	"\n"
 	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
 	"      --format F       'llvm': LLVM's sample profile (text) as llvm-profgen\n"
@@ -38,6 +41,8 @@ static const char usage[] =
 	"                       recorded one (default: the main executable)\n"
 	"  -o, --output FILE    write the profile to FILE (default: stdout)\n"
 	"      --symfs DIR      look for binaries under DIR\n"
+	"      --ip-samples     profile the samples' IPs even when the recording\n"
+	"                       has branch stacks\n"
 	CLI_COMMON_HELP
 	"  -h, --help           this text\n";
 
@@ -58,6 +63,9 @@ struct pgo_opts {
 	struct report_opts ro;
 	int format; /* index into formats[], -1 unset */
 	const char *binary, *output;
+	bool ip_samples; /* --ip-samples */
+	bool ips;        /* write the IP-sample profile (set after reading) */
+	struct hwp_branch_collect_opts co; /* how the recording was read (again, to place the binary) */
 };
 
 /* Returns -1 to go on, else the exit code. */
@@ -70,6 +78,7 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o)
 		{ "format", required_argument, NULL, 'f' },
 		{ "binary", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "ip-samples", no_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -101,6 +110,9 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o)
 			break;
 		case 'o':
 			o->output = optarg;
+			break;
+		case 'I':
+			o->ip_samples = true;
 			break;
 		default:
 			fputs(usage, stderr);
@@ -149,10 +161,9 @@ static int binary_module(struct report_input *in, const struct pgo_opts *o,
 	return hwp_range_profile__module_for_file(in->collector, o->binary);
 }
 
-static int write_profile(struct report_input *in, const struct pgo_opts *o,
-			 const struct hwp_branch_collect_opts *co)
+static int write_profile(struct report_input *in, const struct pgo_opts *o)
 {
-	int module = o->binary ? binary_module(in, o, co) : hwp_range_profile__default_module(in->collector);
+	int module = o->binary ? binary_module(in, o, &o->co) : hwp_range_profile__default_module(in->collector);
 	FILE *fp = stdout;
 	int err;
 
@@ -164,18 +175,61 @@ static int write_profile(struct report_input *in, const struct pgo_opts *o,
 		return cli_error("%s: cannot write: %s", o->output, strerror(errno));
 	switch (formats[o->format].writer) {
 	case W_LLVM:
-		err = hwp_llvm_profile__write(in->collector, module, fp);
+		err = o->ips ? hwp_llvm_profile__write_ip_samples(in->collector, module, fp)
+			     : hwp_llvm_profile__write(in->collector, module, fp);
 		break;
 	case W_BOLT:
-		err = hwp_bolt_profile__write(in->collector, module, formats[o->format].format, fp);
+		err = hwp_bolt_profile__write(in->collector, module,
+					      o->ips ? HWP_BOLT_FORMAT_NO_LBR : formats[o->format].format, fp);
 		break;
 	default:
-		err = hwp_range_profile__write(in->collector, module, formats[o->format].format, fp);
+		err = hwp_range_profile__write(in->collector, module,
+					       o->ips ? HWP_RANGE_FORMAT_AUTOFDO_IPS : formats[o->format].format, fp);
 		break;
 	}
 	if (fp != stdout && fclose(fp) && !err)
 		return cli_error("%s: write failed: %s", o->output, strerror(errno));
 	return err < 0 ? cli_error("%s", hwp_errmsg()) : 0;
+}
+
+/* What an IP-sample profile lacks, per format: said once on stderr. */
+static const char *const weaker[] = {
+	[W_LLVM] = "line counts are sample densities, with no call targets and no head samples",
+	[W_BOLT] = "sample counts per address, no taken or fall-through edges, no calls",
+	[W_RANGE] = "the address section only, with no ranges and no branches",
+};
+
+/* Reads the recording; decides between the branch-stack profile and the
+   IP-sample one (O->ips). Returns -1 to go on, else the exit code. */
+static int load(struct report_input *in, struct pgo_opts *o)
+{
+	/* AutoFDO's text has an address section; LLVM's and BOLT's formats do
+	   not. IPs of samples without a stack cost nothing in a branch recording. */
+	o->co = (struct hwp_branch_collect_opts){
+		.sz = sizeof(o->co),
+		.ranges = true,
+		.no_addresses = formats[o->format].writer != W_RANGE,
+		.ip_samples = o->ip_samples ? HWP_IP_SAMPLES_ALL : HWP_IP_SAMPLES_WITHOUT_STACK,
+	};
+	int rc = report_input__open(in, &o->ro, &o->co);
+
+	if (rc)
+		return rc;
+	if (hwp_branch_collector__read(in->collector) < 0)
+		return cli_error("%s", hwp_errmsg());
+	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in->collector);
+	/* no branch entry at all (no stacks, or perf script text without brstack) */
+	o->ips = st->ip_samples && (o->ip_samples || !st->entries);
+	if (!o->ips)
+		return report_input__check_read(in, &o->ro) ? 1 : -1;
+	if (formats[o->format].writer == W_BOLT && formats[o->format].format == HWP_BOLT_FORMAT_PREAGG)
+		return cli_error("pgo: %s: BOLT's pre-aggregated text (B, F and f lines) has no line for IP "
+				 "samples without branch stacks: --format bolt writes them as perf2bolt -nl does",
+				 o->ro.input);
+	cli_warn("%s: %s %llu IP samples: the profile is weaker than one from branch stacks (%s)", o->ro.input,
+		 o->ip_samples ? "--ip-samples: from" : "no branch stacks: from",
+		 (unsigned long long)st->ip_samples, weaker[formats[o->format].writer]);
+	return -1;
 }
 
 int cmd_pgo(int argc, char **argv)
@@ -185,18 +239,15 @@ int cmd_pgo(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	/* AutoFDO's text has an address section; LLVM's and BOLT's formats do not */
-	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = true,
-					      .no_addresses = formats[o.format].writer != W_RANGE };
 	struct report_input in;
-	rc = report_input__load_branches(&in, &o.ro, &co);
-	if (!rc) {
+	rc = load(&in, &o);
+	if (rc < 0) {
 		const struct hwp_range_stats *st = hwp_branch_collector__range_stats(in.collector);
 
-		if (st->unchecked)
+		if (!o.ips && st->unchecked)
 			cli_warn("%llu of %llu accepted ranges were not decoded (binary missing, kernel, or no decoder)",
 				 (unsigned long long)st->unchecked, (unsigned long long)st->accepted);
-		rc = write_profile(&in, &o, &co);
+		rc = write_profile(&in, &o);
 	}
 	report_input__close(&in);
 	return rc;
