@@ -138,16 +138,39 @@ int timing_write_svg(const char *path, const char *title, const struct hwp_timin
 	struct hwp_chart *c = hwp_chart__new(&co);
 	if (!c)
 		return cli_error("%s", hwp_errmsg());
-	for (size_t v = 0; v < d->nvalues; v++)
-		if (100.0 * (double)d->values[v].samples / (double)d->samples > top)
-			top = 100.0 * (double)d->values[v].samples / (double)d->samples;
-	double lo = d->min > 0 ? d->min - 0.5 : 0, hi = d->max + 0.5;
+	/* A long thin tail would squeeze the peaks into a corner: the axis ends
+	   past the 99.5th percentile and the last mode, and a note counts the
+	   samples beyond it. */
+	uint64_t seen = 0, beyond = 0;
+	uint32_t cut = d->max;
+	for (size_t v = 0; v < d->nvalues; v++) {
+		seen += d->values[v].samples;
+		if (seen * 1000 >= d->samples * 995) {
+			cut = d->values[v].cycles;
+			break;
+		}
+	}
+	for (size_t m = 0; m < d->nmodes; m++)
+		if (d->modes[m].cycles > cut)
+			cut = d->modes[m].cycles;
+	cut = cut + cut / 10 + 1;
+	if (cut >= d->max)
+		cut = d->max;
+	for (size_t v = 0; v < d->nvalues; v++) {
+		double rate = 100.0 * (double)d->values[v].samples / (double)d->samples;
+
+		if (d->values[v].cycles > cut)
+			beyond += d->values[v].samples;
+		else if (rate > top)
+			top = rate;
+	}
+	double lo = d->min > 0 ? d->min - 0.5 : 0, hi = cut + 0.5;
 	int err = hwp_chart__axis(c, HWP_CHART_X, src == HWP_CYCLES_MODELLED ? "cycles (modelled)" : "cycles",
 				  lo, hi, HWP_AXIS_INTEGER);
 	if (!err)
 		err = hwp_chart__axis(c, HWP_CHART_Y, "occurrence rate", 0, top > 0 ? top * 1.08 : 1,
 				      HWP_AXIS_PERCENT);
-	for (size_t v = 0; v < d->nvalues && !err; v++) {
+	for (size_t v = 0; v < d->nvalues && !err && d->values[v].cycles <= cut; v++) {
 		double rate = 100.0 * (double)d->values[v].samples / (double)d->samples;
 
 		snprintf(tip, sizeof(tip), "%" PRIu32 " cycles: %" PRIu64 " samples (%.2f%%)", d->values[v].cycles,
@@ -162,6 +185,13 @@ int timing_write_svg(const char *path, const char *title, const struct hwp_timin
 	snprintf(note, sizeof(note), "%s", src == HWP_CYCLES_MODELLED
 		 ? "Cycles are modelled by hwprof's emulator (a cost model), not measured on hardware."
 		 : "Cycles measured by the CPU's branch records (LBR): the time since the previous taken branch.");
+	if (!err && beyond) {
+		char tail[160];
+
+		snprintf(tail, sizeof(tail), "%" PRIu64 " samples (%.2f%%) above %" PRIu32 " cycles, up to %" PRIu32
+			 ", are not drawn.", beyond, 100.0 * (double)beyond / (double)d->samples, cut, d->max);
+		err = hwp_chart__note(c, tail);
+	}
 	if (!err)
 		err = hwp_chart__note(c, note);
 	if (err) {
