@@ -111,11 +111,15 @@ int timing_print_rates(struct hwp_symbolizer *sym, const struct hwp_timing_block
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct hwp_timing_block *b = &blocks[idx[i]];
 
+		char ipc[64] = "";
+
 		timing_block_name(sym, &b->start, &b->end, name, sizeof(name));
+		if (b->insns)
+			snprintf(ipc, sizeof(ipc), "; %" PRIu32 " instructions, IPC %.2f", b->insns, b->ipc);
 		printf("%s# block %s\n# %" PRIu64 " samples, %s cycles: min %" PRIu32 ", median %" PRIu32
-		       ", mean %.1f, p90 %" PRIu32 ", p99 %" PRIu32 ", max %" PRIu32 "; %zu mode%s\n#\n",
+		       ", mean %.1f, p90 %" PRIu32 ", p99 %" PRIu32 ", max %" PRIu32 "; %zu mode%s%s\n#\n",
 		       i ? "\n" : "", name, b->d.samples, timing_source_name(src), b->d.min, b->d.median, b->d.mean,
-		       b->d.p90, b->d.p99, b->d.max, b->d.nmodes, b->d.nmodes == 1 ? "" : "s");
+		       b->d.p90, b->d.p99, b->d.max, b->d.nmodes, b->d.nmodes == 1 ? "" : "s", ipc);
 		if (!(t = rate_table(false)))
 			return cli_error("out of memory");
 		rate_rows(t, sym, b, src, false);
