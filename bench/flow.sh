@@ -1,5 +1,6 @@
 #!/bin/bash
-# hwprof probs (ranges, decoding, the flow walk) against hwprof branches on
+# hwprof probs (ranges, decoding, the flow walk) and hwprof timing (block
+# latency histograms, loop iterations) against hwprof branches on
 # the same generated branch-stack perf.data of >= 1 GB (bench/run.sh's file),
 # with the generated module written as an ELF file (gen_branch_perfdata
 # --elf) under a symfs, so that probs has code to decode. Target: probs at
@@ -63,8 +64,13 @@ pr_s=$cpu pr_rss=$rss
 best "hwprof blocks" "$data" blocks
 best "hwprof probs --indirect" "$data" probs --indirect
 best "hwprof paths" "$data" paths
+best "hwprof timing" "$data" timing
+tm_s=$cpu tm_rss=$rss
+best "hwprof timing --loops" "$data" timing --loops
 best "hwprof probs (a quarter of the input)" "$quarter" probs
 q_rss=$rss
+best "hwprof timing (a quarter of the input)" "$quarter" timing
+tq_rss=$rss
 # the top rows only: reading and counting without rendering every row (the
 # module has no DWARF, and each row's source line is then looked up in the
 # symbol table, as perf's addr2line does)
@@ -78,6 +84,8 @@ ratio=$(echo "$pr_s / $br_s" | bc -l)
 printf 'hwprof probs / hwprof branches: %.2fx the CPU time (target <= 2x): %s\n' "$ratio" "$(verdict "$ratio")"
 ratio=$(echo "$prl_s / $brl_s" | bc -l)
 printf 'the same with --limit 100: %.2fx (target <= 2x): %s\n' "$ratio" "$(verdict "$ratio")"
+printf 'hwprof timing / hwprof branches: %.2fx the CPU time; peak RSS %.1f MB on %d MB, %.1f MB on %d MB\n' \
+	"$(echo "$tm_s / $br_s" | bc -l)" "$(echo "$tm_rss / 1024" | bc -l)" "$SIZE_MB" "$(echo "$tq_rss / 1024" | bc -l)" "$quarter_mb"
 printf 'peak RSS of hwprof probs: %.1f MB on %d MB, %.1f MB on %d MB (flat memory: about equal); hwprof branches %.1f MB\n' \
 	"$(echo "$pr_rss / 1024" | bc -l)" "$SIZE_MB" "$(echo "$q_rss / 1024" | bc -l)" "$quarter_mb" \
 	"$(echo "$br_rss / 1024" | bc -l)"

@@ -26,6 +26,7 @@ int cmd_advise(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_blocks(int argc, char **argv);
 int cmd_paths(int argc, char **argv);
+int cmd_timing(int argc, char **argv);
 int cmd_ranges(int argc, char **argv);
 int cmd_pgo(int argc, char **argv);
 

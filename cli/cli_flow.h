@@ -57,6 +57,8 @@ int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const cha
 void flow_input__close(struct flow_input *fi);
 /* Whether L passes --dso and --sym. */
 bool flow_input__keep(struct flow_input *fi, const struct flow_opts *o, const struct hwp_code_loc *l);
+/* The same for a location symbolized by SYM. */
+bool flow_input__keep_loc(struct hwp_symbolizer *sym, const struct flow_opts *o, const struct hwp_code_loc *l);
 /* One note (stderr, as warnings) on what the counts cover: ranges
    rejected by reason, ranges not decoded. */
 void flow_input__note(struct flow_input *fi);

@@ -14,6 +14,7 @@ static const struct hwp_cmd commands[] = {
 	{ "probs", cmd_probs, "conditional branches: executions, taken probability, hot direction; --indirect targets" },
 	{ "blocks", cmd_blocks, "basic blocks with execution counts, instructions and source lines" },
 	{ "paths", cmd_paths, "hot paths: blocks executed in sequence within a function" },
+	{ "timing", cmd_timing, "basic-block latency: cycles per block, modes, loops, IPC; --svg chart" },
 	{ "ranges", cmd_ranges, "fall-through ranges between branch records; AutoFDO/llvm-profgen text" },
 	{ "advise", cmd_advise, "findings with evidence: biased and mispredicted branches, monomorphic calls, layout" },
 	{ "report", cmd_report, "one self-contained HTML page of every report (--html FILE), or of a comparison" },

@@ -35,6 +35,12 @@ echo
 echo "== hwprof paths --limit 5   (hot paths of blocks inside a function)"
 "$HWPROF" paths --limit 5 -i "$data"
 echo
+echo "== hwprof timing --limit 6   (block latency: cycles per block, modes, IPC; modelled when emulated)"
+"$HWPROF" timing --limit 6 -i "$data"
+echo
+echo "== hwprof timing --block add_one --svg $out/add_one.svg   (occurrence rates of one block, and its chart)"
+"$HWPROF" timing --block add_one --svg "$out/add_one.svg" -i "$data"
+echo
 echo "== hwprof ranges --stats"
 "$HWPROF" ranges --stats -i "$data"
 echo

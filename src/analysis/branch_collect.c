@@ -114,41 +114,52 @@ void hwp_branch_collector__delete(struct hwp_branch_collector *c)
 }
 
 /*
- * The range [START, END] between entry I (older: START is its target) and
- * entry I - 1 (newer: END is its source), counted or rejected by the first
- * reason that applies. The decoding check comes later, once per distinct
- * range (hwp_branch_collector__check_ranges()).
+ * Why the range [START, END] between entry I (older: START is its target)
+ * and entry I - 1 (newer: END is its source) of S cannot be counted: the
+ * first reason that applies, HWP_RANGE_REJECT_NR when it can. The decoding
+ * check comes later, once per distinct range
+ * (hwp_branch_collector__check_ranges()).
  */
-static int add_range(struct hwp_branch_collector *c, const struct hwp_sample *s, uint64_t i,
-		     const struct hwp_code_loc *start, const struct hwp_code_loc *end, bool all_branches)
+enum hwp_range_reject hwp__branch_collector_classify(const struct hwp_branch_collector *c,
+						     const struct hwp_sample *s, uint64_t i,
+						     const struct hwp_code_loc *start,
+						     const struct hwp_code_loc *end, bool all_branches)
 {
 	const uint8_t *older = s->branch_entries + i * 24, *newer = older - 24;
 	uint64_t raw_start = ld64(older + 8), raw_end = ld64(newer);
-	enum hwp_range_reject r;
 
-	c->rst.pairs++;
-	if (!raw_start || !raw_end) {
-		r = HWP_RANGE_ZEROED;
-	} else if (((ld64(older + 16) >> HWP_BRF_SPEC_SHIFT) & 3) == HWP_BR_SPEC_WRONG_PATH ||
-		   ((ld64(newer + 16) >> HWP_BRF_SPEC_SHIFT) & 3) == HWP_BR_SPEC_WRONG_PATH) {
-		r = HWP_RANGE_WRONG_PATH;
-	} else if (i == 1 && ld64(older) == raw_end && raw_start == ld64(newer + 8) &&
-		   (raw_end < raw_start || raw_end - raw_start > c->o.dup_stride)) {
+	if (!raw_start || !raw_end)
+		return HWP_RANGE_ZEROED;
+	if (((ld64(older + 16) >> HWP_BRF_SPEC_SHIFT) & 3) == HWP_BR_SPEC_WRONG_PATH ||
+	    ((ld64(newer + 16) >> HWP_BRF_SPEC_SHIFT) & 3) == HWP_BR_SPEC_WRONG_PATH)
+		return HWP_RANGE_WRONG_PATH;
+	if (i == 1 && ld64(older) == raw_end && raw_start == ld64(newer + 8) &&
+	    (raw_end < raw_start || raw_end - raw_start > c->o.dup_stride))
 		/* Some Intel parts (Skylake) record the newest branch twice. A
 		   real self loop also repeats it, but its body is short: like
 		   AutoFDO, a repeat spanning more than dup_stride is the copy. */
-		r = HWP_RANGE_DUPLICATE;
-	} else if (!all_branches) {
-		r = HWP_RANGE_FILTERED;
-	} else if (start->module < 0 || end->module < 0) {
-		r = HWP_RANGE_UNMAPPED;
-	} else if (start->module != end->module) {
-		r = HWP_RANGE_MODULES;
-	} else if (end->offset < start->offset) {
-		r = HWP_RANGE_BACKWARD;
-	} else if (end->offset - start->offset > c->o.max_range) {
-		r = HWP_RANGE_TOO_LONG;
-	} else {
+		return HWP_RANGE_DUPLICATE;
+	if (!all_branches)
+		return HWP_RANGE_FILTERED;
+	if (start->module < 0 || end->module < 0)
+		return HWP_RANGE_UNMAPPED;
+	if (start->module != end->module)
+		return HWP_RANGE_MODULES;
+	if (end->offset < start->offset)
+		return HWP_RANGE_BACKWARD;
+	if (end->offset - start->offset > c->o.max_range)
+		return HWP_RANGE_TOO_LONG;
+	return HWP_RANGE_REJECT_NR;
+}
+
+/* The range of entries I and I - 1, counted or rejected. */
+static int add_range(struct hwp_branch_collector *c, const struct hwp_sample *s, uint64_t i,
+		     const struct hwp_code_loc *start, const struct hwp_code_loc *end, bool all_branches)
+{
+	enum hwp_range_reject r = hwp__branch_collector_classify(c, s, i, start, end, all_branches);
+
+	c->rst.pairs++;
+	if (r == HWP_RANGE_REJECT_NR) {
 		size_t before = hwp_branch_table__size(c->ranges);
 
 		if (hwp_branch_table__add(c->ranges, start, end, 0) < 0)

@@ -11,6 +11,16 @@ struct hwp__code_cache;
    made on first use; NULL on ENOMEM. Owned by the collector. */
 struct hwp__code_cache *hwp__branch_collector_code_cache(struct hwp_branch_collector *c);
 
+/* Why the fall-through range between entries I (older) and I - 1 of S,
+   [START, END] (resolved), is not counted; HWP_RANGE_REJECT_NR when it is
+   (before the decoding check). ALL_BRANCHES: the stack holds every taken
+   branch. */
+struct hwp_sample;
+enum hwp_range_reject hwp__branch_collector_classify(const struct hwp_branch_collector *c,
+						     const struct hwp_sample *s, uint64_t i,
+						     const struct hwp_code_loc *start,
+						     const struct hwp_code_loc *end, bool all_branches);
+
 /* The session C reads. */
 struct hwp_session *hwp__branch_collector_session(const struct hwp_branch_collector *c);
 

@@ -21,7 +21,8 @@ void hwp__markup_escape(struct hwp_outbuf *o, const char *s)
 			hwp_outbuf__puts(o, "&#39;");
 			break;
 		default:
-			hwp_outbuf__putc(o, *s);
+			/* control characters are not allowed in XML 1.0 */
+			hwp_outbuf__putc(o, (unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' ? ' ' : *s);
 		}
 	}
 }

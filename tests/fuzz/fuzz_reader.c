@@ -18,6 +18,7 @@
 #include "fuzz_common.h"
 #include "hwprof/branch_collect.h"
 #include "hwprof/session.h"
+#include "hwprof/timing.h"
 #include "util/bytes.h"
 
 static FILE *devnull;
@@ -163,6 +164,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct hwp_branch_collector *c = hwp_branch_collector__new(s, &co);
 	if (!c)
 		abort();
+	/* block and loop timing over the same stacks */
+	struct hwp_timing_opts to = { .sz = sizeof(to), .loops = true };
+	struct hwp_timing *t = hwp_timing__new(s, c, &to);
+	if (!t)
+		abort();
 	const struct hwp_thread *th;
 	while ((rc = hwp_session__next(s, &ev, &th)) > 0) {
 		fz_event(&ev);
@@ -173,11 +179,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int arc = c ? hwp_branch_collector__add(c, &ev, th) : 0;
 		if (arc == -EINVAL) {
 			/* LBR call-stack mode: refused when ranges are counted */
+			hwp_timing__delete(t);
+			t = NULL;
 			hwp_branch_collector__delete(c);
 			c = NULL;
 		} else if (arc < 0) {
 			abort(); /* only out of memory */
 		}
+		if (t && hwp_timing__add(t, &ev, th) < 0)
+			abort(); /* only out of memory */
 		hwp_perf_script__sample_in(&out, &ev, any_callchain(r), th);
 		hwp_perf_script__sample(&out, &ev, false);
 		hwp_sample_json__write(json, &ev);
@@ -188,6 +198,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* the ranges' decoding check (module files are mostly missing: kept) */
 	if (c && hwp_branch_collector__check_ranges(c) < 0)
 		abort(); /* only out of memory */
+	if (t && hwp_timing__build(t) < 0)
+		abort(); /* only out of memory */
+	hwp_timing__delete(t);
 	hwp_branch_collector__delete(c);
 	hwp_session__delete(s);
 	return 0;

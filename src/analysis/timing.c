@@ -1,0 +1,582 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Block latencies and loop iteration times from branch stacks (see
+ * include/hwprof/timing.h). Per sample the stack is resolved once; each pair
+ * of consecutive entries is judged by the collector's own range rules
+ * (hwp__branch_collector_classify), so a latency is counted exactly for the
+ * ranges the collector counts; ranges its later decoding check rejects are
+ * dropped when the results are built. Each block and back edge keeps an
+ * exact histogram (cycle value -> samples) in a small open-addressed table.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/branch_collect_internal.h"
+#include "analysis/timing_internal.h"
+#include "decode/code_cache.h"
+#include "hwprof/perf_abi.h"
+#include "hwprof/timing.h"
+#include "session/session_internal.h"
+#include "util/bytes.h"
+#include "util/hash.h"
+#include "util/hashmap.h"
+#include "util/opts.h"
+#include "util/vec.h"
+
+/* cycle value -> samples; value 0 (unknown cycles) is never stored, so it
+   marks an empty slot */
+struct hist {
+	uint32_t *key;
+	uint64_t *cnt;
+	uint32_t cap, n;
+};
+
+struct trow {
+	int32_t module;
+	uint64_t a, b; /* block: start, end offsets; loop: branch, head offsets */
+	struct hwp_code_loc aloc, bloc;
+	uint64_t entries; /* loops: taken branches over all iterations */
+	struct hist h;
+};
+
+struct rowset {
+	struct trow *rows;
+	size_t n, cap;
+	struct hwp_hashmap map;
+};
+
+struct hwp_timing {
+	struct hwp_session *session;
+	struct hwp_branch_collector *collector;
+	struct hwp_timing_opts o;
+	struct hwp_timing_stats st;
+	struct rowset blocks, loops;
+
+	/* one sample */
+	struct hwp_code_loc *from, *to;
+	bool *ok;
+	size_t ent_cap;
+
+	/* built */
+	struct hwp_timing_block *bout;
+	size_t nbout;
+	struct hwp_timing_loop *lout;
+	size_t nlout;
+	struct hwp_timing_value *values;
+	size_t nvalues;
+};
+
+static int hist_grow(struct hist *h)
+{
+	uint32_t cap = h->cap ? h->cap * 2 : 8;
+	uint32_t *key = calloc(cap, sizeof(*key));
+	uint64_t *cnt = calloc(cap, sizeof(*cnt));
+
+	if (!key || !cnt) {
+		free(key);
+		free(cnt);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < h->cap; i++) {
+		if (!h->key[i])
+			continue;
+		uint32_t p = (uint32_t)(hwp__hash64(h->key[i]) & (cap - 1));
+		while (key[p])
+			p = (p + 1) & (cap - 1);
+		key[p] = h->key[i];
+		cnt[p] = h->cnt[i];
+	}
+	free(h->key);
+	free(h->cnt);
+	h->key = key;
+	h->cnt = cnt;
+	h->cap = cap;
+	return 0;
+}
+
+static int hist_add(struct hist *h, uint32_t v, uint64_t n)
+{
+	if ((h->n + 1) * 4 > h->cap * 3 && hist_grow(h) < 0)
+		return -ENOMEM;
+	uint32_t p = (uint32_t)(hwp__hash64(v) & (h->cap - 1));
+
+	while (h->key[p] && h->key[p] != v)
+		p = (p + 1) & (h->cap - 1);
+	if (!h->key[p]) {
+		h->key[p] = v;
+		h->n++;
+	}
+	h->cnt[p] += n;
+	return 0;
+}
+
+static void hist_free(struct hist *h)
+{
+	free(h->key);
+	free(h->cnt);
+}
+
+static uint64_t row_hash(int32_t module, uint64_t a, uint64_t b)
+{
+	return hwp__hash64(a ^ (b << 24) ^ ((uint64_t)(uint32_t)module << 56));
+}
+
+static struct trow *row_get(struct rowset *rs, const struct hwp_code_loc *a, const struct hwp_code_loc *b)
+{
+	uint64_t h = row_hash(a->module, a->offset, b->offset);
+	struct hwp_hashmap_probe pr = hwp__hashmap_probe(&rs->map, h);
+	uint32_t i;
+
+	while (hwp__hashmap_next(&pr, &i))
+		if (rs->rows[i].a == a->offset && rs->rows[i].b == b->offset && rs->rows[i].module == a->module)
+			return &rs->rows[i];
+	struct trow *r = HWP_VEC_PUSH(rs->rows, rs->n, rs->cap);
+	if (!r)
+		return NULL;
+	if (hwp__hashmap_add(&rs->map, h, rs->n - 1) < 0) {
+		rs->n--;
+		return NULL;
+	}
+	r->module = a->module;
+	r->a = a->offset;
+	r->b = b->offset;
+	r->aloc = *a;
+	r->bloc = *b;
+	return r;
+}
+
+static void rowset_free(struct rowset *rs)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		hist_free(&rs->rows[i].h);
+	free(rs->rows);
+	hwp__hashmap_free(&rs->map);
+	memset(rs, 0, sizeof(*rs));
+}
+
+struct hwp_timing *hwp_timing__new(struct hwp_session *s, struct hwp_branch_collector *c,
+				   const struct hwp_timing_opts *opts)
+{
+	struct hwp_timing_opts o;
+	struct hwp_timing *t;
+
+	if (!s || !c || !hwp_branch_collector__ranges(c)) {
+		hwp_set_error(EINVAL, "timing: %s", !s ? "no session given"
+						: !c ? "no branch collector given"
+						     : "the branch collector counts no ranges");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (HWP_OPTS_LOAD(opts, &o, struct hwp_timing_opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!(t = calloc(1, sizeof(*t)))) {
+		hwp_set_error(ENOMEM, "out of memory making the timing analysis");
+		errno = ENOMEM;
+		return NULL;
+	}
+	t->session = s;
+	t->collector = c;
+	t->o = o;
+	const struct hwp_header_info *hi = hwp_session__header(s);
+	t->st.amd = hi && hi->cpuid && !strncmp(hi->cpuid, "AuthenticAMD", 12);
+	return t;
+}
+
+void hwp_timing__delete(struct hwp_timing *t)
+{
+	if (!t)
+		return;
+	rowset_free(&t->blocks);
+	rowset_free(&t->loops);
+	free(t->from);
+	free(t->to);
+	free(t->ok);
+	free(t->bout);
+	free(t->lout);
+	free(t->values);
+	free(t);
+}
+
+static uint32_t entry_cycles(const struct hwp_sample *s, size_t i)
+{
+	return (uint32_t)((ld64(s->branch_entries + i * 24 + 16) >> HWP_BRF_CYCLES_SHIFT) & 0xffff);
+}
+
+/*
+ * Iterations of the loops whose back edges the stack holds: for a back edge
+ * at entry J and its next execution at entry K (newer, K < J), one iteration
+ * took the cycles of entries K .. J-1 (each is the time since the entry
+ * before it), when every range in between was usable and every count known.
+ */
+static int add_loops(struct hwp_timing *t, const struct hwp_sample *s, size_t n)
+{
+	for (size_t j = n - 1; j >= 1; j--) {
+		const struct hwp_code_loc *f = &t->from[j], *to = &t->to[j];
+		const uint8_t *ej = s->branch_entries + j * 24;
+
+		if (f->module < 0 || to->module != f->module || to->offset > f->offset || !ld64(ej))
+			continue;
+		for (size_t k = j; k-- > 0;) {
+			const uint8_t *ek = s->branch_entries + k * 24;
+
+			if (!t->ok[k + 1])
+				break; /* the range before entry K is not usable */
+			if (ld64(ek) != ld64(ej) || ld64(ek + 8) != ld64(ej + 8))
+				continue;
+			uint64_t sum = 0;
+			bool known = true;
+
+			for (size_t m = k; m < j && known; m++) {
+				uint32_t c = entry_cycles(s, m);
+
+				known = c != 0;
+				sum += c;
+			}
+			if (known) {
+				struct trow *r = row_get(&t->loops, f, to);
+
+				if (!r || hist_add(&r->h, (uint32_t)(sum > UINT32_MAX ? UINT32_MAX : sum), 1) < 0)
+					return -ENOMEM;
+				r->entries += j - k;
+				t->st.iterations++;
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+int hwp_timing__add(struct hwp_timing *t, const struct hwp_event *ev, const struct hwp_thread *th)
+{
+	if (ev->type != HWP_RECORD_SAMPLE || !ev->evsel)
+		return 0;
+	const struct hwp_sample *s = &ev->sample;
+	uint64_t bst = ev->evsel->attr.branch_sample_type;
+	size_t n = s->branch_nr;
+
+	if (!(s->sample_type & HWP_SAMPLE_BRANCH_STACK))
+		return 0;
+	if (bst & HWP_BRANCH_CALL_STACK) {
+		t->st.call_stack = true;
+		return 0;
+	}
+	if (bst & HWP_BRANCH_NO_CYCLES)
+		t->st.no_cycles_filter = true;
+	/* no filter selected: synthesized from an instruction trace */
+	bool synthesized = !(bst & ~(uint64_t)HWP_BRANCH_HW_INDEX);
+	if (synthesized)
+		t->st.synthesized = true;
+	if (!(bst & HWP_BRANCH_ANY) && !synthesized) {
+		/* consecutive entries are not consecutive branches */
+		t->st.filtered_stacks++;
+		return 0;
+	}
+	t->st.stacks++;
+	t->st.entries += n;
+	bool any_cycles = false;
+	for (size_t i = 0; i < n; i++)
+		if (entry_cycles(s, i)) {
+			t->st.entries_with_cycles++;
+			any_cycles = true;
+		}
+	if (any_cycles) {
+		if (ev->evsel->name && !strcmp(ev->evsel->name, "branches:emulated"))
+			t->st.modelled = true;
+		else
+			t->st.measured = true;
+	}
+	if (n < 2)
+		return 0;
+	if (n > t->ent_cap) {
+		struct hwp_code_loc *f = realloc(t->from, n * sizeof(*f));
+		if (f)
+			t->from = f;
+		struct hwp_code_loc *to = f ? realloc(t->to, n * sizeof(*to)) : NULL;
+		if (to)
+			t->to = to;
+		bool *ok = to ? realloc(t->ok, n * sizeof(*ok)) : NULL;
+		if (!ok)
+			return hwp_set_error(ENOMEM, "out of memory timing blocks");
+		t->ok = ok;
+		t->ent_cap = n;
+	}
+	hwp__session_enter_thread(t->session, th);
+	for (size_t i = 0; i < n; i++) {
+		const uint8_t *e = s->branch_entries + i * 24;
+		int err;
+
+		if ((err = hwp__session_resolve(t->session, 0, ld64(e), &t->from[i])) < 0 ||
+		    (err = hwp__session_resolve(t->session, 1, ld64(e + 8), &t->to[i])) < 0)
+			return err;
+	}
+	t->ok[0] = false;
+	for (size_t i = 1; i < n; i++) {
+		const struct hwp_code_loc *start = &t->to[i], *end = &t->from[i - 1];
+
+		t->st.pairs++;
+		t->ok[i] = hwp__branch_collector_classify(t->collector, s, i, start, end, true) ==
+			   HWP_RANGE_REJECT_NR;
+		if (!t->ok[i]) {
+			t->st.rejected++;
+			continue;
+		}
+		uint32_t cyc = entry_cycles(s, i - 1);
+		if (!cyc) {
+			t->st.unknown_cycles++;
+			continue;
+		}
+		struct trow *r = row_get(&t->blocks, start, end);
+		if (!r || hist_add(&r->h, cyc, 1) < 0)
+			return hwp_set_error(ENOMEM, "out of memory timing blocks");
+		t->st.latencies++;
+	}
+	if (t->o.loops && add_loops(t, s, n) < 0)
+		return hwp_set_error(ENOMEM, "out of memory timing loops");
+	return 0;
+}
+
+static int add_both(void *ctx, const struct hwp_event *ev, const struct hwp_thread *th)
+{
+	struct hwp_timing *t = ctx;
+	int err = hwp_branch_collector__add(t->collector, ev, th);
+
+	return err < 0 ? err : hwp_timing__add(t, ev, th);
+}
+
+int hwp_timing__read(struct hwp_timing *t)
+{
+	struct hwp_session_handler h = { .sz = sizeof(h), .ctx = t, .sample = add_both };
+	int err = hwp_session__process(t->session, &h);
+
+	if (err < 0 || (err = hwp_branch_collector__check_ranges(t->collector)) < 0)
+		return err;
+	return hwp_timing__build(t);
+}
+
+/* ---- distributions ---- */
+
+static int cmp_value(const void *a, const void *b)
+{
+	const struct hwp_timing_value *x = a, *y = b;
+
+	return x->cycles < y->cycles ? -1 : x->cycles > y->cycles;
+}
+
+/* Nearest rank: the smallest value with at least P of the samples at or below it. */
+static uint32_t percentile(const struct hwp_timing_value *v, size_t n, uint64_t total, double p)
+{
+	uint64_t rank = (uint64_t)ceil(p * (double)total), seen = 0;
+
+	if (rank < 1)
+		rank = 1;
+	for (size_t i = 0; i < n; i++) {
+		seen += v[i].samples;
+		if (seen >= rank)
+			return v[i].cycles;
+	}
+	return n ? v[n - 1].cycles : 0;
+}
+
+/* Fills D from H, its values appended to t->values at BASE. */
+static void make_dist(struct hwp_timing *t, const struct hist *h, struct hwp_timing_dist *d, size_t *base)
+{
+	struct hwp_timing_value *v = t->values + t->nvalues;
+	size_t n = 0;
+
+	memset(d, 0, sizeof(*d));
+	for (uint32_t i = 0; i < h->cap; i++)
+		if (h->key[i])
+			v[n++] = (struct hwp_timing_value){ h->key[i], h->cnt[i] };
+	qsort(v, n, sizeof(*v), cmp_value);
+	*base = t->nvalues;
+	t->nvalues += n;
+	d->nvalues = n;
+	for (size_t i = 0; i < n; i++) {
+		d->samples += v[i].samples;
+		d->cycles_sum += v[i].samples * v[i].cycles;
+	}
+	if (!n)
+		return;
+	d->min = v[0].cycles;
+	d->max = v[n - 1].cycles;
+	d->mean = (double)d->cycles_sum / (double)d->samples;
+	d->median = percentile(v, n, d->samples, 0.5);
+	d->p90 = percentile(v, n, d->samples, 0.9);
+	d->p99 = percentile(v, n, d->samples, 0.99);
+	d->nmodes = hwp_timing__modes(v, n, d->modes, HWP_TIMING_MAX_MODES);
+}
+
+static int cmp_block(const void *a, const void *b)
+{
+	const struct hwp_timing_block *x = a, *y = b;
+
+	if (x->d.cycles_sum != y->d.cycles_sum)
+		return x->d.cycles_sum < y->d.cycles_sum ? 1 : -1;
+	if (x->start.module != y->start.module)
+		return x->start.module < y->start.module ? -1 : 1;
+	return x->start.offset < y->start.offset ? -1 : x->start.offset > y->start.offset;
+}
+
+static int cmp_loop(const void *a, const void *b)
+{
+	const struct hwp_timing_loop *x = a, *y = b;
+
+	if (x->d.cycles_sum != y->d.cycles_sum)
+		return x->d.cycles_sum < y->d.cycles_sum ? 1 : -1;
+	if (x->branch.module != y->branch.module)
+		return x->branch.module < y->branch.module ? -1 : 1;
+	return x->branch.offset < y->branch.offset ? -1 : x->branch.offset > y->branch.offset;
+}
+
+static int count_insn(void *ctx, const struct hwp__insn *in)
+{
+	(void)in;
+	++*(uint32_t *)ctx;
+	return 0;
+}
+
+/*
+ * Whether a backward taken branch is a loop's back edge: a jump (not a call
+ * or return: a function placed before its caller is called "backwards") to
+ * the same function. Decided from the instruction and the symbols when they
+ * can be had; a branch in a module without a binary is taken as it is.
+ */
+static bool back_edge(struct hwp_timing *t, struct hwp__code_cache *cc, const struct trow *r)
+{
+	struct hwp_symbolizer *sym = hwp_session__symbolizer(t->session);
+	struct hwp_symbol_info x, y;
+	struct hwp__insn in;
+
+	if (cc && hwp__code_cache_insn(cc, r->module, r->a, &in) == 0 && in.cls != HWP_INSN_COND &&
+	    in.cls != HWP_INSN_JUMP && in.cls != HWP_INSN_IND_JUMP)
+		return false;
+	if (hwp_symbolizer__lookup(sym, r->module, r->a, &x) == 0 && x.symbol) {
+		uint64_t start = x.sym_start;
+
+		if (hwp_symbolizer__lookup(sym, r->module, r->b, &y) == 0 && y.symbol)
+			return y.sym_start == start;
+	}
+	return true;
+}
+
+int hwp_timing__build(struct hwp_timing *t)
+{
+	const struct hwp_branch_table *ranges = hwp_branch_collector__ranges(t->collector);
+	struct hwp__code_cache *cc = hwp__branch_collector_code_cache(t->collector);
+	struct hwp_hashmap known = { 0 };
+	size_t nr, total = 0, *base = NULL;
+	const struct hwp_branch_row *rr = hwp_branch_table__rows(ranges, &nr);
+	int err = -ENOMEM;
+
+	free(t->bout);
+	free(t->lout);
+	free(t->values);
+	t->bout = NULL;
+	t->lout = NULL;
+	t->values = NULL;
+	t->nbout = t->nlout = t->nvalues = 0;
+	t->st.dropped_by_decoding = 0;
+	for (size_t i = 0; i < nr; i++)
+		if (hwp__hashmap_add(&known, row_hash(rr[i].key.from.module, rr[i].key.from.offset,
+						      rr[i].key.to.offset), i) < 0)
+			goto out;
+	for (size_t i = 0; i < t->blocks.n; i++)
+		total += t->blocks.rows[i].h.n;
+	for (size_t i = 0; i < t->loops.n; i++)
+		total += t->loops.rows[i].h.n;
+	if (!(t->values = calloc(total ? total : 1, sizeof(*t->values))) ||
+	    !(t->bout = calloc(t->blocks.n ? t->blocks.n : 1, sizeof(*t->bout))) ||
+	    !(t->lout = calloc(t->loops.n ? t->loops.n : 1, sizeof(*t->lout))) ||
+	    !(base = calloc(t->blocks.n + t->loops.n + 1, sizeof(*base))))
+		goto out;
+	for (size_t i = 0; i < t->blocks.n; i++) {
+		const struct trow *r = &t->blocks.rows[i];
+		struct hwp_hashmap_probe pr = hwp__hashmap_probe(&known, row_hash(r->module, r->a, r->b));
+		bool kept = false;
+		uint32_t k;
+
+		while (!kept && hwp__hashmap_next(&pr, &k))
+			kept = rr[k].key.from.offset == r->a && rr[k].key.to.offset == r->b &&
+			       rr[k].key.from.module == r->module;
+		if (!kept) {
+			for (uint32_t s = 0; s < r->h.cap; s++)
+				t->st.dropped_by_decoding += r->h.key[s] ? r->h.cnt[s] : 0;
+			continue;
+		}
+		struct hwp_timing_block *b = &t->bout[t->nbout];
+
+		b->start = r->aloc;
+		b->end = r->bloc;
+		make_dist(t, &r->h, &b->d, &base[t->nbout]);
+		b->insns = 0;
+		if (cc && hwp__code_cache_range(cc, r->module, r->a, r->b, count_insn, &b->insns) != 0)
+			b->insns = 0;
+		b->ipc = b->insns && b->d.mean > 0 ? b->insns / b->d.mean : 0;
+		t->nbout++;
+	}
+	t->st.iterations = 0;
+	for (size_t i = 0; i < t->loops.n; i++) {
+		const struct trow *r = &t->loops.rows[i];
+		struct hwp_timing_loop *l = &t->lout[t->nlout];
+
+		if (!back_edge(t, cc, r))
+			continue;
+
+		l->branch = r->aloc;
+		l->head = r->bloc;
+		make_dist(t, &r->h, &l->d, &base[t->nbout + t->nlout]);
+		l->entries_mean = l->d.samples ? (double)r->entries / (double)l->d.samples : 0;
+		t->st.iterations += l->d.samples;
+		t->nlout++;
+	}
+	/* point the distributions at their values, now that the array is final */
+	for (size_t i = 0; i < t->nbout; i++)
+		t->bout[i].d.values = t->values + base[i];
+	for (size_t i = 0; i < t->nlout; i++)
+		t->lout[i].d.values = t->values + base[t->nbout + i];
+	qsort(t->bout, t->nbout, sizeof(*t->bout), cmp_block);
+	qsort(t->lout, t->nlout, sizeof(*t->lout), cmp_loop);
+	err = 0;
+out:
+	free(base);
+	hwp__hashmap_free(&known);
+	return err ? hwp_set_error(ENOMEM, "out of memory building block timing") : 0;
+}
+
+const struct hwp_timing_block *hwp_timing__blocks(const struct hwp_timing *t, size_t *n)
+{
+	*n = t->nbout;
+	return t->bout;
+}
+
+const struct hwp_timing_loop *hwp_timing__loops(const struct hwp_timing *t, size_t *n)
+{
+	*n = t->nlout;
+	return t->lout;
+}
+
+const struct hwp_timing_stats *hwp_timing__stats(const struct hwp_timing *t)
+{
+	return &t->st;
+}
+
+enum hwp_cycles_source hwp_timing__source(const struct hwp_timing *t)
+{
+	if (!t->st.entries_with_cycles)
+		return HWP_CYCLES_NONE;
+	return t->st.modelled && !t->st.measured ? HWP_CYCLES_MODELLED : HWP_CYCLES_MEASURED;
+}
+
+struct hwp_session *hwp__timing_session(const struct hwp_timing *t)
+{
+	return t->session;
+}
+
+struct hwp_branch_collector *hwp__timing_collector(const struct hwp_timing *t)
+{
+	return t->collector;
+}
