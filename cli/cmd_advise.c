@@ -30,6 +30,9 @@ static const char usage[] =
 	"                    bound >= --dominance (90%)\n"
 	"  spread-function   a hot function whose hot blocks (90% of its work) touch\n"
 	"                    >= --spread (1.5) times the cache lines their bytes need\n"
+	"  multimodal-block  a block whose latency has two or more peaks (recordings\n"
+	"                    with cycle counts: hwprof timing's modes); its share is\n"
+	"                    of all cycles\n"
 	"The share is of the sampled instructions executed (mispredicts: their\n"
 	"penalty, --penalty cycles each, over the instructions at one per cycle);\n"
 	"findings below --min-share (0.5%) and branches with fewer than\n"
@@ -108,7 +111,7 @@ static int parse_opts(int argc, char **argv, struct advise_opts *o)
 					o->kind = (int)k;
 			if (o->kind < 0)
 				return cli_error("advise: --kind '%s': the kinds are biased-branch, mispredict, "
-						 "monomorphic-call and spread-function", optarg);
+						 "monomorphic-call, spread-function and multimodal-block", optarg);
 			continue;
 		}
 		if (c == 'd' || c == 'y') {
@@ -144,6 +147,11 @@ static void evidence(const struct hwp_finding *f, char *buf, size_t len)
 		snprintf(buf, len, "one target takes %.1f%% of %" PRIu64 " sampled calls (95%% CI %.1f-%.1f%%)",
 			 100 * f->value, f->samples, 100 * f->lo, 100 * f->hi);
 		break;
+	case HWP_FIND_MULTIMODAL_BLOCK:
+		snprintf(buf, len, "%.0f latency peaks in %" PRIu64 " samples: %" PRIu32 " cycles (%.0f%%) and %" PRIu32
+			 " cycles (%.0f%%)%s", f->value, f->samples, f->mode_cycles[0], 100 * f->mode_share[0],
+			 f->mode_cycles[1], 100 * f->mode_share[1], f->modelled ? "; cycles modelled by the emulator" : "");
+		break;
 	default:
 		snprintf(buf, len, "its hot blocks (90%% of its work, %" PRIu64 " bytes) touch %" PRIu64
 			 " cache lines where %" PRIu64 " would do (%.1fx)", f->bytes, f->lines, f->min_lines, f->value);
@@ -178,8 +186,8 @@ static void print_text(struct hwp_symbolizer *sym, const struct hwp_finding *f, 
 		printf("no findings above the thresholds\n");
 }
 
-enum { A_RANK, A_KIND, A_SHARE, A_VALUE, A_LO, A_HI, A_SAMPLES, A_BYTES, A_LINES, A_MIN_LINES, A_WHERE, A_SRC,
-       A_ACTION, A_TECHNIQUE, A_NCOLS };
+enum { A_RANK, A_KIND, A_SHARE, A_VALUE, A_LO, A_HI, A_SAMPLES, A_BYTES, A_LINES, A_MIN_LINES, A_MODE1,
+       A_MODE1_PCT, A_MODE2, A_MODE2_PCT, A_WHERE, A_SRC, A_ACTION, A_TECHNIQUE, A_NCOLS };
 
 struct hwp_table *advise_table(struct hwp_symbolizer *sym, const struct hwp_finding *f, size_t n, uint64_t limit,
 			       int kind, enum hwp_table_format fmt)
@@ -198,6 +206,10 @@ struct hwp_table *advise_table(struct hwp_symbolizer *sym, const struct hwp_find
 		[A_BYTES] = { "Hot Bytes", "hot_bytes", HWP_COL_COUNT },
 		[A_LINES] = { "Lines", "cache_lines", HWP_COL_COUNT },
 		[A_MIN_LINES] = { "Lines Needed", "cache_lines_needed", HWP_COL_COUNT },
+		[A_MODE1] = { "Fast Mode", "fast_mode_cycles", HWP_COL_COUNT },
+		[A_MODE1_PCT] = { "Fast %", "fast_mode_percent", HWP_COL_PERCENT },
+		[A_MODE2] = { "Slow Mode", "slow_mode_cycles", HWP_COL_COUNT },
+		[A_MODE2_PCT] = { "Slow %", "slow_mode_percent", HWP_COL_PERCENT },
 		[A_WHERE] = { "Where", "where", HWP_COL_TEXT },
 		[A_SRC] = { "Source Line", "srcline", HWP_COL_TEXT },
 		[A_ACTION] = { "Action", "action", HWP_COL_TEXT },
@@ -215,7 +227,8 @@ struct hwp_table *advise_table(struct hwp_symbolizer *sym, const struct hwp_find
 	report_fields__add_columns(t, LOC_NONE);
 	report_fields__add_columns(t, LOC_TARGET);
 	for (size_t i = 0; i < n && shown < limit; i++) {
-		bool spread = f[i].kind == HWP_FIND_SPREAD_FUNCTION;
+		/* a spread is a ratio and a multimodal block counts peaks, not percentages */
+		bool spread = f[i].kind == HWP_FIND_SPREAD_FUNCTION || f[i].kind == HWP_FIND_MULTIMODAL_BLOCK;
 
 		if (kind >= 0 && f[i].kind != kind)
 			continue;
@@ -223,15 +236,19 @@ struct hwp_table *advise_table(struct hwp_symbolizer *sym, const struct hwp_find
 		hwp_table__set_count(t, A_RANK, ++shown);
 		hwp_table__set_text(t, A_KIND, hwp_finding_kind__name(f[i].kind));
 		hwp_table__set_real(t, A_SHARE, 100 * f[i].share);
-		/* a spread is a ratio, not a percentage */
 		hwp_table__set_real(t, A_VALUE, spread ? f[i].value : 100 * f[i].value);
 		if (!spread) {
 			hwp_table__set_real(t, A_LO, 100 * f[i].lo);
 			hwp_table__set_real(t, A_HI, 100 * f[i].hi);
-		} else {
+		} else if (f[i].kind == HWP_FIND_SPREAD_FUNCTION) {
 			hwp_table__set_count(t, A_BYTES, f[i].bytes);
 			hwp_table__set_count(t, A_LINES, f[i].lines);
 			hwp_table__set_count(t, A_MIN_LINES, f[i].min_lines);
+		} else {
+			hwp_table__set_count(t, A_MODE1, f[i].mode_cycles[0]);
+			hwp_table__set_real(t, A_MODE1_PCT, 100 * f[i].mode_share[0]);
+			hwp_table__set_count(t, A_MODE2, f[i].mode_cycles[1]);
+			hwp_table__set_real(t, A_MODE2_PCT, 100 * f[i].mode_share[1]);
 		}
 		hwp_table__set_count(t, A_SAMPLES, f[i].samples);
 		hwp_table__set_text(t, A_ACTION, hwp_finding_kind__action(f[i].kind));
@@ -272,8 +289,9 @@ int cmd_advise(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	rc = flow_input__load(&fi, &o.fo, "advise", false);
-	if (!rc && (!(a = hwp_advisor__new(&o.a)) || hwp_advisor__add_flow(a, fi.flow, fi.in.collector) < 0))
+	rc = flow_input__load(&fi, &o.fo, "advise", FLOW_WITH_TIMING);
+	if (!rc && (!(a = hwp_advisor__new(&o.a)) || hwp_advisor__add_flow(a, fi.flow, fi.in.collector) < 0 ||
+		    (fi.timing && hwp_advisor__add_timing(a, fi.timing) < 0)))
 		rc = cli_error("%s", hwp_errmsg());
 	if (!rc) {
 		struct hwp_symbolizer *sym = report_input__symbolizer(&fi.in);

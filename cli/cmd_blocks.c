@@ -114,7 +114,7 @@ int cmd_blocks(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	rc = flow_input__load(&fi, &o, "blocks", false);
+	rc = flow_input__load(&fi, &o, "blocks", 0);
 	if (!rc)
 		rc = print_blocks(&fi, &o);
 	flow_input__close(&fi);

@@ -101,8 +101,8 @@ static int parse_opts(int argc, char **argv, struct diff_opts *o)
 	return -1;
 }
 
-enum { D_KIND, D_MEASURE, D_BEFORE, D_AFTER, D_CHANGE, D_LO, D_HI, D_SIG, D_N_BEFORE, D_N_AFTER, D_IMPACT,
-       D_WHERE, D_SRC, D_STATE, D_NCOLS };
+enum { D_KIND, D_MEASURE, D_UNIT, D_BEFORE, D_AFTER, D_CHANGE, D_LO, D_HI, D_SIG, D_N_BEFORE, D_N_AFTER,
+       D_IMPACT, D_WHERE, D_SRC, D_STATE, D_NCOLS };
 
 static const struct {
 	const char *title, *key;
@@ -111,11 +111,13 @@ static const struct {
 } cols[D_NCOLS] = {
 	[D_KIND] = { "Kind", "kind", HWP_COL_TEXT, HWP_SHOW_ALL },
 	[D_MEASURE] = { "Measure", "measure", HWP_COL_TEXT, HWP_SHOW_ALL },
-	[D_BEFORE] = { "Before", "before_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
-	[D_AFTER] = { "After", "after_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
-	[D_CHANGE] = { "Change", "change_points", HWP_COL_REAL, HWP_SHOW_ALL },
-	[D_LO] = { "95% CI low", "change_low_points", HWP_COL_REAL, HWP_SHOW_ALL },
-	[D_HI] = { "95% CI high", "change_high_points", HWP_COL_REAL, HWP_SHOW_ALL },
+	/* percent (changes in points) for proportions, cycles for latency */
+	[D_UNIT] = { "Unit", "unit", HWP_COL_TEXT, HWP_SHOW_ALL },
+	[D_BEFORE] = { "Before", "before", HWP_COL_REAL, HWP_SHOW_ALL },
+	[D_AFTER] = { "After", "after", HWP_COL_REAL, HWP_SHOW_ALL },
+	[D_CHANGE] = { "Change", "change", HWP_COL_REAL, HWP_SHOW_ALL },
+	[D_LO] = { "95% CI low", "change_low", HWP_COL_REAL, HWP_SHOW_ALL },
+	[D_HI] = { "95% CI high", "change_high", HWP_COL_REAL, HWP_SHOW_ALL },
 	[D_SIG] = { "Significant", "significant", HWP_COL_BOOL, HWP_SHOW_DATA },
 	[D_N_BEFORE] = { "N Before", "n_before", HWP_COL_COUNT, HWP_SHOW_DATA },
 	[D_N_AFTER] = { "N After", "n_after", HWP_COL_COUNT, HWP_SHOW_DATA },
@@ -143,11 +145,14 @@ static void diff_row(struct hwp_table *t, struct hwp_symbolizer *sb, struct hwp_
 	hwp_table__new_row(t);
 	hwp_table__set_text(t, D_KIND, hwp_diff_kind__name(r->kind));
 	hwp_table__set_text(t, D_MEASURE, hwp_diff_measure__name(r->measure));
-	hwp_table__set_real(t, D_BEFORE, 100 * r->v_before);
-	hwp_table__set_real(t, D_AFTER, 100 * r->v_after);
-	hwp_table__set_real(t, D_CHANGE, 100 * r->change);
-	hwp_table__set_real(t, D_LO, 100 * r->change_lo);
-	hwp_table__set_real(t, D_HI, 100 * r->change_hi);
+	double scale = r->measure == HWP_DIFF_LATENCY ? 1 : 100;
+
+	hwp_table__set_text(t, D_UNIT, r->measure == HWP_DIFF_LATENCY ? "cycles" : "%");
+	hwp_table__set_real(t, D_BEFORE, scale * r->v_before);
+	hwp_table__set_real(t, D_AFTER, scale * r->v_after);
+	hwp_table__set_real(t, D_CHANGE, scale * r->change);
+	hwp_table__set_real(t, D_LO, scale * r->change_lo);
+	hwp_table__set_real(t, D_HI, scale * r->change_hi);
 	hwp_table__set_text(t, D_STATE, state_of(r));
 	if (table_for_people(fmt)) {
 		if (r->kind == HWP_DIFF_FUNCTION)
@@ -197,19 +202,23 @@ static int print_diff(struct flow_input *b, struct flow_input *a, const struct d
 	struct hwp_table *t;
 	int rc;
 
-	if (!d)
+	if (!d || (b->timing && a->timing && hwp_flow_diff__add_timing(d, b->timing, a->timing) < 0)) {
+		hwp_flow_diff__delete(d);
 		return cli_error("%s", hwp_errmsg());
+	}
 	if (!(t = diff_table(b, a, d, o->fo.limit, o->all, o->fo.ro.fmt))) {
 		hwp_flow_diff__delete(d);
 		return cli_error("out of memory");
 	}
 	st = hwp_flow_diff__stats(d);
 	if (o->fo.ro.fmt == HWP_TABLE_TEXT)
-		printf("# %zu significant change%s among %zu functions, %zu blocks and %zu branches compared%s\n"
-		       "# (%s -> %s; intervals count %.1f and %.1f executions per observation)\n",
+		printf("# %zu significant change%s among %zu functions, %zu blocks, %zu branches and %zu block "
+		       "latencies compared%s\n"
+		       "# (%s -> %s; intervals count %.1f and %.1f executions per observation%s)\n",
 		       st->significant, st->significant == 1 ? "" : "s", st->functions, st->blocks, st->branches,
-		       st->matched_by_symbol ? " (build-ids differ: matched by symbol and line)" : "", o->before,
-		       o->after, st->deff_before, st->deff_after);
+		       st->latencies, st->matched_by_symbol ? " (build-ids differ: matched by symbol and line)" : "",
+		       o->before, o->after, st->deff_before, st->deff_after,
+		       b->timing && hwp_timing__source(b->timing) == HWP_CYCLES_MODELLED ? "; cycles modelled by the emulator" : "");
 	rc = st->significant || o->all || o->fo.ro.fmt != HWP_TABLE_TEXT ? report_print_table(t, o->fo.ro.fmt) : 0;
 	if (!st->significant && o->fo.ro.fmt == HWP_TABLE_TEXT)
 		printf("no significant change\n");
@@ -230,9 +239,9 @@ int cmd_diff(int argc, char **argv)
 
 	ob.ro.input = o.before;
 	oa.ro.input = o.after;
-	rc = flow_input__load(&b, &ob, "diff", false);
+	rc = flow_input__load(&b, &ob, "diff", FLOW_WITH_TIMING);
 	if (!rc) {
-		rc = flow_input__load(&a, &oa, "diff", false);
+		rc = flow_input__load(&a, &oa, "diff", FLOW_WITH_TIMING);
 		if (!rc)
 			rc = print_diff(&b, &a, &o);
 		flow_input__close(&a);

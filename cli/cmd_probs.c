@@ -276,7 +276,7 @@ int cmd_probs(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	rc = flow_input__load(&fi, &o, "probs", false);
+	rc = flow_input__load(&fi, &o, "probs", 0);
 	if (!rc)
 		rc = indirect ? print_indirect(&fi, &o) : print_conds(&fi, &o);
 	flow_input__close(&fi);

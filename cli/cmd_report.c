@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cli_flow.h"
 #include "report_tables.h"
+#include "timing_out.h"
 #include "hwprof/advise.h"
 #include "hwprof/flow_diff.h"
 #include "hwprof/html_page.h"
@@ -167,7 +168,8 @@ static int findings(struct hwp_html_page *p, struct flow_input *fi, uint64_t lim
 	size_t n;
 	int rc;
 
-	if (!a || hwp_advisor__add_flow(a, fi->flow, fi->in.collector) < 0) {
+	if (!a || hwp_advisor__add_flow(a, fi->flow, fi->in.collector) < 0 ||
+	    (fi->timing && hwp_advisor__add_timing(a, fi->timing) < 0)) {
 		hwp_advisor__delete(a);
 		return cli_error("%s", hwp_errmsg());
 	}
@@ -177,6 +179,70 @@ static int findings(struct hwp_html_page *p, struct flow_input *fi, uint64_t lim
 		       : "No finding above the default thresholds.",
 		     advise_table(report_input__symbolizer(&fi->in), f, n, limit, -1, HWP_TABLE_HTML));
 	hwp_advisor__delete(a);
+	return rc;
+}
+
+/* The chart C, inlined in the page. */
+static int chart_into(struct hwp_html_page *p, struct hwp_chart *c)
+{
+	struct hwp_outbuf o;
+	size_t len;
+	char *svg;
+
+	if (hwp_outbuf__init(&o, NULL) < 0)
+		return cli_error("out of memory");
+	hwp_chart__render(c, &o);
+	if (!(svg = hwp_outbuf__take(&o, &len)))
+		return cli_error("out of memory");
+	hwp_html_page__svg(p, svg, len);
+	free(svg);
+	return 0;
+}
+
+/* Block latency: the table of the blocks by total cycles, and the chart of
+   the hottest block with two peaks (else of the hottest block). */
+static int timing_section(struct hwp_html_page *p, struct flow_input *fi, uint64_t limit)
+{
+	struct hwp_symbolizer *sym = report_input__symbolizer(&fi->in);
+	enum hwp_cycles_source src;
+	const struct hwp_timing_block *b;
+	size_t n, *idx, pick = 0;
+	char title[1100], name[1024];
+	int rc;
+
+	if (!fi->timing) {
+		hwp_html_page__section(p, "Block latency (hwprof timing)",
+				       "The recording carries no cycle counts (AMD LBRv2, stacks synthesized from a trace, "
+				       "or recorded with no_cycles): no block latency.");
+		return 0;
+	}
+	src = hwp_timing__source(fi->timing);
+	b = hwp_timing__blocks(fi->timing, &n);
+	if (!(idx = calloc(n ? n : 1, sizeof(*idx))))
+		return cli_error("out of memory");
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	rc = section(p, "Block latency (hwprof timing)",
+		     src == HWP_CYCLES_MODELLED
+			     ? "Cycles per basic block, by total cycles. Cycles are MODELLED by hwprof's emulator "
+			       "(a cost model), not measured on hardware."
+			     : "Cycles per basic block from the branch records' cycle counts, by total cycles.",
+		     timing_blocks_table(sym, fi->timing, idx, n < limit ? n : limit, HWP_TABLE_HTML));
+	free(idx);
+	if (rc || !n)
+		return rc;
+	for (size_t i = 0; i < n && i < limit; i++)
+		if (b[i].d.nmodes >= 2) {
+			pick = i;
+			break;
+		}
+	timing_block_name(sym, &b[pick].start, &b[pick].end, name, sizeof(name));
+	snprintf(title, sizeof(title), "Block latency: %s", name);
+	struct hwp_chart *c = timing_chart(title, &b[pick].d, src, "one basic block");
+	if (!c)
+		return cli_error("%s", hwp_errmsg());
+	rc = chart_into(p, c);
+	hwp_chart__delete(c);
 	return rc;
 }
 
@@ -198,8 +264,10 @@ static int one_recording(struct hwp_html_page *p, struct flow_input *fi, const s
 			  "Conditional branches by sampled executions, taken probability with its 95% Wilson interval.",
 			  probs_table(fi, &fo))))
 		return rc;
-	return section(p, "Hot blocks (hwprof blocks)", "Basic blocks by sampled executions and instructions.",
-		       blocks_table(fi, &fo));
+	if ((rc = section(p, "Hot blocks (hwprof blocks)", "Basic blocks by sampled executions and instructions.",
+			  blocks_table(fi, &fo))))
+		return rc;
+	return timing_section(p, fi, o->fo.limit);
 }
 
 static int comparison(struct hwp_html_page *p, struct flow_input *b, struct flow_input *a,
@@ -209,8 +277,10 @@ static int comparison(struct hwp_html_page *p, struct flow_input *b, struct flow
 	struct hwp_flow_diff *d = hwp_flow_diff__new(b->flow, b->in.collector, a->flow, a->in.collector, &dopt);
 	int rc;
 
-	if (!d)
+	if (!d || (b->timing && a->timing && hwp_flow_diff__add_timing(d, b->timing, a->timing) < 0)) {
+		hwp_flow_diff__delete(d);
 		return cli_error("%s", hwp_errmsg());
+	}
 	const struct hwp_flow_diff_stats *st = hwp_flow_diff__stats(d);
 	char note[512];
 
@@ -275,7 +345,7 @@ int cmd_report(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (!o.before) {
-		rc = flow_input__load(&b, &o.fo, "report", false);
+		rc = flow_input__load(&b, &o.fo, "report", FLOW_WITH_TIMING);
 		if (!rc)
 			rc = write_page(&o, &b, NULL);
 		flow_input__close(&b);
@@ -285,9 +355,9 @@ int cmd_report(int argc, char **argv)
 
 	ob.ro.input = o.before;
 	oa.ro.input = o.after;
-	rc = flow_input__load(&b, &ob, "report", false);
+	rc = flow_input__load(&b, &ob, "report", FLOW_WITH_TIMING);
 	if (!rc) {
-		rc = flow_input__load(&a, &oa, "report", false);
+		rc = flow_input__load(&a, &oa, "report", FLOW_WITH_TIMING);
 		if (!rc)
 			rc = write_page(&o, &b, &a);
 		flow_input__close(&a);

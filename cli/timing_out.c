@@ -130,8 +130,8 @@ int timing_print_rates(struct hwp_symbolizer *sym, const struct hwp_timing_block
 	return rc;
 }
 
-int timing_write_svg(const char *path, const char *title, const struct hwp_timing_dist *d,
-		     enum hwp_cycles_source src, const char *what)
+struct hwp_chart *timing_chart(const char *title, const struct hwp_timing_dist *d, enum hwp_cycles_source src,
+				const char *what)
 {
 	char sub[512], tip[128], note[256];
 	struct hwp_chart_opts co = { .sz = sizeof(co), .title = title, .subtitle = sub };
@@ -141,7 +141,7 @@ int timing_write_svg(const char *path, const char *title, const struct hwp_timin
 		 " cycles", what, d->samples, d->median, d->mean, d->p99);
 	struct hwp_chart *c = hwp_chart__new(&co);
 	if (!c)
-		return cli_error("%s", hwp_errmsg());
+		return NULL;
 	/* A long thin tail would squeeze the peaks into a corner: the axis ends
 	   past the 99.5th percentile and the last mode, and a note counts the
 	   samples beyond it. */
@@ -200,8 +200,18 @@ int timing_write_svg(const char *path, const char *title, const struct hwp_timin
 		err = hwp_chart__note(c, note);
 	if (err) {
 		hwp_chart__delete(c);
-		return cli_error("%s", hwp_errmsg());
+		return NULL;
 	}
+	return c;
+}
+
+int timing_write_svg(const char *path, const char *title, const struct hwp_timing_dist *d,
+		     enum hwp_cycles_source src, const char *what)
+{
+	struct hwp_chart *c = timing_chart(title, d, src, what);
+
+	if (!c)
+		return cli_error("%s", hwp_errmsg());
 	FILE *fp = fopen(path, "w");
 	if (!fp) {
 		hwp_chart__delete(c);

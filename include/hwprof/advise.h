@@ -16,6 +16,10 @@
  *                            another function's entry) whose one target takes
  *                            nearly all executions: devirtualize, or promote
  *                            it (compare and call directly).
+ *   HWP_FIND_MULTIMODAL_BLOCK a block whose latency has two or more peaks
+ *                            (hwprof timing's modes): some executions wait
+ *                            (a cache miss, a dependency, a mispredict's
+ *                            refill) where others do not: look at its loads.
  *   HWP_FIND_SPREAD_FUNCTION a hot function whose hot blocks touch many more
  *                            cache lines than their bytes need: block
  *                            reordering (BOLT, PGO) packs them.
@@ -45,9 +49,11 @@ enum hwp_finding_kind {
 	HWP_FIND_MISPREDICT,
 	HWP_FIND_MONOMORPHIC,
 	HWP_FIND_SPREAD_FUNCTION,
+	HWP_FIND_MULTIMODAL_BLOCK,
 	HWP_FIND_KIND_NR
 };
-/* "biased-branch", "mispredict", "monomorphic-call", "spread-function" */
+/* "biased-branch", "mispredict", "monomorphic-call", "spread-function",
+   "multimodal-block" */
 HWP_API const char *hwp_finding_kind__name(unsigned kind);
 /* What to do, one line. */
 HWP_API const char *hwp_finding_kind__action(unsigned kind);
@@ -75,6 +81,12 @@ struct hwp_finding {
 				       lines touched / lines needed (lo = hi = value) */
 	uint64_t samples;           /* sampled executions (branches, calls) or instructions (function) */
 	uint64_t bytes, lines, min_lines; /* spread function: hot bytes, cache lines touched, needed */
+	/* multimodal block: its last instruction (loc is its first), and its
+	   two largest peaks: cycles and share of the samples */
+	struct hwp_code_loc end;
+	uint32_t mode_cycles[2];
+	double mode_share[2];
+	bool modelled;              /* the cycles are an emulator's model */
 };
 
 /*
@@ -91,6 +103,10 @@ HWP_API void hwp_advisor__delete(struct hwp_advisor *a);
 /* The branch findings of F (made from C): biased and mispredicted branches,
    monomorphic calls, spread functions. 0 or <0 (hwp_errmsg()). */
 HWP_API int hwp_advisor__add_flow(struct hwp_advisor *a, struct hwp_flow *f, struct hwp_branch_collector *c);
+/* The latency findings of T (hwprof/timing.h): blocks with two or more
+   modes, their share the block's share of all cycles. 0 or <0. */
+struct hwp_timing;
+HWP_API int hwp_advisor__add_timing(struct hwp_advisor *a, struct hwp_timing *t);
 /* Every finding so far, most share first; valid until the next add. */
 HWP_API const struct hwp_finding *hwp_advisor__findings(struct hwp_advisor *a, size_t *n);
 /* The options in effect (defaults filled in). */

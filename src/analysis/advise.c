@@ -14,6 +14,7 @@
 #include "hwprof/advise.h"
 #include "hwprof/session.h"
 #include "hwprof/symbolize.h"
+#include "hwprof/timing.h"
 #include "util/opts.h"
 #include "util/vec.h"
 
@@ -41,6 +42,9 @@ static const struct {
 	[HWP_FIND_SPREAD_FUNCTION] = { "spread-function",
 		"reorder its blocks so the hot ones are contiguous (BOLT -reorder-blocks=ext-tsp, PGO)",
 		"hot paths and basic-block execution counts" },
+	[HWP_FIND_MULTIMODAL_BLOCK] = { "multimodal-block",
+		"find what the slow executions wait for: its loads (hwprof mem: data source and latency), a dependency chain, a mispredicted branch before it",
+		"basic-block latency histograms from LBR cycle counts" },
 };
 
 const char *hwp_finding_kind__name(unsigned kind)
@@ -113,6 +117,7 @@ static struct hwp_finding *add(struct hwp_advisor *a, unsigned kind, const struc
 	f->kind = (uint8_t)kind;
 	f->loc = *loc;
 	f->target.module = -1;
+	f->end.module = -1;
 	a->sorted = false;
 	return f;
 }
@@ -347,6 +352,38 @@ int hwp_advisor__add_flow(struct hwp_advisor *a, struct hwp_flow *fl, struct hwp
 		err = spread_findings(a, fl, sym, total);
 	free(ends);
 	return err;
+}
+
+int hwp_advisor__add_timing(struct hwp_advisor *a, struct hwp_timing *t)
+{
+	size_t n;
+	const struct hwp_timing_block *b = hwp_timing__blocks(t, &n);
+	double total = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += (double)b[i].d.cycles_sum;
+	for (size_t i = 0; i < n && total > 0; i++) {
+		const struct hwp_timing_dist *d = &b[i].d;
+		double share = (double)d->cycles_sum / total;
+		struct hwp_finding *f;
+
+		if (d->nmodes < 2 || d->samples < a->o.min_executions || share < a->o.min_share)
+			continue;
+		if (!(f = add(a, HWP_FIND_MULTIMODAL_BLOCK, &b[i].start)))
+			return -ENOMEM;
+		f->end = b[i].end;
+		f->share = share;
+		f->samples = d->samples;
+		f->value = f->lo = f->hi = (double)d->nmodes;
+		/* the modes come by samples: show them by cycles, fast first */
+		size_t fast = d->modes[0].cycles <= d->modes[1].cycles ? 0 : 1;
+		f->mode_cycles[0] = d->modes[fast].cycles;
+		f->mode_cycles[1] = d->modes[1 - fast].cycles;
+		f->mode_share[0] = (double)d->modes[fast].samples / (double)d->samples;
+		f->mode_share[1] = (double)d->modes[1 - fast].samples / (double)d->samples;
+		f->modelled = hwp_timing__source(t) == HWP_CYCLES_MODELLED;
+	}
+	return 0;
 }
 
 static int by_share(const void *x, const void *y)

@@ -16,6 +16,7 @@
 #include "hwprof/branch_report.h"
 #include "hwprof/flow_diff.h"
 #include "hwprof/session.h"
+#include "hwprof/timing.h"
 #include "analysis/branch_collect_internal.h"
 #include "util/opts.h"
 #include "util/vec.h"
@@ -27,6 +28,7 @@ struct item {
 	uint64_t k, n;      /* taken / executions; or instructions / all of them */
 	uint64_t mk, mn;    /* mispredicted / executions with bits (branches) */
 	uint64_t top;       /* functions: the instructions of the block LOC is */
+	const struct hwp_timing_dist *dist; /* latency: the block's cycles */
 	bool by_symbol;
 };
 
@@ -46,10 +48,14 @@ struct hwp_flow_diff {
 	struct hwp_flow_diff_row *rows;
 	size_t nr, cap;
 	struct hwp_flow_diff_stats st;
+	/* kept for hwp_flow_diff__add_timing(): how items are keyed */
+	char *ids;
+	struct hwp_symbolizer *sym[2];
+	double deff[2];
 };
 
 static const char *const kind_names[] = { "function", "branch", "block" };
-static const char *const measure_names[] = { "share", "taken", "mispredict" };
+static const char *const measure_names[] = { "share", "taken", "mispredict", "latency" };
 
 const char *hwp_diff_kind__name(unsigned kind)
 {
@@ -58,7 +64,7 @@ const char *hwp_diff_kind__name(unsigned kind)
 
 const char *hwp_diff_measure__name(unsigned measure)
 {
-	return measure < 3 ? measure_names[measure] : NULL;
+	return measure < 4 ? measure_names[measure] : NULL;
 }
 
 static const char *base_name(const char *p)
@@ -392,6 +398,10 @@ struct hwp_flow_diff *hwp_flow_diff__new(struct hwp_flow *before, struct hwp_bra
 		d->o.min_change = 0.02;
 	if (!d->o.min_executions)
 		d->o.min_executions = 100;
+	if (!(d->o.min_latency_change > 0))
+		d->o.min_latency_change = 0.10;
+	if (!d->o.min_latency_samples)
+		d->o.min_latency_samples = 100;
 	side_init(&x, before, cb, &d->o);
 	side_init(&y, after, ca, &d->o);
 	d->st.deff_before = x.deff;
@@ -399,7 +409,11 @@ struct hwp_flow_diff *hwp_flow_diff__new(struct hwp_flow *before, struct hwp_bra
 	if (x.sym && y.sym && (ids = shared_build_ids(&x, &y)) && !collect(&x, ids) && !collect(&y, ids))
 		err = compare_kind(d, &x, &y, HWP_DIFF_FUNCTION) || compare_kind(d, &x, &y, HWP_DIFF_BRANCH) ||
 		      compare_kind(d, &x, &y, HWP_DIFF_BLOCK) ? -ENOMEM : 0;
-	free(ids);
+	d->ids = ids;
+	d->sym[0] = x.sym;
+	d->sym[1] = y.sym;
+	d->deff[0] = x.deff;
+	d->deff[1] = y.deff;
 	side_free(&x);
 	side_free(&y);
 	if (err) {
@@ -417,7 +431,113 @@ void hwp_flow_diff__delete(struct hwp_flow_diff *d)
 	if (!d)
 		return;
 	free(d->rows);
+	free(d->ids);
 	free(d);
+}
+
+/* Mean and variance of a latency distribution. */
+static void moments(const struct hwp_timing_dist *d, double *mean, double *var)
+{
+	double m = d->samples ? (double)d->cycles_sum / (double)d->samples : 0, ss = 0;
+
+	for (size_t i = 0; i < d->nvalues; i++) {
+		double e = (double)d->values[i].cycles - m;
+
+		ss += e * e * (double)d->values[i].samples;
+	}
+	*mean = m;
+	*var = d->samples > 1 ? ss / (double)(d->samples - 1) : 0;
+}
+
+static int latency_items(struct hwp_flow_diff *d, struct side *s, struct hwp_timing *t)
+{
+	size_t n;
+	const struct hwp_timing_block *b = hwp_timing__blocks(t, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		struct item *it = push(s, HWP_DIFF_BLOCK);
+		char *first, *last;
+		bool by_end;
+
+		/* a timed block is a range: blocks with one start and several ends differ */
+		if (!it || !(first = key_of(s, &b[i].start, d->ids, false, &it->by_symbol)))
+			return -ENOMEM;
+		last = key_of(s, &b[i].end, d->ids, false, &by_end);
+		if (!last || asprintf(&it->key, "%s%s", first, last + 1) < 0)
+			it->key = NULL;
+		free(first);
+		free(last);
+		if (!it->key)
+			return -ENOMEM;
+		it->loc = b[i].start;
+		it->k = b[i].d.samples;
+		it->dist = &b[i].d;
+	}
+	return rank_and_sort(s, HWP_DIFF_BLOCK);
+}
+
+/* Welch's interval of the difference of the mean latencies, each side's
+   samples counted as effective observations (DEFF per observation). */
+static int latency_row(struct hwp_flow_diff *d, const struct item *p, const struct item *q, double total)
+{
+	struct hwp_flow_diff_row *r = HWP_VEC_PUSH(d->rows, d->nr, d->cap);
+	double m1, v1, m2, v2, n1 = (double)p->k / d->deff[0], n2 = (double)q->k / d->deff[1];
+
+	if (!r)
+		return -ENOMEM;
+	moments(p->dist, &m1, &v1);
+	moments(q->dist, &m2, &v2);
+	double se = sqrt(v1 / (n1 > 1 ? n1 : 1) + v2 / (n2 > 1 ? n2 : 1));
+	*r = (struct hwp_flow_diff_row){ .kind = HWP_DIFF_BLOCK, .measure = HWP_DIFF_LATENCY, .before = p->loc,
+					 .after = q->loc, .v_before = m1, .v_after = m2, .change = m2 - m1,
+					 .n_before = p->k, .n_after = q->k };
+	r->change_lo = r->change - d->o.z * se;
+	r->change_hi = r->change + d->o.z * se;
+	/* weight: the block's share of the cycles, as the larger side has it */
+	r->impact = fabs(r->change) / (m1 > 0 ? m1 : 1) *
+		    fmax((double)p->dist->cycles_sum, (double)q->dist->cycles_sum) / total;
+	r->significant = (r->change_lo > 0 || r->change_hi < 0) && m1 > 0 &&
+			 fabs(r->change) >= d->o.min_latency_change * m1;
+	d->st.significant += r->significant;
+	d->st.latencies++;
+	return 0;
+}
+
+static int by_significance_impact(const void *a, const void *b);
+
+int hwp_flow_diff__add_timing(struct hwp_flow_diff *d, struct hwp_timing *before, struct hwp_timing *after)
+{
+	struct side x = { .sym = d->sym[0] }, y = { .sym = d->sym[1] };
+	size_t i = 0, j = 0, n;
+	double total = 0;
+	int err = 0;
+
+	if (!d->ids)
+		return hwp_set_error(EINVAL, "comparing latencies: the comparison could not key its items");
+	const struct hwp_timing_block *tb = hwp_timing__blocks(before, &n);
+	for (size_t k = 0; k < n; k++)
+		total += (double)tb[k].d.cycles_sum;
+	if (latency_items(d, &x, before) || latency_items(d, &y, after)) {
+		side_free(&x);
+		side_free(&y);
+		return hwp_set_error(ENOMEM, "out of memory comparing latencies");
+	}
+	while (!err && i < x.nr[HWP_DIFF_BLOCK] && j < y.nr[HWP_DIFF_BLOCK]) {
+		const struct item *p = &x.v[HWP_DIFF_BLOCK][i], *q = &y.v[HWP_DIFF_BLOCK][j];
+		int c = strcmp(p->key, q->key);
+
+		i += c <= 0;
+		j += c >= 0;
+		if (c || p->k < d->o.min_latency_samples || q->k < d->o.min_latency_samples)
+			continue;
+		err = latency_row(d, p, q, total > 0 ? total : 1);
+	}
+	side_free(&x);
+	side_free(&y);
+	if (err)
+		return hwp_set_error(ENOMEM, "out of memory comparing latencies");
+	qsort(d->rows, d->nr, sizeof(*d->rows), by_significance_impact);
+	return 0;
 }
 
 const struct hwp_flow_diff_row *hwp_flow_diff__rows(const struct hwp_flow_diff *d, size_t *n)

@@ -9,6 +9,9 @@
 #     branch called changed;
 #   - the same against a rebuild with extra code (another build-id, every
 #     address moved): matched by symbol and line, the same answers;
+#   - block latency on writer-made recordings: another random stream is
+#     no change; more slow executions of a block are found, the true change
+#     of its mean inside the interval;
 #   - usage errors: one line each.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 emu_ready diff || exit 0
@@ -63,3 +66,39 @@ for args in "a1.data" "- -" "--min-change 0 a1.data b.data" "a1.data missing.dat
 		pass "diff_usage '$args' ($(cat err.txt))"
 	fi
 done
+
+# block latency, on writer-made recordings (tests/tools/gen_timing): block A
+# is slow (~200 cycles) in 30% of its executions; another random stream
+# changes nothing, 45% slow executions raise A's mean, which the interval
+# must hold (the true means from the generator's truth files)
+gen=$build/tests/tools/gen_timing
+"$gen" g1.data g1.truth --samples 1000 && "$gen" g2.data g2.truth --samples 1000 --seed 7 &&
+	"$gen" g3.data g3.truth --samples 1000 --miss 45 --seed 9 || fail "diff_latency_gen: gen_timing failed"
+"$HWPROF" diff -q --all --json g1.data g2.data >lat_same.json 2>lat.err &&
+	"$HWPROF" diff -q --all --json g1.data g3.data >lat_planted.json 2>>lat.err ||
+	fail "diff_latency: $(head -1 lat.err)"
+python3 - lat_same.json lat_planted.json g1.truth g3.truth <<'PY'
+import json, sys
+same, planted = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+def mean_a(path):  # block A: 401000..401010
+    n = s = 0
+    for line in open(path):
+        f = line.split()
+        if f[0] == "block" and f[1] == "401000":
+            n += int(f[4]); s += int(f[3]) * int(f[4])
+    return s / n
+lat = [r for r in same if r["measure"] == "latency"]
+sig = [r for r in lat if r["significant"]]
+print(("FAIL" if sig or not lat else "PASS") + f" diff_latency_same ({len(lat)} block latencies, {len(sig)} significant)")
+rows = [r for r in planted if r["measure"] == "latency" and r["significant"]]
+truth = mean_a(sys.argv[4]) - mean_a(sys.argv[3])
+if len(rows) != 1 or rows[0]["before_offset"] != "0x1000":
+    print(f"FAIL diff_latency_planted: significant latency rows at {[r['before_offset'] for r in rows]}, want block A only")
+elif not rows[0]["change_low"] <= truth <= rows[0]["change_high"]:
+    r = rows[0]
+    print(f"FAIL diff_latency_planted: true change {truth:+.1f} outside [{r['change_low']:+.1f}, {r['change_high']:+.1f}]")
+else:
+    r = rows[0]
+    print(f"PASS diff_latency_planted (block A {r['before']:.1f} -> {r['after']:.1f} cycles, change {r['change']:+.1f} "
+          f"[{r['change_low']:+.1f}, {r['change_high']:+.1f}], true {truth:+.1f}; block B unchanged)")
+PY

@@ -3,7 +3,9 @@
 # and tests/fixtures/diff_branch.c:
 #   - the page is self-contained, has the expected sections, consistent
 #     tables, and the planted findings (tests/tools/report_page_check.py);
+#   - the block latency section (modelled cycles) with its table and chart;
 #   - in headless Chromium (Debian chromium): the contents list is built,
+#     the latency chart is inline and laid out,
 #     a click on a number column sorts it descending, a second ascending,
 #     the filter box hides the rows without the text; the screenshot is not
 #     blank (a harness page drives the report in an iframe, same origin);
@@ -21,8 +23,9 @@ emu_record ap -b -c 1009 -- ./ap && emu_record b1 -b -c 1009 -- ./db 300 && emu_
 if "$HWPROF" report --html page.html -i ap.data 2>page.err; then
 	out=$(python3 "$tools/report_page_check.py" page.html Summary "Findings (hwprof advise)" \
 		"Hot branches (hwprof branches)" "Mispredicts (hwprof mispredicts)" \
-		"Branch probabilities (hwprof probs)" "Hot blocks (hwprof blocks)" \
-		--contains "wrong_hint+0x17" --contains "dispatch+0x1b" --contains "biased-branch" 2>&1) &&
+		"Branch probabilities (hwprof probs)" "Hot blocks (hwprof blocks)" "Block latency (hwprof timing)" \
+		--contains "wrong_hint+0x17" --contains "dispatch+0x1b" --contains "biased-branch" \
+		--contains "multimodal-block" --contains "[.] coin..+0x" 2>&1) &&
 		pass "report_html_page ($out)" || fail "report_html_page: $out"
 else
 	fail "report_html_page: exit $?: $(head -1 page.err)"
@@ -57,6 +60,8 @@ cat >harness.html <<'HTML'
 document.getElementById('f').addEventListener('load', function () {
   var d = this.contentDocument, out = [];
   out.push('nav ' + d.querySelectorAll('#contents a').length);
+  var svg = d.querySelector('section:last-of-type svg');
+  out.push('chart ' + (svg ? svg.querySelectorAll('rect.bar').length + ' ' + svg.getBoundingClientRect().width : '0 0'));
   var t = d.querySelectorAll('table.hwp')[4]; /* branch probabilities; column 0: executions */
   function vals() { return Array.prototype.map.call(t.tBodies[0].rows, function (r) { return r.cells[0].dataset.v; }).join(','); }
   var th = t.querySelectorAll('th')[0];
@@ -80,11 +85,14 @@ if not m or m.group(1) == "pending":
     print("FAIL report_html_browser: the harness did not run (no DOM result)"); sys.exit()
 res = dict(l.split(" ", 1) for l in m.group(1).splitlines())
 nav = int(res["nav"])
-print(("PASS" if nav == 6 else "FAIL") + f" report_html_contents ({nav} links built by the page's script)")
+print(("PASS" if nav == 7 else "FAIL") + f" report_html_contents ({nav} links built by the page's script)")
 d = [float(x) for x in res["click1"].split(",")]
 a = [float(x) for x in res["click2"].split(",")]
 ok = d == sorted(d, reverse=True) and a == sorted(a) and len(a) > 2 and a[0] < a[-1]
 print(("PASS" if ok else "FAIL") + f" report_html_sort (descending then ascending over {len(a)} rows)")
+bars, width = res["chart"].split()
+ok = int(bars) >= 2 and float(width) > 100
+print(("PASS" if ok else "FAIL") + f" report_html_chart (the latency chart inline: {bars} bars, {float(width):.0f} px wide)")
 shown, total, match = res["filter"].split()
 ok = match == "true" and 0 < int(shown) < int(total)
 print(("PASS" if ok else "FAIL") + f" report_html_filter ({shown} of {total} rows hold 'coin')")
