@@ -46,6 +46,7 @@ struct branches_opts {
 	struct hwp_branch_report_filter filter;
 	enum hwp_branch_key_id keys[HWP_MAX_SORT_KEYS];
 	size_t nkeys;
+	const char *cycles_source; /* with a cycles or IPC key: "modelled" or "measured" (JSON/CSV) */
 };
 
 /* Returns -1 to go on, else the exit code. */
@@ -219,6 +220,9 @@ static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
 						    HWP_SHOW_DATA);
 		}
 	}
+	size_t src_col = hwp_table__columns(t);
+	if (o->cycles_source)
+		hwp_table__add_column_shown(t, "Cycles Source", "cycles_source", HWP_COL_TEXT, HWP_SHOW_DATA);
 	key_sides(o, &from, &to);
 	if (from)
 		from_col = report_fields__add_columns(t, LOC_FROM);
@@ -233,6 +237,8 @@ static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
 		hwp_table__set_count(t, 2 + o->nkeys, rows[i].branches);
 		if (table_for_people(o->ro.fmt))
 			continue; /* the rest is not shown: no symbolizing for it */
+		if (o->cycles_source)
+			hwp_table__set_text(t, src_col, o->cycles_source);
 		for (size_t k = 0; k < o->nkeys; k++)
 			if ((int)flag_kind(o->keys[k]) >= 0)
 				set_flag(t, flag_col[k], o->keys[k], rep, &rows[i], rows[i].cells[k]);
@@ -252,7 +258,28 @@ static bool shows_srclines(const struct branches_opts *o)
 	return false;
 }
 
-static int print_report(struct report_input *in, const struct branches_opts *o)
+/* Emulated recordings carry the emulator's modelled cycles: with a cycles
+   or IPC key, text says so in a '#' line (as perf's notes) and JSON/CSV
+   rows in cycles_source. NULL without such a key. */
+static const char *cycles_source(struct report_input *in, const struct branches_opts *o)
+{
+	struct hwp_reader *r = hwp_session__reader(in->session);
+	bool cycles = false;
+
+	for (size_t k = 0; k < o->nkeys; k++)
+		cycles |= o->keys[k] == HWP_KEY_CYCLES || o->keys[k] == HWP_KEY_IPC_LBR;
+	if (!cycles)
+		return NULL;
+	for (size_t i = 0; i < hwp_reader__nr_evsels(r); i++) {
+		const char *name = hwp_reader__evsel(r, i)->name;
+
+		if (name && !strcmp(name, "branches:emulated"))
+			return "modelled";
+	}
+	return "measured";
+}
+
+static int print_report(struct report_input *in, struct branches_opts *o)
 {
 	struct hwp_branch_report_opts ro = { .sz = sizeof(ro), .filter = &o->filter,
 					     .blocks = hwp_branch_collector__blocks(in->collector) };
@@ -265,8 +292,11 @@ static int print_report(struct report_input *in, const struct branches_opts *o)
 	if (!t) {
 		rc = cli_error("%s", hwp_errmsg());
 	} else {
+		o->cycles_source = cycles_source(in, o);
 		fill_table(t, rep, report_input__symbolizer(in), o);
 		report_input__warn_missing(in, shows_srclines(o));
+		if (o->cycles_source && !strcmp(o->cycles_source, "modelled") && o->ro.fmt == HWP_TABLE_TEXT)
+			puts("# cycles modelled by hwprof's emulator (a cost model), not measured on hardware");
 		rc = report_print_table(t, o->ro.fmt);
 	}
 	hwp_table__delete(t);

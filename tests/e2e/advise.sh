@@ -106,3 +106,15 @@ for args in "--bias 0" "--bias 150" "--spread 1" "--kind nope" "--penalty x"; do
 		pass "advise_usage '$args' ($(cat err.txt))"
 	fi
 done
+
+# modelled cycles are labelled wherever branches shows them (the emulated
+# recording) and measured ones are not (the writer's cycles:u recording)
+src_of() { "$HWPROF" branches -q -i "$1" --sort symbol_from,cycles --limit 1 --json |
+	python3 -c "import json,sys; print(json.load(sys.stdin)[0]['cycles_source'])"; }
+if [ "$(src_of ap.data)" = modelled ] && [ "$(src_of gt.data)" = measured ] &&
+	"$HWPROF" branches -q -i ap.data --sort symbol_from,cycles --limit 1 | grep -q '^# cycles modelled' &&
+	! "$HWPROF" branches -q -i gt.data --sort symbol_from,cycles --limit 1 | grep -q 'modelled'; then
+	pass "branches_cycles_labelled (emulated: modelled, in the text and cycles_source; writer's cycles:u: measured)"
+else
+	fail "branches_cycles_labelled: $(src_of ap.data) / $(src_of gt.data)"
+fi
