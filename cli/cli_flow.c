@@ -96,8 +96,11 @@ void flow_input__close(struct flow_input *fi)
 
 bool flow_input__keep(struct flow_input *fi, const struct flow_opts *o, const struct hwp_code_loc *l)
 {
-	struct hwp_symbolizer *sym = report_input__symbolizer(&fi->in);
+	return flow_keep(report_input__symbolizer(&fi->in), o, l);
+}
 
+bool flow_keep(struct hwp_symbolizer *sym, const struct flow_opts *o, const struct hwp_code_loc *l)
+{
 	if (o->dso) {
 		char name[512];
 

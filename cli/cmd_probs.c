@@ -37,7 +37,7 @@ static const char usage[] =
 	"  -h, --help           this text\n";
 
 /* Returns -1 to go on, else the exit code. */
-static int parse_opts(int argc, char **argv, struct flow_opts *o, bool *indirect)
+int probs_parse_opts(int argc, char **argv, struct flow_opts *o, bool *indirect)
 {
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
@@ -145,12 +145,10 @@ static void cond_row(struct hwp_table *t, struct hwp_symbolizer *sym, const stru
 		report_fields__set(t, C_NCOLS + REPORT_LOC_COLUMNS, sym, &c->target);
 }
 
-static int print_conds(struct flow_input *fi, const struct flow_opts *o)
+int probs_print_conds(struct hwp_symbolizer *sym, const struct hwp_flow_cond *c, size_t n,
+		      const struct flow_opts *o)
 {
-	struct hwp_symbolizer *sym = report_input__symbolizer(&fi->in);
 	struct hwp_table *t = hwp_table__new();
-	size_t n;
-	const struct hwp_flow_cond *c = hwp_flow__conds(fi->flow, &n);
 	uint64_t shown = 0;
 	int rc;
 
@@ -161,16 +159,24 @@ static int print_conds(struct flow_input *fi, const struct flow_opts *o)
 	report_fields__add_columns(t, LOC_NONE);
 	report_fields__add_columns(t, LOC_TARGET);
 	for (size_t i = 0; i < n && shown < o->limit && c[i].executions >= o->min; i++) {
-		if (!flow_input__keep(fi, o, &c[i].site))
+		if (!flow_keep(sym, o, &c[i].site))
 			continue;
 		cond_row(t, sym, &c[i], o->ro.fmt);
 		shown++;
 	}
-	flow_input__note(fi);
-	report_input__warn_missing(&fi->in, true);
 	rc = report_print_table(t, o->ro.fmt);
 	hwp_table__delete(t);
 	return rc;
+}
+
+static int print_conds(struct flow_input *fi, const struct flow_opts *o)
+{
+	size_t n;
+	const struct hwp_flow_cond *c = hwp_flow__conds(fi->flow, &n);
+
+	flow_input__note(fi);
+	report_input__warn_missing(&fi->in, true);
+	return probs_print_conds(report_input__symbolizer(&fi->in), c, n, o);
 }
 
 enum { I_COUNT, I_SHARE, I_MISP, I_KIND, I_SITE, I_TARGET, I_SRC, I_SITE_COUNT, I_TARGETS, I_RANK, I_NCOLS };
@@ -261,7 +267,7 @@ int cmd_probs(int argc, char **argv)
 {
 	struct flow_opts o;
 	bool indirect;
-	int rc = parse_opts(argc, argv, &o, &indirect);
+	int rc = probs_parse_opts(argc, argv, &o, &indirect);
 	struct flow_input fi;
 
 	if (rc >= 0)

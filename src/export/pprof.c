@@ -229,6 +229,8 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 	size_t nbranch = 0;
 	int rc = 0;
 
+	if (!e->sym)
+		return hwp_set_error(EINVAL, "a pprof profile is made from a recording's rows (its binaries symbolize them)");
 	memset(&b, 0, sizeof(b));
 	intern(&b.st, "", &b.oom);
 	for (int k = 0; k < NV; k++) {

@@ -2,6 +2,7 @@
 /* A recording's aggregates as rows (export.h), and their text formats. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,6 +206,12 @@ int hwp__export_idx_cmp(const void *a, const void *b, void *ctx)
 	return hwp__export_row_cmp(&rows[*(const size_t *)a], &rows[*(const size_t *)b]);
 }
 
+int hwp__export_row_qcmp(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return hwp__export_row_cmp(a, b);
+}
+
 /* Merges branch rows of one (from, to, type): the table splits them by cycles. */
 static void merge_branches(struct hwp_export *e)
 {
@@ -268,6 +275,7 @@ void hwp_export__delete(struct hwp_export *e)
 		free(e->mods[i].path);
 	}
 	free(e->mods);
+	/* (rows read from a server own their strings through mods) */
 	free(e->rows);
 	free(e->locs);
 	free(e->host);
@@ -300,41 +308,86 @@ const char *hwp_export__columns(void)
 	return columns;
 }
 
+void hwp__sbuf_write(struct hwp__sbuf *b, const void *p, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = (b->len + n + 1) * 2 + 256;
+		char *q = realloc(b->p, cap);
+
+		if (!q) {
+			b->oom = true;
+			return;
+		}
+		b->p = q;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	b->p[b->len] = 0;
+}
+
+void hwp__sbuf_putc(struct hwp__sbuf *b, char c)
+{
+	hwp__sbuf_write(b, &c, 1);
+}
+
+void hwp__sbuf_puts(struct hwp__sbuf *b, const char *s)
+{
+	hwp__sbuf_write(b, s, strlen(s));
+}
+
+void hwp__sbuf_printf(struct hwp__sbuf *b, const char *fmt, ...)
+{
+	char tmp[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(tmp)) {
+		b->oom = true; /* (only short fields are printed) */
+		return;
+	}
+	hwp__sbuf_write(b, tmp, (size_t)n);
+}
+
 /* A string field: TSV escapes as ClickHouse reads it; CSV quotes. */
-static void put_str(struct hwp_outbuf *o, enum hwp_export_format f, const char *s)
+static void put_str(struct hwp__sbuf *o, enum hwp_export_format f, const char *s)
 {
 	if (f == HWP_EXPORT_CSV) {
-		hwp_outbuf__putc(o, '"');
+		hwp__sbuf_putc(o, '"');
 		for (; *s; s++) {
 			if (*s == '"')
-				hwp_outbuf__putc(o, '"');
-			hwp_outbuf__putc(o, *s);
+				hwp__sbuf_putc(o, '"');
+			hwp__sbuf_putc(o, *s);
 		}
-		hwp_outbuf__putc(o, '"');
+		hwp__sbuf_putc(o, '"');
 		return;
 	}
 	for (; *s; s++) {
 		switch (*s) {
-		case '\t': hwp_outbuf__puts(o, "\\t"); break;
-		case '\n': hwp_outbuf__puts(o, "\\n"); break;
-		case '\\': hwp_outbuf__puts(o, "\\\\"); break;
-		default: hwp_outbuf__putc(o, *s);
+		case '\t': hwp__sbuf_puts(o, "\\t"); break;
+		case '\n': hwp__sbuf_puts(o, "\\n"); break;
+		case '\\': hwp__sbuf_puts(o, "\\\\"); break;
+		default: hwp__sbuf_putc(o, *s);
 		}
 	}
 }
 
-static void put_hist(struct hwp_outbuf *o, const uint64_t *h)
+static void put_hist(struct hwp__sbuf *o, const uint64_t *h)
 {
-	hwp_outbuf__putc(o, '[');
+	hwp__sbuf_putc(o, '[');
 	for (int k = 0; k < HWP_EXPORT_HIST; k++) {
 		if (k)
-			hwp_outbuf__putc(o, ',');
-		hwp_outbuf__u64(o, h[k]);
+			hwp__sbuf_putc(o, ',');
+		hwp__sbuf_printf(o, "%" PRIu64, h[k]);
 	}
-	hwp_outbuf__putc(o, ']');
+	hwp__sbuf_putc(o, ']');
 }
 
-void hwp__export_write_row(struct hwp_outbuf *o, enum hwp_export_format f, const char *host,
+void hwp__export_write_row(struct hwp__sbuf *o, enum hwp_export_format f, const char *host,
 			   int64_t ws, int64_t we, const struct hwp_export_row *r)
 {
 	char sep = f == HWP_EXPORT_CSV ? ',' : '\t';
@@ -344,26 +397,26 @@ void hwp__export_write_row(struct hwp_outbuf *o, enum hwp_export_format f, const
 			      r->cycles_n };
 
 	put_str(o, f, host);
-	hwp_outbuf__printf(o, "%c%" PRId64 "%c%" PRId64 "%c%s", sep, ws, sep, we, sep, kind_names[r->kind]);
+	hwp__sbuf_printf(o, "%c%" PRId64 "%c%" PRId64 "%c%s", sep, ws, sep, we, sep, kind_names[r->kind]);
 	for (int k = 0; k < 2; k++) {
-		hwp_outbuf__putc(o, sep);
+		hwp__sbuf_putc(o, sep);
 		put_str(o, f, strs[k]);
 	}
-	hwp_outbuf__printf(o, "%c%" PRIu64, sep, r->from);
+	hwp__sbuf_printf(o, "%c%" PRIu64, sep, r->from);
 	for (int k = 0; k < 2; k++) {
-		hwp_outbuf__putc(o, sep);
+		hwp__sbuf_putc(o, sep);
 		put_str(o, f, tos[k]);
 	}
-	hwp_outbuf__printf(o, "%c%" PRIu64 "%c%u", sep, r->to, sep, r->type);
+	hwp__sbuf_printf(o, "%c%" PRIu64 "%c%u", sep, r->to, sep, r->type);
 	for (size_t k = 0; k < sizeof(counts) / sizeof(counts[0]); k++)
-		hwp_outbuf__printf(o, "%c%" PRIu64, sep, counts[k]);
-	hwp_outbuf__putc(o, sep);
+		hwp__sbuf_printf(o, "%c%" PRIu64, sep, counts[k]);
+	hwp__sbuf_putc(o, sep);
 	if (f == HWP_EXPORT_CSV)
-		hwp_outbuf__putc(o, '"');
+		hwp__sbuf_putc(o, '"');
 	put_hist(o, r->hist);
 	if (f == HWP_EXPORT_CSV)
-		hwp_outbuf__putc(o, '"');
-	hwp_outbuf__putc(o, '\n');
+		hwp__sbuf_putc(o, '"');
+	hwp__sbuf_putc(o, '\n');
 }
 
 static void json_row(struct hwp_json_writer *j, const struct hwp_export *e, const struct hwp_export_row *r)
@@ -417,12 +470,17 @@ int hwp_export__write(const struct hwp_export *e, size_t first, size_t n, enum h
 			hwp_outbuf__putc(&o, *c == ',' && f == HWP_EXPORT_TSV ? '\t' : *c);
 		hwp_outbuf__putc(&o, '\n');
 	}
+	struct hwp__sbuf sb = { 0 };
 	for (size_t i = first; i < first + n; i++) {
-		if (j)
+		if (j) {
 			json_row(j, e, &e->rows[i]);
-		else
-			hwp__export_write_row(&o, f, e->host, e->window_start, e->window_end, &e->rows[i]);
+			continue;
+		}
+		sb.len = 0;
+		hwp__export_write_row(&sb, f, e->host, e->window_start, e->window_end, &e->rows[i]);
+		hwp_outbuf__write(&o, sb.p, sb.len);
 	}
+	free(sb.p);
 	hwp_json_writer__delete(j);
 	if ((err = hwp_outbuf__finish(&o)))
 		return hwp_set_error(err, "error writing export rows: %s", hwp_strerror(err));
