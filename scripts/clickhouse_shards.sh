@@ -58,16 +58,22 @@ XML
 
 start_one() { # N HTTP_PORT
 	local d=$dir/s$1
-	[ -f "$d/pid" ] && kill -0 "$(cat "$d/pid")" 2>/dev/null && return 0
+	# (one that answers runs; a killed one may linger as a zombie, so its
+	# pid says nothing)
+	curl -sf "http://127.0.0.1:$2/ping" >/dev/null 2>&1 && return 0
 	config "$1" "$2"
 	"$server" --config-file="$d/config.xml" >"$d/stdout.log" 2>&1 &
 	echo $! >"$d/pid"
 }
 
+alive() { # PID: running, not a zombie
+	[ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat"
+}
+
 wait_one() { # N HTTP_PORT
 	for _ in $(seq 300); do
 		curl -sf "http://127.0.0.1:$2/ping" >/dev/null 2>&1 && return 0
-		kill -0 "$(cat "$dir/s$1/pid")" 2>/dev/null || break
+		alive "$(cat "$dir/s$1/pid")" || break
 		sleep 0.1
 	done
 	echo "$0: server $1 (port $2) did not start: $(tail -2 "$dir/s$1/server.err.log" 2>/dev/null)" >&2
@@ -84,7 +90,7 @@ stop)
 		[ -f "$dir/s$n/pid" ] || continue
 		pid=$(cat "$dir/s$n/pid")
 		kill "$pid" 2>/dev/null || true
-		for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		for _ in $(seq 100); do alive "$pid" || break; sleep 0.1; done
 		kill -9 "$pid" 2>/dev/null || true
 		rm -f "$dir/s$n/pid"
 	done ;;

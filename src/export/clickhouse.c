@@ -150,7 +150,11 @@ int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char 
 		rc = hwp_set_error(ENOMEM, "out of memory");
 		goto out;
 	}
-	if (query_param && curl_url_set(u, CURLUPART_QUERY, query_param, CURLU_APPENDQUERY | CURLU_URLENCODE)) {
+	/* an insert into a Distributed table answers once every shard has its
+	   rows (not when they are queued on the first server): a shard that
+	   is down fails the batch, which then stays in the spool */
+	if (query_param && (curl_url_set(u, CURLUPART_QUERY, query_param, CURLU_APPENDQUERY | CURLU_URLENCODE) ||
+			    curl_url_set(u, CURLUPART_QUERY, "insert_distributed_sync=1", CURLU_APPENDQUERY))) {
 		rc = hwp_set_error(ENOMEM, "out of memory");
 		goto out;
 	}
