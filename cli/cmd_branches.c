@@ -254,7 +254,7 @@ static bool shows_srclines(const struct branches_opts *o)
 
 /* The report of table T (BLOCKS: for ipc_lbr), modules symbolized by SYM. */
 static int print_table(const struct hwp_branch_table *tab, const struct hwp_branch_table *blocks,
-		       struct hwp_symbolizer *sym, const struct branches_opts *o)
+		       struct hwp_symbolizer *sym, const struct branches_opts *o, struct report_input *in)
 {
 	struct hwp_branch_report_opts ro = { .sz = sizeof(ro), .filter = &o->filter, .blocks = blocks };
 	struct hwp_branch_report *rep = hwp_branch_report__new_opts(tab, sym, o->keys, o->nkeys, &ro);
@@ -265,6 +265,8 @@ static int print_table(const struct hwp_branch_table *tab, const struct hwp_bran
 		rc = cli_error("%s", hwp_errmsg());
 	} else {
 		fill_table(t, rep, sym, o);
+		if (in) /* (after the rows: symbolizing them finds what is missing) */
+			report_input__warn_missing(in, shows_srclines(o));
 		rc = report_print_table(t, o->ro.fmt);
 	}
 	hwp_table__delete(t);
@@ -274,9 +276,8 @@ static int print_table(const struct hwp_branch_table *tab, const struct hwp_bran
 
 static int print_report(struct report_input *in, const struct branches_opts *o)
 {
-	report_input__warn_missing(in, shows_srclines(o));
 	return print_table(hwp_branch_collector__table(in->collector), hwp_branch_collector__blocks(in->collector),
-			   report_input__symbolizer(in), o);
+			   report_input__symbolizer(in), o, in);
 }
 
 int fleet_branches(int argc, char **argv, struct fleet_source *fs)
@@ -295,7 +296,7 @@ int fleet_branches(int argc, char **argv, struct fleet_source *fs)
 	    !(t = hwp_export__branch_table(fs->rows, HWP_EXPORT_BRANCH, fs->sym)))
 		rc = cli_error("%s", hwp_errmsg());
 	if (!rc)
-		rc = print_table(t, NULL, fs->sym, &o);
+		rc = print_table(t, NULL, fs->sym, &o, NULL);
 	hwp_branch_table__delete(t);
 	return rc;
 }
