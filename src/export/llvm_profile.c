@@ -508,7 +508,7 @@ int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp
 	const char *path;
 	int err;
 
-	x.s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	x.s = hwp__branch_collector_symbolizer(c);
 	if (!hwp_branch_collector__ranges(c))
 		return hwp_set_error(EINVAL, "LLVM sample profile: the branch collector counted no ranges");
 	if (!x.s || !(path = hwp_symbolizer__module_file(x.s, module)))

@@ -254,7 +254,7 @@ struct hwp_export *hwp_export__new(struct hwp_branch_collector *c, struct hwp_fl
 	}
 	e->window_start = o.window_start;
 	e->window_end = o.window_end;
-	e->sym = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	e->sym = hwp__branch_collector_symbolizer(c);
 	if (add_branches(e, hwp_branch_collector__table(c)) < 0 ||
 	    add_ranges(e, hwp_branch_collector__ranges(c)) < 0 || (flow && add_flow(e, flow) < 0) ||
 	    sort_rows(e) < 0) {
