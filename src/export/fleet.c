@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -204,8 +206,20 @@ int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
 		return 0;
 	if ((rc = spool_path(f, dir, sizeof(dir))) < 0)
 		return rc;
-	if (!(d = opendir(dir)))
+	/* one drain at a time (pushes that overlap wait here): a batch is sent
+	   by one of them, not by both while the other removes it */
+	snprintf(path, sizeof(path), "%s/lock", dir);
+	int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (lock < 0 || flock(lock, LOCK_EX) < 0) {
+		rc = hwp_set_error(errno, "%s: cannot lock the spool: %s", path, strerror(errno));
+		if (lock >= 0)
+			close(lock);
+		return rc;
+	}
+	if (!(d = opendir(dir))) {
+		close(lock);
 		return hwp_set_error(errno, "%s: cannot read the spool: %s", dir, strerror(errno));
+	}
 	while ((de = readdir(d))) {
 		size_t l = strlen(de->d_name);
 		char **slot;
@@ -242,5 +256,6 @@ int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	close(lock);
 	return rc;
 }

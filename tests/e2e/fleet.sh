@@ -27,7 +27,7 @@ emu_ready fleet || exit 0
 emu_build basic || exit 0
 
 ch=$tmp/ch
-p1=$((20000 + RANDOM % 20000)); p2=$((p1 + 1000))
+p1=$((10000 + RANDOM % 9000)); p2=$((p1 + 10000)) # below the ephemeral ports
 trap '"$root/scripts/clickhouse_shards.sh" stop "$ch" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 if ! "$root/scripts/clickhouse_shards.sh" start "$ch" $p1 $p2 2>"$tmp/ch.err"; then
 	fail "fleet: clickhouse-server did not start: $(head -1 "$tmp/ch.err")"; exit 0
