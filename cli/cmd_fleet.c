@@ -36,7 +36,8 @@ static const char usage[] =
 	"               interval, and per execution for conditional branches\n"
 	"  rows         the summed rows ('hwprof export' columns without host and\n"
 	"               window)\n"
-	"  hosts        each host's windows and rows\n"
+	"  hosts        each host: first and last window, recordings, branch rows and\n"
+	"               entries (no filters)\n"
 	"\n"
 	"Binaries are symbolized as found on this machine (--symfs DIR; by build-id\n"
 	"in ~/.debug). FILTERS:\n"
@@ -119,11 +120,12 @@ static int fleet_hosts(int argc, char **argv, struct fleet_source *fs)
 
 	if (argc > 1)
 		return cli_error("fleet hosts: unexpected argument '%s'", argv[1]);
-	(void)fs->flt;
+	if (fs->flt.build_id || fs->flt.nhosts || fs->flt.since || fs->flt.until)
+		return cli_error("fleet hosts: lists every host; it takes no filter");
 	snprintf(sql, sizeof(sql),
 		 "SELECT host, toUnixTimestamp(min(window_start)), toUnixTimestamp(max(window_end)), "
-		 "uniqExact(rec_id), count(), sum(count) FROM hwprof_rows FINAL WHERE kind = 'branch' "
-		 "GROUP BY host ORDER BY host FORMAT TabSeparated");
+		 "uniqExact(rec_id), count(), sum(count) FROM %s FINAL WHERE kind = 'branch' "
+		 "GROUP BY host ORDER BY host FORMAT TabSeparated", hwp_fleet__table(fs->fleet));
 	if (hwp_fleet__query(fs->fleet, sql, &ans) < 0)
 		return cli_error("fleet hosts: %s", hwp_errmsg());
 	fputs("host\tfirst_window\tlast_window\trecordings\tbranch_rows\tbranch_entries\n", stdout);

@@ -47,6 +47,8 @@ struct hwp_fleet_opts {
    and hwp_errmsg(). */
 HWP_API struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *opts);
 HWP_API void hwp_fleet__close(struct hwp_fleet *f);
+/* The rows table's name (opts.table, default "hwprof_rows"). */
+HWP_API const char *hwp_fleet__table(const struct hwp_fleet *f);
 
 /* Runs SQL; *OUT (when not NULL) gets the response body, NUL-terminated
    (free() it). 0, or <0 with hwp_errmsg() one line naming the URL:

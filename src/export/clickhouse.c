@@ -122,6 +122,11 @@ void hwp_fleet__close(struct hwp_fleet *f)
 	free(f);
 }
 
+const char *hwp_fleet__table(const struct hwp_fleet *f)
+{
+	return f->table;
+}
+
 /* The first line of a server's message, without the stack trace. */
 static void first_line(char *s)
 {

@@ -213,7 +213,8 @@ struct hwp_export *hwp_fleet__fetch(struct hwp_fleet *f, const struct hwp_fleet_
 		e->locs[e->nlocs - 1] = (struct hwp_code_loc){ .module = -1, .offset = r->from };
 	}
 	/* the order of a local export */
-	qsort_r(e->rows, e->nr, sizeof(*e->rows), hwp__export_row_qcmp, NULL);
+	if (e->nr)
+		qsort_r(e->rows, e->nr, sizeof(*e->rows), hwp__export_row_qcmp, NULL);
 	for (size_t i = 0; i < e->nr; i++)
 		e->locs[i].offset = e->rows[i].from;
 	free(sql);

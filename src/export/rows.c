@@ -184,7 +184,6 @@ static int sort_rows(struct hwp_export *e)
 	}
 	for (size_t i = 0; i < e->nr; i++)
 		idx[i] = i;
-	/* insertion of a merge sort would do; qsort_r keeps it short */
 	qsort_r(idx, e->nr, sizeof(*idx), hwp__export_idx_cmp, e->rows);
 	for (size_t i = 0; i < e->nr; i++) {
 		rows[i] = e->rows[idx[i]];
