@@ -155,8 +155,6 @@ int cmd_push(int argc, char **argv)
 
 	struct hwp_fleet *f = hwp_fleet__open(url, &fo);
 	int rc = 0;
-	size_t batches = 0;
-	uint64_t rows = 0;
 
 	if (!f) {
 		free(spool);
@@ -164,16 +162,11 @@ int cmd_push(int argc, char **argv)
 	}
 	for (int i = optind; i < argc && !rc; i++) {
 		struct export_input ei;
-		size_t nb, nr;
+		size_t nb;
 
 		rc = export_input__load(&ei, &o, argv[i]);
-		if (!rc) {
-			hwp_export__rows(ei.rows, &nr);
-			if (hwp_fleet__spool(f, ei.rows, &nb) < 0)
-				rc = cli_error("push: %s", hwp_errmsg());
-			batches += nb;
-			rows += nr;
-		}
+		if (!rc && hwp_fleet__spool(f, ei.rows, &nb) < 0)
+			rc = cli_error("push: %s", hwp_errmsg());
 		export_input__close(&ei);
 	}
 	if (!rc) {
