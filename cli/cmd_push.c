@@ -48,35 +48,24 @@ static int parse_count(const char *opt, const char *arg, unsigned long long max,
 	return 0;
 }
 
+/* The default spool, $XDG_CACHE_HOME/hwprof/spool or ~/.cache/hwprof/spool,
+   its parents made (the library makes only the last level). */
 static char *default_spool(void)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 	char *p = NULL;
 
-	if (xdg && *xdg) {
-		if (asprintf(&p, "%s/hwprof/spool", xdg) < 0)
-			return NULL;
-		char *slash = strrchr(p, '/');
-		*slash = 0;
+	if (xdg && *xdg ? asprintf(&p, "%s/hwprof/spool", xdg) < 0
+			: !home || !*home || asprintf(&p, "%s/.cache/hwprof/spool", home) < 0)
+		return NULL;
+	for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = 0;
 		if (mkdir(p, 0777) && errno != EEXIST) {
 			free(p);
 			return NULL;
 		}
-		*slash = '/';
-		return p;
+		*s = '/';
 	}
-	if (!home || !*home)
-		return NULL;
-	if (asprintf(&p, "%s/.cache/hwprof/spool", home) < 0)
-		return NULL;
-	/* the parents of the spool: the library makes only the last level */
-	char *s1 = strstr(p, "/.cache/") + 7, *s2 = s1 + 7;
-	*s1 = 0;
-	mkdir(p, 0777);
-	*s1 = '/';
-	*s2 = 0;
-	mkdir(p, 0777);
-	*s2 = '/';
 	return p;
 }
 
