@@ -144,7 +144,7 @@ int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char 
 	CURL *c = curl_easy_init();
 	CURLU *u = curl_url();
 	struct body b = { 0 };
-	char errbuf[CURL_ERROR_SIZE] = "", *qp = NULL;
+	char errbuf[CURL_ERROR_SIZE] = "";
 	long status = 0;
 	int rc = 0;
 
@@ -216,7 +216,6 @@ int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char 
 	}
 out:
 	free(b.p);
-	free(qp);
 	curl_url_cleanup(u);
 	curl_easy_cleanup(c);
 	return rc;
