@@ -65,12 +65,13 @@ else
 	fail "fleet: rows on shard 1: '$c1', shard 2: '$c2'"
 fi
 
-# merged CHECKNAME N...: fleet rows == local merge of hosts N...
+# merged CHECKNAME N...: fleet rows == local merge of hosts N... ($FILTER:
+# fleet options)
 merged() {
 	local name=$1 files=() out
 	shift
 	for n in "$@"; do files+=("$tmp/h$n.tsv"); done
-	if ! "$HWPROF" fleet rows "$U1" >"$tmp/fleet.tsv" 2>"$tmp/rows.err"; then
+	if ! "$HWPROF" fleet rows "$U1" ${FILTER:-} >"$tmp/fleet.tsv" 2>"$tmp/rows.err"; then
 		fail "$name: fleet rows: $(head -1 "$tmp/rows.err")"; return
 	fi
 	if out=$(python3 "$tools/fleet_check.py" "$tmp/fleet.tsv" "${files[@]}"); then
@@ -80,6 +81,13 @@ merged() {
 	fi
 }
 merged fleet_totals 1 2 3 4
+FILTER="--hosts h2,h3" merged fleet_hosts_filter 2 3
+FILTER="--since 1 --until 4000000000" merged fleet_time_filter 1 2 3 4
+if "$HWPROF" fleet rows "$U1" --until 1 >/dev/null 2>"$tmp/err"; then
+	fail "fleet_time_filter: rows of windows before 1970"
+else
+	pass "fleet_time_filter: --until 1: $(cat "$tmp/err")"
+fi
 
 for cmd in branches probs; do
 	"$HWPROF" fleet $cmd "$U1" --hosts h3 >"$tmp/f.$cmd" 2>"$tmp/f.$cmd.err"
