@@ -291,6 +291,11 @@ static int print_report(struct report_input *in, const struct mispredicts_opts *
 			  hwp_branch_collector__stats(in->collector), o, f ? &es : NULL, in);
 }
 
+/*
+ * The fleet's rows: with the binaries at hand, the walk over the summed
+ * ranges gives the executions exactly as for one recording of them all;
+ * without (nothing decodes), the conditional branches' rows do.
+ */
 int fleet_mispredicts(int argc, char **argv, struct fleet_source *fs)
 {
 	struct mispredicts_opts o;
@@ -300,36 +305,63 @@ int fleet_mispredicts(int argc, char **argv, struct fleet_source *fs)
 		return rc;
 	if ((rc = fleet_source__load(fs, o.ro.symfs, -1)))
 		return rc;
-	struct hwp_branch_table *tab = hwp_export__branch_table(fs->rows, HWP_EXPORT_BRANCH, fs->sym);
-	struct hwp_branch_table *ct = tab ? hwp_export__branch_table(fs->rows, HWP_EXPORT_COND, fs->sym) : NULL;
-	size_t n = 0, nc;
+	struct hwp_branch_table *split = hwp_export__branch_table(fs->rows, HWP_EXPORT_BRANCH, fs->sym);
+	struct hwp_branch_table *tab = split ? hwp_branch_table__new(0) : NULL;
+	struct hwp_branch_table *ranges = tab ? hwp_export__branch_table(fs->rows, HWP_EXPORT_RANGE, fs->sym) : NULL;
+	struct hwp_branch_table *ct = ranges ? hwp_export__branch_table(fs->rows, HWP_EXPORT_COND, fs->sym) : NULL;
+	struct hwp_branch_collector *col = NULL;
+	struct hwp_flow *flow = NULL;
+	size_t n = 0, nc = 0, ns = 0;
 	const struct hwp_export_row *r = hwp_export__rows(fs->rows, &n);
 	const struct hwp_branch_row *cr = ct ? hwp_branch_table__rows(ct, &nc) : NULL;
+	const struct hwp_branch_row *sr = split ? hwp_branch_table__rows(split, &ns) : NULL;
 	struct hwp_flow_cond *c = calloc(n ? n : 1, sizeof(*c));
 	struct exec_source es = { .conds = c };
 
-	if (!tab || !ct || !c) {
+	if (!ct || !c) {
 		rc = cli_error("%s", hwp_errmsg());
 		goto out;
 	}
-	/* the cond rows, in order, are the table's rows (one per site) */
-	for (size_t i = 0, k = 0; i < n && k < nc; i++) {
-		if (r[i].kind != HWP_EXPORT_COND)
-			continue;
-		c[k].site = cr[k].key.from;
-		c[k].taken = r[i].count;
-		c[k].not_taken = r[i].not_taken;
-		c[k].taken_entries = r[i].entries;
-		c[k].taken_with_info = r[i].mispred + r[i].predicted;
-		c[k].taken_mispredicted = r[i].mispred;
-		hwp_flow_cond__finish(&c[k], 0);
-		es.nconds = ++k;
+	/* a recording's table is not split by type: merged so */
+	for (size_t i = 0; i < ns; i++)
+		if (hwp_branch_table__add_row(tab, &sr[i]) < 0) {
+			rc = cli_error("%s", hwp_errmsg());
+			goto out;
+		}
+	col = hwp_branch_collector__from_tables(fs->sym, "fleet", tab, ranges);
+	tab = ranges = NULL; /* the collector's now */
+	if (!col) {
+		rc = cli_error("%s", hwp_errmsg());
+		goto out;
 	}
-	qsort(c, es.nconds, sizeof(*c), by_site);
-	rc = print_rows(tab, fs->sym, NULL, &o, es.nconds ? &es : NULL, NULL);
+	if (hwp_branch_table__size(hwp_branch_collector__ranges(col)) &&
+	    (flow = hwp_flow__new(col, NULL)) && hwp_flow__stats(flow)->ranges_walked) {
+		es.flow = flow;
+	} else {
+		/* the cond rows, in order, are the table's rows (one per site) */
+		for (size_t i = 0, k = 0; i < n && k < nc; i++) {
+			if (r[i].kind != HWP_EXPORT_COND)
+				continue;
+			c[k].site = cr[k].key.from;
+			c[k].taken = r[i].count;
+			c[k].not_taken = r[i].not_taken;
+			c[k].taken_entries = r[i].entries;
+			c[k].taken_with_info = r[i].mispred + r[i].predicted;
+			c[k].taken_mispredicted = r[i].mispred;
+			hwp_flow_cond__finish(&c[k], 0);
+			es.nconds = ++k;
+		}
+		qsort(c, es.nconds, sizeof(*c), by_site);
+	}
+	rc = print_rows(hwp_branch_collector__table(col), fs->sym, NULL, &o,
+			es.flow || es.nconds ? &es : NULL, NULL);
 out:
 	free(c);
+	hwp_flow__delete(flow);
+	hwp_branch_collector__delete(col);
+	hwp_branch_table__delete(split);
 	hwp_branch_table__delete(tab);
+	hwp_branch_table__delete(ranges);
 	hwp_branch_table__delete(ct);
 	return rc;
 }

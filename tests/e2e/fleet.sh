@@ -102,6 +102,30 @@ for cmd in branches probs; do
 	fi
 done
 
+# mispredicts: every number and the branch as locally; the top target of a
+# branch with tied targets is the first one seen locally, the lowest key in
+# the fleet: target fields other than the count are left out.
+"$HWPROF" fleet mispredicts "$U1" --hosts h3 --json >"$tmp/f.misp" 2>"$tmp/f.misp.err"
+"$HWPROF" mispredicts -i "$tmp/h3.data" --json >"$tmp/l.misp" 2>/dev/null
+if out=$(python3 - "$tmp/f.misp" "$tmp/l.misp" <<'PY'
+import json, sys
+def rows(p):
+    return [{k: v for k, v in r.items() if not k.startswith("target_") or k == "target_count"}
+            for r in json.load(open(p))]
+f, l = rows(sys.argv[1]), rows(sys.argv[2])
+key = lambda r: json.dumps(r, sort_keys=True)
+if not l or sorted(map(key, f)) != sorted(map(key, l)):
+    print("%d fleet rows, %d local; first differing: %s" % (len(f), len(l),
+          next((a for a, b in zip(sorted(map(key, f)), sorted(map(key, l))) if a != b), "-")[:200]))
+    sys.exit(1)
+print(len(l))
+PY
+); then
+	pass "fleet mispredicts --hosts h3: as hwprof mispredicts of h3's recording ($out branches)"
+else
+	fail "fleet mispredicts --hosts h3: $out $(head -1 "$tmp/f.misp.err")"
+fi
+
 # pgo --from: one host's profile is the local one (bolt-pa's lines come in
 # the recording's first-seen order locally: compared sorted); four hosts'
 # BOLT profiles are the sums of theirs.
