@@ -29,6 +29,9 @@ int cmd_paths(int argc, char **argv);
 int cmd_timing(int argc, char **argv);
 int cmd_ranges(int argc, char **argv);
 int cmd_pgo(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_push(int argc, char **argv);
+int cmd_fleet(int argc, char **argv);
 
 /* -v/--verbose and -q/--quiet, which every command takes. */
 #define CLI_COMMON_LONGOPTS                                   \

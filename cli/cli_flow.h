@@ -65,6 +65,11 @@ void flow_input__close(struct flow_input *fi);
 bool flow_input__keep(struct flow_input *fi, const struct flow_opts *o, const struct hwp_code_loc *l);
 /* The same for a location symbolized by SYM. */
 bool flow_input__keep_loc(struct hwp_symbolizer *sym, const struct flow_opts *o, const struct hwp_code_loc *l);
+/* hwprof probs' option parser (-1: go on, else the exit code) and its
+   table of conditional branches C[0..N) (sorted), for the fleet's too. */
+int probs_parse_opts(int argc, char **argv, struct flow_opts *o, bool *indirect);
+int probs_print_conds(struct hwp_symbolizer *sym, const struct hwp_flow_cond *c, size_t n,
+		      const struct flow_opts *o);
 /* One note (stderr, as warnings) on what the counts cover: ranges
    rejected by reason, ranges not decoded. */
 void flow_input__note(struct flow_input *fi);

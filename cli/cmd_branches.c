@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_report.h"
+#include "cli_fleet.h"
 #include "report_fields.h"
 #include "report_tables.h"
 #include "hwprof/branch_report.h"
@@ -279,22 +280,23 @@ static const char *cycles_source(struct report_input *in, const struct branches_
 	return "measured";
 }
 
-static int print_report(struct report_input *in, struct branches_opts *o)
+/* The report of table T (BLOCKS: for ipc_lbr), modules symbolized by SYM;
+   IN, the local recording (NULL for the fleet's rows). */
+static int print_table(const struct hwp_branch_table *tab, const struct hwp_branch_table *blocks,
+		       struct hwp_symbolizer *sym, struct branches_opts *o, struct report_input *in)
 {
-	struct hwp_branch_report_opts ro = { .sz = sizeof(ro), .filter = &o->filter,
-					     .blocks = hwp_branch_collector__blocks(in->collector) };
-	struct hwp_branch_report *rep = hwp_branch_report__new_opts(hwp_branch_collector__table(in->collector),
-								     report_input__symbolizer(in), o->keys,
-								     o->nkeys, &ro);
+	struct hwp_branch_report_opts ro = { .sz = sizeof(ro), .filter = &o->filter, .blocks = blocks };
+	struct hwp_branch_report *rep = hwp_branch_report__new_opts(tab, sym, o->keys, o->nkeys, &ro);
 	struct hwp_table *t = rep ? hwp_table__new() : NULL;
 	int rc;
 
 	if (!t) {
 		rc = cli_error("%s", hwp_errmsg());
 	} else {
-		o->cycles_source = cycles_source(in, o);
-		fill_table(t, rep, report_input__symbolizer(in), o);
-		report_input__warn_missing(in, shows_srclines(o));
+		o->cycles_source = in ? cycles_source(in, o) : NULL;
+		fill_table(t, rep, sym, o);
+		if (in) /* (after the rows: symbolizing them finds what is missing) */
+			report_input__warn_missing(in, shows_srclines(o));
 		if (o->cycles_source && !strcmp(o->cycles_source, "modelled") && o->ro.fmt == HWP_TABLE_TEXT)
 			puts("# cycles modelled by hwprof's emulator (a cost model), not measured on hardware");
 		rc = report_print_table(t, o->ro.fmt);
@@ -325,6 +327,33 @@ struct hwp_table *branches_table(struct report_input *in, uint64_t limit)
 	fill_table(t, rep, report_input__symbolizer(in), &o);
 	hwp_branch_report__delete(rep);
 	return t;
+}
+
+static int print_report(struct report_input *in, struct branches_opts *o)
+{
+	return print_table(hwp_branch_collector__table(in->collector), hwp_branch_collector__blocks(in->collector),
+			   report_input__symbolizer(in), o, in);
+}
+
+int fleet_branches(int argc, char **argv, struct fleet_source *fs)
+{
+	struct branches_opts o;
+	int rc = parse_opts(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	for (size_t k = 0; k < o.nkeys; k++)
+		if (o.keys[k] == HWP_KEY_IPC_LBR || (hwp_branch_keys__split(&o.keys[k], 1) & ~HWP_SPLIT_TYPE))
+			return cli_error("fleet branches: --sort key '%s' is not kept in the fleet's rows",
+					 hwp_branch_key__name(o.keys[k]));
+	struct hwp_branch_table *t = NULL;
+	if (!(rc = fleet_source__load(fs, o.ro.symfs, HWP_EXPORT_BRANCH)) &&
+	    !(t = hwp_export__branch_table(fs->rows, HWP_EXPORT_BRANCH, fs->sym)))
+		rc = cli_error("%s", hwp_errmsg());
+	if (!rc)
+		rc = print_table(t, NULL, fs->sym, &o, NULL);
+	hwp_branch_table__delete(t);
+	return rc;
 }
 
 int cmd_branches(int argc, char **argv)

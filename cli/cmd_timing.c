@@ -327,12 +327,9 @@ static int print_blocks(struct timing_input *ti, const struct timing_opts *o)
 	bool data = o->f.ro.fmt != HWP_TABLE_TEXT;
 	size_t n, shown = 0, *idx;
 	const struct hwp_timing_block *b = hwp_timing__blocks(ti->t, &n);
-	uint64_t total = 0;
 	char buf[1024];
 	int rc = 0;
 
-	for (size_t i = 0; i < n; i++)
-		total += b[i].d.cycles_sum;
 	if (!(idx = calloc(n ? n : 1, sizeof(*idx))))
 		return cli_error("out of memory");
 	size_t timed = n;

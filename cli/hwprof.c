@@ -20,6 +20,9 @@ static const struct hwp_cmd commands[] = {
 	{ "report", cmd_report, "one self-contained HTML page of every report (--html FILE), or of a comparison" },
 	{ "diff", cmd_diff, "what changed between two recordings: branch probabilities, block and function shares" },
 	{ "pgo", cmd_pgo, "profiles for PGO tools: BOLT fdata and pre-aggregated text, AutoFDO text" },
+	{ "export", cmd_export, "aggregates as TSV/CSV/JSON rows keyed by build-id and offset, or pprof" },
+	{ "push", cmd_push, "send export rows to ClickHouse, batched through a local spool" },
+	{ "fleet", cmd_fleet, "ClickHouse tables; branches, probs, mispredicts over every host's rows" },
 	{ "check", cmd_check, "what this machine can record (PMUs, LBR, permissions) and why not" },
 	{ "record", cmd_record, "record branch stacks: on the PMU, or emulated with --emulate" },
 };

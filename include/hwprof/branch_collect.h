@@ -118,6 +118,17 @@ enum hwp_ip_samples {
 HWP_API struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 							       const struct hwp_branch_collect_opts *opts);
 HWP_API void hwp_branch_collector__delete(struct hwp_branch_collector *c);
+/*
+ * A collector over counts made elsewhere (other machines' recordings, a
+ * database: see fleet.h): TABLE the taken branches, RANGES (may be NULL)
+ * the fall-through ranges (checked ones), modules registered in SYM (it
+ * must outlive the collector); NAME names the input in messages. What the
+ * profile writers (llvm_profile.h, bolt_profile.h, range_profile.h) read;
+ * nothing to read or add. Takes the tables (also on failure). NULL + errno.
+ */
+HWP_API struct hwp_branch_collector *hwp_branch_collector__from_tables(struct hwp_symbolizer *sym, const char *name,
+								       struct hwp_branch_table *table,
+								       struct hwp_branch_table *ranges);
 /* Counts one sample of S (from hwp_session__next()); other records are ignored. */
 HWP_API int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_event *ev,
 				      const struct hwp_thread *th);

@@ -329,7 +329,7 @@ static int spread_findings(struct hwp_advisor *a, struct hwp_flow *fl, struct hw
 
 int hwp_advisor__add_flow(struct hwp_advisor *a, struct hwp_flow *fl, struct hwp_branch_collector *c)
 {
-	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	struct hwp_symbolizer *sym = hwp__branch_collector_symbolizer(c);
 	size_t n;
 	const struct hwp_flow_block *b = hwp_flow__blocks(fl, &n);
 	struct block_end *ends = calloc(n ? n : 1, sizeof(*ends));

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/branch_collect_internal.h"
 #include "analysis/branch_table_internal.h"
@@ -25,6 +26,9 @@ struct hwp_branch_collector {
 	struct hwp_branch_collect_stats st;
 	struct hwp_range_stats rst;
 	struct hwp_branch_collect_opts o;
+	/* made from tables (hwp_branch_collector__from_tables): no session */
+	struct hwp_symbolizer *sym;
+	char *name;
 };
 
 static const char *const reject_names[HWP_RANGE_REJECT_NR] = {
@@ -110,7 +114,51 @@ void hwp_branch_collector__delete(struct hwp_branch_collector *c)
 	hwp_branch_table__delete(c->addrs);
 	hwp_branch_table__delete(c->ips);
 	hwp__code_cache_delete(c->code);
+	free(c->name);
 	free(c);
+}
+
+struct hwp_branch_collector *hwp_branch_collector__from_tables(struct hwp_symbolizer *sym, const char *name,
+								struct hwp_branch_table *table,
+								struct hwp_branch_table *ranges)
+{
+	struct hwp_branch_collector *c = calloc(1, sizeof(*c));
+
+	if (!c || !(c->name = strdup(name ? name : "rows"))) {
+		free(c);
+		hwp_branch_table__delete(table);
+		hwp_branch_table__delete(ranges);
+		hwp_set_error(ENOMEM, "out of memory making the branch collector");
+		return NULL;
+	}
+	c->o.sz = sizeof(c->o);
+	c->o.ranges = ranges != NULL;
+	c->o.no_addresses = true;
+	c->sym = sym;
+	c->table = table;
+	c->ranges = ranges;
+	size_t n;
+	const struct hwp_branch_row *r = hwp_branch_table__rows(table, &n);
+	for (size_t i = 0; i < n; i++)
+		c->st.entries += r[i].c.count;
+	c->st.samples = c->st.branch_samples = c->st.entries ? 1 : 0;
+	if (ranges) {
+		c->rst.accepted = hwp_branch_table__total(ranges);
+		c->rst.distinct = hwp_branch_table__size(ranges);
+		c->rst.checked = true; /* by the recordings' collectors */
+		c->ranges_checked = c->rst.distinct;
+	}
+	return c;
+}
+
+struct hwp_symbolizer *hwp__branch_collector_symbolizer(const struct hwp_branch_collector *c)
+{
+	return c->sym ? c->sym : hwp_session__symbolizer(c->session);
+}
+
+const char *hwp__branch_collector_name(const struct hwp_branch_collector *c)
+{
+	return c->name ? c->name : hwp_session__path(c->session);
 }
 
 /*
@@ -339,7 +387,7 @@ int hwp_branch_collector__check_ranges(struct hwp_branch_collector *c)
 	if (!c->ranges)
 		return 0;
 	if (!c->o.no_decode) {
-		if (!c->code && !(c->code = hwp__code_cache_new(hwp_session__symbolizer(c->session))))
+		if (!c->code && !(c->code = hwp__code_cache_new(hwp__branch_collector_symbolizer(c))))
 			return -ENOMEM;
 		int err = hwp__branch_table_retain(c->ranges, c->ranges_checked, keep_range, &k);
 		if (err || k.err)
@@ -360,7 +408,7 @@ int hwp_branch_collector__check_ranges(struct hwp_branch_collector *c)
 struct hwp__code_cache *hwp__branch_collector_code_cache(struct hwp_branch_collector *c)
 {
 	if (!c->code)
-		c->code = hwp__code_cache_new(hwp_session__symbolizer(c->session));
+		c->code = hwp__code_cache_new(hwp__branch_collector_symbolizer(c));
 	return c->code;
 }
 

@@ -369,7 +369,7 @@ static void side_init(struct side *s, struct hwp_flow *f, struct hwp_branch_coll
 	memset(s, 0, sizeof(*s));
 	s->flow = f;
 	s->o = o;
-	s->sym = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	s->sym = hwp__branch_collector_symbolizer(c);
 	s->stacks = st->branch_samples;
 	s->deff = depth > 2 ? depth - 1 : 1; /* ranges per stack: a branch runs at most once in each */
 }

@@ -722,7 +722,7 @@ static void write_fdata(FILE *fp, struct ctx *x)
 
 int hwp_bolt_profile__write(struct hwp_branch_collector *c, int module, enum hwp_bolt_format f, FILE *fp)
 {
-	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	struct hwp_symbolizer *s = hwp__branch_collector_symbolizer(c);
 	struct ctx x = { .module = module };
 	const char *path;
 	int err;

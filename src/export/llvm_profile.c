@@ -601,7 +601,7 @@ static int write_profile(struct hwp_branch_collector *c, int module, bool ips, F
 	const char *path;
 	int err;
 
-	x.s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	x.s = hwp__branch_collector_symbolizer(c);
 	if (!ips && !hwp_branch_collector__ranges(c))
 		return hwp_set_error(EINVAL, "LLVM sample profile: the branch collector counted no ranges");
 	if (ips && !hwp_branch_collector__ip_samples(c))

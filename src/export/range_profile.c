@@ -140,7 +140,7 @@ static void write_pairs(FILE *fp, const struct items *it, const char *sep, uint6
 
 int hwp_range_profile__write(struct hwp_branch_collector *c, int module, enum hwp_range_format f, FILE *fp)
 {
-	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	struct hwp_symbolizer *s = hwp__branch_collector_symbolizer(c);
 	struct ctx x = { .module = module, .fmt = f };
 	bool autofdo = f == HWP_RANGE_FORMAT_AUTOFDO || f == HWP_RANGE_FORMAT_AUTOFDO_IPS;
 	const char *path;
@@ -188,7 +188,7 @@ out:
 
 int hwp_range_profile__default_module(struct hwp_branch_collector *c)
 {
-	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	struct hwp_symbolizer *s = hwp__branch_collector_symbolizer(c);
 	const struct hwp_branch_table *t = hwp_branch_collector__ranges(c);
 	const struct hwp_branch_row *r;
 	size_t n;
@@ -225,7 +225,7 @@ int hwp_range_profile__default_module(struct hwp_branch_collector *c)
 		/* e.g. a program whose time goes to a library it calls */
 		hwp_log(HWP_LOG_WARN, "%s: only %.2g%% of the fall-through ranges ran in the program %s, %.3g%% in %s: "
 			"the profile is of the program; name the other binary to profile it",
-			hwp_session__path(hwp__branch_collector_session(c)), 100.0 * (double)most[0] / (double)total,
+			hwp__branch_collector_name(c), 100.0 * (double)most[0] / (double)total,
 			hwp_symbolizer__module_name(s, best[0]), 100.0 * (double)most[1] / (double)total,
 			hwp_symbolizer__module_name(s, best[1]));
 	if (best[0] >= 0)
@@ -233,11 +233,11 @@ int hwp_range_profile__default_module(struct hwp_branch_collector *c)
 	if (best[1] >= 0) {
 		hwp_log(HWP_LOG_WARN, "%s: no fall-through range in a program's own code: the profile is of %s, "
 			"the module with the most",
-			hwp_session__path(hwp__branch_collector_session(c)), hwp_symbolizer__module_name(s, best[1]));
+			hwp__branch_collector_name(c), hwp_symbolizer__module_name(s, best[1]));
 		return best[1];
 	}
 	return hwp_set_error(ENOENT, "%s: no fall-through range was counted",
-			     hwp_session__path(hwp__branch_collector_session(c)));
+			     hwp__branch_collector_name(c));
 nomem:
 	free(per.v);
 	return -ENOMEM;
@@ -256,7 +256,7 @@ static const struct hwp_branch_table *module_rows_table(struct hwp_branch_collec
 
 int hwp_range_profile__find_module(struct hwp_branch_collector *c, const char *name)
 {
-	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	struct hwp_symbolizer *s = hwp__branch_collector_symbolizer(c);
 	const struct hwp_branch_row *r;
 	size_t n;
 	char seen[256] = "";
@@ -279,13 +279,13 @@ int hwp_range_profile__find_module(struct hwp_branch_collector *c, const char *n
 		}
 	}
 	return hwp_set_error(ENOENT, "%s: no module '%s' among those the branches ran in (%s)",
-			     hwp_session__path(hwp__branch_collector_session(c)), name, *seen ? seen : "none");
+			     hwp__branch_collector_name(c), name, *seen ? seen : "none");
 }
 
 int hwp_range_profile__module_for_file(struct hwp_branch_collector *c, const char *path)
 {
-	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
-	const char *data = hwp_session__path(hwp__branch_collector_session(c));
+	struct hwp_symbolizer *s = hwp__branch_collector_symbolizer(c);
+	const char *data = hwp__branch_collector_name(c);
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	Elf *e = hwp_elf__open(path);
 	uint8_t id[HWP_BUILD_ID_MAX];
