@@ -38,7 +38,10 @@ EMU_SRCS := $(sort $(wildcard src/emu/*.c))
 # again into $(BUILD)/emu/ with the plugin's flags.
 EMU_UTIL_SRCS := src/util/hashmap.c src/util/vec.c
 
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+# C generated from .proto files by protoc-c at build time, into $(BUILD)/gen/.
+PROTO_SRCS := $(sort $(shell find src -name '*.proto'))
+PROTO_GEN := $(PROTO_SRCS:%.proto=$(BUILD)/gen/%.pb-c.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(PROTO_GEN:%.c=%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
 EMU_OBJS := $(EMU_SRCS:%.c=$(BUILD)/%.o) $(EMU_UTIL_SRCS:%.c=$(BUILD)/emu/%.o)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
@@ -62,6 +65,16 @@ all: $(HWPROF) $(LIBA) $(BUILD)/libhwprof.so $(UNIT_BINS) $(TOOL_BINS) $(EMU_SO)
 $(BUILD)/%.o: %.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+# protoc-c's output, compiled without -Werror's extra warnings (not our code).
+$(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: %.proto
+	@mkdir -p $(dir $@)
+	cd $(dir $<) && protoc-c --c_out=$(abspath $(dir $@)) $(notdir $<)
+$(BUILD)/gen/%.pb-c.o: $(BUILD)/gen/%.pb-c.c $(CONFIG_STAMP)
+	$(CC) -std=c11 -D_GNU_SOURCE $(CFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
+# A library source including generated headers finds them in $(BUILD)/gen/.
+$(BUILD)/src/export/pprof.o: $(BUILD)/gen/src/export/profile.pb-c.h
+$(BUILD)/src/export/pprof.o: ALL_CFLAGS += -I$(BUILD)/gen/src/export
 
 # The commands see only the public headers: a command needing a private one
 # is wiring that belongs in the library (tests/e2e/layering.sh says so too).
@@ -150,7 +163,9 @@ FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -g -O1 -Iinclude -Isrc $(filter -DHAVE_%,$
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=build-fuzz/obj/%.o)
-FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=build-fuzz/obj/%.o)
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=build-fuzz/obj/%.o) $(PROTO_GEN:%.c=%.o)
+build-fuzz/obj/src/export/pprof.o: $(BUILD)/gen/src/export/profile.pb-c.h
+build-fuzz/obj/src/export/pprof.o: FUZZ_CFLAGS += -I$(BUILD)/gen/src/export
 build-fuzz/obj/%.o: %.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@

@@ -9,7 +9,10 @@
 #   hwprof pgo --format bolt   vs  perf2bolt -p F -o X B (LLVM 19), on a
 #     recording (-c 13) of the SQLite driver tests/fixtures/realworld_sqlite.c
 #     linked with --emit-relocs as in tests/e2e/pgo_bolt.sh (PGO_ROWS rows,
-#     default 15000: 1.1 GB).
+#     default 15000: 1.1 GB);
+#   without branch stacks (a cpu-clock recording of the llvm subject):
+#   --format llvm vs create_llvm_prof --use_lbr=false, --format bolt vs
+#   perf2bolt -nl.
 # Prints wall and CPU time (user + system, children included), the ratios
 # and peak RSS of each. Each command runs once. Not a test: numbers depend
 # on the machine. Skips when gcc's static SQLite/zlib, llvm-profgen-19 or
@@ -80,3 +83,29 @@ ratio "llvm-profgen-19 (with perf script)"
 cmp -s hw.prof pg.prof && echo "(the two llvm profiles are byte for byte equal)"
 h_wall=$b_wall h_cpu=$b_cpu h_rss=$b_rss o_wall=$wall o_cpu=$cpu o_rss=$rss
 ratio "perf2bolt-19"
+
+# Without branch stacks: a cpu-clock recording (every 1 µs of CPU time) of
+# the llvm subject analysing the 1.1 GB recording, against AutoFDO's
+# create_llvm_prof --use_lbr=false and perf2bolt -nl.
+if ! perf record -q -e cpu-clock -o "$dir/pgo/probe.data" -- /bin/true >/dev/null 2>&1; then
+	echo "no-LBR part skipped: perf record -e cpu-clock does not work here"
+	exit 0
+fi
+ndata=$dir/pgo/nolbr.perf.data
+[ -f "$ndata" ] || perf record -q -e cpu-clock -c 1000 -o "$ndata" -- "$hbin" branches -i "$data" >/dev/null 2>&1
+cat "$ndata" >/dev/null
+echo
+echo "no-LBR input: $ndata ($(($(stat -c %s "$ndata") / 1048576)) MB; perf record -e cpu-clock -c 1000 of hwprof branches), binary $hbin"
+run "hwprof pgo --format llvm (IP samples)" "$HWPROF" pgo -q --format llvm -i "$ndata" --binary "$hbin" -o hw-ip.prof
+n_wall=$wall n_cpu=$cpu n_rss=$rss
+if command -v create_llvm_prof >/dev/null; then
+	run "create_llvm_prof --use_lbr=false" create_llvm_prof --binary="$hbin" --profile="$ndata" --use_lbr=false \
+		--format=text --out=afdo-ip.prof
+	h_wall=$n_wall h_cpu=$n_cpu h_rss=$n_rss o_wall=$wall o_cpu=$cpu o_rss=$rss
+	ratio "create_llvm_prof (no LBR)"
+fi
+run "hwprof pgo --format bolt (IP samples)" "$HWPROF" pgo -q --format bolt -i "$ndata" --binary "$hbin" -o hw-ip.fdata
+n_wall=$wall n_cpu=$cpu n_rss=$rss
+run "perf2bolt -nl" "$perf2bolt" -nl -p "$ndata" -o p2b-ip.fdata "$hbin"
+h_wall=$n_wall h_cpu=$n_cpu h_rss=$n_rss o_wall=$wall o_cpu=$cpu o_rss=$rss
+ratio "perf2bolt-19 -nl"

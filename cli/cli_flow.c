@@ -44,7 +44,7 @@ int flow_opts__take(struct flow_opts *o, const char *cmd, int c, const char *arg
 	}
 }
 
-int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, bool paths)
+int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, unsigned with)
 {
 	/* mispredict bits of synthesized or NO_FLAGS stacks mean nothing */
 	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = true, .no_addresses = true,
@@ -52,17 +52,27 @@ int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const cha
 	int rc;
 
 	memset(fi, 0, sizeof(*fi));
-	if (!paths) {
+	if (!with) {
 		if ((rc = report_input__load_branches(&fi->in, &o->ro, &co)))
 			return rc;
 	} else {
+		struct hwp_timing_opts to = { .sz = sizeof(to) };
+
 		if ((rc = report_input__open(&fi->in, &o->ro, &co)))
 			return rc;
-		if (!(fi->paths = hwp_paths__new(fi->in.session, fi->in.collector, NULL)) ||
-		    hwp_paths__read(fi->paths) < 0)
+		/* one pass: the paths or the timing read the session into the collector too */
+		if ((with & FLOW_WITH_PATHS) && (!(fi->paths = hwp_paths__new(fi->in.session, fi->in.collector, NULL)) ||
+						 hwp_paths__read(fi->paths) < 0))
+			return cli_error("%s", hwp_errmsg());
+		if ((with & FLOW_WITH_TIMING) && (!(fi->timing = hwp_timing__new(fi->in.session, fi->in.collector, &to)) ||
+						  hwp_timing__read(fi->timing) < 0))
 			return cli_error("%s", hwp_errmsg());
 		if ((rc = report_input__check_read(&fi->in, &o->ro)))
 			return rc;
+		if (fi->timing && hwp_timing__source(fi->timing) == HWP_CYCLES_NONE) {
+			hwp_timing__delete(fi->timing); /* no cycle counts: nothing timed */
+			fi->timing = NULL;
+		}
 	}
 	if (o->dso && (rc = report_input__check_dso(&fi->in, cmd, o->ro.input, o->dso)))
 		return rc;
@@ -88,10 +98,12 @@ int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const cha
 void flow_input__close(struct flow_input *fi)
 {
 	hwp_paths__delete(fi->paths);
+	hwp_timing__delete(fi->timing);
 	hwp_flow__delete(fi->flow);
 	report_input__close(&fi->in);
 	fi->flow = NULL;
 	fi->paths = NULL;
+	fi->timing = NULL;
 }
 
 bool flow_input__keep(struct flow_input *fi, const struct flow_opts *o, const struct hwp_code_loc *l)

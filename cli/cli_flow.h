@@ -9,6 +9,7 @@
 #include "cli_report.h"
 #include "hwprof/flow.h"
 #include "hwprof/paths.h"
+#include "hwprof/timing.h"
 
 /* Options every fall-through report takes. */
 struct flow_opts {
@@ -48,17 +49,27 @@ struct flow_input {
 	struct report_input in;
 	struct hwp_flow *flow;
 	struct hwp_paths *paths; /* when asked */
+	struct hwp_timing *timing; /* when asked and the recording has cycle counts */
 };
 
+/* What flow_input__load() builds besides the flow analysis (both read in
+   the same pass; paths and timing cannot both be asked). */
+enum { FLOW_WITH_PATHS = 1, FLOW_WITH_TIMING = 2 };
+
 /* Loads O's input (printing errors, naming CMD): branches and ranges (and
-   paths when PATHS), then the walk. Returns the exit code (0: go on);
+   what WITH asks for: FLOW_WITH_*), then the walk. Returns the exit code (0: go on);
    flow_input__close() always. */
-int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, bool paths);
+int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, unsigned with);
 void flow_input__close(struct flow_input *fi);
 /* Whether L passes --dso and --sym. */
 bool flow_input__keep(struct flow_input *fi, const struct flow_opts *o, const struct hwp_code_loc *l);
 /* The same for a location symbolized by SYM. */
 bool flow_input__keep_loc(struct hwp_symbolizer *sym, const struct flow_opts *o, const struct hwp_code_loc *l);
+/* hwprof probs' option parser (-1: go on, else the exit code) and its
+   table of conditional branches C[0..N) (sorted), for the fleet's too. */
+int probs_parse_opts(int argc, char **argv, struct flow_opts *o, bool *indirect);
+int probs_print_conds(struct hwp_symbolizer *sym, const struct hwp_flow_cond *c, size_t n,
+		      const struct flow_opts *o);
 /* One note (stderr, as warnings) on what the counts cover: ranges
    rejected by reason, ranges not decoded. */
 void flow_input__note(struct flow_input *fi);

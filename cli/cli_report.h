@@ -32,6 +32,12 @@ void report_opts__init(struct report_opts *o);
 bool report_opts__take(struct report_opts *o, int c, const char *arg);
 
 /* The session a report reads and the branch table it counted. */
+/* Text and HTML show the display strings; JSON and CSV the separate fields. */
+static inline bool table_for_people(enum hwp_table_format f)
+{
+	return f == HWP_TABLE_TEXT || f == HWP_TABLE_HTML;
+}
+
 struct report_input {
 	struct hwp_session *session;
 	struct hwp_branch_collector *collector;

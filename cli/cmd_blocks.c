@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "cli_flow.h"
 #include "report_fields.h"
+#include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
@@ -45,7 +46,7 @@ static const struct {
 	[B_LAST_LINE] = { "Last Line", "last_line", HWP_COL_COUNT, HWP_SHOW_DATA },
 };
 
-static int print_blocks(struct flow_input *fi, const struct flow_opts *o)
+struct hwp_table *blocks_table(struct flow_input *fi, const struct flow_opts *o)
 {
 	struct hwp_symbolizer *sym = report_input__symbolizer(&fi->in);
 	struct hwp_table *t = hwp_table__new();
@@ -53,10 +54,9 @@ static int print_blocks(struct flow_input *fi, const struct flow_opts *o)
 	const struct hwp_flow_block *b = hwp_flow__blocks(fi->flow, &n);
 	uint64_t shown = 0, total = hwp_flow__stats(fi->flow)->instructions;
 	char buf[1024];
-	int rc;
 
 	if (!t)
-		return cli_error("out of memory");
+		return NULL;
 	for (size_t k = 0; k < B_NCOLS; k++)
 		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind, cols[k].show);
 	report_fields__add_columns(t, LOC_NONE);
@@ -71,7 +71,7 @@ static int print_blocks(struct flow_input *fi, const struct flow_opts *o)
 		hwp_table__set_count(t, B_INSNS, b[i].insns);
 		hwp_table__set_count(t, B_BYTES, b[i].size);
 		hwp_table__set_text(t, B_END, hwp_flow_end__name(b[i].end_class));
-		if (o->ro.fmt == HWP_TABLE_TEXT) {
+		if (table_for_people(o->ro.fmt)) {
 			hwp_loc__format_addr(sym, &b[i].start, buf, sizeof(buf));
 			hwp_table__set_text(t, B_BLOCK, buf);
 			hwp_loc__format_srcline(sym, &b[i].start, buf, sizeof(buf));
@@ -89,6 +89,16 @@ static int print_blocks(struct flow_input *fi, const struct flow_opts *o)
 			hwp_table__set_count(t, B_LAST_LINE, f.line);
 		report_fields__set(t, B_NCOLS, sym, &b[i].start);
 	}
+	return t;
+}
+
+static int print_blocks(struct flow_input *fi, const struct flow_opts *o)
+{
+	struct hwp_table *t = blocks_table(fi, o);
+	int rc;
+
+	if (!t)
+		return cli_error("out of memory");
 	flow_input__note(fi);
 	report_input__warn_missing(&fi->in, true);
 	rc = report_print_table(t, o->ro.fmt);
@@ -104,7 +114,7 @@ int cmd_blocks(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	rc = flow_input__load(&fi, &o, "blocks", false);
+	rc = flow_input__load(&fi, &o, "blocks", 0);
 	if (!rc)
 		rc = print_blocks(&fi, &o);
 	flow_input__close(&fi);

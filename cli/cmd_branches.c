@@ -7,7 +7,9 @@
 
 #include "cli.h"
 #include "cli_report.h"
+#include "cli_fleet.h"
 #include "report_fields.h"
+#include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
@@ -45,6 +47,7 @@ struct branches_opts {
 	struct hwp_branch_report_filter filter;
 	enum hwp_branch_key_id keys[HWP_MAX_SORT_KEYS];
 	size_t nkeys;
+	const char *cycles_source; /* with a cycles or IPC key: "modelled" or "measured" (JSON/CSV) */
 };
 
 /* Returns -1 to go on, else the exit code. */
@@ -218,6 +221,9 @@ static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
 						    HWP_SHOW_DATA);
 		}
 	}
+	size_t src_col = hwp_table__columns(t);
+	if (o->cycles_source)
+		hwp_table__add_column_shown(t, "Cycles Source", "cycles_source", HWP_COL_TEXT, HWP_SHOW_DATA);
 	key_sides(o, &from, &to);
 	if (from)
 		from_col = report_fields__add_columns(t, LOC_FROM);
@@ -230,8 +236,10 @@ static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
 		for (size_t k = 0; k < o->nkeys; k++)
 			hwp_table__set_text(t, 2 + k, rows[i].cells[k]);
 		hwp_table__set_count(t, 2 + o->nkeys, rows[i].branches);
-		if (o->ro.fmt == HWP_TABLE_TEXT)
+		if (table_for_people(o->ro.fmt))
 			continue; /* the rest is not shown: no symbolizing for it */
+		if (o->cycles_source)
+			hwp_table__set_text(t, src_col, o->cycles_source);
 		for (size_t k = 0; k < o->nkeys; k++)
 			if ((int)flag_kind(o->keys[k]) >= 0)
 				set_flag(t, flag_col[k], o->keys[k], rep, &rows[i], rows[i].cells[k]);
@@ -251,25 +259,100 @@ static bool shows_srclines(const struct branches_opts *o)
 	return false;
 }
 
-static int print_report(struct report_input *in, const struct branches_opts *o)
+/* Emulated recordings carry the emulator's modelled cycles: with a cycles
+   or IPC key, text says so in a '#' line (as perf's notes) and JSON/CSV
+   rows in cycles_source. NULL without such a key. */
+static const char *cycles_source(struct report_input *in, const struct branches_opts *o)
 {
-	struct hwp_branch_report_opts ro = { .sz = sizeof(ro), .filter = &o->filter,
-					     .blocks = hwp_branch_collector__blocks(in->collector) };
-	struct hwp_branch_report *rep = hwp_branch_report__new_opts(hwp_branch_collector__table(in->collector),
-								     report_input__symbolizer(in), o->keys,
-								     o->nkeys, &ro);
+	struct hwp_reader *r = hwp_session__reader(in->session);
+	bool cycles = false;
+
+	for (size_t k = 0; k < o->nkeys; k++)
+		cycles |= o->keys[k] == HWP_KEY_CYCLES || o->keys[k] == HWP_KEY_IPC_LBR;
+	if (!cycles)
+		return NULL;
+	for (size_t i = 0; i < hwp_reader__nr_evsels(r); i++) {
+		const char *name = hwp_reader__evsel(r, i)->name;
+
+		if (name && !strcmp(name, "branches:emulated"))
+			return "modelled";
+	}
+	return "measured";
+}
+
+/* The report of table T (BLOCKS: for ipc_lbr), modules symbolized by SYM;
+   IN, the local recording (NULL for the fleet's rows). */
+static int print_table(const struct hwp_branch_table *tab, const struct hwp_branch_table *blocks,
+		       struct hwp_symbolizer *sym, struct branches_opts *o, struct report_input *in)
+{
+	struct hwp_branch_report_opts ro = { .sz = sizeof(ro), .filter = &o->filter, .blocks = blocks };
+	struct hwp_branch_report *rep = hwp_branch_report__new_opts(tab, sym, o->keys, o->nkeys, &ro);
 	struct hwp_table *t = rep ? hwp_table__new() : NULL;
 	int rc;
 
 	if (!t) {
 		rc = cli_error("%s", hwp_errmsg());
 	} else {
-		fill_table(t, rep, report_input__symbolizer(in), o);
-		report_input__warn_missing(in, shows_srclines(o));
+		o->cycles_source = in ? cycles_source(in, o) : NULL;
+		fill_table(t, rep, sym, o);
+		if (in) /* (after the rows: symbolizing them finds what is missing) */
+			report_input__warn_missing(in, shows_srclines(o));
+		if (o->cycles_source && !strcmp(o->cycles_source, "modelled") && o->ro.fmt == HWP_TABLE_TEXT)
+			puts("# cycles modelled by hwprof's emulator (a cost model), not measured on hardware");
 		rc = report_print_table(t, o->ro.fmt);
 	}
 	hwp_table__delete(t);
 	hwp_branch_report__delete(rep);
+	return rc;
+}
+
+struct hwp_table *branches_table(struct report_input *in, uint64_t limit)
+{
+	struct branches_opts o = { .limit = limit };
+	struct hwp_branch_report_opts ro = { .sz = sizeof(ro), .filter = &o.filter };
+	struct hwp_branch_report *rep;
+	struct hwp_table *t;
+	int n = hwp_branch_keys__parse("dso_from,symbol_from,dso_to,symbol_to", o.keys, HWP_MAX_SORT_KEYS - 1);
+
+	if (n < 0)
+		return NULL;
+	o.nkeys = (size_t)n;
+	o.ro.fmt = HWP_TABLE_HTML;
+	rep = hwp_branch_report__new_opts(hwp_branch_collector__table(in->collector), report_input__symbolizer(in),
+					  o.keys, o.nkeys, &ro);
+	if (!rep || !(t = hwp_table__new())) {
+		hwp_branch_report__delete(rep);
+		return NULL;
+	}
+	fill_table(t, rep, report_input__symbolizer(in), &o);
+	hwp_branch_report__delete(rep);
+	return t;
+}
+
+static int print_report(struct report_input *in, struct branches_opts *o)
+{
+	return print_table(hwp_branch_collector__table(in->collector), hwp_branch_collector__blocks(in->collector),
+			   report_input__symbolizer(in), o, in);
+}
+
+int fleet_branches(int argc, char **argv, struct fleet_source *fs)
+{
+	struct branches_opts o;
+	int rc = parse_opts(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	for (size_t k = 0; k < o.nkeys; k++)
+		if (o.keys[k] == HWP_KEY_IPC_LBR || (hwp_branch_keys__split(&o.keys[k], 1) & ~HWP_SPLIT_TYPE))
+			return cli_error("fleet branches: --sort key '%s' is not kept in the fleet's rows",
+					 hwp_branch_key__name(o.keys[k]));
+	struct hwp_branch_table *t = NULL;
+	if (!(rc = fleet_source__load(fs, o.ro.symfs, HWP_EXPORT_BRANCH)) &&
+	    !(t = hwp_export__branch_table(fs->rows, HWP_EXPORT_BRANCH, fs->sym)))
+		rc = cli_error("%s", hwp_errmsg());
+	if (!rc)
+		rc = print_table(t, NULL, fs->sym, &o, NULL);
+	hwp_branch_table__delete(t);
 	return rc;
 }
 

@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_fleet.h"
 #include "cli_report.h"
 #include "report_fields.h"
+#include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/flow.h"
 #include "hwprof/hwprof.h"
@@ -148,14 +150,41 @@ static void add_columns(struct hwp_table *t, bool per_exec)
    often it ran: a conditional branch's from its walk, any other branch's
    is its taken rate (it is taken whenever it runs). False: per taken
    execution only. */
-static bool per_execution(struct hwp_flow *f, const struct hwp_mispredict_row *r, uint64_t *exec,
+/* Where per-execution counts come from: the local walk, or the fleet's
+   conditional-branch rows (sorted by site). */
+struct exec_source {
+	struct hwp_flow *flow;
+	const struct hwp_flow_cond *conds;
+	size_t nconds;
+};
+
+static int by_site(const void *a, const void *b)
+{
+	const struct hwp_flow_cond *x = a, *y = b;
+
+	if (x->site.module != y->site.module)
+		return x->site.module < y->site.module ? -1 : 1;
+	return x->site.offset < y->site.offset ? -1 : x->site.offset > y->site.offset;
+}
+
+static const struct hwp_flow_cond *cond_at(const struct exec_source *es, const struct hwp_code_loc *site)
+{
+	struct hwp_flow_cond key = { .site = *site };
+
+	if (es->flow)
+		return hwp_flow__cond_at(es->flow, site);
+	return es->conds ? bsearch(&key, es->conds, es->nconds, sizeof(key), by_site) : NULL;
+}
+
+static bool per_execution(const struct exec_source *es, const struct hwp_mispredict_row *r, uint64_t *exec,
 			  double *rate, double *lo, double *hi)
 {
 	const struct hwp_flow_cond *c;
+	struct hwp_flow *f = es ? es->flow : NULL;
 
-	if (!f || r->site.module < 0)
+	if (!es || r->site.module < 0)
 		return false;
-	if ((c = hwp_flow__cond_at(f, &r->site))) {
+	if ((c = cond_at(es, &r->site))) {
 		if (c->mispred_per_exec != c->mispred_per_exec) /* NaN: no bits */
 			return false;
 		*exec = c->executions;
@@ -165,7 +194,10 @@ static bool per_execution(struct hwp_flow *f, const struct hwp_mispredict_row *r
 		return true;
 	}
 	/* any other branch is taken whenever it runs; a conditional one no
-	   range ran over, or code that cannot be decoded, is unknown */
+	   range ran over, or code that cannot be decoded, is unknown (and the
+	   fleet's rows do not say what a branch is) */
+	if (!f)
+		return false;
 	int kind = hwp_flow__branch_kind(f, &r->site);
 	if (kind < 0 || kind == HWP_FLOW_END_COND || kind == HWP_FLOW_END_FALLTHROUGH ||
 	    kind == HWP_FLOW_END_OTHER)
@@ -178,7 +210,7 @@ static bool per_execution(struct hwp_flow *f, const struct hwp_mispredict_row *r
 }
 
 static void add_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struct hwp_mispredict_row *r,
-		    enum hwp_table_format fmt, struct hwp_flow *f)
+		    enum hwp_table_format fmt, const struct exec_source *f)
 {
 	char buf[1024];
 	uint64_t exec = 0;
@@ -197,7 +229,7 @@ static void add_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struc
 	hwp_table__set_text(t, COL_BASIS, pe ? "execution" : "taken");
 	hwp_table__set_count(t, 9, r->targets);
 	hwp_table__set_count(t, 10, r->top_target_count);
-	if (fmt != HWP_TABLE_TEXT) {
+	if (!table_for_people(fmt)) {
 		report_fields__set(t, NCOLS, sym, &r->site);
 		report_fields__set(t, NCOLS + REPORT_LOC_COLUMNS, sym, &r->top_target);
 		return;
@@ -210,42 +242,148 @@ static void add_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struc
 	hwp_table__set_text(t, 8, buf);
 }
 
-/* The ranked table of IN's branches; the exit code. */
-static int print_report(struct report_input *in, const struct mispredicts_opts *o, struct hwp_flow *f)
+/* TAB's branches ranked by mispredicts; ES (NULL: none) gives executions.
+   NULL: out of memory (hwp_errmsg()). */
+static struct hwp_table *rows_table(const struct hwp_branch_table *tab, struct hwp_symbolizer *sym,
+				    const struct exec_source *es, uint64_t limit, uint64_t min_samples,
+				    enum hwp_table_format fmt)
 {
-	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in->collector);
 	size_t nr;
-	uint64_t total;
-	struct hwp_mispredict_row *rows = hwp_mispredicts__build(hwp_branch_collector__table(in->collector), &nr, &total);
-	struct hwp_table *t = hwp_table__new();
-	int rc;
+	uint64_t total, shown = 0;
+	struct hwp_mispredict_row *rows = hwp_mispredicts__build(tab, &nr, &total);
+	struct hwp_table *t = rows ? hwp_table__new() : NULL;
 
-	if (!rows || !t) {
+	if (!t) {
 		free(rows);
-		hwp_table__delete(t);
-		return cli_error("%s", hwp_errmsg());
+		return NULL;
 	}
-	if (st->entries_without_prediction)
-		cli_warn("%llu of %llu branch entries come from stacks without prediction information (synthesized or NO_FLAGS): they count as sampled but not in rates",
-			 (unsigned long long)st->entries_without_prediction, (unsigned long long)st->entries);
-	add_columns(t, f != NULL);
-	uint64_t shown = 0;
-	for (size_t i = 0; i < nr && shown < o->limit; i++) {
-		if (rows[i].sampled < o->min_samples)
+	add_columns(t, es != NULL);
+	for (size_t i = 0; i < nr && shown < limit; i++) {
+		if (rows[i].sampled < min_samples)
 			continue;
-		add_row(t, report_input__symbolizer(in), &rows[i], o->ro.fmt, f);
+		add_row(t, sym, &rows[i], fmt, es);
 		shown++;
 	}
-	if (st->entries_with_flags < st->entries)
+	free(rows);
+	return t;
+}
+
+struct hwp_table *mispredicts_table(struct report_input *in, struct hwp_flow *f, uint64_t limit,
+				     uint64_t min_samples, enum hwp_table_format fmt)
+{
+	struct exec_source es = { .flow = f };
+
+	return rows_table(hwp_branch_collector__table(in->collector), report_input__symbolizer(in), f ? &es : NULL,
+			  limit, min_samples, fmt);
+}
+
+/* The ranked table of TAB's branches; the exit code. ES (NULL: none) gives
+   executions; ST (NULL: none) the collector's counts for the notes. */
+static int print_rows(const struct hwp_branch_table *tab, struct hwp_symbolizer *sym,
+		      const struct hwp_branch_collect_stats *st, const struct mispredicts_opts *o,
+		      const struct exec_source *es, struct report_input *in)
+{
+	struct hwp_table *t = rows_table(tab, sym, es, o->limit, o->min_samples, o->ro.fmt);
+	int rc;
+
+	if (!t)
+		return cli_error("%s", hwp_errmsg());
+	if (st && st->entries_without_prediction)
+		cli_warn("%llu of %llu branch entries come from stacks without prediction information (synthesized or NO_FLAGS): they count as sampled but not in rates",
+			 (unsigned long long)st->entries_without_prediction, (unsigned long long)st->entries);
+	if (st && st->entries_with_flags < st->entries)
 		cli_warn("%llu of %llu branch entries carry no mispredict bit; rates count only the others",
 			 (unsigned long long)(st->entries - st->entries_with_flags), (unsigned long long)st->entries);
-	report_input__warn_missing(in, true); /* the Source Line column */
+	if (in)
+		report_input__warn_missing(in, true); /* the Source Line column */
 	if (o->ro.fmt == HWP_TABLE_TEXT)
-		puts(f ? "# Rate/exec: per execution; conditional branches count their not-taken runs and only taken mispredicts (a lower bound)"
-		       : "# Rate/taken: per taken execution; no fall-through ranges, so not-taken runs are unknown");
+		puts(es ? "# Rate/exec: per execution; conditional branches count their not-taken runs and only taken mispredicts (a lower bound)"
+		        : "# Rate/taken: per taken execution; no fall-through ranges, so not-taken runs are unknown");
 	rc = report_print_table(t, o->ro.fmt);
-	free(rows);
 	hwp_table__delete(t);
+	return rc;
+}
+
+static int print_report(struct report_input *in, const struct mispredicts_opts *o, struct hwp_flow *f)
+{
+	struct exec_source es = { .flow = f };
+
+	return print_rows(hwp_branch_collector__table(in->collector), report_input__symbolizer(in),
+			  hwp_branch_collector__stats(in->collector), o, f ? &es : NULL, in);
+}
+
+/*
+ * The fleet's rows: with the binaries at hand, the walk over the summed
+ * ranges gives the executions exactly as for one recording of them all;
+ * without (nothing decodes), the conditional branches' rows do.
+ */
+int fleet_mispredicts(int argc, char **argv, struct fleet_source *fs)
+{
+	struct mispredicts_opts o;
+	int rc = parse_opts(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	if ((rc = fleet_source__load(fs, o.ro.symfs, -1)))
+		return rc;
+	struct hwp_branch_table *split = hwp_export__branch_table(fs->rows, HWP_EXPORT_BRANCH, fs->sym);
+	struct hwp_branch_table *tab = split ? hwp_branch_table__new(0) : NULL;
+	struct hwp_branch_table *ranges = tab ? hwp_export__branch_table(fs->rows, HWP_EXPORT_RANGE, fs->sym) : NULL;
+	struct hwp_branch_table *ct = ranges ? hwp_export__branch_table(fs->rows, HWP_EXPORT_COND, fs->sym) : NULL;
+	struct hwp_branch_collector *col = NULL;
+	struct hwp_flow *flow = NULL;
+	size_t n = 0, nc = 0, ns = 0;
+	const struct hwp_export_row *r = hwp_export__rows(fs->rows, &n);
+	const struct hwp_branch_row *cr = ct ? hwp_branch_table__rows(ct, &nc) : NULL;
+	const struct hwp_branch_row *sr = split ? hwp_branch_table__rows(split, &ns) : NULL;
+	struct hwp_flow_cond *c = calloc(n ? n : 1, sizeof(*c));
+	struct exec_source es = { .conds = c };
+
+	if (!ct || !c) {
+		rc = cli_error("%s", hwp_errmsg());
+		goto out;
+	}
+	/* a recording's table is not split by type: merged so */
+	for (size_t i = 0; i < ns; i++)
+		if (hwp_branch_table__add_row(tab, &sr[i]) < 0) {
+			rc = cli_error("%s", hwp_errmsg());
+			goto out;
+		}
+	col = hwp_branch_collector__from_tables(fs->sym, "fleet", tab, ranges);
+	tab = ranges = NULL; /* the collector's now */
+	if (!col) {
+		rc = cli_error("%s", hwp_errmsg());
+		goto out;
+	}
+	if (hwp_branch_table__size(hwp_branch_collector__ranges(col)) &&
+	    (flow = hwp_flow__new(col, NULL)) && hwp_flow__stats(flow)->ranges_walked) {
+		es.flow = flow;
+	} else {
+		/* the cond rows, in order, are the table's rows (one per site) */
+		for (size_t i = 0, k = 0; i < n && k < nc; i++) {
+			if (r[i].kind != HWP_EXPORT_COND)
+				continue;
+			c[k].site = cr[k].key.from;
+			c[k].taken = r[i].count;
+			c[k].not_taken = r[i].not_taken;
+			c[k].taken_entries = r[i].entries;
+			c[k].taken_with_info = r[i].mispred + r[i].predicted;
+			c[k].taken_mispredicted = r[i].mispred;
+			hwp_flow_cond__finish(&c[k], 0);
+			es.nconds = ++k;
+		}
+		qsort(c, es.nconds, sizeof(*c), by_site);
+	}
+	rc = print_rows(hwp_branch_collector__table(col), fs->sym, NULL, &o,
+			es.flow || es.nconds ? &es : NULL, NULL);
+out:
+	free(c);
+	hwp_flow__delete(flow);
+	hwp_branch_collector__delete(col);
+	hwp_branch_table__delete(split);
+	hwp_branch_table__delete(tab);
+	hwp_branch_table__delete(ranges);
+	hwp_branch_table__delete(ct);
 	return rc;
 }
 

@@ -157,7 +157,7 @@ int cmd_paths(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	rc = flow_input__load(&fi, &o, "paths", true);
+	rc = flow_input__load(&fi, &o, "paths", FLOW_WITH_PATHS);
 	if (!rc)
 		rc = print_paths(&fi, &o);
 	flow_input__close(&fi);

@@ -5,9 +5,11 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_fleet.h"
 #include "cli_report.h"
 #include "hwprof/bolt_profile.h"
 #include "hwprof/hwprof.h"
@@ -17,11 +19,15 @@
 
 static const char usage[] =
 	"usage: hwprof pgo [-i FILE] --format llvm|bolt|bolt-pa|autofdo [--binary PATH]\n"
-	"                  [-o FILE] [--symfs DIR]\n"
+	"                  [-o FILE] [--symfs DIR] [--ip-samples]\n"
+	"                  [--from URL --build-id ID]\n"
 	"\n"
 	"Writes the profile of one binary that a PGO tool reads, from the branch\n"
 	"records' taken branches and the fall-through ranges between them (as\n"
-	"'hwprof ranges' counts them).\n"
+	"'hwprof ranges' counts them). A recording without branch stacks (a\n"
+	"cpu-clock or cycles recording) gives the weaker profiles of IP samples:\n"
+	"llvm as AutoFDO's create_llvm_prof writes it without LBR, bolt as\n"
+	"perf2bolt's no-LBR mode, autofdo with the address section only.\n"
 	"\n"
 	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
 	"      --format F       'llvm': LLVM's sample profile (text) as llvm-profgen\n"
@@ -38,6 +44,13 @@ static const char usage[] =
 	"                       recorded one (default: the main executable)\n"
 	"  -o, --output FILE    write the profile to FILE (default: stdout)\n"
 	"      --symfs DIR      look for binaries under DIR\n"
+	"      --ip-samples     profile the samples' IPs even when the recording\n"
+	"                       has branch stacks\n"
+	"      --from URL       instead of a recording: the rows 'hwprof push' sent to\n"
+	"                       the ClickHouse server at URL, summed over hosts (with\n"
+	"                       --build-id; --hosts A,B, --since T, --until T and\n"
+	"                       --table NAME select rows as for 'hwprof fleet')\n"
+	"      --build-id ID    with --from: the binary to profile\n"
 	CLI_COMMON_HELP
 	"  -h, --help           this text\n";
 
@@ -58,6 +71,10 @@ struct pgo_opts {
 	struct report_opts ro;
 	int format; /* index into formats[], -1 unset */
 	const char *binary, *output;
+	bool ip_samples; /* --ip-samples */
+	bool ips;        /* write the IP-sample profile (set after reading) */
+	struct hwp_branch_collect_opts co; /* how the recording was read (again, to place the binary) */
+	const char *from; /* --from URL */
 };
 
 /* Returns -1 to go on, else the exit code. */
@@ -70,6 +87,8 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o)
 		{ "format", required_argument, NULL, 'f' },
 		{ "binary", required_argument, NULL, 'b' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "ip-samples", no_argument, NULL, 'I' },
+		{ "from", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -101,6 +120,12 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o)
 			break;
 		case 'o':
 			o->output = optarg;
+			break;
+		case 'I':
+			o->ip_samples = true;
+			break;
+		case 'F':
+			o->from = optarg;
 			break;
 		default:
 			fputs(usage, stderr);
@@ -149,28 +174,23 @@ static int binary_module(struct report_input *in, const struct pgo_opts *o,
 	return hwp_range_profile__module_for_file(in->collector, o->binary);
 }
 
-static int write_profile(struct report_input *in, const struct pgo_opts *o,
-			 const struct hwp_branch_collect_opts *co)
+static int write_with(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
 {
-	int module = o->binary ? binary_module(in, o, co) : hwp_range_profile__default_module(in->collector);
 	FILE *fp = stdout;
 	int err;
 
-	if (module == -EIO)
-		return 1; /* said */
-	if (module < 0)
-		return cli_error("%s", hwp_errmsg());
 	if (o->output && strcmp(o->output, "-") && !(fp = fopen(o->output, "w")))
 		return cli_error("%s: cannot write: %s", o->output, strerror(errno));
 	switch (formats[o->format].writer) {
 	case W_LLVM:
-		err = hwp_llvm_profile__write(in->collector, module, fp);
+		err = o->ips ? hwp_llvm_profile__write_ip_samples(c, module, fp) : hwp_llvm_profile__write(c, module, fp);
 		break;
 	case W_BOLT:
-		err = hwp_bolt_profile__write(in->collector, module, formats[o->format].format, fp);
+		err = hwp_bolt_profile__write(c, module, o->ips ? HWP_BOLT_FORMAT_NO_LBR : formats[o->format].format, fp);
 		break;
 	default:
-		err = hwp_range_profile__write(in->collector, module, formats[o->format].format, fp);
+		err = hwp_range_profile__write(c, module, o->ips ? HWP_RANGE_FORMAT_AUTOFDO_IPS : formats[o->format].format,
+					       fp);
 		break;
 	}
 	if (fp != stdout && fclose(fp) && !err)
@@ -178,25 +198,160 @@ static int write_profile(struct report_input *in, const struct pgo_opts *o,
 	return err < 0 ? cli_error("%s", hwp_errmsg()) : 0;
 }
 
+static int write_profile(struct report_input *in, const struct pgo_opts *o)
+{
+	int module = o->binary ? binary_module(in, o, &o->co) : hwp_range_profile__default_module(in->collector);
+
+	if (module == -EIO)
+		return 1; /* said */
+	if (module < 0)
+		return cli_error("%s", hwp_errmsg());
+	return write_with(in->collector, module, o);
+}
+
+/* What an IP-sample profile lacks, per format: said once on stderr. */
+static const char *const weaker[] = {
+	[W_LLVM] = "line counts are sample densities, with no call targets and no head samples",
+	[W_BOLT] = "sample counts per address, no taken or fall-through edges, no calls",
+	[W_RANGE] = "the address section only, with no ranges and no branches",
+};
+
+/* Reads the recording; decides between the branch-stack profile and the
+   IP-sample one (O->ips). Returns -1 to go on, else the exit code. */
+static int load(struct report_input *in, struct pgo_opts *o)
+{
+	/* AutoFDO's text has an address section; LLVM's and BOLT's formats do
+	   not. IPs of samples without a stack cost nothing in a branch recording. */
+	o->co = (struct hwp_branch_collect_opts){
+		.sz = sizeof(o->co),
+		.ranges = true,
+		.no_addresses = formats[o->format].writer != W_RANGE,
+		.ip_samples = o->ip_samples ? HWP_IP_SAMPLES_ALL : HWP_IP_SAMPLES_WITHOUT_STACK,
+	};
+	int rc = report_input__open(in, &o->ro, &o->co);
+
+	if (rc)
+		return rc;
+	if (hwp_branch_collector__read(in->collector) < 0)
+		return cli_error("%s", hwp_errmsg());
+	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in->collector);
+	/* no branch entry at all (no stacks, or perf script text without brstack) */
+	o->ips = st->ip_samples && (o->ip_samples || !st->entries);
+	if (!o->ips)
+		return report_input__check_read(in, &o->ro) ? 1 : -1;
+	if (formats[o->format].writer == W_BOLT && formats[o->format].format == HWP_BOLT_FORMAT_PREAGG)
+		return cli_error("pgo: %s: BOLT's pre-aggregated text (B, F and f lines) has no line for IP "
+				 "samples without branch stacks: --format bolt writes them as perf2bolt -nl does",
+				 o->ro.input);
+	cli_warn("%s: %s %llu IP samples: the profile is weaker than one from branch stacks (%s)", o->ro.input,
+		 o->ip_samples ? "--ip-samples: from" : "no branch stacks: from",
+		 (unsigned long long)st->ip_samples, weaker[formats[o->format].writer]);
+	return -1;
+}
+
+/*
+ * pgo --from: the fleet's branch and range rows, summed over hosts, as the
+ * tables a collector of all those recordings would hold (every module's: a
+ * profile counts branches into the binary from others too), and the
+ * binary's module by its build-id.
+ */
+static int pgo_from(const struct pgo_opts *o, struct fleet_source *fs, const char *build_id)
+{
+	struct hwp_branch_table *split = NULL, *t = NULL, *ranges = NULL;
+	struct hwp_branch_collector *c = NULL;
+	int rc, module = -1;
+
+	if (formats[o->format].writer == W_RANGE)
+		return cli_error("pgo: --from: the autofdo format needs sample addresses, which the rows do not keep");
+	fs->flt.build_id = NULL; /* every module's rows */
+	if ((rc = fleet_source__load(fs, o->ro.symfs, -1)))
+		return rc;
+	size_t n;
+	const struct hwp_export_row *r = hwp_export__rows(fs->rows, &n);
+	for (size_t i = 0; i < n && module < 0; i++) {
+		uint8_t bid[64];
+		size_t len = strlen(r[i].build_id);
+
+		if (strcasecmp(r[i].build_id, build_id) || len % 2 || len / 2 > sizeof(bid))
+			continue;
+		for (size_t k = 0; k < len / 2; k++) {
+			unsigned v;
+
+			sscanf(r[i].build_id + 2 * k, "%2x", &v);
+			bid[k] = (uint8_t)v;
+		}
+		module = hwp_symbolizer__module(fs->sym, r[i].module, bid, (uint8_t)(len / 2));
+	}
+	if (module < 0)
+		return cli_error("pgo: --from %s: no rows of build-id %s%s", o->from, build_id,
+				 fs->flt.nhosts || fs->flt.since || fs->flt.until ? " for these hosts and times" : "");
+	/* a local recording's table is not split by type: merged so */
+	if (!(split = hwp_export__branch_table(fs->rows, HWP_EXPORT_BRANCH, fs->sym)) ||
+	    !(t = hwp_branch_table__new(0)) ||
+	    !(ranges = hwp_export__branch_table(fs->rows, HWP_EXPORT_RANGE, fs->sym))) {
+		rc = cli_error("%s", hwp_errmsg());
+		goto out;
+	}
+	const struct hwp_branch_row *br = hwp_branch_table__rows(split, &n);
+	for (size_t i = 0; i < n; i++)
+		if (hwp_branch_table__add_row(t, &br[i]) < 0) {
+			rc = cli_error("%s", hwp_errmsg());
+			goto out;
+		}
+	c = hwp_branch_collector__from_tables(fs->sym, o->from, t, ranges);
+	t = ranges = NULL; /* the collector's now */
+	rc = c ? write_with(c, module, o) : cli_error("%s", hwp_errmsg());
+out:
+	hwp_branch_collector__delete(c);
+	hwp_branch_table__delete(split);
+	hwp_branch_table__delete(t);
+	hwp_branch_table__delete(ranges);
+	return rc;
+}
+
 int cmd_pgo(int argc, char **argv)
 {
 	struct pgo_opts o;
+	const char *from = NULL;
+
+	/* --from: the fleet's options (--build-id, --hosts, ...) are taken out first */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--from") && i + 1 < argc)
+			from = argv[i + 1];
+		else if (!strncmp(argv[i], "--from=", 7))
+			from = argv[i] + 7;
+	}
+	if (from && !cli_wants_help(argc, argv, "")) {
+		struct fleet_source fs;
+		int rc = fleet_source__open(&fs, "pgo", from, &argc, argv);
+		const char *bid = fs.flt.build_id;
+
+		if (!rc && (rc = parse_opts(argc, argv, &o)) < 0) {
+			if (!bid)
+				rc = cli_error("pgo: --from: which binary? give its --build-id");
+			else if (o.binary)
+				rc = cli_error("pgo: --from: the binary is named by --build-id, not --binary");
+			else if (o.ip_samples)
+				rc = cli_error("pgo: --from: the fleet's rows keep no IP samples");
+			else
+				rc = pgo_from(&o, &fs, bid);
+		}
+		fleet_source__close(&fs);
+		return rc;
+	}
 	int rc = parse_opts(argc, argv, &o);
 
 	if (rc >= 0)
 		return rc;
-	/* AutoFDO's text has an address section; LLVM's and BOLT's formats do not */
-	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = true,
-					      .no_addresses = formats[o.format].writer != W_RANGE };
 	struct report_input in;
-	rc = report_input__load_branches(&in, &o.ro, &co);
-	if (!rc) {
+	rc = load(&in, &o);
+	if (rc < 0) {
 		const struct hwp_range_stats *st = hwp_branch_collector__range_stats(in.collector);
 
-		if (st->unchecked)
+		if (!o.ips && st->unchecked)
 			cli_warn("%llu of %llu accepted ranges were not decoded (binary missing, kernel, or no decoder)",
 				 (unsigned long long)st->unchecked, (unsigned long long)st->accepted);
-		rc = write_profile(&in, &o, &co);
+		rc = write_profile(&in, &o);
 	}
 	report_input__close(&in);
 	return rc;

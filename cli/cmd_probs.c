@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "cli_flow.h"
 #include "report_fields.h"
+#include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
@@ -37,7 +38,7 @@ static const char usage[] =
 	"  -h, --help           this text\n";
 
 /* Returns -1 to go on, else the exit code. */
-static int parse_opts(int argc, char **argv, struct flow_opts *o, bool *indirect)
+int probs_parse_opts(int argc, char **argv, struct flow_opts *o, bool *indirect)
 {
 	static const struct option longopts[] = {
 		CLI_COMMON_LONGOPTS,
@@ -119,7 +120,7 @@ static void cond_row(struct hwp_table *t, struct hwp_symbolizer *sym, const stru
 	hwp_table__set_real(t, C_HI, 100 * c->p_taken_hi);
 	set_real(t, C_MISP_TAKEN, 100 * c->mispred_taken);
 	set_real(t, C_MISP_EXEC, 100 * c->mispred_per_exec);
-	if (fmt == HWP_TABLE_TEXT) {
+	if (table_for_people(fmt)) {
 		hwp_loc__format_addr(sym, &c->site, buf, sizeof(buf));
 		if (c->hot_taken) /* the flag, where the eye reads the branch */
 			strncat(buf, "  [hot: taken]", sizeof(buf) - strlen(buf) - 1);
@@ -145,32 +146,57 @@ static void cond_row(struct hwp_table *t, struct hwp_symbolizer *sym, const stru
 		report_fields__set(t, C_NCOLS + REPORT_LOC_COLUMNS, sym, &c->target);
 }
 
-static int print_conds(struct flow_input *fi, const struct flow_opts *o)
+/* The table of conditional branches C[0..N) (sorted), for probs and the fleet. */
+static struct hwp_table *conds_table(struct hwp_symbolizer *sym, const struct hwp_flow_cond *c, size_t n,
+				     const struct flow_opts *o)
 {
-	struct hwp_symbolizer *sym = report_input__symbolizer(&fi->in);
 	struct hwp_table *t = hwp_table__new();
-	size_t n;
-	const struct hwp_flow_cond *c = hwp_flow__conds(fi->flow, &n);
 	uint64_t shown = 0;
-	int rc;
 
 	if (!t)
-		return cli_error("out of memory");
+		return NULL;
 	for (size_t k = 0; k < C_NCOLS; k++)
 		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind, cols[k].show);
 	report_fields__add_columns(t, LOC_NONE);
 	report_fields__add_columns(t, LOC_TARGET);
 	for (size_t i = 0; i < n && shown < o->limit && c[i].executions >= o->min; i++) {
-		if (!flow_input__keep(fi, o, &c[i].site))
+		if (!flow_input__keep_loc(sym, o, &c[i].site))
 			continue;
 		cond_row(t, sym, &c[i], o->ro.fmt);
 		shown++;
 	}
-	flow_input__note(fi);
-	report_input__warn_missing(&fi->in, true);
+	return t;
+}
+
+struct hwp_table *probs_table(struct flow_input *fi, const struct flow_opts *o)
+{
+	size_t n;
+	const struct hwp_flow_cond *c = hwp_flow__conds(fi->flow, &n);
+
+	return conds_table(report_input__symbolizer(&fi->in), c, n, o);
+}
+
+int probs_print_conds(struct hwp_symbolizer *sym, const struct hwp_flow_cond *c, size_t n,
+		      const struct flow_opts *o)
+{
+	struct hwp_table *t = conds_table(sym, c, n, o);
+	int rc;
+
+	if (!t)
+		return cli_error("out of memory");
 	rc = report_print_table(t, o->ro.fmt);
 	hwp_table__delete(t);
 	return rc;
+}
+
+static int print_conds(struct flow_input *fi, const struct flow_opts *o)
+{
+	size_t n;
+	const struct hwp_flow_cond *c = hwp_flow__conds(fi->flow, &n);
+
+	flow_input__note(fi);
+	report_input__warn_missing(&fi->in, true);
+	return probs_print_conds(report_input__symbolizer(&fi->in), c, n, o);
 }
 
 enum { I_COUNT, I_SHARE, I_MISP, I_KIND, I_SITE, I_TARGET, I_SRC, I_SITE_COUNT, I_TARGETS, I_RANK, I_NCOLS };
@@ -261,12 +287,12 @@ int cmd_probs(int argc, char **argv)
 {
 	struct flow_opts o;
 	bool indirect;
-	int rc = parse_opts(argc, argv, &o, &indirect);
+	int rc = probs_parse_opts(argc, argv, &o, &indirect);
 	struct flow_input fi;
 
 	if (rc >= 0)
 		return rc;
-	rc = flow_input__load(&fi, &o, "probs", false);
+	rc = flow_input__load(&fi, &o, "probs", 0);
 	if (!rc)
 		rc = indirect ? print_indirect(&fi, &o) : print_conds(&fi, &o);
 	flow_input__close(&fi);

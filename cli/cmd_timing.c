@@ -279,18 +279,57 @@ static void block_range(struct hwp_symbolizer *sym, const struct hwp_timing_bloc
 		snprintf(buf + n, len - n, "..[+0x%" PRIx64 "]", b->end.offset - b->start.offset);
 }
 
+struct hwp_table *timing_blocks_table(struct hwp_symbolizer *sym, struct hwp_timing *tm, const size_t *idx,
+				      size_t n, enum hwp_table_format fmt)
+{
+	bool data = !table_for_people(fmt);
+	size_t nb;
+	const struct hwp_timing_block *b = hwp_timing__blocks(tm, &nb);
+	enum hwp_cycles_source src = hwp_timing__source(tm);
+	struct hwp_table *t = new_table(false);
+	uint64_t total = 0;
+	char buf[1024];
+
+	if (!t)
+		return NULL;
+	for (size_t i = 0; i < nb; i++)
+		total += b[i].d.cycles_sum;
+	for (size_t k = 0; k < n; k++) {
+		const struct hwp_timing_block *r = &b[idx[k]];
+
+		hwp_table__new_row(t);
+		set_dist(t, &r->d, total, data);
+		if (r->insns) {
+			hwp_table__set_count(t, T_INSNS, r->insns);
+			hwp_table__set_real(t, T_IPC, r->ipc);
+		}
+		if (!data) {
+			block_range(sym, r, buf, sizeof(buf));
+			hwp_table__set_text(t, T_BLOCK, buf);
+			hwp_loc__format_srcline(sym, &r->start, buf, sizeof(buf));
+			hwp_table__set_text(t, T_SRC, buf);
+			hwp_loc__format_srcline(sym, &r->end, buf, sizeof(buf));
+			hwp_table__set_text(t, T_LAST_SRC, buf);
+			continue;
+		}
+		hwp_table__set_text(t, T_SOURCE, timing_source_name(src));
+		hwp_table__set_count(t, T_START_ADDR, r->start.addr);
+		hwp_table__set_count(t, T_END_ADDR, r->end.addr);
+		report_fields__set(t, T_NCOLS, sym, &r->start);
+		report_fields__set(t, T_NCOLS + REPORT_LOC_COLUMNS, sym, &r->end);
+	}
+	return t;
+}
+
 static int print_blocks(struct timing_input *ti, const struct timing_opts *o)
 {
 	struct hwp_symbolizer *sym = report_input__symbolizer(&ti->in);
 	bool data = o->f.ro.fmt != HWP_TABLE_TEXT;
 	size_t n, shown = 0, *idx;
 	const struct hwp_timing_block *b = hwp_timing__blocks(ti->t, &n);
-	uint64_t total = 0;
 	char buf[1024];
 	int rc = 0;
 
-	for (size_t i = 0; i < n; i++)
-		total += b[i].d.cycles_sum;
 	if (!(idx = calloc(n ? n : 1, sizeof(*idx))))
 		return cli_error("out of memory");
 	size_t timed = n;
@@ -330,34 +369,10 @@ static int print_blocks(struct timing_input *ti, const struct timing_opts *o)
 		rc = timing_print_rates(sym, b, idx, shown, ti->src, o->f.ro.fmt);
 		goto out;
 	}
-	struct hwp_table *t = new_table(false);
+	struct hwp_table *t = timing_blocks_table(sym, ti->t, idx, shown, o->f.ro.fmt);
 	if (!t) {
 		rc = cli_error("out of memory");
 		goto out;
-	}
-	for (size_t k = 0; k < shown; k++) {
-		const struct hwp_timing_block *r = &b[idx[k]];
-
-		hwp_table__new_row(t);
-		set_dist(t, &r->d, total, data);
-		if (r->insns) {
-			hwp_table__set_count(t, T_INSNS, r->insns);
-			hwp_table__set_real(t, T_IPC, r->ipc);
-		}
-		if (!data) {
-			block_range(sym, r, buf, sizeof(buf));
-			hwp_table__set_text(t, T_BLOCK, buf);
-			hwp_loc__format_srcline(sym, &r->start, buf, sizeof(buf));
-			hwp_table__set_text(t, T_SRC, buf);
-			hwp_loc__format_srcline(sym, &r->end, buf, sizeof(buf));
-			hwp_table__set_text(t, T_LAST_SRC, buf);
-			continue;
-		}
-		hwp_table__set_text(t, T_SOURCE, timing_source_name(ti->src));
-		hwp_table__set_count(t, T_START_ADDR, r->start.addr);
-		hwp_table__set_count(t, T_END_ADDR, r->end.addr);
-		report_fields__set(t, T_NCOLS, sym, &r->start);
-		report_fields__set(t, T_NCOLS + REPORT_LOC_COLUMNS, sym, &r->end);
 	}
 	report_input__warn_missing(&ti->in, true);
 	if (!data)

@@ -4,7 +4,7 @@
 #include "hwprof/branch_report.h"
 
 /* Column keys live as long as the table: static strings per prefix. */
-static const char *const names[6][REPORT_LOC_COLUMNS] = {
+static const char *const names[8][REPORT_LOC_COLUMNS] = {
 	[LOC_NONE] = { "module", "build_id", "offset", "vaddr", "symbol", "demangled", "sym_offset",
 		       "file", "line" },
 	[LOC_FROM] = { "from_module", "from_build_id", "from_offset", "from_vaddr", "from_symbol",
@@ -18,6 +18,10 @@ static const char *const names[6][REPORT_LOC_COLUMNS] = {
 			"start_demangled", "start_sym_offset", "start_file", "start_line" },
 	[LOC_END] = { "end_module", "end_build_id", "end_offset", "end_vaddr", "end_symbol",
 		      "end_demangled", "end_sym_offset", "end_file", "end_line" },
+	[LOC_BEFORE] = { "before_module", "before_build_id", "before_offset", "before_vaddr", "before_symbol",
+			 "before_demangled", "before_sym_offset", "before_file", "before_line" },
+	[LOC_AFTER] = { "after_module", "after_build_id", "after_offset", "after_vaddr", "after_symbol",
+			"after_demangled", "after_sym_offset", "after_file", "after_line" },
 };
 
 static const enum hwp_col_kind kinds[REPORT_LOC_COLUMNS] = {

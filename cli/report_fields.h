@@ -14,8 +14,9 @@
 #include "hwprof/symbolize.h"
 #include "hwprof/table.h"
 
-/* LOC_START/LOC_END: a fall-through range's first and last instruction */
-enum report_loc_prefix { LOC_NONE, LOC_FROM, LOC_TO, LOC_TARGET, LOC_START, LOC_END };
+/* LOC_START/LOC_END: a fall-through range's first and last instruction;
+   LOC_BEFORE/LOC_AFTER: one item in two recordings (hwprof diff) */
+enum report_loc_prefix { LOC_NONE, LOC_FROM, LOC_TO, LOC_TARGET, LOC_START, LOC_END, LOC_BEFORE, LOC_AFTER };
 
 #define REPORT_LOC_COLUMNS 9
 

@@ -111,11 +111,15 @@ int timing_print_rates(struct hwp_symbolizer *sym, const struct hwp_timing_block
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct hwp_timing_block *b = &blocks[idx[i]];
 
+		char ipc[64] = "";
+
 		timing_block_name(sym, &b->start, &b->end, name, sizeof(name));
+		if (b->insns)
+			snprintf(ipc, sizeof(ipc), "; %" PRIu32 " instructions, IPC %.2f", b->insns, b->ipc);
 		printf("%s# block %s\n# %" PRIu64 " samples, %s cycles: min %" PRIu32 ", median %" PRIu32
-		       ", mean %.1f, p90 %" PRIu32 ", p99 %" PRIu32 ", max %" PRIu32 "; %zu mode%s\n#\n",
+		       ", mean %.1f, p90 %" PRIu32 ", p99 %" PRIu32 ", max %" PRIu32 "; %zu mode%s%s\n#\n",
 		       i ? "\n" : "", name, b->d.samples, timing_source_name(src), b->d.min, b->d.median, b->d.mean,
-		       b->d.p90, b->d.p99, b->d.max, b->d.nmodes, b->d.nmodes == 1 ? "" : "s");
+		       b->d.p90, b->d.p99, b->d.max, b->d.nmodes, b->d.nmodes == 1 ? "" : "s", ipc);
 		if (!(t = rate_table(false)))
 			return cli_error("out of memory");
 		rate_rows(t, sym, b, src, false);
@@ -126,8 +130,8 @@ int timing_print_rates(struct hwp_symbolizer *sym, const struct hwp_timing_block
 	return rc;
 }
 
-int timing_write_svg(const char *path, const char *title, const struct hwp_timing_dist *d,
-		     enum hwp_cycles_source src, const char *what)
+struct hwp_chart *timing_chart(const char *title, const struct hwp_timing_dist *d, enum hwp_cycles_source src,
+				const char *what)
 {
 	char sub[512], tip[128], note[256];
 	struct hwp_chart_opts co = { .sz = sizeof(co), .title = title, .subtitle = sub };
@@ -137,17 +141,40 @@ int timing_write_svg(const char *path, const char *title, const struct hwp_timin
 		 " cycles", what, d->samples, d->median, d->mean, d->p99);
 	struct hwp_chart *c = hwp_chart__new(&co);
 	if (!c)
-		return cli_error("%s", hwp_errmsg());
-	for (size_t v = 0; v < d->nvalues; v++)
-		if (100.0 * (double)d->values[v].samples / (double)d->samples > top)
-			top = 100.0 * (double)d->values[v].samples / (double)d->samples;
-	double lo = d->min > 0 ? d->min - 0.5 : 0, hi = d->max + 0.5;
+		return NULL;
+	/* A long thin tail would squeeze the peaks into a corner: the axis ends
+	   past the 99.5th percentile and the last mode, and a note counts the
+	   samples beyond it. */
+	uint64_t seen = 0, beyond = 0;
+	uint32_t cut = d->max;
+	for (size_t v = 0; v < d->nvalues; v++) {
+		seen += d->values[v].samples;
+		if (seen * 1000 >= d->samples * 995) {
+			cut = d->values[v].cycles;
+			break;
+		}
+	}
+	for (size_t m = 0; m < d->nmodes; m++)
+		if (d->modes[m].cycles > cut)
+			cut = d->modes[m].cycles;
+	cut = cut + cut / 10 + 1;
+	if (cut >= d->max)
+		cut = d->max;
+	for (size_t v = 0; v < d->nvalues; v++) {
+		double rate = 100.0 * (double)d->values[v].samples / (double)d->samples;
+
+		if (d->values[v].cycles > cut)
+			beyond += d->values[v].samples;
+		else if (rate > top)
+			top = rate;
+	}
+	double lo = d->min > 0 ? d->min - 0.5 : 0, hi = cut + 0.5;
 	int err = hwp_chart__axis(c, HWP_CHART_X, src == HWP_CYCLES_MODELLED ? "cycles (modelled)" : "cycles",
 				  lo, hi, HWP_AXIS_INTEGER);
 	if (!err)
 		err = hwp_chart__axis(c, HWP_CHART_Y, "occurrence rate", 0, top > 0 ? top * 1.08 : 1,
 				      HWP_AXIS_PERCENT);
-	for (size_t v = 0; v < d->nvalues && !err; v++) {
+	for (size_t v = 0; v < d->nvalues && !err && d->values[v].cycles <= cut; v++) {
 		double rate = 100.0 * (double)d->values[v].samples / (double)d->samples;
 
 		snprintf(tip, sizeof(tip), "%" PRIu32 " cycles: %" PRIu64 " samples (%.2f%%)", d->values[v].cycles,
@@ -162,12 +189,29 @@ int timing_write_svg(const char *path, const char *title, const struct hwp_timin
 	snprintf(note, sizeof(note), "%s", src == HWP_CYCLES_MODELLED
 		 ? "Cycles are modelled by hwprof's emulator (a cost model), not measured on hardware."
 		 : "Cycles measured by the CPU's branch records (LBR): the time since the previous taken branch.");
+	if (!err && beyond) {
+		char tail[160];
+
+		snprintf(tail, sizeof(tail), "%" PRIu64 " samples (%.2f%%) above %" PRIu32 " cycles, up to %" PRIu32
+			 ", are not drawn.", beyond, 100.0 * (double)beyond / (double)d->samples, cut, d->max);
+		err = hwp_chart__note(c, tail);
+	}
 	if (!err)
 		err = hwp_chart__note(c, note);
 	if (err) {
 		hwp_chart__delete(c);
-		return cli_error("%s", hwp_errmsg());
+		return NULL;
 	}
+	return c;
+}
+
+int timing_write_svg(const char *path, const char *title, const struct hwp_timing_dist *d,
+		     enum hwp_cycles_source src, const char *what)
+{
+	struct hwp_chart *c = timing_chart(title, d, src, what);
+
+	if (!c)
+		return cli_error("%s", hwp_errmsg());
 	FILE *fp = fopen(path, "w");
 	if (!fp) {
 		hwp_chart__delete(c);

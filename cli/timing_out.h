@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "hwprof/chart.h"
 #include "hwprof/symbolize.h"
 #include "hwprof/table.h"
 #include "hwprof/timing.h"
@@ -23,6 +24,13 @@ void timing_block_name(struct hwp_symbolizer *sym, const struct hwp_code_loc *st
    exit code. */
 int timing_print_rates(struct hwp_symbolizer *sym, const struct hwp_timing_block *blocks, const size_t *idx,
 		       size_t n, enum hwp_cycles_source src, enum hwp_table_format fmt);
+
+/* The occurrence-rate chart of D with the modes marked (NULL: hwp_errmsg()). */
+struct hwp_chart *timing_chart(const char *title, const struct hwp_timing_dist *d, enum hwp_cycles_source src,
+				const char *what);
+/* The per-block table (hwprof timing's) of the N blocks IDX of T. NULL: out of memory. */
+struct hwp_table *timing_blocks_table(struct hwp_symbolizer *sym, struct hwp_timing *t, const size_t *idx,
+				      size_t n, enum hwp_table_format fmt);
 
 /* Draws the occurrence-rate chart of D to PATH with the modes marked.
    TITLE names what was timed. Returns the exit code. */

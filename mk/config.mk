@@ -18,13 +18,18 @@ HAVE_LIBDW := $(call have,elfutils/libdw.h,-ldw -lelf)
 HAVE_LIBIBERTY := $(call have,libiberty/demangle.h,-liberty)
 HAVE_CAPSTONE := $(call have,capstone/capstone.h,-lcapstone)
 HAVE_LIBPFM := $(call have,perfmon/pfmlib.h,-lpfm)
+# export and fleet: pprof (protobuf-c, zlib) and ClickHouse over HTTP (libcurl)
+HAVE_FLEET := $(call have,protobuf-c/protobuf-c.h,-lprotobuf-c)$(call have,curl/curl.h,-lcurl)$(call have,zlib.h,-lz)$(if $(shell command -v protoc-c),1)
 
 ifneq ($(HAVE_ZSTD)$(HAVE_LIBDW)$(HAVE_LIBIBERTY),111)
 $(error hwprof: cannot build without$(if $(HAVE_LIBDW),, libelf/libdw)$(if $(HAVE_ZSTD),, libzstd)$(if $(HAVE_LIBIBERTY),, libiberty): run 'make setup' (Debian packages: libelf-dev libdw-dev libzstd-dev libiberty-dev))
 endif
+ifneq ($(HAVE_FLEET),1111)
+$(error hwprof: cannot build without protobuf-c (and protoc-c), libcurl and zlib: run 'make setup' (Debian packages: libprotobuf-c-dev protobuf-c-compiler libcurl4-openssl-dev zlib1g-dev))
+endif
 
 ALL_CFLAGS += -DHAVE_ZSTD -DHAVE_LIBDW $(if $(HAVE_CAPSTONE),-DHAVE_CAPSTONE) $(if $(HAVE_LIBPFM),-DHAVE_LIBPFM)
-LIBS += -lzstd -ldw -lelf -liberty $(if $(HAVE_CAPSTONE),-lcapstone) $(if $(HAVE_LIBPFM),-lpfm) -lm
+LIBS += -lzstd -ldw -lelf -liberty $(if $(HAVE_CAPSTONE),-lcapstone) $(if $(HAVE_LIBPFM),-lpfm) -lprotobuf-c -lcurl -lz -lm
 
 config_q = $(subst ','\'',$(CC) | $(ALL_CFLAGS) | $(LDFLAGS) | $(LIBS))
 CONFIG_CHANGED := $(shell mkdir -p $(BUILD) && if [ "$$(cat $(CONFIG_STAMP) 2>/dev/null)" != '$(config_q)' ]; then \

@@ -18,6 +18,11 @@ else
 	echo "== synthesized branch stacks over branchy's real branch instructions: $data"
 fi
 echo
+echo "== hwprof advise --limit 5   (findings with their evidence and what to do)"
+"$HWPROF" advise --limit 5 -i "$data"
+echo "== hwprof report --html $out/report.html   (every report in one self-contained page)"
+"$HWPROF" report --html "$out/report.html" -i "$data"
+echo
 echo "== hwprof branches --sort symbol_from,symbol_to,srcline_from,srcline_to,mispredict --min-percent 1"
 "$HWPROF" branches --sort symbol_from,symbol_to,srcline_from,srcline_to,mispredict --min-percent 1 -i "$data" | head -25
 echo

@@ -26,11 +26,16 @@ HWP_BEGIN_DECLS
 enum hwp_bolt_format {
 	HWP_BOLT_FORMAT_FDATA,
 	HWP_BOLT_FORMAT_PREAGG,
+	/* fdata from IP samples alone (C collected with opts.ip_samples), as
+	   'perf2bolt -nl' writes it: "no_lbr EVENT: ..." then "1 FUNC OFF
+	   COUNT" per sampled address. Weaker than branch fdata: no edges,
+	   no calls; BOLT spreads the sample counts over blocks. */
+	HWP_BOLT_FORMAT_NO_LBR,
 };
 
 /*
  * Writes MODULE's BOLT profile from C (collected with opts.ranges, ranges
- * checked) to FP. Returns 0 or <0 (hwp_errmsg(): the binary is missing or
+ * checked; HWP_BOLT_FORMAT_NO_LBR: with opts.ip_samples) to FP. Returns 0 or <0 (hwp_errmsg(): the binary is missing or
  * has no symbol table, a write failed, ENOMEM).
  */
 HWP_API int hwp_bolt_profile__write(struct hwp_branch_collector *c, int module, enum hwp_bolt_format f,

@@ -21,6 +21,7 @@ struct hwp_branch_collector;
 
 struct hwp_branch_collect_stats {
 	uint64_t samples;           /* samples seen */
+	uint64_t ip_samples;        /* counted by opts.ip_samples */
 	uint64_t branch_samples;    /* samples with a branch stack */
 	uint64_t entries;           /* branch entries counted */
 	uint64_t entries_with_flags; /* mispred or predicted bit set */
@@ -98,6 +99,18 @@ struct hwp_branch_collect_opts {
 	   text's address section needs them; the table costs a lookup per
 	   sample and grows with the distinct sampled instructions). */
 	bool no_addresses;
+	/* Count sample IPs per module offset (hwp_branch_collector__ip_samples()),
+	   the source of profiles from IP samples alone (cpu-clock, cycles
+	   without branch stacks); enum hwp_ip_samples. */
+	unsigned ip_samples;
+};
+
+/* Which samples' IPs opts.ip_samples counts. */
+enum hwp_ip_samples {
+	HWP_IP_SAMPLES_NONE,          /* none (default) */
+	HWP_IP_SAMPLES_WITHOUT_STACK, /* samples without a branch stack or with an empty one:
+					 nearly free for branch recordings */
+	HWP_IP_SAMPLES_ALL,           /* every sample, with a branch stack or not */
 };
 
 /* Counts into a new table; S resolves addresses (it must outlive the
@@ -105,6 +118,17 @@ struct hwp_branch_collect_opts {
 HWP_API struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 							       const struct hwp_branch_collect_opts *opts);
 HWP_API void hwp_branch_collector__delete(struct hwp_branch_collector *c);
+/*
+ * A collector over counts made elsewhere (other machines' recordings, a
+ * database: see fleet.h): TABLE the taken branches, RANGES (may be NULL)
+ * the fall-through ranges (checked ones), modules registered in SYM (it
+ * must outlive the collector); NAME names the input in messages. What the
+ * profile writers (llvm_profile.h, bolt_profile.h, range_profile.h) read;
+ * nothing to read or add. Takes the tables (also on failure). NULL + errno.
+ */
+HWP_API struct hwp_branch_collector *hwp_branch_collector__from_tables(struct hwp_symbolizer *sym, const char *name,
+								       struct hwp_branch_table *table,
+								       struct hwp_branch_table *ranges);
 /* Counts one sample of S (from hwp_session__next()); other records are ignored. */
 HWP_API int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_event *ev,
 				      const struct hwp_thread *th);
@@ -135,6 +159,14 @@ HWP_API int hwp_branch_collector__check_ranges(struct hwp_branch_collector *c);
    branch stack, rows keyed from = to = the address (AutoFDO's address
    counts). NULL without (or with opts.no_addresses). */
 HWP_API const struct hwp_branch_table *hwp_branch_collector__addresses(const struct hwp_branch_collector *c);
+/* With opts.ip_samples: the samples' IPs, rows keyed from = to = the
+   address, count = samples (one row per distinct address: the table grows
+   with the code sampled, not with the recording). NULL without. */
+HWP_API const struct hwp_branch_table *hwp_branch_collector__ip_samples(const struct hwp_branch_collector *c);
+/* The events whose samples opts.ip_samples counted, in the order first
+   seen; *NR of them (at most 16 are kept). */
+HWP_API const struct hwp_evsel *const *hwp_branch_collector__ip_events(const struct hwp_branch_collector *c,
+									 size_t *nr);
 HWP_API const struct hwp_range_stats *hwp_branch_collector__range_stats(const struct hwp_branch_collector *c);
 
 HWP_END_DECLS

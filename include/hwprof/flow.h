@@ -82,6 +82,12 @@ struct hwp_flow_cond {
 	bool hot_taken;
 };
 
+/* Fills C's probabilities, intervals and hot flag from its counts (taken,
+   not_taken, taken_entries, taken_with_info, taken_mispredicted) as the
+   analysis does, at normal quantile Z (<= 0: 95%, as the analysis): for counts summed over
+   recordings (hwprof's fleet rows). */
+HWP_API void hwp_flow_cond__finish(struct hwp_flow_cond *c, double z);
+
 /* Sorted by executions, descending (then module, offset). */
 HWP_API const struct hwp_flow_cond *hwp_flow__conds(const struct hwp_flow *f, size_t *n);
 /* The one at SITE, NULL when it is no conditional branch seen in a range. */

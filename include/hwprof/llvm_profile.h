@@ -38,6 +38,22 @@ HWP_BEGIN_DECLS
  */
 HWP_API int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp);
 
+/*
+ * The flat profile from IP samples alone (C collected with
+ * opts.ip_samples), as AutoFDO's create_llvm_prof writes it without LBR:
+ *   - an instruction's count is the samples at it times its duplication
+ *     factor; a location's count is the MAX over its instructions; every
+ *     line of a sampled function part is listed (0 when no sample hit it);
+ *   - a function's (and an inlined call site's) total is the sum of those
+ *     counts; head samples are 0 and there are no call targets;
+ *   - functions with at most max(10, 5e-6 x the module's samples) samples
+ *     are left out.
+ * Weaker than a branch profile: counts are sample densities (a long
+ * instruction or a stall draws more samples), not executions. A first
+ * comment line ('#', which LLVM's reader skips) says so.
+ */
+HWP_API int hwp_llvm_profile__write_ip_samples(struct hwp_branch_collector *c, int module, FILE *fp);
+
 HWP_END_DECLS
 
 #endif

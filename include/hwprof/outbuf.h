@@ -21,7 +21,12 @@ struct hwp_outbuf {
 	int err; /* first write error (errno), sticky */
 };
 
+/* FP NULL: the output stays in memory (the buffer grows), for
+   hwp_outbuf__take(). */
 HWP_API int hwp_outbuf__init(struct hwp_outbuf *o, FILE *fp);
+/* An in-memory outbuf's text (NUL-terminated, *LEN bytes), which the caller
+   frees; the outbuf is finished. NULL on ENOMEM or a write error. */
+HWP_API char *hwp_outbuf__take(struct hwp_outbuf *o, size_t *len);
 /* Flushes and frees; returns 0 or -errno of the first write error. */
 HWP_API int hwp_outbuf__finish(struct hwp_outbuf *o);
 HWP_API void hwp_outbuf__flush(struct hwp_outbuf *o);

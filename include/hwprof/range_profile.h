@@ -23,6 +23,10 @@ HWP_BEGIN_DECLS
 enum hwp_range_format {
 	HWP_RANGE_FORMAT_AUTOFDO,
 	HWP_RANGE_FORMAT_PROFGEN,
+	/* AutoFDO's text from IP samples alone (C collected with
+	   opts.ip_samples): empty range and branch sections, every sample
+	   address counted (what create_llvm_prof --use_lbr=false reads) */
+	HWP_RANGE_FORMAT_AUTOFDO_IPS,
 };
 
 /*
@@ -39,7 +43,8 @@ HWP_API int hwp_range_profile__write(struct hwp_branch_collector *c, int module,
 /*
  * The module a profile is for when none is named: of the modules with
  * ranges, the program (not a shared library) with the most range counts,
- * else the module with the most. -ENOENT when no range was counted.
+ * else the module with the most (with no branch stack at all: of the
+ * modules sampled, with opts.ip_samples). -ENOENT when no range was counted.
  */
 HWP_API int hwp_range_profile__default_module(struct hwp_branch_collector *c);
 /* The module whose path, base name or build-id (hex) is NAME, among those
@@ -48,7 +53,8 @@ HWP_API int hwp_range_profile__find_module(struct hwp_branch_collector *c, const
 
 /*
  * The module whose build-id is that of the ELF file PATH (the binary a
- * profile is for). -ENOENT when PATH is no ELF file or has no build-id,
+ * profile is for), among the branches' (with no branch stack at all: the
+ * sampled addresses', with opts.ip_samples). -ENOENT when PATH is no ELF file or has no build-id,
  * -ESTALE when the recording's module of the same base name has another
  * build-id (hwp_errmsg() names both), -ENOENT when no module matches.
  */

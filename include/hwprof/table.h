@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A result table rendered three ways: aligned text (perf --stdio style, with a
- * '#' header), JSON (an array of objects, numbers as numbers) and CSV (RFC
- * 4180). Analyses fill cells; they never format output themselves.
+ * A result table rendered four ways: aligned text (perf --stdio style, with a
+ * '#' header), JSON (an array of objects, numbers as numbers), CSV (RFC
+ * 4180) and an HTML table. Analyses fill cells; they never format output themselves.
  */
 #ifndef HWPROF_TABLE_H
 #define HWPROF_TABLE_H
@@ -54,7 +54,9 @@ HWP_API int hwp_table__set_real(struct hwp_table *t, size_t col, double v); /* P
 HWP_API size_t hwp_table__rows(const struct hwp_table *t);
 HWP_API size_t hwp_table__columns(const struct hwp_table *t);
 
-enum hwp_table_format { HWP_TABLE_TEXT, HWP_TABLE_JSON, HWP_TABLE_CSV };
+/* HTML: a <table> of the text columns (class "hwp"; number cells carry
+   their raw value in data-v), for a page to embed. */
+enum hwp_table_format { HWP_TABLE_TEXT, HWP_TABLE_JSON, HWP_TABLE_CSV, HWP_TABLE_HTML };
 HWP_API void hwp_table__render(const struct hwp_table *t, enum hwp_table_format f, struct hwp_outbuf *o);
 
 HWP_END_DECLS

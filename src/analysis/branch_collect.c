@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/branch_collect_internal.h"
 #include "analysis/branch_table_internal.h"
@@ -17,11 +18,17 @@ struct hwp_branch_collector {
 	struct hwp_branch_table *blocks; /* with opts.blocks */
 	struct hwp_branch_table *ranges; /* with opts.ranges */
 	struct hwp_branch_table *addrs;  /* with opts.ranges: sample IPs */
+	struct hwp_branch_table *ips;    /* with opts.ip_samples */
+	const struct hwp_evsel *ip_ev[16]; /* the events ips counted */
+	size_t n_ip_ev;
 	struct hwp__code_cache *code;    /* made by the first range check */
 	size_t ranges_checked;           /* rows [0, this) of ranges were decoded */
 	struct hwp_branch_collect_stats st;
 	struct hwp_range_stats rst;
 	struct hwp_branch_collect_opts o;
+	/* made from tables (hwp_branch_collector__from_tables): no session */
+	struct hwp_symbolizer *sym;
+	char *name;
 };
 
 static const char *const reject_names[HWP_RANGE_REJECT_NR] = {
@@ -70,8 +77,14 @@ struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 		c->o.max_range = 1u << 20;
 	if (!c->o.dup_stride)
 		c->o.dup_stride = 0x1000;
+	if (c->o.ip_samples > HWP_IP_SAMPLES_ALL) {
+		hwp_set_error(EINVAL, "branch collector: unknown IP sample mode %u", c->o.ip_samples);
+		free(c);
+		errno = EINVAL;
+		return NULL;
+	}
 	c->table = hwp_branch_table__new(c->o.split);
-	if (c->table && ((c->o.blocks && !(c->blocks = hwp_branch_table__new(0))) ||
+	if (c->table && ((c->o.ip_samples && !(c->ips = hwp_branch_table__new(0))) ||(c->o.blocks && !(c->blocks = hwp_branch_table__new(0))) ||
 			 (c->o.ranges && (!(c->ranges = hwp_branch_table__new(0)) ||
 					  (!c->o.no_addresses && !(c->addrs = hwp_branch_table__new(0))))))) {
 		hwp_branch_collector__delete(c);
@@ -99,8 +112,53 @@ void hwp_branch_collector__delete(struct hwp_branch_collector *c)
 	hwp_branch_table__delete(c->blocks);
 	hwp_branch_table__delete(c->ranges);
 	hwp_branch_table__delete(c->addrs);
+	hwp_branch_table__delete(c->ips);
 	hwp__code_cache_delete(c->code);
+	free(c->name);
 	free(c);
+}
+
+struct hwp_branch_collector *hwp_branch_collector__from_tables(struct hwp_symbolizer *sym, const char *name,
+								struct hwp_branch_table *table,
+								struct hwp_branch_table *ranges)
+{
+	struct hwp_branch_collector *c = calloc(1, sizeof(*c));
+
+	if (!c || !(c->name = strdup(name ? name : "rows"))) {
+		free(c);
+		hwp_branch_table__delete(table);
+		hwp_branch_table__delete(ranges);
+		hwp_set_error(ENOMEM, "out of memory making the branch collector");
+		return NULL;
+	}
+	c->o.sz = sizeof(c->o);
+	c->o.ranges = ranges != NULL;
+	c->o.no_addresses = true;
+	c->sym = sym;
+	c->table = table;
+	c->ranges = ranges;
+	size_t n;
+	const struct hwp_branch_row *r = hwp_branch_table__rows(table, &n);
+	for (size_t i = 0; i < n; i++)
+		c->st.entries += r[i].c.count;
+	c->st.samples = c->st.branch_samples = c->st.entries ? 1 : 0;
+	if (ranges) {
+		c->rst.accepted = hwp_branch_table__total(ranges);
+		c->rst.distinct = hwp_branch_table__size(ranges);
+		c->rst.checked = true; /* by the recordings' collectors */
+		c->ranges_checked = c->rst.distinct;
+	}
+	return c;
+}
+
+struct hwp_symbolizer *hwp__branch_collector_symbolizer(const struct hwp_branch_collector *c)
+{
+	return c->sym ? c->sym : hwp_session__symbolizer(c->session);
+}
+
+const char *hwp__branch_collector_name(const struct hwp_branch_collector *c)
+{
+	return c->name ? c->name : hwp_session__path(c->session);
 }
 
 /*
@@ -163,14 +221,44 @@ static int add_range(struct hwp_branch_collector *c, const struct hwp_sample *s,
 	return 0;
 }
 
+/* The sample's IP, counted per module offset (opts.ip_samples). */
+static int add_ip(struct hwp_branch_collector *c, const struct hwp_event *ev, const struct hwp_thread *th)
+{
+	struct hwp_code_loc ip;
+	size_t i;
+	int err;
+
+	if (!(ev->sample.sample_type & HWP_SAMPLE_IP))
+		return 0;
+	hwp__session_enter_thread(c->session, th);
+	if ((err = hwp__session_resolve(c->session, 0, ev->sample.ip, &ip)) < 0)
+		return err;
+	if (hwp_branch_table__add(c->ips, &ip, &ip, 0) < 0)
+		return hwp_set_error(ENOMEM, "out of memory counting sample addresses");
+	c->st.ip_samples++;
+	for (i = 0; i < c->n_ip_ev && c->ip_ev[i] != ev->evsel; i++)
+		;
+	if (i == c->n_ip_ev && i < sizeof(c->ip_ev) / sizeof(c->ip_ev[0]))
+		c->ip_ev[c->n_ip_ev++] = ev->evsel;
+	return 0;
+}
+
 int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_event *ev,
 			      const struct hwp_thread *th)
 {
 	if (ev->type != HWP_RECORD_SAMPLE || !ev->evsel)
 		return 0;
 	const struct hwp_sample *s = &ev->sample;
+	bool stack = s->sample_type & HWP_SAMPLE_BRANCH_STACK;
 	c->st.samples++;
-	if (!(s->sample_type & HWP_SAMPLE_BRANCH_STACK))
+	/* an empty stack is none (perf script text without brstack has them) */
+	if (c->ips && (c->o.ip_samples == HWP_IP_SAMPLES_ALL || !stack || !s->branch_nr)) {
+		int err = add_ip(c, ev, th);
+
+		if (err < 0)
+			return err;
+	}
+	if (!stack)
 		return 0;
 	uint64_t bst = ev->evsel->attr.branch_sample_type;
 	if (bst & HWP_BRANCH_NO_FLAGS)
@@ -299,7 +387,7 @@ int hwp_branch_collector__check_ranges(struct hwp_branch_collector *c)
 	if (!c->ranges)
 		return 0;
 	if (!c->o.no_decode) {
-		if (!c->code && !(c->code = hwp__code_cache_new(hwp_session__symbolizer(c->session))))
+		if (!c->code && !(c->code = hwp__code_cache_new(hwp__branch_collector_symbolizer(c))))
 			return -ENOMEM;
 		int err = hwp__branch_table_retain(c->ranges, c->ranges_checked, keep_range, &k);
 		if (err || k.err)
@@ -320,7 +408,7 @@ int hwp_branch_collector__check_ranges(struct hwp_branch_collector *c)
 struct hwp__code_cache *hwp__branch_collector_code_cache(struct hwp_branch_collector *c)
 {
 	if (!c->code)
-		c->code = hwp__code_cache_new(hwp_session__symbolizer(c->session));
+		c->code = hwp__code_cache_new(hwp__branch_collector_symbolizer(c));
 	return c->code;
 }
 
@@ -365,6 +453,17 @@ const struct hwp_range_stats *hwp_branch_collector__range_stats(const struct hwp
 const struct hwp_branch_table *hwp_branch_collector__addresses(const struct hwp_branch_collector *c)
 {
 	return c->addrs;
+}
+
+const struct hwp_branch_table *hwp_branch_collector__ip_samples(const struct hwp_branch_collector *c)
+{
+	return c->ips;
+}
+
+const struct hwp_evsel *const *hwp_branch_collector__ip_events(const struct hwp_branch_collector *c, size_t *nr)
+{
+	*nr = c->n_ip_ev;
+	return c->ip_ev;
 }
 
 struct hwp_session *hwp__branch_collector_session(const struct hwp_branch_collector *c)

@@ -21,7 +21,12 @@ enum hwp_range_reject hwp__branch_collector_classify(const struct hwp_branch_col
 						     const struct hwp_code_loc *start,
 						     const struct hwp_code_loc *end, bool all_branches);
 
-/* The session C reads. */
+/* The symbolizer of C's modules (its session's, or the one it was made
+   with), and the name of its input for messages. */
+struct hwp_symbolizer *hwp__branch_collector_symbolizer(const struct hwp_branch_collector *c);
+const char *hwp__branch_collector_name(const struct hwp_branch_collector *c);
+
+/* The session C reads (NULL for one made from tables). */
 struct hwp_session *hwp__branch_collector_session(const struct hwp_branch_collector *c);
 
 #endif

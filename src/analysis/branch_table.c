@@ -142,6 +142,42 @@ int hwp_branch_table__add(struct hwp_branch_table *t, const struct hwp_code_loc 
 	return 0;
 }
 
+int hwp_branch_table__add_row(struct hwp_branch_table *t, const struct hwp_branch_row *row)
+{
+	struct extra x = { 0, 0, 0, 0 };
+	const struct hwp_branch_key *k = &row->key;
+
+	if (t->split & HWP_SPLIT_MISPRED)
+		x.mispred_state = k->mispred_state;
+	if (t->split & HWP_SPLIT_TYPE)
+		x.type = k->type;
+	if (t->split & HWP_SPLIT_CYCLES)
+		x.cycles = k->cycles;
+	if (t->split & HWP_SPLIT_TX)
+		x.tx = k->tx;
+
+	uint64_t h = key_hash(&k->from, &k->to, x);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&t->map, h);
+	struct hwp_branch_row *r = NULL;
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i)) {
+		if (key_eq(&t->rows[i].key, &k->from, &k->to, x)) {
+			r = &t->rows[i];
+			break;
+		}
+	}
+	if (!r && !(r = insert(t, h, &k->from, &k->to, x)))
+		return hwp_set_error(ENOMEM, "out of memory adding branch row %zu to the branch table", t->nr + 1);
+	r->c.count += row->c.count;
+	r->c.mispred += row->c.mispred;
+	r->c.predicted += row->c.predicted;
+	r->c.cycles_sum += row->c.cycles_sum;
+	r->c.cycles_n += row->c.cycles_n;
+	t->total += row->c.count;
+	return 0;
+}
+
 size_t hwp_branch_table__size(const struct hwp_branch_table *t)
 {
 	return t->nr;

@@ -297,6 +297,19 @@ static void finish_cond(struct hwp_flow_cond *c, const struct cond_acc *a, doubl
 	c->hot_taken = c->p_taken_lo > 0.5;
 }
 
+void hwp_flow_cond__finish(struct hwp_flow_cond *c, double z)
+{
+	struct cond_acc a;
+
+	memset(&a, 0, sizeof(a));
+	a.taken = c->taken;
+	a.not_taken = c->not_taken;
+	a.entries = c->taken_entries;
+	a.with_info = c->taken_with_info;
+	a.mispred = c->taken_mispredicted;
+	finish_cond(c, &a, z > 0 ? z : 1.959963984540054);
+}
+
 static const struct hwp_flow *sort_flow; /* for the by-site comparison */
 
 static int cmp_cond_site(const void *a, const void *b)

@@ -4,26 +4,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/wilson.h"
 #include "hwprof/mispredicts.h"
 
-void hwp_wilson_interval(uint64_t k, uint64_t n, double z, double *lo, double *hi)
+void hwp__wilson(double k, double n, double z, double *lo, double *hi)
 {
-	if (n == 0) {
+	if (n <= 0) {
 		*lo = 0;
 		*hi = 1;
 		return;
 	}
-	double nn = (double)n, p = (double)k / nn, z2 = z * z;
-	double denom = 1 + z2 / nn;
-	double center = (p + z2 / (2 * nn)) / denom;
-	double half = z * sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn)) / denom;
+	double p = k / n, z2 = z * z;
+	double denom = 1 + z2 / n;
+	double center = (p + z2 / (2 * n)) / denom;
+	double half = z * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom;
 	*lo = center - half < 0 ? 0 : center - half;
 	*hi = center + half > 1 ? 1 : center + half;
 	/* exact at the ends (rounding leaves 1e-19 where the bound is 0) */
-	if (k == 0)
+	if (k <= 0)
 		*lo = 0;
 	if (k >= n)
 		*hi = 1;
+}
+
+void hwp_wilson_interval(uint64_t k, uint64_t n, double z, double *lo, double *hi)
+{
+	hwp__wilson((double)k, (double)n, z, lo, hi);
 }
 
 static int cmp_site(const void *a, const void *b)

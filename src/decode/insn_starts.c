@@ -108,6 +108,28 @@ bool hwp__code_file_base(const struct hwp__code_file *f, bool exec, uint64_t *va
 	return false;
 }
 
+/* Whether the dynamic section names the file (DT_SONAME): a library. */
+static bool has_soname(Elf *e)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !(d = elf_getdata(scn, NULL)) ||
+		    !sh.sh_entsize)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Dyn dyn;
+
+			if (gelf_getdyn(d, (int)i, &dyn) && dyn.d_tag == DT_SONAME)
+				return true;
+		}
+	}
+	return false;
+}
+
 bool hwp__code_file_is_program(const struct hwp__code_file *f)
 {
 	GElf_Ehdr eh;
@@ -119,12 +141,13 @@ bool hwp__code_file_is_program(const struct hwp__code_file *f)
 		return true;
 	if (eh.e_type != ET_DYN || elf_getphdrnum(f->elf, &n))
 		return false;
-	/* a PIE asks for an interpreter; a shared library does not */
+	/* a PIE asks for an interpreter and has no soname; a shared library
+	   has one, even when it can run too (libc.so.6 asks for ld.so) */
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
 
 		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_INTERP)
-			return true;
+			return !has_soname(f->elf);
 	}
 	return false;
 }

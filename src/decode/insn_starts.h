@@ -33,7 +33,8 @@ int hwp__code_file_offset_to_vaddr(const struct hwp__code_file *f, uint64_t off,
 /* The address of the first PT_LOAD segment (EXEC: the first executable
    one) in program-header order. False when there is none. */
 bool hwp__code_file_base(const struct hwp__code_file *f, bool exec, uint64_t *vaddr);
-/* A program (ET_EXEC, or a PIE: ET_DYN with PT_INTERP), not a library. */
+/* A program (ET_EXEC, or a PIE: ET_DYN with PT_INTERP and no DT_SONAME),
+   not a library (libc.so.6 has an interpreter too, and a soname). */
 bool hwp__code_file_is_program(const struct hwp__code_file *f);
 /*
  * Sets bit i of BITS (SIZE bits, zeroed by the caller) when an instruction

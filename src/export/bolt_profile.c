@@ -645,6 +645,55 @@ static int gather_ranges(struct ctx *x, struct hwp_branch_collector *c, FILE *pa
 	return 0;
 }
 
+struct ip_count {
+	int fn;
+	uint64_t off, count;
+};
+
+static int by_fn_off(const void *p, const void *q)
+{
+	const struct ip_count *a = p, *b = q;
+
+	if (a->fn != b->fn)
+		return a->fn < b->fn ? -1 : 1;
+	return a->off < b->off ? -1 : a->off > b->off;
+}
+
+/*
+ * BOLT's fdata without LBR, as 'perf2bolt -nl' writes it: "no_lbr" and the
+ * events sampled (spelled as perf script prints them, "cpu-clock:"), then
+ * "1 FUNC OFF COUNT" per sampled address of a function; samples outside
+ * every function are left out, as perf2bolt leaves them.
+ */
+static int write_no_lbr(struct ctx *x, struct hwp_branch_collector *c, FILE *fp)
+{
+	size_t n, nev, k = 0;
+	const struct hwp_branch_row *r = hwp_branch_table__rows(hwp_branch_collector__ip_samples(c), &n);
+	const struct hwp_evsel *const *ev = hwp_branch_collector__ip_events(c, &nev);
+	struct ip_count *v = calloc(n ? n : 1, sizeof(*v));
+
+	if (!v)
+		return hwp_set_error(ENOMEM, "out of memory writing a BOLT profile");
+	for (size_t i = 0; i < n; i++) {
+		uint64_t a;
+		int fn;
+
+		if (r[i].key.from.module != x->module || !r[i].c.count || !to_vaddr(x, r[i].key.from.offset, &a) ||
+		    (fn = find_fn(x, a)) < 0)
+			continue;
+		v[k++] = (struct ip_count){ fn, a - x->fn[fn].start, r[i].c.count };
+	}
+	qsort(v, k, sizeof(*v), by_fn_off);
+	fputs("no_lbr", fp);
+	for (size_t i = 0; i < nev; i++)
+		fprintf(fp, " %s:", ev[i]->name ? ev[i]->name : "unknown");
+	fputc('\n', fp);
+	for (size_t i = 0; i < k; i++)
+		fprintf(fp, "1 %s %" PRIx64 " %" PRIu64 "\n", x->fn[v[i].fn].name, v[i].off, v[i].count);
+	free(v);
+	return 0;
+}
+
 static void write_fdata(FILE *fp, struct ctx *x)
 {
 	size_t n = 0;
@@ -673,13 +722,14 @@ static void write_fdata(FILE *fp, struct ctx *x)
 
 int hwp_bolt_profile__write(struct hwp_branch_collector *c, int module, enum hwp_bolt_format f, FILE *fp)
 {
-	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	struct hwp_symbolizer *s = hwp__branch_collector_symbolizer(c);
 	struct ctx x = { .module = module };
 	const char *path;
 	int err;
 
-	if (!hwp_branch_collector__ranges(c))
-		return hwp_set_error(EINVAL, "BOLT profile: the branch collector counted no ranges");
+	if (f == HWP_BOLT_FORMAT_NO_LBR ? !hwp_branch_collector__ip_samples(c) : !hwp_branch_collector__ranges(c))
+		return hwp_set_error(EINVAL, "BOLT profile: the branch collector counted no %s",
+				     f == HWP_BOLT_FORMAT_NO_LBR ? "sample addresses" : "ranges");
 	if (!s || !(path = hwp_symbolizer__module_file(s, module)))
 		return -ENOENT; /* the symbolizer said why */
 	if (!(x.cc = hwp__branch_collector_code_cache(c)))
@@ -688,13 +738,16 @@ int hwp_bolt_profile__write(struct hwp_branch_collector *c, int module, enum hwp
 		return hwp_set_error(ENOENT, "%s: cannot read it as an ELF file", path);
 	if ((err = read_functions(&x, path)))
 		goto out;
-	if ((err = gather_origins(&x, c)) ||
+	if (f == HWP_BOLT_FORMAT_NO_LBR) {
+		err = write_no_lbr(&x, c, fp);
+	} else if ((err = gather_origins(&x, c)) ||
 	    (err = gather_branches(&x, c, f == HWP_BOLT_FORMAT_PREAGG ? fp : NULL)) ||
-	    (err = gather_ranges(&x, c, f == HWP_BOLT_FORMAT_PREAGG ? fp : NULL)))
+	    (err = gather_ranges(&x, c, f == HWP_BOLT_FORMAT_PREAGG ? fp : NULL))) {
 		goto out;
-	if (f == HWP_BOLT_FORMAT_FDATA)
+	} else if (f == HWP_BOLT_FORMAT_FDATA) {
 		write_fdata(fp, &x);
-	if (fflush(fp) || ferror(fp))
+	}
+	if (!err && (fflush(fp) || ferror(fp)))
 		err = hwp_set_error(EIO, "writing the profile: %s", strerror(errno ? errno : EIO));
 out:
 	for (size_t i = 0; i < x.n_fn; i++) {

@@ -42,6 +42,7 @@ struct node {
 	const char *name;
 	uint32_t off, disc; /* call site in the parent (inlined nodes) */
 	uint64_t total, head;
+	uint64_t samples; /* top-level, IP samples: the samples in it (no duplication factor) */
 	struct body *b;
 	size_t nb, cb;
 	struct node **kids;
@@ -69,6 +70,10 @@ struct ctx {
 	size_t ntop, ctop;
 	struct node *last; /* top-level lookups come in address order: mostly the same function */
 	uint64_t weight, no_lines; /* sampled instruction counts: all, without debug info */
+	bool ips; /* from IP samples: counts are samples, not executions */
+	uint64_t *seen; /* IP samples: starts of the function parts given zero counts */
+	size_t nseen, cseen;
+	uint64_t samples; /* IP samples in the module */
 };
 
 static int nomem(void)
@@ -313,6 +318,90 @@ static int count_insns(struct ctx *x, struct hwp_branch_collector *c)
 	return 0;
 }
 
+/*
+ * AutoFDO fills only the part of a function a sample fell in (a symbol:
+ * the hot or the cold part of a split function), not every function of
+ * its name: the range of the subprogram NAME that holds VA, walked with
+ * count 0 once.
+ */
+static int zero_fill_part(struct ctx *x, uint64_t offset)
+{
+	struct hwp__src_frame fr[MAX_FRAMES];
+	uint64_t va, lo[16], hi[16], start, end, *p;
+	size_t n;
+	int err;
+
+	if (!frames_at(x, offset, fr, &va))
+		return 0;
+	n = hwp__dwarf_frames_named(x->df, fr[0].name, lo, hi, 16);
+	for (size_t i = 0; i < n; i++) {
+		if (va < lo[i] || va >= hi[i])
+			continue;
+		for (size_t j = 0; j < x->nseen; j++)
+			if (x->seen[j] == lo[i])
+				return 0;
+		if (!(p = HWP_VEC_PUSH(x->seen, x->nseen, x->cseen)))
+			return nomem();
+		*p = lo[i];
+		if (hwp__code_file_vaddr_to_offset(x->file, lo[i], &start) ||
+		    hwp__code_file_vaddr_to_offset(x->file, hi[i] - 1, &end))
+			return 0;
+		x->count = 0;
+		x->limit = end + 1;
+		err = hwp__code_cache_range(x->cc, x->module, start, end, on_insn, x);
+		x->limit = UINT64_MAX;
+		return err == -ENOMEM ? nomem() : 0;
+	}
+	return 0;
+}
+
+/*
+ * Step 1 from IP samples, as AutoFDO's create_llvm_prof --use_lbr=false
+ * counts them: an instruction's count is the number of samples at it; the
+ * function parts sampled are walked with count 0 first (AutoFDO looks
+ * every byte of a sampled function up), so their unsampled lines say 0.
+ */
+static int count_ips(struct ctx *x, struct hwp_branch_collector *c)
+{
+	const struct hwp_branch_row *r;
+	struct insn_count *p;
+	size_t n, k = 0;
+	int err;
+
+	r = hwp_branch_table__rows(hwp_branch_collector__ip_samples(c), &n);
+	for (size_t i = 0; i < n; i++) {
+		if (r[i].key.from.module != x->module || !r[i].c.count)
+			continue;
+		if ((err = zero_fill_part(x, r[i].key.from.offset)))
+			return err;
+		if (!(p = HWP_VEC_PUSH(x->ic, x->nic, x->cic)))
+			return nomem();
+		*p = (struct insn_count){ r[i].key.from.offset, r[i].c.count, 1 };
+		x->samples += r[i].c.count;
+	}
+	if (!x->nic)
+		return 0;
+	qsort(x->ic, x->nic, sizeof(*x->ic), by_offset);
+	for (size_t i = 1; i < x->nic; i++) {
+		if (x->ic[i].offset == x->ic[k].offset)
+			x->ic[k].count += x->ic[i].count;
+		else
+			x->ic[++k] = x->ic[i];
+	}
+	x->nic = k + 1;
+	return 0;
+}
+
+/* AutoFDO leaves out a function with too few samples to tell anything:
+   at most 10, or 5e-6 of the binary's samples (its kMinSamples and
+   --sample_threshold_frac). */
+static bool too_few(const struct ctx *x, const struct node *n)
+{
+	double frac = 5e-6 * (double)x->samples;
+
+	return (double)n->samples <= (frac > 10 ? frac : 10);
+}
+
 /* Step 2. */
 static int body_samples(struct ctx *x)
 {
@@ -330,10 +419,14 @@ static int body_samples(struct ctx *x)
 			x->no_lines += ic->count;
 			continue; /* no debug info: llvm-profgen skips it too */
 		}
-		leaf = leaf_node(x, fr, n, ic->count * ic->len);
+		count = ic->count * duplication_factor(fr[n - 1].discriminator);
+		/* llvm-profgen counts a range's instruction once per byte;
+		   AutoFDO an IP sample once, times its duplication factor */
+		leaf = leaf_node(x, fr, n, x->ips ? count : ic->count * ic->len);
+		if (x->last)
+			x->last->samples += ic->count; /* leaf_node() began at top_get() */
 		if (!leaf || !(b = body_get(leaf, line_offset(&fr[n - 1]), base_discriminator(fr[n - 1].discriminator))))
 			return nomem();
-		count = ic->count * duplication_factor(fr[n - 1].discriminator);
 		if (count > b->count)
 			b->count = count;
 	}
@@ -491,7 +584,7 @@ static void warn_debug_gaps(struct ctx *x, const char *path)
 {
 	if (x->no_lines && x->no_lines * 100 >= x->weight)
 		hwp_log(HWP_LOG_WARN,
-			"%s: %.1f%% of the sampled instructions have no debug info (code built without -g, "
+			"%s: %.1f%% of the sampled instructions have no debug info (code compiled without it, "
 			"e.g. from a static library): they are not in the profile",
 			path, 100.0 * (double)x->no_lines / (double)x->weight);
 	if (x->weight > x->no_lines && !hwp__dwarf_frames_has_discriminators(x->df))
@@ -502,15 +595,17 @@ static void warn_debug_gaps(struct ctx *x, const char *path)
 			path);
 }
 
-int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp)
+static int write_profile(struct hwp_branch_collector *c, int module, bool ips, FILE *fp)
 {
-	struct ctx x = { .module = module, .limit = UINT64_MAX };
+	struct ctx x = { .module = module, .limit = UINT64_MAX, .ips = ips };
 	const char *path;
 	int err;
 
-	x.s = hwp_session__symbolizer(hwp__branch_collector_session(c));
-	if (!hwp_branch_collector__ranges(c))
+	x.s = hwp__branch_collector_symbolizer(c);
+	if (!ips && !hwp_branch_collector__ranges(c))
 		return hwp_set_error(EINVAL, "LLVM sample profile: the branch collector counted no ranges");
+	if (ips && !hwp_branch_collector__ip_samples(c))
+		return hwp_set_error(EINVAL, "LLVM sample profile: the branch collector counted no sample addresses");
 	if (!x.s || !(path = hwp_symbolizer__module_file(x.s, module)))
 		return -ENOENT; /* the symbolizer said why */
 	if (!(x.cc = hwp__branch_collector_code_cache(c)))
@@ -521,13 +616,21 @@ int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp
 		hwp__code_file_close(x.file);
 		return -errno;
 	}
-	if ((err = count_insns(&x, c)) || (err = body_samples(&x)) || (err = call_samples(&x, c)))
+	if (ips) {
+		if ((err = count_ips(&x, c)) || (err = body_samples(&x)))
+			goto out;
+		fputs("# hwprof: from IP samples without branch stacks: line counts are sample densities; "
+		      "no call targets, no fall-through or taken-branch counts\n", fp);
+	} else if ((err = count_insns(&x, c)) || (err = body_samples(&x)) || (err = call_samples(&x, c))) {
 		goto out;
+	}
 	for (size_t i = 0; i < x.ntop; i++)
 		calls_floor(x.top[i]);
 	warn_debug_gaps(&x, path);
 	sort(x.top, x.ntop, sizeof(*x.top), by_total);
 	for (size_t i = 0; i < x.ntop; i++) {
+		if (ips && too_few(&x, x.top[i]))
+			continue;
 		fprintf(fp, "%s:%" PRIu64 ":%" PRIu64 "\n", x.top[i]->name, x.top[i]->total, x.top[i]->head);
 		write_node(fp, x.top[i], 1);
 	}
@@ -539,7 +642,18 @@ out:
 	free(x.top);
 	free(x.ic);
 	free(x.fn_seen);
+	free(x.seen);
 	hwp__dwarf_frames_close(x.df);
 	hwp__code_file_close(x.file);
 	return err;
+}
+
+int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp)
+{
+	return write_profile(c, module, false, fp);
+}
+
+int hwp_llvm_profile__write_ip_samples(struct hwp_branch_collector *c, int module, FILE *fp)
+{
+	return write_profile(c, module, true, fp);
 }

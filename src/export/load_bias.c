@@ -133,7 +133,7 @@ static int check_recorded_build_id(struct hwp_session *ses, const char *path, co
 /* The binary's executable segments and its module in the code cache. */
 static int open_probe(struct hwp_branch_collector *c, const char *path, struct probe *p, bool *pie)
 {
-	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	struct hwp_symbolizer *s = hwp__branch_collector_symbolizer(c);
 	Elf *e = hwp_elf__open(path);
 	uint8_t id[HWP_BUILD_ID_MAX];
 	size_t nph = 0, idn;

@@ -88,6 +88,15 @@ static int gather(struct ctx *x, struct hwp_branch_collector *c)
 	uint64_t a, b;
 	int err;
 
+	if (x->fmt == HWP_RANGE_FORMAT_AUTOFDO_IPS) { /* the address section only */
+		r = hwp_branch_table__rows(hwp_branch_collector__ip_samples(c), &n);
+		for (size_t i = 0; i < n; i++)
+			if (r[i].key.from.module == x->module && r[i].c.count && rel(x, r[i].key.from.offset, &a) &&
+			    (err = push(&x->addrs, a, 0, r[i].c.count)))
+				return err;
+		sort_merge(&x->addrs);
+		return 0;
+	}
 	r = hwp_branch_table__rows(hwp_branch_collector__ranges(c), &n);
 	for (size_t i = 0; i < n; i++)
 		if (r[i].key.from.module == x->module && rel(x, r[i].key.from.offset, &a) &&
@@ -131,13 +140,15 @@ static void write_pairs(FILE *fp, const struct items *it, const char *sep, uint6
 
 int hwp_range_profile__write(struct hwp_branch_collector *c, int module, enum hwp_range_format f, FILE *fp)
 {
-	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	struct hwp_symbolizer *s = hwp__branch_collector_symbolizer(c);
 	struct ctx x = { .module = module, .fmt = f };
+	bool autofdo = f == HWP_RANGE_FORMAT_AUTOFDO || f == HWP_RANGE_FORMAT_AUTOFDO_IPS;
 	const char *path;
 	int err;
 
-	if (!hwp_branch_collector__ranges(c))
-		return hwp_set_error(EINVAL, "range profile: the branch collector counted no ranges");
+	if (f == HWP_RANGE_FORMAT_AUTOFDO_IPS ? !hwp_branch_collector__ip_samples(c) : !hwp_branch_collector__ranges(c))
+		return hwp_set_error(EINVAL, "range profile: the branch collector counted no %s",
+				     f == HWP_RANGE_FORMAT_AUTOFDO_IPS ? "sample addresses" : "ranges");
 	if (!s || !(path = hwp_symbolizer__module_file(s, module)))
 		return -ENOENT; /* the symbolizer said why */
 	if (!(x.file = hwp__code_file_open(path)))
@@ -153,13 +164,13 @@ int hwp_range_profile__write(struct hwp_branch_collector *c, int module, enum hw
 	if ((err = gather(&x, c)))
 		goto out;
 	write_pairs(fp, &x.ranges, "-", x.base);
-	if (f == HWP_RANGE_FORMAT_AUTOFDO) {
+	if (autofdo) {
 		fprintf(fp, "%zu\n", x.addrs.nr);
 		for (size_t i = 0; i < x.addrs.nr; i++)
 			fprintf(fp, "%" PRIx64 ":%" PRIu64 "\n", x.addrs.v[i].a - x.base, x.addrs.v[i].count);
 	}
 	write_pairs(fp, &x.branches, "->", x.base);
-	if (f == HWP_RANGE_FORMAT_AUTOFDO) {
+	if (autofdo) {
 		const char *bid = hwp_symbolizer__module_build_id(s, module);
 
 		fprintf(fp, "// build_id: %s%s\n// %s\n\n", bid ? "0x" : "", bid ? bid : "",
@@ -177,7 +188,7 @@ out:
 
 int hwp_range_profile__default_module(struct hwp_branch_collector *c)
 {
-	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	struct hwp_symbolizer *s = hwp__branch_collector_symbolizer(c);
 	const struct hwp_branch_table *t = hwp_branch_collector__ranges(c);
 	const struct hwp_branch_row *r;
 	size_t n;
@@ -185,6 +196,8 @@ int hwp_range_profile__default_module(struct hwp_branch_collector *c)
 	uint64_t most[2] = { 0, 0 }, total = 0;
 	struct items per = { 0 }; /* a = module, count summed */
 
+	if (t && !hwp_branch_table__size(t) && hwp_branch_collector__ip_samples(c))
+		t = hwp_branch_collector__ip_samples(c); /* no branch stacks: the sampled modules */
 	if (!t)
 		return hwp_set_error(EINVAL, "range profile: the branch collector counted no ranges");
 	r = hwp_branch_table__rows(t, &n);
@@ -212,7 +225,7 @@ int hwp_range_profile__default_module(struct hwp_branch_collector *c)
 		/* e.g. a program whose time goes to a library it calls */
 		hwp_log(HWP_LOG_WARN, "%s: only %.2g%% of the fall-through ranges ran in the program %s, %.3g%% in %s: "
 			"the profile is of the program; name the other binary to profile it",
-			hwp_session__path(hwp__branch_collector_session(c)), 100.0 * (double)most[0] / (double)total,
+			hwp__branch_collector_name(c), 100.0 * (double)most[0] / (double)total,
 			hwp_symbolizer__module_name(s, best[0]), 100.0 * (double)most[1] / (double)total,
 			hwp_symbolizer__module_name(s, best[1]));
 	if (best[0] >= 0)
@@ -220,19 +233,30 @@ int hwp_range_profile__default_module(struct hwp_branch_collector *c)
 	if (best[1] >= 0) {
 		hwp_log(HWP_LOG_WARN, "%s: no fall-through range in a program's own code: the profile is of %s, "
 			"the module with the most",
-			hwp_session__path(hwp__branch_collector_session(c)), hwp_symbolizer__module_name(s, best[1]));
+			hwp__branch_collector_name(c), hwp_symbolizer__module_name(s, best[1]));
 		return best[1];
 	}
 	return hwp_set_error(ENOENT, "%s: no fall-through range was counted",
-			     hwp_session__path(hwp__branch_collector_session(c)));
+			     hwp__branch_collector_name(c));
 nomem:
 	free(per.v);
 	return -ENOMEM;
 }
 
+/* The table whose rows name the modules of the recording: the branches,
+   else (no branch stacks) the sampled addresses. */
+static const struct hwp_branch_table *module_rows_table(struct hwp_branch_collector *c)
+{
+	const struct hwp_branch_table *t = hwp_branch_collector__table(c);
+
+	if (!hwp_branch_table__size(t) && hwp_branch_collector__ip_samples(c))
+		return hwp_branch_collector__ip_samples(c);
+	return t;
+}
+
 int hwp_range_profile__find_module(struct hwp_branch_collector *c, const char *name)
 {
-	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
+	struct hwp_symbolizer *s = hwp__branch_collector_symbolizer(c);
 	const struct hwp_branch_row *r;
 	size_t n;
 	char seen[256] = "";
@@ -255,13 +279,13 @@ int hwp_range_profile__find_module(struct hwp_branch_collector *c, const char *n
 		}
 	}
 	return hwp_set_error(ENOENT, "%s: no module '%s' among those the branches ran in (%s)",
-			     hwp_session__path(hwp__branch_collector_session(c)), name, *seen ? seen : "none");
+			     hwp__branch_collector_name(c), name, *seen ? seen : "none");
 }
 
 int hwp_range_profile__module_for_file(struct hwp_branch_collector *c, const char *path)
 {
-	struct hwp_symbolizer *s = hwp_session__symbolizer(hwp__branch_collector_session(c));
-	const char *data = hwp_session__path(hwp__branch_collector_session(c));
+	struct hwp_symbolizer *s = hwp__branch_collector_symbolizer(c);
+	const char *data = hwp__branch_collector_name(c);
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	Elf *e = hwp_elf__open(path);
 	uint8_t id[HWP_BUILD_ID_MAX];
@@ -280,7 +304,7 @@ int hwp_range_profile__module_for_file(struct hwp_branch_collector *c, const cha
 	if (!idn)
 		return hwp_set_error(ENOENT, "%s: no build-id note: cannot tell whether it is the binary recorded", path);
 	hwp_build_id__hex(id, idn, hex);
-	r = hwp_branch_table__rows(hwp_branch_collector__table(c), &n);
+	r = hwp_branch_table__rows(module_rows_table(c), &n);
 	for (size_t i = 0; i < 2 * n; i++) {
 		int m = i < n ? r[i].key.from.module : r[i - n].key.to.module;
 		const char *bid, *name, *mb;
@@ -293,6 +317,12 @@ int hwp_range_profile__module_for_file(struct hwp_branch_collector *c, const cha
 		mb = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
 		if (!strcmp(mb, base))
 			same_name = m;
+	}
+	if (same_name >= 0 && !hwp_symbolizer__module_build_id(s, same_name)) {
+		/* perf script text records no build-id: the name is all there is */
+		hwp_log(HWP_LOG_WARN, "%s: the recording has no build-id for %s: taken to be this binary by its name",
+			path, hwp_symbolizer__module_name(s, same_name));
+		return same_name;
 	}
 	if (same_name >= 0) {
 		const char *bid = hwp_symbolizer__module_build_id(s, same_name);

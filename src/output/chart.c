@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hwprof/chart.h"
+#include "output/markup.h"
 #include "util/opts.h"
 #include "util/vec.h"
 
@@ -219,18 +220,6 @@ static bool has_axes(const struct hwp_chart *c)
 	return false;
 }
 
-void hwp_chart__plot_area(const struct hwp_chart *c, double *x, double *y, double *w, double *h)
-{
-	double top = TOP + (c->subtitle ? 18 : 0) + (c->nmarks ? 14.0 * (c->nmarks < 3 ? c->nmarks : 3) : 0);
-	double bottom = (has_axes(c) ? BOTTOM : 12) + NOTE_LINE * (double)c->nnotes;
-	double left = has_axes(c) ? LEFT : 12, right = has_axes(c) ? RIGHT : 12;
-
-	*x = left;
-	*y = top;
-	*w = c->width > left + right + 10 ? c->width - left - right : 10;
-	*h = c->height > top + bottom + 10 ? c->height - top - bottom : 10;
-}
-
 /* Data value V on axis A -> [0, 1] along it (clamped). */
 static double frac(const struct axis *a, double v)
 {
@@ -241,6 +230,93 @@ static double frac(const struct axis *a, double v)
 	else
 		f = (v - a->min) / (a->max - a->min);
 	return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+/* Estimated width of a label in the 11 px bold of mark labels. */
+#define MARK_CHAR_PX 6.8
+
+/* A mark label's horizontal extent at plot position X; ANCHOR as drawn. */
+static void mark_span(const char *text, double x, double px, double pw, double *lo, double *hi,
+		      const char **anchor)
+{
+	double w = (double)strlen(text) * MARK_CHAR_PX;
+
+	*anchor = x < px + 60 ? "start" : x > px + pw - 60 ? "end" : "middle";
+	*lo = **anchor == 's' ? x : **anchor == 'e' ? x - w : x - w / 2;
+	*hi = *lo + w;
+}
+
+/*
+ * Rows for the mark labels so that none overlaps another: each label, left
+ * to right, goes on the first row whose last label ends before it starts.
+ * ROW (may be NULL) gets each element's row. Returns the rows used.
+ */
+static size_t mark_rows(const struct hwp_chart *c, double px, double pw, size_t *row)
+{
+	double ends[16];
+	size_t nrows = 0, done = 0;
+	bool *placed = c->nel ? calloc(c->nel, sizeof(*placed)) : NULL;
+
+	if (c->nel && !placed)
+		return c->nmarks < 3 ? c->nmarks : 3; /* no memory: the plain stagger */
+	while (done < c->nmarks) {
+		size_t best = c->nel;
+
+		for (size_t i = 0; i < c->nel; i++)
+			if (c->el[i].kind == E_MARK && !placed[i] &&
+			    (best == c->nel || c->el[i].x0 < c->el[best].x0))
+				best = i;
+		if (best == c->nel)
+			break;
+		placed[best] = true;
+		done++;
+		const struct elem *e = &c->el[best];
+		double x = px + frac(&c->ax[0], e->x0) * pw, lo, hi;
+		const char *anchor;
+		size_t r = 0;
+
+		mark_span(e->text ? e->text : "", x, px, pw, &lo, &hi, &anchor);
+		while (r < nrows && ends[r] + 4 > lo)
+			r++;
+		if (r == 16)
+			r = 15; /* 16 rows of labels: let them overlap */
+		if (r == nrows)
+			nrows++;
+		ends[r] = hi;
+		if (row)
+			row[best] = r;
+	}
+	free(placed);
+	return nrows;
+}
+
+void hwp_chart__plot_area(const struct hwp_chart *c, double *x, double *y, double *w, double *h)
+{
+	double bottom = (has_axes(c) ? BOTTOM : 12) + NOTE_LINE * (double)c->nnotes;
+	double left = has_axes(c) ? LEFT : 12, right = has_axes(c) ? RIGHT : 12;
+
+	*x = left;
+	*w = c->width > left + right + 10 ? c->width - left - right : 10;
+	double top = TOP + (c->subtitle ? 18 : 0) + 14.0 * (double)mark_rows(c, left, *w, NULL);
+	*y = top;
+	*h = c->height > top + bottom + 10 ? c->height - top - bottom : 10;
+}
+
+/* TEXT as drawn in a line of WIDTH pixels at CHAR_PX per character: cut
+   with an ellipsis when too long (never inside a UTF-8 sequence). */
+static void fit_text(const char *text, double width, double char_px, char *buf, size_t len)
+{
+	size_t max = width > char_px ? (size_t)(width / char_px) : 1, n = strlen(text);
+
+	if (n <= max || max < 2 || len < 8) {
+		snprintf(buf, len, "%s", text);
+		return;
+	}
+	n = max - 1 < len - 4 ? max - 1 : len - 4;
+	while (n && ((unsigned char)text[n] & 0xc0) == 0x80)
+		n--;
+	memcpy(buf, text, n);
+	memcpy(buf + n, "\xe2\x80\xa6", 4); /* U+2026 and the terminator */
 }
 
 /* Tick positions of A: 1-2-5 steps (linear), powers of ten (log). */
@@ -275,18 +351,7 @@ static size_t ticks(const struct axis *a, double *t, size_t max)
 
 void hwp_chart__escape(struct hwp_outbuf *o, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': hwp_outbuf__puts(o, "&lt;"); break;
-		case '>': hwp_outbuf__puts(o, "&gt;"); break;
-		case '&': hwp_outbuf__puts(o, "&amp;"); break;
-		case '"': hwp_outbuf__puts(o, "&quot;"); break;
-		case '\'': hwp_outbuf__puts(o, "&apos;"); break;
-		default:
-			/* control characters are not allowed in XML 1.0 */
-			hwp_outbuf__putc(o, (unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' ? ' ' : *s);
-		}
-	}
+	hwp__markup_escape(o, s);
 }
 
 static void text_el(struct hwp_outbuf *o, const char *cls, double x, double y, const char *anchor,
@@ -374,10 +439,20 @@ void hwp_chart__render(const struct hwp_chart *c, struct hwp_outbuf *o)
 			    "</style>\n");
 	hwp_outbuf__printf(o, "<rect class=\"background\" x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n",
 			   c->width, c->height);
-	if (c->title)
-		text_el(o, "title", c->width / 2.0, 24, "middle", NULL, c->title);
-	if (c->subtitle)
-		text_el(o, "subtitle", c->width / 2.0, 42, "middle", NULL, c->subtitle);
+	char fitted[1024];
+
+	if (c->title) {
+		fit_text(c->title, c->width - 20.0, 9.6, fitted, sizeof(fitted));
+		text_el(o, "title", c->width / 2.0, 24, "middle", NULL, fitted);
+	}
+	if (c->subtitle) {
+		fit_text(c->subtitle, c->width - 20.0, 7.0, fitted, sizeof(fitted));
+		text_el(o, "subtitle", c->width / 2.0, 42, "middle", NULL, fitted);
+	}
+	size_t *row = calloc(c->nel ? c->nel : 1, sizeof(*row));
+
+	if (row)
+		mark_rows(c, px, pw, row);
 	if (has_axes(c))
 		draw_axes(c, o, px, py, pw, ph);
 	for (size_t i = 0; i < c->nel; i++) {
@@ -419,7 +494,7 @@ void hwp_chart__render(const struct hwp_chart *c, struct hwp_outbuf *o)
 			break;
 		case E_MARK: {
 			double x = px + frac(&c->ax[0], e->x0) * pw;
-			double ly = py - 6 - 14 * fmod(e->y0, 3);
+			double ly = py - 6 - 14 * (double)(row ? row[i] : (size_t)fmod(e->y0, 3));
 			char fill[32];
 
 			hwp_outbuf__printf(o, "<line class=\"mark\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" "
@@ -427,8 +502,10 @@ void hwp_chart__render(const struct hwp_chart *c, struct hwp_outbuf *o)
 					   x, ly + 2, x, py + ph, col);
 			if (e->text) {
 				/* keep the label inside the canvas */
-				const char *anchor = x < px + 60 ? "start" : x > px + pw - 60 ? "end" : "middle";
+				const char *anchor;
+				double lo, hi;
 
+				mark_span(e->text, x, px, pw, &lo, &hi, &anchor);
 				snprintf(fill, sizeof(fill), "fill=\"%s\"", col);
 				text_el(o, "mark-label", x, ly, anchor, fill, e->text);
 			}
@@ -468,5 +545,6 @@ void hwp_chart__render(const struct hwp_chart *c, struct hwp_outbuf *o)
 			break;
 		}
 	}
+	free(row);
 	hwp_outbuf__puts(o, "</svg>\n");
 }

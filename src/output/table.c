@@ -6,6 +6,7 @@
 
 #include "hwprof/json.h"
 #include "hwprof/table.h"
+#include "output/markup.h"
 #include "util/arena.h"
 
 struct cell {
@@ -306,6 +307,48 @@ static void render_csv(const struct hwp_table *t, struct hwp_outbuf *o)
 	}
 }
 
+/* An HTML table of the people's columns; each number cell carries its raw
+   value (data-v) so a page's script sorts by value, not by text. */
+static void render_html(const struct hwp_table *t, struct hwp_outbuf *o)
+{
+	char buf[64];
+
+	hwp_outbuf__puts(o, "<table class=\"hwp\"><thead><tr>");
+	for (size_t j = 0; j < t->ncols; j++) {
+		if (!shown(&t->cols[j], HWP_TABLE_TEXT))
+			continue;
+		hwp_outbuf__printf(o, "<th class=\"%s\">", t->cols[j].kind == HWP_COL_TEXT ? "t" : "n");
+		hwp__markup_escape(o, t->cols[j].title);
+		hwp_outbuf__puts(o, "</th>");
+	}
+	hwp_outbuf__puts(o, "</tr></thead>\n<tbody>\n");
+	for (size_t i = 0; i < t->nrows; i++) {
+		hwp_outbuf__puts(o, "<tr>");
+		for (size_t j = 0; j < t->ncols; j++) {
+			const struct column *col = &t->cols[j];
+			const struct cell *c = &t->cells[i * t->ncols + j];
+
+			if (!shown(col, HWP_TABLE_TEXT))
+				continue;
+			if (col->kind == HWP_COL_TEXT || !c->set) {
+				hwp_outbuf__puts(o, "<td>");
+				hwp__markup_escape(o, c->set ? c->s : "");
+			} else {
+				if (col->kind == HWP_COL_PERCENT || col->kind == HWP_COL_REAL)
+					snprintf(buf, sizeof(buf), "%.9g", c->d);
+				else
+					snprintf(buf, sizeof(buf), "%" PRIu64, c->u);
+				hwp_outbuf__printf(o, "<td class=\"n\" data-v=\"%s\">", buf);
+				format_cell(col, c, buf, sizeof(buf));
+				hwp__markup_escape(o, buf);
+			}
+			hwp_outbuf__puts(o, "</td>");
+		}
+		hwp_outbuf__puts(o, "</tr>\n");
+	}
+	hwp_outbuf__puts(o, "</tbody></table>\n");
+}
+
 void hwp_table__render(const struct hwp_table *t, enum hwp_table_format f, struct hwp_outbuf *o)
 {
 	switch (f) {
@@ -317,6 +360,9 @@ void hwp_table__render(const struct hwp_table *t, enum hwp_table_format f, struc
 		break;
 	case HWP_TABLE_CSV:
 		render_csv(t, o);
+		break;
+	case HWP_TABLE_HTML:
+		render_html(t, o);
 		break;
 	}
 }

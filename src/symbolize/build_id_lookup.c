@@ -63,8 +63,12 @@ Elf *hwp_elf__open(const char *path)
 {
 	struct stat st;
 	Elf *e;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
+	/* the first libelf call of a process may be this one (nothing decoded yet) */
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	/* callers may come before any symbolizer made libelf ready */

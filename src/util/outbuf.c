@@ -20,8 +20,26 @@ int hwp_outbuf__init(struct hwp_outbuf *o, FILE *fp)
 	return 0;
 }
 
+/* In memory: room for as much again, instead of writing. */
+static void grow(struct hwp_outbuf *o)
+{
+	char *b = o->err ? NULL : realloc(o->buf, o->cap * 2);
+
+	if (!b) {
+		o->err = o->err ? o->err : ENOMEM;
+		o->len = 0; /* keep writing into the old buffer: the result is an error anyway */
+		return;
+	}
+	o->buf = b;
+	o->cap *= 2;
+}
+
 void hwp_outbuf__flush(struct hwp_outbuf *o)
 {
+	if (!o->fp) {
+		grow(o); /* called when the room left is short (reserve, write) */
+		return;
+	}
 	if (o->len && !o->err) {
 		fflush(o->fp);
 		int fd = fileno(o->fp);
@@ -38,6 +56,22 @@ void hwp_outbuf__flush(struct hwp_outbuf *o)
 		}
 	}
 	o->len = 0;
+}
+
+char *hwp_outbuf__take(struct hwp_outbuf *o, size_t *len)
+{
+	char *b;
+
+	if (o->fp || o->err || (o->len == o->cap && (grow(o), o->err))) { /* room for the NUL */
+		hwp_outbuf__finish(o);
+		return NULL;
+	}
+	b = o->buf;
+	b[o->len] = 0;
+	*len = o->len;
+	o->buf = NULL;
+	o->len = o->cap = 0;
+	return b;
 }
 
 int hwp_outbuf__finish(struct hwp_outbuf *o)

@@ -7,6 +7,8 @@ its hash maps' order). Prints a summary; exit status 1 when they differ
 (with up to 10 differing edges on stderr).
   fdata_compare.py ORACLE.fdata HWPROF.fdata [--ignore-fn REGEX]
 Edges whose from or to function matches REGEX are left out on both sides.
+Without LBR ('perf2bolt -nl'): a header "no_lbr EVENT..." (the events
+compared as a set) and "1 FUNC OFF COUNT" lines, keyed by location.
   --allow-call-ft BINARY: a differing edge is tolerated (counted, not an
 error) when it is a fall-through from a call to the next instruction inside
 one function (objdump -d BINARY says which instructions are calls): the
@@ -40,11 +42,18 @@ def call_fallthroughs(binary):
     return fts
 
 
-def load(path, ignore):
+def load(path, ignore, header=None):
     edges = {}
     for line in open(path):
         f = line.split()
+        if f and f[0] == "no_lbr" and header is not None:
+            header.append(sorted(f[1:]))  # the events, in perf2bolt's hash order
+            continue
         if not f or f[0] in ("no_lbr", "boltedcollection"):
+            continue
+        if len(f) == 4 and header:  # no_lbr: "1 FUNC OFF COUNT"
+            key = tuple(f[:3])
+            edges[key] = (0, edges.get(key, (0, 0))[1] + int(f[3]))
             continue
         if len(f) != 8:
             sys.exit(f"{path}: not an fdata branch line: {line.strip()}")
@@ -68,7 +77,11 @@ def main():
         i = args.index("--ignore-fn")
         ignore = re.compile(args[i + 1])
         del args[i:i + 2]
-    a, b = load(args[0], ignore), load(args[1], ignore)
+    ha, hb = [], []
+    a, b = load(args[0], ignore, ha), load(args[1], ignore, hb)
+    if ha != hb:
+        print(f"headers differ: oracle {ha}, hwprof {hb}")
+        return 1
     diff = [k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
     total = sum(c for _, c in a.values())
     tolerated = []

@@ -10,6 +10,9 @@
  * decoded and every range is kept.
  *
  * usage: gen_timing OUT TRUTH [--samples N] [--emulated] [--no-cycles]
+ *                   [--miss PCT] [--seed N]
+ * --miss sets A's share of slow executions (default 30); --seed another
+ * random stream (default 0: the fixed one).
  * TRUTH gets one line per histogram cell: "block START END CYCLES COUNT" and
  * "loop BRANCH HEAD CYCLES COUNT" (addresses in hex, as recorded).
  * --emulated names the event branches:emulated (hwprof's emulated
@@ -56,10 +59,11 @@ static int die(const char *msg)
 int main(int argc, char **argv)
 {
 	unsigned samples = 400;
+	double miss = 0.3;
 	bool emulated = false, no_cycles = false;
 
 	if (argc < 3)
-		return die("usage: OUT TRUTH [--samples N] [--emulated] [--no-cycles]");
+		return die("usage: OUT TRUTH [--samples N] [--emulated] [--no-cycles] [--miss PCT] [--seed N]");
 	for (int i = 3; i < argc; i++) {
 		if (!strcmp(argv[i], "--samples") && i + 1 < argc)
 			samples = (unsigned)strtoul(argv[++i], NULL, 0);
@@ -67,6 +71,10 @@ int main(int argc, char **argv)
 			emulated = true;
 		else if (!strcmp(argv[i], "--no-cycles"))
 			no_cycles = true;
+		else if (!strcmp(argv[i], "--miss") && i + 1 < argc)
+			miss = strtod(argv[++i], NULL) / 100;
+		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+			rng += strtoull(argv[++i], NULL, 0) * 0x9e3779b97f4a7c15ULL;
 		else
 			return die("unknown option");
 	}
@@ -102,7 +110,7 @@ int main(int argc, char **argv)
 			x[j].from = a_end ? A_END : B_END;
 			x[j].to = a_end ? B_START : A_START;
 			x[j].predicted = 1;
-			x[j].cycles = a_end ? (uni() < 0.7 ? gauss(30, 1.5) : gauss(200, 6)) : gauss(50, 3);
+			x[j].cycles = a_end ? (uni() >= miss ? gauss(30, 1.5) : gauss(200, 6)) : gauss(50, 3);
 			if (no_cycles || uni() < 0.02)
 				x[j].cycles = 0;
 			if (j >= 1 && x[j].cycles)

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "decode/code_cache.h"
+#include "decode/insn_starts.h"
 #include "hwprof/symbolize.h"
 #include "testlib.h"
 
@@ -344,6 +345,39 @@ static void test_aarch64(void)
 		compare(bin, "aarch64");
 }
 
+/* Programs against libraries: a PIE and a non-PIE program are programs;
+   libc.so.6 (an interpreter and a soname: it runs, but it is a library)
+   and a plain shared library are not. */
+static void test_is_program(void)
+{
+	char cmd[1024], path[512];
+	const char *libc = "/lib/x86_64-linux-gnu/libc.so.6";
+	const struct {
+		const char *name, *flags;
+		bool program;
+	} cases[] = { { "prog_pie", "-fPIE -pie", true }, { "prog_nopie", "-no-pie", true },
+		      { "lib.so", "-fPIC -shared", false } };
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[i].name);
+		snprintf(cmd, sizeof(cmd), "echo 'int f(int x){return x+1;} int main(void){return f(0);}' | "
+			 "gcc -O1 %s -x c -o %s - 2>/dev/null", cases[i].flags, path);
+		CHECK(run(cmd) == 0);
+		struct hwp__code_file *f = hwp__code_file_open(path);
+		CHECK(f != NULL);
+		if (f)
+			CHECK(hwp__code_file_is_program(f) == cases[i].program);
+		hwp__code_file_close(f);
+	}
+	if (access(libc, R_OK))
+		SKIP("no %s", libc);
+	struct hwp__code_file *f = hwp__code_file_open(libc);
+	CHECK(f != NULL);
+	if (f)
+		CHECK(!hwp__code_file_is_program(f));
+	hwp__code_file_close(f);
+}
+
 static int count_only(void *ctx, const struct hwp__insn *in)
 {
 	(void)in;
@@ -435,6 +469,7 @@ int main(void)
 	RUN(test_x86_nopie_cet);
 	RUN(test_aarch64);
 	RUN(test_walk_errors_and_reuse);
+	RUN(test_is_program);
 	char cmd[300];
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd)) {

@@ -159,7 +159,7 @@ static void chart_escapes_and_structure(void)
 	CHECK(strstr(s, "<svg xmlns=\"http://www.w3.org/2000/svg\"") != NULL);
 	CHECK(strstr(s, "a&lt;b &amp; &quot;c&quot;") != NULL);
 	CHECK(strstr(s, "10 &lt;cycles&gt;") != NULL);
-	CHECK(strstr(s, "x&apos;y") != NULL);
+	CHECK(strstr(s, "x&#39;y") != NULL);
 	CHECK(strstr(s, "class=\"bar\"") != NULL);
 	CHECK(strstr(s, "class=\"mark\"") != NULL);
 	CHECK(strstr(s, ">50%</text>") != NULL); /* a percent tick */
@@ -168,6 +168,46 @@ static void chart_escapes_and_structure(void)
 	free(s);
 	hwp_chart__delete(c);
 	hwp_chart__delete(NULL);
+}
+
+/* a title wider than the canvas is cut with an ellipsis; close marks get
+   their labels on different rows */
+static void chart_layout(void)
+{
+	char title[400];
+
+	memset(title, 'x', sizeof(title) - 1);
+	title[sizeof(title) - 1] = 0;
+	struct hwp_chart_opts o = { .sz = sizeof(o), .width = 400, .height = 300, .title = title };
+	struct hwp_chart *c = hwp_chart__new(&o);
+
+	CHECK(c != NULL);
+	if (!c)
+		return;
+	CHECK(hwp_chart__axis(c, HWP_CHART_X, "cycles", 0, 100, 0) == 0);
+	CHECK(hwp_chart__mark(c, 50, 1, "mode 50 (40%)") == 0);
+	CHECK(hwp_chart__mark(c, 52, 1, "mode 52 (30%)") == 0);
+	CHECK(hwp_chart__mark(c, 95, 1, "far") == 0);
+	char *s = render(c);
+	CHECK(strstr(s, "\xe2\x80\xa6</text>") != NULL);
+	CHECK(strstr(s, title) == NULL);
+	/* the two close labels: different y; the far one shares the first row */
+	const char *a = strstr(s, ">mode 50"), *b = strstr(s, ">mode 52"), *f = strstr(s, ">far<");
+	CHECK(a && b && f);
+	if (a && b && f) {
+		const char *ya = a, *yb = b, *yf = f;
+
+		while (ya > s && strncmp(ya, " y=\"", 4))
+			ya--;
+		while (yb > s && strncmp(yb, " y=\"", 4))
+			yb--;
+		while (yf > s && strncmp(yf, " y=\"", 4))
+			yf--;
+		CHECK(atof(ya + 4) != atof(yb + 4));
+		CHECK(atof(ya + 4) == atof(yf + 4));
+	}
+	free(s);
+	hwp_chart__delete(c);
 }
 
 int main(void)
@@ -180,5 +220,6 @@ int main(void)
 	RUN(too_few_samples);
 	RUN(single_value);
 	RUN(chart_escapes_and_structure);
+	RUN(chart_layout);
 	TL_EXIT();
 }

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_export.h"
+#include "hwprof/session.h"
+
+void export_opts__init(struct export_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	report_opts__init(&o->ro);
+	o->we = -1;
+}
+
+int export_opts__take(struct export_opts *o, const char *cmd, int c, const char *arg)
+{
+	char *end;
+
+	switch (c) {
+	case 'S':
+		o->ro.symfs = arg;
+		return 1;
+	case 'H':
+		if (!*arg || strpbrk(arg, "\t\n\\"))
+			return cli_error("%s: --host '%s': a host name is not empty and has no tab, newline or backslash",
+					 cmd, arg), -1;
+		o->host = arg;
+		return 1;
+	case 'N':
+		o->no_flow = true;
+		return 1;
+	case 'W':
+		errno = 0;
+		o->ws = strtoll(arg, &end, 10);
+		if (end != arg && *end == ',') {
+			const char *e2 = end + 1;
+
+			o->we = strtoll(e2, &end, 10);
+			if (end != e2 && !*end && !errno && o->ws >= 0 && o->we >= o->ws)
+				return 1;
+		}
+		return cli_error("%s: --window '%s': give START,END in Unix seconds, START <= END", cmd, arg), -1;
+	default:
+		return 0;
+	}
+}
+
+int export_input__load(struct export_input *ei, const struct export_opts *o, const char *input)
+{
+	/* type and cycles split the table: rows by type, cycles into the histogram */
+	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = true, .no_addresses = true,
+					      .drop_meaningless_prediction = true,
+					      .split = HWP_SPLIT_TYPE | HWP_SPLIT_CYCLES };
+	struct report_opts ro = o->ro;
+	struct hwp_export_opts eo = { .sz = sizeof(eo), .host = o->host, .window_start = o->ws,
+				      .window_end = o->we };
+	char hostname[256];
+	int rc;
+
+	memset(ei, 0, sizeof(*ei));
+	ro.input = input;
+	if ((rc = report_input__load_branches(&ei->in, &ro, &co)))
+		return rc;
+	if (!eo.host) {
+		const struct hwp_header_info *h = hwp_session__header(ei->in.session);
+
+		if (h && h->hostname && *h->hostname && !strpbrk(h->hostname, "\t\n\\")) {
+			eo.host = h->hostname;
+		} else {
+			if (gethostname(hostname, sizeof(hostname)))
+				strcpy(hostname, "unknown");
+			hostname[sizeof(hostname) - 1] = 0;
+			eo.host = hostname;
+		}
+	}
+	if (o->we < 0) {
+		struct stat st;
+
+		eo.window_start = eo.window_end = strcmp(input, "-") && !stat(input, &st) ? (int64_t)st.st_mtime
+											    : (int64_t)time(NULL);
+	}
+	const struct hwp_range_stats *rs = hwp_branch_collector__range_stats(ei->in.collector);
+	if (!o->no_flow && rs->accepted && !(ei->flow = hwp_flow__new(ei->in.collector, NULL)))
+		return cli_error("%s", hwp_errmsg());
+	if (!(ei->rows = hwp_export__new(ei->in.collector, ei->flow, &eo)))
+		return cli_error("%s", hwp_errmsg());
+	return 0;
+}
+
+void export_input__close(struct export_input *ei)
+{
+	hwp_export__delete(ei->rows);
+	hwp_flow__delete(ei->flow);
+	report_input__close(&ei->in);
+	memset(ei, 0, sizeof(*ei));
+}

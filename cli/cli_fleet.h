@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/* The fleet's rows as the input of a report (hwprof fleet COMMAND URL ...). */
+#ifndef HWPROF_CLI_FLEET_H
+#define HWPROF_CLI_FLEET_H
+
+#include "hwprof/export.h"
+#include "hwprof/fleet.h"
+#include "hwprof/symbolize.h"
+
+struct fleet_source {
+	struct hwp_fleet *fleet;
+	struct hwp_fleet_filter flt;
+	const char *hosts_arg;       /* --hosts A,B as given */
+	char *hosts_buf;
+	const char *hosts[256];
+	struct hwp_symbolizer *sym;  /* made by the load */
+	struct hwp_export *rows;     /* made by the load */
+};
+
+#define FLEET_FILTER_HELP                                                                  \
+	"      --build-id ID    only rows of the binary with this build-id (hex)\n"           \
+	"      --hosts A,B      only rows of these hosts\n"                                    \
+	"      --since T, --until T  only windows overlapping [T, ...], Unix seconds\n"       \
+	"      --table NAME     the rows table (default hwprof_rows)\n"
+
+/* Takes the fleet options (FLEET_FILTER_HELP) out of ARGV (*ARGC updated,
+   the others kept in order for the command's parser); opens URL. Returns
+   the exit code (0: go on); fleet_source__close() always. */
+int fleet_source__open(struct fleet_source *fs, const char *cmd, const char *url, int *argc, char **argv);
+/* Reads the rows of KIND (-1: all); symbolizer over SYMFS. Exit code. */
+int fleet_source__load(struct fleet_source *fs, const char *symfs, int kind);
+void fleet_source__close(struct fleet_source *fs);
+
+/* The reports, with the local command's options and rendering. */
+int fleet_branches(int argc, char **argv, struct fleet_source *fs);
+int fleet_mispredicts(int argc, char **argv, struct fleet_source *fs);
+
+#endif

@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: MIT */
+/* hwprof advise: ranked findings with their evidence and what to do. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_flow.h"
+#include "report_fields.h"
+#include "report_tables.h"
+#include "hwprof/advise.h"
+#include "hwprof/branch_report.h"
+
+static const char usage[] =
+	"usage: hwprof advise [-i FILE] [--kind K] [--limit N] [--min-share PCT]\n"
+	"                     [--min-executions N] [--bias PCT] [--mispredict-rate PCT]\n"
+	"                     [--dominance PCT] [--spread X] [--penalty CYCLES]\n"
+	"                     [--symfs DIR] [--json | --csv]\n"
+	"\n"
+	"Findings, largest estimated share of the work first, each with its evidence\n"
+	"and what to do about it:\n"
+	"  biased-branch     a hot forward conditional branch taken most of the time\n"
+	"                    (its taken probability's 95% lower bound >= --bias, 75%)\n"
+	"  mispredict        a branch mispredicted per execution (lower bound >=\n"
+	"                    --mispredict-rate, 10%: a 95/5 data branch mispredicts ~5%)\n"
+	"  monomorphic-call  an indirect call whose top target's share has a lower\n"
+	"                    bound >= --dominance (90%)\n"
+	"  spread-function   a hot function whose hot blocks (90% of its work) touch\n"
+	"                    >= --spread (1.5) times the cache lines their bytes need\n"
+	"  multimodal-block  a block whose latency has two or more peaks (recordings\n"
+	"                    with cycle counts: hwprof timing's modes); its share is\n"
+	"                    of all cycles\n"
+	"The share is of the sampled instructions executed (mispredicts: their\n"
+	"penalty, --penalty cycles each, over the instructions at one per cycle);\n"
+	"findings below --min-share (0.5%) and branches with fewer than\n"
+	"--min-executions (200) sampled executions are left out.\n"
+	"\n"
+	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
+	"      --kind K         only findings of kind K\n"
+	REPORT_LIMIT_HELP
+	"      --symfs DIR      look for binaries under DIR\n"
+	"      --json, --csv    machine-readable output\n"
+	CLI_COMMON_HELP
+	"  -h, --help           this text\n";
+
+struct advise_opts {
+	struct flow_opts fo;
+	struct hwp_advise_opts a;
+	int kind; /* -1: all */
+};
+
+/* PCT in (0, 100] as a fraction, or X > 1 (SPREAD); <0 when bad. */
+static double parse_number(const char *arg, bool percent)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !(v > 0) || (percent && v > 100))
+		return -1;
+	return percent ? v / 100 : v;
+}
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_opts(int argc, char **argv, struct advise_opts *o)
+{
+	static const struct option longopts[] = {
+		CLI_COMMON_LONGOPTS,
+		FLOW_LONGOPTS,
+		{ "kind", required_argument, NULL, 'K' },
+		{ "min-share", required_argument, NULL, 1 },
+		{ "bias", required_argument, NULL, 2 },
+		{ "mispredict-rate", required_argument, NULL, 3 },
+		{ "dominance", required_argument, NULL, 4 },
+		{ "spread", required_argument, NULL, 5 },
+		{ "penalty", required_argument, NULL, 6 },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const names[] = { NULL, "min-share", "bias", "mispredict-rate", "dominance",
+					     "spread", "penalty" };
+	int c, r;
+
+	memset(o, 0, sizeof(*o));
+	flow_opts__init(&o->fo);
+	o->a.sz = sizeof(o->a);
+	o->kind = -1;
+	if (cli_wants_help(argc, argv, usage))
+		return 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
+		if (cli_common_opt(c))
+			continue;
+		if (c >= 1 && c <= 6) {
+			double v = parse_number(optarg, c <= 4);
+
+			if (v < 0 || (c == 5 && v <= 1))
+				return cli_error("advise: --%s '%s' is not %s", names[c], optarg,
+						 c <= 4 ? "a percentage in (0, 100]" : c == 5 ? "a ratio above 1" : "a positive number");
+			double *dst[] = { NULL, &o->a.min_share, &o->a.bias, &o->a.mispredict_rate, &o->a.dominance,
+					  &o->a.spread, &o->a.penalty };
+			*dst[c] = v;
+			continue;
+		}
+		if (c == 'K') {
+			for (unsigned k = 0; k < HWP_FIND_KIND_NR; k++)
+				if (!strcmp(optarg, hwp_finding_kind__name(k)))
+					o->kind = (int)k;
+			if (o->kind < 0)
+				return cli_error("advise: --kind '%s': the kinds are biased-branch, mispredict, "
+						 "monomorphic-call, spread-function and multimodal-block", optarg);
+			continue;
+		}
+		if (c == 'd' || c == 'y') {
+			fputs(usage, stderr);
+			return 1;
+		}
+		if ((r = flow_opts__take(&o->fo, "advise", c, optarg)) < 0)
+			return 1;
+		if (r)
+			continue;
+		fputs(usage, stderr);
+		return 1;
+	}
+	if (optind < argc)
+		return cli_error("advise: unexpected argument '%s'", argv[optind]);
+	o->a.min_executions = o->fo.min > 1 ? o->fo.min : 0;
+	return -1;
+}
+
+/* The measure, as a sentence's evidence. */
+static void evidence(const struct hwp_finding *f, char *buf, size_t len)
+{
+	switch (f->kind) {
+	case HWP_FIND_BIASED_BRANCH:
+		snprintf(buf, len, "taken %.1f%% of %" PRIu64 " sampled executions (95%% CI %.1f-%.1f%%)",
+			 100 * f->value, f->samples, 100 * f->lo, 100 * f->hi);
+		break;
+	case HWP_FIND_MISPREDICT:
+		snprintf(buf, len, "mispredicted in %.1f%% of %" PRIu64 " sampled executions (95%% CI %.1f-%.1f%%; "
+			 "taken mispredicts only: a lower bound)", 100 * f->value, f->samples, 100 * f->lo, 100 * f->hi);
+		break;
+	case HWP_FIND_MONOMORPHIC:
+		snprintf(buf, len, "one target takes %.1f%% of %" PRIu64 " sampled calls (95%% CI %.1f-%.1f%%)",
+			 100 * f->value, f->samples, 100 * f->lo, 100 * f->hi);
+		break;
+	case HWP_FIND_MULTIMODAL_BLOCK:
+		snprintf(buf, len, "%.0f latency peaks in %" PRIu64 " samples: %" PRIu32 " cycles (%.0f%%) and %" PRIu32
+			 " cycles (%.0f%%)%s", f->value, f->samples, f->mode_cycles[0], 100 * f->mode_share[0],
+			 f->mode_cycles[1], 100 * f->mode_share[1], f->modelled ? "; cycles modelled by the emulator" : "");
+		break;
+	default:
+		snprintf(buf, len, "its hot blocks (90%% of its work, %" PRIu64 " bytes) touch %" PRIu64
+			 " cache lines where %" PRIu64 " would do (%.1fx)", f->bytes, f->lines, f->min_lines, f->value);
+		break;
+	}
+}
+
+static void print_text(struct hwp_symbolizer *sym, const struct hwp_finding *f, size_t n, uint64_t limit, int kind)
+{
+	char where[512], src[512], fn[512], ev[512], tg[512];
+	uint64_t shown = 0;
+
+	for (size_t i = 0; i < n && shown < limit; i++) {
+		if (kind >= 0 && f[i].kind != kind)
+			continue;
+		shown++;
+		hwp_loc__format_addr(sym, &f[i].loc, where, sizeof(where));
+		hwp_loc__format_srcline(sym, &f[i].loc, src, sizeof(src));
+		hwp_loc__format_dso(sym, &f[i].loc, fn, sizeof(fn));
+		evidence(&f[i], ev, sizeof(ev));
+		printf("%" PRIu64 ". %-17s %s  %s  (%s)   est. %.1f%% of the work\n", shown, hwp_finding_kind__name(f[i].kind),
+		       where, src, fn, 100 * f[i].share);
+		printf("   %s\n", ev);
+		if (f[i].target.module >= 0 && f[i].kind == HWP_FIND_MONOMORPHIC) {
+			hwp_loc__format_addr(sym, &f[i].target, tg, sizeof(tg));
+			printf("   dominant target: %s\n", tg);
+		}
+		printf("   -> %s\n   [technique: %s]\n\n", hwp_finding_kind__action(f[i].kind),
+		       hwp_finding_kind__technique(f[i].kind));
+	}
+	if (!shown)
+		printf("no findings above the thresholds\n");
+}
+
+enum { A_RANK, A_KIND, A_SHARE, A_VALUE, A_LO, A_HI, A_SAMPLES, A_BYTES, A_LINES, A_MIN_LINES, A_MODE1,
+       A_MODE1_PCT, A_MODE2, A_MODE2_PCT, A_WHERE, A_SRC, A_ACTION, A_TECHNIQUE, A_NCOLS };
+
+struct hwp_table *advise_table(struct hwp_symbolizer *sym, const struct hwp_finding *f, size_t n, uint64_t limit,
+			       int kind, enum hwp_table_format fmt)
+{
+	static const struct {
+		const char *title, *key;
+		enum hwp_col_kind kind;
+	} cols[A_NCOLS] = {
+		[A_RANK] = { "Rank", "rank", HWP_COL_COUNT },
+		[A_KIND] = { "Kind", "kind", HWP_COL_TEXT },
+		[A_SHARE] = { "Share", "share_percent", HWP_COL_PERCENT },
+		[A_VALUE] = { "Value", "value_percent", HWP_COL_PERCENT },
+		[A_LO] = { "Low", "low_percent", HWP_COL_PERCENT },
+		[A_HI] = { "High", "high_percent", HWP_COL_PERCENT },
+		[A_SAMPLES] = { "Samples", "samples", HWP_COL_COUNT },
+		[A_BYTES] = { "Hot Bytes", "hot_bytes", HWP_COL_COUNT },
+		[A_LINES] = { "Lines", "cache_lines", HWP_COL_COUNT },
+		[A_MIN_LINES] = { "Lines Needed", "cache_lines_needed", HWP_COL_COUNT },
+		[A_MODE1] = { "Fast Mode", "fast_mode_cycles", HWP_COL_COUNT },
+		[A_MODE1_PCT] = { "Fast %", "fast_mode_percent", HWP_COL_PERCENT },
+		[A_MODE2] = { "Slow Mode", "slow_mode_cycles", HWP_COL_COUNT },
+		[A_MODE2_PCT] = { "Slow %", "slow_mode_percent", HWP_COL_PERCENT },
+		[A_WHERE] = { "Where", "where", HWP_COL_TEXT },
+		[A_SRC] = { "Source Line", "srcline", HWP_COL_TEXT },
+		[A_ACTION] = { "Action", "action", HWP_COL_TEXT },
+		[A_TECHNIQUE] = { "Technique", "technique", HWP_COL_TEXT },
+	};
+	struct hwp_table *t = hwp_table__new();
+	uint64_t shown = 0;
+	char buf[1024];
+
+	if (!t)
+		return NULL;
+	for (size_t k = 0; k < A_NCOLS; k++)
+		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind,
+					    k == A_WHERE || k == A_SRC ? HWP_SHOW_TEXT : HWP_SHOW_ALL);
+	report_fields__add_columns(t, LOC_NONE);
+	report_fields__add_columns(t, LOC_TARGET);
+	for (size_t i = 0; i < n && shown < limit; i++) {
+		/* a spread is a ratio and a multimodal block counts peaks, not percentages */
+		bool spread = f[i].kind == HWP_FIND_SPREAD_FUNCTION || f[i].kind == HWP_FIND_MULTIMODAL_BLOCK;
+
+		if (kind >= 0 && f[i].kind != kind)
+			continue;
+		hwp_table__new_row(t);
+		hwp_table__set_count(t, A_RANK, ++shown);
+		hwp_table__set_text(t, A_KIND, hwp_finding_kind__name(f[i].kind));
+		hwp_table__set_real(t, A_SHARE, 100 * f[i].share);
+		hwp_table__set_real(t, A_VALUE, spread ? f[i].value : 100 * f[i].value);
+		if (!spread) {
+			hwp_table__set_real(t, A_LO, 100 * f[i].lo);
+			hwp_table__set_real(t, A_HI, 100 * f[i].hi);
+		} else if (f[i].kind == HWP_FIND_SPREAD_FUNCTION) {
+			hwp_table__set_count(t, A_BYTES, f[i].bytes);
+			hwp_table__set_count(t, A_LINES, f[i].lines);
+			hwp_table__set_count(t, A_MIN_LINES, f[i].min_lines);
+		} else {
+			hwp_table__set_count(t, A_MODE1, f[i].mode_cycles[0]);
+			hwp_table__set_real(t, A_MODE1_PCT, 100 * f[i].mode_share[0]);
+			hwp_table__set_count(t, A_MODE2, f[i].mode_cycles[1]);
+			hwp_table__set_real(t, A_MODE2_PCT, 100 * f[i].mode_share[1]);
+		}
+		hwp_table__set_count(t, A_SAMPLES, f[i].samples);
+		hwp_table__set_text(t, A_ACTION, hwp_finding_kind__action(f[i].kind));
+		hwp_table__set_text(t, A_TECHNIQUE, hwp_finding_kind__technique(f[i].kind));
+		if (table_for_people(fmt)) {
+			hwp_loc__format_addr(sym, &f[i].loc, buf, sizeof(buf));
+			hwp_table__set_text(t, A_WHERE, buf);
+			hwp_loc__format_srcline(sym, &f[i].loc, buf, sizeof(buf));
+			hwp_table__set_text(t, A_SRC, buf);
+			continue;
+		}
+		report_fields__set(t, A_NCOLS, sym, &f[i].loc);
+		if (f[i].target.module >= 0)
+			report_fields__set(t, A_NCOLS + REPORT_LOC_COLUMNS, sym, &f[i].target);
+	}
+	return t;
+}
+
+static int print_data(struct hwp_symbolizer *sym, const struct hwp_finding *f, size_t n, uint64_t limit, int kind,
+		      enum hwp_table_format fmt)
+{
+	struct hwp_table *t = advise_table(sym, f, n, limit, kind, fmt);
+	int rc;
+
+	if (!t)
+		return cli_error("out of memory");
+	rc = report_print_table(t, fmt);
+	hwp_table__delete(t);
+	return rc;
+}
+
+int cmd_advise(int argc, char **argv)
+{
+	struct advise_opts o;
+	struct flow_input fi;
+	struct hwp_advisor *a = NULL;
+	int rc = parse_opts(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	rc = flow_input__load(&fi, &o.fo, "advise", FLOW_WITH_TIMING);
+	if (!rc && (!(a = hwp_advisor__new(&o.a)) || hwp_advisor__add_flow(a, fi.flow, fi.in.collector) < 0 ||
+		    (fi.timing && hwp_advisor__add_timing(a, fi.timing) < 0)))
+		rc = cli_error("%s", hwp_errmsg());
+	if (!rc) {
+		struct hwp_symbolizer *sym = report_input__symbolizer(&fi.in);
+		size_t n;
+		const struct hwp_finding *f = hwp_advisor__findings(a, &n);
+
+		flow_input__note(&fi);
+		report_input__warn_missing(&fi.in, true);
+		if (o.fo.ro.fmt == HWP_TABLE_TEXT)
+			print_text(sym, f, n, o.fo.limit, o.kind);
+		else
+			rc = print_data(sym, f, n, o.fo.limit, o.kind, o.fo.ro.fmt);
+	}
+	hwp_advisor__delete(a);
+	flow_input__close(&fi);
+	return rc;
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Export rows of many hosts in ClickHouse, over its HTTP interface
+ * (libcurl): the tables, pushing rows through a local spool, and reading
+ * them back merged over hosts.
+ *
+ * Idempotence: ClickHouse 18.16 (Debian bookworm) deduplicates inserts
+ * only into Replicated* tables, so a batch sent again after a timeout or a
+ * partial failure (a Distributed insert that reached one shard of two)
+ * would be counted twice by a SummingMergeTree. The rows table is a
+ * ReplacingMergeTree whose sorting key is the row's whole identity (keys,
+ * host, window and a hash of the recording's rows): copies of a row
+ * collapse into one, and every read uses FINAL, so a row sent any number
+ * of times counts once. Pushing the same recording again changes nothing.
+ */
+#ifndef HWPROF_FLEET_H
+#define HWPROF_FLEET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof/hwprof.h"
+#include "hwprof/branch_table.h"
+#include "hwprof/export.h"
+#include "hwprof/symbolize.h"
+
+HWP_BEGIN_DECLS
+
+struct hwp_fleet;
+
+struct hwp_fleet_opts {
+	size_t sz;             /* sizeof(struct hwp_fleet_opts) */
+	/* Where batches wait until the server took them (a directory, made
+	   when missing; one subdirectory per server URL). NULL: no spool, a
+	   failed batch is an error. */
+	const char *spool_dir;
+	unsigned retries;      /* attempts after the first (default 4; UINT_MAX: none) */
+	unsigned backoff_ms;   /* first pause between attempts, doubled each time (default 100) */
+	unsigned timeout_s;    /* per request (default 30) */
+	size_t batch_rows;     /* rows per insert (default 10000) */
+	const char *table;     /* the rows table (default "hwprof_rows") */
+};
+
+/* Checks URL (http:// or https://, a host; query parameters such as
+   ?user=...&database=... are kept). NULL + errno (EINVAL: malformed URL)
+   and hwp_errmsg(). */
+HWP_API struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *opts);
+HWP_API void hwp_fleet__close(struct hwp_fleet *f);
+/* The rows table's name (opts.table, default "hwprof_rows"). */
+HWP_API const char *hwp_fleet__table(const struct hwp_fleet *f);
+
+/* Runs SQL; *OUT (when not NULL) gets the response body, NUL-terminated
+   (free() it). 0, or <0 with hwp_errmsg() one line naming the URL:
+   -ECONNREFUSED / -EHOSTUNREACH / -ETIMEDOUT (no server), -EIO (server
+   error: its message). */
+HWP_API int hwp_fleet__query(struct hwp_fleet *f, const char *sql, char **out);
+
+/* Creates the rows table (if missing), partitioned by day; with CLUSTER
+   the storage is TABLE_local and TABLE a Distributed table over CLUSTER's
+   shards (run it on every server of the cluster). */
+HWP_API int hwp_fleet__init(struct hwp_fleet *f, const char *cluster);
+
+/* Writes E's rows into the spool as batches (or, without a spool, sends
+   them). *BATCHES gets their number. */
+HWP_API int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *batches);
+
+struct hwp_fleet_push_stats {
+	size_t sent;    /* batches the server took */
+	size_t left;    /* still in the spool */
+	size_t retries; /* attempts that failed and were retried */
+	uint64_t rows;  /* rows sent */
+};
+/* Sends the spooled batches, oldest first, each retried with backoff; a
+   batch leaves the spool once the server took it. Stops at the first batch
+   that still fails: <0 (hwp_errmsg()), the rest kept. */
+HWP_API int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st);
+
+/* Which rows a read takes. */
+struct hwp_fleet_filter {
+	const char *build_id;       /* rows whose source module has it; NULL: any */
+	const char *const *hosts;   /* NULL or NHOSTS names */
+	size_t nhosts;
+	int64_t since, until;       /* windows overlapping [since, until]; until 0: no bound */
+	int kind;                   /* enum hwp_export_kind, or -1: all */
+};
+
+/* The rows FILTER selects, summed over hosts and windows, as export rows
+   (host "*", the window the rows span). NULL + errno (hwp_errmsg()). */
+HWP_API struct hwp_export *hwp_fleet__fetch(struct hwp_fleet *f, const struct hwp_fleet_filter *filter);
+
+/*
+ * The rows of E of KIND (HWP_EXPORT_BRANCH or HWP_EXPORT_RANGE) as a
+ * branch table split by type, each module registered in SYM (by path and
+ * build-id): what a collector of the same recordings would hold. NULL +
+ * errno on failure.
+ */
+HWP_API struct hwp_branch_table *hwp_export__branch_table(const struct hwp_export *e, unsigned kind,
+							  struct hwp_symbolizer *sym);
+
+HWP_END_DECLS
+
+#endif

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+/* Proportion intervals shared by the analyses (mispredicts.c). */
+#ifndef HWPROF_ANALYSIS_WILSON_H
+#define HWPROF_ANALYSIS_WILSON_H
+
+/* Wilson score interval of K successes in N trials, both real: a count
+   scaled to effective observations stays a proportion's evidence. */
+void hwp__wilson(double k, double n, double z, double *lo, double *hi);
+
+#endif

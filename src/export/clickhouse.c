@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ClickHouse over HTTP (libcurl): one request per statement, the SQL in the
+ * body (or, for inserts, in the query parameter with the rows as the body).
+ * Errors become one line naming the URL: no server (refused, unreachable,
+ * timed out) or the server's own message.
+ */
+#include <curl/curl.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "export/fleet_internal.h"
+#include "util/opts.h"
+
+struct body {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+
+static size_t on_data(char *ptr, size_t size, size_t nmemb, void *ctx)
+{
+	struct body *b = ctx;
+	size_t n = size * nmemb;
+
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = (b->len + n + 1) * 2;
+		char *p = realloc(b->p, cap);
+
+		if (!p) {
+			b->oom = true;
+			return 0;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, ptr, n);
+	b->len += n;
+	b->p[b->len] = 0;
+	return n;
+}
+
+struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *opts)
+{
+	static bool curl_ready;
+	struct hwp_fleet *f;
+	CURLU *u;
+	CURLUcode uc;
+	char *scheme = NULL, *host = NULL;
+
+	if (!curl_ready) {
+		if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
+			hwp_set_error(ENOMEM, "cannot initialize libcurl");
+			return NULL;
+		}
+		curl_ready = true;
+	}
+	if (!(f = calloc(1, sizeof(*f)))) {
+		hwp_set_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (HWP_OPTS_LOAD(opts, &f->o, struct hwp_fleet_opts) < 0) {
+		free(f);
+		return NULL;
+	}
+	if (!f->o.retries)
+		f->o.retries = 4;
+	else if (f->o.retries == UINT_MAX)
+		f->o.retries = 0;
+	if (!f->o.backoff_ms)
+		f->o.backoff_ms = 100;
+	if (!f->o.timeout_s)
+		f->o.timeout_s = 30;
+	if (!f->o.batch_rows)
+		f->o.batch_rows = 10000;
+	f->table = strdup(f->o.table ? f->o.table : "hwprof_rows");
+	f->url = strdup(url);
+	f->spool_dir = f->o.spool_dir ? strdup(f->o.spool_dir) : NULL;
+	if (!f->table || !f->url || (f->o.spool_dir && !f->spool_dir)) {
+		hwp_fleet__close(f);
+		hwp_set_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	/* a URL curl would guess a scheme for, or send anywhere, is refused here */
+	if (!(u = curl_url())) {
+		hwp_fleet__close(f);
+		hwp_set_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	uc = curl_url_set(u, CURLUPART_URL, url, 0);
+	if (!uc)
+		uc = curl_url_get(u, CURLUPART_SCHEME, &scheme, 0);
+	if (!uc)
+		uc = curl_url_get(u, CURLUPART_HOST, &host, 0);
+	if (uc || (strcmp(scheme, "http") && strcmp(scheme, "https")) || !*host) {
+		hwp_set_error(EINVAL, "'%s': malformed URL (%s): give http://HOST[:PORT]/, the server's HTTP interface",
+			      url, uc ? curl_url_strerror(uc) : "not http or https");
+		curl_free(scheme), curl_free(host), curl_url_cleanup(u);
+		hwp_fleet__close(f);
+		return NULL;
+	}
+	curl_free(scheme), curl_free(host), curl_url_cleanup(u);
+	if (strlen(table_name(f)) > 128 || strspn(f->table, "abcdefghijklmnopqrstuvwxyz"
+						  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(f->table)) {
+		hwp_set_error(EINVAL, "'%s': a table name is letters, digits and '_'", f->table);
+		hwp_fleet__close(f);
+		return NULL;
+	}
+	return f;
+}
+
+void hwp_fleet__close(struct hwp_fleet *f)
+{
+	if (!f)
+		return;
+	free(f->table);
+	free(f->url);
+	free(f->spool_dir);
+	free(f);
+}
+
+const char *hwp_fleet__table(const struct hwp_fleet *f)
+{
+	return f->table;
+}
+
+/* The first line of a server's message, without the stack trace. */
+static void first_line(char *s)
+{
+	char *nl = strchr(s, '\n');
+
+	if (nl)
+		*nl = 0;
+	for (size_t n = strlen(s); n && (s[n - 1] == ' ' || s[n - 1] == '\r'); n--)
+		s[n - 1] = 0;
+}
+
+int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char *data, size_t len,
+		       char **out, bool *retryable)
+{
+	CURL *c = curl_easy_init();
+	CURLU *u = curl_url();
+	struct body b = { 0 };
+	char errbuf[CURL_ERROR_SIZE] = "";
+	long status = 0;
+	int rc = 0;
+
+	*retryable = false;
+	if (out)
+		*out = NULL;
+	if (!c || !u || curl_url_set(u, CURLUPART_URL, f->url, 0)) {
+		rc = hwp_set_error(ENOMEM, "out of memory");
+		goto out;
+	}
+	/* an insert into a Distributed table answers once every shard has its
+	   rows (not when they are queued on the first server): a shard that
+	   is down fails the batch, which then stays in the spool */
+	if (query_param && (curl_url_set(u, CURLUPART_QUERY, query_param, CURLU_APPENDQUERY | CURLU_URLENCODE) ||
+			    curl_url_set(u, CURLUPART_QUERY, "insert_distributed_sync=1", CURLU_APPENDQUERY))) {
+		rc = hwp_set_error(ENOMEM, "out of memory");
+		goto out;
+	}
+	curl_easy_setopt(c, CURLOPT_CURLU, u);
+	curl_easy_setopt(c, CURLOPT_POST, 1L);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, data);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, (long)f->o.timeout_s);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	CURLcode cc = curl_easy_perform(c);
+	if (cc != CURLE_OK) {
+		const char *why = *errbuf ? errbuf : curl_easy_strerror(cc);
+
+		*retryable = true;
+		switch (cc) {
+		case CURLE_COULDNT_CONNECT:
+			rc = hwp_set_error(ECONNREFUSED, "%s: connection refused: no server answers there (%s)", f->url, why);
+			break;
+		case CURLE_COULDNT_RESOLVE_HOST:
+			rc = hwp_set_error(EHOSTUNREACH, "%s: unknown host (%s)", f->url, why);
+			break;
+		case CURLE_OPERATION_TIMEDOUT:
+			rc = hwp_set_error(ETIMEDOUT, "%s: no answer within %u s (%s)", f->url, f->o.timeout_s, why);
+			break;
+		default:
+			rc = hwp_set_error(EIO, "%s: request failed: %s", f->url, why);
+		}
+		goto out;
+	}
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	if (b.oom) {
+		rc = hwp_set_error(ENOMEM, "out of memory reading the answer of %s", f->url);
+		goto out;
+	}
+	if (status != 200) {
+		char msg[512];
+
+		snprintf(msg, sizeof(msg), "%s", b.p ? b.p : "");
+		first_line(msg);
+		/* 5xx may pass (a shard restarting); 4xx is the request's fault */
+		*retryable = status >= 500;
+		rc = hwp_set_error(EIO, "%s: server error (HTTP %ld): %s", f->url, status, *msg ? msg : "no message");
+		goto out;
+	}
+	if (out) {
+		*out = b.p ? b.p : strdup("");
+		b.p = NULL;
+		if (!*out)
+			rc = hwp_set_error(ENOMEM, "out of memory");
+	}
+out:
+	free(b.p);
+	curl_url_cleanup(u);
+	curl_easy_cleanup(c);
+	return rc;
+}
+
+int hwp_fleet__query(struct hwp_fleet *f, const char *sql, char **out)
+{
+	bool retryable;
+
+	return hwp__fleet_request(f, NULL, sql, strlen(sql), out, &retryable);
+}
+
+int hwp__fleet_send(struct hwp_fleet *f, const char *query_param, const char *data, size_t len, size_t *retries)
+{
+	unsigned pause = f->o.backoff_ms;
+	int rc = 0;
+
+	for (unsigned attempt = 0; attempt <= f->o.retries; attempt++) {
+		bool retryable;
+
+		if (attempt) {
+			struct timespec ts = { pause / 1000, (long)(pause % 1000) * 1000000L };
+
+			nanosleep(&ts, NULL);
+			pause *= 2;
+			(*retries)++;
+		}
+		if (!(rc = hwp__fleet_request(f, query_param, data, len, NULL, &retryable)) || !retryable)
+			return rc;
+	}
+	return rc;
+}

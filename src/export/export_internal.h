@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal: the export rows' object, shared by the row, pprof and fleet code. */
+#ifndef HWPROF_EXPORT_EXPORT_INTERNAL_H
+#define HWPROF_EXPORT_EXPORT_INTERNAL_H
+
+#include "hwprof/export.h"
+#include <stdbool.h>
+
+#include "hwprof/outbuf.h"
+
+struct hwp__export_module {
+	int32_t id;
+	char *build_id, *path;
+};
+
+struct hwp_export {
+	char *host;
+	int64_t window_start, window_end;
+	struct hwp_symbolizer *sym;       /* the session's */
+	struct hwp_export_row *rows;
+	size_t nr, cap;
+	struct hwp_code_loc *locs;        /* each row's from, for symbolizing */
+	size_t nlocs, cap_locs;
+	struct hwp__export_module *mods;
+	size_t nmods, cap_mods;
+};
+
+/* Row order: kind, build-id, module, from, to side, type. */
+int hwp__export_row_cmp(const struct hwp_export_row *x, const struct hwp_export_row *y);
+int hwp__export_idx_cmp(const void *a, const void *b, void *ctx);
+/* The same as a qsort_r comparator of rows. */
+int hwp__export_row_qcmp(const void *a, const void *b, void *ctx);
+/* A growing string (memory: the spool's batches, SQL). */
+struct hwp__sbuf {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+void hwp__sbuf_write(struct hwp__sbuf *b, const void *p, size_t n);
+void hwp__sbuf_putc(struct hwp__sbuf *b, char c);
+void hwp__sbuf_puts(struct hwp__sbuf *b, const char *s);
+void hwp__sbuf_printf(struct hwp__sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* One row as a TSV or CSV line, appended to B. */
+void hwp__export_write_row(struct hwp__sbuf *b, enum hwp_export_format f, const char *host,
+			   int64_t ws, int64_t we, const struct hwp_export_row *r);
+
+#endif

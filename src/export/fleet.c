@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fleet's tables, the spool, and reading rows back (fleet.h).
+ *
+ * Spool: SPOOL/<hash of the URL>/<recording>-<batch>.tsv, each file one
+ * insert's rows, written whole (temporary file, then rename) before any is
+ * sent and removed only after the server took it. The recording id is a
+ * hash of the host, the window and every row: a batch sent twice, or a
+ * recording pushed twice, writes rows the table already holds (see
+ * fleet.h), so nothing is counted twice.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "export/export_internal.h"
+#include "export/fleet_internal.h"
+#include "util/vec.h"
+
+#define COLUMNS "host, window_start, window_end, kind, build_id, module, from_off, to_build_id, to_module, " \
+		"to_off, type, count, entries, not_taken, mispred, predicted, cycles_sum, cycles_n, cycles_hist"
+
+int hwp_fleet__init(struct hwp_fleet *f, const char *cluster)
+{
+	char sql[2048], local[160];
+	int rc;
+
+	if (cluster && strspn(cluster, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+			       strlen(cluster))
+		return hwp_set_error(EINVAL, "'%s': a cluster name is letters, digits and '_'", cluster);
+	snprintf(local, sizeof(local), "%s%s", f->table, cluster ? "_local" : "");
+	snprintf(sql, sizeof(sql),
+		 "CREATE TABLE IF NOT EXISTS %s (rec_id UInt64, host String, window_start DateTime, "
+		 "window_end DateTime, kind Enum8('branch' = 0, 'range' = 1, 'block' = 2, 'cond' = 3), "
+		 "build_id String, module String, from_off UInt64, to_build_id String, to_module String, "
+		 "to_off UInt64, type UInt8, count UInt64, entries UInt64, not_taken UInt64, mispred UInt64, "
+		 "predicted UInt64, cycles_sum UInt64, cycles_n UInt64, cycles_hist Array(UInt64)) "
+		 "ENGINE = ReplacingMergeTree PARTITION BY toDate(window_start) "
+		 "ORDER BY (build_id, kind, from_off, to_off, module, to_build_id, to_module, type, host, "
+		 "window_start, window_end, rec_id)",
+		 local);
+	if ((rc = hwp_fleet__query(f, sql, NULL)) < 0 || !cluster)
+		return rc;
+	/* the shard of a row: a function of the row, so every copy lands on one shard */
+	snprintf(sql, sizeof(sql),
+		 "CREATE TABLE IF NOT EXISTS %s AS %s ENGINE = Distributed(%s, currentDatabase(), %s, "
+		 "cityHash64(host, build_id))", f->table, local, cluster, local);
+	return hwp_fleet__query(f, sql, NULL);
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* SPOOL/<hash of URL>, made when missing. */
+static int spool_path(struct hwp_fleet *f, char *buf, size_t size)
+{
+	uint64_t h = fnv(1469598103934665603ULL, f->url, strlen(f->url));
+
+	snprintf(buf, size, "%s", f->spool_dir);
+	if (mkdir(buf, 0777) && errno != EEXIST)
+		return hwp_set_error(errno, "%s: cannot make the spool directory: %s", buf, strerror(errno));
+	snprintf(buf, size, "%s/%016" PRIx64, f->spool_dir, h);
+	if (mkdir(buf, 0777) && errno != EEXIST)
+		return hwp_set_error(errno, "%s: cannot make the spool directory: %s", buf, strerror(errno));
+	/* which server the batches are for, for a reader of the directory */
+	char url_file[4200];
+	FILE *fp = (size_t)snprintf(url_file, sizeof(url_file), "%s/url", buf) < sizeof(url_file) ? fopen(url_file, "w") : NULL;
+	if (fp) {
+		fprintf(fp, "%s\n", f->url);
+		fclose(fp);
+	}
+	return 0;
+}
+
+static int write_file(const char *path, const char *p, size_t n)
+{
+	char tmp[4300];
+	FILE *fp;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
+		return hwp_set_error(ENAMETOOLONG, "%s: path too long", path);
+	if (!(fp = fopen(tmp, "w")))
+		return hwp_set_error(errno, "%s: cannot write: %s", tmp, strerror(errno));
+	bool ok = fwrite(p, 1, n, fp) == n;
+	ok &= fflush(fp) == 0 && fsync(fileno(fp)) == 0;
+	if (fclose(fp) || !ok || rename(tmp, path)) {
+		int err = errno;
+
+		unlink(tmp);
+		return hwp_set_error(err, "%s: cannot write: %s", path, strerror(err));
+	}
+	return 0;
+}
+
+/* The insert statement (the query parameter): rows as TabSeparated. */
+static void insert_param(struct hwp_fleet *f, char *buf, size_t size)
+{
+	snprintf(buf, size, "query=INSERT INTO %s (rec_id, " COLUMNS ") FORMAT TabSeparated", f->table);
+}
+
+int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *batches)
+{
+	struct hwp__sbuf text = { 0 }, batch = { 0 };
+	char dir[4096], path[4300], param[512];
+	int rc = 0;
+
+	*batches = 0;
+	for (size_t i = 0; i < e->nr; i++)
+		hwp__export_write_row(&text, HWP_EXPORT_TSV, e->host, e->window_start, e->window_end, &e->rows[i]);
+	if (text.oom) {
+		free(text.p);
+		return hwp_set_error(ENOMEM, "out of memory");
+	}
+	uint64_t rec = fnv(1469598103934665603ULL, text.p, text.len);
+	char recs[24];
+	int rl = snprintf(recs, sizeof(recs), "%" PRIu64 "\t", rec);
+
+	if (f->spool_dir && (rc = spool_path(f, dir, sizeof(dir))) < 0)
+		goto out;
+	insert_param(f, param, sizeof(param));
+	/* batches of batch_rows lines, each line prefixed with the recording id */
+	for (size_t at = 0, b = 0; at < text.len; b++) {
+		size_t nrows = 0;
+
+		batch.len = 0;
+		while (at < text.len && nrows < f->o.batch_rows) {
+			char *nl = memchr(text.p + at, '\n', text.len - at);
+			size_t ll = nl ? (size_t)(nl - (text.p + at)) + 1 : text.len - at;
+
+			hwp__sbuf_write(&batch, recs, (size_t)rl);
+			hwp__sbuf_write(&batch, text.p + at, ll);
+			at += ll;
+			nrows++;
+		}
+		if (batch.oom) {
+			rc = hwp_set_error(ENOMEM, "out of memory");
+			goto out;
+		}
+		if (f->spool_dir) {
+			snprintf(path, sizeof(path), "%s/%016" PRIx64 "-%06zu.tsv", dir, rec, b);
+			rc = write_file(path, batch.p, batch.len);
+		} else {
+			size_t retries = 0;
+
+			rc = hwp__fleet_send(f, param, batch.p, batch.len, &retries);
+		}
+		if (rc < 0)
+			goto out;
+		(*batches)++;
+	}
+out:
+	free(text.p);
+	free(batch.p);
+	return rc;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *fp = fopen(path, "r");
+	char *p = NULL;
+	long n;
+
+	if (!fp)
+		return NULL;
+	if (fseek(fp, 0, SEEK_END) || (n = ftell(fp)) < 0 || fseek(fp, 0, SEEK_SET) ||
+	    !(p = malloc((size_t)n + 1)) || fread(p, 1, (size_t)n, fp) != (size_t)n) {
+		free(p);
+		fclose(fp);
+		return NULL;
+	}
+	fclose(fp);
+	p[n] = 0;
+	*len = (size_t)n;
+	return p;
+}
+
+int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
+{
+	char dir[4096], path[4400], param[512];
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	memset(st, 0, sizeof(*st));
+	if (!f->spool_dir)
+		return 0;
+	if ((rc = spool_path(f, dir, sizeof(dir))) < 0)
+		return rc;
+	/* one drain at a time (pushes that overlap wait here): a batch is sent
+	   by one of them, not by both while the other removes it */
+	snprintf(path, sizeof(path), "%s/lock", dir);
+	int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (lock < 0 || flock(lock, LOCK_EX) < 0) {
+		rc = hwp_set_error(errno, "%s: cannot lock the spool: %s", path, strerror(errno));
+		if (lock >= 0)
+			close(lock);
+		return rc;
+	}
+	if (!(d = opendir(dir))) {
+		close(lock);
+		return hwp_set_error(errno, "%s: cannot read the spool: %s", dir, strerror(errno));
+	}
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		char **slot;
+
+		if (l < 5 || strcmp(de->d_name + l - 4, ".tsv"))
+			continue;
+		if (!(slot = HWP_VEC_PUSH(names, n, cap)) || !(*slot = strdup(de->d_name))) {
+			rc = hwp_set_error(ENOMEM, "out of memory");
+			break;
+		}
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), by_name);
+	insert_param(f, param, sizeof(param));
+	for (size_t i = 0; i < n && !rc; i++) {
+		size_t len;
+		char *data;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (!(data = read_all(path, &len))) {
+			rc = hwp_set_error(errno ? errno : EIO, "%s: cannot read the spooled batch: %s", path,
+					   strerror(errno ? errno : EIO));
+			break;
+		}
+		if ((rc = hwp__fleet_send(f, param, data, len, &st->retries)) == 0) {
+			for (size_t k = 0; k < len; k++)
+				st->rows += data[k] == '\n';
+			st->sent++;
+			unlink(path);
+		}
+		free(data);
+	}
+	st->left = n - st->sent;
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	close(lock);
+	return rc;
+}
