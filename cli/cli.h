@@ -25,6 +25,8 @@ int cmd_blocks(int argc, char **argv);
 int cmd_paths(int argc, char **argv);
 int cmd_ranges(int argc, char **argv);
 int cmd_pgo(int argc, char **argv);
+int cmd_callgraph(int argc, char **argv);
+int cmd_flame(int argc, char **argv);
 
 /* -v/--verbose and -q/--quiet, which every command takes. */
 #define CLI_COMMON_LONGOPTS                                   \

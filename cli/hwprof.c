@@ -14,6 +14,8 @@ static const struct hwp_cmd commands[] = {
 	{ "probs", cmd_probs, "conditional branches: executions, taken probability, hot direction; --indirect targets" },
 	{ "blocks", cmd_blocks, "basic blocks with execution counts, instructions and source lines" },
 	{ "paths", cmd_paths, "hot paths: blocks executed in sequence within a function" },
+	{ "callgraph", cmd_callgraph, "children and self per function from call stacks, as perf report --children" },
+	{ "flame", cmd_flame, "flame graph of the call stacks: interactive SVG, folded stacks, --diff" },
 	{ "ranges", cmd_ranges, "fall-through ranges between branch records; AutoFDO/llvm-profgen text" },
 	{ "pgo", cmd_pgo, "profiles for PGO tools: BOLT fdata and pre-aggregated text, AutoFDO text" },
 	{ "check", cmd_check, "what this machine can record (PMUs, LBR, permissions) and why not" },
