@@ -181,8 +181,12 @@ static int function_report(struct cg_input *in, const struct cg_opts *o)
 		goto out;
 	}
 	for (size_t i = 0; i < nf; i++)
-		if (!strcmp(cg_function_name(in, &f[i], buf, sizeof(buf)), o->function))
+		if (!strcmp(cg_function_name(in, &f[i], buf, sizeof(buf)), o->function)) {
 			any = match[i] = true;
+			/* self as the report counts it: samples whose IP is in it */
+			self += f[i].self_period;
+			self_s += f[i].self_samples;
+		}
 	if (!any) {
 		rc = cli_error("%s: no function '%s' on any sampled stack", o->ro.input, o->function);
 		goto out;
@@ -205,10 +209,6 @@ static int function_report(struct cg_input *in, const struct cg_opts *o)
 				callees[t[i].function].period += t[i].total_period;
 				callees[t[i].function].samples += t[i].total_samples;
 			}
-		}
-		if (match[t[i].function]) {
-			self += t[i].self_period;
-			self_s += t[i].self_samples;
 		}
 	}
 	for (int side = 0; side < 2; side++) {

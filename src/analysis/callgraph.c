@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "hwprof/callgraph.h"
+#include "hwprof/maps.h"
 #include "hwprof/perf_abi.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
@@ -202,12 +203,18 @@ static int expand_frame(struct hwp_callgraph *cg, struct frame *fr)
 /* IP's frame; KERNEL_CTX: the chain's context says kernel (what an address
    no map covers is shown as). */
 static int frame_id(struct hwp_callgraph *cg, const struct hwp_thread *th, uint64_t ip, bool kernel_ctx,
-		    uint32_t *id)
+		    bool fallback, uint32_t *id)
 {
-	struct hwp_code_loc loc;
-	int err = hwp_session__resolve(cg->session, th, ip, 0, &loc);
+	struct hwp_code_loc loc = { .module = -1, .offset = ip, .addr = ip };
+	int err;
 
-	if (err < 0)
+	/* perf looks an address up in the maps of its context only (the
+	   sample's own IP also in the other's when its address says so:
+	   thread__find_map_fb()); hwp_session__resolve() tries both */
+	const struct hwp_map *m = !th ? NULL : hwp_thread__find_map(th, kernel_ctx ? HWP_MISC_KERNEL : HWP_MISC_USER, ip);
+	if (th && !m && fallback && (bool)(ip >> 63) != kernel_ctx)
+		m = hwp_thread__find_map(th, kernel_ctx ? HWP_MISC_USER : HWP_MISC_KERNEL, ip);
+	if ((m || !th) && (err = hwp_session__resolve(cg->session, th, ip, 0, &loc)) < 0)
 		return err;
 	bool kernel = loc.module >= 0 ? loc.cpumode == HWP_MISC_KERNEL : kernel_ctx;
 	uint64_t h = hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)loc.module), loc.offset);
@@ -389,10 +396,10 @@ int hwp_callgraph__add(struct hwp_callgraph *cg, const struct hwp_event *ev, con
 	if (!cg->nips && (err = push_ip(cg, s->ip, ip_kernel)))
 		return err;
 	for (size_t i = cg->nips; i-- > 0;) {
-		if ((err = frame_id(cg, th, cg->ips[i], cg->ipk[i], &fid)) || (err = child(cg, node, fid, &node)))
+		if ((err = frame_id(cg, th, cg->ips[i], cg->ipk[i], false, &fid)) || (err = child(cg, node, fid, &node)))
 			return err;
 	}
-	if ((err = frame_id(cg, th, s->ip, ip_kernel, &ipf)) || (err = child(cg, node, ipf | TERM, &node)))
+	if ((err = frame_id(cg, th, s->ip, ip_kernel, true, &ipf)) || (err = child(cg, node, ipf | TERM, &node)))
 		return err;
 	cg->nodes[node].samples++;
 	cg->nodes[node].period += period;
