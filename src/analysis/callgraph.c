@@ -23,10 +23,13 @@
 
 #define CHAIN_MAX 127        /* perf's default kernel.perf_event_max_stack */
 #define TERM 0x80000000u     /* trie key flag: the sample's IP frame, a leaf */
+#define IP_KERNEL 1
+#define IP_RET 2             /* a return address (a frame-pointer chain's callers) */
 
 struct frame {
 	int32_t module;
 	bool kernel;
+	bool ret; /* a return address: its inline chain is the call's (offset - 1) */
 	uint64_t offset;
 	uint32_t fn_first; /* expansion in fnlist: innermost inline first, outer last */
 	uint32_t fn_n;
@@ -58,7 +61,7 @@ struct hwp_callgraph {
 
 	uint64_t *ips; /* the sample's chain, callee first */
 	size_t nips, ips_cap;
-	bool *ipk; /* per ip: its context is the kernel's */
+	uint8_t *ipk; /* per ip: IP_KERNEL (its context is the kernel's), IP_RET */
 	size_t ipk_cap;
 	uint32_t *path;
 	size_t path_cap;
@@ -184,6 +187,14 @@ static int expand_frame(struct hwp_callgraph *cg, struct frame *fr)
 		fr->fn_n = 1;
 		return 0;
 	}
+	const char *outer = info.symbol;
+	uint64_t start = fr->offset - info.sym_offset;
+	/* a return address follows the call: the call's own inline chain is
+	   one byte back (the function stays the one perf names) */
+	if (!cg->o.no_inline && fr->ret && info.sym_offset > 0 &&
+	    (hwp_symbolizer__lookup(sym, fr->module, fr->offset - 1, &info) < 0 || !info.symbol ||
+	     fr->offset - 1 - info.sym_offset != start))
+		info.n_inline = 0;
 	if (!cg->o.no_inline)
 		for (size_t k = 0; k < info.n_inline; k++) {
 			const char *name = info.inlines[k].function;
@@ -193,7 +204,7 @@ static int expand_frame(struct hwp_callgraph *cg, struct frame *fr)
 			    (err = push_fn(cg, id)))
 				return err;
 		}
-	if ((err = func_id(cg, fr->module, fr->kernel, info.symbol, fr->offset - info.sym_offset, false, &id)) ||
+	if ((err = func_id(cg, fr->module, fr->kernel, outer, start, false, &id)) ||
 	    (err = push_fn(cg, id)))
 		return err;
 	fr->fn_n = (uint32_t)(cg->nfnlist - fr->fn_first);
@@ -202,10 +213,11 @@ static int expand_frame(struct hwp_callgraph *cg, struct frame *fr)
 
 /* IP's frame; KERNEL_CTX: the chain's context says kernel (what an address
    no map covers is shown as). */
-static int frame_id(struct hwp_callgraph *cg, const struct hwp_thread *th, uint64_t ip, bool kernel_ctx,
+static int frame_id(struct hwp_callgraph *cg, const struct hwp_thread *th, uint64_t ip, uint8_t flags,
 		    bool fallback, uint32_t *id)
 {
 	struct hwp_code_loc loc = { .module = -1, .offset = ip, .addr = ip };
+	bool kernel_ctx = flags & IP_KERNEL, ret = flags & IP_RET;
 	int err;
 
 	/* perf looks an address up in the maps of its context only (the
@@ -223,7 +235,7 @@ static int frame_id(struct hwp_callgraph *cg, const struct hwp_thread *th, uint6
 
 	while (hwp__hashmap_next(&p, &i))
 		if (cg->frames[i].module == loc.module && cg->frames[i].offset == loc.offset &&
-		    cg->frames[i].kernel == kernel) {
+		    cg->frames[i].kernel == kernel && cg->frames[i].ret == ret) {
 			*id = i;
 			return 0;
 		}
@@ -235,6 +247,7 @@ static int frame_id(struct hwp_callgraph *cg, const struct hwp_thread *th, uint6
 	fr->module = loc.module;
 	fr->offset = loc.offset;
 	fr->kernel = kernel;
+	fr->ret = ret;
 	*id = (uint32_t)(cg->nframes - 1);
 	return expand_frame(cg, &cg->frames[*id]);
 }
@@ -259,7 +272,7 @@ static int child(struct hwp_callgraph *cg, uint32_t parent, uint32_t key, uint32
 	return 0;
 }
 
-static int push_ip(struct hwp_callgraph *cg, uint64_t ip, bool kernel)
+static int push_ip(struct hwp_callgraph *cg, uint64_t ip, uint8_t flags)
 {
 	if (HWP_VEC_RESERVE(cg->ipk, cg->ipk_cap, cg->nips + 1))
 		return nomem();
@@ -267,7 +280,7 @@ static int push_ip(struct hwp_callgraph *cg, uint64_t ip, bool kernel)
 	if (!p)
 		return nomem();
 	*p = ip;
-	cg->ipk[cg->nips - 1] = kernel;
+	cg->ipk[cg->nips - 1] = flags;
 	return 0;
 }
 
@@ -311,7 +324,7 @@ static int plain_chain(struct hwp_callgraph *cg, const struct hwp_sample *s)
 		chain_context(ip, &kernel);
 		if (chain_word(ip) <= 0)
 			continue;
-		if ((err = push_ip(cg, ip, kernel)))
+		if ((err = push_ip(cg, ip, (kernel ? IP_KERNEL : 0) | (k ? IP_RET : 0))))
 			return err;
 		k++;
 	}
@@ -340,7 +353,7 @@ static int lbr_chain(struct hwp_callgraph *cg, const struct hwp_sample *s, uint6
 	for (uint64_t j = 0; j <= user_at; j++) {
 		uint64_t ip = hwp_sample__callchain_ip(s, j);
 		chain_context(ip, &kernel);
-		if (chain_word(ip) > 0 && (err = push_ip(cg, ip, kernel)))
+		if (chain_word(ip) > 0 && (err = push_ip(cg, ip, (kernel ? IP_KERNEL : 0) | (cg->nips ? IP_RET : 0))))
 			return err;
 	}
 	for (uint64_t i = 0; s->branch_nr && i <= s->branch_nr; i++) {
@@ -392,7 +405,7 @@ int hwp_callgraph__add(struct hwp_callgraph *cg, const struct hwp_event *ev, con
 		period = ev->evsel->attr.sample_period;
 	if ((err = sample_chain(cg, ev)))
 		return err;
-	bool ip_kernel = s->cpumode == HWP_MISC_KERNEL;
+	uint8_t ip_kernel = s->cpumode == HWP_MISC_KERNEL ? IP_KERNEL : 0;
 	if (!cg->nips && (err = push_ip(cg, s->ip, ip_kernel)))
 		return err;
 	for (size_t i = cg->nips; i-- > 0;) {
