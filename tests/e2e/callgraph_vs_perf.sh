@@ -20,14 +20,16 @@ if [ ! -x "$PERF" ]; then
 	exit 0
 fi
 
-# compare NAME FILE: hwprof callgraph --json vs perf report --children.
+# compare NAME FILE [ARGS]: hwprof callgraph --json vs perf report --children
+# (ARGS to both, e.g. --symfs DIR).
 compare() {
 	local name=$1 f=$2
-	if ! "$PERF" report -i "$f" --no-branch-stack --children --stdio -g none >"$tmp/$name.perf" 2>"$tmp/$name.perferr"; then
+	shift 2
+	if ! "$PERF" report "$@" -i "$f" --no-branch-stack --children --stdio -g none >"$tmp/$name.perf" 2>"$tmp/$name.perferr"; then
 		skip "$name: perf 6.1 cannot report it ($(grep -v '^$' "$tmp/$name.perferr" | head -1))"
 		return
 	fi
-	if ! "$HWPROF" callgraph -q -i "$f" --json >"$tmp/$name.json" 2>"$tmp/$name.err"; then
+	if ! "$HWPROF" callgraph "$@" -q -i "$f" --json >"$tmp/$name.json" 2>"$tmp/$name.err"; then
 		fail "$name: hwprof callgraph failed: $(head -1 "$tmp/$name.err")"
 		return
 	fi
@@ -47,6 +49,20 @@ if [ -d "$CORPUS" ]; then
 	done
 else
 	skip "callgraph_corpus: no corpus at $CORPUS"
+fi
+
+# the benchmark's generator: 4096 call paths through 2048 functions of an ELF
+# it writes (tests deep chains and many distinct stacks)
+gen=$build/bench/gen_branch_perfdata
+if [ -x "$gen" ]; then
+	mkdir -p "$tmp/sym/usr/lib/hwprof-bench"
+	if "$gen" "$tmp/gen.data" 8 --callchain --elf "$tmp/sym/usr/lib/hwprof-bench/libbenchfake.so" >/dev/null 2>"$tmp/gen.err"; then
+		compare callgraph_generated "$tmp/gen.data" --symfs "$tmp/sym"
+	else
+		fail "callgraph_generated: $(head -1 "$tmp/gen.err")"
+	fi
+else
+	skip "callgraph_generated: $gen not built"
 fi
 
 if ! command -v gcc >/dev/null; then

@@ -81,7 +81,8 @@ def parse_mmaps(path):
 
 
 def addr_of(sym):
-    if re.fullmatch(r"(0x)?[0-9a-f]{1,16}", sym):
+    # perf's "%-#.*llx" with 16 digits ("0x" and 16 digits; 0 has no "0x")
+    if re.fullmatch(r"0x[0-9a-f]{16}|0{16}", sym):
         return int(sym, 16)
     return None
 
