@@ -4,7 +4,7 @@
  * rebuilt as perf 6.1's thread__resolve_callchain_sample() does, each
  * address becomes a frame (module + offset, symbolized on first sight), and
  * the frames go into a trie, callers first, ending in a terminal node keyed
- * by the frame of the sample's IP: perf's self column belongs to the IP's
+ * by the function of the sample's IP: perf's self column belongs to the IP's
  * function, which in call-stack mode need not be the chain's first frame.
  * Function totals and the function tree are derived from the trie on
  * demand, so the per-sample work is hashing and counting only.
@@ -22,7 +22,7 @@
 #include "util/opts.h"
 
 #define CHAIN_MAX 127        /* perf's default kernel.perf_event_max_stack */
-#define TERM 0x80000000u     /* trie key flag: the sample's IP frame, a leaf */
+#define TERM 0x80000000u     /* trie key flag: the sample's IP's function, a leaf */
 #define IP_KERNEL 1
 #define IP_RET 2             /* a return address (a frame-pointer chain's callers) */
 
@@ -149,6 +149,8 @@ static int func_id(struct hwp_callgraph *cg, int32_t module, bool kernel, const 
 			return 0;
 		}
 	}
+	if (cg->nfuncs >= TERM)
+		return hwp_set_error(EOVERFLOW, "callgraph: too many distinct functions");
 	struct hwp_cg_function *f = HWP_VEC_PUSH(cg->funcs, cg->nfuncs, cg->funcs_cap);
 	if (!f || hwp__hashmap_add(&cg->func_map, h, cg->nfuncs - 1) < 0)
 		return nomem();
@@ -412,7 +414,12 @@ int hwp_callgraph__add(struct hwp_callgraph *cg, const struct hwp_event *ev, con
 		if ((err = frame_id(cg, th, cg->ips[i], cg->ipk[i], false, &fid)) || (err = child(cg, node, fid, &node)))
 			return err;
 	}
-	if ((err = frame_id(cg, th, s->ip, ip_kernel, true, &ipf)) || (err = child(cg, node, ipf | TERM, &node)))
+	/* the leaf is keyed by the IP's function: addresses in one function
+	   share it (fewer nodes than one per sampled address) */
+	if ((err = frame_id(cg, th, s->ip, ip_kernel, true, &ipf)))
+		return err;
+	const struct frame *fr = &cg->frames[ipf];
+	if ((err = child(cg, node, cg->fnlist[fr->fn_first + fr->fn_n - 1] | TERM, &node)))
 		return err;
 	cg->nodes[node].samples++;
 	cg->nodes[node].period += period;
@@ -484,8 +491,7 @@ static int derive(struct hwp_callgraph *cg)
 		if (t->key & TERM) {
 			/* self: the IP's function (outer, as perf's self entry);
 			   children: every function on the stack once */
-			const struct frame *ipf = &cg->frames[t->key & ~TERM];
-			struct hwp_cg_function *f = &cg->funcs[cg->fnlist[ipf->fn_first + ipf->fn_n - 1]];
+			struct hwp_cg_function *f = &cg->funcs[t->key & ~TERM];
 			f->self_period += t->period;
 			f->self_samples += t->samples;
 			gen++;
