@@ -291,7 +291,7 @@ int main(int argc, char **argv)
 		paths[0][0] = 0;
 		for (long i = 1; i < NPATHS; i++) {
 			long p = i - 1 - (long)(rnd32() % (uint32_t)(i < 8 ? i : 8));
-			if (path_len[p] >= PATH_MAX_DEPTH)
+			while (path_len[p] >= PATH_MAX_DEPTH) /* path 0 is 1 deep: this ends */
 				p = (long)(rnd32() % (uint32_t)i) / 4;
 			memcpy(paths[i], paths[p], sizeof(paths[i][0]) * path_len[p]);
 			paths[i][path_len[p]] = rnd32() % (uint32_t)nblocks;

@@ -55,7 +55,8 @@ const char *cg_function_name(struct cg_input *in, const struct hwp_cg_function *
 
 	if (f->name)
 		return f->name;
-	sym = f->module >= 0 ? hwp_session__symbolizer(in->session) : NULL;
+	/* kernel addresses are absolute: the module name adds nothing */
+	sym = f->module >= 0 && !f->kernel ? hwp_session__symbolizer(in->session) : NULL;
 	mod = sym ? hwp_symbolizer__module_short_name(sym, f->module) : NULL;
 	if (mod)
 		snprintf(buf, size, "%s+0x%" PRIx64, mod, f->offset);

@@ -35,7 +35,8 @@ HWP_API void hwp_flame__delete(struct hwp_flame *f);
 HWP_API int hwp_flame__add_stack(struct hwp_flame *f, enum hwp_flame_side side, const char *const *names,
 				 size_t n, uint64_t value);
 /* Adds every stack of CG (read from S): counted in samples, or in the
-   event's period with PERIOD. Unnamed frames are "module+0xOFFSET". */
+   event's period with PERIOD. Unnamed frames are "module+0xOFFSET" ("0xADDR" in the kernel or
+   where no module covers them). */
 HWP_API int hwp_flame__add_callgraph(struct hwp_flame *f, enum hwp_flame_side side, struct hwp_callgraph *cg,
 				     struct hwp_session *s, bool period);
 

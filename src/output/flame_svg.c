@@ -204,8 +204,9 @@ int hwp_flame__add_callgraph(struct hwp_flame *f, enum hwp_flame_side side, stru
 	for (size_t i = 0; !err && i < nf; i++) {
 		const char *name = fn[i].name;
 		if (!name) {
-			const char *mod = sym && fn[i].module >= 0 ? hwp_symbolizer__module_short_name(sym, fn[i].module)
-								   : NULL;
+			/* kernel addresses are absolute: no module name */
+			const char *mod = sym && fn[i].module >= 0 && !fn[i].kernel
+						  ? hwp_symbolizer__module_short_name(sym, fn[i].module) : NULL;
 			if (mod)
 				snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, mod, fn[i].offset);
 			else
