@@ -10,17 +10,17 @@
 int cg_input__load(struct cg_input *in, const char *cmd, const char *path, const char *symfs, bool no_inline)
 {
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = symfs, .no_inline = no_inline };
-	struct hwp_callgraph_opts co = { .sz = sizeof(co), .no_inline = no_inline };
-	struct hwp_callgraph_stats st;
+	struct hwp_call_graph_opts co = { .sz = sizeof(co), .no_inline = no_inline };
+	struct hwp_call_graph_stats st;
 
 	memset(in, 0, sizeof(*in));
 	in->session = hwp_session__open(path, &so);
 	if (!in->session)
 		return cli_error("%s", hwp_errmsg());
-	in->cg = hwp_callgraph__new(in->session, &co);
-	if (!in->cg || hwp_callgraph__read(in->cg) < 0)
+	in->cg = hwp_call_graph__new(in->session, &co);
+	if (!in->cg || hwp_call_graph__read(in->cg) < 0)
 		return cli_error("%s", hwp_errmsg());
-	hwp_callgraph__stats(in->cg, &st);
+	hwp_call_graph__stats(in->cg, &st);
 	if (!st.samples)
 		return cli_error("%s: no samples", path);
 	if (!st.with_callchain)
@@ -34,7 +34,7 @@ int cg_input__load(struct cg_input *in, const char *cmd, const char *path, const
 
 void cg_input__close(struct cg_input *in)
 {
-	hwp_callgraph__delete(in->cg);
+	hwp_call_graph__delete(in->cg);
 	hwp_session__delete(in->session);
 	memset(in, 0, sizeof(*in));
 }

@@ -11,7 +11,7 @@
 
 struct cg_input {
 	struct hwp_session *session;
-	struct hwp_callgraph *cg;
+	struct hwp_call_graph *cg;
 };
 
 /* Opens PATH and counts its call stacks; prints the error (naming CMD) and

@@ -127,8 +127,8 @@ static int by_children(const void *a, const void *b)
 static int report(struct cg_input *in, const struct cg_opts *o)
 {
 	const struct hwp_cg_function *f;
-	size_t n = hwp_callgraph__functions(in->cg, &f);
-	struct hwp_callgraph_stats st;
+	size_t n = hwp_call_graph__functions(in->cg, &f);
+	struct hwp_call_graph_stats st;
 	struct hwp_table *t = new_table();
 	uint32_t *order = calloc(n + 1, sizeof(*order));
 	int rc;
@@ -138,7 +138,7 @@ static int report(struct cg_input *in, const struct cg_opts *o)
 		free(order);
 		return cli_error("%s", n && !f ? hwp_errmsg() : "out of memory");
 	}
-	hwp_callgraph__stats(in->cg, &st);
+	hwp_call_graph__stats(in->cg, &st);
 	for (size_t i = 0; i < n; i++)
 		order[i] = (uint32_t)i;
 	g_funcs = f;
@@ -166,8 +166,8 @@ static int function_report(struct cg_input *in, const struct cg_opts *o)
 {
 	const struct hwp_cg_function *f;
 	const struct hwp_cg_node *t;
-	size_t nf = hwp_callgraph__functions(in->cg, &f);
-	size_t nt = hwp_callgraph__tree(in->cg, &t);
+	size_t nf = hwp_call_graph__functions(in->cg, &f);
+	size_t nt = hwp_call_graph__tree(in->cg, &t);
 	struct edge *callers = calloc(nf + 1, sizeof(*callers)), *callees = calloc(nf + 1, sizeof(*callees));
 	bool *match = calloc(nf + 1, sizeof(*match));
 	uint32_t *inside = calloc(nt + 1, sizeof(*inside)); /* a node below a match (1 + its index) */

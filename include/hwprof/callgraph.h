@@ -14,10 +14,10 @@
  * once; a frame inside inlined code stands for its inline chain, innermost
  * first, as perf's callchains show it.
  *
- *     struct hwp_callgraph *cg = hwp_callgraph__new(session, NULL);
- *     hwp_callgraph__read(cg);
- *     const struct hwp_cg_function *f; size_t n = hwp_callgraph__functions(cg, &f);
- *     const struct hwp_cg_node *t;     size_t m = hwp_callgraph__tree(cg, &t);
+ *     struct hwp_call_graph *cg = hwp_call_graph__new(session, NULL);
+ *     hwp_call_graph__read(cg);
+ *     const struct hwp_cg_function *f; size_t n = hwp_call_graph__functions(cg, &f);
+ *     const struct hwp_cg_node *t;     size_t m = hwp_call_graph__tree(cg, &t);
  */
 #ifndef HWPROF_CALLGRAPH_H
 #define HWPROF_CALLGRAPH_H
@@ -31,20 +31,20 @@
 
 HWP_BEGIN_DECLS
 
-struct hwp_callgraph;
+struct hwp_call_graph;
 
-struct hwp_callgraph_opts {
-	size_t sz;         /* sizeof(struct hwp_callgraph_opts) */
+struct hwp_call_graph_opts {
+	size_t sz;         /* sizeof(struct hwp_call_graph_opts) */
 	bool no_inline;    /* a frame is its function only, no inline chain */
 };
 
 /* Counts the call stacks of S's samples. NULL + errno (hwp_errmsg()). */
-HWP_API struct hwp_callgraph *hwp_callgraph__new(struct hwp_session *s, const struct hwp_callgraph_opts *opts);
-HWP_API void hwp_callgraph__delete(struct hwp_callgraph *cg);
+HWP_API struct hwp_call_graph *hwp_call_graph__new(struct hwp_session *s, const struct hwp_call_graph_opts *opts);
+HWP_API void hwp_call_graph__delete(struct hwp_call_graph *cg);
 /* One sample; TH its thread (may be NULL). 0 or <0 (hwp_errmsg()). */
-HWP_API int hwp_callgraph__add(struct hwp_callgraph *cg, const struct hwp_event *ev, const struct hwp_thread *th);
+HWP_API int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, const struct hwp_thread *th);
 /* Every remaining sample of the session. 0 or <0. */
-HWP_API int hwp_callgraph__read(struct hwp_callgraph *cg);
+HWP_API int hwp_call_graph__read(struct hwp_call_graph *cg);
 
 /* A function: a symbol of a module, an inlined function (by name), or,
    where nothing names the address, one address. */
@@ -61,7 +61,7 @@ struct hwp_cg_function {
 
 /* Per-function totals (after reading), in first-seen order. Valid until the
    next add/read or delete. */
-HWP_API size_t hwp_callgraph__functions(struct hwp_callgraph *cg, const struct hwp_cg_function **out);
+HWP_API size_t hwp_call_graph__functions(struct hwp_call_graph *cg, const struct hwp_cg_function **out);
 
 /*
  * The calling-context tree by function, callers first: node 0 is the root
@@ -71,20 +71,20 @@ HWP_API size_t hwp_callgraph__functions(struct hwp_callgraph *cg, const struct h
  */
 struct hwp_cg_node {
 	uint32_t parent;
-	uint32_t function; /* index into hwp_callgraph__functions() */
+	uint32_t function; /* index into hwp_call_graph__functions() */
 	uint64_t self_samples, self_period;
 	uint64_t total_samples, total_period;
 };
-HWP_API size_t hwp_callgraph__tree(struct hwp_callgraph *cg, const struct hwp_cg_node **out);
+HWP_API size_t hwp_call_graph__tree(struct hwp_call_graph *cg, const struct hwp_cg_node **out);
 
-struct hwp_callgraph_stats {
+struct hwp_call_graph_stats {
 	uint64_t samples, period;  /* every sample counted */
 	uint64_t with_callchain;   /* of them with a chain */
 	uint64_t callstack_lbr;    /* chains rebuilt from call-stack branch stacks */
 	uint64_t discarded;        /* chains dropped on an unknown context marker */
 	size_t frames, frame_nodes; /* distinct frames; nodes of the frame trie */
 };
-HWP_API void hwp_callgraph__stats(const struct hwp_callgraph *cg, struct hwp_callgraph_stats *st);
+HWP_API void hwp_call_graph__stats(const struct hwp_call_graph *cg, struct hwp_call_graph_stats *st);
 
 HWP_END_DECLS
 

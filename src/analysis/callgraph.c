@@ -41,9 +41,9 @@ struct tnode {
 	uint64_t samples, period;
 };
 
-struct hwp_callgraph {
+struct hwp_call_graph {
 	struct hwp_session *session;
-	struct hwp_callgraph_opts o;
+	struct hwp_call_graph_opts o;
 
 	struct frame *frames;
 	size_t nframes, frames_cap;
@@ -74,20 +74,20 @@ struct hwp_callgraph {
 	uint32_t *stamp;
 	uint32_t *fmap; /* frame-trie node -> function-tree node */
 
-	struct hwp_callgraph_stats st;
+	struct hwp_call_graph_stats st;
 };
 
-struct hwp_callgraph *hwp_callgraph__new(struct hwp_session *s, const struct hwp_callgraph_opts *opts)
+struct hwp_call_graph *hwp_call_graph__new(struct hwp_session *s, const struct hwp_call_graph_opts *opts)
 {
-	struct hwp_callgraph *cg;
-	struct hwp_callgraph_opts o;
+	struct hwp_call_graph *cg;
+	struct hwp_call_graph_opts o;
 
 	if (!s) {
 		hwp_set_error(EINVAL, "callgraph: no session given");
 		errno = EINVAL;
 		return NULL;
 	}
-	if (HWP_OPTS_LOAD(opts, &o, struct hwp_callgraph_opts)) {
+	if (HWP_OPTS_LOAD(opts, &o, struct hwp_call_graph_opts)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -103,7 +103,7 @@ struct hwp_callgraph *hwp_callgraph__new(struct hwp_session *s, const struct hwp
 	return cg;
 }
 
-void hwp_callgraph__delete(struct hwp_callgraph *cg)
+void hwp_call_graph__delete(struct hwp_call_graph *cg)
 {
 	if (!cg)
 		return;
@@ -130,7 +130,7 @@ static int nomem(void)
 }
 
 /* A function by (module, name), or by (module, offset) when unnamed. */
-static int func_id(struct hwp_callgraph *cg, int32_t module, bool kernel, const char *name, uint64_t offset,
+static int func_id(struct hwp_call_graph *cg, int32_t module, bool kernel, const char *name, uint64_t offset,
 		   bool inlined, uint32_t *id)
 {
 	uint64_t h = hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)module),
@@ -163,7 +163,7 @@ static int func_id(struct hwp_callgraph *cg, int32_t module, bool kernel, const 
 	return 0;
 }
 
-static int push_fn(struct hwp_callgraph *cg, uint32_t id)
+static int push_fn(struct hwp_call_graph *cg, uint32_t id)
 {
 	uint32_t *p = HWP_VEC_PUSH(cg->fnlist, cg->nfnlist, cg->fnlist_cap);
 
@@ -174,7 +174,7 @@ static int push_fn(struct hwp_callgraph *cg, uint32_t id)
 }
 
 /* Symbolizes a new frame into its function expansion. */
-static int expand_frame(struct hwp_callgraph *cg, struct frame *fr)
+static int expand_frame(struct hwp_call_graph *cg, struct frame *fr)
 {
 	struct hwp_symbolizer *sym = fr->module >= 0 ? hwp_session__symbolizer(cg->session) : NULL;
 	struct hwp_symbol_info info;
@@ -215,7 +215,7 @@ static int expand_frame(struct hwp_callgraph *cg, struct frame *fr)
 
 /* IP's frame; KERNEL_CTX: the chain's context says kernel (what an address
    no map covers is shown as). */
-static int frame_id(struct hwp_callgraph *cg, const struct hwp_thread *th, uint64_t ip, uint8_t flags,
+static int frame_id(struct hwp_call_graph *cg, const struct hwp_thread *th, uint64_t ip, uint8_t flags,
 		    bool fallback, uint32_t *id)
 {
 	struct hwp_code_loc loc = { .module = -1, .offset = ip, .addr = ip };
@@ -254,7 +254,7 @@ static int frame_id(struct hwp_callgraph *cg, const struct hwp_thread *th, uint6
 	return expand_frame(cg, &cg->frames[*id]);
 }
 
-static int child(struct hwp_callgraph *cg, uint32_t parent, uint32_t key, uint32_t *out)
+static int child(struct hwp_call_graph *cg, uint32_t parent, uint32_t key, uint32_t *out)
 {
 	uint64_t h = hwp__hash_combine(hwp__hash64(parent), key);
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cg->node_map, h);
@@ -274,7 +274,7 @@ static int child(struct hwp_callgraph *cg, uint32_t parent, uint32_t key, uint32
 	return 0;
 }
 
-static int push_ip(struct hwp_callgraph *cg, uint64_t ip, uint8_t flags)
+static int push_ip(struct hwp_call_graph *cg, uint64_t ip, uint8_t flags)
 {
 	if (HWP_VEC_RESERVE(cg->ipk, cg->ipk_cap, cg->nips + 1))
 		return nomem();
@@ -306,7 +306,7 @@ static void chain_context(uint64_t ip, bool *kernel)
 
 /* perf's plain path: markers dropped, at most CHAIN_MAX addresses, the
    whole chain dropped on an unknown marker. */
-static int plain_chain(struct hwp_callgraph *cg, const struct hwp_sample *s)
+static int plain_chain(struct hwp_call_graph *cg, const struct hwp_sample *s)
 {
 	unsigned n = 0;
 	int err;
@@ -336,7 +336,7 @@ static int plain_chain(struct hwp_callgraph *cg, const struct hwp_sample *s)
 /* perf's resolve_lbr_callchain_sample() in callee order: the chain up to its
    PERF_CONTEXT_USER at USER_AT, then entries[0].to and every entry's from.
    Returns 1 when perf takes the plain path instead. */
-static int lbr_chain(struct hwp_callgraph *cg, const struct hwp_sample *s, uint64_t user_at)
+static int lbr_chain(struct hwp_call_graph *cg, const struct hwp_sample *s, uint64_t user_at)
 {
 	struct hwp_branch_entry e;
 	int err;
@@ -368,7 +368,7 @@ static int lbr_chain(struct hwp_callgraph *cg, const struct hwp_sample *s, uint6
 	return 0;
 }
 
-static int sample_chain(struct hwp_callgraph *cg, const struct hwp_event *ev)
+static int sample_chain(struct hwp_call_graph *cg, const struct hwp_event *ev)
 {
 	const struct hwp_sample *s = &ev->sample;
 	int err;
@@ -392,7 +392,7 @@ static int sample_chain(struct hwp_callgraph *cg, const struct hwp_event *ev)
 	return plain_chain(cg, s);
 }
 
-int hwp_callgraph__add(struct hwp_callgraph *cg, const struct hwp_event *ev, const struct hwp_thread *th)
+int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, const struct hwp_thread *th)
 {
 	const struct hwp_sample *s = &ev->sample;
 	uint64_t period = 1;
@@ -429,19 +429,19 @@ int hwp_callgraph__add(struct hwp_callgraph *cg, const struct hwp_event *ev, con
 	return 0;
 }
 
-int hwp_callgraph__read(struct hwp_callgraph *cg)
+int hwp_call_graph__read(struct hwp_call_graph *cg)
 {
 	struct hwp_event ev;
 	const struct hwp_thread *th;
 	int r;
 
 	while ((r = hwp_session__next(cg->session, &ev, &th)) > 0)
-		if (ev.type == HWP_RECORD_SAMPLE && (r = hwp_callgraph__add(cg, &ev, th)) < 0)
+		if (ev.type == HWP_RECORD_SAMPLE && (r = hwp_call_graph__add(cg, &ev, th)) < 0)
 			return r;
 	return r;
 }
 
-static int tree_child(struct hwp_callgraph *cg, uint32_t parent, uint32_t fn, uint32_t *out)
+static int tree_child(struct hwp_call_graph *cg, uint32_t parent, uint32_t fn, uint32_t *out)
 {
 	uint64_t h = hwp__hash_combine(hwp__hash64(parent), fn);
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cg->tree_map, h);
@@ -462,7 +462,7 @@ static int tree_child(struct hwp_callgraph *cg, uint32_t parent, uint32_t fn, ui
 }
 
 /* Function totals and the function tree, from the frame trie. */
-static int derive(struct hwp_callgraph *cg)
+static int derive(struct hwp_call_graph *cg)
 {
 	uint32_t gen = 0;
 	int err;
@@ -535,7 +535,7 @@ static int derive(struct hwp_callgraph *cg)
 	return 0;
 }
 
-size_t hwp_callgraph__functions(struct hwp_callgraph *cg, const struct hwp_cg_function **out)
+size_t hwp_call_graph__functions(struct hwp_call_graph *cg, const struct hwp_cg_function **out)
 {
 	if (derive(cg) < 0) {
 		*out = NULL;
@@ -545,7 +545,7 @@ size_t hwp_callgraph__functions(struct hwp_callgraph *cg, const struct hwp_cg_fu
 	return cg->nfuncs;
 }
 
-size_t hwp_callgraph__tree(struct hwp_callgraph *cg, const struct hwp_cg_node **out)
+size_t hwp_call_graph__tree(struct hwp_call_graph *cg, const struct hwp_cg_node **out)
 {
 	if (derive(cg) < 0) {
 		*out = NULL;
@@ -555,7 +555,7 @@ size_t hwp_callgraph__tree(struct hwp_callgraph *cg, const struct hwp_cg_node **
 	return cg->ntree;
 }
 
-void hwp_callgraph__stats(const struct hwp_callgraph *cg, struct hwp_callgraph_stats *st)
+void hwp_call_graph__stats(const struct hwp_call_graph *cg, struct hwp_call_graph_stats *st)
 {
 	*st = cg->st;
 	st->frames = cg->nframes;

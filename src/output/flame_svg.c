@@ -186,12 +186,12 @@ int hwp_flame__add_stack(struct hwp_flame *f, enum hwp_flame_side side, const ch
 	return 0;
 }
 
-int hwp_flame__add_callgraph(struct hwp_flame *f, enum hwp_flame_side side, struct hwp_callgraph *cg,
+int hwp_flame__add_callgraph(struct hwp_flame *f, enum hwp_flame_side side, struct hwp_call_graph *cg,
 			     struct hwp_session *s, bool period)
 {
 	const struct hwp_cg_function *fn;
 	const struct hwp_cg_node *t;
-	size_t nf = hwp_callgraph__functions(cg, &fn), nt = hwp_callgraph__tree(cg, &t);
+	size_t nf = hwp_call_graph__functions(cg, &fn), nt = hwp_call_graph__tree(cg, &t);
 	uint32_t *fname = calloc(nf + 1, sizeof(*fname)), *map = calloc(nt + 1, sizeof(*map));
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(s);
 	char buf[512];
