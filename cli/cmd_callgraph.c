@@ -31,7 +31,7 @@ static const char usage[] =
 	"      --no-inline      no inlined frames (each address is its function only)\n"
 	"      --symfs DIR      look for binaries under DIR\n"
 	"      --json           JSON rows\n"
-	"      --csv            CSV rows\n"
+	"      --csv            CSV rows (not with --function)\n"
 	CLI_COMMON_HELP
 	"  -h, --help           this text\n";
 
@@ -310,6 +310,8 @@ int cmd_callgraph(int argc, char **argv)
 	}
 	if (optind < argc)
 		return cli_error("callgraph: unexpected argument '%s'", argv[optind]);
+	if (o.function && o.ro.fmt == HWP_TABLE_CSV)
+		return cli_error("callgraph: --function prints two tables (callers, callees): use --json, not --csv");
 	rc = cg_input__load(&in, "callgraph", o.ro.input, o.ro.symfs, o.no_inline);
 	if (!rc)
 		rc = o.function ? function_report(&in, &o) : report(&in, &o);
