@@ -7,10 +7,11 @@
 #include "cli_callgraph.h"
 #include "hwprof/hwprof.h"
 
-int cg_input__load(struct cg_input *in, const char *cmd, const char *path, const char *symfs, bool no_inline)
+int cg_input__load(struct cg_input *in, const char *cmd, const char *path, const char *symfs, bool no_inline,
+		  bool stitch_lbr)
 {
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = symfs, .no_inline = no_inline };
-	struct hwp_call_graph_opts co = { .sz = sizeof(co), .no_inline = no_inline };
+	struct hwp_call_graph_opts co = { .sz = sizeof(co), .no_inline = no_inline, .stitch_lbr = stitch_lbr };
 	struct hwp_call_graph_stats st;
 
 	memset(in, 0, sizeof(*in));

@@ -15,7 +15,7 @@
 
 static const char usage[] =
 	"usage: hwprof callgraph [-i FILE] [--function NAME] [--limit N] [--no-inline]\n"
-	"                        [--symfs DIR] [--json | --csv]\n"
+	"                        [--stitch-lbr] [--symfs DIR] [--json | --csv]\n"
 	"\n"
 	"Call graph of the sampled call stacks (perf record -g, --call-graph lbr, or\n"
 	"emulated call-stack recordings), per function as 'perf report --children':\n"
@@ -29,6 +29,8 @@ static const char usage[] =
 	"  -f, --function NAME  callers and callees of the function NAME\n"
 	REPORT_LIMIT_HELP
 	"      --no-inline      no inlined frames (each address is its function only)\n"
+	"      --stitch-lbr     LBR call stacks continued from the thread's earlier\n"
+	"                       samples, as perf report --stitch-lbr\n"
 	"      --symfs DIR      look for binaries under DIR\n"
 	"      --json           JSON rows\n"
 	"      --csv            CSV rows (not with --function)\n"
@@ -39,7 +41,7 @@ struct cg_opts {
 	struct report_opts ro;
 	const char *function;
 	uint64_t limit;
-	bool no_inline;
+	bool no_inline, stitch_lbr;
 };
 
 enum { C_CHILDREN, C_SELF, C_SAMPLES, C_DSO, C_SYM, C_CPERIOD, C_SPERIOD, C_SSAMPLES, C_MODULE, C_BUILDID,
@@ -270,7 +272,7 @@ out:
 	return rc;
 }
 
-enum { OPT_LIMIT = 256, OPT_NO_INLINE };
+enum { OPT_LIMIT = 256, OPT_NO_INLINE, OPT_STITCH };
 
 int cmd_callgraph(int argc, char **argv)
 {
@@ -279,6 +281,7 @@ int cmd_callgraph(int argc, char **argv)
 		{ "function", required_argument, NULL, 'f' },
 		{ "limit", required_argument, NULL, OPT_LIMIT },
 		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+		{ "stitch-lbr", no_argument, NULL, OPT_STITCH },
 		CLI_COMMON_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
@@ -303,6 +306,9 @@ int cmd_callgraph(int argc, char **argv)
 		case OPT_NO_INLINE:
 			o.no_inline = true;
 			break;
+		case OPT_STITCH:
+			o.stitch_lbr = true;
+			break;
 		default:
 			fprintf(stderr, "%s", usage);
 			return 1;
@@ -312,7 +318,7 @@ int cmd_callgraph(int argc, char **argv)
 		return cli_error("callgraph: unexpected argument '%s'", argv[optind]);
 	if (o.function && o.ro.fmt == HWP_TABLE_CSV)
 		return cli_error("callgraph: --function prints two tables (callers, callees): use --json, not --csv");
-	rc = cg_input__load(&in, "callgraph", o.ro.input, o.ro.symfs, o.no_inline);
+	rc = cg_input__load(&in, "callgraph", o.ro.input, o.ro.symfs, o.no_inline, o.stitch_lbr);
 	if (!rc)
 		rc = o.function ? function_report(&in, &o) : report(&in, &o);
 	cg_input__close(&in);

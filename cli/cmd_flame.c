@@ -13,7 +13,7 @@
 
 static const char usage[] =
 	"usage: hwprof flame [-i FILE] [-o FILE.svg] [--folded] [--period] [--title TEXT]\n"
-	"                    [--width N] [--no-inline] [--symfs DIR]\n"
+	"                    [--width N] [--no-inline] [--stitch-lbr] [--symfs DIR]\n"
 	"   or: hwprof flame --diff BEFORE AFTER [-o FILE.svg] [--folded] ...\n"
 	"\n"
 	"Flame graph of the sampled call stacks (perf record -g, --call-graph lbr, or\n"
@@ -34,22 +34,24 @@ static const char usage[] =
 	"      --title TEXT     the SVG's title\n"
 	"      --width N        the SVG's width in pixels (default: 1200)\n"
 	"      --no-inline      no inlined frames\n"
+	"      --stitch-lbr     LBR call stacks continued from the thread's earlier\n"
+	"                       samples, as perf report --stitch-lbr\n"
 	"      --symfs DIR      look for binaries under DIR\n"
 	CLI_COMMON_HELP
 	"  -h, --help           this text\n";
 
-enum { OPT_FOLDED = 256, OPT_DIFF, OPT_PERIOD, OPT_TITLE, OPT_WIDTH, OPT_NO_INLINE, OPT_SYMFS };
+enum { OPT_FOLDED = 256, OPT_DIFF, OPT_PERIOD, OPT_TITLE, OPT_WIDTH, OPT_NO_INLINE, OPT_SYMFS, OPT_STITCH };
 
 struct flame_opts {
 	const char *input, *output, *title, *symfs;
-	bool folded, diff, period, no_inline;
+	bool folded, diff, period, no_inline, stitch_lbr;
 	unsigned width;
 };
 
 static int add_input(struct hwp_flame *f, enum hwp_flame_side side, const char *path, const struct flame_opts *o)
 {
 	struct cg_input in;
-	int rc = cg_input__load(&in, "flame", path, o->symfs, o->no_inline);
+	int rc = cg_input__load(&in, "flame", path, o->symfs, o->no_inline, o->stitch_lbr);
 
 	if (!rc && hwp_flame__add_callgraph(f, side, in.cg, in.session, o->period) < 0)
 		rc = cli_error("%s: %s", path, hwp_errmsg());
@@ -70,6 +72,7 @@ static int parse(int argc, char **argv, struct flame_opts *o)
 		{ "title", required_argument, NULL, OPT_TITLE },
 		{ "width", required_argument, NULL, OPT_WIDTH },
 		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+		{ "stitch-lbr", no_argument, NULL, OPT_STITCH },
 		{ "symfs", required_argument, NULL, OPT_SYMFS },
 		{ "help", no_argument, NULL, 'h' },
 		CLI_COMMON_LONGOPTS,
@@ -91,6 +94,7 @@ static int parse(int argc, char **argv, struct flame_opts *o)
 		case OPT_PERIOD: o->period = true; break;
 		case OPT_TITLE: o->title = optarg; break;
 		case OPT_NO_INLINE: o->no_inline = true; break;
+		case OPT_STITCH: o->stitch_lbr = true; break;
 		case OPT_SYMFS: o->symfs = optarg; break;
 		case OPT_WIDTH:
 			errno = 0;

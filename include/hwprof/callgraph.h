@@ -36,6 +36,11 @@ struct hwp_call_graph;
 struct hwp_call_graph_opts {
 	size_t sz;         /* sizeof(struct hwp_call_graph_opts) */
 	bool no_inline;    /* a frame is its function only, no inline chain */
+	/* Call-stack mode: continue a sample's LBR call stack with the callers
+	   the same thread's earlier samples saw below it, as perf's
+	   --stitch-lbr (needs the stacks' hardware index and the recording's
+	   LBR depth, CPU_PMU_CAPS "branches"; else nothing is stitched). */
+	bool stitch_lbr;
 };
 
 /* Counts the call stacks of S's samples. NULL + errno (hwp_errmsg()). */
@@ -81,6 +86,7 @@ struct hwp_call_graph_stats {
 	uint64_t samples, period;  /* every sample counted */
 	uint64_t with_callchain;   /* of them with a chain */
 	uint64_t callstack_lbr;    /* chains rebuilt from call-stack branch stacks */
+	uint64_t stitched;         /* of them continued from earlier samples (stitch_lbr) */
 	uint64_t discarded;        /* chains dropped on an unknown context marker */
 	size_t frames, frame_nodes; /* distinct frames; nodes of the frame trie */
 };

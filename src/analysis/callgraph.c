@@ -16,6 +16,7 @@
 #include "hwprof/callgraph.h"
 #include "hwprof/maps.h"
 #include "hwprof/perf_abi.h"
+#include "util/bytes.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
@@ -25,6 +26,21 @@
 #define TERM 0x80000000u     /* trie key flag: the sample's IP's function, a leaf */
 #define IP_KERNEL 1
 #define IP_RET 2             /* a return address (a frame-pointer chain's callers) */
+#define IP_FRAME 4           /* ips[i] is already a frame id (stitched from an earlier sample) */
+
+/* perf's lbr_stitch of one thread: its previous call-stack sample's
+   entries, the frames of their sources, and the callers stitched so far
+   (callee first). */
+struct stitch_thread {
+	int32_t tid;
+	bool have_prev;
+	uint64_t prev_nr, prev_hw_idx;
+	uint64_t *prev_raw;      /* prev_nr x {from, to, flags} */
+	uint32_t *prev_from;     /* prev_nr frame ids of the entries' sources */
+	size_t raw_cap, from_cap;
+	uint32_t *list;
+	size_t nlist, list_cap;
+};
 
 struct frame {
 	int32_t module;
@@ -65,6 +81,13 @@ struct hwp_call_graph {
 	size_t ipk_cap;
 	uint32_t *path;
 	size_t path_cap;
+
+	/* stitch_lbr */
+	struct stitch_thread *sthreads;
+	size_t nsthreads, sthreads_cap;
+	struct hwp_hashmap sthread_map;
+	uint64_t max_lbr; /* CPU_PMU_CAPS "branches"; 0: unknown (no stitching) */
+	bool max_lbr_known;
 
 	/* derived */
 	bool dirty;
@@ -121,6 +144,13 @@ void hwp_call_graph__delete(struct hwp_call_graph *cg)
 	hwp__hashmap_free(&cg->tree_map);
 	free(cg->stamp);
 	free(cg->fmap);
+	for (size_t i = 0; i < cg->nsthreads; i++) {
+		free(cg->sthreads[i].prev_raw);
+		free(cg->sthreads[i].prev_from);
+		free(cg->sthreads[i].list);
+	}
+	free(cg->sthreads);
+	hwp__hashmap_free(&cg->sthread_map);
 	free(cg);
 }
 
@@ -333,13 +363,122 @@ static int plain_chain(struct hwp_call_graph *cg, const struct hwp_sample *s)
 	return 0;
 }
 
+/* The recording's LBR depth: perf's env->max_branches, from CPU_PMU_CAPS. */
+static uint64_t max_lbr(struct hwp_call_graph *cg)
+{
+	if (cg->max_lbr_known)
+		return cg->max_lbr;
+	const struct hwp_header_info *h = hwp_session__header(cg->session);
+	for (size_t i = 0; h && i < h->nr_pmu_caps; i++) {
+		const struct hwp_pmu_caps *pc = &h->pmu_caps[i];
+		if (!pc->pmu_name || strcmp(pc->pmu_name, "cpu"))
+			continue;
+		for (size_t k = 0; k < pc->nr_caps; k++)
+			if (!strncmp(pc->caps[k], "branches=", 9))
+				cg->max_lbr = strtoull(pc->caps[k] + 9, NULL, 10);
+	}
+	cg->max_lbr_known = true;
+	return cg->max_lbr;
+}
+
+static struct stitch_thread *stitch_thread(struct hwp_call_graph *cg, int32_t tid)
+{
+	uint64_t h = hwp__hash64((uint64_t)(uint32_t)tid);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cg->sthread_map, h);
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (cg->sthreads[i].tid == tid)
+			return &cg->sthreads[i];
+	struct stitch_thread *t = HWP_VEC_PUSH(cg->sthreads, cg->nsthreads, cg->sthreads_cap);
+	if (!t || hwp__hashmap_add(&cg->sthread_map, h, cg->nsthreads - 1) < 0)
+		return NULL;
+	t->tid = tid;
+	return t;
+}
+
+/* perf's has_stitched_lbr(): does CUR's stack continue the previous one
+   (same entries in the same LBR registers)? If so the previous sample's
+   entries below CUR's base go in front of the stitched list. */
+static int has_stitched(struct stitch_thread *t, const struct hwp_sample *cur,
+			uint64_t max, bool *stitched)
+{
+	*stitched = false;
+	if (!t->have_prev)
+		return 0;
+	/* the physical register of CUR's base of stack (u64 arithmetic, as perf) */
+	uint64_t cur_base = max - cur->branch_nr + cur->branch_hw_idx + 1;
+	uint64_t distance = t->prev_hw_idx > cur_base ? t->prev_hw_idx - cur_base
+						      : max + t->prev_hw_idx - cur_base;
+	if (distance + 1 > t->prev_nr)
+		return 0;
+	uint64_t same = 0;
+	for (int64_t i = (int64_t)distance, j = (int64_t)cur->branch_nr - 1; i >= 0 && j >= 0; i--, j--) {
+		const uint8_t *c = cur->branch_entries + 24 * (uint64_t)j;
+		const uint64_t *pv = t->prev_raw + 3 * (uint64_t)i;
+		if (pv[0] != ld64(c) || pv[1] != ld64(c + 8) || pv[2] != ld64(c + 16))
+			break;
+		same++;
+	}
+	if (!same)
+		return 0;
+	size_t add = (size_t)(t->prev_nr - 1 - distance);
+	if (HWP_VEC_RESERVE(t->list, t->list_cap, t->nlist + add))
+		return nomem();
+	memmove(t->list + add, t->list, t->nlist * sizeof(*t->list));
+	for (size_t k = 0; k < add; k++)
+		t->list[k] = t->prev_from[distance + 1 + k];
+	t->nlist += add;
+	*stitched = true;
+	return 0;
+}
+
+/* After CUR's chain is built: CUR becomes the thread's previous sample. */
+static int stitch_remember(struct hwp_call_graph *cg, struct stitch_thread *t, const struct hwp_sample *cur,
+			   const struct hwp_thread *th)
+{
+	uint64_t nr = cur->branch_nr;
+	int err;
+
+	if (HWP_VEC_RESERVE(t->prev_raw, t->raw_cap, 3 * nr + 1) || HWP_VEC_RESERVE(t->prev_from, t->from_cap, nr + 1))
+		return nomem();
+	for (uint64_t i = 0; i < nr; i++) {
+		const uint8_t *c = cur->branch_entries + 24 * i;
+		t->prev_raw[3 * i] = ld64(c);
+		t->prev_raw[3 * i + 1] = ld64(c + 8);
+		t->prev_raw[3 * i + 2] = ld64(c + 16);
+		if ((err = frame_id(cg, th, ld64(c), 0, false, &t->prev_from[i])))
+			return err;
+	}
+	t->prev_nr = nr;
+	t->prev_hw_idx = cur->branch_hw_idx;
+	t->have_prev = true;
+	return 0;
+}
+
 /* perf's resolve_lbr_callchain_sample() in callee order: the chain up to its
    PERF_CONTEXT_USER at USER_AT, then entries[0].to and every entry's from.
    Returns 1 when perf takes the plain path instead. */
-static int lbr_chain(struct hwp_call_graph *cg, const struct hwp_sample *s, uint64_t user_at)
+static int lbr_chain(struct hwp_call_graph *cg, const struct hwp_sample *s, uint64_t user_at,
+		     const struct hwp_thread *th, bool hw_idx)
 {
 	struct hwp_branch_entry e;
+	struct stitch_thread *st = NULL;
+	bool stitched = false;
+	uint64_t max;
 	int err;
+
+	/* perf checks for stitching before anything else of the chain */
+	if (cg->o.stitch_lbr && hw_idx && th && (max = max_lbr(cg)) > 0) {
+		if (!(st = stitch_thread(cg, hwp_thread__tid(th))))
+			return nomem();
+		if ((err = has_stitched(st, s, max, &stitched)))
+			return err;
+		if (!stitched)
+			st->nlist = 0;
+		if ((err = stitch_remember(cg, st, s, th)))
+			return err;
+	}
 
 	for (uint64_t j = 0; j <= user_at; j++)
 		if (chain_word(hwp_sample__callchain_ip(s, j)) < 0) {
@@ -364,11 +503,17 @@ static int lbr_chain(struct hwp_call_graph *cg, const struct hwp_sample *s, uint
 		if (chain_word(ip) > 0 && (err = push_ip(cg, ip, false)))
 			return err;
 	}
+	if (stitched) {
+		for (size_t k = 0; k < st->nlist; k++)
+			if ((err = push_ip(cg, st->list[k], IP_FRAME)))
+				return err;
+		cg->st.stitched++;
+	}
 	cg->st.callstack_lbr++;
 	return 0;
 }
 
-static int sample_chain(struct hwp_call_graph *cg, const struct hwp_event *ev)
+static int sample_chain(struct hwp_call_graph *cg, const struct hwp_event *ev, const struct hwp_thread *th)
 {
 	const struct hwp_sample *s = &ev->sample;
 	int err;
@@ -382,7 +527,8 @@ static int sample_chain(struct hwp_call_graph *cg, const struct hwp_event *ev)
 		uint64_t lim = s->callchain_nr < CHAIN_MAX ? s->callchain_nr : CHAIN_MAX;
 		for (uint64_t i = 0; i < lim; i++)
 			if (hwp_sample__callchain_ip(s, i) == HWP_CONTEXT_USER) {
-				err = lbr_chain(cg, s, i);
+				err = lbr_chain(cg, s, i, th,
+						(ev->evsel->attr.branch_sample_type & HWP_BRANCH_HW_INDEX) != 0);
 				if (err <= 0)
 					return err;
 				cg->nips = 0;
@@ -405,13 +551,17 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 		period = s->period;
 	else if (ev->evsel && !hwp_attr__flag(&ev->evsel->attr, HWP_ATTR_FREQ) && ev->evsel->attr.sample_period)
 		period = ev->evsel->attr.sample_period;
-	if ((err = sample_chain(cg, ev)))
+	if ((err = sample_chain(cg, ev, th)))
 		return err;
 	uint8_t ip_kernel = s->cpumode == HWP_MISC_KERNEL ? IP_KERNEL : 0;
 	if (!cg->nips && (err = push_ip(cg, s->ip, ip_kernel)))
 		return err;
 	for (size_t i = cg->nips; i-- > 0;) {
-		if ((err = frame_id(cg, th, cg->ips[i], cg->ipk[i], false, &fid)) || (err = child(cg, node, fid, &node)))
+		if (cg->ipk[i] & IP_FRAME)
+			fid = (uint32_t)cg->ips[i];
+		else if ((err = frame_id(cg, th, cg->ips[i], cg->ipk[i], false, &fid)))
+			return err;
+		if ((err = child(cg, node, fid, &node)))
 			return err;
 	}
 	/* the leaf is keyed by the IP's function: addresses in one function

@@ -4,7 +4,8 @@
 # normalization) on the corpus recordings with callchains or LBR call-stack
 # mode, on a frame-pointer recording of tests/fixtures/callgraph.c (perf
 # record -e cpu-clock -g), and on emulated call-stack-mode recordings
-# (hwprof record --emulate --call-graph lbr) of the fixture and of gzip.
+# (hwprof record --emulate --call-graph lbr) of the fixture and of gzip;
+# --stitch-lbr on generated call-stack recordings perf stitches.
 # On the frame-pointer recording also: `hwprof flame --folded` and
 # `hwprof callgraph --function` against perf script's callchains, folded by
 # tests/tools/stack_oracle.py.
@@ -50,6 +51,32 @@ if [ -d "$CORPUS" ]; then
 else
 	skip "callgraph_corpus: no corpus at $CORPUS"
 fi
+
+# --stitch-lbr: generated call-stack recordings deeper than their 4-entry LBR,
+# with the hardware index and CPU_PMU_CAPS (tests/tools/gen_stitch.py), on
+# which perf stitches: report and folded stacks with and without stitching
+for seed in 1 2; do
+	if ! python3 "$tools/gen_stitch.py" "$tmp/st$seed.data" 600 $seed 2>"$tmp/gs.err"; then
+		fail "callgraph_stitch_gen: $(head -1 "$tmp/gs.err")"
+		break
+	fi
+	for mode in "" --stitch-lbr; do
+		name=callgraph_stitch${seed}${mode:+_stitched}
+		compare "$name" "$tmp/st$seed.data" $mode
+		"$PERF" script -i "$tmp/st$seed.data" $mode -F period,ip,sym,dso >"$tmp/st.script" 2>/dev/null
+		if "$HWPROF" flame -q -i "$tmp/st$seed.data" $mode --folded --no-inline >"$tmp/st${mode:+s}.folded" 2>"$tmp/fl.err"; then
+			CMP_NAME=flame_folded_stitch${seed}${mode:+_stitched} python3 "$tools/stack_oracle.py" folded "$tmp/st.script" "$tmp/st${mode:+s}.folded"
+		else
+			fail "flame_folded_stitch$seed: $(head -1 "$tmp/fl.err")"
+		fi
+	done
+	# stitching changed the stacks (else the cases above prove nothing)
+	if cmp -s "$tmp/st.folded" "$tmp/sts.folded"; then
+		fail "callgraph_stitch${seed}_effect: the same stacks with and without --stitch-lbr"
+	else
+		pass "callgraph_stitch${seed}_effect ($(wc -l <"$tmp/st.folded") stacks unstitched, $(wc -l <"$tmp/sts.folded") stitched)"
+	fi
+done
 
 # the benchmark's generator: 4096 call paths through 2048 functions of an ELF
 # it writes (tests deep chains and many distinct stacks)

@@ -6,8 +6,9 @@ usage: stack_oracle.py folded PERF_SCRIPT.txt HWPROF_FOLDED.txt
 
 folded: perf script's callchains folded here (callers first, ';', one count
 per sample, as stackcollapse-perf.pl does) must equal `hwprof flame --folded
---no-inline` line for line as multisets. Frames neither names are '?': perf
-prints "[unknown]", hwprof "module+0xOFFSET".
+--no-inline` line for line as multisets. Frames no symbol names are named
+as hwprof names them, from perf's address: "module+0xOFFSET" (perf prints
+the offset in the map), "0xADDR" in the kernel or outside every map.
 function: callers and callees (in samples) of the outermost NAME on each
 stack, from perf script, against `hwprof callgraph --function NAME --json`.
 Prints one line: PASS/FAIL NAME ...
@@ -26,11 +27,19 @@ def samples(path):
     cur = None
     for line in open(path, errors="replace"):
         line = line.rstrip("\n")
-        if line.startswith("\t") or line.startswith(" " * 8):
-            m = re.match(r"\s+[0-9a-f]+ (.*?) \((.*)\)$", line)
-            if m and cur is not None:
-                sym = re.sub(r"\+0x[0-9a-f]+$", "", m.group(1))
-                cur.append("?" if sym == "[unknown]" else sym)
+        # a frame line: "\t<addr> <sym> (<dso>)"; anything else not blank
+        # is a sample's header (which may be indented: a period alone)
+        m = re.match(r"\t\s*([0-9a-f]+) (.*?) \((.*)\)$", line)
+        if m and cur is not None:
+            sym = re.sub(r"\+0x[0-9a-f]+$", "", m.group(2))
+            if sym == "[unknown]":
+                # perf prints a mapped address relative to its map, as hwprof
+                # names it (module+0xOFFSET); others as they are (0xADDR)
+                dso = m.group(3)
+                addr = int(m.group(1), 16)
+                sym = f"0x{addr:x}" if dso == "[unknown]" or addr >= 1 << 63 else \
+                    f"{os.path.basename(dso)}+0x{addr:x}"
+            cur.append(sym)
             continue
         if cur is not None:
             yield cur
@@ -42,7 +51,7 @@ def samples(path):
 
 
 def unnamed(f):
-    return "?" if re.fullmatch(r"(\S+\+0x[0-9a-f]+|0x[0-9a-f]+|\[unknown\])", f) else f
+    return f
 
 
 def folded(script, mine):
@@ -79,8 +88,8 @@ def function(fn, script, mine):
     doc = json.load(open(mine))
     got_callers = Counter({r["symbol"]: r["children_samples"] for r in doc["callers"] if r.get("symbol")})
     got_callees = Counter({r["symbol"]: r["children_samples"] for r in doc["callees"] if r.get("symbol")})
-    callers = Counter({k: v for k, v in callers.items() if k != "?"})
-    callees = Counter({k: v for k, v in callees.items() if k != "?"})
+    callers = Counter({k: v for k, v in callers.items() if not re.match(r"(\S+\+)?0x[0-9a-f]+$", k)})
+    callees = Counter({k: v for k, v in callees.items() if not re.match(r"(\S+\+)?0x[0-9a-f]+$", k)})
     if total and doc["children_samples"] == total and callers == got_callers and callees == got_callees:
         print(f"PASS {name} ({fn}: {total} samples, callers {dict(callers)}, callees {dict(callees)})")
         return 0
