@@ -53,7 +53,7 @@ static int add_input(struct hwp_flame *f, enum hwp_flame_side side, const char *
 	struct cg_input in;
 	int rc = cg_input__load(&in, "flame", path, o->symfs, o->no_inline, o->stitch_lbr);
 
-	if (!rc && hwp_flame__add_callgraph(f, side, in.cg, in.session, o->period) < 0)
+	if (!rc && hwp_flame__add_call_graph(f, side, in.cg, in.session, o->period) < 0)
 		rc = cli_error("%s: %s", path, hwp_errmsg());
 	if (!rc)
 		cg_input__warn_missing(&in);

@@ -37,7 +37,7 @@ HWP_API int hwp_flame__add_stack(struct hwp_flame *f, enum hwp_flame_side side, 
 /* Adds every stack of CG (read from S): counted in samples, or in the
    event's period with PERIOD. Unnamed frames are "module+0xOFFSET" ("0xADDR" in the kernel or
    where no module covers them). */
-HWP_API int hwp_flame__add_callgraph(struct hwp_flame *f, enum hwp_flame_side side, struct hwp_call_graph *cg,
+HWP_API int hwp_flame__add_call_graph(struct hwp_flame *f, enum hwp_flame_side side, struct hwp_call_graph *cg,
 				     struct hwp_session *s, bool period);
 
 /* Folded stacks, one line per stack with a count of its own; with both

@@ -425,7 +425,8 @@ static int has_stitched(struct stitch_thread *t, const struct hwp_sample *cur,
 	size_t add = (size_t)(t->prev_nr - 1 - distance);
 	if (HWP_VEC_RESERVE(t->list, t->list_cap, t->nlist + add))
 		return nomem();
-	memmove(t->list + add, t->list, t->nlist * sizeof(*t->list));
+	if (t->nlist && add)
+		memmove(t->list + add, t->list, t->nlist * sizeof(*t->list));
 	for (size_t k = 0; k < add; k++)
 		t->list[k] = t->prev_from[distance + 1 + k];
 	t->nlist += add;

@@ -186,7 +186,7 @@ int hwp_flame__add_stack(struct hwp_flame *f, enum hwp_flame_side side, const ch
 	return 0;
 }
 
-int hwp_flame__add_callgraph(struct hwp_flame *f, enum hwp_flame_side side, struct hwp_call_graph *cg,
+int hwp_flame__add_call_graph(struct hwp_flame *f, enum hwp_flame_side side, struct hwp_call_graph *cg,
 			     struct hwp_session *s, bool period)
 {
 	const struct hwp_cg_function *fn;
