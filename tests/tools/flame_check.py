@@ -236,7 +236,9 @@ def browser(svg, frame_name, regex):
             return 1
         f = max(cands, key=lambda f: f["w"])
         sel = f"g.f[data-x='{f['x']}'][data-d='{f['d']}']"
-        box = c.js(f"(() => {{ const b = document.querySelector(\"{sel}\").querySelector('rect').getBoundingClientRect();"
+        # (a deep graph is taller than the window: bring the frame into view)
+        box = c.js(f"(() => {{ const r = document.querySelector(\"{sel}\").querySelector('rect');"
+                   f" r.scrollIntoView({{block: 'center'}}); const b = r.getBoundingClientRect();"
                    f" return [b.x + b.width / 2, b.y + b.height / 2, b.width]; }})()")
         for t in ("mouseMoved", "mousePressed", "mouseReleased"):
             c.call("Input.dispatchMouseEvent", {"type": t, "x": box[0], "y": box[1], "button": "left", "clickCount": 1})
@@ -256,7 +258,8 @@ def browser(svg, frame_name, regex):
                   f"hidden {hidden} (expected {expect_hidden})")
 
         # search: focus the box by clicking it, type
-        sb = c.js("(() => { const b = document.getElementById('search').getBoundingClientRect(); return [b.x + 5, b.y + 5]; })()")
+        sb = c.js("(() => { const e = document.getElementById('search'); e.scrollIntoView({block: 'center'});"
+                  " const b = e.getBoundingClientRect(); return [b.x + 5, b.y + 5]; })()")
         for t in ("mousePressed", "mouseReleased"):
             c.call("Input.dispatchMouseEvent", {"type": t, "x": sb[0], "y": sb[1], "button": "left", "clickCount": 1})
         c.call("Input.insertText", {"text": regex})
