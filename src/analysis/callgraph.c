@@ -55,7 +55,6 @@ struct tnode {
 	uint32_t parent;
 	uint32_t key; /* frame id, | TERM for a leaf */
 	uint64_t samples, period;
-	uint32_t last; /* the child found last (0: none): hot stacks repeat */
 };
 
 struct hwp_call_graph {
@@ -287,18 +286,12 @@ static int frame_id(struct hwp_call_graph *cg, const struct hwp_thread *th, uint
 
 static int child(struct hwp_call_graph *cg, uint32_t parent, uint32_t key, uint32_t *out)
 {
-	uint32_t last = cg->nodes[parent].last;
-	if (last && cg->nodes[last].key == key) {
-		*out = last;
-		return 0;
-	}
 	uint64_t h = hwp__hash_combine(hwp__hash64(parent), key);
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cg->node_map, h);
 	uint32_t i;
 
 	while (hwp__hashmap_next(&p, &i))
 		if (cg->nodes[i].parent == parent && cg->nodes[i].key == key) {
-			cg->nodes[parent].last = i;
 			*out = i;
 			return 0;
 		}
@@ -308,7 +301,6 @@ static int child(struct hwp_call_graph *cg, uint32_t parent, uint32_t key, uint3
 	n->parent = parent;
 	n->key = key;
 	*out = (uint32_t)(cg->nnodes - 1);
-	cg->nodes[parent].last = *out;
 	return 0;
 }
 
