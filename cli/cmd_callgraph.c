@@ -135,10 +135,10 @@ static int report(struct cg_input *in, const struct cg_opts *o)
 	uint32_t *order = calloc(n + 1, sizeof(*order));
 	int rc;
 
-	if (!t || !order || (n && !f)) {
+	if (!t || !order || !f) {
 		hwp_table__delete(t);
 		free(order);
-		return cli_error("%s", n && !f ? hwp_errmsg() : "out of memory");
+		return cli_error("%s", !f ? hwp_errmsg() : "out of memory");
 	}
 	hwp_call_graph__stats(in->cg, &st);
 	for (size_t i = 0; i < n; i++)
@@ -178,6 +178,10 @@ static int function_report(struct cg_input *in, const struct cg_opts *o)
 	char buf[1024];
 	int rc = 0;
 
+	if (!f || !t) {
+		rc = cli_error("%s", hwp_errmsg());
+		goto out;
+	}
 	if (!callers || !callees || !match || !inside) {
 		rc = cli_error("out of memory");
 		goto out;

@@ -65,7 +65,8 @@ struct hwp_cg_function {
 };
 
 /* Per-function totals (after reading), in first-seen order. Valid until the
-   next add/read or delete. */
+   next add/read or delete. *OUT is NULL (and 0 returned) on failure:
+   hwp_errmsg(). */
 HWP_API size_t hwp_call_graph__functions(struct hwp_call_graph *cg, const struct hwp_cg_function **out);
 
 /*
@@ -80,6 +81,7 @@ struct hwp_cg_node {
 	uint64_t self_samples, self_period;
 	uint64_t total_samples, total_period;
 };
+/* The same failure rule as hwp_call_graph__functions(). */
 HWP_API size_t hwp_call_graph__tree(struct hwp_call_graph *cg, const struct hwp_cg_node **out);
 
 struct hwp_call_graph_stats {

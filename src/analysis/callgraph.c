@@ -692,7 +692,9 @@ size_t hwp_call_graph__functions(struct hwp_call_graph *cg, const struct hwp_cg_
 		*out = NULL;
 		return 0;
 	}
-	*out = cg->funcs;
+	static const struct hwp_cg_function none;
+
+	*out = cg->funcs ? cg->funcs : &none; /* NULL means failure */
 	return cg->nfuncs;
 }
 

@@ -199,8 +199,10 @@ int hwp_flame__add_call_graph(struct hwp_flame *f, enum hwp_flame_side side, str
 
 	if ((unsigned)side > 1)
 		err = hwp_set_error(EINVAL, "flame graph: bad side %d", (int)side);
-	else if (!fname || !map || (nf && !fn) || !t)
-		err = fname && map ? -errno : nomem();
+	else if (!fn || !t)
+		err = -(errno ? errno : ENOMEM); /* the call graph set the message */
+	else if (!fname || !map)
+		err = nomem();
 	for (size_t i = 0; !err && i < nf; i++) {
 		const char *name = fn[i].name;
 		if (!name) {
