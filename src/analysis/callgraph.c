@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Call graphs (see include/hwprof/callgraph.h). Per sample the chain is
- * rebuilt as perf 6.1's thread__resolve_callchain_sample() does, each
+ * rebuilt as perf 6.1 does (callchain.c), each
  * address becomes a frame (module + offset, symbolized on first sight), and
  * the frames go into a trie, callers first, ending in a terminal node keyed
  * by the function of the sample's IP: perf's self column belongs to the IP's
@@ -13,34 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/callchain.h"
 #include "hwprof/callgraph.h"
 #include "hwprof/maps.h"
 #include "hwprof/perf_abi.h"
-#include "util/bytes.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
 #include "util/opts.h"
 
-#define CHAIN_MAX 127        /* perf's default kernel.perf_event_max_stack */
 #define TERM 0x80000000u     /* trie key flag: the sample's IP's function, a leaf */
-#define IP_KERNEL 1
-#define IP_RET 2             /* a return address (a frame-pointer chain's callers) */
-#define IP_FRAME 4           /* ips[i] is already a frame id (stitched from an earlier sample) */
-
-/* perf's lbr_stitch of one thread: its previous call-stack sample's
-   entries, the frames of their sources, and the callers stitched so far
-   (callee first). */
-struct stitch_thread {
-	int32_t tid;
-	bool have_prev;
-	uint64_t prev_nr, prev_hw_idx;
-	uint64_t *prev_raw;      /* prev_nr x {from, to, flags} */
-	uint32_t *prev_from;     /* prev_nr frame ids of the entries' sources */
-	size_t raw_cap, from_cap;
-	uint32_t *list;
-	size_t nlist, list_cap;
-};
 
 struct frame {
 	int32_t module;
@@ -75,19 +57,7 @@ struct hwp_call_graph {
 	size_t nnodes, nodes_cap;
 	struct hwp_hashmap node_map;
 
-	uint64_t *ips; /* the sample's chain, callee first */
-	size_t nips, ips_cap;
-	uint8_t *ipk; /* per ip: IP_KERNEL (its context is the kernel's), IP_RET */
-	size_t ipk_cap;
-	uint32_t *path;
-	size_t path_cap;
-
-	/* stitch_lbr */
-	struct stitch_thread *sthreads;
-	size_t nsthreads, sthreads_cap;
-	struct hwp_hashmap sthread_map;
-	uint64_t max_lbr; /* CPU_PMU_CAPS "branches"; 0: unknown (no stitching) */
-	bool max_lbr_known;
+	struct hwp__chain chain; /* the sample being added */
 
 	/* derived */
 	bool dirty;
@@ -123,6 +93,7 @@ struct hwp_call_graph *hwp_call_graph__new(struct hwp_session *s, const struct h
 	}
 	cg->session = s;
 	cg->o = o;
+	cg->chain.stitch_lbr = o.stitch_lbr;
 	return cg;
 }
 
@@ -137,20 +108,11 @@ void hwp_call_graph__delete(struct hwp_call_graph *cg)
 	hwp__hashmap_free(&cg->func_map);
 	free(cg->nodes);
 	hwp__hashmap_free(&cg->node_map);
-	free(cg->ips);
-	free(cg->ipk);
-	free(cg->path);
+	hwp__chain_free(&cg->chain);
 	free(cg->tree);
 	hwp__hashmap_free(&cg->tree_map);
 	free(cg->stamp);
 	free(cg->fmap);
-	for (size_t i = 0; i < cg->nsthreads; i++) {
-		free(cg->sthreads[i].prev_raw);
-		free(cg->sthreads[i].prev_from);
-		free(cg->sthreads[i].list);
-	}
-	free(cg->sthreads);
-	hwp__hashmap_free(&cg->sthread_map);
 	free(cg);
 }
 
@@ -249,7 +211,7 @@ static int frame_id(struct hwp_call_graph *cg, const struct hwp_thread *th, uint
 		    bool fallback, uint32_t *id)
 {
 	struct hwp_code_loc loc = { .module = -1, .offset = ip, .addr = ip };
-	bool kernel_ctx = flags & IP_KERNEL, ret = flags & IP_RET;
+	bool kernel_ctx = flags & HWP__CHAIN_KERNEL, ret = flags & HWP__CHAIN_RET;
 	int err;
 
 	/* perf looks an address up in the maps of its context only (the
@@ -304,239 +266,10 @@ static int child(struct hwp_call_graph *cg, uint32_t parent, uint32_t key, uint3
 	return 0;
 }
 
-static int push_ip(struct hwp_call_graph *cg, uint64_t ip, uint8_t flags)
+/* The chain's callback: a stitched branch source's frame. */
+static int chain_frame(void *ctx, const struct hwp_thread *th, uint64_t ip, uint8_t flags, uint32_t *id)
 {
-	if (HWP_VEC_RESERVE(cg->ipk, cg->ipk_cap, cg->nips + 1))
-		return nomem();
-	uint64_t *p = HWP_VEC_PUSH(cg->ips, cg->nips, cg->ips_cap);
-	if (!p)
-		return nomem();
-	*p = ip;
-	cg->ipk[cg->nips - 1] = flags;
-	return 0;
-}
-
-/* A callchain word: 1 an address, 0 a known context marker, -1 a marker
-   that makes perf discard the chain (perf's add_callchain_ip()). */
-static int chain_word(uint64_t ip)
-{
-	if (ip < HWP_CONTEXT_MAX)
-		return 1;
-	return ip == HWP_CONTEXT_HV || ip == HWP_CONTEXT_KERNEL || ip == HWP_CONTEXT_USER ? 0 : -1;
-}
-
-/* The context a marker sets (*KERNEL), for the addresses after it. */
-static void chain_context(uint64_t ip, bool *kernel)
-{
-	if (ip == HWP_CONTEXT_KERNEL)
-		*kernel = true;
-	else if (ip == HWP_CONTEXT_USER || ip == HWP_CONTEXT_HV)
-		*kernel = false;
-}
-
-/* perf's plain path: markers dropped, at most CHAIN_MAX addresses, the
-   whole chain dropped on an unknown marker. */
-static int plain_chain(struct hwp_call_graph *cg, const struct hwp_sample *s)
-{
-	unsigned n = 0;
-	int err;
-
-	for (uint64_t i = 0; i < s->callchain_nr && n < CHAIN_MAX; i++) {
-		int r = chain_word(hwp_sample__callchain_ip(s, i));
-		if (r < 0) {
-			cg->st.discarded++;
-			cg->nips = 0;
-			return 0;
-		}
-		n += (unsigned)r;
-	}
-	bool kernel = false;
-	for (uint64_t i = 0, k = 0; i < s->callchain_nr && k < n; i++) {
-		uint64_t ip = hwp_sample__callchain_ip(s, i);
-		chain_context(ip, &kernel);
-		if (chain_word(ip) <= 0)
-			continue;
-		if ((err = push_ip(cg, ip, (kernel ? IP_KERNEL : 0) | (k ? IP_RET : 0))))
-			return err;
-		k++;
-	}
-	return 0;
-}
-
-/* The recording's LBR depth: perf's env->max_branches, from CPU_PMU_CAPS. */
-static uint64_t max_lbr(struct hwp_call_graph *cg)
-{
-	if (cg->max_lbr_known)
-		return cg->max_lbr;
-	const struct hwp_header_info *h = hwp_session__header(cg->session);
-	for (size_t i = 0; h && i < h->nr_pmu_caps; i++) {
-		const struct hwp_pmu_caps *pc = &h->pmu_caps[i];
-		if (!pc->pmu_name || strcmp(pc->pmu_name, "cpu"))
-			continue;
-		for (size_t k = 0; k < pc->nr_caps; k++)
-			if (!strncmp(pc->caps[k], "branches=", 9))
-				cg->max_lbr = strtoull(pc->caps[k] + 9, NULL, 10);
-	}
-	cg->max_lbr_known = true;
-	return cg->max_lbr;
-}
-
-static struct stitch_thread *stitch_thread(struct hwp_call_graph *cg, int32_t tid)
-{
-	uint64_t h = hwp__hash64((uint64_t)(uint32_t)tid);
-	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cg->sthread_map, h);
-	uint32_t i;
-
-	while (hwp__hashmap_next(&p, &i))
-		if (cg->sthreads[i].tid == tid)
-			return &cg->sthreads[i];
-	struct stitch_thread *t = HWP_VEC_PUSH(cg->sthreads, cg->nsthreads, cg->sthreads_cap);
-	if (!t || hwp__hashmap_add(&cg->sthread_map, h, cg->nsthreads - 1) < 0)
-		return NULL;
-	t->tid = tid;
-	return t;
-}
-
-/* perf's has_stitched_lbr(): does CUR's stack continue the previous one
-   (same entries in the same LBR registers)? If so the previous sample's
-   entries below CUR's base go in front of the stitched list. */
-static int has_stitched(struct stitch_thread *t, const struct hwp_sample *cur,
-			uint64_t max, bool *stitched)
-{
-	*stitched = false;
-	if (!t->have_prev)
-		return 0;
-	/* the physical register of CUR's base of stack (u64 arithmetic, as perf) */
-	uint64_t cur_base = max - cur->branch_nr + cur->branch_hw_idx + 1;
-	uint64_t distance = t->prev_hw_idx > cur_base ? t->prev_hw_idx - cur_base
-						      : max + t->prev_hw_idx - cur_base;
-	if (distance + 1 > t->prev_nr)
-		return 0;
-	uint64_t same = 0;
-	for (int64_t i = (int64_t)distance, j = (int64_t)cur->branch_nr - 1; i >= 0 && j >= 0; i--, j--) {
-		const uint8_t *c = cur->branch_entries + 24 * (uint64_t)j;
-		const uint64_t *pv = t->prev_raw + 3 * (uint64_t)i;
-		if (pv[0] != ld64(c) || pv[1] != ld64(c + 8) || pv[2] != ld64(c + 16))
-			break;
-		same++;
-	}
-	if (!same)
-		return 0;
-	size_t add = (size_t)(t->prev_nr - 1 - distance);
-	if (HWP_VEC_RESERVE(t->list, t->list_cap, t->nlist + add))
-		return nomem();
-	if (t->nlist && add)
-		memmove(t->list + add, t->list, t->nlist * sizeof(*t->list));
-	for (size_t k = 0; k < add; k++)
-		t->list[k] = t->prev_from[distance + 1 + k];
-	t->nlist += add;
-	*stitched = true;
-	return 0;
-}
-
-/* After CUR's chain is built: CUR becomes the thread's previous sample. */
-static int stitch_remember(struct hwp_call_graph *cg, struct stitch_thread *t, const struct hwp_sample *cur,
-			   const struct hwp_thread *th)
-{
-	uint64_t nr = cur->branch_nr;
-	int err;
-
-	if (HWP_VEC_RESERVE(t->prev_raw, t->raw_cap, 3 * nr + 1) || HWP_VEC_RESERVE(t->prev_from, t->from_cap, nr + 1))
-		return nomem();
-	for (uint64_t i = 0; i < nr; i++) {
-		const uint8_t *c = cur->branch_entries + 24 * i;
-		t->prev_raw[3 * i] = ld64(c);
-		t->prev_raw[3 * i + 1] = ld64(c + 8);
-		t->prev_raw[3 * i + 2] = ld64(c + 16);
-		if ((err = frame_id(cg, th, ld64(c), 0, false, &t->prev_from[i])))
-			return err;
-	}
-	t->prev_nr = nr;
-	t->prev_hw_idx = cur->branch_hw_idx;
-	t->have_prev = true;
-	return 0;
-}
-
-/* perf's resolve_lbr_callchain_sample() in callee order: the chain up to its
-   PERF_CONTEXT_USER at USER_AT, then entries[0].to and every entry's from.
-   Returns 1 when perf takes the plain path instead. */
-static int lbr_chain(struct hwp_call_graph *cg, const struct hwp_sample *s, uint64_t user_at,
-		     const struct hwp_thread *th, bool hw_idx)
-{
-	struct hwp_branch_entry e;
-	struct stitch_thread *st = NULL;
-	bool stitched = false;
-	uint64_t max;
-	int err;
-
-	/* perf checks for stitching before anything else of the chain */
-	if (cg->o.stitch_lbr && hw_idx && th && (max = max_lbr(cg)) > 0) {
-		if (!(st = stitch_thread(cg, hwp_thread__tid(th))))
-			return nomem();
-		if ((err = has_stitched(st, s, max, &stitched)))
-			return err;
-		if (!stitched)
-			st->nlist = 0;
-		if ((err = stitch_remember(cg, st, s, th)))
-			return err;
-	}
-
-	for (uint64_t j = 0; j <= user_at; j++)
-		if (chain_word(hwp_sample__callchain_ip(s, j)) < 0) {
-			cg->st.discarded++;
-			return 0;
-		}
-	for (uint64_t i = 0; i <= s->branch_nr && s->branch_nr; i++) {
-		hwp_sample__branch(s, i ? i - 1 : 0, &e);
-		if (chain_word(i ? e.from : e.to) < 0)
-			return 1;
-	}
-	bool kernel = false;
-	for (uint64_t j = 0; j <= user_at; j++) {
-		uint64_t ip = hwp_sample__callchain_ip(s, j);
-		chain_context(ip, &kernel);
-		if (chain_word(ip) > 0 && (err = push_ip(cg, ip, (kernel ? IP_KERNEL : 0) | (cg->nips ? IP_RET : 0))))
-			return err;
-	}
-	for (uint64_t i = 0; s->branch_nr && i <= s->branch_nr; i++) {
-		hwp_sample__branch(s, i ? i - 1 : 0, &e);
-		uint64_t ip = i ? e.from : e.to;
-		if (chain_word(ip) > 0 && (err = push_ip(cg, ip, false)))
-			return err;
-	}
-	if (stitched) {
-		for (size_t k = 0; k < st->nlist; k++)
-			if ((err = push_ip(cg, st->list[k], IP_FRAME)))
-				return err;
-		cg->st.stitched++;
-	}
-	cg->st.callstack_lbr++;
-	return 0;
-}
-
-static int sample_chain(struct hwp_call_graph *cg, const struct hwp_event *ev, const struct hwp_thread *th)
-{
-	const struct hwp_sample *s = &ev->sample;
-	int err;
-
-	cg->nips = 0;
-	if (!(s->sample_type & HWP_SAMPLE_CALLCHAIN))
-		return 0;
-	cg->st.with_callchain++;
-	if (ev->evsel && (ev->evsel->attr.branch_sample_type & HWP_BRANCH_CALL_STACK) &&
-	    (s->sample_type & HWP_SAMPLE_BRANCH_STACK)) {
-		uint64_t lim = s->callchain_nr < CHAIN_MAX ? s->callchain_nr : CHAIN_MAX;
-		for (uint64_t i = 0; i < lim; i++)
-			if (hwp_sample__callchain_ip(s, i) == HWP_CONTEXT_USER) {
-				err = lbr_chain(cg, s, i, th,
-						(ev->evsel->attr.branch_sample_type & HWP_BRANCH_HW_INDEX) != 0);
-				if (err <= 0)
-					return err;
-				cg->nips = 0;
-				break;
-			}
-	}
-	return plain_chain(cg, s);
+	return frame_id(ctx, th, ip, flags, false, id);
 }
 
 int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, const struct hwp_thread *th)
@@ -552,15 +285,16 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 		period = s->period;
 	else if (ev->evsel && !hwp_attr__flag(&ev->evsel->attr, HWP_ATTR_FREQ) && ev->evsel->attr.sample_period)
 		period = ev->evsel->attr.sample_period;
-	if ((err = sample_chain(cg, ev, th)))
+	struct hwp__chain *c = &cg->chain;
+	if ((err = hwp__chain_build(c, cg->session, ev, th, chain_frame, cg)))
 		return err;
-	uint8_t ip_kernel = s->cpumode == HWP_MISC_KERNEL ? IP_KERNEL : 0;
-	if (!cg->nips && (err = push_ip(cg, s->ip, ip_kernel)))
+	uint8_t ip_kernel = s->cpumode == HWP_MISC_KERNEL ? HWP__CHAIN_KERNEL : 0;
+	if (!c->n && (err = hwp__chain_push(c, s->ip, ip_kernel)))
 		return err;
-	for (size_t i = cg->nips; i-- > 0;) {
-		if (cg->ipk[i] & IP_FRAME)
-			fid = (uint32_t)cg->ips[i];
-		else if ((err = frame_id(cg, th, cg->ips[i], cg->ipk[i], false, &fid)))
+	for (size_t i = c->n; i-- > 0;) {
+		if (c->flags[i] & HWP__CHAIN_FRAME)
+			fid = (uint32_t)c->ips[i];
+		else if ((err = frame_id(cg, th, c->ips[i], c->flags[i], false, &fid)))
 			return err;
 		if ((err = child(cg, node, fid, &node)))
 			return err;
@@ -711,6 +445,10 @@ size_t hwp_call_graph__tree(struct hwp_call_graph *cg, const struct hwp_cg_node 
 void hwp_call_graph__stats(const struct hwp_call_graph *cg, struct hwp_call_graph_stats *st)
 {
 	*st = cg->st;
+	st->with_callchain = cg->chain.with_callchain;
+	st->callstack_lbr = cg->chain.callstack_lbr;
+	st->stitched = cg->chain.stitched;
+	st->discarded = cg->chain.discarded;
 	st->frames = cg->nframes;
 	st->frame_nodes = cg->nnodes;
 }
