@@ -12,7 +12,8 @@ that frame's path (frames narrower than the SVG's minimum are left out of
 the SVG, not of the folded text).
 browser: headless Chromium driven over its DevTools protocol (a pipe, python
 stdlib only) loads the SVG, checks the page is not blank (a screenshot with
-many colours), clicks FRAME_NAME's widest frame and checks the zoom (the
+many colours), hovers the widest frame and checks the details line (name,
+count, share), clicks FRAME_NAME's widest frame and checks the zoom (the
 frame is now as wide as the graph), types SEARCH_REGEX into the search box
 and checks the highlight count and the share shown against the frames whose
 name matches, computed here from the SVG.
@@ -228,6 +229,23 @@ def browser(svg, frame_name, regex):
         else:
             ok = False
             print(f"FAIL flame_chromium_not_blank: {shown} of {len(fr)} frames drawn, {ncol} colours")
+
+        # hover: the details line names the frame, its count and share
+        total = int(root.get("data-total"))
+        unit = root.get("data-unit")
+        h = max((f for f in fr if f["d"] >= 1), key=lambda f: f["w"])
+        hsel = f"g.f[data-x='{h['x']}'][data-d='{h['d']}']"
+        hb = c.js(f"(() => {{ const r = document.querySelector(\"{hsel}\").querySelector('rect');"
+                  f" r.scrollIntoView({{block: 'center'}}); const b = r.getBoundingClientRect();"
+                  f" return [b.x + b.width / 2, b.y + b.height / 2]; }})()")
+        c.call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": hb[0], "y": hb[1]})
+        details = c.js("document.getElementById('details').textContent")
+        want = f"{h['n']} ({h['w']} {unit}, {100 * h['w'] / total:.2f}%)"
+        if details == want:
+            print(f"PASS flame_chromium_hover ('{details}')")
+        else:
+            ok = False
+            print(f"FAIL flame_chromium_hover: '{details}', expected '{want}'")
 
         # click: the widest frame of that name, at its centre, as a user would
         cands = [f for f in fr if f["n"] == frame_name]
