@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The flame graph's script and style, inlined into every SVG. Generated from
- * flame_svg.js (kept beside it for reading and editing): the script uses no
- * backslash and no double quote, so each line is a plain C string. */
+ * flame_svg.js by scripts/flame_js.py (edit the .js, then run it): the script
+ * uses no backslash and no double quote, so each line is a plain C string. */
 #define FLAME_JS \
 	"'use strict';\n" \
 	"var W, PAD, TOTAL, UNIT, frames = [], details, matched, search, unzoomBtn;\n" \

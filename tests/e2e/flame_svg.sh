@@ -12,6 +12,14 @@ check=$root/tests/tools/flame_check.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# the compiled-in script is the one in src/output/flame_svg.js
+if python3 "$root/scripts/flame_js.py" "$tmp/script.h" 2>"$tmp/js.err" &&
+	cmp -s "$tmp/script.h" "$root/src/output/flame_svg_script.h"; then
+	echo "PASS flame_script_generated (flame_svg_script.h is scripts/flame_js.py's output)"
+else
+	echo "FAIL flame_script_generated: run scripts/flame_js.py after editing src/output/flame_svg.js $(head -1 "$tmp/js.err")"
+fi
+
 if [ ! -x "$PERF" ] || ! command -v gcc >/dev/null; then
 	echo "SKIP flame_svg: needs perf and gcc"
 	exit 0
