@@ -32,6 +32,8 @@ int cmd_pgo(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_push(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);
+int cmd_callgraph(int argc, char **argv);
+int cmd_flame(int argc, char **argv);
 
 /* -v/--verbose and -q/--quiet, which every command takes. */
 #define CLI_COMMON_LONGOPTS                                   \
