@@ -1,4 +1,8 @@
+(function () {
 'use strict';
+/* the graph's own svg element: the document's root standalone, one element
+   of the page when the SVG is inlined in HTML (hwprof report) */
+var ROOT = (document.currentScript && document.currentScript.closest('svg')) || document.documentElement;
 var W, PAD, TOTAL, UNIT, frames = [], details, matched, search, unzoomBtn;
 function fit(g, w) {
 	var t = g.lastChild, n = g.getAttribute('data-n'), c = Math.floor((w - 6) / 7.1);
@@ -34,7 +38,7 @@ function zoom(g) {
 		fit(f, w);
 	}
 	if (g) unzoomBtn.classList.remove('hide'); else unzoomBtn.classList.add('hide');
-	document.documentElement.setAttribute('data-zoom', g ? g.getAttribute('data-n') : '');
+	ROOT.setAttribute('data-zoom', g ? g.getAttribute('data-n') : '');
 }
 function find(term) {
 	var re = null, hits = [];
@@ -52,16 +56,16 @@ function find(term) {
 	for (var k = 0; k < hits.length; k++)
 		if (hits[k]._x >= end) { covered += hits[k]._w; end = hits[k]._x + hits[k]._w; }
 	matched.textContent = re ? 'Matched: ' + hits.length + ' frames, ' + pct(covered) : '';
-	document.documentElement.setAttribute('data-matches', String(hits.length));
-	document.documentElement.setAttribute('data-matched-share', re ? String(covered / TOTAL) : '');
+	ROOT.setAttribute('data-matches', String(hits.length));
+	ROOT.setAttribute('data-matched-share', re ? String(covered / TOTAL) : '');
 }
 function init() {
-	var s = document.documentElement;
+	var s = ROOT;
 	W = +s.getAttribute('data-width'); PAD = +s.getAttribute('data-pad');
 	TOTAL = +s.getAttribute('data-total'); UNIT = s.getAttribute('data-unit');
-	details = document.getElementById('details'); matched = document.getElementById('matched');
-	search = document.getElementById('search'); unzoomBtn = document.getElementById('unzoom');
-	var gs = document.querySelectorAll('g.f');
+	details = ROOT.querySelector('#details'); matched = ROOT.querySelector('#matched');
+	search = ROOT.querySelector('#search'); unzoomBtn = ROOT.querySelector('#unzoom');
+	var gs = ROOT.querySelectorAll('g.f');
 	for (var i = 0; i < gs.length; i++) {
 		var g = gs[i];
 		g._x = +g.getAttribute('data-x'); g._w = +g.getAttribute('data-w'); g._d = +g.getAttribute('data-d');
@@ -77,3 +81,4 @@ function init() {
 	s.setAttribute('data-ready', '1');
 }
 window.addEventListener('load', init);
+})();

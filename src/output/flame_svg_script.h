@@ -3,7 +3,11 @@
  * flame_svg.js by scripts/flame_js.py (edit the .js, then run it): the script
  * uses no backslash and no double quote, so each line is a plain C string. */
 #define FLAME_JS \
+	"(function () {\n" \
 	"'use strict';\n" \
+	"/* the graph's own svg element: the document's root standalone, one element\n" \
+	"   of the page when the SVG is inlined in HTML (hwprof report) */\n" \
+	"var ROOT = (document.currentScript && document.currentScript.closest('svg')) || document.documentElement;\n" \
 	"var W, PAD, TOTAL, UNIT, frames = [], details, matched, search, unzoomBtn;\n" \
 	"function fit(g, w) {\n" \
 	"  var t = g.lastChild, n = g.getAttribute('data-n'), c = Math.floor((w - 6) / 7.1);\n" \
@@ -39,7 +43,7 @@
 	"    fit(f, w);\n" \
 	"  }\n" \
 	"  if (g) unzoomBtn.classList.remove('hide'); else unzoomBtn.classList.add('hide');\n" \
-	"  document.documentElement.setAttribute('data-zoom', g ? g.getAttribute('data-n') : '');\n" \
+	"  ROOT.setAttribute('data-zoom', g ? g.getAttribute('data-n') : '');\n" \
 	"}\n" \
 	"function find(term) {\n" \
 	"  var re = null, hits = [];\n" \
@@ -57,16 +61,16 @@
 	"  for (var k = 0; k < hits.length; k++)\n" \
 	"    if (hits[k]._x >= end) { covered += hits[k]._w; end = hits[k]._x + hits[k]._w; }\n" \
 	"  matched.textContent = re ? 'Matched: ' + hits.length + ' frames, ' + pct(covered) : '';\n" \
-	"  document.documentElement.setAttribute('data-matches', String(hits.length));\n" \
-	"  document.documentElement.setAttribute('data-matched-share', re ? String(covered / TOTAL) : '');\n" \
+	"  ROOT.setAttribute('data-matches', String(hits.length));\n" \
+	"  ROOT.setAttribute('data-matched-share', re ? String(covered / TOTAL) : '');\n" \
 	"}\n" \
 	"function init() {\n" \
-	"  var s = document.documentElement;\n" \
+	"  var s = ROOT;\n" \
 	"  W = +s.getAttribute('data-width'); PAD = +s.getAttribute('data-pad');\n" \
 	"  TOTAL = +s.getAttribute('data-total'); UNIT = s.getAttribute('data-unit');\n" \
-	"  details = document.getElementById('details'); matched = document.getElementById('matched');\n" \
-	"  search = document.getElementById('search'); unzoomBtn = document.getElementById('unzoom');\n" \
-	"  var gs = document.querySelectorAll('g.f');\n" \
+	"  details = ROOT.querySelector('#details'); matched = ROOT.querySelector('#matched');\n" \
+	"  search = ROOT.querySelector('#search'); unzoomBtn = ROOT.querySelector('#unzoom');\n" \
+	"  var gs = ROOT.querySelectorAll('g.f');\n" \
 	"  for (var i = 0; i < gs.length; i++) {\n" \
 	"    var g = gs[i];\n" \
 	"    g._x = +g.getAttribute('data-x'); g._w = +g.getAttribute('data-w'); g._d = +g.getAttribute('data-d');\n" \
@@ -82,6 +86,7 @@
 	"  s.setAttribute('data-ready', '1');\n" \
 	"}\n" \
 	"window.addEventListener('load', init);\n" \
+	"})();\n" \
 	""
 #define FLAME_CSS \
 	"text { font-family: Verdana, sans-serif; font-size: 12px; fill: #000; } " \
