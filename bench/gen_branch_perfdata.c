@@ -22,7 +22,14 @@
  * two-byte conditional jump (the taken branch), plus one function symbol per
  * block. The walk and so the perf.data are the same with or without it.
  *
- * Samples carry IP, TID, TIME, PERIOD, BRANCH_STACK; a FINISHED_ROUND is
+ * --callchain writes call stacks instead of branch stacks (as perf record -g):
+ * a fixed set of 4096 call paths through the block functions (a random tree,
+ * 2 to 60 frames deep), each sample on one of them, picked with a skew (few
+ * hot paths, a long tail): return addresses are the callers' last
+ * instructions, the IP lies in the path's last function. Distinct stacks stay
+ * bounded, as in a real program. Needs --elf for names.
+ *
+ * Samples carry IP, TID, TIME, PERIOD, BRANCH_STACK (or CALLCHAIN); a FINISHED_ROUND is
  * written every 5000 samples (about 4 MB). Deterministic for a given seed.
  */
 #include <inttypes.h>
@@ -176,13 +183,18 @@ static int write_elf(const char *path, const struct block *blk, long nblocks, co
 static void usage(void)
 {
 	fprintf(stderr, "usage: gen_branch_perfdata OUT.data SIZE_MB [DEPTH=32] [--seed N] "
-			"[--blocks N] [--elf FILE]\n");
+			"[--blocks N] [--elf FILE] [--callchain]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	const char *out = NULL, *elf = NULL;
+	int callchain = 0;
+	enum { NPATHS = 4096, PATH_MAX_DEPTH = 60 };
+	static uint32_t paths[NPATHS][PATH_MAX_DEPTH]; /* function (block) per frame, outermost first */
+	static uint8_t path_len[NPATHS];
+	uint64_t chain[PATH_MAX_DEPTH + 2];
 	double size_mb = -1;
 	long depth = 32, nblocks = 2048;
 	unsigned long long seed = 1;
@@ -206,6 +218,8 @@ int main(int argc, char **argv)
 			nblocks = strtol(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--elf") && i + 1 < argc)
 			elf = argv[++i];
+		else if (!strcmp(argv[i], "--callchain"))
+			callchain = 1;
 		else if (argv[i][0] == '-' && argv[i][1])
 			usage();
 		else if (pos == 0)
@@ -269,7 +283,21 @@ int main(int argc, char **argv)
 	a.config = 0;
 	a.sample_period = 100003;
 	a.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_TID | HWP_SAMPLE_TIME | HWP_SAMPLE_PERIOD |
-			HWP_SAMPLE_BRANCH_STACK;
+			(callchain ? HWP_SAMPLE_CALLCHAIN : HWP_SAMPLE_BRANCH_STACK);
+	if (callchain) {
+		/* the call paths: path i extends one of the few before it (deep
+		   chains), or any earlier one once it is deep */
+		path_len[0] = 1;
+		paths[0][0] = 0;
+		for (long i = 1; i < NPATHS; i++) {
+			long p = i - 1 - (long)(rnd32() % (uint32_t)(i < 8 ? i : 8));
+			while (path_len[p] >= PATH_MAX_DEPTH) /* path 0 is 1 deep: this ends */
+				p = (long)(rnd32() % (uint32_t)i) / 4;
+			memcpy(paths[i], paths[p], sizeof(paths[i][0]) * path_len[p]);
+			paths[i][path_len[p]] = rnd32() % (uint32_t)nblocks;
+			path_len[i] = (uint8_t)(path_len[p] + 1);
+		}
+	}
 	a.flags = 1ULL << HWP_ATTR_DISABLED | 1ULL << HWP_ATTR_INHERIT |
 		  1ULL << HWP_ATTR_EXCLUDE_KERNEL | 1ULL << HWP_ATTR_EXCLUDE_HV |
 		  1ULL << HWP_ATTR_MMAP | 1ULL << HWP_ATTR_COMM | 1ULL << HWP_ATTR_ENABLE_ON_EXEC |
@@ -357,10 +385,26 @@ int main(int argc, char **argv)
 		memset(&in, 0, sizeof(in));
 		in.s = &s;
 		in.branches = br;
+		if (callchain) {
+			/* skewed: the low paths are hot */
+			uint32_t p = (uint32_t)(((uint64_t)(rnd32() % NPATHS) * (rnd32() % NPATHS)) / NPATHS);
+			unsigned n = path_len[p];
+			const struct block *leaf = &blk[paths[p][n - 1]];
+
+			s.ip = leaf->start + rnd32() % (uint32_t)(leaf->end - leaf->start + 1);
+			chain[0] = (uint64_t)-512; /* PERF_CONTEXT_USER */
+			chain[1] = s.ip;
+			for (unsigned k = 1; k < n; k++)
+				chain[1 + k] = blk[paths[p][n - 1 - k]].end;
+			s.callchain_nr = n + 1;
+			s.branch_nr = 0;
+			in.callchain = chain;
+			in.branches = NULL;
+		}
 		if (hwp_writer__add_sample(w, 0, &in))
 			goto fail;
 		nsamples++;
-		nentries += (uint64_t)depth;
+		nentries += callchain ? s.callchain_nr : (uint64_t)depth;
 		if (nsamples % ROUND_SAMPLES == 0 && hwp_writer__add_finished_round(w))
 			goto fail;
 	}
@@ -377,8 +421,8 @@ int main(int argc, char **argv)
 		double dt = now() - t0;
 
 		printf("%s: %" PRIu64 " bytes, %" PRIu64 " samples, %" PRIu64
-		       " branch entries, %ld blocks, %.2f s, %.0f MB/s\n",
-		       out, bytes, nsamples, nentries, nblocks, dt,
+		       " %s, %ld blocks, %.2f s, %.0f MB/s\n",
+		       out, bytes, nsamples, nentries, callchain ? "callchain words" : "branch entries", nblocks, dt,
 		       dt > 0 ? (double)bytes / 1048576.0 / dt : 0.0);
 	}
 	free(blk);

@@ -37,3 +37,4 @@ echo
 bench/reports.sh "$BUILD" "$SIZE_MB"
 bench/flow.sh "$BUILD" "$SIZE_MB"
 bench/pgo.sh "$BUILD"
+bench/flame.sh "$BUILD"

@@ -35,6 +35,8 @@ int cmd_fleet(int argc, char **argv);
 int cmd_mem(int argc, char **argv);
 int cmd_c2c(int argc, char **argv);
 int cmd_skid(int argc, char **argv);
+int cmd_callgraph(int argc, char **argv);
+int cmd_flame(int argc, char **argv);
 
 /* -v/--verbose and -q/--quiet, which every command takes. */
 #define CLI_COMMON_LONGOPTS                                   \

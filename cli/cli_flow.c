@@ -44,6 +44,28 @@ int flow_opts__take(struct flow_opts *o, const char *cmd, int c, const char *arg
 	}
 }
 
+/* One pass over the session into the collector, the timing and the call
+   graph (those asked), then what each does at the end. */
+static int read_all(struct flow_input *fi)
+{
+	struct hwp_event ev;
+	const struct hwp_thread *th;
+	int r;
+
+	while ((r = hwp_session__next(fi->in.session, &ev, &th)) > 0) {
+		if (ev.type != HWP_RECORD_SAMPLE)
+			continue;
+		/* the timing takes a sample after the collector counted it */
+		if ((r = hwp_branch_collector__add(fi->in.collector, &ev, th)) < 0 ||
+		    (fi->timing && (r = hwp_timing__add(fi->timing, &ev, th)) < 0) ||
+		    (fi->calls && (r = hwp_call_graph__add(fi->calls, &ev, th)) < 0))
+			return r;
+	}
+	if (r < 0 || (r = hwp_branch_collector__check_ranges(fi->in.collector)) < 0)
+		return r;
+	return fi->timing ? hwp_timing__build(fi->timing) : 0;
+}
+
 int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, unsigned with)
 {
 	/* mispredict bits of synthesized or NO_FLAGS stacks mean nothing */
@@ -64,8 +86,11 @@ int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const cha
 		if ((with & FLOW_WITH_PATHS) && (!(fi->paths = hwp_paths__new(fi->in.session, fi->in.collector, NULL)) ||
 						 hwp_paths__read(fi->paths) < 0))
 			return cli_error("%s", hwp_errmsg());
-		if ((with & FLOW_WITH_TIMING) && (!(fi->timing = hwp_timing__new(fi->in.session, fi->in.collector, &to)) ||
-						  hwp_timing__read(fi->timing) < 0))
+		if ((with & FLOW_WITH_TIMING) && !(fi->timing = hwp_timing__new(fi->in.session, fi->in.collector, &to)))
+			return cli_error("%s", hwp_errmsg());
+		if ((with & FLOW_WITH_CALLS) && !(fi->calls = hwp_call_graph__new(fi->in.session, NULL)))
+			return cli_error("%s", hwp_errmsg());
+		if ((with & (FLOW_WITH_TIMING | FLOW_WITH_CALLS)) && read_all(fi) < 0)
 			return cli_error("%s", hwp_errmsg());
 		if ((rc = report_input__check_read(&fi->in, &o->ro)))
 			return rc;
@@ -99,11 +124,13 @@ void flow_input__close(struct flow_input *fi)
 {
 	hwp_paths__delete(fi->paths);
 	hwp_timing__delete(fi->timing);
+	hwp_call_graph__delete(fi->calls);
 	hwp_flow__delete(fi->flow);
 	report_input__close(&fi->in);
 	fi->flow = NULL;
 	fi->paths = NULL;
 	fi->timing = NULL;
+	fi->calls = NULL;
 }
 
 bool flow_input__keep(struct flow_input *fi, const struct flow_opts *o, const struct hwp_code_loc *l)

@@ -9,6 +9,7 @@
 #include "cli_report.h"
 #include "hwprof/flow.h"
 #include "hwprof/paths.h"
+#include "hwprof/callgraph.h"
 #include "hwprof/timing.h"
 
 /* Options every fall-through report takes. */
@@ -50,11 +51,12 @@ struct flow_input {
 	struct hwp_flow *flow;
 	struct hwp_paths *paths; /* when asked */
 	struct hwp_timing *timing; /* when asked and the recording has cycle counts */
+	struct hwp_call_graph *calls; /* when asked: the samples' call stacks (maybe none) */
 };
 
-/* What flow_input__load() builds besides the flow analysis (both read in
-   the same pass; paths and timing cannot both be asked). */
-enum { FLOW_WITH_PATHS = 1, FLOW_WITH_TIMING = 2 };
+/* What flow_input__load() builds besides the flow analysis, all read in
+   the same pass (paths cannot be asked with the others). */
+enum { FLOW_WITH_PATHS = 1, FLOW_WITH_TIMING = 2, FLOW_WITH_CALLS = 4 };
 
 /* Loads O's input (printing errors, naming CMD): branches and ranges (and
    what WITH asks for: FLOW_WITH_*), then the walk. Returns the exit code (0: go on);

@@ -13,6 +13,7 @@
 #include "report_tables.h"
 #include "timing_out.h"
 #include "hwprof/advise.h"
+#include "hwprof/flame.h"
 #include "hwprof/flow_diff.h"
 #include "hwprof/html_page.h"
 #include "hwprof/session.h"
@@ -246,6 +247,43 @@ static int timing_section(struct hwp_html_page *p, struct flow_input *fi, uint64
 	return rc;
 }
 
+/* The flame graph of the samples' call stacks, inlined (hwprof flame's SVG,
+   written through a temporary file: the flame module writes to a stream). */
+static int flame_section(struct hwp_html_page *p, struct flow_input *fi)
+{
+	struct hwp_call_graph_stats st = { 0 };
+	struct hwp_flame_svg_opts so = { .sz = sizeof(so), .title = "Flame graph (hwprof flame)" };
+	struct hwp_flame *f;
+	FILE *tmp;
+	char *svg = NULL;
+	long len;
+	int rc = 0;
+
+	if (fi->calls)
+		hwp_call_graph__stats(fi->calls, &st);
+	if (!st.with_callchain) {
+		hwp_html_page__section(p, "Flame graph (hwprof flame)",
+				       "The samples carry no call stacks: record with -g or --call-graph lbr for one.");
+		return 0;
+	}
+	hwp_html_page__section(p, "Flame graph (hwprof flame)",
+			       "Call stacks of the samples: hover for counts, click to zoom, search by name.");
+	if (!(f = hwp_flame__new()) || hwp_flame__add_call_graph(f, HWP_FLAME_AFTER, fi->calls, fi->in.session, false) < 0 ||
+	    !(tmp = tmpfile())) {
+		hwp_flame__delete(f);
+		return cli_error("%s", hwp_errmsg());
+	}
+	if (hwp_flame__write_svg(f, tmp, &so) < 0 || fflush(tmp) || (len = ftell(tmp)) < 0 ||
+	    !(svg = malloc((size_t)len + 1)) || fseek(tmp, 0, SEEK_SET) || fread(svg, 1, (size_t)len, tmp) != (size_t)len)
+		rc = cli_error("writing the flame graph: %s", hwp_errmsg());
+	else
+		hwp_html_page__svg(p, svg, (size_t)len);
+	free(svg);
+	fclose(tmp);
+	hwp_flame__delete(f);
+	return rc;
+}
+
 static int one_recording(struct hwp_html_page *p, struct flow_input *fi, const struct report_cmd_opts *o)
 {
 	struct flow_opts fo = o->fo;
@@ -267,7 +305,9 @@ static int one_recording(struct hwp_html_page *p, struct flow_input *fi, const s
 	if ((rc = section(p, "Hot blocks (hwprof blocks)", "Basic blocks by sampled executions and instructions.",
 			  blocks_table(fi, &fo))))
 		return rc;
-	return timing_section(p, fi, o->fo.limit);
+	if ((rc = timing_section(p, fi, o->fo.limit)))
+		return rc;
+	return flame_section(p, fi);
 }
 
 static int comparison(struct hwp_html_page *p, struct flow_input *b, struct flow_input *a,
@@ -345,7 +385,7 @@ int cmd_report(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (!o.before) {
-		rc = flow_input__load(&b, &o.fo, "report", FLOW_WITH_TIMING);
+		rc = flow_input__load(&b, &o.fo, "report", FLOW_WITH_TIMING | FLOW_WITH_CALLS);
 		if (!rc)
 			rc = write_page(&o, &b, NULL);
 		flow_input__close(&b);

@@ -15,6 +15,8 @@ static const struct hwp_cmd commands[] = {
 	{ "blocks", cmd_blocks, "basic blocks with execution counts, instructions and source lines" },
 	{ "paths", cmd_paths, "hot paths: blocks executed in sequence within a function" },
 	{ "timing", cmd_timing, "basic-block latency: cycles per block, modes, loops, IPC; --svg chart" },
+	{ "callgraph", cmd_callgraph, "children and self per function from call stacks, as perf report --children" },
+	{ "flame", cmd_flame, "flame graph of the call stacks: interactive SVG, folded stacks, --diff" },
 	{ "ranges", cmd_ranges, "fall-through ranges between branch records; AutoFDO/llvm-profgen text" },
 	{ "advise", cmd_advise, "findings with evidence: biased and mispredicted branches, monomorphic calls, layout" },
 	{ "report", cmd_report, "one self-contained HTML page of every report (--html FILE), or of a comparison" },

@@ -10,6 +10,8 @@
 #     the filter box hides the rows without the text; the screenshot is not
 #     blank (a harness page drives the report in an iframe, same origin);
 #   - --diff: the planted change is in the Changes section;
+#   - on a corpus recording with callchains: the flame graph section, whose
+#     own script runs inside the page (frames laid out, a click zooms);
 #   - usage errors: one line each.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 emu_ready report_html || exit 0
@@ -24,7 +26,7 @@ if "$HWPROF" report --html page.html -i ap.data 2>page.err; then
 	out=$(python3 "$tools/report_page_check.py" page.html Summary "Findings (hwprof advise)" \
 		"Hot branches (hwprof branches)" "Mispredicts (hwprof mispredicts)" \
 		"Branch probabilities (hwprof probs)" "Hot blocks (hwprof blocks)" "Block latency (hwprof timing)" \
-		--contains "wrong_hint+0x17" --contains "dispatch+0x1b" --contains "biased-branch" \
+		"Flame graph (hwprof flame)" --contains "wrong_hint+0x17" --contains "dispatch+0x1b" --contains "biased-branch" \
 		--contains "multimodal-block" --contains "[.] coin..+0x" 2>&1) &&
 		pass "report_html_page ($out)" || fail "report_html_page: $out"
 else
@@ -60,7 +62,7 @@ cat >harness.html <<'HTML'
 document.getElementById('f').addEventListener('load', function () {
   var d = this.contentDocument, out = [];
   out.push('nav ' + d.querySelectorAll('#contents a').length);
-  var svg = d.querySelector('section:last-of-type svg');
+  var svg = d.querySelector('section:nth-of-type(7) svg');
   out.push('chart ' + (svg ? svg.querySelectorAll('rect.bar').length + ' ' + svg.getBoundingClientRect().width : '0 0'));
   var t = d.querySelectorAll('table.hwp')[4]; /* branch probabilities; column 0: executions */
   function vals() { return Array.prototype.map.call(t.tBodies[0].rows, function (r) { return r.cells[0].dataset.v; }).join(','); }
@@ -85,7 +87,7 @@ if not m or m.group(1) == "pending":
     print("FAIL report_html_browser: the harness did not run (no DOM result)"); sys.exit()
 res = dict(l.split(" ", 1) for l in m.group(1).splitlines())
 nav = int(res["nav"])
-print(("PASS" if nav == 7 else "FAIL") + f" report_html_contents ({nav} links built by the page's script)")
+print(("PASS" if nav == 8 else "FAIL") + f" report_html_contents ({nav} links built by the page's script)")
 d = [float(x) for x in res["click1"].split(",")]
 a = [float(x) for x in res["click2"].split(",")]
 ok = d == sorted(d, reverse=True) and a == sorted(a) and len(a) > 2 and a[0] < a[-1]
@@ -113,4 +115,50 @@ while pos < len(data):
 raw = zlib.decompress(idat)
 distinct = len(set(raw))
 print(("PASS" if distinct > 30 else "FAIL") + f" report_html_screenshot ({distinct} distinct byte values: not blank)")
+PY
+
+# the flame graph section, on a corpus recording with callchains and branch
+# stacks: inlined, its own script running inside the page (frames laid
+# out, a click zooms)
+corpus=${HWPROF_CORPUS:-$root/../shared/corpus}
+cg=$corpus/perf_data_converter/perf.data.callgraph_and_branch-3.8
+if [ ! -f "$cg" ]; then
+	skip "report_html_flame: corpus not found ($cg)"
+	exit 0
+fi
+if ! "$HWPROF" report -q --html cg.html -i "$cg" 2>cg.err; then
+	fail "report_html_flame: exit $?: $(head -1 cg.err)"
+	exit 0
+fi
+out=$(python3 "$tools/report_page_check.py" cg.html Summary "Findings (hwprof advise)" \
+	"Hot branches (hwprof branches)" "Mispredicts (hwprof mispredicts)" \
+	"Branch probabilities (hwprof probs)" "Hot blocks (hwprof blocks)" "Block latency (hwprof timing)" \
+	"Flame graph (hwprof flame)" 2>&1) && pass "report_html_flame_page ($out)" || fail "report_html_flame_page: $out"
+cp cg.html report.html
+cat >harness2.html <<'HTML'
+<!DOCTYPE html><html><body><pre id="out">pending</pre>
+<iframe id="f" src="report.html" width="1200" height="800"></iframe>
+<script>
+document.getElementById('f').addEventListener('load', function () {
+  var d = this.contentDocument, out = [];
+  var svg = d.querySelector('svg[data-total]');
+  out.push('ready ' + (svg ? svg.getAttribute('data-ready') : 'none'));
+  var gs = svg ? svg.querySelectorAll('g.f') : [];
+  var w = gs.length ? parseFloat(gs[gs.length - 1].querySelector('rect').getAttribute('width')) : -1;
+  out.push('frames ' + gs.length + ' ' + w);
+  if (gs.length > 1) { gs[1].dispatchEvent(new MouseEvent('click')); out.push('zoom ' + svg.getAttribute('data-zoom')); }
+  document.getElementById('out').textContent = out.join('\n');
+});
+</script></body></html>
+HTML
+timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --allow-file-access-from-files \
+	--virtual-time-budget=5000 --dump-dom "file://$tmp/harness2.html" >dom2.html 2>/dev/null
+python3 - dom2.html <<'PY'
+import re, sys
+m = re.search(r'<pre id="out">(.*?)</pre>', open(sys.argv[1]).read(), re.S)
+res = dict(l.split(" ", 1) for l in m.group(1).splitlines()) if m and m.group(1) != "pending" else {}
+frames = res.get("frames", "0 -1").split()
+ok = res.get("ready") == "1" and int(frames[0]) > 100 and float(frames[1]) > 0 and res.get("zoom", "")
+print(("PASS" if ok else "FAIL") + f" report_html_flame_browser (the flame graph's script ran inside the page: "
+      f"{frames[0]} frames laid out, a click zoomed to '{res.get('zoom', '')}')")
 PY

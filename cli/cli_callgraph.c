@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_callgraph.h"
+#include "hwprof/hwprof.h"
+
+int cg_input__load(struct cg_input *in, const char *cmd, const char *path, const char *symfs, bool no_inline,
+		  bool stitch_lbr)
+{
+	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = symfs, .no_inline = no_inline };
+	struct hwp_call_graph_opts co = { .sz = sizeof(co), .no_inline = no_inline, .stitch_lbr = stitch_lbr };
+	struct hwp_call_graph_stats st;
+
+	memset(in, 0, sizeof(*in));
+	in->session = hwp_session__open(path, &so);
+	if (!in->session)
+		return cli_error("%s", hwp_errmsg());
+	in->cg = hwp_call_graph__new(in->session, &co);
+	if (!in->cg || hwp_call_graph__read(in->cg) < 0)
+		return cli_error("%s", hwp_errmsg());
+	hwp_call_graph__stats(in->cg, &st);
+	if (!st.samples)
+		return cli_error("%s: no samples", path);
+	if (!st.with_callchain)
+		cli_warn("%s: no sample has a call stack (record with 'perf record -g' or '--call-graph lbr'): "
+			 "%s shows the sampled functions only", path, cmd);
+	if (st.discarded)
+		cli_warn("%s: %" PRIu64 " callchains with an unknown context marker were dropped, as perf drops them",
+			 path, st.discarded);
+	return 0;
+}
+
+void cg_input__close(struct cg_input *in)
+{
+	hwp_call_graph__delete(in->cg);
+	hwp_session__delete(in->session);
+	memset(in, 0, sizeof(*in));
+}
+
+void cg_input__warn_missing(struct cg_input *in)
+{
+	struct hwp_symbolizer *sym = hwp_session__symbolizer(in->session);
+	char buf[1024];
+
+	if (sym && hwp_symbolizer__missing_symbols_warning(sym, buf, sizeof(buf)))
+		cli_warn("%s", buf);
+}
+
+const char *cg_function_name(struct cg_input *in, const struct hwp_cg_function *f, char *buf, size_t size)
+{
+	struct hwp_symbolizer *sym;
+	const char *mod;
+
+	if (f->name)
+		return f->name;
+	/* kernel addresses are absolute: the module name adds nothing */
+	sym = f->module >= 0 && !f->kernel ? hwp_session__symbolizer(in->session) : NULL;
+	mod = sym ? hwp_symbolizer__module_short_name(sym, f->module) : NULL;
+	if (mod)
+		snprintf(buf, size, "%s+0x%" PRIx64, mod, f->offset);
+	else
+		snprintf(buf, size, "0x%" PRIx64, f->offset);
+	return buf;
+}

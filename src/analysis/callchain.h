@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A sample's call chain as perf 6.1's thread__resolve_callchain_sample()
+ * rebuilds it (internal to the call graph, see include/hwprof/callgraph.h):
+ * PERF_SAMPLE_CALLCHAIN with its context markers, or in LBR call-stack mode
+ * the chain's kernel part, the branch stack's first target and every
+ * entry's source, continued with earlier samples' callers when stitching.
+ */
+#ifndef HWPROF_ANALYSIS_CALLCHAIN_H
+#define HWPROF_ANALYSIS_CALLCHAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwprof/session.h"
+#include "util/hashmap.h"
+
+/* per address of a chain */
+#define HWP__CHAIN_KERNEL 1 /* its context is the kernel's */
+#define HWP__CHAIN_RET 2    /* a return address (a frame-pointer chain's callers) */
+#define HWP__CHAIN_FRAME 4  /* not an address: a frame id stitched from an earlier sample */
+
+/* The frame of IP (FLAGS as above) in the caller's frame table. */
+typedef int (*hwp__chain_frame_fn)(void *ctx, const struct hwp_thread *th, uint64_t ip, uint8_t flags,
+				   uint32_t *id);
+
+struct hwp__stitch_thread;
+
+struct hwp__chain {
+	/* the last sample's chain, callee first; empty: it had none (or perf
+	   drops it) */
+	uint64_t *ips;
+	uint8_t *flags;
+	size_t n, ips_cap, flags_cap;
+
+	bool stitch_lbr;
+	struct hwp__stitch_thread *threads;
+	size_t nthreads, threads_cap;
+	struct hwp_hashmap thread_map;
+	uint64_t max_lbr; /* CPU_PMU_CAPS "branches"; 0: no stitching */
+	bool max_lbr_known;
+
+	uint64_t with_callchain, callstack_lbr, stitched, discarded;
+
+	/* during hwp__chain_build() */
+	struct hwp_session *session;
+	hwp__chain_frame_fn frame;
+	void *frame_ctx;
+};
+
+/* Rebuilds EV's chain into C (a zeroed struct to start). FRAME(CTX, ...)
+   resolves the branch sources stitching keeps. 0 or <0 (hwp_errmsg()). */
+int hwp__chain_build(struct hwp__chain *c, struct hwp_session *s, const struct hwp_event *ev,
+		     const struct hwp_thread *th, hwp__chain_frame_fn frame, void *ctx);
+/* Appends IP (FLAGS) to C's chain: 0 or -ENOMEM. */
+int hwp__chain_push(struct hwp__chain *c, uint64_t ip, uint8_t flags);
+void hwp__chain_free(struct hwp__chain *c);
+
+#endif

@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Call graphs (see include/hwprof/callgraph.h). Per sample the chain is
+ * rebuilt as perf 6.1 does (callchain.c), each
+ * address becomes a frame (module + offset, symbolized on first sight), and
+ * the frames go into a trie, callers first, ending in a terminal node keyed
+ * by the function of the sample's IP: perf's self column belongs to the IP's
+ * function, which in call-stack mode need not be the chain's first frame.
+ * Function totals and the function tree are derived from the trie on
+ * demand, so the per-sample work is hashing and counting only.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/callchain.h"
+#include "hwprof/callgraph.h"
+#include "hwprof/maps.h"
+#include "hwprof/perf_abi.h"
+#include "util/hash.h"
+#include "util/hashmap.h"
+#include "util/vec.h"
+#include "util/opts.h"
+
+#define TERM 0x80000000u     /* trie key flag: the sample's IP's function, a leaf */
+
+struct frame {
+	int32_t module;
+	bool kernel;
+	bool ret; /* a return address: its inline chain is the call's (offset - 1) */
+	uint64_t offset;
+	uint32_t fn_first; /* expansion in fnlist: innermost inline first, outer last */
+	uint32_t fn_n;
+};
+
+struct tnode {
+	uint32_t parent;
+	uint32_t key; /* frame id, | TERM for a leaf */
+	uint64_t samples, period;
+};
+
+struct hwp_call_graph {
+	struct hwp_session *session;
+	struct hwp_call_graph_opts o;
+
+	struct frame *frames;
+	size_t nframes, frames_cap;
+	struct hwp_hashmap frame_map;
+	uint32_t *fnlist;
+	size_t nfnlist, fnlist_cap;
+
+	struct hwp_cg_function *funcs;
+	size_t nfuncs, funcs_cap;
+	struct hwp_hashmap func_map;
+
+	struct tnode *nodes; /* node 0: the root */
+	size_t nnodes, nodes_cap;
+	struct hwp_hashmap node_map;
+
+	struct hwp__chain chain; /* the sample being added */
+
+	/* derived */
+	bool dirty;
+	struct hwp_cg_node *tree;
+	size_t ntree, tree_cap;
+	struct hwp_hashmap tree_map;
+	uint32_t *stamp;
+	uint32_t *fmap; /* frame-trie node -> function-tree node */
+
+	struct hwp_call_graph_stats st;
+};
+
+struct hwp_call_graph *hwp_call_graph__new(struct hwp_session *s, const struct hwp_call_graph_opts *opts)
+{
+	struct hwp_call_graph *cg;
+	struct hwp_call_graph_opts o;
+
+	if (!s) {
+		hwp_set_error(EINVAL, "callgraph: no session given");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (HWP_OPTS_LOAD(opts, &o, struct hwp_call_graph_opts)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	cg = calloc(1, sizeof(*cg));
+	if (!cg || !HWP_VEC_PUSH(cg->nodes, cg->nnodes, cg->nodes_cap)) {
+		free(cg);
+		hwp_set_error(ENOMEM, "out of memory making the call graph");
+		errno = ENOMEM;
+		return NULL;
+	}
+	cg->session = s;
+	cg->o = o;
+	cg->chain.stitch_lbr = o.stitch_lbr;
+	return cg;
+}
+
+void hwp_call_graph__delete(struct hwp_call_graph *cg)
+{
+	if (!cg)
+		return;
+	free(cg->frames);
+	hwp__hashmap_free(&cg->frame_map);
+	free(cg->fnlist);
+	free(cg->funcs);
+	hwp__hashmap_free(&cg->func_map);
+	free(cg->nodes);
+	hwp__hashmap_free(&cg->node_map);
+	hwp__chain_free(&cg->chain);
+	free(cg->tree);
+	hwp__hashmap_free(&cg->tree_map);
+	free(cg->stamp);
+	free(cg->fmap);
+	free(cg);
+}
+
+static int nomem(void)
+{
+	return hwp_set_error(ENOMEM, "out of memory counting call stacks");
+}
+
+/* A function by (module, name), or by (module, offset) when unnamed. */
+static int func_id(struct hwp_call_graph *cg, int32_t module, bool kernel, const char *name, uint64_t offset,
+		   bool inlined, uint32_t *id)
+{
+	uint64_t h = hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)module),
+				       name ? hwp__hash_str(name) : hwp__hash64(offset) ^ 1);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cg->func_map, h);
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i)) {
+		const struct hwp_cg_function *f = &cg->funcs[i];
+		if (f->module != module || !f->name != !name)
+			continue;
+		if (name ? strcmp(f->name, name) == 0 : f->offset == offset && f->kernel == kernel) {
+			if (!inlined)
+				cg->funcs[i].inlined = false;
+			*id = i;
+			return 0;
+		}
+	}
+	if (cg->nfuncs >= TERM)
+		return hwp_set_error(EOVERFLOW, "callgraph: too many distinct functions");
+	struct hwp_cg_function *f = HWP_VEC_PUSH(cg->funcs, cg->nfuncs, cg->funcs_cap);
+	if (!f || hwp__hashmap_add(&cg->func_map, h, cg->nfuncs - 1) < 0)
+		return nomem();
+	f->name = name;
+	f->module = module;
+	f->offset = offset;
+	f->kernel = kernel;
+	f->inlined = inlined;
+	*id = (uint32_t)(cg->nfuncs - 1);
+	return 0;
+}
+
+static int push_fn(struct hwp_call_graph *cg, uint32_t id)
+{
+	uint32_t *p = HWP_VEC_PUSH(cg->fnlist, cg->nfnlist, cg->fnlist_cap);
+
+	if (!p)
+		return nomem();
+	*p = id;
+	return 0;
+}
+
+/* Symbolizes a new frame into its function expansion. */
+static int expand_frame(struct hwp_call_graph *cg, struct frame *fr)
+{
+	struct hwp_symbolizer *sym = fr->module >= 0 ? hwp_session__symbolizer(cg->session) : NULL;
+	struct hwp_symbol_info info;
+	uint32_t id;
+	int err;
+
+	fr->fn_first = (uint32_t)cg->nfnlist;
+	if (!sym || hwp_symbolizer__lookup(sym, fr->module, fr->offset, &info) < 0 || !info.symbol) {
+		if ((err = func_id(cg, fr->module, fr->kernel, NULL, fr->offset, false, &id)) ||
+		    (err = push_fn(cg, id)))
+			return err;
+		fr->fn_n = 1;
+		return 0;
+	}
+	const char *outer = info.symbol;
+	uint64_t start = fr->offset - info.sym_offset;
+	/* a return address follows the call: the call's own inline chain is
+	   one byte back (the function stays the one perf names) */
+	if (!cg->o.no_inline && fr->ret && info.sym_offset > 0 &&
+	    (hwp_symbolizer__lookup(sym, fr->module, fr->offset - 1, &info) < 0 || !info.symbol ||
+	     fr->offset - 1 - info.sym_offset != start))
+		info.n_inline = 0;
+	if (!cg->o.no_inline)
+		for (size_t k = 0; k < info.n_inline; k++) {
+			const char *name = info.inlines[k].function;
+			if (!name)
+				continue;
+			if ((err = func_id(cg, fr->module, fr->kernel, name, fr->offset, true, &id)) ||
+			    (err = push_fn(cg, id)))
+				return err;
+		}
+	if ((err = func_id(cg, fr->module, fr->kernel, outer, start, false, &id)) ||
+	    (err = push_fn(cg, id)))
+		return err;
+	fr->fn_n = (uint32_t)(cg->nfnlist - fr->fn_first);
+	return 0;
+}
+
+/* IP's frame; KERNEL_CTX: the chain's context says kernel (what an address
+   no map covers is shown as). */
+static int frame_id(struct hwp_call_graph *cg, const struct hwp_thread *th, uint64_t ip, uint8_t flags,
+		    bool fallback, uint32_t *id)
+{
+	struct hwp_code_loc loc = { .module = -1, .offset = ip, .addr = ip };
+	bool kernel_ctx = flags & HWP__CHAIN_KERNEL, ret = flags & HWP__CHAIN_RET;
+	int err;
+
+	/* perf looks an address up in the maps of its context only (the
+	   sample's own IP also in the other's when its address says so:
+	   thread__find_map_fb()); hwp_session__resolve() tries both */
+	const struct hwp_map *m = !th ? NULL : hwp_thread__find_map(th, kernel_ctx ? HWP_MISC_KERNEL : HWP_MISC_USER, ip);
+	if (th && !m && fallback && (bool)(ip >> 63) != kernel_ctx)
+		m = hwp_thread__find_map(th, kernel_ctx ? HWP_MISC_USER : HWP_MISC_KERNEL, ip);
+	if ((m || !th) && (err = hwp_session__resolve(cg->session, th, ip, 0, &loc)) < 0)
+		return err;
+	bool kernel = loc.module >= 0 ? loc.cpumode == HWP_MISC_KERNEL : kernel_ctx;
+	uint64_t h = hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)loc.module), loc.offset);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cg->frame_map, h);
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (cg->frames[i].module == loc.module && cg->frames[i].offset == loc.offset &&
+		    cg->frames[i].kernel == kernel && cg->frames[i].ret == ret) {
+			*id = i;
+			return 0;
+		}
+	if (cg->nframes >= TERM)
+		return hwp_set_error(EOVERFLOW, "callgraph: too many distinct frames");
+	struct frame *fr = HWP_VEC_PUSH(cg->frames, cg->nframes, cg->frames_cap);
+	if (!fr || hwp__hashmap_add(&cg->frame_map, h, cg->nframes - 1) < 0)
+		return nomem();
+	fr->module = loc.module;
+	fr->offset = loc.offset;
+	fr->kernel = kernel;
+	fr->ret = ret;
+	*id = (uint32_t)(cg->nframes - 1);
+	return expand_frame(cg, &cg->frames[*id]);
+}
+
+static int child(struct hwp_call_graph *cg, uint32_t parent, uint32_t key, uint32_t *out)
+{
+	uint64_t h = hwp__hash_combine(hwp__hash64(parent), key);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cg->node_map, h);
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (cg->nodes[i].parent == parent && cg->nodes[i].key == key) {
+			*out = i;
+			return 0;
+		}
+	struct tnode *n = HWP_VEC_PUSH(cg->nodes, cg->nnodes, cg->nodes_cap);
+	if (!n || hwp__hashmap_add(&cg->node_map, h, cg->nnodes - 1) < 0)
+		return nomem();
+	n->parent = parent;
+	n->key = key;
+	*out = (uint32_t)(cg->nnodes - 1);
+	return 0;
+}
+
+/* The chain's callback: a stitched branch source's frame. */
+static int chain_frame(void *ctx, const struct hwp_thread *th, uint64_t ip, uint8_t flags, uint32_t *id)
+{
+	return frame_id(ctx, th, ip, flags, false, id);
+}
+
+int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, const struct hwp_thread *th)
+{
+	const struct hwp_sample *s = &ev->sample;
+	uint64_t period = 1;
+	uint32_t node = 0, fid, ipf;
+	int err;
+
+	if (ev->type != HWP_RECORD_SAMPLE)
+		return 0;
+	if (s->sample_type & HWP_SAMPLE_PERIOD)
+		period = s->period;
+	else if (ev->evsel && !hwp_attr__flag(&ev->evsel->attr, HWP_ATTR_FREQ) && ev->evsel->attr.sample_period)
+		period = ev->evsel->attr.sample_period;
+	struct hwp__chain *c = &cg->chain;
+	if ((err = hwp__chain_build(c, cg->session, ev, th, chain_frame, cg)))
+		return err;
+	uint8_t ip_kernel = s->cpumode == HWP_MISC_KERNEL ? HWP__CHAIN_KERNEL : 0;
+	if (!c->n && (err = hwp__chain_push(c, s->ip, ip_kernel)))
+		return err;
+	for (size_t i = c->n; i-- > 0;) {
+		if (c->flags[i] & HWP__CHAIN_FRAME)
+			fid = (uint32_t)c->ips[i];
+		else if ((err = frame_id(cg, th, c->ips[i], c->flags[i], false, &fid)))
+			return err;
+		if ((err = child(cg, node, fid, &node)))
+			return err;
+	}
+	/* the leaf is keyed by the IP's function: addresses in one function
+	   share it (fewer nodes than one per sampled address) */
+	if ((err = frame_id(cg, th, s->ip, ip_kernel, true, &ipf)))
+		return err;
+	const struct frame *fr = &cg->frames[ipf];
+	if ((err = child(cg, node, cg->fnlist[fr->fn_first + fr->fn_n - 1] | TERM, &node)))
+		return err;
+	cg->nodes[node].samples++;
+	cg->nodes[node].period += period;
+	cg->st.samples++;
+	cg->st.period += period;
+	cg->dirty = true;
+	return 0;
+}
+
+int hwp_call_graph__read(struct hwp_call_graph *cg)
+{
+	struct hwp_event ev;
+	const struct hwp_thread *th;
+	int r;
+
+	while ((r = hwp_session__next(cg->session, &ev, &th)) > 0)
+		if (ev.type == HWP_RECORD_SAMPLE && (r = hwp_call_graph__add(cg, &ev, th)) < 0)
+			return r;
+	return r;
+}
+
+static int tree_child(struct hwp_call_graph *cg, uint32_t parent, uint32_t fn, uint32_t *out)
+{
+	uint64_t h = hwp__hash_combine(hwp__hash64(parent), fn);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cg->tree_map, h);
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (cg->tree[i].parent == parent && cg->tree[i].function == fn) {
+			*out = i;
+			return 0;
+		}
+	struct hwp_cg_node *n = HWP_VEC_PUSH(cg->tree, cg->ntree, cg->tree_cap);
+	if (!n || hwp__hashmap_add(&cg->tree_map, h, cg->ntree - 1) < 0)
+		return nomem();
+	n->parent = parent;
+	n->function = fn;
+	*out = (uint32_t)(cg->ntree - 1);
+	return 0;
+}
+
+/* Function totals and the function tree, from the frame trie. */
+static int derive(struct hwp_call_graph *cg)
+{
+	uint32_t gen = 0;
+	int err;
+
+	if (!cg->dirty && cg->tree)
+		return 0;
+	free(cg->stamp);
+	free(cg->fmap);
+	cg->stamp = calloc(cg->nfuncs + 1, sizeof(*cg->stamp));
+	cg->fmap = calloc(cg->nnodes, sizeof(*cg->fmap));
+	if (!cg->stamp || !cg->fmap)
+		return nomem();
+	for (size_t i = 0; i < cg->nfuncs; i++) {
+		struct hwp_cg_function *f = &cg->funcs[i];
+		f->self_period = f->self_samples = f->children_period = f->children_samples = 0;
+	}
+	cg->ntree = 0;
+	hwp__hashmap_clear(&cg->tree_map);
+	if (!HWP_VEC_PUSH(cg->tree, cg->ntree, cg->tree_cap))
+		return nomem();
+	cg->tree[0].parent = 0;
+	cg->tree[0].function = UINT32_MAX;
+
+	for (size_t n = 1; n < cg->nnodes; n++) {
+		const struct tnode *t = &cg->nodes[n];
+		if (t->key & TERM) {
+			/* self: the IP's function (outer, as perf's self entry);
+			   children: every function on the stack once */
+			struct hwp_cg_function *f = &cg->funcs[t->key & ~TERM];
+			f->self_period += t->period;
+			f->self_samples += t->samples;
+			gen++;
+			f->children_period += t->period;
+			f->children_samples += t->samples;
+			cg->stamp[f - cg->funcs] = gen;
+			for (uint32_t a = t->parent; a; a = cg->nodes[a].parent) {
+				/* the frame's own function: perf 6.1's children rows
+				   have no inlined functions (its callchain lines do) */
+				const struct frame *fr = &cg->frames[cg->nodes[a].key];
+				uint32_t id = cg->fnlist[fr->fn_first + fr->fn_n - 1];
+				if (cg->stamp[id] == gen)
+					continue;
+				cg->stamp[id] = gen;
+				cg->funcs[id].children_period += t->period;
+				cg->funcs[id].children_samples += t->samples;
+			}
+			struct hwp_cg_node *tn = &cg->tree[cg->fmap[t->parent]];
+			tn->self_period += t->period;
+			tn->self_samples += t->samples;
+			continue;
+		}
+		/* parents precede children: fmap[parent] is set */
+		const struct frame *fr = &cg->frames[t->key];
+		uint32_t at = cg->fmap[t->parent];
+		for (uint32_t k = fr->fn_n; k-- > 0;)
+			if ((err = tree_child(cg, at, cg->fnlist[fr->fn_first + k], &at)))
+				return err;
+		cg->fmap[n] = at;
+	}
+	for (size_t i = 0; i < cg->ntree; i++) {
+		cg->tree[i].total_period = cg->tree[i].self_period;
+		cg->tree[i].total_samples = cg->tree[i].self_samples;
+	}
+	for (size_t i = cg->ntree; i-- > 1;) {
+		struct hwp_cg_node *p = &cg->tree[cg->tree[i].parent];
+		p->total_period += cg->tree[i].total_period;
+		p->total_samples += cg->tree[i].total_samples;
+	}
+	cg->dirty = false;
+	return 0;
+}
+
+size_t hwp_call_graph__functions(struct hwp_call_graph *cg, const struct hwp_cg_function **out)
+{
+	if (derive(cg) < 0) {
+		*out = NULL;
+		return 0;
+	}
+	static const struct hwp_cg_function none;
+
+	*out = cg->funcs ? cg->funcs : &none; /* NULL means failure */
+	return cg->nfuncs;
+}
+
+size_t hwp_call_graph__tree(struct hwp_call_graph *cg, const struct hwp_cg_node **out)
+{
+	if (derive(cg) < 0) {
+		*out = NULL;
+		return 0;
+	}
+	*out = cg->tree;
+	return cg->ntree;
+}
+
+void hwp_call_graph__stats(const struct hwp_call_graph *cg, struct hwp_call_graph_stats *st)
+{
+	*st = cg->st;
+	st->with_callchain = cg->chain.with_callchain;
+	st->callstack_lbr = cg->chain.callstack_lbr;
+	st->stitched = cg->chain.stitched;
+	st->discarded = cg->chain.discarded;
+	st->frames = cg->nframes;
+	st->frame_nodes = cg->nnodes;
+}

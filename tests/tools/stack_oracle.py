@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Independent call-stack oracle from `perf script -F period,ip,sym` text.
+
+usage: stack_oracle.py folded PERF_SCRIPT.txt HWPROF_FOLDED.txt
+       stack_oracle.py function NAME PERF_SCRIPT.txt HWPROF.json
+
+folded: perf script's callchains folded here (callers first, ';', one count
+per sample, as stackcollapse-perf.pl does) must equal `hwprof flame --folded
+--no-inline` line for line as multisets. Frames no symbol names are named
+as hwprof names them, from perf's address: "module+0xOFFSET" (perf prints
+the offset in the map), "0xADDR" in the kernel or outside every map.
+function: callers and callees (in samples) of the outermost NAME on each
+stack, from perf script, against `hwprof callgraph --function NAME --json`.
+Prints one line: PASS/FAIL NAME ...
+"""
+import json
+import os
+import re
+import sys
+from collections import Counter
+
+name = os.environ.get("CMP_NAME", "stack_oracle")
+
+
+def samples(path):
+    """Each sample's frames, callee first (perf script's order)."""
+    cur = None
+    for line in open(path, errors="replace"):
+        line = line.rstrip("\n")
+        # a frame line: "\t<addr> <sym> (<dso>)"; anything else not blank
+        # is a sample's header (which may be indented: a period alone)
+        m = re.match(r"\t\s*([0-9a-f]+) (.*?) \((.*)\)$", line)
+        if m and cur is not None:
+            sym = re.sub(r"\+0x[0-9a-f]+$", "", m.group(2))
+            if sym == "[unknown]":
+                # perf prints a mapped address relative to its map, as hwprof
+                # names it (module+0xOFFSET); others as they are (0xADDR)
+                dso = m.group(3)
+                addr = int(m.group(1), 16)
+                sym = f"0x{addr:x}" if dso == "[unknown]" or addr >= 1 << 63 else \
+                    f"{os.path.basename(dso)}+0x{addr:x}"
+            cur.append(sym)
+            continue
+        if cur is not None:
+            yield cur
+            cur = None
+        if line.strip():
+            cur = []
+    if cur is not None:
+        yield cur
+
+
+def unnamed(f):
+    return f
+
+
+def folded(script, mine):
+    want = Counter()
+    for fr in samples(script):
+        if fr:
+            want[";".join(reversed(fr))] += 1
+    got = Counter()
+    for line in open(mine):
+        stack, _, n = line.rstrip("\n").rpartition(" ")
+        got[";".join(unnamed(f) for f in stack.split(";"))] += int(n)
+    if want == got:
+        print(f"PASS {name} ({len(want)} distinct stacks, {sum(want.values())} samples)")
+        return 0
+    diff = [(s, want[s], got[s]) for s in set(want) | set(got) if want[s] != got[s]]
+    diff.sort(key=lambda d: -abs(d[1] - d[2]))
+    det = "; ".join(f"{s[-80:]}: perf {a} hwprof {b}" for s, a, b in diff[:3])
+    print(f"FAIL {name}: {len(diff)} stacks differ: {det}")
+    return 1
+
+
+def function(fn, script, mine):
+    callers, callees, total = Counter(), Counter(), 0
+    for fr in samples(script):
+        chain = list(reversed(fr))  # callers first
+        if fn not in chain:
+            continue
+        i = chain.index(fn)
+        total += 1
+        if i > 0:
+            callers[chain[i - 1]] += 1
+        if i + 1 < len(chain):
+            callees[chain[i + 1]] += 1
+    doc = json.load(open(mine))
+    got_callers = Counter({r["symbol"]: r["children_samples"] for r in doc["callers"] if r.get("symbol")})
+    got_callees = Counter({r["symbol"]: r["children_samples"] for r in doc["callees"] if r.get("symbol")})
+    callers = Counter({k: v for k, v in callers.items() if not re.match(r"(\S+\+)?0x[0-9a-f]+$", k)})
+    callees = Counter({k: v for k, v in callees.items() if not re.match(r"(\S+\+)?0x[0-9a-f]+$", k)})
+    if total and doc["children_samples"] == total and callers == got_callers and callees == got_callees:
+        print(f"PASS {name} ({fn}: {total} samples, callers {dict(callers)}, callees {dict(callees)})")
+        return 0
+    print(f"FAIL {name}: {fn}: perf total {total} callers {dict(callers)} callees {dict(callees)}; "
+          f"hwprof total {doc['children_samples']} callers {dict(got_callers)} callees {dict(got_callees)}")
+    return 1
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "folded":
+        sys.exit(folded(sys.argv[2], sys.argv[3]))
+    sys.exit(function(sys.argv[2], sys.argv[3], sys.argv[4]))
