@@ -72,7 +72,7 @@ fi
 cmp -s "${bin[hwprof,1]}" "${bin[hwprof,2]}" && echo "  (so the two PGO builds of hwprof are the same binary)"
 for n in sqlite lua; do
 	echo "$n (BOLT): fdata: $(python3 "$root/tests/e2e/fdata_compare.py" "$d/$n.p2b.fdata" "$d/$n.hw.fdata" \
-		--allow-call-ft "$d/$n" 2>&1 | head -1)"
+		--allow-call-ft "$d/$n" 2>/dev/null)"
 	for v in hw p2b; do
 		printf '  llvm-bolt with the %-9s fdata: %s; taken branches %s\n' "$v" \
 			"$(grep -m1 -o '[0-9]* out of [0-9]* functions' "$d/$n.bolt.$v.log") profiled" \
@@ -87,8 +87,7 @@ for n in "${names[@]}"; do
 	for ((r = 0; r < ${reps[$n]}; r++)); do
 		for v in 0 1 2; do
 			# shellcheck disable=SC2086 # the arguments are words
-			c=$("$HWPROF" record --emulate -b -c 1000003 -o "$e2e_dir/.count.data" -- "${bin[$n,$v]}" \
-				${margs[$n]} 2>&1 >/dev/null | sed -n 's/.* \([0-9]*\) taken branches emulated.*/\1/p')
+			c=$(e2e_taken "${bin[$n,$v]}" ${margs[$n]})
 			echo "$n $v ${c:?emulated count of $n variant $v}" >>"$emu"
 		done
 	done
@@ -141,7 +140,7 @@ for line in open(emu):
     e.setdefault((n, int(v)), []).append(int(c))
 print()
 print("taken branches executed on a medium input (emulated; median of the repeats), change from the baseline")
-print(f"{'program':16} {'baseline':>14} {'hwprof':>14} {'':>7} {'tool':>14} {'':>7}  tool")
+print(f"{'program':16} {'baseline':>14} {'hwprof':>14} {'change':>7} {'tool':>14} {'change':>7}  tool")
 for n, lab in zip(names, labels):
     b, h, o = (statistics.median(e[(n, v)]) for v in range(3))
     print(f"{n:16} {b:14.0f} {h:14.0f} {100 * (h - b) / b:+6.1f}% {o:14.0f} {100 * (o - b) / b:+6.1f}%  {lab}")

@@ -16,7 +16,10 @@
 #     BOLT-ERROR, no BOLT-WARNING that perf2bolt's fdata does not give too,
 #     BOLT rewrote as many functions with both, and both rewritten programs
 #     print what the baseline prints for a larger input than the training
-#     one.
+#     one; both execute fewer taken branches than the baseline (counted by
+#     the emulator) and hwprof's within 1% of perf2bolt's (SQLite; Lua, which
+#     seeds its string hashes with the time, varies by about 1% from run to
+#     run: within 3%).
 # Run by 'make test-long' (tests/run.sh long/pgo_e2e). Skips when the tools
 # are absent.
 set -u
@@ -79,7 +82,7 @@ else
 	fail "pgo_e2e_hwprof: $e2e_err"
 fi
 
-# BOLT: NAME TRAIN_ARG PERIOD CHECK_ARG
+# BOLT: NAME TRAIN_ARG PERIOD CHECK_ARG TOLERANCE_PERCENT
 bolt_case() {
 	local name=$1
 	if ! e2e_bolt "$name" "$2" "$3"; then
@@ -99,6 +102,17 @@ bolt_case() {
 			"warnings only with hwprof's: $(comm -23 <(echo "$w1") <(echo "$w2") | head -2 | tr '\n' ' ')"
 	fi
 	same_output "$name" "$4"
+	# the layouts' effect: taken branches on the check input
+	local b h p
+	b=$(e2e_taken "${e2e_bins[0]}" "$4") h=$(e2e_taken "${e2e_bins[1]}" "$4") p=$(e2e_taken "${e2e_bins[2]}" "$4")
+	if [ -n "$b" ] && [ -n "$h" ] && [ -n "$p" ] && [ "$h" -lt "$b" ] && [ "$p" -lt "$b" ] &&
+		[ $((100 * (h > p ? h - p : p - h))) -le $(($5 * p)) ]; then
+		pass "pgo_e2e_${name}_taken (taken branches: baseline $b, with hwprof's fdata $h," \
+			"with perf2bolt's $p)"
+	else
+		fail "pgo_e2e_${name}_taken: taken branches: baseline $b, with hwprof's fdata $h," \
+			"with perf2bolt's $p (hwprof's must be within $5% of perf2bolt's)"
+	fi
 }
-bolt_case sqlite 3000 97 60000
-bolt_case lua 5000 97 40000
+bolt_case sqlite 3000 97 60000 1
+bolt_case lua 5000 97 40000 3

@@ -134,3 +134,10 @@ e2e_bolt() {
 	done
 	e2e_bins=("$b" "$b.hw.bolt" "$b.p2b.bolt")
 }
+
+# e2e_taken PROG ARGS: prints how many taken branches PROG executes (counted
+# by the emulator; a sparse recording, thrown away)
+e2e_taken() {
+	"$HWPROF" record --emulate -b -c 1000003 -o "$e2e_dir/.taken.data" -- "$@" 2>&1 >/dev/null |
+		sed -n 's/.* \([0-9]*\) taken branches emulated.*/\1/p'
+}
