@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=bash disable=SC2154,SC2034 # inputs and outputs are the caller's variables
 # The end-to-end PGO flows of issue 10, shared by tests/long/pgo_e2e.sh (are
 # the optimized programs built cleanly, do they print what the baseline
 # prints) and bench/pgo_e2e.sh (how much faster are they). Sourced; needs
@@ -87,9 +88,9 @@ e2e_make_hwprof() {
 # e2e_llvm_hwprof TRAIN_MB EVAL_MB PERIOD: sets e2e_bins (baseline,
 # hwprof-PGO, profgen-PGO) and e2e_args (the measured command's arguments)
 e2e_llvm_hwprof() {
-	local d=$e2e_dir flags="-O2 -g -fdebug-info-for-profiling"
+	local d=$e2e_dir flags=(-O2 -g -fdebug-info-for-profiling)
 	e2e_gen "$d/hw-train-in.data" "$1" && e2e_gen "$d/hw-eval-in.data" "$2" || return 1
-	e2e_make_hwprof "$d/hwprof-base" $flags || return 1
+	e2e_make_hwprof "$d/hwprof-base" "${flags[@]}" || return 1
 	e2e_record hwprof "$3" -- "$d/hwprof-base/hwprof" probs -i "$d/hw-train-in.data" --symfs "$d/symfs" ||
 		return 1
 	e2e_step hwprof.pgo "$HWPROF" pgo -q --format llvm -i "$d/hwprof.train.data" \
@@ -97,8 +98,8 @@ e2e_llvm_hwprof() {
 	e2e_step hwprof.profgen "$e2e_profgen" --perfdata "$d/hwprof.train.data" \
 		--binary "$d/hwprof-base/hwprof" --format=text --output "$d/hwprof.pg.prof" || return 1
 	rm -rf "$d/hwprof-hw" "$d/hwprof-pg" # a new profile: rebuild everything
-	e2e_make_hwprof "$d/hwprof-hw" $flags -fprofile-sample-use="$d/hwprof.hw.prof" &&
-		e2e_make_hwprof "$d/hwprof-pg" $flags -fprofile-sample-use="$d/hwprof.pg.prof" || return 1
+	e2e_make_hwprof "$d/hwprof-hw" "${flags[@]}" -fprofile-sample-use="$d/hwprof.hw.prof" &&
+		e2e_make_hwprof "$d/hwprof-pg" "${flags[@]}" -fprofile-sample-use="$d/hwprof.pg.prof" || return 1
 	e2e_bins=("$d/hwprof-base/hwprof" "$d/hwprof-hw/hwprof" "$d/hwprof-pg/hwprof")
 	e2e_args=(probs -i "$d/hw-eval-in.data" --symfs "$d/symfs")
 }
