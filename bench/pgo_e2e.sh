@@ -22,9 +22,10 @@
 # how the two profiles compare. Then, free of the machine's noise, the taken
 # branches each variant executes on a medium input (counted by the emulator
 # of hwprof record --emulate; Lua seeds its string hashes with the time and
-# addresses, so its counts vary by about 1% from run to run: the median of
-# 3): what BOLT's block layout and PGO's branch directions aim to cut. Not a test: numbers depend on the machine
-# (the load average is printed before and after).
+# addresses, so its counts vary by 1-2% from run to run: the median of 5):
+# what BOLT's block layout and PGO's branch directions aim to cut. Not a
+# test: the times depend on the machine (the load average is printed before
+# and after).
 # Usage: bench/pgo_e2e.sh BUILD_DIR
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -58,7 +59,7 @@ prepare hwprof llvm-profgen "${e2e_args[*]}" "probs -i $e2e_dir/hw-medium-in.dat
 e2e_bolt sqlite 20000 97 || { echo "sqlite (BOLT): $e2e_err" >&2; exit 1; }
 prepare sqlite perf2bolt 1500000 50000 1
 e2e_bolt lua 20000 97 || { echo "lua (BOLT): $e2e_err" >&2; exit 1; }
-prepare lua perf2bolt 400000 30000 3
+prepare lua perf2bolt 400000 30000 5
 
 # how the two profiles compare
 d=$e2e_dir

@@ -18,8 +18,8 @@
 #     print what the baseline prints for a larger input than the training
 #     one; both execute fewer taken branches than the baseline (counted by
 #     the emulator) and hwprof's within 1% of perf2bolt's (SQLite; Lua, which
-#     seeds its string hashes with the time, varies by about 1% from run to
-#     run: within 3%).
+#     seeds its string hashes with the time, varies by 1-2% from run to
+#     run: within 5%).
 # Run by 'make test-long' (tests/run.sh long/pgo_e2e). Skips when the tools
 # are absent.
 set -u
@@ -115,4 +115,4 @@ bolt_case() {
 	fi
 }
 bolt_case sqlite 3000 97 60000 1
-bolt_case lua 5000 97 40000 3
+bolt_case lua 5000 97 40000 5
