@@ -477,14 +477,23 @@ static int by_target(const void *p, const void *q)
 }
 
 /* The range table does not keep which branch began each range; perf2bolt
-   asks whether its source lies in the range's function. Decided per start
-   address by the majority of the taken branches to it. */
-static bool origin_outside(const struct ctx *x, uint64_t s)
+   asks whether its source lies in the range's function. So the ranges
+   starting at S are split in proportion to the taken branches reaching S
+   from outside its function and from inside: *OUT of COUNT began outside.
+   (A block right after a call that a jump also reaches: the call's
+   fall-through then counts about the call's returns, not every range
+   starting there nor none.) */
+static void origin_split(const struct ctx *x, uint64_t s, uint64_t count, uint64_t *out)
 {
 	struct origin key = { .target = s }, *o;
 
 	o = bsearch(&key, x->origin, x->n_origin, sizeof(*x->origin), by_target);
-	return o && o->outside > o->inside;
+	if (!o || !o->outside)
+		*out = 0;
+	else if (!o->inside)
+		*out = count;
+	else /* long double: count times outside may not fit 64 bits */
+		*out = (uint64_t)((long double)count * o->outside / ((long double)o->outside + o->inside) + 0.5L);
 }
 
 static int gather_origins(struct ctx *x, struct hwp_branch_collector *c)
@@ -525,26 +534,25 @@ static int gather_origins(struct ctx *x, struct hwp_branch_collector *c)
 /*
  * The fall-through edges of the range [S, E] (link-time addresses), as
  * perf2bolt's trace walk finds them; false when the range leaves its
- * function or runs off a block that cannot fall through. *FROM_RETURN:
- * the branch into the range most likely came from outside the function
- * (see origin_outside()); when the range then begins a block right after
- * a call, BOLT takes it for the call's return and also counts the call's
+ * function or runs off a block that cannot fall through. FROM_RETURN:
+ * the branch into the range came from outside the function (see
+ * origin_split()); when the range then begins a block right after a call,
+ * BOLT takes it for the call's return and also counts the call's
  * fall-through edge into that block.
  */
-static int range_edges(struct ctx *x, uint64_t s, uint64_t e, uint64_t count, bool emit, bool *from_return)
+static int range_edges(struct ctx *x, uint64_t s, uint64_t e, uint64_t count, bool emit, bool from_return)
 {
 	int fi = find_fn(x, s);
 	struct func *f;
 	uint64_t fn_off, last = s, a;
 	int err;
 
-	*from_return = origin_outside(x, s);
 	if (fi < 0 || find_fn(x, e) != fi || s > e)
 		return 0;
 	f = &x->fn[fi];
 	if (decode_fn(x, f) || !to_offset(x, f->start, &fn_off))
 		return 0;
-	if (*from_return && f->leader[s - f->start] == (LEADER | AFTER_CALL) && s != f->start) {
+	if (from_return && f->leader[s - f->start] == (LEADER | AFTER_CALL) && s != f->start) {
 		/* the block before ends with the call: start the walk there */
 		for (a = s - 1; a > f->start && !(f->leader[a - f->start] & LEADER); a--)
 			;
@@ -630,17 +638,21 @@ static int gather_ranges(struct ctx *x, struct hwp_branch_collector *c, FILE *pa
 	int err;
 
 	for (size_t i = 0; i < n; i++) {
-		uint64_t s, e;
-		bool from_return;
+		uint64_t s, e, part[2]; /* began inside, outside the function */
 
 		if (r[i].key.from.module != x->module || !to_vaddr(x, r[i].key.from.offset, &s) ||
 		    !to_vaddr(x, r[i].key.to.offset, &e))
 			continue;
-		if ((err = range_edges(x, s, e, r[i].c.count, !pa, &from_return)))
-			return err;
-		if (pa)
-			fprintf(pa, "%c %" PRIx64 " %" PRIx64 " %" PRIu64 "\n", from_return ? 'f' : 'F', s, e,
-				r[i].c.count);
+		origin_split(x, s, r[i].c.count, &part[1]);
+		part[0] = r[i].c.count - part[1];
+		for (int k = 0; k < 2; k++) {
+			if (!part[k])
+				continue;
+			if ((err = range_edges(x, s, e, part[k], !pa, k)))
+				return err;
+			if (pa)
+				fprintf(pa, "%c %" PRIx64 " %" PRIx64 " %" PRIu64 "\n", k ? 'f' : 'F', s, e, part[k]);
+		}
 	}
 	return 0;
 }
