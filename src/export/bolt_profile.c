@@ -334,8 +334,9 @@ static const uint8_t *bytes_at(const struct ctx *x, uint64_t a, size_t n)
 	return NULL;
 }
 
-/* "lea disp32(%rip), %reg" at A (LEN bytes): its address, else 0. */
-static uint64_t rip_lea(const struct ctx *x, uint64_t a, unsigned len)
+/* "lea disp32(%rip), %reg" at A (LEN bytes): its address, else 0; *REG:
+   the register's number (0-15). */
+static uint64_t rip_lea(const struct ctx *x, uint64_t a, unsigned len, unsigned *reg)
 {
 	const uint8_t *p = bytes_at(x, a, len);
 	int32_t disp;
@@ -343,7 +344,40 @@ static uint64_t rip_lea(const struct ctx *x, uint64_t a, unsigned len)
 	if (!p || len != 7 || (p[0] & 0xf8) != 0x48 || p[1] != 0x8d || (p[2] & 0xc7) != 0x05)
 		return 0;
 	memcpy(&disp, p + 3, 4);
+	*reg = ((p[0] & 4u) << 1) | ((p[2] >> 3) & 7u);
 	return a + len + (uint64_t)(int64_t)disp;
+}
+
+/*
+ * gcc's PIC dispatch ends "movslq (%B,%i,4),%r; add %B,%r; jmp *%r": the
+ * table's base register B, from the add at PREV (PLEN bytes) and the
+ * "jmp *%r" at A (LEN bytes); -1 when the code is not of that shape. The
+ * last lea before the jump may load something else (a message on a path
+ * joining there), so the table is the lea into B.
+ */
+static int table_base_reg(const struct ctx *x, uint64_t prev, unsigned plen, uint64_t a, unsigned len)
+{
+	const uint8_t *j = bytes_at(x, a, len), *p = plen ? bytes_at(x, prev, plen) : NULL;
+	unsigned i = 0, jr, r, m;
+
+	if (!j || !p)
+		return -1;
+	if (i < len && j[i] == 0x3e) /* notrack */
+		i++;
+	jr = i < len && (j[i] & 0xf0) == 0x40 ? (j[i++] & 1u) << 3 : 0;
+	if (i + 2 != len || j[i] != 0xff || (j[i + 1] & 0xf8) != 0xe0) /* ff /4, a register */
+		return -1;
+	jr |= j[i + 1] & 7u;
+	/* add r64,r/m64 (03 /r) or add r/m64,r64 (01 /r), both registers */
+	if (plen != 3 || (p[0] & 0xf8) != 0x48 || (p[1] != 0x01 && p[1] != 0x03) || (p[2] & 0xc0) != 0xc0)
+		return -1;
+	r = ((p[0] & 4u) << 1) | ((p[2] >> 3) & 7u);
+	m = ((p[0] & 1u) << 3) | (p[2] & 7u);
+	if (p[1] == 0x01 && m == jr) /* add %r,%jr: r/m is the destination */
+		return (int)r;
+	if (p[1] == 0x03 && r == jr)
+		return (int)m;
+	return -1;
 }
 
 /*
@@ -402,6 +436,8 @@ static int decode_fn(struct ctx *x, struct func *f)
 {
 	uint64_t off, a;
 	uint64_t lea = 0; /* the last rip-relative lea's address: a PIC jump table */
+	uint64_t lea_in[16] = { 0 }, prev = 0; /* the last lea into each register; the last insn */
+	unsigned prev_len = 0, reg;
 	struct jt {
 		uint64_t at, lea;
 		unsigned len;
@@ -435,10 +471,15 @@ static int decode_fn(struct ctx *x, struct func *f)
 			       in.cls == HWP_INSN_RET;
 		if (inside)
 			f->leader[t - f->start] |= LEADER;
-		if (in.cls == HWP_INSN_IND_JUMP && n_jt < sizeof(jt) / sizeof(jt[0]))
-			jt[n_jt++] = (struct jt){ a, lea, in.len };
-		else if (in.cls == HWP_INSN_OTHER && (t = rip_lea(x, a, in.len)))
-			lea = t;
+		if (in.cls == HWP_INSN_IND_JUMP && n_jt < sizeof(jt) / sizeof(jt[0])) {
+			int b = table_base_reg(x, prev, prev_len, a, in.len);
+
+			jt[n_jt++] = (struct jt){ a, b >= 0 && lea_in[b] ? lea_in[b] : lea, in.len };
+		} else if (in.cls == HWP_INSN_OTHER && (t = rip_lea(x, a, in.len, &reg))) {
+			lea = lea_in[reg] = t;
+		}
+		prev = a;
+		prev_len = in.len;
 		a += in.len;
 	}
 	for (size_t i = 0; i < n_jt; i++) {
