@@ -57,7 +57,7 @@ MAN_STAMP := $(BUILD)/man/.stamp
 COMPLETION := $(BUILD)/completion/hwprof
 
 .DEFAULT_GOAL := all
-.PHONY: all setup demo test test-san fuzz bench bench-emulate clean install uninstall
+.PHONY: all setup demo test test-san test-long fuzz bench bench-emulate bench-pgo-e2e clean install uninstall
 all: $(HWPROF) $(LIBA) $(BUILD)/libhwprof.so $(UNIT_BINS) $(TOOL_BINS) $(EMU_SO) $(MAN_STAMP) $(COMPLETION)
 
 # Every object depends on the config stamp: a changed compiler, flag or
@@ -155,6 +155,11 @@ test-san:
 	@$(MAKE) --no-print-directory SAN=1 all
 	@SAN=1 BUILD=build-san tests/run.sh
 
+# Long end-to-end flows, not part of make test (minutes; .ci/run runs them):
+# PGO with hwprof's profiles against the established tools' (tests/long/).
+test-long: all
+	@BUILD=$(BUILD) tests/run.sh long/pgo_e2e
+
 # libFuzzer targets (clang): the library compiled once into build-fuzz/obj.
 # FUZZ_SECONDS per target.
 FUZZ_SECONDS ?= 60
@@ -179,10 +184,15 @@ fuzz: $(FUZZ_BINS)
 bench: all
 	@bench/run.sh $(BUILD)
 	@bench/emulate.sh $(BUILD)
+	@bench/pgo_e2e.sh $(BUILD)
 
 # Emulated capture only: native vs qemu-x86_64 vs record --emulate on real programs.
 bench-emulate: all
 	@bench/emulate.sh $(BUILD)
+
+# The speedups of PGO (clang, BOLT) with hwprof's profiles and the others'.
+bench-pgo-e2e: all
+	@bench/pgo_e2e.sh $(BUILD)
 
 clean:
 	rm -rf build build-san build-fuzz $(BUILD)

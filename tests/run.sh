@@ -2,8 +2,9 @@
 # Runs every unit test binary and e2e script; each prints PASS/FAIL/SKIP lines.
 # Ends with the summary line "N passed, N failed, N skipped".
 #   tests/run.sh                 every test
-#   tests/run.sh NAME...         only these: a unit test (test_maps) or an e2e
-#                                script (reports.sh or reports)
+#   tests/run.sh NAME...         only these: a unit test (test_maps), an e2e
+#                                script (reports.sh or reports) or a long one
+#                                (long/pgo_e2e: tests/long/, not run by default)
 # $BUILD (default build) holds the binaries; $HWPROF_CORPUS the shared corpus
 # (default ../shared/corpus; tests that need it skip when it is absent).
 set -u
@@ -33,6 +34,8 @@ run_named() { # NAME: a unit test binary or an e2e script
 		run_one "$n" "$BUILD/tests/unit/$n"
 	elif [ -f "tests/e2e/$n.sh" ]; then
 		run_one "$n.sh" bash "tests/e2e/$n.sh"
+	elif [ -f "tests/$n.sh" ]; then # long/NAME: tests/long/NAME.sh (make test-long)
+		run_one "$n.sh" bash "tests/$n.sh"
 	else
 		echo "FAIL $1: no unit test $BUILD/tests/unit/$n and no tests/e2e/$n.sh"
 		fail=$((fail + 1))

@@ -334,8 +334,9 @@ static const uint8_t *bytes_at(const struct ctx *x, uint64_t a, size_t n)
 	return NULL;
 }
 
-/* "lea disp32(%rip), %reg" at A (LEN bytes): its address, else 0. */
-static uint64_t rip_lea(const struct ctx *x, uint64_t a, unsigned len)
+/* "lea disp32(%rip), %reg" at A (LEN bytes): its address, else 0; *REG:
+   the register's number (0-15). */
+static uint64_t rip_lea(const struct ctx *x, uint64_t a, unsigned len, unsigned *reg)
 {
 	const uint8_t *p = bytes_at(x, a, len);
 	int32_t disp;
@@ -343,7 +344,40 @@ static uint64_t rip_lea(const struct ctx *x, uint64_t a, unsigned len)
 	if (!p || len != 7 || (p[0] & 0xf8) != 0x48 || p[1] != 0x8d || (p[2] & 0xc7) != 0x05)
 		return 0;
 	memcpy(&disp, p + 3, 4);
+	*reg = ((p[0] & 4u) << 1) | ((p[2] >> 3) & 7u);
 	return a + len + (uint64_t)(int64_t)disp;
+}
+
+/*
+ * gcc's PIC dispatch ends "movslq (%B,%i,4),%r; add %B,%r; jmp *%r": the
+ * table's base register B, from the add at PREV (PLEN bytes) and the
+ * "jmp *%r" at A (LEN bytes); -1 when the code is not of that shape. The
+ * last lea before the jump may load something else (a message on a path
+ * joining there), so the table is the lea into B.
+ */
+static int table_base_reg(const struct ctx *x, uint64_t prev, unsigned plen, uint64_t a, unsigned len)
+{
+	const uint8_t *j = bytes_at(x, a, len), *p = plen ? bytes_at(x, prev, plen) : NULL;
+	unsigned i = 0, jr, r, m;
+
+	if (!j || !p)
+		return -1;
+	if (i < len && j[i] == 0x3e) /* notrack */
+		i++;
+	jr = i < len && (j[i] & 0xf0) == 0x40 ? (j[i++] & 1u) << 3 : 0;
+	if (i + 2 != len || j[i] != 0xff || (j[i + 1] & 0xf8) != 0xe0) /* ff /4, a register */
+		return -1;
+	jr |= j[i + 1] & 7u;
+	/* add r64,r/m64 (03 /r) or add r/m64,r64 (01 /r), both registers */
+	if (plen != 3 || (p[0] & 0xf8) != 0x48 || (p[1] != 0x01 && p[1] != 0x03) || (p[2] & 0xc0) != 0xc0)
+		return -1;
+	r = ((p[0] & 4u) << 1) | ((p[2] >> 3) & 7u);
+	m = ((p[0] & 1u) << 3) | (p[2] & 7u);
+	if (p[1] == 0x01 && m == jr) /* add %r,%jr: r/m is the destination */
+		return (int)r;
+	if (p[1] == 0x03 && r == jr)
+		return (int)m;
+	return -1;
 }
 
 /*
@@ -402,6 +436,8 @@ static int decode_fn(struct ctx *x, struct func *f)
 {
 	uint64_t off, a;
 	uint64_t lea = 0; /* the last rip-relative lea's address: a PIC jump table */
+	uint64_t lea_in[16] = { 0 }, prev = 0; /* the last lea into each register; the last insn */
+	unsigned prev_len = 0, reg;
 	struct jt {
 		uint64_t at, lea;
 		unsigned len;
@@ -435,10 +471,15 @@ static int decode_fn(struct ctx *x, struct func *f)
 			       in.cls == HWP_INSN_RET;
 		if (inside)
 			f->leader[t - f->start] |= LEADER;
-		if (in.cls == HWP_INSN_IND_JUMP && n_jt < sizeof(jt) / sizeof(jt[0]))
-			jt[n_jt++] = (struct jt){ a, lea, in.len };
-		else if (in.cls == HWP_INSN_OTHER && (t = rip_lea(x, a, in.len)))
-			lea = t;
+		if (in.cls == HWP_INSN_IND_JUMP && n_jt < sizeof(jt) / sizeof(jt[0])) {
+			int b = table_base_reg(x, prev, prev_len, a, in.len);
+
+			jt[n_jt++] = (struct jt){ a, b >= 0 && lea_in[b] ? lea_in[b] : lea, in.len };
+		} else if (in.cls == HWP_INSN_OTHER && (t = rip_lea(x, a, in.len, &reg))) {
+			lea = lea_in[reg] = t;
+		}
+		prev = a;
+		prev_len = in.len;
 		a += in.len;
 	}
 	for (size_t i = 0; i < n_jt; i++) {
@@ -477,14 +518,23 @@ static int by_target(const void *p, const void *q)
 }
 
 /* The range table does not keep which branch began each range; perf2bolt
-   asks whether its source lies in the range's function. Decided per start
-   address by the majority of the taken branches to it. */
-static bool origin_outside(const struct ctx *x, uint64_t s)
+   asks whether its source lies in the range's function. So the ranges
+   starting at S are split in proportion to the taken branches reaching S
+   from outside its function and from inside: *OUT of COUNT began outside.
+   (A block right after a call that a jump also reaches: the call's
+   fall-through then counts about the call's returns, not every range
+   starting there nor none.) */
+static void origin_split(const struct ctx *x, uint64_t s, uint64_t count, uint64_t *out)
 {
 	struct origin key = { .target = s }, *o;
 
 	o = bsearch(&key, x->origin, x->n_origin, sizeof(*x->origin), by_target);
-	return o && o->outside > o->inside;
+	if (!o || !o->outside)
+		*out = 0;
+	else if (!o->inside)
+		*out = count;
+	else /* long double: count times outside may not fit 64 bits */
+		*out = (uint64_t)((long double)count * o->outside / ((long double)o->outside + o->inside) + 0.5L);
 }
 
 static int gather_origins(struct ctx *x, struct hwp_branch_collector *c)
@@ -525,26 +575,25 @@ static int gather_origins(struct ctx *x, struct hwp_branch_collector *c)
 /*
  * The fall-through edges of the range [S, E] (link-time addresses), as
  * perf2bolt's trace walk finds them; false when the range leaves its
- * function or runs off a block that cannot fall through. *FROM_RETURN:
- * the branch into the range most likely came from outside the function
- * (see origin_outside()); when the range then begins a block right after
- * a call, BOLT takes it for the call's return and also counts the call's
+ * function or runs off a block that cannot fall through. FROM_RETURN:
+ * the branch into the range came from outside the function (see
+ * origin_split()); when the range then begins a block right after a call,
+ * BOLT takes it for the call's return and also counts the call's
  * fall-through edge into that block.
  */
-static int range_edges(struct ctx *x, uint64_t s, uint64_t e, uint64_t count, bool emit, bool *from_return)
+static int range_edges(struct ctx *x, uint64_t s, uint64_t e, uint64_t count, bool emit, bool from_return)
 {
 	int fi = find_fn(x, s);
 	struct func *f;
 	uint64_t fn_off, last = s, a;
 	int err;
 
-	*from_return = origin_outside(x, s);
 	if (fi < 0 || find_fn(x, e) != fi || s > e)
 		return 0;
 	f = &x->fn[fi];
 	if (decode_fn(x, f) || !to_offset(x, f->start, &fn_off))
 		return 0;
-	if (*from_return && f->leader[s - f->start] == (LEADER | AFTER_CALL) && s != f->start) {
+	if (from_return && f->leader[s - f->start] == (LEADER | AFTER_CALL) && s != f->start) {
 		/* the block before ends with the call: start the walk there */
 		for (a = s - 1; a > f->start && !(f->leader[a - f->start] & LEADER); a--)
 			;
@@ -630,17 +679,21 @@ static int gather_ranges(struct ctx *x, struct hwp_branch_collector *c, FILE *pa
 	int err;
 
 	for (size_t i = 0; i < n; i++) {
-		uint64_t s, e;
-		bool from_return;
+		uint64_t s, e, part[2]; /* began inside, outside the function */
 
 		if (r[i].key.from.module != x->module || !to_vaddr(x, r[i].key.from.offset, &s) ||
 		    !to_vaddr(x, r[i].key.to.offset, &e))
 			continue;
-		if ((err = range_edges(x, s, e, r[i].c.count, !pa, &from_return)))
-			return err;
-		if (pa)
-			fprintf(pa, "%c %" PRIx64 " %" PRIx64 " %" PRIu64 "\n", from_return ? 'f' : 'F', s, e,
-				r[i].c.count);
+		origin_split(x, s, r[i].c.count, &part[1]);
+		part[0] = r[i].c.count - part[1];
+		for (int k = 0; k < 2; k++) {
+			if (!part[k])
+				continue;
+			if ((err = range_edges(x, s, e, part[k], !pa, k)))
+				return err;
+			if (pa)
+				fprintf(pa, "%c %" PRIx64 " %" PRIx64 " %" PRIu64 "\n", k ? 'f' : 'F', s, e, part[k]);
+		}
 	}
 	return 0;
 }

@@ -9,8 +9,9 @@
 #   - hwprof's fdata equals perf2bolt's (LLVM 19) edge by edge, order aside
 #     (tests/e2e/fdata_compare.py); the one rule difference tolerated: a
 #     call's fall-through edge into a block that perf2bolt counts for ranges
-#     that began with a return (hwprof decides per block start by the
-#     majority of the branches into it);
+#     that began with a return (hwprof splits the ranges starting at a
+#     block by the shares of the branches into it from outside and inside
+#     its function);
 #   - perf2bolt --pa reads hwprof's pre-aggregated file into exactly
 #     hwprof's fdata;
 #   - llvm-bolt-19 -reorder-blocks=ext-tsp -reorder-functions=cdsort accepts
