@@ -58,7 +58,8 @@ static int read_all(struct flow_input *fi)
 		/* the timing takes a sample after the collector counted it */
 		if ((r = hwp_branch_collector__add(fi->in.collector, &ev, th)) < 0 ||
 		    (fi->timing && (r = hwp_timing__add(fi->timing, &ev, th)) < 0) ||
-		    (fi->calls && (r = hwp_call_graph__add(fi->calls, &ev, th)) < 0))
+		    (fi->calls && (r = hwp_call_graph__add(fi->calls, &ev, th)) < 0) ||
+		    (fi->mem && (r = hwp_mem_report__add(fi->mem, &ev, th)) < 0))
 			return r;
 	}
 	if (r < 0 || (r = hwp_branch_collector__check_ranges(fi->in.collector)) < 0)
@@ -90,8 +91,17 @@ int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const cha
 			return cli_error("%s", hwp_errmsg());
 		if ((with & FLOW_WITH_CALLS) && !(fi->calls = hwp_call_graph__new(fi->in.session, NULL)))
 			return cli_error("%s", hwp_errmsg());
-		if ((with & (FLOW_WITH_TIMING | FLOW_WITH_CALLS)) && read_all(fi) < 0)
+		if ((with & FLOW_WITH_MEM) && !(fi->mem = hwp_mem_report__new(fi->in.session, NULL)))
 			return cli_error("%s", hwp_errmsg());
+		if ((with & (FLOW_WITH_TIMING | FLOW_WITH_CALLS | FLOW_WITH_MEM)) && read_all(fi) < 0)
+			return cli_error("%s", hwp_errmsg());
+		if (fi->mem && !hwp_mem_report__totals(fi->mem)->samples) {
+			hwp_mem_report__delete(fi->mem);
+			fi->mem = NULL;
+		}
+		/* memory samples alone: no branch analysis, the memory report only */
+		if (fi->mem && !hwp_branch_collector__stats(fi->in.collector)->branch_samples)
+			return 0;
 		if ((rc = report_input__check_read(&fi->in, &o->ro)))
 			return rc;
 		if (fi->timing && hwp_timing__source(fi->timing) == HWP_CYCLES_NONE) {
@@ -125,12 +135,14 @@ void flow_input__close(struct flow_input *fi)
 	hwp_paths__delete(fi->paths);
 	hwp_timing__delete(fi->timing);
 	hwp_call_graph__delete(fi->calls);
+	hwp_mem_report__delete(fi->mem);
 	hwp_flow__delete(fi->flow);
 	report_input__close(&fi->in);
 	fi->flow = NULL;
 	fi->paths = NULL;
 	fi->timing = NULL;
 	fi->calls = NULL;
+	fi->mem = NULL;
 }
 
 bool flow_input__keep(struct flow_input *fi, const struct flow_opts *o, const struct hwp_code_loc *l)

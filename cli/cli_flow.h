@@ -10,6 +10,7 @@
 #include "hwprof/flow.h"
 #include "hwprof/paths.h"
 #include "hwprof/callgraph.h"
+#include "hwprof/mem.h"
 #include "hwprof/timing.h"
 
 /* Options every fall-through report takes. */
@@ -52,11 +53,14 @@ struct flow_input {
 	struct hwp_paths *paths; /* when asked */
 	struct hwp_timing *timing; /* when asked and the recording has cycle counts */
 	struct hwp_call_graph *calls; /* when asked: the samples' call stacks (maybe none) */
+	/* when asked: the precise memory samples (NULL when there are none);
+	   a recording of memory samples alone then loads without a flow (NULL) */
+	struct hwp_mem_report *mem;
 };
 
 /* What flow_input__load() builds besides the flow analysis, all read in
    the same pass (paths cannot be asked with the others). */
-enum { FLOW_WITH_PATHS = 1, FLOW_WITH_TIMING = 2, FLOW_WITH_CALLS = 4 };
+enum { FLOW_WITH_PATHS = 1, FLOW_WITH_TIMING = 2, FLOW_WITH_CALLS = 4, FLOW_WITH_MEM = 8 };
 
 /* Loads O's input (printing errors, naming CMD): branches and ranges (and
    what WITH asks for: FLOW_WITH_*), then the walk. Returns the exit code (0: go on);

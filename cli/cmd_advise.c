@@ -12,12 +12,14 @@
 #include "report_fields.h"
 #include "report_tables.h"
 #include "hwprof/advise.h"
+#include "hwprof/c2c.h"
 #include "hwprof/branch_report.h"
 
 static const char usage[] =
 	"usage: hwprof advise [-i FILE] [--kind K] [--limit N] [--min-share PCT]\n"
 	"                     [--min-executions N] [--bias PCT] [--mispredict-rate PCT]\n"
 	"                     [--dominance PCT] [--spread X] [--penalty CYCLES]\n"
+	"                     [--dram-share PCT]\n"
 	"                     [--symfs DIR] [--json | --csv]\n"
 	"\n"
 	"Findings, largest estimated share of the work first, each with its evidence\n"
@@ -33,6 +35,11 @@ static const char usage[] =
 	"  multimodal-block  a block whose latency has two or more peaks (recordings\n"
 	"                    with cycle counts: hwprof timing's modes); its share is\n"
 	"                    of all cycles\n"
+	"  dram-loads        a source line whose sampled loads come from DRAM in >=\n"
+	"                    --dram-share (20%) of them (memory samples: record --mem)\n"
+	"  false-sharing     a cache line with HITMs written by several threads at\n"
+	"                    different offsets; memory findings' share is of all\n"
+	"                    sampled load latency\n"
 	"The share is of the sampled instructions executed (mispredicts: their\n"
 	"penalty, --penalty cycles each, over the instructions at one per cycle);\n"
 	"findings below --min-share (0.5%) and branches with fewer than\n"
@@ -78,10 +85,11 @@ static int parse_opts(int argc, char **argv, struct advise_opts *o)
 		{ "dominance", required_argument, NULL, 4 },
 		{ "spread", required_argument, NULL, 5 },
 		{ "penalty", required_argument, NULL, 6 },
+		{ "dram-share", required_argument, NULL, 7 },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const names[] = { NULL, "min-share", "bias", "mispredict-rate", "dominance",
-					     "spread", "penalty" };
+					     "spread", "penalty", "dram-share" };
 	int c, r;
 
 	memset(o, 0, sizeof(*o));
@@ -94,14 +102,15 @@ static int parse_opts(int argc, char **argv, struct advise_opts *o)
 	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
 		if (cli_common_opt(c))
 			continue;
-		if (c >= 1 && c <= 6) {
-			double v = parse_number(optarg, c <= 4);
+		if (c >= 1 && c <= 7) {
+			bool pct = c <= 4 || c == 7;
+			double v = parse_number(optarg, pct);
 
 			if (v < 0 || (c == 5 && v <= 1))
 				return cli_error("advise: --%s '%s' is not %s", names[c], optarg,
-						 c <= 4 ? "a percentage in (0, 100]" : c == 5 ? "a ratio above 1" : "a positive number");
+						 pct ? "a percentage in (0, 100]" : c == 5 ? "a ratio above 1" : "a positive number");
 			double *dst[] = { NULL, &o->a.min_share, &o->a.bias, &o->a.mispredict_rate, &o->a.dominance,
-					  &o->a.spread, &o->a.penalty };
+					  &o->a.spread, &o->a.penalty, &o->a.dram_share };
 			*dst[c] = v;
 			continue;
 		}
@@ -111,7 +120,8 @@ static int parse_opts(int argc, char **argv, struct advise_opts *o)
 					o->kind = (int)k;
 			if (o->kind < 0)
 				return cli_error("advise: --kind '%s': the kinds are biased-branch, mispredict, "
-						 "monomorphic-call, spread-function and multimodal-block", optarg);
+						 "monomorphic-call, spread-function, multimodal-block, dram-loads and "
+						 "false-sharing", optarg);
 			continue;
 		}
 		if (c == 'd' || c == 'y') {
@@ -147,6 +157,17 @@ static void evidence(const struct hwp_finding *f, char *buf, size_t len)
 		snprintf(buf, len, "one target takes %.1f%% of %" PRIu64 " sampled calls (95%% CI %.1f-%.1f%%)",
 			 100 * f->value, f->samples, 100 * f->lo, 100 * f->hi);
 		break;
+	case HWP_FIND_DRAM_LOADS:
+		snprintf(buf, len, "%" PRIu64 " of its %" PRIu64 " sampled loads (%.1f%%, 95%% CI %.1f-%.1f%%) came from "
+			 "DRAM%s", f->mem_events, f->mem_loads, 100 * f->value, 100 * f->lo, 100 * f->hi,
+			 f->modelled ? "; data sources modelled by the emulator's cache" : "");
+		break;
+	case HWP_FIND_FALSE_SHARING:
+		snprintf(buf, len, "cache line 0x%" PRIx64 ": %u threads write offsets 0x%x and 0x%x; %" PRIu64
+			 " of %" PRIu64 " sampled accesses HITM (found modified in another core's cache)%s",
+			 f->data_addr, f->threads, f->offset[0], f->offset[1], f->mem_events, f->mem_samples,
+			 f->modelled ? "; modelled by the emulator's cache" : "");
+		break;
 	case HWP_FIND_MULTIMODAL_BLOCK:
 		snprintf(buf, len, "%.0f latency peaks in %" PRIu64 " samples: %" PRIu32 " cycles (%.0f%%) and %" PRIu32
 			 " cycles (%.0f%%)%s", f->value, f->samples, f->mode_cycles[0], 100 * f->mode_share[0],
@@ -175,6 +196,11 @@ static void print_text(struct hwp_symbolizer *sym, const struct hwp_finding *f, 
 		printf("%" PRIu64 ". %-17s %s  %s  (%s)   est. %.1f%% of the work\n", shown, hwp_finding_kind__name(f[i].kind),
 		       where, src, fn, 100 * f[i].share);
 		printf("   %s\n", ev);
+		if (f[i].kind == HWP_FIND_FALSE_SHARING && f[i].code2.module >= 0) {
+			hwp_loc__format_addr(sym, &f[i].code2, tg, sizeof(tg));
+			hwp_loc__format_srcline(sym, &f[i].code2, src, sizeof(src));
+			printf("   the other writer: %s  %s\n", tg, src);
+		}
 		if (f[i].target.module >= 0 && f[i].kind == HWP_FIND_MONOMORPHIC) {
 			hwp_loc__format_addr(sym, &f[i].target, tg, sizeof(tg));
 			printf("   dominant target: %s\n", tg);
@@ -187,7 +213,8 @@ static void print_text(struct hwp_symbolizer *sym, const struct hwp_finding *f, 
 }
 
 enum { A_RANK, A_KIND, A_SHARE, A_VALUE, A_LO, A_HI, A_SAMPLES, A_BYTES, A_LINES, A_MIN_LINES, A_MODE1,
-       A_MODE1_PCT, A_MODE2, A_MODE2_PCT, A_WHERE, A_SRC, A_ACTION, A_TECHNIQUE, A_NCOLS };
+       A_MODE1_PCT, A_MODE2, A_MODE2_PCT, A_EVENTS, A_THREADS, A_OFFSET1, A_OFFSET2, A_DATA_ADDR, A_WHERE, A_SRC,
+       A_ACTION, A_TECHNIQUE, A_NCOLS };
 
 struct hwp_table *advise_table(struct hwp_symbolizer *sym, const struct hwp_finding *f, size_t n, uint64_t limit,
 			       int kind, enum hwp_table_format fmt)
@@ -210,6 +237,11 @@ struct hwp_table *advise_table(struct hwp_symbolizer *sym, const struct hwp_find
 		[A_MODE1_PCT] = { "Fast %", "fast_mode_percent", HWP_COL_PERCENT },
 		[A_MODE2] = { "Slow Mode", "slow_mode_cycles", HWP_COL_COUNT },
 		[A_MODE2_PCT] = { "Slow %", "slow_mode_percent", HWP_COL_PERCENT },
+		[A_EVENTS] = { "Events", "events", HWP_COL_COUNT },
+		[A_THREADS] = { "Threads", "threads", HWP_COL_COUNT },
+		[A_OFFSET1] = { "Offset", "offset1", HWP_COL_HEX },
+		[A_OFFSET2] = { "Offset 2", "offset2", HWP_COL_HEX },
+		[A_DATA_ADDR] = { "Data Address", "data_addr", HWP_COL_HEX },
 		[A_WHERE] = { "Where", "where", HWP_COL_TEXT },
 		[A_SRC] = { "Source Line", "srcline", HWP_COL_TEXT },
 		[A_ACTION] = { "Action", "action", HWP_COL_TEXT },
@@ -226,6 +258,7 @@ struct hwp_table *advise_table(struct hwp_symbolizer *sym, const struct hwp_find
 					    k == A_WHERE || k == A_SRC ? HWP_SHOW_TEXT : HWP_SHOW_ALL);
 	report_fields__add_columns(t, LOC_NONE);
 	report_fields__add_columns(t, LOC_TARGET);
+	report_fields__add_columns(t, LOC_SECOND);
 	for (size_t i = 0; i < n && shown < limit; i++) {
 		/* a spread is a ratio and a multimodal block counts peaks, not percentages */
 		bool spread = f[i].kind == HWP_FIND_SPREAD_FUNCTION || f[i].kind == HWP_FIND_MULTIMODAL_BLOCK;
@@ -244,13 +277,21 @@ struct hwp_table *advise_table(struct hwp_symbolizer *sym, const struct hwp_find
 			hwp_table__set_count(t, A_BYTES, f[i].bytes);
 			hwp_table__set_count(t, A_LINES, f[i].lines);
 			hwp_table__set_count(t, A_MIN_LINES, f[i].min_lines);
-		} else {
+		} else if (f[i].kind == HWP_FIND_MULTIMODAL_BLOCK) {
 			hwp_table__set_count(t, A_MODE1, f[i].mode_cycles[0]);
 			hwp_table__set_real(t, A_MODE1_PCT, 100 * f[i].mode_share[0]);
 			hwp_table__set_count(t, A_MODE2, f[i].mode_cycles[1]);
 			hwp_table__set_real(t, A_MODE2_PCT, 100 * f[i].mode_share[1]);
 		}
 		hwp_table__set_count(t, A_SAMPLES, f[i].samples);
+		if (f[i].kind == HWP_FIND_DRAM_LOADS || f[i].kind == HWP_FIND_FALSE_SHARING)
+			hwp_table__set_count(t, A_EVENTS, f[i].mem_events); /* DRAM loads, HITMs */
+		if (f[i].kind == HWP_FIND_FALSE_SHARING) {
+			hwp_table__set_count(t, A_THREADS, f[i].threads);
+			hwp_table__set_count(t, A_OFFSET1, f[i].offset[0]);
+			hwp_table__set_count(t, A_OFFSET2, f[i].offset[1]);
+			hwp_table__set_count(t, A_DATA_ADDR, f[i].data_addr);
+		}
 		hwp_table__set_text(t, A_ACTION, hwp_finding_kind__action(f[i].kind));
 		hwp_table__set_text(t, A_TECHNIQUE, hwp_finding_kind__technique(f[i].kind));
 		if (table_for_people(fmt)) {
@@ -263,6 +304,8 @@ struct hwp_table *advise_table(struct hwp_symbolizer *sym, const struct hwp_find
 		report_fields__set(t, A_NCOLS, sym, &f[i].loc);
 		if (f[i].target.module >= 0)
 			report_fields__set(t, A_NCOLS + REPORT_LOC_COLUMNS, sym, &f[i].target);
+		if (f[i].code2.module >= 0)
+			report_fields__set(t, A_NCOLS + 2 * REPORT_LOC_COLUMNS, sym, &f[i].code2);
 	}
 	return t;
 }
@@ -289,16 +332,20 @@ int cmd_advise(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	rc = flow_input__load(&fi, &o.fo, "advise", FLOW_WITH_TIMING);
-	if (!rc && (!(a = hwp_advisor__new(&o.a)) || hwp_advisor__add_flow(a, fi.flow, fi.in.collector) < 0 ||
-		    (fi.timing && hwp_advisor__add_timing(a, fi.timing) < 0)))
+	rc = flow_input__load(&fi, &o.fo, "advise", FLOW_WITH_TIMING | FLOW_WITH_MEM);
+	struct hwp_c2c *c2c = NULL;
+	if (!rc && (!(a = hwp_advisor__new(&o.a)) ||
+		    (fi.flow && hwp_advisor__add_flow(a, fi.flow, fi.in.collector) < 0) ||
+		    (fi.timing && hwp_advisor__add_timing(a, fi.timing) < 0) ||
+		    (fi.mem && (!(c2c = hwp_c2c__new(fi.mem)) || hwp_advisor__add_mem(a, fi.mem, c2c) < 0))))
 		rc = cli_error("%s", hwp_errmsg());
 	if (!rc) {
 		struct hwp_symbolizer *sym = report_input__symbolizer(&fi.in);
 		size_t n;
 		const struct hwp_finding *f = hwp_advisor__findings(a, &n);
 
-		flow_input__note(&fi);
+		if (fi.flow)
+			flow_input__note(&fi);
 		report_input__warn_missing(&fi.in, true);
 		if (o.fo.ro.fmt == HWP_TABLE_TEXT)
 			print_text(sym, f, n, o.fo.limit, o.kind);
@@ -306,6 +353,7 @@ int cmd_advise(int argc, char **argv)
 			rc = print_data(sym, f, n, o.fo.limit, o.kind, o.fo.ro.fmt);
 	}
 	hwp_advisor__delete(a);
+	hwp_c2c__delete(c2c);
 	flow_input__close(&fi);
 	return rc;
 }

@@ -16,6 +16,9 @@
 #include "hwprof/flame.h"
 #include "hwprof/flow_diff.h"
 #include "hwprof/html_page.h"
+#include "hwprof/c2c.h"
+#include "hwprof/data_src.h"
+#include "hwprof/mem.h"
 #include "hwprof/session.h"
 
 static const char usage[] =
@@ -120,7 +123,7 @@ static struct hwp_table *summary_table(struct flow_input *fi, const char *input)
 	struct hwp_reader *r = hwp_session__reader(fi->in.session);
 	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(fi->in.collector);
 	const struct hwp_range_stats *rs = hwp_branch_collector__range_stats(fi->in.collector);
-	const struct hwp_flow_stats *fs = hwp_flow__stats(fi->flow);
+	const struct hwp_flow_stats *fs = fi->flow ? hwp_flow__stats(fi->flow) : NULL;
 	const struct hwp_header_info *h = hwp_session__header(fi->in.session);
 	char why[512] = "";
 
@@ -145,8 +148,16 @@ static struct hwp_table *summary_table(struct flow_input *fi, const char *input)
 				 hwp_range_reject__name(k), rs->rejected[k]);
 	fact(t, "Fall-through ranges", "%" PRIu64 " of %" PRIu64 " accepted%s%s%s", rs->accepted, rs->pairs,
 	     *why ? " (rejected: " : "", why, *why ? ")" : "");
-	fact(t, "Instructions in the ranges", "%" PRIu64 " (%" PRIu64 " ranges not decoded)", fs->instructions,
-	     fs->range_runs_skipped);
+	if (fs)
+		fact(t, "Instructions in the ranges", "%" PRIu64 " (%" PRIu64 " ranges not decoded)", fs->instructions,
+		     fs->range_runs_skipped);
+	if (fi->mem) {
+		const struct hwp_mem_stats *ms = hwp_mem_report__totals(fi->mem);
+
+		fact(t, "Memory samples", "%" PRIu64 " (%" PRIu64 " loads, %" PRIu64 " stores, %" PRIu64 " HITM)%s",
+		     ms->samples, ms->loads, ms->stores, ms->hitm,
+		     hwp_mem_report__modelled(fi->mem) ? "; modelled by the emulator's cache" : "");
+	}
 	return t;
 }
 
@@ -169,9 +180,12 @@ static int findings(struct hwp_html_page *p, struct flow_input *fi, uint64_t lim
 	size_t n;
 	int rc;
 
-	if (!a || hwp_advisor__add_flow(a, fi->flow, fi->in.collector) < 0 ||
-	    (fi->timing && hwp_advisor__add_timing(a, fi->timing) < 0)) {
+	struct hwp_c2c *c2c = NULL;
+	if (!a || (fi->flow && hwp_advisor__add_flow(a, fi->flow, fi->in.collector) < 0) ||
+	    (fi->timing && hwp_advisor__add_timing(a, fi->timing) < 0) ||
+	    (fi->mem && (!(c2c = hwp_c2c__new(fi->mem)) || hwp_advisor__add_mem(a, fi->mem, c2c) < 0))) {
 		hwp_advisor__delete(a);
+		hwp_c2c__delete(c2c);
 		return cli_error("%s", hwp_errmsg());
 	}
 	f = hwp_advisor__findings(a, &n);
@@ -180,6 +194,7 @@ static int findings(struct hwp_html_page *p, struct flow_input *fi, uint64_t lim
 		       : "No finding above the default thresholds.",
 		     advise_table(report_input__symbolizer(&fi->in), f, n, limit, -1, HWP_TABLE_HTML));
 	hwp_advisor__delete(a);
+	hwp_c2c__delete(c2c);
 	return rc;
 }
 
@@ -284,6 +299,72 @@ static int flame_section(struct hwp_html_page *p, struct flow_input *fi)
 	return rc;
 }
 
+/* Memory: where the sampled accesses were served from, and the source
+   lines with the most load latency (hwprof mem's tables, shortened). */
+static int mem_section(struct hwp_html_page *p, struct flow_input *fi, uint64_t limit)
+{
+	const struct hwp_mem_stats *ms = hwp_mem_report__totals(fi->mem);
+	const struct hwp_mem_group *g;
+	size_t n = hwp_mem_report__groups(fi->mem, HWP_MEM_BY_LINE, &g);
+	struct hwp_table *src = hwp_table__new(), *lines = hwp_table__new();
+	char buf[512];
+	int rc;
+
+	if (!src || !lines || n == (size_t)-1) {
+		hwp_table__delete(src);
+		hwp_table__delete(lines);
+		return cli_error("%s", hwp_errmsg());
+	}
+	hwp_table__add_column(src, "Data Source", "source", HWP_COL_TEXT);
+	hwp_table__add_column(src, "Samples", "samples", HWP_COL_COUNT);
+	hwp_table__add_column(src, "Share", "share_percent", HWP_COL_PERCENT);
+	hwp_table__add_column(src, "Mean Latency", "mean_latency", HWP_COL_REAL);
+	for (int s = 0; s < HWP_MEM_SRC__COUNT; s++) {
+		if (!ms->by_source[s])
+			continue;
+		hwp_table__new_row(src);
+		hwp_table__set_text(src, 0, hwp_mem_source__name((enum hwp_mem_source)s));
+		hwp_table__set_count(src, 1, ms->by_source[s]);
+		hwp_table__set_real(src, 2, 100.0 * (double)ms->by_source[s] / (double)ms->samples);
+		hwp_table__set_real(src, 3, (double)ms->lat_by_source[s] / (double)ms->by_source[s]);
+	}
+	hwp_table__add_column(lines, "Samples", "samples", HWP_COL_COUNT);
+	hwp_table__add_column(lines, "Loads", "loads", HWP_COL_COUNT);
+	hwp_table__add_column(lines, "Latency %", "latency_percent", HWP_COL_PERCENT);
+	hwp_table__add_column(lines, "Mean Latency", "mean_latency", HWP_COL_REAL);
+	hwp_table__add_column(lines, "DRAM %", "dram_percent", HWP_COL_PERCENT);
+	hwp_table__add_column(lines, "HITM", "hitm", HWP_COL_COUNT);
+	hwp_table__add_column(lines, "Function", "symbol", HWP_COL_TEXT);
+	hwp_table__add_column(lines, "Source Line", "srcline", HWP_COL_TEXT);
+	for (size_t i = 0; i < n && i < limit; i++) {
+		const struct hwp_mem_stats *st = &g[i].st;
+		uint64_t dram = st->by_source[HWP_MEM_SRC_LOCAL_DRAM] + st->by_source[HWP_MEM_SRC_REMOTE_DRAM];
+
+		hwp_table__new_row(lines);
+		hwp_table__set_count(lines, 0, st->samples);
+		hwp_table__set_count(lines, 1, st->loads);
+		hwp_table__set_real(lines, 2, ms->lat_sum ? 100.0 * (double)st->lat_sum / (double)ms->lat_sum : 0);
+		hwp_table__set_real(lines, 3, st->samples ? (double)st->lat_sum / (double)st->samples : 0);
+		hwp_table__set_real(lines, 4, st->loads ? 100.0 * (double)dram / (double)st->loads : 0);
+		hwp_table__set_count(lines, 5, st->hitm);
+		hwp_table__set_text(lines, 6, g[i].symbol ? g[i].symbol : "?");
+		snprintf(buf, sizeof(buf), "%s:%u", g[i].file ? g[i].file : "??", g[i].line);
+		hwp_table__set_text(lines, 7, buf);
+	}
+	rc = section(p, "Memory (hwprof mem)",
+		     hwp_mem_report__modelled(fi->mem)
+			     ? "Precise memory samples by data source; latencies and sources MODELLED by hwprof's "
+			       "emulated cache hierarchy, not measured."
+			     : "Precise memory samples (PEBS/IBS) by data source.",
+		     src);
+	if (!rc)
+		rc = section(p, "Memory by source line", "Source lines by sampled accesses, with their load latency.",
+			     lines);
+	else
+		hwp_table__delete(lines);
+	return rc;
+}
+
 static int one_recording(struct hwp_html_page *p, struct flow_input *fi, const struct report_cmd_opts *o)
 {
 	struct flow_opts fo = o->fo;
@@ -291,7 +372,11 @@ static int one_recording(struct hwp_html_page *p, struct flow_input *fi, const s
 
 	fo.ro.fmt = HWP_TABLE_HTML;
 	if ((rc = section(p, "Summary", NULL, summary_table(fi, fo.ro.input))) ||
-	    (rc = findings(p, fi, o->fo.limit)) ||
+	    (rc = findings(p, fi, o->fo.limit)))
+		return rc;
+	if (!fi->flow) /* memory samples alone */
+		return mem_section(p, fi, o->fo.limit);
+	if (
 	    (rc = section(p, "Hot branches (hwprof branches)", "Taken branches by module and symbol, most sampled first.",
 			  branches_table(&fi->in, o->fo.limit))) ||
 	    (rc = section(p, "Mispredicts (hwprof mispredicts)",
@@ -305,9 +390,9 @@ static int one_recording(struct hwp_html_page *p, struct flow_input *fi, const s
 	if ((rc = section(p, "Hot blocks (hwprof blocks)", "Basic blocks by sampled executions and instructions.",
 			  blocks_table(fi, &fo))))
 		return rc;
-	if ((rc = timing_section(p, fi, o->fo.limit)))
+	if ((rc = timing_section(p, fi, o->fo.limit)) || (rc = flame_section(p, fi)))
 		return rc;
-	return flame_section(p, fi);
+	return fi->mem ? mem_section(p, fi, o->fo.limit) : 0;
 }
 
 static int comparison(struct hwp_html_page *p, struct flow_input *b, struct flow_input *a,
@@ -385,7 +470,7 @@ int cmd_report(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (!o.before) {
-		rc = flow_input__load(&b, &o.fo, "report", FLOW_WITH_TIMING | FLOW_WITH_CALLS);
+		rc = flow_input__load(&b, &o.fo, "report", FLOW_WITH_TIMING | FLOW_WITH_CALLS | FLOW_WITH_MEM);
 		if (!rc)
 			rc = write_page(&o, &b, NULL);
 		flow_input__close(&b);

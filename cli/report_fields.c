@@ -4,7 +4,7 @@
 #include "hwprof/branch_report.h"
 
 /* Column keys live as long as the table: static strings per prefix. */
-static const char *const names[8][REPORT_LOC_COLUMNS] = {
+static const char *const names[9][REPORT_LOC_COLUMNS] = {
 	[LOC_NONE] = { "module", "build_id", "offset", "vaddr", "symbol", "demangled", "sym_offset",
 		       "file", "line" },
 	[LOC_FROM] = { "from_module", "from_build_id", "from_offset", "from_vaddr", "from_symbol",
@@ -20,6 +20,8 @@ static const char *const names[8][REPORT_LOC_COLUMNS] = {
 		      "end_demangled", "end_sym_offset", "end_file", "end_line" },
 	[LOC_BEFORE] = { "before_module", "before_build_id", "before_offset", "before_vaddr", "before_symbol",
 			 "before_demangled", "before_sym_offset", "before_file", "before_line" },
+	[LOC_SECOND] = { "second_module", "second_build_id", "second_offset", "second_vaddr", "second_symbol",
+			 "second_demangled", "second_sym_offset", "second_file", "second_line" },
 	[LOC_AFTER] = { "after_module", "after_build_id", "after_offset", "after_vaddr", "after_symbol",
 			"after_demangled", "after_sym_offset", "after_file", "after_line" },
 };

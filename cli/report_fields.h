@@ -16,7 +16,8 @@
 
 /* LOC_START/LOC_END: a fall-through range's first and last instruction;
    LOC_BEFORE/LOC_AFTER: one item in two recordings (hwprof diff) */
-enum report_loc_prefix { LOC_NONE, LOC_FROM, LOC_TO, LOC_TARGET, LOC_START, LOC_END, LOC_BEFORE, LOC_AFTER };
+enum report_loc_prefix { LOC_NONE, LOC_FROM, LOC_TO, LOC_TARGET, LOC_START, LOC_END, LOC_BEFORE, LOC_AFTER,
+			 LOC_SECOND };
 
 #define REPORT_LOC_COLUMNS 9
 

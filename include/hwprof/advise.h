@@ -20,6 +20,12 @@
  *                            (hwprof timing's modes): some executions wait
  *                            (a cache miss, a dependency, a mispredict's
  *                            refill) where others do not: look at its loads.
+ *   HWP_FIND_DRAM_LOADS      a source line whose sampled loads come from DRAM
+ *                            (local or remote) in a large share: prefetch,
+ *                            block the loop for the cache, shrink the data.
+ *   HWP_FIND_FALSE_SHARING   a cache line written by several threads at
+ *                            different offsets, with HITM accesses: pad or
+ *                            split the fields so each thread's has its own line.
  *   HWP_FIND_SPREAD_FUNCTION a hot function whose hot blocks touch many more
  *                            cache lines than their bytes need: block
  *                            reordering (BOLT, PGO) packs them.
@@ -50,10 +56,12 @@ enum hwp_finding_kind {
 	HWP_FIND_MONOMORPHIC,
 	HWP_FIND_SPREAD_FUNCTION,
 	HWP_FIND_MULTIMODAL_BLOCK,
+	HWP_FIND_DRAM_LOADS,
+	HWP_FIND_FALSE_SHARING,
 	HWP_FIND_KIND_NR
 };
 /* "biased-branch", "mispredict", "monomorphic-call", "spread-function",
-   "multimodal-block" */
+   "multimodal-block", "dram-loads", "false-sharing" */
 HWP_API const char *hwp_finding_kind__name(unsigned kind);
 /* What to do, one line. */
 HWP_API const char *hwp_finding_kind__action(unsigned kind);
@@ -69,6 +77,7 @@ struct hwp_advise_opts {
 	double dominance;        /* monomorphic call: the top target's share's lower bound at least this (default 0.9) */
 	double spread;           /* spread function: cache lines touched / lines needed at least this (default 1.5) */
 	double penalty;          /* cycles per mispredict for the estimate (default 15) */
+	double dram_share;       /* dram loads: the line's loads from DRAM at least this share (default 0.2) */
 };
 
 struct hwp_finding {
@@ -86,7 +95,15 @@ struct hwp_finding {
 	struct hwp_code_loc end;
 	uint32_t mode_cycles[2];
 	double mode_share[2];
-	bool modelled;              /* the cycles are an emulator's model */
+	bool modelled;              /* the cycles (latencies) are an emulator's model */
+	/* memory findings: the line's (or cache line's) samples, loads, DRAM
+	   loads or HITMs, threads, and for false sharing the offsets written
+	   (up to two shown) and the data address */
+	uint64_t mem_samples, mem_loads, mem_events;
+	uint32_t threads, offsets;
+	uint32_t offset[2];
+	struct hwp_code_loc code2;  /* false sharing: the second code line */
+	uint64_t data_addr;
 };
 
 /*
@@ -107,6 +124,12 @@ HWP_API int hwp_advisor__add_flow(struct hwp_advisor *a, struct hwp_flow *f, str
    modes, their share the block's share of all cycles. 0 or <0. */
 struct hwp_timing;
 HWP_API int hwp_advisor__add_timing(struct hwp_advisor *a, struct hwp_timing *t);
+/* The memory findings of R (hwprof/mem.h) and C (hwprof/c2c.h, made from
+   R; NULL: none): source lines loading from DRAM, falsely shared cache
+   lines; their share is of all sampled load latency. 0 or <0. */
+struct hwp_mem_report;
+struct hwp_c2c;
+HWP_API int hwp_advisor__add_mem(struct hwp_advisor *a, struct hwp_mem_report *r, const struct hwp_c2c *c);
 /* Every finding so far, most share first; valid until the next add. */
 HWP_API const struct hwp_finding *hwp_advisor__findings(struct hwp_advisor *a, size_t *n);
 /* The options in effect (defaults filled in). */

@@ -15,6 +15,8 @@
 #include "hwprof/session.h"
 #include "hwprof/symbolize.h"
 #include "hwprof/timing.h"
+#include "hwprof/c2c.h"
+#include "hwprof/mem.h"
 #include "util/opts.h"
 #include "util/vec.h"
 
@@ -42,6 +44,12 @@ static const struct {
 	[HWP_FIND_SPREAD_FUNCTION] = { "spread-function",
 		"reorder its blocks so the hot ones are contiguous (BOLT -reorder-blocks=ext-tsp, PGO)",
 		"hot paths and basic-block execution counts" },
+	[HWP_FIND_DRAM_LOADS] = { "dram-loads",
+		"make the data fit the cache or reach it earlier: block the loop, prefetch, shrink or reorder the data",
+		"load latency and data source of precise samples (PEBS/IBS)" },
+	[HWP_FIND_FALSE_SHARING] = { "false-sharing",
+		"give each thread's field its own cache line (pad or align the structure, split per-thread data)",
+		"HITM and cross-thread accesses per cache line (c2c)" },
 	[HWP_FIND_MULTIMODAL_BLOCK] = { "multimodal-block",
 		"find what the slow executions wait for: its loads (hwprof mem: data source and latency), a dependency chain, a mispredicted branch before it",
 		"basic-block latency histograms from LBR cycle counts" },
@@ -89,6 +97,8 @@ struct hwp_advisor *hwp_advisor__new(const struct hwp_advise_opts *opts)
 		a->o.spread = 1.5;
 	if (!(a->o.penalty > 0))
 		a->o.penalty = 15;
+	if (!(a->o.dram_share > 0))
+		a->o.dram_share = 0.2;
 	return a;
 }
 
@@ -118,6 +128,7 @@ static struct hwp_finding *add(struct hwp_advisor *a, unsigned kind, const struc
 	f->loc = *loc;
 	f->target.module = -1;
 	f->end.module = -1;
+	f->code2.module = -1;
 	a->sorted = false;
 	return f;
 }
@@ -382,6 +393,76 @@ int hwp_advisor__add_timing(struct hwp_advisor *a, struct hwp_timing *t)
 		f->mode_share[0] = (double)d->modes[fast].samples / (double)d->samples;
 		f->mode_share[1] = (double)d->modes[1 - fast].samples / (double)d->samples;
 		f->modelled = hwp_timing__source(t) == HWP_CYCLES_MODELLED;
+	}
+	return 0;
+}
+
+int hwp_advisor__add_mem(struct hwp_advisor *a, struct hwp_mem_report *r, const struct hwp_c2c *c)
+{
+	const struct hwp_mem_stats *tot = hwp_mem_report__totals(r);
+	const struct hwp_mem_group *g;
+	size_t n = hwp_mem_report__groups(r, HWP_MEM_BY_LINE, &g);
+	double total = (double)tot->lat_sum;
+	bool modelled = hwp_mem_report__modelled(r);
+
+	if (n == (size_t)-1)
+		return -ENOMEM;
+	if (total <= 0)
+		return 0; /* no latency recorded: nothing to weigh by */
+	for (size_t i = 0; i < n; i++) {
+		uint64_t dram = g[i].st.by_source[HWP_MEM_SRC_LOCAL_DRAM] + g[i].st.by_source[HWP_MEM_SRC_REMOTE_DRAM];
+		double share = (double)g[i].st.lat_sum / total;
+		struct hwp_finding *f;
+
+		if (!g[i].st.loads || (double)dram < a->o.dram_share * (double)g[i].st.loads || share < a->o.min_share)
+			continue;
+		if (!(f = add(a, HWP_FIND_DRAM_LOADS, &g[i].code)))
+			return -ENOMEM;
+		f->share = share;
+		f->mem_samples = g[i].st.samples;
+		f->mem_loads = g[i].st.loads;
+		f->mem_events = dram;
+		f->value = (double)dram / (double)g[i].st.loads;
+		hwp__wilson((double)dram, (double)g[i].st.loads, 1.959963984540054, &f->lo, &f->hi);
+		f->samples = g[i].st.samples;
+		f->modelled = modelled;
+	}
+	const struct hwp_c2c_line *l;
+	const struct hwp_c2c_access *acc = c ? hwp_c2c__accesses(c) : NULL;
+	size_t nl = c ? hwp_c2c__lines(c, &l) : 0;
+	for (size_t i = 0; i < nl; i++) {
+		struct hwp_finding *f;
+		double share = (double)l[i].lat_sum / total;
+		uint32_t nw = 0;
+
+		/* several threads, HITMs, and writes at more than one offset: the
+		   threads share the line, not the data (one offset is true sharing) */
+		if (l[i].nr_tids < 2 || !l[i].hitm || share < a->o.min_share)
+			continue;
+		uint32_t offs[2] = { 0, 0 };
+		struct hwp_code_loc code[2] = { { .module = -1 }, { .module = -1 } };
+		for (size_t k = l[i].first; k < l[i].first + l[i].nr; k++)
+			if (acc[k].stores && (nw == 0 || (nw == 1 && acc[k].offset != offs[0]))) {
+				offs[nw] = acc[k].offset;
+				code[nw++] = acc[k].code;
+			}
+		if (nw < 2)
+			continue;
+		if (!(f = add(a, HWP_FIND_FALSE_SHARING, &code[0])))
+			return -ENOMEM;
+		f->code2 = code[1];
+		f->share = share;
+		f->offset[0] = offs[0];
+		f->offset[1] = offs[1];
+		f->offsets = l[i].nr_offsets;
+		f->threads = l[i].nr_tids;
+		f->mem_samples = f->samples = l[i].samples;
+		f->mem_loads = l[i].loads;
+		f->mem_events = l[i].hitm;
+		f->value = (double)l[i].hitm / (double)l[i].samples;
+		hwp__wilson((double)l[i].hitm, (double)l[i].samples, 1.959963984540054, &f->lo, &f->hi);
+		f->data_addr = l[i].addr;
+		f->modelled = modelled;
 	}
 	return 0;
 }

@@ -118,3 +118,41 @@ if [ "$(src_of ap.data)" = modelled ] && [ "$(src_of gt.data)" = measured ] &&
 else
 	fail "branches_cycles_labelled: $(src_of ap.data) / $(src_of gt.data)"
 fi
+
+# memory findings, on emulated memory samples (record --emulate --mem): the
+# false-sharing fixture's line is the top false-sharing finding with both
+# offsets and both writers, its padded build has none; the array walk's
+# loop loads from DRAM (its 256 MiB array), the false-sharing fixture does not
+gcc -O2 -g -pthread -o fs "$fx/mem_false_sharing.c" && gcc -O2 -g -pthread -DPADDED -o fsp "$fx/mem_false_sharing.c" &&
+	gcc -O1 -g -fno-inline -o walk "$fx/mem_walk.c" || { fail "advise_mem_build: gcc failed"; exit 0; }
+for p in fs fsp walk; do
+	"$HWPROF" record -q --emulate --mem -c 211 -o $p.data -- ./$p >/dev/null 2>$p.err ||
+		{ fail "advise_mem_record_$p: $(head -1 $p.err)"; exit 0; }
+	"$HWPROF" advise -q -i $p.data --json >$p.json 2>$p.aerr || fail "advise_mem_$p: $(head -1 $p.aerr)"
+done
+python3 - fs.json fsp.json walk.json "" <<'PY'
+import json, sys
+fs, fsp, walk = (json.load(open(p)) for p in sys.argv[1:4])
+top = next((r for r in fs if r["kind"] == "false-sharing"), None)
+if top is None:
+    print("FAIL advise_false_sharing: no false-sharing finding")
+elif {top["offset1"], top["offset2"]} != {"0x0", "0x8"} or top["threads"] < 2 or \
+        {top["symbol"], top["second_symbol"]} != {"bump_a", "bump_b"}:
+    print(f"FAIL advise_false_sharing: offsets {top['offset1']}, {top['offset2']}, writers {top['symbol']}, "
+          f"{top['second_symbol']}, {top['threads']} threads")
+else:
+    print(f"PASS advise_false_sharing (line {top['data_addr']}: offsets {top['offset1']} and {top['offset2']} "
+          f"written by {top['symbol']} (line {top['line']}) and {top['second_symbol']} (line {top['second_line']}); "
+          f"{top['events']} HITM of {top['samples']})")
+bad = [r for r in fsp if r["kind"] == "false-sharing"]
+print(("FAIL" if bad else "PASS") + f" advise_false_sharing_padded ({len(bad)} false-sharing findings in the padded build)")
+dram = [r for r in walk if r["kind"] == "dram-loads"]
+if not dram or not (dram[0]["file"] or "").endswith("mem_walk.c") or dram[0]["value_percent"] < 20:
+    print(f"FAIL advise_dram_loads: {[(r['symbol'], r['line'], r['value_percent']) for r in dram]}")
+else:
+    r = dram[0]
+    print(f"PASS advise_dram_loads ({r['symbol']} mem_walk.c:{r['line']}: {r['value_percent']:.1f}% of {r['samples']} "
+          f"sampled loads from DRAM, share {r['share_percent']:.1f}% of load latency)")
+bad = [r for r in fs if r["kind"] == "dram-loads"]
+print(("FAIL" if bad else "PASS") + f" advise_dram_loads_clean ({len(bad)} dram-loads findings for the false-sharing fixture)")
+PY

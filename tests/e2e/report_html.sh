@@ -10,6 +10,7 @@
 #     the filter box hides the rows without the text; the screenshot is not
 #     blank (a harness page drives the report in an iframe, same origin);
 #   - --diff: the planted change is in the Changes section;
+#   - memory samples alone: the memory sections and the false-sharing finding;
 #   - on a corpus recording with callchains: the flame graph section, whose
 #     own script runs inside the page (frames laid out, a click zooms);
 #   - usage errors: one line each.
@@ -38,6 +39,18 @@ if "$HWPROF" report --html diff.html --diff b1.data b2.data 2>diff.err; then
 		pass "report_html_diff ($out)" || fail "report_html_diff: $out"
 else
 	fail "report_html_diff: exit $?: $(head -1 diff.err)"
+fi
+# memory samples alone (record --emulate --mem of the false-sharing
+# fixture): the summary, the findings (false sharing first) and the memory
+# sections, no branch sections
+if gcc -O2 -g -pthread -o fs "$fx/mem_false_sharing.c" &&
+	"$HWPROF" record -q --emulate --mem -c 211 -o fs.data -- ./fs >/dev/null 2>fs.err &&
+	"$HWPROF" report -q --html fs.html -i fs.data 2>>fs.err; then
+	out=$(python3 "$tools/report_page_check.py" fs.html Summary "Findings (hwprof advise)" "Memory (hwprof mem)" \
+		"Memory by source line" --contains false-sharing --contains "mem_false_sharing.c:30" \
+		--contains "mem_false_sharing.c:35" 2>&1) && pass "report_html_mem ($out)" || fail "report_html_mem: $out"
+else
+	fail "report_html_mem: $(head -1 fs.err)"
 fi
 for args in "-i ap.data" "--html x.html --diff b1.data" "--html /nonexistent/x.html -i ap.data"; do
 	if "$HWPROF" report $args >/dev/null 2>err.txt; then
