@@ -289,7 +289,7 @@ static int spread_one(struct hwp_advisor *a, const struct fn_block *fb, size_t n
 			*p = l;
 		}
 	}
-	qsort(lines, nl, sizeof(*lines), by_offset);
+	hwp__sort(lines, nl, sizeof(*lines), by_offset);
 	for (size_t i = 0; i < nl; i++)
 		distinct += !i || lines[i] != lines[i - 1];
 	free(lines);
@@ -328,7 +328,7 @@ static int spread_findings(struct hwp_advisor *a, struct hwp_flow *fl, struct hw
 			continue;
 		fb[k++] = (struct fn_block){ b[i].start.module, si.sym_start, &b[i] };
 	}
-	qsort(fb, k, sizeof(*fb), by_fn_then_count);
+	hwp__sort(fb, k, sizeof(*fb), by_fn_then_count);
 	for (size_t i = 0, j; i < k && !err; i = j) {
 		for (j = i + 1; j < k && fb[j].module == fb[i].module && fb[j].fn == fb[i].fn; j++)
 			;
@@ -353,7 +353,7 @@ int hwp_advisor__add_flow(struct hwp_advisor *a, struct hwp_flow *fl, struct hwp
 		ends[i] = (struct block_end){ b[i].last.module, b[i].last.offset, &b[i] };
 		total += (double)(b[i].count * b[i].insns);
 	}
-	qsort(ends, n, sizeof(*ends), by_end);
+	hwp__sort(ends, n, sizeof(*ends), by_end);
 	if (total <= 0)
 		total = 1;
 	err = branch_findings(a, fl, ends, n, total);
@@ -479,7 +479,7 @@ static int by_share(const void *x, const void *y)
 const struct hwp_finding *hwp_advisor__findings(struct hwp_advisor *a, size_t *n)
 {
 	if (!a->sorted) {
-		qsort(a->v, a->nr, sizeof(*a->v), by_share);
+		hwp__sort(a->v, a->nr, sizeof(*a->v), by_share);
 		a->sorted = true;
 	}
 	*n = a->nr;

@@ -126,7 +126,7 @@ static int rank_and_sort(struct side *s, int kind)
 	struct item *v = s->v[kind];
 	size_t n = s->nr[kind];
 
-	qsort(v, n, sizeof(*v), by_key_then_offset);
+	hwp__sort(v, n, sizeof(*v), by_key_then_offset);
 	for (size_t i = 0, rank = 0; i < n; i++) {
 		char *k;
 
@@ -139,7 +139,7 @@ static int rank_and_sort(struct side *s, int kind)
 		v[i].key = k;
 	}
 	/* ranks were given over the unranked keys: re-sort for the merge */
-	qsort(v, n, sizeof(*v), by_key);
+	hwp__sort(v, n, sizeof(*v), by_key);
 	return 0;
 }
 
@@ -149,7 +149,7 @@ static int fold_functions(struct side *s)
 	struct item *v = s->v[HWP_DIFF_FUNCTION];
 	size_t n = s->nr[HWP_DIFF_FUNCTION], k = 0;
 
-	qsort(v, n, sizeof(*v), by_key);
+	hwp__sort(v, n, sizeof(*v), by_key);
 	for (size_t i = 0; i < n; i++) {
 		if (k && !strcmp(v[k - 1].key, v[i].key)) {
 			v[k - 1].k += v[i].k;
@@ -422,7 +422,7 @@ struct hwp_flow_diff *hwp_flow_diff__new(struct hwp_flow *before, struct hwp_bra
 		errno = ENOMEM;
 		return NULL;
 	}
-	qsort(d->rows, d->nr, sizeof(*d->rows), by_significance_impact);
+	hwp__sort(d->rows, d->nr, sizeof(*d->rows), by_significance_impact);
 	return d;
 }
 
@@ -536,7 +536,7 @@ int hwp_flow_diff__add_timing(struct hwp_flow_diff *d, struct hwp_timing *before
 	side_free(&y);
 	if (err)
 		return hwp_set_error(ENOMEM, "out of memory comparing latencies");
-	qsort(d->rows, d->nr, sizeof(*d->rows), by_significance_impact);
+	hwp__sort(d->rows, d->nr, sizeof(*d->rows), by_significance_impact);
 	return 0;
 }
 

@@ -11,6 +11,8 @@
 #ifndef HWPROF_UTIL_VEC_H
 #define HWPROF_UTIL_VEC_H
 
+#include <stdlib.h>
+
 #include <stddef.h>
 
 /* Makes room for NEED elements of ELEM bytes at *DATA (capacity *CAP).
@@ -24,5 +26,13 @@ void *hwp__vec_push(void **data, size_t *nr, size_t *cap, size_t elem);
 	hwp__vec_reserve((void **)&(data), &(cap), (need), sizeof(*(data)))
 #define HWP_VEC_PUSH(data, nr, cap) \
 	((__typeof__(data))hwp__vec_push((void **)&(data), &(nr), &(cap), sizeof(*(data))))
+
+/* qsort() for a vector that may be empty (its data NULL: qsort wants a
+   valid pointer even for no elements). */
+static inline void hwp__sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
 
 #endif

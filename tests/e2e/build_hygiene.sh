@@ -16,7 +16,7 @@ BUILD=${BUILD:-build}
 # The copy: sources without build directories, then this suite's build.
 copy=$tmp/src
 mkdir "$copy"
-tar -C "$root" --exclude=./.git --exclude=./build --exclude=./build-san --exclude=./build-fuzz -cf - . |
+tar -C "$root" --exclude=./.git --exclude='./build' --exclude='./build-*' -cf - . |
 	tar -C "$copy" -xf -
 case $BUILD in
 /*)	cp -a "$BUILD" "$tmp/build"
@@ -113,9 +113,9 @@ fi
 line="hwprof: building without capstone (libcapstone-dev): instruction decoding disabled"
 mk -n HAVE_CAPSTONE= all >"$tmp/nc.out" 2>&1
 mk -n HAVE_CAPSTONE= all >"$tmp/nc2.out" 2>&1
-# (with the C protoc-c generates from src/**/*.proto into build/gen/)
+# (with the C protoc-c generates from src/**/*.proto into $BUILD/gen/)
 all_srcs=$(cd "$copy" && { find src cli -name '*.c'; ls tests/unit/test_*.c tests/tools/*.c bench/*.c
-	find src -name '*.proto' | sed 's|^|build/gen/|; s|\.proto$|.pb-c.c|'; } | sort)
+	find src -name '*.proto' | sed "s|^|$BUILD/gen/|; s|\\.proto\$|.pb-c.c|"; } | sort)
 if [ "$(compiled "$tmp/nc.out")" != "$all_srcs" ]; then
 	echo "FAIL config_change_rebuilds: not everything recompiles: $(comm -3 <(echo "$all_srcs") <(compiled "$tmp/nc.out") | head -3 | tr '\n' ' ')"
 elif grep -q -- '-DHAVE_CAPSTONE\|-lcapstone' "$tmp/nc.out"; then
