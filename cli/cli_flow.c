@@ -130,6 +130,19 @@ int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const cha
 	return 0;
 }
 
+struct hwp_advisor *flow_input__advisor(struct flow_input *fi, const struct hwp_advise_opts *opts)
+{
+	struct hwp_advisor *a = hwp_advisor__new(opts);
+
+	if (a && ((fi->flow && hwp_advisor__add_flow(a, fi->flow, fi->in.collector) < 0) ||
+		  (fi->timing && hwp_advisor__add_timing(a, fi->timing) < 0) ||
+		  (fi->mem && hwp_advisor__add_mem(a, fi->mem) < 0))) {
+		hwp_advisor__delete(a);
+		return NULL;
+	}
+	return a;
+}
+
 void flow_input__close(struct flow_input *fi)
 {
 	hwp_paths__delete(fi->paths);

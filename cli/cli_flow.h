@@ -9,6 +9,7 @@
 #include "cli_report.h"
 #include "hwprof/flow.h"
 #include "hwprof/paths.h"
+#include "hwprof/advise.h"
 #include "hwprof/callgraph.h"
 #include "hwprof/mem.h"
 #include "hwprof/timing.h"
@@ -67,6 +68,9 @@ enum { FLOW_WITH_PATHS = 1, FLOW_WITH_TIMING = 2, FLOW_WITH_CALLS = 4, FLOW_WITH
    flow_input__close() always. */
 int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, unsigned with);
 void flow_input__close(struct flow_input *fi);
+/* The findings of every analysis FI holds (flow, timing, memory), for
+   advise and the HTML report. NULL: hwp_errmsg() says why. */
+struct hwp_advisor *flow_input__advisor(struct flow_input *fi, const struct hwp_advise_opts *opts);
 /* Whether L passes --dso and --sym. */
 bool flow_input__keep(struct flow_input *fi, const struct flow_opts *o, const struct hwp_code_loc *l);
 /* The same for a location symbolized by SYM. */

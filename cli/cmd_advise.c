@@ -12,7 +12,6 @@
 #include "report_fields.h"
 #include "report_tables.h"
 #include "hwprof/advise.h"
-#include "hwprof/c2c.h"
 #include "hwprof/branch_report.h"
 
 static const char usage[] =
@@ -333,11 +332,7 @@ int cmd_advise(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	rc = flow_input__load(&fi, &o.fo, "advise", FLOW_WITH_TIMING | FLOW_WITH_MEM);
-	struct hwp_c2c *c2c = NULL;
-	if (!rc && (!(a = hwp_advisor__new(&o.a)) ||
-		    (fi.flow && hwp_advisor__add_flow(a, fi.flow, fi.in.collector) < 0) ||
-		    (fi.timing && hwp_advisor__add_timing(a, fi.timing) < 0) ||
-		    (fi.mem && (!(c2c = hwp_c2c__new(fi.mem)) || hwp_advisor__add_mem(a, fi.mem, c2c) < 0))))
+	if (!rc && !(a = flow_input__advisor(&fi, &o.a)))
 		rc = cli_error("%s", hwp_errmsg());
 	if (!rc) {
 		struct hwp_symbolizer *sym = report_input__symbolizer(&fi.in);
@@ -353,7 +348,6 @@ int cmd_advise(int argc, char **argv)
 			rc = print_data(sym, f, n, o.fo.limit, o.kind, o.fo.ro.fmt);
 	}
 	hwp_advisor__delete(a);
-	hwp_c2c__delete(c2c);
 	flow_input__close(&fi);
 	return rc;
 }

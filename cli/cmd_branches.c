@@ -271,12 +271,9 @@ static const char *cycles_source(struct report_input *in, const struct branches_
 		cycles |= o->keys[k] == HWP_KEY_CYCLES || o->keys[k] == HWP_KEY_IPC_LBR;
 	if (!cycles)
 		return NULL;
-	for (size_t i = 0; i < hwp_reader__nr_evsels(r); i++) {
-		const char *name = hwp_reader__evsel(r, i)->name;
-
-		if (name && !strcmp(name, "branches:emulated"))
+	for (size_t i = 0; i < hwp_reader__nr_evsels(r); i++)
+		if (hwp_evsel__modelled(hwp_reader__evsel(r, i)))
 			return "modelled";
-	}
 	return "measured";
 }
 

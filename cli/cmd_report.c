@@ -16,7 +16,6 @@
 #include "hwprof/flame.h"
 #include "hwprof/flow_diff.h"
 #include "hwprof/html_page.h"
-#include "hwprof/c2c.h"
 #include "hwprof/data_src.h"
 #include "hwprof/mem.h"
 #include "hwprof/session.h"
@@ -175,26 +174,19 @@ static int section(struct hwp_html_page *p, const char *title, const char *note,
 static int findings(struct hwp_html_page *p, struct flow_input *fi, uint64_t limit)
 {
 	struct hwp_advise_opts ao = { .sz = sizeof(ao) };
-	struct hwp_advisor *a = hwp_advisor__new(&ao);
+	struct hwp_advisor *a = flow_input__advisor(fi, &ao);
 	const struct hwp_finding *f;
 	size_t n;
 	int rc;
 
-	struct hwp_c2c *c2c = NULL;
-	if (!a || (fi->flow && hwp_advisor__add_flow(a, fi->flow, fi->in.collector) < 0) ||
-	    (fi->timing && hwp_advisor__add_timing(a, fi->timing) < 0) ||
-	    (fi->mem && (!(c2c = hwp_c2c__new(fi->mem)) || hwp_advisor__add_mem(a, fi->mem, c2c) < 0))) {
-		hwp_advisor__delete(a);
-		hwp_c2c__delete(c2c);
+	if (!a)
 		return cli_error("%s", hwp_errmsg());
-	}
 	f = hwp_advisor__findings(a, &n);
 	rc = section(p, "Findings (hwprof advise)",
 		     n ? "Largest estimated share of the work first; each row's action says what to do."
 		       : "No finding above the default thresholds.",
 		     advise_table(report_input__symbolizer(&fi->in), f, n, limit, -1, HWP_TABLE_HTML));
 	hwp_advisor__delete(a);
-	hwp_c2c__delete(c2c);
 	return rc;
 }
 
@@ -262,17 +254,15 @@ static int timing_section(struct hwp_html_page *p, struct flow_input *fi, uint64
 	return rc;
 }
 
-/* The flame graph of the samples' call stacks, inlined (hwprof flame's SVG,
-   written through a temporary file: the flame module writes to a stream). */
+/* The flame graph of the samples' call stacks, inlined (hwprof flame's SVG). */
 static int flame_section(struct hwp_html_page *p, struct flow_input *fi)
 {
 	struct hwp_call_graph_stats st = { 0 };
 	struct hwp_flame_svg_opts so = { .sz = sizeof(so), .title = "Flame graph (hwprof flame)" };
 	struct hwp_flame *f;
-	FILE *tmp;
+	struct hwp_outbuf o;
+	size_t len;
 	char *svg = NULL;
-	long len;
-	int rc = 0;
 
 	if (fi->calls)
 		hwp_call_graph__stats(fi->calls, &st);
@@ -284,19 +274,19 @@ static int flame_section(struct hwp_html_page *p, struct flow_input *fi)
 	hwp_html_page__section(p, "Flame graph (hwprof flame)",
 			       "Call stacks of the samples: hover for counts, click to zoom, search by name.");
 	if (!(f = hwp_flame__new()) || hwp_flame__add_call_graph(f, HWP_FLAME_AFTER, fi->calls, fi->in.session, false) < 0 ||
-	    !(tmp = tmpfile())) {
+	    hwp_outbuf__init(&o, NULL) < 0) {
 		hwp_flame__delete(f);
 		return cli_error("%s", hwp_errmsg());
 	}
-	if (hwp_flame__write_svg(f, tmp, &so) < 0 || fflush(tmp) || (len = ftell(tmp)) < 0 ||
-	    !(svg = malloc((size_t)len + 1)) || fseek(tmp, 0, SEEK_SET) || fread(svg, 1, (size_t)len, tmp) != (size_t)len)
-		rc = cli_error("writing the flame graph: %s", hwp_errmsg());
-	else
-		hwp_html_page__svg(p, svg, (size_t)len);
+	if (hwp_flame__render_svg(f, &o, &so) < 0 || !(svg = hwp_outbuf__take(&o, &len))) {
+		hwp_outbuf__finish(&o);
+		hwp_flame__delete(f);
+		return cli_error("writing the flame graph: %s", hwp_errmsg());
+	}
+	hwp_html_page__svg(p, svg, len);
 	free(svg);
-	fclose(tmp);
 	hwp_flame__delete(f);
-	return rc;
+	return 0;
 }
 
 /* Memory: where the sampled accesses were served from, and the source

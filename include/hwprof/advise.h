@@ -124,12 +124,11 @@ HWP_API int hwp_advisor__add_flow(struct hwp_advisor *a, struct hwp_flow *f, str
    modes, their share the block's share of all cycles. 0 or <0. */
 struct hwp_timing;
 HWP_API int hwp_advisor__add_timing(struct hwp_advisor *a, struct hwp_timing *t);
-/* The memory findings of R (hwprof/mem.h) and C (hwprof/c2c.h, made from
-   R; NULL: none): source lines loading from DRAM, falsely shared cache
-   lines; their share is of all sampled load latency. 0 or <0. */
+/* The memory findings of R (hwprof/mem.h): source lines loading from DRAM,
+   and falsely shared cache lines (from R's c2c table, hwprof/c2c.h); their
+   share is of all sampled load latency. 0 or <0. */
 struct hwp_mem_report;
-struct hwp_c2c;
-HWP_API int hwp_advisor__add_mem(struct hwp_advisor *a, struct hwp_mem_report *r, const struct hwp_c2c *c);
+HWP_API int hwp_advisor__add_mem(struct hwp_advisor *a, struct hwp_mem_report *r);
 /* Every finding so far, most share first; valid until the next add. */
 HWP_API const struct hwp_finding *hwp_advisor__findings(struct hwp_advisor *a, size_t *n);
 /* The options in effect (defaults filled in). */

@@ -226,6 +226,10 @@ static inline bool hwp_header_info__has(const struct hwp_header_info *h, unsigne
 
 HWP_API const char *hwp_feature__name(unsigned feat);
 HWP_API const char *hwp_record_type__name(uint32_t type);
+/* Whether E's values (cycles, data sources, latencies) are hwprof's
+   emulator's model, not the hardware's: the events of emulated recordings
+   ("branches:emulated", "mem:modelled"). */
+HWP_API bool hwp_evsel__modelled(const struct hwp_evsel *e);
 
 struct hwp_reader;
 

@@ -221,7 +221,7 @@ static int call_findings(struct hwp_advisor *a, struct hwp_flow *fl, struct hwp_
 
 		if (s[i].count < a->o.min_executions || !s[i].ntargets || (!s[i].call && !is_tail_call(sym, &s[i])))
 			continue;
-		hwp__wilson((double)s[i].targets[0].count, (double)s[i].count, 1.959963984540054, &lo, &hi);
+		hwp__wilson((double)s[i].targets[0].count, (double)s[i].count, HWP__Z95, &lo, &hi);
 		/* the call's block, else (a call alone in its block after a
 		   target) its share of the taken entries */
 		work = (double)block_work(ends, nends, &s[i].site) / total;
@@ -297,12 +297,13 @@ static int spread_one(struct hwp_advisor *a, const struct fn_block *fb, size_t n
 	/* a spread of a few lines is alignment, not layout */
 	if (!need || (double)distinct < a->o.spread * (double)need || distinct < need + 4)
 		return 0;
+	/* the function's work, weighed by the part of its lines layout could save */
+	double share = (double)work / total * (double)(distinct - need) / (double)distinct;
+	if (share < a->o.min_share)
+		return 0;
 	if (!(f = add(a, HWP_FIND_SPREAD_FUNCTION, &fb[0].b->start)))
 		return -ENOMEM;
-	/* the function's work, weighed by the part of its lines layout could save */
-	f->share = (double)work / total * (double)(distinct - need) / (double)distinct;
-	if (f->share < a->o.min_share)
-		a->nr--;
+	f->share = share;
 	f->value = f->lo = f->hi = (double)distinct / (double)need;
 	f->samples = work;
 	f->bytes = bytes;
@@ -397,39 +398,13 @@ int hwp_advisor__add_timing(struct hwp_advisor *a, struct hwp_timing *t)
 	return 0;
 }
 
-int hwp_advisor__add_mem(struct hwp_advisor *a, struct hwp_mem_report *r, const struct hwp_c2c *c)
+/* Lines written by several threads at different offsets, with HITMs. */
+static int false_sharing_findings(struct hwp_advisor *a, const struct hwp_c2c *c, double total, bool modelled)
 {
-	const struct hwp_mem_stats *tot = hwp_mem_report__totals(r);
-	const struct hwp_mem_group *g;
-	size_t n = hwp_mem_report__groups(r, HWP_MEM_BY_LINE, &g);
-	double total = (double)tot->lat_sum;
-	bool modelled = hwp_mem_report__modelled(r);
-
-	if (n == (size_t)-1)
-		return -ENOMEM;
-	if (total <= 0)
-		return 0; /* no latency recorded: nothing to weigh by */
-	for (size_t i = 0; i < n; i++) {
-		uint64_t dram = g[i].st.by_source[HWP_MEM_SRC_LOCAL_DRAM] + g[i].st.by_source[HWP_MEM_SRC_REMOTE_DRAM];
-		double share = (double)g[i].st.lat_sum / total;
-		struct hwp_finding *f;
-
-		if (!g[i].st.loads || (double)dram < a->o.dram_share * (double)g[i].st.loads || share < a->o.min_share)
-			continue;
-		if (!(f = add(a, HWP_FIND_DRAM_LOADS, &g[i].code)))
-			return -ENOMEM;
-		f->share = share;
-		f->mem_samples = g[i].st.samples;
-		f->mem_loads = g[i].st.loads;
-		f->mem_events = dram;
-		f->value = (double)dram / (double)g[i].st.loads;
-		hwp__wilson((double)dram, (double)g[i].st.loads, 1.959963984540054, &f->lo, &f->hi);
-		f->samples = g[i].st.samples;
-		f->modelled = modelled;
-	}
 	const struct hwp_c2c_line *l;
-	const struct hwp_c2c_access *acc = c ? hwp_c2c__accesses(c) : NULL;
-	size_t nl = c ? hwp_c2c__lines(c, &l) : 0;
+	const struct hwp_c2c_access *acc = hwp_c2c__accesses(c);
+	size_t nl = hwp_c2c__lines(c, &l);
+
 	for (size_t i = 0; i < nl; i++) {
 		struct hwp_finding *f;
 		double share = (double)l[i].lat_sum / total;
@@ -460,12 +435,51 @@ int hwp_advisor__add_mem(struct hwp_advisor *a, struct hwp_mem_report *r, const 
 		f->mem_loads = l[i].loads;
 		f->mem_events = l[i].hitm;
 		f->value = (double)l[i].hitm / (double)l[i].samples;
-		hwp__wilson((double)l[i].hitm, (double)l[i].samples, 1.959963984540054, &f->lo, &f->hi);
+		hwp__wilson((double)l[i].hitm, (double)l[i].samples, HWP__Z95, &f->lo, &f->hi);
 		f->data_addr = l[i].addr;
 		f->modelled = modelled;
 	}
 	return 0;
 }
+
+int hwp_advisor__add_mem(struct hwp_advisor *a, struct hwp_mem_report *r)
+{
+	const struct hwp_mem_stats *tot = hwp_mem_report__totals(r);
+	const struct hwp_mem_group *g;
+	size_t n = hwp_mem_report__groups(r, HWP_MEM_BY_LINE, &g);
+	double total = (double)tot->lat_sum;
+	bool modelled = hwp_mem_report__modelled(r);
+
+	if (n == (size_t)-1)
+		return -ENOMEM;
+	if (total <= 0)
+		return 0; /* no latency recorded: nothing to weigh by */
+	for (size_t i = 0; i < n; i++) {
+		uint64_t dram = g[i].st.by_source[HWP_MEM_SRC_LOCAL_DRAM] + g[i].st.by_source[HWP_MEM_SRC_REMOTE_DRAM];
+		double share = (double)g[i].st.lat_sum / total;
+		struct hwp_finding *f;
+
+		if (!g[i].st.loads || (double)dram < a->o.dram_share * (double)g[i].st.loads || share < a->o.min_share)
+			continue;
+		if (!(f = add(a, HWP_FIND_DRAM_LOADS, &g[i].code)))
+			return -ENOMEM;
+		f->share = share;
+		f->mem_samples = g[i].st.samples;
+		f->mem_loads = g[i].st.loads;
+		f->mem_events = dram;
+		f->value = (double)dram / (double)g[i].st.loads;
+		hwp__wilson((double)dram, (double)g[i].st.loads, HWP__Z95, &f->lo, &f->hi);
+		f->samples = g[i].st.samples;
+		f->modelled = modelled;
+	}
+	struct hwp_c2c *c = hwp_c2c__new(r);
+	if (!c)
+		return -errno; /* hwp_errmsg() says why */
+	int err = false_sharing_findings(a, c, total, modelled);
+	hwp_c2c__delete(c);
+	return err;
+}
+
 
 static int by_share(const void *x, const void *y)
 {

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/wilson.h"
 #include "analysis/branch_collect_internal.h"
 #include "analysis/loc_index.h"
 #include "decode/code_cache.h"
@@ -307,7 +308,7 @@ void hwp_flow_cond__finish(struct hwp_flow_cond *c, double z)
 	a.entries = c->taken_entries;
 	a.with_info = c->taken_with_info;
 	a.mispred = c->taken_mispredicted;
-	finish_cond(c, &a, z > 0 ? z : 1.959963984540054);
+	finish_cond(c, &a, z > 0 ? z : HWP__Z95);
 }
 
 static const struct hwp_flow *sort_flow; /* for the by-site comparison */
@@ -524,7 +525,7 @@ struct hwp_flow *hwp_flow__new(struct hwp_branch_collector *c, const struct hwp_
 		return NULL;
 	}
 	if (f->o.z <= 0)
-		f->o.z = 1.959963984540054;
+		f->o.z = HWP__Z95;
 	f->o.sz = sizeof(f->o);
 	if (!(f->cc = hwp__branch_collector_code_cache(c)) || mark_branches(f, branches) < 0 ||
 	    walk_ranges(f, ranges) < 0 || use_branches(f, branches) < 0 || build_conds(f) < 0 ||

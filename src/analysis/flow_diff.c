@@ -393,7 +393,7 @@ struct hwp_flow_diff *hwp_flow_diff__new(struct hwp_flow *before, struct hwp_bra
 	}
 	d->o.sz = sizeof(d->o);
 	if (!(d->o.z > 0))
-		d->o.z = 1.959963984540054;
+		d->o.z = HWP__Z95;
 	if (!(d->o.min_change > 0))
 		d->o.min_change = 0.02;
 	if (!d->o.min_executions)

@@ -262,7 +262,7 @@ int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event *ev, co
 	if (ev->evsel != r->last_evsel) {
 		r->last_evsel = ev->evsel;
 		r->last_ibs = ev->evsel && hwp_mem__evsel_is_ibs_op(r->s, ev->evsel);
-		if (ev->evsel && ev->evsel->name && strstr(ev->evsel->name, "modelled"))
+		if (hwp_evsel__modelled(ev->evsel))
 			r->modelled = true;
 	}
 	rc = hwp_mem_access__decode(ev, r->last_ibs, &a);

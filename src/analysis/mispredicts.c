@@ -103,7 +103,7 @@ struct hwp_mispredict_row *hwp_mispredicts__build(const struct hwp_branch_table 
 	for (size_t i = 0; i < w; i++) {
 		struct hwp_mispredict_row *o = &out[i];
 		o->rate = o->with_info ? (double)o->mispredicted / (double)o->with_info : 0;
-		hwp_wilson_interval(o->mispredicted, o->with_info, 1.959963984540054, &o->rate_lo, &o->rate_hi);
+		hwp_wilson_interval(o->mispredicted, o->with_info, HWP__Z95, &o->rate_lo, &o->rate_hi);
 		o->share = total ? (double)o->mispredicted / (double)total : 0;
 	}
 	qsort(out, w, sizeof(*out), cmp_impact);

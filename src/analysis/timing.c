@@ -284,7 +284,7 @@ int hwp_timing__add(struct hwp_timing *t, const struct hwp_event *ev, const stru
 			any_cycles = true;
 		}
 	if (any_cycles) {
-		if (ev->evsel->name && !strcmp(ev->evsel->name, "branches:emulated"))
+		if (hwp_evsel__modelled(ev->evsel))
 			t->st.modelled = true;
 		else
 			t->st.measured = true;

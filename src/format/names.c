@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Names of record types and header features, as perf prints them. */
+/* Names of record types and header features, as perf prints them, and of
+   the emulator's events. */
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "hwprof/perf_data.h"
 
@@ -95,4 +98,9 @@ const char *hwp_feature__name(unsigned feat)
 	if (feat < HWP_FEAT_LAST_KNOWN && feature_names[feat])
 		return feature_names[feat];
 	return "unknown";
+}
+
+bool hwp_evsel__modelled(const struct hwp_evsel *e)
+{
+	return e && e->name && (!strcmp(e->name, "branches:emulated") || !strcmp(e->name, "mem:modelled"));
 }

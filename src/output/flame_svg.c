@@ -349,14 +349,12 @@ static void put_label(struct hwp_outbuf *o, const char *name, double w)
 #define PAD 10
 #define TOP 60
 
-int hwp_flame__write_svg(struct hwp_flame *f, FILE *fp, const struct hwp_flame_svg_opts *opts)
+int hwp_flame__render_svg(struct hwp_flame *f, struct hwp_outbuf *ob, const struct hwp_flame_svg_opts *opts)
 {
 	struct hwp_flame_svg_opts o;
-	struct hwp_outbuf ob;
 	bool diff = f->sides[HWP_FLAME_BEFORE] && f->sides[HWP_FLAME_AFTER];
 	int side = f->sides[HWP_FLAME_AFTER] || !f->sides[HWP_FLAME_BEFORE] ? HWP_FLAME_AFTER : HWP_FLAME_BEFORE;
 	char fill[64];
-	int err;
 
 	if (HWP_OPTS_LOAD(opts, &o, struct hwp_flame_svg_opts))
 		return -EINVAL;
@@ -380,26 +378,24 @@ int hwp_flame__write_svg(struct hwp_flame *f, FILE *fp, const struct hwp_flame_s
 		}
 	unsigned height = TOP + (unsigned)(maxd + 1) * FRAME_H + 2 * PAD + 20;
 
-	if (hwp_outbuf__init(&ob, fp))
-		return nomem();
-	hwp_outbuf__printf(&ob,
+	hwp_outbuf__printf(ob,
 			   "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 			   "<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
 			   "xmlns=\"http://www.w3.org/2000/svg\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\" "
 			   "data-total=\"%" PRIu64 "\" data-unit=\"%s\" data-width=\"%u\" data-pad=\"%d\"%s>\n",
 			   width, height, width, height, total, unit, width, PAD, diff ? " data-diff=\"1\"" : "");
-	hwp_outbuf__puts(&ob, "<style>" FLAME_CSS "</style>\n<script><![CDATA[" FLAME_JS "]]></script>\n");
-	hwp_outbuf__printf(&ob, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n"
+	hwp_outbuf__puts(ob, "<style>" FLAME_CSS "</style>\n<script><![CDATA[" FLAME_JS "]]></script>\n");
+	hwp_outbuf__printf(ob, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n"
 				"<text id=\"title\" x=\"%u\" y=\"24\" text-anchor=\"middle\">",
 			   width / 2);
-	hwp__markup_escape(&ob, o.title ? o.title : diff ? "Differential Flame Graph" : "Flame Graph");
-	hwp_outbuf__puts(&ob, "</text>\n");
+	hwp__markup_escape(ob, o.title ? o.title : diff ? "Differential Flame Graph" : "Flame Graph");
+	hwp_outbuf__puts(ob, "</text>\n");
 	if (o.subtitle) {
-		hwp_outbuf__printf(&ob, "<text id=\"subtitle\" x=\"%u\" y=\"42\" text-anchor=\"middle\">", width / 2);
-		hwp__markup_escape(&ob, o.subtitle);
-		hwp_outbuf__puts(&ob, "</text>\n");
+		hwp_outbuf__printf(ob, "<text id=\"subtitle\" x=\"%u\" y=\"42\" text-anchor=\"middle\">", width / 2);
+		hwp__markup_escape(ob, o.subtitle);
+		hwp_outbuf__puts(ob, "</text>\n");
 	}
-	hwp_outbuf__printf(&ob,
+	hwp_outbuf__printf(ob,
 			   "<text id=\"unzoom\" x=\"%d\" y=\"24\" class=\"btn hide\">Reset Zoom</text>\n"
 			   "<foreignObject x=\"%u\" y=\"8\" width=\"260\" height=\"26\">"
 			   "<xhtml:input id=\"search\" type=\"text\" placeholder=\"Search (regex)\" "
@@ -422,27 +418,38 @@ int hwp_flame__write_svg(struct hwp_flame *f, FILE *fp, const struct hwp_flame_s
 		} else {
 			svg_hot_color(name, fill, sizeof(fill));
 		}
-		hwp_outbuf__puts(&ob, "<g class=\"f\" data-n=\"");
-		hwp__markup_escape(&ob, name);
-		hwp_outbuf__printf(&ob, "\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%u\"", n->x, v,
+		hwp_outbuf__puts(ob, "<g class=\"f\" data-n=\"");
+		hwp__markup_escape(ob, name);
+		hwp_outbuf__printf(ob, "\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%u\"", n->x, v,
 				   n->depth);
 		if (diff)
-			hwp_outbuf__printf(&ob, " data-b=\"%" PRIu64 "\"", n->total[HWP_FLAME_BEFORE]);
-		hwp_outbuf__puts(&ob, "><title>");
-		hwp__markup_escape(&ob, name);
-		hwp_outbuf__printf(&ob, " (%" PRIu64 " %s, %.2f%%", v, unit, total ? 100.0 * (double)v / (double)total : 0);
+			hwp_outbuf__printf(ob, " data-b=\"%" PRIu64 "\"", n->total[HWP_FLAME_BEFORE]);
+		hwp_outbuf__puts(ob, "><title>");
+		hwp__markup_escape(ob, name);
+		hwp_outbuf__printf(ob, " (%" PRIu64 " %s, %.2f%%", v, unit, total ? 100.0 * (double)v / (double)total : 0);
 		if (diff) {
 			double before = bscale * (double)n->total[1];
-			hwp_outbuf__printf(&ob, "; before %.0f scaled, %+.2f%%", before,
+			hwp_outbuf__printf(ob, "; before %.0f scaled, %+.2f%%", before,
 					   total ? 100.0 * ((double)v - before) / (double)total : 0);
 		}
-		hwp_outbuf__printf(&ob, ")</title><rect x=\"%.1f\" y=\"%u\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
+		hwp_outbuf__printf(ob, ")</title><rect x=\"%.1f\" y=\"%u\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
 					"rx=\"2\"/><text x=\"%.1f\" y=\"%u\">",
 				   x, y, w, FRAME_H - 1, fill, x + 3, y + FRAME_H - 4);
-		put_label(&ob, name, w);
-		hwp_outbuf__puts(&ob, "</text></g>\n");
+		put_label(ob, name, w);
+		hwp_outbuf__puts(ob, "</text></g>\n");
 	}
-	hwp_outbuf__puts(&ob, "</g>\n</svg>\n");
-	err = hwp_outbuf__finish(&ob);
-	return err ? hwp_set_error(-err, "writing the flame graph: %s", strerror(-err)) : 0;
+	hwp_outbuf__puts(ob, "</g>\n</svg>\n");
+	return ob->err ? hwp_set_error(ob->err, "writing the flame graph: %s", strerror(ob->err)) : 0;
+}
+
+int hwp_flame__write_svg(struct hwp_flame *f, FILE *fp, const struct hwp_flame_svg_opts *opts)
+{
+	struct hwp_outbuf ob;
+	int err;
+
+	if (hwp_outbuf__init(&ob, fp))
+		return nomem();
+	err = hwp_flame__render_svg(f, &ob, opts);
+	int werr = hwp_outbuf__finish(&ob);
+	return err ? err : werr ? hwp_set_error(-werr, "writing the flame graph: %s", strerror(-werr)) : 0;
 }

@@ -76,7 +76,8 @@ char *hwp_outbuf__take(struct hwp_outbuf *o, size_t *len)
 
 int hwp_outbuf__finish(struct hwp_outbuf *o)
 {
-	hwp_outbuf__flush(o);
+	if (o->fp) /* in memory: nothing to write */
+		hwp_outbuf__flush(o);
 	free(o->buf);
 	o->buf = NULL;
 	if (o->err)
