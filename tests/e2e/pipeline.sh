@@ -50,8 +50,11 @@ got = Counter({key(r): r["executions"] for r in both})
 want = Counter({key(r): r["executions"] for r in a}) + Counter({key(r): r["executions"] for r in b})
 bad = [k for k in set(got) | set(want) if got[k] != want[k]]
 print("PASS merge_counts (%d sites)" % len(got) if got and not bad else "FAIL merge_counts: %d sites differ, e.g. %r" % (len(bad), bad[:2]))
+# one row per site: each binary is one module in both recordings
+keys = [key(r) for r in both]
 mods = {(r["module"], r["build_id"]) for r in both}
-print("PASS merge_one_module" if len(mods) == 1 else "FAIL merge_one_module: %r" % mods)
+ok = len(keys) == len(set(keys)) and len(mods) == len({m for m, _ in mods})
+print("PASS merge_one_module (%d modules)" % len(mods) if ok else "FAIL merge_one_module: %d rows, %d sites, %r" % (len(keys), len(set(keys)), mods))
 PY
 "$HWPROF" branches --csv a.data b.data >pos.csv 2>/dev/null
 "$HWPROF" branches --csv -i a.data -i b.data >rep.csv 2>/dev/null
