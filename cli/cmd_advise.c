@@ -10,7 +10,6 @@
 #include "cli.h"
 #include "cli_flow.h"
 #include "hwprof/report.h"
-#include "report_tables.h"
 #include "hwprof/advise.h"
 #include "hwprof/branch_report.h"
 
@@ -140,188 +139,6 @@ static int parse_opts(int argc, char **argv, struct advise_opts *o)
 	return -1;
 }
 
-/* The measure, as a sentence's evidence. */
-static void evidence(const struct hwp_finding *f, char *buf, size_t len)
-{
-	switch (f->kind) {
-	case HWP_FIND_BIASED_BRANCH:
-		snprintf(buf, len, "taken %.1f%% of %" PRIu64 " sampled executions (95%% CI %.1f-%.1f%%)",
-			 100 * f->value, f->samples, 100 * f->lo, 100 * f->hi);
-		break;
-	case HWP_FIND_MISPREDICT:
-		snprintf(buf, len, "mispredicted in %.1f%% of %" PRIu64 " sampled executions (95%% CI %.1f-%.1f%%; "
-			 "taken mispredicts only: a lower bound)", 100 * f->value, f->samples, 100 * f->lo, 100 * f->hi);
-		break;
-	case HWP_FIND_MONOMORPHIC:
-		snprintf(buf, len, "one target takes %.1f%% of %" PRIu64 " sampled calls (95%% CI %.1f-%.1f%%)",
-			 100 * f->value, f->samples, 100 * f->lo, 100 * f->hi);
-		break;
-	case HWP_FIND_DRAM_LOADS:
-		snprintf(buf, len, "%" PRIu64 " of its %" PRIu64 " sampled loads (%.1f%%, 95%% CI %.1f-%.1f%%) came from "
-			 "DRAM%s", f->mem_events, f->mem_loads, 100 * f->value, 100 * f->lo, 100 * f->hi,
-			 f->modelled ? "; data sources modelled by the emulator's cache" : "");
-		break;
-	case HWP_FIND_FALSE_SHARING:
-		snprintf(buf, len, "cache line 0x%" PRIx64 ": %u threads write offsets 0x%x and 0x%x; %" PRIu64
-			 " of %" PRIu64 " sampled accesses HITM (found modified in another core's cache)%s",
-			 f->data_addr, f->threads, f->offset[0], f->offset[1], f->mem_events, f->mem_samples,
-			 f->modelled ? "; modelled by the emulator's cache" : "");
-		break;
-	case HWP_FIND_MULTIMODAL_BLOCK:
-		snprintf(buf, len, "%.0f latency peaks in %" PRIu64 " samples: %" PRIu32 " cycles (%.0f%%) and %" PRIu32
-			 " cycles (%.0f%%)%s", f->value, f->samples, f->mode_cycles[0], 100 * f->mode_share[0],
-			 f->mode_cycles[1], 100 * f->mode_share[1], f->modelled ? "; cycles modelled by the emulator" : "");
-		break;
-	default:
-		snprintf(buf, len, "its hot blocks (90%% of its work, %" PRIu64 " bytes) touch %" PRIu64
-			 " cache lines where %" PRIu64 " would do (%.1fx)", f->bytes, f->lines, f->min_lines, f->value);
-		break;
-	}
-}
-
-static void print_text(struct hwp_symbolizer *sym, const struct hwp_finding *f, size_t n, uint64_t limit, int kind)
-{
-	char where[512], src[512], fn[512], ev[512], tg[512];
-	uint64_t shown = 0;
-
-	for (size_t i = 0; i < n && shown < limit; i++) {
-		if (kind >= 0 && f[i].kind != kind)
-			continue;
-		shown++;
-		hwp_loc__format_addr(sym, &f[i].loc, where, sizeof(where));
-		hwp_loc__format_srcline(sym, &f[i].loc, src, sizeof(src));
-		hwp_loc__format_dso(sym, &f[i].loc, fn, sizeof(fn));
-		evidence(&f[i], ev, sizeof(ev));
-		printf("%" PRIu64 ". %-17s %s  %s  (%s)   est. %.1f%% of the work\n", shown, hwp_finding_kind__name(f[i].kind),
-		       where, src, fn, 100 * f[i].share);
-		printf("   %s\n", ev);
-		if (f[i].kind == HWP_FIND_FALSE_SHARING && f[i].code2.module >= 0) {
-			hwp_loc__format_addr(sym, &f[i].code2, tg, sizeof(tg));
-			hwp_loc__format_srcline(sym, &f[i].code2, src, sizeof(src));
-			printf("   the other writer: %s  %s\n", tg, src);
-		}
-		if (f[i].target.module >= 0 && f[i].kind == HWP_FIND_MONOMORPHIC) {
-			hwp_loc__format_addr(sym, &f[i].target, tg, sizeof(tg));
-			printf("   dominant target: %s\n", tg);
-		}
-		printf("   -> %s\n   [technique: %s]\n\n", hwp_finding_kind__action(f[i].kind),
-		       hwp_finding_kind__technique(f[i].kind));
-	}
-	if (!shown)
-		printf("no findings above the thresholds\n");
-}
-
-enum { A_RANK, A_KIND, A_SHARE, A_VALUE, A_LO, A_HI, A_SAMPLES, A_BYTES, A_LINES, A_MIN_LINES, A_MODE1,
-       A_MODE1_PCT, A_MODE2, A_MODE2_PCT, A_EVENTS, A_THREADS, A_OFFSET1, A_OFFSET2, A_DATA_ADDR, A_WHERE, A_SRC,
-       A_ACTION, A_TECHNIQUE, A_NCOLS };
-
-struct hwp_table *advise_table(struct hwp_symbolizer *sym, const struct hwp_finding *f, size_t n, uint64_t limit,
-			       int kind, enum hwp_table_format fmt)
-{
-	static const struct {
-		const char *title, *key;
-		enum hwp_col_kind kind;
-	} cols[A_NCOLS] = {
-		[A_RANK] = { "Rank", "rank", HWP_COL_COUNT },
-		[A_KIND] = { "Kind", "kind", HWP_COL_TEXT },
-		[A_SHARE] = { "Share", "share_percent", HWP_COL_PERCENT },
-		[A_VALUE] = { "Value", "value_percent", HWP_COL_PERCENT },
-		[A_LO] = { "Low", "low_percent", HWP_COL_PERCENT },
-		[A_HI] = { "High", "high_percent", HWP_COL_PERCENT },
-		[A_SAMPLES] = { "Samples", "samples", HWP_COL_COUNT },
-		[A_BYTES] = { "Hot Bytes", "hot_bytes", HWP_COL_COUNT },
-		[A_LINES] = { "Lines", "cache_lines", HWP_COL_COUNT },
-		[A_MIN_LINES] = { "Lines Needed", "cache_lines_needed", HWP_COL_COUNT },
-		[A_MODE1] = { "Fast Mode", "fast_mode_cycles", HWP_COL_COUNT },
-		[A_MODE1_PCT] = { "Fast %", "fast_mode_percent", HWP_COL_PERCENT },
-		[A_MODE2] = { "Slow Mode", "slow_mode_cycles", HWP_COL_COUNT },
-		[A_MODE2_PCT] = { "Slow %", "slow_mode_percent", HWP_COL_PERCENT },
-		[A_EVENTS] = { "Events", "events", HWP_COL_COUNT },
-		[A_THREADS] = { "Threads", "threads", HWP_COL_COUNT },
-		[A_OFFSET1] = { "Offset", "offset1", HWP_COL_HEX },
-		[A_OFFSET2] = { "Offset 2", "offset2", HWP_COL_HEX },
-		[A_DATA_ADDR] = { "Data Address", "data_addr", HWP_COL_HEX },
-		[A_WHERE] = { "Where", "where", HWP_COL_TEXT },
-		[A_SRC] = { "Source Line", "srcline", HWP_COL_TEXT },
-		[A_ACTION] = { "Action", "action", HWP_COL_TEXT },
-		[A_TECHNIQUE] = { "Technique", "technique", HWP_COL_TEXT },
-	};
-	struct hwp_table *t = hwp_table__new();
-	uint64_t shown = 0;
-	char buf[1024];
-
-	if (!t)
-		return NULL;
-	for (size_t k = 0; k < A_NCOLS; k++)
-		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind,
-					    k == A_WHERE || k == A_SRC ? HWP_SHOW_TEXT : HWP_SHOW_ALL);
-	hwp_report__add_loc_columns(t, HWP_LOC_NONE);
-	hwp_report__add_loc_columns(t, HWP_LOC_TARGET);
-	hwp_report__add_loc_columns(t, HWP_LOC_SECOND);
-	for (size_t i = 0; i < n && shown < limit; i++) {
-		/* a spread is a ratio and a multimodal block counts peaks, not percentages */
-		bool spread = f[i].kind == HWP_FIND_SPREAD_FUNCTION || f[i].kind == HWP_FIND_MULTIMODAL_BLOCK;
-
-		if (kind >= 0 && f[i].kind != kind)
-			continue;
-		hwp_table__new_row(t);
-		hwp_table__set_count(t, A_RANK, ++shown);
-		hwp_table__set_text(t, A_KIND, hwp_finding_kind__name(f[i].kind));
-		hwp_table__set_real(t, A_SHARE, 100 * f[i].share);
-		hwp_table__set_real(t, A_VALUE, spread ? f[i].value : 100 * f[i].value);
-		if (!spread) {
-			hwp_table__set_real(t, A_LO, 100 * f[i].lo);
-			hwp_table__set_real(t, A_HI, 100 * f[i].hi);
-		} else if (f[i].kind == HWP_FIND_SPREAD_FUNCTION) {
-			hwp_table__set_count(t, A_BYTES, f[i].bytes);
-			hwp_table__set_count(t, A_LINES, f[i].lines);
-			hwp_table__set_count(t, A_MIN_LINES, f[i].min_lines);
-		} else if (f[i].kind == HWP_FIND_MULTIMODAL_BLOCK) {
-			hwp_table__set_count(t, A_MODE1, f[i].mode_cycles[0]);
-			hwp_table__set_real(t, A_MODE1_PCT, 100 * f[i].mode_share[0]);
-			hwp_table__set_count(t, A_MODE2, f[i].mode_cycles[1]);
-			hwp_table__set_real(t, A_MODE2_PCT, 100 * f[i].mode_share[1]);
-		}
-		hwp_table__set_count(t, A_SAMPLES, f[i].samples);
-		if (f[i].kind == HWP_FIND_DRAM_LOADS || f[i].kind == HWP_FIND_FALSE_SHARING)
-			hwp_table__set_count(t, A_EVENTS, f[i].mem_events); /* DRAM loads, HITMs */
-		if (f[i].kind == HWP_FIND_FALSE_SHARING) {
-			hwp_table__set_count(t, A_THREADS, f[i].threads);
-			hwp_table__set_count(t, A_OFFSET1, f[i].offset[0]);
-			hwp_table__set_count(t, A_OFFSET2, f[i].offset[1]);
-			hwp_table__set_count(t, A_DATA_ADDR, f[i].data_addr);
-		}
-		hwp_table__set_text(t, A_ACTION, hwp_finding_kind__action(f[i].kind));
-		hwp_table__set_text(t, A_TECHNIQUE, hwp_finding_kind__technique(f[i].kind));
-		if (table_for_people(fmt)) {
-			hwp_loc__format_addr(sym, &f[i].loc, buf, sizeof(buf));
-			hwp_table__set_text(t, A_WHERE, buf);
-			hwp_loc__format_srcline(sym, &f[i].loc, buf, sizeof(buf));
-			hwp_table__set_text(t, A_SRC, buf);
-			continue;
-		}
-		hwp_report__set_loc(t, A_NCOLS, sym, &f[i].loc);
-		if (f[i].target.module >= 0)
-			hwp_report__set_loc(t, A_NCOLS + HWP_REPORT_LOC_COLUMNS, sym, &f[i].target);
-		if (f[i].code2.module >= 0)
-			hwp_report__set_loc(t, A_NCOLS + 2 * HWP_REPORT_LOC_COLUMNS, sym, &f[i].code2);
-	}
-	return t;
-}
-
-static int print_data(struct hwp_symbolizer *sym, const struct hwp_finding *f, size_t n, uint64_t limit, int kind,
-		      enum hwp_table_format fmt)
-{
-	struct hwp_table *t = advise_table(sym, f, n, limit, kind, fmt);
-	int rc;
-
-	if (!t)
-		return cli_error("out of memory");
-	rc = report_print_table(t, fmt);
-	hwp_table__delete(t);
-	return rc;
-}
-
 int cmd_advise(int argc, char **argv)
 {
 	struct advise_opts o;
@@ -342,10 +159,16 @@ int cmd_advise(int argc, char **argv)
 		if (fi.flow)
 			flow_input__note(&fi);
 		report_input__warn_missing(&fi.in, true);
+		struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o.fo.ro.fmt, .limit = o.fo.limit };
+		struct hwp_table *t = NULL;
+
 		if (o.fo.ro.fmt == HWP_TABLE_TEXT)
-			print_text(sym, f, n, o.fo.limit, o.kind);
+			hwp_report__print_findings(sym, f, n, o.kind, &ro, stdout);
+		else if (!(t = hwp_report__findings(sym, f, n, o.kind, &ro)))
+			rc = cli_error("out of memory");
 		else
-			rc = print_data(sym, f, n, o.fo.limit, o.kind, o.fo.ro.fmt);
+			rc = report_print_table(t, ro.fmt);
+		hwp_table__delete(t);
 	}
 	hwp_advisor__delete(a);
 	flow_input__close(&fi);

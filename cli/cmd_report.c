@@ -16,6 +16,7 @@
 #include "hwprof/flame.h"
 #include "hwprof/flow_diff.h"
 #include "hwprof/html_page.h"
+#include "hwprof/report.h"
 #include "hwprof/data_src.h"
 #include "hwprof/mem.h"
 #include "hwprof/session.h"
@@ -174,6 +175,7 @@ static int section(struct hwp_html_page *p, const char *title, const char *note,
 static int findings(struct hwp_html_page *p, struct flow_input *fi, uint64_t limit)
 {
 	struct hwp_advise_opts ao = { .sz = sizeof(ao) };
+	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = HWP_TABLE_HTML, .limit = limit };
 	struct hwp_advisor *a = flow_input__advisor(fi, &ao);
 	const struct hwp_finding *f;
 	size_t n;
@@ -185,7 +187,7 @@ static int findings(struct hwp_html_page *p, struct flow_input *fi, uint64_t lim
 	rc = section(p, "Findings (hwprof advise)",
 		     n ? "Largest estimated share of the work first; each row's action says what to do."
 		       : "No finding above the default thresholds.",
-		     advise_table(report_input__symbolizer(&fi->in), f, n, limit, -1, HWP_TABLE_HTML));
+		     hwp_report__findings(report_input__symbolizer(&fi->in), f, n, -1, &ro));
 	hwp_advisor__delete(a);
 	return rc;
 }

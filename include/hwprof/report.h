@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hwprof/advise.h"
 #include "hwprof/code_loc.h"
@@ -51,6 +52,20 @@ HWP_API struct hwp_table *hwp_report__conds(struct hwp_symbolizer *s, const stru
 /* F's basic blocks: executions, share of instructions, size (hwprof blocks). */
 HWP_API struct hwp_table *hwp_report__blocks(struct hwp_symbolizer *s, const struct hwp_flow *f,
 					     const struct hwp_report_opts *o);
+
+/* The advisor's findings F[0..N) (hwp_advisor__findings()), ranked, of
+   kind KIND only (enum hwp_finding_kind; -1: all): kind, share, value and
+   its interval, the measures of each kind, action and technique, and the
+   location, its target and its second place (hwprof advise). The advisor
+   has applied its own thresholds: opts.min_executions is not used. */
+HWP_API struct hwp_table *hwp_report__findings(struct hwp_symbolizer *s, const struct hwp_finding *f, size_t n,
+					       int kind, const struct hwp_report_opts *o);
+/* The same findings as text for people: each with its evidence and what to
+   do, on OUT. <0 on bad options. */
+HWP_API int hwp_report__print_findings(struct hwp_symbolizer *s, const struct hwp_finding *f, size_t n, int kind,
+				       const struct hwp_report_opts *o, FILE *out);
+/* The measure behind finding F, as one sentence into BUF[0..LEN). */
+HWP_API void hwp_report__finding_evidence(const struct hwp_finding *f, char *buf, size_t len);
 
 /* The location of a row as data columns, named PREFIX + module, build_id,
    offset, vaddr, symbol, demangled, sym_offset, file, line (shown in JSON
