@@ -109,147 +109,6 @@ static int parse_opts(int argc, char **argv, struct branches_opts *o)
 	return -1;
 }
 
-/* Which sides (from, to) the keys name. */
-static void key_sides(const struct branches_opts *o, bool *from, bool *to)
-{
-	*from = *to = false;
-	for (size_t k = 0; k < o->nkeys; k++) {
-		switch (o->keys[k]) {
-		case HWP_KEY_SYMBOL_FROM:
-		case HWP_KEY_SRCLINE_FROM:
-		case HWP_KEY_DSO_FROM:
-		case HWP_KEY_ADDR_FROM:
-			*from = true;
-			break;
-		case HWP_KEY_SYMBOL_TO:
-		case HWP_KEY_SRCLINE_TO:
-		case HWP_KEY_DSO_TO:
-		case HWP_KEY_ADDR_TO:
-		case HWP_KEY_SYMBOL:
-		case HWP_KEY_DSO:
-		case HWP_KEY_SRCLINE:
-		case HWP_KEY_IPC_LBR:
-			*to = true;
-			break;
-		default:
-			break;
-		}
-	}
-}
-
-/* Flag keys as values for programs; 0 when the key is not one. */
-static enum hwp_col_kind flag_kind(enum hwp_branch_key_id k)
-{
-	switch (k) {
-	case HWP_KEY_MISPREDICT:
-	case HWP_KEY_IN_TX:
-	case HWP_KEY_ABORT:
-		return HWP_COL_BOOL;
-	case HWP_KEY_CYCLES:
-		return HWP_COL_COUNT;
-	case HWP_KEY_TYPE:
-		return HWP_COL_TEXT;
-	case HWP_KEY_IPC_LBR: /* ipc, then ipc_coverage_percent */
-		return HWP_COL_REAL;
-	default:
-		return (enum hwp_col_kind)-1;
-	}
-}
-
-static void set_flag(struct hwp_table *t, size_t col, enum hwp_branch_key_id k,
-		     const struct hwp_branch_report *rep, const struct hwp_branch_report_row *row,
-		     const char *cell)
-{
-	const struct hwp_branch_key *key = &row->key;
-	double ipc, cov;
-
-	switch (k) {
-	case HWP_KEY_IPC_LBR: /* no symbol: both null */
-		if (hwp_branch_report__ipc(rep, &key->to, &ipc, &cov)) {
-			hwp_table__set_real(t, col, ipc);
-			hwp_table__set_real(t, col + 1, cov);
-		}
-		break;
-	case HWP_KEY_MISPREDICT: /* N/A (neither bit) stays null */
-		if (key->mispred_state)
-			hwp_table__set_count(t, col, !(key->mispred_state & 2));
-		break;
-	case HWP_KEY_IN_TX:
-		hwp_table__set_count(t, col, key->tx & 1);
-		break;
-	case HWP_KEY_ABORT:
-		hwp_table__set_count(t, col, (key->tx >> 1) & 1);
-		break;
-	case HWP_KEY_CYCLES: /* 0: not recorded, null */
-		if (key->cycles)
-			hwp_table__set_count(t, col, key->cycles);
-		break;
-	default:
-		hwp_table__set_text(t, col, cell); /* type: perf's name of it */
-	}
-}
-
-/*
- * Text: Overhead, Samples, one column per sort key as perf prints it.
- * JSON/CSV: percent, count, branches, the flag keys as values, then the
- * separate fields of each side (from/to) the keys name.
- */
-static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
-		       struct hwp_symbolizer *sym, const struct branches_opts *o)
-{
-	const struct hwp_branch_report_row *rows;
-	size_t nr = hwp_branch_report__rows(rep, &rows);
-	uint64_t total = hwp_branch_report__total(rep);
-	size_t flag_col[HWP_MAX_SORT_KEYS], from_col = 0, to_col = 0;
-	bool from, to;
-
-	hwp_table__add_column(t, "Overhead", "percent", HWP_COL_PERCENT);
-	hwp_table__add_column(t, "Samples", "count", HWP_COL_COUNT);
-	for (size_t k = 0; k < o->nkeys; k++)
-		hwp_table__add_column_shown(t, hwp_branch_key__title(o->keys[k]), hwp_branch_key__name(o->keys[k]),
-					    HWP_COL_TEXT, HWP_SHOW_TEXT);
-	hwp_table__add_column_shown(t, "Branches", "branches", HWP_COL_COUNT, HWP_SHOW_DATA);
-	for (size_t k = 0; k < o->nkeys; k++) {
-		flag_col[k] = hwp_table__columns(t);
-		if (o->keys[k] == HWP_KEY_IPC_LBR) {
-			hwp_table__add_column_shown(t, "IPC", "ipc", HWP_COL_REAL, HWP_SHOW_DATA);
-			hwp_table__add_column_shown(t, "IPC Coverage", "ipc_coverage_percent", HWP_COL_PERCENT,
-						    HWP_SHOW_DATA);
-		} else if ((int)flag_kind(o->keys[k]) >= 0) {
-			hwp_table__add_column_shown(t, hwp_branch_key__title(o->keys[k]),
-						    hwp_branch_key__name(o->keys[k]), flag_kind(o->keys[k]),
-						    HWP_SHOW_DATA);
-		}
-	}
-	size_t src_col = hwp_table__columns(t);
-	if (o->cycles_source)
-		hwp_table__add_column_shown(t, "Cycles Source", "cycles_source", HWP_COL_TEXT, HWP_SHOW_DATA);
-	key_sides(o, &from, &to);
-	if (from)
-		from_col = hwp_report__add_loc_columns(t, HWP_LOC_FROM);
-	if (to)
-		to_col = hwp_report__add_loc_columns(t, HWP_LOC_TO);
-	for (size_t i = 0; i < nr && i < o->limit; i++) {
-		hwp_table__new_row(t);
-		hwp_table__set_real(t, 0, total ? 100.0 * (double)rows[i].c.count / (double)total : 0);
-		hwp_table__set_count(t, 1, rows[i].c.count);
-		for (size_t k = 0; k < o->nkeys; k++)
-			hwp_table__set_text(t, 2 + k, rows[i].cells[k]);
-		hwp_table__set_count(t, 2 + o->nkeys, rows[i].branches);
-		if (table_for_people(o->ro.fmt))
-			continue; /* the rest is not shown: no symbolizing for it */
-		if (o->cycles_source)
-			hwp_table__set_text(t, src_col, o->cycles_source);
-		for (size_t k = 0; k < o->nkeys; k++)
-			if ((int)flag_kind(o->keys[k]) >= 0)
-				set_flag(t, flag_col[k], o->keys[k], rep, &rows[i], rows[i].cells[k]);
-		if (from)
-			hwp_report__set_loc(t, from_col, sym, &rows[i].key.from);
-		if (to)
-			hwp_report__set_loc(t, to_col, sym, &rows[i].key.to);
-	}
-}
-
 /* Whether a sort key shows source lines (srcline_from, srcline_to, ...). */
 static bool shows_srclines(const struct branches_opts *o)
 {
@@ -259,39 +118,23 @@ static bool shows_srclines(const struct branches_opts *o)
 	return false;
 }
 
-/* Emulated recordings carry the emulator's modelled cycles: with a cycles
-   or IPC key, text says so in a '#' line (as perf's notes) and JSON/CSV
-   rows in cycles_source. NULL without such a key. */
-static const char *cycles_source(struct report_input *in, const struct branches_opts *o)
-{
-	struct hwp_reader *r = hwp_session__reader(in->session);
-	bool cycles = false;
-
-	for (size_t k = 0; k < o->nkeys; k++)
-		cycles |= o->keys[k] == HWP_KEY_CYCLES || o->keys[k] == HWP_KEY_IPC_LBR;
-	if (!cycles)
-		return NULL;
-	for (size_t i = 0; i < hwp_reader__nr_evsels(r); i++)
-		if (hwp_evsel__modelled(hwp_reader__evsel(r, i)))
-			return "modelled";
-	return "measured";
-}
-
 /* The report of table T (BLOCKS: for ipc_lbr), modules symbolized by SYM;
-   IN, the local recording (NULL for the fleet's rows). */
+   IN, the local recording (NULL for the fleet's rows). Emulated recordings
+   carry the emulator's modelled cycles: with a cycles or IPC key, text says
+   so in a '#' line (as perf's notes) and JSON/CSV rows in cycles_source. */
 static int print_table(const struct hwp_branch_table *tab, const struct hwp_branch_table *blocks,
 		       struct hwp_symbolizer *sym, struct branches_opts *o, struct report_input *in)
 {
 	struct hwp_branch_report_opts ro = { .sz = sizeof(ro), .filter = &o->filter, .blocks = blocks };
 	struct hwp_branch_report *rep = hwp_branch_report__new_opts(tab, sym, o->keys, o->nkeys, &ro);
-	struct hwp_table *t = rep ? hwp_table__new() : NULL;
+	struct hwp_report_opts to = { .sz = sizeof(to), .fmt = o->ro.fmt, .limit = o->limit };
+	struct hwp_table *t = NULL;
 	int rc;
 
-	if (!t) {
+	o->cycles_source = in ? hwp_report__cycles_source(in->session, o->keys, o->nkeys) : NULL;
+	if (!rep || !(t = hwp_report__branches(sym, rep, o->keys, o->nkeys, o->cycles_source, &to))) {
 		rc = cli_error("%s", hwp_errmsg());
 	} else {
-		o->cycles_source = in ? cycles_source(in, o) : NULL;
-		fill_table(t, rep, sym, o);
 		if (in) /* (after the rows: symbolizing them finds what is missing) */
 			report_input__warn_missing(in, shows_srclines(o));
 		if (o->cycles_source && !strcmp(o->cycles_source, "modelled") && o->ro.fmt == HWP_TABLE_TEXT)
@@ -306,7 +149,9 @@ static int print_table(const struct hwp_branch_table *tab, const struct hwp_bran
 struct hwp_table *branches_table(struct report_input *in, uint64_t limit)
 {
 	struct branches_opts o = { .limit = limit };
-	struct hwp_branch_report_opts ro = { .sz = sizeof(ro), .filter = &o.filter };
+	struct hwp_branch_report_opts bo = { .sz = sizeof(bo), .filter = &o.filter };
+	struct hwp_report_opts to = { .sz = sizeof(to), .fmt = HWP_TABLE_HTML, .limit = limit };
+	struct hwp_symbolizer *sym = report_input__symbolizer(in);
 	struct hwp_branch_report *rep;
 	struct hwp_table *t;
 	int n = hwp_branch_keys__parse("dso_from,symbol_from,dso_to,symbol_to", o.keys, HWP_MAX_SORT_KEYS - 1);
@@ -314,14 +159,8 @@ struct hwp_table *branches_table(struct report_input *in, uint64_t limit)
 	if (n < 0)
 		return NULL;
 	o.nkeys = (size_t)n;
-	o.ro.fmt = HWP_TABLE_HTML;
-	rep = hwp_branch_report__new_opts(hwp_branch_collector__table(in->collector), report_input__symbolizer(in),
-					  o.keys, o.nkeys, &ro);
-	if (!rep || !(t = hwp_table__new())) {
-		hwp_branch_report__delete(rep);
-		return NULL;
-	}
-	fill_table(t, rep, report_input__symbolizer(in), &o);
+	rep = hwp_branch_report__new_opts(hwp_branch_collector__table(in->collector), sym, o.keys, o.nkeys, &bo);
+	t = rep ? hwp_report__branches(sym, rep, o.keys, o.nkeys, NULL, &to) : NULL;
 	hwp_branch_report__delete(rep);
 	return t;
 }

@@ -103,187 +103,25 @@ static bool say_no_information(const char *input, const struct hwp_branch_collec
 	return true;
 }
 
-/* Counts for everyone; display strings for text; separate fields of the
-   branch and of its top target for programs. */
-static const struct {
-	const char *title, *key;
-	enum hwp_col_kind kind;
-	enum hwp_col_show show;
-} cols[] = {
-	{ "Mispredicts", "mispredicted", HWP_COL_COUNT, HWP_SHOW_ALL },
-	{ "Share", "share_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
-	{ "Sampled", "sampled", HWP_COL_COUNT, HWP_SHOW_ALL },
-	{ "Rate", "rate_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
-	{ "95% CI low", "rate_low_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
-	{ "95% CI high", "rate_high_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
-	{ "Branch", "branch", HWP_COL_TEXT, HWP_SHOW_TEXT },
-	{ "Source Line", "srcline", HWP_COL_TEXT, HWP_SHOW_TEXT },
-	{ "Top Target", "top_target", HWP_COL_TEXT, HWP_SHOW_TEXT },
-	{ "Targets", "targets", HWP_COL_COUNT, HWP_SHOW_ALL },
-	{ "Top Target Count", "target_count", HWP_COL_COUNT, HWP_SHOW_DATA },
-	{ "Executions", "executions", HWP_COL_COUNT, HWP_SHOW_ALL },
-	{ "Rate Basis", "rate_basis", HWP_COL_TEXT, HWP_SHOW_DATA },
-};
-#define NCOLS (sizeof(cols) / sizeof(cols[0]))
-
-enum { COL_EXEC = 11, COL_BASIS = 12 };
-
-/* Per execution (ranges available): the rate column says so; without, the
-   executions column is not shown in text. */
-static void add_columns(struct hwp_table *t, bool per_exec)
-{
-	for (size_t k = 0; k < NCOLS; k++) {
-		const char *title = cols[k].title;
-		enum hwp_col_show show = cols[k].show;
-
-		if (k == 3)
-			title = per_exec ? "Rate/exec" : "Rate/taken";
-		if (k == COL_EXEC && !per_exec)
-			show = HWP_SHOW_DATA;
-		hwp_table__add_column_shown(t, title, cols[k].key, cols[k].kind, show);
-	}
-	hwp_report__add_loc_columns(t, HWP_LOC_NONE);   /* the branch: module, build_id, offset, ... */
-	hwp_report__add_loc_columns(t, HWP_LOC_TARGET); /* its most frequent target */
-}
-
-/* The rate per execution of R's branch, when the flow analysis F knows how
-   often it ran: a conditional branch's from its walk, any other branch's
-   is its taken rate (it is taken whenever it runs). False: per taken
-   execution only. */
-/* Where per-execution counts come from: the local walk, or the fleet's
-   conditional-branch rows (sorted by site). */
-struct exec_source {
-	struct hwp_flow *flow;
-	const struct hwp_flow_cond *conds;
-	size_t nconds;
-};
-
-static int by_site(const void *a, const void *b)
-{
-	const struct hwp_flow_cond *x = a, *y = b;
-
-	if (x->site.module != y->site.module)
-		return x->site.module < y->site.module ? -1 : 1;
-	return x->site.offset < y->site.offset ? -1 : x->site.offset > y->site.offset;
-}
-
-static const struct hwp_flow_cond *cond_at(const struct exec_source *es, const struct hwp_code_loc *site)
-{
-	struct hwp_flow_cond key = { .site = *site };
-
-	if (es->flow)
-		return hwp_flow__cond_at(es->flow, site);
-	return es->conds ? bsearch(&key, es->conds, es->nconds, sizeof(key), by_site) : NULL;
-}
-
-static bool per_execution(const struct exec_source *es, const struct hwp_mispredict_row *r, uint64_t *exec,
-			  double *rate, double *lo, double *hi)
-{
-	const struct hwp_flow_cond *c;
-	struct hwp_flow *f = es ? es->flow : NULL;
-
-	if (!es || r->site.module < 0)
-		return false;
-	if ((c = cond_at(es, &r->site))) {
-		if (c->mispred_per_exec != c->mispred_per_exec) /* NaN: no bits */
-			return false;
-		*exec = c->executions;
-		*rate = c->mispred_per_exec;
-		*lo = c->mispred_per_exec_lo;
-		*hi = c->mispred_per_exec_hi;
-		return true;
-	}
-	/* any other branch is taken whenever it runs; a conditional one no
-	   range ran over, or code that cannot be decoded, is unknown (and the
-	   fleet's rows do not say what a branch is) */
-	if (!f)
-		return false;
-	int kind = hwp_flow__branch_kind(f, &r->site);
-	if (kind < 0 || kind == HWP_FLOW_END_COND || kind == HWP_FLOW_END_FALLTHROUGH ||
-	    kind == HWP_FLOW_END_OTHER)
-		return false;
-	*exec = r->sampled;
-	*rate = r->rate;
-	*lo = r->rate_lo;
-	*hi = r->rate_hi;
-	return true;
-}
-
-static void add_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struct hwp_mispredict_row *r,
-		    enum hwp_table_format fmt, const struct exec_source *f)
-{
-	char buf[1024];
-	uint64_t exec = 0;
-	double rate = r->rate, lo = r->rate_lo, hi = r->rate_hi;
-	bool pe = per_execution(f, r, &exec, &rate, &lo, &hi);
-
-	hwp_table__new_row(t);
-	hwp_table__set_count(t, 0, r->mispredicted);
-	hwp_table__set_real(t, 1, 100 * r->share);
-	hwp_table__set_count(t, 2, r->sampled);
-	hwp_table__set_real(t, 3, 100 * rate);
-	hwp_table__set_real(t, 4, 100 * lo);
-	hwp_table__set_real(t, 5, 100 * hi);
-	if (pe)
-		hwp_table__set_count(t, COL_EXEC, exec);
-	hwp_table__set_text(t, COL_BASIS, pe ? "execution" : "taken");
-	hwp_table__set_count(t, 9, r->targets);
-	hwp_table__set_count(t, 10, r->top_target_count);
-	if (!table_for_people(fmt)) {
-		hwp_report__set_loc(t, NCOLS, sym, &r->site);
-		hwp_report__set_loc(t, NCOLS + HWP_REPORT_LOC_COLUMNS, sym, &r->top_target);
-		return;
-	}
-	hwp_loc__format_addr(sym, &r->site, buf, sizeof(buf));
-	hwp_table__set_text(t, 6, buf);
-	hwp_loc__format_srcline(sym, &r->site, buf, sizeof(buf));
-	hwp_table__set_text(t, 7, buf);
-	hwp_loc__format_addr(sym, &r->top_target, buf, sizeof(buf));
-	hwp_table__set_text(t, 8, buf);
-}
-
-/* TAB's branches ranked by mispredicts; ES (NULL: none) gives executions.
-   NULL: out of memory (hwp_errmsg()). */
-static struct hwp_table *rows_table(const struct hwp_branch_table *tab, struct hwp_symbolizer *sym,
-				    const struct exec_source *es, uint64_t limit, uint64_t min_samples,
-				    enum hwp_table_format fmt)
-{
-	size_t nr;
-	uint64_t total, shown = 0;
-	struct hwp_mispredict_row *rows = hwp_mispredicts__build(tab, &nr, &total);
-	struct hwp_table *t = rows ? hwp_table__new() : NULL;
-
-	if (!t) {
-		free(rows);
-		return NULL;
-	}
-	add_columns(t, es != NULL);
-	for (size_t i = 0; i < nr && shown < limit; i++) {
-		if (rows[i].sampled < min_samples)
-			continue;
-		add_row(t, sym, &rows[i], fmt, es);
-		shown++;
-	}
-	free(rows);
-	return t;
-}
-
 struct hwp_table *mispredicts_table(struct report_input *in, struct hwp_flow *f, uint64_t limit,
 				     uint64_t min_samples, enum hwp_table_format fmt)
 {
-	struct exec_source es = { .flow = f };
+	struct hwp_exec_source es = { .flow = f };
+	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = fmt, .limit = limit, .min_executions = min_samples };
 
-	return rows_table(hwp_branch_collector__table(in->collector), report_input__symbolizer(in), f ? &es : NULL,
-			  limit, min_samples, fmt);
+	return hwp_report__mispredicts(report_input__symbolizer(in), hwp_branch_collector__table(in->collector),
+				       f ? &es : NULL, &ro);
 }
 
 /* The ranked table of TAB's branches; the exit code. ES (NULL: none) gives
    executions; ST (NULL: none) the collector's counts for the notes. */
 static int print_rows(const struct hwp_branch_table *tab, struct hwp_symbolizer *sym,
 		      const struct hwp_branch_collect_stats *st, const struct mispredicts_opts *o,
-		      const struct exec_source *es, struct report_input *in)
+		      const struct hwp_exec_source *es, struct report_input *in)
 {
-	struct hwp_table *t = rows_table(tab, sym, es, o->limit, o->min_samples, o->ro.fmt);
+	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o->ro.fmt, .limit = o->limit,
+				      .min_executions = o->min_samples };
+	struct hwp_table *t = hwp_report__mispredicts(sym, tab, es, &ro);
 	int rc;
 
 	if (!t)
@@ -297,8 +135,7 @@ static int print_rows(const struct hwp_branch_table *tab, struct hwp_symbolizer 
 	if (in)
 		report_input__warn_missing(in, true); /* the Source Line column */
 	if (o->ro.fmt == HWP_TABLE_TEXT)
-		puts(es ? "# Rate/exec: per execution; conditional branches count their not-taken runs and only taken mispredicts (a lower bound)"
-		        : "# Rate/taken: per taken execution; no fall-through ranges, so not-taken runs are unknown");
+		puts(hwp_report__mispredicts_note(es != NULL));
 	rc = report_print_table(t, o->ro.fmt);
 	hwp_table__delete(t);
 	return rc;
@@ -306,7 +143,7 @@ static int print_rows(const struct hwp_branch_table *tab, struct hwp_symbolizer 
 
 static int print_report(struct report_input *in, const struct mispredicts_opts *o, struct hwp_flow *f)
 {
-	struct exec_source es = { .flow = f };
+	struct hwp_exec_source es = { .flow = f };
 
 	return print_rows(hwp_branch_collector__table(in->collector), report_input__symbolizer(in),
 			  hwp_branch_collector__stats(in->collector), o, f ? &es : NULL, in);
@@ -337,7 +174,7 @@ int fleet_mispredicts(int argc, char **argv, struct fleet_source *fs)
 	const struct hwp_branch_row *cr = ct ? hwp_branch_table__rows(ct, &nc) : NULL;
 	const struct hwp_branch_row *sr = split ? hwp_branch_table__rows(split, &ns) : NULL;
 	struct hwp_flow_cond *c = calloc(n ? n : 1, sizeof(*c));
-	struct exec_source es = { .conds = c };
+	struct hwp_exec_source es = { .conds = c };
 
 	if (!ct || !c) {
 		rc = cli_error("%s", hwp_errmsg());
@@ -372,7 +209,7 @@ int fleet_mispredicts(int argc, char **argv, struct fleet_source *fs)
 			hwp_flow_cond__finish(&c[k], 0);
 			es.nconds = ++k;
 		}
-		qsort(c, es.nconds, sizeof(*c), by_site);
+		hwp_report__sort_conds_by_site(c, es.nconds);
 	}
 	rc = print_rows(hwp_branch_collector__table(col), fs->sym, NULL, &o,
 			es.flow || es.nconds ? &es : NULL, NULL);

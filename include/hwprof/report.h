@@ -20,9 +20,12 @@
 #include <stdio.h>
 
 #include "hwprof/advise.h"
+#include "hwprof/branch_report.h"
+#include "hwprof/branch_table.h"
 #include "hwprof/code_loc.h"
 #include "hwprof/flow.h"
 #include "hwprof/hwprof.h"
+#include "hwprof/session.h"
 #include "hwprof/symbolize.h"
 #include "hwprof/table.h"
 
@@ -52,6 +55,40 @@ HWP_API struct hwp_table *hwp_report__conds(struct hwp_symbolizer *s, const stru
 /* F's basic blocks: executions, share of instructions, size (hwprof blocks). */
 HWP_API struct hwp_table *hwp_report__blocks(struct hwp_symbolizer *s, const struct hwp_flow *f,
 					     const struct hwp_report_opts *o);
+
+/* The branch report REP, built with the sort keys KEYS[0..NKEYS), as a table
+   (hwprof branches): overhead and count, and in text one column per key
+   as perf prints it; in JSON and CSV the branches counted, the flag keys
+   as values (mispredict, in_tx, abort, cycles, type, ipc) and the
+   location of each side the keys name. CYCLES_SOURCE (NULL: no such
+   column) fills a cycles_source column (hwp_report__cycles_source()).
+   The report has applied its filter: only opts.fmt and opts.limit count. */
+HWP_API struct hwp_table *hwp_report__branches(struct hwp_symbolizer *s, const struct hwp_branch_report *rep,
+					       const enum hwp_branch_key_id *keys, size_t nkeys,
+					       const char *cycles_source, const struct hwp_report_opts *o);
+/* "modelled" when KEYS show cycles (cycles, ipc_lbr) and an event of S's
+   recording was emulated, "measured" when no event was; NULL when no key
+   shows cycles. */
+HWP_API const char *hwp_report__cycles_source(struct hwp_session *s, const enum hwp_branch_key_id *keys,
+					      size_t nkeys);
+
+/* Where hwp_report__mispredicts() learns how often a branch ran: the flow
+   analysis's walk, else conditional branches sorted by site
+   (hwp_report__sort_conds_by_site()), such as the fleet's rows give. */
+struct hwp_exec_source {
+	struct hwp_flow *flow;
+	const struct hwp_flow_cond *conds;
+	size_t nconds;
+};
+HWP_API void hwp_report__sort_conds_by_site(struct hwp_flow_cond *c, size_t n);
+/* TAB's branches ranked by mispredicts (hwprof mispredicts): rate and its
+   interval per execution where ES (NULL: none) knows the executions, else
+   per taken execution; share, targets, the branch and its top target.
+   opts.min_executions hides branches sampled fewer times. */
+HWP_API struct hwp_table *hwp_report__mispredicts(struct hwp_symbolizer *s, const struct hwp_branch_table *tab,
+						  const struct hwp_exec_source *es, const struct hwp_report_opts *o);
+/* The '#' line text puts above that table: what its rate is per. */
+HWP_API const char *hwp_report__mispredicts_note(bool per_exec);
 
 /* The advisor's findings F[0..N) (hwp_advisor__findings()), ranked, of
    kind KIND only (enum hwp_finding_kind; -1: all): kind, share, value and
