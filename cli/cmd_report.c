@@ -391,6 +391,7 @@ static int comparison(struct hwp_html_page *p, struct flow_input *b, struct flow
 		      const struct report_cmd_opts *o)
 {
 	struct hwp_flow_diff_opts dopt = { .sz = sizeof(dopt) };
+	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = HWP_TABLE_HTML, .limit = o->fo.limit };
 	struct hwp_flow_diff *d = hwp_flow_diff__new(b->flow, b->in.collector, a->flow, a->in.collector, &dopt);
 	int rc;
 
@@ -404,7 +405,9 @@ static int comparison(struct hwp_html_page *p, struct flow_input *b, struct flow
 	snprintf(note, sizeof(note), "%zu significant changes among %zu functions, %zu blocks and %zu branches%s.",
 		 st->significant, st->functions, st->blocks, st->branches,
 		 st->matched_by_symbol ? " (build-ids differ: matched by symbol and line)" : "");
-	rc = section(p, "Changes (hwprof diff)", note, diff_table(b, a, d, o->fo.limit, false, HWP_TABLE_HTML));
+	rc = section(p, "Changes (hwprof diff)", note,
+		     hwp_report__diff(report_input__symbolizer(&b->in), report_input__symbolizer(&a->in), d, false,
+				      &ro));
 	hwp_flow_diff__delete(d);
 	if (!rc)
 		rc = section(p, "Before", NULL, summary_table(b, o->before));

@@ -25,8 +25,4 @@ struct hwp_table *mispredicts_table(struct report_input *in, struct hwp_flow *f,
 /* hwprof probs (cmd_probs.c) and hwprof blocks (cmd_blocks.c). */
 struct hwp_table *probs_table(struct flow_input *fi, const struct flow_opts *o);
 struct hwp_table *blocks_table(struct flow_input *fi, const struct flow_opts *o);
-/* hwprof diff's rows (cmd_diff.c): the significant ones unless ALL. */
-struct hwp_table *diff_table(struct flow_input *b, struct flow_input *a, const struct hwp_flow_diff *d,
-			     uint64_t limit, bool all, enum hwp_table_format fmt);
-
 #endif

@@ -24,6 +24,7 @@
 #include "hwprof/branch_table.h"
 #include "hwprof/code_loc.h"
 #include "hwprof/flow.h"
+#include "hwprof/flow_diff.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/session.h"
 #include "hwprof/symbolize.h"
@@ -103,6 +104,18 @@ HWP_API int hwp_report__print_findings(struct hwp_symbolizer *s, const struct hw
 				       const struct hwp_report_opts *o, FILE *out);
 /* The measure behind finding F, as one sentence into BUF[0..LEN). */
 HWP_API void hwp_report__finding_evidence(const struct hwp_finding *f, char *buf, size_t len);
+
+/* The changes D found from the recording BEFORE to AFTER (symbolized by SB
+   and SA), largest impact first, the significant ones unless ALL (hwprof
+   diff): kind, measure and unit, both values, the change and its
+   interval, where; in JSON and CSV also the counts and both locations. */
+HWP_API struct hwp_table *hwp_report__diff(struct hwp_symbolizer *sb, struct hwp_symbolizer *sa,
+					   const struct hwp_flow_diff *d, bool all, const struct hwp_report_opts *o);
+/* The two '#' lines text puts above that table: how many changes among
+   how much compared, BEFORE -> AFTER (names), the intervals' design
+   effects; MODELLED: the cycles are the emulator's. */
+HWP_API void hwp_report__print_diff_summary(const struct hwp_flow_diff *d, const char *before, const char *after,
+					    bool modelled, FILE *out);
 
 /* The location of a row as data columns, named PREFIX + module, build_id,
    offset, vaddr, symbol, demangled, sym_offset, file, line (shown in JSON
