@@ -11,7 +11,6 @@
 #include "cli.h"
 #include "cli_flow.h"
 #include "report_tables.h"
-#include "timing_out.h"
 #include "hwprof/advise.h"
 #include "hwprof/flame.h"
 #include "hwprof/flow_diff.h"
@@ -216,6 +215,7 @@ static int timing_section(struct hwp_html_page *p, struct flow_input *fi, uint64
 	struct hwp_symbolizer *sym = report_input__symbolizer(&fi->in);
 	enum hwp_cycles_source src;
 	const struct hwp_timing_block *b;
+	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = HWP_TABLE_HTML, .limit = limit };
 	size_t n, *idx, pick = 0;
 	char title[1100], name[1024];
 	int rc;
@@ -237,7 +237,7 @@ static int timing_section(struct hwp_html_page *p, struct flow_input *fi, uint64
 			     ? "Cycles per basic block, by total cycles. Cycles are MODELLED by hwprof's emulator "
 			       "(a cost model), not measured on hardware."
 			     : "Cycles per basic block from the branch records' cycle counts, by total cycles.",
-		     timing_blocks_table(sym, fi->timing, idx, n < limit ? n : limit, HWP_TABLE_HTML));
+		     hwp_report__timing_blocks(sym, fi->timing, idx, n, &ro));
 	free(idx);
 	if (rc || !n)
 		return rc;
@@ -246,9 +246,9 @@ static int timing_section(struct hwp_html_page *p, struct flow_input *fi, uint64
 			pick = i;
 			break;
 		}
-	timing_block_name(sym, &b[pick].start, &b[pick].end, name, sizeof(name));
+	hwp_report__timing_block_name(sym, &b[pick].start, &b[pick].end, name, sizeof(name));
 	snprintf(title, sizeof(title), "Block latency: %s", name);
-	struct hwp_chart *c = timing_chart(title, &b[pick].d, src, "one basic block");
+	struct hwp_chart *c = hwp_report__timing_chart(title, &b[pick].d, src, "one basic block");
 	if (!c)
 		return cli_error("%s", hwp_errmsg());
 	rc = chart_into(p, c);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "hwprof/advise.h"
+#include "hwprof/chart.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/branch_table.h"
 #include "hwprof/code_loc.h"
@@ -29,6 +30,7 @@
 #include "hwprof/session.h"
 #include "hwprof/symbolize.h"
 #include "hwprof/table.h"
+#include "hwprof/timing.h"
 
 HWP_BEGIN_DECLS
 
@@ -116,6 +118,42 @@ HWP_API struct hwp_table *hwp_report__diff(struct hwp_symbolizer *sb, struct hwp
    effects; MODELLED: the cycles are the emulator's. */
 HWP_API void hwp_report__print_diff_summary(const struct hwp_flow_diff *d, const char *before, const char *after,
 					    bool modelled, FILE *out);
+
+/* hwprof timing. "measured", "modelled" or "none" (the cycles_source field). */
+HWP_API const char *hwp_report__cycles_name(enum hwp_cycles_source src);
+/* A block for people: "[.] main+0x10 .. +0x24 (file.c:12 - file.c:14)". */
+HWP_API void hwp_report__timing_block_name(struct hwp_symbolizer *s, const struct hwp_code_loc *start,
+					   const struct hwp_code_loc *end, char *buf, size_t len);
+/* Keeps, in IDX[0..N) (indexes into B, or L), the blocks (loops) with at
+   least opts.min_executions samples at opts.dso and opts.sym (a loop's
+   branch), at most opts.limit; returns how many are kept. */
+HWP_API size_t hwp_report__select_blocks(struct hwp_symbolizer *s, const struct hwp_timing_block *b, size_t *idx,
+					 size_t n, const struct hwp_report_opts *o);
+HWP_API size_t hwp_report__select_loops(struct hwp_symbolizer *s, const struct hwp_timing_loop *l, size_t *idx,
+					size_t n, const struct hwp_report_opts *o);
+/* The blocks IDX[0..N) of T (hwp_timing__blocks()) by latency: samples,
+   share of the cycles, min, median, mean, p90, p99, max, modes,
+   instructions and IPC, the block (hwprof timing). */
+HWP_API struct hwp_table *hwp_report__timing_blocks(struct hwp_symbolizer *s, struct hwp_timing *t,
+						    const size_t *idx, size_t n, const struct hwp_report_opts *o);
+/* The loops IDX[0..N) of T (hwp_timing__loops()): the same measures per
+   iteration, branches per iteration, the back edge (hwprof timing --loops). */
+HWP_API struct hwp_table *hwp_report__timing_loops(struct hwp_symbolizer *s, struct hwp_timing *t,
+						   const size_t *idx, size_t n, const struct hwp_report_opts *o);
+/* The '#' lines text puts above those tables: what is shown, where the
+   cycles come from, what was counted. */
+HWP_API void hwp_report__print_timing_header(struct hwp_timing *t, bool loops, FILE *out);
+/* The occurrence rates (cycles, samples, rate, cumulative rate, mode) of
+   the blocks IDX[0..N) of BLOCKS, on OUT: text prints one table per block
+   under a heading, JSON and CSV one table whose rows name their block.
+   0 or <0 (out of memory, a write error). */
+HWP_API int hwp_report__print_timing_rates(struct hwp_symbolizer *s, const struct hwp_timing_block *blocks,
+					   const size_t *idx, size_t n, enum hwp_cycles_source src,
+					   enum hwp_table_format fmt, FILE *out);
+/* The occurrence-rate chart of D with its modes marked; TITLE names what
+   was timed, WHAT the samples ("one basic block"). NULL: hwp_errmsg(). */
+HWP_API struct hwp_chart *hwp_report__timing_chart(const char *title, const struct hwp_timing_dist *d,
+						   enum hwp_cycles_source src, const char *what);
 
 /* The location of a row as data columns, named PREFIX + module, build_id,
    offset, vaddr, symbol, demangled, sym_offset, file, line (shown in JSON
