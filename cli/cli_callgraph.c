@@ -49,20 +49,3 @@ void cg_input__warn_missing(struct cg_input *in)
 	if (sym && hwp_symbolizer__missing_symbols_warning(sym, buf, sizeof(buf)))
 		cli_warn("%s", buf);
 }
-
-const char *cg_function_name(struct cg_input *in, const struct hwp_cg_function *f, char *buf, size_t size)
-{
-	struct hwp_symbolizer *sym;
-	const char *mod;
-
-	if (f->name)
-		return f->name;
-	/* kernel addresses are absolute: the module name adds nothing */
-	sym = f->module >= 0 && !f->kernel ? hwp_session__symbolizer(in->session) : NULL;
-	mod = sym ? hwp_symbolizer__module_short_name(sym, f->module) : NULL;
-	if (mod)
-		snprintf(buf, size, "%s+0x%" PRIx64, mod, f->offset);
-	else
-		snprintf(buf, size, "0x%" PRIx64, f->offset);
-	return buf;
-}

@@ -21,8 +21,4 @@ int cg_input__load(struct cg_input *in, const char *cmd, const char *const *path
 void cg_input__close(struct cg_input *in);
 /* One warning line when some modules' symbols are missing. */
 void cg_input__warn_missing(struct cg_input *in);
-/* F's name for people: the symbol, else "module+0xOFFSET" ("0xADDR" in the
-   kernel or when no module covers it). */
-const char *cg_function_name(struct cg_input *in, const struct hwp_cg_function *f, char *buf, size_t size);
-
 #endif

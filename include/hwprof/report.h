@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "hwprof/advise.h"
+#include "hwprof/callgraph.h"
 #include "hwprof/chart.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/branch_table.h"
@@ -154,6 +155,23 @@ HWP_API int hwp_report__print_timing_rates(struct hwp_symbolizer *s, const struc
    was timed, WHAT the samples ("one basic block"). NULL: hwp_errmsg(). */
 HWP_API struct hwp_chart *hwp_report__timing_chart(const char *title, const struct hwp_timing_dist *d,
 						   enum hwp_cycles_source src, const char *what);
+
+/* hwprof callgraph. F's name for people: the symbol, else
+   "module+0xOFFSET" ("0xADDR" in the kernel or when no module covers it). */
+HWP_API const char *hwp_report__cg_function_name(struct hwp_symbolizer *s, const struct hwp_cg_function *f,
+						 char *buf, size_t size);
+/* CG's functions by children, then self, as perf report --children:
+   children and self shares of the period, samples, the function; only
+   opts.fmt and opts.limit count. NULL: hwp_errmsg(). */
+HWP_API struct hwp_table *hwp_report__callgraph(struct hwp_symbolizer *s, struct hwp_call_graph *cg,
+						const struct hwp_report_opts *o);
+/* The callers and the callees of the outermost calls of the function NAME
+   (hwp_report__cg_function_name()), as two tables on OUT: text with a
+   heading each, JSON one object (function, its counts, callers,
+   callees). 0; 1 when no function on a stack has NAME; <0 on failure
+   (hwp_errmsg(); CSV and HTML, which hold one table, are refused). */
+HWP_API int hwp_report__print_callgraph_function(struct hwp_symbolizer *s, struct hwp_call_graph *cg,
+						 const char *name, const struct hwp_report_opts *o, FILE *out);
 
 /* The location of a row as data columns, named PREFIX + module, build_id,
    offset, vaddr, symbol, demangled, sym_offset, file, line (shown in JSON

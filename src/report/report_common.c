@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* What the report tables share. */
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 
+#include "hwprof/outbuf.h"
 #include "report/report_internal.h"
 #include "util/opts.h"
 
@@ -26,5 +28,19 @@ int hwp__report_opts_load(const struct hwp_report_opts *in, struct hwp_report_op
 		return -1;
 	if (!out->limit)
 		out->limit = UINT64_MAX;
+	return 0;
+}
+
+int hwp__report_print(const struct hwp_table *t, enum hwp_table_format fmt, FILE *out)
+{
+	struct hwp_outbuf o;
+	int err;
+
+	fflush(out); /* the outbuf writes to the descriptor: after what stdio holds */
+	if (hwp_outbuf__init(&o, out) < 0)
+		return hwp_set_error(ENOMEM, "out of memory");
+	hwp_table__render(t, fmt, &o);
+	if ((err = hwp_outbuf__finish(&o)))
+		return hwp_set_error(-err, "error writing output: %s", hwp_strerror(err));
 	return 0;
 }

@@ -4,6 +4,7 @@
 #define HWPROF_REPORT_INTERNAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "hwprof/report.h"
 
@@ -21,5 +22,9 @@ int hwp__report_add_columns(struct hwp_table *t, const struct hwp__report_column
 void hwp__report_set_real(struct hwp_table *t, size_t col, double v);
 /* The options in effect (defaults filled: no limit, every row); <0 on bad options. */
 int hwp__report_opts_load(const struct hwp_report_opts *in, struct hwp_report_opts *out);
+
+/* Renders T to OUT (after what OUT's stdio buffer holds); 0 or <0
+   (hwp_errmsg(): out of memory, a write error). */
+int hwp__report_print(const struct hwp_table *t, enum hwp_table_format fmt, FILE *out);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof timing's tables: block latencies, loop iteration times, the
    occurrence rates of blocks, and the chart of one distribution. */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -326,18 +327,6 @@ static void rate_rows(struct hwp_table *t, struct hwp_symbolizer *sym, const str
 	}
 }
 
-/* Renders T to OUT; 0 or <0 (errno). */
-static int print_table(const struct hwp_table *t, enum hwp_table_format fmt, FILE *out)
-{
-	struct hwp_outbuf o;
-	int err;
-
-	if ((err = hwp_outbuf__init(&o, out)) < 0)
-		return err;
-	hwp_table__render(t, fmt, &o);
-	return hwp_outbuf__finish(&o);
-}
-
 int hwp_report__print_timing_rates(struct hwp_symbolizer *sym, const struct hwp_timing_block *blocks,
 				   const size_t *idx, size_t n, enum hwp_cycles_source src, enum hwp_table_format fmt,
 				   FILE *out)
@@ -349,10 +338,10 @@ int hwp_report__print_timing_rates(struct hwp_symbolizer *sym, const struct hwp_
 
 	if (data) {
 		if (!(t = rate_table(true)))
-			return -1;
+			return hwp_set_error(ENOMEM, "out of memory");
 		for (size_t i = 0; i < n; i++)
 			rate_rows(t, sym, &blocks[idx[i]], src, true);
-		rc = print_table(t, fmt, out);
+		rc = hwp__report_print(t, fmt, out);
 		hwp_table__delete(t);
 		return rc;
 	}
@@ -368,10 +357,10 @@ int hwp_report__print_timing_rates(struct hwp_symbolizer *sym, const struct hwp_
 			i ? "\n" : "", name, b->d.samples, hwp_report__cycles_name(src), b->d.min, b->d.median,
 			b->d.mean, b->d.p90, b->d.p99, b->d.max, b->d.nmodes, b->d.nmodes == 1 ? "" : "s", ipc);
 		if (!(t = rate_table(false)))
-			return -1;
+			return hwp_set_error(ENOMEM, "out of memory");
 		rate_rows(t, sym, b, src, false);
 		fflush(out);
-		rc = print_table(t, fmt, out);
+		rc = hwp__report_print(t, fmt, out);
 		hwp_table__delete(t);
 	}
 	return rc;
