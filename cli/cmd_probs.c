@@ -113,84 +113,15 @@ static int print_conds(struct flow_input *fi, const struct flow_opts *o)
 	return probs_print_conds(report_input__symbolizer(&fi->in), c, n, o);
 }
 
-enum { I_COUNT, I_SHARE, I_MISP, I_KIND, I_SITE, I_TARGET, I_SRC, I_SITE_COUNT, I_TARGETS, I_RANK, I_NCOLS };
-
-static const struct {
-	const char *title, *key;
-	enum hwp_col_kind kind;
-	enum hwp_col_show show;
-} icols[I_NCOLS] = {
-	[I_COUNT] = { "Entries", "count", HWP_COL_COUNT, HWP_SHOW_ALL },
-	[I_SHARE] = { "Share", "share_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
-	[I_MISP] = { "Mispredicted", "mispredicted", HWP_COL_COUNT, HWP_SHOW_ALL },
-	[I_KIND] = { "Kind", "kind", HWP_COL_TEXT, HWP_SHOW_ALL },
-	[I_SITE] = { "Site", "site", HWP_COL_TEXT, HWP_SHOW_TEXT },
-	[I_TARGET] = { "Target", "target", HWP_COL_TEXT, HWP_SHOW_TEXT },
-	[I_SRC] = { "Source Line", "srcline", HWP_COL_TEXT, HWP_SHOW_TEXT },
-	[I_SITE_COUNT] = { "Site Entries", "site_count", HWP_COL_COUNT, HWP_SHOW_DATA },
-	[I_TARGETS] = { "Targets", "targets", HWP_COL_COUNT, HWP_SHOW_DATA },
-	[I_RANK] = { "Rank", "rank", HWP_COL_COUNT, HWP_SHOW_DATA },
-};
-
-/* "jump", "call", or "plt" for a jump in a PLT stub (its symbol says so). */
-static const char *indirect_kind(struct hwp_symbolizer *sym, const struct hwp_flow_indirect *s)
-{
-	struct hwp_loc_fields f;
-
-	if (s->call)
-		return "call";
-	hwp_loc__fields(sym, &s->site, &f);
-	return f.symbol && strstr(f.symbol, "@plt") ? "plt" : "jump";
-}
-
 static int print_indirect(struct flow_input *fi, const struct flow_opts *o)
 {
-	struct hwp_symbolizer *sym = report_input__symbolizer(&fi->in);
-	struct hwp_table *t = hwp_table__new();
-	size_t n;
-	const struct hwp_flow_indirect *s = hwp_flow__indirect(fi->flow, &n);
-	uint64_t shown = 0;
-	char buf[1024];
+	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o->ro.fmt, .limit = o->limit,
+				      .min_executions = o->min, .dso = o->dso, .sym = o->sym };
+	struct hwp_table *t = hwp_report__indirect(report_input__symbolizer(&fi->in), fi->flow, &ro);
 	int rc;
 
 	if (!t)
 		return cli_error("out of memory");
-	for (size_t k = 0; k < I_NCOLS; k++)
-		hwp_table__add_column_shown(t, icols[k].title, icols[k].key, icols[k].kind, icols[k].show);
-	hwp_report__add_loc_columns(t, HWP_LOC_NONE);
-	hwp_report__add_loc_columns(t, HWP_LOC_TARGET);
-	/* --limit counts sites: a site's distribution is shown whole */
-	for (size_t i = 0; i < n && shown < o->limit && s[i].count >= o->min; i++) {
-		if (!flow_input__keep(fi, o, &s[i].site))
-			continue;
-		shown++;
-		for (size_t k = 0; k < s[i].ntargets; k++) {
-			const struct hwp_flow_target *tg = &s[i].targets[k];
-
-			hwp_table__new_row(t);
-			hwp_table__set_count(t, I_COUNT, tg->count);
-			hwp_table__set_real(t, I_SHARE, 100 * tg->share);
-			hwp_table__set_count(t, I_MISP, tg->mispredicted);
-			hwp_table__set_text(t, I_KIND, indirect_kind(sym, &s[i]));
-			if (o->ro.fmt != HWP_TABLE_TEXT) {
-				hwp_table__set_count(t, I_SITE_COUNT, s[i].count);
-				hwp_table__set_count(t, I_TARGETS, s[i].ntargets);
-				hwp_table__set_count(t, I_RANK, k + 1);
-				hwp_report__set_loc(t, I_NCOLS, sym, &s[i].site);
-				hwp_report__set_loc(t, I_NCOLS + HWP_REPORT_LOC_COLUMNS, sym, &tg->loc);
-				continue;
-			}
-			/* the site once, above its targets */
-			if (k == 0) {
-				hwp_loc__format_addr(sym, &s[i].site, buf, sizeof(buf));
-				hwp_table__set_text(t, I_SITE, buf);
-				hwp_loc__format_srcline(sym, &s[i].site, buf, sizeof(buf));
-				hwp_table__set_text(t, I_SRC, buf);
-			}
-			hwp_loc__format_addr(sym, &tg->loc, buf, sizeof(buf));
-			hwp_table__set_text(t, I_TARGET, buf);
-		}
-	}
 	report_input__warn_missing(&fi->in, true);
 	rc = report_print_table(t, o->ro.fmt);
 	hwp_table__delete(t);

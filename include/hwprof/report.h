@@ -28,6 +28,7 @@
 #include "hwprof/flow.h"
 #include "hwprof/flow_diff.h"
 #include "hwprof/hwprof.h"
+#include "hwprof/paths.h"
 #include "hwprof/session.h"
 #include "hwprof/symbolize.h"
 #include "hwprof/table.h"
@@ -59,6 +60,18 @@ HWP_API struct hwp_table *hwp_report__conds(struct hwp_symbolizer *s, const stru
 /* F's basic blocks: executions, share of instructions, size (hwprof blocks). */
 HWP_API struct hwp_table *hwp_report__blocks(struct hwp_symbolizer *s, const struct hwp_flow *f,
 					     const struct hwp_report_opts *o);
+
+/* F's indirect branches, each site's targets by share (hwprof probs
+   --indirect): entries, share, mispredicted, kind (call, jump, plt), the
+   site (once, above its targets, in text) and the target; opts.limit
+   counts sites, opts.min_executions their entries. */
+HWP_API struct hwp_table *hwp_report__indirect(struct hwp_symbolizer *s, const struct hwp_flow *f,
+					       const struct hwp_report_opts *o);
+/* The paths P[0..N) (hwp_paths__build()): runs, share, blocks,
+   instructions, the function, the blocks' offsets and source lines (hwprof
+   paths); opts.min_executions counts runs. */
+HWP_API struct hwp_table *hwp_report__paths(struct hwp_symbolizer *s, const struct hwp_path *p, size_t n,
+					    const struct hwp_report_opts *o);
 
 /* The branch report REP, built with the sort keys KEYS[0..NKEYS), as a table
    (hwprof branches): overhead and count, and in text one column per key
