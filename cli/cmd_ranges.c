@@ -131,106 +131,29 @@ static int parse_opts(int argc, char **argv, struct ranges_opts *o)
 	return -1;
 }
 
-static int by_count(const void *a, const void *b)
-{
-	const struct hwp_branch_row *x = *(const struct hwp_branch_row *const *)a;
-	const struct hwp_branch_row *y = *(const struct hwp_branch_row *const *)b;
-
-	if (x->c.count != y->c.count)
-		return x->c.count < y->c.count ? 1 : -1;
-	if (x->key.from.module != y->key.from.module)
-		return x->key.from.module < y->key.from.module ? -1 : 1;
-	if (x->key.from.offset != y->key.from.offset)
-		return x->key.from.offset < y->key.from.offset ? -1 : 1;
-	return x->key.to.offset < y->key.to.offset ? -1 : x->key.to.offset > y->key.to.offset;
-}
-
-enum { C_COUNT, C_SHARE, C_BYTES, C_START, C_END, C_SRCLINE, C_DSO, NCOLS };
-
 static int print_ranges(struct report_input *in, const struct ranges_opts *o)
 {
-	struct hwp_symbolizer *sym = report_input__symbolizer(in);
-	const struct hwp_branch_table *t = hwp_branch_collector__ranges(in->collector);
-	uint64_t total = hwp_branch_table__total(t);
-	size_t n;
-	const struct hwp_branch_row *rows = hwp_branch_table__rows(t, &n);
-	const struct hwp_branch_row **order = malloc((n ? n : 1) * sizeof(*order));
-	struct hwp_table *tab = hwp_table__new();
-	char buf[1024];
+	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o->ro.fmt, .limit = o->limit };
+	struct hwp_table *t = hwp_report__ranges(report_input__symbolizer(in),
+						 hwp_branch_collector__ranges(in->collector), &ro);
 	int rc;
 
-	if (!order || !tab) {
-		free(order);
-		hwp_table__delete(tab);
+	if (!t)
 		return cli_error("out of memory");
-	}
-	for (size_t i = 0; i < n; i++)
-		order[i] = &rows[i];
-	qsort(order, n, sizeof(*order), by_count);
-	hwp_table__add_column_shown(tab, "Count", "count", HWP_COL_COUNT, HWP_SHOW_ALL);
-	hwp_table__add_column_shown(tab, "Share", "share_percent", HWP_COL_PERCENT, HWP_SHOW_ALL);
-	hwp_table__add_column_shown(tab, "Bytes", "bytes", HWP_COL_COUNT, HWP_SHOW_ALL);
-	hwp_table__add_column_shown(tab, "Start", "start", HWP_COL_TEXT, HWP_SHOW_TEXT);
-	hwp_table__add_column_shown(tab, "End", "end", HWP_COL_TEXT, HWP_SHOW_TEXT);
-	hwp_table__add_column_shown(tab, "Source Line", "srcline", HWP_COL_TEXT, HWP_SHOW_TEXT);
-	hwp_table__add_column_shown(tab, "Shared Object", "dso", HWP_COL_TEXT, HWP_SHOW_TEXT);
-	size_t start_col = hwp_report__add_loc_columns(tab, HWP_LOC_START);
-	size_t end_col = hwp_report__add_loc_columns(tab, HWP_LOC_END);
-	for (size_t i = 0; i < n && i < o->limit; i++) {
-		const struct hwp_branch_row *r = order[i];
-
-		hwp_table__new_row(tab);
-		hwp_table__set_count(tab, C_COUNT, r->c.count);
-		hwp_table__set_real(tab, C_SHARE, total ? 100.0 * (double)r->c.count / (double)total : 0);
-		/* the last instruction's length is not part of the key: bytes to its start */
-		hwp_table__set_count(tab, C_BYTES, r->key.to.offset - r->key.from.offset);
-		if (o->ro.fmt != HWP_TABLE_TEXT) {
-			hwp_report__set_loc(tab, start_col, sym, &r->key.from);
-			hwp_report__set_loc(tab, end_col, sym, &r->key.to);
-			continue;
-		}
-		hwp_loc__format_addr(sym, &r->key.from, buf, sizeof(buf));
-		hwp_table__set_text(tab, C_START, buf);
-		hwp_loc__format_addr(sym, &r->key.to, buf, sizeof(buf));
-		hwp_table__set_text(tab, C_END, buf);
-		hwp_loc__format_srcline(sym, &r->key.from, buf, sizeof(buf));
-		hwp_table__set_text(tab, C_SRCLINE, buf);
-		hwp_loc__format_dso(sym, &r->key.from, buf, sizeof(buf));
-		hwp_table__set_text(tab, C_DSO, buf);
-	}
 	report_input__warn_missing(in, true);
-	rc = report_print_table(tab, o->ro.fmt);
-	free(order);
-	hwp_table__delete(tab);
+	rc = report_print_table(t, ro.fmt);
+	hwp_table__delete(t);
 	return rc;
-}
-
-static void stats_row(struct hwp_table *t, const char *outcome, const char *reason, uint64_t n, uint64_t pairs)
-{
-	hwp_table__new_row(t);
-	hwp_table__set_text(t, 0, outcome);
-	hwp_table__set_text(t, 1, reason);
-	hwp_table__set_count(t, 2, n);
-	hwp_table__set_real(t, 3, pairs ? 100.0 * (double)n / (double)pairs : 0);
 }
 
 static int print_stats(struct report_input *in, const struct ranges_opts *o)
 {
 	const struct hwp_range_stats *st = hwp_branch_collector__range_stats(in->collector);
-	struct hwp_table *t = hwp_table__new();
+	struct hwp_table *t = hwp_report__range_stats(st);
 	int rc;
 
 	if (!t)
 		return cli_error("out of memory");
-	hwp_table__add_column(t, "Outcome", "outcome", HWP_COL_TEXT);
-	hwp_table__add_column(t, "Reason", "reason", HWP_COL_TEXT);
-	hwp_table__add_column(t, "Ranges", "ranges", HWP_COL_COUNT);
-	hwp_table__add_column(t, "Share", "share_percent", HWP_COL_PERCENT);
-	stats_row(t, "all", NULL, st->pairs, st->pairs);
-	stats_row(t, "accepted", NULL, st->accepted, st->pairs);
-	stats_row(t, "accepted", "not_decoded", st->unchecked, st->pairs);
-	for (int r = 0; r < HWP_RANGE_REJECT_NR; r++)
-		stats_row(t, "rejected", hwp_range_reject__name(r), st->rejected[r], st->pairs);
 	if (o->ro.fmt == HWP_TABLE_TEXT)
 		printf("%llu ranges between consecutive branch records; %zu distinct accepted\n",
 		       (unsigned long long)st->pairs, st->distinct);

@@ -73,6 +73,15 @@ HWP_API struct hwp_table *hwp_report__indirect(struct hwp_symbolizer *s, const s
 HWP_API struct hwp_table *hwp_report__paths(struct hwp_symbolizer *s, const struct hwp_path *p, size_t n,
 					    const struct hwp_report_opts *o);
 
+/* The fall-through ranges RANGES (hwp_branch_collector__ranges()) by count
+   (hwprof ranges): count, share, bytes, start, end; opts.min_executions
+   counts entries, opts.dso and opts.sym apply to the start. */
+HWP_API struct hwp_table *hwp_report__ranges(struct hwp_symbolizer *s, const struct hwp_branch_table *ranges,
+					     const struct hwp_report_opts *o);
+/* What became of the ranges between consecutive branch records: all,
+   accepted (and not decoded), rejected by reason (hwprof ranges --stats). */
+HWP_API struct hwp_table *hwp_report__range_stats(const struct hwp_range_stats *st);
+
 /* The branch report REP, built with the sort keys KEYS[0..NKEYS), as a table
    (hwprof branches): overhead and count, and in text one column per key
    as perf prints it; in JSON and CSV the branches counted, the flag keys
