@@ -29,6 +29,7 @@
 #include "hwprof/flow_diff.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/paths.h"
+#include "hwprof/pipeline.h"
 #include "hwprof/session.h"
 #include "hwprof/symbolize.h"
 #include "hwprof/table.h"
@@ -194,6 +195,34 @@ HWP_API struct hwp_table *hwp_report__callgraph(struct hwp_symbolizer *s, struct
    (hwp_errmsg(); CSV and HTML, which hold one table, are refused). */
 HWP_API int hwp_report__print_callgraph_function(struct hwp_symbolizer *s, struct hwp_call_graph *cg,
 						 const char *name, const struct hwp_report_opts *o, FILE *out);
+
+/*
+ * The HTML report (hwprof report --html): one self-contained page (no
+ * network, no external scripts) of every report of a pass (summary,
+ * findings, hot branches, mispredicts, probabilities, blocks, block
+ * latency with its chart, the flame graph, memory), each table sortable
+ * and filterable; or the comparison of two passes (the changes, both
+ * summaries, the second's findings). The sections show what the pipeline
+ * ran: ask HWP_ANALYSIS_FLOW, TIMING, CALLS and MEM for the whole page
+ * (FLOW and TIMING for a comparison).
+ */
+struct hwp_html_report_opts {
+	size_t sz;          /* sizeof(struct hwp_html_report_opts) */
+	uint64_t limit;     /* rows per table (0: 50) */
+	const char *input;  /* the recording's name in the title and summary */
+	const char *before, *after; /* the compared recordings' names */
+	const char *path;   /* the page's name in a write error (NULL: none) */
+};
+/* Writes P's page to OUT. Whatever fails, the page is finished with the
+   sections made so far. 0 or <0 (hwp_errmsg()). */
+HWP_API int hwp_report__html(struct hwp_pipeline *p, const struct hwp_html_report_opts *o, FILE *out);
+/* Writes the comparison of BEFORE and AFTER to OUT; the same rules. */
+HWP_API int hwp_report__html_diff(struct hwp_pipeline *before, struct hwp_pipeline *after,
+				  const struct hwp_html_report_opts *o, FILE *out);
+/* P's summary as an Item/Value table: INPUT (its name), host, events,
+   samples, branch entries, fall-through ranges, instructions, memory
+   samples. NULL: out of memory. */
+HWP_API struct hwp_table *hwp_report__summary(struct hwp_pipeline *p, const char *input);
 
 /* The location of a row as data columns, named PREFIX + module, build_id,
    offset, vaddr, symbol, demangled, sym_offset, file, line (shown in JSON

@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: MIT */
+/* The HTML report (hwprof report --html): every report of one pass in one
+   self-contained page, or the comparison of two passes. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwprof/branch_report.h"
+#include "hwprof/data_src.h"
+#include "hwprof/flame.h"
+#include "hwprof/html_page.h"
+#include "hwprof/perf_data.h"
+#include "report/report_internal.h"
+#include "util/opts.h"
+
+/* What a page's sections read from one pass. */
+struct page_input {
+	struct hwp_pipeline *p;
+	struct hwp_symbolizer *sym;
+	struct hwp_branch_collector *col;
+	struct hwp_flow *flow;
+	struct hwp_timing *timing; /* NULL: no cycle counts */
+	struct hwp_call_graph *calls;
+	struct hwp_mem_report *mem;
+};
+
+static void page_input(struct page_input *in, struct hwp_pipeline *p)
+{
+	in->p = p;
+	in->sym = hwp_pipeline__symbolizer(p);
+	in->col = hwp_pipeline__branches(p);
+	in->flow = hwp_pipeline__flow(p);
+	in->timing = hwp_pipeline__timing(p);
+	if (in->timing && hwp_timing__source(in->timing) == HWP_CYCLES_NONE)
+		in->timing = NULL; /* no cycle counts: nothing timed */
+	in->calls = hwp_pipeline__call_graph(p);
+	in->mem = hwp_pipeline__mem(p);
+}
+
+/* A two-column table: what, and how much. */
+static void fact(struct hwp_table *t, const char *what, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fact(struct hwp_table *t, const char *what, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	hwp_table__new_row(t);
+	hwp_table__set_text(t, 0, what);
+	hwp_table__set_text(t, 1, buf);
+}
+
+struct hwp_table *hwp_report__summary(struct hwp_pipeline *p, const char *input)
+{
+	struct hwp_table *t = hwp_table__new();
+	struct hwp_session *s = hwp_pipeline__session(p);
+	struct hwp_branch_collector *col = hwp_pipeline__branches(p);
+	struct hwp_flow *flow = hwp_pipeline__flow(p);
+	struct hwp_mem_report *mem = hwp_pipeline__mem(p);
+	struct hwp_reader *r = hwp_session__reader(s);
+	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(col);
+	const struct hwp_range_stats *rs = hwp_branch_collector__range_stats(col);
+	const struct hwp_flow_stats *fs = flow ? hwp_flow__stats(flow) : NULL;
+	const struct hwp_header_info *h = hwp_session__header(s);
+	char why[512] = "";
+
+	if (!t)
+		return NULL;
+	hwp_table__add_column(t, "Item", "item", HWP_COL_TEXT);
+	hwp_table__add_column(t, "Value", "value", HWP_COL_TEXT);
+	fact(t, "Input", "%s", input);
+	if (h && h->hostname)
+		fact(t, "Host", "%s (%s)", h->hostname, h->osrelease ? h->osrelease : "?");
+	for (size_t i = 0; i < hwp_reader__nr_evsels(r); i++) {
+		const struct hwp_evsel *e = hwp_reader__evsel(r, i);
+
+		fact(t, "Event", "%s", e->name ? e->name : "?");
+	}
+	fact(t, "Samples", "%" PRIu64 " (%" PRIu64 " with a branch stack)", st->samples, st->branch_samples);
+	fact(t, "Branch entries", "%" PRIu64 " (%.1f per stack)", st->entries,
+	     st->branch_samples ? (double)st->entries / (double)st->branch_samples : 0);
+	for (int k = 0; k < HWP_RANGE_REJECT_NR; k++)
+		if (rs->rejected[k])
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s %" PRIu64, *why ? ", " : "",
+				 hwp_range_reject__name(k), rs->rejected[k]);
+	fact(t, "Fall-through ranges", "%" PRIu64 " of %" PRIu64 " accepted%s%s%s", rs->accepted, rs->pairs,
+	     *why ? " (rejected: " : "", why, *why ? ")" : "");
+	if (fs)
+		fact(t, "Instructions in the ranges", "%" PRIu64 " (%" PRIu64 " ranges not decoded)", fs->instructions,
+		     fs->range_runs_skipped);
+	if (mem) {
+		const struct hwp_mem_stats *ms = hwp_mem_report__totals(mem);
+
+		fact(t, "Memory samples", "%" PRIu64 " (%" PRIu64 " loads, %" PRIu64 " stores, %" PRIu64 " HITM)%s",
+		     ms->samples, ms->loads, ms->stores, ms->hitm,
+		     hwp_mem_report__modelled(mem) ? "; modelled by the emulator's cache" : "");
+	}
+	return t;
+}
+
+/* Adds T under a section; <0 when T could not be made (hwp_errmsg()). */
+static int section(struct hwp_html_page *page, const char *title, const char *note, struct hwp_table *t)
+{
+	hwp_html_page__section(page, title, note);
+	if (!t)
+		return -1;
+	hwp_html_page__table(page, t);
+	hwp_table__delete(t);
+	return 0;
+}
+
+static int findings(struct hwp_html_page *page, const struct page_input *in, const struct hwp_report_opts *ro)
+{
+	struct hwp_advise_opts ao = { .sz = sizeof(ao) };
+	struct hwp_advisor *a = hwp_pipeline__advise(in->p, &ao);
+	const struct hwp_finding *f;
+	size_t n;
+	int rc;
+
+	if (!a)
+		return -1;
+	f = hwp_advisor__findings(a, &n);
+	rc = section(page, "Findings (hwprof advise)",
+		     n ? "Largest estimated share of the work first; each row's action says what to do."
+		       : "No finding above the default thresholds.",
+		     hwp_report__findings(in->sym, f, n, -1, ro));
+	hwp_advisor__delete(a);
+	return rc;
+}
+
+/* The chart C, inlined in the page. */
+static int chart_into(struct hwp_html_page *page, struct hwp_chart *c)
+{
+	struct hwp_outbuf o;
+	size_t len;
+	char *svg;
+
+	if (hwp_outbuf__init(&o, NULL) < 0)
+		return hwp_set_error(ENOMEM, "out of memory");
+	hwp_chart__render(c, &o);
+	if (!(svg = hwp_outbuf__take(&o, &len)))
+		return hwp_set_error(ENOMEM, "out of memory");
+	hwp_html_page__svg(page, svg, len);
+	free(svg);
+	return 0;
+}
+
+/* Block latency: the table of the blocks by total cycles, and the chart of
+   the hottest block with two peaks (else of the hottest block). */
+static int timing_section(struct hwp_html_page *page, const struct page_input *in, const struct hwp_report_opts *ro)
+{
+	enum hwp_cycles_source src;
+	const struct hwp_timing_block *b;
+	size_t n, *idx, pick = 0;
+	char title[1100], name[1024];
+	int rc;
+
+	if (!in->timing) {
+		hwp_html_page__section(page, "Block latency (hwprof timing)",
+				       "The recording carries no cycle counts (AMD LBRv2, stacks synthesized from a trace, "
+				       "or recorded with no_cycles): no block latency.");
+		return 0;
+	}
+	src = hwp_timing__source(in->timing);
+	b = hwp_timing__blocks(in->timing, &n);
+	if (!(idx = calloc(n ? n : 1, sizeof(*idx))))
+		return hwp_set_error(ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	rc = section(page, "Block latency (hwprof timing)",
+		     src == HWP_CYCLES_MODELLED
+			     ? "Cycles per basic block, by total cycles. Cycles are MODELLED by hwprof's emulator "
+			       "(a cost model), not measured on hardware."
+			     : "Cycles per basic block from the branch records' cycle counts, by total cycles.",
+		     hwp_report__timing_blocks(in->sym, in->timing, idx, n, ro));
+	free(idx);
+	if (rc || !n)
+		return rc;
+	for (size_t i = 0; i < n && i < ro->limit; i++)
+		if (b[i].d.nmodes >= 2) {
+			pick = i;
+			break;
+		}
+	hwp_report__timing_block_name(in->sym, &b[pick].start, &b[pick].end, name, sizeof(name));
+	snprintf(title, sizeof(title), "Block latency: %s", name);
+	struct hwp_chart *c = hwp_report__timing_chart(title, &b[pick].d, src, "one basic block");
+	if (!c)
+		return -1;
+	rc = chart_into(page, c);
+	hwp_chart__delete(c);
+	return rc;
+}
+
+/* The flame graph of the samples' call stacks, inlined (hwprof flame's SVG). */
+static int flame_section(struct hwp_html_page *page, const struct page_input *in)
+{
+	struct hwp_call_graph_stats st = { 0 };
+	struct hwp_flame_svg_opts so = { .sz = sizeof(so), .title = "Flame graph (hwprof flame)" };
+	struct hwp_flame *f;
+	struct hwp_outbuf o;
+	size_t len;
+	char *svg = NULL;
+
+	if (in->calls)
+		hwp_call_graph__stats(in->calls, &st);
+	if (!st.with_callchain) {
+		hwp_html_page__section(page, "Flame graph (hwprof flame)",
+				       "The samples carry no call stacks: record with perf record -g or --call-graph lbr for one.");
+		return 0;
+	}
+	hwp_html_page__section(page, "Flame graph (hwprof flame)",
+			       "Call stacks of the samples: hover for counts, click to zoom, search by name.");
+	if (!(f = hwp_flame__new()) ||
+	    hwp_flame__add_call_graph(f, HWP_FLAME_AFTER, in->calls, hwp_pipeline__session(in->p), false) < 0 ||
+	    hwp_outbuf__init(&o, NULL) < 0) {
+		hwp_flame__delete(f);
+		return -1;
+	}
+	if (hwp_flame__render_svg(f, &o, &so) < 0 || !(svg = hwp_outbuf__take(&o, &len))) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", hwp_errmsg());
+		hwp_outbuf__finish(&o);
+		hwp_flame__delete(f);
+		return hwp_set_error(EIO, "writing the flame graph: %s", why);
+	}
+	hwp_html_page__svg(page, svg, len);
+	free(svg);
+	hwp_flame__delete(f);
+	return 0;
+}
+
+/* Memory: where the sampled accesses were served from, and the source
+   lines with the most load latency (hwprof mem's tables, shortened). */
+static int mem_section(struct hwp_html_page *page, const struct page_input *in, uint64_t limit)
+{
+	const struct hwp_mem_stats *ms = hwp_mem_report__totals(in->mem);
+	const struct hwp_mem_group *g;
+	size_t n = hwp_mem_report__groups(in->mem, HWP_MEM_BY_LINE, &g);
+	struct hwp_table *src = hwp_table__new(), *lines = hwp_table__new();
+	char buf[512];
+	int rc;
+
+	if (!src || !lines || n == (size_t)-1) {
+		hwp_table__delete(src);
+		hwp_table__delete(lines);
+		return -1;
+	}
+	hwp_table__add_column(src, "Data Source", "source", HWP_COL_TEXT);
+	hwp_table__add_column(src, "Samples", "samples", HWP_COL_COUNT);
+	hwp_table__add_column(src, "Share", "share_percent", HWP_COL_PERCENT);
+	hwp_table__add_column(src, "Mean Latency", "mean_latency", HWP_COL_REAL);
+	for (int s = 0; s < HWP_MEM_SRC__COUNT; s++) {
+		if (!ms->by_source[s])
+			continue;
+		hwp_table__new_row(src);
+		hwp_table__set_text(src, 0, hwp_mem_source__name((enum hwp_mem_source)s));
+		hwp_table__set_count(src, 1, ms->by_source[s]);
+		hwp_table__set_real(src, 2, 100.0 * (double)ms->by_source[s] / (double)ms->samples);
+		hwp_table__set_real(src, 3, (double)ms->lat_by_source[s] / (double)ms->by_source[s]);
+	}
+	hwp_table__add_column(lines, "Samples", "samples", HWP_COL_COUNT);
+	hwp_table__add_column(lines, "Loads", "loads", HWP_COL_COUNT);
+	hwp_table__add_column(lines, "Latency %", "latency_percent", HWP_COL_PERCENT);
+	hwp_table__add_column(lines, "Mean Latency", "mean_latency", HWP_COL_REAL);
+	hwp_table__add_column(lines, "DRAM %", "dram_percent", HWP_COL_PERCENT);
+	hwp_table__add_column(lines, "HITM", "hitm", HWP_COL_COUNT);
+	hwp_table__add_column(lines, "Function", "symbol", HWP_COL_TEXT);
+	hwp_table__add_column(lines, "Source Line", "srcline", HWP_COL_TEXT);
+	for (size_t i = 0; i < n && i < limit; i++) {
+		const struct hwp_mem_stats *st = &g[i].st;
+		uint64_t dram = st->by_source[HWP_MEM_SRC_LOCAL_DRAM] + st->by_source[HWP_MEM_SRC_REMOTE_DRAM];
+
+		hwp_table__new_row(lines);
+		hwp_table__set_count(lines, 0, st->samples);
+		hwp_table__set_count(lines, 1, st->loads);
+		hwp_table__set_real(lines, 2, ms->lat_sum ? 100.0 * (double)st->lat_sum / (double)ms->lat_sum : 0);
+		hwp_table__set_real(lines, 3, st->samples ? (double)st->lat_sum / (double)st->samples : 0);
+		hwp_table__set_real(lines, 4, st->loads ? 100.0 * (double)dram / (double)st->loads : 0);
+		hwp_table__set_count(lines, 5, st->hitm);
+		hwp_table__set_text(lines, 6, g[i].symbol ? g[i].symbol : "?");
+		snprintf(buf, sizeof(buf), "%s:%u", g[i].file ? g[i].file : "??", g[i].line);
+		hwp_table__set_text(lines, 7, buf);
+	}
+	rc = section(page, "Memory (hwprof mem)",
+		     hwp_mem_report__modelled(in->mem)
+			     ? "Precise memory samples by data source; latencies and sources MODELLED by hwprof's "
+			       "emulated cache hierarchy, not measured."
+			     : "Precise memory samples (PEBS/IBS) by data source.",
+		     src);
+	if (!rc)
+		rc = section(page, "Memory by source line", "Source lines by sampled accesses, with their load latency.",
+			     lines);
+	else
+		hwp_table__delete(lines);
+	return rc;
+}
+
+/* hwprof branches' table with its default keys. */
+static struct hwp_table *branches_table(const struct page_input *in, const struct hwp_report_opts *ro)
+{
+	struct hwp_branch_report_filter filter = { 0 };
+	struct hwp_branch_report_opts bo = { .sz = sizeof(bo), .filter = &filter };
+	enum hwp_branch_key_id keys[HWP_MAX_SORT_KEYS];
+	struct hwp_branch_report *rep;
+	struct hwp_table *t;
+	int n = hwp_branch_keys__parse("dso_from,symbol_from,dso_to,symbol_to", keys, HWP_MAX_SORT_KEYS - 1);
+
+	if (n < 0)
+		return NULL;
+	rep = hwp_branch_report__new_opts(hwp_branch_collector__table(in->col), in->sym, keys, (size_t)n, &bo);
+	t = rep ? hwp_report__branches(in->sym, rep, keys, (size_t)n, NULL, ro) : NULL;
+	hwp_branch_report__delete(rep);
+	return t;
+}
+
+static int one_recording(struct hwp_html_page *page, const struct page_input *in, const char *input,
+			 const struct hwp_report_opts *ro)
+{
+	/* the fall-through tables hide branches and blocks never executed */
+	struct hwp_report_opts fo = *ro;
+	struct hwp_exec_source es = { .flow = in->flow };
+	int rc;
+
+	fo.min_executions = 1;
+	if ((rc = section(page, "Summary", NULL, hwp_report__summary(in->p, input))) ||
+	    (rc = findings(page, in, ro)))
+		return rc;
+	if (!in->flow) /* memory samples alone */
+		return mem_section(page, in, ro->limit);
+	size_t nc;
+	const struct hwp_flow_cond *c = hwp_flow__conds(in->flow, &nc);
+	if ((rc = section(page, "Hot branches (hwprof branches)",
+			  "Taken branches by module and symbol, most sampled first.", branches_table(in, ro))) ||
+	    (rc = section(page, "Mispredicts (hwprof mispredicts)",
+			  "Branches by mispredicted entries; rates per execution for conditional branches "
+			  "(taken mispredicts only: a lower bound).",
+			  hwp_report__mispredicts(in->sym, hwp_branch_collector__table(in->col), &es, &fo))) ||
+	    (rc = section(page, "Branch probabilities (hwprof probs)",
+			  "Conditional branches by sampled executions, taken probability with its 95% Wilson interval.",
+			  hwp_report__conds(in->sym, c, nc, &fo))))
+		return rc;
+	if ((rc = section(page, "Hot blocks (hwprof blocks)", "Basic blocks by sampled executions and instructions.",
+			  hwp_report__blocks(in->sym, in->flow, &fo))))
+		return rc;
+	if ((rc = timing_section(page, in, ro)) || (rc = flame_section(page, in)))
+		return rc;
+	return in->mem ? mem_section(page, in, ro->limit) : 0;
+}
+
+static int comparison(struct hwp_html_page *page, const struct page_input *b, const struct page_input *a,
+		      const struct hwp_html_report_opts *o, const struct hwp_report_opts *ro)
+{
+	struct hwp_flow_diff_opts dopt = { .sz = sizeof(dopt) };
+	struct hwp_flow_diff *d = hwp_flow_diff__new(b->flow, b->col, a->flow, a->col, &dopt);
+	int rc;
+
+	if (!d || (b->timing && a->timing && hwp_flow_diff__add_timing(d, b->timing, a->timing) < 0)) {
+		hwp_flow_diff__delete(d);
+		return -1;
+	}
+	const struct hwp_flow_diff_stats *st = hwp_flow_diff__stats(d);
+	char note[512];
+
+	snprintf(note, sizeof(note), "%zu significant changes among %zu functions, %zu blocks and %zu branches%s.",
+		 st->significant, st->functions, st->blocks, st->branches,
+		 st->matched_by_symbol ? " (build-ids differ: matched by symbol and line)" : "");
+	rc = section(page, "Changes (hwprof diff)", note, hwp_report__diff(b->sym, a->sym, d, false, ro));
+	hwp_flow_diff__delete(d);
+	if (!rc)
+		rc = section(page, "Before", NULL, hwp_report__summary(b->p, o->before));
+	if (!rc)
+		rc = section(page, "After", NULL, hwp_report__summary(a->p, o->after));
+	if (!rc)
+		rc = findings(page, a, ro);
+	return rc;
+}
+
+/* The page of one pass (B alone) or of the comparison of B and A, on OUT.
+   Whatever fails, the page is finished: the sections made so far. */
+static int write_page(struct hwp_pipeline *before, struct hwp_pipeline *after,
+		      const struct hwp_html_report_opts *opts, FILE *out)
+{
+	struct hwp_html_report_opts o;
+	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = HWP_TABLE_HTML };
+	struct page_input b, a;
+	struct hwp_outbuf ob;
+	struct hwp_html_page *page;
+	char title[512], why[512];
+	int rc, err;
+
+	if (HWP_OPTS_LOAD(opts, &o, struct hwp_html_report_opts))
+		return -EINVAL;
+	ro.limit = o.limit ? o.limit : 50;
+	if (!o.input)
+		o.input = "perf.data";
+	if (!o.before)
+		o.before = "before";
+	if (!o.after)
+		o.after = "after";
+	page_input(&b, before);
+	if (after)
+		page_input(&a, after);
+	if (hwp_outbuf__init(&ob, out) < 0)
+		return hwp_set_error(ENOMEM, "out of memory");
+	if (after)
+		snprintf(title, sizeof(title), "hwprof: %s -> %s", o.before, o.after);
+	else
+		snprintf(title, sizeof(title), "hwprof report: %s", o.input);
+	if (!(page = hwp_html_page__new(&ob, title))) {
+		snprintf(why, sizeof(why), "%s", hwp_errmsg());
+		hwp_outbuf__finish(&ob);
+		return hwp_set_error(ENOMEM, "%s", why);
+	}
+	rc = after ? comparison(page, &b, &a, &o, &ro) : one_recording(page, &b, o.input, &ro);
+	if (rc < 0) /* the finishing below must not overwrite why */
+		snprintf(why, sizeof(why), "%s", hwp_errmsg());
+	err = hwp_html_page__finish(page);
+	if (!err)
+		err = hwp_outbuf__finish(&ob);
+	else
+		hwp_outbuf__finish(&ob);
+	if (rc < 0)
+		return hwp_set_error(EIO, "%s", why);
+	if (err)
+		return hwp_set_error(-err, "%s%swrite failed: %s", o.path ? o.path : "", o.path ? ": " : "",
+				     hwp_strerror(err));
+	return 0;
+}
+
+int hwp_report__html(struct hwp_pipeline *p, const struct hwp_html_report_opts *o, FILE *out)
+{
+	return write_page(p, NULL, o, out);
+}
+
+int hwp_report__html_diff(struct hwp_pipeline *before, struct hwp_pipeline *after,
+			  const struct hwp_html_report_opts *o, FILE *out)
+{
+	return write_page(before, after, o, out);
+}
