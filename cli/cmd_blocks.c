@@ -7,7 +7,6 @@
 #include "cli.h"
 #include "cli_flow.h"
 #include "hwprof/report.h"
-#include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
@@ -26,17 +25,11 @@ static const char usage[] =
 	CLI_COMMON_HELP
 	"  -h, --help           this text\n";
 
-struct hwp_table *blocks_table(struct flow_input *fi, const struct flow_opts *o)
+static int print_blocks(struct flow_input *fi, const struct flow_opts *o)
 {
 	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o->ro.fmt, .limit = o->limit,
 				      .min_executions = o->min, .dso = o->dso, .sym = o->sym };
-
-	return hwp_report__blocks(report_input__symbolizer(&fi->in), fi->flow, &ro);
-}
-
-static int print_blocks(struct flow_input *fi, const struct flow_opts *o)
-{
-	struct hwp_table *t = blocks_table(fi, o);
+	struct hwp_table *t = hwp_report__blocks(report_input__symbolizer(&fi->in), fi->flow, &ro);
 	int rc;
 
 	if (!t)

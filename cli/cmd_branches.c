@@ -9,7 +9,6 @@
 #include "cli_report.h"
 #include "cli_fleet.h"
 #include "hwprof/report.h"
-#include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
@@ -144,25 +143,6 @@ static int print_table(const struct hwp_branch_table *tab, const struct hwp_bran
 	hwp_table__delete(t);
 	hwp_branch_report__delete(rep);
 	return rc;
-}
-
-struct hwp_table *branches_table(struct report_input *in, uint64_t limit)
-{
-	struct branches_opts o = { .limit = limit };
-	struct hwp_branch_report_opts bo = { .sz = sizeof(bo), .filter = &o.filter };
-	struct hwp_report_opts to = { .sz = sizeof(to), .fmt = HWP_TABLE_HTML, .limit = limit };
-	struct hwp_symbolizer *sym = report_input__symbolizer(in);
-	struct hwp_branch_report *rep;
-	struct hwp_table *t;
-	int n = hwp_branch_keys__parse("dso_from,symbol_from,dso_to,symbol_to", o.keys, HWP_MAX_SORT_KEYS - 1);
-
-	if (n < 0)
-		return NULL;
-	o.nkeys = (size_t)n;
-	rep = hwp_branch_report__new_opts(hwp_branch_collector__table(in->collector), sym, o.keys, o.nkeys, &bo);
-	t = rep ? hwp_report__branches(sym, rep, o.keys, o.nkeys, NULL, &to) : NULL;
-	hwp_branch_report__delete(rep);
-	return t;
 }
 
 static int print_report(struct report_input *in, struct branches_opts *o)

@@ -8,7 +8,6 @@
 #include "cli_fleet.h"
 #include "cli_report.h"
 #include "hwprof/report.h"
-#include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/flow.h"
 #include "hwprof/hwprof.h"
@@ -101,16 +100,6 @@ static bool say_no_information(const char *input, const struct hwp_branch_collec
 	       : st->no_flags_filter ? "recorded with -j ...,no_flags"
 				     : "neither the mispredicted nor the predicted bit is set in any entry");
 	return true;
-}
-
-struct hwp_table *mispredicts_table(struct report_input *in, struct hwp_flow *f, uint64_t limit,
-				     uint64_t min_samples, enum hwp_table_format fmt)
-{
-	struct hwp_exec_source es = { .flow = f };
-	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = fmt, .limit = limit, .min_executions = min_samples };
-
-	return hwp_report__mispredicts(report_input__symbolizer(in), hwp_branch_collector__table(in->collector),
-				       f ? &es : NULL, &ro);
 }
 
 /* The ranked table of TAB's branches; the exit code. ES (NULL: none) gives

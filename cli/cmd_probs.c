@@ -8,7 +8,6 @@
 #include "cli.h"
 #include "cli_flow.h"
 #include "hwprof/report.h"
-#include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
@@ -80,14 +79,6 @@ static struct hwp_table *conds_table(struct hwp_symbolizer *sym, const struct hw
 				      .min_executions = o->min, .dso = o->dso, .sym = o->sym };
 
 	return hwp_report__conds(sym, c, n, &ro);
-}
-
-struct hwp_table *probs_table(struct flow_input *fi, const struct flow_opts *o)
-{
-	size_t n;
-	const struct hwp_flow_cond *c = hwp_flow__conds(fi->flow, &n);
-
-	return conds_table(report_input__symbolizer(&fi->in), c, n, o);
 }
 
 int probs_print_conds(struct hwp_symbolizer *sym, const struct hwp_flow_cond *c, size_t n,
