@@ -85,87 +85,6 @@ static int parse_opts(int argc, char **argv, struct c2c_opts *o)
 	return -1;
 }
 
-enum {
-	C_RANK, C_ADDR, C_OBJECT, C_DMOD, C_DOFF, C_HITM, C_STORES, C_LOADS, C_SAMPLES, C_AVGLAT,
-	C_THREADS, C_CPUS, C_OFFSET, C_CODE, C_LOC0
-};
-
-static struct hwp_table *c2c_table(struct hwp_mem_report *r, const struct hwp_c2c *c, uint64_t limit)
-{
-	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp_mem_report__session(r));
-	const struct hwp_c2c_line *lines;
-	const struct hwp_c2c_access *acc = hwp_c2c__accesses(c);
-	size_t n = hwp_c2c__lines(c, &lines);
-	struct hwp_table *t = hwp_table__new();
-
-	if (!t)
-		return NULL;
-	hwp_table__add_column(t, "#", "rank", HWP_COL_COUNT);
-	hwp_table__add_column(t, "Cache line", "line_addr", HWP_COL_HEX);
-	hwp_table__add_column(t, "Data object", "data_object", HWP_COL_TEXT);
-	hwp_table__add_column_shown(t, "data_module", "data_module", HWP_COL_TEXT, HWP_SHOW_DATA);
-	hwp_table__add_column_shown(t, "data_offset", "data_offset", HWP_COL_HEX, HWP_SHOW_DATA);
-	hwp_table__add_column(t, "HITM", "hitm", HWP_COL_COUNT);
-	hwp_table__add_column(t, "Stores", "stores", HWP_COL_COUNT);
-	hwp_table__add_column(t, "Loads", "loads", HWP_COL_COUNT);
-	hwp_table__add_column(t, "Samples", "samples", HWP_COL_COUNT);
-	hwp_table__add_column(t, "Avg lat", "avg_latency", HWP_COL_REAL);
-	hwp_table__add_column(t, "Threads", "threads", HWP_COL_COUNT);
-	hwp_table__add_column(t, "CPUs", "cpus", HWP_COL_COUNT);
-	hwp_table__add_column(t, "Offset", "line_offset", HWP_COL_HEX);
-	hwp_table__add_column_shown(t, "Code", "code", HWP_COL_TEXT, HWP_SHOW_TEXT);
-	hwp_report__add_loc_columns(t, HWP_LOC_NONE);
-	for (size_t i = 0; i < n && (!limit || i < limit); i++) {
-		const struct hwp_c2c_line *l = &lines[i];
-		const char *mod = l->data_module >= 0 && sym ? hwp_symbolizer__module_name(sym, l->data_module)
-							     : NULL;
-		char obj[512];
-
-		if (mod)
-			snprintf(obj, sizeof(obj), "%s+0x%" PRIx64, mod, l->data_offset);
-		else
-			snprintf(obj, sizeof(obj), "%s (pid %d)", l->region ? l->region : "unknown", (int)l->pid);
-		/* the line */
-		hwp_table__new_row(t);
-		hwp_table__set_count(t, C_RANK, i + 1);
-		hwp_table__set_count(t, C_ADDR, l->addr);
-		hwp_table__set_text(t, C_OBJECT, obj);
-		hwp_table__set_text(t, C_DMOD, mod);
-		hwp_table__set_count(t, C_DOFF, l->data_offset);
-		hwp_table__set_count(t, C_HITM, l->hitm);
-		hwp_table__set_count(t, C_STORES, l->stores);
-		hwp_table__set_count(t, C_LOADS, l->loads);
-		hwp_table__set_count(t, C_SAMPLES, l->samples);
-		hwp_table__set_real(t, C_AVGLAT, l->samples ? (double)l->lat_sum / (double)l->samples : 0);
-		hwp_table__set_count(t, C_THREADS, l->nr_tids);
-		hwp_table__set_count(t, C_CPUS, l->nr_cpus);
-		/* its offsets and the code touching them */
-		for (size_t k = l->first; k < l->first + l->nr; k++) {
-			const struct hwp_c2c_access *x = &acc[k];
-			char code[768], src[512];
-
-			hwp_table__new_row(t);
-			hwp_table__set_count(t, C_RANK, i + 1);
-			hwp_table__set_count(t, C_HITM, x->hitm);
-			hwp_table__set_count(t, C_STORES, x->stores);
-			hwp_table__set_count(t, C_LOADS, x->loads);
-			hwp_table__set_count(t, C_SAMPLES, x->samples);
-			hwp_table__set_real(t, C_AVGLAT, x->samples ? (double)x->lat_sum / (double)x->samples : 0);
-			hwp_table__set_count(t, C_THREADS, x->nr_tids);
-			hwp_table__set_count(t, C_CPUS, x->nr_cpus);
-			hwp_table__set_count(t, C_OFFSET, x->offset);
-			hwp_loc__format_srcline(sym, &x->code, src, sizeof(src));
-			if (x->symbol)
-				snprintf(code, sizeof(code), "%s+0x%" PRIx64 " %s", x->symbol, x->sym_offset, src);
-			else
-				snprintf(code, sizeof(code), "%s", src);
-			hwp_table__set_text(t, C_CODE, code);
-			hwp_report__set_loc(t, C_LOC0, sym, &x->code);
-		}
-	}
-	return t;
-}
-
 int cmd_c2c(int argc, char **argv)
 {
 	struct c2c_opts o;
@@ -181,6 +100,7 @@ int cmd_c2c(int argc, char **argv)
 		return cli_error("%s", hwp_errmsg());
 	struct hwp_mem_report_opts mo = { .sz = sizeof(mo), .cache_line = o.cache_line };
 	struct hwp_mem_report *r = hwp_mem_report__new(s, &mo);
+	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o.r.fmt, .limit = o.limit };
 	struct hwp_c2c *c = NULL;
 	struct hwp_table *t = NULL;
 
@@ -189,19 +109,11 @@ int cmd_c2c(int argc, char **argv)
 	} else if (hwp_mem_report__totals(r)->samples == 0) {
 		rc = cli_error("%s: no memory samples (record with 'hwprof record --mem' or "
 			       "'perf c2c record')", o.r.input);
-	} else if (!(c = hwp_c2c__new(r)) || !(t = c2c_table(r, c, o.limit))) {
+	} else if (!(c = hwp_c2c__new(r)) || !(t = hwp_report__c2c(r, c, &ro))) {
 		rc = cli_error("%s", hwp_errmsg());
 	} else {
-		if (o.r.fmt == HWP_TABLE_TEXT) {
-			const struct hwp_c2c_line *l;
-			const struct hwp_mem_stats *st = hwp_mem_report__totals(r);
-			printf("# %s: %" PRIu64 " memory samples (%" PRIu64 " loads, %" PRIu64 " stores), %"
-			       PRIu64 " HITM; %" PRIu64 " cache lines, %zu shared between threads%s\n#\n",
-			       o.r.input, st->samples, st->loads, st->stores, st->hitm,
-			       hwp_c2c__nr_lines_seen(c), hwp_c2c__lines(c, &l),
-			       hwp_mem_report__modelled(r) ? " (modelled: emulated recording)" : "");
-			fflush(stdout);
-		}
+		if (o.r.fmt == HWP_TABLE_TEXT)
+			hwp_report__print_c2c_header(r, c, o.r.input, stdout);
 		rc = report_print_table(t, o.r.fmt);
 	}
 	hwp_table__delete(t);

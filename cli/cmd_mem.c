@@ -153,263 +153,6 @@ static int parse_opts(int argc, char **argv, struct mem_opts *o)
 	return -1;
 }
 
-static double avg(uint64_t sum, uint64_t n)
-{
-	return n ? (double)sum / (double)n : 0.0;
-}
-
-/* "64-127" for bucket 6; the last bucket is open. */
-static void bucket_range(unsigned b, char *buf, size_t len)
-{
-	if (b == 0)
-		snprintf(buf, len, "0-1");
-	else if (b == HWP_MEM_HIST_BUCKETS - 1)
-		snprintf(buf, len, "%llu+", 1ull << b);
-	else
-		snprintf(buf, len, "%llu-%llu", 1ull << b, (1ull << (b + 1)) - 1);
-}
-
-/* The summary, histogram and source breakdown as '#' lines (text only). */
-static void print_overview(const struct hwp_mem_report *r, const char *input)
-{
-	const struct hwp_mem_stats *t = hwp_mem_report__totals(r);
-	const uint64_t (*hs)[HWP_MEM_SRC__COUNT] = hwp_mem_report__hist_by_source(r);
-	uint64_t peak = 0;
-	unsigned lo = HWP_MEM_HIST_BUCKETS, hi = 0;
-
-	printf("# %s: %" PRIu64 " memory samples (%" PRIu64 " loads, %" PRIu64 " stores), %" PRIu64
-	       " HITM; latency avg %.1f, max %" PRIu64 " cycles%s\n",
-	       input, t->samples, t->loads, t->stores, t->hitm, avg(t->lat_sum, t->samples), t->lat_max,
-	       hwp_mem_report__modelled(r) ? " (modelled: emulated recording)" : "");
-	if (!t->samples)
-		return;
-	printf("#\n# %-14s %10s %8s %10s\n", "data source", "samples", "share", "avg lat");
-	for (int s = 0; s < HWP_MEM_SRC__COUNT; s++)
-		if (t->by_source[s])
-			printf("# %-14s %10" PRIu64 " %7.2f%% %10.1f\n", hwp_mem_source__name(s), t->by_source[s],
-			       100.0 * (double)t->by_source[s] / (double)t->samples,
-			       avg(t->lat_by_source[s], t->by_source[s]));
-	for (unsigned b = 0; b < HWP_MEM_HIST_BUCKETS; b++)
-		if (t->hist[b]) {
-			if (b < lo)
-				lo = b;
-			hi = b;
-			if (t->hist[b] > peak)
-				peak = t->hist[b];
-		}
-	printf("#\n# %-12s %10s  %s\n", "latency", "samples", "(bar: share of the largest bucket; "
-	       "then the bucket's main data source)");
-	for (unsigned b = lo; b <= hi; b++) {
-		char range[48], bar[41];
-		int w = peak ? (int)(40 * t->hist[b] / peak) : 0, best = 0;
-		for (int s = 1; s < HWP_MEM_SRC__COUNT; s++)
-			if (hs[b][s] > hs[b][best])
-				best = s;
-		memset(bar, '#', (size_t)w);
-		bar[w] = '\0';
-		bucket_range(b, range, sizeof(range));
-		printf("# %-12s %10" PRIu64 "  %-40s %s\n", range, t->hist[b], bar,
-		       t->hist[b] ? hwp_mem_source__name(best) : "");
-	}
-	printf("#\n");
-}
-
-static struct hwp_table *hist_table(const struct hwp_mem_report *r)
-{
-	const struct hwp_mem_stats *t = hwp_mem_report__totals(r);
-	const uint64_t (*hs)[HWP_MEM_SRC__COUNT] = hwp_mem_report__hist_by_source(r);
-	struct hwp_table *tab = hwp_table__new();
-
-	if (!tab)
-		return NULL;
-	hwp_table__add_column(tab, "Latency", "latency", HWP_COL_TEXT);
-	hwp_table__add_column_shown(tab, "Min", "min", HWP_COL_COUNT, HWP_SHOW_DATA);
-	hwp_table__add_column(tab, "Samples", "samples", HWP_COL_COUNT);
-	for (int s = 0; s < HWP_MEM_SRC__COUNT; s++)
-		hwp_table__add_column(tab, hwp_mem_source__name(s), hwp_mem_source__key(s), HWP_COL_COUNT);
-	for (unsigned b = 0; b < HWP_MEM_HIST_BUCKETS; b++) {
-		char range[48];
-		if (!t->hist[b])
-			continue;
-		bucket_range(b, range, sizeof(range));
-		hwp_table__new_row(tab);
-		hwp_table__set_text(tab, 0, range);
-		hwp_table__set_count(tab, 1, b ? 1ull << b : 0);
-		hwp_table__set_count(tab, 2, t->hist[b]);
-		for (int s = 0; s < HWP_MEM_SRC__COUNT; s++)
-			hwp_table__set_count(tab, 3 + (size_t)s, hs[b][s]);
-	}
-	return tab;
-}
-
-/* True when FILE (a path) names the file F: equal, or ending in "/F". */
-static bool file_matches(const char *file, const char *f, size_t flen)
-{
-	size_t n = file ? strlen(file) : 0;
-
-	return n >= flen && !strncmp(file + n - flen, f, flen) && (n == flen || file[n - flen - 1] == '/');
-}
-
-/* The histogram of one function's or one line's samples (their groups'
-   histograms summed); NULL with *NONE set when no sample is there. */
-static struct hwp_table *selected_hist_table(struct hwp_mem_report *r, const struct mem_opts *o, bool *none)
-{
-	const struct hwp_mem_group *g;
-	size_t n = hwp_mem_report__groups(r, o->symbol ? HWP_MEM_BY_SYMBOL : HWP_MEM_BY_LINE, &g);
-	const char *colon = o->srcline ? strrchr(o->srcline, ':') : NULL;
-	unsigned line = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
-	uint64_t hist[HWP_MEM_HIST_BUCKETS] = { 0 }, total = 0;
-	struct hwp_table *tab;
-
-	*none = false;
-	if (n == (size_t)-1)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		bool in = o->symbol ? g[i].symbol && !strcmp(g[i].symbol, o->symbol)
-				    : g[i].line == line &&
-					      file_matches(g[i].file, o->srcline, (size_t)(colon - o->srcline));
-		for (unsigned b = 0; in && b < HWP_MEM_HIST_BUCKETS; b++) {
-			hist[b] += g[i].st.hist[b];
-			total += g[i].st.hist[b];
-		}
-	}
-	if (!total) {
-		*none = true;
-		return NULL;
-	}
-	if (!(tab = hwp_table__new()))
-		return NULL;
-	hwp_table__add_column(tab, "Latency", "latency", HWP_COL_TEXT);
-	hwp_table__add_column_shown(tab, "Min", "min", HWP_COL_COUNT, HWP_SHOW_DATA);
-	hwp_table__add_column(tab, "Samples", "samples", HWP_COL_COUNT);
-	hwp_table__add_column(tab, "Share", "share", HWP_COL_PERCENT);
-	for (unsigned b = 0; b < HWP_MEM_HIST_BUCKETS; b++) {
-		char range[48];
-		if (!hist[b])
-			continue;
-		bucket_range(b, range, sizeof(range));
-		hwp_table__new_row(tab);
-		hwp_table__set_text(tab, 0, range);
-		hwp_table__set_count(tab, 1, b ? 1ull << b : 0);
-		hwp_table__set_count(tab, 2, hist[b]);
-		hwp_table__set_real(tab, 3, 100.0 * (double)hist[b] / (double)total);
-	}
-	return tab;
-}
-
-/* Stats columns shared by every grouping. */
-static size_t add_stat_columns(struct hwp_table *t)
-{
-	size_t first = hwp_table__columns(t);
-
-	hwp_table__add_column(t, "Samples", "samples", HWP_COL_COUNT);
-	hwp_table__add_column(t, "Share", "share", HWP_COL_PERCENT);
-	hwp_table__add_column(t, "Loads", "loads", HWP_COL_COUNT);
-	hwp_table__add_column(t, "Stores", "stores", HWP_COL_COUNT);
-	hwp_table__add_column(t, "HITM", "hitm", HWP_COL_COUNT);
-	hwp_table__add_column(t, "Avg lat", "avg_latency", HWP_COL_REAL);
-	hwp_table__add_column(t, "Max lat", "max_latency", HWP_COL_COUNT);
-	hwp_table__add_column_shown(t, "Lat sum", "latency_sum", HWP_COL_COUNT, HWP_SHOW_DATA);
-	hwp_table__add_column_shown(t, "Top source", "top_source", HWP_COL_TEXT, HWP_SHOW_TEXT);
-	for (int s = 0; s < HWP_MEM_SRC__COUNT; s++)
-		hwp_table__add_column_shown(t, hwp_mem_source__key(s), hwp_mem_source__key(s), HWP_COL_COUNT,
-					    HWP_SHOW_DATA);
-	return first;
-}
-
-static void set_stats(struct hwp_table *t, size_t c, const struct hwp_mem_stats *st, uint64_t total)
-{
-	int best = 0;
-	char top[48];
-
-	hwp_table__set_count(t, c, st->samples);
-	hwp_table__set_real(t, c + 1, total ? 100.0 * (double)st->samples / (double)total : 0.0);
-	hwp_table__set_count(t, c + 2, st->loads);
-	hwp_table__set_count(t, c + 3, st->stores);
-	hwp_table__set_count(t, c + 4, st->hitm);
-	hwp_table__set_real(t, c + 5, avg(st->lat_sum, st->samples));
-	hwp_table__set_count(t, c + 6, st->lat_max);
-	hwp_table__set_count(t, c + 7, st->lat_sum);
-	for (int s = 1; s < HWP_MEM_SRC__COUNT; s++)
-		if (st->by_source[s] > st->by_source[best])
-			best = s;
-	snprintf(top, sizeof(top), "%s %.0f%%", hwp_mem_source__name(best),
-		 st->samples ? 100.0 * (double)st->by_source[best] / (double)st->samples : 0.0);
-	hwp_table__set_text(t, c + 8, top);
-	for (int s = 0; s < HWP_MEM_SRC__COUNT; s++)
-		hwp_table__set_count(t, c + 9 + (size_t)s, st->by_source[s]);
-}
-
-static struct hwp_table *group_table(struct hwp_mem_report *r, int key, uint64_t limit)
-{
-	struct hwp_session *s = hwp_mem_report__session(r);
-	struct hwp_symbolizer *sym = hwp_session__symbolizer(s);
-	uint64_t total = hwp_mem_report__totals(r)->samples;
-	const struct hwp_mem_group *g;
-	size_t n = hwp_mem_report__groups(r, key, &g), c0, loc0 = 0;
-	struct hwp_table *t;
-	bool code = key == HWP_MEM_BY_SYMBOL || key == HWP_MEM_BY_LINE || key == HWP_MEM_BY_IP;
-	bool data = key == HWP_MEM_BY_ADDR || key == HWP_MEM_BY_CACHELINE || key == HWP_MEM_BY_OBJECT;
-
-	if (n == (size_t)-1 || !(t = hwp_table__new()))
-		return NULL;
-	c0 = add_stat_columns(t);
-	size_t k0 = hwp_table__columns(t);
-	if (key == HWP_MEM_BY_SOURCE) {
-		hwp_table__add_column(t, "Data source", "source", HWP_COL_TEXT);
-	} else if (code) {
-		hwp_table__add_column_shown(t, key == HWP_MEM_BY_LINE ? "Source line" : "Symbol", "display",
-					    HWP_COL_TEXT, HWP_SHOW_TEXT);
-		hwp_table__add_column_shown(t, "Shared Object", "dso", HWP_COL_TEXT, HWP_SHOW_TEXT);
-		loc0 = hwp_report__add_loc_columns(t, HWP_LOC_NONE);
-	} else if (data) {
-		if (key != HWP_MEM_BY_OBJECT)
-			hwp_table__add_column(t, key == HWP_MEM_BY_ADDR ? "Data address" : "Cache line",
-					      "data_addr", HWP_COL_HEX);
-		hwp_table__add_column(t, "Data object", "data_object", HWP_COL_TEXT);
-		hwp_table__add_column_shown(t, "data_module", "data_module", HWP_COL_TEXT, HWP_SHOW_DATA);
-		hwp_table__add_column_shown(t, "data_offset", "data_offset", HWP_COL_HEX, HWP_SHOW_DATA);
-	}
-	for (size_t i = 0; i < n && (!limit || i < limit); i++) {
-		char buf[512];
-		size_t k = k0;
-
-		hwp_table__new_row(t);
-		set_stats(t, c0, &g[i].st, total);
-		if (key == HWP_MEM_BY_SOURCE) {
-			hwp_table__set_text(t, k, hwp_mem_source__name(g[i].source));
-		} else if (code) {
-			if (key == HWP_MEM_BY_LINE)
-				hwp_loc__format_srcline(sym, &g[i].code, buf, sizeof(buf));
-			else if (key == HWP_MEM_BY_SYMBOL && g[i].symbol)
-				snprintf(buf, sizeof(buf), "[%c] %s",
-					 g[i].code.cpumode == HWP_MISC_KERNEL ? 'k' : '.', g[i].symbol);
-			else
-				hwp_loc__format_symbol(sym, &g[i].code, buf, sizeof(buf));
-			hwp_table__set_text(t, k, buf);
-			hwp_loc__format_dso(sym, &g[i].code, buf, sizeof(buf));
-			hwp_table__set_text(t, k + 1, buf);
-			hwp_report__set_loc(t, loc0, sym, &g[i].code);
-		} else if (data) {
-			const char *mod = g[i].data_module >= 0 && sym
-						  ? hwp_symbolizer__module_name(sym, g[i].data_module) : NULL;
-			if (key != HWP_MEM_BY_OBJECT)
-				hwp_table__set_count(t, k++, g[i].data_addr);
-			if (key == HWP_MEM_BY_OBJECT && g[i].symbol)
-				snprintf(buf, sizeof(buf), "%s", g[i].symbol);
-			else if (key != HWP_MEM_BY_OBJECT && g[i].data_module >= 0 && mod)
-				snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, mod, g[i].data_offset);
-			else
-				snprintf(buf, sizeof(buf), "%s", g[i].region ? g[i].region : "unknown");
-			hwp_table__set_text(t, k, buf);
-			hwp_table__set_text(t, k + 1, mod);
-			if (key != HWP_MEM_BY_OBJECT)
-				hwp_table__set_count(t, k + 2, g[i].data_offset);
-		}
-	}
-	return t;
-}
-
 int cmd_mem(int argc, char **argv)
 {
 	struct mem_opts o;
@@ -426,6 +169,7 @@ int cmd_mem(int argc, char **argv)
 	struct hwp_mem_report_opts mo = { .sz = sizeof(mo), .cache_line = o.cache_line,
 					  .loads_only = o.loads, .stores_only = o.stores };
 	struct hwp_mem_report *r = hwp_mem_report__new(s, &mo);
+	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o.r.fmt, .limit = o.limit };
 	struct hwp_table *t = NULL;
 	bool none = false;
 
@@ -437,18 +181,17 @@ int cmd_mem(int argc, char **argv)
 		rc = cli_error("%s: no memory samples (samples with a data source: record with "
 			       "'hwprof record --mem', 'perf mem record' or 'perf record -d' on a "
 			       "precise memory event)", o.r.input);
-	} else if (!(t = o.sort != SORT_HIST ? group_table(r, o.sort, o.limit)
-			 : o.symbol || o.srcline ? selected_hist_table(r, &o, &none) : hist_table(r))) {
+	} else if (!(t = o.sort != SORT_HIST ? hwp_report__mem_groups(r, o.sort, &ro)
+			 : o.symbol || o.srcline ? hwp_report__mem_selected_histogram(r, o.symbol, o.srcline, &none)
+						 : hwp_report__mem_histogram(r))) {
 		rc = none ? cli_error("%s: no memory samples in %s %s", o.r.input,
 				      o.symbol ? "function" : "source line", o.symbol ? o.symbol : o.srcline)
 			  : cli_error("%s", hwp_errmsg());
 	} else if (o.svg && (rc = mem_write_svg(o.svg, o.r.input, r))) {
 		/* the error is printed */
 	} else {
-		if (o.r.fmt == HWP_TABLE_TEXT) {
-			print_overview(r, o.r.input);
-			fflush(stdout);
-		}
+		if (o.r.fmt == HWP_TABLE_TEXT)
+			hwp_report__print_mem_overview(r, o.r.input, stdout);
 		rc = report_print_table(t, o.r.fmt);
 	}
 	hwp_table__delete(t);

@@ -104,64 +104,6 @@ static int parse_opts(int argc, char **argv, struct skid_cli *o)
 	return -1;
 }
 
-static struct hwp_table *dist_table(const struct hwp_skid *k)
-{
-	const char *const *labels;
-	double median;
-	const uint64_t *d = hwp_skid__distribution(k, &labels, &median);
-	uint64_t p, n;
-	struct hwp_table *t = hwp_table__new();
-
-	if (!t)
-		return NULL;
-	hwp_skid__totals(k, &p, &n);
-	hwp_table__add_column(t, "Skid (bytes)", "skid", HWP_COL_TEXT);
-	hwp_table__add_column(t, "Samples", "samples", HWP_COL_COUNT);
-	hwp_table__add_column(t, "Share", "share", HWP_COL_PERCENT);
-	for (int b = 0; b < HWP_SKID_BUCKETS; b++) {
-		hwp_table__new_row(t);
-		hwp_table__set_text(t, 0, labels[b]);
-		hwp_table__set_count(t, 1, d[b]);
-		hwp_table__set_real(t, 2, n ? 100.0 * (double)d[b] / (double)n : 0);
-	}
-	return t;
-}
-
-static struct hwp_table *line_table(struct hwp_skid *k, struct hwp_symbolizer *sym, uint64_t limit)
-{
-	const struct hwp_skid_line *l;
-	size_t n = hwp_skid__lines(k, &l), loc0;
-	uint64_t tp, ti;
-	struct hwp_table *t;
-
-	if (n == (size_t)-1 || !(t = hwp_table__new()))
-		return NULL;
-	hwp_skid__totals(k, &tp, &ti);
-	hwp_table__add_column(t, "Precise", "precise", HWP_COL_COUNT);
-	hwp_table__add_column(t, "Share", "precise_share", HWP_COL_PERCENT);
-	hwp_table__add_column(t, "Non-precise", "imprecise", HWP_COL_COUNT);
-	hwp_table__add_column(t, "Share", "imprecise_share", HWP_COL_PERCENT);
-	hwp_table__add_column(t, "Difference", "difference", HWP_COL_PERCENT);
-	hwp_table__add_column_shown(t, "Source line", "display", HWP_COL_TEXT, HWP_SHOW_TEXT);
-	loc0 = hwp_report__add_loc_columns(t, HWP_LOC_NONE);
-	for (size_t i = 0; i < n && (!limit || i < limit); i++) {
-		char buf[512];
-		double a = tp ? 100.0 * (double)l[i].precise / (double)tp : 0;
-		double b = ti ? 100.0 * (double)l[i].imprecise / (double)ti : 0;
-
-		hwp_table__new_row(t);
-		hwp_table__set_count(t, 0, l[i].precise);
-		hwp_table__set_real(t, 1, a);
-		hwp_table__set_count(t, 2, l[i].imprecise);
-		hwp_table__set_real(t, 3, b);
-		hwp_table__set_real(t, 4, b - a);
-		hwp_loc__format_srcline(sym, &l[i].code, buf, sizeof(buf));
-		hwp_table__set_text(t, 5, buf);
-		hwp_report__set_loc(t, loc0, sym, &l[i].code);
-	}
-	return t;
-}
-
 int cmd_skid(int argc, char **argv)
 {
 	struct skid_cli o;
@@ -177,29 +119,17 @@ int cmd_skid(int argc, char **argv)
 		return cli_error("%s", hwp_errmsg());
 	struct hwp_skid_opts ko = { .sz = sizeof(ko), .precise = o.precise, .imprecise = o.imprecise };
 	struct hwp_skid *k = hwp_skid__new(s, &ko);
+	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o.r.fmt, .limit = o.limit };
 	struct hwp_table *t = NULL;
 
 	if (!k) {
 		rc = cli_error("%s", hwp_errmsg());
-	} else if (!(t = o.dist ? dist_table(k) : line_table(k, hwp_session__symbolizer(s), o.limit))) {
+	} else if (!(t = o.dist ? hwp_report__skid_distribution(k)
+				: hwp_report__skid_lines(hwp_session__symbolizer(s), k, &ro))) {
 		rc = cli_error("%s", hwp_errmsg());
 	} else {
-		if (o.r.fmt == HWP_TABLE_TEXT) {
-			uint64_t p, n;
-			double median;
-			const char *const *labels;
-			const uint64_t *d = hwp_skid__distribution(k, &labels, &median);
-			const struct hwp_evsel *ep = hwp_skid__event(k, 1), *en = hwp_skid__event(k, 0);
-
-			hwp_skid__totals(k, &p, &n);
-			printf("# %s: precise %s (%" PRIu64 " samples) against %s (%" PRIu64 " samples)\n",
-			       o.r.input, ep->name ? ep->name : "event", p, en->name ? en->name : "event", n);
-			printf("# skid, bytes back to the nearest precise sample (median %.0f):", median);
-			for (int b = 0; b < HWP_SKID_BUCKETS; b++)
-				printf(" %s: %.1f%%", labels[b], n ? 100.0 * (double)d[b] / (double)n : 0);
-			printf("\n#\n");
-			fflush(stdout);
-		}
+		if (o.r.fmt == HWP_TABLE_TEXT)
+			hwp_report__print_skid_header(k, o.r.input, stdout);
 		rc = report_print_table(t, o.r.fmt);
 	}
 	hwp_table__delete(t);

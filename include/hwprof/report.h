@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "hwprof/advise.h"
+#include "hwprof/c2c.h"
 #include "hwprof/callgraph.h"
 #include "hwprof/chart.h"
 #include "hwprof/branch_report.h"
@@ -28,9 +29,11 @@
 #include "hwprof/flow.h"
 #include "hwprof/flow_diff.h"
 #include "hwprof/hwprof.h"
+#include "hwprof/mem.h"
 #include "hwprof/paths.h"
 #include "hwprof/pipeline.h"
 #include "hwprof/session.h"
+#include "hwprof/skid.h"
 #include "hwprof/symbolize.h"
 #include "hwprof/table.h"
 #include "hwprof/timing.h"
@@ -223,6 +226,42 @@ HWP_API int hwp_report__html_diff(struct hwp_pipeline *before, struct hwp_pipeli
    samples, branch entries, fall-through ranges, instructions, memory
    samples. NULL: out of memory. */
 HWP_API struct hwp_table *hwp_report__summary(struct hwp_pipeline *p, const char *input);
+
+/* hwprof skid. K's skid distribution: bytes back to the nearest precise
+   sample, by bucket, with samples and share. */
+HWP_API struct hwp_table *hwp_report__skid_distribution(const struct hwp_skid *k);
+/* Per source line, the precise and the non-precise event's samples and
+   shares and their difference; opts.limit, opts.dso and opts.sym count. */
+HWP_API struct hwp_table *hwp_report__skid_lines(struct hwp_symbolizer *s, struct hwp_skid *k,
+						 const struct hwp_report_opts *o);
+/* The '#' lines text puts above either: the two events of INPUT (its
+   name), and the distribution in one line. */
+HWP_API void hwp_report__print_skid_header(const struct hwp_skid *k, const char *input, FILE *out);
+
+/* hwprof mem. R's samples grouped by KEY (enum hwp_mem_key): samples,
+   share, loads, stores, HITM, latency, the top data source (text) or the
+   count of each (JSON, CSV), then the group (a data source; the code, its
+   location; or the data address and object). opts.limit counts rows,
+   opts.dso and opts.sym apply to code groups. */
+HWP_API struct hwp_table *hwp_report__mem_groups(struct hwp_mem_report *r, int key,
+						 const struct hwp_report_opts *o);
+/* R's latency histogram: samples per bucket, by data source. */
+HWP_API struct hwp_table *hwp_report__mem_histogram(const struct hwp_mem_report *r);
+/* The histogram of one function's (SYMBOL) or one source line's (SRCLINE,
+   "FILE:LINE", FILE a path's last components) samples; NULL with *NONE
+   set when no sample is there, NULL alone on failure. */
+HWP_API struct hwp_table *hwp_report__mem_selected_histogram(struct hwp_mem_report *r, const char *symbol,
+							     const char *srcline, bool *none);
+/* The '#' lines text puts above them: totals, the data sources, and the
+   latency histogram as bars; INPUT names the recording. */
+HWP_API void hwp_report__print_mem_overview(const struct hwp_mem_report *r, const char *input, FILE *out);
+/* hwprof c2c: C's cache lines shared between threads, each followed by
+   its offsets and the code touching them; opts.limit counts lines. */
+HWP_API struct hwp_table *hwp_report__c2c(struct hwp_mem_report *r, const struct hwp_c2c *c,
+					  const struct hwp_report_opts *o);
+/* The '#' line text puts above it. */
+HWP_API void hwp_report__print_c2c_header(struct hwp_mem_report *r, const struct hwp_c2c *c, const char *input,
+					  FILE *out);
 
 /* The location of a row as data columns, named PREFIX + module, build_id,
    offset, vaddr, symbol, demangled, sym_offset, file, line (shown in JSON
