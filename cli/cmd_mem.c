@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "cli_report.h"
-#include "mem_svg.h"
+#include "chart_out.h"
 #include "hwprof/report.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
@@ -187,7 +187,7 @@ int cmd_mem(int argc, char **argv)
 		rc = none ? cli_error("%s: no memory samples in %s %s", o.r.input,
 				      o.symbol ? "function" : "source line", o.symbol ? o.symbol : o.srcline)
 			  : cli_error("%s", hwp_errmsg());
-	} else if (o.svg && (rc = mem_write_svg(o.svg, o.r.input, r))) {
+	} else if (o.svg && (rc = chart_write_svg(o.svg, hwp_report__mem_chart(r, o.r.input)))) {
 		/* the error is printed */
 	} else {
 		if (o.r.fmt == HWP_TABLE_TEXT)

@@ -255,6 +255,9 @@ HWP_API struct hwp_table *hwp_report__mem_selected_histogram(struct hwp_mem_repo
 /* The '#' lines text puts above them: totals, the data sources, and the
    latency histogram as bars; INPUT names the recording. */
 HWP_API void hwp_report__print_mem_overview(const struct hwp_mem_report *r, const char *input, FILE *out);
+/* R's latency histogram as a chart, stacked by data source, INPUT in its
+   title (hwprof mem --svg). NULL: hwp_errmsg(). */
+HWP_API struct hwp_chart *hwp_report__mem_chart(const struct hwp_mem_report *r, const char *input);
 /* hwprof c2c: C's cache lines shared between threads, each followed by
    its offsets and the code touching them; opts.limit counts lines. */
 HWP_API struct hwp_table *hwp_report__c2c(struct hwp_mem_report *r, const struct hwp_c2c *c,

@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* hwprof mem --svg: the latency histogram, stacked by data source. */
-#include <errno.h>
+/* hwprof mem's chart: the latency histogram, stacked by data source. */
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 
-#include "cli.h"
-#include "mem_svg.h"
-#include "hwprof/chart.h"
+#include "report/report_internal.h"
 
 /* Sources bottom to top: nearest first. */
 static const enum hwp_mem_source order[] = {
@@ -82,39 +78,22 @@ static int draw(struct hwp_chart *c, const struct hwp_mem_report *r)
 	return err;
 }
 
-int mem_write_svg(const char *path, const char *input, const struct hwp_mem_report *r)
+struct hwp_chart *hwp_report__mem_chart(const struct hwp_mem_report *r, const char *input)
 {
 	const struct hwp_mem_stats *t = hwp_mem_report__totals(r);
 	char title[512], sub[256];
 	struct hwp_chart_opts co = { .sz = sizeof(co), .title = title, .subtitle = sub };
 	struct hwp_chart *c;
-	struct hwp_outbuf o;
-	FILE *fp;
-	int werr;
 
 	snprintf(title, sizeof(title), "Memory access latency by data source: %s", input);
 	snprintf(sub, sizeof(sub), "%" PRIu64 " samples (%" PRIu64 " loads, %" PRIu64 " stores), mean %.1f "
 		 "cycles, %" PRIu64 " HITM", t->samples, t->loads, t->stores,
 		 t->samples ? (double)t->lat_sum / (double)t->samples : 0.0, t->hitm);
 	if (!(c = hwp_chart__new(&co)))
-		return cli_error("%s", hwp_errmsg());
+		return NULL;
 	if (draw(c, r)) {
 		hwp_chart__delete(c);
-		return cli_error("%s", hwp_errmsg());
+		return NULL;
 	}
-	if (!(fp = fopen(path, "w"))) {
-		hwp_chart__delete(c);
-		return cli_error("%s: %s", path, strerror(errno));
-	}
-	if (hwp_outbuf__init(&o, fp) < 0) {
-		fclose(fp);
-		hwp_chart__delete(c);
-		return cli_error("out of memory");
-	}
-	hwp_chart__render(c, &o);
-	hwp_chart__delete(c);
-	werr = hwp_outbuf__finish(&o);
-	if (fclose(fp) && !werr)
-		werr = errno;
-	return werr ? cli_error("%s: %s", path, strerror(werr)) : 0;
+	return c;
 }
