@@ -10,6 +10,7 @@
 #include "cli_flow.h"
 #include "cli_fleet.h"
 #include "hwprof/fleet.h"
+#include "hwprof/report.h"
 
 static const char usage[] =
 	"usage: hwprof fleet init URL... [--cluster NAME]\n"
@@ -135,17 +136,6 @@ static int fleet_hosts(int argc, char **argv, struct fleet_source *fs)
 	return 0;
 }
 
-static int by_executions(const void *a, const void *b)
-{
-	const struct hwp_flow_cond *x = a, *y = b;
-
-	if (x->executions != y->executions)
-		return x->executions < y->executions ? 1 : -1;
-	if (x->site.module != y->site.module)
-		return x->site.module < y->site.module ? -1 : 1;
-	return x->site.offset < y->site.offset ? -1 : x->site.offset > y->site.offset;
-}
-
 static int fleet_probs(int argc, char **argv, struct fleet_source *fs)
 {
 	struct flow_opts o;
@@ -159,34 +149,13 @@ static int fleet_probs(int argc, char **argv, struct fleet_source *fs)
 	if ((rc = fleet_source__load(fs, o.ro.symfs, HWP_EXPORT_COND)))
 		return rc;
 	size_t n;
-	const struct hwp_export_row *r = hwp_export__rows(fs->rows, &n);
-	struct hwp_flow_cond *c = calloc(n ? n : 1, sizeof(*c));
-	struct hwp_branch_table *t = hwp_export__branch_table(fs->rows, HWP_EXPORT_COND, fs->sym);
-	size_t nt;
-	const struct hwp_branch_row *tr = t ? hwp_branch_table__rows(t, &nt) : NULL;
+	struct hwp_flow_cond *c = hwp_report__export_conds(fs->rows, fs->sym, &n);
 
-	if (!c || !t) {
-		free(c);
-		hwp_branch_table__delete(t);
+	if (!c)
 		return cli_error("out of memory");
-	}
-	/* the table gave each row its modules; rows and table rows are one to one, in order */
-	for (size_t i = 0; i < n && i < nt; i++) {
-		c[i].site = tr[i].key.from;
-		c[i].target = tr[i].key.to;
-		if (!*r[i].to_module && !r[i].to)
-			c[i].target.module = -1;
-		c[i].taken = r[i].count;
-		c[i].not_taken = r[i].not_taken;
-		c[i].taken_entries = r[i].entries;
-		c[i].taken_with_info = r[i].mispred + r[i].predicted;
-		c[i].taken_mispredicted = r[i].mispred;
-		hwp_flow_cond__finish(&c[i], 0);
-	}
-	qsort(c, n < nt ? n : nt, sizeof(*c), by_executions);
-	rc = probs_print_conds(fs->sym, c, n < nt ? n : nt, &o);
+	hwp_report__sort_conds_by_executions(c, n);
+	rc = probs_print_conds(fs->sym, c, n, &o);
 	free(c);
-	hwp_branch_table__delete(t);
 	return rc;
 }
 

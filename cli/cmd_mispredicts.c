@@ -155,17 +155,14 @@ int fleet_mispredicts(int argc, char **argv, struct fleet_source *fs)
 	struct hwp_branch_table *split = hwp_export__branch_table(fs->rows, HWP_EXPORT_BRANCH, fs->sym);
 	struct hwp_branch_table *tab = split ? hwp_branch_table__new(0) : NULL;
 	struct hwp_branch_table *ranges = tab ? hwp_export__branch_table(fs->rows, HWP_EXPORT_RANGE, fs->sym) : NULL;
-	struct hwp_branch_table *ct = ranges ? hwp_export__branch_table(fs->rows, HWP_EXPORT_COND, fs->sym) : NULL;
 	struct hwp_branch_collector *col = NULL;
 	struct hwp_flow *flow = NULL;
-	size_t n = 0, nc = 0, ns = 0;
-	const struct hwp_export_row *r = hwp_export__rows(fs->rows, &n);
-	const struct hwp_branch_row *cr = ct ? hwp_branch_table__rows(ct, &nc) : NULL;
+	size_t ns = 0;
 	const struct hwp_branch_row *sr = split ? hwp_branch_table__rows(split, &ns) : NULL;
-	struct hwp_flow_cond *c = calloc(n ? n : 1, sizeof(*c));
-	struct hwp_exec_source es = { .conds = c };
+	struct hwp_flow_cond *c = NULL;
+	struct hwp_exec_source es = { 0 };
 
-	if (!ct || !c) {
+	if (!ranges) {
 		rc = cli_error("%s", hwp_errmsg());
 		goto out;
 	}
@@ -185,20 +182,13 @@ int fleet_mispredicts(int argc, char **argv, struct fleet_source *fs)
 	    (flow = hwp_flow__new(col, NULL)) && hwp_flow__stats(flow)->ranges_walked) {
 		es.flow = flow;
 	} else {
-		/* the cond rows, in order, are the table's rows (one per site) */
-		for (size_t i = 0, k = 0; i < n && k < nc; i++) {
-			if (r[i].kind != HWP_EXPORT_COND)
-				continue;
-			c[k].site = cr[k].key.from;
-			c[k].taken = r[i].count;
-			c[k].not_taken = r[i].not_taken;
-			c[k].taken_entries = r[i].entries;
-			c[k].taken_with_info = r[i].mispred + r[i].predicted;
-			c[k].taken_mispredicted = r[i].mispred;
-			hwp_flow_cond__finish(&c[k], 0);
-			es.nconds = ++k;
+		/* the cond rows, by site */
+		if (!(c = hwp_report__export_conds(fs->rows, fs->sym, &es.nconds))) {
+			rc = cli_error("%s", hwp_errmsg());
+			goto out;
 		}
 		hwp_report__sort_conds_by_site(c, es.nconds);
+		es.conds = c;
 	}
 	rc = print_rows(hwp_branch_collector__table(col), fs->sym, NULL, &o,
 			es.flow || es.nconds ? &es : NULL, NULL);
@@ -209,7 +199,6 @@ out:
 	hwp_branch_table__delete(split);
 	hwp_branch_table__delete(tab);
 	hwp_branch_table__delete(ranges);
-	hwp_branch_table__delete(ct);
 	return rc;
 }
 

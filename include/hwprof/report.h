@@ -28,6 +28,7 @@
 #include "hwprof/code_loc.h"
 #include "hwprof/flow.h"
 #include "hwprof/flow_diff.h"
+#include "hwprof/export.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/mem.h"
 #include "hwprof/paths.h"
@@ -111,6 +112,12 @@ struct hwp_exec_source {
 	size_t nconds;
 };
 HWP_API void hwp_report__sort_conds_by_site(struct hwp_flow_cond *c, size_t n);
+HWP_API void hwp_report__sort_conds_by_executions(struct hwp_flow_cond *c, size_t n);
+/* The conditional-branch rows of E (the fleet's) as conditional branches,
+   their counts and rates computed (hwp_flow_cond__finish()), in the rows'
+   order, locations symbolized by SYM; *N set. Free it. NULL: out of memory. */
+HWP_API struct hwp_flow_cond *hwp_report__export_conds(const struct hwp_export *e, struct hwp_symbolizer *sym,
+						       size_t *n);
 /* TAB's branches ranked by mispredicts (hwprof mispredicts): rate and its
    interval per execution where ES (NULL: none) knows the executions, else
    per taken execution; share, targets, the branch and its top target.
