@@ -34,7 +34,6 @@
 #include "hwprof/mem.h"
 #include "hwprof/paths.h"
 #include "hwprof/pipeline.h"
-#include "hwprof/probe.h"
 #include "hwprof/session.h"
 #include "hwprof/skid.h"
 #include "hwprof/symbolize.h"
@@ -283,13 +282,6 @@ HWP_API int hwp_report__info(const struct hwp_reader *r, const struct hwp_file_s
 			     enum hwp_table_format fmt, struct hwp_outbuf *o);
 /* The samples ST counts as lost or throttled away. */
 HWP_API uint64_t hwp_report__lost_samples(const struct hwp_file_stats *st);
-
-/* hwprof check: what the probe IN found (CPU, PMUs, permissions, LBR
-   format, kernel log) and what can be recorded, each with why; as text, or
-   (JSON) one object whose "advice" is ADVICE (the command line to record
-   with, in the caller's words). 0 or <0 (hwp_errmsg()). */
-HWP_API int hwp_report__check(const struct hwp_probe_info *in, enum hwp_table_format fmt, const char *advice,
-			      struct hwp_outbuf *o);
 
 /* The location of a row as data columns, named PREFIX + module, build_id,
    offset, vaddr, symbol, demangled, sym_offset, file, line (shown in JSON
