@@ -27,7 +27,6 @@
 #include "hwprof/chart.h"
 #include "hwprof/code_loc.h"
 #include "hwprof/export.h"
-#include "hwprof/file_stats.h"
 #include "hwprof/flow.h"
 #include "hwprof/flow_diff.h"
 #include "hwprof/hwprof.h"
@@ -273,15 +272,6 @@ HWP_API struct hwp_table *hwp_report__c2c(struct hwp_mem_report *r, const struct
 /* The '#' line text puts above it. */
 HWP_API void hwp_report__print_c2c_header(struct hwp_mem_report *r, const struct hwp_c2c *c, const char *input,
 					  FILE *out);
-
-/* hwprof info: what ST counted in R (one pass over the file): header
-   facts, each event and its attr, records per type, samples per event,
-   the branch-stack depth histogram and fields, losses; as text, or (JSON)
-   one object. 0 or <0 (hwp_errmsg()). */
-HWP_API int hwp_report__info(const struct hwp_reader *r, const struct hwp_file_stats *st,
-			     enum hwp_table_format fmt, struct hwp_outbuf *o);
-/* The samples ST counts as lost or throttled away. */
-HWP_API uint64_t hwp_report__lost_samples(const struct hwp_file_stats *st);
 
 /* The location of a row as data columns, named PREFIX + module, build_id,
    offset, vaddr, symbol, demangled, sym_offset, file, line (shown in JSON
