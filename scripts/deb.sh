@@ -24,12 +24,12 @@ tree_find() {
 		-o -path ./debian/.debhelper -o -path ./debian/tmp -o -path ./debian/files \
 		-o -path './debian/*.substvars' -o -path './debian/*.debhelper.log' \
 		-o -path ./debian/hwprof -o -path ./debian/libhwprof0 -o -path ./debian/libhwprof-dev \) -prune \
-		-o -type f "$@" -print
+		-o -type f "$@"
 }
 debs="$out/hwprof_${deb_version}_*.deb $out/libhwprof0_${deb_version}_*.deb $out/libhwprof-dev_${deb_version}_*.deb"
 stamp=$out/.stamp
 # shellcheck disable=SC2086
-if [ -f "$stamp" ] && ls $debs >/dev/null 2>&1 && [ -z "$(tree_find -newer "$stamp" | head -1)" ]; then
+if [ -f "$stamp" ] && ls $debs >/dev/null 2>&1 && [ -z "$(tree_find -newer "$stamp" -print | head -1)" ]; then
 	echo "deb: $out is up to date ($(cd "$out" && echo *.deb))"
 	exit 0
 fi
@@ -55,7 +55,7 @@ echo "deb: built in $(($(date +%s) - start)) s:"
 (cd "$out" && for d in *.deb; do printf '  %s/%s  %s\n' "$out" "$d" "$(du -k "$d" | cut -f1) KiB"; done)
 if command -v lintian >/dev/null; then
 	# errors fail; warnings are printed (debian/changelog is UNRELEASED-free)
-	if ! lintian --fail-on error --no-tag-display-limit "$out"/*.changes >"$out/lintian.txt" 2>&1; then
+	if ! lintian --fail-on error --tag-display-limit 0 "$out"/*.changes >"$out/lintian.txt" 2>&1; then
 		cat "$out/lintian.txt" >&2
 		echo "deb: lintian reports errors (above)" >&2
 		exit 1
