@@ -170,7 +170,9 @@ int cmd_skid(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = o.r.symfs };
-	struct hwp_session *s = hwp_session__open(o.r.input, &so);
+	size_t ninputs;
+	const char *const *inputs = report_opts__inputs(&o.r, &ninputs);
+	struct hwp_session *s = hwp_session__open_inputs(inputs, ninputs, &so);
 	if (!s)
 		return cli_error("%s", hwp_errmsg());
 	struct hwp_skid_opts ko = { .sz = sizeof(ko), .precise = o.precise, .imprecise = o.imprecise };
