@@ -9,8 +9,8 @@
  *
  * The install tests check it prints what hwprof does (tests/tools/example_expect.py):
  * inputs: 2
- * expect: hwprof advise --json "$@" | top finding: {kind} at {symbol}+{sym_offset:#x} (line {line}), est. {share_percent:.1f}% of the work
- * expect: hwprof probs --json "$@" | hottest branch: {symbol}+{sym_offset:#x} (line {line}) taken {taken_percent:.2f}% of {executions} executions
+ * expect: hwprof advise --json | top finding: {kind} at {symbol}+{sym_offset:#x} (line {line}), est. {share_percent:.1f}% of the work || top finding: none
+ * expect: hwprof probs --json | hottest branch: {symbol}+{sym_offset:#x} (line {line}) taken {taken_percent:.2f}% of {executions} executions
  */
 #include <stdio.h>
 

@@ -18,9 +18,11 @@ if [ "${deb_version%-*}" != "$version" ]; then
 	echo "deb: debian/changelog is at $deb_version, include/hwprof/hwprof.h at $version: add a changelog entry (dch -v $version-1)" >&2
 	exit 1
 fi
-# The tree without git, build directories and what a build in place leaves.
+# The tree without git, build directories and what a build in place leaves,
+# nor the tests and benchmarks (a change there rebuilds no package; a package
+# build that needed them would fail, not go stale).
 tree_find() {
-	find . \( -path ./.git -o -path './build' -o -path './build-*' -o -path "$outtop" \
+	find . \( -path ./.git -o -path ./tests -o -path ./bench -o -path './build' -o -path './build-*' -o -path "$outtop" \
 		-o -path ./debian/.debhelper -o -path ./debian/tmp -o -path ./debian/files \
 		-o -path './debian/*.substvars' -o -path './debian/*.debhelper.log' \
 		-o -path ./debian/hwprof -o -path ./debian/libhwprof0 -o -path ./debian/libhwprof-dev \) -prune \

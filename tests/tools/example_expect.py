@@ -8,13 +8,13 @@
 An example says it in its leading comment, one line per output line:
 
     inputs: 2
-    expect: hwprof probs --json "$@" | hottest: {symbol} {taken_percent:.2f}%
+    expect: hwprof probs --json | hottest: {symbol} {taken_percent:.2f}%
 
 "inputs: N": it runs on N recordings, given as its arguments (default 1).
 "expect: hwprof ARGS | FORMAT": the next line of its output is the first row
-of `hwprof ARGS` (a --json command; "$@" are the recordings, as a shell
-reads them) written by FORMAT, a Python format string over the row's
-fields. An example without an expect line is an error: every example is
+of `hwprof ARGS -i DATA...` (a --json command, ARGS as a shell reads them,
+given the recordings) written by FORMAT, a Python format string over the
+row's fields; "| FORMAT || TEXT": TEXT when the command gives no row. An example without an expect line is an error: every example is
 checked (tests/tools/examples_check.sh).
 """
 import json
@@ -47,7 +47,8 @@ def spec(path):
             cmd, sep, fmt = m.group(2).partition(" | ")
             if not sep or not cmd.startswith("hwprof "):
                 fail(f"{path}: 'expect: {m.group(2)}' is not 'hwprof ARGS | FORMAT'")
-            expects.append((cmd[len("hwprof "):], fmt))
+            fmt, _, empty = fmt.partition(" || ")
+            expects.append((cmd[len("hwprof "):], fmt, empty or None))
     if not expects:
         fail(f"{path}: no 'expect: hwprof ARGS | FORMAT' line in its leading comment: "
              "say what it prints (tests/tools/example_expect.py)")
@@ -62,8 +63,9 @@ def main():
         fail("usage: example_expect.py [--inputs] EXAMPLE.c [HWPROF DATA...]")
     path, hwprof, data = sys.argv[1], sys.argv[2], sys.argv[3:]
     _, expects = spec(path)
-    for args, fmt in expects:
-        r = subprocess.run(["bash", "-c", f'exec "$HWPROF_BIN" {args}', "example", *data],
+    for args, fmt, empty in expects:
+        inputs = " ".join(f'-i "${i + 1}"' for i in range(len(data)))
+        r = subprocess.run(["bash", "-c", f'exec "$HWPROF_BIN" {args} {inputs}', "example", *data],
                            env={"HWPROF_BIN": hwprof, "PATH": "/usr/bin:/bin"},
                            capture_output=True, text=True)
         if r.returncode:
@@ -72,8 +74,11 @@ def main():
             rows = json.loads(r.stdout)
         except ValueError as e:
             fail(f"hwprof {args}: not JSON ({e})")
+        if not rows and empty is not None:
+            print(empty)
+            continue
         if not rows:
-            fail(f"hwprof {args}: no rows")
+            fail(f"hwprof {args}: no rows (and no '|| TEXT' for that)")
         try:
             print(fmt.format(**rows[0]))
         except (KeyError, ValueError) as e:

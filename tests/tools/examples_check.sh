@@ -2,7 +2,7 @@
 # Sourced by the install tests (tests/e2e/install.sh, tests/e2e/deb.sh): every
 # examples/*.c, built against an installed libhwprof, prints what its leading
 # comment says the installed hwprof prints (tests/tools/example_expect.py) on
-# recordings of tests/fixtures/branchy.c (tests/tools/gen_fixture_branches).
+# two recordings (examples_data).
 # Needs $root (the tree), $tmp, $build (for gen_fixture_branches), $CC.
 #
 #   examples_count                  the number of examples (one check each)
@@ -19,10 +19,20 @@ examples_count() {
 	echo "$n"
 }
 
-# Two recordings (the examples' "$@"), made once per test.
+# Two recordings (the examples' arguments), made once per test: of
+# tests/fixtures/advise_patterns.c emulated (what advise has findings on) when
+# QEMU and the plugin are here, else synthesized over branchy.c's branches.
 examples_data() {
 	[ -s "$tmp/examples/b.data" ] && return 0
 	mkdir -p "$tmp/examples"
+	if [ -f "$build/hwprof-emu.so" ] && command -v qemu-x86_64 >/dev/null &&
+		gcc -O2 -g -o "$tmp/examples/ap" "$root/tests/fixtures/advise_patterns.c" &&
+		"$build/hwprof" record --emulate -b -c 1009 -o "$tmp/examples/a.data" -- "$tmp/examples/ap" \
+			>/dev/null 2>&1 &&
+		"$build/hwprof" record --emulate -b -c 1013 -o "$tmp/examples/b.data" -- "$tmp/examples/ap" \
+			>/dev/null 2>&1; then
+		return 0
+	fi
 	gcc -g -O1 -o "$tmp/examples/branchy" "$root/tests/fixtures/branchy.c" &&
 		"$build/tests/tools/gen_fixture_branches" "$tmp/examples/branchy" "$tmp/examples/a.data" \
 			--samples 500 --seed 3 >/dev/null &&
