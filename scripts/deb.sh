@@ -18,6 +18,9 @@ if [ "${deb_version%-*}" != "$version" ]; then
 	echo "deb: debian/changelog is at $deb_version, include/hwprof/hwprof.h at $version: add a changelog entry (dch -v $version-1)" >&2
 	exit 1
 fi
+# The symbols file will be made from the map (debian/rules): a map it cannot
+# be made from fails now, not after the build.
+scripts/map2symbols.py libhwprof.map libhwprof.so.${version%%.*} libhwprof${version%%.*} "$version" >/dev/null
 # The tree without git, build directories and what a build in place leaves,
 # nor the tests and benchmarks (a change there rebuilds no package; a package
 # build that needed them would fail, not go stale).
