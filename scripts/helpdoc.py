@@ -192,7 +192,8 @@ def md_blocks(text):
             while j < len(lines) and not lines[j].strip().startswith("```"):
                 j += 1
             indent = len(line) - len(line.lstrip())
-            blocks.append(("code", [l[indent:] if l[:indent].isspace() else l.lstrip()
+            # a fence indented inside a list item: its lines lose that indent only
+            blocks.append(("code", [l[indent:] if not indent or l[:indent].isspace() else l.lstrip()
                                     for l in lines[i + 1:j]]))
             i = j + 1
         elif s == OPTIONS_MARKER:
