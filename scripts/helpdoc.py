@@ -140,7 +140,7 @@ INLINE = re.compile(
     r"|\*\*(.+?)\*\*"                                # bold
     r"|(?<![\w*\\])\*(?=\S)([^*]+?)(?<=\S)\*(?![\w*])"  # italic
     r"|\[([^\]]+)\]\(([^)\s]+)\)"                    # link
-    r"|<(https?://[^>]+)>")                          # bare URL
+    r"|<(https?://[^>]+)>", re.S)                    # bare URL
 
 
 def inline(text, font="R"):
@@ -150,7 +150,7 @@ def inline(text, font="R"):
         out.append(esc(text[pos:m.start()].replace("\\|", "|")))
         pos = m.end()
         if m.group(1):
-            out.append(f"\\fB{esc_code(m.group(2).strip())}\\f{font}")
+            out.append(f"\\fB{esc_code(' '.join(m.group(2).split()))}\\f{font}")
         elif m.group(3) is not None:
             out.append(f"\\fB{inline(m.group(3), 'B')}\\f{font}")
         elif m.group(4) is not None:
@@ -238,13 +238,15 @@ def md_blocks(text):
 
 
 def roff_text(text):
-    return "\n".join(line_start(inline(l)) for l in text.split("\n"))
+    """A paragraph: inline markup may span its lines (a code span broken by the
+    line wrap), so it is converted whole, then each line guarded."""
+    return "\n".join(line_start(l.strip()) for l in inline(text).split("\n"))
 
 
 def heading(text):
     """.SH text: upper case outside code spans."""
     parts = re.split(r"(`[^`]+`)", text)
-    return inline("".join(p if p.startswith("`") else p.upper() for p in parts))
+    return inline("".join(p if p.startswith("`") else p.upper() for p in parts), "B")
 
 
 def md_to_roff(blocks, generated):
@@ -262,7 +264,8 @@ def md_to_roff(blocks, generated):
         if kind == "h":
             if b[1] == 1:
                 continue
-            out.append((".SH " if b[1] == 2 else ".SS ") + (heading(b[2]) if b[1] == 2 else inline(b[2])))
+            # headings are bold: a code span in one returns to bold
+            out.append(".SH " + heading(b[2]) if b[1] == 2 else ".SS " + inline(b[2], "B"))
             section = True
         elif kind == "options":
             if not placed:

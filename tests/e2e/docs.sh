@@ -149,8 +149,8 @@ else
 		[ -f "$md" ] || continue
 		render "$build/man/hwprof${c:+-$c}.1" | grep -E '^[A-Z]' >"$tmp/sections"
 		while read -r h; do
-			want=$(echo "$h" | tr -d '`' | tr a-z A-Z)
-			grep -qxF -- "$want" "$tmp/sections" || bad="$bad hwprof${c:+-$c}:'$h'"
+			want=$(echo "$h" | tr -d '`')
+			grep -qixF -- "$want" "$tmp/sections" || bad="$bad hwprof${c:+-$c}:'$h'"
 		done < <(sed -n 's/^## //p' "$md")
 	done
 	result man_sections "${bad:+sections of docs/ missing from the man page:$bad}"
