@@ -136,9 +136,10 @@ $(BUILD)/bench/%: bench/%.c $(LIBA) $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LIBS)
 
-# Man pages and bash completion, generated from the --help texts.
-$(MAN_STAMP): $(HWPROF) scripts/helpdoc.py
-	python3 scripts/helpdoc.py man $(HWPROF) $(dir $@)
+# Man pages from the manuals in docs/ and the options of the --help texts;
+# bash completion from the --help texts (docs/README.md).
+$(MAN_STAMP): $(HWPROF) scripts/helpdoc.py $(wildcard docs/hwprof*.md)
+	python3 scripts/helpdoc.py man $(HWPROF) $(dir $@) docs
 	@touch $@
 
 $(COMPLETION): $(HWPROF) scripts/helpdoc.py

@@ -8,7 +8,7 @@
 #include "cli.h"
 #include "cli_report.h"
 #include "mem_svg.h"
-#include "report_fields.h"
+#include "hwprof/report.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/mem.h"
@@ -361,7 +361,7 @@ static struct hwp_table *group_table(struct hwp_mem_report *r, int key, uint64_t
 		hwp_table__add_column_shown(t, key == HWP_MEM_BY_LINE ? "Source line" : "Symbol", "display",
 					    HWP_COL_TEXT, HWP_SHOW_TEXT);
 		hwp_table__add_column_shown(t, "Shared Object", "dso", HWP_COL_TEXT, HWP_SHOW_TEXT);
-		loc0 = report_fields__add_columns(t, LOC_NONE);
+		loc0 = hwp_report__add_loc_columns(t, HWP_LOC_NONE);
 	} else if (data) {
 		if (key != HWP_MEM_BY_OBJECT)
 			hwp_table__add_column(t, key == HWP_MEM_BY_ADDR ? "Data address" : "Cache line",
@@ -389,7 +389,7 @@ static struct hwp_table *group_table(struct hwp_mem_report *r, int key, uint64_t
 			hwp_table__set_text(t, k, buf);
 			hwp_loc__format_dso(sym, &g[i].code, buf, sizeof(buf));
 			hwp_table__set_text(t, k + 1, buf);
-			report_fields__set(t, loc0, sym, &g[i].code);
+			hwp_report__set_loc(t, loc0, sym, &g[i].code);
 		} else if (data) {
 			const char *mod = g[i].data_module >= 0 && sym
 						  ? hwp_symbolizer__module_name(sym, g[i].data_module) : NULL;
