@@ -44,8 +44,8 @@ def parse(path):
         t, line = tok.group(), text.count("\n", 0, tok.start()) + 1
         where = f"{path}:{line}"
         if node is None:
-            if t in ("}", ";") or nodes and t == nodes[-1][0]:
-                continue  # "} LIBHWPROF_0;": the parent node, then ';'
+            if t in ("}", ";") or t in (n for n, _ in nodes):
+                continue  # "} LIBHWPROF_0;": a parent node, then ';'
             if t == "{":
                 fail(f"{where}: a version node needs a name (LIBHWPROF_0 {{ ... }})")
             node = t
