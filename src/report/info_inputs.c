@@ -127,21 +127,24 @@ static void text_merged(struct hwp_outbuf *o, const struct inputs_view *v)
 {
 	const struct merged *m = v->m;
 	uint64_t all[3] = { 0, 0, 0 };
+	int w = 5; /* the input column fits the longest path */
 
+	for (size_t i = 0; i < m->nr_inputs; i++)
+		if (strlen(input_name(v, i)) > (size_t)w)
+			w = (int)strlen(input_name(v, i));
 	hwp_outbuf__printf(o, "==> merged: %zu inputs <==\n", m->nr_inputs);
-	hwp_outbuf__printf(o, "%-40s %12s %15s %12s\n", "input", "samples", "branch samples", "records");
+	hwp_outbuf__printf(o, "%-*s %12s %15s %12s\n", w, "input", "samples", "branch samples", "records");
 	for (size_t i = 0; i < m->nr_inputs; i++) {
 		const struct hwp_file_totals *t = hwp_file_stats__totals(v->st[i]);
 		uint64_t rec = records_total(v->st[i]);
 
-		hwp_outbuf__printf(o, "%-40s %12" PRIu64 " %15" PRIu64 " %12" PRIu64 "\n", input_name(v, i),
+		hwp_outbuf__printf(o, "%-*s %12" PRIu64 " %15" PRIu64 " %12" PRIu64 "\n", w, input_name(v, i),
 				   t->samples, t->samples_with_branches, rec);
 		all[0] += t->samples;
 		all[1] += t->samples_with_branches;
 		all[2] += rec;
 	}
-	hwp_outbuf__printf(o, "%-40s %12" PRIu64 " %15" PRIu64 " %12" PRIu64 "\n", "all", all[0], all[1],
-			   all[2]);
+	hwp_outbuf__printf(o, "%-*s %12" PRIu64 " %15" PRIu64 " %12" PRIu64 "\n", w, "all", all[0], all[1], all[2]);
 	hwp_outbuf__printf(o, "\nmodules (one binary: the same build-id, else the same path): %zu\n", v->nr_rows);
 	hwp_outbuf__printf(o, "%12s  %s\n", "samples", "module");
 	for (size_t k = 0; k < v->nr_rows; k++) {
