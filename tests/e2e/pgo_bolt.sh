@@ -154,7 +154,9 @@ fi
 
 lib=/usr/lib/x86_64-linux-gnu
 if [ ! -f $lib/libsqlite3.a ] || [ ! -f $lib/libz.a ] || [ ! -f /usr/include/sqlite3.h ]; then
-	skip "pgo_bolt_sqlite: no static SQLite/zlib (apt-get install libsqlite3-dev zlib1g-dev)"
+	for c in vs_perf2bolt pa llvm_bolt autofdo; do # one_case's 4 checks, skipped
+		skip "pgo_bolt_${c}_sqlite: no static SQLite/zlib (apt-get install libsqlite3-dev zlib1g-dev)"
+	done
 elif gcc -O2 -g -Wl,--emit-relocs -o "$tmp/sqlite" "$fx/realworld_sqlite.c" -l:libsqlite3.a -l:libz.a -lm \
 	2>"$tmp/gcc.err"; then
 	# a dense sample: the exit path too (crtstuff's functions without a

@@ -119,7 +119,10 @@ if [ -f $lib/libsqlite3.a ] && [ -f $lib/libz.a ] && [ -f /usr/include/sqlite3.h
 	perf script -i sqlite.data -F ip,brstack >sqlite.txt 2>/dev/null
 	same_profiles sqlite_text ./sqlite sqlite.data sqlite.txt
 else
-	skip "pgo_diag_sqlite: no static SQLite/zlib, or the recording failed"
+	for f in bolt llvm; do # same_profiles' 4 checks, skipped
+		skip "pgo_diag_sqlite_text_$f: no static SQLite/zlib, or the recording failed"
+		skip "pgo_diag_sqlite_text_${f}_same: no static SQLite/zlib, or the recording failed"
+	done
 fi
 
 # the extensible binary form: llvm-profdata converts hwprof's text, reads

@@ -67,7 +67,8 @@ one_case() {
 	fi
 
 	if [ -z "$profgen" ]; then
-		skip "profgen_bolt_profgen_$name: llvm-profgen-19 not installed (apt-get install llvm-19)"
+		skip "profgen_bolt_profgen_perfdata_$name: llvm-profgen-19 not installed (apt-get install llvm-19)"
+		skip "profgen_bolt_profgen_perfscript_$name: llvm-profgen-19 not installed (apt-get install llvm-19)"
 	else
 		# a text profile's function line: NAME:TOTAL:HEAD
 		"$profgen" --perfdata "$data" --binary "$bin" --format=text --output "$tmp/$name.prof" \
