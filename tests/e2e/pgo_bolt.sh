@@ -21,13 +21,16 @@
 #   - --binary with another build of the program fails naming the build-ids.
 # Skips when bolt-19 is absent.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-emu_ready pgo_bolt || exit 0
+# PLAN: 1 (the SKIP) where a tool is missing
+ready=$(emu_ready pgo_bolt) || { echo "PLAN 1"; echo "$ready"; exit 0; }
 perf2bolt=/usr/lib/llvm-19/bin/perf2bolt # perf2bolt-19 starts llvm-bolt (it looks at its name)
 bolt=$(command -v llvm-bolt-19 || echo /usr/lib/llvm-19/bin/llvm-bolt)
 if [ ! -x "$perf2bolt" ] || [ ! -x "$bolt" ] || ! command -v perf >/dev/null || ! command -v objdump >/dev/null; then
+	echo "PLAN 1"
 	skip "pgo_bolt: perf2bolt / llvm-bolt 19, perf or objdump not installed (apt-get install bolt-19 linux-perf binutils)"
 	exit 0
 fi
+echo "PLAN @pgo_bolt@"
 cmp_py=$root/tests/e2e/fdata_compare.py
 cd "$tmp" || exit 1 # perf2bolt and llvm-bolt leave files in the current directory
 

@@ -17,11 +17,14 @@
 #   - a program whose ranges are nearly all in a library it calls: a
 #     warning naming both.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-emu_ready pgo_diagnostics || exit 0
+# PLAN: 1 (the SKIP) where a tool is missing
+ready=$(emu_ready pgo_diagnostics) || { echo "PLAN 1"; echo "$ready"; exit 0; }
 if ! command -v perf >/dev/null || ! command -v clang-19 >/dev/null; then
+	echo "PLAN 1"
 	skip "pgo_diagnostics: perf or clang-19 not installed (apt-get install linux-perf clang-19)"
 	exit 0
 fi
+echo "PLAN @pgo_diagnostics@"
 fx=$root/tests/fixtures
 cd "$tmp" || exit 1
 
