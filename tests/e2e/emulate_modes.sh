@@ -10,7 +10,7 @@
 . "$(dirname "$0")/../tools/emu_lib.sh"
 # PLAN: 1 (the SKIP) where emulated recording cannot run or perf is missing
 ready=$(emu_ready emulate_modes) || { echo "PLAN 1"; echo "$ready"; exit 0; }
-if command -v perf >/dev/null; then echo "PLAN @emulate_modes@"; else echo "PLAN 1"; fi
+if command -v perf >/dev/null; then echo "PLAN 6"; else echo "PLAN 1"; fi
 emu_build cpu || exit 0
 if ! command -v perf >/dev/null; then
 	skip "emulate_modes: perf not installed"

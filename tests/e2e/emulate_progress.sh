@@ -8,7 +8,7 @@
 # PLAN: 2 without script(1) (the non-terminal check and a SKIP); 1 (the
 # SKIP) where emulated recording cannot run
 ready=$(emu_ready emulate_progress) || { echo "PLAN 1"; echo "$ready"; exit 0; }
-if command -v script >/dev/null; then echo "PLAN @emulate_progress@"; else echo "PLAN 2"; fi
+if command -v script >/dev/null; then echo "PLAN 3"; else echo "PLAN 2"; fi
 emu_build cpu || exit 0
 bin=$tmp/cpu
 args=(branchy 600) # about 2 s emulated

@@ -26,7 +26,7 @@ if [ ! -x "$server" ]; then
 fi
 command -v curl >/dev/null || { echo "PLAN 1"; skip "fleet: curl not installed"; exit 0; }
 ready=$(emu_ready fleet) || { echo "PLAN 1"; echo "$ready"; exit 0; }
-echo "PLAN @fleet@"
+echo "PLAN 21"
 emu_build basic || exit 0
 
 ch=$tmp/ch

@@ -19,7 +19,7 @@ CC=${CC:-cc}
 # A sanitizer build installs sanitized libraries: programs linking them too.
 xflags=${SAN:+-fsanitize=address,undefined}
 # PLAN: without pkg-config the checks stop after 2 and its SKIP
-if command -v pkg-config >/dev/null; then echo "PLAN @install@"; else echo "PLAN 3"; fi
+if command -v pkg-config >/dev/null; then echo "PLAN 10"; else echo "PLAN 3"; fi
 
 # Staged: DESTDIR + PREFIX=/usr.
 stage=$tmp/stage

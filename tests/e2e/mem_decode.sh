@@ -14,7 +14,7 @@ if ! command -v perf >/dev/null; then
 	echo "SKIP mem_decode: perf not installed"
 	exit 0
 fi
-echo "PLAN @mem_decode@"
+echo "PLAN 4"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fields=event,cpu,ip,addr,weight,data_src

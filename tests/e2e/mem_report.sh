@@ -14,7 +14,7 @@ if [ ! -f "$oracle" ] || [ ! -f "$data" ]; then
 	echo "SKIP mem_recount: no corpus at $corpus"
 	exit 0
 fi
-echo "PLAN @mem_report@"
+echo "PLAN 7"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for k in source hist symbol; do

@@ -30,7 +30,7 @@ if [ ! -x "$perf2bolt" ] || [ ! -x "$bolt" ] || ! command -v perf >/dev/null || 
 	skip "pgo_bolt: perf2bolt / llvm-bolt 19, perf or objdump not installed (apt-get install bolt-19 linux-perf binutils)"
 	exit 0
 fi
-echo "PLAN @pgo_bolt@"
+echo "PLAN 23"
 cmp_py=$root/tests/e2e/fdata_compare.py
 cd "$tmp" || exit 1 # perf2bolt and llvm-bolt leave files in the current directory
 

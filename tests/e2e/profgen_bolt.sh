@@ -23,7 +23,7 @@ profgen=$(command -v llvm-profgen-19 || echo /usr/lib/llvm-19/bin/llvm-profgen)
 perf2bolt=$(command -v perf2bolt || echo /usr/lib/llvm-19/bin/perf2bolt)
 [ -x "$profgen" ] || profgen=
 [ -x "$perf2bolt" ] || perf2bolt=
-echo "PLAN @profgen_bolt@"
+echo "PLAN 10"
 
 fx=$root/tests/fixtures
 # -Wl,--emit-relocs: BOLT rewrites only binaries that keep their relocations

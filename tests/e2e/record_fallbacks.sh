@@ -12,7 +12,7 @@ if ! command -v gcc >/dev/null 2>&1; then
 	echo "SKIP record_fallbacks: gcc not installed"
 	exit 0
 fi
-echo "PLAN @record_fallbacks@"
+echo "PLAN 4"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1

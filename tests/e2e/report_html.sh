@@ -15,17 +15,17 @@
 #     own script runs inside the page (frames laid out, a click zooms);
 #   - usage errors: one line each.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-# PLAN: @rh_a@ checks, then @rh_b@ in Chromium (1 SKIP without it), then
-# @rh_c@ on the corpus's flame graph (1 SKIP without the corpus); 1 (the
+# PLAN: 6 checks, then 5 in Chromium (1 SKIP without it), then
+# 2 on the corpus's flame graph (1 SKIP without the corpus); 1 (the
 # SKIP) where emulated recording cannot run
 ready=$(emu_ready report_html) || { echo "PLAN 1"; echo "$ready"; exit 0; }
-plan=@rh_a@
+plan=6
 if [ -z "$(command -v chromium || command -v chromium-browser || true)" ]; then
 	plan=$((plan + 1))
 elif [ ! -f "${HWPROF_CORPUS:-$root/../shared/corpus}/perf_data_converter/perf.data.callgraph_and_branch-3.8" ]; then
-	plan=$((plan + @rh_b@ + 1))
+	plan=$((plan + 5 + 1))
 else
-	plan=$((plan + @rh_b@ + @rh_c@))
+	plan=$((plan + 5 + 2))
 fi
 echo "PLAN $plan"
 fx=$root/tests/fixtures
