@@ -24,7 +24,7 @@ if ! command -v perf >/dev/null || ! command -v clang-19 >/dev/null; then
 	skip "pgo_diagnostics: perf or clang-19 not installed (apt-get install linux-perf clang-19)"
 	exit 0
 fi
-echo "PLAN @pgo_diagnostics@"
+echo "PLAN 33"
 fx=$root/tests/fixtures
 cd "$tmp" || exit 1
 
