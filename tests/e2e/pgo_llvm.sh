@@ -26,7 +26,7 @@ if [ -z "$cc" ] || [ ! -x "$profgen" ] || [ ! -x "$profdata" ]; then
 	skip "pgo_llvm: clang, llvm-profgen-19 or llvm-profdata-19 not installed (apt-get install clang-19 llvm-19)"
 	exit 0
 fi
-plan=@pgo_llvm@
+plan=11
 command -v gcc >/dev/null || plan=$((plan - 2))
 [ -n "${PGO_LLVM_NO_REAL:-}" ] && plan=$((plan - 2))
 echo "PLAN $plan"
