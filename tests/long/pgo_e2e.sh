@@ -38,13 +38,16 @@ skip() { echo "SKIP $*"; }
 
 missing=$(e2e_missing)
 if [ -n "$missing" ]; then
+	echo "PLAN 1"
 	skip "pgo_e2e: not installed: $missing"
 	exit 0
 fi
 if ! "$HWPROF" record --emulate -o "$e2e_dir/probe.data" -- /bin/true >/dev/null 2>"$e2e_dir/probe.err"; then
+	echo "PLAN 1"
 	skip "pgo_e2e: record --emulate does not run here: $(head -1 "$e2e_dir/probe.err")"
 	exit 0
 fi
+echo "PLAN 12" # hwprof's LLVM profile 4, SQLite and Lua's BOLT cases 4 each
 
 # same_output NAME ARGS...: the optimized programs print what the baseline
 # prints ($e2e_bins: baseline, hwprof's, the established tool's)
