@@ -50,6 +50,48 @@ bool report_opts__take(struct report_opts *o, int c, const char *arg)
 	}
 }
 
+/*
+ * A recording without a single sample: the program ran fewer events than
+ * the period. Recording again with branch stacks or --emulate would not
+ * help (it may already be emulated): a lower period would.
+ */
+static int say_no_samples(struct hwp_session *s, const char *input)
+{
+	struct hwp_reader *r = hwp_session__input_reader(s, 0);
+	const struct hwp_evsel *ev = hwp_reader__nr_evsels(r) ? hwp_reader__evsel(r, 0) : NULL;
+
+	if (!ev || hwp_reader__is_text(r))
+		return cli_error("%s: no samples", input);
+	bool freq = hwp_attr__flag(&ev->attr, HWP_ATTR_FREQ);
+	const char *name = ev->name ? ev->name : "sampled";
+	if (!strcmp(name, "branches:emulated"))
+		return cli_error("%s: no samples: the program ran fewer taken branches than the period "
+				 "(%" PRIu64 "): record again with a lower one (hwprof record --emulate "
+				 "-c N)", input, ev->attr.sample_period);
+	if (freq)
+		return cli_error("%s: no samples: the program ended before the first %s sample at "
+				 "%" PRIu64 " Hz: record again with a higher frequency (-F N) or a "
+				 "period (-c N)", input, name, ev->attr.sample_period);
+	return cli_error("%s: no samples: the program ran fewer %s events than the period (%" PRIu64
+			 "): record again with a lower period (-c N) or by frequency (-F N)",
+			 input, name, ev->attr.sample_period);
+}
+
+/* The library's error for a failed read or check, with how to record again
+   when there was no sample at all. */
+static int say_read_error(struct report_input *in, const struct report_opts *o)
+{
+	const struct hwp_branch_collect_stats *st = in->collector ? hwp_branch_collector__stats(in->collector) : NULL;
+
+	if (!st || !hwp_session__input_stats(in->session, hwp_session__nr_inputs(in->session) - 1)->done)
+		return cli_error("%s", hwp_errmsg());
+	if (!st->samples)
+		return say_no_samples(in->session, o->input);
+	if (!st->branch_samples)
+		return cli_error("%s (record with 'perf record -b' or 'hwprof record --emulate')", hwp_errmsg());
+	return cli_error("%s", hwp_errmsg());
+}
+
 const char *const *report_opts__inputs(const struct report_opts *o, size_t *n)
 {
 	if (o->inputs && o->nr_inputs) {
@@ -77,7 +119,7 @@ int report_input__run(struct report_input *in, const struct report_opts *o, cons
 	in->collector = hwp_pipeline__branches(in->p);
 	if ((rc = hwp_pipeline__run(in->p)) == -ENOENT && dso)
 		return cli_error("%s: --dso %s", cmd, hwp_errmsg());
-	return rc < 0 ? cli_error("%s", hwp_errmsg()) : 0;
+	return rc < 0 ? say_read_error(in, o) : 0;
 }
 
 int report_input__open(struct report_input *in, const struct report_opts *o,
@@ -99,8 +141,7 @@ int report_input__open(struct report_input *in, const struct report_opts *o,
 
 int report_input__check_read(struct report_input *in, const struct report_opts *o)
 {
-	(void)o;
-	return hwp_pipeline__check_samples(in->session, in->collector, true) < 0 ? cli_error("%s", hwp_errmsg()) : 0;
+	return hwp_pipeline__check_samples(in->session, in->collector, true) < 0 ? say_read_error(in, o) : 0;
 }
 
 int report_input__load_branches(struct report_input *in, const struct report_opts *o,

@@ -6,6 +6,11 @@
  *
  *     cc pipeline.c $(pkg-config --cflags --libs hwprof) -o pipeline
  *     ./pipeline a.data b.data
+ *
+ * The install tests check it prints what hwprof does (tests/tools/example_expect.py):
+ * inputs: 2
+ * expect: hwprof advise --json | top finding: {kind} at {symbol}+{sym_offset:#x} (line {line}), est. {share_percent:.1f}% of the work || top finding: none
+ * expect: hwprof probs --json | hottest branch: {symbol}+{sym_offset:#x} (line {line}) taken {taken_percent:.2f}% of {executions} executions
  */
 #include <stdio.h>
 

@@ -16,11 +16,8 @@ const char *hwp__session_name(const struct hwp_session *s, char *buf, size_t len
 	return buf;
 }
 
-/*
- * A recording without a single sample: the program ran fewer events than
- * the period. Recording again with branch stacks or emulated would not
- * help (it may already be emulated): a lower period would.
- */
+/* A recording without a single sample: the program ran fewer events than
+   the period (a command line adds how to record again). */
 static int say_no_samples(struct hwp_session *s, const char *name)
 {
 	struct hwp_reader *r = hwp_session__input_reader(s, 0);
@@ -28,18 +25,11 @@ static int say_no_samples(struct hwp_session *s, const char *name)
 
 	if (!ev || hwp_reader__is_text(r))
 		return hwp_set_error(ENODATA, "%s: no samples", name);
-	bool freq = hwp_attr__flag(&ev->attr, HWP_ATTR_FREQ);
 	const char *event = ev->name ? ev->name : "sampled";
-	if (!strcmp(event, "branches:emulated"))
-		return hwp_set_error(ENODATA, "%s: no samples: the program ran fewer taken branches than the period "
-				     "(%" PRIu64 "): record again with a lower one (hwprof record --emulate -c N)",
-				     name, ev->attr.sample_period);
-	if (freq)
+	if (hwp_attr__flag(&ev->attr, HWP_ATTR_FREQ))
 		return hwp_set_error(ENODATA, "%s: no samples: the program ended before the first %s sample at "
-				     "%" PRIu64 " Hz: record again with a higher frequency (-F N) or a period (-c N)",
-				     name, event, ev->attr.sample_period);
-	return hwp_set_error(ENODATA, "%s: no samples: the program ran fewer %s events than the period (%" PRIu64
-			     "): record again with a lower period (-c N) or by frequency (-F N)",
+				     "%" PRIu64 " Hz", name, event, ev->attr.sample_period);
+	return hwp_set_error(ENODATA, "%s: no samples: the program ran fewer %s events than the period (%" PRIu64 ")",
 			     name, event, ev->attr.sample_period);
 }
 
@@ -52,8 +42,7 @@ int hwp_pipeline__check_samples(struct hwp_session *s, const struct hwp_branch_c
 	if (st->samples == 0)
 		return say_no_samples(s, name);
 	if (branches && st->branch_samples == 0)
-		return hwp_set_error(ENODATA, "%s: no samples with branch stacks%s (record with 'perf record -b' or "
-				     "'hwprof record --emulate')", name,
+		return hwp_set_error(ENODATA, "%s: no samples with branch stacks%s", name,
 				     st->call_stack_mode ? " (only LBR call-stack samples, which are callchains)" : "");
 	return 0;
 }
@@ -132,6 +121,6 @@ int hwp__pipeline_check_ranges(const struct hwp_branch_collector *c, const char 
 				 hwp_range_reject__name(r), rs->rejected[r]);
 	return hwp_set_error(ENODATA, "%s: no fall-through range between consecutive branch entries could be used "
 			     "(%" PRIu64 " pairs%s%s)%s", name, rs->pairs, *why ? ": " : "", why,
-			     rs->rejected[HWP_RANGE_FILTERED] ? "; record every taken branch (-j any, the default of -b)"
+			     rs->rejected[HWP_RANGE_FILTERED] ? "; record every taken branch (branch filter 'any')"
 							      : "");
 }

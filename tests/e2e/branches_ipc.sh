@@ -7,7 +7,8 @@
 # perf 6.1 itself prints uninitialized numbers for this key in --stdio, so
 # it cannot be the oracle. Non-PIE binary: recorded address = ELF address.
 set -u
-command -v objdump >/dev/null || { echo "SKIP branches_ipc: no objdump"; exit 0; }
+command -v objdump >/dev/null || { echo "PLAN 1"; echo "SKIP branches_ipc: no objdump"; exit 0; }
+echo "PLAN 2"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 root=${HWPROF_ROOT:-.}

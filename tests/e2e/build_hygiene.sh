@@ -7,6 +7,7 @@
 # library set recompiles everything and is said once; a missing required
 # library stops the build with one line. Only `make -n`: nothing is rebuilt.
 set -u
+echo "PLAN 9"
 root=${HWPROF_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$root/tests/tools/make_env.sh"
 tmp=$(mktemp -d)

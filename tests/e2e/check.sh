@@ -3,6 +3,7 @@
 # with --sysfs/--procfs/--dev (an Intel machine with LBR, and a VM without
 # PMU). Text and --json.
 set -u
+echo "PLAN 6"
 HWPROF=${HWPROF:-build/hwprof}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -2,6 +2,12 @@
 # Small command-line behaviours: --help texts, version, report options and
 # what the commands say about empty or filtered-out results.
 set -u
+# PLAN: 35; 3 fewer without qemu-x86_64 (one SKIP for each group of
+# --emulate checks), 1 fewer without perf (the reference check)
+plan=35
+command -v qemu-x86_64 >/dev/null 2>&1 || plan=$((plan - 3))
+command -v perf >/dev/null 2>&1 || plan=$((plan - 1))
+echo "PLAN $plan"
 HWPROF=${HWPROF:-build/hwprof}
 root=${HWPROF_ROOT:-.}
 tmp=$(mktemp -d)

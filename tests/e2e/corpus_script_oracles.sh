@@ -4,9 +4,12 @@
 set -u
 corpus=${HWPROF_CORPUS:-../shared/corpus}
 if [ ! -d "$corpus/oracles" ]; then
+	echo "PLAN 1"
 	echo "SKIP corpus_script_oracles: no corpus at $corpus"
 	exit 0
 fi
+# PLAN: one check per oracle dump
+echo "PLAN $(find "$corpus/oracles" -maxdepth 1 \( -name '*.perf61.ip-brstack.txt.gz' -o -name '*.perf61.mem.txt.gz' \) | wc -l)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for oracle in "$corpus"/oracles/*.perf61.ip-brstack.txt.gz; do

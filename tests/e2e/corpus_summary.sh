@@ -6,7 +6,9 @@
 set -u
 corpus=${HWPROF_CORPUS:-../shared/corpus}
 if [ ! -f "$corpus/summary.jsonl" ]; then
+	echo "PLAN 1"
 	echo "SKIP corpus_summary: no corpus at $corpus"
 	exit 0
 fi
+echo "PLAN $(grep -c . "$corpus/summary.jsonl")" # one check per file summarized
 exec python3 "$(dirname "$0")/corpus_summary.py" "$corpus" "$HWPROF"

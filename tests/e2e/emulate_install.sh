@@ -5,9 +5,11 @@
 # line that lists the places looked at.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 unset HWPROF_EMU_PLUGIN
-emu_ready emulate_install || exit 0
+# PLAN: 1 (the SKIP) where emulated recording cannot run or the plugin is not built
+ready=$(emu_ready emulate_install) || { echo "PLAN 1"; echo "$ready"; exit 0; }
 so=$build/hwprof-emu.so
-[ -f "$so" ] || { skip "emulate_install: $so not built"; exit 0; }
+[ -f "$so" ] || { echo "PLAN 1"; skip "emulate_install: $so not built"; exit 0; }
+echo "PLAN 4"
 
 # an installed layout
 mkdir -p "$tmp/prefix/bin" "$tmp/prefix/lib/hwprof"

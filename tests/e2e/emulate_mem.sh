@@ -15,7 +15,10 @@
 #  - --svg draws one stacked bar per (bucket, source) cell, with a legend;
 #  - the period arithmetic: accesses / period = the samples written.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-emu_ready emulate_mem || exit 0
+# PLAN: 8, 2 fewer without perf (the checks against it); 1 (the SKIP) where
+# emulated recording cannot run
+ready=$(emu_ready emulate_mem) || { echo "PLAN 1"; echo "$ready"; exit 0; }
+if command -v perf >/dev/null; then echo "PLAN 8"; else echo "PLAN 6"; fi
 
 # --- the array walk
 gcc $EMU_CFLAGS -o "$tmp/walk" "$root/tests/fixtures/mem_walk.c" || { fail "mem_walk: gcc"; exit 0; }

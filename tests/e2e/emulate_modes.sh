@@ -8,7 +8,9 @@
 # entry where both record the same branches: at depth 8 with a tiny period
 # (every entry near a sample) and at the default period.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-emu_ready emulate_modes || exit 0
+# PLAN: 1 (the SKIP) where emulated recording cannot run or perf is missing
+ready=$(emu_ready emulate_modes) || { echo "PLAN 1"; echo "$ready"; exit 0; }
+if command -v perf >/dev/null; then echo "PLAN 6"; else echo "PLAN 1"; fi
 emu_build cpu || exit 0
 if ! command -v perf >/dev/null; then
 	skip "emulate_modes: perf not installed"

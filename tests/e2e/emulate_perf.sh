@@ -4,7 +4,9 @@
 # depth, with period jitter; the -j filters (types, call-stack mode, no_flags,
 # no_cycles) hold in every sample.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-emu_ready emulate_perf || exit 0
+# PLAN: 1 (the SKIP) where emulated recording cannot run or perf is missing
+ready=$(emu_ready emulate_perf) || { echo "PLAN 1"; echo "$ready"; exit 0; }
+if command -v perf >/dev/null; then echo "PLAN 25"; else echo "PLAN 1"; fi
 emu_build basic || exit 0
 bin=$tmp/basic
 if ! command -v perf >/dev/null; then

@@ -5,7 +5,10 @@
 # clears it before the summary; with stderr not a terminal, stderr holds only
 # the summary line; with -q no progress line even on a terminal.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-emu_ready emulate_progress || exit 0
+# PLAN: 2 without script(1) (the non-terminal check and a SKIP); 1 (the
+# SKIP) where emulated recording cannot run
+ready=$(emu_ready emulate_progress) || { echo "PLAN 1"; echo "$ready"; exit 0; }
+if command -v script >/dev/null; then echo "PLAN 3"; else echo "PLAN 2"; fi
 emu_build cpu || exit 0
 bin=$tmp/cpu
 args=(branchy 600) # about 2 s emulated

@@ -4,6 +4,7 @@
 # the functions include/hwprof/*.h declares (those marked HWP_API; static
 # inline ones excluded).
 set -u
+echo "PLAN 3"
 root=${HWPROF_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${BUILD:-build}
 case $build in /*) ;; *) build=$root/$build ;; esac

@@ -19,11 +19,14 @@
 # Skips when clickhouse-server (Debian clickhouse-server) or curl is absent.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 server=$(command -v clickhouse-server || echo /usr/sbin/clickhouse-server)
+# PLAN: 1 (the SKIP) where a requirement is missing
 if [ ! -x "$server" ]; then
+	echo "PLAN 1"
 	skip "fleet: clickhouse-server not installed (apt-get install clickhouse-server)"; exit 0
 fi
-command -v curl >/dev/null || { skip "fleet: curl not installed"; exit 0; }
-emu_ready fleet || exit 0
+command -v curl >/dev/null || { echo "PLAN 1"; skip "fleet: curl not installed"; exit 0; }
+ready=$(emu_ready fleet) || { echo "PLAN 1"; echo "$ready"; exit 0; }
+echo "PLAN 21"
 emu_build basic || exit 0
 
 ch=$tmp/ch

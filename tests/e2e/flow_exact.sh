@@ -23,11 +23,25 @@
 # shows the estimates are as good as the samples allow. It is printed, not
 # asserted.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-emu_ready flow_exact || exit 0
+# PLAN: flow_check.py's 7 checks for each of the 4 fixtures, zlib and Lua,
+# 6 for SQLite (no Spearman); 1 SKIP for each real program without its
+# static library; 1 (the SKIP) where emulated recording cannot run
+ready=$(emu_ready flow_exact) || { echo "PLAN 1"; echo "$ready"; exit 0; }
 if ! command -v objdump >/dev/null; then
+	echo "PLAN 1"
 	skip "flow_exact: objdump not installed (binutils)"
 	exit 0
 fi
+lib=/usr/lib/x86_64-linux-gnu
+plan=28
+if [ -f $lib/libz.a ] && [ -f /usr/include/zlib.h ]; then plan=$((plan + 7)); else plan=$((plan + 1)); fi
+if [ -f $lib/libsqlite3.a ] && [ -f $lib/libz.a ] && [ -f /usr/include/sqlite3.h ]; then
+	plan=$((plan + 6))
+else
+	plan=$((plan + 1))
+fi
+if [ -f $lib/liblua5.4.a ] && [ -f /usr/include/lua5.4/lua.h ]; then plan=$((plan + 7)); else plan=$((plan + 1)); fi
+echo "PLAN $plan"
 
 # check NAME BINARY PERIOD [flow_check args] -- PROG ARGS
 check() {

@@ -10,9 +10,11 @@ set -u
 build=${BUILD:-build}
 gen=$build/tests/tools/gen_mem_perfdata
 if ! command -v perf >/dev/null; then
+	echo "PLAN 1"
 	echo "SKIP mem_decode: perf not installed"
 	exit 0
 fi
+echo "PLAN 4"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fields=event,cpu,ip,addr,weight,data_src

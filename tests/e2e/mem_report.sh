@@ -10,9 +10,11 @@ root=${HWPROF_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 oracle=$corpus/oracles/perf_data_converter_perf.data.weight_struct.perf61.mem.txt.gz
 data=$corpus/perf_data_converter/perf.data.weight_struct
 if [ ! -f "$oracle" ] || [ ! -f "$data" ]; then
+	echo "PLAN 1"
 	echo "SKIP mem_recount: no corpus at $corpus"
 	exit 0
 fi
+echo "PLAN 7"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for k in source hist symbol; do

@@ -21,13 +21,16 @@
 #   - --binary with another build of the program fails naming the build-ids.
 # Skips when bolt-19 is absent.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-emu_ready pgo_bolt || exit 0
+# PLAN: 1 (the SKIP) where a tool is missing
+ready=$(emu_ready pgo_bolt) || { echo "PLAN 1"; echo "$ready"; exit 0; }
 perf2bolt=/usr/lib/llvm-19/bin/perf2bolt # perf2bolt-19 starts llvm-bolt (it looks at its name)
 bolt=$(command -v llvm-bolt-19 || echo /usr/lib/llvm-19/bin/llvm-bolt)
 if [ ! -x "$perf2bolt" ] || [ ! -x "$bolt" ] || ! command -v perf >/dev/null || ! command -v objdump >/dev/null; then
+	echo "PLAN 1"
 	skip "pgo_bolt: perf2bolt / llvm-bolt 19, perf or objdump not installed (apt-get install bolt-19 linux-perf binutils)"
 	exit 0
 fi
+echo "PLAN 23"
 cmp_py=$root/tests/e2e/fdata_compare.py
 cd "$tmp" || exit 1 # perf2bolt and llvm-bolt leave files in the current directory
 
@@ -154,7 +157,9 @@ fi
 
 lib=/usr/lib/x86_64-linux-gnu
 if [ ! -f $lib/libsqlite3.a ] || [ ! -f $lib/libz.a ] || [ ! -f /usr/include/sqlite3.h ]; then
-	skip "pgo_bolt_sqlite: no static SQLite/zlib (apt-get install libsqlite3-dev zlib1g-dev)"
+	for c in vs_perf2bolt pa llvm_bolt autofdo; do # one_case's 4 checks, skipped
+		skip "pgo_bolt_${c}_sqlite: no static SQLite/zlib (apt-get install libsqlite3-dev zlib1g-dev)"
+	done
 elif gcc -O2 -g -Wl,--emit-relocs -o "$tmp/sqlite" "$fx/realworld_sqlite.c" -l:libsqlite3.a -l:libz.a -lm \
 	2>"$tmp/gcc.err"; then
 	# a dense sample: the exit path too (crtstuff's functions without a

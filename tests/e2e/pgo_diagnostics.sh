@@ -17,11 +17,14 @@
 #   - a program whose ranges are nearly all in a library it calls: a
 #     warning naming both.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-emu_ready pgo_diagnostics || exit 0
+# PLAN: 1 (the SKIP) where a tool is missing
+ready=$(emu_ready pgo_diagnostics) || { echo "PLAN 1"; echo "$ready"; exit 0; }
 if ! command -v perf >/dev/null || ! command -v clang-19 >/dev/null; then
+	echo "PLAN 1"
 	skip "pgo_diagnostics: perf or clang-19 not installed (apt-get install linux-perf clang-19)"
 	exit 0
 fi
+echo "PLAN 33"
 fx=$root/tests/fixtures
 cd "$tmp" || exit 1
 
@@ -119,7 +122,10 @@ if [ -f $lib/libsqlite3.a ] && [ -f $lib/libz.a ] && [ -f /usr/include/sqlite3.h
 	perf script -i sqlite.data -F ip,brstack >sqlite.txt 2>/dev/null
 	same_profiles sqlite_text ./sqlite sqlite.data sqlite.txt
 else
-	skip "pgo_diag_sqlite: no static SQLite/zlib, or the recording failed"
+	for f in bolt llvm; do # same_profiles' 4 checks, skipped
+		skip "pgo_diag_sqlite_text_$f: no static SQLite/zlib, or the recording failed"
+		skip "pgo_diag_sqlite_text_${f}_same: no static SQLite/zlib, or the recording failed"
+	done
 fi
 
 # the extensible binary form: llvm-profdata converts hwprof's text, reads

@@ -15,14 +15,21 @@
 # 4/5 line tables; the profile format is the same). Skips when
 # llvm-profgen-19 / llvm-profdata-19 / clang are absent.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-emu_ready pgo_llvm || exit 0
+# PLAN: 3 checks for each profiled program, 2 fewer for each skipped (gcc's,
+# the real one's); 1 (the SKIP) where a tool is missing
+ready=$(emu_ready pgo_llvm) || { echo "PLAN 1"; echo "$ready"; exit 0; }
 cc=$(command -v clang-19 || command -v clang)
 profgen=$(command -v llvm-profgen-19 || echo /usr/lib/llvm-19/bin/llvm-profgen)
 profdata=$(command -v llvm-profdata-19 || echo /usr/lib/llvm-19/bin/llvm-profdata)
 if [ -z "$cc" ] || [ ! -x "$profgen" ] || [ ! -x "$profdata" ]; then
+	echo "PLAN 1"
 	skip "pgo_llvm: clang, llvm-profgen-19 or llvm-profdata-19 not installed (apt-get install clang-19 llvm-19)"
 	exit 0
 fi
+plan=11
+command -v gcc >/dev/null || plan=$((plan - 2))
+[ -n "${PGO_LLVM_NO_REAL:-}" ] && plan=$((plan - 2))
+echo "PLAN $plan"
 fx=$root/tests/fixtures/pgo_llvm.c
 cd "$tmp" || exit 1
 

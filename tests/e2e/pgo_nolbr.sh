@@ -29,11 +29,13 @@
 # Skips what needs a missing tool (perf, clang-19, autofdo, bolt-19).
 . "$(dirname "$0")/../tools/emu_lib.sh"
 if [ ! -x "${HWPROF:-}" ]; then
+	echo "PLAN 1"
 	skip "pgo_nolbr: no hwprof binary (\$HWPROF=${HWPROF:-unset})"
 	exit 0
 fi
 cd "$tmp" || exit 1 # perf2bolt and llvm-bolt leave files in the current directory
 if ! command -v perf >/dev/null || ! perf record -q -e cpu-clock -o probe.data -- /bin/true >/dev/null 2>&1; then
+	echo "PLAN 1"
 	skip "pgo_nolbr: perf record -e cpu-clock does not work here"
 	exit 0
 fi
@@ -44,6 +46,34 @@ bolt=$(command -v llvm-bolt-19 || echo /usr/lib/llvm-19/bin/llvm-bolt)
 have_afdo=$(command -v create_llvm_prof)
 have_bolt=yes
 [ -x "$perf2bolt" ] && [ -x "$bolt" ] || have_bolt=
+# PLAN, from the tools present: llvm_case 2 checks; bolt_case 2 (1 SKIP
+# without BOLT, 1 with IP=1); the clang fixture 8 + autofdo text + BOLT's
+# text input; gcc 2; the real program 3; SQLite bolt_case; --ip-samples
+# autofdo + bolt_case. A part that cannot run is 1 SKIP.
+bolt_n=1
+[ -n "$have_bolt" ] && bolt_n=2
+if [ -z "$cc" ]; then
+	plan=1
+else
+	plan=$((6 + bolt_n))
+	[ -n "$have_afdo" ] && plan=$((plan + 1))
+	[ -n "$have_bolt" ] && plan=$((plan + 1))
+fi
+plan=$((plan + 2))
+if [ -n "${PGO_NOLBR_NO_REAL:-}" ] || [ -z "$cc" ]; then plan=$((plan + 1)); else plan=$((plan + 3)); fi
+lib=/usr/lib/x86_64-linux-gnu
+if [ ! -f $lib/libsqlite3.a ] || [ ! -f $lib/libz.a ] || [ ! -f /usr/include/sqlite3.h ]; then
+	plan=$((plan + 1))
+else
+	plan=$((plan + bolt_n))
+fi
+if [ -z "$cc" ] || ! emu_ready pgo_nolbr_ip_samples >/dev/null; then
+	plan=$((plan + 1))
+else
+	plan=$((plan + 1))
+	[ -n "$have_afdo" ] && plan=$((plan + 1))
+fi
+echo "PLAN $plan"
 cmp_llvm=$tools/afdo_prof_compare.py
 cmp_fdata=$root/tests/e2e/fdata_compare.py
 fx=$root/tests/fixtures

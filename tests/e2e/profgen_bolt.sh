@@ -10,8 +10,10 @@
 #     (profgen with --binary the .so, perf2bolt on the .so for the library).
 # Skips when llvm-profgen-19 / perf2bolt are absent (Debian llvm-19, bolt-19).
 . "$(dirname "$0")/../tools/emu_lib.sh"
-emu_ready profgen_bolt || exit 0
+# PLAN: 1 (the SKIP) where a tool is missing
+ready=$(emu_ready profgen_bolt) || { echo "PLAN 1"; echo "$ready"; exit 0; }
 if ! command -v perf >/dev/null || ! command -v readelf >/dev/null; then
+	echo "PLAN 1"
 	skip "profgen_bolt: perf or readelf not installed"
 	exit 0
 fi
@@ -21,6 +23,7 @@ profgen=$(command -v llvm-profgen-19 || echo /usr/lib/llvm-19/bin/llvm-profgen)
 perf2bolt=$(command -v perf2bolt || echo /usr/lib/llvm-19/bin/perf2bolt)
 [ -x "$profgen" ] || profgen=
 [ -x "$perf2bolt" ] || perf2bolt=
+echo "PLAN 10"
 
 fx=$root/tests/fixtures
 # -Wl,--emit-relocs: BOLT rewrites only binaries that keep their relocations
@@ -67,7 +70,8 @@ one_case() {
 	fi
 
 	if [ -z "$profgen" ]; then
-		skip "profgen_bolt_profgen_$name: llvm-profgen-19 not installed (apt-get install llvm-19)"
+		skip "profgen_bolt_profgen_perfdata_$name: llvm-profgen-19 not installed (apt-get install llvm-19)"
+		skip "profgen_bolt_profgen_perfscript_$name: llvm-profgen-19 not installed (apt-get install llvm-19)"
 	else
 		# a text profile's function line: NAME:TOTAL:HEAD
 		"$profgen" --perfdata "$data" --binary "$bin" --format=text --output "$tmp/$name.prof" \

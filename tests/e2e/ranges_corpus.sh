@@ -15,13 +15,17 @@ set -u
 root=${HWPROF_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 corpus=${HWPROF_CORPUS:-../shared/corpus}
 if [ ! -d "$corpus/oracles" ]; then
+	echo "PLAN 1"
 	echo "SKIP ranges_corpus: no corpus at $corpus"
 	exit 0
 fi
 if ! command -v perf >/dev/null || ! command -v python3 >/dev/null; then
+	echo "PLAN 1"
 	echo "SKIP ranges_corpus: perf or python3 not installed"
 	exit 0
 fi
+# PLAN: one check per branch-stack oracle dump
+echo "PLAN $(find "$corpus/oracles" -maxdepth 1 -name '*.perf61.ip-brstack.txt.gz' | wc -l)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 check=$root/tests/tools/ranges_check.py

@@ -16,15 +16,25 @@
 #     built with DWARF 4, which autofdo 0.19 reads).
 # Skips when llvm-profgen-19 is absent (Debian llvm-19).
 . "$(dirname "$0")/../tools/emu_lib.sh"
-emu_ready ranges_profgen || exit 0
+# PLAN: 4 checks for each of the 3 fixtures, 3 for SQLite (1 SKIP without
+# its static library); 1 (the SKIP) where a tool is missing
+ready=$(emu_ready ranges_profgen) || { echo "PLAN 1"; echo "$ready"; exit 0; }
 profgen=$(command -v llvm-profgen-19 || echo /usr/lib/llvm-19/bin/llvm-profgen)
 if [ ! -x "$profgen" ]; then
+	echo "PLAN 1"
 	skip "ranges_profgen: llvm-profgen-19 not installed (apt-get install llvm-19)"
 	exit 0
 fi
 if ! command -v perf >/dev/null || ! command -v readelf >/dev/null; then
+	echo "PLAN 1"
 	skip "ranges_profgen: perf or readelf not installed"
 	exit 0
+fi
+lib=/usr/lib/x86_64-linux-gnu
+if [ ! -f $lib/libsqlite3.a ] || [ ! -f $lib/libz.a ] || [ ! -f /usr/include/sqlite3.h ]; then
+	echo "PLAN 13"
+else
+	echo "PLAN 15"
 fi
 fx=$root/tests/fixtures
 cd "$tmp" || exit 1

@@ -13,9 +13,11 @@ tools=$root/tests/tools
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if ! command -v gcc >/dev/null || ! command -v objdump >/dev/null || ! command -v readelf >/dev/null; then
+	echo "PLAN 1"
 	echo "SKIP ranges_reasons: gcc, objdump or readelf not installed"
 	exit 0
 fi
+echo "PLAN 4"
 if ! gcc -O2 -g -fPIE -pie -o "$tmp/dc" "$root/tests/fixtures/decode_classes.c" 2>"$tmp/gcc.err"; then
 	echo "FAIL ranges_reasons_build: $(head -1 "$tmp/gcc.err")"
 	exit 0

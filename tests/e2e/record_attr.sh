@@ -9,9 +9,11 @@
 set -u
 HWPROF=${HWPROF:-build/hwprof}
 if ! command -v perf >/dev/null 2>&1; then
+	echo "PLAN 1"
 	echo "SKIP record_attr: perf not installed"
 	exit 0
 fi
+echo "PLAN 99"
 tmp=$(mktemp -d)
 chmod 1777 "$tmp" # the unprivileged runs below write perf.data there
 trap 'rm -rf "$tmp"' EXIT
@@ -223,7 +225,7 @@ if LIBPFM_FORCE_PMU=skl "$HWPROF" record --print-attr -e br_inst_retired.near_ta
 		run_row "libpfm skl: -e $h" "-e $h" "-e $p" "" env LIBPFM_FORCE_PMU=skl
 	done
 else
-	echo "SKIP attr_libpfm: hwprof built without libpfm4 (libpfm4-dev)"
+	for i in 1 2 3; do echo "SKIP attr_libpfm[$i]: hwprof built without libpfm4 (libpfm4-dev)"; done
 fi
 
 # Unprivileged: the default event gets exclude_kernel when the kernel cannot
@@ -234,7 +236,9 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1 &&
 		run_row "unprivileged: $o" "$o" "$o" "" setpriv --reuid=65534 --regid=65534 --clear-groups
 	done
 else
-	echo "SKIP attr_unprivileged: needs root, setpriv and an hwprof binary user 65534 can run"
+	for i in 1 2 3 4; do
+		echo "SKIP attr_unprivileged[$i]: needs root, setpriv and an hwprof binary user 65534 can run"
+	done
 fi
 
 # Bad input: one line, non-zero exit, as perf refuses it too.

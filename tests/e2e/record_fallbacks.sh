@@ -8,9 +8,11 @@
 set -u
 HWPROF=${HWPROF:-build/hwprof}
 if ! command -v gcc >/dev/null 2>&1; then
+	echo "PLAN 1"
 	echo "SKIP record_fallbacks: gcc not installed"
 	exit 0
 fi
+echo "PLAN 4"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1

@@ -24,6 +24,9 @@ echo "config:0-7" >"$cpu/format/event"
 echo "config:8-15" >"$cpu/format/umask"
 echo "config1:0-15" >"$cpu/format/ldlat"
 
+# PLAN: the PMU check, 3 Intel rows and AMD's with perf; without perf, its
+# SKIP stands for them
+if command -v perf >/dev/null; then echo "PLAN 5"; else echo "PLAN 2"; fi
 # No PMU here: one line, non-zero exit.
 if [ -d /sys/bus/event_source/devices/cpu ] || [ -d /sys/bus/event_source/devices/ibs_op ]; then
 	echo "SKIP record_mem_no_pmu: this machine has a PMU"

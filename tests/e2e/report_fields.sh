@@ -6,6 +6,7 @@
 # segment mapping), source line (readelf --debug-dump=decodedline), and no
 # display strings; text output keeps perf's display strings.
 set -u
+echo "PLAN 2" # the PIE and the non-PIE binary
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 root=${HWPROF_ROOT:-.}

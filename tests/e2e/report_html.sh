@@ -15,7 +15,19 @@
 #     own script runs inside the page (frames laid out, a click zooms);
 #   - usage errors: one line each.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-emu_ready report_html || exit 0
+# PLAN: 6 checks, then 5 in Chromium (1 SKIP without it), then
+# 2 on the corpus's flame graph (1 SKIP without the corpus); 1 (the
+# SKIP) where emulated recording cannot run
+ready=$(emu_ready report_html) || { echo "PLAN 1"; echo "$ready"; exit 0; }
+plan=6
+if [ -z "$(command -v chromium || command -v chromium-browser || true)" ]; then
+	plan=$((plan + 1))
+elif [ ! -f "${HWPROF_CORPUS:-$root/../shared/corpus}/perf_data_converter/perf.data.callgraph_and_branch-3.8" ]; then
+	plan=$((plan + 5 + 1))
+else
+	plan=$((plan + 5 + 2))
+fi
+echo "PLAN $plan"
 fx=$root/tests/fixtures
 cd "$tmp" || exit 1
 gcc -O2 -g -o ap "$fx/advise_patterns.c" && gcc -O2 -g -o db "$fx/diff_branch.c" ||

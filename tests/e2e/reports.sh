@@ -3,6 +3,7 @@
 # and Wilson intervals recomputed independently from `hwprof script --json`,
 # filters, JSON/CSV, missing binaries, data without mispredict information.
 set -u
+echo "PLAN 6"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 root=${HWPROF_ROOT:-.}

@@ -9,14 +9,17 @@ CORPUS=${HWPROF_CORPUS:-$PWD/../shared/corpus}
 PERF=/usr/bin/perf
 
 if [ ! -d "$CORPUS" ]; then
+	echo "PLAN 1"
 	echo "SKIP script_callchain: no corpus at $CORPUS"
 	exit 0
 fi
 if [ ! -x "$PERF" ]; then
+	echo "PLAN 1"
 	echo "SKIP script_callchain: $PERF not installed"
 	exit 0
 fi
 if [ ! -x "$HWPROF" ]; then
+	echo "PLAN 1"
 	echo "FAIL script_callchain: $HWPROF not built"
 	exit 1
 fi
@@ -42,17 +45,26 @@ count_samples() {
 	awk '!c { n++; c = 1; next } /^\t/ { next } { c = 0 } END { print n + 0 }'
 }
 
-found=0
+# The files first, so the plan is one check for each (1 SKIP when none)
+files=()
 while IFS= read -r -d '' f; do
 	rel=${f#"$CORPUS"/}
 	case $rel in
 	oracles/* | *.buildids | *.md | *.jsonl | *.txt | *.gz) continue ;;
 	esac
 	# callchains recorded? (hwprof's JSON names them per sample)
-	if ! "$HWPROF" script --json -i "$f" 2>/dev/null | grep -q -m1 '"callchain":'; then
-		continue
+	if "$HWPROF" script --json -i "$f" 2>/dev/null | grep -q -m1 '"callchain":'; then
+		files+=("$f")
 	fi
-	found=$((found + 1))
+done < <(find "$CORPUS" -type f -print0 | sort -z)
+if [ ${#files[@]} -eq 0 ]; then
+	echo "PLAN 1"
+	echo "SKIP script_callchain: no corpus file with callchains in $CORPUS"
+	exit 0
+fi
+echo "PLAN ${#files[@]}"
+for f in "${files[@]}"; do
+	rel=${f#"$CORPUS"/}
 	if ! "$PERF" script -F ip,brstack -i "$f" >"$tmp/perf.txt" 2>"$tmp/perf.err"; then
 		echo "SKIP $rel: perf 6.1 cannot read it ($(head -1 "$tmp/perf.err"))"
 		continue
@@ -93,9 +105,5 @@ while IFS= read -r -d '' f; do
 		diff "$tmp/perf.txt" "$tmp/hwprof.txt" | head -20 >&2
 		failed=1
 	fi
-done < <(find "$CORPUS" -type f -print0 | sort -z)
-
-if [ "$found" -eq 0 ]; then
-	echo "SKIP script_callchain: no corpus file with callchains in $CORPUS"
-fi
+done
 exit $failed

@@ -6,6 +6,7 @@
 # generator's ground truth bucket by bucket, and the line table must account
 # for every sample of both events. A recording with one event is refused.
 set -u
+echo "PLAN 3"
 build=${BUILD:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -6,9 +6,12 @@
 set -u
 corpus=${HWPROF_CORPUS:-../shared/corpus}
 if [ ! -d "$corpus/oracles" ]; then
+	echo "PLAN 1"
 	echo "SKIP text_and_stdin: no corpus at $corpus"
 	exit 0
 fi
+# PLAN: 5, and llvm-profgen's perf script text where the corpus has it
+if [ -f "$corpus/llvm-profgen/noinline-cs-pseudoprobe.perfscript" ]; then echo "PLAN 6"; else echo "PLAN 5"; fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0 bad=0

@@ -9,13 +9,16 @@ set -u
 root=${HWPROF_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 corpus=${HWPROF_CORPUS:-../shared/corpus}
 if [ ! -d "$corpus/oracles" ]; then
+	echo "PLAN 1"
 	echo "SKIP timing_corpus: no corpus at $corpus"
 	exit 0
 fi
 if ! command -v python3 >/dev/null; then
+	echo "PLAN 1"
 	echo "SKIP timing_corpus: python3 not installed"
 	exit 0
 fi
+echo "PLAN 6" # 3 recordings with cycles, 3 without
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

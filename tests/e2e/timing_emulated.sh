@@ -15,8 +15,10 @@
 # modelled.
 set -u
 . "$(dirname "$0")/../tools/emu_lib.sh"
-emu_ready timing_emulated || exit 0
-command -v objdump >/dev/null || { skip "timing_emulated: no objdump"; exit 0; }
+# PLAN: 1 (the SKIP) where emulated recording cannot run or objdump is missing
+ready=$(emu_ready timing_emulated) || { echo "PLAN 1"; echo "$ready"; exit 0; }
+command -v objdump >/dev/null || { echo "PLAN 1"; skip "timing_emulated: no objdump"; exit 0; }
+echo "PLAN 3"
 gcc -g -O1 -o "$tmp/branchy" "$root/tests/fixtures/branchy.c" || { fail "timing_emulated: gcc"; exit 0; }
 if ! "$HWPROF" record --emulate -c 1009 -o "$tmp/b.data" -- "$tmp/branchy" 100000 >/dev/null 2>"$tmp/rec.err" ||
 	! "$HWPROF" timing -q --csv -i "$tmp/b.data" >"$tmp/b.csv" ||

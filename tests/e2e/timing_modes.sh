@@ -9,6 +9,7 @@
 # "modelled" in the table, its JSON/CSV and its SVG; a no_cycles recording
 # is refused in one plain line.
 set -u
+echo "PLAN 8"
 root=${HWPROF_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${BUILD:-build}
 case $build in /*) ;; *) build=$root/$build ;; esac

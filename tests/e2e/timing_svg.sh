@@ -12,6 +12,12 @@ root=${HWPROF_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${BUILD:-build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 HWPROF=${HWPROF:-$build/hwprof}
+# PLAN: 1 checks, and Chromium's 2 (1 SKIP without it)
+if [ -n "$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)" ]; then
+	echo "PLAN $((1 + 2))"
+else
+	echo "PLAN $((1 + 1))"
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -2,6 +2,7 @@
 # -v and -q on every command: -q leaves errors only, -v says what the
 # library did (the one log channel), the default shows warnings once.
 set -u
+echo "PLAN 9"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 root=${HWPROF_ROOT:-.}

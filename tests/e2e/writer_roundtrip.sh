@@ -11,6 +11,7 @@
 # and perf must print nothing on stderr (no warnings).
 # Env: BUILD (build dir), HWPROF, WRITER_ROUNDTRIP_SEEDS (default 20).
 set -u
+echo "PLAN 5" # report() is called 5 times
 BUILD=${BUILD:-build}
 GEN=$BUILD/tests/tools/gen_roundtrip
 N=${WRITER_ROUNDTRIP_SEEDS:-20}

@@ -13,7 +13,7 @@
 #   - drivers linked with --emit-relocs against Debian's static SQLite and
 #     Lua, rewritten by llvm-bolt-19 (ext-tsp, cdsort, hot/cold splitting)
 #     with the fdata of 'hwprof pgo --format bolt' and perf2bolt's (equal
-#     edge by edge but for the call fall-through rule of the README; Lua's
+#     edge by edge but for the call fall-through rule of docs/hwprof-pgo.md; Lua's
 #     lexer dispatches through a jump table whose base register is not the
 #     last one a lea loaded before the jump): no
 #     BOLT-ERROR, no BOLT-WARNING that perf2bolt's fdata does not give too,
@@ -38,13 +38,16 @@ skip() { echo "SKIP $*"; }
 
 missing=$(e2e_missing)
 if [ -n "$missing" ]; then
+	echo "PLAN 1"
 	skip "pgo_e2e: not installed: $missing"
 	exit 0
 fi
 if ! "$HWPROF" record --emulate -o "$e2e_dir/probe.data" -- /bin/true >/dev/null 2>"$e2e_dir/probe.err"; then
+	echo "PLAN 1"
 	skip "pgo_e2e: record --emulate does not run here: $(head -1 "$e2e_dir/probe.err")"
 	exit 0
 fi
+echo "PLAN 12" # hwprof's LLVM profile 4, SQLite and Lua's BOLT cases 4 each
 
 # same_output NAME ARGS...: the optimized programs print what the baseline
 # prints ($e2e_bins: baseline, hwprof's, the established tool's)
@@ -94,7 +97,7 @@ bolt_case() {
 	fi
 	local hw p2b w1 w2 out
 	# the profiles: perf2bolt's edge by edge, but for the call fall-through
-	# rule (README, hwprof pgo)
+	# rule (docs/hwprof-pgo.md)
 	if out=$(python3 "$root/tests/e2e/fdata_compare.py" "$e2e_dir/$name.p2b.fdata" "$e2e_dir/$name.hw.fdata" \
 		--allow-call-ft "${e2e_bins[0]}" 2>&1); then
 		pass "pgo_e2e_${name}_fdata ($out)"

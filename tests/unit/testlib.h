@@ -1,4 +1,7 @@
-/* Minimal test harness: each case prints PASS/FAIL/SKIP; tests/run.sh tallies. */
+/* Minimal test harness: each case prints PASS/FAIL/SKIP; tests/run.sh tallies.
+   The runner's plan for a test is the number of RUN(fn) statements in its
+   source (one a line, in main): a test that stops before the last one
+   fails. So call RUN() once per case, never in a loop or under an if. */
 #ifndef HWPROF_TESTLIB_H
 #define HWPROF_TESTLIB_H
 
