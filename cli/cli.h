@@ -38,10 +38,7 @@ int cmd_skid(int argc, char **argv);
 int cmd_callgraph(int argc, char **argv);
 int cmd_flame(int argc, char **argv);
 
-/* -v/--verbose and -q/--quiet, which every command takes. */
-#define CLI_COMMON_LONGOPTS                                   \
-	{ "verbose", no_argument, NULL, 'v' },                \
-	{ "quiet", no_argument, NULL, 'q' }
+/* -v/--verbose and -q/--quiet, which every command takes (OPT_COMMON()). */
 #define CLI_COMMON_HELP                                                          \
 	"  -v, --verbose        say what was done and skipped (-vv: debug detail)\n" \
 	"  -q, --quiet          print no warnings, only errors\n"
