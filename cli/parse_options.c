@@ -138,7 +138,8 @@ static const struct opt *find_short(const struct opt *opts, int c)
 
 /* An exact long name, else the one it abbreviates (as getopt_long takes
    --so for --sort); *AMBIGUOUS when it abbreviates several. */
-static const struct opt *find_long(const struct opt *opts, const char *name, size_t len, bool *ambiguous)
+static const struct opt *find_long(const struct opt *opts, const char *name, size_t len, bool *ambiguous,
+				   bool exact)
 {
 	const struct opt *found = NULL;
 
@@ -146,6 +147,8 @@ static const struct opt *find_long(const struct opt *opts, const char *name, siz
 	for (const struct opt *o = opts; o->kind != OPT_KIND_END; o++)
 		if (o->long_name && !strncmp(o->long_name, name, len) && !o->long_name[len])
 			return o;
+	if (exact)
+		return NULL;
 	for (const struct opt *o = opts; o->kind != OPT_KIND_END; o++)
 		if (o->long_name && !strncmp(o->long_name, name, len)) {
 			if (found)
@@ -192,11 +195,13 @@ int parse_options(int argc, char **argv, const struct cmd_desc *cmd, const struc
 	char **pos;
 	int npos = 0, i;
 
-	if (argc > 1 && !strcmp(argv[1], "--list-options")) {
+	bool pass = cmd->flags & CMD_PASS;
+
+	if (argc > 1 && !strcmp(argv[1], "--list-options") && !pass) {
 		list_options(opts);
 		return 0;
 	}
-	if (wants_help(argc, argv)) {
+	if (!pass && wants_help(argc, argv)) {
 		parse_options__usage(cmd, opts, stdout);
 		return 0;
 	}
@@ -208,7 +213,8 @@ int parse_options(int argc, char **argv, const struct cmd_desc *cmd, const struc
 		const struct opt *o;
 
 		if (!strcmp(arg, "--")) {
-			i++;
+			if (!pass) /* (else the next parser's) */
+				i++;
 			break;
 		}
 		if (arg[0] != '-' || !arg[1]) { /* ("-" is standard input: an argument) */
@@ -222,7 +228,11 @@ int parse_options(int argc, char **argv, const struct cmd_desc *cmd, const struc
 			size_t len = eq ? (size_t)(eq - name) : strlen(name);
 			bool ambiguous;
 
-			if (!(o = find_long(opts, name, len, &ambiguous)))
+			if (!(o = find_long(opts, name, len, &ambiguous, pass)) && pass) {
+				pos[npos++] = argv[i];
+				continue;
+			}
+			if (!o)
 				return cli_error(ambiguous ? "%s: option '%.*s' is ambiguous; see 'hwprof %s --help'"
 							   : "%s: unknown option '%.*s'; see 'hwprof %s --help'",
 						 cmd->name, (int)(len + 2), arg, cmd->name);
@@ -239,6 +249,10 @@ int parse_options(int argc, char **argv, const struct cmd_desc *cmd, const struc
 			}
 			if (take(cmd->name, o, val))
 				return 1;
+			continue;
+		}
+		if (pass && !find_short(opts, arg[1])) {
+			pos[npos++] = argv[i];
 			continue;
 		}
 		for (const char *p = arg + 1; *p; p++) { /* -vq, -ifile, -i file */
@@ -325,7 +339,7 @@ static void synopsis(const struct cmd_desc *cmd, const struct opt *opts, FILE *f
 	l.col = l.indent = fprintf(fp, "usage: hwprof %s", cmd->name) + 1;
 	fputc(' ', fp);
 	for (const struct opt *o = opts; o->kind != OPT_KIND_END; o++) {
-		if (o->flags & (OPT_NO_SYNOPSIS | OPT_HIDDEN) || (o->flags & OPT_JOIN))
+		if (o->flags & (OPT_NO_SYNOPSIS | OPT_HIDDEN | OPT_JOIN) || (cmd->flags & CMD_SUBCOMMANDS))
 			continue;
 		size_t n = 0;
 		n += (size_t)snprintf(item, sizeof(item), "[");
@@ -359,8 +373,6 @@ static void synopsis(const struct cmd_desc *cmd, const struct opt *opts, FILE *f
 		fputs(cmd->synopsis2, fp); /* (written wrapped) */
 		fputc('\n', fp);
 	}
-	if (cmd->tail)
-		fprintf(fp, "\n%s", cmd->tail);
 }
 
 /* "  -i, --input FILE", "      --json, --csv" */
@@ -384,7 +396,7 @@ static int spec(const struct opt *o, char *buf, size_t n)
 void parse_options__usage(const struct cmd_desc *cmd, const struct opt *opts, FILE *fp)
 {
 	char buf[256];
-	int col = 0;
+	int col = 23;
 
 	synopsis(cmd, opts, fp);
 	if (cmd->text)
@@ -392,7 +404,7 @@ void parse_options__usage(const struct cmd_desc *cmd, const struct opt *opts, FI
 	fputc('\n', fp);
 	for (const struct opt *o = opts; o->kind != OPT_KIND_END; o++) {
 		int len = (o->flags & (OPT_HIDDEN | OPT_JOIN)) ? 0 : spec(o, buf, sizeof(buf));
-		if (len <= SPEC_MAX && len + 2 > col)
+		if (len <= SPEC_MAX && len + 2 > col) /* (at least today's column, 23) */
 			col = len + 2;
 	}
 	for (const struct opt *o = opts; o->kind != OPT_KIND_END; o++) {
@@ -418,6 +430,8 @@ void parse_options__usage(const struct cmd_desc *cmd, const struct opt *opts, FI
 		}
 		fputc('\n', fp);
 	}
+	if (cmd->tail)
+		fprintf(fp, "\n%s", cmd->tail);
 }
 
 /*

@@ -120,6 +120,10 @@ enum {
 	CMD_ARGS = 1,   /* positional arguments are returned to the command */
 	CMD_INPUTS = 2, /* positional arguments are inputs (the table's OPT_INPUT) */
 	CMD_STOP = 4,   /* options end at the first positional argument (record's program) */
+	CMD_PASS = 8,   /* options not in the table are left, with the positional arguments, in
+			   ARGS for another parser (the fleet's filters, then the command's);
+			   long names are not abbreviated */
+	CMD_SUBCOMMANDS = 16, /* the synopsis is ARGS alone (the fleet's subcommands) */
 };
 
 /*
