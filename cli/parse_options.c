@@ -350,22 +350,10 @@ static void synopsis(const struct cmd_desc *cmd, const struct opt *opts, FILE *f
 			n += (size_t)snprintf(item + n, sizeof(item) - n, " | %s", form);
 		}
 		snprintf(item + n, sizeof(item) - n, "]");
-		/* the first word goes right after the name, whatever its length */
-		if (l.col == l.indent) {
-			fputs(item, fp);
-			l.col += (int)strlen(item);
-		} else {
-			put_word(&l, item, (int)strlen(item));
-		}
+		put_word(&l, item, (int)strlen(item));
 	}
-	if (cmd->args) {
-		if (l.col == l.indent) {
-			fputs(cmd->args, fp);
-			l.col += (int)strlen(cmd->args);
-		} else {
-			put_words(&l, cmd->args);
-		}
-	}
+	if (cmd->args)
+		put_words(&l, cmd->args);
 	fputc('\n', fp);
 	if (cmd->synopsis2) {
 		l.col = l.indent = fprintf(fp, "   or: hwprof %s", cmd->name) + 1;
