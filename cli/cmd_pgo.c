@@ -279,7 +279,7 @@ int cmd_pgo(int argc, char **argv)
 		else if (!strncmp(argv[i], "--from=", 7))
 			from = argv[i] + 7;
 	}
-	if (from && !cli_wants_help(argc, argv, "")) {
+	if (from && !parse_options__wants_help(argc, argv)) {
 		struct fleet_source fs;
 		int rc = fleet_source__open(&fs, "pgo", from, &argc, argv);
 		const char *bid = fs.flt.build_id;

@@ -166,7 +166,7 @@ static const struct opt *find_inputs(const struct opt *opts)
 	return NULL;
 }
 
-static bool wants_help(int argc, char **argv)
+bool parse_options__wants_help(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
@@ -201,7 +201,7 @@ int parse_options(int argc, char **argv, const struct cmd_desc *cmd, const struc
 		list_options(opts);
 		return 0;
 	}
-	if (!pass && wants_help(argc, argv)) {
+	if (!pass && parse_options__wants_help(argc, argv)) {
 		parse_options__usage(cmd, opts, stdout);
 		return 0;
 	}

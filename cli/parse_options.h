@@ -139,6 +139,8 @@ struct cmd_args {
 int parse_options(int argc, char **argv, const struct cmd_desc *cmd, const struct opt *opts, struct cmd_args *args);
 /* Appends INPUT to the list of O (as -i does). */
 void opt_inputs__add(const struct opt_inputs *in, const char *input);
+/* Whether ARGV asks for --help or -h (before "--"). */
+bool parse_options__wants_help(int argc, char **argv);
 /* The command's --help text, from its table. */
 void parse_options__usage(const struct cmd_desc *cmd, const struct opt *opts, FILE *fp);
 
