@@ -18,24 +18,34 @@ int fleet_source__time(const char *cmd, const struct opt *opt, const char *arg)
 	return 0;
 }
 
+void fleet_source__init(struct fleet_source *fs)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->flt.kind = -1;
+}
+
 int fleet_source__open(struct fleet_source *fs, const char *cmd, const char *url, int *argc, char **argv)
 {
-	struct hwp_fleet_opts fo = { .sz = sizeof(fo) };
 	const struct opt opts[] = { OPT_FLEET_FILTER(fs), OPT_END() };
 	/* the others (the command's options, in order) are left for the command's parser */
 	const struct cmd_desc desc = { .name = cmd, .flags = CMD_PASS | CMD_ARGS };
 	struct cmd_args a;
 	int w = 1;
 
-	memset(fs, 0, sizeof(*fs));
-	fs->flt.kind = -1;
+	fleet_source__init(fs);
 	if (parse_options(*argc, argv, &desc, opts, &a) >= 0)
 		return 1;
 	for (int i = 0; i < a.n; i++)
 		argv[w++] = a.v[i];
-	fo.table = fs->table;
 	*argc = w;
 	argv[w] = NULL;
+	return fleet_source__connect(fs, cmd, url);
+}
+
+int fleet_source__connect(struct fleet_source *fs, const char *cmd, const char *url)
+{
+	struct hwp_fleet_opts fo = { .sz = sizeof(fo), .table = fs->table };
+
 	if (fs->hosts_arg) {
 		if (!(fs->hosts_buf = strdup(fs->hosts_arg)))
 			return cli_error("out of memory");

@@ -35,6 +35,10 @@ int fleet_source__time(const char *cmd, const struct opt *opt, const char *arg);
    the others kept in order for the command's parser); opens URL. Returns
    the exit code (0: go on); fleet_source__close() always. */
 int fleet_source__open(struct fleet_source *fs, const char *cmd, const char *url, int *argc, char **argv);
+/* The same in steps, for a command whose table holds OPT_FLEET_FILTER
+   (pgo --from): no filter, parse, then open URL with the filters parsed. */
+void fleet_source__init(struct fleet_source *fs);
+int fleet_source__connect(struct fleet_source *fs, const char *cmd, const char *url);
 /* Reads the rows of KIND (-1: all); symbolizer over SYMFS. Exit code. */
 int fleet_source__load(struct fleet_source *fs, const char *symfs, int kind);
 void fleet_source__close(struct fleet_source *fs);

@@ -53,10 +53,9 @@ struct pgo_opts {
 };
 
 /* Returns -1 to go on, else the exit code. */
-static int parse_opts(int argc, char **argv, struct pgo_opts *o)
+static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_source *fs)
 {
 	const char *names[sizeof(formats) / sizeof(formats[0]) + 1] = { NULL };
-	const char *build_id = NULL; /* (taken out of ARGV with --from: see cmd_pgo) */
 	const struct opt opts[] = {
 		OPT_REPORT_INPUT(&o->ro),
 		OPT_CHOICE(0, "format", &o->format, "F", names, ": the formats are 'llvm', 'bolt', 'bolt-pa' and 'autofdo'",
@@ -75,9 +74,9 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o)
 			 "profile the samples' IPs even when the recording has branch stacks"),
 		OPT_STRING(0, "from", &o->from, "URL",
 			   "instead of a recording: the rows 'hwprof push' sent to the ClickHouse server at URL, "
-			   "summed over hosts (with --build-id; --hosts A,B, --since T, --until T and --table NAME "
-			   "select rows as for 'hwprof fleet')"),
-		OPT_STRING(0, "build-id", &build_id, "ID", "with --from: the binary to profile"),
+			   "summed over hosts (with --build-id, the binary to profile; --hosts, --since, --until "
+			   "and --table select rows as for 'hwprof fleet')"),
+		OPT_FLEET_FILTER(fs),
 		OPT_COMMON(),
 		OPT_END(),
 	};
@@ -90,8 +89,8 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o)
 	o->format = -1;
 	if ((rc = parse_options(argc, argv, &desc, opts, NULL)) >= 0)
 		return rc;
-	if (build_id)
-		return cli_error("pgo: --build-id names the binary of --from URL");
+	if (!o->from && (fs->flt.build_id || fs->hosts_arg || fs->flt.since || fs->flt.until || fs->table))
+		return cli_error("pgo: --build-id, --hosts, --since, --until and --table select the rows of --from URL");
 	if (o->format < 0)
 		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa or autofdo");
 	return -1;
@@ -270,21 +269,16 @@ out:
 int cmd_pgo(int argc, char **argv)
 {
 	struct pgo_opts o;
-	const char *from = NULL;
+	struct fleet_source fs;
+	int rc;
 
-	/* --from: the fleet's options (--build-id, --hosts, ...) are taken out first */
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--from") && i + 1 < argc)
-			from = argv[i + 1];
-		else if (!strncmp(argv[i], "--from=", 7))
-			from = argv[i] + 7;
-	}
-	if (from && !parse_options__wants_help(argc, argv)) {
-		struct fleet_source fs;
-		int rc = fleet_source__open(&fs, "pgo", from, &argc, argv);
+	fleet_source__init(&fs);
+	if ((rc = parse_opts(argc, argv, &o, &fs)) >= 0)
+		return rc;
+	if (o.from) { /* instead of a recording: the fleet's rows */
 		const char *bid = fs.flt.build_id;
 
-		if (!rc && (rc = parse_opts(argc, argv, &o)) < 0) {
+		if (!(rc = fleet_source__connect(&fs, "pgo", o.from))) {
 			if (!bid)
 				rc = cli_error("pgo: --from: which binary? give its --build-id");
 			else if (o.binary)
@@ -297,10 +291,6 @@ int cmd_pgo(int argc, char **argv)
 		fleet_source__close(&fs);
 		return rc;
 	}
-	int rc = parse_opts(argc, argv, &o);
-
-	if (rc >= 0)
-		return rc;
 	struct report_input in;
 	rc = load(&in, &o);
 	if (rc < 0) {
