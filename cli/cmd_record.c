@@ -33,19 +33,9 @@ static const struct cmd_desc desc = {
 		"'hwprof check'. Without one, --emulate records emulated branch stacks.\n",
 };
 
-enum {
-	OPT_CALL_GRAPH = 256,
-	OPT_PER_THREAD,
-	OPT_PRINT_ATTR,
-	OPT_EMULATE,
-	OPT_DEPTH,
-	OPT_JITTER,
-	OPT_EXACT,
-	OPT_MEM,
-	OPT_PHYS_DATA,
-	OPT_DATA_PAGE_SIZE,
-	OPT_LDLAT,
-};
+/* The long-only options with a value, as parse_value_opt() knows them (the
+   others by their short name). */
+enum { REC_CALL_GRAPH = 256, REC_DEPTH, REC_JITTER, REC_EXACT, REC_LDLAT };
 
 static volatile int stop_requested;
 
@@ -452,14 +442,14 @@ static int parse_number_opt(struct record_opts *o, int c, const char *arg)
 					 "(1..1048576)", arg);
 		o->mmap_pages = (unsigned)v;
 		return 0;
-	case OPT_DEPTH:
+	case REC_DEPTH:
 		if (parse_u64("--depth", arg, &v))
 			return 1;
 		if (v != 8 && v != 16 && v != 32 && v != 64)
 			return cli_error("record: --depth %s: 8, 16, 32 or 64", arg);
 		o->depth = (int)v;
 		return 0;
-	default: /* OPT_JITTER */
+	default: /* REC_JITTER */
 		if (parse_u64("--jitter", arg, &v))
 			return 1;
 		if (v > 100)
@@ -489,20 +479,20 @@ static int parse_value_opt(const char *cmd, const struct opt *opt, const char *a
 	case 'c':
 	case 'F':
 	case 'm':
-	case OPT_DEPTH:
-	case OPT_JITTER:
+	case REC_DEPTH:
+	case REC_JITTER:
 		return parse_number_opt(o, c, arg);
 	case 'b':
 	case 'j':
 		return parse_branch(o, c, arg);
-	case OPT_CALL_GRAPH:
+	case REC_CALL_GRAPH:
 		o->call_graph = arg;
 		o->callgraph_lbr = !strcmp(arg, "lbr");
 		return 0;
-	case OPT_EXACT:
+	case REC_EXACT:
 		o->exact = arg;
 		return 0;
-	case OPT_LDLAT: {
+	case REC_LDLAT: {
 		uint64_t v;
 		if (parse_u64("--ldlat", arg, &v))
 			return 1;
@@ -548,7 +538,7 @@ static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 			  "levels, as in perf: write -j any,k for kernel only)" },
 		OPT_REC('g', NULL, NULL, 'g', "call graphs (frame pointers)"),
 		{ .kind = OPT_KIND_CALLBACK, .long_name = "call-graph", .value = o, .argh = "MODE",
-		  .cb = parse_value_opt, .ival = OPT_CALL_GRAPH, .values = "fp dwarf lbr",
+		  .cb = parse_value_opt, .ival = REC_CALL_GRAPH, .values = "fp dwarf lbr",
 		  .help = "fp, dwarf[,SIZE] or lbr (LBR call stacks)" },
 		OPT_BOOL('d', "data", &o->data_addr, "sample data addresses (and data sources)"),
 		OPT_BOOL('W', "weight", &o->weight, "sample the weight (load latency: WEIGHT_STRUCT on x86)"),
@@ -565,11 +555,11 @@ static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 			 "(the CPU's events: mem-loads,ldlat=N + mem-stores on Intel, ibs_op// on AMD, arm_spe "
 			 "on Arm); with --emulate: every Nth (-c) load or store through a modelled cache "
 			 "hierarchy"),
-		OPT_REC(0, "ldlat", "N", OPT_LDLAT, "--mem: load-latency threshold in cycles (default 30)"),
+		OPT_REC(0, "ldlat", "N", REC_LDLAT, "--mem: load-latency threshold in cycles (default 30)"),
 		OPT_BOOL(0, "emulate", &o->emulate, "emulated branch stacks, no PMU needed (QEMU TCG)"),
-		OPT_REC(0, "depth", "N", OPT_DEPTH, "--emulate: stack depth (8, 16, 32, 64)"),
-		OPT_REC(0, "jitter", "PCT", OPT_JITTER, "--emulate: period jitter, percent"),
-		OPT_REC(0, "exact", "FILE", OPT_EXACT,
+		OPT_REC(0, "depth", "N", REC_DEPTH, "--emulate: stack depth (8, 16, 32, 64)"),
+		OPT_REC(0, "jitter", "PCT", REC_JITTER, "--emulate: period jitter, percent"),
+		OPT_REC(0, "exact", "FILE", REC_EXACT,
 			"--emulate: exact per-branch counts (ground truth) (--emulate -j any,no_flags,no_cycles "
 			"runs faster: no predictor nor cost model, no mispredicts, cycles)"),
 		OPT_COMMON(),

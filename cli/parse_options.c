@@ -192,10 +192,9 @@ static char **args_store;
 int parse_options(int argc, char **argv, const struct cmd_desc *cmd, const struct opt *opts, struct cmd_args *args)
 {
 	const struct opt *in = find_inputs(opts);
+	bool pass = cmd->flags & CMD_PASS;
 	char **pos;
 	int npos = 0, i;
-
-	bool pass = cmd->flags & CMD_PASS;
 
 	if (argc > 1 && !strcmp(argv[1], "--list-options") && !pass) {
 		list_options(opts);
@@ -279,7 +278,7 @@ int parse_options(int argc, char **argv, const struct cmd_desc *cmd, const struc
 	pos[npos] = NULL; /* (record executes them: an argv) */
 	if (npos && !(cmd->flags & (CMD_ARGS | CMD_INPUTS)))
 		return cli_error("%s: unexpected argument '%s'", cmd->name, pos[0]);
-	if (cmd->flags & CMD_INPUTS)
+	if ((cmd->flags & CMD_INPUTS) && in)
 		for (int k = 0; k < npos; k++)
 			opt_inputs__add(&in->inputs, pos[k]);
 	if (args)
