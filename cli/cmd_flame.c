@@ -84,9 +84,12 @@ static int parse(int argc, char **argv, struct flame_opts *o)
 		o->after = a.v[1];
 		return -1;
 	}
+	struct opt_inputs in = { &o->input, &o->inputs, &o->nr_inputs };
+
 	for (int k = 0; k < a.n; k++) /* positional inputs, as -i */
-		opt_inputs__add(&(struct opt_inputs){ &o->input, &o->inputs, &o->nr_inputs }, a.v[k]);
-	return report_opts__one_input("flame", o->nr_inputs) ? 1 : -1;
+		opt_inputs__add(&in, a.v[k]);
+	opt_inputs__done(&in);
+	return report_opts__one_input("flame", *in.nr) ? 1 : -1;
 }
 
 int cmd_flame(int argc, char **argv)

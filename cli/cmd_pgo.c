@@ -58,13 +58,14 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 	const char *names[sizeof(formats) / sizeof(formats[0]) + 1] = { NULL };
 	const struct opt opts[] = {
 		OPT_REPORT_INPUT(&o->ro),
-		OPT_CHOICE(0, "format", &o->format, "F", names, ": the formats are 'llvm', 'bolt', 'bolt-pa' and 'autofdo'",
-			   "'llvm': LLVM's sample profile (text) as llvm-profgen writes it, for clang "
+		{ .kind = OPT_KIND_CHOICE, .long_name = "format", .value = &o->format, .argh = "F", .choices = names,
+		  .flags = OPT_REQUIRED, .err = ": the formats are 'llvm', 'bolt', 'bolt-pa' and 'autofdo'",
+		  .help = "'llvm': LLVM's sample profile (text) as llvm-profgen writes it, for clang "
 			   "-fprofile-sample-use= (the binary needs DWARF; -fdebug-info-for-profiling); 'bolt': "
 			   "BOLT's fdata as perf2bolt writes it (taken branches with mispredicts, fall-through edges "
 			   "of the blocks each range runs over) for llvm-bolt -data=; 'bolt-pa': BOLT's "
 			   "pre-aggregated text (B and F lines) for perf2bolt --pa and llvm-bolt --pa; 'autofdo': "
-			   "AutoFDO's unsymbolized text, as 'hwprof ranges --format autofdo'"),
+			  "AutoFDO's unsymbolized text, as 'hwprof ranges --format autofdo'" },
 		OPT_STRING(0, "binary", &o->binary, "PATH",
 			   "the binary to profile; its build-id must be the recorded one (default: the main "
 			   "executable)"),

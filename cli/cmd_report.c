@@ -43,7 +43,8 @@ static int parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 {
 	bool diff = false;
 	const struct opt opts[] = {
-		OPT_STRING(0, "html", &o->html, "FILE", "the page to write ('-': standard output)"),
+		{ .kind = OPT_KIND_STRING, .long_name = "html", .value = &o->html, .argh = "FILE", .flags = OPT_REQUIRED,
+		  .help = "the page to write ('-': standard output)" },
 		OPT_REPORT_INPUT(&o->fo.ro),
 		OPT_BOOL(0, "diff", &diff, "compare the recordings BEFORE and AFTER"),
 		OPT_U64(0, "limit", &o->fo.limit, "N", 1, UINT64_MAX, ": the number of rows must be a count of at least 1",
@@ -69,10 +70,12 @@ static int parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 		o->after = a.v[1];
 		return -1;
 	}
+	struct opt_inputs in = { &o->fo.ro.input, &o->fo.ro.inputs, &o->fo.ro.nr_inputs };
+
 	for (int k = 0; k < a.n; k++) /* positional inputs, as -i */
-		opt_inputs__add(&(struct opt_inputs){ &o->fo.ro.input, &o->fo.ro.inputs, &o->fo.ro.nr_inputs },
-				a.v[k]);
-	return report_opts__one_input("report", o->fo.ro.nr_inputs) ? 1 : -1;
+		opt_inputs__add(&in, a.v[k]);
+	opt_inputs__done(&in);
+	return report_opts__one_input("report", *in.nr) ? 1 : -1;
 }
 
 /* A two-column table: what, and how much. */

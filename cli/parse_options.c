@@ -53,6 +53,12 @@ void opt_inputs__add(const struct opt_inputs *in, const char *input)
 	*in->first = v[0];
 }
 
+void opt_inputs__done(const struct opt_inputs *in)
+{
+	if (!*in->nr && *in->first)
+		opt_inputs__add(in, *in->first);
+}
+
 static int parse_count(const char *cmd, const struct opt *o, const char *arg, uint64_t *v)
 {
 	char *end;
@@ -278,9 +284,11 @@ int parse_options(int argc, char **argv, const struct cmd_desc *cmd, const struc
 	pos[npos] = NULL; /* (record executes them: an argv) */
 	if (npos && !(cmd->flags & (CMD_ARGS | CMD_INPUTS)))
 		return cli_error("%s: unexpected argument '%s'", cmd->name, pos[0]);
-	if ((cmd->flags & CMD_INPUTS) && in)
+	if ((cmd->flags & CMD_INPUTS) && in) {
 		for (int k = 0; k < npos; k++)
 			opt_inputs__add(&in->inputs, pos[k]);
+		opt_inputs__done(&in->inputs);
+	}
 	if (args)
 		*args = (struct cmd_args){ pos, (cmd->flags & CMD_INPUTS) ? 0 : npos };
 	if (in && *in->inputs.nr > 1 && report_opts__one_input(cmd->name, *in->inputs.nr))
@@ -322,12 +330,20 @@ static void put_words(struct line *l, const char *text)
 	}
 }
 
-/* "-i FILE", "--sort KEYS": how the synopsis names O. */
+/* "-i FILE", "--sort KEYS", "--format tsv|csv": how the synopsis names O. */
 static int synopsis_form(const struct opt *o, char *buf, size_t n)
 {
+	char arg[64] = "";
+	size_t len = 0;
+
+	/* a few short choices are shown as they are, else the argument's name */
+	for (int i = 0; o->choices && o->choices[i] && len < sizeof(arg); i++)
+		len += (size_t)snprintf(arg + len, sizeof(arg) - len, "%s%s", i ? "|" : "", o->choices[i]);
+	if (!o->choices || len > 30)
+		snprintf(arg, sizeof(arg), "%s", o->argh ? o->argh : "");
 	if (o->short_name)
-		return snprintf(buf, n, "-%c%s%s", o->short_name, o->argh ? " " : "", o->argh ? o->argh : "");
-	return snprintf(buf, n, "--%s%s%s", o->long_name, o->argh ? " " : "", o->argh ? o->argh : "");
+		return snprintf(buf, n, "-%c%s%s", o->short_name, *arg ? " " : "", arg);
+	return snprintf(buf, n, "--%s%s%s", o->long_name, *arg ? " " : "", arg);
 }
 
 static void synopsis(const struct cmd_desc *cmd, const struct opt *opts, FILE *fp)
@@ -341,14 +357,15 @@ static void synopsis(const struct cmd_desc *cmd, const struct opt *opts, FILE *f
 		if (o->flags & (OPT_NO_SYNOPSIS | OPT_HIDDEN | OPT_JOIN) || (cmd->flags & CMD_SUBCOMMANDS))
 			continue;
 		size_t n = 0;
-		n += (size_t)snprintf(item, sizeof(item), "[");
+		bool required = o->flags & OPT_REQUIRED;
+		n += (size_t)snprintf(item, sizeof(item), "%s", required ? "" : "[");
 		synopsis_form(o, form, sizeof(form));
 		n += (size_t)snprintf(item + n, sizeof(item) - n, "%s", form);
 		for (const struct opt *j = o + 1; j->kind != OPT_KIND_END && (j->flags & OPT_JOIN); j++) {
 			synopsis_form(j, form, sizeof(form));
 			n += (size_t)snprintf(item + n, sizeof(item) - n, " | %s", form);
 		}
-		snprintf(item + n, sizeof(item) - n, "]");
+		snprintf(item + n, sizeof(item) - n, "%s", required ? "" : "]");
 		put_word(&l, item, (int)strlen(item));
 	}
 	if (cmd->args)

@@ -38,6 +38,7 @@ enum {
 	OPT_MIN_OPEN = 8,    /* OPT_KIND_DOUBLE: above dmin, not equal */
 	OPT_HEX = 16,        /* counts: 0x... accepted too */
 	OPT_POW2 = 32,       /* counts: a power of two */
+	OPT_REQUIRED = 64,   /* the synopsis shows it without brackets (the command checks it) */
 };
 
 struct opt;
@@ -137,8 +138,12 @@ struct cmd_args {
 	int n;
 };
 int parse_options(int argc, char **argv, const struct cmd_desc *cmd, const struct opt *opts, struct cmd_args *args);
-/* Appends INPUT to the list of O (as -i does). */
+/* Appends INPUT to the list of IN (as -i does). */
 void opt_inputs__add(const struct opt_inputs *in, const char *input);
+/* After the last one: an empty list gets the default (*IN->first), so that
+   the list always names what is read. parse_options() does it with
+   CMD_INPUTS; a command adding positional inputs itself calls it. */
+void opt_inputs__done(const struct opt_inputs *in);
 /* Whether ARGV asks for --help or -h (before "--"). */
 bool parse_options__wants_help(int argc, char **argv);
 /* The command's --help text, from its table. */
