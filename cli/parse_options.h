@@ -4,6 +4,11 @@
  * (names, argument, help, kind, the field it fills) and this module makes
  * the parser, the --help text and the completion dump (--list-options)
  * from it, as git's and perf's parse-options do.
+ *
+ * `hwprof CMD --list-options` (not in --help) prints one line per option:
+ * its names ("-i --input"), TAB, its argument's name (empty: none), TAB,
+ * the values it takes (choices, space-separated; may be empty). The bash
+ * completion is generated from it (scripts/helpdoc.py bash).
  */
 #ifndef HWPROF_PARSE_OPTIONS_H
 #define HWPROF_PARSE_OPTIONS_H
