@@ -1,6 +1,10 @@
 # hwprof build. `make` builds; `make demo` sets up, builds and runs the main
 # report on the bundled example; `make test` runs every test; `make install`
-# installs (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, INCLUDEDIR, MANDIR).
+# installs (PREFIX=/usr/local, DESTDIR, BINDIR, LIBDIR, INCLUDEDIR, MANDIR);
+# `make deb` builds the Debian packages into $(BUILD)/deb/. `make setup`
+# installs what building needs; demo, test and deb install what they need
+# (scripts/setup.sh). WITHOUT=curl,protobuf-c,iberty builds without those
+# optional libraries (mk/config.mk).
 # SAN=1 builds into build-san/ with ASan+UBSan; BUILD=DIR builds elsewhere.
 
 CC ?= cc
@@ -21,7 +25,7 @@ LDFLAGS += $(SANFLAGS)
 
 # Goals that compile nothing in this make (test and demo run setup first, then
 # a sub-make that builds): no library check, no config stamp.
-NOBUILD_GOALS := setup clean uninstall test test-san demo
+NOBUILD_GOALS := setup clean uninstall test test-san demo deb
 BUILDING := $(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all))
 
 include mk/config.mk
@@ -38,8 +42,9 @@ EMU_SRCS := $(sort $(wildcard src/emu/*.c))
 # again into $(BUILD)/emu/ with the plugin's flags.
 EMU_UTIL_SRCS := src/util/hashmap.c src/util/vec.c
 
-# C generated from .proto files by protoc-c at build time, into $(BUILD)/gen/.
-PROTO_SRCS := $(sort $(shell find src -name '*.proto'))
+# C generated from .proto files by protoc-c at build time, into $(BUILD)/gen/
+# (pprof export: only when mk/config.mk found protobuf-c).
+PROTO_SRCS := $(if $(HAVE_PPROF),$(sort $(shell find src -name '*.proto')))
 PROTO_GEN := $(PROTO_SRCS:%.proto=$(BUILD)/gen/%.pb-c.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(PROTO_GEN:%.c=%.o)
 CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
@@ -57,7 +62,7 @@ MAN_STAMP := $(BUILD)/man/.stamp
 COMPLETION := $(BUILD)/completion/hwprof
 
 .DEFAULT_GOAL := all
-.PHONY: all setup demo test test-san test-long fuzz bench bench-emulate bench-pgo-e2e clean install uninstall
+.PHONY: all setup demo deb test test-san test-long fuzz bench bench-emulate bench-pgo-e2e clean install uninstall
 all: $(HWPROF) $(LIBA) $(BUILD)/libhwprof.so $(UNIT_BINS) $(TOOL_BINS) $(EMU_SO) $(MAN_STAMP) $(COMPLETION)
 
 # Every object depends on the config stamp: a changed compiler, flag or
@@ -73,8 +78,10 @@ $(BUILD)/gen/%.pb-c.c $(BUILD)/gen/%.pb-c.h: %.proto
 $(BUILD)/gen/%.pb-c.o: $(BUILD)/gen/%.pb-c.c $(CONFIG_STAMP)
 	$(CC) -std=c11 -D_GNU_SOURCE $(CFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 # A library source including generated headers finds them in $(BUILD)/gen/.
+ifneq ($(HAVE_PPROF),)
 $(BUILD)/src/export/pprof.o: $(BUILD)/gen/src/export/profile.pb-c.h
 $(BUILD)/src/export/pprof.o: ALL_CFLAGS += -I$(BUILD)/gen/src/export
+endif
 
 # The commands see only the public headers: a command needing a private one
 # is wiring that belongs in the library (tests/e2e/layering.sh says so too).
@@ -129,9 +136,10 @@ $(BUILD)/bench/%: bench/%.c $(LIBA) $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LIBS)
 
-# Man pages and bash completion, generated from the --help texts.
-$(MAN_STAMP): $(HWPROF) scripts/helpdoc.py
-	python3 scripts/helpdoc.py man $(HWPROF) $(dir $@)
+# Man pages from the manuals in docs/ and the options of the --help texts;
+# bash completion from the --help texts (docs/README.md).
+$(MAN_STAMP): $(HWPROF) scripts/helpdoc.py $(wildcard docs/hwprof*.md)
+	python3 scripts/helpdoc.py man $(HWPROF) $(dir $@) docs
 	@touch $@
 
 $(COMPLETION): $(HWPROF) scripts/helpdoc.py
@@ -141,15 +149,23 @@ $(COMPLETION): $(HWPROF) scripts/helpdoc.py
 include mk/install.mk
 
 setup:
-	@scripts/setup.sh
+	@scripts/setup.sh build
 
-demo: setup
+demo:
+	@scripts/setup.sh demo
 	@$(MAKE) --no-print-directory all
 	@scripts/demo.sh $(HWPROF)
 
-test: setup
+test:
+	@scripts/setup.sh test
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) tests/run.sh
+
+# hwprof, libhwprof0 and libhwprof-dev (debian/, scripts/deb.sh): nothing is
+# rebuilt while the .debs are newer than every source file.
+deb:
+	@scripts/setup.sh deb
+	@scripts/deb.sh $(BUILD)/deb
 
 test-san:
 	@$(MAKE) --no-print-directory SAN=1 all
@@ -169,8 +185,10 @@ FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=build-fuzz/obj/%.o)
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=build-fuzz/obj/%.o) $(PROTO_GEN:%.c=%.o)
+ifneq ($(HAVE_PPROF),)
 build-fuzz/obj/src/export/pprof.o: $(BUILD)/gen/src/export/profile.pb-c.h
 build-fuzz/obj/src/export/pprof.o: FUZZ_CFLAGS += -I$(BUILD)/gen/src/export
+endif
 build-fuzz/obj/%.o: %.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
@@ -195,7 +213,7 @@ bench-pgo-e2e: all
 	@bench/pgo_e2e.sh $(BUILD)
 
 clean:
-	rm -rf build build-san build-fuzz $(BUILD)
+	rm -rf build build-* $(BUILD)
 
 # Header dependencies of everything compiled (-MMD -MP).
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(EMU_OBJS:.o=.d) $(UNIT_BINS:=.d) $(TOOL_BINS:=.d) \

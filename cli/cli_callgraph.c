@@ -7,15 +7,16 @@
 #include "cli_callgraph.h"
 #include "hwprof/hwprof.h"
 
-int cg_input__load(struct cg_input *in, const char *cmd, const char *path, const char *symfs, bool no_inline,
-		  bool stitch_lbr)
+int cg_input__load(struct cg_input *in, const char *cmd, const char *const *paths, size_t npaths, const char *symfs,
+		  bool no_inline, bool stitch_lbr)
 {
+	const char *path = paths[0];
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = symfs, .no_inline = no_inline };
 	struct hwp_call_graph_opts co = { .sz = sizeof(co), .no_inline = no_inline, .stitch_lbr = stitch_lbr };
 	struct hwp_call_graph_stats st;
 
 	memset(in, 0, sizeof(*in));
-	in->session = hwp_session__open(path, &so);
+	in->session = hwp_session__open_inputs(paths, npaths, &so);
 	if (!in->session)
 		return cli_error("%s", hwp_errmsg());
 	in->cg = hwp_call_graph__new(in->session, &co);

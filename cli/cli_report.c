@@ -30,9 +30,9 @@ int report_opts__one_input(const char *cmd, size_t nr)
  * the period. Recording again with branch stacks or --emulate would not
  * help (it may already be emulated): a lower period would.
  */
-static int say_no_samples(struct report_input *in, const char *input)
+static int say_no_samples(struct hwp_session *s, const char *input)
 {
-	struct hwp_reader *r = hwp_session__reader(in->session);
+	struct hwp_reader *r = hwp_session__input_reader(s, 0);
 	const struct hwp_evsel *ev = hwp_reader__nr_evsels(r) ? hwp_reader__evsel(r, 0) : NULL;
 
 	if (!ev || hwp_reader__is_text(r))
@@ -52,13 +52,60 @@ static int say_no_samples(struct report_input *in, const char *input)
 			 input, name, ev->attr.sample_period);
 }
 
+/* The library's error for a failed read or check, with how to record again
+   when there was no sample at all. */
+static int say_read_error(struct report_input *in, const struct report_opts *o)
+{
+	const struct hwp_branch_collect_stats *st = in->collector ? hwp_branch_collector__stats(in->collector) : NULL;
+
+	if (!st || !hwp_session__input_stats(in->session, hwp_session__nr_inputs(in->session) - 1)->done)
+		return cli_error("%s", hwp_errmsg());
+	if (!st->samples)
+		return say_no_samples(in->session, o->input);
+	if (!st->branch_samples)
+		return cli_error("%s (record with 'perf record -b' or 'hwprof record --emulate')", hwp_errmsg());
+	return cli_error("%s", hwp_errmsg());
+}
+
+const char *const *report_opts__inputs(const struct report_opts *o, size_t *n)
+{
+	if (o->inputs && o->nr_inputs) {
+		*n = o->nr_inputs;
+		return o->inputs;
+	}
+	*n = 1;
+	return &o->input;
+}
+
+int report_input__run(struct report_input *in, const struct report_opts *o, const char *cmd, unsigned analyses,
+		      const struct hwp_branch_collect_opts *collect, const char *dso, const char *sym)
+{
+	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = o->symfs };
+	struct hwp_pipeline_opts po = { .sz = sizeof(po), .analyses = analyses, .session = &so,
+					.collect = collect, .dso = dso, .sym = sym };
+	size_t n;
+	const char *const *inputs = report_opts__inputs(o, &n);
+	int rc;
+
+	memset(in, 0, sizeof(*in));
+	if (!(in->p = hwp_pipeline__open(inputs, n, &po)))
+		return cli_error("%s", hwp_errmsg());
+	in->session = hwp_pipeline__session(in->p);
+	in->collector = hwp_pipeline__branches(in->p);
+	if ((rc = hwp_pipeline__run(in->p)) == -ENOENT && dso)
+		return cli_error("%s: --dso %s", cmd, hwp_errmsg());
+	return rc < 0 ? say_read_error(in, o) : 0;
+}
+
 int report_input__open(struct report_input *in, const struct report_opts *o,
 		       const struct hwp_branch_collect_opts *collect)
 {
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = o->symfs };
+	size_t n;
+	const char *const *inputs = report_opts__inputs(o, &n);
 
 	memset(in, 0, sizeof(*in));
-	in->session = hwp_session__open(o->input, &so);
+	in->session = hwp_session__open_inputs(inputs, n, &so);
 	if (!in->session)
 		return cli_error("%s", hwp_errmsg());
 	in->collector = hwp_branch_collector__new(in->session, collect);
@@ -69,89 +116,31 @@ int report_input__open(struct report_input *in, const struct report_opts *o,
 
 int report_input__check_read(struct report_input *in, const struct report_opts *o)
 {
-	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in->collector);
-	if (st->samples == 0)
-		return say_no_samples(in, o->input);
-	if (st->branch_samples == 0)
-		return cli_error("%s: no samples with branch stacks%s (record with 'perf record -b' or 'hwprof record --emulate')",
-				 o->input, st->call_stack_mode ? " (only LBR call-stack samples, which are callchains)" : "");
-	return 0;
+	return hwp_pipeline__check_samples(in->session, in->collector, true) < 0 ? say_read_error(in, o) : 0;
 }
 
 int report_input__load_branches(struct report_input *in, const struct report_opts *o,
 				const struct hwp_branch_collect_opts *collect)
 {
-	int rc = report_input__open(in, o, collect);
-
-	if (rc)
-		return rc;
-	if (hwp_branch_collector__read(in->collector) < 0)
-		return cli_error("%s", hwp_errmsg());
-	return report_input__check_read(in, o);
-}
-
-/* Entries per module in the table: the modules a --dso could name. */
-struct dso_count {
-	int32_t module;
-	uint64_t entries;
-};
-
-static int by_entries(const void *a, const void *b)
-{
-	const struct dso_count *x = a, *y = b;
-
-	return x->entries < y->entries ? 1 : x->entries > y->entries ? -1 : x->module - y->module;
-}
-
-static void count_module(struct dso_count *mods, size_t *n, size_t max, int32_t module, uint64_t c)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (mods[i].module == module) {
-			mods[i].entries += c;
-			return;
-		}
-	if (*n < max)
-		mods[(*n)++] = (struct dso_count){ module, c };
+	return report_input__run(in, o, NULL, HWP_ANALYSIS_BRANCHES, collect, NULL, NULL);
 }
 
 int report_input__check_dso(struct report_input *in, const char *cmd, const char *input, const char *dso)
 {
-	enum { MAX_MODS = 256, SHOWN = 5 };
-	struct dso_count mods[MAX_MODS];
-	struct hwp_symbolizer *sym = report_input__symbolizer(in);
-	size_t nrows, n = 0;
-	const struct hwp_branch_row *rows = hwp_branch_table__rows(hwp_branch_collector__table(in->collector), &nrows);
-	char name[512], list[1024] = "";
-
-	for (size_t i = 0; i < nrows; i++) {
-		count_module(mods, &n, MAX_MODS, rows[i].key.from.module, rows[i].c.count);
-		count_module(mods, &n, MAX_MODS, rows[i].key.to.module, rows[i].c.count);
-	}
-	/* the library's own spelling of a module, as the filter compares it */
-	for (size_t i = 0; i < n; i++) {
-		struct hwp_code_loc l = { .module = mods[i].module };
-
-		hwp_loc__format_dso(sym, &l, name, sizeof(name));
-		if (!strcmp(name, dso))
-			return 0;
-	}
-	qsort(mods, n, sizeof(mods[0]), by_entries);
-	for (size_t i = 0; i < n && i < SHOWN; i++) {
-		struct hwp_code_loc l = { .module = mods[i].module };
-
-		hwp_loc__format_dso(sym, &l, name, sizeof(name));
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "", name);
-	}
-	if (n > SHOWN)
-		snprintf(list + strlen(list), sizeof(list) - strlen(list), ", and %zu more", n - SHOWN);
-	return cli_error("%s: --dso '%s' matches no module in %s; its modules, most branch entries first: %s",
-			 cmd, dso, input, n ? list : "none");
+	(void)input;
+	return hwp_pipeline__check_module(in->session, in->collector, dso) < 0
+		       ? cli_error("%s: --dso %s", cmd, hwp_errmsg())
+		       : 0;
 }
 
 void report_input__close(struct report_input *in)
 {
-	hwp_branch_collector__delete(in->collector);
-	hwp_session__delete(in->session);
+	if (in->p) {
+		hwp_pipeline__delete(in->p);
+	} else {
+		hwp_branch_collector__delete(in->collector);
+		hwp_session__delete(in->session);
+	}
 	memset(in, 0, sizeof(*in));
 }
 

@@ -5,13 +5,15 @@
 
 #include "parse_options.h"
 #include "hwprof/branch_collect.h"
+#include "hwprof/pipeline.h"
 #include "hwprof/symbolize.h"
 #include "hwprof/table.h"
 
 /* Options every report command takes. */
 struct report_opts {
-	const char *input;   /* the first input (default perf.data) */
-	const char **inputs; /* every -i and positional input, in order */
+	const char *input;        /* the first of INPUTS (default perf.data) */
+	const char **inputs;      /* -i, repeated, and positional files, in order (after
+				     parse_options(): at least INPUT); NULL: INPUT alone */
 	size_t nr_inputs;
 	const char *symfs;
 	enum hwp_table_format fmt;
@@ -42,9 +44,10 @@ _Static_assert(sizeof(enum hwp_table_format) == sizeof(int), "enum hwp_table_for
 
 void report_opts__init(struct report_opts *o);
 /*
- * Placeholder until the analyses read several inputs in one pass: a
- * command given NR inputs (NR > 1) refuses, naming CMD. Returns the exit
- * code (0 when NR is 1). The one place to remove when they do.
+ * Placeholder for the commands that read one input yet (their cmd_desc
+ * says CMD_ONE_INPUT: script, info, export, flame): given NR inputs (NR >
+ * 1) they refuse, naming CMD, rather than drop some. Returns the exit code
+ * (0 when NR is 1). To remove with the last CMD_ONE_INPUT.
  */
 int report_opts__one_input(const char *cmd, size_t nr);
 
@@ -55,10 +58,24 @@ static inline bool table_for_people(enum hwp_table_format f)
 	return f == HWP_TABLE_TEXT || f == HWP_TABLE_HTML;
 }
 
+/* The session a report reads and the branch collector it counted, both the
+   pipeline's when P is set. */
 struct report_input {
+	struct hwp_pipeline *p;
 	struct hwp_session *session;
 	struct hwp_branch_collector *collector;
 };
+
+/* O's inputs and how many (at least one). */
+const char *const *report_opts__inputs(const struct report_opts *o, size_t *n);
+
+/* Runs the pipeline over O's inputs with ANALYSES (enum hwp_analysis),
+   counting branch entries as COLLECT says (NULL: the analyses' needs),
+   filtered by DSO and SYM. Prints the error (naming CMD for a DSO no
+   branch is in) and returns non-zero on failure; report_input__close()
+   in any case. */
+int report_input__run(struct report_input *in, const struct report_opts *o, const char *cmd, unsigned analyses,
+		      const struct hwp_branch_collect_opts *collect, const char *dso, const char *sym);
 
 /* Opens O's input and counts every branch entry (COLLECT says how); fails
    with one line naming the input when it has no branch stacks. Prints the

@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "cli_flow.h"
-#include "report_fields.h"
+#include "hwprof/report.h"
 #include "report_tables.h"
 #include "hwprof/advise.h"
 #include "hwprof/branch_report.h"
@@ -214,9 +214,9 @@ struct hwp_table *advise_table(struct hwp_symbolizer *sym, const struct hwp_find
 	for (size_t k = 0; k < A_NCOLS; k++)
 		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind,
 					    k == A_WHERE || k == A_SRC ? HWP_SHOW_TEXT : HWP_SHOW_ALL);
-	report_fields__add_columns(t, LOC_NONE);
-	report_fields__add_columns(t, LOC_TARGET);
-	report_fields__add_columns(t, LOC_SECOND);
+	hwp_report__add_loc_columns(t, HWP_LOC_NONE);
+	hwp_report__add_loc_columns(t, HWP_LOC_TARGET);
+	hwp_report__add_loc_columns(t, HWP_LOC_SECOND);
 	for (size_t i = 0; i < n && shown < limit; i++) {
 		/* a spread is a ratio and a multimodal block counts peaks, not percentages */
 		bool spread = f[i].kind == HWP_FIND_SPREAD_FUNCTION || f[i].kind == HWP_FIND_MULTIMODAL_BLOCK;
@@ -259,11 +259,11 @@ struct hwp_table *advise_table(struct hwp_symbolizer *sym, const struct hwp_find
 			hwp_table__set_text(t, A_SRC, buf);
 			continue;
 		}
-		report_fields__set(t, A_NCOLS, sym, &f[i].loc);
+		hwp_report__set_loc(t, A_NCOLS, sym, &f[i].loc);
 		if (f[i].target.module >= 0)
-			report_fields__set(t, A_NCOLS + REPORT_LOC_COLUMNS, sym, &f[i].target);
+			hwp_report__set_loc(t, A_NCOLS + HWP_REPORT_LOC_COLUMNS, sym, &f[i].target);
 		if (f[i].code2.module >= 0)
-			report_fields__set(t, A_NCOLS + 2 * REPORT_LOC_COLUMNS, sym, &f[i].code2);
+			hwp_report__set_loc(t, A_NCOLS + 2 * HWP_REPORT_LOC_COLUMNS, sym, &f[i].code2);
 	}
 	return t;
 }

@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "cli_report.h"
 #include "cli_fleet.h"
-#include "report_fields.h"
+#include "hwprof/report.h"
 #include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
@@ -188,9 +188,9 @@ static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
 		hwp_table__add_column_shown(t, "Cycles Source", "cycles_source", HWP_COL_TEXT, HWP_SHOW_DATA);
 	key_sides(o, &from, &to);
 	if (from)
-		from_col = report_fields__add_columns(t, LOC_FROM);
+		from_col = hwp_report__add_loc_columns(t, HWP_LOC_FROM);
 	if (to)
-		to_col = report_fields__add_columns(t, LOC_TO);
+		to_col = hwp_report__add_loc_columns(t, HWP_LOC_TO);
 	for (size_t i = 0; i < nr && i < o->limit; i++) {
 		hwp_table__new_row(t);
 		hwp_table__set_real(t, 0, total ? 100.0 * (double)rows[i].c.count / (double)total : 0);
@@ -206,9 +206,9 @@ static void fill_table(struct hwp_table *t, const struct hwp_branch_report *rep,
 			if ((int)flag_kind(o->keys[k]) >= 0)
 				set_flag(t, flag_col[k], o->keys[k], rep, &rows[i], rows[i].cells[k]);
 		if (from)
-			report_fields__set(t, from_col, sym, &rows[i].key.from);
+			hwp_report__set_loc(t, from_col, sym, &rows[i].key.from);
 		if (to)
-			report_fields__set(t, to_col, sym, &rows[i].key.to);
+			hwp_report__set_loc(t, to_col, sym, &rows[i].key.to);
 	}
 }
 

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "cli_report.h"
-#include "report_fields.h"
+#include "hwprof/report.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/c2c.h"
 #include "hwprof/hwprof.h"
@@ -81,7 +81,7 @@ static struct hwp_table *c2c_table(struct hwp_mem_report *r, const struct hwp_c2
 	hwp_table__add_column(t, "CPUs", "cpus", HWP_COL_COUNT);
 	hwp_table__add_column(t, "Offset", "line_offset", HWP_COL_HEX);
 	hwp_table__add_column_shown(t, "Code", "code", HWP_COL_TEXT, HWP_SHOW_TEXT);
-	report_fields__add_columns(t, LOC_NONE);
+	hwp_report__add_loc_columns(t, HWP_LOC_NONE);
 	for (size_t i = 0; i < n && (!limit || i < limit); i++) {
 		const struct hwp_c2c_line *l = &lines[i];
 		const char *mod = l->data_module >= 0 && sym ? hwp_symbolizer__module_name(sym, l->data_module)
@@ -127,7 +127,7 @@ static struct hwp_table *c2c_table(struct hwp_mem_report *r, const struct hwp_c2
 			else
 				snprintf(code, sizeof(code), "%s", src);
 			hwp_table__set_text(t, C_CODE, code);
-			report_fields__set(t, C_LOC0, sym, &x->code);
+			hwp_report__set_loc(t, C_LOC0, sym, &x->code);
 		}
 	}
 	return t;
@@ -141,7 +141,9 @@ int cmd_c2c(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = o.r.symfs };
-	struct hwp_session *s = hwp_session__open(o.r.input, &so);
+	size_t ninputs;
+	const char *const *inputs = report_opts__inputs(&o.r, &ninputs);
+	struct hwp_session *s = hwp_session__open_inputs(inputs, ninputs, &so);
 	if (!s)
 		return cli_error("%s", hwp_errmsg());
 	struct hwp_mem_report_opts mo = { .sz = sizeof(mo), .cache_line = o.cache_line };

@@ -289,7 +289,10 @@ int cmd_callgraph(int argc, char **argv)
 		return rc;
 	if (o.function && o.ro.fmt == HWP_TABLE_CSV)
 		return cli_error("callgraph: --function prints two tables (callers, callees): use --json, not --csv");
-	rc = cg_input__load(&in, "callgraph", o.ro.input, o.ro.symfs, o.no_inline, o.stitch_lbr);
+	size_t n;
+	const char *const *inputs = report_opts__inputs(&o.ro, &n);
+
+	rc = cg_input__load(&in, "callgraph", inputs, n, o.ro.symfs, o.no_inline, o.stitch_lbr);
 	if (!rc)
 		rc = o.function ? function_report(&in, &o) : report(&in, &o);
 	cg_input__close(&in);

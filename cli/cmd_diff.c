@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "cli_flow.h"
-#include "report_fields.h"
+#include "hwprof/report.h"
 #include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/flow_diff.h"
@@ -136,9 +136,9 @@ static void diff_row(struct hwp_table *t, struct hwp_symbolizer *sb, struct hwp_
 	hwp_table__set_count(t, D_N_AFTER, r->n_after);
 	hwp_table__set_real(t, D_IMPACT, r->impact);
 	if (r->before.module >= 0)
-		report_fields__set(t, D_NCOLS, sb, &r->before);
+		hwp_report__set_loc(t, D_NCOLS, sb, &r->before);
 	if (r->after.module >= 0)
-		report_fields__set(t, D_NCOLS + REPORT_LOC_COLUMNS, sa, &r->after);
+		hwp_report__set_loc(t, D_NCOLS + HWP_REPORT_LOC_COLUMNS, sa, &r->after);
 }
 
 struct hwp_table *diff_table(struct flow_input *b, struct flow_input *a, const struct hwp_flow_diff *d,
@@ -154,8 +154,8 @@ struct hwp_table *diff_table(struct flow_input *b, struct flow_input *a, const s
 		return NULL;
 	for (size_t k = 0; k < D_NCOLS; k++)
 		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind, cols[k].show);
-	report_fields__add_columns(t, LOC_BEFORE);
-	report_fields__add_columns(t, LOC_AFTER);
+	hwp_report__add_loc_columns(t, HWP_LOC_BEFORE);
+	hwp_report__add_loc_columns(t, HWP_LOC_AFTER);
 	r = hwp_flow_diff__rows(d, &n);
 	for (size_t i = 0; i < n && shown < limit && (all || r[i].significant); i++, shown++)
 		diff_row(t, sb, sa, &r[i], fmt);

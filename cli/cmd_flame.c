@@ -15,7 +15,7 @@ static const struct cmd_desc desc = {
 	.name = "flame",
 	.args = "[FILE...]",
 	.synopsis2 = "--diff BEFORE AFTER [-o FILE] [--folded] ...",
-	.flags = CMD_ARGS,
+	.flags = CMD_ARGS | CMD_ONE_INPUT,
 	.text =
 		"Flame graph of the sampled call stacks (perf record -g, --call-graph lbr, or\n"
 		"emulated call-stack recordings): one self-contained SVG (hover a frame for its\n"
@@ -40,7 +40,7 @@ struct flame_opts {
 static int add_input(struct hwp_flame *f, enum hwp_flame_side side, const char *path, const struct flame_opts *o)
 {
 	struct cg_input in;
-	int rc = cg_input__load(&in, "flame", path, o->symfs, o->no_inline, o->stitch_lbr);
+	int rc = cg_input__load(&in, "flame", &path, 1, o->symfs, o->no_inline, o->stitch_lbr);
 
 	if (!rc && hwp_flame__add_call_graph(f, side, in.cg, in.session, o->period) < 0)
 		rc = cli_error("%s: %s", path, hwp_errmsg());

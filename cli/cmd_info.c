@@ -14,7 +14,7 @@
 static const struct cmd_desc desc = {
 	.name = "info",
 	.args = "[FILE...]",
-	.flags = CMD_INPUTS,
+	.flags = CMD_INPUTS | CMD_ONE_INPUT,
 	.text =
 		"One pass over the file: header facts (as 'perf report --header-only'),\n"
 		"each event with its attr decoded, records per type and samples per event,\n"

@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "cli_report.h"
 #include "mem_svg.h"
-#include "report_fields.h"
+#include "hwprof/report.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/mem.h"
@@ -300,7 +300,7 @@ static struct hwp_table *group_table(struct hwp_mem_report *r, int key, uint64_t
 		hwp_table__add_column_shown(t, key == HWP_MEM_BY_LINE ? "Source line" : "Symbol", "display",
 					    HWP_COL_TEXT, HWP_SHOW_TEXT);
 		hwp_table__add_column_shown(t, "Shared Object", "dso", HWP_COL_TEXT, HWP_SHOW_TEXT);
-		loc0 = report_fields__add_columns(t, LOC_NONE);
+		loc0 = hwp_report__add_loc_columns(t, HWP_LOC_NONE);
 	} else if (data) {
 		if (key != HWP_MEM_BY_OBJECT)
 			hwp_table__add_column(t, key == HWP_MEM_BY_ADDR ? "Data address" : "Cache line",
@@ -328,7 +328,7 @@ static struct hwp_table *group_table(struct hwp_mem_report *r, int key, uint64_t
 			hwp_table__set_text(t, k, buf);
 			hwp_loc__format_dso(sym, &g[i].code, buf, sizeof(buf));
 			hwp_table__set_text(t, k + 1, buf);
-			report_fields__set(t, loc0, sym, &g[i].code);
+			hwp_report__set_loc(t, loc0, sym, &g[i].code);
 		} else if (data) {
 			const char *mod = g[i].data_module >= 0 && sym
 						  ? hwp_symbolizer__module_name(sym, g[i].data_module) : NULL;
@@ -357,7 +357,9 @@ int cmd_mem(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = o.r.symfs };
-	struct hwp_session *s = hwp_session__open(o.r.input, &so);
+	size_t ninputs;
+	const char *const *inputs = report_opts__inputs(&o.r, &ninputs);
+	struct hwp_session *s = hwp_session__open_inputs(inputs, ninputs, &so);
 	if (!s)
 		return cli_error("%s", hwp_errmsg());
 	struct hwp_mem_report_opts mo = { .sz = sizeof(mo), .cache_line = o.cache_line,

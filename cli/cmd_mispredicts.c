@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "cli_fleet.h"
 #include "cli_report.h"
-#include "report_fields.h"
+#include "hwprof/report.h"
 #include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/flow.h"
@@ -109,8 +109,8 @@ static void add_columns(struct hwp_table *t, bool per_exec)
 			show = HWP_SHOW_DATA;
 		hwp_table__add_column_shown(t, title, cols[k].key, cols[k].kind, show);
 	}
-	report_fields__add_columns(t, LOC_NONE);   /* the branch: module, build_id, offset, ... */
-	report_fields__add_columns(t, LOC_TARGET); /* its most frequent target */
+	hwp_report__add_loc_columns(t, HWP_LOC_NONE);   /* the branch: module, build_id, offset, ... */
+	hwp_report__add_loc_columns(t, HWP_LOC_TARGET); /* its most frequent target */
 }
 
 /* The rate per execution of R's branch, when the flow analysis F knows how
@@ -197,8 +197,8 @@ static void add_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struc
 	hwp_table__set_count(t, 9, r->targets);
 	hwp_table__set_count(t, 10, r->top_target_count);
 	if (!table_for_people(fmt)) {
-		report_fields__set(t, NCOLS, sym, &r->site);
-		report_fields__set(t, NCOLS + REPORT_LOC_COLUMNS, sym, &r->top_target);
+		hwp_report__set_loc(t, NCOLS, sym, &r->site);
+		hwp_report__set_loc(t, NCOLS + HWP_REPORT_LOC_COLUMNS, sym, &r->top_target);
 		return;
 	}
 	hwp_loc__format_addr(sym, &r->site, buf, sizeof(buf));

@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "cli_flow.h"
-#include "report_fields.h"
+#include "hwprof/report.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
@@ -107,7 +107,7 @@ static void path_row(struct hwp_table *t, struct hwp_symbolizer *sym, const stru
 	hwp_table__set_text(t, P_OFFSETS, path);
 	hwp_table__set_text(t, P_LINE_LIST, lines);
 	hwp_table__set_count(t, P_LAST, p->last.offset);
-	report_fields__set(t, P_NCOLS, sym, &p->blocks[0]);
+	hwp_report__set_loc(t, P_NCOLS, sym, &p->blocks[0]);
 }
 
 static int print_paths(struct flow_input *fi, const struct flow_opts *o)
@@ -127,7 +127,7 @@ static int print_paths(struct flow_input *fi, const struct flow_opts *o)
 		total += p[i].count;
 	for (size_t k = 0; k < P_NCOLS; k++)
 		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind, cols[k].show);
-	report_fields__add_columns(t, LOC_NONE);
+	hwp_report__add_loc_columns(t, HWP_LOC_NONE);
 	for (size_t i = 0; i < n && shown < o->limit && p[i].count >= o->min; i++) {
 		if (!flow_input__keep(fi, o, &p[i].blocks[0]))
 			continue;

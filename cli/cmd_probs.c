@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "cli_flow.h"
-#include "report_fields.h"
+#include "hwprof/report.h"
 #include "report_tables.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
@@ -48,100 +48,14 @@ int probs_parse_opts(int argc, char **argv, struct flow_opts *o, bool *indirect)
 	return parse_options(argc, argv, &desc, opts, NULL);
 }
 
-enum {
-	C_EXEC, C_TAKEN_PCT, C_LO, C_HI, C_HOT, C_MISP_TAKEN, C_MISP_EXEC, C_BRANCH, C_SRC, C_TARGET,
-	C_TAKEN, C_NOT_TAKEN, C_ENTRIES, C_WITH_INFO, C_MISPRED, C_MISP_EXEC_LO, C_MISP_EXEC_HI,
-	C_NCOLS
-};
-
-static const struct {
-	const char *title, *key;
-	enum hwp_col_kind kind;
-	enum hwp_col_show show;
-} cols[C_NCOLS] = {
-	[C_EXEC] = { "Executions", "executions", HWP_COL_COUNT, HWP_SHOW_ALL },
-	[C_TAKEN_PCT] = { "Taken", "taken_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
-	[C_LO] = { "95% CI low", "taken_low_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
-	[C_HI] = { "95% CI high", "taken_high_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
-	[C_HOT] = { "Hot", "hot_taken", HWP_COL_BOOL, HWP_SHOW_DATA },
-	[C_MISP_TAKEN] = { "Mispred/taken", "mispredict_taken_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
-	[C_MISP_EXEC] = { "Mispred/exec", "mispredict_per_execution_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
-	[C_BRANCH] = { "Branch", "branch", HWP_COL_TEXT, HWP_SHOW_TEXT },
-	[C_SRC] = { "Source Line", "srcline", HWP_COL_TEXT, HWP_SHOW_TEXT },
-	[C_TARGET] = { "Target", "target", HWP_COL_TEXT, HWP_SHOW_TEXT },
-	[C_TAKEN] = { "Taken Executions", "taken", HWP_COL_COUNT, HWP_SHOW_DATA },
-	[C_NOT_TAKEN] = { "Not Taken", "not_taken", HWP_COL_COUNT, HWP_SHOW_DATA },
-	[C_ENTRIES] = { "Taken Entries", "taken_entries", HWP_COL_COUNT, HWP_SHOW_DATA },
-	[C_WITH_INFO] = { "With Mispredict Bits", "taken_with_info", HWP_COL_COUNT, HWP_SHOW_DATA },
-	[C_MISPRED] = { "Mispredicted", "taken_mispredicted", HWP_COL_COUNT, HWP_SHOW_DATA },
-	[C_MISP_EXEC_LO] = { "Mispred/exec low", "mispredict_per_execution_low_percent", HWP_COL_PERCENT, HWP_SHOW_DATA },
-	[C_MISP_EXEC_HI] = { "Mispred/exec high", "mispredict_per_execution_high_percent", HWP_COL_PERCENT, HWP_SHOW_DATA },
-};
-
-static void set_real(struct hwp_table *t, size_t col, double v)
-{
-	if (!isnan(v)) /* no mispredict bits: null, and blank in text */
-		hwp_table__set_real(t, col, v);
-}
-
-static void cond_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struct hwp_flow_cond *c,
-		     enum hwp_table_format fmt)
-{
-	char buf[1024];
-
-	hwp_table__new_row(t);
-	hwp_table__set_count(t, C_EXEC, c->executions);
-	hwp_table__set_real(t, C_TAKEN_PCT, 100 * c->p_taken);
-	hwp_table__set_real(t, C_LO, 100 * c->p_taken_lo);
-	hwp_table__set_real(t, C_HI, 100 * c->p_taken_hi);
-	set_real(t, C_MISP_TAKEN, 100 * c->mispred_taken);
-	set_real(t, C_MISP_EXEC, 100 * c->mispred_per_exec);
-	if (table_for_people(fmt)) {
-		hwp_loc__format_addr(sym, &c->site, buf, sizeof(buf));
-		if (c->hot_taken) /* the flag, where the eye reads the branch */
-			strncat(buf, "  [hot: taken]", sizeof(buf) - strlen(buf) - 1);
-		hwp_table__set_text(t, C_BRANCH, buf);
-		hwp_loc__format_srcline(sym, &c->site, buf, sizeof(buf));
-		hwp_table__set_text(t, C_SRC, buf);
-		if (c->target.module >= 0) {
-			hwp_loc__format_addr(sym, &c->target, buf, sizeof(buf));
-			hwp_table__set_text(t, C_TARGET, buf);
-		}
-		return;
-	}
-	hwp_table__set_count(t, C_HOT, c->hot_taken);
-	hwp_table__set_count(t, C_TAKEN, c->taken);
-	hwp_table__set_count(t, C_NOT_TAKEN, c->not_taken);
-	hwp_table__set_count(t, C_ENTRIES, c->taken_entries);
-	hwp_table__set_count(t, C_WITH_INFO, c->taken_with_info);
-	hwp_table__set_count(t, C_MISPRED, c->taken_mispredicted);
-	set_real(t, C_MISP_EXEC_LO, 100 * c->mispred_per_exec_lo);
-	set_real(t, C_MISP_EXEC_HI, 100 * c->mispred_per_exec_hi);
-	report_fields__set(t, C_NCOLS, sym, &c->site);
-	if (c->target.module >= 0)
-		report_fields__set(t, C_NCOLS + REPORT_LOC_COLUMNS, sym, &c->target);
-}
-
 /* The table of conditional branches C[0..N) (sorted), for probs and the fleet. */
 static struct hwp_table *conds_table(struct hwp_symbolizer *sym, const struct hwp_flow_cond *c, size_t n,
 				     const struct flow_opts *o)
 {
-	struct hwp_table *t = hwp_table__new();
-	uint64_t shown = 0;
+	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o->ro.fmt, .limit = o->limit,
+				      .min_executions = o->min, .dso = o->dso, .sym = o->sym };
 
-	if (!t)
-		return NULL;
-	for (size_t k = 0; k < C_NCOLS; k++)
-		hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind, cols[k].show);
-	report_fields__add_columns(t, LOC_NONE);
-	report_fields__add_columns(t, LOC_TARGET);
-	for (size_t i = 0; i < n && shown < o->limit && c[i].executions >= o->min; i++) {
-		if (!flow_input__keep_loc(sym, o, &c[i].site))
-			continue;
-		cond_row(t, sym, &c[i], o->ro.fmt);
-		shown++;
-	}
-	return t;
+	return hwp_report__conds(sym, c, n, &ro);
 }
 
 struct hwp_table *probs_table(struct flow_input *fi, const struct flow_opts *o)
@@ -219,8 +133,8 @@ static int print_indirect(struct flow_input *fi, const struct flow_opts *o)
 		return cli_error("out of memory");
 	for (size_t k = 0; k < I_NCOLS; k++)
 		hwp_table__add_column_shown(t, icols[k].title, icols[k].key, icols[k].kind, icols[k].show);
-	report_fields__add_columns(t, LOC_NONE);
-	report_fields__add_columns(t, LOC_TARGET);
+	hwp_report__add_loc_columns(t, HWP_LOC_NONE);
+	hwp_report__add_loc_columns(t, HWP_LOC_TARGET);
 	/* --limit counts sites: a site's distribution is shown whole */
 	for (size_t i = 0; i < n && shown < o->limit && s[i].count >= o->min; i++) {
 		if (!flow_input__keep(fi, o, &s[i].site))
@@ -238,8 +152,8 @@ static int print_indirect(struct flow_input *fi, const struct flow_opts *o)
 				hwp_table__set_count(t, I_SITE_COUNT, s[i].count);
 				hwp_table__set_count(t, I_TARGETS, s[i].ntargets);
 				hwp_table__set_count(t, I_RANK, k + 1);
-				report_fields__set(t, I_NCOLS, sym, &s[i].site);
-				report_fields__set(t, I_NCOLS + REPORT_LOC_COLUMNS, sym, &tg->loc);
+				hwp_report__set_loc(t, I_NCOLS, sym, &s[i].site);
+				hwp_report__set_loc(t, I_NCOLS + HWP_REPORT_LOC_COLUMNS, sym, &tg->loc);
 				continue;
 			}
 			/* the site once, above its targets */

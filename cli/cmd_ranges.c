@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "cli_report.h"
-#include "report_fields.h"
+#include "hwprof/report.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/range_profile.h"
@@ -121,8 +121,8 @@ static int print_ranges(struct report_input *in, const struct ranges_opts *o)
 	hwp_table__add_column_shown(tab, "End", "end", HWP_COL_TEXT, HWP_SHOW_TEXT);
 	hwp_table__add_column_shown(tab, "Source Line", "srcline", HWP_COL_TEXT, HWP_SHOW_TEXT);
 	hwp_table__add_column_shown(tab, "Shared Object", "dso", HWP_COL_TEXT, HWP_SHOW_TEXT);
-	size_t start_col = report_fields__add_columns(tab, LOC_START);
-	size_t end_col = report_fields__add_columns(tab, LOC_END);
+	size_t start_col = hwp_report__add_loc_columns(tab, HWP_LOC_START);
+	size_t end_col = hwp_report__add_loc_columns(tab, HWP_LOC_END);
 	for (size_t i = 0; i < n && i < o->limit; i++) {
 		const struct hwp_branch_row *r = order[i];
 
@@ -132,8 +132,8 @@ static int print_ranges(struct report_input *in, const struct ranges_opts *o)
 		/* the last instruction's length is not part of the key: bytes to its start */
 		hwp_table__set_count(tab, C_BYTES, r->key.to.offset - r->key.from.offset);
 		if (o->ro.fmt != HWP_TABLE_TEXT) {
-			report_fields__set(tab, start_col, sym, &r->key.from);
-			report_fields__set(tab, end_col, sym, &r->key.to);
+			hwp_report__set_loc(tab, start_col, sym, &r->key.from);
+			hwp_report__set_loc(tab, end_col, sym, &r->key.to);
 			continue;
 		}
 		hwp_loc__format_addr(sym, &r->key.from, buf, sizeof(buf));

@@ -75,7 +75,7 @@ static int parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 	for (int k = 0; k < a.n; k++) /* positional inputs, as -i */
 		opt_inputs__add(&in, a.v[k]);
 	opt_inputs__done(&in);
-	return report_opts__one_input("report", *in.nr) ? 1 : -1;
+	return -1;
 }
 
 /* A two-column table: what, and how much. */

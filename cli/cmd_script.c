@@ -13,7 +13,7 @@
 static const struct cmd_desc desc = {
 	.name = "script",
 	.args = "[FILE...]",
-	.flags = CMD_INPUTS,
+	.flags = CMD_INPUTS | CMD_ONE_INPUT,
 	.text =
 		"Prints every sample as 'perf script -F ip,brstack' (perf 6.1) does: the\n"
 		"sample address (or its callchain), then each branch-stack entry as\n"

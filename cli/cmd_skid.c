@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "cli_report.h"
-#include "report_fields.h"
+#include "hwprof/report.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/session.h"
@@ -97,7 +97,7 @@ static struct hwp_table *line_table(struct hwp_skid *k, struct hwp_symbolizer *s
 	hwp_table__add_column(t, "Share", "imprecise_share", HWP_COL_PERCENT);
 	hwp_table__add_column(t, "Difference", "difference", HWP_COL_PERCENT);
 	hwp_table__add_column_shown(t, "Source line", "display", HWP_COL_TEXT, HWP_SHOW_TEXT);
-	loc0 = report_fields__add_columns(t, LOC_NONE);
+	loc0 = hwp_report__add_loc_columns(t, HWP_LOC_NONE);
 	for (size_t i = 0; i < n && (!limit || i < limit); i++) {
 		char buf[512];
 		double a = tp ? 100.0 * (double)l[i].precise / (double)tp : 0;
@@ -111,7 +111,7 @@ static struct hwp_table *line_table(struct hwp_skid *k, struct hwp_symbolizer *s
 		hwp_table__set_real(t, 4, b - a);
 		hwp_loc__format_srcline(sym, &l[i].code, buf, sizeof(buf));
 		hwp_table__set_text(t, 5, buf);
-		report_fields__set(t, loc0, sym, &l[i].code);
+		hwp_report__set_loc(t, loc0, sym, &l[i].code);
 	}
 	return t;
 }
@@ -124,7 +124,9 @@ int cmd_skid(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = o.r.symfs };
-	struct hwp_session *s = hwp_session__open(o.r.input, &so);
+	size_t ninputs;
+	const char *const *inputs = report_opts__inputs(&o.r, &ninputs);
+	struct hwp_session *s = hwp_session__open_inputs(inputs, ninputs, &so);
 	if (!s)
 		return cli_error("%s", hwp_errmsg());
 	struct hwp_skid_opts ko = { .sz = sizeof(ko), .precise = o.precise, .imprecise = o.imprecise };

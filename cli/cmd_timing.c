@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "cli_flow.h"
-#include "report_fields.h"
+#include "hwprof/report.h"
 #include "timing_out.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
@@ -210,8 +210,8 @@ static struct hwp_table *new_table(bool loops)
 		hwp_table__add_column_shown(t, title, key, loops && k == T_INSNS ? HWP_COL_REAL : cols[k].kind,
 					    cols[k].show);
 	}
-	report_fields__add_columns(t, loops ? LOC_FROM : LOC_START);
-	report_fields__add_columns(t, loops ? LOC_TO : LOC_END);
+	hwp_report__add_loc_columns(t, loops ? HWP_LOC_FROM : HWP_LOC_START);
+	hwp_report__add_loc_columns(t, loops ? HWP_LOC_TO : HWP_LOC_END);
 	return t;
 }
 
@@ -281,8 +281,8 @@ struct hwp_table *timing_blocks_table(struct hwp_symbolizer *sym, struct hwp_tim
 		hwp_table__set_text(t, T_SOURCE, timing_source_name(src));
 		hwp_table__set_count(t, T_START_ADDR, r->start.addr);
 		hwp_table__set_count(t, T_END_ADDR, r->end.addr);
-		report_fields__set(t, T_NCOLS, sym, &r->start);
-		report_fields__set(t, T_NCOLS + REPORT_LOC_COLUMNS, sym, &r->end);
+		hwp_report__set_loc(t, T_NCOLS, sym, &r->start);
+		hwp_report__set_loc(t, T_NCOLS + HWP_REPORT_LOC_COLUMNS, sym, &r->end);
 	}
 	return t;
 }
@@ -397,8 +397,8 @@ static int print_loops(struct timing_input *ti, const struct timing_opts *o)
 		hwp_table__set_text(t, T_SOURCE, timing_source_name(ti->src));
 		hwp_table__set_count(t, T_START_ADDR, r->branch.addr);
 		hwp_table__set_count(t, T_END_ADDR, r->head.addr);
-		report_fields__set(t, T_NCOLS, sym, &r->branch);
-		report_fields__set(t, T_NCOLS + REPORT_LOC_COLUMNS, sym, &r->head);
+		hwp_report__set_loc(t, T_NCOLS, sym, &r->branch);
+		hwp_report__set_loc(t, T_NCOLS + HWP_REPORT_LOC_COLUMNS, sym, &r->head);
 	}
 	if (!rc && o->svg && !shown)
 		cli_warn("no loop to draw: %s not written", o->svg);

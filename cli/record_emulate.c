@@ -2,7 +2,7 @@
 /*
  * hwprof record --emulate: branch stacks without a PMU. The program runs under
  * qemu-x86_64 with hwprof's TCG plugin; see src/capture/emulate.c and
- * src/emu/plugin.c, and README.md "hwprof record --emulate".
+ * src/emu/plugin.c, and docs/hwprof-record.md "Emulated recording".
  */
 #include <errno.h>
 #include <signal.h>

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "cli_report.h"
-#include "report_fields.h"
+#include "hwprof/report.h"
 #include "timing_out.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/chart.h"
@@ -58,8 +58,8 @@ static struct hwp_table *rate_table(bool data)
 		hwp_table__add_column_shown(t, rcols[k].title, rcols[k].key, rcols[k].kind, rcols[k].show);
 	if (data) {
 		hwp_table__add_column_shown(t, "End Address", "end_addr", HWP_COL_HEX, HWP_SHOW_DATA);
-		report_fields__add_columns(t, LOC_START);
-		report_fields__add_columns(t, LOC_END);
+		hwp_report__add_loc_columns(t, HWP_LOC_START);
+		hwp_report__add_loc_columns(t, HWP_LOC_END);
 	}
 	return t;
 }
@@ -86,8 +86,8 @@ static void rate_rows(struct hwp_table *t, struct hwp_symbolizer *sym, const str
 			continue;
 		hwp_table__set_count(t, R_START_ADDR, b->start.addr);
 		hwp_table__set_count(t, R_NCOLS, b->end.addr);
-		report_fields__set(t, R_NCOLS + 1, sym, &b->start);
-		report_fields__set(t, R_NCOLS + 1 + REPORT_LOC_COLUMNS, sym, &b->end);
+		hwp_report__set_loc(t, R_NCOLS + 1, sym, &b->start);
+		hwp_report__set_loc(t, R_NCOLS + 1 + HWP_REPORT_LOC_COLUMNS, sym, &b->end);
 	}
 }
 

@@ -6,6 +6,9 @@
  *     cc hottest_branch.c $(pkg-config --cflags --libs hwprof) -o hottest_branch
  *     ./hottest_branch perf.data
  *     41.52% 123456 main -> compute
+ *
+ * The install tests check it prints what hwprof does (tests/tools/example_expect.py):
+ * expect: hwprof branches --json --sort symbol_from,symbol_to | {percent:.2f}% {count} [.] {from_symbol} -> [.] {to_symbol}
  */
 #include <errno.h>
 #include <stdio.h>

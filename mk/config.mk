@@ -1,35 +1,52 @@
 # Library detection and the config stamp (included by the Makefile).
 #
-# elfutils (libelf, libdw), zstd and libiberty (the static demangler perf 6.1
-# links: names as perf prints them) are required: without them the build
-# stops with one line. Capstone and libpfm4 are optional: a missing one disables its
-# feature and is named once, when the detected set changes. `make
-# HAVE_CAPSTONE= HAVE_LIBPFM=` builds as if they were missing.
+# Required: elfutils (libelf, libdw) and zstd; without them the build stops
+# with one line naming the Debian packages.
+# Optional, each enabling one feature, named once (when the detected set
+# changes) when missing:
+#   capstone    libcapstone-dev                 instruction decoding
+#   pfm         libpfm4-dev                     PMU event names
+#   curl        libcurl4-openssl-dev            push, fleet (ClickHouse over HTTP)
+#   protobuf-c  libprotobuf-c-dev,              export --format pprof (zlib gzips it)
+#               protobuf-c-compiler, zlib1g-dev
+#   iberty      libiberty-dev                   demangling (perf's demangler);
+#                                               without it names stay mangled
+# `make WITHOUT=curl,protobuf-c,iberty` builds as if those were missing (any
+# of the names above; `make HAVE_CAPSTONE=` still works too).
 #
 # $(BUILD)/config.stamp holds the compiler, flags and libraries; it is
 # rewritten only when they change, and every object depends on it.
 
 CONFIG_STAMP := $(BUILD)/config.stamp
+comma := ,
+OPTIONAL_FEATURES := capstone pfm curl protobuf-c iberty
+ifneq ($(filter-out $(OPTIONAL_FEATURES),$(subst $(comma), ,$(WITHOUT))),)
+$(error hwprof: WITHOUT=$(WITHOUT): the optional libraries are $(OPTIONAL_FEATURES))
+endif
 
 ifneq ($(BUILDING),)
-have = $(shell printf '#include <$(1)>\nint main(void){return 0;}\n' | $(CC) -x c - -o /dev/null $(2) >/dev/null 2>&1 && echo 1)
+# $(call have,HEADER,LINK FLAGS[,WITHOUT NAME]): 1 when a program including
+# HEADER links with those flags, unless WITHOUT names it.
+have = $(if $(filter $(3),$(subst $(comma), ,$(WITHOUT))),,$(shell printf '#include <$(1)>\nint main(void){return 0;}\n' | \
+	$(CC) -x c - -o /dev/null $(2) >/dev/null 2>&1 && echo 1))
 HAVE_ZSTD := $(call have,zstd.h,-lzstd)
 HAVE_LIBDW := $(call have,elfutils/libdw.h,-ldw -lelf)
-HAVE_LIBIBERTY := $(call have,libiberty/demangle.h,-liberty)
-HAVE_CAPSTONE := $(call have,capstone/capstone.h,-lcapstone)
-HAVE_LIBPFM := $(call have,perfmon/pfmlib.h,-lpfm)
-# export and fleet: pprof (protobuf-c, zlib) and ClickHouse over HTTP (libcurl)
-HAVE_FLEET := $(call have,protobuf-c/protobuf-c.h,-lprotobuf-c)$(call have,curl/curl.h,-lcurl)$(call have,zlib.h,-lz)$(if $(shell command -v protoc-c),1)
+HAVE_CAPSTONE := $(call have,capstone/capstone.h,-lcapstone,capstone)
+HAVE_LIBPFM := $(call have,perfmon/pfmlib.h,-lpfm,pfm)
+HAVE_LIBCURL := $(call have,curl/curl.h,-lcurl,curl)
+# pprof: the protobuf-c runtime, protoc-c to generate the C, zlib to gzip.
+HAVE_PPROF := $(if $(and $(call have,protobuf-c/protobuf-c.h,-lprotobuf-c,protobuf-c),$(call \
+	have,zlib.h,-lz,protobuf-c),$(shell command -v protoc-c)),1)
+HAVE_LIBIBERTY := $(call have,libiberty/demangle.h,-liberty,iberty)
 
-ifneq ($(HAVE_ZSTD)$(HAVE_LIBDW)$(HAVE_LIBIBERTY),111)
-$(error hwprof: cannot build without$(if $(HAVE_LIBDW),, libelf/libdw)$(if $(HAVE_ZSTD),, libzstd)$(if $(HAVE_LIBIBERTY),, libiberty): run 'make setup' (Debian packages: libelf-dev libdw-dev libzstd-dev libiberty-dev))
-endif
-ifneq ($(HAVE_FLEET),1111)
-$(error hwprof: cannot build without protobuf-c (and protoc-c), libcurl and zlib: run 'make setup' (Debian packages: libprotobuf-c-dev protobuf-c-compiler libcurl4-openssl-dev zlib1g-dev))
+ifneq ($(HAVE_ZSTD)$(HAVE_LIBDW),11)
+$(error hwprof: cannot build without$(if $(HAVE_LIBDW),, libelf/libdw)$(if $(HAVE_ZSTD),, libzstd): run 'make setup' (Debian packages: libelf-dev libdw-dev libzstd-dev))
 endif
 
-ALL_CFLAGS += -DHAVE_ZSTD -DHAVE_LIBDW $(if $(HAVE_CAPSTONE),-DHAVE_CAPSTONE) $(if $(HAVE_LIBPFM),-DHAVE_LIBPFM)
-LIBS += -lzstd -ldw -lelf -liberty $(if $(HAVE_CAPSTONE),-lcapstone) $(if $(HAVE_LIBPFM),-lpfm) -lprotobuf-c -lcurl -lz -lm
+ALL_CFLAGS += -DHAVE_ZSTD -DHAVE_LIBDW $(if $(HAVE_CAPSTONE),-DHAVE_CAPSTONE) $(if $(HAVE_LIBPFM),-DHAVE_LIBPFM) \
+	$(if $(HAVE_LIBCURL),-DHAVE_LIBCURL) $(if $(HAVE_PPROF),-DHAVE_PPROF) $(if $(HAVE_LIBIBERTY),-DHAVE_LIBIBERTY)
+LIBS += -lzstd -ldw -lelf $(if $(HAVE_LIBIBERTY),-liberty) $(if $(HAVE_CAPSTONE),-lcapstone) \
+	$(if $(HAVE_LIBPFM),-lpfm) $(if $(HAVE_PPROF),-lprotobuf-c -lz) $(if $(HAVE_LIBCURL),-lcurl) -lm
 
 config_q = $(subst ','\'',$(CC) | $(ALL_CFLAGS) | $(LDFLAGS) | $(LIBS))
 CONFIG_CHANGED := $(shell mkdir -p $(BUILD) && if [ "$$(cat $(CONFIG_STAMP) 2>/dev/null)" != '$(config_q)' ]; then \
@@ -40,6 +57,15 @@ $(info hwprof: building without capstone (libcapstone-dev): instruction decoding
 endif
 ifeq ($(HAVE_LIBPFM),)
 $(info hwprof: building without libpfm4 (libpfm4-dev): PMU event names (-e br_inst_retired.near_taken) disabled)
+endif
+ifeq ($(HAVE_LIBCURL),)
+$(info hwprof: building without libcurl (libcurl4-openssl-dev): push and fleet disabled)
+endif
+ifeq ($(HAVE_PPROF),)
+$(info hwprof: building without protobuf-c (libprotobuf-c-dev protobuf-c-compiler zlib1g-dev): export --format pprof disabled)
+endif
+ifeq ($(HAVE_LIBIBERTY),)
+$(info hwprof: building without libiberty (libiberty-dev): C++ and Rust names stay mangled)
 endif
 endif
 endif

@@ -14,7 +14,12 @@ INSTALL ?= install
 # ${prefix}-relative in hwprof.pc where possible (pkg-config --define-prefix).
 pc_rel = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 
-install: $(HWPROF) $(EMU_SO) $(LIBA) $(BUILD)/libhwprof.so $(MAN_STAMP) $(COMPLETION) hwprof.pc.in
+# What install installs, built (debian/rules builds this, not the tests).
+INSTALLED := $(HWPROF) $(EMU_SO) $(LIBA) $(BUILD)/libhwprof.so $(MAN_STAMP) $(COMPLETION)
+.PHONY: installable
+installable: $(INSTALLED)
+
+install: $(INSTALLED) hwprof.pc.in
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PLUGINDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/hwprof $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(BASHCOMPDIR)

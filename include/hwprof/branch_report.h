@@ -122,6 +122,12 @@ struct hwp_loc_fields {
 };
 HWP_API void hwp_loc__fields(struct hwp_symbolizer *s, const struct hwp_code_loc *l, struct hwp_loc_fields *out);
 
+/* The reports' location filter: L is in the module DSO (as
+   hwp_loc__format_dso() spells it) and its symbol, raw or demangled,
+   contains SYM. A NULL DSO or SYM matches everything. */
+HWP_API bool hwp_loc__matches(struct hwp_symbolizer *s, const struct hwp_code_loc *l, const char *dso,
+			      const char *sym);
+
 HWP_END_DECLS
 
 #endif

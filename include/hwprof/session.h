@@ -65,10 +65,36 @@ HWP_API struct hwp_session *hwp_session__open(const char *path, const struct hwp
    the session owns R from now on, also when this fails. */
 HWP_API struct hwp_session *hwp_session__from_reader(struct hwp_reader *r,
 						     const struct hwp_session_opts *opts);
+/*
+ * Several recordings read as one session, one after the other: PATHS[0..N)
+ * ("-" at most once). Each keeps its own address spaces (the pids of two
+ * recordings are unrelated) and its own events; the symbolizer is shared, so
+ * the same binary (by build-id, else by path) is one module in all of them
+ * and every analysis fed from the session merges their counts. Every input
+ * is opened (and its header checked) before anything is read. The kernel
+ * symbols are the first recording's kernel's.
+ */
+HWP_API struct hwp_session *hwp_session__open_inputs(const char *const *paths, size_t n,
+						     const struct hwp_session_opts *opts);
 HWP_API void hwp_session__delete(struct hwp_session *s);
 
-/* The input's name as given ("perf.data", "-"). */
+/* The inputs: how many, which one is being read (the last one once all are
+   read), each one's path and reader, and what was delivered from each. */
+struct hwp_session_input_stats {
+	uint64_t records;   /* records delivered in perf's order */
+	uint64_t samples;   /* of them, samples */
+	bool done;          /* read to its end */
+};
+HWP_API size_t hwp_session__nr_inputs(const struct hwp_session *s);
+HWP_API size_t hwp_session__input(const struct hwp_session *s);
+HWP_API const char *hwp_session__input_path(const struct hwp_session *s, size_t i);
+HWP_API struct hwp_reader *hwp_session__input_reader(struct hwp_session *s, size_t i);
+HWP_API const struct hwp_session_input_stats *hwp_session__input_stats(const struct hwp_session *s, size_t i);
+
+/* The input's name as given ("perf.data", "-"): the one being read. */
 HWP_API const char *hwp_session__path(const struct hwp_session *s);
+/* The reader and header of the input being read (the first one before the
+   first event, the last one after the end). */
 HWP_API struct hwp_reader *hwp_session__reader(struct hwp_session *s);
 HWP_API const struct hwp_header_info *hwp_session__header(const struct hwp_session *s);
 /* true when the input was perf script text */

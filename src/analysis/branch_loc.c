@@ -153,3 +153,22 @@ void hwp_loc__fields(struct hwp_symbolizer *s, const struct hwp_code_loc *l, str
 	/* after the lookup: a module without a recorded build-id gets its file's */
 	f->build_id = hwp_symbolizer__module_build_id(s, l->module);
 }
+
+bool hwp_loc__matches(struct hwp_symbolizer *s, const struct hwp_code_loc *l, const char *dso, const char *sym)
+{
+	if (dso) {
+		char name[512];
+
+		hwp_loc__format_dso(s, l, name, sizeof(name));
+		if (strcmp(name, dso))
+			return false;
+	}
+	if (sym) {
+		struct hwp_loc_fields f;
+
+		hwp_loc__fields(s, l, &f);
+		if (!(f.symbol && strstr(f.symbol, sym)) && !(f.demangled && strstr(f.demangled, sym)))
+			return false;
+	}
+	return true;
+}

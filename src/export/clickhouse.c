@@ -5,7 +5,9 @@
  * Errors become one line naming the URL: no server (refused, unreachable,
  * timed out) or the server's own message.
  */
+#ifdef HAVE_LIBCURL
 #include <curl/curl.h>
+#endif
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "export/fleet_internal.h"
 #include "util/opts.h"
 
+#ifdef HAVE_LIBCURL
 struct body {
 	char *p;
 	size_t len, cap;
@@ -111,6 +114,16 @@ struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *
 	}
 	return f;
 }
+#else
+/* Built without libcurl (mk/config.mk): no connection, so nothing else here
+   is reached with one. */
+struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *opts)
+{
+	(void)url, (void)opts;
+	hwp_set_error(ENOTSUP, "built without libcurl; install libcurl4-openssl-dev and rebuild");
+	return NULL;
+}
+#endif
 
 void hwp_fleet__close(struct hwp_fleet *f)
 {
@@ -127,6 +140,7 @@ const char *hwp_fleet__table(const struct hwp_fleet *f)
 	return f->table;
 }
 
+#ifdef HAVE_LIBCURL
 /* The first line of a server's message, without the stack trace. */
 static void first_line(char *s)
 {
@@ -220,6 +234,15 @@ out:
 	curl_easy_cleanup(c);
 	return rc;
 }
+#else
+int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char *data, size_t len,
+		       char **out, bool *retryable)
+{
+	(void)f, (void)query_param, (void)data, (void)len, (void)out;
+	*retryable = false;
+	return hwp_set_error(ENOTSUP, "built without libcurl; install libcurl4-openssl-dev and rebuild");
+}
+#endif
 
 int hwp_fleet__query(struct hwp_fleet *f, const char *sql, char **out)
 {

@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef HAVE_PPROF
 #include <zlib.h>
+#endif
 
 #include "hwprof/branch_report.h"
 #include "hwprof/export.h"
@@ -17,6 +19,7 @@
 #include "util/hashmap.h"
 #include "util/hash.h"
 #include "util/vec.h"
+#ifdef HAVE_PPROF
 #include "profile.pb-c.h"
 
 /* The string table: index 0 is "", each string once (linear probe through
@@ -336,3 +339,12 @@ out:
 	builder_free(&b);
 	return rc;
 }
+#else
+/* Built without protobuf-c or zlib (mk/config.mk). */
+int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
+{
+	(void)e, (void)fp;
+	return hwp_set_error(ENOTSUP, "pprof export: built without protobuf-c; install libprotobuf-c-dev "
+				      "protobuf-c-compiler zlib1g-dev and rebuild");
+}
+#endif

@@ -11,58 +11,127 @@
    map, so an address up there with no map found is still the kernel's. */
 #define KERNEL_START 0xffff800000000000ULL
 
-struct hwp_session *hwp_session__from_reader(struct hwp_reader *r, const struct hwp_session_opts *opts)
+/* Input I's order and address spaces; its reader is set. */
+static int input_init(struct hwp_session *s, struct hwp__session_input *in)
 {
-	struct hwp_session *s = NULL;
+	struct hwp_reader *r = in->reader;
+
+	hwp_log(HWP_LOG_INFO, "%s: %s%s, %zu event%s", hwp_reader__path(r),
+		hwp_reader__is_text(r) ? "perf script text" : "perf.data",
+		hwp_reader__is_text(r) ? "" : hwp_reader__is_pipe(r) ? " (pipe mode)" : " (file mode)",
+		hwp_reader__nr_evsels(r), hwp_reader__nr_evsels(r) == 1 ? "" : "s");
+	in->ordered = hwp_ordered__new(r);
+	if (!in->ordered)
+		return -1; /* message set */
+	if (!s->o.no_maps && !(in->machine = hwp_machine__new()))
+		return hwp_set_error(ENOMEM, "%s: out of memory making the address spaces", hwp_reader__path(r));
+	return 0;
+}
+
+/* Makes input CUR the one read. */
+static void enter_input(struct hwp_session *s, size_t cur)
+{
+	s->cur = cur;
+	s->reader = s->inputs[cur].reader;
+	s->ordered = s->inputs[cur].ordered;
+	s->machine = s->inputs[cur].machine;
+	/* another input's maps: no cached map holds */
+	for (size_t i = 0; i < HWP_SESSION_RESOLVE_SLOTS; i++)
+		s->cache[i].valid = false;
+	s->cache_pid = -2;
+}
+
+/* A session of N inputs whose readers are R[0..N); owns them from now on,
+   also when this fails. */
+static struct hwp_session *session_new(struct hwp_reader **r, size_t n, const struct hwp_session_opts *opts)
+{
+	struct hwp_session *s = calloc(1, sizeof(*s));
 	int err = ENOMEM;
 
-	if (!r) {
-		hwp_set_error(EINVAL, "session: no reader given");
-		return NULL;
-	}
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		hwp_set_error(ENOMEM, "%s: out of memory", hwp_reader__path(r));
+	if (!s || !(s->inputs = calloc(n, sizeof(*s->inputs)))) {
+		hwp_set_error(ENOMEM, "%s: out of memory", hwp_reader__path(r[0]));
+		free(s);
+		s = NULL;
 		goto fail;
+	}
+	s->nr_inputs = n;
+	for (size_t i = 0; i < n; i++) {
+		s->inputs[i].reader = r[i];
+		r[i] = NULL;
 	}
 	if (HWP_OPTS_LOAD(opts, &s->o, struct hwp_session_opts)) {
 		err = EINVAL;
 		goto fail;
 	}
-	s->reader = r;
 	s->kernel_module = -1;
-	hwp_log(HWP_LOG_INFO, "%s: %s%s, %zu event%s", hwp_reader__path(r),
-		hwp_reader__is_text(r) ? "perf script text" : "perf.data",
-		hwp_reader__is_text(r) ? "" : hwp_reader__is_pipe(r) ? " (pipe mode)" : " (file mode)",
-		hwp_reader__nr_evsels(r), hwp_reader__nr_evsels(r) == 1 ? "" : "s");
-	s->ordered = hwp_ordered__new(r);
-	if (!s->ordered)
-		goto fail; /* message set */
-	if (!s->o.no_maps && !(s->machine = hwp_machine__new())) {
-		hwp_set_error(ENOMEM, "%s: out of memory making the address spaces", hwp_reader__path(r));
-		goto fail;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (input_init(s, &s->inputs[i]) < 0) {
+			err = errno ? errno : ENOMEM;
+			goto fail;
+		}
+	enter_input(s, 0);
 	return s;
 fail:
-	if (s)
-		s->reader = NULL;
+	for (size_t i = 0; i < n; i++)
+		hwp_reader__delete(r[i]);
 	hwp_session__delete(s);
-	hwp_reader__delete(r);
 	errno = err;
 	return NULL;
 }
 
-struct hwp_session *hwp_session__open(const char *path, const struct hwp_session_opts *opts)
+struct hwp_session *hwp_session__from_reader(struct hwp_reader *r, const struct hwp_session_opts *opts)
+{
+	if (!r) {
+		hwp_set_error(EINVAL, "session: no reader given");
+		return NULL;
+	}
+	return session_new(&r, 1, opts);
+}
+
+struct hwp_session *hwp_session__open_inputs(const char *const *paths, size_t n,
+					     const struct hwp_session_opts *opts)
 {
 	struct hwp_reader_opts ro = { .sz = sizeof(ro) };
 	struct hwp_session_opts o;
-	struct hwp_reader *r;
+	struct hwp_reader **r;
+	size_t stdin_uses = 0;
 
 	/* Bad options are said before the input is touched. */
 	if (HWP_OPTS_LOAD(opts, &o, struct hwp_session_opts))
 		return NULL;
-	r = hwp_reader__open(path, &ro);
-	return r ? hwp_session__from_reader(r, &o) : NULL;
+	if (!paths || !n) {
+		hwp_set_error(EINVAL, "session: no input given");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		stdin_uses += !strcmp(paths[i], "-");
+	if (stdin_uses > 1) {
+		hwp_set_error(EINVAL, "-: standard input can be read only once, %zu inputs name it", stdin_uses);
+		return NULL;
+	}
+	r = calloc(n, sizeof(*r));
+	if (!r) {
+		hwp_set_error(ENOMEM, "%s: out of memory", paths[0]);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!(r[i] = hwp_reader__open(paths[i], &ro))) {
+			int err = errno;
+
+			while (i--)
+				hwp_reader__delete(r[i]);
+			free(r);
+			errno = err;
+			return NULL;
+		}
+	struct hwp_session *s = session_new(r, n, &o);
+	free(r);
+	return s;
+}
+
+struct hwp_session *hwp_session__open(const char *path, const struct hwp_session_opts *opts)
+{
+	return hwp_session__open_inputs(&path, 1, opts);
 }
 
 void hwp_session__delete(struct hwp_session *s)
@@ -71,10 +140,38 @@ void hwp_session__delete(struct hwp_session *s)
 		return;
 	hwp_symbolizer__delete(s->sym);
 	hwp__session_assumed_free(s);
-	hwp_machine__delete(s->machine);
-	hwp_ordered__delete(s->ordered);
-	hwp_reader__delete(s->reader);
+	for (size_t i = 0; s->inputs && i < s->nr_inputs; i++) {
+		hwp_machine__delete(s->inputs[i].machine);
+		hwp_ordered__delete(s->inputs[i].ordered);
+		hwp_reader__delete(s->inputs[i].reader);
+	}
+	free(s->inputs);
 	free(s);
+}
+
+size_t hwp_session__nr_inputs(const struct hwp_session *s)
+{
+	return s->nr_inputs;
+}
+
+size_t hwp_session__input(const struct hwp_session *s)
+{
+	return s->cur;
+}
+
+const char *hwp_session__input_path(const struct hwp_session *s, size_t i)
+{
+	return i < s->nr_inputs ? hwp_reader__path(s->inputs[i].reader) : NULL;
+}
+
+struct hwp_reader *hwp_session__input_reader(struct hwp_session *s, size_t i)
+{
+	return i < s->nr_inputs ? s->inputs[i].reader : NULL;
+}
+
+const struct hwp_session_input_stats *hwp_session__input_stats(const struct hwp_session *s, size_t i)
+{
+	return i < s->nr_inputs ? &s->inputs[i].st : NULL;
 }
 
 const char *hwp_session__path(const struct hwp_session *s)
@@ -103,8 +200,9 @@ uint64_t hwp_session__sample_types(const struct hwp_session *s)
 
 	/* Pipe mode announces every attr before the first sample, so this is
 	   final once a sample was seen. */
-	for (size_t i = 0; i < hwp_reader__nr_evsels(s->reader); i++)
-		t |= hwp_reader__evsel(s->reader, i)->attr.sample_type;
+	for (size_t n = 0; n < s->nr_inputs; n++)
+		for (size_t i = 0; i < hwp_reader__nr_evsels(s->inputs[n].reader); i++)
+			t |= hwp_reader__evsel(s->inputs[n].reader, i)->attr.sample_type;
 	return t;
 }
 
@@ -140,7 +238,7 @@ struct hwp_symbolizer *hwp_session__symbolizer(struct hwp_session *s)
 	if (!sym)
 		return NULL;
 	/* The recording's kernel, not this machine's, names kernel addresses. */
-	const struct hwp_build_id *kb = header_build_id(hwp_reader__header(s->reader), "[kernel.kallsyms]");
+	const struct hwp_build_id *kb = header_build_id(hwp_reader__header(s->inputs[0].reader), "[kernel.kallsyms]");
 	if (kb)
 		hwp_symbolizer__set_kernel_build_id(sym, kb->id, kb->size);
 	int km = hwp_symbolizer__kernel_module(sym);
@@ -158,18 +256,36 @@ struct hwp_symbolizer *hwp_session__symbolizer(struct hwp_session *s)
 int hwp_session__next(struct hwp_session *s, struct hwp_event *ev, const struct hwp_thread **thread)
 {
 	const struct hwp_thread *th = NULL;
-	int n = hwp_ordered__next(s->ordered, ev);
+	struct hwp__session_input *in = &s->inputs[s->cur];
+	int n;
 
+	/* each input to its end, then the next one */
+	while ((n = hwp_ordered__next(s->ordered, ev)) == 0 && s->cur + 1 < s->nr_inputs) {
+		in->st.done = true;
+		if (s->nr_inputs > 1)
+			hwp_log(HWP_LOG_INFO, "%s: %llu records (%llu samples) in perf's order", hwp_session__path(s),
+				(unsigned long long)in->st.records, (unsigned long long)in->st.samples);
+		enter_input(s, s->cur + 1);
+		in = &s->inputs[s->cur];
+	}
 	if (n <= 0) {
 		if (n == 0 && !s->said_end) {
 			s->said_end = true;
-			hwp_log(HWP_LOG_INFO, "%s: %llu records (%llu samples) in perf's order", hwp_session__path(s),
+			in->st.done = true;
+			if (s->nr_inputs > 1)
+				hwp_log(HWP_LOG_INFO, "%s: %llu records (%llu samples) in perf's order",
+					hwp_session__path(s), (unsigned long long)in->st.records,
+					(unsigned long long)in->st.samples);
+			hwp_log(HWP_LOG_INFO, "%s%s: %llu records (%llu samples) in perf's order", hwp_session__path(s),
+				s->nr_inputs > 1 ? " and the inputs before it" : "",
 				(unsigned long long)s->records, (unsigned long long)s->samples);
 		}
 		return n;
 	}
 	s->records++;
 	s->samples += ev->type == HWP_RECORD_SAMPLE;
+	in->st.records++;
+	in->st.samples += ev->type == HWP_RECORD_SAMPLE;
 	if (s->machine) {
 		int err;
 		if (ev->type != HWP_RECORD_SAMPLE) {

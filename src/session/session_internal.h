@@ -19,14 +19,27 @@ struct hwp__resolve_cache {
 	int32_t module;
 };
 
+/* One recording of the session: its reader, perf's order over it and its
+   processes' address spaces (pids of two recordings are unrelated). */
+struct hwp__session_input {
+	struct hwp_reader *reader;
+	struct hwp_ordered *ordered;
+	struct hwp_machine *machine;
+	struct hwp_session_input_stats st;
+};
+
 struct hwp_session {
 	struct hwp_session_opts o;
+	/* the inputs, read one after the other; reader, ordered and machine
+	   are the current one's */
+	struct hwp__session_input *inputs;
+	size_t nr_inputs, cur;
 	struct hwp_reader *reader;
 	struct hwp_ordered *ordered;
 	struct hwp_machine *machine;
 	struct hwp_symbolizer *sym;
 	int32_t kernel_module;
-	uint64_t records, samples; /* delivered so far */
+	uint64_t records, samples; /* delivered so far, all inputs */
 	bool said_end;
 	/* resolution: the thread addresses belong to, and what the caches
 	   were filled under */

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef HAVE_LIBIBERTY
 #include <libiberty/demangle.h>
+#endif
 
 #include "symbolize/demangle.h"
 
@@ -14,6 +16,7 @@ bool hwp_demangle__is_mangled(const char *name)
 	       (name[1] == 'Z' || name[1] == 'R' || !strncmp(name, "_GLOBAL_", 8));
 }
 
+#ifdef HAVE_LIBIBERTY
 /* perf 6.1's demangle_sym(): DMGL_PARAMS | DMGL_ANSI with -v, else none. */
 static int flags_of(enum hwp_demangle_form form)
 {
@@ -54,3 +57,12 @@ char *hwp_demangle(const char *name, enum hwp_demangle_form form)
 		return demangle_with_suffix(name, (size_t)(at - name), at, flags_of(form));
 	return cplus_demangle(name, flags_of(form));
 }
+#else
+/* Built without libiberty (mk/config.mk said so): names stay as the binary
+   has them. No other demangler gives perf's names. */
+char *hwp_demangle(const char *name, enum hwp_demangle_form form)
+{
+	(void)name, (void)form;
+	return NULL;
+}
+#endif

@@ -19,6 +19,7 @@
  *    name (perf -v would leave such a name mangled).
  * Either way "NAME@plt" (hwprof's name of a PLT entry) demangles NAME and keeps
  * "@plt", as perf demangles a PLT entry's target before appending "@plt".
+ * Built without libiberty (mk/config.mk says so), every name stays mangled.
  */
 #ifndef HWPROF_SYMBOLIZE_DEMANGLE_H
 #define HWPROF_SYMBOLIZE_DEMANGLE_H

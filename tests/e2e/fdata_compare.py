@@ -15,8 +15,7 @@ one function (objdump -d BINARY says which instructions are calls): the
 edge perf2bolt adds for a range that began with a return into a block
 right after a call; hwprof's range table does not keep which branch began
 a range, so it splits the ranges starting at a block by the shares of the
-branches into it from outside and inside its function (README, hwprof
-pgo)."""
+branches into it from outside and inside its function (docs/hwprof-pgo.md)."""
 import re
 import subprocess
 import sys

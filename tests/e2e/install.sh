@@ -1,9 +1,9 @@
 #!/bin/bash
 # make install: the staged tree (DESTDIR, PREFIX=/usr) holds every file where
 # it belongs; installed into a temporary PREFIX, the headers compile alone,
-# hwprof.pc gives what a program needs, and examples/hottest_branch.c built
-# against the installed library (shared, and libhwprof.a statically) prints
-# the hottest branch `hwprof branches` prints; installed man pages render,
+# hwprof.pc gives what a program needs, and every examples/*.c built against
+# the installed library (shared, and libhwprof.a statically) prints what the
+# installed hwprof prints (tests/tools/examples_check.sh); installed man pages render,
 # the completion parses, the installed hwprof runs and finds its plugin;
 # make uninstall removes everything it installed.
 set -u
@@ -18,12 +18,27 @@ so=libhwprof.so.${version%%.*}
 CC=${CC:-cc}
 # A sanitizer build installs sanitized libraries: programs linking them too.
 xflags=${SAN:+-fsanitize=address,undefined}
+. "$root/tests/tools/examples_check.sh"
+nex=$(examples_count)
+echo "PLAN $((9 + 2 * nex))"
+# skip_rest WHY CHECK...: the checks that cannot run, and every example's
+skip_rest() {
+	local why=$1 c
+	shift
+	for c in "$@"; do echo "SKIP $c: $why"; done
+	for c in "$root"/examples/*.c; do
+		echo "SKIP example_shared_$(basename "$c" .c): $why"
+		echo "SKIP example_static_$(basename "$c" .c): $why"
+	done
+	for c in installed_man installed_completion installed_help installed_plugin_found; do echo "SKIP $c: $why"; done
+	exit 0
+}
 
 # Staged: DESTDIR + PREFIX=/usr.
 stage=$tmp/stage
 if ! hwp_make -C "$root" install DESTDIR="$stage" PREFIX=/usr >"$tmp/i.out" 2>&1; then
 	echo "FAIL install_staged: make install failed: $(tail -3 "$tmp/i.out" | tr '\n' ' ')"
-	exit 0
+	skip_rest "make install failed" uninstall install_prefix pkgconfig headers_standalone
 fi
 bad=
 for f in bin/hwprof lib/hwprof/hwprof-emu.so lib/libhwprof.so.$version lib/libhwprof.a \
@@ -51,12 +66,12 @@ fi
 p=$tmp/prefix
 if ! hwp_make -C "$root" install PREFIX="$p" >"$tmp/i2.out" 2>&1; then
 	echo "FAIL install_prefix: $(tail -3 "$tmp/i2.out" | tr '\n' ' ')"
-	exit 0
+	skip_rest "make install failed" pkgconfig headers_standalone
 fi
+echo "PASS install_prefix"
 export PKG_CONFIG_PATH=$p/lib/pkgconfig
 if ! command -v pkg-config >/dev/null; then
-	echo "SKIP pkgconfig: pkg-config not installed (apt-get install pkg-config)"
-	exit 0
+	skip_rest "pkg-config not installed (apt-get install pkg-config)" pkgconfig headers_standalone
 fi
 cflags=$(pkg-config --cflags hwprof) libs=$(pkg-config --libs hwprof) static=$(pkg-config --static --libs hwprof)
 bad=
@@ -75,44 +90,10 @@ for h in "$p"/include/hwprof/*.h; do
 done
 [ -z "$bad" ] && echo "PASS headers_standalone" || echo "FAIL headers_standalone:$bad"
 
-# The recording and what hwprof branches says is the hottest branch.
-gcc -g -O1 -o "$tmp/branchy" "$root/tests/fixtures/branchy.c"
-"$build/tests/tools/gen_fixture_branches" "$tmp/branchy" "$tmp/b.data" --samples 500 --seed 3 >/dev/null
-"$p/bin/hwprof" branches --sort symbol_from,symbol_to -i "$tmp/b.data" >"$tmp/b.txt" 2>"$tmp/b.err"
-# The example prints "PERCENT% COUNT FROM -> TO"; compared without the percent
-# with the first row of the text table (cells apart by two or more spaces).
-want=$(grep -v '^#' "$tmp/b.txt" | awk -F '  +' 'NF { print $3 " " $4 " -> " $5; exit }')
-example() { # NAME BINARY [ENV...]
-	local name=$1 bin=$2 got
-	shift 2
-	got=$(env "$@" "$bin" "$tmp/b.data" 2>"$tmp/$name.err")
-	if [ -z "$want" ]; then
-		echo "FAIL $name: hwprof branches printed no row: $(head -2 "$tmp/b.err")"
-	elif [ "${got#* }" = "$want" ]; then
-		echo "PASS $name ($got)"
-	else
-		echo "FAIL $name: printed '$got' $(head -2 "$tmp/$name.err"), hwprof branches '$want'"
-	fi
-}
-if $CC -std=c11 $xflags $cflags -o "$tmp/ex_shared" "$root/examples/hottest_branch.c" $libs 2>"$tmp/cs.err"; then
-	if readelf -d "$tmp/ex_shared" | grep -q "NEEDED.*\[$so\]"; then
-		example example_shared "$tmp/ex_shared" LD_LIBRARY_PATH="$p/lib"
-	else
-		echo "FAIL example_shared: not linked against $so"
-	fi
-else
-	echo "FAIL example_shared: does not link against libhwprof.so: $(grep -o 'undefined reference to `[a-z_0-9]*' "$tmp/cs.err" | sort -u | head -5 | tr '\n' ' ')$(grep -v 'undefined reference' "$tmp/cs.err" | head -2)"
-fi
-if $CC -std=c11 $xflags $cflags -o "$tmp/ex_static" "$root/examples/hottest_branch.c" \
-	${static/-lhwprof/-Wl,-Bstatic -lhwprof -Wl,-Bdynamic} 2>"$tmp/cst.err"; then
-	if readelf -d "$tmp/ex_static" | grep -q "NEEDED.*libhwprof"; then
-		echo "FAIL example_static: linked against libhwprof.so"
-	else
-		example example_static "$tmp/ex_static"
-	fi
-else
-	echo "FAIL example_static: $(head -3 "$tmp/cst.err" | tr '\n' ' ')"
-fi
+# Every example, against the installed library: shared, and libhwprof.a
+# with what pkg-config --static adds.
+examples_check example_shared "$p/bin/hwprof" "$cflags" "$libs" shared LD_LIBRARY_PATH="$p/lib"
+examples_check example_static "$p/bin/hwprof" "$cflags" "${static/-lhwprof/-Wl,-Bstatic -lhwprof -Wl,-Bdynamic}" static
 
 if ! command -v man >/dev/null; then
 	echo "SKIP installed_man: man not installed (apt-get install man-db groff-base)"

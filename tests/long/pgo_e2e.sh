@@ -13,7 +13,7 @@
 #   - drivers linked with --emit-relocs against Debian's static SQLite and
 #     Lua, rewritten by llvm-bolt-19 (ext-tsp, cdsort, hot/cold splitting)
 #     with the fdata of 'hwprof pgo --format bolt' and perf2bolt's (equal
-#     edge by edge but for the call fall-through rule of the README; Lua's
+#     edge by edge but for the call fall-through rule of docs/hwprof-pgo.md; Lua's
 #     lexer dispatches through a jump table whose base register is not the
 #     last one a lea loaded before the jump): no
 #     BOLT-ERROR, no BOLT-WARNING that perf2bolt's fdata does not give too,
@@ -94,7 +94,7 @@ bolt_case() {
 	fi
 	local hw p2b w1 w2 out
 	# the profiles: perf2bolt's edge by edge, but for the call fall-through
-	# rule (README, hwprof pgo)
+	# rule (docs/hwprof-pgo.md)
 	if out=$(python3 "$root/tests/e2e/fdata_compare.py" "$e2e_dir/$name.p2b.fdata" "$e2e_dir/$name.hw.fdata" \
 		--allow-call-ft "${e2e_bins[0]}" 2>&1); then
 		pass "pgo_e2e_${name}_fdata ($out)"

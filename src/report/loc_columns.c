@@ -1,47 +1,47 @@
 /* SPDX-License-Identifier: MIT */
-#include "report_fields.h"
-
+/* The location columns every report table shares. */
 #include "hwprof/branch_report.h"
+#include "hwprof/report.h"
 
 /* Column keys live as long as the table: static strings per prefix. */
-static const char *const names[9][REPORT_LOC_COLUMNS] = {
-	[LOC_NONE] = { "module", "build_id", "offset", "vaddr", "symbol", "demangled", "sym_offset",
+static const char *const names[9][HWP_REPORT_LOC_COLUMNS] = {
+	[HWP_LOC_NONE] = { "module", "build_id", "offset", "vaddr", "symbol", "demangled", "sym_offset",
 		       "file", "line" },
-	[LOC_FROM] = { "from_module", "from_build_id", "from_offset", "from_vaddr", "from_symbol",
+	[HWP_LOC_FROM] = { "from_module", "from_build_id", "from_offset", "from_vaddr", "from_symbol",
 		       "from_demangled", "from_sym_offset", "from_file", "from_line" },
-	[LOC_TO] = { "to_module", "to_build_id", "to_offset", "to_vaddr", "to_symbol", "to_demangled",
+	[HWP_LOC_TO] = { "to_module", "to_build_id", "to_offset", "to_vaddr", "to_symbol", "to_demangled",
 		     "to_sym_offset", "to_file", "to_line" },
-	[LOC_TARGET] = { "target_module", "target_build_id", "target_offset", "target_vaddr",
+	[HWP_LOC_TARGET] = { "target_module", "target_build_id", "target_offset", "target_vaddr",
 			 "target_symbol", "target_demangled", "target_sym_offset", "target_file",
 			 "target_line" },
-	[LOC_START] = { "start_module", "start_build_id", "start_offset", "start_vaddr", "start_symbol",
+	[HWP_LOC_START] = { "start_module", "start_build_id", "start_offset", "start_vaddr", "start_symbol",
 			"start_demangled", "start_sym_offset", "start_file", "start_line" },
-	[LOC_END] = { "end_module", "end_build_id", "end_offset", "end_vaddr", "end_symbol",
+	[HWP_LOC_END] = { "end_module", "end_build_id", "end_offset", "end_vaddr", "end_symbol",
 		      "end_demangled", "end_sym_offset", "end_file", "end_line" },
-	[LOC_BEFORE] = { "before_module", "before_build_id", "before_offset", "before_vaddr", "before_symbol",
+	[HWP_LOC_BEFORE] = { "before_module", "before_build_id", "before_offset", "before_vaddr", "before_symbol",
 			 "before_demangled", "before_sym_offset", "before_file", "before_line" },
-	[LOC_SECOND] = { "second_module", "second_build_id", "second_offset", "second_vaddr", "second_symbol",
+	[HWP_LOC_SECOND] = { "second_module", "second_build_id", "second_offset", "second_vaddr", "second_symbol",
 			 "second_demangled", "second_sym_offset", "second_file", "second_line" },
-	[LOC_AFTER] = { "after_module", "after_build_id", "after_offset", "after_vaddr", "after_symbol",
+	[HWP_LOC_AFTER] = { "after_module", "after_build_id", "after_offset", "after_vaddr", "after_symbol",
 			"after_demangled", "after_sym_offset", "after_file", "after_line" },
 };
 
-static const enum hwp_col_kind kinds[REPORT_LOC_COLUMNS] = {
+static const enum hwp_col_kind kinds[HWP_REPORT_LOC_COLUMNS] = {
 	HWP_COL_TEXT, HWP_COL_TEXT, HWP_COL_HEX, HWP_COL_HEX, HWP_COL_TEXT,
 	HWP_COL_TEXT, HWP_COL_COUNT, HWP_COL_TEXT, HWP_COL_COUNT,
 };
 
-size_t report_fields__add_columns(struct hwp_table *t, enum report_loc_prefix p)
+size_t hwp_report__add_loc_columns(struct hwp_table *t, enum hwp_loc_prefix p)
 {
 	size_t first = hwp_table__columns(t);
 
-	for (size_t i = 0; i < REPORT_LOC_COLUMNS; i++)
+	for (size_t i = 0; i < HWP_REPORT_LOC_COLUMNS; i++)
 		hwp_table__add_column_shown(t, names[p][i], names[p][i], kinds[i], HWP_SHOW_DATA);
 	return first;
 }
 
 /* Unknown parts stay unset: null in JSON, empty in CSV. */
-void report_fields__set(struct hwp_table *t, size_t first, struct hwp_symbolizer *s,
+void hwp_report__set_loc(struct hwp_table *t, size_t first, struct hwp_symbolizer *s,
 			const struct hwp_code_loc *l)
 {
 	struct hwp_loc_fields f;

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: MIT */
+/* The pipeline: one pass over the session into every analysis asked. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwprof/branch_report.h"
+#include "hwprof/pipeline.h"
+#include "pipeline/pipeline_checks.h"
+#include "util/opts.h"
+
+struct hwp_pipeline {
+	struct hwp_pipeline_opts o;
+	char *dso, *sym;   /* the filter, copied */
+	char *name;        /* the inputs, for messages: "a.data" or "a.data, b.data" */
+	struct hwp_session *session;
+	struct hwp_branch_collector *collector;
+	struct hwp_flow *flow;
+	struct hwp_paths *paths;
+	struct hwp_timing *timing;
+	struct hwp_call_graph *calls;
+	struct hwp_mem_report *mem;
+	bool ran;
+};
+
+/* The analyses reading branch stacks. */
+#define BRANCH_ANALYSES (HWP_ANALYSIS_BRANCHES | HWP_ANALYSIS_FLOW | HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING)
+
+static char *join_names(const char *const *inputs, size_t n)
+{
+	size_t len = 1;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(inputs[i]) + 2;
+	char *s = malloc(len);
+	if (!s)
+		return NULL;
+	*s = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strcat(s, ", ");
+		strcat(s, inputs[i]);
+	}
+	return s;
+}
+
+static int make_analyses(struct hwp_pipeline *p)
+{
+	/* mispredict bits of synthesized or NO_FLAGS stacks mean nothing */
+	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .drop_meaningless_prediction = true };
+	unsigned a = p->o.analyses;
+
+	if (a & (HWP_ANALYSIS_FLOW | HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING))
+		co.ranges = co.no_addresses = true;
+	if (p->o.collect)
+		co = *p->o.collect;
+	p->collector = hwp_branch_collector__new(p->session, &co);
+	if (!p->collector)
+		return -1;
+	if ((a & HWP_ANALYSIS_PATHS) && !(p->paths = hwp_paths__new(p->session, p->collector, NULL)))
+		return -1;
+	if ((a & HWP_ANALYSIS_TIMING) && !(p->timing = hwp_timing__new(p->session, p->collector, p->o.timing)))
+		return -1;
+	if ((a & HWP_ANALYSIS_CALLS) && !(p->calls = hwp_call_graph__new(p->session, NULL)))
+		return -1;
+	if ((a & HWP_ANALYSIS_MEM) && !(p->mem = hwp_mem_report__new(p->session, NULL)))
+		return -1;
+	return 0;
+}
+
+struct hwp_pipeline *hwp_pipeline__open(const char *const *inputs, size_t n, const struct hwp_pipeline_opts *opts)
+{
+	struct hwp_pipeline *p = calloc(1, sizeof(*p));
+	int err = ENOMEM;
+
+	if (!p) {
+		hwp_set_error(ENOMEM, "pipeline: out of memory");
+		return NULL;
+	}
+	if (HWP_OPTS_LOAD(opts, &p->o, struct hwp_pipeline_opts)) {
+		err = EINVAL;
+		goto fail;
+	}
+	if (!p->o.analyses)
+		p->o.analyses = HWP_ANALYSIS_FLOW;
+	if (p->o.analyses & HWP_ANALYSIS_PATHS)
+		p->o.analyses |= HWP_ANALYSIS_FLOW;
+	if ((p->o.dso && !(p->dso = strdup(p->o.dso))) || (p->o.sym && !(p->sym = strdup(p->o.sym))) ||
+	    (n && !(p->name = join_names(inputs, n)))) {
+		hwp_set_error(ENOMEM, "pipeline: out of memory");
+		goto fail;
+	}
+	p->o.session = NULL; /* the caller's: used only here */
+	p->session = hwp_session__open_inputs(inputs, n, opts->session);
+	if (!p->session || make_analyses(p) < 0) {
+		err = errno ? errno : EINVAL;
+		goto fail;
+	}
+	p->o.collect = NULL;
+	p->o.timing = NULL;
+	return p;
+fail:
+	hwp_pipeline__delete(p);
+	errno = err;
+	return NULL;
+}
+
+void hwp_pipeline__delete(struct hwp_pipeline *p)
+{
+	if (!p)
+		return;
+	hwp_flow__delete(p->flow);
+	hwp_paths__delete(p->paths);
+	hwp_timing__delete(p->timing);
+	hwp_call_graph__delete(p->calls);
+	hwp_mem_report__delete(p->mem);
+	hwp_branch_collector__delete(p->collector);
+	hwp_session__delete(p->session);
+	free(p->dso);
+	free(p->sym);
+	free(p->name);
+	free(p);
+}
+
+/* Every sample of every input to every analysis (the paths and the timing
+   take a sample after the collector counted it). */
+static int read_all(struct hwp_pipeline *p)
+{
+	struct hwp_event ev;
+	const struct hwp_thread *th;
+	int r;
+
+	while ((r = hwp_session__next(p->session, &ev, &th)) > 0) {
+		if (ev.type != HWP_RECORD_SAMPLE || !ev.evsel)
+			continue;
+		if ((r = hwp_branch_collector__add(p->collector, &ev, th)) < 0 ||
+		    (p->paths && (r = hwp_paths__add(p->paths, &ev, th)) < 0) ||
+		    (p->timing && (r = hwp_timing__add(p->timing, &ev, th)) < 0) ||
+		    (p->calls && (r = hwp_call_graph__add(p->calls, &ev, th)) < 0) ||
+		    (p->mem && (r = hwp_mem_report__add(p->mem, &ev, th)) < 0))
+			return r;
+	}
+	if (r < 0 || (r = hwp_branch_collector__check_ranges(p->collector)) < 0)
+		return r;
+	return p->timing ? hwp_timing__build(p->timing) : 0;
+}
+
+int hwp_pipeline__run(struct hwp_pipeline *p)
+{
+	int r;
+
+	if (p->ran)
+		return hwp_set_error(EINVAL, "%s: the pipeline has run already", p->name);
+	p->ran = true;
+	if ((r = read_all(p)) < 0)
+		return r;
+	if (p->mem && !hwp_mem_report__totals(p->mem)->samples) {
+		hwp_mem_report__delete(p->mem);
+		p->mem = NULL;
+	}
+	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(p->collector);
+	/* memory samples alone: no branch analysis, the memory report only */
+	if (p->mem && !st->branch_samples)
+		goto no_branches;
+	if ((r = hwp_pipeline__check_samples(p->session, p->collector, p->o.analyses & BRANCH_ANALYSES)) < 0)
+		return r;
+	if (!(p->o.analyses & BRANCH_ANALYSES))
+		goto no_branches;
+	if (p->dso && (r = hwp_pipeline__check_module(p->session, p->collector, p->dso)) < 0)
+		return r;
+	if (p->o.analyses & HWP_ANALYSIS_FLOW) {
+		if ((r = hwp__pipeline_check_ranges(p->collector, p->name)) < 0)
+			return r;
+		if (!(p->flow = hwp_flow__new(p->collector, NULL)))
+			return -errno;
+	}
+	return 0;
+no_branches:
+	hwp_paths__delete(p->paths);
+	hwp_timing__delete(p->timing);
+	p->paths = NULL;
+	p->timing = NULL;
+	return 0;
+}
+
+struct hwp_session *hwp_pipeline__session(struct hwp_pipeline *p)
+{
+	return p->session;
+}
+
+struct hwp_symbolizer *hwp_pipeline__symbolizer(struct hwp_pipeline *p)
+{
+	return hwp_session__symbolizer(p->session);
+}
+
+struct hwp_branch_collector *hwp_pipeline__branches(struct hwp_pipeline *p)
+{
+	return p->collector;
+}
+
+struct hwp_flow *hwp_pipeline__flow(struct hwp_pipeline *p)
+{
+	return p->flow;
+}
+
+struct hwp_paths *hwp_pipeline__paths(struct hwp_pipeline *p)
+{
+	return p->paths;
+}
+
+struct hwp_timing *hwp_pipeline__timing(struct hwp_pipeline *p)
+{
+	return p->timing;
+}
+
+struct hwp_call_graph *hwp_pipeline__call_graph(struct hwp_pipeline *p)
+{
+	return p->calls;
+}
+
+struct hwp_mem_report *hwp_pipeline__mem(struct hwp_pipeline *p)
+{
+	return p->mem;
+}
+
+bool hwp_pipeline__keep(struct hwp_pipeline *p, const struct hwp_code_loc *l)
+{
+	if (!p->dso && !p->sym)
+		return true;
+	return hwp_loc__matches(hwp_pipeline__symbolizer(p), l, p->dso, p->sym);
+}
+
+struct hwp_advisor *hwp_pipeline__advise(struct hwp_pipeline *p, const struct hwp_advise_opts *opts)
+{
+	struct hwp_advisor *a = hwp_advisor__new(opts);
+
+	if (a && ((p->flow && hwp_advisor__add_flow(a, p->flow, p->collector) < 0) ||
+		  (p->timing && hwp_timing__source(p->timing) != HWP_CYCLES_NONE &&
+		   hwp_advisor__add_timing(a, p->timing) < 0) ||
+		  (p->mem && hwp_advisor__add_mem(a, p->mem) < 0))) {
+		hwp_advisor__delete(a);
+		return NULL;
+	}
+	return a;
+}
