@@ -11,7 +11,7 @@
 static const struct cmd_desc desc = {
 	.name = "export",
 	.args = "[FILE...]",
-	.flags = CMD_INPUTS | CMD_ONE_INPUT,
+	.flags = CMD_INPUTS,
 	.text =
 		"A recording's aggregates as rows keyed by build-id and module offsets (the\n"
 		"same binary in any process, at any load address, has the same keys), so the\n"
