@@ -18,7 +18,7 @@
 #include "parse_options.h"
 #include "hwprof/capture.h"
 #include "hwprof/hwprof.h"
-#include "hwprof/probe.h"
+#include "hwprof/record_setup.h"
 #include "record_opts.h"
 
 static const struct cmd_desc desc = {
@@ -87,47 +87,33 @@ static int parse_callgraph(const char *s, struct hwp_attr_opts *ao)
 /* One line that says why an event could not be opened, and what to do. */
 static int explain_open_failure(const struct hwp_attr *a, const struct hwp_record_result *res)
 {
-	struct hwp_probe_opts po = { .sz = sizeof(po) };
-	struct hwp_probe_info *pi = hwp_probe_info__new();
-	const struct hwp_probe_verdict *hw, *bs;
-	int err = res->open_errno, paranoid;
-	int rc;
+	struct hwp_open_failure f;
 
-	if (!pi || hwp_probe__run(&po, pi) < 0) {
-		hwp_probe_info__delete(pi);
+	if (hwp_record__explain_open(a, res, &f) < 0)
+		return cli_error("record: %s", hwp_errmsg());
+	switch (f.kind) {
+	case HWP_OPEN_FAILURE_PERMISSION:
+		return cli_error("record: %s: permission denied: kernel.perf_event_paranoid=%d (%s)%s; "
+				 "see 'hwprof check'", res->event_name, f.paranoid, f.paranoid_meaning,
+				 f.kernel_branches ? "; kernel branches (-j ...,k) need CAP_PERFMON or a level <= 1"
+						   : "");
+	case HWP_OPEN_FAILURE_SW_BRANCHES:
+		return cli_error("record: %s: software events have no branch stacks: sample a "
+				 "hardware event (-e cycles) with -b/-j", res->event_name);
+	case HWP_OPEN_FAILURE_NO_BRANCHES:
+		return cli_error("record: no branch records on this machine: %s; see 'hwprof check', "
+				 "or record emulated branch stacks with 'hwprof record --emulate'", f.why);
+	case HWP_OPEN_FAILURE_BRANCH_FILTER:
+		return cli_error("record: %s with branch_sample_type 0x%" PRIx64 ": %s (this PMU "
+				 "may not support that filter; see 'hwprof check')",
+				 res->event_name, a->branch_sample_type, strerror(res->open_errno));
+	case HWP_OPEN_FAILURE_NO_HW_PMU:
+		return cli_error("record: cannot open %s: %s; software events (-e cpu-clock) work, and "
+				 "'hwprof record --emulate' records emulated branch stacks",
+				 res->event_name, f.why);
+	default:
 		return cli_error("record: %s", hwp_errmsg());
 	}
-	paranoid = hwp_probe_info__perms(pi)->paranoid;
-	hw = hwp_probe_info__verdict(pi, HWP_CAP_HW_PMU);
-	bs = hwp_probe_info__verdict(pi, HWP_CAP_BRANCH_STACK);
-	if ((err == EACCES || err == EPERM) && paranoid != HWP_PROBE_UNKNOWN) {
-		rc = cli_error("record: %s: permission denied: kernel.perf_event_paranoid=%d (%s)%s; "
-			       "see 'hwprof check'", res->event_name, paranoid,
-			       hwp_paranoid__meaning(paranoid),
-			       a->branch_sample_type & HWP_BRANCH_KERNEL
-				       ? "; kernel branches (-j ...,k) need CAP_PERFMON or a level <= 1"
-				       : "");
-	} else if (a->sample_type & HWP_SAMPLE_BRANCH_STACK) {
-		if (a->type == 1 && bs->yes)
-			rc = cli_error("record: %s: software events have no branch stacks: sample a "
-				       "hardware event (-e cycles) with -b/-j", res->event_name);
-		else if (!bs->yes)
-			rc = cli_error("record: no branch records on this machine: %s; see 'hwprof check', "
-				       "or record emulated branch stacks with 'hwprof record --emulate'",
-				       hw->yes ? bs->why : hw->why);
-		else
-			rc = cli_error("record: %s with branch_sample_type 0x%" PRIx64 ": %s (this PMU "
-				       "may not support that filter; see 'hwprof check')",
-				       res->event_name, a->branch_sample_type, strerror(err));
-	} else if (a->type != 1 && !hw->yes) {
-		rc = cli_error("record: cannot open %s: %s; software events (-e cpu-clock) work, and "
-			       "'hwprof record --emulate' records emulated branch stacks",
-			       res->event_name, hw->why);
-	} else {
-		rc = cli_error("record: %s", hwp_errmsg());
-	}
-	hwp_probe_info__delete(pi);
-	return rc;
 }
 
 /* The library's attr options for O; nonzero (the exit status) when they conflict. */
@@ -165,14 +151,11 @@ static int record_mem_event(const struct record_opts *o, struct hwp_attr_opts *a
 		return cli_error("record --mem: %s", hwp_errmsg());
 	switch (mem->kind) {
 	case HWP_MEM_PMU_INTEL:
-		/* the loads event's encoding; its PMU type and ldlat are set after the build */
-		snprintf(ev, evlen, "r%" PRIx64 ":P", mem->config);
 		if (mem->stores[0])
 			cli_warn("record --mem: %s recorded, not %s: hwprof record opens one event "
 				 "('perf mem record' opens both)", mem->loads, mem->stores);
 		break;
 	case HWP_MEM_PMU_AMD_IBS:
-		snprintf(ev, evlen, "r0");
 		break;
 	case HWP_MEM_PMU_ARM_SPE:
 		return cli_error("record --mem: Arm SPE (%s) writes its samples to an AUX area, which "
@@ -181,10 +164,7 @@ static int record_mem_event(const struct record_opts *o, struct hwp_attr_opts *a
 		return cli_error("record --mem: %s; 'hwprof record --emulate --mem' records memory "
 				 "samples through a modelled cache hierarchy", mem->why);
 	}
-	ao->event = ev;
-	ao->weight = true;
-	ao->data_addr = true;
-	return 0;
+	return hwp_mem_events__attr_opts(mem, ao, ev, evlen) < 0; /* the kinds above it records */
 }
 
 /* The perf_event_attr perf would build for O, into *arp (to free). */
@@ -207,14 +187,7 @@ static int record_build_attr(const struct record_opts *o, const struct hwp_captu
 		free(ar);
 		return cli_error("record: %s", hwp_errmsg());
 	}
-	if (mem.kind == HWP_MEM_PMU_INTEL || mem.kind == HWP_MEM_PMU_AMD_IBS) {
-		ar->attr.type = mem.type;
-		ar->attr.config = mem.config;
-		ar->attr.config1 = mem.config1;
-		snprintf(ar->event.name, sizeof(ar->event.name), "%s", mem.loads);
-		if (mem.kind == HWP_MEM_PMU_AMD_IBS)
-			ar->attr.sample_type |= HWP_SAMPLE_RAW; /* the IBS registers, decoded by hwprof mem */
-	}
+	hwp_mem_events__apply(&mem, ar);
 	for (unsigned i = 0; i < ar->nr_warnings; i++)
 		cli_warn("%s", ar->warnings[i]);
 	*arp = ar;

@@ -72,9 +72,10 @@ cmp -s "$tmp/ref.csv" "$tmp/got.csv" && [ ! -s "$tmp/e" ] && echo "PASS short_cl
 # Several inputs: -i repeated, positional, or both; never one silently dropped.
 # The commands on the pipeline read them all in one pass (two copies of one
 # recording: every count doubles, and the three spellings agree) ...
-for c in branches mispredicts probs blocks paths timing ranges callgraph export; do
+for c in branches mispredicts probs blocks paths timing ranges callgraph export info; do
 	csv=--csv
 	[ $c = export ] && csv="--format csv --window 1,2" # (the window: the same rows from both copies)
+	[ $c = info ] && csv=--json
 	"$HWPROF" $c -q $csv -i "$tmp/b.data" >"$tmp/one.csv" 2>"$tmp/e1"
 	"$HWPROF" $c -q $csv -i "$tmp/b.data" -i "$tmp/c.data" >"$tmp/two.csv" 2>"$tmp/e2"
 	"$HWPROF" $c -q $csv "$tmp/b.data" "$tmp/c.data" >"$tmp/pos.csv" 2>>"$tmp/e2"
@@ -93,7 +94,7 @@ n2=$(awk -F, 'NR == 2 { print $2 }' "$tmp/two.csv")
 [ -n "$n1" ] && [ "$n2" = $((2 * n1)) ] && echo "PASS several_inputs_counted[branches: $n1 then $n2]" ||
 	echo "FAIL several_inputs_counted[branches]: one input $n1, two $n2"
 # ... the others refuse with one line rather than read one of them.
-for c in script info flame; do
+for c in script flame; do
 	for args in "-i $tmp/b.data -i $tmp/c.data" "$tmp/b.data $tmp/c.data" "-i $tmp/b.data $tmp/c.data"; do
 		"$HWPROF" $c $args >"$tmp/o" 2>"$tmp/e"
 		rc=$?
