@@ -45,9 +45,9 @@ _Static_assert(sizeof(enum hwp_table_format) == sizeof(int), "enum hwp_table_for
 void report_opts__init(struct report_opts *o);
 /*
  * Placeholder for the commands that read one input yet (their cmd_desc
- * says CMD_ONE_INPUT: script, flame): given NR inputs (NR >
- * 1) they refuse, naming CMD, rather than drop some. Returns the exit code
- * (0 when NR is 1). To remove with the last CMD_ONE_INPUT.
+ * says CMD_ONE_INPUT: script, flame): given NR > 1 inputs they refuse,
+ * naming CMD, rather than drop some. Returns the exit code (0 when NR is
+ * 1). To remove with the last CMD_ONE_INPUT.
  */
 int report_opts__one_input(const char *cmd, size_t nr);
 
