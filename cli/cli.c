@@ -119,16 +119,3 @@ int cli_finish_stdout(int rc)
 	}
 	return rc;
 }
-
-bool cli_wants_help(int argc, char **argv, const char *usage)
-{
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			break;
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(usage, stdout);
-			return true;
-		}
-	}
-	return false;
-}

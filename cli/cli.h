@@ -38,14 +38,7 @@ int cmd_skid(int argc, char **argv);
 int cmd_callgraph(int argc, char **argv);
 int cmd_flame(int argc, char **argv);
 
-/* -v/--verbose and -q/--quiet, which every command takes. */
-#define CLI_COMMON_LONGOPTS                                   \
-	{ "verbose", no_argument, NULL, 'v' },                \
-	{ "quiet", no_argument, NULL, 'q' }
-#define CLI_COMMON_HELP                                                          \
-	"  -v, --verbose        say what was done and skipped (-vv: debug detail)\n" \
-	"  -q, --quiet          print no warnings, only errors\n"
-/* Takes getopt's C when it is -v or -q; returns true if so. */
+/* -v/--verbose and -q/--quiet (OPT_COMMON()): C is 'v' or 'q'; true if so. */
 bool cli_common_opt(int c);
 /* True after -q/--quiet: print nothing but errors (no progress lines). */
 bool cli_quiet(void);
@@ -58,7 +51,5 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct hwp_reader *cli_open_input(const char *path);
 /* Ends a command: checks that stdout was written completely. */
 int cli_finish_stdout(int rc);
-/* Prints usage to stdout when argv asks for --help/-h; returns true if so. */
-bool cli_wants_help(int argc, char **argv, const char *usage);
 
 #endif

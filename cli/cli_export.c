@@ -18,37 +18,32 @@ void export_opts__init(struct export_opts *o)
 	o->we = -1;
 }
 
-int export_opts__take(struct export_opts *o, const char *cmd, int c, const char *arg)
+int export_opts__host(const char *cmd, const struct opt *opt, const char *arg)
 {
+	struct export_opts *o = opt->value;
+
+	if (!*arg || strpbrk(arg, "\t\n\\"))
+		return cli_error("%s: --host '%s': a host name is not empty and has no tab, newline or backslash",
+				 cmd, arg);
+	o->host = arg;
+	return 0;
+}
+
+int export_opts__window(const char *cmd, const struct opt *opt, const char *arg)
+{
+	struct export_opts *o = opt->value;
 	char *end;
 
-	switch (c) {
-	case 'S':
-		o->ro.symfs = arg;
-		return 1;
-	case 'H':
-		if (!*arg || strpbrk(arg, "\t\n\\"))
-			return cli_error("%s: --host '%s': a host name is not empty and has no tab, newline or backslash",
-					 cmd, arg), -1;
-		o->host = arg;
-		return 1;
-	case 'N':
-		o->no_flow = true;
-		return 1;
-	case 'W':
-		errno = 0;
-		o->ws = strtoll(arg, &end, 10);
-		if (end != arg && *end == ',') {
-			const char *e2 = end + 1;
+	errno = 0;
+	o->ws = strtoll(arg, &end, 10);
+	if (end != arg && *end == ',') {
+		const char *e2 = end + 1;
 
-			o->we = strtoll(e2, &end, 10);
-			if (end != e2 && !*end && !errno && o->ws >= 0 && o->we >= o->ws)
-				return 1;
-		}
-		return cli_error("%s: --window '%s': give START,END in Unix seconds, START <= END", cmd, arg), -1;
-	default:
-		return 0;
+		o->we = strtoll(e2, &end, 10);
+		if (end != e2 && !*end && !errno && o->ws >= 0 && o->we >= o->ws)
+			return 0;
 	}
+	return cli_error("%s: --window '%s': give START,END in Unix seconds, START <= END", cmd, arg);
 }
 
 int export_input__load(struct export_input *ei, const struct export_opts *o, const char *input)

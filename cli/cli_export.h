@@ -17,22 +17,22 @@ struct export_opts {
 	bool no_flow;        /* --no-flow: no blocks and conditional branches */
 };
 
-#define EXPORT_LONGOPTS                                              \
-	{ "host", required_argument, NULL, 'H' },                    \
-	{ "window", required_argument, NULL, 'W' },                  \
-	{ "no-flow", no_argument, NULL, 'N' }
-
-#define EXPORT_HELP                                                                        \
-	"      --host NAME      the host the rows name (default: the recording's hostname)\n" \
-	"      --window S,E     the time window the rows name, Unix seconds (default:\n"     \
-	"                       the recording's modification time, for both)\n"             \
-	"      --no-flow        only branch and range rows: no block and conditional-\n"     \
-	"                       branch rows (which decode the binaries)\n"                    \
-	"      --symfs DIR      look for binaries under DIR\n"
+/* --host, --window, --no-flow and --symfs, which export and push take. */
+#define OPT_EXPORT(eo)                                                                               \
+	OPT_CALLBACK(0, "host", (eo), "NAME", export_opts__host,                                     \
+		     "the host the rows name (default: the recording's hostname)"),                  \
+	OPT_CALLBACK(0, "window", (eo), "S,E", export_opts__window,                                   \
+		     "the time window the rows name, Unix seconds (default: the recording's "         \
+		     "modification time, for both)"),                                                  \
+	OPT_BOOL(0, "no-flow", &(eo)->no_flow,                                                       \
+		 "only branch and range rows: no block and conditional-branch rows (which decode the " \
+		 "binaries)"),                                                                         \
+	OPT_REPORT_SYMFS(&(eo)->ro)
 
 void export_opts__init(struct export_opts *o);
-/* Takes option C of EXPORT_LONGOPTS: 1 taken, 0 not one, <0 bad (said). */
-int export_opts__take(struct export_opts *o, const char *cmd, int c, const char *arg);
+/* --host NAME and --window S,E into the struct export_opts of OPT. */
+int export_opts__host(const char *cmd, const struct opt *opt, const char *arg);
+int export_opts__window(const char *cmd, const struct opt *opt, const char *arg);
 
 struct export_input {
 	struct report_input in;

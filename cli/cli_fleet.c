@@ -6,73 +6,46 @@
 #include "cli.h"
 #include "cli_fleet.h"
 
-static int parse_time(const char *cmd, const char *opt, const char *arg, int64_t *t)
+int fleet_source__time(const char *cmd, const struct opt *opt, const char *arg)
 {
 	char *end;
 
 	errno = 0;
 	long long v = strtoll(arg, &end, 10);
 	if (end == arg || *end || errno || v < 0)
-		return cli_error("%s: %s '%s' is not a time in Unix seconds", cmd, opt, arg);
-	*t = v;
+		return cli_error("%s: --%s '%s' is not a time in Unix seconds", cmd, opt->long_name, arg);
+	*(int64_t *)opt->value = v;
 	return 0;
 }
 
-/* "--name VALUE" or "--name=VALUE" at ARGV[*I]: VALUE (advancing *I), else NULL. */
-static const char *opt_value(const char *name, int argc, char **argv, int *i, bool *missing)
+void fleet_source__init(struct fleet_source *fs)
 {
-	size_t n = strlen(name);
-
-	if (strncmp(argv[*i], name, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n])
-		return NULL;
-	if (*i + 1 >= argc) {
-		*missing = true;
-		return NULL;
-	}
-	return argv[++*i];
+	memset(fs, 0, sizeof(*fs));
+	fs->flt.kind = -1;
 }
 
 int fleet_source__open(struct fleet_source *fs, const char *cmd, const char *url, int *argc, char **argv)
 {
-	struct hwp_fleet_opts fo = { .sz = sizeof(fo) };
+	const struct opt opts[] = { OPT_FLEET_FILTER(fs), OPT_END() };
+	/* the others (the command's options, in order) are left for the command's parser */
+	const struct cmd_desc desc = { .name = cmd, .flags = CMD_PASS | CMD_ARGS };
+	struct cmd_args a;
 	int w = 1;
 
-	memset(fs, 0, sizeof(*fs));
-	fs->flt.kind = -1;
-	for (int i = 1; i < *argc; i++) {
-		bool missing = false;
-		const char *v;
-		int before = i;
-
-		if (!strcmp(argv[i], "--")) {
-			while (i < *argc)
-				argv[w++] = argv[i++];
-			break;
-		}
-		if ((v = opt_value("--build-id", *argc, argv, &i, &missing))) {
-			fs->flt.build_id = v;
-		} else if ((v = opt_value("--hosts", *argc, argv, &i, &missing))) {
-			fs->hosts_arg = v;
-		} else if ((v = opt_value("--since", *argc, argv, &i, &missing))) {
-			if (parse_time(cmd, "--since", v, &fs->flt.since))
-				return 1;
-		} else if ((v = opt_value("--until", *argc, argv, &i, &missing))) {
-			if (parse_time(cmd, "--until", v, &fs->flt.until))
-				return 1;
-		} else if ((v = opt_value("--table", *argc, argv, &i, &missing))) {
-			fo.table = v;
-		} else if (missing) {
-			return cli_error("%s: %s needs a value", cmd, argv[before]);
-		} else {
-			argv[w++] = argv[i];
-		}
-	}
+	fleet_source__init(fs);
+	if (parse_options(*argc, argv, &desc, opts, &a) >= 0)
+		return 1;
+	for (int i = 0; i < a.n; i++)
+		argv[w++] = a.v[i];
 	*argc = w;
 	argv[w] = NULL;
+	return fleet_source__connect(fs, cmd, url);
+}
+
+int fleet_source__connect(struct fleet_source *fs, const char *cmd, const char *url)
+{
+	struct hwp_fleet_opts fo = { .sz = sizeof(fo), .table = fs->table };
+
 	if (fs->hosts_arg) {
 		if (!(fs->hosts_buf = strdup(fs->hosts_arg)))
 			return cli_error("out of memory");

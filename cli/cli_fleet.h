@@ -3,6 +3,7 @@
 #ifndef HWPROF_CLI_FLEET_H
 #define HWPROF_CLI_FLEET_H
 
+#include "parse_options.h"
 #include "hwprof/export.h"
 #include "hwprof/fleet.h"
 #include "hwprof/symbolize.h"
@@ -15,18 +16,29 @@ struct fleet_source {
 	const char *hosts[256];
 	struct hwp_symbolizer *sym;  /* made by the load */
 	struct hwp_export *rows;     /* made by the load */
+	const char *table;           /* --table NAME */
 };
 
-#define FLEET_FILTER_HELP                                                                  \
-	"      --build-id ID    only rows of the binary with this build-id (hex)\n"           \
-	"      --hosts A,B      only rows of these hosts\n"                                    \
-	"      --since T, --until T  only windows overlapping [T, ...], Unix seconds\n"       \
-	"      --table NAME     the rows table (default hwprof_rows)\n"
+/* The filters of the fleet's rows (and --table), which every fleet command takes. */
+#define OPT_FLEET_FILTER(fs)                                                                          \
+	OPT_STRING(0, "build-id", &(fs)->flt.build_id, "ID", "only rows of the binary with this build-id (hex)"), \
+	OPT_STRING(0, "hosts", &(fs)->hosts_arg, "A,B", "only rows of these hosts"),                          \
+	OPT_CALLBACK(0, "since", &(fs)->flt.since, "T", fleet_source__time,                                   \
+		     "only windows overlapping [T, ...], Unix seconds"),                                      \
+	OPT_CALLBACK(0, "until", &(fs)->flt.until, "T", fleet_source__time,                                   \
+		     "only windows overlapping [..., T], Unix seconds"),                                      \
+	OPT_STRING(0, "table", &(fs)->table, "NAME", "the rows table (default hwprof_rows)")
+/* --since T, --until T: Unix seconds into the int64_t of OPT. */
+int fleet_source__time(const char *cmd, const struct opt *opt, const char *arg);
 
-/* Takes the fleet options (FLEET_FILTER_HELP) out of ARGV (*ARGC updated,
+/* Takes the fleet options (OPT_FLEET_FILTER) out of ARGV (*ARGC updated,
    the others kept in order for the command's parser); opens URL. Returns
    the exit code (0: go on); fleet_source__close() always. */
 int fleet_source__open(struct fleet_source *fs, const char *cmd, const char *url, int *argc, char **argv);
+/* The same in steps, for a command whose table holds OPT_FLEET_FILTER
+   (pgo --from): no filter, parse, then open URL with the filters parsed. */
+void fleet_source__init(struct fleet_source *fs);
+int fleet_source__connect(struct fleet_source *fs, const char *cmd, const char *url);
 /* Reads the rows of KIND (-1: all); symbolizer over SYMFS. Exit code. */
 int fleet_source__load(struct fleet_source *fs, const char *symfs, int kind);
 void fleet_source__close(struct fleet_source *fs);

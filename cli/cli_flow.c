@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -16,32 +15,6 @@ void flow_opts__init(struct flow_opts *o)
 	o->dso = o->sym = NULL;
 	o->limit = UINT64_MAX;
 	o->min = 1;
-}
-
-int flow_opts__take(struct flow_opts *o, const char *cmd, int c, const char *arg)
-{
-	char *end;
-
-	if (report_opts__take(&o->ro, c, arg))
-		return 1;
-	switch (c) {
-	case 'd':
-		o->dso = arg;
-		return 1;
-	case 'y':
-		o->sym = arg;
-		return 1;
-	case 'l':
-		return report_parse_limit(cmd, arg, &o->limit) ? -1 : 1;
-	case 'm':
-		errno = 0;
-		o->min = strtoull(arg, &end, 10);
-		if (*arg == '-' || end == arg || *end || errno)
-			return cli_error("%s: --min-executions '%s' is not a count", cmd, arg), -1;
-		return 1;
-	default:
-		return 0;
-	}
 }
 
 int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, unsigned with)
@@ -111,30 +84,16 @@ void flow_input__note(struct flow_input *fi)
 			 fs->range_runs + fs->range_runs_skipped, fs->ranges_no_binary, fs->ranges_bad_decode);
 }
 
-int flow_opts__parse(int argc, char **argv, const char *cmd, const char *usage, struct flow_opts *o)
+int flow_opts__parse(int argc, char **argv, const struct cmd_desc *cmd, struct flow_opts *o)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		FLOW_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_REPORT_INPUT(&o->ro),
+		OPT_FLOW_FILTER(o),
+		OPT_REPORT_OUTPUT(&o->ro),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	int c, r;
 
 	flow_opts__init(o);
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
-			continue;
-		if ((r = flow_opts__take(o, cmd, c, optarg)) < 0)
-			return 1;
-		if (!r) {
-			fputs(usage, stderr);
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return cli_error("%s: unexpected argument '%s'", cmd, argv[optind]);
-	return -1;
+	return parse_options(argc, argv, cmd, opts, NULL);
 }

@@ -23,29 +23,20 @@ struct flow_opts {
 	uint64_t min;        /* --min-executions N */
 };
 
-#define FLOW_LONGOPTS                                                \
-	REPORT_LONGOPTS,                                             \
-	{ "dso", required_argument, NULL, 'd' },                     \
-	{ "sym", required_argument, NULL, 'y' },                     \
-	{ "limit", required_argument, NULL, 'l' },                   \
-	{ "min-executions", required_argument, NULL, 'm' }
-
-#define FLOW_HELP                                                                          \
-	"      --dso NAME       only rows in module NAME (as perf's Shared Object column\n"  \
-	"                       names it; an error if no branch is in it)\n"                 \
-	"      --sym TEXT       only rows whose symbol contains TEXT\n"                        \
-	"      --min-executions N  hide rows with fewer sampled executions (default 1)\n"   \
-	REPORT_LIMIT_HELP                                                                  \
-	"      --symfs DIR      look for binaries under DIR\n"                                \
-	"      --json, --csv    machine-readable output\n"
+/* --dso, --sym, --min-executions, --limit of the fall-through reports. */
+#define OPT_FLOW_FILTER(fo)                                                                      \
+	OPT_STRING(0, "dso", &(fo)->dso, "NAME",                                                 \
+		   "only rows in module NAME (as perf's Shared Object column names it; an error " \
+		   "if no branch is in it)"),                                                      \
+	OPT_STRING(0, "sym", &(fo)->sym, "TEXT", "only rows whose symbol contains TEXT"),       \
+	OPT_U64(0, "min-executions", &(fo)->min, "N", 0, UINT64_MAX, NULL,                      \
+		"hide rows with fewer sampled executions (default 1)"),                          \
+	OPT_REPORT_LIMIT(&(fo)->limit)
 
 void flow_opts__init(struct flow_opts *o);
-/* Takes option C of FLOW_LONGOPTS (CMD names the command in errors): 1
-   taken, 0 not one of them, <0 bad argument (the error printed). */
-int flow_opts__take(struct flow_opts *o, const char *cmd, int c, const char *arg);
-/* Parses a command that takes only the common and FLOW_LONGOPTS options
+/* Parses a command that takes only the common and the flow options
    (blocks, paths): 0 help printed, 1 bad usage (said), -1 go on. */
-int flow_opts__parse(int argc, char **argv, const char *cmd, const char *usage, struct flow_opts *o);
+int flow_opts__parse(int argc, char **argv, const struct cmd_desc *cmd, struct flow_opts *o);
 
 /* The recording counted with ranges, and its flow analysis. */
 struct flow_input {

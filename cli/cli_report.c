@@ -12,42 +12,17 @@
 void report_opts__init(struct report_opts *o)
 {
 	o->input = "perf.data";
+	o->inputs = NULL;
+	o->nr_inputs = 0;
 	o->symfs = NULL;
 	o->fmt = HWP_TABLE_TEXT;
 }
 
-int report_parse_limit(const char *cmd, const char *arg, uint64_t *limit)
+int report_opts__one_input(const char *cmd, size_t nr)
 {
-	char *end;
-
-	errno = 0;
-	unsigned long long v = strtoull(arg, &end, 10);
-	/* (strtoull takes "-1" as ULLONG_MAX: refused, as is 0, a table of nothing) */
-	if (*arg == '-' || *arg == '+' || end == arg || *end || errno || v == 0)
-		return cli_error("%s: --limit '%s': the number of rows must be a count of at least 1",
-				 cmd, arg);
-	*limit = v;
-	return 0;
-}
-
-bool report_opts__take(struct report_opts *o, int c, const char *arg)
-{
-	switch (c) {
-	case 'i':
-		o->input = arg;
-		return true;
-	case 'S':
-		o->symfs = arg;
-		return true;
-	case 'j':
-		o->fmt = HWP_TABLE_JSON;
-		return true;
-	case 'c':
-		o->fmt = HWP_TABLE_CSV;
-		return true;
-	default:
-		return false;
-	}
+	if (nr <= 1)
+		return 0;
+	return cli_error("%s: several inputs (%zu) are not supported by this command yet", cmd, nr);
 }
 
 /*

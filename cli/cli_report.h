@@ -3,6 +3,7 @@
 #ifndef HWPROF_CLI_REPORT_H
 #define HWPROF_CLI_REPORT_H
 
+#include "parse_options.h"
 #include "hwprof/branch_collect.h"
 #include "hwprof/pipeline.h"
 #include "hwprof/symbolize.h"
@@ -10,29 +11,45 @@
 
 /* Options every report command takes. */
 struct report_opts {
-	const char *input;        /* the first of INPUTS */
-	const char **inputs;      /* -i, repeated, and positional files; NULL: INPUT alone */
+	const char *input;        /* the first of INPUTS (default perf.data) */
+	const char **inputs;      /* -i, repeated, and positional files, in order (after
+				     parse_options(): at least INPUT); NULL: INPUT alone */
 	size_t nr_inputs;
 	const char *symfs;
 	enum hwp_table_format fmt;
 };
 
-#define REPORT_LONGOPTS                                            \
-	{ "input", required_argument, NULL, 'i' },                 \
-	{ "symfs", required_argument, NULL, 'S' },                 \
-	{ "json", no_argument, NULL, 'j' },                        \
-	{ "csv", no_argument, NULL, 'c' },                         \
-	{ "help", no_argument, NULL, 'h' }
+/* -i FILE (repeatable; positional inputs too), and --symfs DIR, --json, --csv. */
+#define OPT_REPORT_INPUT(ro) OPT_REPORT_INPUT_AS(ro, "perf.data or perf script text (default: perf.data)")
+#define OPT_REPORT_INPUT_AS(ro, h) \
+	OPT_INPUT('i', "input", &(ro)->input, &(ro)->inputs, &(ro)->nr_inputs, "FILE", h)
+#define OPT_REPORT_SYMFS(ro) OPT_STRING(0, "symfs", &(ro)->symfs, "DIR", "look for binaries under DIR")
+#define OPT_REPORT_FORMAT(ro)                                                                  \
+	OPT_SET_ENUM(0, "json", &(ro)->fmt, HWP_TABLE_JSON, 0, "machine-readable output"),     \
+	OPT_SET_ENUM(0, "csv", &(ro)->fmt, HWP_TABLE_CSV, OPT_JOIN, NULL)
+#define OPT_REPORT_OUTPUT(ro) OPT_REPORT_SYMFS(ro), OPT_REPORT_FORMAT(ro)
+/* (the format is set through an int) */
+_Static_assert(sizeof(enum hwp_table_format) == sizeof(int), "enum hwp_table_format is an int");
 
 /* --limit N, the same in every report: at most N rows (N >= 1). */
-#define REPORT_LIMIT_HELP "      --limit N        show only the first N rows (default: all)\n"
-/* Parses --limit's ARG into *LIMIT; prints the error (naming CMD) and
-   returns the exit code when it is not a count >= 1. */
-int report_parse_limit(const char *cmd, const char *arg, uint64_t *limit);
+#define OPT_REPORT_LIMIT(v)                                                                    \
+	OPT_U64(0, "limit", v, "N", 1, UINT64_MAX, ": the number of rows must be a count of at least 1", \
+		"show only the first N rows (default: all)")
+
+/* --cache-line N of the memory reports (c2c, mem). */
+#define OPT_CACHE_LINE(v)                                                                      \
+	{ .kind = OPT_KIND_UINT, .long_name = "cache-line", .value = OPT_PTR(unsigned, v), .argh = "N", \
+	  .umin = 8, .umax = 4096, .flags = OPT_POW2 | OPT_HEX, .err = ": a power of two from 8 to 4096", \
+	  .help = "cache line size in bytes (default: 64)" }
 
 void report_opts__init(struct report_opts *o);
-/* Takes option C (from getopt_long) when it is one of REPORT_LONGOPTS. */
-bool report_opts__take(struct report_opts *o, int c, const char *arg);
+/*
+ * Placeholder for the commands that read one input yet (their cmd_desc
+ * says CMD_ONE_INPUT: script, flame): given NR > 1 inputs they refuse,
+ * naming CMD, rather than drop some. Returns the exit code (0 when NR is
+ * 1). To remove with the last CMD_ONE_INPUT.
+ */
+int report_opts__one_input(const char *cmd, size_t nr);
 
 /* The session a report reads and the branch table it counted. */
 /* Text and HTML show the display strings; JSON and CSV the separate fields. */

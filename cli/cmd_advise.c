@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof advise: ranked findings with their evidence and what to do. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -13,43 +12,34 @@
 #include "hwprof/advise.h"
 #include "hwprof/branch_report.h"
 
-static const char usage[] =
-	"usage: hwprof advise [-i FILE] [--kind K] [--limit N] [--min-share PCT]\n"
-	"                     [--min-executions N] [--bias PCT] [--mispredict-rate PCT]\n"
-	"                     [--dominance PCT] [--spread X] [--penalty CYCLES]\n"
-	"                     [--dram-share PCT]\n"
-	"                     [--symfs DIR] [--json | --csv]\n"
-	"\n"
-	"Findings, largest estimated share of the work first, each with its evidence\n"
-	"and what to do about it:\n"
-	"  biased-branch     a hot forward conditional branch taken most of the time\n"
-	"                    (its taken probability's 95% lower bound >= --bias, 75%)\n"
-	"  mispredict        a branch mispredicted per execution (lower bound >=\n"
-	"                    --mispredict-rate, 10%: a 95/5 data branch mispredicts ~5%)\n"
-	"  monomorphic-call  an indirect call whose top target's share has a lower\n"
-	"                    bound >= --dominance (90%)\n"
-	"  spread-function   a hot function whose hot blocks (90% of its work) touch\n"
-	"                    >= --spread (1.5) times the cache lines their bytes need\n"
-	"  multimodal-block  a block whose latency has two or more peaks (recordings\n"
-	"                    with cycle counts: hwprof timing's modes); its share is\n"
-	"                    of all cycles\n"
-	"  dram-loads        a source line whose sampled loads come from DRAM in >=\n"
-	"                    --dram-share (20%) of them (memory samples: record --mem)\n"
-	"  false-sharing     a cache line with HITMs written by several threads at\n"
-	"                    different offsets; memory findings' share is of all\n"
-	"                    sampled load latency\n"
-	"The share is of the sampled instructions executed (mispredicts: their\n"
-	"penalty, --penalty cycles each, over the instructions at one per cycle);\n"
-	"findings below --min-share (0.5%) and branches with fewer than\n"
-	"--min-executions (200) sampled executions are left out.\n"
-	"\n"
-	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
-	"      --kind K         only findings of kind K\n"
-	REPORT_LIMIT_HELP
-	"      --symfs DIR      look for binaries under DIR\n"
-	"      --json, --csv    machine-readable output\n"
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "advise",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS,
+	.text =
+		"Findings, largest estimated share of the work first, each with its evidence\n"
+		"and what to do about it:\n"
+		"  biased-branch     a hot forward conditional branch taken most of the time\n"
+		"                    (its taken probability's 95% lower bound >= --bias, 75%)\n"
+		"  mispredict        a branch mispredicted per execution (lower bound >=\n"
+		"                    --mispredict-rate, 10%: a 95/5 data branch mispredicts ~5%)\n"
+		"  monomorphic-call  an indirect call whose top target's share has a lower\n"
+		"                    bound >= --dominance (90%)\n"
+		"  spread-function   a hot function whose hot blocks (90% of its work) touch\n"
+		"                    >= --spread (1.5) times the cache lines their bytes need\n"
+		"  multimodal-block  a block whose latency has two or more peaks (recordings\n"
+		"                    with cycle counts: hwprof timing's modes); its share is\n"
+		"                    of all cycles\n"
+		"  dram-loads        a source line whose sampled loads come from DRAM in >=\n"
+		"                    --dram-share (20%) of them (memory samples: record --mem)\n"
+		"  false-sharing     a cache line with HITMs written by several threads at\n"
+		"                    different offsets; memory findings' share is of all\n"
+		"                    sampled load latency\n"
+		"The share is of the sampled instructions executed (mispredicts: their\n"
+		"penalty, --penalty cycles each, over the instructions at one per cycle);\n"
+		"findings below --min-share (0.5%) and branches with fewer than\n"
+		"--min-executions (200) sampled executions are left out.\n",
+};
 
 struct advise_opts {
 	struct flow_opts fo;
@@ -57,84 +47,53 @@ struct advise_opts {
 	int kind; /* -1: all */
 };
 
-/* PCT in (0, 100] as a fraction, or X > 1 (SPREAD); <0 when bad. */
-static double parse_number(const char *arg, bool percent)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	if (end == arg || *end || errno || !(v > 0) || (percent && v > 100))
-		return -1;
-	return percent ? v / 100 : v;
-}
+/* --bias PCT and the other thresholds: a percentage in (0, 100], kept as a fraction */
+#define OPT_ADVISE_PCT(l, v, h) \
+	{ .kind = OPT_KIND_DOUBLE, .long_name = l, .value = OPT_PTR(double, v), .argh = "PCT", .dmin = 0, \
+	  .dmax = 100, .scale = 0.01, .flags = OPT_MIN_OPEN, .err = " is not a percentage in (0, 100]", .help = h }
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_opts(int argc, char **argv, struct advise_opts *o)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		FLOW_LONGOPTS,
-		{ "kind", required_argument, NULL, 'K' },
-		{ "min-share", required_argument, NULL, 1 },
-		{ "bias", required_argument, NULL, 2 },
-		{ "mispredict-rate", required_argument, NULL, 3 },
-		{ "dominance", required_argument, NULL, 4 },
-		{ "spread", required_argument, NULL, 5 },
-		{ "penalty", required_argument, NULL, 6 },
-		{ "dram-share", required_argument, NULL, 7 },
-		{ NULL, 0, NULL, 0 },
+	const char *kinds[HWP_FIND_KIND_NR + 1] = { NULL };
+	const struct opt opts[] = {
+		OPT_REPORT_INPUT(&o->fo.ro),
+		OPT_CHOICE(0, "kind", &o->kind, "K", kinds,
+			   ": the kinds are biased-branch, mispredict, monomorphic-call, spread-function, "
+			   "multimodal-block, dram-loads and false-sharing",
+			   "only findings of kind K"),
+		OPT_REPORT_LIMIT(&o->fo.limit),
+		OPT_ADVISE_PCT("min-share", &o->a.min_share, "leave out findings below PCT% of the work (default 0.5)"),
+		OPT_U64(0, "min-executions", &o->fo.min, "N", 0, UINT64_MAX, NULL,
+			"leave out branches with fewer sampled executions (default 200)"),
+		OPT_ADVISE_PCT("bias", &o->a.bias,
+			       "biased-branch: lower bound of the taken probability (default 75)"),
+		OPT_ADVISE_PCT("mispredict-rate", &o->a.mispredict_rate,
+			       "mispredict: lower bound of the mispredicts per execution (default 10)"),
+		OPT_ADVISE_PCT("dominance", &o->a.dominance,
+			       "monomorphic-call: lower bound of the top target's share (default 90)"),
+		{ .kind = OPT_KIND_DOUBLE, .long_name = "spread", .value = &o->a.spread, .argh = "X", .dmin = 1,
+		  .dmax = INFINITY, .flags = OPT_MIN_OPEN, .err = " is not a ratio above 1",
+		  .help = "spread-function: cache lines touched over those the bytes need (default 1.5)" },
+		{ .kind = OPT_KIND_DOUBLE, .long_name = "penalty", .value = &o->a.penalty, .argh = "CYCLES",
+		  .dmin = 0, .dmax = INFINITY, .flags = OPT_MIN_OPEN, .err = " is not a positive number",
+		  .help = "cycles a mispredict costs (default 15)" },
+		OPT_ADVISE_PCT("dram-share", &o->a.dram_share,
+			       "dram-loads: share of a line's sampled loads from DRAM (default 20)"),
+		OPT_REPORT_OUTPUT(&o->fo.ro),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	static const char *const names[] = { NULL, "min-share", "bias", "mispredict-rate", "dominance",
-					     "spread", "penalty", "dram-share" };
-	int c, r;
+	int rc;
 
+	for (unsigned k = 0; k < HWP_FIND_KIND_NR; k++)
+		kinds[k] = hwp_finding_kind__name(k);
 	memset(o, 0, sizeof(*o));
 	flow_opts__init(&o->fo);
 	o->a.sz = sizeof(o->a);
 	o->kind = -1;
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
-			continue;
-		if (c >= 1 && c <= 7) {
-			bool pct = c <= 4 || c == 7;
-			double v = parse_number(optarg, pct);
-
-			if (v < 0 || (c == 5 && v <= 1))
-				return cli_error("advise: --%s '%s' is not %s", names[c], optarg,
-						 pct ? "a percentage in (0, 100]" : c == 5 ? "a ratio above 1" : "a positive number");
-			double *dst[] = { NULL, &o->a.min_share, &o->a.bias, &o->a.mispredict_rate, &o->a.dominance,
-					  &o->a.spread, &o->a.penalty, &o->a.dram_share };
-			*dst[c] = v;
-			continue;
-		}
-		if (c == 'K') {
-			for (unsigned k = 0; k < HWP_FIND_KIND_NR; k++)
-				if (!strcmp(optarg, hwp_finding_kind__name(k)))
-					o->kind = (int)k;
-			if (o->kind < 0)
-				return cli_error("advise: --kind '%s': the kinds are biased-branch, mispredict, "
-						 "monomorphic-call, spread-function, multimodal-block, dram-loads and "
-						 "false-sharing", optarg);
-			continue;
-		}
-		if (c == 'd' || c == 'y') {
-			fputs(usage, stderr);
-			return 1;
-		}
-		if ((r = flow_opts__take(&o->fo, "advise", c, optarg)) < 0)
-			return 1;
-		if (r)
-			continue;
-		fputs(usage, stderr);
-		return 1;
-	}
-	if (optind < argc)
-		return cli_error("advise: unexpected argument '%s'", argv[optind]);
+	if ((rc = parse_options(argc, argv, &desc, opts, NULL)) >= 0)
+		return rc;
 	o->a.min_executions = o->fo.min > 1 ? o->fo.min : 0;
 	return -1;
 }

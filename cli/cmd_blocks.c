@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof blocks: basic blocks by sampled executions. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,20 +9,17 @@
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
-static const char usage[] =
-	"usage: hwprof blocks [-i FILE] [--dso NAME] [--sym TEXT] [--min-executions N]\n"
-	"                     [--limit N] [--symfs DIR] [--json | --csv]\n"
-	"\n"
-	"Basic blocks by sampled executions. Between consecutive branch-stack entries\n"
-	"the code ran straight through; every block in such a range ran once. Blocks\n"
-	"start at every branch target the records hold and after every branch, and\n"
-	"end at every branch. Per block: executions, instructions, bytes, how it ends,\n"
-	"its start and the source lines of its first and last instructions.\n"
-	"\n"
-	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
-	FLOW_HELP
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "blocks",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS,
+	.text =
+		"Basic blocks by sampled executions. Between consecutive branch-stack entries\n"
+		"the code ran straight through; every block in such a range ran once. Blocks\n"
+		"start at every branch target the records hold and after every branch, and\n"
+		"end at every branch. Per block: executions, instructions, bytes, how it ends,\n"
+		"its start and the source lines of its first and last instructions.\n",
+};
 
 static int print_blocks(struct flow_input *fi, const struct flow_opts *o)
 {
@@ -44,7 +40,7 @@ static int print_blocks(struct flow_input *fi, const struct flow_opts *o)
 int cmd_blocks(int argc, char **argv)
 {
 	struct flow_opts o;
-	int rc = flow_opts__parse(argc, argv, "blocks", usage, &o);
+	int rc = flow_opts__parse(argc, argv, &desc, &o);
 	struct flow_input fi;
 
 	if (rc >= 0)

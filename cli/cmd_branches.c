@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof branches: the hot-branch table, keyed by perf's branch sort keys. */
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,32 +11,15 @@
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
-static const char usage[] =
-	"usage: hwprof branches [-i FILE] [--sort KEYS] [--dso NAME] [--sym TEXT]\n"
-	"                       [--min-percent P] [--limit N] [--symfs DIR]\n"
-	"                       [--json | --csv]\n"
-	"\n"
-	"Counts every branch-stack entry under its source and target, rows keyed by\n"
-	"perf's branch sort keys (as 'perf report -b --sort KEYS'), hottest first.\n"
-	"Overhead is each row's share of all branch entries, as perf's branch mode.\n"
-	"\n"
-	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
-	"  -s, --sort KEYS      comma-separated: symbol_from, symbol_to, srcline_from,\n"
-	"                       srcline_to, dso_from, dso_to, addr_from, addr_to,\n"
-	"                       mispredict, in_tx, abort, cycles, symbol, dso, srcline,\n"
-	"                       ipc_lbr, type (default: dso_from,symbol_from,dso_to,\n"
-	"                       symbol_to); symbol, dso, srcline and ipc_lbr are the\n"
-	"                       branch target's, type is hwprof's; a prefix names a\n"
-	"                       key as in perf (sym, src)\n"
-	"      --dso NAME       only rows whose source or target module is NAME (as the\n"
-	"                       Shared Object columns show it; an error if none is)\n"
-	"      --sym TEXT       only rows whose source or target symbol contains TEXT\n"
-	"      --min-percent P  hide rows below P% of all entries\n"
-	REPORT_LIMIT_HELP
-	"      --symfs DIR      look for binaries under DIR\n"
-	"      --json, --csv    machine-readable output\n"
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "branches",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS,
+	.text =
+		"Counts every branch-stack entry under its source and target, rows keyed by\n"
+		"perf's branch sort keys (as 'perf report -b --sort KEYS'), hottest first.\n"
+		"Overhead is each row's share of all branch entries, as perf's branch mode.\n",
+};
 
 struct branches_opts {
 	struct report_opts ro;
@@ -52,55 +34,35 @@ struct branches_opts {
 /* Returns -1 to go on, else the exit code. */
 static int parse_opts(int argc, char **argv, struct branches_opts *o)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		REPORT_LONGOPTS,
-		{ "sort", required_argument, NULL, 's' },
-		{ "dso", required_argument, NULL, 'd' },
-		{ "sym", required_argument, NULL, 'y' },
-		{ "min-percent", required_argument, NULL, 'm' },
-		{ "limit", required_argument, NULL, 'l' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_REPORT_INPUT(&o->ro),
+		{ .kind = OPT_KIND_STRING, .short_name = 's', .long_name = "sort", .value = &o->sort, .argh = "KEYS",
+		  .values = "symbol_from symbol_to srcline_from srcline_to dso_from dso_to addr_from addr_to "
+			    "mispredict in_tx abort cycles symbol dso srcline ipc_lbr type",
+		  .help = "comma-separated: symbol_from, symbol_to, srcline_from, srcline_to, dso_from, dso_to, "
+			  "addr_from, addr_to, mispredict, in_tx, abort, cycles, symbol, dso, srcline, ipc_lbr, "
+			  "type (default: dso_from,symbol_from,dso_to,symbol_to); symbol, dso, srcline and "
+			  "ipc_lbr are the branch target's, type is hwprof's; a prefix names a key as in perf "
+			  "(sym, src)" },
+		OPT_STRING(0, "dso", &o->filter.dso, "NAME",
+			   "only rows whose source or target module is NAME (as the Shared Object columns show "
+			   "it; an error if none is)"),
+		OPT_STRING(0, "sym", &o->filter.sym, "TEXT", "only rows whose source or target symbol contains TEXT"),
+		OPT_DOUBLE(0, "min-percent", &o->filter.min_percent, "P", 0, 100, 1, " is not a percentage",
+			   "hide rows below P% of all entries"),
+		OPT_REPORT_LIMIT(&o->limit),
+		OPT_REPORT_OUTPUT(&o->ro),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	char *end;
-	int c;
+	int rc;
 
 	report_opts__init(&o->ro);
 	o->sort = "dso_from,symbol_from,dso_to,symbol_to";
 	o->limit = UINT64_MAX;
 	memset(&o->filter, 0, sizeof(o->filter));
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c) || report_opts__take(&o->ro, c, optarg))
-			continue;
-		switch (c) {
-		case 's':
-			o->sort = optarg;
-			break;
-		case 'd':
-			o->filter.dso = optarg;
-			break;
-		case 'y':
-			o->filter.sym = optarg;
-			break;
-		case 'm':
-			o->filter.min_percent = strtod(optarg, &end);
-			if (*end || o->filter.min_percent < 0 || o->filter.min_percent > 100)
-				return cli_error("branches: --min-percent '%s' is not a percentage", optarg);
-			break;
-		case 'l':
-			if (report_parse_limit("branches", optarg, &o->limit))
-				return 1;
-			break;
-		default:
-			fputs(usage, stderr);
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return cli_error("branches: unexpected argument '%s'", argv[optind]);
+	if ((rc = parse_options(argc, argv, &desc, opts, NULL)) >= 0)
+		return rc;
 	int n = hwp_branch_keys__parse(o->sort, o->keys, HWP_MAX_SORT_KEYS - 1);
 	if (n < 0)
 		return cli_error("branches: --sort '%s': %s", o->sort, hwp_errmsg());

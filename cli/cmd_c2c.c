@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof c2c: contended cache lines (false and true sharing), one table. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,27 +13,20 @@
 #include "hwprof/mem.h"
 #include "hwprof/session.h"
 
-static const char usage[] =
-	"usage: hwprof c2c [-i FILE] [--cache-line N] [--limit N] [--symfs DIR]\n"
-	"                  [--json | --csv]\n"
-	"\n"
-	"Cache lines shared between threads, from precise memory samples (perf c2c's\n"
-	"shared data cache line table and its offsets, in one table): lines that saw\n"
-	"a HITM (a load or store finding the line modified in another core's cache),\n"
-	"or that more than one thread or CPU accessed with at least one store,\n"
-	"ranked by HITMs, then stores, then samples. Under each line, one row per\n"
-	"offset within the line and instruction touching it, loads against stores:\n"
-	"two threads writing different offsets of one line is false sharing (pad\n"
-	"or align the fields apart); one offset written by several is true sharing.\n"
-	"\n"
-	"  -i, --input FILE     perf.data (default: perf.data)\n"
-	"      --cache-line N   cache line size in bytes (default: 64)\n"
-	"      --limit N        show only the first N lines (default: all)\n"
-	"      --symfs DIR      look for binaries under DIR\n"
-	"      --json           the table as JSON (line rows and offset rows)\n"
-	"      --csv            the table as CSV\n"
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "c2c",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS,
+	.text =
+		"Cache lines shared between threads, from precise memory samples (perf c2c's\n"
+		"shared data cache line table and its offsets, in one table): lines that saw\n"
+		"a HITM (a load or store finding the line modified in another core's cache),\n"
+		"or that more than one thread or CPU accessed with at least one store,\n"
+		"ranked by HITMs, then stores, then samples. Under each line, one row per\n"
+		"offset within the line and instruction touching it, loads against stores:\n"
+		"two threads writing different offsets of one line is false sharing (pad\n"
+		"or align the fields apart); one offset written by several is true sharing.\n",
+};
 
 struct c2c_opts {
 	struct report_opts r;
@@ -45,44 +37,19 @@ struct c2c_opts {
 /* Returns -1 to go on, else the exit code. */
 static int parse_opts(int argc, char **argv, struct c2c_opts *o)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		REPORT_LONGOPTS,
-		{ "cache-line", required_argument, NULL, 'C' },
-		{ "limit", required_argument, NULL, 'l' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_REPORT_INPUT_AS(&o->r, "perf.data (default: perf.data)"),
+		OPT_CACHE_LINE(&o->cache_line),
+		OPT_U64(0, "limit", &o->limit, "N", 1, UINT64_MAX, ": the number of rows must be a count of at least 1",
+			"show only the first N lines (default: all)"),
+		OPT_REPORT_OUTPUT(&o->r),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	int c;
 
 	memset(o, 0, sizeof(*o));
 	report_opts__init(&o->r);
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c) || report_opts__take(&o->r, c, optarg))
-			continue;
-		switch (c) {
-		case 'C': {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 0);
-			if (*end || v < 8 || v > 4096 || (v & (v - 1)))
-				return cli_error("c2c: --cache-line '%s': a power of two from 8 to 4096", optarg);
-			o->cache_line = (unsigned)v;
-			break;
-		}
-		case 'l':
-			if (report_parse_limit("c2c", optarg, &o->limit))
-				return 1;
-			break;
-		default:
-			fputs(usage, stderr);
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return cli_error("c2c: unexpected argument '%s'", argv[optind]);
-	return -1;
+	return parse_options(argc, argv, &desc, opts, NULL);
 }
 
 int cmd_c2c(int argc, char **argv)

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof callgraph: children and self per function, as perf report --children. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,29 +10,19 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/report.h"
 
-static const char usage[] =
-	"usage: hwprof callgraph [-i FILE] [--function NAME] [--limit N] [--no-inline]\n"
-	"                        [--stitch-lbr] [--symfs DIR] [--json | --csv]\n"
-	"\n"
-	"Call graph of the sampled call stacks (perf record -g, --call-graph lbr, or\n"
-	"emulated call-stack recordings), per function as 'perf report --children':\n"
-	"Children is the share of the event count (period) of the samples with the\n"
-	"function anywhere on their stack (once per sample), Self the share of those\n"
-	"whose IP is in it. Inlined functions are rows of their own (children only,\n"
-	"as perf shows them). With --function NAME: the function's callers and callees\n"
-	"(outermost calls of NAME; shares of its children count).\n"
-	"\n"
-	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
-	"  -f, --function NAME  callers and callees of the function NAME\n"
-	REPORT_LIMIT_HELP
-	"      --no-inline      no inlined frames (each address is its function only)\n"
-	"      --stitch-lbr     LBR call stacks continued from the thread's earlier\n"
-	"                       samples, as perf report --stitch-lbr\n"
-	"      --symfs DIR      look for binaries under DIR\n"
-	"      --json           JSON rows\n"
-	"      --csv            CSV rows (not with --function)\n"
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "callgraph",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS,
+	.text =
+		"Call graph of the sampled call stacks (perf record -g, --call-graph lbr, or\n"
+		"emulated call-stack recordings), per function as 'perf report --children':\n"
+		"Children is the share of the event count (period) of the samples with the\n"
+		"function anywhere on their stack (once per sample), Self the share of those\n"
+		"whose IP is in it. Inlined functions are rows of their own (children only,\n"
+		"as perf shows them). With --function NAME: the function's callers and callees\n"
+		"(outermost calls of NAME; shares of its children count).\n",
+};
 
 struct cg_opts {
 	struct report_opts ro;
@@ -71,50 +60,28 @@ static int function_report(struct cg_input *in, const struct cg_opts *o)
 	return 0;
 }
 
-enum { OPT_LIMIT = 256, OPT_NO_INLINE, OPT_STITCH };
-
 int cmd_callgraph(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		REPORT_LONGOPTS,
-		{ "function", required_argument, NULL, 'f' },
-		{ "limit", required_argument, NULL, OPT_LIMIT },
-		{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
-		{ "stitch-lbr", no_argument, NULL, OPT_STITCH },
-		CLI_COMMON_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
 	struct cg_opts o = { .limit = UINT64_MAX };
+	const struct opt opts[] = {
+		OPT_REPORT_INPUT(&o.ro),
+		OPT_STRING('f', "function", &o.function, "NAME", "callers and callees of the function NAME"),
+		OPT_REPORT_LIMIT(&o.limit),
+		OPT_BOOL(0, "no-inline", &o.no_inline, "no inlined frames (each address is its function only)"),
+		OPT_BOOL(0, "stitch-lbr", &o.stitch_lbr,
+			 "LBR call stacks continued from the thread's earlier samples, as perf report --stitch-lbr"),
+		OPT_REPORT_SYMFS(&o.ro),
+		OPT_SET_ENUM(0, "json", &o.ro.fmt, HWP_TABLE_JSON, 0, "JSON rows"),
+		OPT_SET_ENUM(0, "csv", &o.ro.fmt, HWP_TABLE_CSV, 0, "CSV rows (not with --function)"),
+		OPT_COMMON(),
+		OPT_END(),
+	};
 	struct cg_input in;
-	int c, rc;
+	int rc;
 
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
 	report_opts__init(&o.ro);
-	while ((c = getopt_long(argc, argv, "i:f:vqh", longopts, NULL)) != -1) {
-		if (report_opts__take(&o.ro, c, optarg) || cli_common_opt(c))
-			continue;
-		switch (c) {
-		case 'f':
-			o.function = optarg;
-			break;
-		case OPT_LIMIT:
-			if ((rc = report_parse_limit("callgraph", optarg, &o.limit)))
-				return rc;
-			break;
-		case OPT_NO_INLINE:
-			o.no_inline = true;
-			break;
-		case OPT_STITCH:
-			o.stitch_lbr = true;
-			break;
-		default:
-			fprintf(stderr, "%s", usage);
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return cli_error("callgraph: unexpected argument '%s'", argv[optind]);
+	if ((rc = parse_options(argc, argv, &desc, opts, NULL)) >= 0)
+		return rc;
 	if (o.function && o.ro.fmt == HWP_TABLE_CSV)
 		return cli_error("callgraph: --function prints two tables (callers, callees): use --json, not --csv");
 	size_t n;

@@ -1,29 +1,23 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof check: what this machine can record (PMUs, LBR, permissions) and why not. */
-#include <getopt.h>
 #include <stdio.h>
 
 #include "cli.h"
+#include "parse_options.h"
 #include "hwprof/check.h"
 #include "hwprof/hwprof.h"
 
-static const char usage[] =
-	"usage: hwprof check [--json]\n"
-	"\n"
-	"What this machine can record, and why not: the PMUs the kernel registered\n"
-	"(cpu, cpu_core/cpu_atom, ibs_op/ibs_fetch, armv8_pmuv3*, arm_spe, ...) with\n"
-	"their capabilities (caps/branches = branch-stack depth, max_precise, pmu_name,\n"
-	"...), perf_event_paranoid and kptr_restrict and what they block, whether this\n"
-	"is a virtual machine and what the kernel said about its PMU, the CPU, and on\n"
-	"Intel the LBR record format (IA32_PERF_CAPABILITIES[5:0], read from\n"
-	"/dev/cpu/0/msr when readable).\n"
-	"\n"
-	"      --json         the same facts as one JSON object\n"
-	"      --sysfs DIR    read DIR instead of /sys    (for tests: a fake tree)\n"
-	"      --procfs DIR   read DIR instead of /proc   (also disables cpuid)\n"
-	"      --dev DIR      read DIR instead of /dev    (DIR/kmsg, DIR/cpu/0/msr)\n"
-	CLI_COMMON_HELP
-	"  -h, --help         this text\n";
+static const struct cmd_desc desc = {
+	.name = "check",
+	.text =
+		"What this machine can record, and why not: the PMUs the kernel registered\n"
+		"(cpu, cpu_core/cpu_atom, ibs_op/ibs_fetch, armv8_pmuv3*, arm_spe, ...) with\n"
+		"their capabilities (caps/branches = branch-stack depth, max_precise, pmu_name,\n"
+		"...), perf_event_paranoid and kptr_restrict and what they block, whether this\n"
+		"is a virtual machine and what the kernel said about its PMU, the CPU, and on\n"
+		"Intel the LBR record format (IA32_PERF_CAPABILITIES[5:0], read from\n"
+		"/dev/cpu/0/msr when readable).\n",
+};
 
 /* What to run here to record branches (or what works instead). */
 static void text_advice(struct hwp_outbuf *o, const struct hwp_probe_info *in)
@@ -43,48 +37,19 @@ static void text_advice(struct hwp_outbuf *o, const struct hwp_probe_info *in)
 		hwp_outbuf__puts(o, "Software events work: hwprof record -e cpu-clock -- PROG ARGS\n");
 }
 
-/* Fills OPTS and *json; nonzero (the exit status) on a bad option. */
+/* Fills OPTS and *json; -1 to go on, else the exit status. */
 static int check_parse_opts(int argc, char **argv, struct hwp_probe_opts *opts, bool *json)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		{ "json", no_argument, NULL, 'J' },
-		{ "sysfs", required_argument, NULL, 'S' },
-		{ "procfs", required_argument, NULL, 'P' },
-		{ "dev", required_argument, NULL, 'D' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt table[] = {
+		OPT_BOOL(0, "json", json, "the same facts as one JSON object"),
+		OPT_STRING(0, "sysfs", &opts->sysfs_root, "DIR", "read DIR instead of /sys (for tests: a fake tree)"),
+		OPT_STRING(0, "procfs", &opts->procfs_root, "DIR", "read DIR instead of /proc (also disables cpuid)"),
+		OPT_STRING(0, "dev", &opts->dev_root, "DIR", "read DIR instead of /dev (DIR/kmsg, DIR/cpu/0/msr)"),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	int c;
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
-			continue;
-		switch (c) {
-		case 'J':
-			*json = true;
-			break;
-		case 'S':
-			opts->sysfs_root = optarg;
-			break;
-		case 'P':
-			opts->procfs_root = optarg;
-			break;
-		case 'D':
-			opts->dev_root = optarg;
-			break;
-		case ':':
-			return cli_error("check: option '%s' needs a value", argv[optind - 1]);
-		default:
-			return cli_error("check: unknown option '%s'; see 'hwprof check --help'",
-					 argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return cli_error("check: unexpected argument '%s'", argv[optind]);
-	return 0;
+	return parse_options(argc, argv, &desc, table, NULL);
 }
 
 /* Prints INFO as text or JSON; the exit status. */
@@ -125,10 +90,8 @@ int cmd_check(int argc, char **argv)
 	bool json = false;
 	int rc;
 
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
 	rc = check_parse_opts(argc, argv, &opts, &json);
-	if (rc)
+	if (rc >= 0)
 		return rc;
 	info = hwp_probe_info__new();
 	if (!info)

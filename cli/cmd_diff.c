@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof diff: what changed between two recordings, branch by branch. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,30 +11,21 @@
 #include "hwprof/branch_report.h"
 #include "hwprof/flow_diff.h"
 
-static const char usage[] =
-	"usage: hwprof diff [--all] [--min-change PCT] [--min-executions N] [--limit N]\n"
-	"                   [--symfs DIR] [--json | --csv] BEFORE AFTER\n"
-	"\n"
-	"What changed from the recording BEFORE to AFTER (same program, same or\n"
-	"another build): per function and per basic block the share of the sampled\n"
-	"instructions executed, per conditional branch the taken probability and the\n"
-	"taken mispredicts per execution, each with the 95% interval of the change.\n"
-	"Code is matched by module offset where the build-ids are equal, else by\n"
-	"symbol, source line and rank on that line. Only significant changes are\n"
-	"shown (interval excluding 0, and at least --min-change), largest impact\n"
-	"first; intervals are conservative (executions in one branch stack are not\n"
-	"counted as independent).\n"
-	"\n"
-	"      --all            also the changes that are not significant\n"
-	"      --min-change PCT smallest change called significant, in percentage\n"
-	"                       points (default 2)\n"
-	"      --min-executions N  compare branches with at least N sampled\n"
-	"                       executions on one side (default 100)\n"
-	REPORT_LIMIT_HELP
-	"      --symfs DIR      look for binaries under DIR\n"
-	"      --json, --csv    machine-readable output\n"
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "diff",
+	.args = "BEFORE AFTER",
+	.flags = CMD_ARGS,
+	.text =
+		"What changed from the recording BEFORE to AFTER (same program, same or\n"
+		"another build): per function and per basic block the share of the sampled\n"
+		"instructions executed, per conditional branch the taken probability and the\n"
+		"taken mispredicts per execution, each with the 95% interval of the change.\n"
+		"Code is matched by module offset where the build-ids are equal, else by\n"
+		"symbol, source line and rank on that line. Only significant changes are\n"
+		"shown (interval excluding 0, and at least --min-change), largest impact\n"
+		"first; intervals are conservative (executions in one branch stack are not\n"
+		"counted as independent).\n",
+};
 
 struct diff_opts {
 	struct flow_opts fo;
@@ -47,53 +37,30 @@ struct diff_opts {
 /* Returns -1 to go on, else the exit code. */
 static int parse_opts(int argc, char **argv, struct diff_opts *o)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		FLOW_LONGOPTS,
-		{ "all", no_argument, NULL, 'A' },
-		{ "min-change", required_argument, NULL, 'C' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_BOOL(0, "all", &o->all, "also the changes that are not significant"),
+		{ .kind = OPT_KIND_DOUBLE, .long_name = "min-change", .value = &o->d.min_change, .argh = "PCT",
+		  .dmin = 0, .dmax = 100, .scale = 0.01, .flags = OPT_MIN_OPEN, .err = " is not a percentage above 0",
+		  .help = "smallest change called significant, in percentage points (default 2)" },
+		OPT_U64(0, "min-executions", &o->fo.min, "N", 0, UINT64_MAX, NULL,
+			"compare branches with at least N sampled executions on one side (default 100)"),
+		OPT_REPORT_LIMIT(&o->fo.limit),
+		OPT_REPORT_OUTPUT(&o->fo.ro),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	int c, r;
-	char *end;
+	struct cmd_args a;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	flow_opts__init(&o->fo);
 	o->d = (struct hwp_flow_diff_opts){ .sz = sizeof(o->d) };
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
-			continue;
-		if (c == 'A') {
-			o->all = true;
-			continue;
-		}
-		if (c == 'C') {
-			errno = 0;
-			double v = strtod(optarg, &end);
-
-			if (end == optarg || *end || errno || !(v > 0) || v > 100)
-				return cli_error("diff: --min-change '%s' is not a percentage above 0", optarg);
-			o->d.min_change = v / 100;
-			continue;
-		}
-		if (c == 'i' || c == 'd' || c == 'y') {
-			fputs(usage, stderr);
-			return 1;
-		}
-		if ((r = flow_opts__take(&o->fo, "diff", c, optarg)) < 0)
-			return 1;
-		if (r)
-			continue;
-		fputs(usage, stderr);
-		return 1;
-	}
-	if (argc - optind != 2)
-		return cli_error("diff: two recordings, BEFORE and AFTER (%d given)", argc - optind);
-	o->before = argv[optind];
-	o->after = argv[optind + 1];
+	if ((rc = parse_options(argc, argv, &desc, opts, &a)) >= 0)
+		return rc;
+	if (a.n != 2)
+		return cli_error("diff: two recordings, BEFORE and AFTER (%d given)", a.n);
+	o->before = a.v[0];
+	o->after = a.v[1];
 	if (!strcmp(o->before, "-") && !strcmp(o->after, "-"))
 		return cli_error("diff: only one of BEFORE and AFTER can be standard input");
 	o->d.min_executions = o->fo.min > 1 ? o->fo.min : 0;

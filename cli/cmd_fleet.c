@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof fleet: the ClickHouse tables, and reports over every host's rows. */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,67 +11,64 @@
 #include "hwprof/fleet.h"
 #include "hwprof/report.h"
 
-static const char usage[] =
-	"usage: hwprof fleet init URL... [--cluster NAME]\n"
-	"       hwprof fleet branches URL [FILTERS] [hwprof branches options]\n"
-	"       hwprof fleet probs URL [FILTERS] [hwprof probs options]\n"
-	"       hwprof fleet mispredicts URL [FILTERS] [--limit N] [--json | --csv]\n"
-	"       hwprof fleet rows URL [FILTERS] [--format tsv|csv|json] [--kind K]\n"
-	"       hwprof fleet hosts URL [FILTERS]\n"
-	"\n"
-	"The rows 'hwprof push' sent to ClickHouse (its HTTP interface at URL),\n"
-	"summed over hosts and time windows: the same binary from every host.\n"
-	"\n"
-	"  init         creates the rows table (a ReplacingMergeTree partitioned by\n"
-	"               day: rows sent twice count once) on each server URL; with\n"
-	"               --cluster NAME the storage is hwprof_rows_local and\n"
-	"               hwprof_rows a Distributed table over the cluster's shards\n"
-	"               (give every server of the cluster)\n"
-	"  branches     the hot-branch table of 'hwprof branches' (same options, keys\n"
-	"               and rendering; not the cycles, mispredict, in_tx, abort and\n"
-	"               ipc_lbr keys, which the rows do not keep)\n"
-	"  probs        the conditional branches of 'hwprof probs' (same options and\n"
-	"               rendering; not --indirect)\n"
-	"  mispredicts  'hwprof mispredicts' (same options): with the binaries at hand\n"
-	"               the summed ranges are walked as one recording's; else the\n"
-	"               conditional branches' rows give their executions\n"
-	"  rows         the summed rows, as 'hwprof export' writes them (host '*', the\n"
-	"               window they span); --kind branch|range|block|cond\n"
-	"  hosts        each host: first and last window, recordings, branch rows and\n"
-	"               entries (no filters)\n"
-	"\n"
-	"Binaries are symbolized as found on this machine (--symfs DIR; by build-id\n"
-	"in ~/.debug). FILTERS:\n"
-	"\n"
-	FLEET_FILTER_HELP
-	"      --cluster NAME   (init) the cluster of the Distributed table\n"
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "fleet",
+	.args = "init|branches|probs|mispredicts|rows|hosts URL [FILTERS] [OPTIONS]",
+	.flags = CMD_SUBCOMMANDS,
+	.text =
+		"The rows 'hwprof push' sent to ClickHouse (its HTTP interface at URL),\n"
+		"summed over hosts and time windows: the same binary from every host.\n"
+		"\n"
+		"  init         creates the rows table (a ReplacingMergeTree partitioned by\n"
+		"               day: rows sent twice count once) on each server URL; with\n"
+		"               --cluster NAME the storage is hwprof_rows_local and\n"
+		"               hwprof_rows a Distributed table over the cluster's shards\n"
+		"               (give every server of the cluster)\n"
+		"  branches     the hot-branch table of 'hwprof branches' (same options, keys\n"
+		"               and rendering; not the cycles, mispredict, in_tx, abort and\n"
+		"               ipc_lbr keys, which the rows do not keep)\n"
+		"  probs        the conditional branches of 'hwprof probs' (same options and\n"
+		"               rendering; not --indirect)\n"
+		"  mispredicts  'hwprof mispredicts' (same options): with the binaries at hand\n"
+		"               the summed ranges are walked as one recording's; else the\n"
+		"               conditional branches' rows give their executions\n"
+		"  rows         the summed rows, as 'hwprof export' writes them (host '*', the\n"
+		"               window they span); --format tsv|csv|json, --kind K\n"
+		"  hosts        each host: first and last window, recordings, branch rows and\n"
+		"               entries (no filters)\n"
+		"\n"
+		"Binaries are symbolized as found on this machine (--symfs DIR; by build-id\n"
+		"in ~/.debug). FILTERS:\n",
+};
+
+/* The fleet's options, for its --help and completion: the filters, init's
+   --cluster, rows' --format and --kind (each subcommand's table has its own). */
+static const char *const row_formats[] = { "tsv", "csv", "json", NULL };
+static const char *const row_kinds[] = { "branch", "range", "block", "cond", NULL };
+
+#define OPT_ROWS(fmt, kind)                                                                          \
+	OPT_CHOICE(0, "format", fmt, "F", row_formats, ": the formats are 'tsv', 'csv' and 'json'",      \
+		   "(rows) tsv (default), csv or json"),                                                 \
+	OPT_CHOICE(0, "kind", kind, "K", row_kinds, ": the kinds are branch, range, block and cond",     \
+		   "(rows) only rows of kind K: branch, range, block or cond")
+#define OPT_CLUSTER(v) OPT_STRING(0, "cluster", v, "NAME", "(init) the cluster of the Distributed table")
 
 static int fleet_init(int argc, char **argv)
 {
 	const char *cluster = NULL;
-	int nurls = 0, rc = 0;
+	const struct opt opts[] = { OPT_CLUSTER(&cluster), OPT_COMMON(), OPT_END() };
+	const struct cmd_desc d = { .name = "fleet init", .args = "URL...", .flags = CMD_ARGS };
+	struct cmd_args a;
+	int rc = parse_options(argc, argv, &d, opts, &a);
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--cluster") && i + 1 < argc)
-			cluster = argv[++i];
-		else if (!strncmp(argv[i], "--cluster=", 10))
-			cluster = argv[i] + 10;
-		else if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet") || !strcmp(argv[i], "-v"))
-			cli_common_opt(argv[i][1] == 'v' ? 'v' : 'q');
-		else if (argv[i][0] == '-')
-			return cli_error("fleet init: unknown option '%s'", argv[i]);
-		else
-			nurls++;
-	}
-	if (!nurls)
+	if (rc >= 0)
+		return rc;
+	if (!a.n)
 		return cli_error("fleet init: which server? give its URL (http://HOST:8123/)");
-	for (int i = 1; i < argc && !rc; i++) {
-		if (argv[i][0] == '-' || (i > 1 && !strcmp(argv[i - 1], "--cluster")))
-			continue;
+	rc = 0;
+	for (int i = 0; i < a.n && !rc; i++) {
 		struct hwp_fleet_opts fo = { .sz = sizeof(fo) };
-		struct hwp_fleet *f = hwp_fleet__open(argv[i], &fo);
+		struct hwp_fleet *f = hwp_fleet__open(a.v[i], &fo);
 
 		if (!f || hwp_fleet__init(f, cluster) < 0)
 			rc = cli_error("fleet init: %s", hwp_errmsg());
@@ -84,33 +80,14 @@ static int fleet_init(int argc, char **argv)
 /* fleet rows / hosts: their own few options after the filters. */
 static int fleet_rows(int argc, char **argv, struct fleet_source *fs)
 {
-	static const char *const fmts[] = { "tsv", "csv", "json" };
 	int fmt = 0, kind = -1;
+	const struct opt opts[] = { OPT_ROWS(&fmt, &kind), OPT_COMMON(), OPT_END() };
+	const struct cmd_desc d = { .name = "fleet rows" };
+	int rc = parse_options(argc, argv, &d, opts, NULL);
 
-	for (int i = 1; i < argc; i++) {
-		const char *v = NULL;
-
-		if (!strcmp(argv[i], "--format") && i + 1 < argc)
-			v = argv[++i];
-		else if (!strncmp(argv[i], "--format=", 9))
-			v = argv[i] + 9;
-		if (v) {
-			fmt = -1;
-			for (int k = 0; k < 3; k++)
-				if (!strcmp(v, fmts[k]))
-					fmt = k;
-			if (fmt < 0)
-				return cli_error("fleet rows: --format '%s': the formats are 'tsv', 'csv' and 'json'", v);
-			continue;
-		}
-		if (!strcmp(argv[i], "--kind") && i + 1 < argc) {
-			if ((kind = hwp_export_kind__parse(argv[++i])) < 0)
-				return cli_error("fleet rows: --kind '%s': the kinds are branch, range, block and cond", argv[i]);
-			continue;
-		}
-		return cli_error("fleet rows: unexpected argument '%s'", argv[i]);
-	}
-	int rc = fleet_source__load(fs, NULL, kind);
+	if (rc >= 0)
+		return rc;
+	rc = fleet_source__load(fs, NULL, kind);
 	if (!rc && hwp_export__write(fs->rows, 0, SIZE_MAX, (enum hwp_export_format)fmt, true, stdout) < 0)
 		rc = cli_error("%s", hwp_errmsg());
 	return rc;
@@ -118,10 +95,13 @@ static int fleet_rows(int argc, char **argv, struct fleet_source *fs)
 
 static int fleet_hosts(int argc, char **argv, struct fleet_source *fs)
 {
+	const struct opt opts[] = { OPT_COMMON(), OPT_END() };
+	const struct cmd_desc d = { .name = "fleet hosts" };
 	char sql[512], *ans = NULL;
+	int rc = parse_options(argc, argv, &d, opts, NULL);
 
-	if (argc > 1)
-		return cli_error("fleet hosts: unexpected argument '%s'", argv[1]);
+	if (rc >= 0)
+		return rc;
 	if (fs->flt.build_id || fs->flt.nhosts || fs->flt.since || fs->flt.until)
 		return cli_error("fleet hosts: lists every host; it takes no filter");
 	snprintf(sql, sizeof(sql),
@@ -172,9 +152,19 @@ int cmd_fleet(int argc, char **argv)
 		{ "hosts", fleet_hosts },
 	};
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		fputs(usage, argc < 2 ? stderr : stdout);
-		return argc < 2;
+	struct fleet_source shown; /* (the fields the help's table names) */
+	const char *cluster;
+	int fmt, kind;
+	const struct opt opts[] = {
+		OPT_FLEET_FILTER(&shown), OPT_CLUSTER(&cluster), OPT_ROWS(&fmt, &kind), OPT_COMMON(), OPT_END(),
+	};
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--list-options")) {
+		if (argc < 2) {
+			parse_options__usage(&desc, opts, stderr);
+			return 1;
+		}
+		return parse_options(2, argv, &desc, opts, NULL) == 0 ? 0 : 1;
 	}
 	if (!strcmp(argv[1], "init"))
 		return fleet_init(argc - 1, argv + 1);
@@ -183,7 +173,7 @@ int cmd_fleet(int argc, char **argv)
 			continue;
 		if (argc < 3 || argv[2][0] == '-') {
 			if (argc >= 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
-				fputs(usage, stdout);
+				parse_options__usage(&desc, opts, stdout);
 				return 0;
 			}
 			return cli_error("fleet %s: which server? give its URL (http://HOST:8123/) after '%s'",

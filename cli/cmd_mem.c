@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof mem: load latency and data sources of precise memory samples. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,37 +13,20 @@
 #include "hwprof/mem.h"
 #include "hwprof/session.h"
 
-static const char usage[] =
-	"usage: hwprof mem [-i FILE] [-s KEY] [--loads | --stores] [--cache-line N]\n"
-	"                  [--limit N] [--svg FILE] [--symfs DIR] [--json | --csv]\n"
-	"       hwprof mem -s hist [--symbol NAME | --srcline FILE:LINE] [-i FILE] ...\n"
-	"\n"
-	"Precise memory samples (Intel PEBS load latency and stores: DATA_SRC with\n"
-	"WEIGHT or WEIGHT_STRUCT and ADDR; AMD IBS op samples; hwprof's emulated\n"
-	"memory samples): totals, a log2 latency histogram, the breakdown by data\n"
-	"source (L1, fill buffer, L2, L3, L3 HITM, peer cache, local and remote\n"
-	"DRAM, remote cache, PMEM, CXL, I/O, uncached), then one table by KEY.\n"
-	"Latency is the sample's weight in core cycles (IBS: DcMissLat, or\n"
-	"tag-to-retire for ops that hit the data cache). Emulated recordings say\n"
-	"their values are modelled.\n"
-	"\n"
-	"  -i, --input FILE     perf.data (default: perf.data)\n"
-	"  -s, --sort KEY       the table: symbol (default), line, ip, addr,\n"
-	"                       cacheline, object (data symbol or region: [heap],\n"
-	"                       [stack], anon, a file), source, hist\n"
-	"      --loads          only loads\n"
-	"      --stores         only stores\n"
-	"      --cache-line N   cache line size in bytes (default: 64)\n"
-	"      --symbol NAME    with -s hist: the histogram of one function's samples\n"
-	"      --srcline F:N    with -s hist: the histogram of one source line's samples\n"
-	"                       (F: the file's name or a trailing part of its path)\n"
-	REPORT_LIMIT_HELP
-	"      --svg FILE       also draw the latency histogram, stacked by data source\n"
-	"      --symfs DIR      look for binaries under DIR\n"
-	"      --json           the table as JSON (machine fields: module, offset, ...)\n"
-	"      --csv            the table as CSV\n"
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "mem",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS,
+	.text =
+		"Precise memory samples (Intel PEBS load latency and stores: DATA_SRC with\n"
+		"WEIGHT or WEIGHT_STRUCT and ADDR; AMD IBS op samples; hwprof's emulated\n"
+		"memory samples): totals, a log2 latency histogram, the breakdown by data\n"
+		"source (L1, fill buffer, L2, L3, L3 HITM, peer cache, local and remote\n"
+		"DRAM, remote cache, PMEM, CXL, I/O, uncached), then one table by KEY.\n"
+		"Latency is the sample's weight in core cycles (IBS: DcMissLat, or\n"
+		"tag-to-retire for ops that hit the data cache). Emulated recordings say\n"
+		"their values are modelled.\n",
+};
 
 enum { SORT_HIST = HWP_MEM_KEY__COUNT };
 
@@ -58,86 +40,43 @@ struct mem_opts {
 	const char *symbol, *srcline;
 };
 
-static const struct { const char *name; int key; } sort_keys[] = {
-	{ "symbol", HWP_MEM_BY_SYMBOL }, { "sym", HWP_MEM_BY_SYMBOL }, { "line", HWP_MEM_BY_LINE },
-	{ "srcline", HWP_MEM_BY_LINE }, { "ip", HWP_MEM_BY_IP }, { "addr", HWP_MEM_BY_ADDR },
-	{ "cacheline", HWP_MEM_BY_CACHELINE }, { "object", HWP_MEM_BY_OBJECT },
-	{ "source", HWP_MEM_BY_SOURCE }, { "hist", SORT_HIST },
-};
+/* -s KEY: names and the table each selects (sym and srcline as perf spells them) */
+static const char *const sort_names[] = { "symbol", "sym", "line", "srcline", "ip", "addr", "cacheline",
+					  "object", "source", "hist", NULL };
+static const int sort_keys[] = { HWP_MEM_BY_SYMBOL, HWP_MEM_BY_SYMBOL, HWP_MEM_BY_LINE, HWP_MEM_BY_LINE,
+				 HWP_MEM_BY_IP, HWP_MEM_BY_ADDR, HWP_MEM_BY_CACHELINE, HWP_MEM_BY_OBJECT,
+				 HWP_MEM_BY_SOURCE, SORT_HIST };
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_opts(int argc, char **argv, struct mem_opts *o)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		REPORT_LONGOPTS,
-		{ "sort", required_argument, NULL, 's' },
-		{ "loads", no_argument, NULL, 'L' },
-		{ "stores", no_argument, NULL, 'T' },
-		{ "cache-line", required_argument, NULL, 'C' },
-		{ "limit", required_argument, NULL, 'l' },
-		{ "svg", required_argument, NULL, 'G' },
-		{ "symbol", required_argument, NULL, 'Y' },
-		{ "srcline", required_argument, NULL, 'N' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_REPORT_INPUT_AS(&o->r, "perf.data (default: perf.data)"),
+		{ .kind = OPT_KIND_CHOICE, .short_name = 's', .long_name = "sort", .value = &o->sort, .argh = "KEY",
+		  .choices = sort_names, .ivals = sort_keys,
+		  .err = ": one of symbol, line, ip, addr, cacheline, object, source, hist",
+		  .help = "the table: symbol (default), line, ip, addr, cacheline, object (data symbol or region: "
+			  "[heap], [stack], anon, a file), source, hist" },
+		OPT_BOOL(0, "loads", &o->loads, "only loads"),
+		OPT_BOOL(0, "stores", &o->stores, "only stores"),
+		OPT_CACHE_LINE(&o->cache_line),
+		OPT_STRING(0, "symbol", &o->symbol, "NAME", "with -s hist: the histogram of one function's samples"),
+		OPT_STRING(0, "srcline", &o->srcline, "F:N",
+			   "with -s hist: the histogram of one source line's samples (F: the file's name or a "
+			   "trailing part of its path)"),
+		OPT_REPORT_LIMIT(&o->limit),
+		OPT_STRING(0, "svg", &o->svg, "FILE", "also draw the latency histogram, stacked by data source"),
+		OPT_REPORT_OUTPUT(&o->r),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	int c;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	report_opts__init(&o->r);
 	o->sort = HWP_MEM_BY_SYMBOL;
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:s:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c) || report_opts__take(&o->r, c, optarg))
-			continue;
-		switch (c) {
-		case 's': {
-			size_t i;
-			for (i = 0; i < sizeof(sort_keys) / sizeof(sort_keys[0]); i++)
-				if (!strcmp(optarg, sort_keys[i].name))
-					break;
-			if (i == sizeof(sort_keys) / sizeof(sort_keys[0]))
-				return cli_error("mem: --sort '%s': one of symbol, line, ip, addr, cacheline, "
-						 "object, source, hist", optarg);
-			o->sort = sort_keys[i].key;
-			break;
-		}
-		case 'L':
-			o->loads = true;
-			break;
-		case 'T':
-			o->stores = true;
-			break;
-		case 'C': {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 0);
-			if (*end || v < 8 || v > 4096 || (v & (v - 1)))
-				return cli_error("mem: --cache-line '%s': a power of two from 8 to 4096", optarg);
-			o->cache_line = (unsigned)v;
-			break;
-		}
-		case 'l':
-			if (report_parse_limit("mem", optarg, &o->limit))
-				return 1;
-			break;
-		case 'G':
-			o->svg = optarg;
-			break;
-		case 'Y':
-			o->symbol = optarg;
-			break;
-		case 'N':
-			o->srcline = optarg;
-			break;
-		default:
-			fputs(usage, stderr);
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return cli_error("mem: unexpected argument '%s'", argv[optind]);
+	if ((rc = parse_options(argc, argv, &desc, opts, NULL)) >= 0)
+		return rc;
 	if (o->loads && o->stores)
 		return cli_error("mem: --loads and --stores exclude each other");
 	if ((o->symbol || o->srcline) && o->sort != SORT_HIST)

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof mispredicts: one row per branch, ranked by how many mispredicts it causes. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,40 +13,24 @@
 #include "hwprof/mispredicts.h"
 #include "hwprof/perf_abi.h"
 
-static const char usage[] =
-	"usage: hwprof mispredicts [-i FILE] [--min-samples N] [--limit N] [--symfs DIR]\n"
-	"                          [--json | --csv]\n"
-	"\n"
-	"One row per branch instruction: sampled executions (taken branches in the\n"
-	"branch stacks), mispredicted ones, the mispredict rate with its 95% Wilson\n"
-	"score interval, the branch's share of all mispredicts, its symbol and source\n"
-	"line, and its most frequent target; sorted by mispredict count (impact).\n"
-	"\n"
-	"When the stacks record every taken branch (-j any) and the binaries are\n"
-	"found, rates are per execution: a conditional branch's executions include\n"
-	"the not-taken ones, from the code that ran straight through between\n"
-	"entries (see 'hwprof probs'); branch records hold no not-taken branch, so\n"
-	"its rate counts taken mispredicts only (a lower bound); every other branch\n"
-	"is taken whenever it runs. Otherwise rates are per taken execution. The\n"
-	"rate column's title (and rate_basis in JSON/CSV) says which.\n"
-	"\n"
-	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
-	"      --min-samples N  hide branches sampled fewer than N times (default 1)\n"
-	REPORT_LIMIT_HELP
-	"      --symfs DIR      look for binaries under DIR\n"
-	"      --json, --csv    machine-readable output\n"
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
-
-static int parse_count(const char *s, uint64_t *v)
-{
-	char *end;
-	unsigned long long x = strtoull(s, &end, 10);
-	if (*s == '-' || *end || end == s)
-		return -1;
-	*v = x;
-	return 0;
-}
+static const struct cmd_desc desc = {
+	.name = "mispredicts",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS,
+	.text =
+		"One row per branch instruction: sampled executions (taken branches in the\n"
+		"branch stacks), mispredicted ones, the mispredict rate with its 95% Wilson\n"
+		"score interval, the branch's share of all mispredicts, its symbol and source\n"
+		"line, and its most frequent target; sorted by mispredict count (impact).\n"
+		"\n"
+		"When the stacks record every taken branch (-j any) and the binaries are\n"
+		"found, rates are per execution: a conditional branch's executions include\n"
+		"the not-taken ones, from the code that ran straight through between\n"
+		"entries (see 'hwprof probs'); branch records hold no not-taken branch, so\n"
+		"its rate counts taken mispredicts only (a lower bound); every other branch\n"
+		"is taken whenever it runs. Otherwise rates are per taken execution. The\n"
+		"rate column's title (and rate_basis in JSON/CSV) says which.\n",
+};
 
 struct mispredicts_opts {
 	struct report_opts ro;
@@ -57,36 +40,20 @@ struct mispredicts_opts {
 /* Returns -1 to go on, else the exit code. */
 static int parse_opts(int argc, char **argv, struct mispredicts_opts *o)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		REPORT_LONGOPTS,
-		{ "min-samples", required_argument, NULL, 'm' },
-		{ "limit", required_argument, NULL, 'l' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_REPORT_INPUT(&o->ro),
+		OPT_U64(0, "min-samples", &o->min_samples, "N", 0, UINT64_MAX, NULL,
+			"hide branches sampled fewer than N times (default 1)"),
+		OPT_REPORT_LIMIT(&o->limit),
+		OPT_REPORT_OUTPUT(&o->ro),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	int c;
 
 	report_opts__init(&o->ro);
 	o->min_samples = 1;
 	o->limit = UINT64_MAX;
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c) || report_opts__take(&o->ro, c, optarg))
-			continue;
-		if (c == 'm' && parse_count(optarg, &o->min_samples))
-			return cli_error("mispredicts: --min-samples '%s' is not a count", optarg);
-		if (c == 'l' && report_parse_limit("mispredicts", optarg, &o->limit))
-			return 1;
-		if (c != 'm' && c != 'l') {
-			fputs(usage, stderr);
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return cli_error("mispredicts: unexpected argument '%s'", argv[optind]);
-	return -1;
+	return parse_options(argc, argv, &desc, opts, NULL);
 }
 
 /* Nothing to rank: says why instead of printing a table of zeros. */

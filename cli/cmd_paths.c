@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof paths: hot paths, blocks executed in sequence within a function. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -12,23 +11,20 @@
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
-static const char usage[] =
-	"usage: hwprof paths [-i FILE] [--dso NAME] [--sym TEXT] [--min-executions N]\n"
-	"                    [--limit N] [--symfs DIR] [--json | --csv]\n"
-	"\n"
-	"Hot paths: the basic blocks executed in sequence inside one function, as the\n"
-	"branch stacks saw them (straight-line ranges joined by taken branches), by\n"
-	"how often they ran. A path ends at a call, a return, a jump out of the\n"
-	"function and at a backward branch (a loop's back edge: one trip through a\n"
-	"loop body is one path). Only paths wholly inside a stack count, so long\n"
-	"paths are sampled less often than short ones. Per path: runs, its share of\n"
-	"all paths counted, blocks, instructions, the function, the blocks' offsets\n"
-	"in it and their source lines.\n"
-	"\n"
-	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
-	FLOW_HELP
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "paths",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS,
+	.text =
+		"Hot paths: the basic blocks executed in sequence inside one function, as the\n"
+		"branch stacks saw them (straight-line ranges joined by taken branches), by\n"
+		"how often they ran. A path ends at a call, a return, a jump out of the\n"
+		"function and at a backward branch (a loop's back edge: one trip through a\n"
+		"loop body is one path). Only paths wholly inside a stack count, so long\n"
+		"paths are sampled less often than short ones. Per path: runs, its share of\n"
+		"all paths counted, blocks, instructions, the function, the blocks' offsets\n"
+		"in it and their source lines.\n",
+};
 
 static int print_paths(struct flow_input *fi, const struct flow_opts *o)
 {
@@ -55,7 +51,7 @@ static int print_paths(struct flow_input *fi, const struct flow_opts *o)
 int cmd_paths(int argc, char **argv)
 {
 	struct flow_opts o;
-	int rc = flow_opts__parse(argc, argv, "paths", usage, &o);
+	int rc = flow_opts__parse(argc, argv, &desc, &o);
 	struct flow_input fi;
 
 	if (rc >= 0)

@@ -2,7 +2,6 @@
 /* hwprof pgo: profiles for compilers and post-link optimizers, one binary at a time. */
 #include <errno.h>
 #include <inttypes.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -17,42 +16,18 @@
 #include "hwprof/range_profile.h"
 #include "hwprof/session.h"
 
-static const char usage[] =
-	"usage: hwprof pgo [-i FILE] --format llvm|bolt|bolt-pa|autofdo [--binary PATH]\n"
-	"                  [-o FILE] [--symfs DIR] [--ip-samples]\n"
-	"                  [--from URL --build-id ID]\n"
-	"\n"
-	"Writes the profile of one binary that a PGO tool reads, from the branch\n"
-	"records' taken branches and the fall-through ranges between them (as\n"
-	"'hwprof ranges' counts them). A recording without branch stacks (a\n"
-	"cpu-clock or cycles recording) gives the weaker profiles of IP samples:\n"
-	"llvm as AutoFDO's create_llvm_prof writes it without LBR, bolt as\n"
-	"perf2bolt's no-LBR mode, autofdo with the address section only.\n"
-	"\n"
-	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
-	"      --format F       'llvm': LLVM's sample profile (text) as llvm-profgen\n"
-	"                       writes it, for clang -fprofile-sample-use= (the\n"
-	"                       binary needs DWARF; -fdebug-info-for-profiling);\n"
-	"                       'bolt': BOLT's fdata as perf2bolt writes it (taken\n"
-	"                       branches with mispredicts, fall-through edges of the\n"
-	"                       blocks each range runs over) for llvm-bolt -data=;\n"
-	"                       'bolt-pa': BOLT's pre-aggregated text (B and F lines)\n"
-	"                       for perf2bolt --pa and llvm-bolt --pa;\n"
-	"                       'autofdo': AutoFDO's unsymbolized text, as\n"
-	"                       'hwprof ranges --format autofdo'\n"
-	"      --binary PATH    the binary to profile; its build-id must be the\n"
-	"                       recorded one (default: the main executable)\n"
-	"  -o, --output FILE    write the profile to FILE (default: stdout)\n"
-	"      --symfs DIR      look for binaries under DIR\n"
-	"      --ip-samples     profile the samples' IPs even when the recording\n"
-	"                       has branch stacks\n"
-	"      --from URL       instead of a recording: the rows 'hwprof push' sent to\n"
-	"                       the ClickHouse server at URL, summed over hosts (with\n"
-	"                       --build-id; --hosts A,B, --since T, --until T and\n"
-	"                       --table NAME select rows as for 'hwprof fleet')\n"
-	"      --build-id ID    with --from: the binary to profile\n"
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "pgo",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS,
+	.text =
+		"Writes the profile of one binary that a PGO tool reads, from the branch\n"
+		"records' taken branches and the fall-through ranges between them (as\n"
+		"'hwprof ranges' counts them). A recording without branch stacks (a\n"
+		"cpu-clock or cycles recording) gives the weaker profiles of IP samples:\n"
+		"llvm as AutoFDO's create_llvm_prof writes it without LBR, bolt as\n"
+		"perf2bolt's no-LBR mode, autofdo with the address section only.\n",
+};
 
 /* The formats, one row each: the writer behind a name. */
 enum pgo_writer { W_LLVM, W_BOLT, W_RANGE };
@@ -78,62 +53,45 @@ struct pgo_opts {
 };
 
 /* Returns -1 to go on, else the exit code. */
-static int parse_opts(int argc, char **argv, struct pgo_opts *o)
+static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_source *fs)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		{ "input", required_argument, NULL, 'i' },
-		{ "symfs", required_argument, NULL, 'S' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "binary", required_argument, NULL, 'b' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "ip-samples", no_argument, NULL, 'I' },
-		{ "from", required_argument, NULL, 'F' },
-		{ NULL, 0, NULL, 0 },
+	const char *names[sizeof(formats) / sizeof(formats[0]) + 1] = { NULL };
+	const struct opt opts[] = {
+		OPT_REPORT_INPUT(&o->ro),
+		{ .kind = OPT_KIND_CHOICE, .long_name = "format", .value = &o->format, .argh = "F", .choices = names,
+		  .flags = OPT_REQUIRED, .err = ": the formats are 'llvm', 'bolt', 'bolt-pa' and 'autofdo'",
+		  .help = "'llvm': LLVM's sample profile (text) as llvm-profgen writes it, for clang "
+			   "-fprofile-sample-use= (the binary needs DWARF; -fdebug-info-for-profiling); 'bolt': "
+			   "BOLT's fdata as perf2bolt writes it (taken branches with mispredicts, fall-through edges "
+			   "of the blocks each range runs over) for llvm-bolt -data=; 'bolt-pa': BOLT's "
+			   "pre-aggregated text (B and F lines) for perf2bolt --pa and llvm-bolt --pa; 'autofdo': "
+			  "AutoFDO's unsymbolized text, as 'hwprof ranges --format autofdo'" },
+		OPT_STRING(0, "binary", &o->binary, "PATH",
+			   "the binary to profile; its build-id must be the recorded one (default: the main "
+			   "executable)"),
+		OPT_STRING('o', "output", &o->output, "FILE", "write the profile to FILE (default: stdout)"),
+		OPT_REPORT_SYMFS(&o->ro),
+		OPT_BOOL(0, "ip-samples", &o->ip_samples,
+			 "profile the samples' IPs even when the recording has branch stacks"),
+		OPT_STRING(0, "from", &o->from, "URL",
+			   "instead of a recording: the rows 'hwprof push' sent to the ClickHouse server at URL, "
+			   "summed over hosts (with --build-id, the binary to profile; --hosts, --since, --until "
+			   "and --table select rows as for 'hwprof fleet')"),
+		OPT_FLEET_FILTER(fs),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	int c;
+	int rc;
 
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		names[i] = formats[i].name;
 	memset(o, 0, sizeof(*o));
 	report_opts__init(&o->ro);
 	o->format = -1;
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:o:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
-			continue;
-		switch (c) {
-		case 'i':
-		case 'S':
-			report_opts__take(&o->ro, c, optarg);
-			break;
-		case 'f':
-			for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-				if (!strcmp(optarg, formats[i].name))
-					o->format = (int)i;
-			if (o->format < 0)
-				return cli_error("pgo: --format '%s': the formats are 'llvm', 'bolt', 'bolt-pa' and 'autofdo'",
-						 optarg);
-			break;
-		case 'b':
-			o->binary = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'I':
-			o->ip_samples = true;
-			break;
-		case 'F':
-			o->from = optarg;
-			break;
-		default:
-			fputs(usage, stderr);
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return cli_error("pgo: unexpected argument '%s'", argv[optind]);
+	if ((rc = parse_options(argc, argv, &desc, opts, NULL)) >= 0)
+		return rc;
+	if (!o->from && (fs->flt.build_id || fs->hosts_arg || fs->flt.since || fs->flt.until || fs->table))
+		return cli_error("pgo: --build-id, --hosts, --since, --until and --table select the rows of --from URL");
 	if (o->format < 0)
 		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa or autofdo");
 	return -1;
@@ -312,21 +270,16 @@ out:
 int cmd_pgo(int argc, char **argv)
 {
 	struct pgo_opts o;
-	const char *from = NULL;
+	struct fleet_source fs;
+	int rc;
 
-	/* --from: the fleet's options (--build-id, --hosts, ...) are taken out first */
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--from") && i + 1 < argc)
-			from = argv[i + 1];
-		else if (!strncmp(argv[i], "--from=", 7))
-			from = argv[i] + 7;
-	}
-	if (from && !cli_wants_help(argc, argv, "")) {
-		struct fleet_source fs;
-		int rc = fleet_source__open(&fs, "pgo", from, &argc, argv);
+	fleet_source__init(&fs);
+	if ((rc = parse_opts(argc, argv, &o, &fs)) >= 0)
+		return rc;
+	if (o.from) { /* instead of a recording: the fleet's rows */
 		const char *bid = fs.flt.build_id;
 
-		if (!rc && (rc = parse_opts(argc, argv, &o)) < 0) {
+		if (!(rc = fleet_source__connect(&fs, "pgo", o.from))) {
 			if (!bid)
 				rc = cli_error("pgo: --from: which binary? give its --build-id");
 			else if (o.binary)
@@ -339,10 +292,6 @@ int cmd_pgo(int argc, char **argv)
 		fleet_source__close(&fs);
 		return rc;
 	}
-	int rc = parse_opts(argc, argv, &o);
-
-	if (rc >= 0)
-		return rc;
 	struct report_input in;
 	rc = load(&in, &o);
 	if (rc < 0) {

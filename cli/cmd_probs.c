@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof probs: which way conditional branches go, and where indirect ones go. */
-#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,64 +10,41 @@
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 
-static const char usage[] =
-	"usage: hwprof probs [-i FILE] [--indirect] [--dso NAME] [--sym TEXT]\n"
-	"                    [--min-executions N] [--limit N] [--symfs DIR]\n"
-	"                    [--json | --csv]\n"
-	"\n"
-	"Conditional branches by sampled executions. Between consecutive branch-stack\n"
-	"entries the code ran straight through: a conditional branch inside such a\n"
-	"range was not taken, one ending it was taken. Per branch: executions, the\n"
-	"taken probability with its 95% Wilson score interval, '[hot: taken]' after\n"
-	"the branch when even the interval's lower bound is above 50% (the hot\n"
-	"direction is the taken one: inverting the condition or moving the block\n"
-	"makes it fall through); the mispredicted share of its taken executions, and\n"
-	"taken mispredicts per execution (branch records hold no not-taken branch, so a\n"
-	"mispredicted not-taken execution is never seen: a lower bound).\n"
-	"\n"
-	"With --indirect: indirect jumps and calls (switch tables, virtual and\n"
-	"function-pointer calls, PLT stubs), one row per site and target with the\n"
-	"target's share of the site's taken entries, sites by entries.\n"
-	"\n"
-	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
-	"      --indirect       target distributions of indirect jumps and calls\n"
-	FLOW_HELP
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "probs",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS,
+	.text =
+		"Conditional branches by sampled executions. Between consecutive branch-stack\n"
+		"entries the code ran straight through: a conditional branch inside such a\n"
+		"range was not taken, one ending it was taken. Per branch: executions, the\n"
+		"taken probability with its 95% Wilson score interval, '[hot: taken]' after\n"
+		"the branch when even the interval's lower bound is above 50% (the hot\n"
+		"direction is the taken one: inverting the condition or moving the block\n"
+		"makes it fall through); the mispredicted share of its taken executions, and\n"
+		"taken mispredicts per execution (branch records hold no not-taken branch, so a\n"
+		"mispredicted not-taken execution is never seen: a lower bound).\n"
+		"\n"
+		"With --indirect: indirect jumps and calls (switch tables, virtual and\n"
+		"function-pointer calls, PLT stubs), one row per site and target with the\n"
+		"target's share of the site's taken entries, sites by entries.\n",
+};
 
 /* Returns -1 to go on, else the exit code. */
 int probs_parse_opts(int argc, char **argv, struct flow_opts *o, bool *indirect)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		FLOW_LONGOPTS,
-		{ "indirect", no_argument, NULL, 'I' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_REPORT_INPUT(&o->ro),
+		OPT_BOOL(0, "indirect", indirect, "target distributions of indirect jumps and calls"),
+		OPT_FLOW_FILTER(o),
+		OPT_REPORT_OUTPUT(&o->ro),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	int c, r;
 
 	flow_opts__init(o);
 	*indirect = false;
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
-			continue;
-		if ((r = flow_opts__take(o, "probs", c, optarg)) < 0)
-			return 1;
-		if (r)
-			continue;
-		if (c == 'I') {
-			*indirect = true;
-			continue;
-		}
-		fputs(usage, stderr);
-		return 1;
-	}
-	if (optind < argc)
-		return cli_error("probs: unexpected argument '%s'", argv[optind]);
-	return -1;
+	return parse_options(argc, argv, &desc, opts, NULL);
 }
 
 /* The table of conditional branches C[0..N) (sorted), for probs and the fleet. */

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof push: recordings' rows into ClickHouse, through a local spool. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,42 +10,20 @@
 #include "cli_export.h"
 #include "hwprof/fleet.h"
 
-static const char usage[] =
-	"usage: hwprof push URL [FILE...] [--host NAME] [--window S,E] [--no-flow]\n"
-	"                   [--spool DIR | --no-spool] [--batch-rows N] [--retries N]\n"
-	"                   [--timeout S] [--table NAME] [--symfs DIR]\n"
-	"\n"
-	"Sends the rows of each recording FILE ('hwprof export' rows) to the ClickHouse\n"
-	"server at URL (its HTTP interface, http://HOST:8123/; the tables made by\n"
-	"'hwprof fleet init'). The rows go to a local spool first, in batches; each\n"
-	"batch leaves the spool once the server took it. A failed batch is retried\n"
-	"with backoff; one that still fails stays in the spool (exit 1), and the next\n"
-	"push to URL, with or without files, sends it first. Rows sent twice (a retry\n"
-	"of a batch the server took, the same recording pushed again) count once.\n"
-	"Without FILE: only sends what the spool holds.\n"
-	"\n"
-	EXPORT_HELP
-	"      --spool DIR      the spool (default: $XDG_CACHE_HOME/hwprof/spool, or\n"
-	"                       ~/.cache/hwprof/spool); one subdirectory per URL\n"
-	"      --no-spool       send directly: a batch that fails is an error\n"
-	"      --batch-rows N   rows per insert (default 10000)\n"
-	"      --retries N      attempts after the first failed one (default 4; the\n"
-	"                       pause doubles from 100 ms)\n"
-	"      --timeout S      seconds per request (default 30)\n"
-	"      --table NAME     the rows table (default hwprof_rows)\n"
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
-
-static int parse_count(const char *opt, const char *arg, unsigned long long max, unsigned long long *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtoull(arg, &end, 10);
-	if (*arg == '-' || end == arg || *end || errno || *v > max)
-		return cli_error("push: %s '%s' is not a count up to %llu", opt, arg, max);
-	return 0;
-}
+static const struct cmd_desc desc = {
+	.name = "push",
+	.args = "URL [FILE...]",
+	.flags = CMD_ARGS,
+	.text =
+		"Sends the rows of each recording FILE ('hwprof export' rows) to the ClickHouse\n"
+		"server at URL (its HTTP interface, http://HOST:8123/; the tables made by\n"
+		"'hwprof fleet init'). The rows go to a local spool first, in batches; each\n"
+		"batch leaves the spool once the server took it. A failed batch is retried\n"
+		"with backoff; one that still fails stays in the spool (exit 1), and the next\n"
+		"push to URL, with or without files, sends it first. Rows sent twice (a retry\n"
+		"of a batch the server took, the same recording pushed again) count once.\n"
+		"Without FILE: only sends what the spool holds.\n",
+};
 
 /* The default spool, $XDG_CACHE_HOME/hwprof/spool or ~/.cache/hwprof/spool,
    its parents made (the library makes only the last level). */
@@ -71,69 +48,40 @@ static char *default_spool(void)
 
 int cmd_push(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		EXPORT_LONGOPTS,
-		{ "symfs", required_argument, NULL, 'S' },
-		{ "spool", required_argument, NULL, 's' },
-		{ "no-spool", no_argument, NULL, 'n' },
-		{ "batch-rows", required_argument, NULL, 'b' },
-		{ "retries", required_argument, NULL, 'r' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "table", required_argument, NULL, 'T' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct export_opts o;
 	struct hwp_fleet_opts fo = { .sz = sizeof(fo) };
 	bool no_spool = false;
 	char *spool = NULL;
-	unsigned long long v;
-	int c, r;
+	uint64_t batch_rows = 0;
+	unsigned retries = 4, timeout = 0;
+	const struct opt opts[] = {
+		OPT_EXPORT(&o),
+		OPT_STRING(0, "spool", &fo.spool_dir, "DIR",
+			   "the spool (default: $XDG_CACHE_HOME/hwprof/spool, or ~/.cache/hwprof/spool); one "
+			   "subdirectory per URL"),
+		OPT_BOOL(0, "no-spool", &no_spool, "send directly: a batch that fails is an error"),
+		OPT_U64(0, "batch-rows", &batch_rows, "N", 1, 100000000, " is not a count from 1 to 100000000",
+			"rows per insert (default 10000)"),
+		OPT_UINT(0, "retries", &retries, "N", 0, 30, " is not a count up to 30",
+			 "attempts after the first failed one (default 4; the pause doubles from 100 ms)"),
+		OPT_UINT(0, "timeout", &timeout, "S", 1, 86400, " is not a count from 1 to 86400",
+			 "seconds per request (default 30)"),
+		OPT_STRING(0, "table", &fo.table, "NAME", "the rows table (default hwprof_rows)"),
+		OPT_COMMON(),
+		OPT_END(),
+	};
+	struct cmd_args a;
+	int r;
 
 	export_opts__init(&o);
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
-			continue;
-		if ((r = export_opts__take(&o, "push", c, optarg)) < 0)
-			return 1;
-		if (r)
-			continue;
-		switch (c) {
-		case 's':
-			fo.spool_dir = optarg;
-			break;
-		case 'n':
-			no_spool = true;
-			break;
-		case 'b':
-			if (parse_count("--batch-rows", optarg, 100000000, &v) || (!v && cli_error("push: --batch-rows must be at least 1")))
-				return 1;
-			fo.batch_rows = v;
-			break;
-		case 'r':
-			if (parse_count("--retries", optarg, 30, &v))
-				return 1;
-			fo.retries = v ? (unsigned)v : UINT_MAX;
-			break;
-		case 't':
-			if (parse_count("--timeout", optarg, 86400, &v) || (!v && cli_error("push: --timeout must be at least 1")))
-				return 1;
-			fo.timeout_s = (unsigned)v;
-			break;
-		case 'T':
-			fo.table = optarg;
-			break;
-		default:
-			fputs(usage, stderr);
-			return 1;
-		}
-	}
-	if (optind >= argc)
+	if ((r = parse_options(argc, argv, &desc, opts, &a)) >= 0)
+		return r;
+	fo.batch_rows = batch_rows;
+	fo.retries = retries ? retries : UINT_MAX;
+	fo.timeout_s = timeout;
+	if (a.n < 1)
 		return cli_error("push: which server? give its URL (http://HOST:8123/)");
-	const char *url = argv[optind++];
+	const char *url = a.v[0];
 	if (!no_spool && !fo.spool_dir) {
 		if (!(spool = default_spool()))
 			return cli_error("push: no spool directory: set HOME or XDG_CACHE_HOME, or give --spool DIR");
@@ -149,11 +97,11 @@ int cmd_push(int argc, char **argv)
 		free(spool);
 		return cli_error("push: %s", hwp_errmsg());
 	}
-	for (int i = optind; i < argc && !rc; i++) {
+	for (int i = 1; i < a.n && !rc; i++) { /* the FILEs */
 		struct export_input ei;
 		size_t nb;
 
-		rc = export_input__load(&ei, &o, argv[i]);
+		rc = export_input__load(&ei, &o, a.v[i]);
 		if (!rc && hwp_fleet__spool(f, ei.rows, &nb) < 0)
 			rc = cli_error("push: %s", hwp_errmsg());
 		export_input__close(&ei);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof ranges: the code that ran straight through between consecutive branch records. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,39 +11,23 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/range_profile.h"
 
-static const char usage[] =
-	"usage: hwprof ranges [-i FILE] [--stats] [--limit N] [--max-range BYTES] [--symfs DIR]\n"
-	"                     [--json | --csv]\n"
-	"   or: hwprof ranges [-i FILE] --format autofdo|profgen [--binary NAME] [-o FILE]\n"
-	"\n"
-	"Between an older branch record's target and the next newer record's source\n"
-	"the program ran straight through: one row per distinct range, with how many\n"
-	"times it ran, its length, its first and last instruction and the source line\n"
-	"of its start; most frequent first. Ranges that cannot have run straight\n"
-	"through are rejected and counted by reason (--stats): an end address of 0,\n"
-	"an entry on a speculative wrong path, the duplicated newest entry of some\n"
-	"Intel parts, stacks recorded with a branch filter other than 'any', ends\n"
-	"unmapped or in different modules, end before start, longer than\n"
-	"--max-range, an unconditional jump, call or return inside (decoded from the\n"
-	"binary), an end that is no instruction boundary or outside the code.\n"
-	"Recordings in LBR call-stack mode are refused.\n"
-	"\n"
-	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
-	"      --stats          counts of accepted and rejected ranges by reason\n"
-	"      --format F       a text profile of one binary: 'autofdo' (range, address\n"
-	"                       and branch counts, as simpleperf inject writes for\n"
-	"                       create_llvm_prof) or 'profgen' (range and branch counts,\n"
-	"                       as llvm-profgen --skip-symbolization writes and\n"
-	"                       --unsymbolized-profile reads)\n"
-	"      --binary NAME    the binary for --format: path, base name or build-id\n"
-	"                       (default: the main executable)\n"
-	"  -o, --output FILE    write the --format profile to FILE (default: stdout)\n"
-	"      --max-range N    reject ranges longer than N bytes (default 1048576)\n"
-	REPORT_LIMIT_HELP
-	"      --symfs DIR      look for binaries under DIR\n"
-	"      --json, --csv    machine-readable output\n"
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "ranges",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS,
+	.text =
+		"Between an older branch record's target and the next newer record's source\n"
+		"the program ran straight through: one row per distinct range, with how many\n"
+		"times it ran, its length, its first and last instruction and the source line\n"
+		"of its start; most frequent first. Ranges that cannot have run straight\n"
+		"through are rejected and counted by reason (--stats): an end address of 0,\n"
+		"an entry on a speculative wrong path, the duplicated newest entry of some\n"
+		"Intel parts, stacks recorded with a branch filter other than 'any', ends\n"
+		"unmapped or in different modules, end before start, longer than\n"
+		"--max-range, an unconditional jump, call or return inside (decoded from the\n"
+		"binary), an end that is no instruction boundary or outside the code.\n"
+		"Recordings in LBR call-stack mode are refused.\n",
+};
 
 struct ranges_opts {
 	struct report_opts ro;
@@ -54,76 +37,40 @@ struct ranges_opts {
 	uint64_t limit, max_range;
 };
 
-static int parse_bytes(const char *s, uint64_t *v)
-{
-	char *end;
-	unsigned long long x = strtoull(s, &end, 0);
-
-	if (*s == '-' || *end || end == s || !x)
-		return -1;
-	*v = x;
-	return 0;
-}
+static const char *const range_formats[] = { "autofdo", "profgen", NULL };
+static const int range_format_ids[] = { HWP_RANGE_FORMAT_AUTOFDO, HWP_RANGE_FORMAT_PROFGEN };
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_opts(int argc, char **argv, struct ranges_opts *o)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		REPORT_LONGOPTS,
-		{ "stats", no_argument, NULL, 's' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "binary", required_argument, NULL, 'b' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "max-range", required_argument, NULL, 'M' },
-		{ "limit", required_argument, NULL, 'l' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_REPORT_INPUT(&o->ro),
+		OPT_BOOL(0, "stats", &o->stats, "counts of accepted and rejected ranges by reason"),
+		{ .kind = OPT_KIND_CHOICE, .long_name = "format", .value = &o->format, .argh = "F",
+		  .choices = range_formats, .ivals = range_format_ids,
+		  .err = ": the formats are 'autofdo' and 'profgen'",
+		  .help = "a text profile of one binary: 'autofdo' (range, address and branch counts, as "
+			  "simpleperf inject writes for create_llvm_prof) or 'profgen' (range and branch counts, "
+			  "as llvm-profgen --skip-symbolization writes and --unsymbolized-profile reads)" },
+		OPT_STRING(0, "binary", &o->binary, "NAME",
+			   "the binary for --format: path, base name or build-id (default: the main executable)"),
+		OPT_STRING('o', "output", &o->output, "FILE", "write the --format profile to FILE (default: stdout)"),
+		{ .kind = OPT_KIND_U64, .long_name = "max-range", .value = &o->max_range, .argh = "N", .umin = 1,
+		  .umax = UINT64_MAX, .flags = OPT_HEX, .err = " is not a byte count >= 1",
+		  .help = "reject ranges longer than N bytes (default 1048576)" },
+		OPT_REPORT_LIMIT(&o->limit),
+		OPT_REPORT_OUTPUT(&o->ro),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	int c;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	report_opts__init(&o->ro);
 	o->format = -1;
 	o->limit = UINT64_MAX;
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:o:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c) || report_opts__take(&o->ro, c, optarg))
-			continue;
-		switch (c) {
-		case 's':
-			o->stats = true;
-			break;
-		case 'f':
-			if (!strcmp(optarg, "autofdo"))
-				o->format = HWP_RANGE_FORMAT_AUTOFDO;
-			else if (!strcmp(optarg, "profgen"))
-				o->format = HWP_RANGE_FORMAT_PROFGEN;
-			else
-				return cli_error("ranges: --format '%s': the formats are 'autofdo' and 'profgen'", optarg);
-			break;
-		case 'b':
-			o->binary = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'M':
-			if (parse_bytes(optarg, &o->max_range))
-				return cli_error("ranges: --max-range '%s' is not a byte count >= 1", optarg);
-			break;
-		case 'l':
-			if (report_parse_limit("ranges", optarg, &o->limit))
-				return 1;
-			break;
-		default:
-			fputs(usage, stderr);
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return cli_error("ranges: unexpected argument '%s'", argv[optind]);
+	if ((rc = parse_options(argc, argv, &desc, opts, NULL)) >= 0)
+		return rc;
 	if (o->format >= 0 && (o->stats || o->ro.fmt != HWP_TABLE_TEXT))
 		return cli_error("ranges: --format writes a profile: it takes neither --stats nor --json/--csv");
 	if (o->format < 0 && (o->binary || o->output))

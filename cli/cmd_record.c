@@ -6,7 +6,7 @@
  * line (--print-attr shows it as `perf record -vv` does).
  */
 #include <errno.h>
-#include <getopt.h>
+
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -15,76 +15,27 @@
 #include <sys/wait.h>
 
 #include "cli.h"
+#include "parse_options.h"
 #include "hwprof/capture.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/record_setup.h"
 #include "record_opts.h"
 
-static const char usage[] =
-	"usage: hwprof record [OPTIONS] -- PROG [ARGS]\n"
-	"\n"
-	"Runs PROG and records samples (with branch stacks when asked) into\n"
-	"perf.data, as perf record does: same options, same perf_event_attr.\n"
-	"Needs a hardware PMU for hardware events and branch stacks: see\n"
-	"'hwprof check'. Without one, --emulate records emulated branch stacks.\n"
-	"\n"
-	"  -o, --output FILE        output file (default perf.data); one already there\n"
-	"                           becomes FILE.old, as in perf\n"
-	"  -e, --event EVENT        cycles (default), instructions, branches, cpu-clock,\n"
-	"                           task-clock, ..., rNNNN raw codes, libpfm4 names\n"
-	"                           (br_inst_retired.near_taken, mem_load_retired.l3_miss);\n"
-	"                           modifiers :u :k :h :p :pp :ppp :P :G :H :I\n"
-	"  -c, --count N            sample every N events\n"
-	"  -F, --freq N|max         sample N times a second (default 4000)\n"
-	"  -b, --branch-any         branch stack of any taken branch (-j any)\n"
-	"  -j, --branch-filter F,.. branch stack filtered: any, any_call, any_ret,\n"
-	"                           ind_call, ind_jmp, call, cond, abort_tx, in_tx, no_tx,\n"
-	"                           save_type, stack (call_stack), priv, u, k, hv;\n"
-	"                           hwprof also takes no_flags, no_cycles, hw_index, counter\n"
-	"                           (levels alone, as -j k, mean any branch at the event's\n"
-	"                           levels, as in perf: write -j any,k for kernel only)\n"
-	"  -g                       call graphs (frame pointers)\n"
-	"      --call-graph MODE    fp, dwarf[,SIZE] or lbr (LBR call stacks)\n"
-	"  -d, --data               sample data addresses (and data sources)\n"
-	"  -W, --weight             sample the weight (load latency: WEIGHT_STRUCT on x86)\n"
-	"      --phys-data          sample physical data addresses\n"
-	"      --data-page-size     sample the data page size\n"
-	"      --per-thread         one ring buffer for the task instead of one per CPU\n"
-	"                           (no inheritance, as in perf)\n"
-	"  -i, --no-inherit         child tasks do not inherit the event\n"
-	"  -m, --mmap-pages N       ring-buffer data pages per buffer (power of 2)\n"
-	"      --print-attr         print the perf_event_attr as 'perf record -vv' does,\n"
-	"                           record nothing\n"
-	"      --mem                precise memory samples: loads and stores with data\n"
-	"                           address, latency and data source (the CPU's events:\n"
-	"                           mem-loads,ldlat=N + mem-stores on Intel, ibs_op// on\n"
-	"                           AMD, arm_spe on Arm); with --emulate: every Nth (-c)\n"
-	"                           load or store through a modelled cache hierarchy\n"
-	"      --ldlat N            --mem: load-latency threshold in cycles (default 30)\n"
-	"      --emulate            emulated branch stacks, no PMU needed (QEMU TCG)\n"
-	"      --depth N            --emulate: stack depth (8, 16, 32, 64)\n"
-	"      --jitter PCT         --emulate: period jitter, percent\n"
-	"      --exact FILE         --emulate: exact per-branch counts (ground truth)\n"
-	"                           (--emulate -j any,no_flags,no_cycles runs faster:\n"
-	"                           no predictor nor cost model, no mispredicts, cycles)\n"
-	CLI_COMMON_HELP
-	"  -h, --help               this text\n"
-	"\n"
-	"Exit status: PROG's, once recorded; 1 when recording failed.\n";
-
-enum {
-	OPT_CALL_GRAPH = 256,
-	OPT_PER_THREAD,
-	OPT_PRINT_ATTR,
-	OPT_EMULATE,
-	OPT_DEPTH,
-	OPT_JITTER,
-	OPT_EXACT,
-	OPT_MEM,
-	OPT_PHYS_DATA,
-	OPT_DATA_PAGE_SIZE,
-	OPT_LDLAT,
+static const struct cmd_desc desc = {
+	.name = "record",
+	.args = "-- PROG [ARGS]",
+	.flags = CMD_STOP | CMD_ARGS,
+	.tail = "Exit status: PROG's, once recorded; 1 when recording failed.\n",
+	.text =
+		"Runs PROG and records samples (with branch stacks when asked) into\n"
+		"perf.data, as perf record does: same options, same perf_event_attr.\n"
+		"Needs a hardware PMU for hardware events and branch stacks: see\n"
+		"'hwprof check'. Without one, --emulate records emulated branch stacks.\n",
 };
+
+/* The long-only options with a value, as parse_value_opt() knows them (the
+   others by their short name). */
+enum { REC_CALL_GRAPH = 256, REC_DEPTH, REC_JITTER, REC_EXACT, REC_LDLAT };
 
 static volatile int stop_requested;
 
@@ -464,14 +415,14 @@ static int parse_number_opt(struct record_opts *o, int c, const char *arg)
 					 "(1..1048576)", arg);
 		o->mmap_pages = (unsigned)v;
 		return 0;
-	case OPT_DEPTH:
+	case REC_DEPTH:
 		if (parse_u64("--depth", arg, &v))
 			return 1;
 		if (v != 8 && v != 16 && v != 32 && v != 64)
 			return cli_error("record: --depth %s: 8, 16, 32 or 64", arg);
 		o->depth = (int)v;
 		return 0;
-	default: /* OPT_JITTER */
+	default: /* REC_JITTER */
 		if (parse_u64("--jitter", arg, &v))
 			return 1;
 		if (v > 100)
@@ -481,146 +432,122 @@ static int parse_number_opt(struct record_opts *o, int c, const char *arg)
 	}
 }
 
-/* The options that only set a flag: true when C is one. */
-static bool parse_flag_opt(struct record_opts *o, int c)
+/* The options with a value (OPT's ival says which, VALUE is ARG; -b, -g:
+   none); nonzero (the exit status) on error. */
+static int parse_value_opt(const char *cmd, const struct opt *opt, const char *arg)
 {
-	switch (c) {
-	case 'g':
-		o->call_graph = "fp";
-		break;
-	case 'd':
-		o->data_addr = true;
-		break;
-	case OPT_PER_THREAD:
-		o->per_thread = true;
-		break;
-	case 'i':
-		o->no_inherit = true;
-		break;
-	case OPT_PRINT_ATTR:
-		o->print_attr = true;
-		break;
-	case OPT_EMULATE:
-		o->emulate = true;
-		break;
-	case OPT_MEM:
-		o->mem = true;
-		break;
-	case 'W':
-		o->weight = true;
-		break;
-	case OPT_PHYS_DATA:
-		o->phys_data = true;
-		break;
-	case OPT_DATA_PAGE_SIZE:
-		o->data_page_size = true;
-		break;
-	default:
-		return false;
-	}
-	return true;
-}
+	struct record_opts *o = opt->value;
+	int c = opt->ival;
 
-/* Every other option (getopt's C, its value in optarg); nonzero (the exit status) on error. */
-static int parse_value_opt(struct record_opts *o, int c, char **argv)
-{
+	(void)cmd;
 	switch (c) {
 	case 'o':
-		o->output = optarg;
+		o->output = arg;
 		return 0;
 	case 'e':
 		if (o->event)
 			return cli_error("record: one event at a time (-e given twice)");
-		o->event = optarg;
+		o->event = arg;
 		return 0;
 	case 'c':
 	case 'F':
 	case 'm':
-	case OPT_DEPTH:
-	case OPT_JITTER:
-		return parse_number_opt(o, c, optarg);
+	case REC_DEPTH:
+	case REC_JITTER:
+		return parse_number_opt(o, c, arg);
 	case 'b':
 	case 'j':
-		return parse_branch(o, c, optarg);
-	case OPT_CALL_GRAPH:
-		o->call_graph = optarg;
-		o->callgraph_lbr = !strcmp(optarg, "lbr");
+		return parse_branch(o, c, arg);
+	case REC_CALL_GRAPH:
+		o->call_graph = arg;
+		o->callgraph_lbr = !strcmp(arg, "lbr");
 		return 0;
-	case OPT_EXACT:
-		o->exact = optarg;
+	case REC_EXACT:
+		o->exact = arg;
 		return 0;
-	case OPT_LDLAT: {
+	case REC_LDLAT: {
 		uint64_t v;
-		if (parse_u64("--ldlat", optarg, &v))
+		if (parse_u64("--ldlat", arg, &v))
 			return 1;
 		if (v < 1 || v > 65535)
-			return cli_error("record: --ldlat %s: a latency in cycles from 1 to 65535", optarg);
+			return cli_error("record: --ldlat %s: a latency in cycles from 1 to 65535", arg);
 		o->ldlat = (unsigned)v;
 		return 0;
 	}
-	case ':':
-		return cli_error("record: option '%s' needs a value; see 'hwprof record --help'",
-				 argv[optind - 1]);
+	case 'g':
+		o->call_graph = "fp";
+		return 0;
 	default:
-		return cli_error("record: unknown option '%s'; see 'hwprof record --help'",
-				 argv[optind - 1]);
+		return 0;
 	}
 }
 
-/* Fills O from the command line; nonzero (the exit status) on a bad option. */
+/* An option of record's with a value (or -b, -g): C says which. */
+#define OPT_REC(s_, l, a, c, h) \
+	{ .kind = OPT_KIND_CALLBACK, .short_name = (s_), .long_name = (l), .value = o, .argh = (a), \
+	  .cb = parse_value_opt, .ival = (c), .help = (h) }
+
+/* Fills O from the command line; -1 to go on, else the exit status. */
 static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		{ "output", required_argument, NULL, 'o' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "freq", required_argument, NULL, 'F' },
-		{ "branch-any", no_argument, NULL, 'b' },
-		{ "branch-filter", required_argument, NULL, 'j' },
-		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
-		{ "data", no_argument, NULL, 'd' },
-		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
-		{ "no-inherit", no_argument, NULL, 'i' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "print-attr", no_argument, NULL, OPT_PRINT_ATTR },
-		{ "emulate", no_argument, NULL, OPT_EMULATE },
-		{ "depth", required_argument, NULL, OPT_DEPTH },
-		{ "jitter", required_argument, NULL, OPT_JITTER },
-		{ "exact", required_argument, NULL, OPT_EXACT },
-		{ "mem", no_argument, NULL, OPT_MEM },
-		{ "weight", no_argument, NULL, 'W' },
-		{ "phys-data", no_argument, NULL, OPT_PHYS_DATA },
-		{ "data-page-size", no_argument, NULL, OPT_DATA_PAGE_SIZE },
-		{ "ldlat", required_argument, NULL, OPT_LDLAT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_REC('o', "output", "FILE", 'o',
+			"output file (default perf.data); one already there becomes FILE.old, as in perf"),
+		{ .kind = OPT_KIND_CALLBACK, .short_name = 'e', .long_name = "event", .value = o, .argh = "EVENT",
+		  .cb = parse_value_opt, .ival = 'e', .values = "cycles instructions branches cpu-clock task-clock",
+		  .help = "cycles (default), instructions, branches, cpu-clock, task-clock, ..., rNNNN raw codes, "
+			  "libpfm4 names (br_inst_retired.near_taken, mem_load_retired.l3_miss); modifiers :u :k "
+			  ":h :p :pp :ppp :P :G :H :I" },
+		OPT_REC('c', "count", "N", 'c', "sample every N events"),
+		OPT_REC('F', "freq", "N|max", 'F', "sample N times a second (default 4000)"),
+		OPT_REC('b', "branch-any", NULL, 'b', "branch stack of any taken branch (-j any)"),
+		{ .kind = OPT_KIND_CALLBACK, .short_name = 'j', .long_name = "branch-filter", .value = o, .argh = "F,..",
+		  .cb = parse_value_opt, .ival = 'j',
+		  .values = "any any_call any_ret ind_call ind_jmp call cond abort_tx in_tx no_tx save_type stack "
+			    "priv u k hv no_flags no_cycles hw_index counter",
+		  .help = "branch stack filtered: any, any_call, any_ret, ind_call, ind_jmp, call, cond, abort_tx, "
+			  "in_tx, no_tx, save_type, stack (call_stack), priv, u, k, hv; hwprof also takes no_flags, "
+			  "no_cycles, hw_index, counter (levels alone, as -j k, mean any branch at the event's "
+			  "levels, as in perf: write -j any,k for kernel only)" },
+		OPT_REC('g', NULL, NULL, 'g', "call graphs (frame pointers)"),
+		{ .kind = OPT_KIND_CALLBACK, .long_name = "call-graph", .value = o, .argh = "MODE",
+		  .cb = parse_value_opt, .ival = REC_CALL_GRAPH, .values = "fp dwarf lbr",
+		  .help = "fp, dwarf[,SIZE] or lbr (LBR call stacks)" },
+		OPT_BOOL('d', "data", &o->data_addr, "sample data addresses (and data sources)"),
+		OPT_BOOL('W', "weight", &o->weight, "sample the weight (load latency: WEIGHT_STRUCT on x86)"),
+		OPT_BOOL(0, "phys-data", &o->phys_data, "sample physical data addresses"),
+		OPT_BOOL(0, "data-page-size", &o->data_page_size, "sample the data page size"),
+		OPT_BOOL(0, "per-thread", &o->per_thread,
+			 "one ring buffer for the task instead of one per CPU (no inheritance, as in perf)"),
+		OPT_BOOL('i', "no-inherit", &o->no_inherit, "child tasks do not inherit the event"),
+		OPT_REC('m', "mmap-pages", "N", 'm', "ring-buffer data pages per buffer (power of 2)"),
+		OPT_BOOL(0, "print-attr", &o->print_attr,
+			 "print the perf_event_attr as 'perf record -vv' does, record nothing"),
+		OPT_BOOL(0, "mem", &o->mem,
+			 "precise memory samples: loads and stores with data address, latency and data source "
+			 "(the CPU's events: mem-loads,ldlat=N + mem-stores on Intel, ibs_op// on AMD, arm_spe "
+			 "on Arm); with --emulate: every Nth (-c) load or store through a modelled cache "
+			 "hierarchy"),
+		OPT_REC(0, "ldlat", "N", REC_LDLAT, "--mem: load-latency threshold in cycles (default 30)"),
+		OPT_BOOL(0, "emulate", &o->emulate, "emulated branch stacks, no PMU needed (QEMU TCG)"),
+		OPT_REC(0, "depth", "N", REC_DEPTH, "--emulate: stack depth (8, 16, 32, 64)"),
+		OPT_REC(0, "jitter", "PCT", REC_JITTER, "--emulate: period jitter, percent"),
+		OPT_REC(0, "exact", "FILE", REC_EXACT,
+			"--emulate: exact per-branch counts (ground truth) (--emulate -j any,no_flags,no_cycles "
+			"runs faster: no predictor nor cost model, no mispredicts, cycles)"),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	int c, rc;
+	struct cmd_args a;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->output = "perf.data";
-	optind = 1;
-	opterr = 0;
-	/* '+': options end at PROG, whose own options are not ours */
-	while ((c = getopt_long(argc, argv, "+:o:e:c:F:bj:gdWim:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
-			continue;
-		/* "-o --" would write to a file named "--": the value is missing. */
-		if (optarg && strcmp(optarg, "--") == 0 && c != ':' && c != '?')
-			return cli_error("record: option '%s' needs a value before '--'; see 'hwprof record --help'",
-					 argv[optind - 2]);
-		if (parse_flag_opt(o, c))
-			continue;
-		rc = parse_value_opt(o, c, argv);
-		if (rc)
-			return rc;
-	}
-	if (optind < argc && !strcmp(argv[optind], "--"))
-		optind++;
-	o->argc = argc - optind;
-	o->argv = argv + optind;
-	return 0;
+	if ((rc = parse_options(argc, argv, &desc, opts, &a)) >= 0)
+		return rc;
+	o->argc = a.n;
+	o->argv = a.v;
+	return -1;
 }
 
 /* Checks across options, for both paths; nonzero (the exit status) on a conflict. */
@@ -648,12 +575,10 @@ int cmd_record(int argc, char **argv)
 	struct record_opts o;
 	int rc;
 
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
 	rc = record_parse_opts(argc, argv, &o);
-	if (!rc)
-		rc = record_check_opts(&o);
-	if (rc)
+	if (rc >= 0)
+		return rc;
+	if ((rc = record_check_opts(&o)))
 		return rc;
 	if (o.emulate)
 		return record_emulate(&o);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof report --html: every report of one recording (or a comparison) in one page. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,24 +9,19 @@
 #include "cli_flow.h"
 #include "hwprof/report.h"
 
-static const char usage[] =
-	"usage: hwprof report --html FILE [-i INPUT] [--limit N] [--symfs DIR]\n"
-	"       hwprof report --html FILE --diff BEFORE AFTER [--limit N] [--symfs DIR]\n"
-	"\n"
-	"Writes one self-contained HTML page (no network, no external scripts) with\n"
-	"the recording's summary, the advise findings, hot branches, mispredicts,\n"
-	"branch probabilities and hot blocks, from one pass over the recording;\n"
-	"every table sorts by a click on a column and filters by the box above it.\n"
-	"With --diff: the changes from BEFORE to AFTER (hwprof diff), both\n"
-	"summaries, and AFTER's findings.\n"
-	"\n"
-	"      --html FILE      the page to write ('-': standard output)\n"
-	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
-	"      --diff B A       compare the recordings B and A\n"
-	"      --limit N        rows per table (default 50)\n"
-	"      --symfs DIR      look for binaries under DIR\n"
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "report",
+	.args = "[FILE...]",
+	.synopsis2 = "--html FILE --diff BEFORE AFTER [--limit N] [--symfs DIR]",
+	.flags = CMD_ARGS,
+	.text =
+		"Writes one self-contained HTML page (no network, no external scripts) with\n"
+		"the recording's summary, the advise findings, hot branches, mispredicts,\n"
+		"branch probabilities and hot blocks, from one pass over the recording;\n"
+		"every table sorts by a click on a column and filters by the box above it.\n"
+		"With --diff: the changes from BEFORE to AFTER (hwprof diff), both\n"
+		"summaries, and AFTER's findings.\n",
+};
 
 struct report_cmd_opts {
 	struct flow_opts fo;
@@ -37,57 +31,40 @@ struct report_cmd_opts {
 /* Returns -1 to go on, else the exit code. */
 static int parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		{ "input", required_argument, NULL, 'i' },
-		{ "symfs", required_argument, NULL, 'S' },
-		{ "limit", required_argument, NULL, 'l' },
-		{ "html", required_argument, NULL, 'H' },
-		{ "diff", no_argument, NULL, 'D' },
-		{ NULL, 0, NULL, 0 },
-	};
 	bool diff = false;
-	int c;
+	const struct opt opts[] = {
+		{ .kind = OPT_KIND_STRING, .long_name = "html", .value = &o->html, .argh = "FILE", .flags = OPT_REQUIRED,
+		  .help = "the page to write ('-': standard output)" },
+		OPT_REPORT_INPUT(&o->fo.ro),
+		OPT_BOOL(0, "diff", &diff, "compare the recordings BEFORE and AFTER"),
+		OPT_U64(0, "limit", &o->fo.limit, "N", 1, UINT64_MAX, ": the number of rows must be a count of at least 1",
+			"rows per table (default 50)"),
+		OPT_REPORT_SYMFS(&o->fo.ro),
+		OPT_COMMON(),
+		OPT_END(),
+	};
+	struct cmd_args a;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	flow_opts__init(&o->fo);
 	o->fo.limit = 50;
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
-			continue;
-		switch (c) {
-		case 'i':
-		case 'S':
-			report_opts__take(&o->fo.ro, c, optarg);
-			break;
-		case 'l':
-			if (report_parse_limit("report", optarg, &o->fo.limit))
-				return 1;
-			break;
-		case 'H':
-			o->html = optarg;
-			break;
-		case 'D':
-			diff = true;
-			break;
-		default:
-			fputs(usage, stderr);
-			return 1;
-		}
-	}
+	if ((rc = parse_options(argc, argv, &desc, opts, &a)) >= 0)
+		return rc;
 	if (!o->html)
 		return cli_error("report: which page? --html FILE");
 	if (diff) {
-		if (argc - optind != 2)
-			return cli_error("report: --diff takes two recordings, BEFORE and AFTER (%d given)", argc - optind);
-		o->before = argv[optind];
-		o->after = argv[optind + 1];
-	} else if (optind < argc) {
-		return cli_error("report: unexpected argument '%s'", argv[optind]);
+		if (a.n != 2)
+			return cli_error("report: --diff takes two recordings, BEFORE and AFTER (%d given)", a.n);
+		o->before = a.v[0];
+		o->after = a.v[1];
+		return -1;
 	}
+	struct opt_inputs in = { &o->fo.ro.input, &o->fo.ro.inputs, &o->fo.ro.nr_inputs };
+
+	for (int k = 0; k < a.n; k++) /* positional inputs, as -i */
+		opt_inputs__add(&in, a.v[k]);
+	opt_inputs__done(&in);
 	return -1;
 }
 
@@ -127,6 +104,8 @@ int cmd_report(int argc, char **argv)
 
 	ob.ro.input = o.before;
 	oa.ro.input = o.after;
+	ob.ro.inputs = oa.ro.inputs = NULL; /* one recording each */
+	ob.ro.nr_inputs = oa.ro.nr_inputs = 0;
 	rc = flow_input__load(&b, &ob, "report", FLOW_WITH_TIMING);
 	if (!rc) {
 		rc = flow_input__load(&a, &oa, "report", FLOW_WITH_TIMING);

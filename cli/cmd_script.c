@@ -1,37 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof script: samples as perf 6.1's `perf script -F ip,brstack`, or JSON. */
-#include <getopt.h>
 #include <string.h>
 
 #include "cli.h"
+#include "parse_options.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/outbuf.h"
 #include "hwprof/perf_script.h"
 #include "hwprof/sample_json.h"
 #include "hwprof/session.h"
 
-static const char usage[] =
-	"usage: hwprof script [-i FILE] [-G] [-F FIELDS] [--json]\n"
-	"\n"
-	"Prints every sample as 'perf script -F ip,brstack' (perf 6.1) does: the\n"
-	"sample address (or its callchain), then each branch-stack entry as\n"
-	"FROM/TO/{M|P|-}/{X|-}/{A|-}/CYCLES/. Samples come in perf's time order.\n"
-	"With memory fields (-F event,cpu,ip,addr,weight,data_src) it prints them as\n"
-	"perf does, data_src with its decoding (|OP LOAD|LVL L1 or L1 hit|SNP ...).\n"
-	"\n"
-	"  -i, --input FILE        perf.data, pipe-mode data, or perf script text\n"
-	"                          (default: perf.data; '-' reads standard input)\n"
-	"  -G, --hide-call-graph   print the sample address instead of the callchain\n"
-	"  -F, --fields LIST       'ip,brstack' (or a subset), or precise-sample fields\n"
-	"                          as perf prints them: some of cpu,event,addr,\n"
-	"                          data_src (with its decoding),weight,ip,phys_addr\n"
-	"  -f, --force             accepted for perf compatibility\n"
-	"      --json              one JSON object per sample with every decoded field\n"
-	CLI_COMMON_HELP
-	"  -h, --help              this text\n";
+static const struct cmd_desc desc = {
+	.name = "script",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS | CMD_ONE_INPUT,
+	.text =
+		"Prints every sample as 'perf script -F ip,brstack' (perf 6.1) does: the\n"
+		"sample address (or its callchain), then each branch-stack entry as\n"
+		"FROM/TO/{M|P|-}/{X|-}/{A|-}/CYCLES/. Samples come in perf's time order.\n"
+		"With memory fields (-F event,cpu,ip,addr,weight,data_src) it prints them as\n"
+		"perf does, data_src with its decoding (|OP LOAD|LVL L1 or L1 hit|SNP ...).\n",
+};
 
 struct script_opts {
 	const char *input;
+	const char **inputs; /* every -i and positional input */
+	size_t nr_inputs;
 	bool hide_callchain, json;
 	unsigned mem_fields; /* HWP_SCRIPT_F_*: -F named a memory field */
 };
@@ -76,53 +70,38 @@ static int parse_fields(const char *list, unsigned *mem_fields)
 	return 0;
 }
 
+/* -F LIST into the struct script_opts of OPT */
+static int take_fields(const char *cmd, const struct opt *opt, const char *arg)
+{
+	struct script_opts *o = opt->value;
+
+	if (parse_fields(arg, &o->mem_fields) < 0)
+		return cli_error("%s: -F '%s': supported are ip,brstack or some of "
+				 "cpu,event,addr,data_src,weight,ip,phys_addr", cmd, arg);
+	return 0;
+}
+
 /* Returns -1 to go on, else the exit code. */
 static int parse_opts(int argc, char **argv, struct script_opts *o)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		{ "input", required_argument, NULL, 'i' },
-		{ "hide-call-graph", no_argument, NULL, 'G' },
-		{ "fields", required_argument, NULL, 'F' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	bool force = false;
+	const struct opt opts[] = {
+		OPT_INPUT('i', "input", &o->input, &o->inputs, &o->nr_inputs, "FILE",
+			  "perf.data, pipe-mode data, or perf script text (default: perf.data; '-' reads "
+			  "standard input)"),
+		OPT_BOOL('G', "hide-call-graph", &o->hide_callchain, "print the sample address instead of the callchain"),
+		{ .kind = OPT_KIND_CALLBACK, .short_name = 'F', .long_name = "fields", .value = o, .argh = "LIST",
+		  .cb = take_fields, .values = "ip brstack cpu event addr data_src weight phys_addr",
+		  .help = "'ip,brstack' (or a subset), or precise-sample fields as perf prints them: some of "
+			  "cpu,event,addr, data_src (with its decoding),weight,ip,phys_addr" },
+		OPT_BOOL('f', "force", &force, "accepted for perf compatibility"),
+		OPT_BOOL(0, "json", &o->json, "one JSON object per sample with every decoded field"),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	int c;
 
 	*o = (struct script_opts){ .input = "perf.data" };
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:GF:fvq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
-			continue;
-		switch (c) {
-		case 'i':
-			o->input = optarg;
-			break;
-		case 'G':
-			o->hide_callchain = true;
-			break;
-		case 'F':
-			if (parse_fields(optarg, &o->mem_fields) < 0)
-				return cli_error("script: -F '%s': supported are ip,brstack or some of "
-						 "cpu,event,addr,data_src,weight,ip,phys_addr", optarg);
-			break;
-		case 'f':
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		default:
-			fputs(usage, stderr);
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return cli_error("script: unexpected argument '%s'", argv[optind]);
-	return -1;
+	return parse_options(argc, argv, &desc, opts, NULL);
 }
 
 /* Every sample of S to OUT (JSW: as JSON); 0 or <0 (hwp_errmsg()). */

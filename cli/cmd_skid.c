@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof skid: precise against non-precise attribution, line by line. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,29 +12,19 @@
 #include "hwprof/session.h"
 #include "hwprof/skid.h"
 
-static const char usage[] =
-	"usage: hwprof skid [-i FILE] [--precise N] [--imprecise N] [--dist]\n"
-	"                   [--limit N] [--symfs DIR] [--json | --csv]\n"
-	"\n"
-	"For a recording holding a precise event (PEBS, IBS: precise_ip > 0) and a\n"
-	"non-precise one over the same code: each source line's share of the samples\n"
-	"of both, lines whose shares differ most first (the non-precise event's\n"
-	"interrupt lands after the instruction that caused it: its samples drift to\n"
-	"later lines). The skid distribution estimates how far: for each non-precise\n"
-	"sample, the distance in bytes back to the nearest address the precise event\n"
-	"sampled in the same module (farther than 256 bytes or none: 'none').\n"
-	"\n"
-	"  -i, --input FILE     perf.data (default: perf.data)\n"
-	"      --precise N      the precise event, by index as 'hwprof info' lists them\n"
-	"                       (default: the highest precise_ip)\n"
-	"      --imprecise N    the other event (default: the first with precise_ip 0)\n"
-	"      --dist           the table is the skid distribution, not the lines\n"
-	REPORT_LIMIT_HELP
-	"      --symfs DIR      look for binaries under DIR\n"
-	"      --json           the table as JSON\n"
-	"      --csv            the table as CSV\n"
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "skid",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS,
+	.text =
+		"For a recording holding a precise event (PEBS, IBS: precise_ip > 0) and a\n"
+		"non-precise one over the same code: each source line's share of the samples\n"
+		"of both, lines whose shares differ most first (the non-precise event's\n"
+		"interrupt lands after the instruction that caused it: its samples drift to\n"
+		"later lines). The skid distribution estimates how far: for each non-precise\n"
+		"sample, the distance in bytes back to the nearest address the precise event\n"
+		"sampled in the same module (farther than 256 bytes or none: 'none').\n",
+};
 
 struct skid_cli {
 	struct report_opts r;
@@ -44,64 +33,29 @@ struct skid_cli {
 	uint64_t limit;
 };
 
-static int parse_index(const char *opt, const char *arg, int *out)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (*end || end == arg || v < 0 || v > 1000000)
-		return cli_error("skid: %s '%s': an event index (0, 1, ...)", opt, arg);
-	*out = (int)v;
-	return 0;
-}
-
 /* Returns -1 to go on, else the exit code. */
+/* --precise N, --imprecise N: an event index as 'hwprof info' lists them */
+#define OPT_EVENT_INDEX(l, v, h) OPT_INT(0, l, v, "N", 0, 1000000, ": an event index (0, 1, ...)", h)
+
 static int parse_opts(int argc, char **argv, struct skid_cli *o)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		REPORT_LONGOPTS,
-		{ "precise", required_argument, NULL, 'P' },
-		{ "imprecise", required_argument, NULL, 'I' },
-		{ "dist", no_argument, NULL, 'D' },
-		{ "limit", required_argument, NULL, 'l' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_REPORT_INPUT_AS(&o->r, "perf.data (default: perf.data)"),
+		OPT_EVENT_INDEX("precise", &o->precise,
+				"the precise event, by index as 'hwprof info' lists them (default: the highest "
+				"precise_ip)"),
+		OPT_EVENT_INDEX("imprecise", &o->imprecise, "the other event (default: the first with precise_ip 0)"),
+		OPT_BOOL(0, "dist", &o->dist, "the table is the skid distribution, not the lines"),
+		OPT_REPORT_LIMIT(&o->limit),
+		OPT_REPORT_OUTPUT(&o->r),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	int c;
 
 	memset(o, 0, sizeof(*o));
 	report_opts__init(&o->r);
 	o->precise = o->imprecise = -1;
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c) || report_opts__take(&o->r, c, optarg))
-			continue;
-		switch (c) {
-		case 'P':
-			if (parse_index("--precise", optarg, &o->precise))
-				return 1;
-			break;
-		case 'I':
-			if (parse_index("--imprecise", optarg, &o->imprecise))
-				return 1;
-			break;
-		case 'D':
-			o->dist = true;
-			break;
-		case 'l':
-			if (report_parse_limit("skid", optarg, &o->limit))
-				return 1;
-			break;
-		default:
-			fputs(usage, stderr);
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return cli_error("skid: unexpected argument '%s'", argv[optind]);
-	return -1;
+	return parse_options(argc, argv, &desc, opts, NULL);
 }
 
 int cmd_skid(int argc, char **argv)

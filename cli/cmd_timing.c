@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof timing: basic-block latency distributions, loop iteration times, IPC. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,30 +12,18 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/timing.h"
 
-static const char usage[] =
-	"usage: hwprof timing [-i FILE] [--block WHERE | --histograms | --loops] [--svg FILE]\n"
-	"                     [--dso NAME] [--sym TEXT] [--min-executions N] [--limit N]\n"
-	"                     [--symfs DIR] [--json | --csv]\n"
-	"\n"
-	"How long basic blocks take, in cycles, from the cycle counts of branch records\n"
-	"(Intel LBR, Skylake and later): an entry's count is the time since the entry\n"
-	"before it, so it is the latency of the code that ran straight through between\n"
-	"them. Per block: latency samples, min, median, mean, p90, p99, max, the modes\n"
-	"(peaks) of the distribution, instructions and IPC, by total cycles. Counts of 0\n"
-	"(unknown) are left out. Cycles of emulated recordings are modelled, and said so.\n"
-	"\n"
-	"  -i, --input FILE     perf.data or perf script text (default: perf.data)\n"
-	"      --block WHERE    the occurrence-rate table (cycles, samples, rate) of the\n"
-	"                       blocks containing WHERE: an address (0x4005d0, as recorded\n"
-	"                       or the ELF address), SYM or SYM+OFF, or FILE:LINE\n"
-	"      --histograms     the occurrence-rate rows of every block shown\n"
-	"      --loops          per loop back edge: cycles per iteration, for iterations\n"
-	"                       whose every branch lies in one stack\n"
-	"      --svg FILE       draw the occurrence-rate chart, modes marked, of the first\n"
-	"                       block shown (or loop, with --loops) to FILE\n"
-	FLOW_HELP
-	CLI_COMMON_HELP
-	"  -h, --help           this text\n";
+static const struct cmd_desc desc = {
+	.name = "timing",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS,
+	.text =
+		"How long basic blocks take, in cycles, from the cycle counts of branch records\n"
+		"(Intel LBR, Skylake and later): an entry's count is the time since the entry\n"
+		"before it, so it is the latency of the code that ran straight through between\n"
+		"them. Per block: latency samples, min, median, mean, p90, p99, max, the modes\n"
+		"(peaks) of the distribution, instructions and IPC, by total cycles. Counts of 0\n"
+		"(unknown) are left out. Cycles of emulated recordings are modelled, and said so.\n",
+};
 
 struct timing_opts {
 	struct flow_opts f;
@@ -46,49 +33,28 @@ struct timing_opts {
 
 static int parse_opts(int argc, char **argv, struct timing_opts *o)
 {
-	static const struct option longopts[] = {
-		CLI_COMMON_LONGOPTS,
-		FLOW_LONGOPTS,
-		{ "block", required_argument, NULL, 'B' },
-		{ "svg", required_argument, NULL, 'G' },
-		{ "histograms", no_argument, NULL, 'H' },
-		{ "loops", no_argument, NULL, 'L' },
-		{ NULL, 0, NULL, 0 },
+	const struct opt opts[] = {
+		OPT_REPORT_INPUT(&o->f.ro),
+		OPT_STRING(0, "block", &o->block, "WHERE",
+			   "the occurrence-rate table (cycles, samples, rate) of the blocks containing WHERE: an "
+			   "address (0x4005d0, as recorded or the ELF address), SYM or SYM+OFF, or FILE:LINE"),
+		OPT_BOOL(0, "histograms", &o->histograms, "the occurrence-rate rows of every block shown"),
+		OPT_BOOL(0, "loops", &o->loops,
+			 "per loop back edge: cycles per iteration, for iterations whose every branch lies in one stack"),
+		OPT_STRING(0, "svg", &o->svg, "FILE",
+			   "draw the occurrence-rate chart, modes marked, of the first block shown (or loop, with "
+			   "--loops) to FILE"),
+		OPT_FLOW_FILTER(&o->f),
+		OPT_REPORT_OUTPUT(&o->f.ro),
+		OPT_COMMON(),
+		OPT_END(),
 	};
-	int c, r;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	flow_opts__init(&o->f);
-	if (cli_wants_help(argc, argv, usage))
-		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:vq", longopts, NULL)) != -1) {
-		if (cli_common_opt(c))
-			continue;
-		if ((r = flow_opts__take(&o->f, "timing", c, optarg)) < 0)
-			return 1;
-		if (r)
-			continue;
-		switch (c) {
-		case 'B':
-			o->block = optarg;
-			break;
-		case 'G':
-			o->svg = optarg;
-			break;
-		case 'H':
-			o->histograms = true;
-			break;
-		case 'L':
-			o->loops = true;
-			break;
-		default:
-			fputs(usage, stderr);
-			return 1;
-		}
-	}
-	if (optind < argc)
-		return cli_error("timing: unexpected argument '%s'", argv[optind]);
+	if ((rc = parse_options(argc, argv, &desc, opts, NULL)) >= 0)
+		return rc;
 	if (o->loops && (o->block || o->histograms))
 		return cli_error("timing: --loops times back edges; --block and --histograms show blocks");
 	return -1;

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""Man pages and bash completion from hwprof's own --help texts and docs/.
+"""Man pages from hwprof's own --help texts and docs/, bash completion from its option tables.
 
     helpdoc.py man HWPROF OUTDIR [DOCS]  hwprof.1 and hwprof-COMMAND.1 for every command,
                                          from DOCS/hwprof*.md (default: docs/) and --help
     helpdoc.py bash HWPROF OUTFILE       a bash completion script
 
-The --help texts are the one source of options: a usage line (and its indented
+The bash completion reads each command's option table (hwprof COMMAND
+--list-options: names, argument, values). For the man pages the --help
+texts (made from the same tables) are the source of options: a usage line (and its indented
 continuation lines), paragraphs, option lines "  -x, --long ARG   text" with
 indented continuation lines, and in `hwprof --help` a "commands:" list. The
 manuals' prose is docs/hwprof-COMMAND.md (see docs/README.md).
@@ -384,8 +386,8 @@ def write_man(hwprof, outdir, docs):
 
 # ---- bash ----
 
-BASH_HEAD = r'''# bash completion for hwprof: generated from its --help texts by
-# scripts/helpdoc.py. Completes commands, options, file and directory
+BASH_HEAD = r'''# bash completion for hwprof: generated from its option tables
+# (hwprof COMMAND --list-options) by scripts/helpdoc.py. Completes commands, options, file and directory
 # arguments, comma-separated value lists (branches --sort), and the program
 # after "--".
 
@@ -442,10 +444,16 @@ def bash_quote(words):
     return "'" + " ".join(words) + "'"
 
 
-def value_list(text):
-    """Values of an option documented as 'comma-separated: a, b, c (default: ...)'."""
-    m = re.search(r"comma-separated:(.*?)(\(default|$)", text)
-    return re.findall(r"[a-z][a-z0-9_]*", m.group(1)) if m else []
+def list_options(hwprof, cmd):
+    """[(names, arg, values)] from `hwprof CMD --list-options`: the command's
+    option table, one option a line: names, argument, values (tab-separated)."""
+    out = subprocess.run([hwprof, cmd, "--list-options"], check=True, capture_output=True,
+                         text=True).stdout
+    opts = []
+    for line in out.splitlines():
+        names, arg, values = line.split("\t")
+        opts.append((names.split(), arg, values.split()))
+    return opts
 
 
 def write_bash(hwprof, outfile):
@@ -455,18 +463,15 @@ def write_bash(hwprof, outfile):
     body = [f"\t'') opts={bash_quote([c for c, _ in cmds] + main_opts)} ;;"]
     values = []
     for cmd, _ in cmds:
-        doc = parse(help_text(hwprof, cmd))
         opts, files, dirs, args = [], [], [], []
-        for spec, text in doc["options"]:
-            names, arg = option_names(spec)
+        for names, arg, vals in list_options(hwprof, cmd):
             opts += names
             if arg:
                 args += names
-                if arg == "FILE":
+                if arg.startswith("FILE"):
                     files += names
                 elif arg == "DIR":
                     dirs += names
-                vals = value_list(text)
                 if vals:
                     values.append((cmd, names, vals))
         body.append(f"\t{cmd})\n\t\topts={bash_quote(opts)}\n\t\targopts={bash_quote(args)}\n"
