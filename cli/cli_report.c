@@ -18,13 +18,6 @@ void report_opts__init(struct report_opts *o)
 	o->fmt = HWP_TABLE_TEXT;
 }
 
-int report_opts__one_input(const char *cmd, size_t nr)
-{
-	if (nr <= 1)
-		return 0;
-	return cli_error("%s: several inputs (%zu) are not supported by this command yet", cmd, nr);
-}
-
 /*
  * A recording without a single sample: the program ran fewer events than
  * the period. Recording again with branch stacks or --emulate would not

@@ -43,13 +43,6 @@ _Static_assert(sizeof(enum hwp_table_format) == sizeof(int), "enum hwp_table_for
 	  .help = "cache line size in bytes (default: 64)" }
 
 void report_opts__init(struct report_opts *o);
-/*
- * Placeholder for the commands that read one input yet (their cmd_desc
- * says CMD_ONE_INPUT: script, flame): given NR > 1 inputs they refuse,
- * naming CMD, rather than drop some. Returns the exit code (0 when NR is
- * 1). To remove with the last CMD_ONE_INPUT.
- */
-int report_opts__one_input(const char *cmd, size_t nr);
 
 /* The session a report reads and the branch table it counted. */
 /* Text and HTML show the display strings; JSON and CSV the separate fields. */

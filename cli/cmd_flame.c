@@ -15,7 +15,7 @@ static const struct cmd_desc desc = {
 	.name = "flame",
 	.args = "[FILE...]",
 	.synopsis2 = "--diff BEFORE AFTER [-o FILE] [--folded] ...",
-	.flags = CMD_ARGS | CMD_ONE_INPUT,
+	.flags = CMD_ARGS,
 	.text =
 		"Flame graph of the sampled call stacks (perf record -g, --call-graph lbr, or\n"
 		"emulated call-stack recordings): one self-contained SVG (hover a frame for its\n"
@@ -37,13 +37,15 @@ struct flame_opts {
 	unsigned width;
 };
 
-static int add_input(struct hwp_flame *f, enum hwp_flame_side side, const char *path, const struct flame_opts *o)
+/* PATHS[0..N): one recording, or several read as one (-i repeated). */
+static int add_inputs(struct hwp_flame *f, enum hwp_flame_side side, const char *const *paths, size_t n,
+		      const struct flame_opts *o)
 {
 	struct cg_input in;
-	int rc = cg_input__load(&in, "flame", &path, 1, o->symfs, o->no_inline, o->stitch_lbr);
+	int rc = cg_input__load(&in, "flame", paths, n, o->symfs, o->no_inline, o->stitch_lbr);
 
 	if (!rc && hwp_flame__add_call_graph(f, side, in.cg, in.session, o->period) < 0)
-		rc = cli_error("%s: %s", path, hwp_errmsg());
+		rc = cli_error("%s: %s", paths[0], hwp_errmsg());
 	if (!rc)
 		cg_input__warn_missing(&in);
 	cg_input__close(&in);
@@ -89,7 +91,7 @@ static int parse(int argc, char **argv, struct flame_opts *o)
 	for (int k = 0; k < a.n; k++) /* positional inputs, as -i */
 		opt_inputs__add(&in, a.v[k]);
 	opt_inputs__done(&in);
-	return report_opts__one_input("flame", *in.nr) ? 1 : -1;
+	return -1;
 }
 
 int cmd_flame(int argc, char **argv)
@@ -104,10 +106,11 @@ int cmd_flame(int argc, char **argv)
 	if (!(f = hwp_flame__new()))
 		return cli_error("%s", hwp_errmsg());
 	if (o.diff)
-		rc = add_input(f, HWP_FLAME_BEFORE, o.before, &o) ||
-		     add_input(f, HWP_FLAME_AFTER, o.after, &o);
+		rc = add_inputs(f, HWP_FLAME_BEFORE, &o.before, 1, &o) ||
+		     add_inputs(f, HWP_FLAME_AFTER, &o.after, 1, &o);
 	else
-		rc = add_input(f, HWP_FLAME_AFTER, o.input, &o);
+		rc = o.nr_inputs ? add_inputs(f, HWP_FLAME_AFTER, o.inputs, o.nr_inputs, &o)
+				 : add_inputs(f, HWP_FLAME_AFTER, &o.input, 1, &o);
 	if (!rc && o.output && strcmp(o.output, "-") && !(fp = fopen(o.output, "w")))
 		rc = cli_error("%s: cannot write: %s", o.output, strerror(errno));
 	if (!rc) {

@@ -13,7 +13,7 @@
 static const struct cmd_desc desc = {
 	.name = "script",
 	.args = "[FILE...]",
-	.flags = CMD_INPUTS | CMD_ONE_INPUT,
+	.flags = CMD_INPUTS,
 	.text =
 		"Prints every sample as 'perf script -F ip,brstack' (perf 6.1) does: the\n"
 		"sample address (or its callchain), then each branch-stack entry as\n"
@@ -154,7 +154,8 @@ int cmd_script(int argc, char **argv)
 	/* perf's address spaces print callchain addresses relative to their
 	   map; -G and JSON do not need them. */
 	struct hwp_session_opts so = { .sz = sizeof(so), .no_maps = o.hide_callchain || o.json || o.mem_fields };
-	struct hwp_session *s = hwp_session__open(o.input, &so);
+	struct hwp_session *s = o.nr_inputs ? hwp_session__open_inputs(o.inputs, o.nr_inputs, &so)
+					    : hwp_session__open(o.input, &so);
 	if (!s)
 		return cli_error("%s", hwp_errmsg());
 	struct hwp_outbuf out;

@@ -291,8 +291,6 @@ int parse_options(int argc, char **argv, const struct cmd_desc *cmd, const struc
 	}
 	if (args)
 		*args = (struct cmd_args){ pos, (cmd->flags & CMD_INPUTS) ? 0 : npos };
-	if (in && (cmd->flags & CMD_ONE_INPUT) && report_opts__one_input(cmd->name, *in->inputs.nr))
-		return 1;
 	return -1;
 }
 

@@ -130,7 +130,6 @@ enum {
 			   ARGS for another parser (the fleet's filters, then the command's);
 			   long names are not abbreviated */
 	CMD_SUBCOMMANDS = 16, /* the synopsis is ARGS alone (the fleet's subcommands) */
-	CMD_ONE_INPUT = 32, /* reads one input yet: several are refused (report_opts__one_input) */
 };
 
 /*
