@@ -113,9 +113,11 @@ static int binary_module(struct report_input *in, const struct pgo_opts *o,
 		return module;
 	if (hwp_range_profile__infer_load_bias(in->collector, o->binary, &bias, &matched, &tried) < 0)
 		return -ENOENT;
-	if (!strcmp(o->ro.input, "-"))
-		return hwp_set_error(ESPIPE, "%s: no mapping for it in the recording, which must be read twice to "
-				     "place it: give the recording as a file, not on standard input", o->binary);
+	if (!strcmp(o->ro.input, "-")) {
+		cli_error("%s: no mapping for it in the recording, which must be read twice to "
+			  "place it: give the recording as a file, not on standard input", o->binary);
+		return -EIO; /* said */
+	}
 	cli_warn("%s: no mapping for it in %s: placed at load bias 0x%" PRIx64
 		 " (%.1f%% of the sampled branches there agree with its code)",
 		 o->binary, o->ro.input, bias, 100.0 * (double)matched / (double)tried);
