@@ -3,7 +3,7 @@
 #ifndef HWPROF_CLI_CHART_OUT_H
 #define HWPROF_CLI_CHART_OUT_H
 
-#include "hwprof/chart.h"
+#include "chart.h"
 
 /* Writes C (NULL: it could not be made, hwp_errmsg() says why) to PATH as
    SVG and deletes it. Prints the error and returns the exit code. */

@@ -8,6 +8,7 @@
 #include "cli_report.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
+#include "render.h"
 
 void report_opts__init(struct report_opts *o)
 {
@@ -159,9 +160,9 @@ int report_print_table(const struct hwp_table *t, enum hwp_table_format f)
 {
 	struct hwp_outbuf out;
 
-	if (hwp_outbuf__init(&out, stdout) < 0)
+	if (hwp__outbuf_init(&out, stdout) < 0)
 		return cli_error("out of memory");
-	hwp_table__render(t, f, &out);
-	int err = hwp_outbuf__finish(&out);
+	hwp__table_render(t, f, &out);
+	int err = hwp__outbuf_finish(&out);
 	return err ? cli_error("error writing output: %s", hwp_strerror(err)) : 0;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* hwprof check: what this machine can record (PMUs, LBR, permissions) and why not. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "parse_options.h"
@@ -19,22 +20,23 @@ static const struct cmd_desc desc = {
 		"/dev/cpu/0/msr when readable).\n",
 };
 
-/* What to run here to record branches (or what works instead). */
-static void text_advice(struct hwp_outbuf *o, const struct hwp_probe_info *in)
+/* What to run here to record branches (or what works instead), in BUF. */
+static const char *text_advice(const struct hwp_probe_info *in, char *buf, size_t len)
 {
 	if (!hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes)
-		hwp_outbuf__puts(o, "No hardware PMU here, so no branch records (-b, -j, --call-graph lbr)\n"
-				    "and no hardware events. Record emulated branch stacks instead:\n"
-				    "  hwprof record --emulate -- PROG ARGS\n");
+		snprintf(buf, len, "No hardware PMU here, so no branch records (-b, -j, --call-graph lbr)\n"
+				   "and no hardware events. Record emulated branch stacks instead:\n"
+				   "  hwprof record --emulate -- PROG ARGS\n");
 	else if (!hwp_probe_info__verdict(in, HWP_CAP_BRANCH_STACK)->yes)
-		hwp_outbuf__puts(o, "This PMU gives no branch records. Record emulated branch stacks instead:\n"
-				    "  hwprof record --emulate -- PROG ARGS\n");
+		snprintf(buf, len, "This PMU gives no branch records. Record emulated branch stacks instead:\n"
+				   "  hwprof record --emulate -- PROG ARGS\n");
 	else
-		hwp_outbuf__printf(o, "Branch stacks can be recorded here:\n  hwprof record -b %s-- PROG ARGS\n",
-				   hwp_probe_info__verdict(in, HWP_CAP_KERNEL)->yes ? "" : "-e cycles:u ");
-	if (hwp_probe_info__verdict(in, HWP_CAP_SOFTWARE)->yes &&
-	    !hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes)
-		hwp_outbuf__puts(o, "Software events work: hwprof record -e cpu-clock -- PROG ARGS\n");
+		snprintf(buf, len, "Branch stacks can be recorded here:\n  hwprof record -b %s-- PROG ARGS\n",
+			 hwp_probe_info__verdict(in, HWP_CAP_KERNEL)->yes ? "" : "-e cycles:u ");
+	if (hwp_probe_info__verdict(in, HWP_CAP_SOFTWARE)->yes && !hwp_probe_info__verdict(in, HWP_CAP_HW_PMU)->yes)
+		snprintf(buf + strlen(buf), len - strlen(buf), "Software events work: hwprof record -e cpu-clock -- "
+							       "PROG ARGS\n");
+	return buf;
 }
 
 /* Fills OPTS and *json; -1 to go on, else the exit status. */
@@ -52,34 +54,16 @@ static int check_parse_opts(int argc, char **argv, struct hwp_probe_opts *opts, 
 	return parse_options(argc, argv, &desc, table, NULL);
 }
 
-/* Prints INFO as text or JSON; the exit status. */
+/* Prints INFO as text or JSON, with what to run here; the exit status. */
 static int check_output(const struct hwp_probe_info *info, bool json)
 {
-	struct hwp_json_writer *jw = NULL;
-	struct hwp_outbuf out;
-	int rc;
+	char advice[512];
+	const char *run = hwp_probe_info__verdict(info, HWP_CAP_BRANCH_STACK)->yes ? "hwprof record -b -- PROG ARGS"
+										 : "hwprof record --emulate -- PROG ARGS";
 
-	if (hwp_outbuf__init(&out, stdout) < 0 || (json && !(jw = hwp_json_writer__new(&out))))
-		return cli_error("out of memory");
-	if (json) {
-		hwp_json_writer__begin_object(jw);
-		hwp_probe_info__json_members(jw, info);
-		hwp_json_writer__kv_string(jw, "advice",
-					   hwp_probe_info__verdict(info, HWP_CAP_BRANCH_STACK)->yes
-						   ? "hwprof record -b -- PROG ARGS"
-						   : "hwprof record --emulate -- PROG ARGS");
-		hwp_json_writer__end_object(jw);
-	} else {
-		hwp_probe_info__text(&out, info);
-		text_advice(&out, info);
-	}
-	rc = jw ? hwp_json_writer__finish(jw) : 0;
-	hwp_json_writer__delete(jw);
-	int werr = hwp_outbuf__finish(&out);
-	if (rc < 0)
+	if (hwp_probe_info__write(info, json ? HWP_TABLE_JSON : HWP_TABLE_TEXT, text_advice(info, advice, sizeof(advice)),
+				  run, stdout) < 0)
 		return cli_error("check: %s", hwp_errmsg());
-	if (werr)
-		return cli_error("error writing output: %s", hwp_strerror(werr));
 	return 0;
 }
 

@@ -5,9 +5,9 @@
 #include "cli.h"
 #include "parse_options.h"
 #include "hwprof/hwprof.h"
-#include "hwprof/outbuf.h"
-#include "hwprof/perf_script.h"
-#include "hwprof/sample_json.h"
+#include "outbuf.h"
+#include "perf_script.h"
+#include "sample_json.h"
 #include "hwprof/session.h"
 
 static const struct cmd_desc desc = {
@@ -135,11 +135,11 @@ static int print_samples(struct hwp_session *s, const struct script_opts *o, str
 			callchain_known = true;
 		}
 		if (jw)
-			hwp_sample_json__write(jw, &ev);
+			hwp__sample_json_write(jw, &ev);
 		else if (o->mem_fields)
-			hwp_perf_script__mem_sample(out, &ev, o->mem_fields, name_width, &data_src_width);
+			hwp__perf_script_mem_sample(out, &ev, o->mem_fields, name_width, &data_src_width);
 		else
-			hwp_perf_script__sample_in(out, &ev, use_callchain, relative ? th : NULL);
+			hwp__perf_script_sample_in(out, &ev, use_callchain, relative ? th : NULL);
 	}
 	return n;
 }
@@ -161,16 +161,16 @@ int cmd_script(int argc, char **argv)
 	struct hwp_outbuf out;
 	struct hwp_json_writer *jw = NULL;
 	rc = 0;
-	if (hwp_outbuf__init(&out, stdout) < 0) {
+	if (hwp__outbuf_init(&out, stdout) < 0) {
 		hwp_session__delete(s);
 		return cli_error("%s", hwp_errmsg());
 	}
-	if (o.json && !(jw = hwp_json_writer__new(&out)))
+	if (o.json && !(jw = hwp__json_writer_new(&out)))
 		rc = cli_error("%s", hwp_errmsg());
 	else if (print_samples(s, &o, &out, jw) < 0)
 		rc = cli_error("%s", hwp_errmsg());
-	hwp_json_writer__delete(jw);
-	int werr = hwp_outbuf__finish(&out);
+	hwp__json_writer_delete(jw);
+	int werr = hwp__outbuf_finish(&out);
 	if (werr && !rc)
 		rc = cli_error("error writing output: %s", hwp_strerror(werr));
 	hwp_session__delete(s);

@@ -131,8 +131,6 @@ struct hwp_mem_report;
 HWP_API int hwp_advisor__add_mem(struct hwp_advisor *a, struct hwp_mem_report *r);
 /* Every finding so far, most share first; valid until the next add. */
 HWP_API const struct hwp_finding *hwp_advisor__findings(struct hwp_advisor *a, size_t *n);
-/* The options in effect (defaults filled in). */
-HWP_API const struct hwp_advise_opts *hwp_advisor__opts(const struct hwp_advisor *a);
 
 HWP_END_DECLS
 

@@ -99,7 +99,7 @@ struct hwp_branch_collect_opts {
 	   text's address section needs them; the table costs a lookup per
 	   sample and grows with the distinct sampled instructions). */
 	bool no_addresses;
-	/* Count sample IPs per module offset (hwp_branch_collector__ip_samples()),
+	/* Count sample IPs per module offset (hwp__branch_collector_ip_samples()),
 	   the source of profiles from IP samples alone (cpu-clock, cycles
 	   without branch stacks); enum hwp_ip_samples. */
 	unsigned ip_samples;
@@ -155,18 +155,8 @@ HWP_API const struct hwp_branch_table *hwp_branch_collector__ranges(const struct
    of those that cannot have run straight through to their reason. 0 or <0
    (ENOMEM; hwp_errmsg()). */
 HWP_API int hwp_branch_collector__check_ranges(struct hwp_branch_collector *c);
-/* With opts.ranges: the samples' own addresses (IPs) of samples with a
-   branch stack, rows keyed from = to = the address (AutoFDO's address
-   counts). NULL without (or with opts.no_addresses). */
-HWP_API const struct hwp_branch_table *hwp_branch_collector__addresses(const struct hwp_branch_collector *c);
-/* With opts.ip_samples: the samples' IPs, rows keyed from = to = the
-   address, count = samples (one row per distinct address: the table grows
-   with the code sampled, not with the recording). NULL without. */
-HWP_API const struct hwp_branch_table *hwp_branch_collector__ip_samples(const struct hwp_branch_collector *c);
 /* The events whose samples opts.ip_samples counted, in the order first
    seen; *NR of them (at most 16 are kept). */
-HWP_API const struct hwp_evsel *const *hwp_branch_collector__ip_events(const struct hwp_branch_collector *c,
-									 size_t *nr);
 HWP_API const struct hwp_range_stats *hwp_branch_collector__range_stats(const struct hwp_branch_collector *c);
 
 HWP_END_DECLS

@@ -52,9 +52,6 @@ struct hwp_branch_table;
 
 HWP_API struct hwp_branch_table *hwp_branch_table__new(unsigned split);
 HWP_API void hwp_branch_table__delete(struct hwp_branch_table *t);
-/* FLAGS is perf_branch_entry's flags word. Returns 0 or -ENOMEM. */
-HWP_API int hwp_branch_table__add(struct hwp_branch_table *t, const struct hwp_code_loc *from,
-			  const struct hwp_code_loc *to, uint64_t flags);
 /* Adds R's counts under R's key (its split fields kept as the table splits):
    rows of other tables, or of many hosts, merged. 0 or -ENOMEM. */
 HWP_API int hwp_branch_table__add_row(struct hwp_branch_table *t, const struct hwp_branch_row *r);

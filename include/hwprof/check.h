@@ -4,31 +4,31 @@
  * found (hwprof/probe.h): the CPU and what the kernel log said of its PMU,
  * the PMUs with their capabilities, the permission sysctls with what each
  * level means, the Intel LBR format, and what can be recorded here and why
- * not. As text sections or as the members of one JSON object, whose names
- * are defined here, once. The caller opens and closes the object (and may
- * add members of its own, such as the command line it advises).
- *
- *     hwp_json_writer__begin_object(j);
- *     hwp_probe_info__json_members(j, info);
- *     hwp_json_writer__end_object(j);
+ * not. As text sections or as one JSON object, whose member names are
+ * defined here, once.
  */
 #ifndef HWPROF_CHECK_H
 #define HWPROF_CHECK_H
 
+#include <stdio.h>
+
 #include "hwprof/hwprof.h"
-#include "hwprof/json.h"
-#include "hwprof/outbuf.h"
 #include "hwprof/probe.h"
+#include "hwprof/table.h"
 
 HWP_BEGIN_DECLS
 
-/* The sections CPU, PMUs, Permissions, Intel LBR format and Can record,
-   each line as the text report shows it; ends with a blank line. */
-HWP_API void hwp_probe_info__text(struct hwp_outbuf *o, const struct hwp_probe_info *info);
-/* The members cpu, kernel_log, pmus, other_pmus, pmus_error, permissions,
-   perf_capabilities and can (branch_depth, core_pmu, one verdict
-   {yes, why} per capability). */
-HWP_API void hwp_probe_info__json_members(struct hwp_json_writer *j, const struct hwp_probe_info *info);
+/*
+ * Writes INFO to FP: with HWP_TABLE_TEXT the sections CPU, PMUs,
+ * Permissions, Intel LBR format and Can record, each ending with a blank
+ * line, then ADVICE_TEXT (may be NULL); with HWP_TABLE_JSON one object with
+ * the members cpu, kernel_log, pmus, other_pmus, pmus_error, permissions,
+ * perf_capabilities and can (branch_depth, core_pmu, one verdict {yes, why}
+ * per capability), then "advice": ADVICE_JSON when not NULL. The advice is
+ * the caller's (what to run here). 0 or <0 (hwp_errmsg()).
+ */
+HWP_API int hwp_probe_info__write(const struct hwp_probe_info *info, enum hwp_table_format fmt,
+				  const char *advice_text, const char *advice_json, FILE *fp);
 
 HWP_END_DECLS
 

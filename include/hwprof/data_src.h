@@ -62,14 +62,6 @@ struct hwp_data_src {
 };
 
 HWP_API void hwp_data_src__decode(uint64_t v, struct hwp_data_src *d);
-HWP_API uint64_t hwp_data_src__encode(const struct hwp_data_src *d);
-
-/*
- * perf 6.1's `perf script -F data_src` decoding after the hex value:
- * "|OP LOAD|LVL L1 or L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK  N/A".
- * Writes at most SZ bytes with a NUL; returns the length it needed.
- */
-HWP_API size_t hwp_data_src__format(uint64_t v, char *buf, size_t sz);
 
 /* Where a memory access was served from, coarsely, for breakdowns. */
 enum hwp_mem_source {

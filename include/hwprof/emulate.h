@@ -14,7 +14,7 @@
  *
  * The library never prints and installs no signal handler: a caller that
  * wants Ctrl-C to stop the program (and still get a file) forwards signals
- * to hwp_emu__pid().
+ * to hwp__emu_pid().
  */
 #ifndef HWPROF_EMULATE_H
 #define HWPROF_EMULATE_H
@@ -80,7 +80,6 @@ struct hwp_emu;
 HWP_API struct hwp_emu *hwp_emu__new(const struct hwp_emu_opts *opts);
 /* Starts qemu; returns its pid, or <0 (hwp_errmsg()). */
 HWP_API pid_t hwp_emu__start(struct hwp_emu *s);
-HWP_API pid_t hwp_emu__pid(const struct hwp_emu *s);
 /* 0 when qemu ended (RES says how), -EINTR when interrupted, <0 on error. */
 HWP_API int hwp_emu__wait(struct hwp_emu *s, struct hwp_emu_result *res);
 /* How far a running recording got (for a progress display): samples so far
@@ -92,10 +91,6 @@ HWP_API int hwp_emu__progress(const struct hwp_emu *s, struct hwp_emu_progress *
 /* Converts the recording; 0 or <0. Works on whatever was recorded. */
 HWP_API int hwp_emu__finish(struct hwp_emu *s, struct hwp_emu_result *res);
 HWP_API void hwp_emu__delete(struct hwp_emu *s);
-
-/* The plugin's branch-kind mask and call-stack flag for a branch filter; <0 when
-   the filter asks for nothing emulation can record (kernel-only). */
-HWP_API int hwp_emu__filter_kinds(uint64_t branch_filter, uint32_t *kinds, bool *callstack);
 
 HWP_END_DECLS
 

@@ -56,9 +56,6 @@ struct hwp_export_row {
 	uint64_t hist[HWP_EXPORT_HIST];
 };
 
-/* The cycle histogram bucket of CYCLES (0 = not recorded). */
-HWP_API unsigned hwp_export_hist_bucket(uint64_t cycles);
-
 struct hwp_export;
 
 struct hwp_export_opts {
@@ -79,16 +76,12 @@ HWP_API struct hwp_export *hwp_export__new(struct hwp_branch_collector *c, struc
 					   const struct hwp_export_opts *opts);
 HWP_API void hwp_export__delete(struct hwp_export *e);
 HWP_API const struct hwp_export_row *hwp_export__rows(const struct hwp_export *e, size_t *n);
-HWP_API const char *hwp_export__host(const struct hwp_export *e);
-HWP_API void hwp_export__window(const struct hwp_export *e, int64_t *start, int64_t *end);
 
 enum hwp_export_format {
 	HWP_EXPORT_TSV,  /* ClickHouse's TabSeparated: \t \n \\ escaped; arrays as [a,b] */
 	HWP_EXPORT_CSV,  /* RFC 4180 */
 	HWP_EXPORT_JSON, /* JSON lines: one object a row */
 };
-/* The column names, in the order the text formats write them, comma-separated. */
-HWP_API const char *hwp_export__columns(void);
 /* Writes rows [first, first + n) of E to FP (NAMES: a header line for TSV
    and CSV). 0 or <0 (hwp_errmsg()). */
 HWP_API int hwp_export__write(const struct hwp_export *e, size_t first, size_t n,

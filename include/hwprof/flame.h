@@ -20,7 +20,6 @@
 
 #include "hwprof/callgraph.h"
 #include "hwprof/hwprof.h"
-#include "hwprof/outbuf.h"
 #include "hwprof/session.h"
 
 HWP_BEGIN_DECLS
@@ -55,8 +54,6 @@ struct hwp_flame_svg_opts {
 };
 /* The SVG. 0 or <0 (write error, bad opts). */
 HWP_API int hwp_flame__write_svg(struct hwp_flame *f, FILE *fp, const struct hwp_flame_svg_opts *opts);
-/* The same into O (an in-memory outbuf for a page that inlines it). */
-HWP_API int hwp_flame__render_svg(struct hwp_flame *f, struct hwp_outbuf *o, const struct hwp_flame_svg_opts *opts);
 
 HWP_END_DECLS
 

@@ -121,8 +121,6 @@ HWP_API int hwp_flow__branch_kind(struct hwp_flow *f, const struct hwp_code_loc 
 
 /* Sorted by count, descending (then module, offset). */
 HWP_API const struct hwp_flow_block *hwp_flow__blocks(const struct hwp_flow *f, size_t *n);
-/* The block starting at START, NULL when none does. */
-HWP_API const struct hwp_flow_block *hwp_flow__block_at(const struct hwp_flow *f, const struct hwp_code_loc *start);
 
 /* One target of an indirect jump or call. */
 struct hwp_flow_target {

@@ -36,9 +36,6 @@ HWP_API const char *hwp_version(void);
  */
 HWP_API const char *hwp_errmsg(void);
 HWP_API const char *hwp_strerror(int err);
-/* Records a detailed message and returns -err_code (err_code > 0). */
-HWP_API int hwp_set_error(int err_code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-HWP_API void hwp_clear_error(void);
 
 /*
  * Logging: library code never prints. Warnings, notes and debug detail go to
@@ -53,8 +50,6 @@ enum hwp_log_level {
 };
 typedef void (*hwp_log_fn)(void *ctx, enum hwp_log_level level, const char *msg);
 HWP_API void hwp_set_log(hwp_log_fn fn, void *ctx);
-HWP_API void hwp_log(enum hwp_log_level level, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 HWP_END_DECLS
 

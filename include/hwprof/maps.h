@@ -134,15 +134,6 @@ HWP_API const struct hwp_map *hwp_machine__find_map(const struct hwp_machine *m,
 /* The maps of T's process / of the kernel, sorted by start, not
    overlapping. Threads of one process return the same array. */
 HWP_API size_t hwp_thread__maps(const struct hwp_thread *t, const struct hwp_map **maps);
-HWP_API size_t hwp_machine__kernel_maps(const struct hwp_machine *m, const struct hwp_map **maps);
-
-/* Changes whenever maps or threads may have moved: pointers from the lookups
-   above stay valid while it does not. */
-HWP_API uint64_t hwp_machine__generation(const struct hwp_machine *m);
-
-/* perf's rules for file names, exposed for tests and the symbolizer. */
-HWP_API bool hwp_map_name__is_identity(const char *filename, uint32_t flags);
-HWP_API bool hwp_map_name__is_vdso(const char *filename);
 
 HWP_END_DECLS
 

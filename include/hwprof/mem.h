@@ -39,25 +39,9 @@ struct hwp_mem_access {
 	bool load, store, hitm, has_addr;
 };
 
-/*
- * Decodes sample EV when it carries memory information: DATA_SRC (with
- * ADDR, WEIGHT or WEIGHT_STRUCT, PHYS_ADDR, DATA_PAGE_SIZE when present), or
- * the RAW registers of an AMD ibs_op event (IBS_RAW true: the caller knows
- * the event is ibs_op; the IBS data source becomes a data_src value, see
- * hwp_ibs_op__data_src()). Returns 1 (A filled), 0 when EV is not a memory
- * sample (an IBS op that neither loads nor stores), <0 on malformed raw data
- * (hwp_errmsg()).
- */
-HWP_API int hwp_mem_access__decode(const struct hwp_event *ev, bool ibs_raw, struct hwp_mem_access *a);
-
-/* True when EVSEL is an AMD IBS op event (by its name "ibs_op..." or its PMU
-   type in the recording's PMU mappings). */
-HWP_API bool hwp_mem__evsel_is_ibs_op(struct hwp_session *s, const struct hwp_evsel *evsel);
-
 /* log2 latency buckets: bucket 0 holds latencies 0-1, bucket i (i >= 1)
    holds [2^i, 2^(i+1)), the last one everything from 2^(BUCKETS-1). */
 #define HWP_MEM_HIST_BUCKETS 20
-HWP_API unsigned hwp_mem__hist_bucket(uint32_t latency);
 
 /* Counts over a set of accesses. Latency sums are over every access that
    carries one (a store's weight is often 0). */
@@ -117,8 +101,6 @@ HWP_API int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event
 HWP_API int hwp_mem_report__read(struct hwp_mem_report *r);
 
 HWP_API const struct hwp_mem_stats *hwp_mem_report__totals(const struct hwp_mem_report *r);
-/* Samples that named no memory access (other events, IBS non-memory ops). */
-HWP_API uint64_t hwp_mem_report__skipped(const struct hwp_mem_report *r);
 /* Histogram by data source over every access: hist[bucket][source]. */
 HWP_API const uint64_t (*hwp_mem_report__hist_by_source(const struct hwp_mem_report *r))[HWP_MEM_SRC__COUNT];
 /* True when some sample's values were modelled (emulated recording). */
@@ -142,7 +124,6 @@ struct hwp_mem_record {
 HWP_API size_t hwp_mem_report__records(const struct hwp_mem_report *r,
 				       const struct hwp_mem_record **out);
 HWP_API struct hwp_session *hwp_mem_report__session(const struct hwp_mem_report *r);
-HWP_API unsigned hwp_mem_report__cache_line(const struct hwp_mem_report *r);
 
 HWP_END_DECLS
 

@@ -28,9 +28,6 @@ struct hwp_mispredict_row {
 	double share;              /* of all mispredicts, 0..1 */
 };
 
-/* Wilson score interval for K successes in N trials at normal quantile Z. */
-HWP_API void hwp_wilson_interval(uint64_t k, uint64_t n, double z, double *lo, double *hi);
-
 /* Rows sorted by mispredicted (then sampled) descending; *NR set. Caller
    frees. NULL + errno (EINVAL, ENOMEM) and hwp_errmsg() on failure. */
 HWP_API struct hwp_mispredict_row *hwp_mispredicts__build(const struct hwp_branch_table *t, size_t *nr,

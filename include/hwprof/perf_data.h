@@ -44,10 +44,6 @@ struct hwp_attr {
 	uint64_t config3;
 };
 
-/* Writes A as a perf_event_attr of SIZE bytes (its size field = SIZE; fields
-   beyond SIZE, i.e. a newer ABI's, are dropped). */
-HWP_API void hwp_attr__encode(const struct hwp_attr *a, uint8_t *out, size_t size);
-
 static inline bool hwp_attr__flag(const struct hwp_attr *a, enum hwp_attr_flag f)
 {
 	return (a->flags >> f) & 1;
@@ -85,10 +81,6 @@ struct hwp_branch_entry {
 HWP_API void hwp_branch_entry__decode(uint64_t from, uint64_t to, uint64_t flags,
 			      struct hwp_branch_entry *e);
 HWP_API uint64_t hwp_branch_entry__encode_flags(const struct hwp_branch_entry *e);
-/* perf's name for a branch type (COND, CALL, RET, ...; EXTEND_ABI types are
-   named by new_type): "" for type 0, "(null)" for new_type values perf has no
-   name for, as perf 6.1 prints them. */
-HWP_API const char *hwp_branch_entry__type_name(const struct hwp_branch_entry *e);
 
 /* A byte range inside the current record. */
 struct hwp_bytes {
@@ -252,10 +244,6 @@ HWP_API void hwp_reader__delete(struct hwp_reader *r);
 /* 1: EV holds the next record; 0: end of data; <0: error (hwp_errmsg()). */
 HWP_API int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev);
 
-/* Re-parses a record (e.g. one kept from earlier) into EV. */
-HWP_API int hwp_reader__parse(struct hwp_reader *r, const uint8_t *data, uint32_t size,
-		      uint64_t file_offset, uint64_t index, struct hwp_event *ev);
-
 HWP_API bool hwp_reader__is_pipe(const struct hwp_reader *r);
 HWP_API const char *hwp_reader__path(const struct hwp_reader *r);
 HWP_API uint64_t hwp_reader__file_size(const struct hwp_reader *r);
@@ -266,13 +254,6 @@ HWP_API const struct hwp_evsel *hwp_reader__evsel(const struct hwp_reader *r, si
 HWP_API const struct hwp_header_info *hwp_reader__header(const struct hwp_reader *r);
 /* attr size stored in the file header (attr + 16), 0 in pipe mode */
 HWP_API uint64_t hwp_reader__file_attr_size(const struct hwp_reader *r);
-/*
- * Mapped input pages behind the read position go back to the page cache as
- * reading goes on (RSS stays flat on huge files). Views of earlier records stay
- * valid: touching one faults its page in again. A caller that keeps many such
- * views (hwp_ordered) calls this now and then to drop those pages once more.
- */
-HWP_API void hwp_reader__drop_released_pages(struct hwp_reader *r);
 /* true when the input was perf script text, not perf.data */
 HWP_API bool hwp_reader__is_text(const struct hwp_reader *r);
 

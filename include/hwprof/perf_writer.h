@@ -75,7 +75,7 @@ HWP_API int hwp_writer__set_host_features(struct hwp_writer *w);
 /*
  * Notes on what gets written:
  * - attrs are written at 128 bytes (PERF_ATTR_SIZE_VER7) so perf 6.1 reads
- *   them; config3 (VER8) is dropped, with a hwp_log() note when non-zero.
+ *   them; config3 (VER8) is dropped, with a hwp__log() note when non-zero.
  * - all attrs must be added before the first record (-EBUSY after).
  * - with several attrs, their sample_types must let perf route samples (all
  *   IDENTIFIER, or all ID at the same position from the start and from the

@@ -172,18 +172,6 @@ HWP_API const char *hwp_probe_info__core_pmu(const struct hwp_probe_info *info);
  */
 HWP_API int hwp_probe__run(const struct hwp_probe_opts *opts, struct hwp_probe_info *info);
 
-/* The individual probes (each sets only its part of INFO): 0 or -EINVAL. */
-HWP_API int hwp_probe__cpu(const char *procfs_root, bool use_cpuid, struct hwp_probe_info *info);
-HWP_API int hwp_probe__perms(const char *procfs_root, struct hwp_probe_info *info);
-HWP_API int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info);
-/* Finds the kernel's PMU line in <dev_root>/kmsg (a device, or a text file
-   holding the log); USE_SYSLOG falls back to klogctl() when it is unreadable. */
-HWP_API int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info *info);
-/* Intel only: IA32_PERF_CAPABILITIES from <dev_root>/cpu/0/msr. */
-HWP_API int hwp_probe__perf_caps(const char *dev_root, struct hwp_probe_info *info);
-/* Fills the verdicts from what the probes found. */
-HWP_API void hwp_probe__verdicts(struct hwp_probe_info *info);
-
 HWP_API const char *hwp_pmu_kind__name(enum hwp_pmu_kind k);
 HWP_API const char *hwp_cpu_vendor__name(enum hwp_cpu_vendor v);
 /* What perf_event_paranoid level L blocks for unprivileged users. */

@@ -24,7 +24,6 @@
 #include "hwprof/branch_table.h"
 #include "hwprof/c2c.h"
 #include "hwprof/callgraph.h"
-#include "hwprof/chart.h"
 #include "hwprof/code_loc.h"
 #include "hwprof/export.h"
 #include "hwprof/flow.h"
@@ -262,6 +261,10 @@ HWP_API struct hwp_table *hwp_report__mem_selected_histogram(struct hwp_mem_repo
 /* The '#' lines text puts above them: totals, the data sources, and the
    latency histogram as bars; INPUT names the recording. */
 HWP_API void hwp_report__print_mem_overview(const struct hwp_mem_report *r, const char *input, FILE *out);
+/* Writes C (from hwp_report__timing_chart() or hwp_report__mem_chart()) to
+   FP as a standalone SVG file and deletes it (also when writing fails).
+   0 or <0 (hwp_errmsg()). */
+HWP_API int hwp_report__write_svg(struct hwp_chart *c, FILE *fp);
 /* R's latency histogram as a chart, stacked by data source, INPUT in its
    title (hwprof mem --svg). NULL: hwp_errmsg(). */
 HWP_API struct hwp_chart *hwp_report__mem_chart(const struct hwp_mem_report *r, const char *input);

@@ -11,7 +11,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hwprof/outbuf.h"
 #include "hwprof/hwprof.h"
 
 HWP_BEGIN_DECLS
@@ -57,7 +56,6 @@ HWP_API size_t hwp_table__columns(const struct hwp_table *t);
 /* HTML: a <table> of the text columns (class "hwp"; number cells carry
    their raw value in data-v), for a page to embed. */
 enum hwp_table_format { HWP_TABLE_TEXT, HWP_TABLE_JSON, HWP_TABLE_CSV, HWP_TABLE_HTML };
-HWP_API void hwp_table__render(const struct hwp_table *t, enum hwp_table_format f, struct hwp_outbuf *o);
 
 HWP_END_DECLS
 

@@ -19,6 +19,8 @@
 #include "hwprof/mem.h"
 #include "util/opts.h"
 #include "util/vec.h"
+#include "analysis/advise_internal.h"
+#include "util/error.h"
 
 #define CACHE_LINE 64u
 
@@ -75,7 +77,7 @@ struct hwp_advisor *hwp_advisor__new(const struct hwp_advise_opts *opts)
 	struct hwp_advisor *a = calloc(1, sizeof(*a));
 
 	if (!a) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
 	if (HWP_OPTS_LOAD(opts, &a->o, struct hwp_advise_opts)) {
@@ -110,7 +112,7 @@ void hwp_advisor__delete(struct hwp_advisor *a)
 	free(a);
 }
 
-const struct hwp_advise_opts *hwp_advisor__opts(const struct hwp_advisor *a)
+const struct hwp_advise_opts *hwp__advisor_opts(const struct hwp_advisor *a)
 {
 	return &a->o;
 }
@@ -120,7 +122,7 @@ static struct hwp_finding *add(struct hwp_advisor *a, unsigned kind, const struc
 	struct hwp_finding *f = HWP_VEC_PUSH(a->v, a->nr, a->cap);
 
 	if (!f) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
 	memset(f, 0, sizeof(*f));
@@ -284,7 +286,7 @@ static int spread_one(struct hwp_advisor *a, const struct fn_block *fb, size_t n
 
 			if (!p) {
 				free(lines);
-				return hwp_set_error(ENOMEM, "out of memory");
+				return hwp__set_error(ENOMEM, "out of memory");
 			}
 			*p = l;
 		}
@@ -320,7 +322,7 @@ static int spread_findings(struct hwp_advisor *a, struct hwp_flow *fl, struct hw
 	int err = 0;
 
 	if (!fb)
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		struct hwp_symbol_info si;
 
@@ -349,7 +351,7 @@ int hwp_advisor__add_flow(struct hwp_advisor *a, struct hwp_flow *fl, struct hwp
 	int err;
 
 	if (!ends)
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		ends[i] = (struct block_end){ b[i].last.module, b[i].last.offset, &b[i] };
 		total += (double)(b[i].count * b[i].insns);

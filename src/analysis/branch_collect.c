@@ -10,6 +10,7 @@
 #include "hwprof/perf_abi.h"
 #include "session/session_internal.h"
 #include "util/bytes.h"
+#include "util/error.h"
 #include "util/opts.h"
 
 struct hwp_branch_collector {
@@ -59,12 +60,12 @@ struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 	struct hwp_branch_collector *c;
 
 	if (!s) {
-		hwp_set_error(EINVAL, "branch collector: no session given");
+		hwp__set_error(EINVAL, "branch collector: no session given");
 		return NULL;
 	}
 	c = calloc(1, sizeof(*c));
 	if (!c) {
-		hwp_set_error(ENOMEM, "%s: out of memory making the branch collector", hwp_session__path(s));
+		hwp__set_error(ENOMEM, "%s: out of memory making the branch collector", hwp_session__path(s));
 		return NULL;
 	}
 	if (HWP_OPTS_LOAD(opts, &c->o, struct hwp_branch_collect_opts)) {
@@ -78,7 +79,7 @@ struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 	if (!c->o.dup_stride)
 		c->o.dup_stride = 0x1000;
 	if (c->o.ip_samples > HWP_IP_SAMPLES_ALL) {
-		hwp_set_error(EINVAL, "branch collector: unknown IP sample mode %u", c->o.ip_samples);
+		hwp__set_error(EINVAL, "branch collector: unknown IP sample mode %u", c->o.ip_samples);
 		free(c);
 		errno = EINVAL;
 		return NULL;
@@ -128,7 +129,7 @@ struct hwp_branch_collector *hwp_branch_collector__from_tables(struct hwp_symbol
 		free(c);
 		hwp_branch_table__delete(table);
 		hwp_branch_table__delete(ranges);
-		hwp_set_error(ENOMEM, "out of memory making the branch collector");
+		hwp__set_error(ENOMEM, "out of memory making the branch collector");
 		return NULL;
 	}
 	c->o.sz = sizeof(c->o);
@@ -210,8 +211,8 @@ static int add_range(struct hwp_branch_collector *c, const struct hwp_sample *s,
 	if (r == HWP_RANGE_REJECT_NR) {
 		size_t before = hwp_branch_table__size(c->ranges);
 
-		if (hwp_branch_table__add(c->ranges, start, end, 0) < 0)
-			return hwp_set_error(ENOMEM, "out of memory counting ranges");
+		if (hwp__branch_table_add(c->ranges, start, end, 0) < 0)
+			return hwp__set_error(ENOMEM, "out of memory counting ranges");
 		if (hwp_branch_table__size(c->ranges) != before)
 			c->rst.checked = false;
 		c->rst.accepted++;
@@ -233,8 +234,8 @@ static int add_ip(struct hwp_branch_collector *c, const struct hwp_event *ev, co
 	hwp__session_enter_thread(c->session, th);
 	if ((err = hwp__session_resolve(c->session, 0, ev->sample.ip, &ip)) < 0)
 		return err;
-	if (hwp_branch_table__add(c->ips, &ip, &ip, 0) < 0)
-		return hwp_set_error(ENOMEM, "out of memory counting sample addresses");
+	if (hwp__branch_table_add(c->ips, &ip, &ip, 0) < 0)
+		return hwp__set_error(ENOMEM, "out of memory counting sample addresses");
 	c->st.ip_samples++;
 	for (i = 0; i < c->n_ip_ev && c->ip_ev[i] != ev->evsel; i++)
 		;
@@ -264,9 +265,9 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 	if (bst & HWP_BRANCH_NO_FLAGS)
 		c->st.no_flags_filter = true;
 	if ((bst & HWP_BRANCH_CALL_STACK) && c->ranges)
-		return hwp_set_error(EINVAL, "%s: branch stacks recorded in LBR call-stack mode are call chains, "
-				     "not sequences of branches: they give no fall-through ranges",
-				     hwp_session__path(c->session));
+		return hwp__set_error(EINVAL, "%s: branch stacks recorded in LBR call-stack mode are call chains, "
+				      "not sequences of branches: they give no fall-through ranges",
+				      hwp_session__path(c->session));
 	if (bst & HWP_BRANCH_CALL_STACK) {
 		/* A call stack, not recent branches: not counted as branches. */
 		c->st.call_stack_mode = true;
@@ -304,8 +305,8 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 
 		if (err < 0)
 			return err;
-		if (hwp_branch_table__add(c->addrs, &ip, &ip, 0) < 0)
-			return hwp_set_error(ENOMEM, "out of memory counting sample addresses");
+		if (hwp__branch_table_add(c->addrs, &ip, &ip, 0) < 0)
+			return hwp__set_error(ENOMEM, "out of memory counting sample addresses");
 	}
 
 	for (uint64_t i = 0; i < s->branch_nr; i++) {
@@ -317,13 +318,13 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 		if ((err = hwp__session_resolve(c->session, 0, ld64(p), &from)) < 0 ||
 		    (err = hwp__session_resolve(c->session, 1, ld64(p + 8), &to)) < 0)
 			return err;
-		if (hwp_branch_table__add(c->table, &from, &to, flags) < 0)
-			return hwp_set_error(ENOMEM, "out of memory counting branches");
+		if (hwp__branch_table_add(c->table, &from, &to, flags) < 0)
+			return hwp__set_error(ENOMEM, "out of memory counting branches");
 		/* the block from this entry's target to the newer entry's source */
 		if (blocks && i && to.module == newer_from.module && to.module >= 0 &&
 		    to.offset < newer_from.offset &&
-		    hwp_branch_table__add(c->blocks, &to, &newer_from, newer_flags) < 0)
-			return hwp_set_error(ENOMEM, "out of memory counting basic blocks");
+		    hwp__branch_table_add(c->blocks, &to, &newer_from, newer_flags) < 0)
+			return hwp__set_error(ENOMEM, "out of memory counting basic blocks");
 		if (c->ranges && i && (err = add_range(c, s, i, &to, &newer_from, all_branches)) < 0)
 			return err;
 		newer_from = from;
@@ -391,7 +392,7 @@ int hwp_branch_collector__check_ranges(struct hwp_branch_collector *c)
 			return -ENOMEM;
 		int err = hwp__branch_table_retain(c->ranges, c->ranges_checked, keep_range, &k);
 		if (err || k.err)
-			return hwp_set_error(ENOMEM, "out of memory checking ranges");
+			return hwp__set_error(ENOMEM, "out of memory checking ranges");
 	}
 	rows = hwp_branch_table__rows(c->ranges, &n);
 	c->ranges_checked = n;
@@ -450,17 +451,17 @@ const struct hwp_range_stats *hwp_branch_collector__range_stats(const struct hwp
 	return &c->rst;
 }
 
-const struct hwp_branch_table *hwp_branch_collector__addresses(const struct hwp_branch_collector *c)
+const struct hwp_branch_table *hwp__branch_collector_addresses(const struct hwp_branch_collector *c)
 {
 	return c->addrs;
 }
 
-const struct hwp_branch_table *hwp_branch_collector__ip_samples(const struct hwp_branch_collector *c)
+const struct hwp_branch_table *hwp__branch_collector_ip_samples(const struct hwp_branch_collector *c)
 {
 	return c->ips;
 }
 
-const struct hwp_evsel *const *hwp_branch_collector__ip_events(const struct hwp_branch_collector *c, size_t *nr)
+const struct hwp_evsel *const *hwp__branch_collector_ip_events(const struct hwp_branch_collector *c, size_t *nr)
 {
 	*nr = c->n_ip_ev;
 	return c->ip_ev;

@@ -29,4 +29,19 @@ const char *hwp__branch_collector_name(const struct hwp_branch_collector *c);
 /* The session C reads (NULL for one made from tables). */
 struct hwp_session *hwp__branch_collector_session(const struct hwp_branch_collector *c);
 
+/* With opts.ranges: the samples' own addresses (IPs) of samples with a
+   branch stack, rows keyed from = to = the address (AutoFDO's address
+   counts). NULL without (or with opts.no_addresses). */
+const struct hwp_branch_table *hwp__branch_collector_addresses(const struct hwp_branch_collector *c);
+
+/* The events whose samples opts.ip_samples counted, in the order first
+   seen; *NR of them (at most 16 are kept). */
+const struct hwp_evsel *const *hwp__branch_collector_ip_events(const struct hwp_branch_collector *c,
+									 size_t *nr);
+
+/* With opts.ip_samples: the samples' IPs, rows keyed from = to = the
+   address, count = samples (one row per distinct address: the table grows
+   with the code sampled, not with the recording). NULL without. */
+const struct hwp_branch_table *hwp__branch_collector_ip_samples(const struct hwp_branch_collector *c);
+
 #endif

@@ -15,6 +15,7 @@
 
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
+#include "util/error.h"
 
 #define UNSUPPORTED (-1)
 
@@ -146,18 +147,18 @@ int hwp_branch_keys__parse(const char *spec, enum hwp_branch_key_id *keys, size_
 		if (i < 0 || perf_keys[i].key == UNSUPPORTED) {
 			known_keys(known, sizeof(known));
 			if (i < 0)
-				return hwp_set_error(EINVAL, "sort keys: unknown key '%.*s' (known: %s)", (int)len, p,
-						     known);
-			return hwp_set_error(ENOTSUP, "sort keys: '%.*s' is perf's '%s' key, which branch reports do not offer (known: %s)",
-					     (int)len, p, perf_keys[i].name, known);
+				return hwp__set_error(EINVAL, "sort keys: unknown key '%.*s' (known: %s)", (int)len, p,
+						      known);
+			return hwp__set_error(ENOTSUP, "sort keys: '%.*s' is perf's '%s' key, which branch reports do not offer (known: %s)",
+					      (int)len, p, perf_keys[i].name, known);
 		}
 		if (n == max)
-			return hwp_set_error(EINVAL, "sort keys: more than %zu keys", max);
+			return hwp__set_error(EINVAL, "sort keys: more than %zu keys", max);
 		keys[n++] = (enum hwp_branch_key_id)perf_keys[i].key;
 		p += len;
 	}
 	if (n == 0)
-		return hwp_set_error(EINVAL, "sort keys: none given");
+		return hwp__set_error(EINVAL, "sort keys: none given");
 	return (int)n;
 }
 

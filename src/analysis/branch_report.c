@@ -22,6 +22,7 @@
 #include "util/hashmap.h"
 #include "util/opts.h"
 #include "util/vec.h"
+#include "util/error.h"
 
 static const char *type_text(uint8_t type)
 {
@@ -62,7 +63,7 @@ static uint64_t intern(struct hwp_branch_report *r, const char *text)
 	const char **slot = HWP_VEC_PUSH(r->texts, r->ntexts, r->captexts);
 	if (!slot)
 		return ~0ULL;
-	if (!(*slot = hwp_arena__strndup(&r->arena, text, SIZE_MAX)) ||
+	if (!(*slot = hwp__arena_strndup(&r->arena, text, SIZE_MAX)) ||
 	    hwp__hashmap_add(&r->text_map, h, r->ntexts - 1) < 0) {
 		r->ntexts--;
 		return ~0ULL;
@@ -306,18 +307,18 @@ struct hwp_branch_report *hwp_branch_report__new_opts(const struct hwp_branch_ta
 
 	if (!t || !keys || nkeys == 0 || nkeys >= HWP_MAX_SORT_KEYS) {
 		if (!t)
-			hwp_set_error(EINVAL, "branch report: no branch table given");
+			hwp__set_error(EINVAL, "branch report: no branch table given");
 		else if (!keys || nkeys == 0)
-			hwp_set_error(EINVAL, "branch report: no sort keys given");
+			hwp__set_error(EINVAL, "branch report: no sort keys given");
 		else
-			hwp_set_error(EINVAL, "branch report: %zu sort keys, at most %d are supported", nkeys,
-				      HWP_MAX_SORT_KEYS - 1);
+			hwp__set_error(EINVAL, "branch report: %zu sort keys, at most %d are supported", nkeys,
+				       HWP_MAX_SORT_KEYS - 1);
 		return NULL;
 	}
 	const struct hwp_branch_row *in = hwp_branch_table__rows(t, &n);
 	r = calloc(1, sizeof(*r));
 	if (!r) {
-		hwp_set_error(ENOMEM, "out of memory building the branch report");
+		hwp__set_error(ENOMEM, "out of memory building the branch report");
 		return NULL;
 	}
 	r->nkeys = nkeys;
@@ -372,7 +373,7 @@ struct hwp_branch_report *hwp_branch_report__new_opts(const struct hwp_branch_ta
 		row->key = in[rep[i]].key;
 		for (size_t k = 0; k < nkeys; k++) {
 			render_cell(r, sym, keys[k], &row->key, cell, sizeof(cell));
-			row->cells[k] = hwp_arena__strndup(&r->arena, cell, sizeof(cell));
+			row->cells[k] = hwp__arena_strndup(&r->arena, cell, sizeof(cell));
 			if (!row->cells[k])
 				goto oom;
 		}
@@ -393,7 +394,7 @@ oom:
 	free(tmp);
 	free(rep);
 	hwp_branch_report__delete(r);
-	hwp_set_error(ENOMEM, "out of memory building the branch report (%zu branch rows)", n);
+	hwp__set_error(ENOMEM, "out of memory building the branch report (%zu branch rows)", n);
 	return NULL;
 }
 
@@ -407,7 +408,7 @@ void hwp_branch_report__delete(struct hwp_branch_report *r)
 	hwp__hashmap_free(&r->text_map);
 	hwp__ipc_delete(r->ipc);
 	hwp__file_cache_free(&r->files);
-	hwp_arena__free(&r->arena);
+	hwp__arena_free(&r->arena);
 	free(r);
 }
 

@@ -14,6 +14,7 @@
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
+#include "util/error.h"
 
 struct hwp_branch_table {
 	unsigned split;
@@ -61,7 +62,7 @@ struct hwp_branch_table *hwp_branch_table__new(unsigned split)
 	struct hwp_branch_table *t = calloc(1, sizeof(*t));
 
 	if (!t) {
-		hwp_set_error(ENOMEM, "out of memory making a branch table");
+		hwp__set_error(ENOMEM, "out of memory making a branch table");
 		return NULL;
 	}
 	t->split = split;
@@ -100,7 +101,7 @@ static struct hwp_branch_row *insert(struct hwp_branch_table *t, uint64_t h,
 	return r;
 }
 
-int hwp_branch_table__add(struct hwp_branch_table *t, const struct hwp_code_loc *from,
+int hwp__branch_table_add(struct hwp_branch_table *t, const struct hwp_code_loc *from,
 			  const struct hwp_code_loc *to, uint64_t flags)
 {
 	bool mispred = flags & 1, predicted = (flags >> 1) & 1;
@@ -130,7 +131,7 @@ int hwp_branch_table__add(struct hwp_branch_table *t, const struct hwp_code_loc 
 		}
 	}
 	if (!r && !(r = insert(t, h, from, to, x)))
-		return hwp_set_error(ENOMEM, "out of memory adding branch row %zu to the branch table", t->nr + 1);
+		return hwp__set_error(ENOMEM, "out of memory adding branch row %zu to the branch table", t->nr + 1);
 	r->c.count++;
 	r->c.mispred += mispred && !predicted;
 	r->c.predicted += predicted;
@@ -168,7 +169,7 @@ int hwp_branch_table__add_row(struct hwp_branch_table *t, const struct hwp_branc
 		}
 	}
 	if (!r && !(r = insert(t, h, &k->from, &k->to, x)))
-		return hwp_set_error(ENOMEM, "out of memory adding branch row %zu to the branch table", t->nr + 1);
+		return hwp__set_error(ENOMEM, "out of memory adding branch row %zu to the branch table", t->nr + 1);
 	r->c.count += row->c.count;
 	r->c.mispred += row->c.mispred;
 	r->c.predicted += row->c.predicted;
@@ -216,7 +217,7 @@ int hwp__branch_table_retain(struct hwp_branch_table *t, size_t first,
 
 		if (hwp__hashmap_add(&map, key_hash(&k->from, &k->to, x), i) < 0) {
 			hwp__hashmap_free(&map);
-			return hwp_set_error(ENOMEM, "out of memory re-indexing the branch table");
+			return hwp__set_error(ENOMEM, "out of memory re-indexing the branch table");
 		}
 	}
 	hwp__hashmap_free(&t->map);

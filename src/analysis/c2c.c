@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/mem_internal.h"
 #include "hwprof/c2c.h"
+#include "util/error.h"
 #include "util/vec.h"
 
 struct hwp_c2c {
@@ -199,7 +201,7 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	for (size_t i = 0; i < n; i++)
 		if (recs[i].a.has_addr)
 			idx[m++] = (uint32_t)i;
-	struct c2c_ctx cx = { recs, ~(uint64_t)(hwp_mem_report__cache_line(r) - 1) };
+	struct c2c_ctx cx = { recs, ~(uint64_t)(hwp__mem_report_cache_line(r) - 1) };
 	if (m > 1)
 		qsort_r(idx, m, sizeof(*idx), cmp_rec, &cx);
 	for (size_t i = 0; i < m && !err;) {
@@ -223,7 +225,7 @@ oom:
 	free(tids);
 	free(cpus);
 	hwp_c2c__delete(c);
-	hwp_set_error(ENOMEM, "out of memory");
+	hwp__set_error(ENOMEM, "out of memory");
 	errno = ENOMEM;
 	return NULL;
 }

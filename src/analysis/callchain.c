@@ -13,6 +13,7 @@
 #include "hwprof/maps.h"
 #include "hwprof/perf_abi.h"
 #include "util/bytes.h"
+#include "util/error.h"
 #include "util/hash.h"
 #include "util/vec.h"
 
@@ -34,7 +35,7 @@ struct hwp__stitch_thread {
 
 static int nomem(void)
 {
-	return hwp_set_error(ENOMEM, "out of memory rebuilding call chains");
+	return hwp__set_error(ENOMEM, "out of memory rebuilding call chains");
 }
 
 int hwp__chain_push(struct hwp__chain *c, uint64_t ip, uint8_t flags)

@@ -21,6 +21,7 @@
 #include "util/hashmap.h"
 #include "util/vec.h"
 #include "util/opts.h"
+#include "util/error.h"
 
 #define TERM 0x80000000u     /* trie key flag: the sample's IP's function, a leaf */
 
@@ -76,7 +77,7 @@ struct hwp_call_graph *hwp_call_graph__new(struct hwp_session *s, const struct h
 	struct hwp_call_graph_opts o;
 
 	if (!s) {
-		hwp_set_error(EINVAL, "callgraph: no session given");
+		hwp__set_error(EINVAL, "callgraph: no session given");
 		errno = EINVAL;
 		return NULL;
 	}
@@ -87,7 +88,7 @@ struct hwp_call_graph *hwp_call_graph__new(struct hwp_session *s, const struct h
 	cg = calloc(1, sizeof(*cg));
 	if (!cg || !HWP_VEC_PUSH(cg->nodes, cg->nnodes, cg->nodes_cap)) {
 		free(cg);
-		hwp_set_error(ENOMEM, "out of memory making the call graph");
+		hwp__set_error(ENOMEM, "out of memory making the call graph");
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -118,7 +119,7 @@ void hwp_call_graph__delete(struct hwp_call_graph *cg)
 
 static int nomem(void)
 {
-	return hwp_set_error(ENOMEM, "out of memory counting call stacks");
+	return hwp__set_error(ENOMEM, "out of memory counting call stacks");
 }
 
 /* A function by (module, name), or by (module, offset) when unnamed. */
@@ -142,7 +143,7 @@ static int func_id(struct hwp_call_graph *cg, int32_t module, bool kernel, const
 		}
 	}
 	if (cg->nfuncs >= TERM)
-		return hwp_set_error(EOVERFLOW, "callgraph: too many distinct functions");
+		return hwp__set_error(EOVERFLOW, "callgraph: too many distinct functions");
 	struct hwp_cg_function *f = HWP_VEC_PUSH(cg->funcs, cg->nfuncs, cg->funcs_cap);
 	if (!f || hwp__hashmap_add(&cg->func_map, h, cg->nfuncs - 1) < 0)
 		return nomem();
@@ -234,7 +235,7 @@ static int frame_id(struct hwp_call_graph *cg, const struct hwp_thread *th, uint
 			return 0;
 		}
 	if (cg->nframes >= TERM)
-		return hwp_set_error(EOVERFLOW, "callgraph: too many distinct frames");
+		return hwp__set_error(EOVERFLOW, "callgraph: too many distinct frames");
 	struct frame *fr = HWP_VEC_PUSH(cg->frames, cg->nframes, cg->frames_cap);
 	if (!fr || hwp__hashmap_add(&cg->frame_map, h, cg->nframes - 1) < 0)
 		return nomem();

@@ -6,6 +6,7 @@
 #include "hwprof/file_stats.h"
 #include "hwprof/hwprof.h"
 #include "util/bytes.h"
+#include "util/error.h"
 
 struct hwp_file_stats {
 	struct hwp_file_totals t;
@@ -36,7 +37,7 @@ struct hwp_file_stats *hwp_file_stats__new(void)
 	struct hwp_file_stats *st = malloc(sizeof(*st));
 
 	if (!st) {
-		hwp_set_error(ENOMEM, "out of memory making file statistics");
+		hwp__set_error(ENOMEM, "out of memory making file statistics");
 		return NULL;
 	}
 	hwp_file_stats__reset(st);

@@ -24,6 +24,8 @@
 #include "hwprof/mispredicts.h"
 #include "util/opts.h"
 #include "util/vec.h"
+#include "analysis/flow_internal.h"
+#include "util/error.h"
 
 enum { MARK_LEADER = 1, MARK_END = 2 };
 
@@ -229,11 +231,11 @@ static int walk_ranges(struct hwp_flow *f, const struct hwp_branch_table *ranges
 			err = hwp__code_cache_range(f->cc, r->key.from.module, r->key.from.offset,
 						    r->key.to.offset, collect_insn, f);
 		if (err == -ENOMEM)
-			return hwp_set_error(ENOMEM, "out of memory decoding ranges");
+			return hwp__set_error(ENOMEM, "out of memory decoding ranges");
 		if (!err && f->nscratch)
 			err = count_range(f, r);
 		if (err == -ENOMEM)
-			return hwp_set_error(ENOMEM, "out of memory counting ranges");
+			return hwp__set_error(ENOMEM, "out of memory counting ranges");
 		if (!err) {
 			f->st.ranges_walked++;
 			f->st.range_runs += r->c.count;
@@ -281,13 +283,13 @@ static void finish_cond(struct hwp_flow_cond *c, const struct cond_acc *a, doubl
 	c->not_taken = a->not_taken;
 	c->executions = a->taken + a->not_taken;
 	c->p_taken = c->executions ? (double)a->taken / (double)c->executions : 0;
-	hwp_wilson_interval(a->taken, c->executions, z, &c->p_taken_lo, &c->p_taken_hi);
+	hwp__wilson_interval(a->taken, c->executions, z, &c->p_taken_lo, &c->p_taken_hi);
 	c->taken_entries = a->entries;
 	c->taken_with_info = a->with_info;
 	c->taken_mispredicted = a->mispred;
 	if (a->with_info) {
 		c->mispred_taken = (double)a->mispred / (double)a->with_info;
-		hwp_wilson_interval(a->mispred, a->with_info, z, &c->mispred_taken_lo, &c->mispred_taken_hi);
+		hwp__wilson_interval(a->mispred, a->with_info, z, &c->mispred_taken_lo, &c->mispred_taken_hi);
 		c->mispred_per_exec = c->mispred_taken * c->p_taken;
 		c->mispred_per_exec_lo = c->mispred_taken_lo * c->p_taken_lo;
 		c->mispred_per_exec_hi = c->mispred_taken_hi * c->p_taken_hi;
@@ -509,14 +511,14 @@ struct hwp_flow *hwp_flow__new(struct hwp_branch_collector *c, const struct hwp_
 	struct hwp_flow *f;
 
 	if (!ranges) {
-		hwp_set_error(EINVAL, "flow analysis: %s", c ? "the branch collector counted no ranges"
+		hwp__set_error(EINVAL, "flow analysis: %s", c ? "the branch collector counted no ranges"
 							     : "no branch collector given");
 		errno = EINVAL;
 		return NULL;
 	}
 	f = calloc(1, sizeof(*f));
 	if (!f) {
-		hwp_set_error(ENOMEM, "out of memory making the flow analysis");
+		hwp__set_error(ENOMEM, "out of memory making the flow analysis");
 		return NULL;
 	}
 	if (HWP_OPTS_LOAD(opts, &f->o, struct hwp_flow_opts)) {
@@ -531,7 +533,7 @@ struct hwp_flow *hwp_flow__new(struct hwp_branch_collector *c, const struct hwp_
 	    walk_ranges(f, ranges) < 0 || use_branches(f, branches) < 0 || build_conds(f) < 0 ||
 	    build_blocks(f) < 0) {
 		hwp_flow__delete(f);
-		hwp_set_error(ENOMEM, "out of memory in the flow analysis");
+		hwp__set_error(ENOMEM, "out of memory in the flow analysis");
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -593,7 +595,7 @@ const struct hwp_flow_block *hwp_flow__blocks(const struct hwp_flow *f, size_t *
 	return f->blocks;
 }
 
-const struct hwp_flow_block *hwp_flow__block_at(const struct hwp_flow *f, const struct hwp_code_loc *start)
+const struct hwp_flow_block *hwp__flow_block_at(const struct hwp_flow *f, const struct hwp_code_loc *start)
 {
 	long i = hwp__loc_index_find(&f->block_ix, start->module, start->offset);
 

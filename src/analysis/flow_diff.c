@@ -20,6 +20,7 @@
 #include "analysis/branch_collect_internal.h"
 #include "util/opts.h"
 #include "util/vec.h"
+#include "util/error.h"
 
 /* One comparable item of one side. */
 struct item {
@@ -384,7 +385,7 @@ struct hwp_flow_diff *hwp_flow_diff__new(struct hwp_flow *before, struct hwp_bra
 	int err = -ENOMEM;
 
 	if (!d) {
-		hwp_set_error(ENOMEM, "out of memory comparing recordings");
+		hwp__set_error(ENOMEM, "out of memory comparing recordings");
 		return NULL;
 	}
 	if (HWP_OPTS_LOAD(opts, &d->o, struct hwp_flow_diff_opts)) {
@@ -417,7 +418,7 @@ struct hwp_flow_diff *hwp_flow_diff__new(struct hwp_flow *before, struct hwp_bra
 	side_free(&x);
 	side_free(&y);
 	if (err) {
-		hwp_set_error(ENOMEM, "out of memory comparing recordings");
+		hwp__set_error(ENOMEM, "out of memory comparing recordings");
 		hwp_flow_diff__delete(d);
 		errno = ENOMEM;
 		return NULL;
@@ -513,14 +514,14 @@ int hwp_flow_diff__add_timing(struct hwp_flow_diff *d, struct hwp_timing *before
 	int err = 0;
 
 	if (!d->ids)
-		return hwp_set_error(EINVAL, "comparing latencies: the comparison could not key its items");
+		return hwp__set_error(EINVAL, "comparing latencies: the comparison could not key its items");
 	const struct hwp_timing_block *tb = hwp_timing__blocks(before, &n);
 	for (size_t k = 0; k < n; k++)
 		total += (double)tb[k].d.cycles_sum;
 	if (latency_items(d, &x, before) || latency_items(d, &y, after)) {
 		side_free(&x);
 		side_free(&y);
-		return hwp_set_error(ENOMEM, "out of memory comparing latencies");
+		return hwp__set_error(ENOMEM, "out of memory comparing latencies");
 	}
 	while (!err && i < x.nr[HWP_DIFF_BLOCK] && j < y.nr[HWP_DIFF_BLOCK]) {
 		const struct item *p = &x.v[HWP_DIFF_BLOCK][i], *q = &y.v[HWP_DIFF_BLOCK][j];
@@ -535,7 +536,7 @@ int hwp_flow_diff__add_timing(struct hwp_flow_diff *d, struct hwp_timing *before
 	side_free(&x);
 	side_free(&y);
 	if (err)
-		return hwp_set_error(ENOMEM, "out of memory comparing latencies");
+		return hwp__set_error(ENOMEM, "out of memory comparing latencies");
 	hwp__sort(d->rows, d->nr, sizeof(*d->rows), by_significance_impact);
 	return 0;
 }

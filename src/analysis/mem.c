@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/mem_internal.h"
 #include "hwprof/mem.h"
 #include "util/arena.h"
+#include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/opts.h"
@@ -66,7 +68,7 @@ struct hwp_mem_report {
 	uint32_t *rec_code; /* per record: index into codes */
 };
 
-unsigned hwp_mem__hist_bucket(uint32_t latency)
+unsigned hwp__mem_hist_bucket(uint32_t latency)
 {
 	unsigned b = 0;
 
@@ -77,7 +79,7 @@ unsigned hwp_mem__hist_bucket(uint32_t latency)
 	return b;
 }
 
-bool hwp_mem__evsel_is_ibs_op(struct hwp_session *s, const struct hwp_evsel *e)
+bool hwp__mem_evsel_is_ibs_op(struct hwp_session *s, const struct hwp_evsel *e)
 {
 	const struct hwp_header_info *h = hwp_session__header(s);
 
@@ -90,7 +92,7 @@ bool hwp_mem__evsel_is_ibs_op(struct hwp_session *s, const struct hwp_evsel *e)
 	return false;
 }
 
-int hwp_mem_access__decode(const struct hwp_event *ev, bool ibs_raw, struct hwp_mem_access *a)
+int hwp__mem_access_decode(const struct hwp_event *ev, bool ibs_raw, struct hwp_mem_access *a)
 {
 	const struct hwp_sample *s = &ev->sample;
 	uint64_t st = s->sample_type;
@@ -155,13 +157,13 @@ struct hwp_mem_report *hwp_mem_report__new(struct hwp_session *s, const struct h
 	if (line == 0)
 		line = 64;
 	if (line & (line - 1)) {
-		hwp_set_error(EINVAL, "cache line size %u is not a power of two", line);
+		hwp__set_error(EINVAL, "cache line size %u is not a power of two", line);
 		errno = EINVAL;
 		return NULL;
 	}
 	r = calloc(1, sizeof(*r));
 	if (!r) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
 	r->s = s;
@@ -186,7 +188,7 @@ void hwp_mem_report__delete(struct hwp_mem_report *r)
 	free(r->codes);
 	hwp__hashmap_free(&r->code_map);
 	free(r->rec_code);
-	hwp_arena__free(&r->strings);
+	hwp__arena_free(&r->strings);
 	free(r);
 }
 
@@ -201,7 +203,7 @@ static const char *intern(struct hwp_mem_report *r, const char *name)
 	while (hwp__hashmap_next(&p, &i))
 		if (!strcmp(r->regions[i], name))
 			return r->regions[i];
-	copy = hwp_arena__strndup(&r->strings, name, strlen(name));
+	copy = hwp__arena_strndup(&r->strings, name, strlen(name));
 	if (!copy || !(slot = HWP_VEC_PUSH(r->regions, r->nr_regions, r->regions_cap)))
 		return NULL;
 	*slot = copy;
@@ -221,7 +223,7 @@ static void stats_add(struct hwp_mem_stats *st, const struct hwp_mem_access *a)
 		st->lat_max = a->latency;
 	st->by_source[a->source]++;
 	st->lat_by_source[a->source] += a->latency;
-	st->hist[hwp_mem__hist_bucket(a->latency)]++;
+	st->hist[hwp__mem_hist_bucket(a->latency)]++;
 }
 
 /* The data address: module + offset in a file-backed map, else the address
@@ -241,7 +243,7 @@ static int resolve_data(struct hwp_mem_report *r, const struct hwp_thread *th, s
 	if (!m)
 		return 0;
 	if (m->filename && !(rec->region = intern(r, m->filename)))
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	if (!m->identity && !m->kernel) {
 		struct hwp_code_loc loc;
 		int rc = hwp_session__resolve(r->s, th, addr, 2, &loc);
@@ -261,16 +263,16 @@ int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event *ev, co
 
 	if (ev->evsel != r->last_evsel) {
 		r->last_evsel = ev->evsel;
-		r->last_ibs = ev->evsel && hwp_mem__evsel_is_ibs_op(r->s, ev->evsel);
+		r->last_ibs = ev->evsel && hwp__mem_evsel_is_ibs_op(r->s, ev->evsel);
 		if (hwp_evsel__modelled(ev->evsel))
 			r->modelled = true;
 	}
-	rc = hwp_mem_access__decode(ev, r->last_ibs, &a);
+	rc = hwp__mem_access_decode(ev, r->last_ibs, &a);
 	if (rc < 0) {
 		char msg[256];
 		snprintf(msg, sizeof(msg), "%s", hwp_errmsg());
-		return hwp_set_error(EINVAL, "%s: sample at offset %#llx: %s", hwp_session__path(r->s),
-				     (unsigned long long)ev->file_offset, msg);
+		return hwp__set_error(EINVAL, "%s: sample at offset %#llx: %s", hwp_session__path(r->s),
+				      (unsigned long long)ev->file_offset, msg);
 	}
 	if (rc == 0 || (r->loads_only && !a.load) || (r->stores_only && !a.store)) {
 		if (rc >= 0)
@@ -279,7 +281,7 @@ int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event *ev, co
 	}
 	rec = HWP_VEC_PUSH(r->recs, r->nr, r->cap);
 	if (!rec)
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	rec->a = a;
 	rc = hwp_session__resolve(r->s, th, a.ip, 1, &rec->code);
 	if (rc < 0)
@@ -288,7 +290,7 @@ int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event *ev, co
 	if (rc < 0)
 		return rc;
 	stats_add(&r->totals, &a);
-	r->hist_src[hwp_mem__hist_bucket(a.latency)][a.source]++;
+	r->hist_src[hwp__mem_hist_bucket(a.latency)][a.source]++;
 	return 1;
 }
 
@@ -312,7 +314,7 @@ const struct hwp_mem_stats *hwp_mem_report__totals(const struct hwp_mem_report *
 	return &r->totals;
 }
 
-uint64_t hwp_mem_report__skipped(const struct hwp_mem_report *r)
+uint64_t hwp__mem_report_skipped(const struct hwp_mem_report *r)
 {
 	return r->skipped;
 }
@@ -338,7 +340,7 @@ struct hwp_session *hwp_mem_report__session(const struct hwp_mem_report *r)
 	return r->s;
 }
 
-unsigned hwp_mem_report__cache_line(const struct hwp_mem_report *r)
+unsigned hwp__mem_report_cache_line(const struct hwp_mem_report *r)
 {
 	return r->line_size;
 }
@@ -352,7 +354,7 @@ static int symbolize_codes(struct hwp_mem_report *r)
 		return 0;
 	r->rec_code = calloc(r->nr, sizeof(*r->rec_code));
 	if (!r->rec_code)
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct hwp_code_loc *l = &r->recs[i].code;
 		uint64_t h = hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)l->module), l->offset);
@@ -368,7 +370,7 @@ static int symbolize_codes(struct hwp_mem_report *r)
 		if (!found) {
 			struct code_info *c = HWP_VEC_PUSH(r->codes, r->nr_codes, r->codes_cap);
 			if (!c || hwp__hashmap_add(&r->code_map, h, r->nr_codes - 1) < 0)
-				return hwp_set_error(ENOMEM, "out of memory");
+				return hwp__set_error(ENOMEM, "out of memory");
 			memset(c, 0, sizeof(*c));
 			c->loc = *l;
 			j = (uint32_t)(r->nr_codes - 1);
@@ -437,14 +439,14 @@ static struct hwp_mem_group *group_find(struct grouping *g, const struct group_k
 			return &g->rows[i];
 	if (!(row = HWP_VEC_PUSH(g->rows, g->nr, g->cap)) ||
 	    !(kk = HWP_VEC_PUSH(g->keys, g->nr_keys, g->keys_cap))) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
 	*kk = *k;
 	memset(row, 0, sizeof(*row));
 	row->data_module = -1;
 	if (hwp__hashmap_add(&g->map, h, g->nr - 1) < 0) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
 	*fresh = true;
@@ -476,7 +478,7 @@ size_t hwp_mem_report__groups(struct hwp_mem_report *r, enum hwp_mem_key key,
 	struct grouping *g;
 
 	if ((unsigned)key >= HWP_MEM_KEY__COUNT) {
-		hwp_set_error(EINVAL, "unknown memory grouping %d", (int)key);
+		hwp__set_error(EINVAL, "unknown memory grouping %d", (int)key);
 		return (size_t)-1;
 	}
 	g = &r->g[key];

@@ -6,6 +6,7 @@
 
 #include "analysis/wilson.h"
 #include "hwprof/mispredicts.h"
+#include "util/error.h"
 
 void hwp__wilson(double k, double n, double z, double *lo, double *hi)
 {
@@ -27,7 +28,7 @@ void hwp__wilson(double k, double n, double z, double *lo, double *hi)
 		*hi = 1;
 }
 
-void hwp_wilson_interval(uint64_t k, uint64_t n, double z, double *lo, double *hi)
+void hwp__wilson_interval(uint64_t k, uint64_t n, double z, double *lo, double *hi)
 {
 	hwp__wilson((double)k, (double)n, z, lo, hi);
 }
@@ -61,8 +62,8 @@ struct hwp_mispredict_row *hwp_mispredicts__build(const struct hwp_branch_table 
 	size_t n;
 
 	if (!t || !nr || !total_mispredicts) {
-		hwp_set_error(EINVAL, "mispredict report: no %s given",
-			      !t ? "branch table" : "place for the row count or the total");
+		hwp__set_error(EINVAL, "mispredict report: no %s given",
+			       !t ? "branch table" : "place for the row count or the total");
 		return NULL;
 	}
 	const struct hwp_branch_row *rows = hwp_branch_table__rows(t, &n);
@@ -74,7 +75,7 @@ struct hwp_mispredict_row *hwp_mispredicts__build(const struct hwp_branch_table 
 	if (!by_site || !out) {
 		free(by_site);
 		free(out);
-		hwp_set_error(ENOMEM, "out of memory building the mispredict report (%zu branch rows)", n);
+		hwp__set_error(ENOMEM, "out of memory building the mispredict report (%zu branch rows)", n);
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -103,7 +104,7 @@ struct hwp_mispredict_row *hwp_mispredicts__build(const struct hwp_branch_table 
 	for (size_t i = 0; i < w; i++) {
 		struct hwp_mispredict_row *o = &out[i];
 		o->rate = o->with_info ? (double)o->mispredicted / (double)o->with_info : 0;
-		hwp_wilson_interval(o->mispredicted, o->with_info, HWP__Z95, &o->rate_lo, &o->rate_hi);
+		hwp__wilson_interval(o->mispredicted, o->with_info, HWP__Z95, &o->rate_lo, &o->rate_hi);
 		o->share = total ? (double)o->mispredicted / (double)total : 0;
 	}
 	qsort(out, w, sizeof(*out), cmp_impact);

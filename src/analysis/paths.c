@@ -13,11 +13,13 @@
 #include <string.h>
 
 #include "analysis/branch_collect_internal.h"
+#include "analysis/flow_internal.h"
 #include "decode/code_cache.h"
 #include "hwprof/paths.h"
 #include "hwprof/perf_abi.h"
 #include "session/session_internal.h"
 #include "util/bytes.h"
+#include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/opts.h"
@@ -76,7 +78,7 @@ struct hwp_paths *hwp_paths__new(struct hwp_session *s, struct hwp_branch_collec
 	struct hwp_paths *p;
 
 	if (!s || !c || !hwp_branch_collector__ranges(c)) {
-		hwp_set_error(EINVAL, "paths: %s", !s ? "no session given"
+		hwp__set_error(EINVAL, "paths: %s", !s ? "no session given"
 					       : !c ? "no branch collector given"
 						    : "the branch collector counts no ranges");
 		errno = EINVAL;
@@ -87,7 +89,7 @@ struct hwp_paths *hwp_paths__new(struct hwp_session *s, struct hwp_branch_collec
 		return NULL;
 	}
 	if (!(p = calloc(1, sizeof(*p)))) {
-		hwp_set_error(ENOMEM, "out of memory making the path counter");
+		hwp__set_error(ENOMEM, "out of memory making the path counter");
 		return NULL;
 	}
 	p->session = s;
@@ -225,7 +227,7 @@ int hwp_paths__add(struct hwp_paths *p, const struct hwp_event *ev, const struct
 			p->from = f;
 		struct hwp_code_loc *t = f ? realloc(p->to, n * sizeof(*t)) : NULL;
 		if (!t)
-			return hwp_set_error(ENOMEM, "out of memory following paths");
+			return hwp__set_error(ENOMEM, "out of memory following paths");
 		p->to = t;
 		p->ent_cap = n;
 	}
@@ -244,7 +246,7 @@ int hwp_paths__add(struct hwp_paths *p, const struct hwp_event *ev, const struct
 	int c = continues(p, &p->from[n - 1], &p->to[n - 1]);
 	bool ok = c == 0; /* the current path started after a cut */
 	if (c < 0)
-		return hwp_set_error(ENOMEM, "out of memory following paths");
+		return hwp__set_error(ENOMEM, "out of memory following paths");
 	p->ncur = 0;
 	for (size_t i = n - 1; i >= 1; i--) {
 		const struct hwp_code_loc *start = &p->to[i], *end = &p->from[i - 1];
@@ -257,19 +259,19 @@ int hwp_paths__add(struct hwp_paths *p, const struct hwp_event *ev, const struct
 		} else if (ok) {
 			/* (every range of a path is in one module: links stay in it) */
 			if (HWP_VEC_RESERVE(p->cur, p->cur_cap, p->ncur + 2) < 0)
-				return hwp_set_error(ENOMEM, "out of memory following paths");
+				return hwp__set_error(ENOMEM, "out of memory following paths");
 			p->cur_module = start->module;
 			p->cur[p->ncur++] = start->offset;
 			p->cur[p->ncur++] = end->offset;
 		}
 		if ((c = continues(p, &p->from[i - 1], &p->to[i - 1])) < 0)
-			return hwp_set_error(ENOMEM, "out of memory following paths");
+			return hwp__set_error(ENOMEM, "out of memory following paths");
 		if (c && usable)
 			continue; /* the path goes on into R[i-1] */
 		if (!c) {
 			/* a cut: the path so far is complete; the next starts clean */
 			if (ok && p->ncur && emit(p) < 0)
-				return hwp_set_error(ENOMEM, "out of memory counting paths");
+				return hwp__set_error(ENOMEM, "out of memory counting paths");
 			p->ncur = 0;
 			ok = true;
 		} else {
@@ -344,7 +346,7 @@ static int add_range_blocks(struct hwp_paths *p, const struct hwp_flow *f, int32
 
 	for (;;) {
 		struct hwp_code_loc l = { .module = module, .offset = at };
-		const struct hwp_flow_block *b = hwp_flow__block_at(f, &l);
+		const struct hwp_flow_block *b = hwp__flow_block_at(f, &l);
 		struct hwp_code_loc *d;
 
 		if (!b || b->last.offset > end)
@@ -409,7 +411,7 @@ const struct hwp_path *hwp_paths__build(struct hwp_paths *p, const struct hwp_fl
 	for (size_t i = 0; i < p->nrows; i++) {
 		struct hwp_path *o = &p->rows[i];
 		const struct hwp_code_loc *lastb = &p->blocks[first[i] + o->nblocks - 1];
-		const struct hwp_flow_block *b = hwp_flow__block_at(f, lastb);
+		const struct hwp_flow_block *b = hwp__flow_block_at(f, lastb);
 
 		o->blocks = &p->blocks[first[i]];
 		o->last = b ? b->last : *lastb;
@@ -420,7 +422,7 @@ out:
 	free(first);
 	hwp__hashmap_free(&rs.map);
 	if (err) {
-		hwp_set_error(ENOMEM, "out of memory building paths");
+		hwp__set_error(ENOMEM, "out of memory building paths");
 		errno = ENOMEM;
 		return NULL;
 	}

@@ -6,6 +6,7 @@
 
 #include "hwprof/skid.h"
 #include "hwprof/symbolize.h"
+#include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/opts.h"
@@ -67,10 +68,10 @@ static int choose(struct hwp_skid *k, const struct hwp_skid_opts *o)
 	if (o->imprecise >= 0)
 		plain = o->imprecise;
 	if (best < 0 || plain < 0 || best == plain || (size_t)best >= n || (size_t)plain >= n)
-		return hwp_set_error(EINVAL, "%s: skid needs two sampling events over the same code, one "
-				     "precise (precise_ip > 0) and one not; this recording has %zu event%s%s",
-				     hwp_session__path(k->s), n, n == 1 ? "" : "s",
-				     best < 0 ? ", none precise" : plain < 0 ? ", none non-precise" : "");
+		return hwp__set_error(EINVAL, "%s: skid needs two sampling events over the same code, one "
+				      "precise (precise_ip > 0) and one not; this recording has %zu event%s%s",
+				      hwp_session__path(k->s), n, n == 1 ? "" : "s",
+				      best < 0 ? ", none precise" : plain < 0 ? ", none non-precise" : "");
 	k->ev[0] = hwp_reader__evsel(r, (size_t)best);
 	k->ev[1] = hwp_reader__evsel(r, (size_t)plain);
 	return 0;
@@ -90,7 +91,7 @@ static int count(struct hwp_skid *k, int which, const struct hwp_code_loc *loc)
 		}
 	c = HWP_VEC_PUSH(k->ips, k->nr_ips, k->cap_ips);
 	if (!c || hwp__hashmap_add(&k->ip_map, h, k->nr_ips - 1) < 0)
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	memset(c, 0, sizeof(*c));
 	c->loc = *loc;
 	c->n[which] = 1;
@@ -145,7 +146,7 @@ static int distribute(struct hwp_skid *k)
 		k->dist[bucket_of(c->loc.offset - last)] += c->n[1];
 		if (hwp__vec_reserve((void **)&d, &cap, nd + 1, sizeof(*d)) < 0) {
 			free(d);
-			return hwp_set_error(ENOMEM, "out of memory");
+			return hwp__set_error(ENOMEM, "out of memory");
 		}
 		d[nd++] = (c->loc.offset - last) << 20 | (c->n[1] > 0xfffff ? 0xfffff : c->n[1]);
 	}
@@ -186,7 +187,7 @@ struct hwp_skid *hwp_skid__new(struct hwp_session *s, const struct hwp_skid_opts
 		o.precise = o.imprecise = -1;
 	k = calloc(1, sizeof(*k));
 	if (!k) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
 	k->s = s;
@@ -305,7 +306,7 @@ size_t hwp_skid__lines(struct hwp_skid *k, const struct hwp_skid_line **out)
 			l = HWP_VEC_PUSH(k->lines, k->nr_lines, k->cap_lines);
 			if (!l || hwp__hashmap_add(&map, h, k->nr_lines - 1) < 0) {
 				hwp__hashmap_free(&map);
-				hwp_set_error(ENOMEM, "out of memory");
+				hwp__set_error(ENOMEM, "out of memory");
 				return (size_t)-1;
 			}
 			memset(l, 0, sizeof(*l));

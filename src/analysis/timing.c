@@ -20,6 +20,7 @@
 #include "hwprof/timing.h"
 #include "session/session_internal.h"
 #include "util/bytes.h"
+#include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/opts.h"
@@ -163,7 +164,7 @@ struct hwp_timing *hwp_timing__new(struct hwp_session *s, struct hwp_branch_coll
 	struct hwp_timing *t;
 
 	if (!s || !c || !hwp_branch_collector__ranges(c)) {
-		hwp_set_error(EINVAL, "timing: %s", !s ? "no session given"
+		hwp__set_error(EINVAL, "timing: %s", !s ? "no session given"
 						: !c ? "no branch collector given"
 						     : "the branch collector counts no ranges");
 		errno = EINVAL;
@@ -174,7 +175,7 @@ struct hwp_timing *hwp_timing__new(struct hwp_session *s, struct hwp_branch_coll
 		return NULL;
 	}
 	if (!(t = calloc(1, sizeof(*t)))) {
-		hwp_set_error(ENOMEM, "out of memory making the timing analysis");
+		hwp__set_error(ENOMEM, "out of memory making the timing analysis");
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -300,7 +301,7 @@ int hwp_timing__add(struct hwp_timing *t, const struct hwp_event *ev, const stru
 			t->to = to;
 		bool *ok = to ? realloc(t->ok, n * sizeof(*ok)) : NULL;
 		if (!ok)
-			return hwp_set_error(ENOMEM, "out of memory timing blocks");
+			return hwp__set_error(ENOMEM, "out of memory timing blocks");
 		t->ok = ok;
 		t->ent_cap = n;
 	}
@@ -331,11 +332,11 @@ int hwp_timing__add(struct hwp_timing *t, const struct hwp_event *ev, const stru
 		}
 		struct trow *r = row_get(&t->blocks, start, end);
 		if (!r || hist_add(&r->h, cyc, 1) < 0)
-			return hwp_set_error(ENOMEM, "out of memory timing blocks");
+			return hwp__set_error(ENOMEM, "out of memory timing blocks");
 		t->st.latencies++;
 	}
 	if (t->o.loops && add_loops(t, s, n) < 0)
-		return hwp_set_error(ENOMEM, "out of memory timing loops");
+		return hwp__set_error(ENOMEM, "out of memory timing loops");
 	return 0;
 }
 
@@ -544,7 +545,7 @@ int hwp_timing__build(struct hwp_timing *t)
 out:
 	free(base);
 	hwp__hashmap_free(&known);
-	return err ? hwp_set_error(ENOMEM, "out of memory building block timing") : 0;
+	return err ? hwp__set_error(ENOMEM, "out of memory building block timing") : 0;
 }
 
 const struct hwp_timing_block *hwp_timing__blocks(const struct hwp_timing *t, size_t *n)

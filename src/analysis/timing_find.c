@@ -13,6 +13,7 @@
 #include "analysis/timing_internal.h"
 #include "decode/code_cache.h"
 #include "hwprof/timing.h"
+#include "util/error.h"
 
 /* What hwp_timing__find() looks for. */
 struct where {
@@ -32,7 +33,7 @@ static int parse_where(const char *w, struct where *out)
 
 	memset(out, 0, sizeof(*out));
 	if (!*w)
-		return hwp_set_error(EINVAL, "an empty code location");
+		return hwp__set_error(EINVAL, "an empty code location");
 	if (w[0] >= '0' && w[0] <= '9') {
 		errno = 0;
 		out->addr = strtoull(w, &end, 0);
@@ -41,8 +42,8 @@ static int parse_where(const char *w, struct where *out)
 			return 0;
 		}
 		if (!colon) /* a source file may start with a digit; nothing else does */
-			return hwp_set_error(EINVAL, "'%s' is not an address (0x4005d0), symbol (main+0x10) "
-					     "or source line (file.c:42)", w);
+			return hwp__set_error(EINVAL, "'%s' is not an address (0x4005d0), symbol (main+0x10) "
+					      "or source line (file.c:42)", w);
 	}
 	if (colon && colon[1] && colon > w) {
 		errno = 0;
@@ -50,7 +51,7 @@ static int parse_where(const char *w, struct where *out)
 
 		if (!*end && !errno && l > 0 && l <= UINT32_MAX && colon[1] != '-' && colon[1] != '+') {
 			if ((size_t)(colon - w) >= sizeof(out->file))
-				return hwp_set_error(EINVAL, "'%s': the file name is too long", w);
+				return hwp__set_error(EINVAL, "'%s': the file name is too long", w);
 			memcpy(out->file, w, (size_t)(colon - w));
 			out->line = (unsigned)l;
 			out->kind = W_LINE;
@@ -63,12 +64,12 @@ static int parse_where(const char *w, struct where *out)
 		errno = 0;
 		out->off = strtoull(plus + 1, &end, 0);
 		if (*end || errno || plus[1] == '-' || plus[1] == '+')
-			return hwp_set_error(EINVAL, "'%s': the offset after '+' is not a number", w);
+			return hwp__set_error(EINVAL, "'%s': the offset after '+' is not a number", w);
 		out->has_off = true;
 		len = (size_t)(plus - w);
 	}
 	if (len >= sizeof(out->sym))
-		return hwp_set_error(EINVAL, "'%s': the symbol name is too long", w);
+		return hwp__set_error(EINVAL, "'%s': the symbol name is too long", w);
 	memcpy(out->sym, w, len);
 	out->kind = W_SYM;
 	return 0;

@@ -23,9 +23,11 @@
 
 #include "capture/attr_build.h"
 #include "capture/probe.h"
+#include "format/perf_data_internal.h"
 #include "hwprof/attr_names.h"
 #include "hwprof/hwprof.h"
 #include "util/bytes.h"
+#include "util/error.h"
 #include "util/opts.h"
 
 #define PERF_TYPE_HARDWARE 0
@@ -41,13 +43,13 @@ int hwp_capture_host__detect(const char *procfs_root, struct hwp_capture_host *h
 	const struct hwp_probe_cpu *cpu;
 
 	if (!h)
-		return hwp_set_error(EINVAL, "hwp_capture_host__detect: no host");
+		return hwp__set_error(EINVAL, "hwp_capture_host__detect: no host");
 	memset(h, 0, sizeof(*h));
 	pi = hwp_probe_info__new();
 	if (!pi)
 		return -ENOMEM;
-	hwp_probe__perms(procfs_root ? procfs_root : "/proc", pi);
-	hwp_probe__cpu(procfs_root ? procfs_root : "/proc", !procfs_root, pi);
+	hwp__probe_perms(procfs_root ? procfs_root : "/proc", pi);
+	hwp__probe_cpu(procfs_root ? procfs_root : "/proc", !procfs_root, pi);
 	perms = hwp_probe_info__perms(pi);
 	cpu = hwp_probe_info__cpu(pi);
 	/* perf_event_can_profile_kernel() = perf_event_paranoid_check(1) */
@@ -181,12 +183,12 @@ static int apply_modifiers(const char *mods, struct hwp_event_desc *ev)
 			precise_max = 1;
 			break;
 		default:
-			return hwp_set_error(EINVAL, "event '%s': unknown modifier '%c' (u k h G H I p "
-					     "pp ppp P)", ev->name, *s);
+			return hwp__set_error(EINVAL, "event '%s': unknown modifier '%c' (u k h G H I p "
+					      "pp ppp P)", ev->name, *s);
 		}
 	}
 	if (precise > 3)
-		return hwp_set_error(EINVAL, "event '%s': at most 3 p modifiers (:ppp)", ev->name);
+		return hwp__set_error(EINVAL, "event '%s': at most 3 p modifiers (:ppp)", ev->name);
 	ev->exclude_user = eu;
 	ev->exclude_kernel = ek;
 	ev->exclude_hv = eh;
@@ -211,8 +213,8 @@ static int pfm_encode(const char *name, struct hwp_event_desc *ev)
 	if (!pfm_state)
 		pfm_state = pfm_initialize() == PFM_SUCCESS ? 1 : -1;
 	if (pfm_state < 0)
-		return hwp_set_error(ENOENT, "unknown event '%s': not a generic event or rNNNN raw "
-				     "code, and libpfm4 knows no PMU model for this CPU", name);
+		return hwp__set_error(ENOENT, "unknown event '%s': not a generic event or rNNNN raw "
+				      "code, and libpfm4 knows no PMU model for this CPU", name);
 	memset(&a, 0, sizeof(a));
 	memset(&arg, 0, sizeof(arg));
 	arg.attr = &a;
@@ -224,9 +226,9 @@ static int pfm_encode(const char *name, struct hwp_event_desc *ev)
 	if (r != PFM_SUCCESS) {
 		free(fstr);
 		if (r == PFM_ERR_NOTFOUND)
-			return hwp_set_error(ENOENT, "unknown event '%s' (not a generic event, rNNNN "
-					     "raw code, or libpfm4 event of this CPU's PMU)", name);
-		return hwp_set_error(EINVAL, "event '%s': libpfm4: %s", name, pfm_strerror(r));
+			return hwp__set_error(ENOENT, "unknown event '%s' (not a generic event, rNNNN "
+					      "raw code, or libpfm4 event of this CPU's PMU)", name);
+		return hwp__set_error(EINVAL, "event '%s': libpfm4: %s", name, pfm_strerror(r));
 	}
 	ev->type = a.type;
 	ev->config = a.config;
@@ -250,7 +252,7 @@ int hwp_event__parse(const char *str, const struct hwp_capture_host *h, struct h
 	int rc;
 
 	if (!ev || !h)
-		return hwp_set_error(EINVAL, "hwp_event__parse: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_event__parse: invalid argument");
 	memset(ev, 0, sizeof(*ev));
 	if (!str || !*str) {
 		/* evsel__new_cycles(): exclude_kernel when the kernel cannot be
@@ -266,9 +268,9 @@ int hwp_event__parse(const char *str, const struct hwp_capture_host *h, struct h
 		return 0;
 	}
 	if (strlen(str) >= sizeof(name))
-		return hwp_set_error(EINVAL, "event name too long: '%.40s...'", str);
+		return hwp__set_error(EINVAL, "event name too long: '%.40s...'", str);
 	if (strchr(str, ','))
-		return hwp_set_error(EINVAL, "'%s': one event at a time (no event lists or groups)", str);
+		return hwp__set_error(EINVAL, "'%s': one event at a time (no event lists or groups)", str);
 	snprintf(ev->name, sizeof(ev->name), "%s", str);
 	snprintf(name, sizeof(name), "%s", str);
 	colon = strrchr(name, ':');
@@ -282,8 +284,8 @@ int hwp_event__parse(const char *str, const struct hwp_capture_host *h, struct h
 
 		snprintf(base, sizeof(base), "%.*s", (int)(colon - name), name);
 		if (lookup_generic(base, &tmp))
-			return hwp_set_error(EINVAL, "event '%s': bad modifier ':%s' (u k h G H I p pp "
-					     "ppp P)", str, colon + 1);
+			return hwp__set_error(EINVAL, "event '%s': bad modifier ':%s' (u k h G H I p pp "
+					      "ppp P)", str, colon + 1);
 	}
 	/* No modifier: event_attr_init() sets exclude_guest (perf_guest is
 	   false); modifiers start from zero and set their own. */
@@ -294,15 +296,15 @@ int hwp_event__parse(const char *str, const struct hwp_capture_host *h, struct h
 		ev->exclude_guest = true;
 	}
 	if (!*name)
-		return hwp_set_error(EINVAL, "event '%s': no event name before the modifiers", str);
+		return hwp__set_error(EINVAL, "event '%s': no event name before the modifiers", str);
 	if (lookup_generic(name, ev))
 		return 0;
 #ifdef HAVE_LIBPFM
 	return pfm_encode(name, ev);
 #else
-	return hwp_set_error(EOPNOTSUPP, "unknown event '%s': not a generic event or rNNNN raw "
-			     "code, and hwprof was built without libpfm4 for named PMU events "
-			     "(install libpfm4-dev and rebuild)", name);
+	return hwp__set_error(EOPNOTSUPP, "unknown event '%s': not a generic event or rNNNN raw "
+			      "code, and hwprof was built without libpfm4 for named PMU events "
+			      "(install libpfm4-dev and rebuild)", name);
 #endif
 }
 
@@ -355,7 +357,7 @@ int hwp_branch_filter__parse_levels(const char *s, uint64_t *mask, uint64_t *lev
 	uint64_t m = 0;
 
 	if (!s || !mask)
-		return hwp_set_error(EINVAL, "hwp_branch_filter__parse: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_branch_filter__parse: invalid argument");
 	/* perf 6.1's parse_branch_str(): split at every comma, so an empty name
 	   ("", "any,,u", "any,") is an unknown filter, not skipped */
 	for (const char *tok = s;;) {
@@ -370,12 +372,12 @@ int hwp_branch_filter__parse_levels(const char *s, uint64_t *mask, uint64_t *lev
 			bit = branch_mode_bit(name);
 		}
 		if (!bit)
-			return hwp_set_error(EINVAL, "unknown branch filter '%.*s'%s (u, k, hv, any, "
-					     "any_call, any_ret, ind_call, ind_jmp, call, cond, "
-					     "abort_tx, in_tx, no_tx, save_type, stack/call_stack, priv, "
-					     "no_flags, no_cycles, hw_index, counter)",
-					     (int)(len > 64 ? 64 : len), tok,
-					     len ? "" : " (an empty name)");
+			return hwp__set_error(EINVAL, "unknown branch filter '%.*s'%s (u, k, hv, any, "
+					      "any_call, any_ret, ind_call, ind_jmp, call, cond, "
+					      "abort_tx, in_tx, no_tx, save_type, stack/call_stack, priv, "
+					      "no_flags, no_cycles, hw_index, counter)",
+					      (int)(len > 64 ? 64 : len), tok,
+					      len ? "" : " (an empty name)");
 		m |= bit;
 		if (!comma)
 			break;
@@ -426,10 +428,10 @@ static int config_freq(const struct hwp_attr_opts *o, const struct hwp_capture_h
 
 	*interval = 0;
 	if (o->period && (o->freq || o->freq_max))
-		return hwp_set_error(EINVAL, "cannot set both a sampling frequency and a sampling period");
+		return hwp__set_error(EINVAL, "cannot set both a sampling frequency and a sampling period");
 	if (o->freq_max) {
 		if (!h->max_sample_rate)
-			return hwp_set_error(EINVAL, "maximum sampling frequency: kernel.perf_event_max_sample_rate unreadable");
+			return hwp__set_error(EINVAL, "maximum sampling frequency: kernel.perf_event_max_sample_rate unreadable");
 		freq = h->max_sample_rate;
 	} else if (o->freq) {
 		freq = o->freq;
@@ -569,7 +571,7 @@ int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_h
 	int rc;
 
 	if (!opts || !h || !out)
-		return hwp_set_error(EINVAL, "hwp_attr__build: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_attr__build: invalid argument");
 	if ((rc = HWP_OPTS_LOAD(opts, &o, struct hwp_attr_opts)) < 0)
 		return rc;
 	memset(out, 0, sizeof(*out));
@@ -579,8 +581,8 @@ int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_h
 		return rc;
 	if (o.callgraph == HWP_CALLGRAPH_DWARF && strcmp(h->arch, "x86_64") &&
 	    strcmp(h->arch, "aarch64"))
-		return hwp_set_error(EOPNOTSUPP, "DWARF call graphs: registers of arch '%s' unknown "
-				     "to hwprof (x86_64, aarch64)", h->arch);
+		return hwp__set_error(EOPNOTSUPP, "DWARF call graphs: registers of arch '%s' unknown "
+				      "to hwprof (x86_64, aarch64)", h->arch);
 	config_event(&out->attr, &out->event);
 	config_evsel(&o, h, out, freq, interval);
 	return 0;
@@ -732,5 +734,5 @@ size_t hwp_attr__format_perf(const struct hwp_attr *a, char *buf, size_t len)
 
 void hwp__attr_to_kernel(const struct hwp_attr *a, uint8_t out[128])
 {
-	hwp_attr__encode(a, out, 128);
+	hwp__attr_encode(a, out, 128);
 }

@@ -24,6 +24,7 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_abi.h"
 #include "hwprof/perf_writer.h"
+#include "util/error.h"
 #include "util/vec.h"
 
 #define EVENT_NAME "branches:emulated"
@@ -93,7 +94,7 @@ static int write_mmap(struct hwp__emu_conv *c, int ai, const struct hwp__emu_ev 
 		return 0;
 	mod = hwp__emu_conv_module(c, path);
 	if (!mod)
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	nseg = hwp__emu_module_segments(mod, m->start, m->len, m->pgoff, segs);
 	/* memory samples: the data segments too, as perf's mmap_data records
 	   them, so that data addresses resolve to modules and data symbols */
@@ -113,7 +114,7 @@ static int write_mmap(struct hwp__emu_conv *c, int ai, const struct hwp__emu_ev 
 			continue;
 		map = HWP_VEC_PUSH(p->maps, p->nmaps, p->cap_maps);
 		if (!map)
-			return hwp_set_error(ENOMEM, "out of memory");
+			return hwp__set_error(ENOMEM, "out of memory");
 		map->start = segs[i].start;
 		map->len = segs[i].len;
 		map->pgoff = segs[i].pgoff;
@@ -271,7 +272,7 @@ static int write_features(struct hwp_emu *s)
 	/* no command line given: the equivalent hwprof one */
 	argv = calloc((size_t)s->o.argc + 16, sizeof(*argv));
 	if (!argv)
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	argv[argc++] = "hwprof";
 	argv[argc++] = "record";
 	argv[argc++] = "--emulate";

@@ -11,8 +11,9 @@
 
 #include "capture/emu_internal.h"
 #include "hwprof/hwprof.h"
-#include "hwprof/json.h"
-#include "hwprof/outbuf.h"
+#include "output/json.h"
+#include "output/outbuf.h"
+#include "util/error.h"
 #include "util/vec.h"
 
 struct xtarget {
@@ -73,46 +74,46 @@ static const char *kind_name(uint32_t k)
 
 static void json_loc(struct hwp_json_writer *j, const struct hwp__emu_module *mod, uint64_t off)
 {
-	hwp_json_writer__kv_string(j, "module", mod ? mod->path : "[unknown]");
+	hwp__json_writer_kv_string(j, "module", mod ? mod->path : "[unknown]");
 	if (mod && mod->bid_size) {
 		char hex[2 * sizeof(mod->build_id) + 1];
 
 		for (unsigned i = 0; i < mod->bid_size; i++)
 			snprintf(hex + 2 * i, 3, "%02x", mod->build_id[i]);
-		hwp_json_writer__kv_string(j, "build_id", hex);
+		hwp__json_writer_kv_string(j, "build_id", hex);
 	}
-	hwp_json_writer__kv_hex(j, "offset", off);
+	hwp__json_writer_kv_hex(j, "offset", off);
 	if (mod) {
 		int64_t va = hwp__emu_module_vaddr(mod, off);
 
 		if (va >= 0)
-			hwp_json_writer__kv_hex(j, "vaddr", (uint64_t)va);
+			hwp__json_writer_kv_hex(j, "vaddr", (uint64_t)va);
 	}
 }
 
 static void print_site(struct hwp_json_writer *j, struct xsite *x)
 {
-	hwp_json_writer__begin_object(j);
+	hwp__json_writer_begin_object(j);
 	json_loc(j, x->mod, x->off);
-	hwp_json_writer__kv_string(j, "kind", kind_name(x->kind));
-	hwp_json_writer__kv_u64(j, "executed", x->executed);
-	hwp_json_writer__kv_u64(j, "taken", x->taken);
+	hwp__json_writer_kv_string(j, "kind", kind_name(x->kind));
+	hwp__json_writer_kv_u64(j, "executed", x->executed);
+	hwp__json_writer_kv_u64(j, "taken", x->taken);
 	if (x->kind == HWP_EMU_K_COND)
-		hwp_json_writer__kv_u64(j, "not_taken", x->executed - x->taken);
+		hwp__json_writer_kv_u64(j, "not_taken", x->executed - x->taken);
 	if (x->kind == HWP_EMU_K_IJMP || x->kind == HWP_EMU_K_ICALL) {
 		if (x->nt)
 			qsort(x->t, x->nt, sizeof(*x->t), xtarget_cmp);
-		hwp_json_writer__key(j, "targets");
-		hwp_json_writer__begin_array(j);
+		hwp__json_writer_key(j, "targets");
+		hwp__json_writer_begin_array(j);
 		for (size_t i = 0; i < x->nt; i++) {
-			hwp_json_writer__begin_object(j);
+			hwp__json_writer_begin_object(j);
 			json_loc(j, x->t[i].mod, x->t[i].off);
-			hwp_json_writer__kv_u64(j, "count", x->t[i].count);
-			hwp_json_writer__end_object(j);
+			hwp__json_writer_kv_u64(j, "count", x->t[i].count);
+			hwp__json_writer_end_object(j);
 		}
-		hwp_json_writer__end_array(j);
+		hwp__json_writer_end_array(j);
 	}
-	hwp_json_writer__end_object(j);
+	hwp__json_writer_end_object(j);
 }
 
 /* Sites of every process, merged by (module, offset, kind), sorted. */
@@ -132,7 +133,7 @@ static int collect_sites(const struct hwp__emu_conv *c, struct xsite **out, size
 				continue;
 			if (!(x = HWP_VEC_PUSH(xs, n, cap))) {
 				free(xs);
-				return hwp_set_error(ENOMEM, "out of memory");
+				return hwp__set_error(ENOMEM, "out of memory");
 			}
 			hwp__emu_locate_addr(c, p, r->addr, &x->mod, &x->off);
 			x->kind = r->kind;
@@ -186,7 +187,7 @@ static int collect_targets(const struct hwp__emu_conv *c, struct xsite *xs, size
 				continue;
 			}
 			if (!(slot = HWP_VEC_PUSH(site->t, site->nt, site->capt)))
-				return hwp_set_error(ENOMEM, "out of memory");
+				return hwp__set_error(ENOMEM, "out of memory");
 			*slot = t;
 			slot->count = r->count;
 		}
@@ -206,25 +207,25 @@ int hwp__emu_write_exact(struct hwp__emu_conv *c, uint64_t *nr_sites)
 		return err;
 	if ((err = collect_targets(c, xs, n)))
 		goto out;
-	if (hwp_outbuf__init(&o, c->s->exact) < 0) {
-		err = hwp_set_error(ENOMEM, "out of memory");
+	if (hwp__outbuf_init(&o, c->s->exact) < 0) {
+		err = hwp__set_error(ENOMEM, "out of memory");
 		goto out;
 	}
-	if (!(j = hwp_json_writer__new(&o))) {
+	if (!(j = hwp__json_writer_new(&o))) {
 		err = -errno;
-		hwp_outbuf__finish(&o);
+		hwp__outbuf_finish(&o);
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
 		print_site(j, &xs[i]);
-	err = hwp_json_writer__finish(j);
-	int werr = hwp_outbuf__finish(&o);
+	err = hwp__json_writer_finish(j);
+	int werr = hwp__outbuf_finish(&o);
 
 	if (!err && werr)
-		err = hwp_set_error(-werr, "%s: write failed: %s", c->s->o.exact, strerror(-werr));
+		err = hwp__set_error(-werr, "%s: write failed: %s", c->s->o.exact, strerror(-werr));
 	*nr_sites = n;
 out:
-	hwp_json_writer__delete(j);
+	hwp__json_writer_delete(j);
 	for (size_t i = 0; i < n; i++)
 		free(xs[i].t);
 	free(xs);

@@ -148,4 +148,9 @@ int hwp__emu_convert(struct hwp__emu_conv *c, struct hwp_emu_result *res);
    C->s->exact; *NR_SITES = sites written. */
 int hwp__emu_write_exact(struct hwp__emu_conv *c, uint64_t *nr_sites);
 
+/* The plugin's branch-kind mask and call-stack flag for a branch filter; <0 when
+   the filter asks for nothing emulation can record (kernel-only). */
+int hwp__emu_filter_kinds(uint64_t branch_filter, uint32_t *kinds, bool *callstack);
+pid_t hwp__emu_pid(const struct hwp_emu *s);
+
 #endif

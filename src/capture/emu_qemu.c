@@ -18,6 +18,7 @@
 #include "capture/emu_internal.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_abi.h"
+#include "util/error.h"
 #include "util/path_search.h"
 
 #define PLUGIN_NAME "hwprof-emu.so"
@@ -43,34 +44,34 @@ static int check_program(const char *shown, const char *path)
 	struct stat st;
 
 	if (fd < 0)
-		return hwp_set_error(errno, "%s: %s", shown, strerror(errno));
+		return hwp__set_error(errno, "%s: %s", shown, strerror(errno));
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		close(fd);
-		return hwp_set_error(EISDIR, "%s: is a directory", shown);
+		return hwp__set_error(EISDIR, "%s: is a directory", shown);
 	}
 	n = read(fd, h, sizeof(h));
 	close(fd);
 	if (n >= 2 && h[0] == '#' && h[1] == '!')
-		return hwp_set_error(ENOEXEC, "%s: a script, not an x86-64 ELF executable; "
-				     "record its interpreter instead (/bin/sh %s)", shown, shown);
+		return hwp__set_error(ENOEXEC, "%s: a script, not an x86-64 ELF executable; "
+				      "record its interpreter instead (/bin/sh %s)", shown, shown);
 	if (n < 64 || memcmp(h, "\177ELF", 4) != 0)
-		return hwp_set_error(ENOEXEC, "%s: not an ELF executable (emulation runs x86-64 "
-				     "ELF programs)", shown);
+		return hwp__set_error(ENOEXEC, "%s: not an ELF executable (emulation runs x86-64 "
+				      "ELF programs)", shown);
 	unsigned machine = h[18] | h[19] << 8;
 	unsigned type = h[16] | h[17] << 8;
 
 	if (h[5] != 1)
-		return hwp_set_error(ENOEXEC, "%s: big-endian ELF, not x86-64", shown);
+		return hwp__set_error(ENOEXEC, "%s: big-endian ELF, not x86-64", shown);
 	if (machine != 62 || h[4] != 2) {
 		const char *m = machine_name(machine);
 
-		return hwp_set_error(ENOEXEC, "%s: ELF for %s%s, not x86-64 (emulation runs "
-				     "x86-64 programs under qemu-x86_64)", shown,
-				     m ? m : "another machine", h[4] == 1 ? " (32-bit)" : "");
+		return hwp__set_error(ENOEXEC, "%s: ELF for %s%s, not x86-64 (emulation runs "
+				      "x86-64 programs under qemu-x86_64)", shown,
+				      m ? m : "another machine", h[4] == 1 ? " (32-bit)" : "");
 	}
 	if (type != 2 && type != 3)
-		return hwp_set_error(ENOEXEC, "%s: not an executable ELF file (type %u)", shown,
-				     type);
+		return hwp__set_error(ENOEXEC, "%s: not an executable ELF file (type %u)", shown,
+				      type);
 	return 0;
 }
 
@@ -108,17 +109,17 @@ static int find_plugin(struct hwp_emu *s)
 		s->plugin = realpath(cand[i], NULL);
 		if (!s->plugin)
 			s->plugin = strdup(cand[i]);
-		return s->plugin ? 0 : hwp_set_error(ENOMEM, "out of memory");
+		return s->plugin ? 0 : hwp__set_error(ENOMEM, "out of memory");
 	}
 	if (!ncand)
-		return hwp_set_error(ENOENT, PLUGIN_NAME ": emulation plugin not found: the "
-				     "running binary's directory is unknown (set HWPROF_EMU_PLUGIN)");
+		return hwp__set_error(ENOENT, PLUGIN_NAME ": emulation plugin not found: the "
+				      "running binary's directory is unknown (set HWPROF_EMU_PLUGIN)");
 	if (ncand == 1)
-		return hwp_set_error(ENOENT, "%s: emulation plugin not found (HWPROF_EMU_PLUGIN)",
-				     cand[0]);
-	return hwp_set_error(ENOENT, PLUGIN_NAME ": emulation plugin not found; looked at %s "
-			     "and %s (build it with 'make', or set HWPROF_EMU_PLUGIN)", cand[0],
-			     cand[1]);
+		return hwp__set_error(ENOENT, "%s: emulation plugin not found (HWPROF_EMU_PLUGIN)",
+				      cand[0]);
+	return hwp__set_error(ENOENT, PLUGIN_NAME ": emulation plugin not found; looked at %s "
+			      "and %s (build it with 'make', or set HWPROF_EMU_PLUGIN)", cand[0],
+			      cand[1]);
 }
 
 int hwp__emu_locate(struct hwp_emu *s)
@@ -134,8 +135,8 @@ int hwp__emu_locate(struct hwp_emu *s)
 		s->qemu = NULL;
 	}
 	if (!s->qemu)
-		return hwp_set_error(ENOENT, "%s not found: install qemu-user (Debian: apt-get "
-				     "install qemu-user)", qemu);
+		return hwp__set_error(ENOENT, "%s not found: install qemu-user (Debian: apt-get "
+				      "install qemu-user)", qemu);
 	if ((err = find_plugin(s)) < 0)
 		return err;
 	s->prog = hwp__path_search(prog, NULL);
@@ -144,12 +145,12 @@ int hwp__emu_locate(struct hwp_emu *s)
 		s->prog = NULL;
 	}
 	if (!s->prog)
-		return hwp_set_error(ENOENT, "%s: %s", prog,
-				     strchr(prog, '/') ? "no such file" : "command not found");
+		return hwp__set_error(ENOENT, "%s: %s", prog,
+				      strchr(prog, '/') ? "no such file" : "command not found");
 	return check_program(prog, s->prog);
 }
 
-pid_t hwp_emu__pid(const struct hwp_emu *s)
+pid_t hwp__emu_pid(const struct hwp_emu *s)
 {
 	return s ? s->pid : -1;
 }
@@ -190,7 +191,7 @@ static void map_progress(struct hwp_emu *s)
 int hwp_emu__progress(const struct hwp_emu *s, struct hwp_emu_progress *p)
 {
 	if (!s || !p)
-		return hwp_set_error(EINVAL, "hwp_emu__progress: no recording or no output");
+		return hwp__set_error(EINVAL, "hwp_emu__progress: no recording or no output");
 	memset(p, 0, sizeof(*p));
 	if (s->progress) {
 		p->samples = __atomic_load_n(&s->progress->samples, __ATOMIC_RELAXED);
@@ -221,7 +222,7 @@ pid_t hwp_emu__start(struct hwp_emu *s)
 	pid_t pid;
 
 	if (!s || s->pid > 0)
-		return hwp_set_error(EINVAL, "hwp_emu__start: invalid state");
+		return hwp__set_error(EINVAL, "hwp_emu__start: invalid state");
 	pos = put_escaped(plug, sizeof(plug), pos, s->plugin);
 	pos += (size_t)snprintf(plug + pos, sizeof(plug) - pos, ",out=");
 	pos = put_escaped(plug, sizeof(plug), pos, s->dir);
@@ -239,7 +240,7 @@ pid_t hwp_emu__start(struct hwp_emu *s)
 	map_progress(s);
 	args = calloc((size_t)s->o.argc + 8, sizeof(*args));
 	if (!args)
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	args[n++] = s->qemu;
 	args[n++] = "-plugin";
 	args[n++] = plug;
@@ -255,7 +256,7 @@ pid_t hwp_emu__start(struct hwp_emu *s)
 	if (pipe2(pfd, O_CLOEXEC) < 0) {
 		e = errno;
 		free(args);
-		return hwp_set_error(e, "pipe: %s", strerror(e));
+		return hwp__set_error(e, "pipe: %s", strerror(e));
 	}
 	fflush(NULL);
 	pid = fork();
@@ -264,7 +265,7 @@ pid_t hwp_emu__start(struct hwp_emu *s)
 		close(pfd[0]);
 		close(pfd[1]);
 		free(args);
-		return hwp_set_error(e, "fork: %s", strerror(e));
+		return hwp__set_error(e, "fork: %s", strerror(e));
 	}
 	if (pid == 0) {
 		sigset_t none;
@@ -285,8 +286,8 @@ pid_t hwp_emu__start(struct hwp_emu *s)
 		close(pfd[0]);
 		waitpid(pid, NULL, 0);
 		s->waited = true;
-		return hwp_set_error(e, "%s: cannot run: %s (install qemu-user)", s->qemu,
-				     strerror(e));
+		return hwp__set_error(e, "%s: cannot run: %s (install qemu-user)", s->qemu,
+				      strerror(e));
 	}
 	close(pfd[0]);
 	return pid;
@@ -298,15 +299,15 @@ int hwp_emu__wait(struct hwp_emu *s, struct hwp_emu_result *res)
 	pid_t r;
 
 	if (!s || s->pid <= 0)
-		return hwp_set_error(EINVAL, "hwp_emu__wait: not started");
+		return hwp__set_error(EINVAL, "hwp_emu__wait: not started");
 	if (s->waited)
 		return 0;
 	r = waitpid(s->pid, &st, 0);
 	if (r < 0) {
 		e = errno;
 		if (e == EINTR)
-			return hwp_set_error(EINTR, "interrupted while waiting for %s", s->qemu);
-		return hwp_set_error(e, "waitpid: %s", strerror(e));
+			return hwp__set_error(EINTR, "interrupted while waiting for %s", s->qemu);
+		return hwp__set_error(e, "waitpid: %s", strerror(e));
 	}
 	s->waited = true;
 	if (res) {

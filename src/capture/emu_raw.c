@@ -20,11 +20,12 @@
 
 #include "capture/emu_internal.h"
 #include "hwprof/hwprof.h"
+#include "util/error.h"
 #include "util/vec.h"
 
 static int oom(void)
 {
-	return hwp_set_error(ENOMEM, "out of memory");
+	return hwp__set_error(ENOMEM, "out of memory");
 }
 
 struct hwp__emu_module *hwp__emu_conv_module(struct hwp__emu_conv *c, const char *path)
@@ -236,7 +237,7 @@ int hwp__emu_conv_load(struct hwp__emu_conv *c)
 	int err = 0;
 
 	if (!d)
-		return hwp_set_error(errno, "%s: %s", c->s->dir, strerror(errno));
+		return hwp__set_error(errno, "%s: %s", c->s->dir, strerror(errno));
 	while ((e = readdir(d))) {
 		char path[PATH_MAX + 300];
 		size_t nl = strlen(e->d_name);

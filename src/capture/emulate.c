@@ -22,9 +22,10 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_abi.h"
 #include "hwprof/perf_writer.h"
+#include "util/error.h"
 #include "util/opts.h"
 
-int hwp_emu__filter_kinds(uint64_t bst, uint32_t *kinds, bool *callstack)
+int hwp__emu_filter_kinds(uint64_t bst, uint32_t *kinds, bool *callstack)
 {
 	const uint64_t types = HWP_BRANCH_ANY | HWP_BRANCH_ANY_CALL | HWP_BRANCH_ANY_RETURN |
 			       HWP_BRANCH_IND_CALL | HWP_BRANCH_ABORT_TX | HWP_BRANCH_IN_TX |
@@ -33,12 +34,12 @@ int hwp_emu__filter_kinds(uint64_t bst, uint32_t *kinds, bool *callstack)
 	uint32_t k = 0;
 
 	if (!kinds || !callstack)
-		return hwp_set_error(EINVAL, "hwp_emu__filter_kinds: no output");
+		return hwp__set_error(EINVAL, "hwp__emu_filter_kinds: no output");
 #define K(x) (1u << HWP_EMU_K_##x)
 	*callstack = false;
 	if ((bst & (HWP_BRANCH_KERNEL | HWP_BRANCH_HV)) && !(bst & HWP_BRANCH_USER))
-		return hwp_set_error(EINVAL, "emulation records user-space branches only (the "
-				     "branch filter asks for kernel or hypervisor branches only)");
+		return hwp__set_error(EINVAL, "emulation records user-space branches only (the "
+				      "branch filter asks for kernel or hypervisor branches only)");
 	if (!(bst & types) || (bst & (HWP_BRANCH_ANY | HWP_BRANCH_NO_TX)))
 		k |= K(COND) | K(JMP) | K(CALL) | K(IJMP) | K(ICALL) | K(RET) | K(FAR) | K(IRQ) |
 		     K(ERET);
@@ -69,7 +70,7 @@ static int check_opts(struct hwp_emu *s)
 	int err;
 
 	if (s->o.argc < 1 || !s->o.argv || !s->o.argv[0])
-		return hwp_set_error(EINVAL, "emulation: no program to run");
+		return hwp__set_error(EINVAL, "emulation: no program to run");
 	if (!s->o.output)
 		s->o.output = "perf.data";
 	if (!s->o.period)
@@ -77,16 +78,16 @@ static int check_opts(struct hwp_emu *s)
 	if (!s->o.depth)
 		s->o.depth = HWP_EMU_DEFAULT_DEPTH;
 	if (s->o.depth != 8 && s->o.depth != 16 && s->o.depth != 32 && s->o.depth != 64)
-		return hwp_set_error(EINVAL, "branch-stack depth %u: must be 8, 16, 32 or 64",
-				     s->o.depth);
+		return hwp__set_error(EINVAL, "branch-stack depth %u: must be 8, 16, 32 or 64",
+				      s->o.depth);
 	if (s->o.jitter > 100)
-		return hwp_set_error(EINVAL, "period jitter %u%%: must be a percentage (0..100)",
-				     s->o.jitter);
+		return hwp__set_error(EINVAL, "period jitter %u%%: must be a percentage (0..100)",
+				      s->o.jitter);
 	s->bst = s->o.branch_filter;
 	if (!(s->bst & (HWP_BRANCH_USER | HWP_BRANCH_KERNEL | HWP_BRANCH_HV)))
 		s->bst |= HWP_BRANCH_USER;
 	if (s->bst & (HWP_BRANCH_KERNEL | HWP_BRANCH_HV)) {
-		if ((err = hwp_emu__filter_kinds(s->bst, &s->kinds, &s->callstack)) < 0)
+		if ((err = hwp__emu_filter_kinds(s->bst, &s->kinds, &s->callstack)) < 0)
 			return err;
 		s->bst &= ~(uint64_t)(HWP_BRANCH_KERNEL | HWP_BRANCH_HV);
 	}
@@ -94,7 +95,7 @@ static int check_opts(struct hwp_emu *s)
 				   HWP_BRANCH_TYPE_SAVE | HWP_BRANCH_HW_INDEX |
 				   HWP_BRANCH_PRIV_SAVE | HWP_BRANCH_COUNTERS)))
 		s->bst |= HWP_BRANCH_ANY;
-	return hwp_emu__filter_kinds(s->bst, &s->kinds, &s->callstack);
+	return hwp__emu_filter_kinds(s->bst, &s->kinds, &s->callstack);
 }
 
 /* The raw recording goes next to the output (it is about as big, and /tmp
@@ -122,7 +123,7 @@ static int make_raw_dir(struct hwp_emu *s)
 	}
 	if (!mkdtemp(s->dir)) {
 		e = errno;
-		hwp_set_error(e, "%s: cannot create a temporary directory: %s", s->dir, strerror(e));
+		hwp__set_error(e, "%s: cannot create a temporary directory: %s", s->dir, strerror(e));
 		s->dir[0] = 0;
 		return -e;
 	}
@@ -144,12 +145,12 @@ struct hwp_emu *hwp_emu__new(const struct hwp_emu_opts *opts)
 
 	s = calloc(1, sizeof(*s));
 	if (!s) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
 	s->pid = -1;
 	if (!opts) {
-		err = hwp_set_error(EINVAL, "emulation: no options (the program to run)");
+		err = hwp__set_error(EINVAL, "emulation: no options (the program to run)");
 		goto fail;
 	}
 	if ((err = HWP_OPTS_LOAD(opts, &s->o, struct hwp_emu_opts)) < 0 ||
@@ -159,12 +160,12 @@ struct hwp_emu *hwp_emu__new(const struct hwp_emu_opts *opts)
 	s->w = hwp_writer__open(s->o.output);
 	if (!s->w) {
 		e = errno;
-		err = hwp_set_error(e, "%s: cannot write: %s", s->o.output, strerror(e));
+		err = hwp__set_error(e, "%s: cannot write: %s", s->o.output, strerror(e));
 		goto fail;
 	}
 	if (s->o.exact && !(s->exact = fopen(s->o.exact, "we"))) {
 		e = errno;
-		err = hwp_set_error(e, "%s: cannot write: %s", s->o.exact, strerror(e));
+		err = hwp__set_error(e, "%s: cannot write: %s", s->o.exact, strerror(e));
 		goto fail;
 	}
 	if ((err = make_raw_dir(s)) < 0)
@@ -220,7 +221,7 @@ int hwp_emu__finish(struct hwp_emu *s, struct hwp_emu_result *res)
 	int err;
 
 	if (!s || !s->w)
-		return hwp_set_error(EINVAL, "hwp_emu__finish: invalid state");
+		return hwp__set_error(EINVAL, "hwp_emu__finish: invalid state");
 	if (!res) {
 		memset(&local, 0, sizeof(local));
 		res = &local;
@@ -246,13 +247,13 @@ int hwp_emu__finish(struct hwp_emu *s, struct hwp_emu_result *res)
 		if (fflush(s->exact) || ferror(s->exact)) {
 			int e = errno ? errno : EIO;
 
-			err = hwp_set_error(e, "%s: write failed: %s", s->o.exact, strerror(e));
+			err = hwp__set_error(e, "%s: write failed: %s", s->o.exact, strerror(e));
 			goto out;
 		}
 	}
 	if (nothing)
-		err = hwp_set_error(EIO, "%s did not start the program: nothing was recorded "
-				    "(see its message above)", s->qemu);
+		err = hwp__set_error(EIO, "%s did not start the program: nothing was recorded "
+				     "(see its message above)", s->qemu);
 out:
 	hwp__emu_conv_free(&c);
 	return err;

@@ -12,6 +12,7 @@
 
 #include "hwprof/capture.h"
 #include "hwprof/hwprof.h"
+#include "util/error.h"
 
 /* Reads PATH into BUF (trailing newline dropped): 0, -ENOENT, or -EINVAL. */
 static int read_line(const char *path, char *buf, size_t len)
@@ -39,7 +40,7 @@ static int pmu_type(const char *dev, uint32_t *type)
 		return -ENOENT;
 	v = strtoul(buf, &end, 10);
 	if (end == buf || *end || v > UINT32_MAX)
-		return hwp_set_error(EINVAL, "%s: '%s' is not a PMU type", path, buf);
+		return hwp__set_error(EINVAL, "%s: '%s' is not a PMU type", path, buf);
 	*type = (uint32_t)v;
 	return 0;
 }
@@ -54,32 +55,32 @@ static int apply_term(const char *dev, const char *term, uint64_t value, uint64_
 
 	snprintf(path, sizeof(path), "%s/format/%s", dev, term);
 	if (read_line(path, fmt, sizeof(fmt)) < 0)
-		return hwp_set_error(EINVAL, "%s: missing (the event names a term its PMU has no "
-				     "format for)", path);
+		return hwp__set_error(EINVAL, "%s: missing (the event names a term its PMU has no "
+				      "format for)", path);
 	field_end = strchr(fmt, ':');
 	if (!field_end)
-		return hwp_set_error(EINVAL, "%s: '%s' is not a format", path, fmt);
+		return hwp__set_error(EINVAL, "%s: '%s' is not a format", path, fmt);
 	*field_end = '\0';
 	which = !strcmp(fmt, "config") ? 0 : !strcmp(fmt, "config1") ? 1 : !strcmp(fmt, "config2") ? 2 : -1;
 	if (which < 0)
-		return hwp_set_error(EINVAL, "%s: unknown field '%s'", path, fmt);
+		return hwp__set_error(EINVAL, "%s: unknown field '%s'", path, fmt);
 	for (p = field_end + 1; *p;) {
 		char *e;
 		unsigned long lo = strtoul(p, &e, 10), hi = lo;
 		if (e == p || lo > 63)
-			return hwp_set_error(EINVAL, "%s: bad bit range", path);
+			return hwp__set_error(EINVAL, "%s: bad bit range", path);
 		if (*e == '-') {
 			p = e + 1;
 			hi = strtoul(p, &e, 10);
 			if (e == p || hi > 63 || hi < lo)
-				return hwp_set_error(EINVAL, "%s: bad bit range", path);
+				return hwp__set_error(EINVAL, "%s: bad bit range", path);
 		}
 		for (unsigned long b = lo; b <= hi; b++, used++)
 			if (used < 64 && ((value >> used) & 1))
 				cfg[which] |= 1ull << b;
 		p = *e == ',' ? e + 1 : e;
 		if (*e && *e != ',')
-			return hwp_set_error(EINVAL, "%s: bad bit range", path);
+			return hwp__set_error(EINVAL, "%s: bad bit range", path);
 	}
 	return 0;
 }
@@ -103,7 +104,7 @@ static int encode_event(const char *dev, const char *name, unsigned ldlat, uint6
 			*eq = '\0';
 			v = strtoull(eq + 1, &e, 0);
 			if (e == eq + 1 || *e)
-				return hwp_set_error(EINVAL, "%s: bad value of '%s'", path, tok);
+				return hwp__set_error(EINVAL, "%s: bad value of '%s'", path, tok);
 		}
 		if (!strcmp(tok, "ldlat") && ldlat) {
 			v = ldlat;
@@ -136,7 +137,7 @@ int hwp_mem_events__choose(const char *sysfs, unsigned ldlat, struct hwp_mem_eve
 		if (rc == -ENOENT)
 			continue;
 		if (rc < 0 || (rc = pmu_type(dev, &e->type)) < 0)
-			return rc == -ENOENT ? hwp_set_error(EINVAL, "%s/type: missing", dev) : rc;
+			return rc == -ENOENT ? hwp__set_error(EINVAL, "%s/type: missing", dev) : rc;
 		e->kind = HWP_MEM_PMU_INTEL;
 		snprintf(e->pmu, sizeof(e->pmu), "%s", intel_pmus[i]);
 		e->config = cfg[0];

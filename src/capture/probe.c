@@ -25,6 +25,7 @@
 #include "capture/probe.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/lbr_msr.h"
+#include "util/error.h"
 #include "util/opts.h"
 #include "util/vec.h"
 
@@ -353,10 +354,10 @@ static void probe_cpuid(struct hwp_probe_info *info)
 }
 #endif
 
-int hwp_probe__cpu(const char *procfs_root, bool use_cpuid, struct hwp_probe_info *info)
+int hwp__probe_cpu(const char *procfs_root, bool use_cpuid, struct hwp_probe_info *info)
 {
 	if (!info)
-		return hwp_set_error(EINVAL, "%s: no info", __func__);
+		return hwp__set_error(EINVAL, "%s: no info", __func__);
 	info->cpu.perfmon_version = -1;
 	if (use_cpuid) {
 		struct utsname u;
@@ -378,7 +379,7 @@ int hwp_probe__cpu(const char *procfs_root, bool use_cpuid, struct hwp_probe_inf
 #define CAP_SYSLOG_BIT 34
 #define CAP_PERFMON_BIT 38
 
-int hwp_probe__perms(const char *procfs_root, struct hwp_probe_info *info)
+int hwp__probe_perms(const char *procfs_root, struct hwp_probe_info *info)
 {
 	char path[4096], line[512];
 	FILE *f;
@@ -386,7 +387,7 @@ int hwp_probe__perms(const char *procfs_root, struct hwp_probe_info *info)
 	unsigned long long capeff = 0;
 
 	if (!info)
-		return hwp_set_error(EINVAL, "%s: no info", __func__);
+		return hwp__set_error(EINVAL, "%s: no info", __func__);
 	if (hwp__read_int(procfs_root, "sys/kernel/perf_event_paranoid", &info->perms.paranoid))
 		info->perms.paranoid = HWP_PROBE_UNKNOWN;
 	if (hwp__read_int(procfs_root, "sys/kernel/kptr_restrict", &info->perms.kptr_restrict))
@@ -553,7 +554,7 @@ static void add_pmu(const char *sysfs_root, const char *dir, const char *name,
 	read_caps(sysfs_root, dir, p);
 }
 
-int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info)
+int hwp__probe_pmus(const char *sysfs_root, struct hwp_probe_info *info)
 {
 	static const char dir[] = "bus/event_source/devices";
 	char path[4096];
@@ -562,7 +563,7 @@ int hwp_probe__pmus(const char *sysfs_root, struct hwp_probe_info *info)
 	size_t n;
 
 	if (!info)
-		return hwp_set_error(EINVAL, "%s: no info", __func__);
+		return hwp__set_error(EINVAL, "%s: no info", __func__);
 	info->nr_pmus = 0;
 	info->nr_other_pmus = 0;
 	hwp__root_path(path, sizeof(path), sysfs_root, dir);
@@ -688,13 +689,13 @@ static bool kmsg_read_syslog(struct hwp_probe_info *info)
 	return true;
 }
 
-int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info *info)
+int hwp__probe_kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info *info)
 {
 	char path[4096];
 	int fd, err;
 
 	if (!info)
-		return hwp_set_error(EINVAL, "%s: no info", __func__);
+		return hwp__set_error(EINVAL, "%s: no info", __func__);
 	info->kmsg.state = HWP_PROBE_NOT_TRIED;
 	info->kmsg.line[0] = info->kmsg.err[0] = 0;
 	hwp__root_path(path, sizeof(path), dev_root, "kmsg");
@@ -723,7 +724,7 @@ int hwp_probe__kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info
 
 /* ------------------------------------------------------------ Intel MSR */
 
-int hwp_probe__perf_caps(const char *dev_root, struct hwp_probe_info *info)
+int hwp__probe_perf_caps(const char *dev_root, struct hwp_probe_info *info)
 {
 	char path[4096];
 	uint64_t v;
@@ -731,7 +732,7 @@ int hwp_probe__perf_caps(const char *dev_root, struct hwp_probe_info *info)
 	int fd;
 
 	if (!info)
-		return hwp_set_error(EINVAL, "%s: no info", __func__);
+		return hwp__set_error(EINVAL, "%s: no info", __func__);
 	info->perf_caps.lbr_format = -1;
 	info->perf_caps.err[0] = 0;
 	if (info->cpu.vendor != HWP_CPU_INTEL) {
@@ -1032,7 +1033,7 @@ static void verdict_precise(struct hwp_probe_info *info, const struct pmu_summar
 /* Each capability's verdict; later ones build on earlier ones (access
    before kernel, software and branch stacks; branch stacks before LBR call
    stacks). */
-void hwp_probe__verdicts(struct hwp_probe_info *info)
+void hwp__probe_verdicts(struct hwp_probe_info *info)
 {
 	struct pmu_summary ps;
 
@@ -1061,17 +1062,17 @@ int hwp_probe__run(const struct hwp_probe_opts *opts, struct hwp_probe_info *inf
 	int err;
 
 	if (!info)
-		return hwp_set_error(EINVAL, "hwp_probe__run: no info");
+		return hwp__set_error(EINVAL, "hwp_probe__run: no info");
 	if ((err = HWP_OPTS_LOAD(opts, &o, struct hwp_probe_opts)) < 0)
 		return err;
 	memset(info, 0, sizeof(*info));
 	cpuid = o.no_cpuid ? false : (o.use_cpuid || !o.procfs_root);
-	hwp_probe__cpu(o.procfs_root ? o.procfs_root : "/proc", cpuid, info);
-	hwp_probe__perms(o.procfs_root ? o.procfs_root : "/proc", info);
-	hwp_probe__pmus(o.sysfs_root ? o.sysfs_root : "/sys", info);
-	hwp_probe__kmsg(o.dev_root ? o.dev_root : "/dev", !o.dev_root, info);
-	hwp_probe__perf_caps(o.dev_root ? o.dev_root : "/dev", info);
-	hwp_probe__verdicts(info);
+	hwp__probe_cpu(o.procfs_root ? o.procfs_root : "/proc", cpuid, info);
+	hwp__probe_perms(o.procfs_root ? o.procfs_root : "/proc", info);
+	hwp__probe_pmus(o.sysfs_root ? o.sysfs_root : "/sys", info);
+	hwp__probe_kmsg(o.dev_root ? o.dev_root : "/dev", !o.dev_root, info);
+	hwp__probe_perf_caps(o.dev_root ? o.dev_root : "/dev", info);
+	hwp__probe_verdicts(info);
 	return 0;
 }
 
@@ -1082,7 +1083,7 @@ struct hwp_probe_info *hwp_probe_info__new(void)
 	struct hwp_probe_info *info = calloc(1, sizeof(*info));
 
 	if (!info) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 	}
 	return info;
 }

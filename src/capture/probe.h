@@ -35,4 +35,19 @@ int hwp__read_line(const char *root, const char *rel, char *buf, size_t len);
 /* An integer file (sysctl): 0 or -errno. */
 int hwp__read_int(const char *root, const char *rel, int *out);
 
+/* The individual probes (each sets only its part of INFO): 0 or -EINVAL. */
+int hwp__probe_cpu(const char *procfs_root, bool use_cpuid, struct hwp_probe_info *info);
+int hwp__probe_perms(const char *procfs_root, struct hwp_probe_info *info);
+int hwp__probe_pmus(const char *sysfs_root, struct hwp_probe_info *info);
+
+/* Finds the kernel's PMU line in <dev_root>/kmsg (a device, or a text file
+   holding the log); USE_SYSLOG falls back to klogctl() when it is unreadable. */
+int hwp__probe_kmsg(const char *dev_root, bool use_syslog, struct hwp_probe_info *info);
+
+/* Intel only: IA32_PERF_CAPABILITIES from <dev_root>/cpu/0/msr. */
+int hwp__probe_perf_caps(const char *dev_root, struct hwp_probe_info *info);
+
+/* Fills the verdicts from what the probes found. */
+void hwp__probe_verdicts(struct hwp_probe_info *info);
+
 #endif

@@ -15,6 +15,7 @@
 
 #include "hwprof/probe.h"
 #include "hwprof/record_setup.h"
+#include "util/error.h"
 
 int hwp_mem_events__attr_opts(const struct hwp_mem_events *e, struct hwp_attr_opts *ao, char *buf, size_t len)
 {
@@ -96,7 +97,7 @@ static int cannot_remove(const char *what)
 	int err = errno;
 
 	/* a path too long for the buffer comes without errno */
-	return hwp_set_error(err ? err : ENAMETOOLONG, "can't remove old data %s: %s", what, strerror(err));
+	return hwp__set_error(err ? err : ENAMETOOLONG, "can't remove old data %s: %s", what, strerror(err));
 }
 
 /* Removes OLD as perf's rm_rf_perf_data() does: a file (or link) at once, a
@@ -118,8 +119,8 @@ static int remove_old(const char *old)
 	while ((de = readdir(d)))
 		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && !perf_data_name(de->d_name)) {
 			/* the message first: closedir() frees DE */
-			int rc = hwp_set_error(ENOTEMPTY, "can't remove old data %s: a directory holding %s, "
-					       "which is not perf data", old, de->d_name);
+			int rc = hwp__set_error(ENOTEMPTY, "can't remove old data %s: a directory holding %s, "
+						"which is not perf data", old, de->d_name);
 
 			closedir(d);
 			return rc;
@@ -154,14 +155,14 @@ int hwp_record__keep_old_output(const char *path)
 	if (!path || !strcmp(path, "-") || stat(path, &st) < 0 || st.st_size == 0)
 		return 0;
 	if ((size_t)snprintf(old, sizeof(old), "%s.old", path) >= sizeof(old))
-		return hwp_set_error(ENAMETOOLONG, "%s: path too long", path);
+		return hwp__set_error(ENAMETOOLONG, "%s: path too long", path);
 	rc = remove_old(old);
 	if (rc < 0)
 		return rc;
 	if (rename(path, old) < 0) {
 		int err = errno;
 
-		return hwp_set_error(err, "can't move %s to %s: %s", path, old, strerror(err));
+		return hwp__set_error(err, "can't move %s to %s: %s", path, old, strerror(err));
 	}
 	return 0;
 }

@@ -33,6 +33,7 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_writer.h"
 #include "util/bytes.h"
+#include "util/error.h"
 #include "util/opts.h"
 #include "util/path_search.h"
 #include "util/vec.h"
@@ -92,7 +93,7 @@ static int fail(struct rec *R, enum hwp_record_phase phase, int err, const char 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	R->r->phase = phase;
-	return hwp_set_error(err, "%s", msg);
+	return hwp__set_error(err, "%s", msg);
 }
 
 /* ------------------------------------------------------------ CPUs */
@@ -504,8 +505,8 @@ int hwp__ring_drain(uint8_t *base, size_t page, size_t data_size, uint8_t *scrat
 			hdr[i] = data[(off + (size_t)i) & mask];
 		sz = ld16(hdr + 6);
 		if (sz < 8 || tail + sz > head) {
-			rc = hwp_set_error(EIO, "ring buffer: corrupt record header at %" PRIu64
-					   " (size %zu, head %" PRIu64 ")", tail, sz, head);
+			rc = hwp__set_error(EIO, "ring buffer: corrupt record header at %" PRIu64
+					    " (size %zu, head %" PRIu64 ")", tail, sz, head);
 			break;
 		}
 		/* a record wrapping around the end of the buffer is copied whole */
@@ -796,7 +797,7 @@ int hwp_record__run(const struct hwp_record_opts *opts, struct hwp_record_result
 	int rc;
 
 	if (!opts || !res)
-		return hwp_set_error(EINVAL, "hwp_record__run: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_record__run: invalid argument");
 	memset(res, 0, sizeof(*res));
 	if ((rc = HWP_OPTS_LOAD(opts, &o, struct hwp_record_opts)) < 0)
 		return rc;

@@ -16,6 +16,7 @@
 #include "decode/code_cache.h"
 #include "decode/insn_starts.h"
 #include "hwprof/hwprof.h"
+#include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
@@ -61,7 +62,7 @@ struct hwp__code_cache *hwp__code_cache_new(struct hwp_symbolizer *s)
 	struct hwp__code_cache *c = calloc(1, sizeof(*c));
 
 	if (!c) {
-		hwp_set_error(ENOMEM, "out of memory making the instruction cache");
+		hwp__set_error(ENOMEM, "out of memory making the instruction cache");
 		return NULL;
 	}
 	c->sym = s;
@@ -101,13 +102,13 @@ size_t hwp__code_cache_size(const struct hwp__code_cache *c)
 static int mod_get(struct hwp__code_cache *c, int module, struct mod **out)
 {
 	if (module < 0)
-		return hwp_set_error(ENOENT, "no module for the address");
+		return hwp__set_error(ENOENT, "no module for the address");
 	if ((size_t)module >= c->n_mods) {
 		size_t n = (size_t)module + 8;
 		struct mod *m = realloc(c->mods, n * sizeof(*m));
 
 		if (!m)
-			return hwp_set_error(ENOMEM, "out of memory in the instruction cache");
+			return hwp__set_error(ENOMEM, "out of memory in the instruction cache");
 		memset(m + c->n_mods, 0, (n - c->n_mods) * sizeof(*m));
 		c->mods = m;
 		c->n_mods = n;
@@ -154,17 +155,17 @@ static int mod_get(struct hwp__code_cache *c, int module, struct mod **out)
 failed:
 	switch (m->err) {
 	case -ENOENT:
-		return hwp_set_error(ENOENT, "%s: cannot read it as an ELF file", m->path ? m->path : "?");
+		return hwp__set_error(ENOENT, "%s: cannot read it as an ELF file", m->path ? m->path : "?");
 	case -ENOTSUP:
 #ifdef HAVE_CAPSTONE
-		return hwp_set_error(ENOTSUP, "%s: instructions of this machine are not decoded (x86-64 and AArch64 are)",
-				     m->path);
+		return hwp__set_error(ENOTSUP, "%s: instructions of this machine are not decoded (x86-64 and AArch64 are)",
+				      m->path);
 #else
-		return hwp_set_error(ENOTSUP, "%s: built without Capstone (libcapstone-dev): instructions are not decoded",
-				     m->path ? m->path : "?");
+		return hwp__set_error(ENOTSUP, "%s: built without Capstone (libcapstone-dev): instructions are not decoded",
+				      m->path ? m->path : "?");
 #endif
 	default:
-		return hwp_set_error(ENOMEM, "out of memory opening the decoder for %s", m->path ? m->path : "?");
+		return hwp__set_error(ENOMEM, "out of memory opening the decoder for %s", m->path ? m->path : "?");
 	}
 }
 
@@ -347,9 +348,9 @@ int hwp__code_cache_range(struct hwp__code_cache *c, int module, uint64_t start,
 
 		if (!in) {
 			if (err == -ENOMEM)
-				return hwp_set_error(ENOMEM, "out of memory decoding %s", m->path);
-			return hwp_set_error(ERANGE, "%s: file offset 0x%" PRIx64 " is not in an executable segment",
-					     m->path, at);
+				return hwp__set_error(ENOMEM, "out of memory decoding %s", m->path);
+			return hwp__set_error(ERANGE, "%s: file offset 0x%" PRIx64 " is not in an executable segment",
+					      m->path, at);
 		}
 		/* copied: FN may decode more, moving the array */
 		struct hwp__insn copy = *in;
@@ -378,9 +379,9 @@ int hwp__code_cache_insn(struct hwp__code_cache *c, int module, uint64_t offset,
 	in = insn_at(c, m, offset, &err);
 	if (!in) {
 		if (err == -ENOMEM)
-			return hwp_set_error(ENOMEM, "out of memory decoding %s", m->path);
-		return hwp_set_error(ERANGE, "%s: file offset 0x%" PRIx64 " is not in an executable segment",
-				     m->path, offset);
+			return hwp__set_error(ENOMEM, "out of memory decoding %s", m->path);
+		return hwp__set_error(ERANGE, "%s: file offset 0x%" PRIx64 " is not in an executable segment",
+				      m->path, offset);
 	}
 	*out = *in;
 	return err;

@@ -68,8 +68,8 @@ static bool l3_touch(uint64_t *set, uint64_t line)
 	return hit;
 }
 
-enum hwp_mm_level hwp_mm_access(struct hwp_mm_shared *sh, struct hwp_mm_private *pv, uint32_t me,
-				uint64_t addr, bool store)
+enum hwp_mm_level hwp__mm_access(struct hwp_mm_shared *sh, struct hwp_mm_private *pv, uint32_t me,
+				 uint64_t addr, bool store)
 {
 	uint64_t line = addr >> HWP_MM_LINE_SHIFT;
 	uint64_t *dp = &sh->dir[line & ((1u << HWP_MM_DIR_BITS) - 1)];
@@ -119,7 +119,7 @@ enum hwp_mm_level hwp_mm_access(struct hwp_mm_shared *sh, struct hwp_mm_private 
 
 /* The encodings Intel PEBS uses for these levels (perf_event.h's
    PERF_MEM_* values): op, level bits + lvl_num, snoop; TLB and lock N/A. */
-uint64_t hwp_mm_data_src(enum hwp_mm_level level, bool store)
+uint64_t hwp__mm_data_src(enum hwp_mm_level level, bool store)
 {
 	uint64_t op = store ? 4 : 2;            /* PERF_MEM_OP_STORE / LOAD */
 	uint64_t lvl, num, snoop;

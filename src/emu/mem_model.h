@@ -52,9 +52,9 @@ struct hwp_mm_private {
 };
 
 /* One access by thread ME (1-based, < 8192). Returns the level. */
-enum hwp_mm_level hwp_mm_access(struct hwp_mm_shared *sh, struct hwp_mm_private *pv, uint32_t me,
-				uint64_t addr, bool store);
+enum hwp_mm_level hwp__mm_access(struct hwp_mm_shared *sh, struct hwp_mm_private *pv, uint32_t me,
+				 uint64_t addr, bool store);
 /* perf_mem_data_src of an access served at LEVEL. */
-uint64_t hwp_mm_data_src(enum hwp_mm_level level, bool store);
+uint64_t hwp__mm_data_src(enum hwp_mm_level level, bool store);
 
 #endif

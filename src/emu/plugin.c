@@ -1354,7 +1354,7 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 			return;
 		v->mem_countdown = (int64_t)g.mem_period;
 	}
-	lvl = hwp_mm_access(g.mm, v->mm, v->idx + 1, vaddr, store);
+	lvl = hwp__mm_access(g.mm, v->mm, v->idx + 1, vaddr, store);
 	v->mem_accesses++;
 	if (--v->mem_countdown > 0)
 		return;
@@ -1372,7 +1372,7 @@ static void on_mem(unsigned int vi, qemu_plugin_meminfo_t info, uint64_t vaddr, 
 	m->ip = (uint64_t)(uintptr_t)ud;
 	m->addr = vaddr;
 	m->period = g.mem_period;
-	m->data_src = hwp_mm_data_src(lvl, store);
+	m->data_src = hwp__mm_data_src(lvl, store);
 	m->latency = hwp_mm_latency[lvl];
 	m->pad = 0;
 	w_commit(m, HWP_EMU_MEM, sizeof(*m));
@@ -1395,7 +1395,7 @@ static void on_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	last = qemu_plugin_tb_get_insn(tb, n - 1);
 	lv = qemu_plugin_insn_vaddr(last);
 	ls = qemu_plugin_insn_size(last);
-	key.kind = (uint8_t)hwp_emu_classify(qemu_plugin_insn_data(last), ls, lv, &key.target);
+	key.kind = (uint8_t)hwp__emu_classify(qemu_plugin_insn_data(last), ls, lv, &key.target);
 	key.br = lv;
 	key.fall = lv + ls;
 	key.n_insns = (uint32_t)n;

@@ -27,7 +27,7 @@ static int64_t rel_at_end(const uint8_t *p, size_t n, size_t opcode_end)
 	return 0;
 }
 
-unsigned hwp_emu_classify(const uint8_t *p, size_t n, uint64_t pc, uint64_t *target)
+unsigned hwp__emu_classify(const uint8_t *p, size_t n, uint64_t pc, uint64_t *target)
 {
 	size_t i = 0;
 	int rep = 0;

@@ -11,6 +11,6 @@
  * length QEMU decoded) as an enum hwp_emu_kind. For direct branches (COND,
  * JMP, CALL) *TARGET is set to the branch target, else to 0.
  */
-unsigned hwp_emu_classify(const uint8_t *p, size_t n, uint64_t pc, uint64_t *target);
+unsigned hwp__emu_classify(const uint8_t *p, size_t n, uint64_t pc, uint64_t *target);
 
 #endif

@@ -23,6 +23,7 @@
 #include "hwprof/bolt_profile.h"
 #include "hwprof/symbolize.h"
 #include "symbolize/build_id_lookup.h"
+#include "util/error.h"
 #include "util/vec.h"
 
 struct func {
@@ -168,7 +169,7 @@ static int by_name_start(const void *a, const void *b)
    in address order, as BOLT's name resolver does. */
 static int read_functions(struct ctx *x, const char *path)
 {
-	Elf *e = x->elf = hwp_elf__open(path);
+	Elf *e = x->elf = hwp__elf_open(path);
 	Elf_Scn *scn = NULL;
 	struct func **order = NULL;
 	unsigned id = 0;
@@ -176,7 +177,7 @@ static int read_functions(struct ctx *x, const char *path)
 	int err = 0;
 
 	if (!e)
-		return hwp_set_error(ENOENT, "%s: cannot read it as an ELF file", path);
+		return hwp__set_error(ENOENT, "%s: cannot read it as an ELF file", path);
 	while ((scn = elf_nextscn(e, scn))) {
 		GElf_Shdr sh;
 		Elf_Data *d;
@@ -193,7 +194,7 @@ static int read_functions(struct ctx *x, const char *path)
 			    !(name = elf_strptr(e, sh.sh_link, sym.st_name)) || !*name)
 				continue;
 			if (!(f = HWP_VEC_PUSH(x->fn, x->n_fn, x->cap_fn))) {
-				err = hwp_set_error(ENOMEM, "%s: out of memory reading its symbols", path);
+				err = hwp__set_error(ENOMEM, "%s: out of memory reading its symbols", path);
 				goto out;
 			}
 			*f = (struct func){ .start = sym.st_value, .size = sym.st_size };
@@ -207,7 +208,7 @@ static int read_functions(struct ctx *x, const char *path)
 			}
 			/* 'L'ocal, 'G'lobal or 'P'LT until the names are made unique */
 			if (!(f->name = malloc(strlen(name) + 2))) {
-				err = hwp_set_error(ENOMEM, "%s: out of memory reading its symbols", path);
+				err = hwp__set_error(ENOMEM, "%s: out of memory reading its symbols", path);
 				goto out;
 			}
 			f->name[0] = GELF_ST_BIND(sym.st_info) == STB_LOCAL ? 'L' : 'G';
@@ -216,11 +217,11 @@ static int read_functions(struct ctx *x, const char *path)
 		}
 	}
 	if (global_seen && (err = read_plt(x, e))) {
-		err = hwp_set_error(ENOMEM, "%s: out of memory reading its PLT", path);
+		err = hwp__set_error(ENOMEM, "%s: out of memory reading its PLT", path);
 		goto out;
 	}
 	if (!global_seen) {
-		err = hwp_set_error(ENOENT, "%s: no symbol table (BOLT needs one)", path);
+		err = hwp__set_error(ENOENT, "%s: no symbol table (BOLT needs one)", path);
 		goto out;
 	}
 	qsort(x->fn, x->n_fn, sizeof(*x->fn), by_start);
@@ -248,7 +249,7 @@ static int read_functions(struct ctx *x, const char *path)
 	/* BOLT names a local "name/N", N counting the locals of that name in
 	   address order (sorted by name, then address: a stable count) */
 	if (!(order = malloc((x->n_fn ? x->n_fn : 1) * sizeof(*order)))) {
-		err = hwp_set_error(ENOMEM, "%s: out of memory reading its symbols", path);
+		err = hwp__set_error(ENOMEM, "%s: out of memory reading its symbols", path);
 		goto out;
 	}
 	for (size_t i = 0; i < x->n_fn; i++)
@@ -262,7 +263,7 @@ static int read_functions(struct ctx *x, const char *path)
 			continue;
 		id = i && order[i - 1]->name[0] == 'L' && !strcmp(order[i - 1]->name, f->name) ? id + 1 : 1;
 		if (!(nn = malloc(strlen(f->name) + 16))) {
-			err = hwp_set_error(ENOMEM, "%s: out of memory reading its symbols", path);
+			err = hwp__set_error(ENOMEM, "%s: out of memory reading its symbols", path);
 			goto out;
 		}
 		sprintf(nn, "%s/%u", f->name + 1, id);
@@ -499,7 +500,7 @@ static int add_edge(struct ctx *x, int from_fn, uint64_t from_off, int to_fn, ui
 	struct edge *e = HWP_VEC_PUSH(x->e, x->n_e, x->cap_e);
 
 	if (!e)
-		return hwp_set_error(ENOMEM, "out of memory writing a BOLT profile");
+		return hwp__set_error(ENOMEM, "out of memory writing a BOLT profile");
 	*e = (struct edge){ from_fn, to_fn, from_fn < 0 ? 0 : from_off, to_fn < 0 ? 0 : to_off, mispreds, count };
 	return 0;
 }
@@ -543,7 +544,7 @@ static int gather_origins(struct ctx *x, struct hwp_branch_collector *c)
 	const struct hwp_branch_row *r = hwp_branch_table__rows(hwp_branch_collector__table(c), &n);
 
 	if (!(x->origin = calloc(n ? n : 1, sizeof(*x->origin))))
-		return hwp_set_error(ENOMEM, "out of memory writing a BOLT profile");
+		return hwp__set_error(ENOMEM, "out of memory writing a BOLT profile");
 	for (size_t i = 0; i < n; i++) {
 		const struct hwp_branch_key *b = &r[i].key;
 		uint64_t ta, fa;
@@ -721,12 +722,12 @@ static int by_fn_off(const void *p, const void *q)
 static int write_no_lbr(struct ctx *x, struct hwp_branch_collector *c, FILE *fp)
 {
 	size_t n, nev, k = 0;
-	const struct hwp_branch_row *r = hwp_branch_table__rows(hwp_branch_collector__ip_samples(c), &n);
-	const struct hwp_evsel *const *ev = hwp_branch_collector__ip_events(c, &nev);
+	const struct hwp_branch_row *r = hwp_branch_table__rows(hwp__branch_collector_ip_samples(c), &n);
+	const struct hwp_evsel *const *ev = hwp__branch_collector_ip_events(c, &nev);
 	struct ip_count *v = calloc(n ? n : 1, sizeof(*v));
 
 	if (!v)
-		return hwp_set_error(ENOMEM, "out of memory writing a BOLT profile");
+		return hwp__set_error(ENOMEM, "out of memory writing a BOLT profile");
 	for (size_t i = 0; i < n; i++) {
 		uint64_t a;
 		int fn;
@@ -780,15 +781,15 @@ int hwp_bolt_profile__write(struct hwp_branch_collector *c, int module, enum hwp
 	const char *path;
 	int err;
 
-	if (f == HWP_BOLT_FORMAT_NO_LBR ? !hwp_branch_collector__ip_samples(c) : !hwp_branch_collector__ranges(c))
-		return hwp_set_error(EINVAL, "BOLT profile: the branch collector counted no %s",
-				     f == HWP_BOLT_FORMAT_NO_LBR ? "sample addresses" : "ranges");
+	if (f == HWP_BOLT_FORMAT_NO_LBR ? !hwp__branch_collector_ip_samples(c) : !hwp_branch_collector__ranges(c))
+		return hwp__set_error(EINVAL, "BOLT profile: the branch collector counted no %s",
+				      f == HWP_BOLT_FORMAT_NO_LBR ? "sample addresses" : "ranges");
 	if (!s || !(path = hwp_symbolizer__module_file(s, module)))
 		return -ENOENT; /* the symbolizer said why */
 	if (!(x.cc = hwp__branch_collector_code_cache(c)))
-		return hwp_set_error(ENOTSUP, "BOLT profile: no instruction decoder");
+		return hwp__set_error(ENOTSUP, "BOLT profile: no instruction decoder");
 	if (!(x.file = hwp__code_file_open(path)))
-		return hwp_set_error(ENOENT, "%s: cannot read it as an ELF file", path);
+		return hwp__set_error(ENOENT, "%s: cannot read it as an ELF file", path);
 	if ((err = read_functions(&x, path)))
 		goto out;
 	if (f == HWP_BOLT_FORMAT_NO_LBR) {
@@ -801,7 +802,7 @@ int hwp_bolt_profile__write(struct hwp_branch_collector *c, int module, enum hwp
 		write_fdata(fp, &x);
 	}
 	if (!err && (fflush(fp) || ferror(fp)))
-		err = hwp_set_error(EIO, "writing the profile: %s", strerror(errno ? errno : EIO));
+		err = hwp__set_error(EIO, "writing the profile: %s", strerror(errno ? errno : EIO));
 out:
 	for (size_t i = 0; i < x.n_fn; i++) {
 		free(x.fn[i].name);

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "export/fleet_internal.h"
+#include "util/error.h"
 #include "util/opts.h"
 
 #ifdef HAVE_LIBCURL
@@ -56,13 +57,13 @@ struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *
 
 	if (!curl_ready) {
 		if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
-			hwp_set_error(ENOMEM, "cannot initialize libcurl");
+			hwp__set_error(ENOMEM, "cannot initialize libcurl");
 			return NULL;
 		}
 		curl_ready = true;
 	}
 	if (!(f = calloc(1, sizeof(*f)))) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
 	if (HWP_OPTS_LOAD(opts, &f->o, struct hwp_fleet_opts) < 0) {
@@ -84,13 +85,13 @@ struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *
 	f->spool_dir = f->o.spool_dir ? strdup(f->o.spool_dir) : NULL;
 	if (!f->table || !f->url || (f->o.spool_dir && !f->spool_dir)) {
 		hwp_fleet__close(f);
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
 	/* a URL curl would guess a scheme for, or send anywhere, is refused here */
 	if (!(u = curl_url())) {
 		hwp_fleet__close(f);
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
 	uc = curl_url_set(u, CURLUPART_URL, url, 0);
@@ -99,8 +100,8 @@ struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *
 	if (!uc)
 		uc = curl_url_get(u, CURLUPART_HOST, &host, 0);
 	if (uc || (strcmp(scheme, "http") && strcmp(scheme, "https")) || !*host) {
-		hwp_set_error(EINVAL, "'%s': malformed URL (%s): give http://HOST[:PORT]/, the server's HTTP interface",
-			      url, uc ? curl_url_strerror(uc) : "not http or https");
+		hwp__set_error(EINVAL, "'%s': malformed URL (%s): give http://HOST[:PORT]/, the server's HTTP interface",
+			       url, uc ? curl_url_strerror(uc) : "not http or https");
 		curl_free(scheme), curl_free(host), curl_url_cleanup(u);
 		hwp_fleet__close(f);
 		return NULL;
@@ -108,7 +109,7 @@ struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *
 	curl_free(scheme), curl_free(host), curl_url_cleanup(u);
 	if (strlen(table_name(f)) > 128 || strspn(f->table, "abcdefghijklmnopqrstuvwxyz"
 						  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(f->table)) {
-		hwp_set_error(EINVAL, "'%s': a table name is letters, digits and '_'", f->table);
+		hwp__set_error(EINVAL, "'%s': a table name is letters, digits and '_'", f->table);
 		hwp_fleet__close(f);
 		return NULL;
 	}
@@ -120,7 +121,7 @@ struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *
 struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *opts)
 {
 	(void)url, (void)opts;
-	hwp_set_error(ENOTSUP, "built without libcurl; install libcurl4-openssl-dev and rebuild");
+	hwp__set_error(ENOTSUP, "built without libcurl; install libcurl4-openssl-dev and rebuild");
 	return NULL;
 }
 #endif
@@ -166,7 +167,7 @@ int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char 
 	if (out)
 		*out = NULL;
 	if (!c || !u || curl_url_set(u, CURLUPART_URL, f->url, 0)) {
-		rc = hwp_set_error(ENOMEM, "out of memory");
+		rc = hwp__set_error(ENOMEM, "out of memory");
 		goto out;
 	}
 	/* an insert into a Distributed table answers once every shard has its
@@ -174,7 +175,7 @@ int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char 
 	   is down fails the batch, which then stays in the spool */
 	if (query_param && (curl_url_set(u, CURLUPART_QUERY, query_param, CURLU_APPENDQUERY | CURLU_URLENCODE) ||
 			    curl_url_set(u, CURLUPART_QUERY, "insert_distributed_sync=1", CURLU_APPENDQUERY))) {
-		rc = hwp_set_error(ENOMEM, "out of memory");
+		rc = hwp__set_error(ENOMEM, "out of memory");
 		goto out;
 	}
 	curl_easy_setopt(c, CURLOPT_CURLU, u);
@@ -194,22 +195,22 @@ int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char 
 		*retryable = true;
 		switch (cc) {
 		case CURLE_COULDNT_CONNECT:
-			rc = hwp_set_error(ECONNREFUSED, "%s: connection refused: no server answers there (%s)", f->url, why);
+			rc = hwp__set_error(ECONNREFUSED, "%s: connection refused: no server answers there (%s)", f->url, why);
 			break;
 		case CURLE_COULDNT_RESOLVE_HOST:
-			rc = hwp_set_error(EHOSTUNREACH, "%s: unknown host (%s)", f->url, why);
+			rc = hwp__set_error(EHOSTUNREACH, "%s: unknown host (%s)", f->url, why);
 			break;
 		case CURLE_OPERATION_TIMEDOUT:
-			rc = hwp_set_error(ETIMEDOUT, "%s: no answer within %u s (%s)", f->url, f->o.timeout_s, why);
+			rc = hwp__set_error(ETIMEDOUT, "%s: no answer within %u s (%s)", f->url, f->o.timeout_s, why);
 			break;
 		default:
-			rc = hwp_set_error(EIO, "%s: request failed: %s", f->url, why);
+			rc = hwp__set_error(EIO, "%s: request failed: %s", f->url, why);
 		}
 		goto out;
 	}
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 	if (b.oom) {
-		rc = hwp_set_error(ENOMEM, "out of memory reading the answer of %s", f->url);
+		rc = hwp__set_error(ENOMEM, "out of memory reading the answer of %s", f->url);
 		goto out;
 	}
 	if (status != 200) {
@@ -219,14 +220,14 @@ int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char 
 		first_line(msg);
 		/* 5xx may pass (a shard restarting); 4xx is the request's fault */
 		*retryable = status >= 500;
-		rc = hwp_set_error(EIO, "%s: server error (HTTP %ld): %s", f->url, status, *msg ? msg : "no message");
+		rc = hwp__set_error(EIO, "%s: server error (HTTP %ld): %s", f->url, status, *msg ? msg : "no message");
 		goto out;
 	}
 	if (out) {
 		*out = b.p ? b.p : strdup("");
 		b.p = NULL;
 		if (!*out)
-			rc = hwp_set_error(ENOMEM, "out of memory");
+			rc = hwp__set_error(ENOMEM, "out of memory");
 	}
 out:
 	free(b.p);
@@ -240,7 +241,7 @@ int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char 
 {
 	(void)f, (void)query_param, (void)data, (void)len, (void)out;
 	*retryable = false;
-	return hwp_set_error(ENOTSUP, "built without libcurl; install libcurl4-openssl-dev and rebuild");
+	return hwp__set_error(ENOTSUP, "built without libcurl; install libcurl4-openssl-dev and rebuild");
 }
 #endif
 

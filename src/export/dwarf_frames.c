@@ -17,6 +17,7 @@
 #include "export/dwarf_frames.h"
 #include "hwprof/hwprof.h"
 #include "symbolize/dwarf_scope.h"
+#include "util/error.h"
 #include "util/vec.h"
 
 /* A call site's discriminator (GCC and clang; elfutils' dwarf.h lacks it). */
@@ -45,20 +46,20 @@ struct hwp__dwarf_frames *hwp__dwarf_frames_open(const char *path)
 	struct hwp__dwarf_frames *d = calloc(1, sizeof(*d));
 
 	if (!d) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 		errno = ENOMEM;
 		return NULL;
 	}
 	d->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (d->fd < 0) {
-		hwp_set_error(errno, "%s: %s", path, strerror(errno));
+		hwp__set_error(errno, "%s: %s", path, strerror(errno));
 		free(d);
 		return NULL;
 	}
 	d->dw = dwarf_begin(d->fd, DWARF_C_READ);
 	if (!d->dw) {
-		hwp_set_error(ENODATA, "%s: no DWARF debug info (the binary must carry its debug info; separate debug files are not read here)",
-			      path);
+		hwp__set_error(ENODATA, "%s: no DWARF debug info (the binary must carry its debug info; separate debug files are not read here)",
+			       path);
 		close(d->fd);
 		free(d);
 		errno = ENODATA;

@@ -6,7 +6,7 @@
 #include "hwprof/export.h"
 #include <stdbool.h>
 
-#include "hwprof/outbuf.h"
+#include "output/outbuf.h"
 
 struct hwp__export_module {
 	int32_t id;
@@ -44,5 +44,13 @@ void hwp__sbuf_printf(struct hwp__sbuf *b, const char *fmt, ...) __attribute__((
 /* One row as a TSV or CSV line, appended to B. */
 void hwp__export_write_row(struct hwp__sbuf *b, enum hwp_export_format f, const char *host,
 			   int64_t ws, int64_t we, const struct hwp_export_row *r);
+
+/* The column names, in the order the text formats write them, comma-separated. */
+const char *hwp__export_columns(void);
+const char *hwp__export_host(const struct hwp_export *e);
+void hwp__export_window(const struct hwp_export *e, int64_t *start, int64_t *end);
+
+/* The cycle histogram bucket of CYCLES (0 = not recorded). */
+unsigned hwp__export_hist_bucket(uint64_t cycles);
 
 #endif

@@ -22,6 +22,7 @@
 
 #include "export/export_internal.h"
 #include "export/fleet_internal.h"
+#include "util/error.h"
 #include "util/vec.h"
 
 #define COLUMNS "host, window_start, window_end, kind, build_id, module, from_off, to_build_id, to_module, " \
@@ -34,7 +35,7 @@ int hwp_fleet__init(struct hwp_fleet *f, const char *cluster)
 
 	if (cluster && strspn(cluster, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
 			       strlen(cluster))
-		return hwp_set_error(EINVAL, "'%s': a cluster name is letters, digits and '_'", cluster);
+		return hwp__set_error(EINVAL, "'%s': a cluster name is letters, digits and '_'", cluster);
 	snprintf(local, sizeof(local), "%s%s", f->table, cluster ? "_local" : "");
 	snprintf(sql, sizeof(sql),
 		 "CREATE TABLE IF NOT EXISTS %s (rec_id UInt64, host String, window_start DateTime, "
@@ -71,10 +72,10 @@ static int spool_path(struct hwp_fleet *f, char *buf, size_t size)
 
 	snprintf(buf, size, "%s", f->spool_dir);
 	if (mkdir(buf, 0777) && errno != EEXIST)
-		return hwp_set_error(errno, "%s: cannot make the spool directory: %s", buf, strerror(errno));
+		return hwp__set_error(errno, "%s: cannot make the spool directory: %s", buf, strerror(errno));
 	snprintf(buf, size, "%s/%016" PRIx64, f->spool_dir, h);
 	if (mkdir(buf, 0777) && errno != EEXIST)
-		return hwp_set_error(errno, "%s: cannot make the spool directory: %s", buf, strerror(errno));
+		return hwp__set_error(errno, "%s: cannot make the spool directory: %s", buf, strerror(errno));
 	/* which server the batches are for, for a reader of the directory */
 	char url_file[4200];
 	FILE *fp = (size_t)snprintf(url_file, sizeof(url_file), "%s/url", buf) < sizeof(url_file) ? fopen(url_file, "w") : NULL;
@@ -91,16 +92,16 @@ static int write_file(const char *path, const char *p, size_t n)
 	FILE *fp;
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
-		return hwp_set_error(ENAMETOOLONG, "%s: path too long", path);
+		return hwp__set_error(ENAMETOOLONG, "%s: path too long", path);
 	if (!(fp = fopen(tmp, "w")))
-		return hwp_set_error(errno, "%s: cannot write: %s", tmp, strerror(errno));
+		return hwp__set_error(errno, "%s: cannot write: %s", tmp, strerror(errno));
 	bool ok = fwrite(p, 1, n, fp) == n;
 	ok &= fflush(fp) == 0 && fsync(fileno(fp)) == 0;
 	if (fclose(fp) || !ok || rename(tmp, path)) {
 		int err = errno;
 
 		unlink(tmp);
-		return hwp_set_error(err, "%s: cannot write: %s", path, strerror(err));
+		return hwp__set_error(err, "%s: cannot write: %s", path, strerror(err));
 	}
 	return 0;
 }
@@ -122,7 +123,7 @@ int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *ba
 		hwp__export_write_row(&text, HWP_EXPORT_TSV, e->host, e->window_start, e->window_end, &e->rows[i]);
 	if (text.oom) {
 		free(text.p);
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	}
 	uint64_t rec = fnv(1469598103934665603ULL, text.p, text.len);
 	char recs[24];
@@ -146,7 +147,7 @@ int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *ba
 			nrows++;
 		}
 		if (batch.oom) {
-			rc = hwp_set_error(ENOMEM, "out of memory");
+			rc = hwp__set_error(ENOMEM, "out of memory");
 			goto out;
 		}
 		if (f->spool_dir) {
@@ -211,14 +212,14 @@ int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
 	snprintf(path, sizeof(path), "%s/lock", dir);
 	int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
 	if (lock < 0 || flock(lock, LOCK_EX) < 0) {
-		rc = hwp_set_error(errno, "%s: cannot lock the spool: %s", path, strerror(errno));
+		rc = hwp__set_error(errno, "%s: cannot lock the spool: %s", path, strerror(errno));
 		if (lock >= 0)
 			close(lock);
 		return rc;
 	}
 	if (!(d = opendir(dir))) {
 		close(lock);
-		return hwp_set_error(errno, "%s: cannot read the spool: %s", dir, strerror(errno));
+		return hwp__set_error(errno, "%s: cannot read the spool: %s", dir, strerror(errno));
 	}
 	while ((de = readdir(d))) {
 		size_t l = strlen(de->d_name);
@@ -227,7 +228,7 @@ int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
 		if (l < 5 || strcmp(de->d_name + l - 4, ".tsv"))
 			continue;
 		if (!(slot = HWP_VEC_PUSH(names, n, cap)) || !(*slot = strdup(de->d_name))) {
-			rc = hwp_set_error(ENOMEM, "out of memory");
+			rc = hwp__set_error(ENOMEM, "out of memory");
 			break;
 		}
 	}
@@ -240,8 +241,8 @@ int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		if (!(data = read_all(path, &len))) {
-			rc = hwp_set_error(errno ? errno : EIO, "%s: cannot read the spooled batch: %s", path,
-					   strerror(errno ? errno : EIO));
+			rc = hwp__set_error(errno ? errno : EIO, "%s: cannot read the spooled batch: %s", path,
+					    strerror(errno ? errno : EIO));
 			break;
 		}
 		if ((rc = hwp__fleet_send(f, param, data, len, &st->retries)) == 0) {

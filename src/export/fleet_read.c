@@ -9,6 +9,7 @@
 #include "export/export_internal.h"
 #include "export/fleet_internal.h"
 #include "util/vec.h"
+#include "util/error.h"
 
 /* Appends S to the SQL in B as a quoted string literal. */
 static void sql_str(struct hwp__sbuf *b, const char *s)
@@ -190,7 +191,7 @@ struct hwp_export *hwp_fleet__fetch(struct hwp_fleet *f, const struct hwp_fleet_
 	size_t lineno = 0;
 
 	if (!sql) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
 	if (hwp_fleet__query(f, sql, &ans) < 0)
@@ -207,7 +208,7 @@ struct hwp_export *hwp_fleet__fetch(struct hwp_fleet *f, const struct hwp_fleet_
 		if (!(r = HWP_VEC_PUSH(e->rows, e->nr, e->cap)) || !HWP_VEC_PUSH(e->locs, e->nlocs, e->cap_locs))
 			goto oom;
 		if (!parse_line(e, line, r, &e->window_start, &e->window_end)) {
-			hwp_set_error(EPROTO, "%s: answer line %zu is not a row of the rows table", f->url, lineno);
+			hwp__set_error(EPROTO, "%s: answer line %zu is not a row of the rows table", f->url, lineno);
 			goto fail;
 		}
 		e->locs[e->nlocs - 1] = (struct hwp_code_loc){ .module = -1, .offset = r->from };
@@ -221,7 +222,7 @@ struct hwp_export *hwp_fleet__fetch(struct hwp_fleet *f, const struct hwp_fleet_
 	free(ans);
 	return e;
 oom:
-	hwp_set_error(ENOMEM, "out of memory reading the rows of %s", f->url);
+	hwp__set_error(ENOMEM, "out of memory reading the rows of %s", f->url);
 fail:
 	free(sql);
 	free(ans);

@@ -22,6 +22,7 @@
 #include "export/dwarf_frames.h"
 #include "hwprof/llvm_profile.h"
 #include "hwprof/symbolize.h"
+#include "util/error.h"
 #include "util/vec.h"
 
 #define MAX_FRAMES 64
@@ -78,7 +79,7 @@ struct ctx {
 
 static int nomem(void)
 {
-	return hwp_set_error(ENOMEM, "out of memory writing an LLVM sample profile");
+	return hwp__set_error(ENOMEM, "out of memory writing an LLVM sample profile");
 }
 
 /*
@@ -368,7 +369,7 @@ static int count_ips(struct ctx *x, struct hwp_branch_collector *c)
 	size_t n, k = 0;
 	int err;
 
-	r = hwp_branch_table__rows(hwp_branch_collector__ip_samples(c), &n);
+	r = hwp_branch_table__rows(hwp__branch_collector_ip_samples(c), &n);
 	for (size_t i = 0; i < n; i++) {
 		if (r[i].key.from.module != x->module || !r[i].c.count)
 			continue;
@@ -583,16 +584,16 @@ static void write_node(FILE *fp, struct node *n, unsigned depth)
 static void warn_debug_gaps(struct ctx *x, const char *path)
 {
 	if (x->no_lines && x->no_lines * 100 >= x->weight)
-		hwp_log(HWP_LOG_WARN,
-			"%s: %.1f%% of the sampled instructions have no debug info (code compiled without it, "
-			"e.g. from a static library): they are not in the profile",
-			path, 100.0 * (double)x->no_lines / (double)x->weight);
+		hwp__log(HWP_LOG_WARN,
+			 "%s: %.1f%% of the sampled instructions have no debug info (code compiled without it, "
+			 "e.g. from a static library): they are not in the profile",
+			 path, 100.0 * (double)x->no_lines / (double)x->weight);
 	if (x->weight > x->no_lines && !hwp__dwarf_frames_has_discriminators(x->df))
-		hwp_log(HWP_LOG_WARN,
-			"%s: no discriminators in its line table (clang writes them with "
-			"-fdebug-info-for-profiling): the blocks of one source line share one count, "
-			"so the compiler cannot tell a loop's body from its exit on that line",
-			path);
+		hwp__log(HWP_LOG_WARN,
+			 "%s: no discriminators in its line table (clang writes them with "
+			 "-fdebug-info-for-profiling): the blocks of one source line share one count, "
+			 "so the compiler cannot tell a loop's body from its exit on that line",
+			 path);
 }
 
 static int write_profile(struct hwp_branch_collector *c, int module, bool ips, FILE *fp)
@@ -603,15 +604,15 @@ static int write_profile(struct hwp_branch_collector *c, int module, bool ips, F
 
 	x.s = hwp__branch_collector_symbolizer(c);
 	if (!ips && !hwp_branch_collector__ranges(c))
-		return hwp_set_error(EINVAL, "LLVM sample profile: the branch collector counted no ranges");
-	if (ips && !hwp_branch_collector__ip_samples(c))
-		return hwp_set_error(EINVAL, "LLVM sample profile: the branch collector counted no sample addresses");
+		return hwp__set_error(EINVAL, "LLVM sample profile: the branch collector counted no ranges");
+	if (ips && !hwp__branch_collector_ip_samples(c))
+		return hwp__set_error(EINVAL, "LLVM sample profile: the branch collector counted no sample addresses");
 	if (!x.s || !(path = hwp_symbolizer__module_file(x.s, module)))
 		return -ENOENT; /* the symbolizer said why */
 	if (!(x.cc = hwp__branch_collector_code_cache(c)))
 		return nomem();
 	if (!(x.file = hwp__code_file_open(path)))
-		return hwp_set_error(ENOENT, "%s: cannot read it as an ELF file", path);
+		return hwp__set_error(ENOENT, "%s: cannot read it as an ELF file", path);
 	if (!(x.df = hwp__dwarf_frames_open(path))) {
 		hwp__code_file_close(x.file);
 		return -errno;
@@ -635,7 +636,7 @@ static int write_profile(struct hwp_branch_collector *c, int module, bool ips, F
 		write_node(fp, x.top[i], 1);
 	}
 	if (fflush(fp) || ferror(fp))
-		err = hwp_set_error(EIO, "writing the profile: %s", strerror(errno ? errno : EIO));
+		err = hwp__set_error(EIO, "writing the profile: %s", strerror(errno ? errno : EIO));
 out:
 	for (size_t i = 0; i < x.ntop; i++)
 		node_free(x.top[i]);

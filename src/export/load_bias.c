@@ -16,6 +16,7 @@
 #include "hwprof/range_profile.h"
 #include "hwprof/symbolize.h"
 #include "symbolize/build_id_lookup.h"
+#include "util/error.h"
 
 #define KERNEL_START 0xffff800000000000ULL
 #define PAGE 4096u
@@ -123,9 +124,9 @@ static int check_recorded_build_id(struct hwp_session *ses, const char *path, co
 			continue;
 		if (b->size >= idn && !memcmp(b->id, id, idn))
 			return 0;
-		hwp_build_id__hex(id, idn, want);
-		hwp_build_id__hex(b->id, b->size > HWP_BUILD_ID_MAX ? HWP_BUILD_ID_MAX : b->size, got);
-		return hwp_set_error(ESTALE, "%s: build-id %s differs from the recorded %s's %s", path, want, f, got);
+		hwp__build_id_hex(id, idn, want);
+		hwp__build_id_hex(b->id, b->size > HWP_BUILD_ID_MAX ? HWP_BUILD_ID_MAX : b->size, got);
+		return hwp__set_error(ESTALE, "%s: build-id %s differs from the recorded %s's %s", path, want, f, got);
 	}
 	return 0;
 }
@@ -134,22 +135,22 @@ static int check_recorded_build_id(struct hwp_session *ses, const char *path, co
 static int open_probe(struct hwp_branch_collector *c, const char *path, struct probe *p, bool *pie)
 {
 	struct hwp_symbolizer *s = hwp__branch_collector_symbolizer(c);
-	Elf *e = hwp_elf__open(path);
+	Elf *e = hwp__elf_open(path);
 	uint8_t id[HWP_BUILD_ID_MAX];
 	size_t nph = 0, idn;
 	GElf_Ehdr eh;
 	int err;
 
 	if (!e)
-		return hwp_set_error(ENOENT, "%s: cannot read it as an ELF file", path);
-	idn = hwp_elf__build_id(e, id);
+		return hwp__set_error(ENOENT, "%s: cannot read it as an ELF file", path);
+	idn = hwp__elf_build_id(e, id);
 	if ((err = check_recorded_build_id(hwp__branch_collector_session(c), path, id, idn))) {
 		elf_end(e);
 		return err;
 	}
 	if (!gelf_getehdr(e, &eh) || elf_getphdrnum(e, &nph)) {
 		elf_end(e);
-		return hwp_set_error(EINVAL, "%s: no ELF header or program headers", path);
+		return hwp__set_error(EINVAL, "%s: no ELF header or program headers", path);
 	}
 	*pie = eh.e_type == ET_DYN;
 	for (size_t i = 0; i < nph && p->nseg < MAX_SEGS; i++) {
@@ -160,12 +161,12 @@ static int open_probe(struct hwp_branch_collector *c, const char *path, struct p
 	}
 	elf_end(e);
 	if (!s || !(p->cc = hwp__branch_collector_code_cache(c)))
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	p->module = hwp_symbolizer__module(s, path, idn ? id : NULL, (uint8_t)idn);
 	if (p->module < 0)
 		return p->module;
 	if (!p->nseg)
-		return hwp_set_error(ENOENT, "%s: no executable segment", path);
+		return hwp__set_error(ENOENT, "%s: no executable segment", path);
 	return hwp__code_cache_module_ok(p->cc, p->module);
 }
 
@@ -182,8 +183,8 @@ int hwp_range_profile__infer_load_bias(struct hwp_branch_collector *c, const cha
 	if (err)
 		return err;
 	if (!n)
-		return hwp_set_error(ENOENT, "%s: no taken branch outside the recorded mappings to place it by",
-				     path);
+		return hwp__set_error(ENOENT, "%s: no taken branch outside the recorded mappings to place it by",
+				      path);
 	/* A program linked at fixed addresses runs there; a PIE or a library
 	   may sit at any page: each hot source proposes every page-aligned
 	   bias that puts it in an executable segment. */
@@ -209,10 +210,10 @@ int hwp_range_profile__infer_load_bias(struct hwp_branch_collector *c, const cha
 			}
 	/* Nearly every branch must agree, and no other bias come close. */
 	if (!found || !best_t || best_m * 10 < best_t * 9 || second_m * 2 > best_m)
-		return hwp_set_error(ENOENT,
-				     "%s: the recording has no mapping for it, and no load address makes the "
-				     "recorded branches land on its branch instructions: another binary ran",
-				     path);
+		return hwp__set_error(ENOENT,
+				      "%s: the recording has no mapping for it, and no load address makes the "
+				      "recorded branches land on its branch instructions: another binary ran",
+				      path);
 	*bias = best;
 	*matched = best_m;
 	*tried = best_t;

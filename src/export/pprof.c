@@ -19,6 +19,7 @@
 #include "util/hashmap.h"
 #include "util/hash.h"
 #include "util/vec.h"
+#include "util/error.h"
 #ifdef HAVE_PPROF
 #include "profile.pb-c.h"
 
@@ -203,7 +204,7 @@ static int write_gzip(const uint8_t *p, size_t len, FILE *fp)
 
 	memset(&z, 0, sizeof(z));
 	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16 /* gzip wrapper */, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return hwp_set_error(ENOMEM, "out of memory compressing the pprof profile");
+		return hwp__set_error(ENOMEM, "out of memory compressing the pprof profile");
 	z.next_in = (Bytef *)(uintptr_t)p;
 	z.avail_in = (uInt)len;
 	do {
@@ -214,11 +215,11 @@ static int write_gzip(const uint8_t *p, size_t len, FILE *fp)
 			break;
 		if (fwrite(out, 1, sizeof(out) - z.avail_out, fp) != sizeof(out) - z.avail_out) {
 			deflateEnd(&z);
-			return hwp_set_error(EIO, "error writing the pprof profile: %s", strerror(errno));
+			return hwp__set_error(EIO, "error writing the pprof profile: %s", strerror(errno));
 		}
 	} while (zr != Z_STREAM_END);
 	deflateEnd(&z);
-	return zr == Z_STREAM_END ? 0 : hwp_set_error(EIO, "compressing the pprof profile failed");
+	return zr == Z_STREAM_END ? 0 : hwp__set_error(EIO, "compressing the pprof profile failed");
 }
 
 int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
@@ -233,7 +234,7 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 	int rc = 0;
 
 	if (!e->sym)
-		return hwp_set_error(EINVAL, "a pprof profile is made from a recording's rows (its binaries symbolize them)");
+		return hwp__set_error(EINVAL, "a pprof profile is made from a recording's rows (its binaries symbolize them)");
 	memset(&b, 0, sizeof(b));
 	intern(&b.st, "", &b.oom);
 	for (int k = 0; k < NV; k++) {
@@ -293,7 +294,7 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 	uint8_t *buf = NULL;
 
 	if (b.oom || !mp || !locp || !linep || !fp_) {
-		rc = hwp_set_error(ENOMEM, "out of memory making the pprof profile");
+		rc = hwp__set_error(ENOMEM, "out of memory making the pprof profile");
 		goto out;
 	}
 	for (size_t i = 0; i < b.nmaps; i++)
@@ -327,7 +328,7 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 	prof.string_table = b.st.s;
 	size_t len = perftools__profiles__profile__get_packed_size(&prof);
 	if (!(buf = malloc(len ? len : 1))) {
-		rc = hwp_set_error(ENOMEM, "out of memory making the pprof profile");
+		rc = hwp__set_error(ENOMEM, "out of memory making the pprof profile");
 		goto out;
 	}
 	perftools__profiles__profile__pack(&prof, buf);
@@ -344,7 +345,7 @@ out:
 int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 {
 	(void)e, (void)fp;
-	return hwp_set_error(ENOTSUP, "pprof export: built without protobuf-c; install libprotobuf-c-dev "
+	return hwp__set_error(ENOTSUP, "pprof export: built without protobuf-c; install libprotobuf-c-dev "
 				      "protobuf-c-compiler zlib1g-dev and rebuild");
 }
 #endif

@@ -17,6 +17,7 @@
 #include "hwprof/range_profile.h"
 #include "hwprof/symbolize.h"
 #include "symbolize/build_id_lookup.h"
+#include "util/error.h"
 #include "util/vec.h"
 
 struct item {
@@ -60,7 +61,7 @@ static int push(struct items *it, uint64_t a, uint64_t b, uint64_t count)
 	struct item *p = HWP_VEC_PUSH(it->v, it->nr, it->cap);
 
 	if (!p)
-		return hwp_set_error(ENOMEM, "out of memory writing a profile");
+		return hwp__set_error(ENOMEM, "out of memory writing a profile");
 	*p = (struct item){ a, b, count };
 	return 0;
 }
@@ -89,7 +90,7 @@ static int gather(struct ctx *x, struct hwp_branch_collector *c)
 	int err;
 
 	if (x->fmt == HWP_RANGE_FORMAT_AUTOFDO_IPS) { /* the address section only */
-		r = hwp_branch_table__rows(hwp_branch_collector__ip_samples(c), &n);
+		r = hwp_branch_table__rows(hwp__branch_collector_ip_samples(c), &n);
 		for (size_t i = 0; i < n; i++)
 			if (r[i].key.from.module == x->module && r[i].c.count && rel(x, r[i].key.from.offset, &a) &&
 			    (err = push(&x->addrs, a, 0, r[i].c.count)))
@@ -103,7 +104,7 @@ static int gather(struct ctx *x, struct hwp_branch_collector *c)
 		    rel(x, r[i].key.to.offset, &b) && (err = push(&x->ranges, a, b, r[i].c.count)))
 			return err;
 	if (x->fmt == HWP_RANGE_FORMAT_AUTOFDO) {
-		r = hwp_branch_table__rows(hwp_branch_collector__addresses(c), &n);
+		r = hwp_branch_table__rows(hwp__branch_collector_addresses(c), &n);
 		for (size_t i = 0; i < n; i++)
 			if (r[i].key.from.module == x->module && rel(x, r[i].key.from.offset, &a) &&
 			    (err = push(&x->addrs, a, 0, r[i].c.count)))
@@ -146,17 +147,17 @@ int hwp_range_profile__write(struct hwp_branch_collector *c, int module, enum hw
 	const char *path;
 	int err;
 
-	if (f == HWP_RANGE_FORMAT_AUTOFDO_IPS ? !hwp_branch_collector__ip_samples(c) : !hwp_branch_collector__ranges(c))
-		return hwp_set_error(EINVAL, "range profile: the branch collector counted no %s",
-				     f == HWP_RANGE_FORMAT_AUTOFDO_IPS ? "sample addresses" : "ranges");
+	if (f == HWP_RANGE_FORMAT_AUTOFDO_IPS ? !hwp__branch_collector_ip_samples(c) : !hwp_branch_collector__ranges(c))
+		return hwp__set_error(EINVAL, "range profile: the branch collector counted no %s",
+				      f == HWP_RANGE_FORMAT_AUTOFDO_IPS ? "sample addresses" : "ranges");
 	if (!s || !(path = hwp_symbolizer__module_file(s, module)))
 		return -ENOENT; /* the symbolizer said why */
 	if (!(x.file = hwp__code_file_open(path)))
-		return hwp_set_error(ENOENT, "%s: cannot read it as an ELF file", path);
+		return hwp__set_error(ENOENT, "%s: cannot read it as an ELF file", path);
 	/* simpleperf: vaddr = offset + first PT_LOAD's vaddr; llvm-profgen:
 	   the first executable segment's page */
 	if (!hwp__code_file_base(x.file, f == HWP_RANGE_FORMAT_PROFGEN, &x.base)) {
-		err = hwp_set_error(ERANGE, "%s: no loadable segment", path);
+		err = hwp__set_error(ERANGE, "%s: no loadable segment", path);
 		goto out;
 	}
 	if (f == HWP_RANGE_FORMAT_PROFGEN)
@@ -177,7 +178,7 @@ int hwp_range_profile__write(struct hwp_branch_collector *c, int module, enum hw
 			hwp_symbolizer__module_name(s, module));
 	}
 	if (fflush(fp) || ferror(fp))
-		err = hwp_set_error(EIO, "writing the profile: %s", strerror(errno ? errno : EIO));
+		err = hwp__set_error(EIO, "writing the profile: %s", strerror(errno ? errno : EIO));
 out:
 	hwp__code_file_close(x.file);
 	free(x.ranges.v);
@@ -196,10 +197,10 @@ int hwp_range_profile__default_module(struct hwp_branch_collector *c)
 	uint64_t most[2] = { 0, 0 }, total = 0;
 	struct items per = { 0 }; /* a = module, count summed */
 
-	if (t && !hwp_branch_table__size(t) && hwp_branch_collector__ip_samples(c))
-		t = hwp_branch_collector__ip_samples(c); /* no branch stacks: the sampled modules */
+	if (t && !hwp_branch_table__size(t) && hwp__branch_collector_ip_samples(c))
+		t = hwp__branch_collector_ip_samples(c); /* no branch stacks: the sampled modules */
 	if (!t)
-		return hwp_set_error(EINVAL, "range profile: the branch collector counted no ranges");
+		return hwp__set_error(EINVAL, "range profile: the branch collector counted no ranges");
 	r = hwp_branch_table__rows(t, &n);
 	for (size_t i = 0; i < n; i++)
 		if (push(&per, (uint64_t)r[i].key.from.module, 0, r[i].c.count))
@@ -223,21 +224,21 @@ int hwp_range_profile__default_module(struct hwp_branch_collector *c)
 	free(per.v);
 	if (best[0] >= 0 && best[1] != best[0] && most[0] * 10 < most[1])
 		/* e.g. a program whose time goes to a library it calls */
-		hwp_log(HWP_LOG_WARN, "%s: only %.2g%% of the fall-through ranges ran in the program %s, %.3g%% in %s: "
-			"the profile is of the program; name the other binary to profile it",
-			hwp__branch_collector_name(c), 100.0 * (double)most[0] / (double)total,
-			hwp_symbolizer__module_name(s, best[0]), 100.0 * (double)most[1] / (double)total,
-			hwp_symbolizer__module_name(s, best[1]));
+		hwp__log(HWP_LOG_WARN, "%s: only %.2g%% of the fall-through ranges ran in the program %s, %.3g%% in %s: "
+			 "the profile is of the program; name the other binary to profile it",
+			 hwp__branch_collector_name(c), 100.0 * (double)most[0] / (double)total,
+			 hwp_symbolizer__module_name(s, best[0]), 100.0 * (double)most[1] / (double)total,
+			 hwp_symbolizer__module_name(s, best[1]));
 	if (best[0] >= 0)
 		return best[0];
 	if (best[1] >= 0) {
-		hwp_log(HWP_LOG_WARN, "%s: no fall-through range in a program's own code: the profile is of %s, "
-			"the module with the most",
-			hwp__branch_collector_name(c), hwp_symbolizer__module_name(s, best[1]));
+		hwp__log(HWP_LOG_WARN, "%s: no fall-through range in a program's own code: the profile is of %s, "
+			 "the module with the most",
+			 hwp__branch_collector_name(c), hwp_symbolizer__module_name(s, best[1]));
 		return best[1];
 	}
-	return hwp_set_error(ENOENT, "%s: no fall-through range was counted",
-			     hwp__branch_collector_name(c));
+	return hwp__set_error(ENOENT, "%s: no fall-through range was counted",
+			      hwp__branch_collector_name(c));
 nomem:
 	free(per.v);
 	return -ENOMEM;
@@ -249,8 +250,8 @@ static const struct hwp_branch_table *module_rows_table(struct hwp_branch_collec
 {
 	const struct hwp_branch_table *t = hwp_branch_collector__table(c);
 
-	if (!hwp_branch_table__size(t) && hwp_branch_collector__ip_samples(c))
-		return hwp_branch_collector__ip_samples(c);
+	if (!hwp_branch_table__size(t) && hwp__branch_collector_ip_samples(c))
+		return hwp__branch_collector_ip_samples(c);
 	return t;
 }
 
@@ -278,8 +279,8 @@ int hwp_range_profile__find_module(struct hwp_branch_collector *c, const char *n
 			strcat(seen, base);
 		}
 	}
-	return hwp_set_error(ENOENT, "%s: no module '%s' among those the branches ran in (%s)",
-			     hwp__branch_collector_name(c), name, *seen ? seen : "none");
+	return hwp__set_error(ENOENT, "%s: no module '%s' among those the branches ran in (%s)",
+			      hwp__branch_collector_name(c), name, *seen ? seen : "none");
 }
 
 int hwp_range_profile__module_for_file(struct hwp_branch_collector *c, const char *path)
@@ -287,10 +288,10 @@ int hwp_range_profile__module_for_file(struct hwp_branch_collector *c, const cha
 	struct hwp_symbolizer *s = hwp__branch_collector_symbolizer(c);
 	const char *data = hwp__branch_collector_name(c);
 	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	Elf *e = hwp_elf__open(path);
+	Elf *e = hwp__elf_open(path);
 	uint8_t id[HWP_BUILD_ID_MAX];
 	char hex[2 * HWP_BUILD_ID_MAX + 1];
-	size_t idn = e ? hwp_elf__build_id(e, id) : 0;
+	size_t idn = e ? hwp__elf_build_id(e, id) : 0;
 	const struct hwp_branch_row *r;
 	size_t n;
 	int same_name = -1;
@@ -298,12 +299,12 @@ int hwp_range_profile__module_for_file(struct hwp_branch_collector *c, const cha
 	if (e)
 		elf_end(e);
 	if (!e && access(path, R_OK))
-		return hwp_set_error(ENOENT, "%s: cannot read it: %s", path, strerror(errno));
+		return hwp__set_error(ENOENT, "%s: cannot read it: %s", path, strerror(errno));
 	if (!e)
-		return hwp_set_error(ENOENT, "%s: not an ELF file", path);
+		return hwp__set_error(ENOENT, "%s: not an ELF file", path);
 	if (!idn)
-		return hwp_set_error(ENOENT, "%s: no build-id note: cannot tell whether it is the binary recorded", path);
-	hwp_build_id__hex(id, idn, hex);
+		return hwp__set_error(ENOENT, "%s: no build-id note: cannot tell whether it is the binary recorded", path);
+	hwp__build_id_hex(id, idn, hex);
 	r = hwp_branch_table__rows(module_rows_table(c), &n);
 	for (size_t i = 0; i < 2 * n; i++) {
 		int m = i < n ? r[i].key.from.module : r[i - n].key.to.module;
@@ -320,15 +321,15 @@ int hwp_range_profile__module_for_file(struct hwp_branch_collector *c, const cha
 	}
 	if (same_name >= 0 && !hwp_symbolizer__module_build_id(s, same_name)) {
 		/* perf script text records no build-id: the name is all there is */
-		hwp_log(HWP_LOG_WARN, "%s: the recording has no build-id for %s: taken to be this binary by its name",
-			path, hwp_symbolizer__module_name(s, same_name));
+		hwp__log(HWP_LOG_WARN, "%s: the recording has no build-id for %s: taken to be this binary by its name",
+			 path, hwp_symbolizer__module_name(s, same_name));
 		return same_name;
 	}
 	if (same_name >= 0) {
 		const char *bid = hwp_symbolizer__module_build_id(s, same_name);
 
-		return hwp_set_error(ESTALE, "%s: build-id %s differs from the recorded %s's %s", path, hex,
-				     hwp_symbolizer__module_name(s, same_name), bid ? bid : "(none recorded)");
+		return hwp__set_error(ESTALE, "%s: build-id %s differs from the recorded %s's %s", path, hex,
+				      hwp_symbolizer__module_name(s, same_name), bid ? bid : "(none recorded)");
 	}
-	return hwp_set_error(ENOENT, "%s: build-id %s: no branch in %s ran in this binary", path, hex, data);
+	return hwp__set_error(ENOENT, "%s: build-id %s: no branch in %s ran in this binary", path, hex, data);
 }

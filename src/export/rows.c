@@ -7,13 +7,14 @@
 #include <string.h>
 
 #include "hwprof/export.h"
-#include "hwprof/json.h"
-#include "hwprof/outbuf.h"
+#include "output/json.h"
+#include "output/outbuf.h"
 #include "hwprof/session.h"
 #include "analysis/branch_collect_internal.h"
 #include "export/export_internal.h"
 #include "util/opts.h"
 #include "util/vec.h"
+#include "util/error.h"
 
 static const char *const kind_names[HWP_EXPORT_KIND_NR] = { "branch", "range", "block", "cond" };
 
@@ -30,7 +31,7 @@ int hwp_export_kind__parse(const char *name)
 	return -1;
 }
 
-unsigned hwp_export_hist_bucket(uint64_t cycles)
+unsigned hwp__export_hist_bucket(uint64_t cycles)
 {
 	unsigned b = 0;
 
@@ -104,7 +105,7 @@ static int add_branches(struct hwp_export *e, const struct hwp_branch_table *t)
 		r->predicted = br->c.predicted;
 		r->cycles_sum = br->c.cycles_sum;
 		r->cycles_n = br->c.cycles_n;
-		r->hist[hwp_export_hist_bucket(br->key.cycles)] = br->c.count;
+		r->hist[hwp__export_hist_bucket(br->key.cycles)] = br->c.count;
 	}
 	return 0;
 }
@@ -248,7 +249,7 @@ struct hwp_export *hwp_export__new(struct hwp_branch_collector *c, struct hwp_fl
 		return NULL;
 	if (!(e = calloc(1, sizeof(*e))) || !(e->host = strdup(o.host ? o.host : ""))) {
 		free(e);
-		hwp_set_error(ENOMEM, "out of memory making export rows");
+		hwp__set_error(ENOMEM, "out of memory making export rows");
 		return NULL;
 	}
 	e->window_start = o.window_start;
@@ -258,7 +259,7 @@ struct hwp_export *hwp_export__new(struct hwp_branch_collector *c, struct hwp_fl
 	    add_ranges(e, hwp_branch_collector__ranges(c)) < 0 || (flow && add_flow(e, flow) < 0) ||
 	    sort_rows(e) < 0) {
 		hwp_export__delete(e);
-		hwp_set_error(ENOMEM, "out of memory making export rows");
+		hwp__set_error(ENOMEM, "out of memory making export rows");
 		return NULL;
 	}
 	merge_branches(e);
@@ -287,12 +288,12 @@ const struct hwp_export_row *hwp_export__rows(const struct hwp_export *e, size_t
 	return e->rows;
 }
 
-const char *hwp_export__host(const struct hwp_export *e)
+const char *hwp__export_host(const struct hwp_export *e)
 {
 	return e->host;
 }
 
-void hwp_export__window(const struct hwp_export *e, int64_t *start, int64_t *end)
+void hwp__export_window(const struct hwp_export *e, int64_t *start, int64_t *end)
 {
 	*start = e->window_start;
 	*end = e->window_end;
@@ -302,7 +303,7 @@ static const char columns[] = "host,window_start,window_end,kind,build_id,module
 			      "to_module,to_off,type,count,entries,not_taken,mispred,predicted,"
 			      "cycles_sum,cycles_n,cycles_hist";
 
-const char *hwp_export__columns(void)
+const char *hwp__export_columns(void)
 {
 	return columns;
 }
@@ -420,31 +421,31 @@ void hwp__export_write_row(struct hwp__sbuf *o, enum hwp_export_format f, const 
 
 static void json_row(struct hwp_json_writer *j, const struct hwp_export *e, const struct hwp_export_row *r)
 {
-	hwp_json_writer__begin_object(j);
-	hwp_json_writer__kv_string(j, "host", e->host);
-	hwp_json_writer__kv_i64(j, "window_start", e->window_start);
-	hwp_json_writer__kv_i64(j, "window_end", e->window_end);
-	hwp_json_writer__kv_string(j, "kind", kind_names[r->kind]);
-	hwp_json_writer__kv_string(j, "build_id", r->build_id);
-	hwp_json_writer__kv_string(j, "module", r->module);
-	hwp_json_writer__kv_u64(j, "from_off", r->from);
-	hwp_json_writer__kv_string(j, "to_build_id", r->to_build_id);
-	hwp_json_writer__kv_string(j, "to_module", r->to_module);
-	hwp_json_writer__kv_u64(j, "to_off", r->to);
-	hwp_json_writer__kv_u64(j, "type", r->type);
-	hwp_json_writer__kv_u64(j, "count", r->count);
-	hwp_json_writer__kv_u64(j, "entries", r->entries);
-	hwp_json_writer__kv_u64(j, "not_taken", r->not_taken);
-	hwp_json_writer__kv_u64(j, "mispred", r->mispred);
-	hwp_json_writer__kv_u64(j, "predicted", r->predicted);
-	hwp_json_writer__kv_u64(j, "cycles_sum", r->cycles_sum);
-	hwp_json_writer__kv_u64(j, "cycles_n", r->cycles_n);
-	hwp_json_writer__key(j, "cycles_hist");
-	hwp_json_writer__begin_array(j);
+	hwp__json_writer_begin_object(j);
+	hwp__json_writer_kv_string(j, "host", e->host);
+	hwp__json_writer_kv_i64(j, "window_start", e->window_start);
+	hwp__json_writer_kv_i64(j, "window_end", e->window_end);
+	hwp__json_writer_kv_string(j, "kind", kind_names[r->kind]);
+	hwp__json_writer_kv_string(j, "build_id", r->build_id);
+	hwp__json_writer_kv_string(j, "module", r->module);
+	hwp__json_writer_kv_u64(j, "from_off", r->from);
+	hwp__json_writer_kv_string(j, "to_build_id", r->to_build_id);
+	hwp__json_writer_kv_string(j, "to_module", r->to_module);
+	hwp__json_writer_kv_u64(j, "to_off", r->to);
+	hwp__json_writer_kv_u64(j, "type", r->type);
+	hwp__json_writer_kv_u64(j, "count", r->count);
+	hwp__json_writer_kv_u64(j, "entries", r->entries);
+	hwp__json_writer_kv_u64(j, "not_taken", r->not_taken);
+	hwp__json_writer_kv_u64(j, "mispred", r->mispred);
+	hwp__json_writer_kv_u64(j, "predicted", r->predicted);
+	hwp__json_writer_kv_u64(j, "cycles_sum", r->cycles_sum);
+	hwp__json_writer_kv_u64(j, "cycles_n", r->cycles_n);
+	hwp__json_writer_key(j, "cycles_hist");
+	hwp__json_writer_begin_array(j);
 	for (int k = 0; k < HWP_EXPORT_HIST; k++)
-		hwp_json_writer__u64(j, r->hist[k]);
-	hwp_json_writer__end_array(j);
-	hwp_json_writer__end_object(j);
+		hwp__json_writer_u64(j, r->hist[k]);
+	hwp__json_writer_end_array(j);
+	hwp__json_writer_end_object(j);
 }
 
 int hwp_export__write(const struct hwp_export *e, size_t first, size_t n, enum hwp_export_format f, bool names,
@@ -458,16 +459,16 @@ int hwp_export__write(const struct hwp_export *e, size_t first, size_t n, enum h
 		first = e->nr;
 	if (n > e->nr - first)
 		n = e->nr - first;
-	if (hwp_outbuf__init(&o, fp) < 0)
-		return hwp_set_error(ENOMEM, "out of memory writing export rows");
-	if (f == HWP_EXPORT_JSON && !(j = hwp_json_writer__new(&o))) {
-		hwp_outbuf__finish(&o);
+	if (hwp__outbuf_init(&o, fp) < 0)
+		return hwp__set_error(ENOMEM, "out of memory writing export rows");
+	if (f == HWP_EXPORT_JSON && !(j = hwp__json_writer_new(&o))) {
+		hwp__outbuf_finish(&o);
 		return -ENOMEM;
 	}
 	if (names && f != HWP_EXPORT_JSON) {
 		for (const char *c = columns; *c; c++)
-			hwp_outbuf__putc(&o, *c == ',' && f == HWP_EXPORT_TSV ? '\t' : *c);
-		hwp_outbuf__putc(&o, '\n');
+			hwp__outbuf_putc(&o, *c == ',' && f == HWP_EXPORT_TSV ? '\t' : *c);
+		hwp__outbuf_putc(&o, '\n');
 	}
 	struct hwp__sbuf sb = { 0 };
 	for (size_t i = first; i < first + n; i++) {
@@ -477,11 +478,11 @@ int hwp_export__write(const struct hwp_export *e, size_t first, size_t n, enum h
 		}
 		sb.len = 0;
 		hwp__export_write_row(&sb, f, e->host, e->window_start, e->window_end, &e->rows[i]);
-		hwp_outbuf__write(&o, sb.p, sb.len);
+		hwp__outbuf_write(&o, sb.p, sb.len);
 	}
 	free(sb.p);
-	hwp_json_writer__delete(j);
-	if ((err = hwp_outbuf__finish(&o)))
-		return hwp_set_error(err, "error writing export rows: %s", hwp_strerror(err));
+	hwp__json_writer_delete(j);
+	if ((err = hwp__outbuf_finish(&o)))
+		return hwp__set_error(err, "error writing export rows: %s", hwp_strerror(err));
 	return 0;
 }

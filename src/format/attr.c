@@ -2,6 +2,7 @@
 /* perf_event_attr decoding for every ABI size (VER0 = 64 bytes ... VER8 and beyond). */
 #include <string.h>
 
+#include "format/perf_data_internal.h"
 #include "format/reader_internal.h"
 #include "util/bytes.h"
 
@@ -51,7 +52,7 @@ void hwp__attr_decode(const uint8_t *p, size_t avail, struct hwp_attr *a)
 
 /* Writes A as a perf_event_attr of SIZE bytes (at most VER8; fields past SIZE
    are dropped, as an older ABI does not have them). */
-void hwp_attr__encode(const struct hwp_attr *a, uint8_t *out, size_t size)
+void hwp__attr_encode(const struct hwp_attr *a, uint8_t *out, size_t size)
 {
 	uint8_t buf[HWP_ATTR_SIZE_KNOWN];
 

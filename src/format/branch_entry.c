@@ -4,6 +4,7 @@
  * by the kernel's uapi perf_event.h: mispred:1 predicted:1 in_tx:1 abort:1
  * cycles:16 type:4 spec:2 new_type:4 priv:3 reserved:31.
  */
+#include "format/perf_data_internal.h"
 #include "hwprof/perf_data.h"
 
 #define FIELD(v, shift, bits) ((uint64_t)(v) >> (shift) & ((1ULL << (bits)) - 1))
@@ -49,7 +50,7 @@ static const char *const branch_new_type_names[8] = {
 	"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5",
 };
 
-const char *hwp_branch_entry__type_name(const struct hwp_branch_entry *e)
+const char *hwp__branch_entry_type_name(const struct hwp_branch_entry *e)
 {
 	if (e->type == 15) /* PERF_BR_EXTEND_ABI */
 		return e->new_type < 8 ? branch_new_type_names[e->new_type] : "(null)";

@@ -13,6 +13,7 @@
 #include "hwprof/hwprof.h"
 #include "format/reader_internal.h"
 #include "util/bytes.h"
+#include "util/error.h"
 
 #ifdef HAVE_ZSTD
 #include <zstd.h>
@@ -97,8 +98,8 @@ int hwp__decompressor_next(struct hwp_decompressor *d, const uint8_t **rec, uint
 			uint16_t sz = ld16(h + 6);
 
 			if (sz < 8)
-				return hwp_set_error(EINVAL, "%s: compressed record at offset 0x%llx holds an event of size %u (< 8)",
-						     name, (unsigned long long)off, sz);
+				return hwp__set_error(EINVAL, "%s: compressed record at offset 0x%llx holds an event of size %u (< 8)",
+						      name, (unsigned long long)off, sz);
 			if (avail >= sz) {
 				*rec = h;
 				*size = sz;
@@ -126,15 +127,15 @@ int hwp__decompressor_next(struct hwp_decompressor *d, const uint8_t **rec, uint
 		size_t ret = ZSTD_decompressStream(d->zs, &out, &in);
 
 		if (ZSTD_isError(ret))
-			return hwp_set_error(EINVAL, "%s: compressed record at offset 0x%llx: zstd: %s",
-					     name, (unsigned long long)off, ZSTD_getErrorName(ret));
+			return hwp__set_error(EINVAL, "%s: compressed record at offset 0x%llx: zstd: %s",
+					      name, (unsigned long long)off, ZSTD_getErrorName(ret));
 		if (out.pos == d->end && in.pos == d->in_pos && d->in_pos >= d->in_len) {
 			d->out_full = false; /* nothing was held back after all */
 			return 0;
 		}
 		if (out.pos == d->end && in.pos == d->in_pos)
-			return hwp_set_error(EINVAL, "%s: compressed record at offset 0x%llx: zstd made no progress",
-					     name, (unsigned long long)off);
+			return hwp__set_error(EINVAL, "%s: compressed record at offset 0x%llx: zstd made no progress",
+					      name, (unsigned long long)off);
 		d->in_pos = in.pos;
 		d->end = out.pos;
 		d->out_full = out.pos == out.size;

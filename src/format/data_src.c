@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "format/data_src_internal.h"
 #include "hwprof/data_src.h"
 
 /* Bit offset and width of each field in the u64. */
@@ -45,7 +46,7 @@ void hwp_data_src__decode(uint64_t v, struct hwp_data_src *d)
 	d->hops = (uint8_t)get(v, F_HOPS);
 }
 
-uint64_t hwp_data_src__encode(const struct hwp_data_src *d)
+uint64_t hwp__data_src_encode(const struct hwp_data_src *d)
 {
 	return put(d->op, F_OP) | put(d->lvl, F_LVL) | put(d->snoop, F_SNOOP) |
 	       put(d->lock, F_LOCK) | put(d->dtlb, F_DTLB) | put(d->lvl_num, F_LVLNUM) |
@@ -182,7 +183,7 @@ static void fmt_tlb(struct sbuf *b, const struct hwp_data_src *d)
 		add(b, " miss");
 }
 
-size_t hwp_data_src__format(uint64_t v, char *buf, size_t sz)
+size_t hwp__data_src_format(uint64_t v, char *buf, size_t sz)
 {
 	struct sbuf b = { buf, sz, 0 };
 	struct hwp_data_src d;

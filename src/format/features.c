@@ -6,6 +6,7 @@
 #include "hwprof/hwprof.h"
 #include "format/reader_internal.h"
 #include "util/bytes.h"
+#include "util/error.h"
 
 struct fcur {
 	const uint8_t *p, *end;
@@ -49,7 +50,7 @@ static bool f_str(struct hwp_reader *r, struct fcur *c, const char **out)
 		return false;
 	if ((uint64_t)(c->end - c->p) < len)
 		return f_bad(c, c->p - 4, "a string's length runs past the end of the section");
-	*out = hwp_arena__strndup(&r->arena, c->p, len);
+	*out = hwp__arena_strndup(&r->arena, c->p, len);
 	c->p += len;
 	return *out != NULL;
 }
@@ -62,7 +63,7 @@ static bool f_strlist(struct hwp_reader *r, struct fcur *c, size_t *nr, const ch
 		return false;
 	if (n > (uint64_t)(c->end - c->p) / 4)
 		return f_bad(c, c->p - 4, "a string count is larger than the section can hold");
-	const char **v = hwp_arena__alloc(&r->arena, (n ? n : 1) * sizeof(*v));
+	const char **v = hwp__arena_alloc(&r->arena, (n ? n : 1) * sizeof(*v));
 	if (!v)
 		return false;
 	for (uint32_t i = 0; i < n; i++)
@@ -86,7 +87,7 @@ static bool parse_build_ids(struct hwp_reader *r, struct fcur *c)
 		p += sz;
 		n++;
 	}
-	struct hwp_build_id *v = hwp_arena__alloc(&r->arena, (n ? n : 1) * sizeof(*v));
+	struct hwp_build_id *v = hwp__arena_alloc(&r->arena, (n ? n : 1) * sizeof(*v));
 	if (!v)
 		return false;
 	size_t i = 0;
@@ -99,7 +100,7 @@ static bool parse_build_ids(struct hwp_reader *r, struct fcur *c)
 		memcpy(v[i].id, p + 12, 20);
 		/* Newer perf stores the id's length beside it (BUILD_ID_SIZE misc bit). */
 		v[i].size = (misc & HWP_MISC_BUILD_ID_SIZE) && p[32] <= 20 ? p[32] : 20;
-		v[i].filename = hwp_arena__strndup(&r->arena, p + 36, sz - 36);
+		v[i].filename = hwp__arena_strndup(&r->arena, p + 36, sz - 36);
 		if (!v[i].filename)
 			return false;
 		p += sz;
@@ -146,7 +147,7 @@ static bool parse_pmu_mappings(struct hwp_reader *r, struct fcur *c)
 		return false;
 	if (nr > (uint64_t)(c->end - c->p) / 8)
 		return f_bad(c, c->p - 4, "the mapping count is larger than the section can hold");
-	struct hwp_pmu_mapping *v = hwp_arena__alloc(&r->arena, (nr ? nr : 1) * sizeof(*v));
+	struct hwp_pmu_mapping *v = hwp__arena_alloc(&r->arena, (nr ? nr : 1) * sizeof(*v));
 	if (!v)
 		return false;
 	for (uint32_t i = 0; i < nr; i++)
@@ -166,7 +167,7 @@ static bool parse_caps(struct hwp_reader *r, struct fcur *c, struct hwp_pmu_caps
 		return false;
 	if (nr > (uint64_t)(c->end - c->p) / 8)
 		return f_bad(c, c->p - 4, "the capability count is larger than the section can hold");
-	pc->caps = hwp_arena__alloc(&r->arena, (nr ? nr : 1) * sizeof(*pc->caps));
+	pc->caps = hwp__arena_alloc(&r->arena, (nr ? nr : 1) * sizeof(*pc->caps));
 	if (!pc->caps)
 		return false;
 	for (uint32_t i = 0; i < nr; i++) {
@@ -174,7 +175,7 @@ static bool parse_caps(struct hwp_reader *r, struct fcur *c, struct hwp_pmu_caps
 		if (!f_str(r, c, &name) || !f_str(r, c, &value))
 			return false;
 		size_t ln = strlen(name), lv = strlen(value);
-		char *kv = hwp_arena__alloc(&r->arena, ln + lv + 2);
+		char *kv = hwp__arena_alloc(&r->arena, ln + lv + 2);
 		if (!kv)
 			return false;
 		memcpy(kv, name, ln);
@@ -192,7 +193,7 @@ static bool add_pmu_caps(struct hwp_reader *r, const struct hwp_pmu_caps *pc)
 	   copying the array for each one would take quadratic arena memory. */
 	if (r->hdr.nr_pmu_caps == r->cap_pmu_caps) {
 		size_t ncap = r->cap_pmu_caps ? r->cap_pmu_caps * 2 : 4;
-		struct hwp_pmu_caps *v = hwp_arena__alloc(&r->arena, ncap * sizeof(*v));
+		struct hwp_pmu_caps *v = hwp__arena_alloc(&r->arena, ncap * sizeof(*v));
 
 		if (!v)
 			return false;
@@ -282,12 +283,12 @@ int hwp__parse_feature(struct hwp_reader *r, unsigned feat, const uint8_t *p, ui
 		break;
 	}
 	if (!ok && c.why)
-		return hwp_set_error(EINVAL, "%s: feature %s at offset 0x%llx is malformed: %s (at offset 0x%llx, section of %llu bytes)",
-				     r->name, hwp_feature__name(feat), (unsigned long long)file_off, c.why,
-				     (unsigned long long)(file_off + (uint64_t)(c.at - p)),
-				     (unsigned long long)len);
+		return hwp__set_error(EINVAL, "%s: feature %s at offset 0x%llx is malformed: %s (at offset 0x%llx, section of %llu bytes)",
+				      r->name, hwp_feature__name(feat), (unsigned long long)file_off, c.why,
+				      (unsigned long long)(file_off + (uint64_t)(c.at - p)),
+				      (unsigned long long)len);
 	if (!ok) /* every other failure is an allocation */
-		return hwp_set_error(ENOMEM, "%s: out of memory reading feature %s at offset 0x%llx",
-				     r->name, hwp_feature__name(feat), (unsigned long long)file_off);
+		return hwp__set_error(ENOMEM, "%s: out of memory reading feature %s at offset 0x%llx",
+				      r->name, hwp_feature__name(feat), (unsigned long long)file_off);
 	return 0;
 }

@@ -9,9 +9,11 @@
 #include <errno.h>
 #include <string.h>
 
+#include "format/data_src_internal.h"
 #include "hwprof/data_src.h"
 #include "hwprof/hwprof.h"
 #include "util/bytes.h"
+#include "util/error.h"
 
 #define BIT(v, n) (((v) >> (n)) & 1)
 #define BITS(v, lo, w) (((v) >> (lo)) & ((1ull << (w)) - 1))
@@ -31,13 +33,13 @@ int hwp_ibs_op__decode(const void *raw, size_t len, struct hwp_ibs_op *o)
 
 	memset(o, 0, sizeof(*o));
 	if (len < 4)
-		return hwp_set_error(EINVAL, "IBS op sample: %zu raw bytes, too short for its capabilities word", len);
+		return hwp__set_error(EINVAL, "IBS op sample: %zu raw bytes, too short for its capabilities word", len);
 	o->caps = ld32(p);
 	o->has_br_target = o->caps & HWP_IBS_CAPS_BRNTRGT;
 	o->has_op_data4 = o->caps & HWP_IBS_CAPS_OPDATA4;
 	need = 4 + 8 * (7 + o->has_br_target + o->has_op_data4);
 	if (len < need)
-		return hwp_set_error(EINVAL, "IBS op sample: %zu raw bytes, its capabilities need %zu", len, need);
+		return hwp__set_error(EINVAL, "IBS op sample: %zu raw bytes, its capabilities need %zu", len, need);
 	p += 4;
 	o->op_ctl = ld64(p);
 	o->op_rip = ld64(p + 8);
@@ -215,5 +217,5 @@ uint64_t hwp_ibs_op__data_src(const struct hwp_ibs_op *o)
 	else
 		d.dtlb = HWP_MEM_TLB_L2 | HWP_MEM_TLB_MISS;
 	d.lock = o->dc_locked_op ? HWP_MEM_LOCK_LOCKED : 0;
-	return hwp_data_src__encode(&d);
+	return hwp__data_src_encode(&d);
 }

@@ -5,6 +5,7 @@
 
 #include "hwprof/hwprof.h"
 #include "hwprof/lbr_msr.h"
+#include "util/error.h"
 
 #define BIT(n) (1ULL << (n))
 #define FROM_MISPRED BIT(63)
@@ -111,13 +112,13 @@ int hwp_lbr__decode(unsigned fmt, unsigned addr_bits, const struct hwp_lbr_msrs 
 	uint64_t from, to, info;
 
 	if (!m || !e)
-		return hwp_set_error(EINVAL, "hwp_lbr__decode: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_lbr__decode: invalid argument");
 	if (addr_bits == 0)
 		addr_bits = 48;
 	if (addr_bits != 48 && addr_bits != 57)
-		return hwp_set_error(EINVAL, "LBR decode: address width %u bits (48 or 57)", addr_bits);
+		return hwp__set_error(EINVAL, "LBR decode: address width %u bits (48 or 57)", addr_bits);
 	if (!hwp_lbr_format__known(fmt))
-		return hwp_set_error(EINVAL, "LBR decode: unknown LBR format 0x%02x", fmt);
+		return hwp__set_error(EINVAL, "LBR decode: unknown LBR format 0x%02x", fmt);
 	memset(e, 0, sizeof(*e));
 	from = m->from;
 	to = m->to;

@@ -12,6 +12,8 @@
 
 #include "hwprof/hwprof.h"
 #include "format/reader_internal.h"
+#include "format/perf_data_internal.h"
+#include "util/error.h"
 
 #define DROP_EVERY (16u << 20)
 
@@ -95,12 +97,12 @@ struct hwp_ordered *hwp_ordered__new(struct hwp_reader *r)
 	struct hwp_ordered *q;
 
 	if (!r) {
-		hwp_set_error(EINVAL, "ordered events: no reader given");
+		hwp__set_error(EINVAL, "ordered events: no reader given");
 		return NULL;
 	}
 	q = calloc(1, sizeof(*q));
 	if (!q) {
-		hwp_set_error(ENOMEM, "%s: out of memory for the event queue", hwp_reader__path(r));
+		hwp__set_error(ENOMEM, "%s: out of memory for the event queue", hwp_reader__path(r));
 		return NULL;
 	}
 	q->r = r;
@@ -122,13 +124,13 @@ void hwp_ordered__delete(struct hwp_ordered *q)
 static int deliver(struct hwp_ordered *q, struct hwp_event *ev)
 {
 	struct qent e = pop(q);
-	int err = hwp_reader__parse(q->r, e.data, e.size, e.offset, e.index, ev);
+	int err = hwp__reader_parse(q->r, e.data, e.size, e.offset, e.index, ev);
 
 	if (e.owned) {
 		q->last_owned = (uint8_t *)e.data;
 	} else if ((q->delivered_bytes += e.size) >= DROP_EVERY) {
 		q->delivered_bytes = 0;
-		hwp_reader__drop_released_pages(q->r);
+		hwp__reader_drop_released_pages(q->r);
 	}
 	ev->compressed = e.compressed;
 	ev->stable = !e.owned;
@@ -137,9 +139,9 @@ static int deliver(struct hwp_ordered *q, struct hwp_event *ev)
 
 static int queue_oom(const struct hwp_ordered *q, const struct hwp_event *ev)
 {
-	return hwp_set_error(ENOMEM, "%s: out of memory queueing the record at offset 0x%llx (record %llu) in time order",
-			     hwp_reader__path(q->r), (unsigned long long)ev->file_offset,
-			     (unsigned long long)ev->index);
+	return hwp__set_error(ENOMEM, "%s: out of memory queueing the record at offset 0x%llx (record %llu) in time order",
+			      hwp_reader__path(q->r), (unsigned long long)ev->file_offset,
+			      (unsigned long long)ev->index);
 }
 
 int hwp_ordered__next(struct hwp_ordered *q, struct hwp_event *ev)

@@ -21,6 +21,8 @@
 #include "util/hash.h"
 #include "util/opts.h"
 #include "util/vec.h"
+#include "format/perf_data_internal.h"
+#include "util/error.h"
 
 #define RELEASE_STEP (8u << 20) /* drop consumed mmap pages every 8 MiB */
 #define STREAM_CHUNK (1u << 20)
@@ -69,8 +71,8 @@ struct hwp_evsel *hwp__reader_evsel_by_id(struct hwp_reader *r, uint64_t id)
 
 static int evsel_oom(const struct hwp_reader *r, uint64_t nr_ids, uint64_t off)
 {
-	return hwp_set_error(ENOMEM, "%s: out of memory reading the event attr at offset 0x%llx (%llu ids)",
-			     r->name, (unsigned long long)off, (unsigned long long)nr_ids);
+	return hwp__set_error(ENOMEM, "%s: out of memory reading the event attr at offset 0x%llx (%llu ids)",
+			      r->name, (unsigned long long)off, (unsigned long long)nr_ids);
 }
 
 int hwp__reader_add_evsel(struct hwp_reader *r, const struct hwp_attr *attr, const uint8_t *ids,
@@ -79,11 +81,11 @@ int hwp__reader_add_evsel(struct hwp_reader *r, const struct hwp_attr *attr, con
 	if (r->nr_evsels == r->cap_evsels) {
 		/* Evsels are handed out by pointer: allocate them up front in blocks
 		   that never move (pipe mode adds them while events are live). */
-		return hwp_set_error(E2BIG, "%s: more than %zu events (attrs) at offset 0x%llx",
-				     r->name, r->cap_evsels, (unsigned long long)off);
+		return hwp__set_error(E2BIG, "%s: more than %zu events (attrs) at offset 0x%llx",
+				      r->name, r->cap_evsels, (unsigned long long)off);
 	}
 	struct hwp_evsel *e = &r->evsels[r->nr_evsels];
-	uint64_t *idv = hwp_arena__alloc(&r->arena, (nr_ids ? nr_ids : 1) * 8);
+	uint64_t *idv = hwp__arena_alloc(&r->arena, (nr_ids ? nr_ids : 1) * 8);
 
 	if (!idv)
 		return evsel_oom(r, nr_ids, off);
@@ -191,28 +193,28 @@ static int check_layout(struct hwp_reader *r, uint64_t hsize, uint64_t attrs_off
 	uint64_t stride = r->file_attr_size;
 
 	if (hsize < HWP_FILE_HEADER_SIZE)
-		return hwp_set_error(EINVAL, "%s: file header size %llu at offset 0x8 is smaller than %d",
-				     r->name, (unsigned long long)hsize, HWP_FILE_HEADER_SIZE);
+		return hwp__set_error(EINVAL, "%s: file header size %llu at offset 0x8 is smaller than %d",
+				      r->name, (unsigned long long)hsize, HWP_FILE_HEADER_SIZE);
 	if (stride < HWP_ATTR_SIZE_VER0 + 16 || stride > (1u << 20))
-		return hwp_set_error(EINVAL, "%s: attr size %llu at offset 0x10 is not a perf_event_attr size",
-				     r->name, (unsigned long long)stride);
+		return hwp__set_error(EINVAL, "%s: attr size %llu at offset 0x10 is not a perf_event_attr size",
+				      r->name, (unsigned long long)stride);
 	if (attrs_off > r->file_size || attrs_size > r->file_size - attrs_off)
-		return hwp_set_error(EINVAL, "%s: attrs section [0x%llx, +%llu) at offset 0x18 lies beyond the end of the file (%llu bytes)",
-				     r->name, (unsigned long long)attrs_off, (unsigned long long)attrs_size,
-				     (unsigned long long)r->file_size);
+		return hwp__set_error(EINVAL, "%s: attrs section [0x%llx, +%llu) at offset 0x18 lies beyond the end of the file (%llu bytes)",
+				      r->name, (unsigned long long)attrs_off, (unsigned long long)attrs_size,
+				      (unsigned long long)r->file_size);
 	if (attrs_size % stride)
-		return hwp_set_error(EINVAL, "%s: attrs section size %llu at offset 0x20 is not a multiple of the attr size %llu",
-				     r->name, (unsigned long long)attrs_size, (unsigned long long)stride);
+		return hwp__set_error(EINVAL, "%s: attrs section size %llu at offset 0x20 is not a multiple of the attr size %llu",
+				      r->name, (unsigned long long)attrs_size, (unsigned long long)stride);
 	if (r->data_off > r->file_size)
-		return hwp_set_error(EINVAL, "%s: data section offset 0x%llx at offset 0x28 lies beyond the end of the file (%llu bytes)",
-				     r->name, (unsigned long long)r->data_off, (unsigned long long)r->file_size);
+		return hwp__set_error(EINVAL, "%s: data section offset 0x%llx at offset 0x28 lies beyond the end of the file (%llu bytes)",
+				      r->name, (unsigned long long)r->data_off, (unsigned long long)r->file_size);
 	if (r->data_size_hdr == 0) {
 		/* perf record was killed before it wrote the sizes: read to EOF. */
 		r->data_end = r->file_size;
 	} else if (r->data_size_hdr > r->file_size - r->data_off) {
-		return hwp_set_error(EINVAL, "%s: data section [0x%llx, +%llu) at offset 0x28 runs past the end of the file (%llu bytes): truncated file",
-				     r->name, (unsigned long long)r->data_off,
-				     (unsigned long long)r->data_size_hdr, (unsigned long long)r->file_size);
+		return hwp__set_error(EINVAL, "%s: data section [0x%llx, +%llu) at offset 0x28 runs past the end of the file (%llu bytes): truncated file",
+				      r->name, (unsigned long long)r->data_off,
+				      (unsigned long long)r->data_size_hdr, (unsigned long long)r->file_size);
 	} else {
 		r->data_end = r->data_off + r->data_size_hdr;
 	}
@@ -230,17 +232,17 @@ static int read_attr(struct hwp_reader *r, uint64_t i, uint64_t aoff, uint64_t *
 	hwp__attr_decode(a, wire < stride - 16 ? wire : stride - 16, &attr);
 	uint64_t ids_off = ld64(a + stride - 16), ids_size = ld64(a + stride - 8);
 	if (ids_off > r->file_size || ids_size > r->file_size - ids_off || ids_size % 8)
-		return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids section [0x%llx, +%llu) is outside the file (%llu bytes)%s",
-				     r->name, (unsigned long long)i, (unsigned long long)aoff,
-				     (unsigned long long)ids_off, (unsigned long long)ids_size,
-				     (unsigned long long)r->file_size, ids_size % 8 ? " or not a multiple of 8" : "");
+		return hwp__set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids section [0x%llx, +%llu) is outside the file (%llu bytes)%s",
+				      r->name, (unsigned long long)i, (unsigned long long)aoff,
+				      (unsigned long long)ids_off, (unsigned long long)ids_size,
+				      (unsigned long long)r->file_size, ids_size % 8 ? " or not a multiple of 8" : "");
 	/* perf writes each attr's ids once; attrs that all point at the
 	   whole file would cost nr_attrs x file size in id-map work. */
 	*ids_total += ids_size;
 	if (*ids_total > r->file_size)
-		return hwp_set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids sections add up to more than the file (%llu bytes)",
-				     r->name, (unsigned long long)i, (unsigned long long)aoff,
-				     (unsigned long long)r->file_size);
+		return hwp__set_error(EINVAL, "%s: attr %llu at offset 0x%llx: ids sections add up to more than the file (%llu bytes)",
+				      r->name, (unsigned long long)i, (unsigned long long)aoff,
+				      (unsigned long long)r->file_size);
 	return hwp__reader_add_evsel(r, &attr, input_at(r, ids_off, ids_size), ids_size / 8, aoff);
 }
 
@@ -252,8 +254,8 @@ static int read_attrs(struct hwp_reader *r, uint64_t attrs_off, uint64_t attrs_s
 	r->cap_evsels = nr_attrs;
 	r->evsels = calloc(nr_attrs ? nr_attrs : 1, sizeof(*r->evsels));
 	if (!r->evsels)
-		return hwp_set_error(ENOMEM, "%s: out of memory for %llu event attrs", r->name,
-				     (unsigned long long)nr_attrs);
+		return hwp__set_error(ENOMEM, "%s: out of memory for %llu event attrs", r->name,
+				      (unsigned long long)nr_attrs);
 	for (uint64_t i = 0; i < nr_attrs; i++) {
 		int err = read_attr(r, i, attrs_off + i * stride, &ids_total);
 		if (err)
@@ -274,15 +276,15 @@ static int read_features(struct hwp_reader *r, const uint64_t feat_bits[4])
 			continue;
 		const uint8_t *s = input_at(r, sec, 16);
 		if (!s)
-			return hwp_set_error(EINVAL, "%s: feature table entry for %s at offset 0x%llx lies beyond the end of the file (%llu bytes)",
-					     r->name, hwp_feature__name(feat), (unsigned long long)sec,
-					     (unsigned long long)r->file_size);
+			return hwp__set_error(EINVAL, "%s: feature table entry for %s at offset 0x%llx lies beyond the end of the file (%llu bytes)",
+					      r->name, hwp_feature__name(feat), (unsigned long long)sec,
+					      (unsigned long long)r->file_size);
 		uint64_t foff = ld64(s), fsize = ld64(s + 8);
 		if (foff > r->file_size || fsize > r->file_size - foff)
-			return hwp_set_error(EINVAL, "%s: feature %s section [0x%llx, +%llu) named at offset 0x%llx lies outside the file (%llu bytes)",
-					     r->name, hwp_feature__name(feat), (unsigned long long)foff,
-					     (unsigned long long)fsize, (unsigned long long)sec,
-					     (unsigned long long)r->file_size);
+			return hwp__set_error(EINVAL, "%s: feature %s section [0x%llx, +%llu) named at offset 0x%llx lies outside the file (%llu bytes)",
+					      r->name, hwp_feature__name(feat), (unsigned long long)foff,
+					      (unsigned long long)fsize, (unsigned long long)sec,
+					      (unsigned long long)r->file_size);
 		int err = hwp__parse_feature(r, feat, input_at(r, foff, fsize), fsize, foff);
 		if (err)
 			return err;
@@ -298,8 +300,8 @@ static int parse_file_header(struct hwp_reader *r)
 	int err;
 
 	if (!h)
-		return hwp_set_error(EINVAL, "%s: truncated file header: the input ends at offset 0x%llx, the header needs %d bytes",
-				     r->name, (unsigned long long)r->file_size, HWP_FILE_HEADER_SIZE);
+		return hwp__set_error(EINVAL, "%s: truncated file header: the input ends at offset 0x%llx, the header needs %d bytes",
+				      r->name, (unsigned long long)r->file_size, HWP_FILE_HEADER_SIZE);
 	hsize = ld64(h + 8);
 	r->file_attr_size = ld64(h + 16);
 	attrs_off = ld64(h + 24);
@@ -329,20 +331,20 @@ static int detect_format(struct hwp_reader *r)
 			r->cap_evsels = 4096;
 			r->evsels = calloc(r->cap_evsels, sizeof(*r->evsels));
 			return r->evsels ? 0
-					 : hwp_set_error(ENOMEM, "%s: out of memory for %zu event attrs", r->name,
-							 r->cap_evsels);
+					 : hwp__set_error(ENOMEM, "%s: out of memory for %zu event attrs", r->name,
+							  r->cap_evsels);
 		}
 		if (r->streaming)
-			return hwp_set_error(ENOTSUP, "%s: file-mode perf.data header at offset 0x0 on a pipe: open it by its path instead, or record with 'perf record -o -'",
-					     r->name);
+			return hwp__set_error(ENOTSUP, "%s: file-mode perf.data header at offset 0x0 on a pipe: open it by its path instead, or record with 'perf record -o -'",
+					      r->name);
 		return parse_file_header(r);
 	}
 	if (h && (magic == HWP_PERF_MAGIC2_SWAPPED))
-		return hwp_set_error(ENOTSUP, "%s: big-endian (foreign-endian) perf.data at offset 0x0 is not supported: convert it on the recording machine with 'perf script' or 'perf inject'",
-				     r->name);
+		return hwp__set_error(ENOTSUP, "%s: big-endian (foreign-endian) perf.data at offset 0x0 is not supported: convert it on the recording machine with 'perf script' or 'perf inject'",
+				      r->name);
 	if (h && memcmp(h, "PERFFILE", 8) == 0)
-		return hwp_set_error(ENOTSUP, "%s: perf.data version 1 ('PERFFILE' magic at offset 0x0) is not supported",
-				     r->name);
+		return hwp__set_error(ENOTSUP, "%s: perf.data version 1 ('PERFFILE' magic at offset 0x0) is not supported",
+				      r->name);
 
 	/* Not binary: perhaps perf script text. Streams are read whole for it. */
 	if (r->streaming) {
@@ -352,22 +354,22 @@ static int detect_format(struct hwp_reader *r)
 	const uint8_t *all = r->streaming ? r->sbuf : r->map;
 	size_t len = r->streaming ? r->sbuf_len : r->map_len;
 	if (len == 0)
-		return hwp_set_error(EINVAL, "%s: empty input: no perf.data header at offset 0x0", r->name);
+		return hwp__set_error(EINVAL, "%s: empty input: no perf.data header at offset 0x0", r->name);
 	/* A file cut inside its 16-byte magic+size prefix: say so, not "bad magic". */
 	if (len < 16 && memcmp(all, "PERFILE2", len < 8 ? len : 8) == 0)
-		return hwp_set_error(EINVAL, "%s: truncated perf.data header: the input ends at offset 0x%zx, the header needs 16 bytes",
-				     r->name, len);
-	if (!hwp_text_input__looks_like(all, len))
-		return hwp_set_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0x0) nor 'perf script -F ip,brstack' text",
-				     r->name);
-	r->text = hwp_text_input__new(all, len, r->name);
+		return hwp__set_error(EINVAL, "%s: truncated perf.data header: the input ends at offset 0x%zx, the header needs 16 bytes",
+				      r->name, len);
+	if (!hwp__text_input_looks_like(all, len))
+		return hwp__set_error(EINVAL, "%s: not a perf.data file (bad magic at offset 0x0) nor 'perf script -F ip,brstack' text",
+				      r->name);
+	r->text = hwp__text_input_new(all, len, r->name);
 	if (!r->text)
 		return -errno; /* message set */
 	r->cap_evsels = 1;
 	r->evsels = calloc(1, sizeof(*r->evsels));
 	if (!r->evsels)
-		return hwp_set_error(ENOMEM, "%s: out of memory for the text input's event", r->name);
-	int err = hwp__reader_add_evsel(r, hwp_text_input__attr(r->text), NULL, 0, 0);
+		return hwp__set_error(ENOMEM, "%s: out of memory for the text input's event", r->name);
+	int err = hwp__reader_add_evsel(r, hwp__text_input_attr(r->text), NULL, 0, 0);
 	if (err)
 		return err;
 	r->evsels[0].name = "branches";
@@ -381,7 +383,7 @@ static struct hwp_reader *reader_new(const char *name, const struct hwp_reader_o
 	struct hwp_reader *r = calloc(1, sizeof(*r));
 
 	if (!r) {
-		hwp_set_error(ENOMEM, "%s: out of memory opening the input", name);
+		hwp__set_error(ENOMEM, "%s: out of memory opening the input", name);
 		return NULL;
 	}
 	r->fd = -1;
@@ -390,7 +392,7 @@ static struct hwp_reader *reader_new(const char *name, const struct hwp_reader_o
 	r->id_pos = r->is_pos = -1;
 	if (!r->path) {
 		free(r);
-		hwp_set_error(ENOMEM, "%s: out of memory opening the input", name);
+		hwp__set_error(ENOMEM, "%s: out of memory opening the input", name);
 		return NULL;
 	}
 	if (HWP_OPTS_LOAD(opts, &r->opts, struct hwp_reader_opts)) {
@@ -422,23 +424,23 @@ struct hwp_reader *hwp_reader__open(const char *path, const struct hwp_reader_op
 	struct stat st;
 
 	if (!path) {
-		hwp_set_error(EINVAL, "reader: no input path given");
+		hwp__set_error(EINVAL, "reader: no input path given");
 		return NULL;
 	}
 	r = reader_new(path, opts);
 	if (!r)
 		return NULL;
-	hwp_clear_error();
+	hwp__clear_error();
 	r->fd = strcmp(path, "-") == 0 ? dup(0) : open(path, O_RDONLY | O_CLOEXEC);
 	if (r->fd < 0 || fstat(r->fd, &st) < 0) {
 		int e = errno;
-		hwp_set_error(e, "%s: %s", path, strerror(e));
+		hwp__set_error(e, "%s: %s", path, strerror(e));
 		hwp_reader__delete(r);
 		errno = e;
 		return NULL;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		hwp_set_error(EISDIR, "%s: is a directory (perf record --threads directories are not supported)", path);
+		hwp__set_error(EISDIR, "%s: is a directory (perf record --threads directories are not supported)", path);
 		hwp_reader__delete(r);
 		errno = EISDIR;
 		return NULL;
@@ -449,7 +451,7 @@ struct hwp_reader *hwp_reader__open(const char *path, const struct hwp_reader_op
 			void *m = mmap(NULL, r->map_len, PROT_READ, MAP_PRIVATE, r->fd, 0);
 			if (m == MAP_FAILED) {
 				int e = errno;
-				hwp_set_error(e, "%s: mmap: %s", path, strerror(e));
+				hwp__set_error(e, "%s: mmap: %s", path, strerror(e));
 				hwp_reader__delete(r);
 				errno = e;
 				return NULL;
@@ -470,13 +472,13 @@ struct hwp_reader *hwp_reader__open_mem(const void *buf, size_t len, const char 
 	struct hwp_reader *r;
 
 	if (!buf && len) {
-		hwp_set_error(EINVAL, "%s: no buffer given for %zu bytes", name ? name : "memory", len);
+		hwp__set_error(EINVAL, "%s: no buffer given for %zu bytes", name ? name : "memory", len);
 		return NULL;
 	}
 	r = reader_new(name ? name : "memory", opts);
 	if (!r)
 		return NULL;
-	hwp_clear_error();
+	hwp__clear_error();
 	r->map = buf;
 	r->map_len = len;
 	r->file_size = len;
@@ -492,12 +494,12 @@ void hwp_reader__delete(struct hwp_reader *r)
 	if (r->fd >= 0)
 		close(r->fd);
 	hwp__decompressor_delete(r->dec);
-	hwp_text_input__delete(r->text);
+	hwp__text_input_delete(r->text);
 	free(r->sbuf);
 	free(r->evsels);
 	free(r->ids.v);
 	hwp__hashmap_free(&r->ids.map);
-	hwp_arena__free(&r->arena);
+	hwp__arena_free(&r->arena);
 	free(r->path);
 	free(r);
 }
@@ -509,15 +511,15 @@ static const struct hwp_evsel *sample_evsel(struct hwp_reader *r, const uint8_t 
 {
 	*err = 0;
 	if (r->nr_evsels == 0) {
-		*err = hwp_set_error(EINVAL, "%s: sample at offset 0x%llx (record %llu) comes before any event attr",
-				     r->name, (unsigned long long)off, (unsigned long long)index);
+		*err = hwp__set_error(EINVAL, "%s: sample at offset 0x%llx (record %llu) comes before any event attr",
+				      r->name, (unsigned long long)off, (unsigned long long)index);
 		return NULL;
 	}
 	if (r->nr_evsels == 1 || r->id_pos < 0)
 		return &r->evsels[0];
 	if ((uint64_t)size < 8 + (uint64_t)(r->id_pos + 1) * 8) {
-		*err = hwp_set_error(EINVAL, "%s: truncated sample at offset 0x%llx (record %llu): no room for its id",
-				     r->name, (unsigned long long)off, (unsigned long long)index);
+		*err = hwp__set_error(EINVAL, "%s: truncated sample at offset 0x%llx (record %llu): no room for its id",
+				      r->name, (unsigned long long)off, (unsigned long long)index);
 		return NULL;
 	}
 	uint64_t id = ld64(rec + 8 + r->id_pos * 8);
@@ -542,7 +544,7 @@ static const struct hwp_evsel *other_evsel(struct hwp_reader *r, const uint8_t *
 	return hwp__reader_evsel_by_id(r, id);
 }
 
-int hwp_reader__parse(struct hwp_reader *r, const uint8_t *rec, uint32_t size, uint64_t off,
+int hwp__reader_parse(struct hwp_reader *r, const uint8_t *rec, uint32_t size, uint64_t off,
 		      uint64_t index, struct hwp_event *ev)
 {
 	int err = 0;
@@ -580,12 +582,12 @@ static int absorb_user_record(struct hwp_reader *r, const uint8_t *rec, uint32_t
 	switch (type) {
 	case HWP_RECORD_HEADER_ATTR: {
 		if (size < 8 + HWP_ATTR_SIZE_VER0)
-			return hwp_set_error(EINVAL, "%s: HEADER_ATTR record at offset 0x%llx (record %llu) is too small (%u bytes)",
-					     r->name, (unsigned long long)off, (unsigned long long)r->index, size);
+			return hwp__set_error(EINVAL, "%s: HEADER_ATTR record at offset 0x%llx (record %llu) is too small (%u bytes)",
+					      r->name, (unsigned long long)off, (unsigned long long)r->index, size);
 		size_t wire = hwp__attr_wire_size(rec + 8, size - 8);
 		if (wire > size - 8 || wire < HWP_ATTR_SIZE_VER0)
-			return hwp_set_error(EINVAL, "%s: HEADER_ATTR record at offset 0x%llx (record %llu): attr size %zu does not fit in the record (%u bytes)",
-					     r->name, (unsigned long long)off, (unsigned long long)r->index, wire, size);
+			return hwp__set_error(EINVAL, "%s: HEADER_ATTR record at offset 0x%llx (record %llu): attr size %zu does not fit in the record (%u bytes)",
+					      r->name, (unsigned long long)off, (unsigned long long)r->index, wire, size);
 		struct hwp_attr attr;
 		hwp__attr_decode(rec + 8, wire, &attr);
 		uint64_t nr_ids = (size - 8 - wire) / 8;
@@ -593,17 +595,17 @@ static int absorb_user_record(struct hwp_reader *r, const uint8_t *rec, uint32_t
 	}
 	case HWP_RECORD_HEADER_FEATURE:
 		if (size < 16)
-			return hwp_set_error(EINVAL, "%s: HEADER_FEATURE record at offset 0x%llx (record %llu) is too small (%u bytes)",
-					     r->name, (unsigned long long)off, (unsigned long long)r->index, size);
+			return hwp__set_error(EINVAL, "%s: HEADER_FEATURE record at offset 0x%llx (record %llu) is too small (%u bytes)",
+					      r->name, (unsigned long long)off, (unsigned long long)r->index, size);
 		return hwp__parse_feature(r, (unsigned)ld64(rec + 8), rec + 16, size - 16, off + 16);
 	case HWP_RECORD_ID_INDEX: {
 		/* {id, idx, cpu, tid}: idx is the ring-buffer index, not the event,
 		   so ids stay routed by the attrs that listed them. Only checked. */
 		uint64_t nr = size >= 16 ? ld64(rec + 8) : 0;
 		if (size < 16 || nr > (size - 16) / 32)
-			return hwp_set_error(EINVAL, "%s: ID_INDEX record at offset 0x%llx (record %llu): %llu entries do not fit in %u bytes",
-					     r->name, (unsigned long long)off, (unsigned long long)r->index,
-					     (unsigned long long)nr, size);
+			return hwp__set_error(EINVAL, "%s: ID_INDEX record at offset 0x%llx (record %llu): %llu entries do not fit in %u bytes",
+					      r->name, (unsigned long long)off, (unsigned long long)r->index,
+					      (unsigned long long)nr, size);
 		return 0;
 	}
 	case HWP_RECORD_EVENT_UPDATE:
@@ -611,7 +613,7 @@ static int absorb_user_record(struct hwp_reader *r, const uint8_t *rec, uint32_t
 		if (size > 24 && ld64(rec + 8) == 2) {
 			struct hwp_evsel *e = hwp__reader_evsel_by_id(r, ld64(rec + 16));
 			if (e)
-				e->name = hwp_arena__strndup(&r->arena, rec + 24, size - 24);
+				e->name = hwp__arena_strndup(&r->arena, rec + 24, size - 24);
 		}
 		return 0;
 	default:
@@ -628,17 +630,17 @@ static int trailing_payload(struct hwp_reader *r, const uint8_t *rec, uint32_t s
 	*extra = 0;
 	if (type == HWP_RECORD_AUXTRACE) {
 		if (size < 16)
-			return hwp_set_error(EINVAL, "%s: AUXTRACE record at offset 0x%llx (record %llu) is too small",
-					     r->name, (unsigned long long)off, (unsigned long long)r->index);
+			return hwp__set_error(EINVAL, "%s: AUXTRACE record at offset 0x%llx (record %llu) is too small",
+					      r->name, (unsigned long long)off, (unsigned long long)r->index);
 		*extra = ld64(rec + 8);
 		if (!r->said_auxtrace) {
 			r->said_auxtrace = true;
-			hwp_log(HWP_LOG_WARN, "%s: AUXTRACE data skipped (hardware trace decoding is not supported)", r->name);
+			hwp__log(HWP_LOG_WARN, "%s: AUXTRACE data skipped (hardware trace decoding is not supported)", r->name);
 		}
 	} else if (type == HWP_RECORD_HEADER_TRACING_DATA && r->pipe) {
 		if (size < 12)
-			return hwp_set_error(EINVAL, "%s: TRACING_DATA record at offset 0x%llx (record %llu) is too small",
-					     r->name, (unsigned long long)off, (unsigned long long)r->index);
+			return hwp__set_error(EINVAL, "%s: TRACING_DATA record at offset 0x%llx (record %llu) is too small",
+					      r->name, (unsigned long long)off, (unsigned long long)r->index);
 		*extra = ((uint64_t)ld32(rec + 8) + 7) & ~7ULL;
 	}
 	return 0;
@@ -649,11 +651,11 @@ static int next_text(struct hwp_reader *r, struct hwp_event *ev)
 	const uint8_t *rec;
 	uint32_t size;
 	uint64_t off;
-	int rc = hwp_text_input__next(r->text, &rec, &size, &off);
+	int rc = hwp__text_input_next(r->text, &rec, &size, &off);
 
 	if (rc <= 0)
 		return rc;
-	rc = hwp_reader__parse(r, rec, size, off, r->index++, ev);
+	rc = hwp__reader_parse(r, rec, size, off, r->index++, ev);
 	return rc < 0 ? rc : 1;
 }
 
@@ -669,7 +671,7 @@ static int next_decompressed(struct hwp_reader *r, struct hwp_event *ev)
 		return rc;
 	int err = absorb_user_record(r, rec, size, r->comp_offset);
 	if (!err)
-		err = hwp_reader__parse(r, rec, size, r->comp_offset, r->index++, ev);
+		err = hwp__reader_parse(r, rec, size, r->comp_offset, r->index++, ev);
 	if (err)
 		return err;
 	ev->compressed = true;
@@ -683,13 +685,13 @@ static int end_of_input(struct hwp_reader *r, uint64_t off)
 				    : (r->data_end < r->map_len ? r->data_end : r->map_len);
 
 	if (off < end)
-		return hwp_set_error(EINVAL, "%s: truncated record header at offset 0x%llx (record %llu): %llu bytes left",
-				     r->name, (unsigned long long)off, (unsigned long long)r->index,
-				     (unsigned long long)(end - off));
+		return hwp__set_error(EINVAL, "%s: truncated record header at offset 0x%llx (record %llu): %llu bytes left",
+				      r->name, (unsigned long long)off, (unsigned long long)r->index,
+				      (unsigned long long)(end - off));
 	if (r->dec && hwp__decompressor_pending(r->dec))
-		return hwp_set_error(EINVAL, "%s: compressed data ends inside an event: %zu bytes left over from the compressed record at offset 0x%llx",
-				     r->name, hwp__decompressor_pending(r->dec),
-				     (unsigned long long)r->comp_offset);
+		return hwp__set_error(EINVAL, "%s: compressed data ends inside an event: %zu bytes left over from the compressed record at offset 0x%llx",
+				      r->name, hwp__decompressor_pending(r->dec),
+				      (unsigned long long)r->comp_offset);
 	r->done = true;
 	return 0;
 }
@@ -699,8 +701,8 @@ static int record_at(struct hwp_reader *r, uint64_t off, uint32_t type, uint16_t
 		     const uint8_t **rec, uint64_t *end)
 {
 	if (size < 8)
-		return hwp_set_error(EINVAL, "%s: record at offset 0x%llx (record %llu, type %u) has size %u, less than its header",
-				     r->name, (unsigned long long)off, (unsigned long long)r->index, type, size);
+		return hwp__set_error(EINVAL, "%s: record at offset 0x%llx (record %llu, type %u) has size %u, less than its header",
+				      r->name, (unsigned long long)off, (unsigned long long)r->index, type, size);
 	/* Pipe mode over a file or memory has no data size (data_end is
 	   UINT64_MAX), so the input's end bounds it. */
 	*end = r->streaming ? UINT64_MAX : r->data_end < r->map_len ? r->data_end : r->map_len;
@@ -712,9 +714,9 @@ static int record_at(struct hwp_reader *r, uint64_t off, uint32_t type, uint16_t
 			snprintf(tname, sizeof(tname), "type-%u", type);
 			tn = tname;
 		}
-		return hwp_set_error(EINVAL, "%s: truncated %s record at offset 0x%llx (record %llu): %u bytes, %llu left",
-				     r->name, tn, (unsigned long long)off, (unsigned long long)r->index, size,
-				     (unsigned long long)((r->streaming ? r->sbuf_base + r->sbuf_len : *end) - off));
+		return hwp__set_error(EINVAL, "%s: truncated %s record at offset 0x%llx (record %llu): %u bytes, %llu left",
+				      r->name, tn, (unsigned long long)off, (unsigned long long)r->index, size,
+				      (unsigned long long)((r->streaming ? r->sbuf_base + r->sbuf_len : *end) - off));
 	}
 	return 0;
 }
@@ -730,14 +732,14 @@ static int step_over_record(struct hwp_reader *r, uint64_t off, uint32_t type, u
 	if (err)
 		return err;
 	if (extra > end - off - size)
-		return hwp_set_error(EINVAL, "%s: %s record at offset 0x%llx (record %llu) announces %llu bytes of payload past the end of the data",
-				     r->name, hwp_record_type__name(type), (unsigned long long)off,
-				     (unsigned long long)r->index, (unsigned long long)extra);
+		return hwp__set_error(EINVAL, "%s: %s record at offset 0x%llx (record %llu) announces %llu bytes of payload past the end of the data",
+				      r->name, hwp_record_type__name(type), (unsigned long long)off,
+				      (unsigned long long)r->index, (unsigned long long)extra);
 	if (extra && r->streaming) {
 		if (!input_at(r, off + size + extra, 0))
-			return hwp_set_error(EINVAL, "%s: %s payload of the record at offset 0x%llx (record %llu) is truncated",
-					     r->name, hwp_record_type__name(type), (unsigned long long)off,
-					     (unsigned long long)r->index);
+			return hwp__set_error(EINVAL, "%s: %s payload of the record at offset 0x%llx (record %llu) is truncated",
+					      r->name, hwp_record_type__name(type), (unsigned long long)off,
+					      (unsigned long long)r->index);
 		*rec = NULL;
 	}
 	r->pos = off + size + extra;
@@ -752,14 +754,14 @@ static int feed_compressed(struct hwp_reader *r, const uint8_t *rec, uint32_t ty
 	uint64_t len = size - hdr;
 
 	if (size < hdr || (type == HWP_RECORD_COMPRESSED2 && (len = ld64(rec + 8)) > size - hdr))
-		return hwp_set_error(EINVAL, "%s: COMPRESSED2 record at offset 0x%llx (record %llu): data size does not fit in the record (%u bytes)",
-				     r->name, (unsigned long long)off, (unsigned long long)r->index, size);
+		return hwp__set_error(EINVAL, "%s: COMPRESSED2 record at offset 0x%llx (record %llu): data size does not fit in the record (%u bytes)",
+				      r->name, (unsigned long long)off, (unsigned long long)r->index, size);
 	if (!r->dec && !(r->dec = hwp__decompressor_new()))
-		return hwp_set_error(ENOMEM, "%s: out of memory for the decompressor at offset 0x%llx (record %llu)",
-				     r->name, (unsigned long long)off, (unsigned long long)r->index);
+		return hwp__set_error(ENOMEM, "%s: out of memory for the decompressor at offset 0x%llx (record %llu)",
+				      r->name, (unsigned long long)off, (unsigned long long)r->index);
 	if (hwp__decompressor_feed(r->dec, rec + hdr, len) < 0)
-		return hwp_set_error(ENOTSUP, "%s: compressed record at offset 0x%llx: hwprof was built without zstd (install libzstd-dev and rebuild)",
-				     r->name, (unsigned long long)off);
+		return hwp__set_error(ENOTSUP, "%s: compressed record at offset 0x%llx: hwprof was built without zstd (install libzstd-dev and rebuild)",
+				      r->name, (unsigned long long)off);
 	r->comp_offset = off;
 	return 0;
 }
@@ -807,7 +809,7 @@ int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
 		return err;
 	if (!rec)
 		return header_only_event(r, ev, type, size, off);
-	err = hwp_reader__parse(r, rec, size, off, r->index++, ev);
+	err = hwp__reader_parse(r, rec, size, off, r->index++, ev);
 	if (err)
 		return err;
 	ev->stable = !r->streaming;
@@ -869,7 +871,7 @@ uint64_t hwp_event__time(const struct hwp_event *ev)
 	return UINT64_MAX;
 }
 
-void hwp_reader__drop_released_pages(struct hwp_reader *r)
+void hwp__reader_drop_released_pages(struct hwp_reader *r)
 {
 	if (r->map_owned && r->dontneed_done)
 		madvise((void *)r->map, r->dontneed_done, MADV_DONTNEED);

@@ -10,6 +10,7 @@
 #include "hwprof/hwprof.h"
 #include "format/reader_internal.h"
 #include "util/bytes.h"
+#include "util/error.h"
 
 struct cursor {
 	const uint8_t *p, *end;
@@ -258,13 +259,13 @@ static int short_sample(const struct hwp_reader *r, const struct cursor *c, uint
 			uint64_t off, uint64_t index)
 {
 	if (c->count != UINT64_MAX)
-		return hwp_set_error(EINVAL, "%s: truncated sample at offset 0x%llx (record %llu): no room for its %llu %s in the record's %u bytes",
-				     r ? r->name : "input", (unsigned long long)off,
-				     (unsigned long long)index, (unsigned long long)c->count, c->field,
-				     size);
-	return hwp_set_error(EINVAL, "%s: truncated sample at offset 0x%llx (record %llu): no room for its %s in the record's %u bytes",
-			     r ? r->name : "input", (unsigned long long)off,
-			     (unsigned long long)index, c->field, size);
+		return hwp__set_error(EINVAL, "%s: truncated sample at offset 0x%llx (record %llu): no room for its %llu %s in the record's %u bytes",
+				      r ? r->name : "input", (unsigned long long)off,
+				      (unsigned long long)index, (unsigned long long)c->count, c->field,
+				      size);
+	return hwp__set_error(EINVAL, "%s: truncated sample at offset 0x%llx (record %llu): no room for its %s in the record's %u bytes",
+			      r ? r->name : "input", (unsigned long long)off,
+			      (unsigned long long)index, c->field, size);
 }
 
 int hwp__parse_sample(const struct hwp_reader *r, const struct hwp_attr *attr,
@@ -414,8 +415,8 @@ int hwp_read__parse(const struct hwp_bytes *b, uint64_t rf, struct hwp_read *r)
 	int err = hwp__read_parse(b, rf, r);
 
 	if (err)
-		return hwp_set_error(-err, "sample read values: %llu bytes do not hold read_format 0x%llx",
-				     (unsigned long long)b->size, (unsigned long long)rf);
+		return hwp__set_error(-err, "sample read values: %llu bytes do not hold read_format 0x%llx",
+				      (unsigned long long)b->size, (unsigned long long)rf);
 	return 0;
 }
 
@@ -424,8 +425,8 @@ int hwp_read__value(const struct hwp_bytes *b, uint64_t rf, uint64_t i, struct h
 	int err = hwp__read_value(b, rf, i, v);
 
 	if (err)
-		return hwp_set_error(-err, "sample read values: no value %llu in %llu bytes of read_format 0x%llx",
-				     (unsigned long long)i, (unsigned long long)b->size,
-				     (unsigned long long)rf);
+		return hwp__set_error(-err, "sample read values: no value %llu in %llu bytes of read_format 0x%llx",
+				      (unsigned long long)i, (unsigned long long)b->size,
+				      (unsigned long long)rf);
 	return 0;
 }

@@ -37,6 +37,7 @@
 #include "format/text_input.h"
 #include "hwprof/hwprof.h"
 #include "util/bytes.h"
+#include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
@@ -186,8 +187,8 @@ static int ti_error(struct hwp_text_input *t, int code, uint64_t line, uint64_t 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	t->err = hwp_set_error(code, "%s: %s at line %llu (offset 0x%llx)", t->name, what,
-			       (unsigned long long)line, (unsigned long long)off);
+	t->err = hwp__set_error(code, "%s: %s at line %llu (offset 0x%llx)", t->name, what,
+				(unsigned long long)line, (unsigned long long)off);
 	return t->err;
 }
 
@@ -1244,7 +1245,7 @@ static int one_line(struct hwp_text_input *t, const char *ls, const char *le, ui
 	return fields_line(t, ls, p, le, line, loff);
 }
 
-int hwp_text_input__next(struct hwp_text_input *t, const uint8_t **rec, uint32_t *size,
+int hwp__text_input_next(struct hwp_text_input *t, const uint8_t **rec, uint32_t *size,
 			 uint64_t *text_offset)
 {
 	int r;
@@ -1317,7 +1318,7 @@ static bool lone_hex(const char *p, const char *e)
 	return p == e;
 }
 
-bool hwp_text_input__looks_like(const uint8_t *buf, size_t len)
+bool hwp__text_input_looks_like(const uint8_t *buf, size_t len)
 {
 	const char *s = (const char *)buf;
 	const char *end = s + (len < TI_SNIFF_LEN ? len : TI_SNIFF_LEN);
@@ -1401,13 +1402,13 @@ static void prescan(struct hwp_text_input *t, bool *callchain, bool *type_save)
 	}
 }
 
-struct hwp_text_input *hwp_text_input__new(const uint8_t *buf, size_t len, const char *name)
+struct hwp_text_input *hwp__text_input_new(const uint8_t *buf, size_t len, const char *name)
 {
 	struct hwp_text_input *t;
 	bool type_save;
 
 	if (!buf && len) {
-		hwp_set_error(EINVAL, "%s: no text buffer", name ? name : "text");
+		hwp__set_error(EINVAL, "%s: no text buffer", name ? name : "text");
 		return NULL;
 	}
 	t = calloc(1, sizeof(*t));
@@ -1435,12 +1436,12 @@ struct hwp_text_input *hwp_text_input__new(const uint8_t *buf, size_t len, const
 	return t;
 
 nomem:
-	hwp_text_input__delete(t);
-	hwp_set_error(ENOMEM, "%s: out of memory for the text reader", name ? name : "text");
+	hwp__text_input_delete(t);
+	hwp__set_error(ENOMEM, "%s: out of memory for the text reader", name ? name : "text");
 	return NULL;
 }
 
-void hwp_text_input__delete(struct hwp_text_input *t)
+void hwp__text_input_delete(struct hwp_text_input *t)
 {
 	if (!t)
 		return;
@@ -1452,7 +1453,7 @@ void hwp_text_input__delete(struct hwp_text_input *t)
 	free(t);
 }
 
-const struct hwp_attr *hwp_text_input__attr(const struct hwp_text_input *t)
+const struct hwp_attr *hwp__text_input_attr(const struct hwp_text_input *t)
 {
 	return &t->attr;
 }

@@ -27,12 +27,12 @@ struct hwp_text_input;
 
 /* Cheap sniff of the first lines (at most 64 KiB): true when they look like
    perf script output with branch stacks, callchains or PERF_RECORD lines. */
-bool hwp_text_input__looks_like(const uint8_t *buf, size_t len);
+bool hwp__text_input_looks_like(const uint8_t *buf, size_t len);
 
 /* BUF is not copied and must outlive the object. NAME (copied) prefixes error
    messages. Returns NULL with errno set and hwp_errmsg() filled on failure. */
-struct hwp_text_input *hwp_text_input__new(const uint8_t *buf, size_t len, const char *name);
-void hwp_text_input__delete(struct hwp_text_input *t);
+struct hwp_text_input *hwp__text_input_new(const uint8_t *buf, size_t len, const char *name);
+void hwp__text_input_delete(struct hwp_text_input *t);
 
 /*
  * The synthetic attr every sample uses: PERF_TYPE_HARDWARE/cycles, size 128,
@@ -40,7 +40,7 @@ void hwp_text_input__delete(struct hwp_text_input *t);
  * lines in its first MiB), branch_sample_type ANY (|TYPE_SAVE when the first
  * branch stack line names branch types), sample_id_all 0.
  */
-const struct hwp_attr *hwp_text_input__attr(const struct hwp_text_input *t);
+const struct hwp_attr *hwp__text_input_attr(const struct hwp_text_input *t);
 
 /*
  * Next synthesized record: PERF_RECORD_SAMPLE, or MMAP/MMAP2/COMM/FORK/EXIT
@@ -51,7 +51,7 @@ const struct hwp_attr *hwp_text_input__attr(const struct hwp_text_input *t);
  * Returns 1, 0 at the end, or <0 (sticky) on malformed text, with
  * hwp_errmsg() = "NAME: what at line N (offset 0x..)".
  */
-int hwp_text_input__next(struct hwp_text_input *t, const uint8_t **rec, uint32_t *size,
+int hwp__text_input_next(struct hwp_text_input *t, const uint8_t **rec, uint32_t *size,
 			 uint64_t *text_offset);
 
 #endif

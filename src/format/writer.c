@@ -31,6 +31,8 @@
 #include "format/reader_internal.h"
 #include "util/bytes.h"
 #include "util/vec.h"
+#include "format/perf_data_internal.h"
+#include "util/error.h"
 
 #define OUT_BUF_SIZE (8u << 20)
 #define ATTR_WIRE_SIZE HWP_ATTR_SIZE_VER7
@@ -103,7 +105,7 @@ static int set_sticky(struct hwp_writer *w, int err)
 
 static int sticky(const struct hwp_writer *w)
 {
-	return hwp_set_error(-w->err, "%s", w->errmsg);
+	return hwp__set_error(-w->err, "%s", w->errmsg);
 }
 
 /* ---------------------------------------------------------------- output */
@@ -116,9 +118,9 @@ static int write_all(struct hwp_writer *w, const uint8_t *p, size_t n)
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
-			return set_sticky(w, hwp_set_error(errno, "%s: write failed at offset %llu: %s",
-							   w->path, (unsigned long long)w->flushed,
-							   strerror(errno)));
+			return set_sticky(w, hwp__set_error(errno, "%s: write failed at offset %llu: %s",
+							    w->path, (unsigned long long)w->flushed,
+							    strerror(errno)));
 		}
 		p += r;
 		n -= (size_t)r;
@@ -329,17 +331,17 @@ static int check_attr(const struct hwp_writer *w, const struct hwp_attr *attr)
 	uint64_t st = attr->sample_type;
 
 	if (st >> HWP_SAMPLE_MAX_BIT)
-		return hwp_set_error(EINVAL, "%s: attr %zu: unknown sample_type bits 0x%llx",
-				     w->path, w->nr_attrs,
-				     (unsigned long long)(st >> HWP_SAMPLE_MAX_BIT
-							  << HWP_SAMPLE_MAX_BIT));
+		return hwp__set_error(EINVAL, "%s: attr %zu: unknown sample_type bits 0x%llx",
+				      w->path, w->nr_attrs,
+				      (unsigned long long)(st >> HWP_SAMPLE_MAX_BIT
+							   << HWP_SAMPLE_MAX_BIT));
 	if ((st & HWP_SAMPLE_WEIGHT) && (st & HWP_SAMPLE_WEIGHT_STRUCT))
-		return hwp_set_error(EINVAL, "%s: attr %zu: WEIGHT and WEIGHT_STRUCT both set",
-				     w->path, w->nr_attrs);
+		return hwp__set_error(EINVAL, "%s: attr %zu: WEIGHT and WEIGHT_STRUCT both set",
+				      w->path, w->nr_attrs);
 	if ((st & HWP_SAMPLE_READ) && !(attr->read_format & HWP_FORMAT_ID))
-		return hwp_set_error(EINVAL, "%s: attr %zu: sample_type READ needs read_format ID "
-				     "(perf refuses the file otherwise: \"non matching read_format\")",
-				     w->path, w->nr_attrs);
+		return hwp__set_error(EINVAL, "%s: attr %zu: sample_type READ needs read_format ID "
+				      "(perf refuses the file otherwise: \"non matching read_format\")",
+				      w->path, w->nr_attrs);
 	return 0;
 }
 
@@ -352,19 +354,19 @@ static int check_attr_like_first(const struct hwp_writer *w, const struct hwp_at
 	if (hwp__sample_id_pos(a0->sample_type) != hwp__sample_id_pos(attr->sample_type) ||
 	    hwp__sample_is_pos(a0->sample_type) != hwp__sample_is_pos(attr->sample_type) ||
 	    hwp__sample_id_pos(attr->sample_type) < 0)
-		return hwp_set_error(EINVAL,
-				     "%s: attr %zu: sample_type 0x%llx cannot be told apart "
-				     "from attr 0 (0x%llx): use IDENTIFIER, or ID with the same "
-				     "IP/TID/TIME/ADDR and CPU/STREAM_ID bits",
-				     w->path, w->nr_attrs, (unsigned long long)attr->sample_type,
-				     (unsigned long long)a0->sample_type);
+		return hwp__set_error(EINVAL,
+				      "%s: attr %zu: sample_type 0x%llx cannot be told apart "
+				      "from attr 0 (0x%llx): use IDENTIFIER, or ID with the same "
+				      "IP/TID/TIME/ADDR and CPU/STREAM_ID bits",
+				      w->path, w->nr_attrs, (unsigned long long)attr->sample_type,
+				      (unsigned long long)a0->sample_type);
 	if (hwp_attr__flag(a0, HWP_ATTR_SAMPLE_ID_ALL) !=
 	    hwp_attr__flag(attr, HWP_ATTR_SAMPLE_ID_ALL))
-		return hwp_set_error(EINVAL, "%s: attr %zu: sample_id_all differs from attr 0",
-				     w->path, w->nr_attrs);
+		return hwp__set_error(EINVAL, "%s: attr %zu: sample_id_all differs from attr 0",
+				      w->path, w->nr_attrs);
 	if (a0->read_format != attr->read_format)
-		return hwp_set_error(EINVAL, "%s: attr %zu: read_format differs from attr 0",
-				     w->path, w->nr_attrs);
+		return hwp__set_error(EINVAL, "%s: attr %zu: read_format differs from attr 0",
+				      w->path, w->nr_attrs);
 	return 0;
 }
 
@@ -375,36 +377,36 @@ int hwp_writer__add_attr(struct hwp_writer *w, const struct hwp_attr *attr,
 	int err;
 
 	if (!w || !attr || (nr_ids && !ids))
-		return hwp_set_error(EINVAL, "hwp_writer__add_attr: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_writer__add_attr: invalid argument");
 	if (w->err)
 		return sticky(w);
 	if (w->started)
-		return hwp_set_error(EBUSY, "%s: attrs must be added before the first record",
-				     w->path);
+		return hwp__set_error(EBUSY, "%s: attrs must be added before the first record",
+				      w->path);
 	if ((err = check_attr(w, attr)) || (w->nr_attrs && (err = check_attr_like_first(w, attr))))
 		return err;
 	if (w->nr_attrs > 0x7fffffff)
-		return hwp_set_error(ENOSPC, "%s: too many attrs", w->path);
+		return hwp__set_error(ENOSPC, "%s: too many attrs", w->path);
 	if (HWP_VEC_RESERVE(w->attrs, w->cap_attrs, w->nr_attrs + 1))
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	wa = &w->attrs[w->nr_attrs];
 	memset(wa, 0, sizeof(*wa));
 	wa->attr = *attr;
 	wa->attr.size = ATTR_WIRE_SIZE;
 	if (attr->config3)
-		hwp_log(HWP_LOG_WARN, "%s: attr %zu: config3 0x%llx dropped (attrs are written at %u bytes)",
-			w->path, w->nr_attrs, (unsigned long long)attr->config3, ATTR_WIRE_SIZE);
+		hwp__log(HWP_LOG_WARN, "%s: attr %zu: config3 0x%llx dropped (attrs are written at %u bytes)",
+			 w->path, w->nr_attrs, (unsigned long long)attr->config3, ATTR_WIRE_SIZE);
 	wa->attr.config3 = 0;
 	if (nr_ids) {
 		wa->ids = malloc(nr_ids * sizeof(uint64_t));
 		if (!wa->ids)
-			return hwp_set_error(ENOMEM, "out of memory");
+			return hwp__set_error(ENOMEM, "out of memory");
 		memcpy(wa->ids, ids, nr_ids * sizeof(uint64_t));
 	}
 	wa->nr_ids = nr_ids;
 	if (name && !(wa->name = xstrdup(name))) {
 		free(wa->ids);
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	}
 	wa->id_trailer_size = trailer_size(attr);
 	return (int)w->nr_attrs++;
@@ -423,8 +425,8 @@ static int start(struct hwp_writer *w)
 	if (w->err)
 		return sticky(w);
 	if (!w->nr_attrs)
-		return set_sticky(w, hwp_set_error(EINVAL, "%s: no event attr added before the "
-						   "first record", w->path));
+		return set_sticky(w, hwp__set_error(EINVAL, "%s: no event attr added before the "
+						    "first record", w->path));
 	w->started = true;
 	memset(hdr, 0, sizeof(hdr));
 	if (emit(w, hdr, sizeof(hdr)))
@@ -445,7 +447,7 @@ static int start(struct hwp_writer *w)
 	for (i = 0; i < w->nr_attrs; i++) {
 		struct wattr *wa = &w->attrs[i];
 
-		hwp_attr__encode(&wa->attr, rec, ATTR_WIRE_SIZE);
+		hwp__attr_encode(&wa->attr, rec, ATTR_WIRE_SIZE);
 		st64(rec + ATTR_WIRE_SIZE, wa->nr_ids ? off : 0);
 		st64(rec + ATTR_WIRE_SIZE + 8, wa->nr_ids * 8);
 		off += wa->nr_ids * 8;
@@ -460,8 +462,8 @@ static int start(struct hwp_writer *w)
 static struct wattr *get_attr(struct hwp_writer *w, int idx, const char *what)
 {
 	if (idx < 0 || (size_t)idx >= w->nr_attrs) {
-		hwp_set_error(EINVAL, "%s: %s for attr %d, but %zu attrs were added", w->path, what,
-			      idx, w->nr_attrs);
+		hwp__set_error(EINVAL, "%s: %s for attr %d, but %zu attrs were added", w->path, what,
+			       idx, w->nr_attrs);
 		return NULL;
 	}
 	return &w->attrs[idx];
@@ -483,8 +485,8 @@ static uint64_t popcount64(uint64_t v)
 
 static int too_big(const struct hwp_writer *w)
 {
-	return hwp_set_error(E2BIG, "%s: sample too large for a perf record (over %u bytes)",
-			     w->path, MAX_RECORD);
+	return hwp__set_error(E2BIG, "%s: sample too large for a perf record (over %u bytes)",
+			      w->path, MAX_RECORD);
 }
 
 /* The fields of one u64 each (TID and CPU are two u32s). */
@@ -529,10 +531,10 @@ static int size_read(const struct hwp_writer *w, uint64_t rf, const struct hwp_s
 
 	z->read = read_size(rf, &s->read, &bad);
 	if (bad)
-		return hwp_set_error(EINVAL, "%s: sample read values are %llu bytes, "
-				     "read_format 0x%llx wants %llu", w->path,
-				     (unsigned long long)s->read.size, (unsigned long long)rf,
-				     (unsigned long long)z->read);
+		return hwp__set_error(EINVAL, "%s: sample read values are %llu bytes, "
+				      "read_format 0x%llx wants %llu", w->path,
+				      (unsigned long long)s->read.size, (unsigned long long)rf,
+				      (unsigned long long)z->read);
 	z->total += z->read;
 	return 0;
 }
@@ -543,8 +545,8 @@ static int check_array(const struct hwp_writer *w, uint64_t nr, const void *arra
 		       const char *what)
 {
 	if (nr && !array)
-		return hwp_set_error(EINVAL, "%s: sample has %llu %s but no array", w->path,
-				     (unsigned long long)nr, what);
+		return hwp__set_error(EINVAL, "%s: sample has %llu %s but no array", w->path,
+				      (unsigned long long)nr, what);
 	return nr > MAX_RECORD / each ? too_big(w) : 0;
 }
 
@@ -765,7 +767,7 @@ int hwp_writer__add_sample(struct hwp_writer *w, int attr_idx, const struct hwp_
 	int err;
 
 	if (!w || !in || !in->s)
-		return hwp_set_error(EINVAL, "hwp_writer__add_sample: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_writer__add_sample: invalid argument");
 	if (w->err)
 		return sticky(w);
 	if (!(wa = get_attr(w, attr_idx, "sample")))
@@ -794,7 +796,7 @@ static int begin_record(struct hwp_writer *w, int attr_idx, const char *what, ui
 		return -EINVAL;
 	sz = 8 + body + wa->id_trailer_size;
 	if (sz > MAX_RECORD)
-		return hwp_set_error(E2BIG, "%s: %s record too large", w->path, what);
+		return hwp__set_error(E2BIG, "%s: %s record too large", w->path, what);
 	if (!w->started && start(w))
 		return w->err;
 	if (!(*recp = reserve(w, sz)))
@@ -819,10 +821,10 @@ int hwp_writer__add_mmap2(struct hwp_writer *w, int attr_idx, uint32_t pid, uint
 	int err;
 
 	if (!w || !filename || (build_id && build_id_size > 20))
-		return hwp_set_error(EINVAL, "hwp_writer__add_mmap2: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_writer__add_mmap2: invalid argument");
 	flen = strlen(filename) + 1;
 	if (flen > MAX_RECORD)
-		return hwp_set_error(E2BIG, "%s: MMAP2 filename too long", w->path);
+		return hwp__set_error(E2BIG, "%s: MMAP2 filename too long", w->path);
 	err = begin_record(w, attr_idx, "MMAP2", 64 + ALIGN8(flen), &wa, &rec, &sz);
 	if (err)
 		return err;
@@ -855,10 +857,10 @@ int hwp_writer__add_comm(struct hwp_writer *w, int attr_idx, uint32_t pid, uint3
 	int err;
 
 	if (!w || !comm)
-		return hwp_set_error(EINVAL, "hwp_writer__add_comm: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_writer__add_comm: invalid argument");
 	clen = strlen(comm) + 1;
 	if (clen > MAX_RECORD)
-		return hwp_set_error(E2BIG, "%s: COMM string too long", w->path);
+		return hwp__set_error(E2BIG, "%s: COMM string too long", w->path);
 	err = begin_record(w, attr_idx, "COMM", 8 + ALIGN8(clen), &wa, &rec, &sz);
 	if (err)
 		return err;
@@ -880,8 +882,8 @@ int hwp_writer__add_fork_exit(struct hwp_writer *w, int attr_idx, uint32_t type,
 	int err;
 
 	if (!w || (type != HWP_RECORD_FORK && type != HWP_RECORD_EXIT))
-		return hwp_set_error(EINVAL, "hwp_writer__add_fork_exit: type %u is not FORK or "
-				     "EXIT", type);
+		return hwp__set_error(EINVAL, "hwp_writer__add_fork_exit: type %u is not FORK or "
+				      "EXIT", type);
 	err = begin_record(w, attr_idx, type == HWP_RECORD_FORK ? "FORK" : "EXIT", 24, &wa, &rec,
 			   &sz);
 	if (err)
@@ -901,7 +903,7 @@ int hwp_writer__add_finished_round(struct hwp_writer *w)
 	uint8_t *rec;
 
 	if (!w)
-		return hwp_set_error(EINVAL, "hwp_writer__add_finished_round: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_writer__add_finished_round: invalid argument");
 	if (w->err)
 		return sticky(w);
 	if (!w->started && start(w))
@@ -915,8 +917,8 @@ int hwp_writer__add_finished_round(struct hwp_writer *w)
 int hwp_writer__add_raw(struct hwp_writer *w, const void *rec, size_t size)
 {
 	if (!w || !rec || size < 8 || size > MAX_RECORD || ld16((const uint8_t *)rec + 6) != size)
-		return hwp_set_error(EINVAL, "hwp_writer__add_raw: record size %zu does not match "
-				     "its header", size);
+		return hwp__set_error(EINVAL, "hwp_writer__add_raw: record size %zu does not match "
+				      "its header", size);
 	if (w->err)
 		return sticky(w);
 	if (!w->started && start(w))
@@ -946,10 +948,10 @@ int hwp_writer__set_string(struct hwp_writer *w, unsigned feat, const char *valu
 	char *v;
 
 	if (!w || !value || feat >= HWP_FEAT_BITS || !is_string_feature(feat))
-		return hwp_set_error(EINVAL, "hwp_writer__set_string: feature %u is not a string "
-				     "feature", feat);
+		return hwp__set_error(EINVAL, "hwp_writer__set_string: feature %u is not a string "
+				      "feature", feat);
 	if (!(v = xstrdup(value)))
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	free(w->strings[feat]);
 	w->strings[feat] = v;
 	return 0;
@@ -958,7 +960,7 @@ int hwp_writer__set_string(struct hwp_writer *w, unsigned feat, const char *valu
 int hwp_writer__set_nrcpus(struct hwp_writer *w, uint32_t online, uint32_t avail)
 {
 	if (!w)
-		return hwp_set_error(EINVAL, "hwp_writer__set_nrcpus: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_writer__set_nrcpus: invalid argument");
 	w->have_nrcpus = true;
 	w->nr_online = online;
 	w->nr_avail = avail;
@@ -968,7 +970,7 @@ int hwp_writer__set_nrcpus(struct hwp_writer *w, uint32_t online, uint32_t avail
 int hwp_writer__set_total_mem(struct hwp_writer *w, uint64_t kb)
 {
 	if (!w)
-		return hwp_set_error(EINVAL, "hwp_writer__set_total_mem: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_writer__set_total_mem: invalid argument");
 	w->have_total_mem = true;
 	w->total_mem = kb;
 	return 0;
@@ -986,16 +988,16 @@ static void free_cmdline(struct hwp_writer *w)
 int hwp_writer__set_cmdline(struct hwp_writer *w, int argc, const char *const *argv)
 {
 	if (!w || argc < 0 || (argc && !argv))
-		return hwp_set_error(EINVAL, "hwp_writer__set_cmdline: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_writer__set_cmdline: invalid argument");
 	free_cmdline(w);
 	w->cmdline = calloc((size_t)argc + 1, sizeof(char *));
 	if (!w->cmdline)
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	for (int i = 0; i < argc; i++) {
 		if (!(w->cmdline[i] = xstrdup(argv[i] ? argv[i] : ""))) {
 			w->nr_cmdline = i;
 			free_cmdline(w);
-			return hwp_set_error(ENOMEM, "out of memory");
+			return hwp__set_error(ENOMEM, "out of memory");
 		}
 	}
 	w->nr_cmdline = argc;
@@ -1008,15 +1010,15 @@ int hwp_writer__add_build_id(struct hwp_writer *w, int32_t pid, uint16_t cpumode
 	struct wbuild_id *b;
 
 	if (!w || !id || !filename || size > 20)
-		return hwp_set_error(EINVAL, "hwp_writer__add_build_id: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_writer__add_build_id: invalid argument");
 	if (strlen(filename) + 1 > MAX_RECORD - 64)
-		return hwp_set_error(E2BIG, "%s: build-id filename too long", w->path);
+		return hwp__set_error(E2BIG, "%s: build-id filename too long", w->path);
 	if (HWP_VEC_RESERVE(w->build_ids, w->cap_build_ids, w->nr_build_ids + 1))
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	b = &w->build_ids[w->nr_build_ids];
 	memset(b, 0, sizeof(*b));
 	if (!(b->filename = xstrdup(filename)))
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	b->pid = pid;
 	b->cpumode = cpumode & HWP_MISC_CPUMODE_MASK;
 	b->size = size;
@@ -1118,7 +1120,7 @@ int hwp_writer__set_host_features(struct hwp_writer *w)
 	int err = 0;
 
 	if (!w)
-		return hwp_set_error(EINVAL, "hwp_writer__set_host_features: invalid argument");
+		return hwp__set_error(EINVAL, "hwp_writer__set_host_features: invalid argument");
 	if (uname(&u) == 0) {
 		err = default_string(w, err, HWP_FEAT_HOSTNAME, u.nodename);
 		err = default_string(w, err, HWP_FEAT_OSRELEASE, u.release);
@@ -1199,7 +1201,7 @@ static int feat_event_desc(struct hwp_writer *w, struct bvec *b)
 		const struct wattr *wa = &w->attrs[i];
 		char name[64];
 
-		hwp_attr__encode(&wa->attr, attr, ATTR_WIRE_SIZE);
+		hwp__attr_encode(&wa->attr, attr, ATTR_WIRE_SIZE);
 		if (!wa->name)
 			default_name(&wa->attr, name, sizeof(name));
 		if (bvec_put(b, attr, sizeof(attr)) || bvec_u32(b, (uint32_t)wa->nr_ids) ||
@@ -1279,7 +1281,7 @@ static int write_features(struct hwp_writer *w, uint64_t feat_bits[4])
 		int r = feature_content(w, feat, &content);
 
 		if (r < 0) {
-			err = hwp_set_error(ENOMEM, "out of memory");
+			err = hwp__set_error(ENOMEM, "out of memory");
 			goto out;
 		}
 		if (!r)
@@ -1313,7 +1315,7 @@ struct hwp_writer *hwp_writer__open(const char *path)
 	struct hwp_writer *w;
 
 	if (!path) {
-		hwp_set_error(EINVAL, "hwp_writer__open: no path");
+		hwp__set_error(EINVAL, "hwp_writer__open: no path");
 		return NULL;
 	}
 	w = calloc(1, sizeof(*w));
@@ -1330,7 +1332,7 @@ struct hwp_writer *hwp_writer__open(const char *path)
 	if (w->fd < 0) {
 		int e = errno;
 
-		hwp_set_error(e, "%s: cannot create: %s", path, strerror(e));
+		hwp__set_error(e, "%s: cannot create: %s", path, strerror(e));
 		free(w->buf);
 		free(w->path);
 		free(w);
@@ -1344,7 +1346,7 @@ nomem:
 		free(w->path);
 		free(w);
 	}
-	hwp_set_error(ENOMEM, "out of memory");
+	hwp__set_error(ENOMEM, "out of memory");
 	return NULL;
 }
 
@@ -1384,7 +1386,7 @@ int hwp_writer__close(struct hwp_writer *w)
 	int err;
 
 	if (!w)
-		return hwp_set_error(EINVAL, "hwp_writer__close: no writer");
+		return hwp__set_error(EINVAL, "hwp_writer__close: no writer");
 	if ((err = w->err) || (err = start(w)))
 		goto out;
 	data_size = cur_offset(w) - w->data_off;
@@ -1405,16 +1407,16 @@ int hwp_writer__close(struct hwp_writer *w)
 	if (pwrite(w->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr)) {
 		int e = errno;
 
-		err = hwp_set_error(e, "%s: cannot write the file header: %s%s", w->path,
-				    strerror(e),
-				    e == ESPIPE ? " (file mode needs a seekable output)" : "");
+		err = hwp__set_error(e, "%s: cannot write the file header: %s%s", w->path,
+				     strerror(e),
+				     e == ESPIPE ? " (file mode needs a seekable output)" : "");
 		goto out;
 	}
 	if (close(w->fd)) {
 		int e = errno;
 
 		w->fd = -1;
-		err = hwp_set_error(e, "%s: close failed: %s", w->path, strerror(e));
+		err = hwp__set_error(e, "%s: close failed: %s", w->path, strerror(e));
 		goto out;
 	}
 	w->fd = -1;
@@ -1429,8 +1431,8 @@ out:
 int hwp_writer__set_flag_feature(struct hwp_writer *w, unsigned feat)
 {
 	if (!w || feat != HWP_FEAT_BRANCH_STACK)
-		return hwp_set_error(EINVAL, "hwp_writer__set_flag_feature: feature %u is not a "
-				     "content-less flag (only BRANCH_STACK is)", feat);
+		return hwp__set_error(EINVAL, "hwp_writer__set_flag_feature: feature %u is not a "
+				      "content-less flag (only BRANCH_STACK is)", feat);
 	w->flag_features[feat / 64] |= 1ULL << (feat % 64);
 	return 0;
 }

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwprof/chart.h"
+#include "output/chart.h"
 #include "output/markup.h"
+#include "util/error.h"
 #include "util/opts.h"
 #include "util/vec.h"
 
@@ -42,7 +43,7 @@ static const char *const palette[] = {
 	"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f0e442", "#000000", "#999999",
 };
 
-const char *hwp_chart__colour(unsigned i)
+const char *hwp__chart_colour(unsigned i)
 {
 	return palette[i % (sizeof(palette) / sizeof(palette[0]))];
 }
@@ -52,7 +53,7 @@ static char *dup_or_null(const char *s)
 	return s ? strdup(s) : NULL;
 }
 
-struct hwp_chart *hwp_chart__new(const struct hwp_chart_opts *opts)
+struct hwp_chart *hwp__chart_new(const struct hwp_chart_opts *opts)
 {
 	struct hwp_chart_opts o;
 	struct hwp_chart *c;
@@ -62,7 +63,7 @@ struct hwp_chart *hwp_chart__new(const struct hwp_chart_opts *opts)
 		return NULL;
 	}
 	if (!(c = calloc(1, sizeof(*c)))) {
-		hwp_set_error(ENOMEM, "out of memory making a chart");
+		hwp__set_error(ENOMEM, "out of memory making a chart");
 		errno = ENOMEM;
 		return NULL;
 	}
@@ -70,15 +71,15 @@ struct hwp_chart *hwp_chart__new(const struct hwp_chart_opts *opts)
 	c->height = o.height ? o.height : 500;
 	c->ax[0].max = c->ax[1].max = 1;
 	if ((o.title && !(c->title = strdup(o.title))) || (o.subtitle && !(c->subtitle = strdup(o.subtitle)))) {
-		hwp_chart__delete(c);
-		hwp_set_error(ENOMEM, "out of memory making a chart");
+		hwp__chart_delete(c);
+		hwp__set_error(ENOMEM, "out of memory making a chart");
 		errno = ENOMEM;
 		return NULL;
 	}
 	return c;
 }
 
-void hwp_chart__delete(struct hwp_chart *c)
+void hwp__chart_delete(struct hwp_chart *c)
 {
 	if (!c)
 		return;
@@ -95,16 +96,16 @@ void hwp_chart__delete(struct hwp_chart *c)
 	free(c);
 }
 
-int hwp_chart__axis(struct hwp_chart *c, enum hwp_chart_axis_id a, const char *label, double min, double max,
+int hwp__chart_axis(struct hwp_chart *c, enum hwp_chart_axis_id a, const char *label, double min, double max,
 		    unsigned flags)
 {
 	struct axis *x = &c->ax[a == HWP_CHART_Y];
 
 	if (!(max > min) || ((flags & HWP_AXIS_LOG) && min <= 0))
-		return hwp_set_error(EINVAL, "chart axis: bad range [%g, %g]", min, max);
+		return hwp__set_error(EINVAL, "chart axis: bad range [%g, %g]", min, max);
 	char *l = dup_or_null(label);
 	if (label && !l)
-		return hwp_set_error(ENOMEM, "out of memory making a chart");
+		return hwp__set_error(ENOMEM, "out of memory making a chart");
 	free(x->label);
 	*x = (struct axis){ l, min, max, flags, true };
 	return 0;
@@ -126,11 +127,11 @@ static struct elem *add(struct hwp_chart *c, enum elem_kind k, unsigned colour, 
 	}
 	return e;
 oom:
-	hwp_set_error(ENOMEM, "out of memory drawing a chart");
+	hwp__set_error(ENOMEM, "out of memory drawing a chart");
 	return NULL;
 }
 
-int hwp_chart__bar(struct hwp_chart *c, double x0, double x1, double y, unsigned colour, const char *tip)
+int hwp__chart_bar(struct hwp_chart *c, double x0, double x1, double y, unsigned colour, const char *tip)
 {
 	struct elem *e = add(c, E_BAR, colour, NULL, tip);
 
@@ -142,7 +143,7 @@ int hwp_chart__bar(struct hwp_chart *c, double x0, double x1, double y, unsigned
 	return 0;
 }
 
-int hwp_chart__line(struct hwp_chart *c, const double *x, const double *y, size_t n, unsigned colour,
+int hwp__chart_line(struct hwp_chart *c, const double *x, const double *y, size_t n, unsigned colour,
 		    const char *label)
 {
 	double *p = calloc(n ? 2 * n : 1, sizeof(*p));
@@ -150,7 +151,7 @@ int hwp_chart__line(struct hwp_chart *c, const double *x, const double *y, size_
 
 	if (!e) {
 		free(p);
-		return hwp_set_error(ENOMEM, "out of memory drawing a chart");
+		return hwp__set_error(ENOMEM, "out of memory drawing a chart");
 	}
 	for (size_t i = 0; i < n; i++) {
 		p[2 * i] = x[i];
@@ -163,7 +164,7 @@ int hwp_chart__line(struct hwp_chart *c, const double *x, const double *y, size_
 	return 0;
 }
 
-int hwp_chart__mark(struct hwp_chart *c, double x, unsigned colour, const char *label)
+int hwp__chart_mark(struct hwp_chart *c, double x, unsigned colour, const char *label)
 {
 	struct elem *e = add(c, E_MARK, colour, label, NULL);
 
@@ -174,7 +175,7 @@ int hwp_chart__mark(struct hwp_chart *c, double x, unsigned colour, const char *
 	return 0;
 }
 
-int hwp_chart__note(struct hwp_chart *c, const char *text)
+int hwp__chart_note(struct hwp_chart *c, const char *text)
 {
 	struct elem *e = add(c, E_NOTE, 0, text ? text : "", NULL);
 
@@ -184,7 +185,7 @@ int hwp_chart__note(struct hwp_chart *c, const char *text)
 	return 0;
 }
 
-int hwp_chart__rect_px(struct hwp_chart *c, double x, double y, double w, double h, unsigned colour,
+int hwp__chart_rect_px(struct hwp_chart *c, double x, double y, double w, double h, unsigned colour,
 		       const char *text, const char *tip)
 {
 	struct elem *e = add(c, E_RECT, colour, text, tip);
@@ -195,7 +196,7 @@ int hwp_chart__rect_px(struct hwp_chart *c, double x, double y, double w, double
 	return 0;
 }
 
-int hwp_chart__text_px(struct hwp_chart *c, double x, double y, const char *text)
+int hwp__chart_text_px(struct hwp_chart *c, double x, double y, const char *text)
 {
 	struct elem *e = add(c, E_TEXT, 0, text ? text : "", NULL);
 
@@ -290,7 +291,7 @@ static size_t mark_rows(const struct hwp_chart *c, double px, double pw, size_t 
 	return nrows;
 }
 
-void hwp_chart__plot_area(const struct hwp_chart *c, double *x, double *y, double *w, double *h)
+void hwp__chart_plot_area(const struct hwp_chart *c, double *x, double *y, double *w, double *h)
 {
 	double bottom = (has_axes(c) ? BOTTOM : 12) + NOTE_LINE * (double)c->nnotes;
 	double left = has_axes(c) ? LEFT : 12, right = has_axes(c) ? RIGHT : 12;
@@ -349,7 +350,7 @@ static size_t ticks(const struct axis *a, double *t, size_t max)
 	return n;
 }
 
-void hwp_chart__escape(struct hwp_outbuf *o, const char *s)
+void hwp__chart_escape(struct hwp_outbuf *o, const char *s)
 {
 	hwp__markup_escape(o, s);
 }
@@ -357,10 +358,10 @@ void hwp_chart__escape(struct hwp_outbuf *o, const char *s)
 static void text_el(struct hwp_outbuf *o, const char *cls, double x, double y, const char *anchor,
 		    const char *extra, const char *s)
 {
-	hwp_outbuf__printf(o, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s>", cls, x, y,
+	hwp__outbuf_printf(o, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s>", cls, x, y,
 			   anchor, extra ? " " : "", extra ? extra : "");
-	hwp_chart__escape(o, s);
-	hwp_outbuf__puts(o, "</text>\n");
+	hwp__chart_escape(o, s);
+	hwp__outbuf_puts(o, "</text>\n");
 }
 
 static void tick_label(char *buf, size_t n, double v, unsigned flags)
@@ -375,14 +376,14 @@ static void draw_axes(const struct hwp_chart *c, struct hwp_outbuf *o, double px
 	char buf[64];
 	size_t n;
 
-	hwp_outbuf__puts(o, "<g class=\"axes\">\n");
+	hwp__outbuf_puts(o, "<g class=\"axes\">\n");
 	n = ticks(ya, t, 64);
 	for (size_t i = 0; i < n; i++) {
 		double y = py + ph - frac(ya, t[i]) * ph;
 
-		hwp_outbuf__printf(o, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px, y,
+		hwp__outbuf_printf(o, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px, y,
 				   px + pw, y);
-		hwp_outbuf__printf(o, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px - 5,
+		hwp__outbuf_printf(o, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px - 5,
 				   y, px, y);
 		tick_label(buf, sizeof(buf), t[i], ya->flags);
 		text_el(o, "tick-label", px - 8, y + 4, "end", NULL, buf);
@@ -391,14 +392,14 @@ static void draw_axes(const struct hwp_chart *c, struct hwp_outbuf *o, double px
 	for (size_t i = 0; i < n; i++) {
 		double x = px + frac(xa, t[i]) * pw;
 
-		hwp_outbuf__printf(o, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x,
+		hwp__outbuf_printf(o, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x,
 				   py + ph, x, py + ph + 5);
 		tick_label(buf, sizeof(buf), t[i], xa->flags);
 		text_el(o, "tick-label", x, py + ph + 18, "middle", NULL, buf);
 	}
-	hwp_outbuf__printf(o, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px, py + ph,
+	hwp__outbuf_printf(o, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px, py + ph,
 			   px + pw, py + ph);
-	hwp_outbuf__printf(o, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px, py, px,
+	hwp__outbuf_printf(o, "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px, py, px,
 			   py + ph);
 	if (xa->label)
 		text_el(o, "axis-label", px + pw / 2, py + ph + 38, "middle", NULL, xa->label);
@@ -408,22 +409,22 @@ static void draw_axes(const struct hwp_chart *c, struct hwp_outbuf *o, double px
 		snprintf(rot, sizeof(rot), "transform=\"rotate(-90 %.1f %.1f)\"", 18.0, py + ph / 2);
 		text_el(o, "axis-label", 18, py + ph / 2, "middle", rot, ya->label);
 	}
-	hwp_outbuf__puts(o, "</g>\n");
+	hwp__outbuf_puts(o, "</g>\n");
 }
 
-void hwp_chart__render(const struct hwp_chart *c, struct hwp_outbuf *o)
+void hwp__chart_render(const struct hwp_chart *c, struct hwp_outbuf *o)
 {
 	double px, py, pw, ph;
 	size_t note = 0, legend = 0;
 
-	hwp_chart__plot_area(c, &px, &py, &pw, &ph);
-	hwp_outbuf__printf(o,
+	hwp__chart_plot_area(c, &px, &py, &pw, &ph);
+	hwp__outbuf_printf(o,
 			   "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 			   "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%u\" "
 			   "viewBox=\"0 0 %u %u\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" "
 			   "font-size=\"12\">\n",
 			   c->width, c->height, c->width, c->height);
-	hwp_outbuf__puts(o, "<style>\n"
+	hwp__outbuf_puts(o, "<style>\n"
 			    ".title{font-size:16px;font-weight:bold;fill:#222}\n"
 			    ".subtitle{fill:#555}\n"
 			    ".grid{stroke:#e4e4e4;stroke-width:1}\n"
@@ -437,7 +438,7 @@ void hwp_chart__render(const struct hwp_chart *c, struct hwp_outbuf *o)
 			    ".rect{stroke:#fff;stroke-width:0.5}\n"
 			    ".bar:hover,.rect:hover{opacity:0.7}\n"
 			    "</style>\n");
-	hwp_outbuf__printf(o, "<rect class=\"background\" x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n",
+	hwp__outbuf_printf(o, "<rect class=\"background\" x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#ffffff\"/>\n",
 			   c->width, c->height);
 	char fitted[1024];
 
@@ -457,7 +458,7 @@ void hwp_chart__render(const struct hwp_chart *c, struct hwp_outbuf *o)
 		draw_axes(c, o, px, py, pw, ph);
 	for (size_t i = 0; i < c->nel; i++) {
 		const struct elem *e = &c->el[i];
-		const char *col = hwp_chart__colour(e->colour);
+		const char *col = hwp__chart_colour(e->colour);
 
 		switch (e->kind) {
 		case E_BAR: {
@@ -466,27 +467,27 @@ void hwp_chart__render(const struct hwp_chart *c, struct hwp_outbuf *o)
 
 			if (x1 - x0 < 1)
 				x1 = x0 + 1;
-			hwp_outbuf__printf(o, "<rect class=\"bar\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+			hwp__outbuf_printf(o, "<rect class=\"bar\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
 					      "fill=\"%s\">",
 					   x0, y, x1 - x0, py + ph - y, col);
 			if (e->tip) {
-				hwp_outbuf__puts(o, "<title>");
-				hwp_chart__escape(o, e->tip);
-				hwp_outbuf__puts(o, "</title>");
+				hwp__outbuf_puts(o, "<title>");
+				hwp__chart_escape(o, e->tip);
+				hwp__outbuf_puts(o, "</title>");
 			}
-			hwp_outbuf__puts(o, "</rect>\n");
+			hwp__outbuf_puts(o, "</rect>\n");
 			break;
 		}
 		case E_LINE:
-			hwp_outbuf__printf(o, "<polyline class=\"line\" stroke=\"%s\" points=\"", col);
+			hwp__outbuf_printf(o, "<polyline class=\"line\" stroke=\"%s\" points=\"", col);
 			for (size_t k = 0; k < e->npts; k++)
-				hwp_outbuf__printf(o, "%s%.2f,%.2f", k ? " " : "", px + frac(&c->ax[0], e->pts[2 * k]) * pw,
+				hwp__outbuf_printf(o, "%s%.2f,%.2f", k ? " " : "", px + frac(&c->ax[0], e->pts[2 * k]) * pw,
 						   py + ph - frac(&c->ax[1], e->pts[2 * k + 1]) * ph);
-			hwp_outbuf__puts(o, "\"/>\n");
+			hwp__outbuf_puts(o, "\"/>\n");
 			if (e->text) {
 				double ly = py + 14 + 16 * (double)legend++;
 
-				hwp_outbuf__printf(o, "<line class=\"legend\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				hwp__outbuf_printf(o, "<line class=\"legend\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 						      "stroke=\"%s\" stroke-width=\"2\"/>\n",
 						   px + pw - 150, ly - 4, px + pw - 130, ly - 4, col);
 				text_el(o, "legend-label", px + pw - 125, ly, "start", NULL, e->text);
@@ -497,7 +498,7 @@ void hwp_chart__render(const struct hwp_chart *c, struct hwp_outbuf *o)
 			double ly = py - 6 - 14 * (double)(row ? row[i] : (size_t)fmod(e->y0, 3));
 			char fill[32];
 
-			hwp_outbuf__printf(o, "<line class=\"mark\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" "
+			hwp__outbuf_printf(o, "<line class=\"mark\" x1=\"%.2f\" y1=\"%.1f\" x2=\"%.2f\" y2=\"%.1f\" "
 					      "stroke=\"%s\"/>\n",
 					   x, ly + 2, x, py + ph, col);
 			if (e->text) {
@@ -516,29 +517,29 @@ void hwp_chart__render(const struct hwp_chart *c, struct hwp_outbuf *o)
 				e->text);
 			break;
 		case E_RECT:
-			hwp_outbuf__printf(o, "<g><rect class=\"rect\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+			hwp__outbuf_printf(o, "<g><rect class=\"rect\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
 					      "fill=\"%s\">",
 					   e->x0, e->y0, e->x1 - e->x0, e->y1 - e->y0, col);
 			if (e->tip) {
-				hwp_outbuf__puts(o, "<title>");
-				hwp_chart__escape(o, e->tip);
-				hwp_outbuf__puts(o, "</title>");
+				hwp__outbuf_puts(o, "<title>");
+				hwp__chart_escape(o, e->tip);
+				hwp__outbuf_puts(o, "</title>");
 			}
-			hwp_outbuf__puts(o, "</rect>");
+			hwp__outbuf_puts(o, "</rect>");
 			/* text only where it fits: about 7 px per character */
 			if (e->text && e->x1 - e->x0 > 21 && e->y1 - e->y0 >= 12) {
 				size_t fit = (size_t)((e->x1 - e->x0 - 6) / 7), len = strlen(e->text);
 				char *s = strndup(e->text, fit < len ? fit : len);
 
 				if (s) {
-					hwp_outbuf__printf(o, "<text class=\"text\" x=\"%.2f\" y=\"%.2f\">", e->x0 + 3,
+					hwp__outbuf_printf(o, "<text class=\"text\" x=\"%.2f\" y=\"%.2f\">", e->x0 + 3,
 							   e->y1 - (e->y1 - e->y0 - 10) / 2 - 1);
-					hwp_chart__escape(o, s);
-					hwp_outbuf__puts(o, "</text>");
+					hwp__chart_escape(o, s);
+					hwp__outbuf_puts(o, "</text>");
 					free(s);
 				}
 			}
-			hwp_outbuf__puts(o, "</g>\n");
+			hwp__outbuf_puts(o, "</g>\n");
 			break;
 		case E_TEXT:
 			text_el(o, "text", e->x0, e->y0, "start", NULL, e->text);
@@ -546,5 +547,5 @@ void hwp_chart__render(const struct hwp_chart *c, struct hwp_outbuf *o)
 		}
 	}
 	free(row);
-	hwp_outbuf__puts(o, "</svg>\n");
+	hwp__outbuf_puts(o, "</svg>\n");
 }

@@ -14,9 +14,11 @@
 #include <string.h>
 
 #include "hwprof/flame.h"
-#include "hwprof/outbuf.h"
 #include "hwprof/symbolize.h"
 #include "output/markup.h"
+#include "output/outbuf.h"
+#include "output/render.h"
+#include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/opts.h"
@@ -72,7 +74,7 @@ struct hwp_flame *hwp_flame__new(void)
 
 	if (!f || !HWP_VEC_PUSH(f->nodes, f->nnodes, f->nodes_cap)) {
 		free(f);
-		hwp_set_error(ENOMEM, "out of memory making a flame graph");
+		hwp__set_error(ENOMEM, "out of memory making a flame graph");
 		return NULL;
 	}
 	return f;
@@ -93,7 +95,7 @@ void hwp_flame__delete(struct hwp_flame *f)
 
 static int nomem(void)
 {
-	return hwp_set_error(ENOMEM, "out of memory building a flame graph");
+	return hwp__set_error(ENOMEM, "out of memory building a flame graph");
 }
 
 static int name_id(struct hwp_flame *f, const char *s, uint32_t *id)
@@ -162,7 +164,7 @@ int hwp_flame__add_stack(struct hwp_flame *f, enum hwp_flame_side side, const ch
 	int err;
 
 	if ((unsigned)side > 1)
-		return hwp_set_error(EINVAL, "flame graph: bad side %d", (int)side);
+		return hwp__set_error(EINVAL, "flame graph: bad side %d", (int)side);
 	for (size_t i = 0; i < n; i++)
 		if ((err = name_id(f, names[i] ? names[i] : "[unknown]", &id)) || (err = node_child(f, node, id, &node)))
 			return err;
@@ -182,7 +184,7 @@ int hwp_flame__add_call_graph(struct hwp_flame *f, enum hwp_flame_side side, str
 	int err = 0;
 
 	if ((unsigned)side > 1)
-		err = hwp_set_error(EINVAL, "flame graph: bad side %d", (int)side);
+		err = hwp__set_error(EINVAL, "flame graph: bad side %d", (int)side);
 	else if (!fn || !t)
 		err = -(errno ? errno : ENOMEM); /* the call graph set the message */
 	else if (!fname || !map)
@@ -264,8 +266,8 @@ static int layout(struct hwp_flame *f, int side)
 static void put_path(struct hwp_outbuf *o, const struct hwp_flame *f, uint32_t n)
 {
 	if (f->nodes[n].parent)
-		put_path(o, f, f->nodes[n].parent), hwp_outbuf__putc(o, ';');
-	hwp_outbuf__puts(o, f->names[f->nodes[n].name]);
+		put_path(o, f, f->nodes[n].parent), hwp__outbuf_putc(o, ';');
+	hwp__outbuf_puts(o, f->names[f->nodes[n].name]);
 }
 
 int hwp_flame__write_folded(struct hwp_flame *f, FILE *fp)
@@ -276,13 +278,13 @@ int hwp_flame__write_folded(struct hwp_flame *f, FILE *fp)
 
 	if (err < 0)
 		return err;
-	if (hwp_outbuf__init(&o, fp))
+	if (hwp__outbuf_init(&o, fp))
 		return nomem();
 	/* depth-first in name order: flamegraph.pl's sorted input */
 	uint32_t *stack = malloc((f->nnodes + 1) * sizeof(*stack));
 	size_t sp = 0;
 	if (!stack) {
-		hwp_outbuf__finish(&o);
+		hwp__outbuf_finish(&o);
 		return nomem();
 	}
 	for (uint32_t c = f->nodes[0].first; c; c = f->nodes[c].next)
@@ -298,13 +300,13 @@ int hwp_flame__write_folded(struct hwp_flame *f, FILE *fp)
 		const struct fnode *x = &f->nodes[n];
 		if (x->self[0] || x->self[1]) {
 			put_path(&o, f, n);
-			hwp_outbuf__putc(&o, ' ');
+			hwp__outbuf_putc(&o, ' ');
 			if (diff) {
-				hwp_outbuf__u64(&o, x->self[HWP_FLAME_BEFORE]);
-				hwp_outbuf__putc(&o, ' ');
+				hwp__outbuf_u64(&o, x->self[HWP_FLAME_BEFORE]);
+				hwp__outbuf_putc(&o, ' ');
 			}
-			hwp_outbuf__u64(&o, x->self[HWP_FLAME_AFTER]);
-			hwp_outbuf__putc(&o, '\n');
+			hwp__outbuf_u64(&o, x->self[HWP_FLAME_AFTER]);
+			hwp__outbuf_putc(&o, '\n');
 		}
 		size_t at = sp;
 		for (uint32_t c = x->first; c; c = f->nodes[c].next)
@@ -316,8 +318,8 @@ int hwp_flame__write_folded(struct hwp_flame *f, FILE *fp)
 		}
 	}
 	free(stack);
-	err = hwp_outbuf__finish(&o);
-	return err ? hwp_set_error(-err, "writing folded stacks: %s", strerror(-err)) : 0;
+	err = hwp__outbuf_finish(&o);
+	return err ? hwp__set_error(-err, "writing folded stacks: %s", strerror(-err)) : 0;
 }
 
 #include "flame_svg_script.h"
@@ -349,7 +351,7 @@ static void put_label(struct hwp_outbuf *o, const char *name, double w)
 #define PAD 10
 #define TOP 60
 
-int hwp_flame__render_svg(struct hwp_flame *f, struct hwp_outbuf *ob, const struct hwp_flame_svg_opts *opts)
+int hwp__flame_render_svg(struct hwp_flame *f, struct hwp_outbuf *ob, const struct hwp_flame_svg_opts *opts)
 {
 	struct hwp_flame_svg_opts o;
 	bool diff = f->sides[HWP_FLAME_BEFORE] && f->sides[HWP_FLAME_AFTER];
@@ -378,24 +380,24 @@ int hwp_flame__render_svg(struct hwp_flame *f, struct hwp_outbuf *ob, const stru
 		}
 	unsigned height = TOP + (unsigned)(maxd + 1) * FRAME_H + 2 * PAD + 20;
 
-	hwp_outbuf__printf(ob,
+	hwp__outbuf_printf(ob,
 			   "<?xml version=\"1.0\" standalone=\"no\"?>\n"
 			   "<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
 			   "xmlns=\"http://www.w3.org/2000/svg\" xmlns:xhtml=\"http://www.w3.org/1999/xhtml\" "
 			   "data-total=\"%" PRIu64 "\" data-unit=\"%s\" data-width=\"%u\" data-pad=\"%d\"%s>\n",
 			   width, height, width, height, total, unit, width, PAD, diff ? " data-diff=\"1\"" : "");
-	hwp_outbuf__puts(ob, "<style>" FLAME_CSS "</style>\n<script><![CDATA[" FLAME_JS "]]></script>\n");
-	hwp_outbuf__printf(ob, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n"
+	hwp__outbuf_puts(ob, "<style>" FLAME_CSS "</style>\n<script><![CDATA[" FLAME_JS "]]></script>\n");
+	hwp__outbuf_printf(ob, "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#f8f8f8\"/>\n"
 				"<text id=\"title\" x=\"%u\" y=\"24\" text-anchor=\"middle\">",
 			   width / 2);
 	hwp__markup_escape(ob, o.title ? o.title : diff ? "Differential Flame Graph" : "Flame Graph");
-	hwp_outbuf__puts(ob, "</text>\n");
+	hwp__outbuf_puts(ob, "</text>\n");
 	if (o.subtitle) {
-		hwp_outbuf__printf(ob, "<text id=\"subtitle\" x=\"%u\" y=\"42\" text-anchor=\"middle\">", width / 2);
+		hwp__outbuf_printf(ob, "<text id=\"subtitle\" x=\"%u\" y=\"42\" text-anchor=\"middle\">", width / 2);
 		hwp__markup_escape(ob, o.subtitle);
-		hwp_outbuf__puts(ob, "</text>\n");
+		hwp__outbuf_puts(ob, "</text>\n");
 	}
-	hwp_outbuf__printf(ob,
+	hwp__outbuf_printf(ob,
 			   "<text id=\"unzoom\" x=\"%d\" y=\"24\" class=\"btn hide\">Reset Zoom</text>\n"
 			   "<foreignObject x=\"%u\" y=\"8\" width=\"260\" height=\"26\">"
 			   "<xhtml:input id=\"search\" type=\"text\" placeholder=\"Search (regex)\" "
@@ -418,28 +420,28 @@ int hwp_flame__render_svg(struct hwp_flame *f, struct hwp_outbuf *ob, const stru
 		} else {
 			svg_hot_color(name, fill, sizeof(fill));
 		}
-		hwp_outbuf__puts(ob, "<g class=\"f\" data-n=\"");
+		hwp__outbuf_puts(ob, "<g class=\"f\" data-n=\"");
 		hwp__markup_escape(ob, name);
-		hwp_outbuf__printf(ob, "\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%u\"", n->x, v,
+		hwp__outbuf_printf(ob, "\" data-x=\"%" PRIu64 "\" data-w=\"%" PRIu64 "\" data-d=\"%u\"", n->x, v,
 				   n->depth);
 		if (diff)
-			hwp_outbuf__printf(ob, " data-b=\"%" PRIu64 "\"", n->total[HWP_FLAME_BEFORE]);
-		hwp_outbuf__puts(ob, "><title>");
+			hwp__outbuf_printf(ob, " data-b=\"%" PRIu64 "\"", n->total[HWP_FLAME_BEFORE]);
+		hwp__outbuf_puts(ob, "><title>");
 		hwp__markup_escape(ob, name);
-		hwp_outbuf__printf(ob, " (%" PRIu64 " %s, %.2f%%", v, unit, total ? 100.0 * (double)v / (double)total : 0);
+		hwp__outbuf_printf(ob, " (%" PRIu64 " %s, %.2f%%", v, unit, total ? 100.0 * (double)v / (double)total : 0);
 		if (diff) {
 			double before = bscale * (double)n->total[1];
-			hwp_outbuf__printf(ob, "; before %.0f scaled, %+.2f%%", before,
+			hwp__outbuf_printf(ob, "; before %.0f scaled, %+.2f%%", before,
 					   total ? 100.0 * ((double)v - before) / (double)total : 0);
 		}
-		hwp_outbuf__printf(ob, ")</title><rect x=\"%.1f\" y=\"%u\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
+		hwp__outbuf_printf(ob, ")</title><rect x=\"%.1f\" y=\"%u\" width=\"%.1f\" height=\"%d\" fill=\"%s\" "
 					"rx=\"2\"/><text x=\"%.1f\" y=\"%u\">",
 				   x, y, w, FRAME_H - 1, fill, x + 3, y + FRAME_H - 4);
 		put_label(ob, name, w);
-		hwp_outbuf__puts(ob, "</text></g>\n");
+		hwp__outbuf_puts(ob, "</text></g>\n");
 	}
-	hwp_outbuf__puts(ob, "</g>\n</svg>\n");
-	return ob->err ? hwp_set_error(ob->err, "writing the flame graph: %s", strerror(ob->err)) : 0;
+	hwp__outbuf_puts(ob, "</g>\n</svg>\n");
+	return ob->err ? hwp__set_error(ob->err, "writing the flame graph: %s", strerror(ob->err)) : 0;
 }
 
 int hwp_flame__write_svg(struct hwp_flame *f, FILE *fp, const struct hwp_flame_svg_opts *opts)
@@ -447,9 +449,9 @@ int hwp_flame__write_svg(struct hwp_flame *f, FILE *fp, const struct hwp_flame_s
 	struct hwp_outbuf ob;
 	int err;
 
-	if (hwp_outbuf__init(&ob, fp))
+	if (hwp__outbuf_init(&ob, fp))
 		return nomem();
-	err = hwp_flame__render_svg(f, &ob, opts);
-	int werr = hwp_outbuf__finish(&ob);
-	return err ? err : werr ? hwp_set_error(-werr, "writing the flame graph: %s", strerror(-werr)) : 0;
+	err = hwp__flame_render_svg(f, &ob, opts);
+	int werr = hwp__outbuf_finish(&ob);
+	return err ? err : werr ? hwp__set_error(-werr, "writing the flame graph: %s", strerror(-werr)) : 0;
 }

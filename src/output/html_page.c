@@ -9,8 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwprof/html_page.h"
+#include "output/html_page.h"
 #include "output/markup.h"
+#include "output/render.h"
+#include "util/error.h"
 
 struct hwp_html_page {
 	struct hwp_outbuf *o;
@@ -53,58 +55,58 @@ static const char script[] =
 	"r.style.display=r.textContent.toLowerCase().indexOf(q)<0?'none':'';});});"
 	"});})();";
 
-struct hwp_html_page *hwp_html_page__new(struct hwp_outbuf *o, const char *title)
+struct hwp_html_page *hwp__html_page_new(struct hwp_outbuf *o, const char *title)
 {
 	struct hwp_html_page *p = calloc(1, sizeof(*p));
 
 	if (!p) {
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
 	p->o = o;
-	hwp_outbuf__puts(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
+	hwp__outbuf_puts(o, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
 	hwp__markup_escape(o, title);
-	hwp_outbuf__printf(o, "</title>\n<style>%s</style></head>\n<body>\n<h1>", style);
+	hwp__outbuf_printf(o, "</title>\n<style>%s</style></head>\n<body>\n<h1>", style);
 	hwp__markup_escape(o, title);
-	hwp_outbuf__puts(o, "</h1>\n<nav id=\"contents\"></nav>\n");
+	hwp__outbuf_puts(o, "</h1>\n<nav id=\"contents\"></nav>\n");
 	return p;
 }
 
 static void end_section(struct hwp_html_page *p)
 {
 	if (p->in_section)
-		hwp_outbuf__puts(p->o, "</section>\n");
+		hwp__outbuf_puts(p->o, "</section>\n");
 	p->in_section = false;
 }
 
-void hwp_html_page__section(struct hwp_html_page *p, const char *title, const char *note)
+void hwp__html_page_section(struct hwp_html_page *p, const char *title, const char *note)
 {
 	end_section(p);
-	hwp_outbuf__printf(p->o, "<section id=\"s%u\"><h2>", ++p->sections);
+	hwp__outbuf_printf(p->o, "<section id=\"s%u\"><h2>", ++p->sections);
 	hwp__markup_escape(p->o, title);
-	hwp_outbuf__puts(p->o, "</h2>\n");
+	hwp__outbuf_puts(p->o, "</h2>\n");
 	if (note) {
-		hwp_outbuf__puts(p->o, "<p class=\"note\">");
+		hwp__outbuf_puts(p->o, "<p class=\"note\">");
 		hwp__markup_escape(p->o, note);
-		hwp_outbuf__puts(p->o, "</p>\n");
+		hwp__outbuf_puts(p->o, "</p>\n");
 	}
 	p->in_section = true;
 }
 
-void hwp_html_page__table(struct hwp_html_page *p, const struct hwp_table *t)
+void hwp__html_page_table(struct hwp_html_page *p, const struct hwp_table *t)
 {
 	unsigned id = ++p->tables;
 
-	hwp_outbuf__printf(p->o, "<input class=\"filter\" id=\"f%u\" placeholder=\"filter rows\">\n"
+	hwp__outbuf_printf(p->o, "<input class=\"filter\" id=\"f%u\" placeholder=\"filter rows\">\n"
 			   "<div data-table=\"%u\">", id, id);
-	hwp_table__render(t, HWP_TABLE_HTML, p->o);
-	hwp_outbuf__puts(p->o, "</div>\n");
+	hwp__table_render(t, HWP_TABLE_HTML, p->o);
+	hwp__outbuf_puts(p->o, "</div>\n");
 	/* the table's filter box, found by the script through data-filter */
-	hwp_outbuf__printf(p->o, "<script>(function(){var d=document.querySelector('div[data-table=\"%u\"] table');"
+	hwp__outbuf_printf(p->o, "<script>(function(){var d=document.querySelector('div[data-table=\"%u\"] table');"
 			   "if(d)d.dataset.filter='f%u';})();</script>\n", id, id);
 }
 
-void hwp_html_page__svg(struct hwp_html_page *p, const char *svg, size_t len)
+void hwp__html_page_svg(struct hwp_html_page *p, const char *svg, size_t len)
 {
 	/* an XML declaration is not allowed inside HTML */
 	if (len > 5 && !strncmp(svg, "<?xml", 5)) {
@@ -115,24 +117,24 @@ void hwp_html_page__svg(struct hwp_html_page *p, const char *svg, size_t len)
 			svg = e + 1;
 		}
 	}
-	hwp_outbuf__puts(p->o, "<div class=\"chart\">");
-	hwp_outbuf__write(p->o, svg, len);
-	hwp_outbuf__puts(p->o, "</div>\n");
+	hwp__outbuf_puts(p->o, "<div class=\"chart\">");
+	hwp__outbuf_write(p->o, svg, len);
+	hwp__outbuf_puts(p->o, "</div>\n");
 }
 
-void hwp_html_page__text(struct hwp_html_page *p, const char *text)
+void hwp__html_page_text(struct hwp_html_page *p, const char *text)
 {
-	hwp_outbuf__puts(p->o, "<pre>");
+	hwp__outbuf_puts(p->o, "<pre>");
 	hwp__markup_escape(p->o, text);
-	hwp_outbuf__puts(p->o, "</pre>\n");
+	hwp__outbuf_puts(p->o, "</pre>\n");
 }
 
-int hwp_html_page__finish(struct hwp_html_page *p)
+int hwp__html_page_finish(struct hwp_html_page *p)
 {
 	struct hwp_outbuf *o = p->o;
 
 	end_section(p);
-	hwp_outbuf__printf(o, "<script>%s</script>\n</body></html>\n", script);
+	hwp__outbuf_printf(o, "<script>%s</script>\n</body></html>\n", script);
 	free(p);
 	return o->err ? -o->err : 0;
 }

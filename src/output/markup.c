@@ -6,23 +6,23 @@ void hwp__markup_escape(struct hwp_outbuf *o, const char *s)
 	for (; s && *s; s++) {
 		switch (*s) {
 		case '&':
-			hwp_outbuf__puts(o, "&amp;");
+			hwp__outbuf_puts(o, "&amp;");
 			break;
 		case '<':
-			hwp_outbuf__puts(o, "&lt;");
+			hwp__outbuf_puts(o, "&lt;");
 			break;
 		case '>':
-			hwp_outbuf__puts(o, "&gt;");
+			hwp__outbuf_puts(o, "&gt;");
 			break;
 		case '"':
-			hwp_outbuf__puts(o, "&quot;");
+			hwp__outbuf_puts(o, "&quot;");
 			break;
 		case '\'':
-			hwp_outbuf__puts(o, "&#39;");
+			hwp__outbuf_puts(o, "&#39;");
 			break;
 		default:
 			/* control characters are not allowed in XML 1.0 */
-			hwp_outbuf__putc(o, (unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' ? ' ' : *s);
+			hwp__outbuf_putc(o, (unsigned char)*s < 0x20 && *s != '\t' && *s != '\n' ? ' ' : *s);
 		}
 	}
 }

@@ -3,7 +3,7 @@
 #ifndef HWPROF_OUTPUT_MARKUP_H
 #define HWPROF_OUTPUT_MARKUP_H
 
-#include "hwprof/outbuf.h"
+#include "outbuf.h"
 
 /* S with & < > " ' escaped, for element text and attribute values alike. */
 void hwp__markup_escape(struct hwp_outbuf *o, const char *s);

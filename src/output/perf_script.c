@@ -16,14 +16,15 @@
  */
 #include <string.h>
 
-#include "hwprof/perf_script.h"
+#include "format/perf_data_internal.h"
+#include "output/perf_script.h"
 #include "util/bytes.h"
 
 static void put_chain_ip(struct hwp_outbuf *o, uint64_t ip)
 {
-	hwp_outbuf__putc(o, '\t');
-	hwp_outbuf__hex(o, ip, 16);
-	hwp_outbuf__putc(o, '\n');
+	hwp__outbuf_putc(o, '\t');
+	hwp__outbuf_hex(o, ip, 16);
+	hwp__outbuf_putc(o, '\n');
 }
 
 /*
@@ -165,17 +166,17 @@ static void print_entry(struct hwp_outbuf *o, const uint8_t *raw)
 {
 	static const char mp[4] = { '-', 'M', 'P', 'P' }; /* predicted wins, as in perf */
 	uint64_t from = ld64(raw), to = ld64(raw + 8), flags = ld64(raw + 16);
-	char *p = hwp_outbuf__reserve(o, 96);
+	char *p = hwp__outbuf_reserve(o, 96);
 	char *start = p;
 
 	*p++ = ' ';
 	*p++ = '0';
 	*p++ = 'x';
-	p += hwp_fmt_hex(p, from);
+	p += hwp__fmt_hex(p, from);
 	*p++ = '/';
 	*p++ = '0';
 	*p++ = 'x';
-	p += hwp_fmt_hex(p, to);
+	p += hwp__fmt_hex(p, to);
 	*p++ = '/';
 	*p++ = mp[flags & 3];
 	*p++ = '/';
@@ -183,12 +184,12 @@ static void print_entry(struct hwp_outbuf *o, const uint8_t *raw)
 	*p++ = '/';
 	*p++ = (flags >> HWP_BRF_ABORT_SHIFT) & 1 ? 'A' : '-';
 	*p++ = '/';
-	p += hwp_fmt_u64(p, (flags >> HWP_BRF_CYCLES_SHIFT) & 0xffff);
+	p += hwp__fmt_u64(p, (flags >> HWP_BRF_CYCLES_SHIFT) & 0xffff);
 	*p++ = '/';
 	if ((flags >> HWP_BRF_TYPE_SHIFT) & 0xf) {
 		struct hwp_branch_entry e;
 		hwp_branch_entry__decode(from, to, flags, &e);
-		const char *type = hwp_branch_entry__type_name(&e);
+		const char *type = hwp__branch_entry_type_name(&e);
 		size_t tl = strlen(type);
 		memcpy(p, type, tl);
 		p += tl;
@@ -197,26 +198,26 @@ static void print_entry(struct hwp_outbuf *o, const uint8_t *raw)
 	o->len += (size_t)(p - start);
 }
 
-void hwp_perf_script__sample(struct hwp_outbuf *o, const struct hwp_event *ev, bool use_callchain)
+void hwp__perf_script_sample(struct hwp_outbuf *o, const struct hwp_event *ev, bool use_callchain)
 {
-	hwp_perf_script__sample_in(o, ev, use_callchain, NULL);
+	hwp__perf_script_sample_in(o, ev, use_callchain, NULL);
 }
 
-void hwp_perf_script__sample_in(struct hwp_outbuf *o, const struct hwp_event *ev,
+void hwp__perf_script_sample_in(struct hwp_outbuf *o, const struct hwp_event *ev,
 				bool use_callchain, const struct hwp_thread *th)
 {
 	const struct hwp_sample *s = &ev->sample;
 
 	if (use_callchain && (s->sample_type & HWP_SAMPLE_CALLCHAIN)) {
-		hwp_outbuf__putc(o, '\n');
+		hwp__outbuf_putc(o, '\n');
 		print_callchain(o, ev, th);
 	} else {
-		hwp_outbuf__putc(o, ' ');
-		hwp_outbuf__hex(o, s->ip, 16);
+		hwp__outbuf_putc(o, ' ');
+		hwp__outbuf_hex(o, s->ip, 16);
 	}
 	if (s->sample_type & HWP_SAMPLE_BRANCH_STACK) {
 		for (uint64_t i = 0; i < s->branch_nr; i++)
 			print_entry(o, s->branch_entries + i * 24);
 	}
-	hwp_outbuf__putc(o, '\n');
+	hwp__outbuf_putc(o, '\n');
 }

@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwprof/json.h"
 #include "hwprof/table.h"
+#include "output/json.h"
 #include "output/markup.h"
+#include "output/render.h"
 #include "util/arena.h"
+#include "util/error.h"
 
 struct cell {
 	const char *s;
@@ -40,7 +42,7 @@ struct hwp_table *hwp_table__new(void)
 	struct hwp_table *t = calloc(1, sizeof(struct hwp_table));
 
 	if (!t)
-		hwp_set_error(ENOMEM, "out of memory making a table");
+		hwp__set_error(ENOMEM, "out of memory making a table");
 	return t;
 }
 
@@ -49,7 +51,7 @@ void hwp_table__delete(struct hwp_table *t)
 	if (!t)
 		return;
 	free(t->cells);
-	hwp_arena__free(&t->arena);
+	hwp__arena_free(&t->arena);
 	free(t);
 }
 
@@ -63,11 +65,11 @@ int hwp_table__add_column_shown(struct hwp_table *t, const char *title, const ch
 				enum hwp_col_kind kind, enum hwp_col_show show)
 {
 	if (t->ncols == sizeof(t->cols) / sizeof(t->cols[0]))
-		return hwp_set_error(EINVAL, "table: cannot add column '%s': the table has its maximum of %zu columns",
-				     title ? title : "", t->ncols);
+		return hwp__set_error(EINVAL, "table: cannot add column '%s': the table has its maximum of %zu columns",
+				      title ? title : "", t->ncols);
 	if (t->nrows)
-		return hwp_set_error(EINVAL, "table: cannot add column '%s' after %zu rows: columns come first",
-				     title ? title : "", t->nrows);
+		return hwp__set_error(EINVAL, "table: cannot add column '%s' after %zu rows: columns come first",
+				      title ? title : "", t->nrows);
 	t->cols[t->ncols++] = (struct column){ title, key, kind, show };
 	return 0;
 }
@@ -78,7 +80,7 @@ int hwp_table__new_row(struct hwp_table *t)
 		size_t cap = t->cap ? t->cap * 2 : 64;
 		struct cell *c = realloc(t->cells, cap * t->ncols * sizeof(*c));
 		if (!c)
-			return hwp_set_error(ENOMEM, "table: out of memory adding row %zu", t->nrows + 1);
+			return hwp__set_error(ENOMEM, "table: out of memory adding row %zu", t->nrows + 1);
 		t->cells = c;
 		t->cap = cap;
 	}
@@ -96,8 +98,8 @@ static struct cell *cur(struct hwp_table *t, size_t col)
 static int no_cell(const struct hwp_table *t, size_t col)
 {
 	if (!t->nrows)
-		return hwp_set_error(EINVAL, "table: no row to set column %zu in (add a row first)", col);
-	return hwp_set_error(EINVAL, "table: column %zu of %zu does not exist", col, t->ncols);
+		return hwp__set_error(EINVAL, "table: no row to set column %zu in (add a row first)", col);
+	return hwp__set_error(EINVAL, "table: column %zu of %zu does not exist", col, t->ncols);
 }
 
 int hwp_table__set_text(struct hwp_table *t, size_t col, const char *s)
@@ -109,10 +111,10 @@ int hwp_table__set_text(struct hwp_table *t, size_t col, const char *s)
 	if (!s)
 		return 0;
 	c->set = true;
-	c->s = hwp_arena__strndup(&t->arena, s, SIZE_MAX);
+	c->s = hwp__arena_strndup(&t->arena, s, SIZE_MAX);
 	if (!c->s)
-		return hwp_set_error(ENOMEM, "table: out of memory copying the text of row %zu, column %zu",
-				     t->nrows, col);
+		return hwp__set_error(ENOMEM, "table: out of memory copying the text of row %zu, column %zu",
+				      t->nrows, col);
 	return 0;
 }
 
@@ -188,16 +190,16 @@ static void render_text(const struct hwp_table *t, struct hwp_outbuf *o)
 				width[v] = w;
 		}
 	}
-	hwp_outbuf__puts(o, "#");
+	hwp__outbuf_puts(o, "#");
 	for (size_t v = 0; v < nv; v++) {
 		const struct column *col = &t->cols[vis[v]];
 		bool left = col->kind == HWP_COL_TEXT;
-		hwp_outbuf__printf(o, "%s%*s%s", v ? "  " : " ", left ? 0 : (int)(width[v] - strlen(col->title)), "",
+		hwp__outbuf_printf(o, "%s%*s%s", v ? "  " : " ", left ? 0 : (int)(width[v] - strlen(col->title)), "",
 				   col->title);
 		if (left && v + 1 < nv)
-			hwp_outbuf__printf(o, "%*s", (int)(width[v] - strlen(col->title)), "");
+			hwp__outbuf_printf(o, "%*s", (int)(width[v] - strlen(col->title)), "");
 	}
-	hwp_outbuf__puts(o, "\n#\n");
+	hwp__outbuf_puts(o, "\n#\n");
 	for (size_t i = 0; i < t->nrows; i++) {
 		for (size_t v = 0; v < nv; v++) {
 			const struct column *col = &t->cols[vis[v]];
@@ -208,63 +210,63 @@ static void render_text(const struct hwp_table *t, struct hwp_outbuf *o)
 				s = buf;
 			}
 			if (col->kind == HWP_COL_TEXT)
-				hwp_outbuf__printf(o, "  %-*s", v + 1 < nv ? (int)width[v] : 0, s ? s : "");
+				hwp__outbuf_printf(o, "  %-*s", v + 1 < nv ? (int)width[v] : 0, s ? s : "");
 			else
-				hwp_outbuf__printf(o, "  %*s", (int)width[v], s);
+				hwp__outbuf_printf(o, "  %*s", (int)width[v], s);
 		}
-		hwp_outbuf__putc(o, '\n');
+		hwp__outbuf_putc(o, '\n');
 	}
 }
 
 /* An array of row objects, numbers as numbers. */
 static void render_json(const struct hwp_table *t, struct hwp_outbuf *o)
 {
-	struct hwp_json_writer *j = hwp_json_writer__new(o);
+	struct hwp_json_writer *j = hwp__json_writer_new(o);
 
 	if (!j) {
 		o->err = o->err ? o->err : ENOMEM;
 		return;
 	}
-	hwp_json_writer__begin_array(j);
+	hwp__json_writer_begin_array(j);
 	for (size_t i = 0; i < t->nrows; i++) {
-		hwp_json_writer__begin_object(j);
+		hwp__json_writer_begin_object(j);
 		for (size_t k = 0; k < t->ncols; k++) {
 			const struct cell *c = &t->cells[i * t->ncols + k];
 			if (!shown(&t->cols[k], HWP_TABLE_JSON))
 				continue;
-			hwp_json_writer__key(j, t->cols[k].key);
+			hwp__json_writer_key(j, t->cols[k].key);
 			if (!c->set)
-				hwp_json_writer__null(j);
+				hwp__json_writer_null(j);
 			else if (t->cols[k].kind == HWP_COL_TEXT)
-				hwp_json_writer__string(j, c->s);
+				hwp__json_writer_string(j, c->s);
 			else if (t->cols[k].kind == HWP_COL_COUNT)
-				hwp_json_writer__u64(j, c->u);
+				hwp__json_writer_u64(j, c->u);
 			else if (t->cols[k].kind == HWP_COL_HEX)
-				hwp_json_writer__hex(j, c->u);
+				hwp__json_writer_hex(j, c->u);
 			else if (t->cols[k].kind == HWP_COL_BOOL)
-				hwp_json_writer__bool(j, c->u != 0);
+				hwp__json_writer_bool(j, c->u != 0);
 			else
-				hwp_json_writer__double(j, c->d);
+				hwp__json_writer_double(j, c->d);
 		}
-		hwp_json_writer__end_object(j);
+		hwp__json_writer_end_object(j);
 	}
-	hwp_json_writer__end_array(j);
-	hwp_json_writer__delete(j);
+	hwp__json_writer_end_array(j);
+	hwp__json_writer_delete(j);
 }
 
 static void csv_field(struct hwp_outbuf *o, const char *s)
 {
 	if (!strpbrk(s, ",\"\n\r")) {
-		hwp_outbuf__puts(o, s);
+		hwp__outbuf_puts(o, s);
 		return;
 	}
-	hwp_outbuf__putc(o, '"');
+	hwp__outbuf_putc(o, '"');
 	for (; *s; s++) {
 		if (*s == '"')
-			hwp_outbuf__putc(o, '"');
-		hwp_outbuf__putc(o, *s);
+			hwp__outbuf_putc(o, '"');
+		hwp__outbuf_putc(o, *s);
 	}
-	hwp_outbuf__putc(o, '"');
+	hwp__outbuf_putc(o, '"');
 }
 
 static void render_csv(const struct hwp_table *t, struct hwp_outbuf *o)
@@ -276,11 +278,11 @@ static void render_csv(const struct hwp_table *t, struct hwp_outbuf *o)
 		if (!shown(&t->cols[j], HWP_TABLE_CSV))
 			continue;
 		if (!first)
-			hwp_outbuf__putc(o, ',');
+			hwp__outbuf_putc(o, ',');
 		first = false;
 		csv_field(o, t->cols[j].key);
 	}
-	hwp_outbuf__puts(o, "\r\n");
+	hwp__outbuf_puts(o, "\r\n");
 	for (size_t i = 0; i < t->nrows; i++) {
 		first = true;
 		for (size_t j = 0; j < t->ncols; j++) {
@@ -289,7 +291,7 @@ static void render_csv(const struct hwp_table *t, struct hwp_outbuf *o)
 			if (!shown(col, HWP_TABLE_CSV))
 				continue;
 			if (!first)
-				hwp_outbuf__putc(o, ',');
+				hwp__outbuf_putc(o, ',');
 			first = false;
 			if (!c->set)
 				continue;
@@ -297,13 +299,13 @@ static void render_csv(const struct hwp_table *t, struct hwp_outbuf *o)
 				csv_field(o, c->s);
 			} else if (col->kind == HWP_COL_PERCENT || col->kind == HWP_COL_REAL) {
 				snprintf(buf, sizeof(buf), "%.6g", c->d);
-				hwp_outbuf__puts(o, buf);
+				hwp__outbuf_puts(o, buf);
 			} else {
 				format_cell(col, c, buf, sizeof(buf));
-				hwp_outbuf__puts(o, buf);
+				hwp__outbuf_puts(o, buf);
 			}
 		}
-		hwp_outbuf__puts(o, "\r\n");
+		hwp__outbuf_puts(o, "\r\n");
 	}
 }
 
@@ -313,17 +315,17 @@ static void render_html(const struct hwp_table *t, struct hwp_outbuf *o)
 {
 	char buf[64];
 
-	hwp_outbuf__puts(o, "<table class=\"hwp\"><thead><tr>");
+	hwp__outbuf_puts(o, "<table class=\"hwp\"><thead><tr>");
 	for (size_t j = 0; j < t->ncols; j++) {
 		if (!shown(&t->cols[j], HWP_TABLE_TEXT))
 			continue;
-		hwp_outbuf__printf(o, "<th class=\"%s\">", t->cols[j].kind == HWP_COL_TEXT ? "t" : "n");
+		hwp__outbuf_printf(o, "<th class=\"%s\">", t->cols[j].kind == HWP_COL_TEXT ? "t" : "n");
 		hwp__markup_escape(o, t->cols[j].title);
-		hwp_outbuf__puts(o, "</th>");
+		hwp__outbuf_puts(o, "</th>");
 	}
-	hwp_outbuf__puts(o, "</tr></thead>\n<tbody>\n");
+	hwp__outbuf_puts(o, "</tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < t->nrows; i++) {
-		hwp_outbuf__puts(o, "<tr>");
+		hwp__outbuf_puts(o, "<tr>");
 		for (size_t j = 0; j < t->ncols; j++) {
 			const struct column *col = &t->cols[j];
 			const struct cell *c = &t->cells[i * t->ncols + j];
@@ -331,25 +333,25 @@ static void render_html(const struct hwp_table *t, struct hwp_outbuf *o)
 			if (!shown(col, HWP_TABLE_TEXT))
 				continue;
 			if (col->kind == HWP_COL_TEXT || !c->set) {
-				hwp_outbuf__puts(o, "<td>");
+				hwp__outbuf_puts(o, "<td>");
 				hwp__markup_escape(o, c->set ? c->s : "");
 			} else {
 				if (col->kind == HWP_COL_PERCENT || col->kind == HWP_COL_REAL)
 					snprintf(buf, sizeof(buf), "%.9g", c->d);
 				else
 					snprintf(buf, sizeof(buf), "%" PRIu64, c->u);
-				hwp_outbuf__printf(o, "<td class=\"n\" data-v=\"%s\">", buf);
+				hwp__outbuf_printf(o, "<td class=\"n\" data-v=\"%s\">", buf);
 				format_cell(col, c, buf, sizeof(buf));
 				hwp__markup_escape(o, buf);
 			}
-			hwp_outbuf__puts(o, "</td>");
+			hwp__outbuf_puts(o, "</td>");
 		}
-		hwp_outbuf__puts(o, "</tr>\n");
+		hwp__outbuf_puts(o, "</tr>\n");
 	}
-	hwp_outbuf__puts(o, "</tbody></table>\n");
+	hwp__outbuf_puts(o, "</tbody></table>\n");
 }
 
-void hwp_table__render(const struct hwp_table *t, enum hwp_table_format f, struct hwp_outbuf *o)
+void hwp__table_render(const struct hwp_table *t, enum hwp_table_format f, struct hwp_outbuf *o)
 {
 	switch (f) {
 	case HWP_TABLE_TEXT:

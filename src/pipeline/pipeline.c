@@ -9,6 +9,7 @@
 #include "hwprof/branch_report.h"
 #include "hwprof/pipeline.h"
 #include "pipeline/pipeline_checks.h"
+#include "util/error.h"
 #include "util/opts.h"
 
 struct hwp_pipeline {
@@ -76,7 +77,7 @@ struct hwp_pipeline *hwp_pipeline__open(const char *const *inputs, size_t n, con
 	int err = ENOMEM;
 
 	if (!p) {
-		hwp_set_error(ENOMEM, "pipeline: out of memory");
+		hwp__set_error(ENOMEM, "pipeline: out of memory");
 		return NULL;
 	}
 	if (HWP_OPTS_LOAD(opts, &p->o, struct hwp_pipeline_opts)) {
@@ -89,7 +90,7 @@ struct hwp_pipeline *hwp_pipeline__open(const char *const *inputs, size_t n, con
 		p->o.analyses |= HWP_ANALYSIS_FLOW;
 	if ((p->o.dso && !(p->dso = strdup(p->o.dso))) || (p->o.sym && !(p->sym = strdup(p->o.sym))) ||
 	    (n && !(p->name = join_names(inputs, n)))) {
-		hwp_set_error(ENOMEM, "pipeline: out of memory");
+		hwp__set_error(ENOMEM, "pipeline: out of memory");
 		goto fail;
 	}
 	p->o.session = NULL; /* the caller's: used only here */
@@ -152,7 +153,7 @@ int hwp_pipeline__run(struct hwp_pipeline *p)
 	int r;
 
 	if (p->ran)
-		return hwp_set_error(EINVAL, "%s: the pipeline has run already", p->name);
+		return hwp__set_error(EINVAL, "%s: the pipeline has run already", p->name);
 	p->ran = true;
 	if ((r = read_all(p)) < 0)
 		return r;

@@ -7,6 +7,7 @@
 
 #include "hwprof/branch_report.h"
 #include "pipeline/pipeline_checks.h"
+#include "util/error.h"
 
 const char *hwp__session_name(const struct hwp_session *s, char *buf, size_t len)
 {
@@ -24,13 +25,13 @@ static int say_no_samples(struct hwp_session *s, const char *name)
 	const struct hwp_evsel *ev = hwp_reader__nr_evsels(r) ? hwp_reader__evsel(r, 0) : NULL;
 
 	if (!ev || hwp_reader__is_text(r))
-		return hwp_set_error(ENODATA, "%s: no samples", name);
+		return hwp__set_error(ENODATA, "%s: no samples", name);
 	const char *event = ev->name ? ev->name : "sampled";
 	if (hwp_attr__flag(&ev->attr, HWP_ATTR_FREQ))
-		return hwp_set_error(ENODATA, "%s: no samples: the program ended before the first %s sample at "
-				     "%" PRIu64 " Hz", name, event, ev->attr.sample_period);
-	return hwp_set_error(ENODATA, "%s: no samples: the program ran fewer %s events than the period (%" PRIu64 ")",
-			     name, event, ev->attr.sample_period);
+		return hwp__set_error(ENODATA, "%s: no samples: the program ended before the first %s sample at "
+				      "%" PRIu64 " Hz", name, event, ev->attr.sample_period);
+	return hwp__set_error(ENODATA, "%s: no samples: the program ran fewer %s events than the period (%" PRIu64 ")",
+			      name, event, ev->attr.sample_period);
 }
 
 int hwp_pipeline__check_samples(struct hwp_session *s, const struct hwp_branch_collector *c, bool branches)
@@ -42,8 +43,8 @@ int hwp_pipeline__check_samples(struct hwp_session *s, const struct hwp_branch_c
 	if (st->samples == 0)
 		return say_no_samples(s, name);
 	if (branches && st->branch_samples == 0)
-		return hwp_set_error(ENODATA, "%s: no samples with branch stacks%s", name,
-				     st->call_stack_mode ? " (only LBR call-stack samples, which are callchains)" : "");
+		return hwp__set_error(ENODATA, "%s: no samples with branch stacks%s", name,
+				      st->call_stack_mode ? " (only LBR call-stack samples, which are callchains)" : "");
 	return 0;
 }
 
@@ -104,8 +105,8 @@ int hwp_pipeline__check_module(struct hwp_session *s, const struct hwp_branch_co
 	}
 	if (n > SHOWN)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), ", and %zu more", n - SHOWN);
-	return hwp_set_error(ENOENT, "'%s' matches no module in %s; its modules, most branch entries first: %s",
-			     dso, name, n ? list : "none");
+	return hwp__set_error(ENOENT, "'%s' matches no module in %s; its modules, most branch entries first: %s",
+			      dso, name, n ? list : "none");
 }
 
 int hwp__pipeline_check_ranges(const struct hwp_branch_collector *c, const char *name)
@@ -119,8 +120,8 @@ int hwp__pipeline_check_ranges(const struct hwp_branch_collector *c, const char 
 		if (rs->rejected[r])
 			snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s %" PRIu64, *why ? ", " : "",
 				 hwp_range_reject__name(r), rs->rejected[r]);
-	return hwp_set_error(ENODATA, "%s: no fall-through range between consecutive branch entries could be used "
-			     "(%" PRIu64 " pairs%s%s)%s", name, rs->pairs, *why ? ": " : "", why,
-			     rs->rejected[HWP_RANGE_FILTERED] ? "; record every taken branch (branch filter 'any')"
+	return hwp__set_error(ENODATA, "%s: no fall-through range between consecutive branch entries could be used "
+			      "(%" PRIu64 " pairs%s%s)%s", name, rs->pairs, *why ? ": " : "", why,
+			      rs->rejected[HWP_RANGE_FILTERED] ? "; record every taken branch (branch filter 'any')"
 							      : "");
 }

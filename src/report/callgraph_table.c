@@ -7,9 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwprof/json.h"
-#include "hwprof/outbuf.h"
+#include "output/json.h"
+#include "output/outbuf.h"
 #include "report/report_internal.h"
+#include "util/error.h"
 
 enum { C_CHILDREN, C_SELF, C_SAMPLES, C_DSO, C_SYM, C_CPERIOD, C_SPERIOD, C_SSAMPLES, C_MODULE, C_BUILDID,
        C_OFFSET, C_SYMBOL, C_INLINED, C_KERNEL, C_NCOLS };
@@ -185,13 +186,13 @@ static int print_side(struct hwp_symbolizer *sym, const struct hwp_cg_function *
 			struct hwp_outbuf ob;
 
 			fflush(out);
-			if ((rc = hwp_outbuf__init(&ob, out)) < 0) {
+			if ((rc = hwp__outbuf_init(&ob, out)) < 0) {
 				hwp_table__delete(tb);
 				return rc;
 			}
-			hwp_outbuf__puts(&ob, "{\"function\":");
-			hwp_json_quote(&ob, name);
-			hwp_outbuf__finish(&ob);
+			hwp__outbuf_puts(&ob, "{\"function\":");
+			hwp__json_quote(&ob, name);
+			hwp__outbuf_finish(&ob);
 			fprintf(out, ",\"children_period\":%" PRIu64 ",\"children_samples\":%" PRIu64
 				",\"self_period\":%" PRIu64 ",\"self_samples\":%" PRIu64 ",\"callers\":",
 				tot[0], tot[1], tot[2], tot[3]);
@@ -224,11 +225,11 @@ int hwp_report__print_callgraph_function(struct hwp_symbolizer *sym, struct hwp_
 		goto out;
 	}
 	if (o.fmt == HWP_TABLE_CSV || o.fmt == HWP_TABLE_HTML) { /* two tables */
-		rc = hwp_set_error(EINVAL, "the callers and callees of a function are two tables: text or JSON only");
+		rc = hwp__set_error(EINVAL, "the callers and callees of a function are two tables: text or JSON only");
 		goto out;
 	}
 	if (!callers || !callees || !match || !inside) {
-		rc = hwp_set_error(ENOMEM, "out of memory");
+		rc = hwp__set_error(ENOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < nf; i++)

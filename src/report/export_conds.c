@@ -7,6 +7,7 @@
 
 #include "hwprof/fleet.h"
 #include "report/report_internal.h"
+#include "util/error.h"
 
 struct hwp_flow_cond *hwp_report__export_conds(const struct hwp_export *e, struct hwp_symbolizer *sym, size_t *nc)
 {
@@ -20,7 +21,7 @@ struct hwp_flow_cond *hwp_report__export_conds(const struct hwp_export *e, struc
 	if (!t || !c) {
 		free(c);
 		hwp_branch_table__delete(t);
-		hwp_set_error(ENOMEM, "out of memory");
+		hwp__set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
 	/* the table gave each cond row its modules; those rows and the table's

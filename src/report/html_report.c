@@ -11,9 +11,12 @@
 #include "hwprof/branch_report.h"
 #include "hwprof/data_src.h"
 #include "hwprof/flame.h"
-#include "hwprof/html_page.h"
 #include "hwprof/perf_data.h"
+#include "output/chart.h"
+#include "output/html_page.h"
+#include "output/render.h"
 #include "report/report_internal.h"
+#include "util/error.h"
 #include "util/opts.h"
 
 /* What a page's sections read from one pass. */
@@ -106,10 +109,10 @@ struct hwp_table *hwp_report__summary(struct hwp_pipeline *p, const char *input)
 /* Adds T under a section; <0 when T could not be made (hwp_errmsg()). */
 static int section(struct hwp_html_page *page, const char *title, const char *note, struct hwp_table *t)
 {
-	hwp_html_page__section(page, title, note);
+	hwp__html_page_section(page, title, note);
 	if (!t)
 		return -1;
-	hwp_html_page__table(page, t);
+	hwp__html_page_table(page, t);
 	hwp_table__delete(t);
 	return 0;
 }
@@ -140,12 +143,12 @@ static int chart_into(struct hwp_html_page *page, struct hwp_chart *c)
 	size_t len;
 	char *svg;
 
-	if (hwp_outbuf__init(&o, NULL) < 0)
-		return hwp_set_error(ENOMEM, "out of memory");
-	hwp_chart__render(c, &o);
-	if (!(svg = hwp_outbuf__take(&o, &len)))
-		return hwp_set_error(ENOMEM, "out of memory");
-	hwp_html_page__svg(page, svg, len);
+	if (hwp__outbuf_init(&o, NULL) < 0)
+		return hwp__set_error(ENOMEM, "out of memory");
+	hwp__chart_render(c, &o);
+	if (!(svg = hwp__outbuf_take(&o, &len)))
+		return hwp__set_error(ENOMEM, "out of memory");
+	hwp__html_page_svg(page, svg, len);
 	free(svg);
 	return 0;
 }
@@ -161,7 +164,7 @@ static int timing_section(struct hwp_html_page *page, const struct page_input *i
 	int rc;
 
 	if (!in->timing) {
-		hwp_html_page__section(page, "Block latency (hwprof timing)",
+		hwp__html_page_section(page, "Block latency (hwprof timing)",
 				       "The recording carries no cycle counts (AMD LBRv2, stacks synthesized from a trace, "
 				       "or recorded with no_cycles): no block latency.");
 		return 0;
@@ -169,7 +172,7 @@ static int timing_section(struct hwp_html_page *page, const struct page_input *i
 	src = hwp_timing__source(in->timing);
 	b = hwp_timing__blocks(in->timing, &n);
 	if (!(idx = calloc(n ? n : 1, sizeof(*idx))))
-		return hwp_set_error(ENOMEM, "out of memory");
+		return hwp__set_error(ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	rc = section(page, "Block latency (hwprof timing)",
@@ -192,7 +195,7 @@ static int timing_section(struct hwp_html_page *page, const struct page_input *i
 	if (!c)
 		return -1;
 	rc = chart_into(page, c);
-	hwp_chart__delete(c);
+	hwp__chart_delete(c);
 	return rc;
 }
 
@@ -209,27 +212,27 @@ static int flame_section(struct hwp_html_page *page, const struct page_input *in
 	if (in->calls)
 		hwp_call_graph__stats(in->calls, &st);
 	if (!st.with_callchain) {
-		hwp_html_page__section(page, "Flame graph (hwprof flame)",
+		hwp__html_page_section(page, "Flame graph (hwprof flame)",
 				       "The samples carry no call stacks: record with perf record -g or --call-graph lbr for one.");
 		return 0;
 	}
-	hwp_html_page__section(page, "Flame graph (hwprof flame)",
+	hwp__html_page_section(page, "Flame graph (hwprof flame)",
 			       "Call stacks of the samples: hover for counts, click to zoom, search by name.");
 	if (!(f = hwp_flame__new()) ||
 	    hwp_flame__add_call_graph(f, HWP_FLAME_AFTER, in->calls, hwp_pipeline__session(in->p), false) < 0 ||
-	    hwp_outbuf__init(&o, NULL) < 0) {
+	    hwp__outbuf_init(&o, NULL) < 0) {
 		hwp_flame__delete(f);
 		return -1;
 	}
-	if (hwp_flame__render_svg(f, &o, &so) < 0 || !(svg = hwp_outbuf__take(&o, &len))) {
+	if (hwp__flame_render_svg(f, &o, &so) < 0 || !(svg = hwp__outbuf_take(&o, &len))) {
 		char why[512];
 
 		snprintf(why, sizeof(why), "%s", hwp_errmsg());
-		hwp_outbuf__finish(&o);
+		hwp__outbuf_finish(&o);
 		hwp_flame__delete(f);
-		return hwp_set_error(EIO, "writing the flame graph: %s", why);
+		return hwp__set_error(EIO, "writing the flame graph: %s", why);
 	}
-	hwp_html_page__svg(page, svg, len);
+	hwp__html_page_svg(page, svg, len);
 	free(svg);
 	hwp_flame__delete(f);
 	return 0;
@@ -406,30 +409,30 @@ static int write_page(struct hwp_pipeline *before, struct hwp_pipeline *after,
 	page_input(&b, before);
 	if (after)
 		page_input(&a, after);
-	if (hwp_outbuf__init(&ob, out) < 0)
-		return hwp_set_error(ENOMEM, "out of memory");
+	if (hwp__outbuf_init(&ob, out) < 0)
+		return hwp__set_error(ENOMEM, "out of memory");
 	if (after)
 		snprintf(title, sizeof(title), "hwprof: %s -> %s", o.before, o.after);
 	else
 		snprintf(title, sizeof(title), "hwprof report: %s", o.input);
-	if (!(page = hwp_html_page__new(&ob, title))) {
+	if (!(page = hwp__html_page_new(&ob, title))) {
 		snprintf(why, sizeof(why), "%s", hwp_errmsg());
-		hwp_outbuf__finish(&ob);
-		return hwp_set_error(ENOMEM, "%s", why);
+		hwp__outbuf_finish(&ob);
+		return hwp__set_error(ENOMEM, "%s", why);
 	}
 	rc = after ? comparison(page, &b, &a, &o, &ro) : one_recording(page, &b, o.input, &ro);
 	if (rc < 0) /* the finishing below must not overwrite why */
 		snprintf(why, sizeof(why), "%s", hwp_errmsg());
-	err = hwp_html_page__finish(page);
+	err = hwp__html_page_finish(page);
 	if (!err)
-		err = hwp_outbuf__finish(&ob);
+		err = hwp__outbuf_finish(&ob);
 	else
-		hwp_outbuf__finish(&ob);
+		hwp__outbuf_finish(&ob);
 	if (rc < 0)
-		return hwp_set_error(EIO, "%s", why);
+		return hwp__set_error(EIO, "%s", why);
 	if (err)
-		return hwp_set_error(-err, "%s%swrite failed: %s", o.path ? o.path : "", o.path ? ": " : "",
-				     hwp_strerror(err));
+		return hwp__set_error(-err, "%s%swrite failed: %s", o.path ? o.path : "", o.path ? ": " : "",
+				      hwp_strerror(err));
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include "hwprof/info.h"
 #include "hwprof/session.h"
 #include "report/info_internal.h"
+#include "util/error.h"
 
 /* Samples per module and input: counts[(module + 1) * nr_inputs + input]
    (row 0: samples no module holds). */
@@ -33,7 +34,7 @@ static int merged_add(struct merged *m, int32_t module, size_t input)
 			ncap *= 2;
 		uint64_t *nc = realloc(m->counts, ncap * m->nr_inputs * sizeof(*nc));
 		if (!nc)
-			return hwp_set_error(ENOMEM, "info: out of memory counting modules");
+			return hwp__set_error(ENOMEM, "info: out of memory counting modules");
 		memset(nc + m->cap_rows * m->nr_inputs, 0, (ncap - m->cap_rows) * m->nr_inputs * sizeof(*nc));
 		m->counts = nc;
 		m->cap_rows = ncap;
@@ -132,38 +133,38 @@ static void text_merged(struct hwp_outbuf *o, const struct inputs_view *v)
 	for (size_t i = 0; i < m->nr_inputs; i++)
 		if (strlen(input_name(v, i)) > (size_t)w)
 			w = (int)strlen(input_name(v, i));
-	hwp_outbuf__printf(o, "==> merged: %zu inputs <==\n", m->nr_inputs);
-	hwp_outbuf__printf(o, "%-*s %12s %15s %12s\n", w, "input", "samples", "branch samples", "records");
+	hwp__outbuf_printf(o, "==> merged: %zu inputs <==\n", m->nr_inputs);
+	hwp__outbuf_printf(o, "%-*s %12s %15s %12s\n", w, "input", "samples", "branch samples", "records");
 	for (size_t i = 0; i < m->nr_inputs; i++) {
 		const struct hwp_file_totals *t = hwp_file_stats__totals(v->st[i]);
 		uint64_t rec = records_total(v->st[i]);
 
-		hwp_outbuf__printf(o, "%-*s %12" PRIu64 " %15" PRIu64 " %12" PRIu64 "\n", w, input_name(v, i),
+		hwp__outbuf_printf(o, "%-*s %12" PRIu64 " %15" PRIu64 " %12" PRIu64 "\n", w, input_name(v, i),
 				   t->samples, t->samples_with_branches, rec);
 		all[0] += t->samples;
 		all[1] += t->samples_with_branches;
 		all[2] += rec;
 	}
-	hwp_outbuf__printf(o, "%-*s %12" PRIu64 " %15" PRIu64 " %12" PRIu64 "\n", w, "all", all[0], all[1], all[2]);
-	hwp_outbuf__printf(o, "\nmodules (one binary: the same build-id, else the same path): %zu\n", v->nr_rows);
-	hwp_outbuf__printf(o, "%12s  %s\n", "samples", "module");
+	hwp__outbuf_printf(o, "%-*s %12" PRIu64 " %15" PRIu64 " %12" PRIu64 "\n", w, "all", all[0], all[1], all[2]);
+	hwp__outbuf_printf(o, "\nmodules (one binary: the same build-id, else the same path): %zu\n", v->nr_rows);
+	hwp__outbuf_printf(o, "%12s  %s\n", "samples", "module");
 	for (size_t k = 0; k < v->nr_rows; k++) {
 		size_t row = v->rows[k];
 		const char *name = row_module(v, row), *bid = row_build_id(v, row);
 		const char *sep = "";
 
-		hwp_outbuf__printf(o, "%12" PRIu64 "  %s", row_total(m, row), name ? name : "[unknown]");
+		hwp__outbuf_printf(o, "%12" PRIu64 "  %s", row_total(m, row), name ? name : "[unknown]");
 		if (bid)
-			hwp_outbuf__printf(o, " (build-id %s)", bid);
-		hwp_outbuf__puts(o, "\n              from");
+			hwp__outbuf_printf(o, " (build-id %s)", bid);
+		hwp__outbuf_puts(o, "\n              from");
 		for (size_t i = 0; i < m->nr_inputs; i++) {
 			uint64_t c = m->counts[row * m->nr_inputs + i];
 			if (!c)
 				continue;
-			hwp_outbuf__printf(o, "%s %s %" PRIu64, sep, input_name(v, i), c);
+			hwp__outbuf_printf(o, "%s %s %" PRIu64, sep, input_name(v, i), c);
 			sep = ",";
 		}
-		hwp_outbuf__putc(o, '\n');
+		hwp__outbuf_putc(o, '\n');
 	}
 }
 
@@ -172,54 +173,54 @@ static void json_merged(struct hwp_json_writer *j, const struct inputs_view *v)
 	const struct merged *m = v->m;
 	uint64_t all[3] = { 0, 0, 0 };
 
-	hwp_json_writer__key(j, "merged");
-	hwp_json_writer__begin_object(j);
-	hwp_json_writer__key(j, "inputs");
-	hwp_json_writer__begin_array(j);
+	hwp__json_writer_key(j, "merged");
+	hwp__json_writer_begin_object(j);
+	hwp__json_writer_key(j, "inputs");
+	hwp__json_writer_begin_array(j);
 	for (size_t i = 0; i < m->nr_inputs; i++) {
 		const struct hwp_file_totals *t = hwp_file_stats__totals(v->st[i]);
 		uint64_t rec = records_total(v->st[i]);
 
-		hwp_json_writer__begin_object(j);
-		hwp_json_writer__kv_string(j, "file", input_name(v, i));
-		hwp_json_writer__kv_u64(j, "samples_total", t->samples);
-		hwp_json_writer__kv_u64(j, "brstack_samples", t->samples_with_branches);
-		hwp_json_writer__kv_u64(j, "records_total", rec);
-		hwp_json_writer__end_object(j);
+		hwp__json_writer_begin_object(j);
+		hwp__json_writer_kv_string(j, "file", input_name(v, i));
+		hwp__json_writer_kv_u64(j, "samples_total", t->samples);
+		hwp__json_writer_kv_u64(j, "brstack_samples", t->samples_with_branches);
+		hwp__json_writer_kv_u64(j, "records_total", rec);
+		hwp__json_writer_end_object(j);
 		all[0] += t->samples;
 		all[1] += t->samples_with_branches;
 		all[2] += rec;
 	}
-	hwp_json_writer__end_array(j);
-	hwp_json_writer__kv_u64(j, "samples_total", all[0]);
-	hwp_json_writer__kv_u64(j, "brstack_samples", all[1]);
-	hwp_json_writer__kv_u64(j, "records_total", all[2]);
-	hwp_json_writer__key(j, "modules");
-	hwp_json_writer__begin_array(j);
+	hwp__json_writer_end_array(j);
+	hwp__json_writer_kv_u64(j, "samples_total", all[0]);
+	hwp__json_writer_kv_u64(j, "brstack_samples", all[1]);
+	hwp__json_writer_kv_u64(j, "records_total", all[2]);
+	hwp__json_writer_key(j, "modules");
+	hwp__json_writer_begin_array(j);
 	for (size_t k = 0; k < v->nr_rows; k++) {
 		size_t row = v->rows[k];
 
-		hwp_json_writer__begin_object(j);
-		hwp_json_writer__kv_string(j, "module", row_module(v, row));
-		hwp_json_writer__kv_string(j, "build_id", row_build_id(v, row));
-		hwp_json_writer__kv_u64(j, "samples", row_total(m, row));
-		hwp_json_writer__key(j, "inputs");
-		hwp_json_writer__begin_array(j);
+		hwp__json_writer_begin_object(j);
+		hwp__json_writer_kv_string(j, "module", row_module(v, row));
+		hwp__json_writer_kv_string(j, "build_id", row_build_id(v, row));
+		hwp__json_writer_kv_u64(j, "samples", row_total(m, row));
+		hwp__json_writer_key(j, "inputs");
+		hwp__json_writer_begin_array(j);
 		for (size_t i = 0; i < m->nr_inputs; i++) {
 			uint64_t c = m->counts[row * m->nr_inputs + i];
 			if (!c)
 				continue;
-			hwp_json_writer__begin_object(j);
-			hwp_json_writer__kv_u64(j, "input", i);
-			hwp_json_writer__kv_string(j, "file", input_name(v, i));
-			hwp_json_writer__kv_u64(j, "samples", c);
-			hwp_json_writer__end_object(j);
+			hwp__json_writer_begin_object(j);
+			hwp__json_writer_kv_u64(j, "input", i);
+			hwp__json_writer_kv_string(j, "file", input_name(v, i));
+			hwp__json_writer_kv_u64(j, "samples", c);
+			hwp__json_writer_end_object(j);
 		}
-		hwp_json_writer__end_array(j);
-		hwp_json_writer__end_object(j);
+		hwp__json_writer_end_array(j);
+		hwp__json_writer_end_object(j);
 	}
-	hwp_json_writer__end_array(j);
-	hwp_json_writer__end_object(j);
+	hwp__json_writer_end_array(j);
+	hwp__json_writer_end_object(j);
 }
 
 static int write_views(const struct inputs_view *v, enum hwp_table_format fmt, FILE *out)
@@ -228,26 +229,26 @@ static int write_views(const struct inputs_view *v, enum hwp_table_format fmt, F
 	struct hwp_outbuf o;
 	size_t n = v->m->nr_inputs;
 
-	if (hwp_outbuf__init(&o, out) < 0)
-		return hwp_set_error(ENOMEM, "out of memory");
-	if (fmt == HWP_TABLE_JSON && !(j = hwp_json_writer__new(&o))) {
-		hwp_outbuf__finish(&o);
-		return hwp_set_error(ENOMEM, "out of memory");
+	if (hwp__outbuf_init(&o, out) < 0)
+		return hwp__set_error(ENOMEM, "out of memory");
+	if (fmt == HWP_TABLE_JSON && !(j = hwp__json_writer_new(&o))) {
+		hwp__outbuf_finish(&o);
+		return hwp__set_error(ENOMEM, "out of memory");
 	}
 	if (j) {
-		hwp_json_writer__begin_object(j);
-		hwp_json_writer__key(j, "inputs");
-		hwp_json_writer__begin_array(j);
+		hwp__json_writer_begin_object(j);
+		hwp__json_writer_key(j, "inputs");
+		hwp__json_writer_begin_array(j);
 		for (size_t i = 0; i < n; i++)
 			hwp__info_json(j, hwp_session__input_reader(v->s, i), v->st[i]);
-		hwp_json_writer__end_array(j);
+		hwp__json_writer_end_array(j);
 		json_merged(j, v);
-		hwp_json_writer__end_object(j);
+		hwp__json_writer_end_object(j);
 	} else {
 		for (size_t i = 0; i < n; i++) {
-			hwp_outbuf__printf(&o, "==> %s <==\n", input_name(v, i));
+			hwp__outbuf_printf(&o, "==> %s <==\n", input_name(v, i));
 			hwp__info_text(&o, hwp_session__input_reader(v->s, i), v->st[i]);
-			hwp_outbuf__putc(&o, '\n');
+			hwp__outbuf_putc(&o, '\n');
 		}
 		text_merged(&o, v);
 	}
@@ -259,7 +260,7 @@ static void warn_lost(const char *path, const struct hwp_file_stats *st)
 	char msg[512];
 
 	if (hwp_info__lost_warning(path, st, msg, sizeof(msg)))
-		hwp_log(HWP_LOG_WARN, "%s", msg);
+		hwp__log(HWP_LOG_WARN, "%s", msg);
 }
 
 /* Counts every input's records apart and every sample's module. */
@@ -296,7 +297,7 @@ static int write_several(const char *const *paths, size_t n, enum hwp_table_form
 	if (!v.s)
 		return -errno;
 	v.st = calloc(n, sizeof(*v.st));
-	rc = v.st ? 0 : hwp_set_error(ENOMEM, "info: out of memory");
+	rc = v.st ? 0 : hwp__set_error(ENOMEM, "info: out of memory");
 	for (size_t i = 0; i < n && !rc; i++)
 		if (!(v.st[i] = hwp_file_stats__new()))
 			rc = -ENOMEM;
@@ -306,7 +307,7 @@ static int write_several(const char *const *paths, size_t n, enum hwp_table_form
 		rc = -errno;
 	size_t *rows = NULL;
 	if (!rc && !(rows = sorted_rows(&m, &v.nr_rows)))
-		rc = hwp_set_error(ENOMEM, "info: out of memory");
+		rc = hwp__set_error(ENOMEM, "info: out of memory");
 	if (!rc) {
 		v.m = &m;
 		v.rows = rows;
@@ -350,7 +351,7 @@ static int write_one(const char *path, enum hwp_table_format fmt, FILE *out)
 int hwp_info__write_inputs(const char *const *paths, size_t n, enum hwp_table_format fmt, FILE *out)
 {
 	if (!n)
-		return hwp_set_error(EINVAL, "info: no input");
+		return hwp__set_error(EINVAL, "info: no input");
 	if (hwp__info_check_format(fmt) < 0)
 		return -EINVAL;
 	return n == 1 ? write_one(paths[0], fmt, out) : write_several(paths, n, fmt, out);

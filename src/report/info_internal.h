@@ -4,10 +4,10 @@
 #define HWPROF_INFO_INTERNAL_H
 
 #include "hwprof/file_stats.h"
-#include "hwprof/json.h"
-#include "hwprof/outbuf.h"
 #include "hwprof/perf_data.h"
 #include "hwprof/table.h"
+#include "output/json.h"
+#include "output/outbuf.h"
 
 void hwp__info_text(struct hwp_outbuf *o, const struct hwp_reader *r, const struct hwp_file_stats *st);
 /* One object. */

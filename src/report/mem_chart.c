@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "output/chart.h"
 #include "report/report_internal.h"
 
 /* Sources bottom to top: nearest first. */
@@ -30,7 +31,7 @@ static int draw(struct hwp_chart *c, const struct hwp_mem_report *r)
 			peak = t->hist[b] > peak ? t->hist[b] : peak;
 		}
 	/* room above the tallest bar for the legend (one line per source present) */
-	hwp_chart__plot_area(c, &px, &py, &pw, &ph);
+	hwp__chart_plot_area(c, &px, &py, &pw, &ph);
 	for (size_t i = 0; i < NORDER; i++)
 		nleg += t->by_source[order[i]] != 0;
 	double room = ph > 0 ? (18.0 * nleg + 16) / ph : 0.3;
@@ -38,11 +39,11 @@ static int draw(struct hwp_chart *c, const struct hwp_mem_report *r)
 		room = 0.8;
 	nleg = 0;
 	/* x: latency on a log axis, bucket b spanning [2^b, 2^(b+1)) (bucket 0 from 1) */
-	err = hwp_chart__axis(c, HWP_CHART_X, hwp_mem_report__modelled(r) ? "latency, cycles (modelled)"
+	err = hwp__chart_axis(c, HWP_CHART_X, hwp_mem_report__modelled(r) ? "latency, cycles (modelled)"
 									  : "latency, cycles",
 			      (double)(1ull << lo), (double)(1ull << (hi + 1)), HWP_AXIS_LOG);
 	if (!err)
-		err = hwp_chart__axis(c, HWP_CHART_Y, "samples", 0, (double)peak / (1 - room), HWP_AXIS_INTEGER);
+		err = hwp__chart_axis(c, HWP_CHART_Y, "samples", 0, (double)peak / (1 - room), HWP_AXIS_INTEGER);
 	/* stacked: each bucket's cumulative counts drawn tallest first, so each
 	   source's part shows between its cumulative sum and the one below */
 	for (unsigned b = lo; b <= hi && !err; b++) {
@@ -59,7 +60,7 @@ static int draw(struct hwp_chart *c, const struct hwp_mem_report *r)
 			snprintf(tip, sizeof(tip), "%s, %llu-%llu cycles: %" PRIu64 " samples",
 				 hwp_mem_source__name(order[i]), b ? 1ull << b : 0ull, (1ull << (b + 1)) - 1,
 				 hs[b][order[i]]);
-			err = hwp_chart__bar(c, (double)(1ull << b), (double)(1ull << (b + 1)), (double)cum[i],
+			err = hwp__chart_bar(c, (double)(1ull << b), (double)(1ull << (b + 1)), (double)cum[i],
 					     (unsigned)i, tip);
 		}
 	}
@@ -68,11 +69,11 @@ static int draw(struct hwp_chart *c, const struct hwp_mem_report *r)
 		if (t->by_source[order[i]]) {
 			snprintf(tip, sizeof(tip), "%s: %" PRIu64 " samples", hwp_mem_source__name(order[i]),
 				 t->by_source[order[i]]);
-			err = hwp_chart__rect_px(c, px + pw - 130, py + 6 + 18.0 * nleg++, 124, 15, (unsigned)i,
+			err = hwp__chart_rect_px(c, px + pw - 130, py + 6 + 18.0 * nleg++, 124, 15, (unsigned)i,
 						 hwp_mem_source__name(order[i]), tip);
 		}
 	if (!err)
-		err = hwp_chart__note(c, hwp_mem_report__modelled(r)
+		err = hwp__chart_note(c, hwp_mem_report__modelled(r)
 			? "Latency and data source are modelled by hwprof's emulator (src/emu/mem_model.h), not measured."
 			: "Latency: each sample's weight (core cycles) as the PMU reported it; log2 buckets.");
 	return err;
@@ -89,10 +90,10 @@ struct hwp_chart *hwp_report__mem_chart(const struct hwp_mem_report *r, const ch
 	snprintf(sub, sizeof(sub), "%" PRIu64 " samples (%" PRIu64 " loads, %" PRIu64 " stores), mean %.1f "
 		 "cycles, %" PRIu64 " HITM", t->samples, t->loads, t->stores,
 		 t->samples ? (double)t->lat_sum / (double)t->samples : 0.0, t->hitm);
-	if (!(c = hwp_chart__new(&co)))
+	if (!(c = hwp__chart_new(&co)))
 		return NULL;
 	if (draw(c, r)) {
-		hwp_chart__delete(c);
+		hwp__chart_delete(c);
 		return NULL;
 	}
 	return c;

@@ -4,8 +4,13 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "hwprof/outbuf.h"
+#include "output/outbuf.h"
+#include "output/render.h"
+#include "output/chart.h"
+#include "output/outbuf.h"
 #include "report/report_internal.h"
+#include "util/error.h"
+#include "util/error.h"
 #include "util/opts.h"
 
 int hwp__report_add_columns(struct hwp_table *t, const struct hwp__report_column *cols, size_t n)
@@ -37,10 +42,26 @@ int hwp__report_print(const struct hwp_table *t, enum hwp_table_format fmt, FILE
 	int err;
 
 	fflush(out); /* the outbuf writes to the descriptor: after what stdio holds */
-	if (hwp_outbuf__init(&o, out) < 0)
-		return hwp_set_error(ENOMEM, "out of memory");
-	hwp_table__render(t, fmt, &o);
-	if ((err = hwp_outbuf__finish(&o)))
-		return hwp_set_error(-err, "error writing output: %s", hwp_strerror(err));
+	if (hwp__outbuf_init(&o, out) < 0)
+		return hwp__set_error(ENOMEM, "out of memory");
+	hwp__table_render(t, fmt, &o);
+	if ((err = hwp__outbuf_finish(&o)))
+		return hwp__set_error(-err, "error writing output: %s", hwp_strerror(err));
 	return 0;
+}
+
+int hwp_report__write_svg(struct hwp_chart *c, FILE *fp)
+{
+	struct hwp_outbuf o;
+
+	if (!c)
+		return -EINVAL;
+	if (hwp__outbuf_init(&o, fp) < 0) {
+		hwp__chart_delete(c);
+		return hwp__set_error(ENOMEM, "chart: out of memory");
+	}
+	hwp__chart_render(c, &o);
+	hwp__chart_delete(c);
+	int werr = hwp__outbuf_finish(&o);
+	return werr ? hwp__set_error(-werr, "error writing: %s", hwp_strerror(werr)) : 0;
 }

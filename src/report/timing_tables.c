@@ -7,8 +7,10 @@
 #include <string.h>
 
 #include "hwprof/branch_report.h"
-#include "hwprof/outbuf.h"
+#include "output/chart.h"
+#include "output/outbuf.h"
 #include "report/report_internal.h"
+#include "util/error.h"
 
 const char *hwp_report__cycles_name(enum hwp_cycles_source src)
 {
@@ -338,7 +340,7 @@ int hwp_report__print_timing_rates(struct hwp_symbolizer *sym, const struct hwp_
 
 	if (data) {
 		if (!(t = rate_table(true)))
-			return hwp_set_error(ENOMEM, "out of memory");
+			return hwp__set_error(ENOMEM, "out of memory");
 		for (size_t i = 0; i < n; i++)
 			rate_rows(t, sym, &blocks[idx[i]], src, true);
 		rc = hwp__report_print(t, fmt, out);
@@ -357,7 +359,7 @@ int hwp_report__print_timing_rates(struct hwp_symbolizer *sym, const struct hwp_
 			i ? "\n" : "", name, b->d.samples, hwp_report__cycles_name(src), b->d.min, b->d.median,
 			b->d.mean, b->d.p90, b->d.p99, b->d.max, b->d.nmodes, b->d.nmodes == 1 ? "" : "s", ipc);
 		if (!(t = rate_table(false)))
-			return hwp_set_error(ENOMEM, "out of memory");
+			return hwp__set_error(ENOMEM, "out of memory");
 		rate_rows(t, sym, b, src, false);
 		fflush(out);
 		rc = hwp__report_print(t, fmt, out);
@@ -375,7 +377,7 @@ struct hwp_chart *hwp_report__timing_chart(const char *title, const struct hwp_t
 
 	snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples, median %" PRIu32 ", mean %.1f, p99 %" PRIu32
 		 " cycles", what, d->samples, d->median, d->mean, d->p99);
-	struct hwp_chart *c = hwp_chart__new(&co);
+	struct hwp_chart *c = hwp__chart_new(&co);
 	if (!c)
 		return NULL;
 	/* A long thin tail would squeeze the peaks into a corner: the axis ends
@@ -405,22 +407,22 @@ struct hwp_chart *hwp_report__timing_chart(const char *title, const struct hwp_t
 			top = rate;
 	}
 	double lo = d->min > 0 ? d->min - 0.5 : 0, hi = cut + 0.5;
-	int err = hwp_chart__axis(c, HWP_CHART_X, src == HWP_CYCLES_MODELLED ? "cycles (modelled)" : "cycles",
+	int err = hwp__chart_axis(c, HWP_CHART_X, src == HWP_CYCLES_MODELLED ? "cycles (modelled)" : "cycles",
 				  lo, hi, HWP_AXIS_INTEGER);
 	if (!err)
-		err = hwp_chart__axis(c, HWP_CHART_Y, "occurrence rate", 0, top > 0 ? top * 1.08 : 1,
+		err = hwp__chart_axis(c, HWP_CHART_Y, "occurrence rate", 0, top > 0 ? top * 1.08 : 1,
 				      HWP_AXIS_PERCENT);
 	for (size_t v = 0; v < d->nvalues && !err && d->values[v].cycles <= cut; v++) {
 		double rate = 100.0 * (double)d->values[v].samples / (double)d->samples;
 
 		snprintf(tip, sizeof(tip), "%" PRIu32 " cycles: %" PRIu64 " samples (%.2f%%)", d->values[v].cycles,
 			 d->values[v].samples, rate);
-		err = hwp_chart__bar(c, d->values[v].cycles - 0.5, d->values[v].cycles + 0.5, rate, 0, tip);
+		err = hwp__chart_bar(c, d->values[v].cycles - 0.5, d->values[v].cycles + 0.5, rate, 0, tip);
 	}
 	for (size_t m = 0; m < d->nmodes && !err; m++) {
 		snprintf(tip, sizeof(tip), "mode %" PRIu32 " (%.0f%%)", d->modes[m].cycles,
 			 100.0 * (double)d->modes[m].samples / (double)d->samples);
-		err = hwp_chart__mark(c, d->modes[m].cycles, 1, tip);
+		err = hwp__chart_mark(c, d->modes[m].cycles, 1, tip);
 	}
 	snprintf(note, sizeof(note), "%s", src == HWP_CYCLES_MODELLED
 		 ? "Cycles are modelled by hwprof's emulator (a cost model), not measured on hardware."
@@ -430,12 +432,12 @@ struct hwp_chart *hwp_report__timing_chart(const char *title, const struct hwp_t
 
 		snprintf(tail, sizeof(tail), "%" PRIu64 " samples (%.2f%%) above %" PRIu32 " cycles, up to %" PRIu32
 			 ", are not drawn.", beyond, 100.0 * (double)beyond / (double)d->samples, cut, d->max);
-		err = hwp_chart__note(c, tail);
+		err = hwp__chart_note(c, tail);
 	}
 	if (!err)
-		err = hwp_chart__note(c, note);
+		err = hwp__chart_note(c, note);
 	if (err) {
-		hwp_chart__delete(c);
+		hwp__chart_delete(c);
 		return NULL;
 	}
 	return c;

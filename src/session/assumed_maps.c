@@ -12,20 +12,21 @@
 
 #include "session/session_internal.h"
 #include "symbolize/build_id_lookup.h"
+#include "util/error.h"
 
 int hwp_session__assume_mapped(struct hwp_session *s, const char *path, uint64_t load_bias)
 {
-	Elf *e = hwp_elf__open(path);
+	Elf *e = hwp__elf_open(path);
 	size_t nph = 0;
 	uint8_t id[HWP_BUILD_ID_MAX];
 	size_t idn;
 
 	if (!e)
-		return hwp_set_error(ENOENT, "%s: cannot read it as an ELF file", path);
-	idn = hwp_elf__build_id(e, id);
+		return hwp__set_error(ENOENT, "%s: cannot read it as an ELF file", path);
+	idn = hwp__elf_build_id(e, id);
 	if (elf_getphdrnum(e, &nph)) {
 		elf_end(e);
-		return hwp_set_error(EINVAL, "%s: no program headers", path);
+		return hwp__set_error(EINVAL, "%s: no program headers", path);
 	}
 	for (size_t i = 0; i < nph; i++) {
 		GElf_Phdr ph;
@@ -39,7 +40,7 @@ int hwp_session__assume_mapped(struct hwp_session *s, const char *path, uint64_t
 			s->assumed = m;
 		if (!m || !(name = strdup(path))) {
 			elf_end(e);
-			return hwp_set_error(ENOMEM, "out of memory");
+			return hwp__set_error(ENOMEM, "out of memory");
 		}
 		m = &s->assumed[s->nassumed++];
 		*m = (struct hwp_map){ .start = ph.p_vaddr + load_bias, .end = ph.p_vaddr + load_bias + ph.p_filesz,

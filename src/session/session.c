@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "session/session_internal.h"
+#include "symbolize/maps_internal.h"
+#include "util/error.h"
 #include "util/opts.h"
 
 /* Kernel addresses on x86-64 and arm64 start here: perf always has a kernel
@@ -16,15 +18,15 @@ static int input_init(struct hwp_session *s, struct hwp__session_input *in)
 {
 	struct hwp_reader *r = in->reader;
 
-	hwp_log(HWP_LOG_INFO, "%s: %s%s, %zu event%s", hwp_reader__path(r),
-		hwp_reader__is_text(r) ? "perf script text" : "perf.data",
-		hwp_reader__is_text(r) ? "" : hwp_reader__is_pipe(r) ? " (pipe mode)" : " (file mode)",
-		hwp_reader__nr_evsels(r), hwp_reader__nr_evsels(r) == 1 ? "" : "s");
+	hwp__log(HWP_LOG_INFO, "%s: %s%s, %zu event%s", hwp_reader__path(r),
+		 hwp_reader__is_text(r) ? "perf script text" : "perf.data",
+		 hwp_reader__is_text(r) ? "" : hwp_reader__is_pipe(r) ? " (pipe mode)" : " (file mode)",
+		 hwp_reader__nr_evsels(r), hwp_reader__nr_evsels(r) == 1 ? "" : "s");
 	in->ordered = hwp_ordered__new(r);
 	if (!in->ordered)
 		return -1; /* message set */
 	if (!s->o.no_maps && !(in->machine = hwp_machine__new()))
-		return hwp_set_error(ENOMEM, "%s: out of memory making the address spaces", hwp_reader__path(r));
+		return hwp__set_error(ENOMEM, "%s: out of memory making the address spaces", hwp_reader__path(r));
 	return 0;
 }
 
@@ -49,7 +51,7 @@ static struct hwp_session *session_new(struct hwp_reader **r, size_t n, const st
 	int err = ENOMEM;
 
 	if (!s || !(s->inputs = calloc(n, sizeof(*s->inputs)))) {
-		hwp_set_error(ENOMEM, "%s: out of memory", hwp_reader__path(r[0]));
+		hwp__set_error(ENOMEM, "%s: out of memory", hwp_reader__path(r[0]));
 		free(s);
 		s = NULL;
 		goto fail;
@@ -82,7 +84,7 @@ fail:
 struct hwp_session *hwp_session__from_reader(struct hwp_reader *r, const struct hwp_session_opts *opts)
 {
 	if (!r) {
-		hwp_set_error(EINVAL, "session: no reader given");
+		hwp__set_error(EINVAL, "session: no reader given");
 		return NULL;
 	}
 	return session_new(&r, 1, opts);
@@ -100,18 +102,18 @@ struct hwp_session *hwp_session__open_inputs(const char *const *paths, size_t n,
 	if (HWP_OPTS_LOAD(opts, &o, struct hwp_session_opts))
 		return NULL;
 	if (!paths || !n) {
-		hwp_set_error(EINVAL, "session: no input given");
+		hwp__set_error(EINVAL, "session: no input given");
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++)
 		stdin_uses += !strcmp(paths[i], "-");
 	if (stdin_uses > 1) {
-		hwp_set_error(EINVAL, "-: standard input can be read only once, %zu inputs name it", stdin_uses);
+		hwp__set_error(EINVAL, "-: standard input can be read only once, %zu inputs name it", stdin_uses);
 		return NULL;
 	}
 	r = calloc(n, sizeof(*r));
 	if (!r) {
-		hwp_set_error(ENOMEM, "%s: out of memory", paths[0]);
+		hwp__set_error(ENOMEM, "%s: out of memory", paths[0]);
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -244,8 +246,8 @@ struct hwp_symbolizer *hwp_session__symbolizer(struct hwp_session *s)
 	int km = hwp_symbolizer__kernel_module(sym);
 	if (km < 0) {
 		hwp_symbolizer__delete(sym);
-		hwp_set_error(-km, "%s: cannot register the kernel module: %s", hwp_session__path(s),
-			      hwp_strerror(km));
+		hwp__set_error(-km, "%s: cannot register the kernel module: %s", hwp_session__path(s),
+			       hwp_strerror(km));
 		return NULL;
 	}
 	s->kernel_module = km;
@@ -263,8 +265,8 @@ int hwp_session__next(struct hwp_session *s, struct hwp_event *ev, const struct 
 	while ((n = hwp_ordered__next(s->ordered, ev)) == 0 && s->cur + 1 < s->nr_inputs) {
 		in->st.done = true;
 		if (s->nr_inputs > 1)
-			hwp_log(HWP_LOG_INFO, "%s: %llu records (%llu samples) in perf's order", hwp_session__path(s),
-				(unsigned long long)in->st.records, (unsigned long long)in->st.samples);
+			hwp__log(HWP_LOG_INFO, "%s: %llu records (%llu samples) in perf's order", hwp_session__path(s),
+				 (unsigned long long)in->st.records, (unsigned long long)in->st.samples);
 		enter_input(s, s->cur + 1);
 		in = &s->inputs[s->cur];
 	}
@@ -273,12 +275,12 @@ int hwp_session__next(struct hwp_session *s, struct hwp_event *ev, const struct 
 			s->said_end = true;
 			in->st.done = true;
 			if (s->nr_inputs > 1)
-				hwp_log(HWP_LOG_INFO, "%s: %llu records (%llu samples) in perf's order",
-					hwp_session__path(s), (unsigned long long)in->st.records,
-					(unsigned long long)in->st.samples);
-			hwp_log(HWP_LOG_INFO, "%s%s: %llu records (%llu samples) in perf's order", hwp_session__path(s),
-				s->nr_inputs > 1 ? " and the inputs before it" : "",
-				(unsigned long long)s->records, (unsigned long long)s->samples);
+				hwp__log(HWP_LOG_INFO, "%s: %llu records (%llu samples) in perf's order",
+					 hwp_session__path(s), (unsigned long long)in->st.records,
+					 (unsigned long long)in->st.samples);
+			hwp__log(HWP_LOG_INFO, "%s%s: %llu records (%llu samples) in perf's order", hwp_session__path(s),
+				 s->nr_inputs > 1 ? " and the inputs before it" : "",
+				 (unsigned long long)s->records, (unsigned long long)s->samples);
 		}
 		return n;
 	}
@@ -298,8 +300,8 @@ int hwp_session__next(struct hwp_session *s, struct hwp_event *ev, const struct 
 		}
 		/* -EINVAL: a record too short for its type; perf skips it too. */
 		if (err == -ENOMEM)
-			return hwp_set_error(ENOMEM, "%s: out of memory tracking process maps at record %llu",
-					     hwp_session__path(s), (unsigned long long)ev->index);
+			return hwp__set_error(ENOMEM, "%s: out of memory tracking process maps at record %llu",
+					      hwp_session__path(s), (unsigned long long)ev->index);
 	}
 	if (thread)
 		*thread = th;
@@ -348,7 +350,7 @@ static void raw_loc(uint64_t addr, bool kernel, int32_t kernel_module, struct hw
 
 void hwp__session_enter_thread(struct hwp_session *s, const struct hwp_thread *th)
 {
-	uint64_t gen = s->machine ? hwp_machine__generation(s->machine) : 0;
+	uint64_t gen = s->machine ? hwp__machine_generation(s->machine) : 0;
 	int32_t pid = th ? hwp_thread__pid(th) : -1;
 
 	s->thread = th;

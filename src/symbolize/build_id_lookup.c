@@ -10,7 +10,7 @@
 
 #include "symbolize/build_id_lookup.h"
 
-void hwp_build_id__hex(const uint8_t *id, size_t size, char *out)
+void hwp__build_id_hex(const uint8_t *id, size_t size, char *out)
 {
 	static const char hex[] = "0123456789abcdef";
 
@@ -21,7 +21,7 @@ void hwp_build_id__hex(const uint8_t *id, size_t size, char *out)
 	out[2 * size] = 0;
 }
 
-size_t hwp_build_id__canonical_size(const uint8_t *id, size_t size)
+size_t hwp__build_id_canonical_size(const uint8_t *id, size_t size)
 {
 	size_t t = size;
 
@@ -34,7 +34,7 @@ size_t hwp_build_id__canonical_size(const uint8_t *id, size_t size)
 	return t <= 8 ? 8 : t <= 16 ? 16 : size;
 }
 
-bool hwp_build_id__equal(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
+bool hwp__build_id_equal(const uint8_t *a, size_t an, const uint8_t *b, size_t bn)
 {
 	size_t n = an < bn ? an : bn;
 
@@ -49,7 +49,7 @@ bool hwp_build_id__equal(const uint8_t *a, size_t an, const uint8_t *b, size_t b
 	return true;
 }
 
-void hwp_module_files__release(struct hwp_module_files *f);
+void hwp__module_files_release(struct hwp_module_files *f);
 
 #ifdef HAVE_LIBDW
 
@@ -59,7 +59,7 @@ void hwp_module_files__release(struct hwp_module_files *f);
 
 /* ---- single files ---- */
 
-Elf *hwp_elf__open(const char *path)
+Elf *hwp__elf_open(const char *path)
 {
 	struct stat st;
 	Elf *e;
@@ -90,7 +90,7 @@ Elf *hwp_elf__open(const char *path)
 	return e;
 }
 
-size_t hwp_elf__build_id(Elf *e, uint8_t *out)
+size_t hwp__elf_build_id(Elf *e, uint8_t *out)
 {
 	const void *p;
 	ssize_t n = dwelf_elf_gnu_build_id(e, &p);
@@ -221,7 +221,7 @@ static void note_stale(struct search *s, const char *cand, const uint8_t *id, si
 	if (s->stale[0])
 		return;
 	if (n) {
-		hwp_build_id__hex(id, n, hex);
+		hwp__build_id_hex(id, n, hex);
 		snprintf(s->stale, sizeof(s->stale), "%s has build-id %s", cand, hex);
 	} else {
 		snprintf(s->stale, sizeof(s->stale), "%s has no build-id", cand);
@@ -258,11 +258,11 @@ static int try_binary(struct search *s, const char *cand)
 	Elf *e;
 
 	s->tried++;
-	e = hwp_elf__open(cand);
+	e = hwp__elf_open(cand);
 	if (!e)
 		return 0;
-	n = hwp_elf__build_id(e, id);
-	if (s->want_size && !hwp_build_id__equal(id, n, s->want, s->want_size)) {
+	n = hwp__elf_build_id(e, id);
+	if (s->want_size && !hwp__build_id_equal(id, n, s->want, s->want_size)) {
 		note_stale(s, cand, id, n);
 		elf_end(e);
 		return 0;
@@ -299,12 +299,12 @@ static int try_debug(struct search *s, const char *cand, const uint32_t *crc)
 	if (s->f->elf_path && !strcmp(cand, s->f->elf_path))
 		return 0;
 	s->tried++;
-	e = hwp_elf__open(cand);
+	e = hwp__elf_open(cand);
 	if (!e)
 		return 0;
-	n = hwp_elf__build_id(e, id);
+	n = hwp__elf_build_id(e, id);
 	want = expected_id(s, &wn);
-	if (wn && n ? !hwp_build_id__equal(id, n, want, wn)
+	if (wn && n ? !hwp__build_id_equal(id, n, want, wn)
 		    : (crc ? !crc_matches(e, *crc) : (wn && !n))) {
 		note_stale(s, cand, id, n);
 		elf_end(e);
@@ -409,7 +409,7 @@ static int find_debug(struct search *s)
 
 	memcpy(hex, s->hex, sizeof(hex));
 	if (!s->want_size && f->build_id_size) { /* the binary's own build-id */
-		hwp_build_id__hex(f->build_id, f->build_id_size, hex[0]);
+		hwp__build_id_hex(f->build_id, f->build_id_size, hex[0]);
 		nhex = 1;
 	}
 	for (size_t d = 0; d < ctx->n_debug_dirs; d++) {
@@ -474,7 +474,7 @@ static int find_debug(struct search *s)
 	return 0;
 }
 
-int hwp_module_files__find(const struct hwp_find_ctx *ctx, const char *path,
+int hwp__module_files_find(const struct hwp_find_ctx *ctx, const char *path,
 			   const uint8_t *build_id, uint8_t build_id_size,
 			   struct hwp_module_files *f)
 {
@@ -493,12 +493,12 @@ int hwp_module_files__find(const struct hwp_find_ctx *ctx, const char *path,
 
 		s.want_size = build_id_size > HWP_BUILD_ID_MAX ? HWP_BUILD_ID_MAX : build_id_size;
 		memcpy(s.want, build_id, s.want_size);
-		c = hwp_build_id__canonical_size(s.want, s.want_size);
+		c = hwp__build_id_canonical_size(s.want, s.want_size);
 		if (c) {
-			hwp_build_id__hex(s.want, c, s.hex[0]);
+			hwp__build_id_hex(s.want, c, s.hex[0]);
 			s.nhex = 1;
 			if (c != s.want_size) /* perf's cache of an old, padded recording */
-				hwp_build_id__hex(s.want, s.want_size, s.hex[s.nhex++]);
+				hwp__build_id_hex(s.want, s.want_size, s.hex[s.nhex++]);
 			strcpy(want_hex, s.hex[0]);
 		} else {
 			s.want_size = 0; /* all zero: no build-id */
@@ -508,14 +508,14 @@ int hwp_module_files__find(const struct hwp_find_ctx *ctx, const char *path,
 	if (!err && (!f->elf || !f->elf_has_dwarf) && !f->debug)
 		err = find_debug(&s);
 	if (err) {
-		hwp_module_files__release(f);
+		hwp__module_files_release(f);
 		return err;
 	}
 	if (f->elf || f->debug) {
 		f->status = HWP_FIND_OK;
 		f->debug_only = !f->elf;
 		if (f->debug_only) {
-			f->build_id_size = (uint8_t)hwp_elf__build_id(f->debug, f->build_id);
+			f->build_id_size = (uint8_t)hwp__elf_build_id(f->debug, f->build_id);
 		}
 		return 0;
 	}
@@ -533,7 +533,7 @@ int hwp_module_files__find(const struct hwp_find_ctx *ctx, const char *path,
 	return 0;
 }
 
-void hwp_module_files__release(struct hwp_module_files *f)
+void hwp__module_files_release(struct hwp_module_files *f)
 {
 	if (f->elf)
 		elf_end(f->elf);
@@ -547,7 +547,7 @@ void hwp_module_files__release(struct hwp_module_files *f)
 
 #else /* !HAVE_LIBDW */
 
-int hwp_module_files__find(const struct hwp_find_ctx *ctx, const char *path,
+int hwp__module_files_find(const struct hwp_find_ctx *ctx, const char *path,
 			   const uint8_t *build_id, uint8_t build_id_size,
 			   struct hwp_module_files *f)
 {
@@ -562,18 +562,18 @@ int hwp_module_files__find(const struct hwp_find_ctx *ctx, const char *path,
 	return 0;
 }
 
-void hwp_module_files__release(struct hwp_module_files *f)
+void hwp__module_files_release(struct hwp_module_files *f)
 {
 	memset(f, 0, sizeof(*f));
 }
 
-struct Elf *hwp_elf__open(const char *path)
+struct Elf *hwp__elf_open(const char *path)
 {
 	(void)path;
 	return NULL;
 }
 
-size_t hwp_elf__build_id(struct Elf *e, uint8_t *out)
+size_t hwp__elf_build_id(struct Elf *e, uint8_t *out)
 {
 	(void)e;
 	(void)out;

@@ -29,16 +29,16 @@
 #define HWP_BUILD_ID_MAX 20
 
 /* Lower-case hex of ID into OUT (at least 2*size+1 bytes). */
-void hwp_build_id__hex(const uint8_t *id, size_t size, char *out);
+void hwp__build_id_hex(const uint8_t *id, size_t size, char *out);
 /* Equal, allowing either side to be zero-padded (perf stores 20 bytes). */
-bool hwp_build_id__equal(const uint8_t *a, size_t an, const uint8_t *b, size_t bn);
+bool hwp__build_id_equal(const uint8_t *a, size_t an, const uint8_t *b, size_t bn);
 /*
  * The size of ID without perf's zero padding (old perf.data files store
  * every build-id as 20 bytes): 4 or more trailing zero bytes are padding,
  * and the id is then 8 or 16 bytes (lld's fast/md5/uuid ids); fewer are
  * part of a real id. 0 when ID is all zero (no build-id).
  */
-size_t hwp_build_id__canonical_size(const uint8_t *id, size_t size);
+size_t hwp__build_id_canonical_size(const uint8_t *id, size_t size);
 
 struct Elf; /* libelf's Elf */
 
@@ -70,16 +70,16 @@ struct hwp_module_files {
 
 /*
  * Looks for PATH's files. BUILD_ID may be NULL. Returns 0 (see F->status)
- * or -ENOMEM. Release with hwp_module_files__release().
+ * or -ENOMEM. Release with hwp__module_files_release().
  */
 /* Opens PATH as an ELF (regular files only; the descriptor is not kept), NULL when not one. */
-struct Elf *hwp_elf__open(const char *path);
+struct Elf *hwp__elf_open(const char *path);
 /* The GNU build-id note of E into OUT (HWP_BUILD_ID_MAX bytes); its size, 0 when none. */
-size_t hwp_elf__build_id(struct Elf *e, uint8_t *out);
+size_t hwp__elf_build_id(struct Elf *e, uint8_t *out);
 
-int hwp_module_files__find(const struct hwp_find_ctx *ctx, const char *path,
+int hwp__module_files_find(const struct hwp_find_ctx *ctx, const char *path,
 			   const uint8_t *build_id, uint8_t build_id_size,
 			   struct hwp_module_files *f);
-void hwp_module_files__release(struct hwp_module_files *f);
+void hwp__module_files_release(struct hwp_module_files *f);
 
 #endif

@@ -10,7 +10,7 @@
 
 #include "symbolize/demangle.h"
 
-bool hwp_demangle__is_mangled(const char *name)
+bool hwp__demangle_is_mangled(const char *name)
 {
 	return name && name[0] == '_' &&
 	       (name[1] == 'Z' || name[1] == 'R' || !strncmp(name, "_GLOBAL_", 8));
@@ -38,12 +38,12 @@ static char *demangle_with_suffix(const char *name, size_t len, const char *suff
 	return out;
 }
 
-char *hwp_demangle(const char *name, enum hwp_demangle_form form)
+char *hwp__demangle(const char *name, enum hwp_demangle_form form)
 {
 	const char *at;
 	size_t len;
 
-	if (!hwp_demangle__is_mangled(name))
+	if (!hwp__demangle_is_mangled(name))
 		return NULL;
 	len = strlen(name);
 	/* a PLT entry: perf demangles its target and appends "@plt" */
@@ -60,7 +60,7 @@ char *hwp_demangle(const char *name, enum hwp_demangle_form form)
 #else
 /* Built without libiberty (mk/config.mk said so): names stay as the binary
    has them. No other demangler gives perf's names. */
-char *hwp_demangle(const char *name, enum hwp_demangle_form form)
+char *hwp__demangle(const char *name, enum hwp_demangle_form form)
 {
 	(void)name, (void)form;
 	return NULL;

@@ -33,11 +33,11 @@ enum hwp_demangle_form {
 
 /* A malloc'd demangled NAME, or NULL when NAME is not mangled or cannot be
    demangled (invalid mangling, out of memory). Thread-safe. */
-char *hwp_demangle(const char *name, enum hwp_demangle_form form);
+char *hwp__demangle(const char *name, enum hwp_demangle_form form);
 
 /* False when NAME cannot be a mangled name (a cheap test before
-   hwp_demangle): libiberty's demanglers all need a leading '_'
+   hwp__demangle): libiberty's demanglers all need a leading '_'
    (_Z Itanium C++ and Rust legacy, _R Rust v0, _GLOBAL_ constructors). */
-bool hwp_demangle__is_mangled(const char *name);
+bool hwp__demangle_is_mangled(const char *name);
 
 #endif

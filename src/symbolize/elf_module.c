@@ -123,7 +123,7 @@ static int load_segments(struct hwp_elf_module *m, Elf *e, bool debug_only)
 	return 0;
 }
 
-bool hwp_elf_module__offset_to_vaddr(const struct hwp_elf_module *m, uint64_t offset,
+bool hwp__elf_module_offset_to_vaddr(const struct hwp_elf_module *m, uint64_t offset,
 				     uint64_t *vaddr)
 {
 	const struct seg *best = NULL;
@@ -236,7 +236,7 @@ static int add_symbols(struct hwp_elf_module *m, Elf *e, Elf_Scn *scn, const GEl
 		default:
 			bind = HWP_SYM_LOCAL;
 		}
-		err = hwp_symtab__add(&m->syms, sym.st_value, sym.st_size, name, bind, 0);
+		err = hwp__symtab_add(&m->syms, sym.st_value, sym.st_size, name, bind, 0);
 		if (err)
 			return err;
 	}
@@ -376,13 +376,13 @@ static int add_plt_symbol(struct hwp_elf_module *m, uint64_t va, uint64_t size,
 			  const char *target)
 {
 	size_t len = strlen(target);
-	char *name = hwp_arena__alloc(&m->arena, len + 5);
+	char *name = hwp__arena_alloc(&m->arena, len + 5);
 
 	if (!name)
 		return -ENOMEM;
 	memcpy(name, target, len);
 	memcpy(name + len, "@plt", 5);
-	return hwp_symtab__add(&m->syms, va, size, name, HWP_SYM_GLOBAL, HWP_SYMF_SYNTH);
+	return hwp__symtab_add(&m->syms, va, size, name, HWP_SYM_GLOBAL, HWP_SYMF_SYNTH);
 }
 
 /*
@@ -532,19 +532,19 @@ static int load_symbols(struct hwp_elf_module *m, unsigned flags)
 	if (flags & HWP_ELF_ALL_PLT) {
 		if (m->elf && (err = synthesize_plt_all(m, m->elf)))
 			return err;
-		return hwp_symtab__finish(&m->syms, HWP_SYMTAB_SORTED);
+		return hwp__symtab_finish(&m->syms, HWP_SYMTAB_SORTED);
 	}
 	/* perf's order: the table's symbols fixed, then the PLT's added -- and
 	   only when the table gave some: a stripped executable whose .dynsym
 	   defines nothing keeps bare addresses in .plt, as in perf 6.1 */
-	if ((err = hwp_symtab__finish(&m->syms, HWP_SYMTAB_PERF_TREE)))
+	if ((err = hwp__symtab_finish(&m->syms, HWP_SYMTAB_PERF_TREE)))
 		return err;
 	return m->elf && m->syms.n ? synthesize_plt_perf(m, m->elf) : 0;
 }
 
-struct hwp_sym *hwp_elf_module__find_symbol(const struct hwp_elf_module *m, uint64_t vaddr)
+struct hwp_sym *hwp__elf_module_find_symbol(const struct hwp_elf_module *m, uint64_t vaddr)
 {
-	return hwp_symtab__find(&m->syms, vaddr);
+	return hwp__symtab_find(&m->syms, vaddr);
 }
 
 /* ---- DWARF ---- */
@@ -816,7 +816,7 @@ static int inline_chain(struct hwp_elf_module *m, Dwarf_Die *cudie, uint64_t add
 	return 0;
 }
 
-int hwp_elf_module__source(struct hwp_elf_module *m, uint64_t vaddr, bool inlines,
+int hwp__elf_module_source(struct hwp_elf_module *m, uint64_t vaddr, bool inlines,
 			   struct hwp_src_result *r)
 {
 	Dwarf_Die *cudie;
@@ -837,7 +837,7 @@ int hwp_elf_module__source(struct hwp_elf_module *m, uint64_t vaddr, bool inline
 	if (!line)
 		return 0;
 	/* the file as binutils names it (line_file.h): perf's srcline */
-	r->file = hwp_line_file__name(&m->lfs[cudie - m->cus], m->dw, cudie, line, &err);
+	r->file = hwp__line_file_name(&m->lfs[cudie - m->cus], m->dw, cudie, line, &err);
 	if (err)
 		return err;
 	if (dwarf_lineno(line, &lineno) == 0 && lineno > 0)
@@ -862,7 +862,7 @@ static void attach_alt(struct hwp_elf_module *m, const struct hwp_find_ctx *ctx,
 
 	if (n <= 0 || n > HWP_BUILD_ID_MAX || dwarf_getalt(m->dw))
 		return;
-	hwp_build_id__hex(bid, (size_t)n, hex);
+	hwp__build_id_hex(bid, (size_t)n, hex);
 	for (size_t d = 0; d < ctx->n_debug_dirs && nc < 14; d++)
 		if (asprintf(&cands[nc], "%s/.build-id/%.2s/%s.debug", ctx->debug_dirs[d], hex,
 			     hex + 2) >= 0)
@@ -878,13 +878,13 @@ static void attach_alt(struct hwp_elf_module *m, const struct hwp_find_ctx *ctx,
 	}
 	for (size_t i = 0; i < nc; i++) {
 		uint8_t id[HWP_BUILD_ID_MAX];
-		Elf *e = m->alt_dw ? NULL : hwp_elf__open(cands[i]);
+		Elf *e = m->alt_dw ? NULL : hwp__elf_open(cands[i]);
 		Dwarf *alt;
 
 		free(cands[i]);
 		if (!e)
 			continue;
-		if (hwp_elf__build_id(e, id) != (size_t)n || memcmp(id, bid, (size_t)n) ||
+		if (hwp__elf_build_id(e, id) != (size_t)n || memcmp(id, bid, (size_t)n) ||
 		    !(alt = dwarf_begin_elf(e, DWARF_C_READ, NULL))) {
 			elf_end(e);
 			continue;
@@ -895,7 +895,7 @@ static void attach_alt(struct hwp_elf_module *m, const struct hwp_find_ctx *ctx,
 	}
 }
 
-int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
+int hwp__elf_module_new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
 			unsigned flags, struct hwp_elf_module **out, char *reason, size_t reason_size)
 {
 	struct hwp_elf_module *m = calloc(1, sizeof(*m));
@@ -924,7 +924,7 @@ int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ct
 			 "%s: a relocatable object (kernel module?): kernel modules are "
 			 "symbolized through the kernel's symbols",
 			 m->elf_path ? m->elf_path : m->debug_path);
-		hwp_elf_module__delete(m);
+		hwp__elf_module_delete(m);
 		return -ENOTSUP;
 	}
 	err = load_segments(m, m->elf ? m->elf : m->debug, !m->elf);
@@ -933,7 +933,7 @@ int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ct
 	if (err) {
 		snprintf(reason, reason_size, "%s: %s", m->elf_path ? m->elf_path : m->debug_path,
 			 strerror(-err));
-		hwp_elf_module__delete(m);
+		hwp__elf_module_delete(m);
 		return err;
 	}
 	dwelf = m->debug ? m->debug : files->elf_has_dwarf ? m->elf : NULL;
@@ -945,7 +945,7 @@ int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ct
 	return 0;
 }
 
-void hwp_elf_module__delete(struct hwp_elf_module *m)
+void hwp__elf_module_delete(struct hwp_elf_module *m)
 {
 	if (!m)
 		return;
@@ -962,15 +962,15 @@ void hwp_elf_module__delete(struct hwp_elf_module *m)
 	free(m->elf_path);
 	free(m->debug_path);
 	free(m->segs);
-	hwp_symtab__free(&m->syms);
-	hwp_arena__free(&m->arena);
+	hwp__symtab_free(&m->syms);
+	hwp__arena_free(&m->arena);
 	for (size_t i = 0; m->fns && i < m->ncus; i++) {
 		free(m->fns[i].v);
 		free(m->fns[i].max_end);
 	}
 	free(m->fns);
 	for (size_t i = 0; m->lfs && i < m->ncus; i++)
-		hwp_line_files__free(&m->lfs[i]);
+		hwp__line_files_free(&m->lfs[i]);
 	free(m->lfs);
 	free(m->cus);
 	free(m->ranges);
@@ -978,34 +978,34 @@ void hwp_elf_module__delete(struct hwp_elf_module *m)
 	free(m);
 }
 
-bool hwp_elf_module__has_dwarf(const struct hwp_elf_module *m)
+bool hwp__elf_module_has_dwarf(const struct hwp_elf_module *m)
 {
 	return m->dw != NULL;
 }
 
-bool hwp_elf_module__has_symtab(const struct hwp_elf_module *m)
+bool hwp__elf_module_has_symtab(const struct hwp_elf_module *m)
 {
 	return m->has_symtab;
 }
 
-size_t hwp_elf_module__symbol_count(const struct hwp_elf_module *m)
+size_t hwp__elf_module_symbol_count(const struct hwp_elf_module *m)
 {
 	return m->syms.n;
 }
 
-const char *hwp_elf_module__path(const struct hwp_elf_module *m)
+const char *hwp__elf_module_path(const struct hwp_elf_module *m)
 {
 	return m->elf_path;
 }
 
-const char *hwp_elf_module__debug_path(const struct hwp_elf_module *m)
+const char *hwp__elf_module_debug_path(const struct hwp_elf_module *m)
 {
 	return m->debug_path;
 }
 
 #else /* !HAVE_LIBDW: modules cannot be loaded (build_id_lookup says why) */
 
-int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
+int hwp__elf_module_new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
 			unsigned flags, struct hwp_elf_module **out, char *reason, size_t reason_size)
 {
 	(void)files;
@@ -1016,42 +1016,42 @@ int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ct
 	return -ENOTSUP;
 }
 
-void hwp_elf_module__delete(struct hwp_elf_module *m)
+void hwp__elf_module_delete(struct hwp_elf_module *m)
 {
 	(void)m;
 }
 
-bool hwp_elf_module__has_dwarf(const struct hwp_elf_module *m)
-{
-	(void)m;
-	return false;
-}
-
-bool hwp_elf_module__has_symtab(const struct hwp_elf_module *m)
+bool hwp__elf_module_has_dwarf(const struct hwp_elf_module *m)
 {
 	(void)m;
 	return false;
 }
 
-size_t hwp_elf_module__symbol_count(const struct hwp_elf_module *m)
+bool hwp__elf_module_has_symtab(const struct hwp_elf_module *m)
+{
+	(void)m;
+	return false;
+}
+
+size_t hwp__elf_module_symbol_count(const struct hwp_elf_module *m)
 {
 	(void)m;
 	return 0;
 }
 
-const char *hwp_elf_module__path(const struct hwp_elf_module *m)
+const char *hwp__elf_module_path(const struct hwp_elf_module *m)
 {
 	(void)m;
 	return NULL;
 }
 
-const char *hwp_elf_module__debug_path(const struct hwp_elf_module *m)
+const char *hwp__elf_module_debug_path(const struct hwp_elf_module *m)
 {
 	(void)m;
 	return NULL;
 }
 
-bool hwp_elf_module__offset_to_vaddr(const struct hwp_elf_module *m, uint64_t offset,
+bool hwp__elf_module_offset_to_vaddr(const struct hwp_elf_module *m, uint64_t offset,
 				     uint64_t *vaddr)
 {
 	(void)m;
@@ -1059,14 +1059,14 @@ bool hwp_elf_module__offset_to_vaddr(const struct hwp_elf_module *m, uint64_t of
 	return false;
 }
 
-struct hwp_sym *hwp_elf_module__find_symbol(const struct hwp_elf_module *m, uint64_t vaddr)
+struct hwp_sym *hwp__elf_module_find_symbol(const struct hwp_elf_module *m, uint64_t vaddr)
 {
 	(void)m;
 	(void)vaddr;
 	return NULL;
 }
 
-int hwp_elf_module__source(struct hwp_elf_module *m, uint64_t vaddr, bool inlines,
+int hwp__elf_module_source(struct hwp_elf_module *m, uint64_t vaddr, bool inlines,
 			   struct hwp_src_result *r)
 {
 	(void)m;

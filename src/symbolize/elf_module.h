@@ -31,7 +31,7 @@ struct hwp_src_result {
 	size_t n, cap;
 };
 
-/* hwp_elf_module__new's FLAGS */
+/* hwp__elf_module_new's FLAGS */
 #define HWP_ELF_ALL_PLT 1u  /* name every PLT entry (.plt, .plt.sec, .plt.got) by
 			       its GOT slot, as objdump; else as perf 6.1 (see
 			       synthesize_plt_perf) */
@@ -44,30 +44,30 @@ struct hwp_src_result {
  * looked for when libdw's own search (/usr/lib/debug) misses. FLAGS:
  * HWP_ELF_*. Returns 0 or -errno with REASON filled.
  */
-int hwp_elf_module__new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
+int hwp__elf_module_new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
 			unsigned flags, struct hwp_elf_module **out, char *reason,
 			size_t reason_size);
-void hwp_elf_module__delete(struct hwp_elf_module *m);
+void hwp__elf_module_delete(struct hwp_elf_module *m);
 
-bool hwp_elf_module__has_dwarf(const struct hwp_elf_module *m);
+bool hwp__elf_module_has_dwarf(const struct hwp_elf_module *m);
 /* Symbols came from .symtab (false: only .dynsym, or none). */
-bool hwp_elf_module__has_symtab(const struct hwp_elf_module *m);
-size_t hwp_elf_module__symbol_count(const struct hwp_elf_module *m);
-const char *hwp_elf_module__path(const struct hwp_elf_module *m);
-const char *hwp_elf_module__debug_path(const struct hwp_elf_module *m);
+bool hwp__elf_module_has_symtab(const struct hwp_elf_module *m);
+size_t hwp__elf_module_symbol_count(const struct hwp_elf_module *m);
+const char *hwp__elf_module_path(const struct hwp_elf_module *m);
+const char *hwp__elf_module_debug_path(const struct hwp_elf_module *m);
 
 /* File offset -> ELF virtual address through PT_LOAD; false when outside every
    segment (VADDR is then OFFSET). */
-bool hwp_elf_module__offset_to_vaddr(const struct hwp_elf_module *m, uint64_t offset,
+bool hwp__elf_module_offset_to_vaddr(const struct hwp_elf_module *m, uint64_t offset,
 				     uint64_t *vaddr);
-struct hwp_sym *hwp_elf_module__find_symbol(const struct hwp_elf_module *m, uint64_t vaddr);
+struct hwp_sym *hwp__elf_module_find_symbol(const struct hwp_elf_module *m, uint64_t vaddr);
 
 /*
  * Source line of VADDR and, with INLINES, the chain of inlined calls around
  * it. Returns 1 when a line was found, 0 when not (no DWARF covers VADDR),
  * -ENOMEM.
  */
-int hwp_elf_module__source(struct hwp_elf_module *m, uint64_t vaddr, bool inlines,
+int hwp__elf_module_source(struct hwp_elf_module *m, uint64_t vaddr, bool inlines,
 			   struct hwp_src_result *r);
 
 #endif

@@ -76,16 +76,16 @@ static int parse_line(struct hwp_kallsyms *k, char *line, bool *nonzero)
 	bind = (type == 'w' || type == 'W' || type == 'v' || type == 'V')
 		       ? HWP_SYM_WEAK
 		       : isupper((unsigned char)type) ? HWP_SYM_GLOBAL : HWP_SYM_LOCAL;
-	copy = hwp_arena__alloc(&k->arena, nlen + mlen + 2);
+	copy = hwp__arena_alloc(&k->arena, nlen + mlen + 2);
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, name, nlen);
 	if (mlen)
 		memcpy(copy + nlen + 1, mod, mlen);
-	return hwp_symtab__add(&k->tab, addr, 0, copy, bind, flags);
+	return hwp__symtab_add(&k->tab, addr, 0, copy, bind, flags);
 }
 
-int hwp_kallsyms__load(const char *path, struct hwp_kallsyms **out, char *reason,
+int hwp__kallsyms_load(const char *path, struct hwp_kallsyms **out, char *reason,
 		       size_t reason_size)
 {
 	struct hwp_kallsyms *k;
@@ -123,7 +123,7 @@ int hwp_kallsyms__load(const char *path, struct hwp_kallsyms **out, char *reason
 	if (!err && !nonzero)
 		err = -EACCES;
 	if (!err)
-		err = hwp_symtab__finish(&k->tab, HWP_SYMTAB_KALLSYMS);
+		err = hwp__symtab_finish(&k->tab, HWP_SYMTAB_KALLSYMS);
 	if (err) {
 		int kr = kptr_restrict();
 
@@ -140,19 +140,19 @@ int hwp_kallsyms__load(const char *path, struct hwp_kallsyms **out, char *reason
 			snprintf(reason, reason_size, "%s has no symbols", path);
 		else
 			snprintf(reason, reason_size, "cannot read %s: %s", path, strerror(-err));
-		hwp_kallsyms__delete(k);
+		hwp__kallsyms_delete(k);
 		return err;
 	}
 	*out = k;
 	return 0;
 }
 
-struct hwp_sym *hwp_kallsyms__find(const struct hwp_kallsyms *k, uint64_t addr)
+struct hwp_sym *hwp__kallsyms_find(const struct hwp_kallsyms *k, uint64_t addr)
 {
-	return hwp_symtab__find(&k->tab, addr);
+	return hwp__symtab_find(&k->tab, addr);
 }
 
-const char *hwp_kallsyms__module_of(const struct hwp_kallsyms *k, const struct hwp_sym *sym)
+const char *hwp__kallsyms_module_of(const struct hwp_kallsyms *k, const struct hwp_sym *sym)
 {
 	(void)k;
 	if (!(sym->flags & HWP_SYMF_KMOD))
@@ -160,21 +160,21 @@ const char *hwp_kallsyms__module_of(const struct hwp_kallsyms *k, const struct h
 	return sym->name + strlen(sym->name) + 1;
 }
 
-size_t hwp_kallsyms__count(const struct hwp_kallsyms *k)
+size_t hwp__kallsyms_count(const struct hwp_kallsyms *k)
 {
 	return k->tab.n;
 }
 
-void hwp_kallsyms__delete(struct hwp_kallsyms *k)
+void hwp__kallsyms_delete(struct hwp_kallsyms *k)
 {
 	if (!k)
 		return;
-	hwp_symtab__free(&k->tab);
-	hwp_arena__free(&k->arena);
+	hwp__symtab_free(&k->tab);
+	hwp__arena_free(&k->arena);
 	free(k);
 }
 
-size_t hwp_kallsyms__running_build_id(uint8_t *out)
+size_t hwp__kallsyms_running_build_id(uint8_t *out)
 {
 	unsigned char buf[4096];
 	size_t n, pos = 0;

@@ -21,16 +21,16 @@ struct hwp_kallsyms;
  * -ENOENT / other -errno when unreadable, -ENODATA when empty. On failure
  * REASON gets one line saying why and what to do.
  */
-int hwp_kallsyms__load(const char *path, struct hwp_kallsyms **out, char *reason,
+int hwp__kallsyms_load(const char *path, struct hwp_kallsyms **out, char *reason,
 		       size_t reason_size);
-struct hwp_sym *hwp_kallsyms__find(const struct hwp_kallsyms *k, uint64_t addr);
+struct hwp_sym *hwp__kallsyms_find(const struct hwp_kallsyms *k, uint64_t addr);
 /* The module a symbol belongs to ("nf_tables"), NULL for the kernel proper. */
-const char *hwp_kallsyms__module_of(const struct hwp_kallsyms *k, const struct hwp_sym *sym);
-size_t hwp_kallsyms__count(const struct hwp_kallsyms *k);
-void hwp_kallsyms__delete(struct hwp_kallsyms *k);
+const char *hwp__kallsyms_module_of(const struct hwp_kallsyms *k, const struct hwp_sym *sym);
+size_t hwp__kallsyms_count(const struct hwp_kallsyms *k);
+void hwp__kallsyms_delete(struct hwp_kallsyms *k);
 
 /* The running kernel's build-id (from /sys/kernel/notes) into OUT (20
    bytes); returns its size, 0 when unknown. */
-size_t hwp_kallsyms__running_build_id(uint8_t *out);
+size_t hwp__kallsyms_running_build_id(uint8_t *out);
 
 #endif

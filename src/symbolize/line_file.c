@@ -272,7 +272,7 @@ static bool in_spans(const struct hwp_line_files *lf, uint64_t addr)
 	return false;
 }
 
-const char *hwp_line_file__name(struct hwp_line_files *lf, Dwarf *dw, Dwarf_Die *cudie,
+const char *hwp__line_file_name(struct hwp_line_files *lf, Dwarf *dw, Dwarf_Die *cudie,
 				Dwarf_Line *line, int *err)
 {
 	Dwarf_Files *files;
@@ -293,7 +293,7 @@ const char *hwp_line_file__name(struct hwp_line_files *lf, Dwarf *dw, Dwarf_Die 
 	return dwarf_linesrc(line, NULL, NULL);
 }
 
-void hwp_line_files__free(struct hwp_line_files *lf)
+void hwp__line_files_free(struct hwp_line_files *lf)
 {
 	free(lf->spans);
 	free(lf->max_hi);

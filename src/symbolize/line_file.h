@@ -35,8 +35,8 @@ struct hwp_line_files {
 
 /* The file LINE (a row of CUDIE's table) is in, as binutils names it;
    NULL when libdw knows none. -ENOMEM in *ERR (else 0). */
-const char *hwp_line_file__name(struct hwp_line_files *lf, Dwarf *dw, Dwarf_Die *cudie,
+const char *hwp__line_file_name(struct hwp_line_files *lf, Dwarf *dw, Dwarf_Die *cudie,
 				Dwarf_Line *line, int *err);
-void hwp_line_files__free(struct hwp_line_files *lf);
+void hwp__line_files_free(struct hwp_line_files *lf);
 
 #endif

@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "hwprof/maps.h"
+#include "symbolize/maps_internal.h"
 #include "util/arena.h"
 #include "util/bytes.h"
+#include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
@@ -51,14 +53,14 @@ struct hwp_machine {
 
 /* ---- file-name rules (util/map.h) ---- */
 
-bool hwp_map_name__is_identity(const char *f, uint32_t flags)
+bool hwp__map_name_is_identity(const char *f, uint32_t flags)
 {
 	return (flags & HWP_MAP_HUGETLB) || !strcmp(f, "//anon") ||
 	       !strncmp(f, "/dev/zero", 9) || !strncmp(f, "/anon_hugepage", 14) ||
 	       !strncmp(f, "[stack", 6) || !strncmp(f, "/SYSV", 5) || !strcmp(f, "[heap]");
 }
 
-bool hwp_map_name__is_vdso(const char *f)
+bool hwp__map_name_is_vdso(const char *f)
 {
 	return !strcmp(f, "[vdso]");
 }
@@ -85,7 +87,7 @@ static const char *intern(struct hwp_machine *m, const char *s)
 	const char **slot = HWP_VEC_PUSH(m->names, m->names_nr, m->names_cap);
 	if (!slot)
 		return NULL;
-	char *copy = hwp_arena__strndup(&m->arena, s, strlen(s));
+	char *copy = hwp__arena_strndup(&m->arena, s, strlen(s));
 	if (!copy || hwp__hashmap_add(&m->name_map, h, m->names_nr - 1) < 0) {
 		m->names_nr--;
 		return NULL;
@@ -287,8 +289,8 @@ static struct hwp_thread *find_thread(struct hwp_machine *m, int32_t pid, int32_
 
 static struct hwp_thread *thread_oom(const struct hwp_machine *m, int32_t pid, int32_t tid)
 {
-	hwp_set_error(ENOMEM, "maps: out of memory adding thread %d of process %d (%zu threads known)", tid,
-		      pid, m->nthreads);
+	hwp__set_error(ENOMEM, "maps: out of memory adding thread %d of process %d (%zu threads known)", tid,
+		       pid, m->nthreads);
 	return NULL;
 }
 
@@ -395,8 +397,8 @@ int hwp_machine__fork(struct hwp_machine *m, int32_t pid, int32_t tid, int32_t p
 		/* a new process copies its parent's maps; a new thread of the
 		   parent's process already shares them */
 		if (maps__clone(t->maps, parent->maps) < 0)
-			err = hwp_set_error(ENOMEM, "maps: out of memory copying %zu maps of process %d to process %d",
-					    parent->maps->nr, parent->pid, t->pid);
+			err = hwp__set_error(ENOMEM, "maps: out of memory copying %zu maps of process %d to process %d",
+					     parent->maps->nr, parent->pid, t->pid);
 	}
 	free_thread(detached);
 	return err;
@@ -406,7 +408,7 @@ int hwp_machine__fork(struct hwp_machine *m, int32_t pid, int32_t tid, int32_t p
 
 static int map_oom(const char *filename)
 {
-	return hwp_set_error(ENOMEM, "maps: out of memory adding the map of %s", filename);
+	return hwp__set_error(ENOMEM, "maps: out of memory adding the map of %s", filename);
 }
 
 /* machine__process_kernel_mmap_event(), simplified: the kernel image and
@@ -451,8 +453,8 @@ int hwp_machine__mmap(struct hwp_machine *m, const struct hwp_mmap_event *e)
 	struct hwp_thread *t = hwp_machine__findnew_thread(m, e->pid, e->tid);
 	if (!t)
 		return -ENOMEM; /* message set */
-	nm.identity = hwp_map_name__is_identity(nm.filename, nm.flags);
-	if (hwp_map_name__is_vdso(nm.filename))
+	nm.identity = hwp__map_name_is_identity(nm.filename, nm.flags);
+	if (hwp__map_name_is_vdso(nm.filename))
 		nm.pgoff = 0;
 	return maps__insert(t->maps, &nm) < 0 ? map_oom(nm.filename) : 0;
 }
@@ -464,7 +466,7 @@ static const char *record_str(struct hwp_machine *m, const struct hwp_event *ev,
 	size_t n = strnlen(s, ev->size - off);
 	if (n < ev->size - off)
 		return s;
-	char *copy = hwp_arena__strndup(&m->arena, s, n); /* unterminated */
+	char *copy = hwp__arena_strndup(&m->arena, s, n); /* unterminated */
 	return copy;
 }
 
@@ -473,9 +475,9 @@ static int too_short(const struct hwp_event *ev, uint32_t need)
 {
 	const char *name = hwp_record_type__name(ev->type);
 
-	return hwp_set_error(EINVAL, "maps: %s record at offset 0x%llx (record %llu) has %u bytes, fewer than the %u its type needs",
-			     name ? name : "unknown", (unsigned long long)ev->file_offset,
-			     (unsigned long long)ev->index, ev->size, need);
+	return hwp__set_error(EINVAL, "maps: %s record at offset 0x%llx (record %llu) has %u bytes, fewer than the %u its type needs",
+			      name ? name : "unknown", (unsigned long long)ev->file_offset,
+			      (unsigned long long)ev->index, ev->size, need);
 }
 
 static int ksymbol(struct hwp_machine *m, const struct hwp_event *ev)
@@ -603,7 +605,7 @@ size_t hwp_thread__maps(const struct hwp_thread *t, const struct hwp_map **maps)
 	return t->maps->nr;
 }
 
-size_t hwp_machine__kernel_maps(const struct hwp_machine *m, const struct hwp_map **maps)
+size_t hwp__machine_kernel_maps(const struct hwp_machine *m, const struct hwp_map **maps)
 {
 	*maps = m->kmaps.v;
 	return m->kmaps.nr;
@@ -615,7 +617,7 @@ struct hwp_machine *hwp_machine__new(void)
 {
 	struct hwp_machine *m = calloc(1, sizeof(*m));
 	if (!m) {
-		hwp_set_error(ENOMEM, "out of memory making the address spaces");
+		hwp__set_error(ENOMEM, "out of memory making the address spaces");
 		return NULL;
 	}
 	m->kmaps.refcnt = 1;
@@ -633,11 +635,11 @@ void hwp_machine__delete(struct hwp_machine *m)
 	free(m->kmaps.v);
 	free(m->names);
 	hwp__hashmap_free(&m->name_map);
-	hwp_arena__free(&m->arena);
+	hwp__arena_free(&m->arena);
 	free(m);
 }
 
-uint64_t hwp_machine__generation(const struct hwp_machine *m)
+uint64_t hwp__machine_generation(const struct hwp_machine *m)
 {
 	return m->generation;
 }

@@ -24,6 +24,8 @@
 #include "util/hashmap.h"
 #include "util/opts.h"
 #include "util/vec.h"
+#include "symbolize/maps_internal.h"
+#include "util/error.h"
 
 #define KERNEL_NAME "[kernel.kallsyms]"
 
@@ -91,12 +93,12 @@ struct hwp_symbolizer {
 
 static char *arena_strdup(struct hwp_arena *a, const char *s)
 {
-	return hwp_arena__strndup(a, s, strlen(s));
+	return hwp__arena_strndup(a, s, strlen(s));
 }
 
 static bool is_pseudo_name(const char *p)
 {
-	return p[0] == '[' || hwp_map_name__is_identity(p, 0) || !strncmp(p, "/memfd:", 7) ||
+	return p[0] == '[' || hwp__map_name_is_identity(p, 0) || !strncmp(p, "/memfd:", 7) ||
 	       !strcmp(p, "//anon") || !strncmp(p, "[anon", 5);
 }
 
@@ -157,7 +159,7 @@ struct hwp_symbolizer *hwp_symbolizer__new(const struct hwp_symbolizer_opts *opt
 	struct hwp_symbolizer *s = calloc(1, sizeof(*s));
 
 	if (!s) {
-		hwp_set_error(ENOMEM, "out of memory making the symbolizer");
+		hwp__set_error(ENOMEM, "out of memory making the symbolizer");
 		return NULL;
 	}
 	if (HWP_OPTS_LOAD(opts, &s->o, struct hwp_symbolizer_opts)) {
@@ -169,7 +171,7 @@ struct hwp_symbolizer *hwp_symbolizer__new(const struct hwp_symbolizer_opts *opt
 	if ((s->o.symfs && s->o.symfs[0] && !(s->symfs = strdup(s->o.symfs))) ||
 	    (s->o.kallsyms && !(s->kallsyms_path = strdup(s->o.kallsyms))) || setup_dirs(s)) {
 		hwp_symbolizer__delete(s);
-		hwp_set_error(ENOMEM, "out of memory making the symbolizer (symfs, kallsyms and debug directories)");
+		hwp__set_error(ENOMEM, "out of memory making the symbolizer (symfs, kallsyms and debug directories)");
 		return NULL;
 	}
 	/* the caller's strings need not outlive this call */
@@ -187,7 +189,7 @@ void hwp_symbolizer__delete(struct hwp_symbolizer *s)
 		free(s->mods[i].path);
 		free(s->mods[i].key);
 		free(s->mods[i].reason);
-		hwp_elf_module__delete(s->mods[i].elf);
+		hwp__elf_module_delete(s->mods[i].elf);
 	}
 	for (size_t i = 0; i < s->ndirs; i++)
 		free(s->dirs[i]);
@@ -201,8 +203,8 @@ void hwp_symbolizer__delete(struct hwp_symbolizer *s)
 	free(s->symfs);
 	free(s->kallsyms_path);
 	free(s->src.frames);
-	hwp_kallsyms__delete(s->ksyms);
-	hwp_arena__free(&s->arena);
+	hwp__kallsyms_delete(s->ksyms);
+	hwp__arena_free(&s->arena);
 	free(s);
 }
 
@@ -210,7 +212,7 @@ void hwp_symbolizer__delete(struct hwp_symbolizer *s)
 
 static int module_oom(const char *path)
 {
-	return hwp_set_error(ENOMEM, "symbolizer: out of memory registering %s", path);
+	return hwp__set_error(ENOMEM, "symbolizer: out of memory registering %s", path);
 }
 
 static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t *bid,
@@ -226,10 +228,10 @@ static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t
 	if (bid && bid_size) {
 		if (bid_size > HWP_BUILD_ID_MAX)
 			bid_size = HWP_BUILD_ID_MAX;
-		canon = hwp_build_id__canonical_size(bid, bid_size);
+		canon = hwp__build_id_canonical_size(bid, bid_size);
 	}
 	if (canon) {
-		hwp_build_id__hex(bid, canon, hex);
+		hwp__build_id_hex(bid, canon, hex);
 		if (asprintf(&key, "b:%s", hex) < 0)
 			return module_oom(path);
 	} else if (asprintf(&key, "%s:%s", kernel ? "k" : "p", path) < 0) {
@@ -246,8 +248,8 @@ static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t
 	}
 	if (s->nmods == INT32_MAX) {
 		free(key);
-		return hwp_set_error(EOVERFLOW, "symbolizer: cannot register %s: %zu modules already", path,
-				     s->nmods);
+		return hwp__set_error(EOVERFLOW, "symbolizer: cannot register %s: %zu modules already", path,
+				      s->nmods);
 	}
 	m = HWP_VEC_PUSH(s->mods, s->nmods, s->capmods);
 	if (!m || !(m->path = strdup(path)) || hwp__hashmap_add(&s->mod_map, h, s->nmods - 1)) {
@@ -281,9 +283,9 @@ int hwp_symbolizer__module(struct hwp_symbolizer *s, const char *path, const uin
 			   uint8_t build_id_size)
 {
 	if (!s)
-		return hwp_set_error(EINVAL, "symbolizer: none given for module %s", path ? path : "(null)");
+		return hwp__set_error(EINVAL, "symbolizer: none given for module %s", path ? path : "(null)");
 	if (!path || !*path)
-		return hwp_set_error(EINVAL, "symbolizer: module without a path");
+		return hwp__set_error(EINVAL, "symbolizer: module without a path");
 	if (!strcmp(path, KERNEL_NAME))
 		return hwp_symbolizer__kernel_module(s);
 	return find_or_add(s, path, build_id, build_id_size, false);
@@ -294,7 +296,7 @@ int hwp_symbolizer__kernel_module(struct hwp_symbolizer *s)
 	int id;
 
 	if (!s)
-		return hwp_set_error(EINVAL, "symbolizer: none given for the kernel module");
+		return hwp__set_error(EINVAL, "symbolizer: none given for the kernel module");
 	if (s->kernel_id >= 0)
 		return s->kernel_id;
 	id = find_or_add(s, KERNEL_NAME, NULL, 0, true);
@@ -313,17 +315,17 @@ int hwp_symbolizer__set_kernel_build_id(struct hwp_symbolizer *s, const uint8_t 
 		return id;
 	m = &s->mods[id];
 	if (m->state != M_NEW)
-		return hwp_set_error(EBUSY, "symbolizer: kernel build-id set after first lookup");
+		return hwp__set_error(EBUSY, "symbolizer: kernel build-id set after first lookup");
 	if (build_id_size > HWP_BUILD_ID_MAX)
 		build_id_size = HWP_BUILD_ID_MAX;
-	if (!build_id || !hwp_build_id__canonical_size(build_id, build_id_size)) {
+	if (!build_id || !hwp__build_id_canonical_size(build_id, build_id_size)) {
 		m->bid_size = 0;
 		m->bid_hex[0] = 0;
 		return 0;
 	}
 	memcpy(m->bid, build_id, build_id_size);
 	m->bid_size = build_id_size;
-	hwp_build_id__hex(build_id, hwp_build_id__canonical_size(build_id, build_id_size),
+	hwp__build_id_hex(build_id, hwp__build_id_canonical_size(build_id, build_id_size),
 			  m->bid_hex);
 	return 0;
 }
@@ -339,10 +341,10 @@ static struct module *get_module(const struct hwp_symbolizer *s, int module)
 static void no_module(const struct hwp_symbolizer *s, int module)
 {
 	if (!s)
-		hwp_set_error(EINVAL, "symbolizer: none given (module id %d)", module);
+		hwp__set_error(EINVAL, "symbolizer: none given (module id %d)", module);
 	else
-		hwp_set_error(EINVAL, "symbolizer: module id %d is not registered (%zu modules)", module,
-			      s->nmods);
+		hwp__set_error(EINVAL, "symbolizer: module id %d is not registered (%zu modules)", module,
+			       s->nmods);
 }
 
 const char *hwp_symbolizer__module_name(const struct hwp_symbolizer *s, int module)
@@ -394,7 +396,7 @@ static void fail(struct module *m, int err, enum hwp_missing_kind kind, const ch
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	hwp_log(HWP_LOG_INFO, "%s: no symbols: %s", m->path, buf);
+	hwp__log(HWP_LOG_INFO, "%s: no symbols: %s", m->path, buf);
 	free(m->reason);
 	m->reason = strdup(buf);
 	m->state = M_FAILED;
@@ -422,29 +424,29 @@ static void load_kernel(struct hwp_symbolizer *s, struct module *m)
 	if (m->bid_size) {
 		strcpy(hexes[nhex++], m->bid_hex);
 		if (strlen(m->bid_hex) != 2u * m->bid_size)
-			hwp_build_id__hex(m->bid, m->bid_size, hexes[nhex++]);
+			hwp__build_id_hex(m->bid, m->bid_size, hexes[nhex++]);
 	}
 	for (size_t d = 0; d < s->ndirs; d++) {
 		for (int h = 0; h < nhex; h++) {
 			snprintf(path, sizeof(path), "%s/" KERNEL_NAME "/%s/kallsyms", s->dirs[d],
 				 hexes[h]);
-			if (hwp_kallsyms__load(path, &s->ksyms, reason, sizeof(reason)) == 0)
+			if (hwp__kallsyms_load(path, &s->ksyms, reason, sizeof(reason)) == 0)
 				goto ok;
 			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/kallsyms", s->dirs[d],
 				 hexes[h], hexes[h] + 2);
-			if (hwp_kallsyms__load(path, &s->ksyms, reason, sizeof(reason)) == 0)
+			if (hwp__kallsyms_load(path, &s->ksyms, reason, sizeof(reason)) == 0)
 				goto ok;
 		}
 	}
 	if (s->o.kallsyms) {
 		snprintf(path, sizeof(path), "%s", s->o.kallsyms);
-		err = hwp_kallsyms__load(s->o.kallsyms, &s->ksyms, reason, sizeof(reason));
+		err = hwp__kallsyms_load(s->o.kallsyms, &s->ksyms, reason, sizeof(reason));
 	} else {
-		nrun = hwp_kallsyms__running_build_id(running);
-		if (m->bid_size && nrun && !hwp_build_id__equal(running, nrun, m->bid, m->bid_size)) {
+		nrun = hwp__kallsyms_running_build_id(running);
+		if (m->bid_size && nrun && !hwp__build_id_equal(running, nrun, m->bid, m->bid_size)) {
 			char hex[2 * HWP_BUILD_ID_MAX + 1];
 
-			hwp_build_id__hex(running, nrun, hex);
+			hwp__build_id_hex(running, nrun, hex);
 			fail(m, -ESTALE, HWP_MISSING_STALE,
 			     "recorded on another kernel (build-id %s, running %s): copy that "
 			     "machine's /proc/kallsyms to ~/.debug/" KERNEL_NAME "/%s/kallsyms",
@@ -452,14 +454,14 @@ static void load_kernel(struct hwp_symbolizer *s, struct module *m)
 			return;
 		}
 		snprintf(path, sizeof(path), "/proc/kallsyms");
-		err = hwp_kallsyms__load(path, &s->ksyms, reason, sizeof(reason));
+		err = hwp__kallsyms_load(path, &s->ksyms, reason, sizeof(reason));
 	}
 	if (err) {
 		fail(m, err, HWP_MISSING_KERNEL, "%s", reason);
 		return;
 	}
 ok:
-	hwp_log(HWP_LOG_INFO, KERNEL_NAME ": symbols from %s", path);
+	hwp__log(HWP_LOG_INFO, KERNEL_NAME ": symbols from %s", path);
 	m->state = M_OK;
 	s->st.modules_loaded++;
 }
@@ -481,7 +483,7 @@ static void load_module(struct hwp_symbolizer *s, struct module *m)
 		fail(m, -ENOENT, HWP_MISSING_BINARY, "not a file");
 		return;
 	}
-	err = hwp_module_files__find(&ctx, m->path, m->bid_size ? m->bid : NULL, m->bid_size, &f);
+	err = hwp__module_files_find(&ctx, m->path, m->bid_size ? m->bid : NULL, m->bid_size, &f);
 	if (err) {
 		fail(m, err, HWP_MISSING_BINARY, "%s", strerror(-err));
 		return;
@@ -499,14 +501,14 @@ static void load_module(struct hwp_symbolizer *s, struct module *m)
 		fail(m, -ENOENT, HWP_MISSING_BINARY, "%s", f.reason);
 		return;
 	}
-	hwp_build_id__hex(f.build_id, f.build_id_size, m->file_bid_hex);
-	hwp_log(HWP_LOG_INFO, "%s: symbols from %s%s%s", m->path, f.elf_path ? f.elf_path : f.debug_path,
-		f.debug_path && f.elf_path ? ", debug info from " : "",
-		f.debug_path && f.elf_path ? f.debug_path : "");
-	err = hwp_elf_module__new(&f, &ctx,
+	hwp__build_id_hex(f.build_id, f.build_id_size, m->file_bid_hex);
+	hwp__log(HWP_LOG_INFO, "%s: symbols from %s%s%s", m->path, f.elf_path ? f.elf_path : f.debug_path,
+		 f.debug_path && f.elf_path ? ", debug info from " : "",
+		 f.debug_path && f.elf_path ? f.debug_path : "");
+	err = hwp__elf_module_new(&f, &ctx,
 				  (s->o.all_plt ? HWP_ELF_ALL_PLT : 0) | (s->o.no_demangle ? 0 : HWP_ELF_DEMANGLE),
 				  &m->elf, reason, sizeof(reason));
-	hwp_module_files__release(&f);
+	hwp__module_files_release(&f);
 	if (err) {
 		fail(m, err, err == -ENOTSUP ? HWP_MISSING_UNSUPPORTED : HWP_MISSING_BINARY, "%s",
 		     reason);
@@ -514,11 +516,11 @@ static void load_module(struct hwp_symbolizer *s, struct module *m)
 	}
 	m->state = M_OK;
 	s->st.modules_loaded++;
-	if (!hwp_elf_module__has_dwarf(m->elf)) {
+	if (!hwp__elf_module_has_dwarf(m->elf)) {
 		m->no_debug = true;
 		m->kind = HWP_MISSING_DEBUG_INFO;
 		free(m->reason);
-		m->reason = strdup(hwp_elf_module__has_symtab(m->elf)
+		m->reason = strdup(hwp__elf_module_has_symtab(m->elf)
 					   ? "no debug info"
 					   : "no debug info, and stripped (exported symbols only)");
 	}
@@ -538,7 +540,7 @@ static struct module *loaded(struct hwp_symbolizer *s, int module, int *err)
 	if (m->state == M_FAILED) {
 		int e = m->err < 0 ? -m->err : EIO;
 
-		*err = hwp_set_error(e, "%s: %s", m->path, m->reason ? m->reason : strerror(e));
+		*err = hwp__set_error(e, "%s: %s", m->path, m->reason ? m->reason : strerror(e));
 		return NULL;
 	}
 	return m;
@@ -552,11 +554,11 @@ const char *hwp_symbolizer__module_file(struct hwp_symbolizer *s, int module)
 	if (!m)
 		return NULL;
 	if (m->kernel) {
-		hwp_set_error(ENOENT, "%s: the kernel has no ELF file here (its symbols come from kallsyms)",
-			      m->path);
+		hwp__set_error(ENOENT, "%s: the kernel has no ELF file here (its symbols come from kallsyms)",
+			       m->path);
 		return NULL;
 	}
-	return hwp_elf_module__path(m->elf);
+	return hwp__elf_module_path(m->elf);
 }
 
 int hwp_symbolizer__module_vaddr(struct hwp_symbolizer *s, int module, uint64_t offset,
@@ -570,9 +572,9 @@ int hwp_symbolizer__module_vaddr(struct hwp_symbolizer *s, int module, uint64_t 
 		return err;
 	if (m->kernel)
 		return 0;
-	if (!hwp_elf_module__offset_to_vaddr(m->elf, offset, vaddr))
-		return hwp_set_error(ERANGE, "%s: file offset 0x%" PRIx64 " is outside every loadable segment",
-				     m->path, offset);
+	if (!hwp__elf_module_offset_to_vaddr(m->elf, offset, vaddr))
+		return hwp__set_error(ERANGE, "%s: file offset 0x%" PRIx64 " is outside every loadable segment",
+				      m->path, offset);
 	return 0;
 }
 
@@ -581,7 +583,7 @@ int hwp_symbolizer__module_vaddr(struct hwp_symbolizer *s, int module, uint64_t 
 /* RAW demangled in FORM, copied into the arena; RAW when it does not demangle. */
 static const char *demangle_copy(struct hwp_symbolizer *s, const char *raw, enum hwp_demangle_form form)
 {
-	char *d = hwp_demangle(raw, form);
+	char *d = hwp__demangle(raw, form);
 	const char *res = d ? arena_strdup(&s->arena, d) : NULL;
 
 	free(d);
@@ -596,7 +598,7 @@ static void demangled(struct hwp_symbolizer *s, const char *raw, const char **na
 	uint32_t i;
 
 	*name = *full = raw;
-	if (!raw || s->o.no_demangle || !hwp_demangle__is_mangled(raw))
+	if (!raw || s->o.no_demangle || !hwp__demangle_is_mangled(raw))
 		return;
 	uint64_t h = hwp__hash64((uintptr_t)raw);
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&s->dem_map, h);
@@ -683,9 +685,9 @@ static int resolve_elf(struct hwp_symbolizer *s, struct module *m, uint64_t offs
 	struct hwp_src_result *r = &s->src;
 	int ret;
 
-	hwp_elf_module__offset_to_vaddr(m->elf, offset, &out->vaddr);
-	fill_symbol(s, hwp_elf_module__find_symbol(m->elf, out->vaddr), out->vaddr, false, out);
-	ret = hwp_elf_module__source(m->elf, out->vaddr, !s->o.no_inline, r);
+	hwp__elf_module_offset_to_vaddr(m->elf, offset, &out->vaddr);
+	fill_symbol(s, hwp__elf_module_find_symbol(m->elf, out->vaddr), out->vaddr, false, out);
+	ret = hwp__elf_module_source(m->elf, out->vaddr, !s->o.no_inline, r);
 	if (ret < 0)
 		return ret;
 	if (ret == 0)
@@ -693,7 +695,7 @@ static int resolve_elf(struct hwp_symbolizer *s, struct module *m, uint64_t offs
 	out->file = r->file;
 	out->line = r->line;
 	if (r->n) {
-		struct hwp_inline_frame *v = hwp_arena__alloc(&s->arena, r->n * sizeof(*v));
+		struct hwp_inline_frame *v = hwp__arena_alloc(&s->arena, r->n * sizeof(*v));
 
 		if (!v)
 			return -ENOMEM;
@@ -719,8 +721,8 @@ int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset
 
 	memset(out, 0, sizeof(*out));
 	if (!s)
-		return hwp_set_error(EINVAL, "symbolizer: none given (module id %d, offset 0x%" PRIx64 ")",
-				     module, offset);
+		return hwp__set_error(EINVAL, "symbolizer: none given (module id %d, offset 0x%" PRIx64 ")",
+				      module, offset);
 	s->st.lookups++;
 	m = loaded(s, module, &err);
 	if (!m)
@@ -733,14 +735,14 @@ int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset
 	}
 	if (m->kernel) {
 		out->vaddr = offset;
-		fill_symbol(s, hwp_kallsyms__find(s->ksyms, offset), offset, true, out);
+		fill_symbol(s, hwp__kallsyms_find(s->ksyms, offset), offset, true, out);
 	} else if ((err = resolve_elf(s, m, offset, out))) {
 		memset(out, 0, sizeof(*out));
-		return hwp_set_error(-err, "%s: symbolizing 0x%" PRIx64 ": %s", m->path, offset,
-				     strerror(-err));
+		return hwp__set_error(-err, "%s: symbolizing 0x%" PRIx64 ": %s", m->path, offset,
+				      strerror(-err));
 	}
 	if ((err = cache_insert(s, module, offset, out)))
-		return hwp_set_error(-err, "symbolizer: out of memory caching %s+0x%" PRIx64, m->path, offset);
+		return hwp__set_error(-err, "symbolizer: out of memory caching %s+0x%" PRIx64, m->path, offset);
 	s->st.resolved++;
 	return 0;
 }

@@ -8,7 +8,7 @@
 #include "symbolize/demangle.h"
 #include "symbolize/symtab.h"
 
-int hwp_symtab__add(struct hwp_symtab *t, uint64_t start, uint64_t size, const char *name,
+int hwp__symtab_add(struct hwp_symtab *t, uint64_t start, uint64_t size, const char *name,
 		    uint8_t bind, uint8_t flags)
 {
 	if (t->n >= INT32_MAX)
@@ -22,7 +22,7 @@ int hwp_symtab__add(struct hwp_symtab *t, uint64_t start, uint64_t size, const c
 		t->v = v;
 		t->cap = cap;
 	}
-	if (t->tree_mode && hwp_symtree__reserve(&t->tree, t->n + 1))
+	if (t->tree_mode && hwp__symtree_reserve(&t->tree, t->n + 1))
 		return -ENOMEM;
 	t->v[t->n] = (struct hwp_sym){ .start = start,
 				       .end = start + size < start ? UINT64_MAX : start + size,
@@ -31,7 +31,7 @@ int hwp_symtab__add(struct hwp_symtab *t, uint64_t start, uint64_t size, const c
 				       .flags = flags,
 				       .seq = (uint32_t)t->n };
 	if (t->tree_mode)
-		hwp_symtree__insert(&t->tree, t->v, (int32_t)t->n);
+		hwp__symtree_insert(&t->tree, t->v, (int32_t)t->n);
 	t->n++;
 	return 0;
 }
@@ -49,7 +49,7 @@ static size_t leading_underscores(const char *s)
    NAME itself; else malloc'd. */
 static char *compared_name(const char *name, bool demangle)
 {
-	return demangle && hwp_demangle__is_mangled(name) ? hwp_demangle(name, HWP_DEMANGLE_NAME) : NULL;
+	return demangle && hwp__demangle_is_mangled(name) ? hwp__demangle(name, HWP_DEMANGLE_NAME) : NULL;
 }
 
 static int better_by_names(const char *an, const char *bn)
@@ -172,23 +172,23 @@ static int build_tree(struct hwp_symtab *t, const int32_t *lost, size_t nlost)
 
 	if (!by_seq)
 		return -ENOMEM;
-	hwp_symtree__init(&t->tree);
-	if ((err = hwp_symtree__reserve(&t->tree, t->n))) {
+	hwp__symtree_init(&t->tree);
+	if ((err = hwp__symtree_reserve(&t->tree, t->n))) {
 		free(by_seq);
 		return err;
 	}
 	for (size_t i = 0; i < t->n; i++)
 		by_seq[t->v[i].seq] = (int32_t)i;
 	for (size_t k = 0; k < t->n; k++)
-		hwp_symtree__insert(&t->tree, t->v, by_seq[k]);
+		hwp__symtree_insert(&t->tree, t->v, by_seq[k]);
 	for (size_t k = 0; k < nlost; k++)
-		hwp_symtree__erase(&t->tree, lost[k]);
+		hwp__symtree_erase(&t->tree, lost[k]);
 	free(by_seq);
 	t->tree_mode = true;
 	return 0;
 }
 
-int hwp_symtab__finish(struct hwp_symtab *t, enum hwp_symtab_mode mode)
+int hwp__symtab_finish(struct hwp_symtab *t, enum hwp_symtab_mode mode)
 {
 	bool *dead;
 	int32_t *lost = NULL;
@@ -229,12 +229,12 @@ int hwp_symtab__finish(struct hwp_symtab *t, enum hwp_symtab_mode mode)
 	return err;
 }
 
-struct hwp_sym *hwp_symtab__find(const struct hwp_symtab *t, uint64_t addr)
+struct hwp_sym *hwp__symtab_find(const struct hwp_symtab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->n;
 
 	if (t->tree_mode) {
-		int32_t i = hwp_symtree__find(&t->tree, t->v, addr);
+		int32_t i = hwp__symtree_find(&t->tree, t->v, addr);
 
 		return i < 0 ? NULL : &t->v[i];
 	}
@@ -258,10 +258,10 @@ struct hwp_sym *hwp_symtab__find(const struct hwp_symtab *t, uint64_t addr)
 	return NULL;
 }
 
-void hwp_symtab__free(struct hwp_symtab *t)
+void hwp__symtab_free(struct hwp_symtab *t)
 {
 	free(t->v);
 	free(t->max_end);
-	hwp_symtree__free(&t->tree);
+	hwp__symtree_free(&t->tree);
 	memset(t, 0, sizeof(*t));
 }

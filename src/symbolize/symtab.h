@@ -38,7 +38,7 @@ struct hwp_sym {
 	const char *demangled_full; /* with parameters; as lazily */
 	uint8_t bind;          /* HWP_SYM_* */
 	uint8_t flags;         /* HWP_SYMF_* */
-	uint32_t seq;          /* order of hwp_symtab__add: perf's insertion order */
+	uint32_t seq;          /* order of hwp__symtab_add: perf's insertion order */
 };
 
 enum hwp_symtab_mode {
@@ -61,11 +61,11 @@ struct hwp_symtab {
 /* Returns 0 or -ENOMEM. SIZE 0: unknown size. After a HWP_SYMTAB_PERF_TREE
    finish the symbol goes straight into the tree, as perf adds its PLT
    symbols after fixing the others (no end fixing, no duplicate check). */
-int hwp_symtab__add(struct hwp_symtab *t, uint64_t start, uint64_t size, const char *name,
+int hwp__symtab_add(struct hwp_symtab *t, uint64_t start, uint64_t size, const char *name,
 		    uint8_t bind, uint8_t flags);
 /* Sort, fix the ends, drop duplicates (the order depends on MODE). Once. */
-int hwp_symtab__finish(struct hwp_symtab *t, enum hwp_symtab_mode mode);
-struct hwp_sym *hwp_symtab__find(const struct hwp_symtab *t, uint64_t addr);
-void hwp_symtab__free(struct hwp_symtab *t);
+int hwp__symtab_finish(struct hwp_symtab *t, enum hwp_symtab_mode mode);
+struct hwp_sym *hwp__symtab_find(const struct hwp_symtab *t, uint64_t addr);
+void hwp__symtab_free(struct hwp_symtab *t);
 
 #endif

@@ -8,14 +8,14 @@
 
 #define NIL (-1)
 
-void hwp_symtree__init(struct hwp_symtree *t)
+void hwp__symtree_init(struct hwp_symtree *t)
 {
 	t->n = NULL;
 	t->cap = 0;
 	t->root = NIL;
 }
 
-int hwp_symtree__reserve(struct hwp_symtree *t, size_t n)
+int hwp__symtree_reserve(struct hwp_symtree *t, size_t n)
 {
 	struct hwp_symtree_node *v;
 	size_t cap;
@@ -78,7 +78,7 @@ static void rotate_right(struct hwp_symtree *t, int32_t x)
 	t->n[x].parent = y;
 }
 
-void hwp_symtree__insert(struct hwp_symtree *t, const struct hwp_sym *v, int32_t i)
+void hwp__symtree_insert(struct hwp_symtree *t, const struct hwp_sym *v, int32_t i)
 {
 	int32_t parent = NIL, cur = t->root, x = i;
 	bool left = false;
@@ -199,7 +199,7 @@ static void erase_fixup(struct hwp_symtree *t, int32_t x, int32_t parent)
 		t->n[x].red = false;
 }
 
-void hwp_symtree__erase(struct hwp_symtree *t, int32_t z)
+void hwp__symtree_erase(struct hwp_symtree *t, int32_t z)
 {
 	struct hwp_symtree_node *zn = &t->n[z];
 	int32_t x, xparent;
@@ -237,7 +237,7 @@ void hwp_symtree__erase(struct hwp_symtree *t, int32_t z)
 		erase_fixup(t, x, xparent);
 }
 
-int32_t hwp_symtree__find(const struct hwp_symtree *t, const struct hwp_sym *v, uint64_t addr)
+int32_t hwp__symtree_find(const struct hwp_symtree *t, const struct hwp_sym *v, uint64_t addr)
 {
 	int32_t cur = t->root;
 
@@ -254,8 +254,8 @@ int32_t hwp_symtree__find(const struct hwp_symtree *t, const struct hwp_sym *v, 
 	return NIL;
 }
 
-void hwp_symtree__free(struct hwp_symtree *t)
+void hwp__symtree_free(struct hwp_symtree *t)
 {
 	free(t->n);
-	hwp_symtree__init(t);
+	hwp__symtree_init(t);
 }

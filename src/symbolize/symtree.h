@@ -30,16 +30,16 @@ struct hwp_symtree {
 	int32_t root; /* -1: empty */
 };
 
-void hwp_symtree__init(struct hwp_symtree *t);
+void hwp__symtree_init(struct hwp_symtree *t);
 /* Room for nodes 0..N-1. Returns 0 or -ENOMEM. */
-int hwp_symtree__reserve(struct hwp_symtree *t, size_t n);
+int hwp__symtree_reserve(struct hwp_symtree *t, size_t n);
 /* Inserts symbol I (room reserved) as perf's __symbols__insert does: keyed
    by V[I].start, an equal start goes to the right. */
-void hwp_symtree__insert(struct hwp_symtree *t, const struct hwp_sym *v, int32_t i);
-void hwp_symtree__erase(struct hwp_symtree *t, int32_t i);
+void hwp__symtree_insert(struct hwp_symtree *t, const struct hwp_sym *v, int32_t i);
+void hwp__symtree_erase(struct hwp_symtree *t, int32_t i);
 /* perf's symbols__find: the first symbol on the search path holding ADDR in
    [start, end] (end itself only for a zero-size symbol); -1 if none. */
-int32_t hwp_symtree__find(const struct hwp_symtree *t, const struct hwp_sym *v, uint64_t addr);
-void hwp_symtree__free(struct hwp_symtree *t);
+int32_t hwp__symtree_find(const struct hwp_symtree *t, const struct hwp_sym *v, uint64_t addr);
+void hwp__symtree_free(struct hwp_symtree *t);
 
 #endif

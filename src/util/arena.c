@@ -12,7 +12,7 @@ struct hwp_arena_chunk {
 	_Alignas(8) unsigned char mem[];
 };
 
-void *hwp_arena__alloc(struct hwp_arena *a, size_t n)
+void *hwp__arena_alloc(struct hwp_arena *a, size_t n)
 {
 	struct hwp_arena_chunk *c = a->head;
 	size_t need = (n + 7) & ~(size_t)7;
@@ -34,17 +34,17 @@ void *hwp_arena__alloc(struct hwp_arena *a, size_t n)
 	return p;
 }
 
-char *hwp_arena__strndup(struct hwp_arena *a, const void *s, size_t n)
+char *hwp__arena_strndup(struct hwp_arena *a, const void *s, size_t n)
 {
 	size_t len = strnlen(s, n);
-	char *p = hwp_arena__alloc(a, len + 1);
+	char *p = hwp__arena_alloc(a, len + 1);
 
 	if (p)
 		memcpy(p, s, len);
 	return p;
 }
 
-void hwp_arena__free(struct hwp_arena *a)
+void hwp__arena_free(struct hwp_arena *a)
 {
 	struct hwp_arena_chunk *c = a->head;
 

@@ -10,9 +10,9 @@ struct hwp_arena {
 	struct hwp_arena_chunk *head;
 };
 
-void *hwp_arena__alloc(struct hwp_arena *a, size_t n); /* zeroed, 8-aligned; NULL on OOM */
+void *hwp__arena_alloc(struct hwp_arena *a, size_t n); /* zeroed, 8-aligned; NULL on OOM */
 /* Copies at most N bytes of S, stopping at NUL, and terminates. */
-char *hwp_arena__strndup(struct hwp_arena *a, const void *s, size_t n);
-void hwp_arena__free(struct hwp_arena *a);
+char *hwp__arena_strndup(struct hwp_arena *a, const void *s, size_t n);
+void hwp__arena_free(struct hwp_arena *a);
 
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hwprof/hwprof.h"
+#include "util/error.h"
 
 static _Thread_local char last_error[512];
 static hwp_log_fn log_fn;
@@ -25,7 +26,7 @@ const char *hwp_strerror(int err)
 	return strerror(err < 0 ? -err : err);
 }
 
-int hwp_set_error(int err_code, const char *fmt, ...)
+int hwp__set_error(int err_code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -36,7 +37,7 @@ int hwp_set_error(int err_code, const char *fmt, ...)
 	return -err_code;
 }
 
-void hwp_clear_error(void)
+void hwp__clear_error(void)
 {
 	last_error[0] = 0;
 }
@@ -47,7 +48,7 @@ void hwp_set_log(hwp_log_fn fn, void *ctx)
 	log_ctx = ctx;
 }
 
-void hwp_log(enum hwp_log_level level, const char *fmt, ...)
+void hwp__log(enum hwp_log_level level, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;

@@ -16,9 +16,9 @@
 #include "hwprof/file_stats.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_data.h"
-#include "hwprof/outbuf.h"
-#include "hwprof/perf_script.h"
-#include "hwprof/sample_json.h"
+#include "output/outbuf.h"
+#include "output/perf_script.h"
+#include "output/sample_json.h"
 
 #define FUZZ_NAME "fuzz.data"
 

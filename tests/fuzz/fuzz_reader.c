@@ -41,7 +41,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	devnull = fopen("/dev/null", "w");
-	if (!devnull || hwp_outbuf__init(&out, devnull) < 0 || !(json = hwp_json_writer__new(&out)))
+	if (!devnull || hwp__outbuf_init(&out, devnull) < 0 || !(json = hwp__json_writer_new(&out)))
 		abort();
 	hwp_set_log(note, NULL);
 	return 0;
@@ -188,13 +188,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (t && hwp_timing__add(t, &ev, th) < 0)
 			abort(); /* only out of memory */
-		hwp_perf_script__sample_in(&out, &ev, any_callchain(r), th);
-		hwp_perf_script__sample(&out, &ev, false);
-		hwp_sample_json__write(json, &ev);
+		hwp__perf_script_sample_in(&out, &ev, any_callchain(r), th);
+		hwp__perf_script_sample(&out, &ev, false);
+		hwp__sample_json_write(json, &ev);
 	}
 	if (rc < 0)
 		fz_check_error(rc);
-	hwp_outbuf__flush(&out);
+	hwp__outbuf_flush(&out);
 	/* the ranges' decoding check (module files are mostly missing: kept) */
 	if (c && hwp_branch_collector__check_ranges(c) < 0)
 		abort(); /* only out of memory */

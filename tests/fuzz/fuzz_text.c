@@ -12,6 +12,7 @@
 #include "format/reader_internal.h"
 #include "format/text_input.h"
 #include "util/bytes.h"
+#include "util/error.h"
 
 static FILE *devnull;
 static struct hwp_outbuf out;
@@ -25,7 +26,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	devnull = fopen("/dev/null", "w");
-	if (!devnull || hwp_outbuf__init(&out, devnull) < 0 || !(json = hwp_json_writer__new(&out)))
+	if (!devnull || hwp__outbuf_init(&out, devnull) < 0 || !(json = hwp__json_writer_new(&out)))
 		abort();
 	return 0;
 }
@@ -42,7 +43,7 @@ static void check_text_error(int rc)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	/* 1. The text reader alone. */
-	struct hwp_text_input *t = hwp_text_input__new(data, size, FUZZ_NAME);
+	struct hwp_text_input *t = hwp__text_input_new(data, size, FUZZ_NAME);
 	const uint8_t *rec;
 	uint32_t rsize;
 	uint64_t off;
@@ -50,8 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!t)
 		abort(); /* only fails on out of memory */
-	const struct hwp_attr *attr = hwp_text_input__attr(t);
-	while ((rc = hwp_text_input__next(t, &rec, &rsize, &off)) > 0) {
+	const struct hwp_attr *attr = hwp__text_input_attr(t);
+	while ((rc = hwp__text_input_next(t, &rec, &rsize, &off)) > 0) {
 		if (rsize < 8 || rsize % 8 || rsize > 65535 || ld16(rec + 6) != rsize || off > size)
 			abort();
 		fz_bytes(rec, rsize);
@@ -59,7 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			struct hwp_sample s;
 			struct hwp_branch_entry e;
 
-			hwp_clear_error();
+			hwp__clear_error();
 			if (hwp__parse_sample(NULL, attr, rec, rsize, &s, off, 0) != 0) {
 				fprintf(stderr, "fuzz: synthesized sample does not parse: %s\n", hwp_errmsg());
 				abort();
@@ -74,13 +75,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (rc < 0) {
 		check_text_error(rc);
-		if (hwp_text_input__next(t, &rec, &rsize, &off) != rc)
+		if (hwp__text_input_next(t, &rec, &rsize, &off) != rc)
 			abort(); /* errors are sticky */
 	}
-	hwp_text_input__delete(t);
+	hwp__text_input_delete(t);
 
 	/* 2. Through the reader and the printer, as `hwprof script` reads text. */
-	if (!hwp_text_input__looks_like(data, size))
+	if (!hwp__text_input_looks_like(data, size))
 		return 0;
 	struct hwp_reader *r = hwp_reader__open_mem(data, size, FUZZ_NAME, NULL);
 	if (!r) {
@@ -97,13 +98,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	while ((rc = hwp_ordered__next(q, &ev)) > 0) {
 		fz_event(&ev);
 		if (ev.type == HWP_RECORD_SAMPLE && ev.evsel) {
-			hwp_perf_script__sample(&out, &ev, cc);
-			hwp_sample_json__write(json, &ev);
+			hwp__perf_script_sample(&out, &ev, cc);
+			hwp__sample_json_write(json, &ev);
 		}
 	}
 	if (rc < 0)
 		check_text_error(rc);
-	hwp_outbuf__flush(&out);
+	hwp__outbuf_flush(&out);
 	hwp_ordered__delete(q);
 	hwp_reader__delete(r);
 	return 0;

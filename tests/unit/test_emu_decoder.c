@@ -79,7 +79,7 @@ static void test_encodings(void)
 
 	for (size_t i = 0; i < sizeof(encs) / sizeof(encs[0]); i++) {
 		uint64_t target = 1;
-		unsigned k = hwp_emu_classify(encs[i].bytes, encs[i].len, pc, &target);
+		unsigned k = hwp__emu_classify(encs[i].bytes, encs[i].len, pc, &target);
 
 		if (k != encs[i].kind) {
 			fprintf(stderr, "%s: kind %u, want %u\n", encs[i].what, k, encs[i].kind);
@@ -218,7 +218,7 @@ static void test_against_capstone(void)
 			continue; /* skipped data */
 		n++;
 		want = capstone_kind(cs, in, &want_t);
-		got = hwp_emu_classify(in->bytes, in->size, in->address, &got_t);
+		got = hwp__emu_classify(in->bytes, in->size, in->address, &got_t);
 		if (want != HWP_EMU_K_NONE)
 			branches++;
 		if (want != HWP_EMU_K_COND && want != HWP_EMU_K_JMP && want != HWP_EMU_K_CALL)

@@ -8,22 +8,23 @@
 
 #include "hwprof/branch_collect.h"
 #include "hwprof/branch_report.h"
-#include "hwprof/json.h"
 #include "hwprof/maps.h"
 #include "hwprof/mispredicts.h"
-#include "hwprof/outbuf.h"
 #include "hwprof/perf_data.h"
 #include "hwprof/session.h"
 #include "hwprof/symbolize.h"
 #include "hwprof/table.h"
+#include "output/json.h"
+#include "output/outbuf.h"
 #include "testlib.h"
+#include "util/error.h"
 
 /* A pipe-mode perf.data header and nothing else: an empty, valid recording. */
 static const uint8_t pipe_header[16] = { 'P', 'E', 'R', 'F', 'I', 'L', 'E', '2', 16 };
 
 static void sentinel(void)
 {
-	hwp_set_error(EIO, "sentinel");
+	hwp__set_error(EIO, "sentinel");
 }
 
 /* The message replaced the sentinel and contains WANT (and WANT2 unless NULL). */
@@ -387,19 +388,19 @@ static void json_left_open(void)
 	struct hwp_outbuf o;
 	struct hwp_json_writer *j;
 
-	CHECK(hwp_outbuf__init(&o, stdout) == 0);
-	j = hwp_json_writer__new(&o);
+	CHECK(hwp__outbuf_init(&o, stdout) == 0);
+	j = hwp__json_writer_new(&o);
 	CHECK(j != NULL);
 	if (j) {
-		hwp_json_writer__begin_array(j);
+		hwp__json_writer_begin_array(j);
 		sentinel();
-		CHECK(hwp_json_writer__finish(j) == -EINVAL);
+		CHECK(hwp__json_writer_finish(j) == -EINVAL);
 		CHECK_MSG("left open");
 	}
-	hwp_json_writer__delete(j);
+	hwp__json_writer_delete(j);
 	o.len = 0; /* write nothing */
-	hwp_outbuf__finish(&o);
-	CHECK_NULL(hwp_json_writer__new(NULL), EINVAL, "no output", NULL);
+	hwp__outbuf_finish(&o);
+	CHECK_NULL(hwp__json_writer_new(NULL), EINVAL, "no output", NULL);
 }
 
 static void outbuf_write_error(void)
@@ -409,10 +410,10 @@ static void outbuf_write_error(void)
 
 	if (!fp)
 		SKIP("no /dev/full");
-	CHECK(hwp_outbuf__init(&o, fp) == 0);
-	hwp_outbuf__puts(&o, "no room for this\n");
+	CHECK(hwp__outbuf_init(&o, fp) == 0);
+	hwp__outbuf_puts(&o, "no room for this\n");
 	sentinel();
-	CHECK(hwp_outbuf__finish(&o) == -ENOSPC);
+	CHECK(hwp__outbuf_finish(&o) == -ENOSPC);
 	CHECK_MSG2("writing the output", strerror(ENOSPC));
 	fclose(fp);
 }

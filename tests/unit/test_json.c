@@ -4,7 +4,7 @@
 #include <stdint.h>
 
 #include "hwprof/hwprof.h"
-#include "hwprof/json.h"
+#include "output/json.h"
 #include "testlib.h"
 
 static char *mem;
@@ -15,7 +15,7 @@ static struct hwp_outbuf ob;
 static void start(void)
 {
 	memfp = tmpfile();
-	hwp_outbuf__init(&ob, memfp);
+	hwp__outbuf_init(&ob, memfp);
 }
 
 /* What was written, NUL-terminated (the caller frees it). */
@@ -23,7 +23,7 @@ static const char *text(void)
 {
 	long n;
 
-	hwp_outbuf__finish(&ob);
+	hwp__outbuf_finish(&ob);
 	n = lseek(fileno(memfp), 0, SEEK_END);
 	mem = calloc(1, (size_t)(n > 0 ? n : 0) + 1);
 	if (n > 0 && pread(fileno(memfp), mem, (size_t)n, 0) != n)
@@ -35,7 +35,7 @@ static const char *text(void)
 static void quote_is(const char *in, size_t len, const char *want)
 {
 	start();
-	hwp_json_quote_len(&ob, in, len);
+	hwp__json_quote_len(&ob, in, len);
 	const char *got = text();
 	if (strcmp(got, want)) {
 		fprintf(stderr, "quote: got [%s] want [%s]\n", got, want);
@@ -79,9 +79,9 @@ static void invalid_utf8_becomes_fffd(void)
 #undef R
 	/* NUL-terminated form; NULL is null */
 	start();
-	hwp_json_quote(&ob, "ok");
-	hwp_outbuf__putc(&ob, ' ');
-	hwp_json_quote(&ob, NULL);
+	hwp__json_quote(&ob, "ok");
+	hwp__outbuf_putc(&ob, ' ');
+	hwp__json_quote(&ob, NULL);
 	CHECK(!strcmp(text(), "\"ok\" null"));
 	free(mem);
 }
@@ -91,33 +91,33 @@ static void nesting_and_commas(void)
 	struct hwp_json_writer *j;
 
 	start();
-	j = hwp_json_writer__new(&ob);
+	j = hwp__json_writer_new(&ob);
 	CHECK(j != NULL);
-	hwp_json_writer__begin_object(j);
-	hwp_json_writer__kv_string(j, "a", "x");
-	hwp_json_writer__key(j, "b");
-	hwp_json_writer__begin_array(j);
-	hwp_json_writer__u64(j, 1);
-	hwp_json_writer__begin_object(j);
-	hwp_json_writer__end_object(j);
-	hwp_json_writer__begin_array(j);
-	hwp_json_writer__end_array(j);
-	hwp_json_writer__null(j);
-	hwp_json_writer__end_array(j);
-	hwp_json_writer__kv_bool(j, "c", true);
-	hwp_json_writer__kv_bool(j, "d", false);
-	hwp_json_writer__kv_hex(j, "e", 0x1f00);
-	hwp_json_writer__kv_hex(j, "z", 0);
-	hwp_json_writer__kv_string(j, "n", NULL);
-	hwp_json_writer__key(j, "k\"ey");
-	hwp_json_writer__begin_object(j);
-	hwp_json_writer__end_object(j);
-	hwp_json_writer__end_object(j);
+	hwp__json_writer_begin_object(j);
+	hwp__json_writer_kv_string(j, "a", "x");
+	hwp__json_writer_key(j, "b");
+	hwp__json_writer_begin_array(j);
+	hwp__json_writer_u64(j, 1);
+	hwp__json_writer_begin_object(j);
+	hwp__json_writer_end_object(j);
+	hwp__json_writer_begin_array(j);
+	hwp__json_writer_end_array(j);
+	hwp__json_writer_null(j);
+	hwp__json_writer_end_array(j);
+	hwp__json_writer_kv_bool(j, "c", true);
+	hwp__json_writer_kv_bool(j, "d", false);
+	hwp__json_writer_kv_hex(j, "e", 0x1f00);
+	hwp__json_writer_kv_hex(j, "z", 0);
+	hwp__json_writer_kv_string(j, "n", NULL);
+	hwp__json_writer_key(j, "k\"ey");
+	hwp__json_writer_begin_object(j);
+	hwp__json_writer_end_object(j);
+	hwp__json_writer_end_object(j);
 	/* a second top-level value: JSON Lines */
-	hwp_json_writer__begin_array(j);
-	hwp_json_writer__end_array(j);
-	CHECK(hwp_json_writer__finish(j) == 0);
-	hwp_json_writer__delete(j);
+	hwp__json_writer_begin_array(j);
+	hwp__json_writer_end_array(j);
+	CHECK(hwp__json_writer_finish(j) == 0);
+	hwp__json_writer_delete(j);
 	const char *got = text();
 	const char *want = "{\"a\":\"x\",\"b\":[1,{},[],null],\"c\":true,\"d\":false,\"e\":\"0x1f00\","
 			   "\"z\":\"0x0\",\"n\":null,\"k\\\"ey\":{}}\n[]\n";
@@ -126,7 +126,7 @@ static void nesting_and_commas(void)
 		tl_case_failed = 1;
 	}
 	free(mem);
-	hwp_json_writer__delete(NULL);
+	hwp__json_writer_delete(NULL);
 }
 
 static void numbers(void)
@@ -134,22 +134,22 @@ static void numbers(void)
 	struct hwp_json_writer *j;
 
 	start();
-	j = hwp_json_writer__new(&ob);
-	hwp_json_writer__begin_array(j);
-	hwp_json_writer__u64(j, 0);
-	hwp_json_writer__u64(j, UINT64_MAX);
-	hwp_json_writer__i64(j, -1);
-	hwp_json_writer__i64(j, INT64_MIN);
-	hwp_json_writer__i64(j, INT64_MAX);
-	hwp_json_writer__double(j, 0.1);
-	hwp_json_writer__double(j, 2.5);
-	hwp_json_writer__double(j, 1.0 / 3.0);
-	hwp_json_writer__double(j, -1e300);
-	hwp_json_writer__double(j, NAN);
-	hwp_json_writer__double(j, INFINITY);
-	hwp_json_writer__end_array(j);
-	CHECK(hwp_json_writer__finish(j) == 0);
-	hwp_json_writer__delete(j);
+	j = hwp__json_writer_new(&ob);
+	hwp__json_writer_begin_array(j);
+	hwp__json_writer_u64(j, 0);
+	hwp__json_writer_u64(j, UINT64_MAX);
+	hwp__json_writer_i64(j, -1);
+	hwp__json_writer_i64(j, INT64_MIN);
+	hwp__json_writer_i64(j, INT64_MAX);
+	hwp__json_writer_double(j, 0.1);
+	hwp__json_writer_double(j, 2.5);
+	hwp__json_writer_double(j, 1.0 / 3.0);
+	hwp__json_writer_double(j, -1e300);
+	hwp__json_writer_double(j, NAN);
+	hwp__json_writer_double(j, INFINITY);
+	hwp__json_writer_end_array(j);
+	CHECK(hwp__json_writer_finish(j) == 0);
+	hwp__json_writer_delete(j);
 	const char *got = text();
 	const char *want = "[0,18446744073709551615,-1,-9223372036854775808,9223372036854775807,"
 			   "0.1,2.5,0.33333333333333331,-1e+300,null,null]\n";
@@ -166,38 +166,38 @@ static void misuse_is_reported(void)
 
 	/* a value in an object without a key: nothing more is written */
 	start();
-	j = hwp_json_writer__new(&ob);
-	hwp_json_writer__begin_object(j);
-	hwp_json_writer__u64(j, 1);
-	hwp_json_writer__end_object(j);
-	CHECK(hwp_json_writer__finish(j) == -EINVAL);
+	j = hwp__json_writer_new(&ob);
+	hwp__json_writer_begin_object(j);
+	hwp__json_writer_u64(j, 1);
+	hwp__json_writer_end_object(j);
+	CHECK(hwp__json_writer_finish(j) == -EINVAL);
 	CHECK(strstr(hwp_errmsg(), "without a key") != NULL);
-	hwp_json_writer__delete(j);
+	hwp__json_writer_delete(j);
 	CHECK(!strcmp(text(), "{"));
 	free(mem);
 
 	/* left open; a key in an array; mismatched close */
 	start();
-	j = hwp_json_writer__new(&ob);
-	hwp_json_writer__begin_array(j);
-	CHECK(hwp_json_writer__finish(j) == -EINVAL);
+	j = hwp__json_writer_new(&ob);
+	hwp__json_writer_begin_array(j);
+	CHECK(hwp__json_writer_finish(j) == -EINVAL);
 	CHECK(strstr(hwp_errmsg(), "left open") != NULL);
-	hwp_json_writer__key(j, "k");
-	CHECK(hwp_json_writer__finish(j) == -EINVAL);
+	hwp__json_writer_key(j, "k");
+	CHECK(hwp__json_writer_finish(j) == -EINVAL);
 	CHECK(strstr(hwp_errmsg(), "outside an object") != NULL);
-	hwp_json_writer__delete(j);
+	hwp__json_writer_delete(j);
 	free((void *)text());
 
 	start();
-	j = hwp_json_writer__new(&ob);
-	hwp_json_writer__begin_array(j);
-	hwp_json_writer__end_object(j);
-	CHECK(hwp_json_writer__finish(j) == -EINVAL);
-	hwp_json_writer__delete(j);
+	j = hwp__json_writer_new(&ob);
+	hwp__json_writer_begin_array(j);
+	hwp__json_writer_end_object(j);
+	CHECK(hwp__json_writer_finish(j) == -EINVAL);
+	hwp__json_writer_delete(j);
 	free((void *)text());
 
 	errno = 0;
-	CHECK(hwp_json_writer__new(NULL) == NULL && errno == EINVAL);
+	CHECK(hwp__json_writer_new(NULL) == NULL && errno == EINVAL);
 }
 
 int main(void)

@@ -7,6 +7,7 @@
 #include "hwprof/perf_writer.h"
 #include "hwprof/session.h"
 #include "testlib.h"
+#include "util/error.h"
 
 static int calls[4];
 static char last[512], last_warn[512];
@@ -25,12 +26,12 @@ static void test_levels_reach_callback(void)
 {
 	memset(calls, 0, sizeof(calls));
 	hwp_set_log(capture, NULL);
-	hwp_log(HWP_LOG_INFO, "x=%d", 7);
-	hwp_log(HWP_LOG_DEBUG, "y");
+	hwp__log(HWP_LOG_INFO, "x=%d", 7);
+	hwp__log(HWP_LOG_DEBUG, "y");
 	CHECK(calls[HWP_LOG_INFO] == 1 && calls[HWP_LOG_DEBUG] == 1);
 	CHECK(!strcmp(last, "y"));
 	hwp_set_log(NULL, NULL);
-	hwp_log(HWP_LOG_WARN, "dropped");
+	hwp__log(HWP_LOG_WARN, "dropped");
 	CHECK(calls[HWP_LOG_WARN] == 0);
 }
 

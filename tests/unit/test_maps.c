@@ -8,11 +8,12 @@
 
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_writer.h"
-#include "hwprof/outbuf.h"
-#include "hwprof/perf_script.h"
+#include "output/outbuf.h"
+#include "output/perf_script.h"
 #include "hwprof/maps.h"
 #include "testlib.h"
 #include "util/bytes.h"
+#include "symbolize/maps_internal.h"
 
 #define PROT_RX 5u
 #define PROT_RW 3u
@@ -153,10 +154,10 @@ static void test_identity_names(void)
 		"[vdso]", "[vsyscall]", "/lib/libc.so.6", "[heap2]", "//anon2", "[uprobes]",
 	};
 	for (size_t i = 0; i < sizeof(ident) / sizeof(*ident); i++)
-		CHECK(hwp_map_name__is_identity(ident[i], 0));
+		CHECK(hwp__map_name_is_identity(ident[i], 0));
 	for (size_t i = 0; i < sizeof(not_ident) / sizeof(*not_ident); i++)
-		CHECK(!hwp_map_name__is_identity(not_ident[i], 0));
-	CHECK(hwp_map_name__is_identity("/mnt/huge/f", HUGETLB));
+		CHECK(!hwp__map_name_is_identity(not_ident[i], 0));
+	CHECK(hwp__map_name_is_identity("/mnt/huge/f", HUGETLB));
 
 	struct hwp_machine *m = hwp_machine__new();
 	CHECK(mmap_user(m, 1, 1, 0x7000000, 0x1000, 0x3000, "//anon") == 0);
@@ -745,16 +746,16 @@ static char *render_hwprof(const char *path, size_t *len)
 	struct hwp_event ev;
 	char *buf = NULL;
 
-	if (!q || !m || !f || hwp_outbuf__init(&o, f) < 0)
+	if (!q || !m || !f || hwp__outbuf_init(&o, f) < 0)
 		goto out;
 	while (hwp_ordered__next(q, &ev) > 0) {
 		if (ev.type != HWP_RECORD_SAMPLE || !ev.evsel) {
 			hwp_machine__process_event(m, &ev);
 			continue;
 		}
-		hwp_perf_script__sample_in(&o, &ev, true, hwp_machine__sample_thread(m, &ev));
+		hwp__perf_script_sample_in(&o, &ev, true, hwp_machine__sample_thread(m, &ev));
 	}
-	if (hwp_outbuf__finish(&o) == 0 && fclose(f) == 0)
+	if (hwp__outbuf_finish(&o) == 0 && fclose(f) == 0)
 		buf = slurp_file(out, len);
 	f = NULL;
 out:

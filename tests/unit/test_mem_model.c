@@ -33,7 +33,7 @@ static int second_pass(uint64_t size)
 	reset();
 	for (int pass = 0; pass < 2; pass++)
 		for (uint64_t a = 0x10000000; a < 0x10000000 + size; a += 64) {
-			int l = hwp_mm_access(sh, p1, 1, a, false);
+			int l = hwp__mm_access(sh, p1, 1, a, false);
 			if (pass == 1)
 				lvl = lvl == -2 || lvl == l ? l : -1;
 		}
@@ -56,24 +56,24 @@ static void test_sharing(void)
 	uint64_t x = 0x20000040;
 
 	reset();
-	CHECK_EQ_U64(hwp_mm_access(sh, p1, 1, x, false), HWP_MM_DRAM);
-	CHECK_EQ_U64(hwp_mm_access(sh, p1, 1, x + 8, false), HWP_MM_L1);
+	CHECK_EQ_U64(hwp__mm_access(sh, p1, 1, x, false), HWP_MM_DRAM);
+	CHECK_EQ_U64(hwp__mm_access(sh, p1, 1, x + 8, false), HWP_MM_L1);
 	/* thread 2 writes the line: it finds it in the shared L3 */
-	CHECK_EQ_U64(hwp_mm_access(sh, p2, 2, x + 8, true), HWP_MM_L3);
-	CHECK_EQ_U64(hwp_mm_access(sh, p2, 2, x + 8, true), HWP_MM_L1);
+	CHECK_EQ_U64(hwp__mm_access(sh, p2, 2, x + 8, true), HWP_MM_L3);
+	CHECK_EQ_U64(hwp__mm_access(sh, p2, 2, x + 8, true), HWP_MM_L1);
 	/* thread 1's copy is modified elsewhere: HITM, then shared */
-	CHECK_EQ_U64(hwp_mm_access(sh, p1, 1, x, false), HWP_MM_HITM);
-	CHECK_EQ_U64(hwp_mm_access(sh, p1, 1, x, false), HWP_MM_L1);
-	CHECK_EQ_U64(hwp_mm_access(sh, p2, 2, x, false), HWP_MM_L1);
+	CHECK_EQ_U64(hwp__mm_access(sh, p1, 1, x, false), HWP_MM_HITM);
+	CHECK_EQ_U64(hwp__mm_access(sh, p1, 1, x, false), HWP_MM_L1);
+	CHECK_EQ_U64(hwp__mm_access(sh, p2, 2, x, false), HWP_MM_L1);
 	/* thread 1 writes its (current) copy; thread 2's is then stale and modified */
-	CHECK_EQ_U64(hwp_mm_access(sh, p1, 1, x, true), HWP_MM_L1);
-	CHECK_EQ_U64(hwp_mm_access(sh, p2, 2, x + 8, true), HWP_MM_HITM);
-	CHECK_EQ_U64(hwp_mm_access(sh, p1, 1, x, true), HWP_MM_HITM);
+	CHECK_EQ_U64(hwp__mm_access(sh, p1, 1, x, true), HWP_MM_L1);
+	CHECK_EQ_U64(hwp__mm_access(sh, p2, 2, x + 8, true), HWP_MM_HITM);
+	CHECK_EQ_U64(hwp__mm_access(sh, p1, 1, x, true), HWP_MM_HITM);
 	/* another line of the same set is unaffected */
-	CHECK_EQ_U64(hwp_mm_access(sh, p2, 2, x + 64 * HWP_MM_L1_SETS, false), HWP_MM_DRAM);
+	CHECK_EQ_U64(hwp__mm_access(sh, p2, 2, x + 64 * HWP_MM_L1_SETS, false), HWP_MM_DRAM);
 	/* a thread re-reading only its own writes never sees a HITM */
 	for (int i = 0; i < 100; i++)
-		CHECK(hwp_mm_access(sh, p2, 2, 0x30000000, i & 1) != HWP_MM_HITM);
+		CHECK(hwp__mm_access(sh, p2, 2, 0x30000000, i & 1) != HWP_MM_HITM);
 }
 
 static void test_encoding(void)
@@ -85,7 +85,7 @@ static void test_encoding(void)
 	};
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		struct hwp_data_src d;
-		uint64_t ld = hwp_mm_data_src(want[i].l, false), stv = hwp_mm_data_src(want[i].l, true);
+		uint64_t ld = hwp__mm_data_src(want[i].l, false), stv = hwp__mm_data_src(want[i].l, true);
 
 		CHECK_EQ_U64(hwp_data_src__source(ld), want[i].src);
 		CHECK_EQ_U64(hwp_data_src__source(stv), want[i].src);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "capture/probe.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/probe.h"
 #include "testlib.h"
@@ -505,7 +506,7 @@ static void test_meanings(void)
 	bad.sz = offsetof(struct hwp_probe_opts, dev_root); /* an older caller */
 	bad.procfs_root = bad.sysfs_root = "/nonexistent";
 	CHECK(hwp_probe__run(&bad, in) == 0);
-	CHECK(hwp_probe__cpu("/nonexistent", false, NULL) == -EINVAL);
+	CHECK(hwp__probe_cpu("/nonexistent", false, NULL) == -EINVAL);
 	hwp_probe_info__delete(in);
 	hwp_probe_info__delete(NULL);
 }

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwprof/outbuf.h"
 #include "hwprof/report.h"
+#include "output/outbuf.h"
+#include "output/render.h"
 #include "testlib.h"
 
 /* T rendered as F into a new string (free it). */
@@ -17,10 +18,10 @@ static char *render(const struct hwp_table *t, enum hwp_table_format f)
 	struct hwp_outbuf o;
 	size_t len;
 
-	if (hwp_outbuf__init(&o, NULL) < 0)
+	if (hwp__outbuf_init(&o, NULL) < 0)
 		return NULL;
-	hwp_table__render(t, f, &o);
-	return hwp_outbuf__take(&o, &len);
+	hwp__table_render(t, f, &o);
+	return hwp__outbuf_take(&o, &len);
 }
 
 static size_t count(const char *s, const char *what)

@@ -1800,8 +1800,8 @@ static void test_demangle_strings(void)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *n = hwp_demangle(cases[i].in, HWP_DEMANGLE_NAME);
-		char *f = hwp_demangle(cases[i].in, HWP_DEMANGLE_FULL);
+		char *n = hwp__demangle(cases[i].in, HWP_DEMANGLE_NAME);
+		char *f = hwp__demangle(cases[i].in, HWP_DEMANGLE_FULL);
 
 		if (!n || strcmp(n, cases[i].name) || !f || strcmp(f, cases[i].full))
 			fprintf(stderr, "demangle %s: got %s | %s, want %s | %s\n", cases[i].in,
@@ -1812,11 +1812,11 @@ static void test_demangle_strings(void)
 		free(f);
 	}
 	for (int form = HWP_DEMANGLE_NAME; form <= HWP_DEMANGLE_FULL; form++) {
-		CHECK(hwp_demangle("main", form) == NULL);
-		CHECK(hwp_demangle("main.cold", form) == NULL);
-		CHECK(hwp_demangle("_Zgarbage!", form) == NULL);
-		CHECK(hwp_demangle("", form) == NULL);
-		CHECK(hwp_demangle(NULL, form) == NULL);
+		CHECK(hwp__demangle("main", form) == NULL);
+		CHECK(hwp__demangle("main.cold", form) == NULL);
+		CHECK(hwp__demangle("_Zgarbage!", form) == NULL);
+		CHECK(hwp__demangle("", form) == NULL);
+		CHECK(hwp__demangle(NULL, form) == NULL);
 	}
 }
 
@@ -2151,14 +2151,14 @@ static void test_module_identity(void)
 		uint8_t z[20] = { 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 0, 0, 0 };
 		uint8_t zero[20] = { 0 };
 
-		CHECK(hwp_build_id__canonical_size(z, 20) == 20);
-		CHECK(hwp_build_id__canonical_size(id8, 20) == 8);
-		CHECK(hwp_build_id__canonical_size(id8, 8) == 8);
-		CHECK(hwp_build_id__canonical_size(id2, 20) == 8);
-		CHECK(hwp_build_id__canonical_size(zero, 20) == 0);
-		CHECK(hwp_build_id__equal(id8, 8, id8, 20));
-		CHECK(!hwp_build_id__equal(id8, 8, id2, 20));
-		CHECK(!hwp_build_id__equal(zero, 0, zero, 0));
+		CHECK(hwp__build_id_canonical_size(z, 20) == 20);
+		CHECK(hwp__build_id_canonical_size(id8, 20) == 8);
+		CHECK(hwp__build_id_canonical_size(id8, 8) == 8);
+		CHECK(hwp__build_id_canonical_size(id2, 20) == 8);
+		CHECK(hwp__build_id_canonical_size(zero, 20) == 0);
+		CHECK(hwp__build_id_equal(id8, 8, id8, 20));
+		CHECK(!hwp__build_id_equal(id8, 8, id2, 20));
+		CHECK(!hwp__build_id_equal(zero, 0, zero, 0));
 		/* all-zero id: same as none, identified by path */
 		CHECK(hwp_symbolizer__module(s, "/a/liby.so", zero, 20) == d);
 	}

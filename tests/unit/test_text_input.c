@@ -172,7 +172,7 @@ struct stats {
 static int run_text(const char *text, size_t len, const char *name, struct stats *st,
 		    bool check_lines, const uint64_t first[3])
 {
-	struct hwp_text_input *t = hwp_text_input__new((const uint8_t *)text, len, name);
+	struct hwp_text_input *t = hwp__text_input_new((const uint8_t *)text, len, name);
 	const uint8_t *r;
 	uint32_t size;
 	uint64_t off;
@@ -182,9 +182,9 @@ static int run_text(const char *text, size_t len, const char *name, struct stats
 	memset(st, 0, sizeof(*st));
 	if (!t)
 		return -errno;
-	const struct hwp_attr *a = hwp_text_input__attr(t);
+	const struct hwp_attr *a = hwp__text_input_attr(t);
 
-	while ((rc = hwp_text_input__next(t, &r, &size, &off)) > 0) {
+	while ((rc = hwp__text_input_next(t, &r, &size, &off)) > 0) {
 		struct rec o;
 
 		st->records++;
@@ -225,7 +225,7 @@ static int run_text(const char *text, size_t len, const char *name, struct stats
 			}
 		}
 	}
-	hwp_text_input__delete(t);
+	hwp__text_input_delete(t);
 	return rc;
 }
 
@@ -281,7 +281,7 @@ static void test_corpus_oracles(void)
 		}
 		for (size_t k = 0; k < b.n; k++)
 			lines += b.p[k] == '\n';
-		CHECK(hwp_text_input__looks_like((const uint8_t *)b.p, b.n));
+		CHECK(hwp__text_input_looks_like((const uint8_t *)b.p, b.n));
 		rc = run_text(b.p, b.n, o->file, &st, true, first);
 		if (rc)
 			fprintf(stderr, "%s: %s\n", o->file, hwp_errmsg());
@@ -323,20 +323,20 @@ static void test_oracle_spot_check(void)
 		free(b.p);
 		SKIP("cannot read %.200s", path);
 	}
-	t = hwp_text_input__new((const uint8_t *)b.p, b.n, "test.lbr.txt");
+	t = hwp__text_input_new((const uint8_t *)b.p, b.n, "test.lbr.txt");
 	CHECK(t != NULL);
 	if (!t) {
 		free(b.p);
 		return;
 	}
-	const struct hwp_attr *a = hwp_text_input__attr(t);
+	const struct hwp_attr *a = hwp__text_input_attr(t);
 	CHECK_EQ_U64(a->sample_type, HWP_SAMPLE_IP | HWP_SAMPLE_TID | HWP_SAMPLE_BRANCH_STACK);
 	CHECK_EQ_U64(a->branch_sample_type, HWP_BRANCH_ANY);
 	CHECK_EQ_U64(a->size, 128);
 	CHECK(!hwp_attr__flag(a, HWP_ATTR_SAMPLE_ID_ALL));
 
 	/* line 1: " ffffffff8032d7e0 0xffffffff80330812/0xffffffff8032d7c0/P/-/-/0/ ..." */
-	CHECK_EQ_U64(hwp_text_input__next(t, &r, &size, &off), 1);
+	CHECK_EQ_U64(hwp__text_input_next(t, &r, &size, &off), 1);
 	CHECK_EQ_U64(off, 0);
 	CHECK_EQ_U64(size, 32 + 16 * 24);
 	CHECK(decode(r, size, a->sample_type, &o) == 0);
@@ -354,7 +354,7 @@ static void test_oracle_spot_check(void)
 
 	/* line 2: user ip 7ffff7b11b17, text offset = length of line 1 + 1 */
 	const char *nl = memchr(b.p, '\n', b.n);
-	CHECK_EQ_U64(hwp_text_input__next(t, &r, &size, &off), 1);
+	CHECK_EQ_U64(hwp__text_input_next(t, &r, &size, &off), 1);
 	CHECK_EQ_U64(off, (uint64_t)(nl + 1 - b.p));
 	CHECK(decode(r, size, a->sample_type, &o) == 0);
 	CHECK_EQ_U64(o.misc, HWP_MISC_USER);
@@ -362,7 +362,7 @@ static void test_oracle_spot_check(void)
 	entry(&o, 0, &f, &to, &fl);
 	CHECK_EQ_U64(f, 0x7ffff7b11bbdULL);
 	CHECK_EQ_U64(to, 0x7ffff7b11b10ULL);
-	hwp_text_input__delete(t);
+	hwp__text_input_delete(t);
 	free(b.p);
 }
 
@@ -388,19 +388,19 @@ static void test_llvm_perfscript(void)
 		free(b.p);
 		SKIP("cannot read %.200s", path);
 	}
-	CHECK(hwp_text_input__looks_like((const uint8_t *)b.p, b.n));
-	t = hwp_text_input__new((const uint8_t *)b.p, b.n, "noinline.perfscript");
+	CHECK(hwp__text_input_looks_like((const uint8_t *)b.p, b.n));
+	t = hwp__text_input_new((const uint8_t *)b.p, b.n, "noinline.perfscript");
 	CHECK(t != NULL);
 	if (!t) {
 		free(b.p);
 		return;
 	}
-	const struct hwp_attr *a = hwp_text_input__attr(t);
+	const struct hwp_attr *a = hwp__text_input_attr(t);
 	CHECK_EQ_U64(a->sample_type, HWP_SAMPLE_IP | HWP_SAMPLE_TID | HWP_SAMPLE_CALLCHAIN |
 					     HWP_SAMPLE_BRANCH_STACK);
 
 	/* PERF_RECORD_MMAP2 1243676/1243676: [0x301000(0x1000) @ 0 00:1d 224517108 1044165]: r-xp /home/noinline-cs-pseudoprobe.perfbin */
-	CHECK_EQ_U64(hwp_text_input__next(t, &r, &size, &off), 1);
+	CHECK_EQ_U64(hwp__text_input_next(t, &r, &size, &off), 1);
 	CHECK(decode(r, size, a->sample_type, &o) == 0);
 	CHECK_EQ_U64(o.type, HWP_RECORD_MMAP2);
 	CHECK_EQ_U64(off, 0);
@@ -419,7 +419,7 @@ static void test_llvm_perfscript(void)
 	CHECK(strcmp((const char *)r + 72, "/home/noinline-cs-pseudoprobe.perfbin") == 0);
 	CHECK_EQ_U64(size, 72 + 40);
 
-	while ((rc = hwp_text_input__next(t, &r, &size, &off)) > 0) {
+	while ((rc = hwp__text_input_next(t, &r, &size, &off)) > 0) {
 		CHECK(decode(r, size, a->sample_type, &o) == 0);
 		CHECK_EQ_U64(o.type, HWP_RECORD_SAMPLE);
 		CHECK_EQ_U64(o.pid, 1243676); /* from the MMAP2 line: the text has no pid */
@@ -452,7 +452,7 @@ static void test_llvm_perfscript(void)
 	}
 	CHECK_EQ_U64(rc, 0);
 	CHECK_EQ_U64(n, 3);
-	hwp_text_input__delete(t);
+	hwp__text_input_delete(t);
 	free(b.p);
 }
 
@@ -471,7 +471,7 @@ struct collected {
 
 static void collect(const char *text, struct collected *c)
 {
-	struct hwp_text_input *t = hwp_text_input__new((const uint8_t *)text, strlen(text), "t.txt");
+	struct hwp_text_input *t = hwp__text_input_new((const uint8_t *)text, strlen(text), "t.txt");
 	const uint8_t *r;
 	uint32_t size;
 	uint64_t off;
@@ -481,9 +481,9 @@ static void collect(const char *text, struct collected *c)
 		c->rc = -errno;
 		return;
 	}
-	c->sample_type = hwp_text_input__attr(t)->sample_type;
-	c->bst = hwp_text_input__attr(t)->branch_sample_type;
-	while ((c->rc = hwp_text_input__next(t, &r, &size, &off)) > 0 && c->n < 32) {
+	c->sample_type = hwp__text_input_attr(t)->sample_type;
+	c->bst = hwp__text_input_attr(t)->branch_sample_type;
+	while ((c->rc = hwp__text_input_next(t, &r, &size, &off)) > 0 && c->n < 32) {
 		if (size > sizeof(c->copy[0]))
 			size = sizeof(c->copy[0]);
 		memcpy(c->copy[c->n], r, size);
@@ -492,7 +492,7 @@ static void collect(const char *text, struct collected *c)
 		c->off[c->n] = off;
 		c->n++;
 	}
-	hwp_text_input__delete(t);
+	hwp__text_input_delete(t);
 }
 
 static void test_prefix_fields_and_sideband(void)
@@ -744,15 +744,15 @@ static void test_looks_like(void)
 		"{\"json\": 1}\n",
 	};
 
-	CHECK(!hwp_text_input__looks_like(perfile, sizeof(perfile) - 1));
-	CHECK(!hwp_text_input__looks_like((const uint8_t *)"PERFFILE\n 401000 0x1/0x2/P/-/-/0/\n", 34));
-	CHECK(!hwp_text_input__looks_like((const uint8_t *)"2ELIFREP\n 401000 0x1/0x2/P/-/-/0/\n", 34));
-	CHECK(!hwp_text_input__looks_like(bin, sizeof(bin)));
-	CHECK(!hwp_text_input__looks_like(NULL, 0));
+	CHECK(!hwp__text_input_looks_like(perfile, sizeof(perfile) - 1));
+	CHECK(!hwp__text_input_looks_like((const uint8_t *)"PERFFILE\n 401000 0x1/0x2/P/-/-/0/\n", 34));
+	CHECK(!hwp__text_input_looks_like((const uint8_t *)"2ELIFREP\n 401000 0x1/0x2/P/-/-/0/\n", 34));
+	CHECK(!hwp__text_input_looks_like(bin, sizeof(bin)));
+	CHECK(!hwp__text_input_looks_like(NULL, 0));
 	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
-		CHECK(hwp_text_input__looks_like((const uint8_t *)yes[i], strlen(yes[i])));
+		CHECK(hwp__text_input_looks_like((const uint8_t *)yes[i], strlen(yes[i])));
 	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
-		CHECK(!hwp_text_input__looks_like((const uint8_t *)no[i], strlen(no[i])));
+		CHECK(!hwp__text_input_looks_like((const uint8_t *)no[i], strlen(no[i])));
 }
 
 /* ------------------------------------------------------------------------ */
@@ -767,7 +767,7 @@ struct bad {
 
 static void expect_error(const char *text, size_t len, int err, const char *want)
 {
-	struct hwp_text_input *t = hwp_text_input__new((const uint8_t *)text, len, "bad.txt");
+	struct hwp_text_input *t = hwp__text_input_new((const uint8_t *)text, len, "bad.txt");
 	const uint8_t *r;
 	uint32_t size;
 	uint64_t off;
@@ -777,12 +777,12 @@ static void expect_error(const char *text, size_t len, int err, const char *want
 	CHECK(t != NULL);
 	if (!t)
 		return;
-	while ((rc = hwp_text_input__next(t, &r, &size, &off)) > 0)
+	while ((rc = hwp__text_input_next(t, &r, &size, &off)) > 0)
 		;
 	if (rc != -err)
 		fprintf(stderr, "text %.60s: rc %d, want %d (%s)\n", text, rc, -err, hwp_errmsg());
 	CHECK(rc == -err);
-	CHECK(hwp_text_input__next(t, &r, &size, &off) == rc); /* sticky */
+	CHECK(hwp__text_input_next(t, &r, &size, &off) == rc); /* sticky */
 	CHECK(strncmp(hwp_errmsg(), "bad.txt: ", 9) == 0);
 	CHECK(strstr(hwp_errmsg(), "(offset 0x") != NULL);
 	snprintf(w, sizeof(w), "%s", want);
@@ -792,7 +792,7 @@ static void expect_error(const char *text, size_t len, int err, const char *want
 			tl_case_failed = 1;
 		}
 	}
-	hwp_text_input__delete(t);
+	hwp__text_input_delete(t);
 }
 
 static void test_malformed(void)
@@ -962,14 +962,14 @@ static void test_mutations(void)
 				break;
 			}
 		}
-		t = hwp_text_input__new((const uint8_t *)m, len, "mut.txt");
+		t = hwp__text_input_new((const uint8_t *)m, len, "mut.txt");
 		if (!t) {
 			tl_case_failed = 1;
 			break;
 		}
-		(void)hwp_text_input__looks_like((const uint8_t *)m, len);
-		uint64_t st = hwp_text_input__attr(t)->sample_type;
-		while ((rc = hwp_text_input__next(t, &r, &size, &off)) > 0) {
+		(void)hwp__text_input_looks_like((const uint8_t *)m, len);
+		uint64_t st = hwp__text_input_attr(t)->sample_type;
+		while ((rc = hwp__text_input_next(t, &r, &size, &off)) > 0) {
 			struct rec o;
 
 			if (decode(r, size, st, &o) || off > len) {
@@ -986,7 +986,7 @@ static void test_mutations(void)
 			tl_case_failed = 1;
 		}
 		iters++;
-		hwp_text_input__delete(t);
+		hwp__text_input_delete(t);
 		if (tl_case_failed)
 			break;
 	}

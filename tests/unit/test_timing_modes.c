@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "hwprof/chart.h"
 #include "hwprof/timing.h"
+#include "output/chart.h"
 #include "testlib.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
@@ -129,9 +129,9 @@ static char *render(struct hwp_chart *c)
 	char *buf;
 	long n;
 
-	hwp_outbuf__init(&o, fp);
-	hwp_chart__render(c, &o);
-	hwp_outbuf__finish(&o);
+	hwp__outbuf_init(&o, fp);
+	hwp__chart_render(c, &o);
+	hwp__outbuf_finish(&o);
 	n = lseek(fileno(fp), 0, SEEK_END);
 	buf = calloc(1, (size_t)n + 1);
 	if (pread(fileno(fp), buf, (size_t)n, 0) != n)
@@ -143,18 +143,18 @@ static char *render(struct hwp_chart *c)
 static void chart_escapes_and_structure(void)
 {
 	struct hwp_chart_opts o = { .sz = sizeof(o), .title = "a<b & \"c\"" };
-	struct hwp_chart *c = hwp_chart__new(&o);
+	struct hwp_chart *c = hwp__chart_new(&o);
 
 	CHECK(c != NULL);
 	if (!c)
 		return;
-	CHECK(hwp_chart__axis(c, HWP_CHART_X, "cycles", 10, 5, 0) < 0); /* max <= min */
-	CHECK(hwp_chart__axis(c, HWP_CHART_Y, "rate", 0, 10, HWP_AXIS_LOG) < 0);
-	CHECK(hwp_chart__axis(c, HWP_CHART_X, "cycles", 0, 100, HWP_AXIS_INTEGER) == 0);
-	CHECK(hwp_chart__axis(c, HWP_CHART_Y, "rate", 0, 50, HWP_AXIS_PERCENT) == 0);
-	CHECK(hwp_chart__bar(c, 9.5, 10.5, 40, 0, "10 <cycles>") == 0);
-	CHECK(hwp_chart__mark(c, 10, 1, "mode 10") == 0);
-	CHECK(hwp_chart__note(c, "x'y") == 0);
+	CHECK(hwp__chart_axis(c, HWP_CHART_X, "cycles", 10, 5, 0) < 0); /* max <= min */
+	CHECK(hwp__chart_axis(c, HWP_CHART_Y, "rate", 0, 10, HWP_AXIS_LOG) < 0);
+	CHECK(hwp__chart_axis(c, HWP_CHART_X, "cycles", 0, 100, HWP_AXIS_INTEGER) == 0);
+	CHECK(hwp__chart_axis(c, HWP_CHART_Y, "rate", 0, 50, HWP_AXIS_PERCENT) == 0);
+	CHECK(hwp__chart_bar(c, 9.5, 10.5, 40, 0, "10 <cycles>") == 0);
+	CHECK(hwp__chart_mark(c, 10, 1, "mode 10") == 0);
+	CHECK(hwp__chart_note(c, "x'y") == 0);
 	char *s = render(c);
 	CHECK(strstr(s, "<svg xmlns=\"http://www.w3.org/2000/svg\"") != NULL);
 	CHECK(strstr(s, "a&lt;b &amp; &quot;c&quot;") != NULL);
@@ -166,8 +166,8 @@ static void chart_escapes_and_structure(void)
 	CHECK(strstr(s, ">100</text>") != NULL); /* the last x tick */
 	CHECK(strstr(s, "</svg>\n") != NULL);
 	free(s);
-	hwp_chart__delete(c);
-	hwp_chart__delete(NULL);
+	hwp__chart_delete(c);
+	hwp__chart_delete(NULL);
 }
 
 /* a title wider than the canvas is cut with an ellipsis; close marks get
@@ -179,15 +179,15 @@ static void chart_layout(void)
 	memset(title, 'x', sizeof(title) - 1);
 	title[sizeof(title) - 1] = 0;
 	struct hwp_chart_opts o = { .sz = sizeof(o), .width = 400, .height = 300, .title = title };
-	struct hwp_chart *c = hwp_chart__new(&o);
+	struct hwp_chart *c = hwp__chart_new(&o);
 
 	CHECK(c != NULL);
 	if (!c)
 		return;
-	CHECK(hwp_chart__axis(c, HWP_CHART_X, "cycles", 0, 100, 0) == 0);
-	CHECK(hwp_chart__mark(c, 50, 1, "mode 50 (40%)") == 0);
-	CHECK(hwp_chart__mark(c, 52, 1, "mode 52 (30%)") == 0);
-	CHECK(hwp_chart__mark(c, 95, 1, "far") == 0);
+	CHECK(hwp__chart_axis(c, HWP_CHART_X, "cycles", 0, 100, 0) == 0);
+	CHECK(hwp__chart_mark(c, 50, 1, "mode 50 (40%)") == 0);
+	CHECK(hwp__chart_mark(c, 52, 1, "mode 52 (30%)") == 0);
+	CHECK(hwp__chart_mark(c, 95, 1, "far") == 0);
 	char *s = render(c);
 	CHECK(strstr(s, "\xe2\x80\xa6</text>") != NULL);
 	CHECK(strstr(s, title) == NULL);
@@ -207,7 +207,7 @@ static void chart_layout(void)
 		CHECK(atof(ya + 4) == atof(yf + 4));
 	}
 	free(s);
-	hwp_chart__delete(c);
+	hwp__chart_delete(c);
 }
 
 int main(void)

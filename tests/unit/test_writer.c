@@ -11,6 +11,7 @@
 #include "hwprof/perf_writer.h"
 #include "testlib.h"
 #include "util/bytes.h"
+#include "util/error.h"
 
 static char tmpdir[256];
 
@@ -709,7 +710,7 @@ static void test_errors(void)
 		for (int i = 0; i < 100000 && !rc; i++)
 			rc = hwp_writer__add_sample(w, 0, &in);
 		CHECK(rc == -ENOSPC);
-		hwp_set_error(EINVAL, "something else");
+		hwp__set_error(EINVAL, "something else");
 		CHECK(hwp_writer__add_finished_round(w) == -ENOSPC);
 		CHECK(strstr(hwp_errmsg(), "/dev/full: write failed") != NULL);
 		hwp_writer__abort(w);

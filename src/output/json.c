@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "hwprof/hwprof.h"
-#include "hwprof/json.h"
+#include "output/json.h"
+#include "util/error.h"
 #include "util/vec.h"
 
 /* ------------------------------------------------------------- escaping */
@@ -43,12 +44,12 @@ static size_t utf8_len(const unsigned char *p, size_t n)
 	return len;
 }
 
-void hwp_json_quote_len(struct hwp_outbuf *o, const char *s, size_t len)
+void hwp__json_quote_len(struct hwp_outbuf *o, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s, *end = p + len, *run = p;
 
-	hwp_outbuf__putc(o, '"');
+	hwp__outbuf_putc(o, '"');
 	while (p < end) {
 		unsigned char c = *p;
 		size_t n;
@@ -61,30 +62,30 @@ void hwp_json_quote_len(struct hwp_outbuf *o, const char *s, size_t len)
 			p += n;
 			continue;
 		}
-		hwp_outbuf__write(o, run, (size_t)(p - run));
+		hwp__outbuf_write(o, run, (size_t)(p - run));
 		if (c == '"' || c == '\\') {
 			char e[2] = { '\\', (char)c };
 
-			hwp_outbuf__write(o, e, 2);
+			hwp__outbuf_write(o, e, 2);
 		} else if (c < 0x20) {
 			char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
 
-			hwp_outbuf__write(o, e, 6);
+			hwp__outbuf_write(o, e, 6);
 		} else {
-			hwp_outbuf__write(o, "\xef\xbf\xbd", 3); /* U+FFFD */
+			hwp__outbuf_write(o, "\xef\xbf\xbd", 3); /* U+FFFD */
 		}
 		run = ++p;
 	}
-	hwp_outbuf__write(o, run, (size_t)(p - run));
-	hwp_outbuf__putc(o, '"');
+	hwp__outbuf_write(o, run, (size_t)(p - run));
+	hwp__outbuf_putc(o, '"');
 }
 
-void hwp_json_quote(struct hwp_outbuf *o, const char *s)
+void hwp__json_quote(struct hwp_outbuf *o, const char *s)
 {
 	if (s)
-		hwp_json_quote_len(o, s, strlen(s));
+		hwp__json_quote_len(o, s, strlen(s));
 	else
-		hwp_outbuf__puts(o, "null");
+		hwp__outbuf_puts(o, "null");
 }
 
 /* --------------------------------------------------------------- writer */
@@ -98,24 +99,24 @@ struct hwp_json_writer {
 	const char *misuse;    /* first misuse, sticky: nothing is written after it */
 };
 
-struct hwp_json_writer *hwp_json_writer__new(struct hwp_outbuf *o)
+struct hwp_json_writer *hwp__json_writer_new(struct hwp_outbuf *o)
 {
 	struct hwp_json_writer *j;
 
 	if (!o) {
-		hwp_set_error(EINVAL, "JSON writer: no output");
+		hwp__set_error(EINVAL, "JSON writer: no output");
 		return NULL;
 	}
 	j = calloc(1, sizeof(*j));
 	if (!j) {
-		hwp_set_error(ENOMEM, "out of memory making a JSON writer");
+		hwp__set_error(ENOMEM, "out of memory making a JSON writer");
 		return NULL;
 	}
 	j->o = o;
 	return j;
 }
 
-void hwp_json_writer__delete(struct hwp_json_writer *j)
+void hwp__json_writer_delete(struct hwp_json_writer *j)
 {
 	if (!j)
 		return;
@@ -123,15 +124,15 @@ void hwp_json_writer__delete(struct hwp_json_writer *j)
 	free(j);
 }
 
-int hwp_json_writer__finish(const struct hwp_json_writer *j)
+int hwp__json_writer_finish(const struct hwp_json_writer *j)
 {
 	if (!j)
-		return hwp_set_error(EINVAL, "JSON writer: none");
+		return hwp__set_error(EINVAL, "JSON writer: none");
 	if (j->misuse)
-		return hwp_set_error(EINVAL, "JSON writer: %s", j->misuse);
+		return hwp__set_error(EINVAL, "JSON writer: %s", j->misuse);
 	if (j->depth)
-		return hwp_set_error(EINVAL, "JSON writer: %zu container%s left open", j->depth,
-				     j->depth == 1 ? "" : "s");
+		return hwp__set_error(EINVAL, "JSON writer: %zu container%s left open", j->depth,
+				      j->depth == 1 ? "" : "s");
 	return 0;
 }
 
@@ -157,7 +158,7 @@ static bool value_begins(struct hwp_json_writer *j)
 			return fail(j, "a value in an object without a key");
 		*l &= (unsigned char)~HAS_KEY;
 	} else if (*l & HAS_ITEMS) {
-		hwp_outbuf__putc(j->o, ',');
+		hwp__outbuf_putc(j->o, ',');
 	}
 	*l |= HAS_ITEMS;
 	return true;
@@ -167,7 +168,7 @@ static bool value_begins(struct hwp_json_writer *j)
 static void value_ends(struct hwp_json_writer *j)
 {
 	if (!j->depth)
-		hwp_outbuf__putc(j->o, '\n');
+		hwp__outbuf_putc(j->o, '\n');
 }
 
 static void open_container(struct hwp_json_writer *j, unsigned char kind, char c)
@@ -179,7 +180,7 @@ static void open_container(struct hwp_json_writer *j, unsigned char kind, char c
 		return;
 	}
 	j->levels[j->depth++] = kind;
-	hwp_outbuf__putc(j->o, c);
+	hwp__outbuf_putc(j->o, c);
 }
 
 static void close_container(struct hwp_json_writer *j, unsigned char kind, char c)
@@ -196,31 +197,31 @@ static void close_container(struct hwp_json_writer *j, unsigned char kind, char 
 		return;
 	}
 	j->depth--;
-	hwp_outbuf__putc(j->o, c);
+	hwp__outbuf_putc(j->o, c);
 	value_ends(j);
 }
 
-void hwp_json_writer__begin_object(struct hwp_json_writer *j)
+void hwp__json_writer_begin_object(struct hwp_json_writer *j)
 {
 	open_container(j, IN_OBJECT, '{');
 }
 
-void hwp_json_writer__end_object(struct hwp_json_writer *j)
+void hwp__json_writer_end_object(struct hwp_json_writer *j)
 {
 	close_container(j, IN_OBJECT, '}');
 }
 
-void hwp_json_writer__begin_array(struct hwp_json_writer *j)
+void hwp__json_writer_begin_array(struct hwp_json_writer *j)
 {
 	open_container(j, IN_ARRAY, '[');
 }
 
-void hwp_json_writer__end_array(struct hwp_json_writer *j)
+void hwp__json_writer_end_array(struct hwp_json_writer *j)
 {
 	close_container(j, IN_ARRAY, ']');
 }
 
-void hwp_json_writer__key(struct hwp_json_writer *j, const char *k)
+void hwp__json_writer_key(struct hwp_json_writer *j, const char *k)
 {
 	unsigned char *l;
 
@@ -236,10 +237,10 @@ void hwp_json_writer__key(struct hwp_json_writer *j, const char *k)
 		return;
 	}
 	if (*l & HAS_ITEMS)
-		hwp_outbuf__putc(j->o, ',');
+		hwp__outbuf_putc(j->o, ',');
 	*l |= HAS_KEY | HAS_ITEMS;
-	hwp_json_quote(j->o, k ? k : "");
-	hwp_outbuf__putc(j->o, ':');
+	hwp__json_quote(j->o, k ? k : "");
+	hwp__outbuf_putc(j->o, ':');
 }
 
 /* A scalar already formatted as JSON text. */
@@ -247,26 +248,26 @@ static void scalar(struct hwp_json_writer *j, const char *text, size_t len)
 {
 	if (!value_begins(j))
 		return;
-	hwp_outbuf__write(j->o, text, len);
+	hwp__outbuf_write(j->o, text, len);
 	value_ends(j);
 }
 
-void hwp_json_writer__string(struct hwp_json_writer *j, const char *s)
+void hwp__json_writer_string(struct hwp_json_writer *j, const char *s)
 {
 	if (!value_begins(j))
 		return;
-	hwp_json_quote(j->o, s);
+	hwp__json_quote(j->o, s);
 	value_ends(j);
 }
 
-void hwp_json_writer__u64(struct hwp_json_writer *j, uint64_t v)
+void hwp__json_writer_u64(struct hwp_json_writer *j, uint64_t v)
 {
 	char b[24];
 
-	scalar(j, b, hwp_fmt_u64(b, v));
+	scalar(j, b, hwp__fmt_u64(b, v));
 }
 
-void hwp_json_writer__i64(struct hwp_json_writer *j, int64_t v)
+void hwp__json_writer_i64(struct hwp_json_writer *j, int64_t v)
 {
 	char b[24];
 	size_t n = 0;
@@ -274,11 +275,11 @@ void hwp_json_writer__i64(struct hwp_json_writer *j, int64_t v)
 	if (v < 0)
 		b[n++] = '-';
 	/* -(v + 1) + 1: the magnitude of INT64_MIN without overflow */
-	n += hwp_fmt_u64(b + n, v < 0 ? (uint64_t)-(v + 1) + 1 : (uint64_t)v);
+	n += hwp__fmt_u64(b + n, v < 0 ? (uint64_t)-(v + 1) + 1 : (uint64_t)v);
 	scalar(j, b, n);
 }
 
-void hwp_json_writer__double(struct hwp_json_writer *j, double v)
+void hwp__json_writer_double(struct hwp_json_writer *j, double v)
 {
 	char b[40];
 	int n;
@@ -294,51 +295,51 @@ void hwp_json_writer__double(struct hwp_json_writer *j, double v)
 	scalar(j, b, (size_t)n);
 }
 
-void hwp_json_writer__bool(struct hwp_json_writer *j, bool v)
+void hwp__json_writer_bool(struct hwp_json_writer *j, bool v)
 {
 	scalar(j, v ? "true" : "false", v ? 4 : 5);
 }
 
-void hwp_json_writer__null(struct hwp_json_writer *j)
+void hwp__json_writer_null(struct hwp_json_writer *j)
 {
 	scalar(j, "null", 4);
 }
 
-void hwp_json_writer__hex(struct hwp_json_writer *j, uint64_t v)
+void hwp__json_writer_hex(struct hwp_json_writer *j, uint64_t v)
 {
 	char b[24] = { '"', '0', 'x' };
-	size_t n = 3 + hwp_fmt_hex(b + 3, v);
+	size_t n = 3 + hwp__fmt_hex(b + 3, v);
 
 	b[n++] = '"';
 	scalar(j, b, n);
 }
 
-void hwp_json_writer__kv_string(struct hwp_json_writer *j, const char *k, const char *s)
+void hwp__json_writer_kv_string(struct hwp_json_writer *j, const char *k, const char *s)
 {
-	hwp_json_writer__key(j, k);
-	hwp_json_writer__string(j, s);
+	hwp__json_writer_key(j, k);
+	hwp__json_writer_string(j, s);
 }
 
-void hwp_json_writer__kv_u64(struct hwp_json_writer *j, const char *k, uint64_t v)
+void hwp__json_writer_kv_u64(struct hwp_json_writer *j, const char *k, uint64_t v)
 {
-	hwp_json_writer__key(j, k);
-	hwp_json_writer__u64(j, v);
+	hwp__json_writer_key(j, k);
+	hwp__json_writer_u64(j, v);
 }
 
-void hwp_json_writer__kv_i64(struct hwp_json_writer *j, const char *k, int64_t v)
+void hwp__json_writer_kv_i64(struct hwp_json_writer *j, const char *k, int64_t v)
 {
-	hwp_json_writer__key(j, k);
-	hwp_json_writer__i64(j, v);
+	hwp__json_writer_key(j, k);
+	hwp__json_writer_i64(j, v);
 }
 
-void hwp_json_writer__kv_bool(struct hwp_json_writer *j, const char *k, bool v)
+void hwp__json_writer_kv_bool(struct hwp_json_writer *j, const char *k, bool v)
 {
-	hwp_json_writer__key(j, k);
-	hwp_json_writer__bool(j, v);
+	hwp__json_writer_key(j, k);
+	hwp__json_writer_bool(j, v);
 }
 
-void hwp_json_writer__kv_hex(struct hwp_json_writer *j, const char *k, uint64_t v)
+void hwp__json_writer_kv_hex(struct hwp_json_writer *j, const char *k, uint64_t v)
 {
-	hwp_json_writer__key(j, k);
-	hwp_json_writer__hex(j, v);
+	hwp__json_writer_key(j, k);
+	hwp__json_writer_hex(j, v);
 }

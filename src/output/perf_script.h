@@ -6,7 +6,7 @@
 #include <stdbool.h>
 
 #include "hwprof/perf_data.h"
-#include "hwprof/outbuf.h"
+#include "outbuf.h"
 #include "hwprof/maps.h"
 #include "hwprof/hwprof.h"
 
@@ -19,15 +19,15 @@ HWP_BEGIN_DECLS
  * One sample. USE_CALLCHAIN is perf's symbol_conf.use_callchain: some event
  * in the file has CALLCHAIN and -G was not given.
  */
-HWP_API void hwp_perf_script__sample(struct hwp_outbuf *o, const struct hwp_event *ev, bool use_callchain);
+void hwp__perf_script_sample(struct hwp_outbuf *o, const struct hwp_event *ev, bool use_callchain);
 
 /*
  * The same, with the sample's thread (hwp_machine__sample_thread() on a
  * machine fed every record so far): callchain addresses in user-space maps
  * are printed relative to their map, as perf does. TH NULL prints them as
- * they are, like hwp_perf_script__sample().
+ * they are, like hwp__perf_script_sample().
  */
-HWP_API void hwp_perf_script__sample_in(struct hwp_outbuf *o, const struct hwp_event *ev,
+void hwp__perf_script_sample_in(struct hwp_outbuf *o, const struct hwp_event *ev,
 				bool use_callchain, const struct hwp_thread *th);
 
 /*
@@ -46,8 +46,8 @@ enum {
 	HWP_SCRIPT_F_IP = 1 << 5,
 	HWP_SCRIPT_F_PHYS_ADDR = 1 << 6,
 };
-HWP_API void hwp_perf_script__mem_sample(struct hwp_outbuf *o, const struct hwp_event *ev, unsigned fields,
-					 int name_width, int *data_src_width);
+void hwp__perf_script_mem_sample(struct hwp_outbuf *o, const struct hwp_event *ev, unsigned fields,
+				 int name_width, int *data_src_width);
 
 HWP_END_DECLS
 

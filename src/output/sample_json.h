@@ -4,13 +4,13 @@
 #define HWPROF_SAMPLE_JSON_H
 
 #include "hwprof/hwprof.h"
-#include "hwprof/json.h"
 #include "hwprof/perf_data.h"
+#include "json.h"
 
 HWP_BEGIN_DECLS
 
 /* EV (a sample) as one JSON object: a top-level one is a JSON Lines line. */
-HWP_API void hwp_sample_json__write(struct hwp_json_writer *j, const struct hwp_event *ev);
+void hwp__sample_json_write(struct hwp_json_writer *j, const struct hwp_event *ev);
 
 HWP_END_DECLS
 

@@ -5,17 +5,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hwprof/outbuf.h"
+#include "output/outbuf.h"
+#include "util/error.h"
 
 #define OUTBUF_SIZE (1u << 20)
 
-int hwp_outbuf__init(struct hwp_outbuf *o, FILE *fp)
+int hwp__outbuf_init(struct hwp_outbuf *o, FILE *fp)
 {
 	memset(o, 0, sizeof(*o));
 	o->fp = fp;
 	o->buf = malloc(OUTBUF_SIZE);
 	if (!o->buf)
-		return hwp_set_error(ENOMEM, "out of memory for a %u-byte output buffer", OUTBUF_SIZE);
+		return hwp__set_error(ENOMEM, "out of memory for a %u-byte output buffer", OUTBUF_SIZE);
 	o->cap = OUTBUF_SIZE;
 	return 0;
 }
@@ -34,7 +35,7 @@ static void grow(struct hwp_outbuf *o)
 	o->cap *= 2;
 }
 
-void hwp_outbuf__flush(struct hwp_outbuf *o)
+void hwp__outbuf_flush(struct hwp_outbuf *o)
 {
 	if (!o->fp) {
 		grow(o); /* called when the room left is short (reserve, write) */
@@ -58,12 +59,12 @@ void hwp_outbuf__flush(struct hwp_outbuf *o)
 	o->len = 0;
 }
 
-char *hwp_outbuf__take(struct hwp_outbuf *o, size_t *len)
+char *hwp__outbuf_take(struct hwp_outbuf *o, size_t *len)
 {
 	char *b;
 
 	if (o->fp || o->err || (o->len == o->cap && (grow(o), o->err))) { /* room for the NUL */
-		hwp_outbuf__finish(o);
+		hwp__outbuf_finish(o);
 		return NULL;
 	}
 	b = o->buf;
@@ -74,22 +75,22 @@ char *hwp_outbuf__take(struct hwp_outbuf *o, size_t *len)
 	return b;
 }
 
-int hwp_outbuf__finish(struct hwp_outbuf *o)
+int hwp__outbuf_finish(struct hwp_outbuf *o)
 {
 	if (o->fp) /* in memory: nothing to write */
-		hwp_outbuf__flush(o);
+		hwp__outbuf_flush(o);
 	free(o->buf);
 	o->buf = NULL;
 	if (o->err)
-		return hwp_set_error(o->err, "writing the output: %s", strerror(o->err));
+		return hwp__set_error(o->err, "writing the output: %s", strerror(o->err));
 	return 0;
 }
 
-void hwp_outbuf__write(struct hwp_outbuf *o, const void *p, size_t n)
+void hwp__outbuf_write(struct hwp_outbuf *o, const void *p, size_t n)
 {
 	while (n) {
 		if (o->len == o->cap)
-			hwp_outbuf__flush(o);
+			hwp__outbuf_flush(o);
 		size_t k = o->cap - o->len < n ? o->cap - o->len : n;
 		memcpy(o->buf + o->len, p, k);
 		o->len += k;
@@ -98,15 +99,15 @@ void hwp_outbuf__write(struct hwp_outbuf *o, const void *p, size_t n)
 	}
 }
 
-void hwp_outbuf__puts(struct hwp_outbuf *o, const char *s)
+void hwp__outbuf_puts(struct hwp_outbuf *o, const char *s)
 {
-	hwp_outbuf__write(o, s, strlen(s));
+	hwp__outbuf_write(o, s, strlen(s));
 }
 
-void hwp_outbuf__putc(struct hwp_outbuf *o, char c)
+void hwp__outbuf_putc(struct hwp_outbuf *o, char c)
 {
 	if (o->len == o->cap)
-		hwp_outbuf__flush(o);
+		hwp__outbuf_flush(o);
 	o->buf[o->len++] = c;
 }
 
@@ -125,7 +126,7 @@ static const char dec_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-size_t hwp_fmt_hex(char *p, uint64_t v)
+size_t hwp__fmt_hex(char *p, uint64_t v)
 {
 	size_t n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
 	char *q = p + n;
@@ -144,7 +145,7 @@ size_t hwp_fmt_hex(char *p, uint64_t v)
 	return n;
 }
 
-size_t hwp_fmt_u64(char *p, uint64_t v)
+size_t hwp__fmt_u64(char *p, uint64_t v)
 {
 	char tmp[20];
 	char *q = tmp + sizeof(tmp);
@@ -165,11 +166,11 @@ size_t hwp_fmt_u64(char *p, uint64_t v)
 	return n;
 }
 
-void hwp_outbuf__hex(struct hwp_outbuf *o, uint64_t v, int width)
+void hwp__outbuf_hex(struct hwp_outbuf *o, uint64_t v, int width)
 {
 	char tmp[16];
-	size_t n = hwp_fmt_hex(tmp, v);
-	char *p = hwp_outbuf__reserve(o, 40);
+	size_t n = hwp__fmt_hex(tmp, v);
+	char *p = hwp__outbuf_reserve(o, 40);
 
 	for (int i = (int)n; i < width; i++)
 		*p++ = ' ';
@@ -178,14 +179,14 @@ void hwp_outbuf__hex(struct hwp_outbuf *o, uint64_t v, int width)
 	o->len = (size_t)(p - o->buf);
 }
 
-void hwp_outbuf__u64(struct hwp_outbuf *o, uint64_t v)
+void hwp__outbuf_u64(struct hwp_outbuf *o, uint64_t v)
 {
-	char *p = hwp_outbuf__reserve(o, 24);
+	char *p = hwp__outbuf_reserve(o, 24);
 
-	o->len += hwp_fmt_u64(p, v);
+	o->len += hwp__fmt_u64(p, v);
 }
 
-void hwp_outbuf__printf(struct hwp_outbuf *o, const char *fmt, ...)
+void hwp__outbuf_printf(struct hwp_outbuf *o, const char *fmt, ...)
 {
 	va_list ap;
 	char small[512];
@@ -196,7 +197,7 @@ void hwp_outbuf__printf(struct hwp_outbuf *o, const char *fmt, ...)
 	if (n < 0)
 		return;
 	if ((size_t)n < sizeof(small)) {
-		hwp_outbuf__write(o, small, (size_t)n);
+		hwp__outbuf_write(o, small, (size_t)n);
 		return;
 	}
 	char *big = malloc((size_t)n + 1);
@@ -205,6 +206,6 @@ void hwp_outbuf__printf(struct hwp_outbuf *o, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(big, (size_t)n + 1, fmt, ap);
 	va_end(ap);
-	hwp_outbuf__write(o, big, (size_t)n);
+	hwp__outbuf_write(o, big, (size_t)n);
 	free(big);
 }

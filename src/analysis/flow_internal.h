@@ -1,0 +1,11 @@
+/* SPDX-License-Identifier: MIT */
+/* Library-private declarations (not exported): the public side is include/hwprof/flow.h. */
+#ifndef HWPROF_ANALYSIS_FLOW_INTERNAL_H
+#define HWPROF_ANALYSIS_FLOW_INTERNAL_H
+
+#include "hwprof/flow.h"
+
+/* The block starting at START, NULL when none does. */
+const struct hwp_flow_block *hwp__flow_block_at(const struct hwp_flow *f, const struct hwp_code_loc *start);
+
+#endif
