@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hwprof/hwprof.h"
 
@@ -56,6 +57,9 @@ HWP_API size_t hwp_table__columns(const struct hwp_table *t);
 /* HTML: a <table> of the text columns (class "hwp"; number cells carry
    their raw value in data-v), for a page to embed. */
 enum hwp_table_format { HWP_TABLE_TEXT, HWP_TABLE_JSON, HWP_TABLE_CSV, HWP_TABLE_HTML };
+/* Writes T in format F to FP (buffered; flushed before it returns). 0, or
+   <0 on a write error or an unknown format (hwp_errmsg()). */
+HWP_API int hwp_table__print(const struct hwp_table *t, enum hwp_table_format f, FILE *fp);
 
 HWP_END_DECLS
 

@@ -368,3 +368,20 @@ void hwp__table_render(const struct hwp_table *t, enum hwp_table_format f, struc
 		break;
 	}
 }
+
+int hwp_table__print(const struct hwp_table *t, enum hwp_table_format f, FILE *fp)
+{
+	struct hwp_outbuf o;
+	int err;
+
+	if ((unsigned)f > HWP_TABLE_HTML)
+		return hwp__set_error(EINVAL, "table: unknown output format %d", (int)f);
+	if ((err = hwp__outbuf_init(&o, fp)) < 0)
+		return err;
+	hwp__table_render(t, f, &o);
+	if ((err = hwp__outbuf_finish(&o)) < 0)
+		return err;
+	if (fflush(fp))
+		return hwp__set_error(errno, "writing a table: %s", strerror(errno));
+	return 0;
+}

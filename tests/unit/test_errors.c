@@ -383,6 +383,41 @@ static void table_cell_out_of_range(void)
 	hwp_table__delete(t);
 }
 
+/* The public renderer: to a FILE, flushed; a full disk and an unknown
+   format are errors with a message. */
+static void table_print(void)
+{
+	struct hwp_table *t = hwp_table__new();
+	FILE *fp = tmpfile(), *full = fopen("/dev/full", "w");
+	char text[256] = "";
+
+	CHECK(t && fp);
+	if (!t || !fp)
+		goto out;
+	CHECK(hwp_table__add_column(t, "Symbol", "symbol", HWP_COL_TEXT) == 0);
+	CHECK(hwp_table__add_column(t, "Samples", "samples", HWP_COL_COUNT) == 0);
+	CHECK(hwp_table__new_row(t) == 0 && hwp_table__set_text(t, 0, "main") == 0 &&
+	      hwp_table__set_count(t, 1, 12345) == 0);
+	CHECK(hwp_table__print(t, HWP_TABLE_JSON, fp) == 0);
+	rewind(fp);
+	CHECK(fread(text, 1, sizeof(text) - 1, fp) > 0);
+	CHECK(strstr(text, "\"symbol\"") && strstr(text, "\"main\"") && strstr(text, "12345"));
+	sentinel();
+	CHECK(hwp_table__print(t, (enum hwp_table_format)42, fp) == -EINVAL);
+	CHECK_MSG("unknown output format");
+	if (full) {
+		sentinel();
+		CHECK(hwp_table__print(t, HWP_TABLE_TEXT, full) == -ENOSPC);
+		CHECK_MSG(strerror(ENOSPC));
+	}
+out:
+	if (fp)
+		fclose(fp);
+	if (full)
+		fclose(full);
+	hwp_table__delete(t);
+}
+
 static void json_left_open(void)
 {
 	struct hwp_outbuf o;
@@ -443,6 +478,7 @@ int main(void)
 	RUN(symbolizer_kernel_has_no_file);
 	RUN(machine_short_record);
 	RUN(table_cell_out_of_range);
+	RUN(table_print);
 	RUN(json_left_open);
 	RUN(outbuf_write_error);
 	TL_EXIT();
