@@ -1,8 +1,9 @@
 #!/bin/bash
 # libhwprof.so: its soname and symlinks, and its exported functions: only
-# public hwp_* names (nothing hwp__, nothing without the prefix), and exactly
-# the functions include/hwprof/*.h declares (those marked HWP_API; static
-# inline ones excluded).
+# public hwp_* names (nothing hwp__, nothing without the prefix), exactly the
+# functions include/hwprof/*.h declares (those marked HWP_API; static inline
+# ones excluded), each listed by name in libhwprof.map and versioned by it,
+# and the map is scripts/gen_map.py's output.
 set -u
 echo "PLAN 3"
 root=${HWPROF_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -35,38 +36,50 @@ else
 	echo "PASS exports_public_only ($(wc -l <"$tmp/exported") functions)"
 fi
 
-# Functions the public headers declare: hwp_name( outside comments, minus
-# static inline functions (their bodies too) and function-pointer typedefs.
-python3 - "$root"/include/hwprof/*.h >"$tmp/declared" <<'PY'
-import re, sys
-names = set()
-for path in sys.argv[1:]:
-    s = open(path).read()
-    s = re.sub(r"/\*.*?\*/|//[^\n]*", " ", s, flags=re.S)
-    s = re.sub(r"^\s*#.*?(?<!\\)$", " ", s, flags=re.M | re.S)  # preprocessor lines
-    out, i = [], 0
-    for m in re.finditer(r"\bstatic\s+(?:__inline__|inline)\b", s):
-        if m.start() < i:
-            continue
-        out.append(s[i:m.start()])
-        j = s.find("{", m.end())
-        depth, k = 0, j
-        while k < len(s):
-            depth += {"{": 1, "}": -1}.get(s[k], 0)
-            k += 1
-            if depth == 0:
-                break
-        i = k
-    out.append(s[i:])
-    names |= set(re.findall(r"(?<![\w])(hwp_[a-z0-9_]+)\s*\(", "".join(out)))
-print("\n".join(sorted(names)))
-PY
+# Functions the public headers declare (scripts/gen_map.py's reading of
+# them: hwp_name( outside comments, minus static inline functions and
+# function-pointer typedefs) are exactly the exported ones.
+python3 "$root/scripts/gen_map.py" --names "$root" >"$tmp/declared"
 not_exported=$(comm -23 "$tmp/declared" "$tmp/exported")
 not_declared=$(comm -13 "$tmp/declared" "$tmp/exported")
 if [ -z "$not_exported$not_declared" ]; then
 	echo "PASS exports_match_headers ($(wc -l <"$tmp/declared") functions)"
 else
 	echo "FAIL exports_match_headers: $(echo "$not_exported" | grep -c .) declared but not exported" \
-		"(missing HWP_API): $(echo $not_exported | cut -c1-300);" \
+		"(missing HWP_API, or libhwprof.map not regenerated: python3 scripts/gen_map.py --write): $(echo $not_exported | cut -c1-300);" \
 		"$(echo "$not_declared" | grep -c .) exported but not declared: $(echo $not_declared | cut -c1-300)"
+fi
+
+# libhwprof.map lists every exported function by name, under a version
+# node, and nothing else: no pattern, nothing that is not exported; each
+# export carries the version of the node that lists it.
+map=$root/libhwprof.map
+python3 "$root/scripts/gen_map.py" --listed "$root" | sort >"$tmp/listed_nodes"
+cut -d' ' -f1 "$tmp/listed_nodes" | sort -u >"$tmp/listed"
+patterns=$(grep -E '[*?[]' "$tmp/listed")
+unlisted=$(comm -13 "$tmp/listed" "$tmp/exported")
+not_exported=$(comm -23 "$tmp/listed" "$tmp/exported")
+if [ -n "$patterns" ]; then
+	echo "FAIL map_lists_exports: libhwprof.map exports by pattern ($(echo $patterns)): list names"
+elif [ -z "$unlisted$not_exported" ] && [ -s "$tmp/listed" ]; then
+	echo "PASS map_lists_exports ($(wc -l <"$tmp/listed") names)"
+else
+	echo "FAIL map_lists_exports: $(echo "$unlisted" | grep -c .) exported but not in libhwprof.map:" \
+		"$(echo $unlisted | cut -c1-300); $(echo "$not_exported" | grep -c .) listed but not exported:" \
+		"$(echo $not_exported | cut -c1-300)"
+fi
+nm -D --defined-only "$so" | awk '$2 != "A" { split($3, v, "@@"); print v[1], v[2] }' | sort >"$tmp/versions"
+wrong=$(comm -13 "$tmp/listed_nodes" "$tmp/versions")
+if [ -z "$wrong" ] && [ -s "$tmp/versions" ]; then
+	echo "PASS exports_versioned ($(cut -d' ' -f2 "$tmp/versions" | sort -u | tr '\n' ' ' | sed 's/ $//'))"
+else
+	echo "FAIL exports_versioned: $(echo "$wrong" | grep -c .) exports without the version of their node: $(echo "$wrong" | head -5 | tr '\n' ' ')"
+fi
+
+# The map is what scripts/gen_map.py makes of the headers.
+if python3 "$root/scripts/gen_map.py" "$root" | diff -u "$map" - >"$tmp/map.diff"; then
+	echo "PASS map_generated"
+else
+	echo "FAIL map_generated: libhwprof.map is not what the headers say; regenerate it" \
+		"(python3 scripts/gen_map.py --write): $(grep '^[-+][^-+]' "$tmp/map.diff" | head -8 | tr '\n\t' '  ')"
 fi
