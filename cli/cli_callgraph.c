@@ -13,7 +13,7 @@ int cg_input__load(struct cg_input *in, const char *cmd, const char *const *path
 	const char *path = paths[0];
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = symfs, .no_inline = no_inline };
 	struct hwp_call_graph_opts co = { .sz = sizeof(co), .no_inline = no_inline, .stitch_lbr = stitch_lbr };
-	struct hwp_call_graph_stats st;
+	struct hwp_call_graph_stats st = { .sz = sizeof(st) };
 
 	memset(in, 0, sizeof(*in));
 	in->session = hwp_session__open_inputs(paths, npaths, &so);

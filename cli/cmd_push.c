@@ -107,7 +107,7 @@ int cmd_push(int argc, char **argv)
 		export_input__close(&ei);
 	}
 	if (!rc) {
-		struct hwp_fleet_push_stats st;
+		struct hwp_fleet_push_stats st = { .sz = sizeof(st) };
 
 		if (hwp_fleet__drain(f, &st) < 0)
 			rc = cli_error("push: %s; %zu batch%s kept in the spool %s, sent by the next push to this URL",

@@ -173,7 +173,7 @@ static int record_build_attr(const struct record_opts *o, const struct hwp_captu
 {
 	struct hwp_attr_opts ao = { .sz = sizeof(ao) };
 	struct hwp_attr_result *ar;
-	struct hwp_mem_events mem = { 0 };
+	struct hwp_mem_events mem = { .sz = sizeof(mem) };
 	char mem_ev[64];
 
 	if (record_attr_opts(o, &ao))
@@ -183,6 +183,7 @@ static int record_build_attr(const struct record_opts *o, const struct hwp_captu
 	ar = calloc(1, sizeof(*ar));
 	if (!ar)
 		return cli_error("out of memory");
+	ar->sz = sizeof(*ar);
 	if (hwp_attr__build(&ao, host, ar) < 0) {
 		free(ar);
 		return cli_error("record: %s", hwp_errmsg());
@@ -324,7 +325,7 @@ static int record_hw(const struct record_opts *o, int argc, char **argv)
 {
 	struct hwp_capture_host host;
 	struct hwp_attr_result *ar = NULL;
-	struct hwp_record_result res;
+	struct hwp_record_result res = { .sz = sizeof(res) };
 	int rc;
 
 	if (hwp_capture_host__detect(NULL, &host) < 0)

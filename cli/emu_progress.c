@@ -81,7 +81,7 @@ static void draw(struct emu_progress *p, const char *line)
 
 void emu_progress_tick(struct emu_progress *p, const struct hwp_emu *s)
 {
-	struct hwp_emu_progress pr;
+	struct hwp_emu_progress pr = { .sz = sizeof(pr) };
 	double secs;
 	char line[160];
 

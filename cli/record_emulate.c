@@ -196,7 +196,7 @@ static int emulate_exit_status(const struct record_opts *o, const char *out,
 int record_emulate(const struct record_opts *o)
 {
 	struct hwp_emu_opts eo;
-	struct hwp_emu_result res;
+	struct hwp_emu_result res = { .sz = sizeof(res) };
 	struct sigaction old[NR_FORWARDED];
 	struct hwp_emu *s;
 	const char *out = o->output ? o->output : "perf.data";

@@ -85,6 +85,7 @@ struct hwp_cg_node {
 HWP_API size_t hwp_call_graph__tree(struct hwp_call_graph *cg, const struct hwp_cg_node **out);
 
 struct hwp_call_graph_stats {
+	size_t sz; /* sizeof(struct hwp_call_graph_stats): set by the caller */
 	uint64_t samples, period;  /* every sample counted */
 	uint64_t with_callchain;   /* of them with a chain */
 	uint64_t callstack_lbr;    /* chains rebuilt from call-stack branch stacks */
@@ -92,7 +93,7 @@ struct hwp_call_graph_stats {
 	uint64_t discarded;        /* chains dropped on an unknown context marker */
 	size_t frames, frame_nodes; /* distinct frames; nodes of the frame trie */
 };
-HWP_API void hwp_call_graph__stats(const struct hwp_call_graph *cg, struct hwp_call_graph_stats *st);
+HWP_API int hwp_call_graph__stats(const struct hwp_call_graph *cg, struct hwp_call_graph_stats *st);
 
 HWP_END_DECLS
 

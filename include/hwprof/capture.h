@@ -107,6 +107,7 @@ struct hwp_attr_opts {
 
 /* The attr and what comes with it. */
 struct hwp_attr_result {
+	size_t sz; /* sizeof(struct hwp_attr_result): set by the caller */
 	struct hwp_attr attr;
 	struct hwp_event_desc event;
 	/* perf's warnings for this combination ("Cannot use LBR callstack with
@@ -139,6 +140,7 @@ enum hwp_mem_pmu {
 };
 
 struct hwp_mem_events {
+	size_t sz; /* sizeof(struct hwp_mem_events): set by the caller */
 	enum hwp_mem_pmu kind;
 	char pmu[32];          /* the PMU's sysfs name */
 	uint32_t type;         /* its perf_event_attr.type */
@@ -191,6 +193,7 @@ enum hwp_record_phase {
 };
 
 struct hwp_record_result {
+	size_t sz; /* sizeof(struct hwp_record_result): set by the caller */
 	enum hwp_record_phase phase; /* where a failure happened */
 	int open_errno;              /* errno of the failing perf_event_open */
 	struct hwp_attr attr;        /* the attr finally opened (after fallbacks) */

@@ -59,6 +59,7 @@ struct hwp_emu_opts {
 };
 
 struct hwp_emu_result {
+	size_t sz; /* sizeof(struct hwp_emu_result): set by the caller */
 	/* how the program ended */
 	bool exited;
 	int exit_status;
@@ -85,6 +86,7 @@ HWP_API int hwp_emu__wait(struct hwp_emu *s, struct hwp_emu_result *res);
 /* How far a running recording got (for a progress display): samples so far
    and the taken branches of their periods; zeros when unknown. 0 or <0. */
 struct hwp_emu_progress {
+	size_t sz; /* sizeof(struct hwp_emu_progress): set by the caller */
 	uint64_t samples, taken;
 };
 HWP_API int hwp_emu__progress(const struct hwp_emu *s, struct hwp_emu_progress *p);

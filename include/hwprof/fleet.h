@@ -66,6 +66,7 @@ HWP_API int hwp_fleet__init(struct hwp_fleet *f, const char *cluster);
 HWP_API int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *batches);
 
 struct hwp_fleet_push_stats {
+	size_t sz; /* sizeof(struct hwp_fleet_push_stats): set by the caller */
 	size_t sent;    /* batches the server took */
 	size_t left;    /* still in the spool */
 	size_t retries; /* attempts that failed and were retried */

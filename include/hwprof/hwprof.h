@@ -38,6 +38,16 @@ HWP_API const char *hwp_errmsg(void);
 HWP_API const char *hwp_strerror(int err);
 
 /*
+ * Size-versioned structs (libbpf's practice): options (..._opts) and the
+ * results a function fills for its caller (..._result, ..._stats,
+ * hwp_mem_events, hwp_emu_progress) start with size_t sz, which the caller
+ * sets to sizeof(the struct). A program and a library built from different
+ * versions of a header then agree: fields one side lacks read as zero and
+ * nothing is written past the caller's struct. A zero sz is refused
+ * (-EINVAL): it was forgotten.
+ */
+
+/*
  * Logging: library code never prints. Warnings, notes and debug detail go to
  * one callback (default: none), with a level; the callback decides what to
  * show. A note that repeats per record is sent once per object that saw it.

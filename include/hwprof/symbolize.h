@@ -192,13 +192,14 @@ HWP_API size_t hwp_symbolizer__missing_warning(const struct hwp_symbolizer *s, c
 HWP_API size_t hwp_symbolizer__missing_symbols_warning(const struct hwp_symbolizer *s, char *buf, size_t size);
 
 struct hwp_symbolizer_stats {
+	size_t sz; /* sizeof(struct hwp_symbolizer_stats): set by the caller */
 	size_t modules;        /* registered */
 	size_t modules_loaded; /* whose ELF (or kallsyms) was read */
 	size_t lookups;        /* hwp_symbolizer__lookup() calls */
 	size_t cache_hits;
 	size_t resolved;       /* distinct (module, offset) resolved */
 };
-HWP_API void hwp_symbolizer__stats(const struct hwp_symbolizer *s, struct hwp_symbolizer_stats *st);
+HWP_API int hwp_symbolizer__stats(const struct hwp_symbolizer *s, struct hwp_symbolizer_stats *st);
 
 HWP_END_DECLS
 

@@ -443,13 +443,20 @@ size_t hwp_call_graph__tree(struct hwp_call_graph *cg, const struct hwp_cg_node 
 	return cg->ntree;
 }
 
-void hwp_call_graph__stats(const struct hwp_call_graph *cg, struct hwp_call_graph_stats *st)
+int hwp_call_graph__stats(const struct hwp_call_graph *cg, struct hwp_call_graph_stats *out)
 {
-	*st = cg->st;
-	st->with_callchain = cg->chain.with_callchain;
-	st->callstack_lbr = cg->chain.callstack_lbr;
-	st->stitched = cg->chain.stitched;
-	st->discarded = cg->chain.discarded;
-	st->frames = cg->nframes;
-	st->frame_nodes = cg->nnodes;
+	struct hwp_call_graph_stats st;
+	int rc;
+
+	if ((rc = HWP_RESULT_BEGIN(out, &st, struct hwp_call_graph_stats)) < 0)
+		return rc;
+	st = cg->st;
+	st.with_callchain = cg->chain.with_callchain;
+	st.callstack_lbr = cg->chain.callstack_lbr;
+	st.stitched = cg->chain.stitched;
+	st.discarded = cg->chain.discarded;
+	st.frames = cg->nframes;
+	st.frame_nodes = cg->nnodes;
+	hwp__result_end(out, &st, sizeof(st));
+	return 0;
 }

@@ -563,18 +563,15 @@ static void config_evsel(const struct hwp_attr_opts *o, const struct hwp_capture
 		hwp__attr_set_precise(a, 3);
 }
 
-int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_host *h,
-		    struct hwp_attr_result *out)
+static int attr_build(const struct hwp_attr_opts *opts, const struct hwp_capture_host *h,
+		      struct hwp_attr_result *out)
 {
 	struct hwp_attr_opts o;
 	uint64_t freq = 0, interval = 0;
 	int rc;
 
-	if (!opts || !h || !out)
-		return hwp__set_error(EINVAL, "hwp_attr__build: invalid argument");
 	if ((rc = HWP_OPTS_LOAD(opts, &o, struct hwp_attr_opts)) < 0)
 		return rc;
-	memset(out, 0, sizeof(*out));
 	if ((rc = hwp_event__parse(o.event, h, &out->event)) < 0)
 		return rc;
 	if ((rc = config_freq(&o, h, out, &freq, &interval)) < 0)
@@ -586,6 +583,22 @@ int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_h
 	config_event(&out->attr, &out->event);
 	config_evsel(&o, h, out, freq, interval);
 	return 0;
+}
+
+int hwp_attr__build(const struct hwp_attr_opts *opts, const struct hwp_capture_host *h,
+		    struct hwp_attr_result *out)
+{
+	struct hwp_attr_result res;
+	int rc;
+
+	if (!opts || !h)
+		return hwp__set_error(EINVAL, "hwp_attr__build: invalid argument");
+	if ((rc = HWP_RESULT_BEGIN(out, &res, struct hwp_attr_result)) < 0)
+		return rc;
+	memset(&res, 0, sizeof(res));
+	rc = attr_build(opts, h, &res);
+	hwp__result_end(out, &res, sizeof(res));
+	return rc;
 }
 
 /* ------------------------------------------------------------ printing */

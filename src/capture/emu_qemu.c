@@ -19,6 +19,7 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_abi.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/path_search.h"
 
 #define PLUGIN_NAME "hwprof-emu.so"
@@ -188,15 +189,21 @@ static void map_progress(struct hwp_emu *s)
 	close(fd);
 }
 
-int hwp_emu__progress(const struct hwp_emu *s, struct hwp_emu_progress *p)
+int hwp_emu__progress(const struct hwp_emu *s, struct hwp_emu_progress *out)
 {
-	if (!s || !p)
-		return hwp__set_error(EINVAL, "hwp_emu__progress: no recording or no output");
-	memset(p, 0, sizeof(*p));
+	struct hwp_emu_progress p;
+	int rc;
+
+	if (!s)
+		return hwp__set_error(EINVAL, "hwp_emu__progress: no recording");
+	if ((rc = HWP_RESULT_BEGIN(out, &p, struct hwp_emu_progress)) < 0)
+		return rc;
+	memset(&p, 0, sizeof(p));
 	if (s->progress) {
-		p->samples = __atomic_load_n(&s->progress->samples, __ATOMIC_RELAXED);
-		p->taken = __atomic_load_n(&s->progress->taken, __ATOMIC_RELAXED);
+		p.samples = __atomic_load_n(&s->progress->samples, __ATOMIC_RELAXED);
+		p.taken = __atomic_load_n(&s->progress->taken, __ATOMIC_RELAXED);
 	}
+	hwp__result_end(out, &p, sizeof(p));
 	return 0;
 }
 
@@ -293,13 +300,16 @@ pid_t hwp_emu__start(struct hwp_emu *s)
 	return pid;
 }
 
-int hwp_emu__wait(struct hwp_emu *s, struct hwp_emu_result *res)
+int hwp_emu__wait(struct hwp_emu *s, struct hwp_emu_result *out)
 {
+	struct hwp_emu_result res;
 	int st, e;
 	pid_t r;
 
 	if (!s || s->pid <= 0)
 		return hwp__set_error(EINVAL, "hwp_emu__wait: not started");
+	if (out && (e = HWP_RESULT_BEGIN(out, &res, struct hwp_emu_result)) < 0)
+		return e;
 	if (s->waited)
 		return 0;
 	r = waitpid(s->pid, &st, 0);
@@ -310,14 +320,15 @@ int hwp_emu__wait(struct hwp_emu *s, struct hwp_emu_result *res)
 		return hwp__set_error(e, "waitpid: %s", strerror(e));
 	}
 	s->waited = true;
-	if (res) {
-		memset(res, 0, sizeof(*res));
+	if (out) {
+		memset(&res, 0, sizeof(res));
 		if (WIFEXITED(st)) {
-			res->exited = true;
-			res->exit_status = WEXITSTATUS(st);
+			res.exited = true;
+			res.exit_status = WEXITSTATUS(st);
 		} else if (WIFSIGNALED(st)) {
-			res->term_signal = WTERMSIG(st);
+			res.term_signal = WTERMSIG(st);
 		}
+		hwp__result_end(out, &res, sizeof(res));
 	}
 	return 0;
 }

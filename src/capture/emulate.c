@@ -212,20 +212,21 @@ void hwp_emu__delete(struct hwp_emu *s)
 	free(s);
 }
 
-int hwp_emu__finish(struct hwp_emu *s, struct hwp_emu_result *res)
+int hwp_emu__finish(struct hwp_emu *s, struct hwp_emu_result *out)
 {
 	struct hwp__emu_conv c;
-	struct hwp_emu_result local;
+	struct hwp_emu_result local, *res = &local;
 	const char *base;
 	bool nothing;
 	int err;
 
 	if (!s || !s->w)
 		return hwp__set_error(EINVAL, "hwp_emu__finish: invalid state");
-	if (!res) {
+	/* LOCAL starts as what hwp_emu__wait() put in OUT */
+	if (out && (err = HWP_RESULT_BEGIN(out, &local, struct hwp_emu_result)) < 0)
+		return err;
+	if (!out)
 		memset(&local, 0, sizeof(local));
-		res = &local;
-	}
 	memset(&c, 0, sizeof(c));
 	c.s = s;
 	base = strrchr(s->o.argv[0], '/');
@@ -256,5 +257,7 @@ int hwp_emu__finish(struct hwp_emu *s, struct hwp_emu_result *res)
 				     "(see its message above)", s->qemu);
 out:
 	hwp__emu_conv_free(&c);
+	if (out)
+		hwp__result_end(out, &local, sizeof(local));
 	return err;
 }

@@ -13,6 +13,7 @@
 #include "hwprof/capture.h"
 #include "hwprof/hwprof.h"
 #include "util/error.h"
+#include "util/opts.h"
 
 /* Reads PATH into BUF (trailing newline dropped): 0, -ENOENT, or -EINVAL. */
 static int read_line(const char *path, char *buf, size_t len)
@@ -118,13 +119,12 @@ static int encode_event(const char *dev, const char *name, unsigned ldlat, uint6
 	return 0;
 }
 
-int hwp_mem_events__choose(const char *sysfs, unsigned ldlat, struct hwp_mem_events *e)
+static int choose(const char *sysfs, unsigned ldlat, struct hwp_mem_events *e)
 {
 	static const char *const intel_pmus[] = { "cpu", "cpu_core" };
 	char dev[4096];
 	int rc;
 
-	memset(e, 0, sizeof(*e));
 	if (!sysfs)
 		sysfs = "/sys";
 	if (!ldlat)
@@ -174,6 +174,19 @@ int hwp_mem_events__choose(const char *sysfs, unsigned ldlat, struct hwp_mem_eve
 	snprintf(e->why, sizeof(e->why), "no precise memory sampling PMU in %s/bus/event_source/devices "
 		 "(Intel cpu/events/mem-loads, AMD ibs_op, Arm arm_spe_0)", sysfs);
 	return 0;
+}
+
+int hwp_mem_events__choose(const char *sysfs, unsigned ldlat, struct hwp_mem_events *out)
+{
+	struct hwp_mem_events e;
+	int rc;
+
+	if ((rc = HWP_RESULT_BEGIN(out, &e, struct hwp_mem_events)) < 0)
+		return rc;
+	memset(&e, 0, sizeof(e));
+	rc = choose(sysfs, ldlat, &e);
+	hwp__result_end(out, &e, sizeof(e));
+	return rc;
 }
 
 double hwp_mem_events__expected(uint64_t events, uint64_t period)

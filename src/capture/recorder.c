@@ -790,15 +790,12 @@ static int finish_output(struct rec *R)
 	return rc;
 }
 
-int hwp_record__run(const struct hwp_record_opts *opts, struct hwp_record_result *res)
+static int record_run(const struct hwp_record_opts *opts, struct hwp_record_result *res)
 {
 	struct hwp_record_opts o;
 	struct rec R;
 	int rc;
 
-	if (!opts || !res)
-		return hwp__set_error(EINVAL, "hwp_record__run: invalid argument");
-	memset(res, 0, sizeof(*res));
 	if ((rc = HWP_OPTS_LOAD(opts, &o, struct hwp_record_opts)) < 0)
 		return rc;
 	if ((rc = setup(&R, &o, res)) < 0 || (rc = prepare(&R)) < 0)
@@ -812,5 +809,20 @@ int hwp_record__run(const struct hwp_record_opts *opts, struct hwp_record_result
 	rc = finish_output(&R);
 out:
 	cleanup(&R);
+	return rc;
+}
+
+int hwp_record__run(const struct hwp_record_opts *opts, struct hwp_record_result *out)
+{
+	struct hwp_record_result res;
+	int rc;
+
+	if (!opts)
+		return hwp__set_error(EINVAL, "hwp_record__run: invalid argument");
+	if ((rc = HWP_RESULT_BEGIN(out, &res, struct hwp_record_result)) < 0)
+		return rc;
+	memset(&res, 0, sizeof(res));
+	rc = record_run(opts, &res);
+	hwp__result_end(out, &res, sizeof(res));
 	return rc;
 }

@@ -23,6 +23,7 @@
 #include "export/export_internal.h"
 #include "export/fleet_internal.h"
 #include "util/error.h"
+#include "util/opts.h"
 #include "util/vec.h"
 
 #define COLUMNS "host, window_start, window_end, kind, build_id, module, from_off, to_build_id, to_module, " \
@@ -193,7 +194,7 @@ static char *read_all(const char *path, size_t *len)
 	return p;
 }
 
-int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
+static int drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
 {
 	char dir[4096], path[4400], param[512];
 	char **names = NULL;
@@ -202,7 +203,6 @@ int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
 	DIR *d;
 	int rc = 0;
 
-	memset(st, 0, sizeof(*st));
 	if (!f->spool_dir)
 		return 0;
 	if ((rc = spool_path(f, dir, sizeof(dir))) < 0)
@@ -258,5 +258,18 @@ int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
 		free(names[i]);
 	free(names);
 	close(lock);
+	return rc;
+}
+
+int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *out)
+{
+	struct hwp_fleet_push_stats st;
+	int rc;
+
+	if ((rc = HWP_RESULT_BEGIN(out, &st, struct hwp_fleet_push_stats)) < 0)
+		return rc;
+	memset(&st, 0, sizeof(st));
+	rc = drain(f, &st);
+	hwp__result_end(out, &st, sizeof(st));
 	return rc;
 }

@@ -118,7 +118,7 @@ struct hwp_table *hwp_report__callgraph(struct hwp_symbolizer *sym, struct hwp_c
 	struct hwp_report_opts o;
 	const struct hwp_cg_function *f;
 	size_t n = hwp_call_graph__functions(cg, &f);
-	struct hwp_call_graph_stats st;
+	struct hwp_call_graph_stats st = { .sz = sizeof(st) };
 	struct hwp_table *t;
 	struct ranked *order;
 

@@ -202,7 +202,7 @@ static int timing_section(struct hwp_html_page *page, const struct page_input *i
 /* The flame graph of the samples' call stacks, inlined (hwprof flame's SVG). */
 static int flame_section(struct hwp_html_page *page, const struct page_input *in)
 {
-	struct hwp_call_graph_stats st = { 0 };
+	struct hwp_call_graph_stats st = { .sz = sizeof(st) };
 	struct hwp_flame_svg_opts so = { .sz = sizeof(so), .title = "Flame graph (hwprof flame)" };
 	struct hwp_flame *f;
 	struct hwp_outbuf o;

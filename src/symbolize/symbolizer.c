@@ -932,10 +932,17 @@ size_t hwp_symbolizer__missing_symbols_warning(const struct hwp_symbolizer *s, c
 	return missing_warning(s, buf, size, false);
 }
 
-void hwp_symbolizer__stats(const struct hwp_symbolizer *s, struct hwp_symbolizer_stats *st)
+int hwp_symbolizer__stats(const struct hwp_symbolizer *s, struct hwp_symbolizer_stats *out)
 {
+	struct hwp_symbolizer_stats st;
+	int rc;
+
+	if ((rc = HWP_RESULT_BEGIN(out, &st, struct hwp_symbolizer_stats)) < 0)
+		return rc;
 	if (s)
-		*st = s->st;
+		st = s->st;
 	else
-		memset(st, 0, sizeof(*st));
+		memset(&st, 0, sizeof(st));
+	hwp__result_end(out, &st, sizeof(st));
+	return 0;
 }

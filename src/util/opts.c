@@ -25,3 +25,28 @@ int hwp__opts_load(const void *opts, size_t known_size, void *out, const char *w
 	memcpy(out, &known_size, sizeof(known_size));
 	return 0;
 }
+
+int hwp__result_begin(const void *out, void *res, size_t known_size, const char *what)
+{
+	size_t sz;
+
+	memset(res, 0, known_size);
+	if (!out)
+		return hwp__set_error(EINVAL, "%s: no result struct to fill", what);
+	memcpy(&sz, out, sizeof(sz));
+	if (sz < sizeof(size_t))
+		return hwp__set_error(EINVAL, "%s: result struct size %zu is invalid (set .sz = sizeof(the struct))",
+				      what, sz);
+	memcpy(res, out, sz < known_size ? sz : known_size);
+	return 0;
+}
+
+void hwp__result_end(void *out, const void *res, size_t known_size)
+{
+	size_t sz;
+
+	memcpy(&sz, out, sizeof(sz));
+	memcpy((char *)out + sizeof(sz), (const char *)res + sizeof(sz), (sz < known_size ? sz : known_size) - sizeof(sz));
+	if (sz > known_size)
+		memset((char *)out + known_size, 0, sz - known_size);
+}

@@ -21,4 +21,18 @@ int hwp__opts_load(const void *opts, size_t known_size, void *out, const char *w
 /* TYPE is the struct type, named in the message: HWP_OPTS_LOAD(opts, &o, struct hwp_x_opts). */
 #define HWP_OPTS_LOAD(opts, out, type) hwp__opts_load((opts), sizeof(type), (out), #type)
 
+/*
+ * Result structs the caller hands in to be filled start with size_t sz as
+ * well, set by the caller to sizeof(its struct). The library fills a whole
+ * struct of its own, RES (KNOWN_SIZE bytes), which begin() loads from what OUT
+ * holds (fields OUT lacks read as zero) and end() stores back: an older,
+ * smaller caller struct gets the fields it has, a newer, larger one reads the
+ * fields this library does not know as zero, OUT->sz stays the caller's.
+ */
+int hwp__result_begin(const void *out, void *res, size_t known_size, const char *what);
+void hwp__result_end(void *out, const void *res, size_t known_size);
+
+/* HWP_RESULT_BEGIN(out, &res, struct hwp_x_result): 0 or -EINVAL (message set). */
+#define HWP_RESULT_BEGIN(out, res, type) hwp__result_begin((out), (res), sizeof(type), #type)
+
 #endif

@@ -21,7 +21,7 @@ static bool flag(const struct hwp_attr *a, unsigned f)
 	return (a->flags >> f) & 1;
 }
 
-static struct hwp_attr_result R;
+static struct hwp_attr_result R = { .sz = sizeof(R) };
 
 static int build(const struct hwp_capture_host *h, const char *event, uint64_t bst,
 		 enum hwp_callgraph cg)

@@ -1,6 +1,7 @@
 /* Size-versioned option structs (libbpf's OPTS_VALID rules): hwp__opts_load
    itself, and the public entry points that take an opts struct. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -106,6 +107,9 @@ static void attr_opts_checked(void)
 	struct hwp_attr_result *res = calloc(1, sizeof(*res));
 
 	CHECK(res != NULL);
+	if (!res)
+		return;
+	res->sz = sizeof(*res);
 	CHECK(hwp_attr__build(&o, &host, res) == -EINVAL);
 	memset(&big, 0, sizeof(big));
 	big.o.sz = sizeof(big);
@@ -123,6 +127,43 @@ static void attr_opts_checked(void)
 	free(res);
 }
 
+/* Result structs: the caller's size is checked and respected both ways. */
+static void result_size_checked(void)
+{
+	struct hwp_attr_opts o = { .sz = sizeof(o), .event = "cpu-clock", .period = 1234 };
+	struct {
+		struct hwp_attr_result r;
+		uint64_t newer;
+	} big;
+	struct hwp_attr_result *res = malloc(sizeof(*res));
+	const unsigned char *tail;
+	size_t old = offsetof(struct hwp_attr_result, event);
+	bool untouched = true;
+
+	CHECK(res != NULL);
+	if (!res)
+		return;
+	memset(res, 0, sizeof(*res));
+	CHECK(hwp_attr__build(&o, &host, res) == -EINVAL);
+	CHECK(strstr(hwp_errmsg(), "hwp_attr_result") && strstr(hwp_errmsg(), "size 0"));
+	/* an older caller whose struct ended before EVENT: nothing past it written */
+	memset(res, 0xa5, sizeof(*res));
+	res->sz = old;
+	CHECK(hwp_attr__build(&o, &host, res) == 0);
+	CHECK(res->sz == old && res->attr.sample_period == 1234);
+	tail = (const unsigned char *)res + old;
+	for (size_t i = 0; i < sizeof(*res) - old; i++)
+		untouched &= tail[i] == 0xa5;
+	CHECK(untouched);
+	/* a newer caller: what this library does not know reads as zero */
+	memset(&big, 0xa5, sizeof(big));
+	big.r.sz = sizeof(big);
+	CHECK(hwp_attr__build(&o, &host, &big.r) == 0);
+	CHECK(big.r.sz == sizeof(big) && big.r.attr.sample_period == 1234 && big.newer == 0);
+	CHECK(strcmp(big.r.event.name, "cpu-clock") == 0);
+	free(res);
+}
+
 static void record_opts_checked(void)
 {
 	struct hwp_record_opts o = { .sz = 0 };
@@ -133,6 +174,9 @@ static void record_opts_checked(void)
 	} big;
 
 	CHECK(res != NULL);
+	if (!res)
+		return;
+	res->sz = sizeof(*res);
 	CHECK(hwp_record__run(&o, res) == -EINVAL);
 	memset(&big, 0, sizeof(big));
 	big.o.sz = sizeof(big);
@@ -182,6 +226,7 @@ int main(void)
 	RUN(newer_set_tail_rejected);
 	RUN(older_size_zero_fills);
 	RUN(attr_opts_checked);
+	RUN(result_size_checked);
 	RUN(record_opts_checked);
 	RUN(emu_opts_checked);
 	TL_EXIT();

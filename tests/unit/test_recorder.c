@@ -141,6 +141,9 @@ static void test_branch_sample_to_perf_data(void)
 	uint64_t id = 42;
 	int fd;
 
+	if (!ar)
+		return;
+	ar->sz = sizeof(*ar);
 	CHECK(hwp_attr__build(&ao, &intel, ar) == 0);
 	make_rec(rec, HWP_RECORD_SAMPLE, sizeof(rec), 0);
 	st16(rec + 4, HWP_MISC_USER);

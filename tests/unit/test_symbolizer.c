@@ -2136,7 +2136,7 @@ static void test_module_identity(void)
 	int e = hwp_symbolizer__module(s, "/a/liby.so", NULL, 0);
 	int k = hwp_symbolizer__kernel_module(s);
 	int k2 = hwp_symbolizer__module(s, "[kernel.kallsyms]", NULL, 0);
-	struct hwp_symbolizer_stats st;
+	struct hwp_symbolizer_stats st = { .sz = sizeof(st) };
 
 	CHECK(a >= 0 && a == b);
 	CHECK(c >= 0 && c != a);
@@ -2373,7 +2373,7 @@ static void test_cache_and_speed(void)
 	struct oseg segs[16];
 	size_t nseg, N = 20000, with_sym = 0, with_line = 0;
 	uint64_t start = 0, size = 0;
-	struct hwp_symbolizer_stats st;
+	struct hwp_symbolizer_stats st = { .sz = sizeof(st) };
 	double t0, t1, t2;
 	int mod;
 
