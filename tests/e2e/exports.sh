@@ -5,7 +5,7 @@
 # ones excluded), each listed by name in libhwprof.map and versioned by it,
 # and the map is scripts/gen_map.py's output.
 set -u
-echo "PLAN 3"
+echo "PLAN 6"
 root=${HWPROF_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${BUILD:-build}
 case $build in /*) ;; *) build=$root/$build ;; esac
