@@ -54,6 +54,30 @@ HWP_API int hwp_table__set_real(struct hwp_table *t, size_t col, double v); /* P
 HWP_API size_t hwp_table__rows(const struct hwp_table *t);
 HWP_API size_t hwp_table__columns(const struct hwp_table *t);
 
+/* A column's unit ("%", "cycles", "bytes", ...; NULL: a count of things or
+   a name). Report tables set it from the key's suffix (_percent, _cycles,
+   _bytes, _ns ...), the one naming rule of their JSON members. */
+HWP_API int hwp_table__set_unit(struct hwp_table *t, size_t col, const char *unit);
+
+/* The model, for programs: each column's names, kind, where it shows and
+   unit, and each cell's value. */
+struct hwp_table_column {
+	size_t sz;               /* sizeof(struct hwp_table_column), set by the caller */
+	const char *title;       /* text and CSV header */
+	const char *key;         /* JSON member */
+	enum hwp_col_kind kind;
+	enum hwp_col_show show;
+	const char *unit;
+};
+/* Fills OUT for column COL. 0, or <0 (no such column, bad size). */
+HWP_API int hwp_table__column(const struct hwp_table *t, size_t col, struct hwp_table_column *out);
+/* Cell (ROW, COL): true and its value when set (TEXT: the string; COUNT,
+   HEX, BOOL: the integer; PERCENT, REAL: the number); false when it was
+   never set (null in JSON) or out of range. */
+HWP_API bool hwp_table__cell_text(const struct hwp_table *t, size_t row, size_t col, const char **s);
+HWP_API bool hwp_table__cell_count(const struct hwp_table *t, size_t row, size_t col, uint64_t *v);
+HWP_API bool hwp_table__cell_real(const struct hwp_table *t, size_t row, size_t col, double *v);
+
 /* HTML: a <table> of the text columns (class "hwp"; number cells carry
    their raw value in data-v), for a page to embed. */
 enum hwp_table_format { HWP_TABLE_TEXT, HWP_TABLE_JSON, HWP_TABLE_CSV, HWP_TABLE_HTML };

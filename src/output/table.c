@@ -10,6 +10,7 @@
 #include "output/render.h"
 #include "util/arena.h"
 #include "util/error.h"
+#include "util/opts.h"
 
 struct cell {
 	const char *s;
@@ -19,7 +20,7 @@ struct cell {
 };
 
 struct column {
-	const char *title, *key;
+	const char *title, *key, *unit;
 	enum hwp_col_kind kind;
 	enum hwp_col_show show;
 };
@@ -70,7 +71,7 @@ int hwp_table__add_column_shown(struct hwp_table *t, const char *title, const ch
 	if (t->nrows)
 		return hwp__set_error(EINVAL, "table: cannot add column '%s' after %zu rows: columns come first",
 				      title ? title : "", t->nrows);
-	t->cols[t->ncols++] = (struct column){ title, key, kind, show };
+	t->cols[t->ncols++] = (struct column){ .title = title, .key = key, .kind = kind, .show = show };
 	return 0;
 }
 
@@ -384,4 +385,69 @@ int hwp_table__print(const struct hwp_table *t, enum hwp_table_format f, FILE *f
 	if (fflush(fp))
 		return hwp__set_error(errno, "writing a table: %s", strerror(errno));
 	return 0;
+}
+
+int hwp_table__set_unit(struct hwp_table *t, size_t col, const char *unit)
+{
+	if (col >= t->ncols)
+		return hwp__set_error(EINVAL, "table: no column %zu", col);
+	t->cols[col].unit = unit ? hwp__arena_strndup(&t->arena, unit, SIZE_MAX) : NULL;
+	return unit && !t->cols[col].unit ? hwp__set_error(ENOMEM, "out of memory filling a table") : 0;
+}
+
+int hwp_table__column(const struct hwp_table *t, size_t col, struct hwp_table_column *out)
+{
+	struct hwp_table_column c;
+	int rc;
+
+	if ((rc = HWP_RESULT_BEGIN(out, &c, struct hwp_table_column)) < 0)
+		return rc;
+	if (col >= t->ncols)
+		return hwp__set_error(EINVAL, "table: no column %zu", col);
+	c.title = t->cols[col].title;
+	c.key = t->cols[col].key;
+	c.kind = t->cols[col].kind;
+	c.show = t->cols[col].show;
+	c.unit = t->cols[col].unit;
+	hwp__result_end(out, &c, sizeof(c));
+	return 0;
+}
+
+static const struct cell *cell_at(const struct hwp_table *t, size_t row, size_t col)
+{
+	if (row >= t->nrows || col >= t->ncols || !t->cells[row * t->ncols + col].set)
+		return NULL;
+	return &t->cells[row * t->ncols + col];
+}
+
+bool hwp_table__cell_text(const struct hwp_table *t, size_t row, size_t col, const char **s)
+{
+	const struct cell *c = cell_at(t, row, col);
+
+	if (!c || t->cols[col].kind != HWP_COL_TEXT)
+		return false;
+	*s = c->s;
+	return true;
+}
+
+bool hwp_table__cell_count(const struct hwp_table *t, size_t row, size_t col, uint64_t *v)
+{
+	const struct cell *c = cell_at(t, row, col);
+	enum hwp_col_kind k = col < t->ncols ? t->cols[col].kind : HWP_COL_TEXT;
+
+	if (!c || (k != HWP_COL_COUNT && k != HWP_COL_HEX && k != HWP_COL_BOOL))
+		return false;
+	*v = c->u;
+	return true;
+}
+
+bool hwp_table__cell_real(const struct hwp_table *t, size_t row, size_t col, double *v)
+{
+	const struct cell *c = cell_at(t, row, col);
+	enum hwp_col_kind k = col < t->ncols ? t->cols[col].kind : HWP_COL_TEXT;
+
+	if (!c || (k != HWP_COL_PERCENT && k != HWP_COL_REAL))
+		return false;
+	*v = c->d;
+	return true;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "output/outbuf.h"
 #include "output/render.h"
@@ -13,11 +14,38 @@
 #include "util/error.h"
 #include "util/opts.h"
 
+/* A report column's unit, from its key: the JSON members name their unit
+   as a suffix (taken_percent, median_cycles, size_bytes ...). */
+static const char *unit_of(const char *key, enum hwp_col_kind kind)
+{
+	static const struct {
+		const char *suffix, *unit;
+	} units[] = {
+		{ "percent", "%" }, { "cycles", "cycles" }, { "bytes", "bytes" }, { "size", "bytes" },
+		{ "_ns", "ns" },    { "ipc", "instructions/cycle" },
+	};
+	size_t n = strlen(key);
+
+	if (kind == HWP_COL_PERCENT)
+		return "%";
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t m = strlen(units[i].suffix);
+
+		if (n >= m && !strcmp(key + n - m, units[i].suffix))
+			return units[i].unit;
+	}
+	return NULL;
+}
+
 int hwp__report_add_columns(struct hwp_table *t, const struct hwp__report_column *cols, size_t n)
 {
-	for (size_t k = 0; k < n; k++)
-		if (hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind, cols[k].show) < 0)
+	for (size_t k = 0; k < n; k++) {
+		size_t col = hwp_table__columns(t);
+
+		if (hwp_table__add_column_shown(t, cols[k].title, cols[k].key, cols[k].kind, cols[k].show) < 0 ||
+		    hwp_table__set_unit(t, col, unit_of(cols[k].key, cols[k].kind)) < 0)
 			return -1;
+	}
 	return 0;
 }
 

@@ -71,6 +71,53 @@ static void findings_one_model(void)
 	hwp_table__delete(b);
 }
 
+/* The model a program reads: the findings' columns by key, with their kinds
+   and units (from the key's suffix), and the cells as they were filled. */
+static void findings_model_read(void)
+{
+	struct hwp_finding f[3];
+	struct hwp_report_opts json = { .sz = sizeof(json), .fmt = HWP_TABLE_JSON };
+	struct hwp_table *t;
+	struct hwp_table_column c = { .sz = sizeof(c) };
+	size_t share = SIZE_MAX, kind = SIZE_MAX, samples = SIZE_MAX;
+
+	make_findings(f);
+	t = hwp_report__findings(NULL, f, 3, -1, &json);
+	CHECK(t);
+	if (!t)
+		return;
+	for (size_t i = 0; i < hwp_table__columns(t); i++) {
+		CHECK(hwp_table__column(t, i, &c) == 0);
+		if (!strcmp(c.key, "share_percent")) {
+			share = i;
+			CHECK(c.kind == HWP_COL_PERCENT && c.unit && !strcmp(c.unit, "%"));
+		} else if (!strcmp(c.key, "kind")) {
+			kind = i;
+			CHECK(c.kind == HWP_COL_TEXT && !c.unit);
+		} else if (!strcmp(c.key, "samples")) {
+			samples = i;
+			CHECK(c.kind == HWP_COL_COUNT);
+		}
+	}
+	CHECK(share != SIZE_MAX && kind != SIZE_MAX && samples != SIZE_MAX);
+	if (share != SIZE_MAX && kind != SIZE_MAX && samples != SIZE_MAX) {
+		const char *s = NULL;
+		uint64_t n = 0;
+		double d = 0;
+
+		CHECK(hwp_table__cell_text(t, 0, kind, &s) && s && !strcmp(s, "biased-branch"));
+		CHECK(hwp_table__cell_count(t, 2, samples, &n) && n == f[2].samples);
+		CHECK(hwp_table__cell_real(t, 0, share, &d) && d > 9.99 && d < 10.01);
+		CHECK(!hwp_table__cell_real(t, 0, kind, &d));   /* a text cell is no number */
+		CHECK(!hwp_table__cell_count(t, 3, samples, &n)); /* no such row */
+	}
+	c.sz = 0;
+	CHECK(hwp_table__column(t, 0, &c) < 0);                       /* the size is required */
+	c.sz = sizeof(c);
+	CHECK(hwp_table__column(t, hwp_table__columns(t), &c) < 0); /* no such column */
+	hwp_table__delete(t);
+}
+
 static void findings_kind_and_limit(void)
 {
 	struct hwp_finding f[3];
@@ -184,6 +231,7 @@ static void names(void)
 int main(void)
 {
 	RUN(findings_one_model);
+	RUN(findings_model_read);
 	RUN(findings_kind_and_limit);
 	RUN(bad_opts_refused);
 	RUN(findings_text);
