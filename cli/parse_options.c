@@ -35,13 +35,32 @@ static int refuse(const char *cmd, const struct opt *o, const char *arg, const c
 	return cli_error("%s: %s '%s'%s", cmd, name, arg, o->err ? o->err : dflt);
 }
 
-/* The inputs of every table are kept here: reachable until the end, as
-   the command uses them (LeakSanitizer then says nothing). */
-static const char **input_store;
+/* Every input list made is kept here: reachable until the end, as the
+   command uses them (LeakSanitizer then says nothing); a command makes one
+   or two (its own and a copy for a second pass). */
+#define MAX_INPUT_LISTS 16
+static const char **input_lists[MAX_INPUT_LISTS];
+
+static void keep_list(const char **old, const char **v)
+{
+	size_t free_slot = MAX_INPUT_LISTS;
+
+	for (size_t i = 0; i < MAX_INPUT_LISTS; i++) {
+		if (old && input_lists[i] == old) {
+			input_lists[i] = v;
+			return;
+		}
+		if (!input_lists[i] && free_slot == MAX_INPUT_LISTS)
+			free_slot = i;
+	}
+	if (free_slot < MAX_INPUT_LISTS)
+		input_lists[free_slot] = v;
+}
 
 void opt_inputs__add(const struct opt_inputs *in, const char *input)
 {
-	const char **v = realloc(*in->list, (*in->nr + 2) * sizeof(*v));
+	const char **old = *in->list;
+	const char **v = realloc(old, (*in->nr + 2) * sizeof(*v));
 
 	if (!v) {
 		*in->first = input; /* (no memory: the last one, as before) */
@@ -49,7 +68,8 @@ void opt_inputs__add(const struct opt_inputs *in, const char *input)
 	}
 	v[(*in->nr)++] = input;
 	v[*in->nr] = NULL;
-	*in->list = input_store = v;
+	keep_list(old, v);
+	*in->list = v;
 	*in->first = v[0];
 }
 

@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
-if cc -std=c11 -Wall -Wextra -Werror -I"$root/include" -o drv drv.c -L"$build" -lhwprof \
+if cc -std=c11 -Wall -Wextra -Werror ${SAN:+-fsanitize=address,undefined} -I"$root/include" -o drv drv.c -L"$build" -lhwprof \
 	-Wl,-rpath,"$build" 2>cc.err; then
 	echo "PASS driver_build"
 else
