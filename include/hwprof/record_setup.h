@@ -64,6 +64,23 @@ HWP_API int hwp_record__explain_open(const struct hwp_attr *a, const struct hwp_
  */
 HWP_API int hwp_record__keep_old_output(const char *path);
 
+/*
+ * perf record's call-graph MODE, "fp", "dwarf[,SIZE]" or "lbr", into AO
+ * (the dwarf stack dump size rounded up to a multiple of 8, as perf does).
+ * 0, or <0 (hwp_errmsg(): the mode or the size that is wrong).
+ */
+HWP_API int hwp_attr_opts__set_callgraph(struct hwp_attr_opts *ao, const char *mode);
+
+/* The recorder's options that come from the built attr AR and HOST: the
+   attr, its event's name and precise fallback, perf's cpu-clock fallback
+   (when no branch stack was asked for) and the paranoid level. */
+HWP_API void hwp_record_opts__set_attr(struct hwp_record_opts *ro, const struct hwp_attr_result *ar,
+				       const struct hwp_capture_host *host);
+
+/* hwp_record__run() with SIGINT and SIGTERM stopping the workload (OPTS's
+   stop flag replaced), the handlers before restored at the end. */
+HWP_API int hwp_record__run_interruptible(const struct hwp_record_opts *opts, struct hwp_record_result *r);
+
 HWP_END_DECLS
 
 #endif
