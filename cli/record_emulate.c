@@ -115,15 +115,8 @@ static void emulate_opts(const struct record_opts *o, const char *out, struct hw
 	eo->branch_filter = o->branch_filter;
 	if (o->branch_any)
 		eo->branch_filter |= HWP_BRANCH_ANY;
-	if (o->callgraph_lbr) {
-		/* as perf record --call-graph lbr: call-stack mode, and a callchain
-		   that perf completes from the branch stack */
-		if (!eo->branch_filter)
-			eo->branch_filter = HWP_BRANCH_USER | HWP_BRANCH_NO_CYCLES |
-					    HWP_BRANCH_NO_FLAGS | HWP_BRANCH_HW_INDEX;
-		eo->branch_filter |= HWP_BRANCH_CALL_STACK;
-		eo->lbr_callchain = true;
-	}
+	if (o->callgraph_lbr)
+		hwp_emu_opts__lbr_call_stack(eo);
 	eo->exact = o->exact;
 	if (o->mem)
 		eo->mem_period = o->period ? o->period : HWP_EMU_DEFAULT_MEM_PERIOD;

@@ -77,6 +77,11 @@ struct hwp_emu_result {
 
 struct hwp_emu;
 
+/* perf record --call-graph lbr in O: the call-stack branch mode (with no
+   filter given, user branches without cycles nor flags, with hw_index) and
+   samples carrying a callchain that perf completes from the branch stack. */
+HWP_API void hwp_emu_opts__lbr_call_stack(struct hwp_emu_opts *o);
+
 /* NULL + errno and hwp_errmsg() ("qemu-x86_64 not found: install qemu-user"). */
 HWP_API struct hwp_emu *hwp_emu__new(const struct hwp_emu_opts *opts);
 /* Starts qemu; returns its pid, or <0 (hwp_errmsg()). */

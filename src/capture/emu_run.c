@@ -17,6 +17,7 @@
 
 #include "hwprof/emulate.h"
 #include "hwprof/hwprof.h"
+#include "hwprof/perf_abi.h"
 #include "util/error.h"
 #include "util/opts.h"
 
@@ -129,4 +130,12 @@ int hwp_emu__run(struct hwp_emu *s, const struct hwp_emu_run_opts *opts, struct 
 out:
 	restore_handlers(forwarded, NR_FORWARDED, old);
 	return err;
+}
+
+void hwp_emu_opts__lbr_call_stack(struct hwp_emu_opts *o)
+{
+	if (!o->branch_filter)
+		o->branch_filter = HWP_BRANCH_USER | HWP_BRANCH_NO_CYCLES | HWP_BRANCH_NO_FLAGS | HWP_BRANCH_HW_INDEX;
+	o->branch_filter |= HWP_BRANCH_CALL_STACK;
+	o->lbr_callchain = true;
 }
