@@ -255,23 +255,12 @@ static int record_report(const struct record_opts *o, const struct hwp_record_re
  */
 static void warn_dropped_levels(const struct record_opts *o)
 {
-	static const struct { uint64_t bit; const char *name, *mod; } levels[] = {
-		{ HWP_BRANCH_USER, "user", "u" },
-		{ HWP_BRANCH_KERNEL, "kernel", "k" },
-		{ HWP_BRANCH_HV, "hypervisor", "h" },
-	};
 	uint64_t dropped = o->branch_levels & ~o->branch_filter;
-	char names[64] = "", mods[8] = "";
+	char names[64], mods[8];
 
 	if (!dropped)
 		return;
-	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
-		if (!(dropped & levels[i].bit))
-			continue;
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-			 names[0] ? "/" : "", levels[i].name);
-		strcat(mods, levels[i].mod);
-	}
+	hwp_branch_filter__level_names(dropped, names, sizeof(names), mods, sizeof(mods));
 	cli_warn("record: -j %s names only privilege levels, which perf 6.1 then drops: the branch "
 		 "stack records any branch at the event's levels (for %s branches only, add a branch "
 		 "type: -j any,%s, or give the event's levels: -e EVENT:%s)",

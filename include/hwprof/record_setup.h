@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hwprof/capture.h"
 #include "hwprof/hwprof.h"
@@ -76,6 +77,11 @@ HWP_API int hwp_attr_opts__set_callgraph(struct hwp_attr_opts *ao, const char *m
    (when no branch stack was asked for) and the paranoid level. */
 HWP_API void hwp_record_opts__set_attr(struct hwp_record_opts *ro, const struct hwp_attr_result *ar,
 				       const struct hwp_capture_host *host);
+
+/* The privilege levels among LEVELS (HWP_BRANCH_USER, _KERNEL, _HV) in
+   words, "user/kernel/hypervisor", into NAMES, and as event modifiers,
+   "ukh", into MODS (each truncated to its length). */
+HWP_API void hwp_branch_filter__level_names(uint64_t levels, char *names, size_t nlen, char *mods, size_t mlen);
 
 /* hwp_record__run() with SIGINT and SIGTERM stopping the workload (OPTS's
    stop flag replaced), the handlers before restored at the end. */

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -88,4 +89,27 @@ int hwp_record__run_interruptible(const struct hwp_record_opts *opts, struct hwp
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	return rc;
+}
+
+void hwp_branch_filter__level_names(uint64_t levels, char *names, size_t nlen, char *mods, size_t mlen)
+{
+	static const struct { uint64_t bit; const char *name, *mod; } all[] = {
+		{ HWP_BRANCH_USER, "user", "u" },
+		{ HWP_BRANCH_KERNEL, "kernel", "k" },
+		{ HWP_BRANCH_HV, "hypervisor", "h" },
+	};
+	size_t n = 0, m = 0;
+
+	if (nlen)
+		names[0] = 0;
+	if (mlen)
+		mods[0] = 0;
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		if (!(levels & all[i].bit))
+			continue;
+		if (n < nlen)
+			n += (size_t)snprintf(names + n, nlen - n, "%s%s", n ? "/" : "", all[i].name);
+		if (m < mlen)
+			m += (size_t)snprintf(mods + m, mlen - m, "%s", all[i].mod);
+	}
 }
