@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "hwprof/hwprof.h"
+#include "hwprof/report.h"
 
 /* -v raises, -q lowers what the library's log callback lets through. */
 static enum hwp_log_level verbosity = HWP_LOG_WARN;
@@ -118,4 +119,9 @@ int cli_finish_stdout(int rc)
 		return rc ? rc : 1;
 	}
 	return rc;
+}
+
+int cli_write_svg(const char *path, struct hwp_chart *c)
+{
+	return hwp_report__write_svg_file(c, path) < 0 ? cli_error("%s", hwp_errmsg()) : 0;
 }

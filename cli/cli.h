@@ -49,6 +49,10 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Opens -i PATH, or prints the library's one-line error and returns NULL. */
 struct hwp_reader *cli_open_input(const char *path);
+/* Writes chart C (NULL: it could not be made) to PATH as SVG and deletes
+   it (hwp_report__write_svg_file()); prints the error, returns the exit code. */
+struct hwp_chart;
+int cli_write_svg(const char *path, struct hwp_chart *c);
 /* Ends a command: checks that stdout was written completely. */
 int cli_finish_stdout(int rc);
 

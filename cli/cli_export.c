@@ -1,15 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "cli_export.h"
-#include "hwprof/session.h"
 
 void export_opts__init(struct export_opts *o)
 {
@@ -48,10 +43,7 @@ int export_opts__window(const char *cmd, const struct opt *opt, const char *arg)
 
 int export_input__load(struct export_input *ei, const struct export_opts *o, const char *input)
 {
-	/* type and cycles split the table: rows by type, cycles into the histogram */
-	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = true, .no_addresses = true,
-					      .drop_meaningless_prediction = true,
-					      .split = HWP_SPLIT_TYPE | HWP_SPLIT_CYCLES };
+	struct hwp_branch_collect_opts co;
 	struct report_opts ro = o->ro;
 	struct hwp_export_opts eo = { .sz = sizeof(eo), .host = o->host, .window_start = o->ws,
 				      .window_end = o->we };
@@ -59,27 +51,11 @@ int export_input__load(struct export_input *ei, const struct export_opts *o, con
 	int rc;
 
 	memset(ei, 0, sizeof(*ei));
+	hwp_export__collect_opts(&co);
 	ro.input = input;
 	if ((rc = report_input__load_branches(&ei->in, &ro, &co)))
 		return rc;
-	if (!eo.host) {
-		const struct hwp_header_info *h = hwp_session__header(ei->in.session);
-
-		if (h && h->hostname && *h->hostname && !strpbrk(h->hostname, "\t\n\\")) {
-			eo.host = h->hostname;
-		} else {
-			if (gethostname(hostname, sizeof(hostname)))
-				strcpy(hostname, "unknown");
-			hostname[sizeof(hostname) - 1] = 0;
-			eo.host = hostname;
-		}
-	}
-	if (o->we < 0) {
-		struct stat st;
-
-		eo.window_start = eo.window_end = strcmp(input, "-") && !stat(input, &st) ? (int64_t)st.st_mtime
-											    : (int64_t)time(NULL);
-	}
+	hwp_export_opts__defaults(&eo, ei->in.session, input, hostname, sizeof(hostname));
 	const struct hwp_range_stats *rs = hwp_branch_collector__range_stats(ei->in.collector);
 	if (!o->no_flow && rs->accepted && !(ei->flow = hwp_flow__new(ei->in.collector, NULL)))
 		return cli_error("%s", hwp_errmsg());

@@ -97,20 +97,15 @@ static int fleet_hosts(int argc, char **argv, struct fleet_source *fs)
 {
 	const struct opt opts[] = { OPT_COMMON(), OPT_END() };
 	const struct cmd_desc d = { .name = "fleet hosts" };
-	char sql[512], *ans = NULL;
+	char *ans = NULL;
 	int rc = parse_options(argc, argv, &d, opts, NULL);
 
 	if (rc >= 0)
 		return rc;
 	if (fs->flt.build_id || fs->flt.nhosts || fs->flt.since || fs->flt.until)
 		return cli_error("fleet hosts: lists every host; it takes no filter");
-	snprintf(sql, sizeof(sql),
-		 "SELECT host, toUnixTimestamp(min(window_start)), toUnixTimestamp(max(window_end)), "
-		 "uniqExact(rec_id), count(), sum(count) FROM %s FINAL WHERE kind = 'branch' "
-		 "GROUP BY host ORDER BY host FORMAT TabSeparated", hwp_fleet__table(fs->fleet));
-	if (hwp_fleet__query(fs->fleet, sql, &ans) < 0)
+	if (hwp_fleet__hosts(fs->fleet, &ans) < 0)
 		return cli_error("fleet hosts: %s", hwp_errmsg());
-	fputs("host\tfirst_window\tlast_window\trecordings\tbranch_rows\tbranch_entries\n", stdout);
 	fputs(ans, stdout);
 	free(ans);
 	return 0;

@@ -6,7 +6,6 @@
 
 #include "cli.h"
 #include "cli_report.h"
-#include "chart_out.h"
 #include "hwprof/report.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
@@ -126,7 +125,7 @@ int cmd_mem(int argc, char **argv)
 		rc = none ? cli_error("%s: no memory samples in %s %s", o.r.input,
 				      o.symbol ? "function" : "source line", o.symbol ? o.symbol : o.srcline)
 			  : cli_error("%s", hwp_errmsg());
-	} else if (o.svg && (rc = chart_write_svg(o.svg, hwp_report__mem_chart(r, o.r.input)))) {
+	} else if (o.svg && (rc = cli_write_svg(o.svg, hwp_report__mem_chart(r, o.r.input)))) {
 		/* the error is printed */
 	} else {
 		if (o.r.fmt == HWP_TABLE_TEXT)

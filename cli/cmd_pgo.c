@@ -4,15 +4,12 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "cli_fleet.h"
 #include "cli_report.h"
-#include "hwprof/bolt_profile.h"
 #include "hwprof/hwprof.h"
-#include "hwprof/llvm_profile.h"
+#include "hwprof/pgo.h"
 #include "hwprof/range_profile.h"
 #include "hwprof/session.h"
 
@@ -29,22 +26,9 @@ static const struct cmd_desc desc = {
 		"perf2bolt's no-LBR mode, autofdo with the address section only.\n",
 };
 
-/* The formats, one row each: the writer behind a name. */
-enum pgo_writer { W_LLVM, W_BOLT, W_RANGE };
-static const struct {
-	const char *name;
-	enum pgo_writer writer;
-	int format; /* enum hwp_bolt_format or enum hwp_range_format */
-} formats[] = {
-	{ "llvm", W_LLVM, 0 },
-	{ "bolt", W_BOLT, HWP_BOLT_FORMAT_FDATA },
-	{ "bolt-pa", W_BOLT, HWP_BOLT_FORMAT_PREAGG },
-	{ "autofdo", W_RANGE, HWP_RANGE_FORMAT_AUTOFDO },
-};
-
 struct pgo_opts {
 	struct report_opts ro;
-	int format; /* index into formats[], -1 unset */
+	int format; /* enum hwp_pgo_format, -1 unset */
 	const char *binary, *output;
 	bool ip_samples; /* --ip-samples */
 	bool ips;        /* write the IP-sample profile (set after reading) */
@@ -55,7 +39,7 @@ struct pgo_opts {
 /* Returns -1 to go on, else the exit code. */
 static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_source *fs)
 {
-	const char *names[sizeof(formats) / sizeof(formats[0]) + 1] = { NULL };
+	const char *names[HWP_PGO_NR_FORMATS + 1] = { NULL };
 	const struct opt opts[] = {
 		OPT_REPORT_INPUT(&o->ro),
 		{ .kind = OPT_KIND_CHOICE, .long_name = "format", .value = &o->format, .argh = "F", .choices = names,
@@ -83,8 +67,8 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 	};
 	int rc;
 
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		names[i] = formats[i].name;
+	for (int i = 0; i < HWP_PGO_NR_FORMATS; i++)
+		names[i] = hwp_pgo__format_name(i);
 	memset(o, 0, sizeof(*o));
 	report_opts__init(&o->ro);
 	o->format = -1;
@@ -102,17 +86,13 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
  * script text, a process attached to late) is read again with the binary
  * placed where its code explains the recorded branches.
  */
-static int binary_module(struct report_input *in, const struct pgo_opts *o,
-			 const struct hwp_branch_collect_opts *co)
+static int binary_module(struct report_input *in, const struct pgo_opts *o)
 {
-	int module = hwp_range_profile__module_for_file(in->collector, o->binary);
-	uint64_t bias, matched, tried;
+	struct hwp_pgo_placement pl;
+	int module = hwp_pgo__binary_module(in->collector, o->binary, &pl);
 
-	if (module != -ENOENT || hwp_branch_collector__range_stats(in->collector)->rejected[HWP_RANGE_UNMAPPED] == 0 ||
-	    access(o->binary, R_OK))
+	if (module != -EAGAIN)
 		return module;
-	if (hwp_range_profile__infer_load_bias(in->collector, o->binary, &bias, &matched, &tried) < 0)
-		return -ENOENT;
 	if (!strcmp(o->ro.input, "-")) {
 		cli_error("%s: no mapping for it in the recording, which must be read twice to "
 			  "place it: give the recording as a file, not on standard input", o->binary);
@@ -120,11 +100,11 @@ static int binary_module(struct report_input *in, const struct pgo_opts *o,
 	}
 	cli_warn("%s: no mapping for it in %s: placed at load bias 0x%" PRIx64
 		 " (%.1f%% of the sampled branches there agree with its code)",
-		 o->binary, o->ro.input, bias, 100.0 * (double)matched / (double)tried);
+		 o->binary, o->ro.input, pl.bias, 100.0 * (double)pl.matched / (double)pl.tried);
 	report_input__close(in);
-	if (report_input__open(in, &o->ro, co))
+	if (report_input__open(in, &o->ro, &o->co))
 		return -EIO;
-	if (hwp_session__assume_mapped(in->session, o->binary, bias) < 0 ||
+	if (hwp_session__assume_mapped(in->session, o->binary, pl.bias) < 0 ||
 	    hwp_branch_collector__read(in->collector) < 0) {
 		cli_error("%s", hwp_errmsg());
 		return -EIO;
@@ -136,31 +116,12 @@ static int binary_module(struct report_input *in, const struct pgo_opts *o,
 
 static int write_with(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
 {
-	FILE *fp = stdout;
-	int err;
-
-	if (o->output && strcmp(o->output, "-") && !(fp = fopen(o->output, "w")))
-		return cli_error("%s: cannot write: %s", o->output, strerror(errno));
-	switch (formats[o->format].writer) {
-	case W_LLVM:
-		err = o->ips ? hwp_llvm_profile__write_ip_samples(c, module, fp) : hwp_llvm_profile__write(c, module, fp);
-		break;
-	case W_BOLT:
-		err = hwp_bolt_profile__write(c, module, o->ips ? HWP_BOLT_FORMAT_NO_LBR : formats[o->format].format, fp);
-		break;
-	default:
-		err = hwp_range_profile__write(c, module, o->ips ? HWP_RANGE_FORMAT_AUTOFDO_IPS : formats[o->format].format,
-					       fp);
-		break;
-	}
-	if (fp != stdout && fclose(fp) && !err)
-		return cli_error("%s: write failed: %s", o->output, strerror(errno));
-	return err < 0 ? cli_error("%s", hwp_errmsg()) : 0;
+	return hwp_pgo__write_file(c, module, o->format, o->ips, o->output) < 0 ? cli_error("%s", hwp_errmsg()) : 0;
 }
 
 static int write_profile(struct report_input *in, const struct pgo_opts *o)
 {
-	int module = o->binary ? binary_module(in, o, &o->co) : hwp_range_profile__default_module(in->collector);
+	int module = o->binary ? binary_module(in, o) : hwp_range_profile__default_module(in->collector);
 
 	if (module == -EIO)
 		return 1; /* said */
@@ -169,43 +130,28 @@ static int write_profile(struct report_input *in, const struct pgo_opts *o)
 	return write_with(in->collector, module, o);
 }
 
-/* What an IP-sample profile lacks, per format: said once on stderr. */
-static const char *const weaker[] = {
-	[W_LLVM] = "line counts are sample densities, with no call targets and no head samples",
-	[W_BOLT] = "sample counts per address, no taken or fall-through edges, no calls",
-	[W_RANGE] = "the address section only, with no ranges and no branches",
-};
-
 /* Reads the recording; decides between the branch-stack profile and the
    IP-sample one (O->ips). Returns -1 to go on, else the exit code. */
 static int load(struct report_input *in, struct pgo_opts *o)
 {
-	/* AutoFDO's text has an address section; LLVM's and BOLT's formats do
-	   not. IPs of samples without a stack cost nothing in a branch recording. */
-	o->co = (struct hwp_branch_collect_opts){
-		.sz = sizeof(o->co),
-		.ranges = true,
-		.no_addresses = formats[o->format].writer != W_RANGE,
-		.ip_samples = o->ip_samples ? HWP_IP_SAMPLES_ALL : HWP_IP_SAMPLES_WITHOUT_STACK,
-	};
+	hwp_pgo__collect_opts(o->format, o->ip_samples, &o->co);
 	int rc = report_input__open(in, &o->ro, &o->co);
 
 	if (rc)
 		return rc;
 	if (hwp_branch_collector__read(in->collector) < 0)
 		return cli_error("%s", hwp_errmsg());
-	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(in->collector);
-	/* no branch entry at all (no stacks, or perf script text without brstack) */
-	o->ips = st->ip_samples && (o->ip_samples || !st->entries);
+	o->ips = hwp_pgo__ip_profile(in->collector, o->ip_samples);
 	if (!o->ips)
 		return report_input__check_read(in, &o->ro) ? 1 : -1;
-	if (formats[o->format].writer == W_BOLT && formats[o->format].format == HWP_BOLT_FORMAT_PREAGG)
+	if (o->format == HWP_PGO_BOLT_PA)
 		return cli_error("pgo: %s: BOLT's pre-aggregated text (B, F and f lines) has no line for IP "
 				 "samples without branch stacks: --format bolt writes them as perf2bolt -nl does",
 				 o->ro.input);
 	cli_warn("%s: %s %llu IP samples: the profile is weaker than one from branch stacks (%s)", o->ro.input,
 		 o->ip_samples ? "--ip-samples: from" : "no branch stacks: from",
-		 (unsigned long long)st->ip_samples, weaker[formats[o->format].writer]);
+		 (unsigned long long)hwp_branch_collector__stats(in->collector)->ip_samples,
+		 hwp_pgo__ip_samples_lack(o->format));
 	return -1;
 }
 
@@ -217,55 +163,21 @@ static int load(struct report_input *in, struct pgo_opts *o)
  */
 static int pgo_from(const struct pgo_opts *o, struct fleet_source *fs, const char *build_id)
 {
-	struct hwp_branch_table *split = NULL, *t = NULL, *ranges = NULL;
-	struct hwp_branch_collector *c = NULL;
-	int rc, module = -1;
+	struct hwp_branch_collector *c;
+	int rc, module;
 
-	if (formats[o->format].writer == W_RANGE)
+	if (o->format == HWP_PGO_AUTOFDO)
 		return cli_error("pgo: --from: the autofdo format needs sample addresses, which the rows do not keep");
 	fs->flt.build_id = NULL; /* every module's rows */
 	if ((rc = fleet_source__load(fs, o->ro.symfs, -1)))
 		return rc;
-	size_t n;
-	const struct hwp_export_row *r = hwp_export__rows(fs->rows, &n);
-	for (size_t i = 0; i < n && module < 0; i++) {
-		uint8_t bid[64];
-		size_t len = strlen(r[i].build_id);
-
-		if (strcasecmp(r[i].build_id, build_id) || len % 2 || len / 2 > sizeof(bid))
-			continue;
-		for (size_t k = 0; k < len / 2; k++) {
-			unsigned v;
-
-			sscanf(r[i].build_id + 2 * k, "%2x", &v);
-			bid[k] = (uint8_t)v;
-		}
-		module = hwp_symbolizer__module(fs->sym, r[i].module, bid, (uint8_t)(len / 2));
-	}
-	if (module < 0)
-		return cli_error("pgo: --from %s: no rows of build-id %s%s", o->from, build_id,
-				 fs->flt.nhosts || fs->flt.since || fs->flt.until ? " for these hosts and times" : "");
-	/* a local recording's table is not split by type: merged so */
-	if (!(split = hwp_export__branch_table(fs->rows, HWP_EXPORT_BRANCH, fs->sym)) ||
-	    !(t = hwp_branch_table__new(0)) ||
-	    !(ranges = hwp_export__branch_table(fs->rows, HWP_EXPORT_RANGE, fs->sym))) {
-		rc = cli_error("%s", hwp_errmsg());
-		goto out;
-	}
-	const struct hwp_branch_row *br = hwp_branch_table__rows(split, &n);
-	for (size_t i = 0; i < n; i++)
-		if (hwp_branch_table__add_row(t, &br[i]) < 0) {
-			rc = cli_error("%s", hwp_errmsg());
-			goto out;
-		}
-	c = hwp_branch_collector__from_tables(fs->sym, o->from, t, ranges);
-	t = ranges = NULL; /* the collector's now */
-	rc = c ? write_with(c, module, o) : cli_error("%s", hwp_errmsg());
-out:
+	if (!(c = hwp_pgo__rows_collector(fs->rows, fs->sym, o->from, build_id, &module)))
+		return errno == ENOENT ? cli_error("pgo: --from %s: no rows of build-id %s%s", o->from, build_id,
+						   fs->flt.nhosts || fs->flt.since || fs->flt.until
+							   ? " for these hosts and times" : "")
+				       : cli_error("%s", hwp_errmsg());
+	rc = write_with(c, module, o);
 	hwp_branch_collector__delete(c);
-	hwp_branch_table__delete(split);
-	hwp_branch_table__delete(t);
-	hwp_branch_table__delete(ranges);
 	return rc;
 }
 

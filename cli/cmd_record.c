@@ -8,7 +8,6 @@
 #include <errno.h>
 
 #include <inttypes.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -37,14 +36,6 @@ static const struct cmd_desc desc = {
    others by their short name). */
 enum { REC_CALL_GRAPH = 256, REC_DEPTH, REC_JITTER, REC_EXACT, REC_LDLAT };
 
-static volatile int stop_requested;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop_requested = 1;
-}
-
 static int parse_u64(const char *opt, const char *s, uint64_t *v)
 {
 	char *end;
@@ -58,30 +49,10 @@ static int parse_u64(const char *opt, const char *s, uint64_t *v)
 	return 0;
 }
 
+/* --call-graph MODE (perf's syntax), into AO */
 static int parse_callgraph(const char *s, struct hwp_attr_opts *ao)
 {
-	if (!strcmp(s, "fp")) {
-		ao->callgraph = HWP_CALLGRAPH_FP;
-	} else if (!strcmp(s, "lbr")) {
-		ao->callgraph = HWP_CALLGRAPH_LBR;
-	} else if (!strncmp(s, "dwarf", 5) && (s[5] == 0 || s[5] == ',')) {
-		uint64_t size = 0;
-
-		ao->callgraph = HWP_CALLGRAPH_DWARF;
-		if (s[5] == ',') {
-			if (parse_u64("--call-graph dwarf,SIZE", s + 6, &size))
-				return 1;
-			/* perf: rounded up to a multiple of 8, at most 65528 */
-			size = (size + 7) & ~7ULL;
-			if (!size || size > 65528)
-				return cli_error("record: --call-graph dwarf,%s: the stack dump size must be "
-						 "1..65528 bytes", s + 6);
-		}
-		ao->dwarf_stack_size = (uint32_t)size;
-	} else {
-		return cli_error("record: --call-graph '%s': unknown mode (fp, dwarf[,SIZE], lbr)", s);
-	}
-	return 0;
+	return hwp_attr_opts__set_callgraph(ao, s) < 0 ? cli_error("record: --call-graph %s", hwp_errmsg()) : 0;
 }
 
 /* One line that says why an event could not be opened, and what to do. */
@@ -225,15 +196,10 @@ static int record_run(const struct record_opts *o, const struct hwp_attr_result 
 		      struct hwp_record_result *res)
 {
 	struct hwp_record_opts ro = { .sz = sizeof(ro) };
-	struct sigaction sa, old_int, old_term;
 	const char **cmdline = record_cmdline(argc, argv);
 	int rc;
 
-	ro.attr = &ar->attr;
-	ro.event_name = ar->event.name;
-	ro.precise_max = ar->event.precise_max;
-	ro.allow_sw_fallback = !(ar->attr.sample_type & HWP_SAMPLE_BRANCH_STACK);
-	ro.paranoid = host->paranoid;
+	hwp_record_opts__set_attr(&ro, ar, host);
 	ro.per_thread = o->per_thread;
 	ro.mmap_pages = o->mmap_pages;
 	ro.output = o->output;
@@ -242,17 +208,8 @@ static int record_run(const struct record_opts *o, const struct hwp_attr_result 
 		ro.cmdline_argc = argc + 1;
 		ro.cmdline_argv = cmdline;
 	}
-	ro.stop = &stop_requested;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	rc = hwp_record__run(&ro, res);
+	rc = hwp_record__run_interruptible(&ro, res);
 	free(cmdline);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
 	for (unsigned i = 0; i < res->nr_notes; i++)
 		cli_warn("%s", res->notes[i]);
 	return rc;
@@ -298,23 +255,12 @@ static int record_report(const struct record_opts *o, const struct hwp_record_re
  */
 static void warn_dropped_levels(const struct record_opts *o)
 {
-	static const struct { uint64_t bit; const char *name, *mod; } levels[] = {
-		{ HWP_BRANCH_USER, "user", "u" },
-		{ HWP_BRANCH_KERNEL, "kernel", "k" },
-		{ HWP_BRANCH_HV, "hypervisor", "h" },
-	};
 	uint64_t dropped = o->branch_levels & ~o->branch_filter;
-	char names[64] = "", mods[8] = "";
+	char names[64], mods[8];
 
 	if (!dropped)
 		return;
-	for (size_t i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
-		if (!(dropped & levels[i].bit))
-			continue;
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
-			 names[0] ? "/" : "", levels[i].name);
-		strcat(mods, levels[i].mod);
-	}
+	hwp_branch_filter__level_names(dropped, names, sizeof(names), mods, sizeof(mods));
 	cli_warn("record: -j %s names only privilege levels, which perf 6.1 then drops: the branch "
 		 "stack records any branch at the event's levels (for %s branches only, add a branch "
 		 "type: -j any,%s, or give the event's levels: -e EVENT:%s)",

@@ -7,7 +7,6 @@
 #include "cli.h"
 #include "cli_flow.h"
 #include "hwprof/report.h"
-#include "chart_out.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/timing.h"
@@ -159,7 +158,7 @@ static int print_blocks(struct timing_input *ti, const struct timing_opts *o)
 
 		hwp_report__timing_block_name(sym, &b[idx[0]].start, &b[idx[0]].end, buf, sizeof(buf));
 		snprintf(title, sizeof(title), "Block latency: %s", buf);
-		if ((rc = chart_write_svg(o->svg, hwp_report__timing_chart(title, &b[idx[0]].d, ti->src,
+		if ((rc = cli_write_svg(o->svg, hwp_report__timing_chart(title, &b[idx[0]].d, ti->src,
 									     "one basic block"))))
 			goto out;
 	} else if (o->svg) {
@@ -206,7 +205,7 @@ static int print_loops(struct timing_input *ti, const struct timing_opts *o)
 		hwp_loc__format_addr(sym, &l[idx[0]].branch, buf, sizeof(buf));
 		hwp_loc__format_addr(sym, &l[idx[0]].head, head, sizeof(head));
 		snprintf(title, sizeof(title), "Loop iteration time: %s -> %s", buf, head);
-		rc = chart_write_svg(o->svg, hwp_report__timing_chart(title, &l[idx[0]].d, ti->src,
+		rc = cli_write_svg(o->svg, hwp_report__timing_chart(title, &l[idx[0]].d, ti->src,
 								       "iterations of one loop"));
 	} else if (o->svg) {
 		cli_warn("no loop to draw: %s not written", o->svg);

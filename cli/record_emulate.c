@@ -4,32 +4,71 @@
  * qemu-x86_64 with hwprof's TCG plugin; see src/capture/emulate.c and
  * src/emu/plugin.c, and docs/hwprof-record.md "Emulated recording".
  */
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "emu_progress.h"
 #include "hwprof/capture.h"
 #include "hwprof/emulate.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/perf_abi.h"
 #include "record_opts.h"
 
-static volatile sig_atomic_t child_pid;
-static volatile sig_atomic_t stopping;
+/*
+ * The progress line: elapsed time, samples and taken branches, on stderr
+ * when it is a terminal, from the first second on, redrawn in place (\r)
+ * four times a second and cleared when the workload ends. The counters are
+ * the plugin's: samples written so far and their periods, so the
+ * taken-branch count moves in steps of one period.
+ */
+struct progress_line {
+	bool broken;  /* a write failed: draw no more */
+	size_t shown; /* columns of the line on screen (0: none) */
+};
 
-static void forward(int sig)
+/* Writes BUF (LEN bytes) to stderr; a failure stops the drawing. */
+static void put(struct progress_line *pl, const char *buf, int len)
 {
-	(void)sig;
-	/* As perf record does: the first Ctrl-C/TERM stops the workload, and
-	   what was recorded is still written. */
-	if (child_pid > 0 && !stopping) {
-		stopping = 1;
-		kill((pid_t)child_pid, SIGTERM);
+	if (len > 0 && write(STDERR_FILENO, buf, (size_t)len) < 0)
+		pl->broken = true; /* the terminal went away */
+}
+
+static void progress(void *arg, const struct hwp_emu_progress *pr, double secs)
+{
+	struct progress_line *pl = arg;
+	char line[160], buf[256];
+	size_t n, pad;
+	int len;
+
+	if (!pr) { /* the end: clear the line */
+		if (pl->shown) {
+			n = pl->shown < sizeof(buf) - 3 ? pl->shown : sizeof(buf) - 3;
+			buf[0] = '\r';
+			memset(buf + 1, ' ', n);
+			buf[n + 1] = '\r';
+			put(pl, buf, (int)n + 2);
+		}
+		pl->shown = 0;
+		return;
 	}
+	if (pl->broken || secs < 1.0) /* short recordings show nothing */
+		return;
+	if (pr->taken >= 1000000)
+		snprintf(line, sizeof(line), "[ hwprof record: %.1f s, %llu samples, %.1f M taken branches ]",
+			 secs, (unsigned long long)pr->samples, (double)pr->taken / 1e6);
+	else
+		snprintf(line, sizeof(line), "[ hwprof record: %.1f s, %llu samples, %llu taken branches ]",
+			 secs, (unsigned long long)pr->samples, (unsigned long long)pr->taken);
+	/* "\r" + LINE, blanking what is left of a longer line before */
+	n = strlen(line);
+	pad = pl->shown > n ? pl->shown - n : 0;
+	len = snprintf(buf, sizeof(buf), "\r%s%*s", line, (int)pad, "");
+	if (pad) /* back to the end of the text */
+		len += snprintf(buf + len, sizeof(buf) - (size_t)len, "\r%s", line);
+	put(pl, buf, len);
+	if (!pl->broken)
+		pl->shown = n;
 }
 
 /* Options the emulation ignores or refuses; nonzero (the exit status) when it cannot run. */
@@ -76,61 +115,13 @@ static void emulate_opts(const struct record_opts *o, const char *out, struct hw
 	eo->branch_filter = o->branch_filter;
 	if (o->branch_any)
 		eo->branch_filter |= HWP_BRANCH_ANY;
-	if (o->callgraph_lbr) {
-		/* as perf record --call-graph lbr: call-stack mode, and a callchain
-		   that perf completes from the branch stack */
-		if (!eo->branch_filter)
-			eo->branch_filter = HWP_BRANCH_USER | HWP_BRANCH_NO_CYCLES |
-					    HWP_BRANCH_NO_FLAGS | HWP_BRANCH_HW_INDEX;
-		eo->branch_filter |= HWP_BRANCH_CALL_STACK;
-		eo->lbr_callchain = true;
-	}
+	if (o->callgraph_lbr)
+		hwp_emu_opts__lbr_call_stack(eo);
 	eo->exact = o->exact;
 	if (o->mem)
 		eo->mem_period = o->period ? o->period : HWP_EMU_DEFAULT_MEM_PERIOD;
 	eo->argc = o->argc;
 	eo->argv = o->argv;
-}
-
-static const int forwarded[] = { SIGINT, SIGTERM, SIGHUP };
-#define NR_FORWARDED (sizeof(forwarded) / sizeof(forwarded[0]))
-
-/* Ctrl-C/TERM/HUP to forward() while the workload runs; OLD gets what was there. */
-static void forward_signals(struct sigaction old[NR_FORWARDED])
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = forward;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < NR_FORWARDED; i++)
-		sigaction(forwarded[i], &sa, &old[i]);
-}
-
-static void restore_signals(const struct sigaction old[NR_FORWARDED])
-{
-	for (size_t i = 0; i < NR_FORWARDED; i++)
-		sigaction(forwarded[i], &old[i], NULL);
-}
-
-/* Runs the workload to its end and writes the recording. */
-static int emulate_run(struct hwp_emu *s, struct hwp_emu_result *res)
-{
-	pid_t pid = hwp_emu__start(s);
-	struct emu_progress progress;
-	int err;
-
-	if (pid < 0)
-		return cli_error("record --emulate: %s", hwp_errmsg());
-	child_pid = pid;
-	emu_progress_begin(&progress);
-	while ((err = hwp_emu__wait(s, res)) == -EINTR)
-		emu_progress_tick(&progress, s);
-	emu_progress_end(&progress);
-	child_pid = 0;
-	if (err < 0 || hwp_emu__finish(s, res) < 0)
-		return cli_error("record --emulate: %s", hwp_errmsg());
-	return 0;
 }
 
 /* What was written to OUT, and what is missing from it. */
@@ -197,7 +188,8 @@ int record_emulate(const struct record_opts *o)
 {
 	struct hwp_emu_opts eo;
 	struct hwp_emu_result res = { .sz = sizeof(res) };
-	struct sigaction old[NR_FORWARDED];
+	struct progress_line pl = { 0 };
+	struct hwp_emu_run_opts ro = { .sz = sizeof(ro), .tick_ms = 250, .progress = progress, .arg = &pl };
 	struct hwp_emu *s;
 	const char *out = o->output ? o->output : "perf.data";
 	int rc;
@@ -211,13 +203,14 @@ int record_emulate(const struct record_opts *o)
 	s = hwp_emu__new(&eo);
 	if (!s)
 		return cli_error("record --emulate: %s", hwp_errmsg());
-	forward_signals(old);
-	rc = emulate_run(s, &res);
-	if (!rc) {
+	if (cli_quiet() || !isatty(STDERR_FILENO))
+		ro.progress = NULL;
+	if (hwp_emu__run(s, &ro, &res) < 0) {
+		rc = cli_error("record --emulate: %s", hwp_errmsg());
+	} else {
 		emulate_summary(o, out, &res);
 		rc = emulate_exit_status(o, out, &res);
 	}
-	restore_signals(old);
 	hwp_emu__delete(s);
 	return rc;
 }

@@ -77,6 +77,11 @@ struct hwp_emu_result {
 
 struct hwp_emu;
 
+/* perf record --call-graph lbr in O: the call-stack branch mode (with no
+   filter given, user branches without cycles nor flags, with hw_index) and
+   samples carrying a callchain that perf completes from the branch stack. */
+HWP_API void hwp_emu_opts__lbr_call_stack(struct hwp_emu_opts *o);
+
 /* NULL + errno and hwp_errmsg() ("qemu-x86_64 not found: install qemu-user"). */
 HWP_API struct hwp_emu *hwp_emu__new(const struct hwp_emu_opts *opts);
 /* Starts qemu; returns its pid, or <0 (hwp_errmsg()). */
@@ -93,6 +98,27 @@ HWP_API int hwp_emu__progress(const struct hwp_emu *s, struct hwp_emu_progress *
 /* Converts the recording; 0 or <0. Works on whatever was recorded. */
 HWP_API int hwp_emu__finish(struct hwp_emu *s, struct hwp_emu_result *res);
 HWP_API void hwp_emu__delete(struct hwp_emu *s);
+
+/* How hwp_emu__run() reports while the workload runs. */
+struct hwp_emu_run_opts {
+	size_t sz;         /* sizeof(struct hwp_emu_run_opts) */
+	unsigned tick_ms;  /* call PROGRESS this often (0: never) */
+	/* P: the counters so far, SECS since the start; a last call with P NULL
+	   once the workload ended, before the recording is converted. Runs
+	   outside any signal handler. */
+	void (*progress)(void *arg, const struct hwp_emu_progress *p, double secs);
+	void *arg;
+};
+/*
+ * hwp_emu__start(), hwp_emu__wait() and hwp_emu__finish() in one call, the
+ * first SIGINT, SIGTERM or SIGHUP meanwhile sent on to the workload as
+ * SIGTERM (what was recorded is still written), as perf record does; the
+ * handlers before are restored. With progress calls, a SIGALRM interval
+ * timer runs while waiting (SIGALRM's handler restored too). OPTS may be
+ * NULL. 0 (RES says how the program ended and what was written) or <0
+ * (hwp_errmsg()).
+ */
+HWP_API int hwp_emu__run(struct hwp_emu *s, const struct hwp_emu_run_opts *opts, struct hwp_emu_result *res);
 
 HWP_END_DECLS
 

@@ -57,6 +57,7 @@ struct hwp_export_row {
 };
 
 struct hwp_export;
+struct hwp_session;
 
 struct hwp_export_opts {
 	size_t sz;        /* sizeof(struct hwp_export_opts) */
@@ -75,6 +76,18 @@ struct hwp_export_opts {
 HWP_API struct hwp_export *hwp_export__new(struct hwp_branch_collector *c, struct hwp_flow *flow,
 					   const struct hwp_export_opts *opts);
 HWP_API void hwp_export__delete(struct hwp_export *e);
+
+/* The collector options hwp_export__new() needs (ranges, split by type
+   and cycles). */
+HWP_API void hwp_export__collect_opts(struct hwp_branch_collect_opts *co);
+/*
+ * What EO leaves unset, for rows of the recording INPUT read by S: a NULL
+ * host becomes the recording's hostname, else this machine's (written to
+ * BUF, LEN bytes); a window_end < 0 makes both ends INPUT's modification
+ * time (now for "-" or no such file). EO->host may point into S or BUF.
+ */
+HWP_API void hwp_export_opts__defaults(struct hwp_export_opts *eo, struct hwp_session *s, const char *input,
+				       char *buf, size_t len);
 HWP_API const struct hwp_export_row *hwp_export__rows(const struct hwp_export *e, size_t *n);
 
 enum hwp_export_format {

@@ -56,6 +56,12 @@ HWP_API const char *hwp_fleet__table(const struct hwp_fleet *f);
    error: its message). */
 HWP_API int hwp_fleet__query(struct hwp_fleet *f, const char *sql, char **out);
 
+/* The hosts that sent branch rows, as TSV with a header line: host,
+   first_window, last_window (Unix seconds), recordings, branch_rows,
+   branch_entries; one line per host, by name. *OUT to free(). 0 or <0
+   (hwp_errmsg()). */
+HWP_API int hwp_fleet__hosts(struct hwp_fleet *f, char **out);
+
 /* Creates the rows table (if missing), partitioned by day; with CLUSTER
    the storage is TABLE_local and TABLE a Distributed table over CLUSTER's
    shards (run it on every server of the cluster). */

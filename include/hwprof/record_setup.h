@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hwprof/capture.h"
 #include "hwprof/hwprof.h"
@@ -63,6 +64,28 @@ HWP_API int hwp_record__explain_open(const struct hwp_attr *a, const struct hwp_
  * (or a device) are left alone. 0, or <0 with hwp_errmsg().
  */
 HWP_API int hwp_record__keep_old_output(const char *path);
+
+/*
+ * perf record's call-graph MODE, "fp", "dwarf[,SIZE]" or "lbr", into AO
+ * (the dwarf stack dump size rounded up to a multiple of 8, as perf does).
+ * 0, or <0 (hwp_errmsg(): the mode or the size that is wrong).
+ */
+HWP_API int hwp_attr_opts__set_callgraph(struct hwp_attr_opts *ao, const char *mode);
+
+/* The recorder's options that come from the built attr AR and HOST: the
+   attr, its event's name and precise fallback, perf's cpu-clock fallback
+   (when no branch stack was asked for) and the paranoid level. */
+HWP_API void hwp_record_opts__set_attr(struct hwp_record_opts *ro, const struct hwp_attr_result *ar,
+				       const struct hwp_capture_host *host);
+
+/* The privilege levels among LEVELS (HWP_BRANCH_USER, _KERNEL, _HV) in
+   words, "user/kernel/hypervisor", into NAMES, and as event modifiers,
+   "ukh", into MODS (each truncated to its length). */
+HWP_API void hwp_branch_filter__level_names(uint64_t levels, char *names, size_t nlen, char *mods, size_t mlen);
+
+/* hwp_record__run() with SIGINT and SIGTERM stopping the workload (OPTS's
+   stop flag replaced), the handlers before restored at the end. */
+HWP_API int hwp_record__run_interruptible(const struct hwp_record_opts *opts, struct hwp_record_result *r);
 
 HWP_END_DECLS
 

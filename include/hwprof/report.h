@@ -265,6 +265,9 @@ HWP_API void hwp_report__print_mem_overview(const struct hwp_mem_report *r, cons
    FP as a standalone SVG file and deletes it (also when writing fails).
    0 or <0 (hwp_errmsg()). */
 HWP_API int hwp_report__write_svg(struct hwp_chart *c, FILE *fp);
+/* The same to the file PATH; C NULL (the chart could not be made): -EINVAL,
+   hwp_errmsg() left saying why. 0 or <0 (hwp_errmsg() names PATH). */
+HWP_API int hwp_report__write_svg_file(struct hwp_chart *c, const char *path);
 /* R's latency histogram as a chart, stacked by data source, INPUT in its
    title (hwprof mem --svg). NULL: hwp_errmsg(). */
 HWP_API struct hwp_chart *hwp_report__mem_chart(const struct hwp_mem_report *r, const char *input);
