@@ -261,6 +261,12 @@ static int cmp_cond(const void *a, const void *b)
 	return x->site.offset < y->site.offset ? -1 : x->site.offset > y->site.offset;
 }
 
+void hwp__flow_sort_conds(struct hwp_flow_cond *c, size_t n)
+{
+	if (n)
+		qsort(c, n, sizeof(*c), cmp_cond);
+}
+
 static int cmp_block(const void *a, const void *b)
 {
 	const struct hwp_flow_block *x = a, *y = b;
@@ -345,7 +351,7 @@ static int build_conds(struct hwp_flow *f)
 						   .addr = a->addr + (a->target - c->site.offset) };
 		finish_cond(c, a, f->o.z);
 	}
-	qsort(f->conds, n, sizeof(*f->conds), cmp_cond);
+	hwp__flow_sort_conds(f->conds, n);
 	for (size_t i = 0; i < n; i++)
 		f->cond_by_site[i] = i;
 	sort_flow = f; /* (qsort has no context argument in C11) */

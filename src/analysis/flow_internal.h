@@ -8,4 +8,8 @@
 /* The block starting at START, NULL when none does. */
 const struct hwp_flow_block *hwp__flow_block_at(const struct hwp_flow *f, const struct hwp_code_loc *start);
 
+/* Sorts C[0..N) as hwp_flow__conds() returns them: executions, descending,
+   then module and offset. */
+void hwp__flow_sort_conds(struct hwp_flow_cond *c, size_t n);
+
 #endif

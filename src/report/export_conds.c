@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "analysis/flow_internal.h"
 #include "hwprof/fleet.h"
 #include "report/report_internal.h"
 #include "util/error.h"
@@ -46,18 +47,7 @@ struct hwp_flow_cond *hwp_report__export_conds(const struct hwp_export *e, struc
 	return c;
 }
 
-static int by_executions(const void *a, const void *b)
-{
-	const struct hwp_flow_cond *x = a, *y = b;
-
-	if (x->executions != y->executions)
-		return x->executions < y->executions ? 1 : -1;
-	if (x->site.module != y->site.module)
-		return x->site.module < y->site.module ? -1 : 1;
-	return x->site.offset < y->site.offset ? -1 : x->site.offset > y->site.offset;
-}
-
 void hwp_report__sort_conds_by_executions(struct hwp_flow_cond *c, size_t n)
 {
-	qsort(c, n, sizeof(*c), by_executions);
+	hwp__flow_sort_conds(c, n); /* the order of hwp_flow__conds() */
 }
