@@ -19,19 +19,11 @@ void flow_opts__init(struct flow_opts *o)
 
 int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, unsigned with)
 {
-	unsigned a = HWP_ANALYSIS_FLOW;
 	int rc;
 
 	memset(fi, 0, sizeof(*fi));
-	if (with & FLOW_WITH_PATHS)
-		a |= HWP_ANALYSIS_PATHS;
-	if (with & FLOW_WITH_TIMING)
-		a |= HWP_ANALYSIS_TIMING;
-	if (with & FLOW_WITH_CALLS)
-		a |= HWP_ANALYSIS_CALLS;
-	if (with & FLOW_WITH_MEM)
-		a |= HWP_ANALYSIS_MEM;
-	if ((rc = report_input__run(&fi->in, &o->ro, cmd, a, NULL, o->dso, o->sym)))
+	/* the FLOW_WITH_* bits are the pipeline's analyses */
+	if ((rc = report_input__run(&fi->in, &o->ro, cmd, HWP_ANALYSIS_FLOW | with, NULL, o->dso, o->sym)))
 		return rc;
 	fi->flow = hwp_pipeline__flow(fi->in.p);
 	fi->paths = hwp_pipeline__paths(fi->in.p);

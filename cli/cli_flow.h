@@ -51,8 +51,13 @@ struct flow_input {
 };
 
 /* What flow_input__load() builds besides the flow analysis, all read in
-   the same pass (paths cannot be asked with the others). */
-enum { FLOW_WITH_PATHS = 1, FLOW_WITH_TIMING = 2, FLOW_WITH_CALLS = 4, FLOW_WITH_MEM = 8 };
+   the same pass. */
+enum {
+	FLOW_WITH_PATHS = HWP_ANALYSIS_PATHS,
+	FLOW_WITH_TIMING = HWP_ANALYSIS_TIMING,
+	FLOW_WITH_CALLS = HWP_ANALYSIS_CALLS,
+	FLOW_WITH_MEM = HWP_ANALYSIS_MEM,
+};
 
 /* Loads O's input (printing errors, naming CMD): branches and ranges (and
    what WITH asks for: FLOW_WITH_*), then the walk. Returns the exit code (0: go on);

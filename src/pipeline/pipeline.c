@@ -15,7 +15,6 @@
 struct hwp_pipeline {
 	struct hwp_pipeline_opts o;
 	char *dso, *sym;   /* the filter, copied */
-	char *name;        /* the inputs, for messages: "a.data" or "a.data, b.data" */
 	struct hwp_session *session;
 	struct hwp_branch_collector *collector;
 	struct hwp_flow *flow;
@@ -28,24 +27,6 @@ struct hwp_pipeline {
 
 /* The analyses reading branch stacks. */
 #define BRANCH_ANALYSES (HWP_ANALYSIS_BRANCHES | HWP_ANALYSIS_FLOW | HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING)
-
-static char *join_names(const char *const *inputs, size_t n)
-{
-	size_t len = 1;
-
-	for (size_t i = 0; i < n; i++)
-		len += strlen(inputs[i]) + 2;
-	char *s = malloc(len);
-	if (!s)
-		return NULL;
-	*s = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			strcat(s, ", ");
-		strcat(s, inputs[i]);
-	}
-	return s;
-}
 
 static int make_analyses(struct hwp_pipeline *p)
 {
@@ -88,8 +69,7 @@ struct hwp_pipeline *hwp_pipeline__open(const char *const *inputs, size_t n, con
 		p->o.analyses = HWP_ANALYSIS_FLOW;
 	if (p->o.analyses & HWP_ANALYSIS_PATHS)
 		p->o.analyses |= HWP_ANALYSIS_FLOW;
-	if ((p->o.dso && !(p->dso = strdup(p->o.dso))) || (p->o.sym && !(p->sym = strdup(p->o.sym))) ||
-	    (n && !(p->name = join_names(inputs, n)))) {
+	if ((p->o.dso && !(p->dso = strdup(p->o.dso))) || (p->o.sym && !(p->sym = strdup(p->o.sym)))) {
 		hwp__set_error(ENOMEM, "pipeline: out of memory");
 		goto fail;
 	}
@@ -121,7 +101,6 @@ void hwp_pipeline__delete(struct hwp_pipeline *p)
 	hwp_session__delete(p->session);
 	free(p->dso);
 	free(p->sym);
-	free(p->name);
 	free(p);
 }
 
@@ -153,7 +132,7 @@ int hwp_pipeline__run(struct hwp_pipeline *p)
 	int r;
 
 	if (p->ran)
-		return hwp__set_error(EINVAL, "%s: the pipeline has run already", p->name);
+		return hwp__set_error(EINVAL, "%s: the pipeline has run already", hwp_session__path(p->session));
 	p->ran = true;
 	if ((r = read_all(p)) < 0)
 		return r;
@@ -172,7 +151,9 @@ int hwp_pipeline__run(struct hwp_pipeline *p)
 	if (p->dso && (r = hwp_pipeline__check_module(p->session, p->collector, p->dso)) < 0)
 		return r;
 	if (p->o.analyses & HWP_ANALYSIS_FLOW) {
-		if ((r = hwp__pipeline_check_ranges(p->collector, p->name)) < 0)
+		char name[1024];
+
+		if ((r = hwp__pipeline_check_ranges(p->collector, hwp__session_name(p->session, name, sizeof(name)))) < 0)
 			return r;
 		if (!(p->flow = hwp_flow__new(p->collector, NULL)))
 			return -errno;

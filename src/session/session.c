@@ -255,6 +255,16 @@ struct hwp_symbolizer *hwp_session__symbolizer(struct hwp_session *s)
 	return sym;
 }
 
+/* IN (the one being read) is read to its end; said per input when there
+   are several. */
+static void input_done(struct hwp_session *s, struct hwp__session_input *in)
+{
+	in->st.done = true;
+	if (s->nr_inputs > 1)
+		hwp__log(HWP_LOG_INFO, "%s: %llu records (%llu samples) in perf's order", hwp_session__path(s),
+			 (unsigned long long)in->st.records, (unsigned long long)in->st.samples);
+}
+
 int hwp_session__next(struct hwp_session *s, struct hwp_event *ev, const struct hwp_thread **thread)
 {
 	const struct hwp_thread *th = NULL;
@@ -263,21 +273,14 @@ int hwp_session__next(struct hwp_session *s, struct hwp_event *ev, const struct 
 
 	/* each input to its end, then the next one */
 	while ((n = hwp_ordered__next(s->ordered, ev)) == 0 && s->cur + 1 < s->nr_inputs) {
-		in->st.done = true;
-		if (s->nr_inputs > 1)
-			hwp__log(HWP_LOG_INFO, "%s: %llu records (%llu samples) in perf's order", hwp_session__path(s),
-				 (unsigned long long)in->st.records, (unsigned long long)in->st.samples);
+		input_done(s, in);
 		enter_input(s, s->cur + 1);
 		in = &s->inputs[s->cur];
 	}
 	if (n <= 0) {
 		if (n == 0 && !s->said_end) {
 			s->said_end = true;
-			in->st.done = true;
-			if (s->nr_inputs > 1)
-				hwp__log(HWP_LOG_INFO, "%s: %llu records (%llu samples) in perf's order",
-					 hwp_session__path(s), (unsigned long long)in->st.records,
-					 (unsigned long long)in->st.samples);
+			input_done(s, in);
 			hwp__log(HWP_LOG_INFO, "%s%s: %llu records (%llu samples) in perf's order", hwp_session__path(s),
 				 s->nr_inputs > 1 ? " and the inputs before it" : "",
 				 (unsigned long long)s->records, (unsigned long long)s->samples);
