@@ -83,13 +83,11 @@ $(BUILD)/src/export/pprof.o: $(BUILD)/gen/src/export/profile.pb-c.h
 $(BUILD)/src/export/pprof.o: ALL_CFLAGS += -I$(BUILD)/gen/src/export
 endif
 
-# The commands see the public headers and, through -Isrc/output, the private
-# render layer (outbuf, JSON writer, charts, HTML page), which is not part of
-# the library's API; any other private header is wiring that belongs in the
-# library (tests/e2e/layering.sh says so too).
+# The commands see the public headers only: what they need of the library
+# a program on libhwprof needs too (tests/e2e/layering.sh says so too).
 $(BUILD)/cli/%.o: cli/%.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(filter-out -Isrc,$(ALL_CFLAGS)) -Isrc/output -c $< -o $@
+	$(CC) $(filter-out -Isrc,$(ALL_CFLAGS)) -c $< -o $@
 
 # Library objects serve both libhwprof.a and libhwprof.so: position
 # independent, and only what include/hwprof marks HWP_API is exported.

@@ -8,7 +8,6 @@
 #include "cli_report.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/hwprof.h"
-#include "render.h"
 
 void report_opts__init(struct report_opts *o)
 {
@@ -71,24 +70,32 @@ const char *const *report_opts__inputs(const struct report_opts *o, size_t *n)
 	return &o->input;
 }
 
-int report_input__run(struct report_input *in, const struct report_opts *o, const char *cmd, unsigned analyses,
-		      const struct hwp_branch_collect_opts *collect, const char *dso, const char *sym)
+int report_input__run_with(struct report_input *in, const struct report_opts *o, const char *cmd,
+			   struct hwp_pipeline_opts *po)
 {
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = o->symfs };
-	struct hwp_pipeline_opts po = { .sz = sizeof(po), .analyses = analyses, .session = &so,
-					.collect = collect, .dso = dso, .sym = sym };
 	size_t n;
 	const char *const *inputs = report_opts__inputs(o, &n);
 	int rc;
 
 	memset(in, 0, sizeof(*in));
-	if (!(in->p = hwp_pipeline__open(inputs, n, &po)))
+	po->sz = sizeof(*po);
+	po->session = &so;
+	if (!(in->p = hwp_pipeline__open(inputs, n, po)))
 		return cli_error("%s", hwp_errmsg());
 	in->session = hwp_pipeline__session(in->p);
 	in->collector = hwp_pipeline__branches(in->p);
-	if ((rc = hwp_pipeline__run(in->p)) == -ENOENT && dso)
+	if ((rc = hwp_pipeline__run(in->p)) == -ENOENT && po->dso)
 		return cli_error("%s: --dso %s", cmd, hwp_errmsg());
 	return rc < 0 ? say_read_error(in, o) : 0;
+}
+
+int report_input__run(struct report_input *in, const struct report_opts *o, const char *cmd, unsigned analyses,
+		      const struct hwp_branch_collect_opts *collect, const char *dso, const char *sym)
+{
+	struct hwp_pipeline_opts po = { .analyses = analyses, .collect = collect, .dso = dso, .sym = sym };
+
+	return report_input__run_with(in, o, cmd, &po);
 }
 
 int report_input__open(struct report_input *in, const struct report_opts *o,
@@ -158,11 +165,5 @@ void report_input__warn_missing(struct report_input *in, bool srclines)
 
 int report_print_table(const struct hwp_table *t, enum hwp_table_format f)
 {
-	struct hwp_outbuf out;
-
-	if (hwp__outbuf_init(&out, stdout) < 0)
-		return cli_error("out of memory");
-	hwp__table_render(t, f, &out);
-	int err = hwp__outbuf_finish(&out);
-	return err ? cli_error("error writing output: %s", hwp_strerror(err)) : 0;
+	return hwp_table__print(t, f, stdout) < 0 ? cli_error("%s", hwp_errmsg()) : 0;
 }

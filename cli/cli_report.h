@@ -70,6 +70,10 @@ const char *const *report_opts__inputs(const struct report_opts *o, size_t *n);
 int report_input__run(struct report_input *in, const struct report_opts *o, const char *cmd, unsigned analyses,
 		      const struct hwp_branch_collect_opts *collect, const char *dso, const char *sym);
 
+/* The same with the pipeline's options PO (its session is O's). */
+int report_input__run_with(struct report_input *in, const struct report_opts *o, const char *cmd,
+			   struct hwp_pipeline_opts *po);
+
 /* Opens O's input and counts every branch entry (COLLECT says how); fails
    with one line naming the input when it has no branch stacks. Prints the
    error and returns non-zero on failure; report_input__close() in any case. */

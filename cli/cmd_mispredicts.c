@@ -169,53 +169,18 @@ out:
 	return rc;
 }
 
-/* Whether some event recorded LBR call stacks (no ranges: counted without). */
-static bool call_stacks(struct report_input *in)
-{
-	struct hwp_reader *r = hwp_session__reader(in->session);
-
-	for (size_t i = 0; i < hwp_reader__nr_evsels(r); i++)
-		if (hwp_reader__evsel(r, i)->attr.branch_sample_type & HWP_BRANCH_CALL_STACK)
-			return true;
-	return false;
-}
-
 int cmd_mispredicts(int argc, char **argv)
 {
 	struct mispredicts_opts o;
+	struct report_input in;
 	int rc = parse_opts(argc, argv, &o);
 
 	if (rc >= 0)
 		return rc;
-	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .drop_meaningless_prediction = true,
-					      .ranges = true, .no_addresses = true };
-	struct report_input in;
-	struct hwp_flow *f = NULL;
-
-	rc = report_input__open(&in, &o.ro, &co);
-	if (!rc && call_stacks(&in)) {
-		/* call chains hold no ranges, and the collector refuses them so */
-		hwp_branch_collector__delete(in.collector);
-		co.ranges = co.no_addresses = false;
-		if (!(in.collector = hwp_branch_collector__new(in.session, &co)))
-			rc = cli_error("%s", hwp_errmsg());
-	}
-	if (!rc && hwp_branch_collector__read(in.collector) < 0)
-		rc = cli_error("%s", hwp_errmsg());
-	if (!rc)
-		rc = report_input__check_read(&in, &o.ro);
-	if (!rc && co.ranges && hwp_branch_collector__range_stats(in.collector)->accepted) {
-		f = hwp_flow__new(in.collector, NULL);
-		if (!f)
-			rc = cli_error("%s", hwp_errmsg());
-		else if (!hwp_flow__stats(f)->ranges_walked) {
-			hwp_flow__delete(f); /* nothing decoded: no execution counts */
-			f = NULL;
-		}
-	}
+	/* executions from the walk of the ranges, when the stacks allow it */
+	rc = report_input__run(&in, &o.ro, NULL, HWP_ANALYSIS_EXECUTIONS, NULL, NULL, NULL);
 	if (!rc && !say_no_information(o.ro.input, hwp_branch_collector__stats(in.collector)))
-		rc = print_report(&in, &o, f);
-	hwp_flow__delete(f);
+		rc = print_report(&in, &o, hwp_pipeline__flow(in.p));
 	report_input__close(&in);
 	return rc;
 }

@@ -59,75 +59,31 @@ static int parse_opts(int argc, char **argv, struct timing_opts *o)
 	return -1;
 }
 
-/* Why a recording has no cycle counts, plainly. */
-static int say_no_cycles(const char *input, const struct hwp_timing_stats *st)
+/* The recording's blocks (or loops) timed; the exit code (0: go on). */
+static int load(struct report_input *in, const struct timing_opts *o)
 {
-	/* the most specific first: a filter the recording chose, then the source */
-	const char *why = st->no_cycles_filter ? "it was recorded with no_cycles (-j ...,no_cycles)"
-			  : st->synthesized ? "its branch stacks were synthesized from an instruction trace (Arm ETM or "
-					      "Intel PT through 'perf inject'), which carries no cycle counts"
-			  : st->amd ? "it was recorded on an AMD CPU, whose branch records (LBRv2, BRS) carry no cycle counts"
-			  : st->call_stack && !st->stacks ? "its stacks are LBR call stacks (call chains), recorded without cycles"
-			  : "every entry's count is 0 (unknown): Intel CPUs record LBR cycles from Skylake on";
-
-	return cli_error("%s: the branch records carry no cycle counts: %s. There is nothing to time "
-			 "(hwprof branches and hwprof probs work without cycles)", input, why);
-}
-
-struct timing_input {
-	struct report_input in;
-	struct hwp_timing *t;
-	enum hwp_cycles_source src;
-};
-
-static int load(struct timing_input *ti, const struct timing_opts *o)
-{
+	/* LBR call-stack recordings are refused by the range counting; they carry no cycles anyway */
 	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = true, .no_addresses = true,
 					      .drop_meaningless_prediction = true };
 	struct hwp_timing_opts to = { .sz = sizeof(to), .loops = o->loops };
-	int rc;
+	struct hwp_pipeline_opts po = { .analyses = HWP_ANALYSIS_TIMING, .collect = &co, .timing = &to,
+					.dso = o->f.dso };
+	int rc = report_input__run_with(in, &o->f.ro, "timing", &po);
 
-	memset(ti, 0, sizeof(*ti));
-	/* LBR call-stack recordings are refused by the range counting; they carry no cycles anyway */
-	if ((rc = report_input__open(&ti->in, &o->f.ro, &co)))
-		return rc;
-	if (!(ti->t = hwp_timing__new(ti->in.session, ti->in.collector, &to)) || hwp_timing__read(ti->t) < 0)
-		return cli_error("%s", hwp_errmsg());
-	if ((rc = report_input__check_read(&ti->in, &o->f.ro)))
-		return rc;
-	if (o->f.dso && (rc = report_input__check_dso(&ti->in, "timing", o->f.ro.input, o->f.dso)))
-		return rc;
-	const struct hwp_timing_stats *st = hwp_timing__stats(ti->t);
-	ti->src = hwp_timing__source(ti->t);
-	if (ti->src == HWP_CYCLES_NONE)
-		return say_no_cycles(o->f.ro.input, st);
-	if (!st->latencies && !st->iterations)
-		return cli_error("%s: no block latency: of %" PRIu64 " pairs of consecutive branch entries, %" PRIu64
-				 " have a range that cannot be used ('hwprof ranges --stats' says why) and %" PRIu64
-				 " have no cycle count%s", o->f.ro.input, st->pairs, st->rejected, st->unknown_cycles,
-				 st->filtered_stacks ? "; stacks recorded with a branch filter other than 'any' are not "
-						       "sequences of branches" : "");
-	if (st->modelled && st->measured)
-		cli_warn("%s mixes modelled (emulated) and measured cycles", o->f.ro.input);
-	if (st->dropped_by_decoding)
-		cli_warn("%" PRIu64 " latency samples dropped: their ranges could not have run straight through "
-			 "(decoded)", st->dropped_by_decoding);
-	return 0;
+	if (!rc && hwp_timing__check(hwp_pipeline__timing(in->p), o->f.ro.input) < 0)
+		rc = cli_error("%s", hwp_errmsg());
+	return rc;
 }
 
-static void close_input(struct timing_input *ti)
+static int print_blocks(struct report_input *in, const struct timing_opts *o)
 {
-	hwp_timing__delete(ti->t);
-	report_input__close(&ti->in);
-}
-
-static int print_blocks(struct timing_input *ti, const struct timing_opts *o)
-{
-	struct hwp_symbolizer *sym = report_input__symbolizer(&ti->in);
+	struct hwp_timing *tm = hwp_pipeline__timing(in->p);
+	enum hwp_cycles_source src = hwp_timing__source(tm);
+	struct hwp_symbolizer *sym = report_input__symbolizer(in);
 	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o->f.ro.fmt, .limit = o->f.limit,
 				      .min_executions = o->f.min, .dso = o->f.dso, .sym = o->f.sym };
 	size_t n, shown, *idx;
-	const struct hwp_timing_block *b = hwp_timing__blocks(ti->t, &n);
+	const struct hwp_timing_block *b = hwp_timing__blocks(tm, &n);
 	char buf[1024];
 	int rc = 0;
 
@@ -136,7 +92,7 @@ static int print_blocks(struct timing_input *ti, const struct timing_opts *o)
 	size_t timed = n;
 
 	if (o->block) {
-		int found = hwp_timing__find(ti->t, o->block, idx, n);
+		int found = hwp_timing__find(tm, o->block, idx, n);
 
 		if (found < 0) {
 			free(idx);
@@ -158,25 +114,25 @@ static int print_blocks(struct timing_input *ti, const struct timing_opts *o)
 
 		hwp_report__timing_block_name(sym, &b[idx[0]].start, &b[idx[0]].end, buf, sizeof(buf));
 		snprintf(title, sizeof(title), "Block latency: %s", buf);
-		if ((rc = cli_write_svg(o->svg, hwp_report__timing_chart(title, &b[idx[0]].d, ti->src,
+		if ((rc = cli_write_svg(o->svg, hwp_report__timing_chart(title, &b[idx[0]].d, src,
 									     "one basic block"))))
 			goto out;
 	} else if (o->svg) {
 		cli_warn("no block to draw: %s not written", o->svg);
 	}
 	if (o->block || o->histograms) {
-		if (hwp_report__print_timing_rates(sym, b, idx, shown, ti->src, ro.fmt, stdout) < 0)
+		if (hwp_report__print_timing_rates(sym, b, idx, shown, src, ro.fmt, stdout) < 0)
 			rc = cli_error("%s", hwp_errmsg());
 		goto out;
 	}
-	struct hwp_table *t = hwp_report__timing_blocks(sym, ti->t, idx, shown, &ro);
+	struct hwp_table *t = hwp_report__timing_blocks(sym, tm, idx, shown, &ro);
 	if (!t) {
 		rc = cli_error("out of memory");
 		goto out;
 	}
-	report_input__warn_missing(&ti->in, true);
+	report_input__warn_missing(in, true);
 	if (ro.fmt == HWP_TABLE_TEXT)
-		hwp_report__print_timing_header(ti->t, false, stdout);
+		hwp_report__print_timing_header(tm, false, stdout);
 	rc = report_print_table(t, ro.fmt);
 	hwp_table__delete(t);
 out:
@@ -184,13 +140,15 @@ out:
 	return rc;
 }
 
-static int print_loops(struct timing_input *ti, const struct timing_opts *o)
+static int print_loops(struct report_input *in, const struct timing_opts *o)
 {
-	struct hwp_symbolizer *sym = report_input__symbolizer(&ti->in);
+	struct hwp_timing *tm = hwp_pipeline__timing(in->p);
+	enum hwp_cycles_source src = hwp_timing__source(tm);
+	struct hwp_symbolizer *sym = report_input__symbolizer(in);
 	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o->f.ro.fmt, .limit = o->f.limit,
 				      .min_executions = o->f.min, .dso = o->f.dso, .sym = o->f.sym };
 	size_t n, shown, *idx;
-	const struct hwp_timing_loop *l = hwp_timing__loops(ti->t, &n);
+	const struct hwp_timing_loop *l = hwp_timing__loops(tm, &n);
 	struct hwp_table *t = NULL;
 	int rc = 0;
 
@@ -205,17 +163,17 @@ static int print_loops(struct timing_input *ti, const struct timing_opts *o)
 		hwp_loc__format_addr(sym, &l[idx[0]].branch, buf, sizeof(buf));
 		hwp_loc__format_addr(sym, &l[idx[0]].head, head, sizeof(head));
 		snprintf(title, sizeof(title), "Loop iteration time: %s -> %s", buf, head);
-		rc = cli_write_svg(o->svg, hwp_report__timing_chart(title, &l[idx[0]].d, ti->src,
+		rc = cli_write_svg(o->svg, hwp_report__timing_chart(title, &l[idx[0]].d, src,
 								       "iterations of one loop"));
 	} else if (o->svg) {
 		cli_warn("no loop to draw: %s not written", o->svg);
 	}
-	if (!rc && !(t = hwp_report__timing_loops(sym, ti->t, idx, shown, &ro)))
+	if (!rc && !(t = hwp_report__timing_loops(sym, tm, idx, shown, &ro)))
 		rc = cli_error("out of memory");
 	if (!rc) {
-		report_input__warn_missing(&ti->in, true);
+		report_input__warn_missing(in, true);
 		if (ro.fmt == HWP_TABLE_TEXT)
-			hwp_report__print_timing_header(ti->t, true, stdout);
+			hwp_report__print_timing_header(tm, true, stdout);
 		rc = report_print_table(t, ro.fmt);
 	}
 	hwp_table__delete(t);
@@ -226,14 +184,14 @@ static int print_loops(struct timing_input *ti, const struct timing_opts *o)
 int cmd_timing(int argc, char **argv)
 {
 	struct timing_opts o;
-	struct timing_input ti;
+	struct report_input in;
 	int rc = parse_opts(argc, argv, &o);
 
 	if (rc >= 0)
 		return rc;
-	rc = load(&ti, &o);
+	rc = load(&in, &o);
 	if (!rc)
-		rc = o.loops ? print_loops(&ti, &o) : print_blocks(&ti, &o);
-	close_input(&ti);
+		rc = o.loops ? print_loops(&in, &o) : print_blocks(&in, &o);
+	report_input__close(&in);
 	return rc;
 }

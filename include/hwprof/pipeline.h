@@ -46,6 +46,11 @@ enum hwp_analysis {
 	HWP_ANALYSIS_TIMING = 1u << 3,   /* basic-block latency (implies FLOW's ranges) */
 	HWP_ANALYSIS_CALLS = 1u << 4,    /* the samples' call stacks */
 	HWP_ANALYSIS_MEM = 1u << 5,      /* precise memory samples */
+	/* Each branch's executions, not-taken ones included (what mispredict
+	   rates divide by): the flow's walk when the stacks allow it (every
+	   taken branch, binaries that decode the ranges); else no flow, and no
+	   error (LBR call stacks are then counted without ranges). */
+	HWP_ANALYSIS_EXECUTIONS = 1u << 6,
 };
 
 struct hwp_pipeline_opts {

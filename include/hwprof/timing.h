@@ -127,6 +127,12 @@ HWP_API const struct hwp_timing_loop *hwp_timing__loops(const struct hwp_timing 
 HWP_API const struct hwp_timing_stats *hwp_timing__stats(const struct hwp_timing *t);
 /* What the stats say of the cycle counts read. */
 HWP_API enum hwp_cycles_source hwp_timing__source(const struct hwp_timing *t);
+/* 0 when T timed something (block latencies, or loop iterations); else <0
+   and hwp_errmsg() says why, naming INPUT: the branch records carry no cycle
+   counts (and why not: the filter, the CPU, synthesized stacks), or no pair
+   of entries could be used. Warns (hwp_set_log()) when modelled and measured
+   cycles mix and when decoding dropped latencies. */
+HWP_API int hwp_timing__check(const struct hwp_timing *t, const char *input);
 
 /*
  * The blocks that contain WHERE: "0x4005d0" (an address as recorded, or an

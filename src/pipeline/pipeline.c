@@ -26,7 +26,22 @@ struct hwp_pipeline {
 };
 
 /* The analyses reading branch stacks. */
-#define BRANCH_ANALYSES (HWP_ANALYSIS_BRANCHES | HWP_ANALYSIS_FLOW | HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING)
+#define BRANCH_ANALYSES (HWP_ANALYSIS_BRANCHES | HWP_ANALYSIS_FLOW | HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING | \
+			 HWP_ANALYSIS_EXECUTIONS)
+
+/* Whether some input's events record LBR call stacks: call chains, which
+   hold no fall-through ranges (the collector refuses to count them so). */
+static bool call_stacks(struct hwp_session *s)
+{
+	for (size_t i = 0; i < hwp_session__nr_inputs(s); i++) {
+		struct hwp_reader *r = hwp_session__input_reader(s, i);
+
+		for (size_t e = 0; e < hwp_reader__nr_evsels(r); e++)
+			if (hwp_reader__evsel(r, e)->attr.branch_sample_type & HWP_BRANCH_CALL_STACK)
+				return true;
+	}
+	return false;
+}
 
 static int make_analyses(struct hwp_pipeline *p)
 {
@@ -34,7 +49,8 @@ static int make_analyses(struct hwp_pipeline *p)
 	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .drop_meaningless_prediction = true };
 	unsigned a = p->o.analyses;
 
-	if (a & (HWP_ANALYSIS_FLOW | HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING))
+	if ((a & (HWP_ANALYSIS_FLOW | HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING)) ||
+	    ((a & HWP_ANALYSIS_EXECUTIONS) && !call_stacks(p->session)))
 		co.ranges = co.no_addresses = true;
 	if (p->o.collect)
 		co = *p->o.collect;
@@ -157,6 +173,13 @@ int hwp_pipeline__run(struct hwp_pipeline *p)
 			return r;
 		if (!(p->flow = hwp_flow__new(p->collector, NULL)))
 			return -errno;
+	} else if ((p->o.analyses & HWP_ANALYSIS_EXECUTIONS) && hwp_branch_collector__range_stats(p->collector)->accepted) {
+		if (!(p->flow = hwp_flow__new(p->collector, NULL)))
+			return -errno;
+		if (!hwp_flow__stats(p->flow)->ranges_walked) { /* nothing decoded: no execution counts */
+			hwp_flow__delete(p->flow);
+			p->flow = NULL;
+		}
 	}
 	return 0;
 no_branches:
