@@ -47,7 +47,9 @@ EMU_UTIL_SRCS := src/util/hashmap.c src/util/vec.c
 PROTO_SRCS := $(if $(HAVE_PPROF),$(sort $(shell find src -name '*.proto')))
 PROTO_GEN := $(PROTO_SRCS:%.proto=$(BUILD)/gen/%.pb-c.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o) $(PROTO_GEN:%.c=%.o)
-CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o)
+# the --help descriptions, generated from the manuals (scripts/helpdoc.py help)
+HELP_TEXT_OBJ := $(BUILD)/gen/cli/help_text.o
+CLI_OBJS := $(CLI_SRCS:%.c=$(BUILD)/%.o) $(HELP_TEXT_OBJ)
 EMU_OBJS := $(EMU_SRCS:%.c=$(BUILD)/%.o) $(EMU_UTIL_SRCS:%.c=$(BUILD)/emu/%.o)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 TOOL_BINS := $(TOOL_SRCS:%.c=$(BUILD)/%)
@@ -88,6 +90,12 @@ endif
 $(BUILD)/cli/%.o: cli/%.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(filter-out -Isrc,$(ALL_CFLAGS)) -c $< -o $@
+
+$(BUILD)/gen/cli/help_text.c: scripts/helpdoc.py $(wildcard docs/hwprof-*.md)
+	python3 scripts/helpdoc.py help docs $@
+
+$(HELP_TEXT_OBJ): $(BUILD)/gen/cli/help_text.c $(CONFIG_STAMP)
+	$(CC) $(filter-out -Isrc,$(ALL_CFLAGS)) -Icli -c $< -o $@
 
 # Library objects serve both libhwprof.a and libhwprof.so: position
 # independent, and only what include/hwprof marks HWP_API is exported.

@@ -16,29 +16,6 @@ static const struct cmd_desc desc = {
 	.name = "advise",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"Findings, largest estimated share of the work first, each with its evidence\n"
-		"and what to do about it:\n"
-		"  biased-branch     a hot forward conditional branch taken most of the time\n"
-		"                    (its taken probability's 95% lower bound >= --bias, 75%)\n"
-		"  mispredict        a branch mispredicted per execution (lower bound >=\n"
-		"                    --mispredict-rate, 10%: a 95/5 data branch mispredicts ~5%)\n"
-		"  monomorphic-call  an indirect call whose top target's share has a lower\n"
-		"                    bound >= --dominance (90%)\n"
-		"  spread-function   a hot function whose hot blocks (90% of its work) touch\n"
-		"                    >= --spread (1.5) times the cache lines their bytes need\n"
-		"  multimodal-block  a block whose latency has two or more peaks (recordings\n"
-		"                    with cycle counts: hwprof timing's modes); its share is\n"
-		"                    of all cycles\n"
-		"  dram-loads        a source line whose sampled loads come from DRAM in >=\n"
-		"                    --dram-share (20%) of them (memory samples: record --mem)\n"
-		"  false-sharing     a cache line with HITMs written by several threads at\n"
-		"                    different offsets; memory findings' share is of all\n"
-		"                    sampled load latency\n"
-		"The share is of the sampled instructions executed (mispredicts: their\n"
-		"penalty, --penalty cycles each, over the instructions at one per cycle);\n"
-		"findings below --min-share (0.5%) and branches with fewer than\n"
-		"--min-executions (200) sampled executions are left out.\n",
 };
 
 struct advise_opts {

@@ -13,12 +13,6 @@ static const struct cmd_desc desc = {
 	.name = "blocks",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"Basic blocks by sampled executions. Between consecutive branch-stack entries\n"
-		"the code ran straight through; every block in such a range ran once. Blocks\n"
-		"start at every branch target the records hold and after every branch, and\n"
-		"end at every branch. Per block: executions, instructions, bytes, how it ends,\n"
-		"its start and the source lines of its first and last instructions.\n",
 };
 
 static int print_blocks(struct flow_input *fi, const struct flow_opts *o)

@@ -15,10 +15,6 @@ static const struct cmd_desc desc = {
 	.name = "branches",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"Counts every branch-stack entry under its source and target, rows keyed by\n"
-		"perf's branch sort keys (as 'perf report -b --sort KEYS'), hottest first.\n"
-		"Overhead is each row's share of all branch entries, as perf's branch mode.\n",
 };
 
 struct branches_opts {

@@ -17,15 +17,6 @@ static const struct cmd_desc desc = {
 	.name = "c2c",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"Cache lines shared between threads, from precise memory samples (perf c2c's\n"
-		"shared data cache line table and its offsets, in one table): lines that saw\n"
-		"a HITM (a load or store finding the line modified in another core's cache),\n"
-		"or that more than one thread or CPU accessed with at least one store,\n"
-		"ranked by HITMs, then stores, then samples. Under each line, one row per\n"
-		"offset within the line and instruction touching it, loads against stores:\n"
-		"two threads writing different offsets of one line is false sharing (pad\n"
-		"or align the fields apart); one offset written by several is true sharing.\n",
 };
 
 struct c2c_opts {

@@ -14,14 +14,6 @@ static const struct cmd_desc desc = {
 	.name = "callgraph",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"Call graph of the sampled call stacks (perf record -g, --call-graph lbr, or\n"
-		"emulated call-stack recordings), per function as 'perf report --children':\n"
-		"Children is the share of the event count (period) of the samples with the\n"
-		"function anywhere on their stack (once per sample), Self the share of those\n"
-		"whose IP is in it. Inlined functions are rows of their own (children only,\n"
-		"as perf shows them). With --function NAME: the function's callers and callees\n"
-		"(outermost calls of NAME; shares of its children count).\n",
 };
 
 struct cg_opts {

@@ -10,14 +10,6 @@
 
 static const struct cmd_desc desc = {
 	.name = "check",
-	.text =
-		"What this machine can record, and why not: the PMUs the kernel registered\n"
-		"(cpu, cpu_core/cpu_atom, ibs_op/ibs_fetch, armv8_pmuv3*, arm_spe, ...) with\n"
-		"their capabilities (caps/branches = branch-stack depth, max_precise, pmu_name,\n"
-		"...), perf_event_paranoid and kptr_restrict and what they block, whether this\n"
-		"is a virtual machine and what the kernel said about its PMU, the CPU, and on\n"
-		"Intel the LBR record format (IA32_PERF_CAPABILITIES[5:0], read from\n"
-		"/dev/cpu/0/msr when readable).\n",
 };
 
 /* What to run here to record branches (or what works instead), in BUF. */

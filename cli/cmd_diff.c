@@ -15,16 +15,6 @@ static const struct cmd_desc desc = {
 	.name = "diff",
 	.args = "BEFORE AFTER",
 	.flags = CMD_ARGS,
-	.text =
-		"What changed from the recording BEFORE to AFTER (same program, same or\n"
-		"another build): per function and per basic block the share of the sampled\n"
-		"instructions executed, per conditional branch the taken probability and the\n"
-		"taken mispredicts per execution, each with the 95% interval of the change.\n"
-		"Code is matched by module offset where the build-ids are equal, else by\n"
-		"symbol, source line and rank on that line. Only significant changes are\n"
-		"shown (interval excluding 0, and at least --min-change), largest impact\n"
-		"first; intervals are conservative (executions in one branch stack are not\n"
-		"counted as independent).\n",
 };
 
 struct diff_opts {

@@ -12,16 +12,6 @@ static const struct cmd_desc desc = {
 	.name = "export",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"A recording's aggregates as rows keyed by build-id and module offsets (the\n"
-		"same binary in any process, at any load address, has the same keys), so the\n"
-		"rows of many hosts add up: kind 'branch' (taken branches: entries,\n"
-		"mispredicts, cycle sums and a log2 cycle histogram), 'range' (fall-through\n"
-		"ranges between branch records: what PGO profiles are made of), 'block'\n"
-		"(basic blocks: executions) and 'cond' (conditional branches: taken and not\n"
-		"taken). Columns: host, window_start, window_end, kind, build_id, module,\n"
-		"from_off, to_build_id, to_module, to_off, type, count, entries, not_taken,\n"
-		"mispred, predicted, cycles_sum, cycles_n, cycles_hist.\n",
 };
 
 int cmd_export(int argc, char **argv)

@@ -16,16 +16,6 @@ static const struct cmd_desc desc = {
 	.args = "[FILE...]",
 	.synopsis2 = "--diff BEFORE AFTER [-o FILE] [--folded] ...",
 	.flags = CMD_ARGS,
-	.text =
-		"Flame graph of the sampled call stacks (perf record -g, --call-graph lbr, or\n"
-		"emulated call-stack recordings): one self-contained SVG (hover a frame for its\n"
-		"name, count and share; click to zoom, 'Reset Zoom' to go back; the search box\n"
-		"takes a regular expression, highlights the matching frames and shows their\n"
-		"share), or folded stacks as flamegraph.pl and speedscope read them. Frames are\n"
-		"functions, callers below callees; inlined functions are frames of their own.\n"
-		"With --diff, widths are AFTER's counts and colours the change from BEFORE\n"
-		"(scaled to AFTER's total): red grew, blue shrank; --folded then prints\n"
-		"'stack BEFORE AFTER' lines as difffolded.pl does.\n",
 };
 
 struct flame_opts {

@@ -15,30 +15,6 @@ static const struct cmd_desc desc = {
 	.name = "fleet",
 	.args = "init|branches|probs|mispredicts|rows|hosts URL [FILTERS] [OPTIONS]",
 	.flags = CMD_SUBCOMMANDS,
-	.text =
-		"The rows 'hwprof push' sent to ClickHouse (its HTTP interface at URL),\n"
-		"summed over hosts and time windows: the same binary from every host.\n"
-		"\n"
-		"  init         creates the rows table (a ReplacingMergeTree partitioned by\n"
-		"               day: rows sent twice count once) on each server URL; with\n"
-		"               --cluster NAME the storage is hwprof_rows_local and\n"
-		"               hwprof_rows a Distributed table over the cluster's shards\n"
-		"               (give every server of the cluster)\n"
-		"  branches     the hot-branch table of 'hwprof branches' (same options, keys\n"
-		"               and rendering; not the cycles, mispredict, in_tx, abort and\n"
-		"               ipc_lbr keys, which the rows do not keep)\n"
-		"  probs        the conditional branches of 'hwprof probs' (same options and\n"
-		"               rendering; not --indirect)\n"
-		"  mispredicts  'hwprof mispredicts' (same options): with the binaries at hand\n"
-		"               the summed ranges are walked as one recording's; else the\n"
-		"               conditional branches' rows give their executions\n"
-		"  rows         the summed rows, as 'hwprof export' writes them (host '*', the\n"
-		"               window they span); --format tsv|csv|json, --kind K\n"
-		"  hosts        each host: first and last window, recordings, branch rows and\n"
-		"               entries (no filters)\n"
-		"\n"
-		"Binaries are symbolized as found on this machine (--symfs DIR; by build-id\n"
-		"in ~/.debug). FILTERS:\n",
 };
 
 /* The fleet's options, for its --help and completion: the filters, init's

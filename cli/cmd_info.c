@@ -9,12 +9,6 @@ static const struct cmd_desc desc = {
 	.name = "info",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"One pass over the file: header facts (as 'perf report --header-only'),\n"
-		"each event with its attr decoded, records per type and samples per event,\n"
-		"the branch-stack depth histogram, which branch fields carry data\n"
-		"(mispred, predicted, cycles, type, spec, ...), and lost or throttled\n"
-		"samples (a warning when more than 1% were lost).\n",
 };
 
 /* Fills the inputs and *json; -1 to go on, else the exit status. */

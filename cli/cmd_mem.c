@@ -16,15 +16,6 @@ static const struct cmd_desc desc = {
 	.name = "mem",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"Precise memory samples (Intel PEBS load latency and stores: DATA_SRC with\n"
-		"WEIGHT or WEIGHT_STRUCT and ADDR; AMD IBS op samples; hwprof's emulated\n"
-		"memory samples): totals, a log2 latency histogram, the breakdown by data\n"
-		"source (L1, fill buffer, L2, L3, L3 HITM, peer cache, local and remote\n"
-		"DRAM, remote cache, PMEM, CXL, I/O, uncached), then one table by KEY.\n"
-		"Latency is the sample's weight in core cycles (IBS: DcMissLat, or\n"
-		"tag-to-retire for ops that hit the data cache). Emulated recordings say\n"
-		"their values are modelled.\n",
 };
 
 enum { SORT_HIST = HWP_MEM_KEY__COUNT };

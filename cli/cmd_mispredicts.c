@@ -17,19 +17,6 @@ static const struct cmd_desc desc = {
 	.name = "mispredicts",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"One row per branch instruction: sampled executions (taken branches in the\n"
-		"branch stacks), mispredicted ones, the mispredict rate with its 95% Wilson\n"
-		"score interval, the branch's share of all mispredicts, its symbol and source\n"
-		"line, and its most frequent target; sorted by mispredict count (impact).\n"
-		"\n"
-		"When the stacks record every taken branch (-j any) and the binaries are\n"
-		"found, rates are per execution: a conditional branch's executions include\n"
-		"the not-taken ones, from the code that ran straight through between\n"
-		"entries (see 'hwprof probs'); branch records hold no not-taken branch, so\n"
-		"its rate counts taken mispredicts only (a lower bound); every other branch\n"
-		"is taken whenever it runs. Otherwise rates are per taken execution. The\n"
-		"rate column's title (and rate_basis in JSON/CSV) says which.\n",
 };
 
 struct mispredicts_opts {
@@ -69,15 +56,12 @@ static bool say_no_information(const char *input, const struct hwp_branch_collec
 	return true;
 }
 
-/* The ranked table of TAB's branches; the exit code. ES (NULL: none) gives
-   executions; ST (NULL: none) the collector's counts for the notes. */
-static int print_rows(const struct hwp_branch_table *tab, struct hwp_symbolizer *sym,
-		      const struct hwp_branch_collect_stats *st, const struct mispredicts_opts *o,
-		      const struct hwp_exec_source *es, struct report_input *in)
+/* Prints T (rates per execution when PER_EXEC), with the notes on what
+   the counts cover: ST (NULL: none) the collector's, IN (NULL: none) the
+   modules without debug info. The exit code. */
+static int print_table(struct hwp_table *t, const struct hwp_branch_collect_stats *st, const struct mispredicts_opts *o,
+		       bool per_exec, struct report_input *in)
 {
-	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o->ro.fmt, .limit = o->limit,
-				      .min_executions = o->min_samples };
-	struct hwp_table *t = hwp_report__mispredicts(sym, tab, es, &ro);
 	int rc;
 
 	if (!t)
@@ -91,82 +75,32 @@ static int print_rows(const struct hwp_branch_table *tab, struct hwp_symbolizer 
 	if (in)
 		report_input__warn_missing(in, true); /* the Source Line column */
 	if (o->ro.fmt == HWP_TABLE_TEXT)
-		puts(hwp_report__mispredicts_note(es != NULL));
+		puts(hwp_report__mispredicts_note(per_exec));
 	rc = report_print_table(t, o->ro.fmt);
 	hwp_table__delete(t);
 	return rc;
 }
 
-static int print_report(struct report_input *in, const struct mispredicts_opts *o, struct hwp_flow *f)
+static struct hwp_report_opts table_opts(const struct mispredicts_opts *o)
 {
-	struct hwp_exec_source es = { .flow = f };
-
-	return print_rows(hwp_branch_collector__table(in->collector), report_input__symbolizer(in),
-			  hwp_branch_collector__stats(in->collector), o, f ? &es : NULL, in);
+	return (struct hwp_report_opts){ .sz = sizeof(struct hwp_report_opts), .fmt = o->ro.fmt, .limit = o->limit,
+					 .min_executions = o->min_samples };
 }
 
-/*
- * The fleet's rows: with the binaries at hand, the walk over the summed
- * ranges gives the executions exactly as for one recording of them all;
- * without (nothing decodes), the conditional branches' rows do.
- */
+/* The fleet's rows, summed over hosts. */
 int fleet_mispredicts(int argc, char **argv, struct fleet_source *fs)
 {
 	struct mispredicts_opts o;
+	struct hwp_report_opts ro;
+	bool per_exec = false;
 	int rc = parse_opts(argc, argv, &o);
 
 	if (rc >= 0)
 		return rc;
 	if ((rc = fleet_source__load(fs, o.ro.symfs, -1)))
 		return rc;
-	struct hwp_branch_table *split = hwp_export__branch_table(fs->rows, HWP_EXPORT_BRANCH, fs->sym);
-	struct hwp_branch_table *tab = split ? hwp_branch_table__new(0) : NULL;
-	struct hwp_branch_table *ranges = tab ? hwp_export__branch_table(fs->rows, HWP_EXPORT_RANGE, fs->sym) : NULL;
-	struct hwp_branch_collector *col = NULL;
-	struct hwp_flow *flow = NULL;
-	size_t ns = 0;
-	const struct hwp_branch_row *sr = split ? hwp_branch_table__rows(split, &ns) : NULL;
-	struct hwp_flow_cond *c = NULL;
-	struct hwp_exec_source es = { 0 };
-
-	if (!ranges) {
-		rc = cli_error("%s", hwp_errmsg());
-		goto out;
-	}
-	/* a recording's table is not split by type: merged so */
-	for (size_t i = 0; i < ns; i++)
-		if (hwp_branch_table__add_row(tab, &sr[i]) < 0) {
-			rc = cli_error("%s", hwp_errmsg());
-			goto out;
-		}
-	col = hwp_branch_collector__from_tables(fs->sym, "fleet", tab, ranges);
-	tab = ranges = NULL; /* the collector's now */
-	if (!col) {
-		rc = cli_error("%s", hwp_errmsg());
-		goto out;
-	}
-	if (hwp_branch_table__size(hwp_branch_collector__ranges(col)) &&
-	    (flow = hwp_flow__new(col, NULL)) && hwp_flow__stats(flow)->ranges_walked) {
-		es.flow = flow;
-	} else {
-		/* the cond rows, by site */
-		if (!(c = hwp_report__export_conds(fs->rows, fs->sym, &es.nconds))) {
-			rc = cli_error("%s", hwp_errmsg());
-			goto out;
-		}
-		hwp_report__sort_conds_by_site(c, es.nconds);
-		es.conds = c;
-	}
-	rc = print_rows(hwp_branch_collector__table(col), fs->sym, NULL, &o,
-			es.flow || es.nconds ? &es : NULL, NULL);
-out:
-	free(c);
-	hwp_flow__delete(flow);
-	hwp_branch_collector__delete(col);
-	hwp_branch_table__delete(split);
-	hwp_branch_table__delete(tab);
-	hwp_branch_table__delete(ranges);
-	return rc;
+	ro = table_opts(&o);
+	return print_table(hwp_report__export_mispredicts(fs->rows, fs->sym, &ro, &per_exec), NULL, &o, per_exec, NULL);
 }
 
 int cmd_mispredicts(int argc, char **argv)
@@ -179,8 +113,15 @@ int cmd_mispredicts(int argc, char **argv)
 		return rc;
 	/* executions from the walk of the ranges, when the stacks allow it */
 	rc = report_input__run(&in, &o.ro, NULL, HWP_ANALYSIS_EXECUTIONS, NULL, NULL, NULL);
-	if (!rc && !say_no_information(o.ro.input, hwp_branch_collector__stats(in.collector)))
-		rc = print_report(&in, &o, hwp_pipeline__flow(in.p));
+	if (!rc && !say_no_information(o.ro.input, hwp_branch_collector__stats(in.collector))) {
+		struct hwp_report_opts ro = table_opts(&o);
+		struct hwp_exec_source es = { .flow = hwp_pipeline__flow(in.p) };
+
+		rc = print_table(hwp_report__mispredicts(report_input__symbolizer(&in),
+							 hwp_branch_collector__table(in.collector), es.flow ? &es : NULL,
+							 &ro),
+				 hwp_branch_collector__stats(in.collector), &o, es.flow != NULL, &in);
+	}
 	report_input__close(&in);
 	return rc;
 }

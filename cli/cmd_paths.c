@@ -15,15 +15,6 @@ static const struct cmd_desc desc = {
 	.name = "paths",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"Hot paths: the basic blocks executed in sequence inside one function, as the\n"
-		"branch stacks saw them (straight-line ranges joined by taken branches), by\n"
-		"how often they ran. A path ends at a call, a return, a jump out of the\n"
-		"function and at a backward branch (a loop's back edge: one trip through a\n"
-		"loop body is one path). Only paths wholly inside a stack count, so long\n"
-		"paths are sampled less often than short ones. Per path: runs, its share of\n"
-		"all paths counted, blocks, instructions, the function, the blocks' offsets\n"
-		"in it and their source lines.\n",
 };
 
 static int print_paths(struct flow_input *fi, const struct flow_opts *o)

@@ -17,13 +17,6 @@ static const struct cmd_desc desc = {
 	.name = "pgo",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"Writes the profile of one binary that a PGO tool reads, from the branch\n"
-		"records' taken branches and the fall-through ranges between them (as\n"
-		"'hwprof ranges' counts them). A recording without branch stacks (a\n"
-		"cpu-clock or cycles recording) gives the weaker profiles of IP samples:\n"
-		"llvm as AutoFDO's create_llvm_prof writes it without LBR, bolt as\n"
-		"perf2bolt's no-LBR mode, autofdo with the address section only.\n",
 };
 
 struct pgo_opts {

@@ -14,20 +14,6 @@ static const struct cmd_desc desc = {
 	.name = "probs",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"Conditional branches by sampled executions. Between consecutive branch-stack\n"
-		"entries the code ran straight through: a conditional branch inside such a\n"
-		"range was not taken, one ending it was taken. Per branch: executions, the\n"
-		"taken probability with its 95% Wilson score interval, '[hot: taken]' after\n"
-		"the branch when even the interval's lower bound is above 50% (the hot\n"
-		"direction is the taken one: inverting the condition or moving the block\n"
-		"makes it fall through); the mispredicted share of its taken executions, and\n"
-		"taken mispredicts per execution (branch records hold no not-taken branch, so a\n"
-		"mispredicted not-taken execution is never seen: a lower bound).\n"
-		"\n"
-		"With --indirect: indirect jumps and calls (switch tables, virtual and\n"
-		"function-pointer calls, PLT stubs), one row per site and target with the\n"
-		"target's share of the site's taken entries, sites by entries.\n",
 };
 
 /* Returns -1 to go on, else the exit code. */

@@ -14,44 +14,14 @@ static const struct cmd_desc desc = {
 	.name = "push",
 	.args = "URL [FILE...]",
 	.flags = CMD_ARGS,
-	.text =
-		"Sends the rows of each recording FILE ('hwprof export' rows) to the ClickHouse\n"
-		"server at URL (its HTTP interface, http://HOST:8123/; the tables made by\n"
-		"'hwprof fleet init'). The rows go to a local spool first, in batches; each\n"
-		"batch leaves the spool once the server took it. A failed batch is retried\n"
-		"with backoff; one that still fails stays in the spool (exit 1), and the next\n"
-		"push to URL, with or without files, sends it first. Rows sent twice (a retry\n"
-		"of a batch the server took, the same recording pushed again) count once.\n"
-		"Without FILE: only sends what the spool holds.\n",
 };
-
-/* The default spool, $XDG_CACHE_HOME/hwprof/spool or ~/.cache/hwprof/spool,
-   its parents made (the library makes only the last level). */
-static char *default_spool(void)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char *p = NULL;
-
-	if (xdg && *xdg ? asprintf(&p, "%s/hwprof/spool", xdg) < 0
-			: !home || !*home || asprintf(&p, "%s/.cache/hwprof/spool", home) < 0)
-		return NULL;
-	for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = 0;
-		if (mkdir(p, 0777) && errno != EEXIST) {
-			free(p);
-			return NULL;
-		}
-		*s = '/';
-	}
-	return p;
-}
 
 int cmd_push(int argc, char **argv)
 {
 	struct export_opts o;
 	struct hwp_fleet_opts fo = { .sz = sizeof(fo) };
 	bool no_spool = false;
-	char *spool = NULL;
+	char spool[4096];
 	uint64_t batch_rows = 0;
 	unsigned retries = 4, timeout = 0;
 	const struct opt opts[] = {
@@ -82,21 +52,16 @@ int cmd_push(int argc, char **argv)
 	if (a.n < 1)
 		return cli_error("push: which server? give its URL (http://HOST:8123/)");
 	const char *url = a.v[0];
-	if (!no_spool && !fo.spool_dir) {
-		if (!(spool = default_spool()))
-			return cli_error("push: no spool directory: set HOME or XDG_CACHE_HOME, or give --spool DIR");
-		fo.spool_dir = spool;
-	}
+	if (!no_spool && !fo.spool_dir && !(fo.spool_dir = hwp_fleet__default_spool(spool, sizeof(spool))))
+		return cli_error("push: no spool directory: set HOME or XDG_CACHE_HOME, or give --spool DIR");
 	if (no_spool)
 		fo.spool_dir = NULL;
 
 	struct hwp_fleet *f = hwp_fleet__open(url, &fo);
 	int rc = 0;
 
-	if (!f) {
-		free(spool);
+	if (!f)
 		return cli_error("push: %s", hwp_errmsg());
-	}
 	for (int i = 1; i < a.n && !rc; i++) { /* the FILEs */
 		struct export_input ei;
 		size_t nb;
@@ -118,6 +83,5 @@ int cmd_push(int argc, char **argv)
 				st.retries ? " (after retries)" : "");
 	}
 	hwp_fleet__close(f);
-	free(spool);
 	return rc;
 }

@@ -15,18 +15,6 @@ static const struct cmd_desc desc = {
 	.name = "ranges",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"Between an older branch record's target and the next newer record's source\n"
-		"the program ran straight through: one row per distinct range, with how many\n"
-		"times it ran, its length, its first and last instruction and the source line\n"
-		"of its start; most frequent first. Ranges that cannot have run straight\n"
-		"through are rejected and counted by reason (--stats): an end address of 0,\n"
-		"an entry on a speculative wrong path, the duplicated newest entry of some\n"
-		"Intel parts, stacks recorded with a branch filter other than 'any', ends\n"
-		"unmapped or in different modules, end before start, longer than\n"
-		"--max-range, an unconditional jump, call or return inside (decoded from the\n"
-		"binary), an end that is no instruction boundary or outside the code.\n"
-		"Recordings in LBR call-stack mode are refused.\n",
 };
 
 struct ranges_opts {

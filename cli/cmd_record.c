@@ -25,16 +25,7 @@ static const struct cmd_desc desc = {
 	.args = "-- PROG [ARGS]",
 	.flags = CMD_STOP | CMD_ARGS,
 	.tail = "Exit status: PROG's, once recorded; 1 when recording failed.\n",
-	.text =
-		"Runs PROG and records samples (with branch stacks when asked) into\n"
-		"perf.data, as perf record does: same options, same perf_event_attr.\n"
-		"Needs a hardware PMU for hardware events and branch stacks: see\n"
-		"'hwprof check'. Without one, --emulate records emulated branch stacks.\n",
 };
-
-/* The long-only options with a value, as parse_value_opt() knows them (the
-   others by their short name). */
-enum { REC_CALL_GRAPH = 256, REC_DEPTH, REC_JITTER, REC_EXACT, REC_LDLAT };
 
 static int parse_u64(const char *opt, const char *s, uint64_t *v)
 {
@@ -90,8 +81,6 @@ static int explain_open_failure(const struct hwp_attr *a, const struct hwp_recor
 /* The library's attr options for O; nonzero (the exit status) when they conflict. */
 static int record_attr_opts(const struct record_opts *o, struct hwp_attr_opts *ao)
 {
-	if (o->period && (o->freq || o->freq_max))
-		return cli_error("record: cannot set frequency (-F) and period (-c) at the same time");
 	ao->event = o->event;
 	ao->period = o->period;
 	ao->freq = o->freq_max ? 0 : o->freq;
@@ -306,8 +295,11 @@ out:
 }
 
 /* -F N|max */
-static int parse_freq(struct record_opts *o, const char *arg)
+static int parse_freq(const char *cmd, const struct opt *opt, const char *arg)
 {
+	struct record_opts *o = opt->value;
+
+	(void)cmd;
 	if (!strcasecmp(arg, "max")) {
 		struct hwp_capture_host h;
 
@@ -325,12 +317,15 @@ static int parse_freq(struct record_opts *o, const char *arg)
 }
 
 /* -b, -j F,..: perf's one option, given once */
-static int parse_branch(struct record_opts *o, int c, const char *arg)
+static int parse_branch(const char *cmd, const struct opt *opt, const char *arg)
 {
+	struct record_opts *o = opt->value;
+
+	(void)cmd;
 	if (o->branch_any || o->branch_filter)
 		return cli_error("record: can't use --branch-any (-b) with --branch-filter "
 				 "(-j), or either twice");
-	if (c == 'b') {
+	if (opt->short_name == 'b') {
 		o->branch_any = true;
 		return 0;
 	}
@@ -340,125 +335,54 @@ static int parse_branch(struct record_opts *o, int c, const char *arg)
 	return 0;
 }
 
-/* -c, -F, -m, --depth, --jitter: numbers, range-checked */
-static int parse_number_opt(struct record_opts *o, int c, const char *arg)
-{
-	uint64_t v;
-
-	switch (c) {
-	case 'c':
-		if (parse_u64("-c", arg, &o->period))
-			return 1;
-		if (!o->period)
-			return cli_error("record: -c 0: the sample period must be at least 1");
-		return 0;
-	case 'F':
-		return parse_freq(o, arg);
-	case 'm':
-		if (parse_u64("-m", arg, &v))
-			return 1;
-		if (!v || (v & (v - 1)) || v > (1u << 20))
-			return cli_error("record: -m %s: ring-buffer pages must be a power of 2 "
-					 "(1..1048576)", arg);
-		o->mmap_pages = (unsigned)v;
-		return 0;
-	case REC_DEPTH:
-		if (parse_u64("--depth", arg, &v))
-			return 1;
-		if (v != 8 && v != 16 && v != 32 && v != 64)
-			return cli_error("record: --depth %s: 8, 16, 32 or 64", arg);
-		o->depth = (int)v;
-		return 0;
-	default: /* REC_JITTER */
-		if (parse_u64("--jitter", arg, &v))
-			return 1;
-		if (v > 100)
-			return cli_error("record: --jitter %s: a percentage (0..100)", arg);
-		o->jitter = (unsigned)v;
-		return 0;
-	}
-}
-
-/* The options with a value (OPT's ival says which, VALUE is ARG; -b, -g:
-   none); nonzero (the exit status) on error. */
-static int parse_value_opt(const char *cmd, const struct opt *opt, const char *arg)
+/* -e (once), -g and --call-graph MODE (the last given) */
+static int parse_event_or_graph(const char *cmd, const struct opt *opt, const char *arg)
 {
 	struct record_opts *o = opt->value;
-	int c = opt->ival;
 
 	(void)cmd;
-	switch (c) {
-	case 'o':
-		o->output = arg;
-		return 0;
-	case 'e':
+	if (opt->short_name == 'e') {
 		if (o->event)
 			return cli_error("record: one event at a time (-e given twice)");
 		o->event = arg;
 		return 0;
-	case 'c':
-	case 'F':
-	case 'm':
-	case REC_DEPTH:
-	case REC_JITTER:
-		return parse_number_opt(o, c, arg);
-	case 'b':
-	case 'j':
-		return parse_branch(o, c, arg);
-	case REC_CALL_GRAPH:
-		o->call_graph = arg;
-		o->callgraph_lbr = !strcmp(arg, "lbr");
-		return 0;
-	case REC_EXACT:
-		o->exact = arg;
-		return 0;
-	case REC_LDLAT: {
-		uint64_t v;
-		if (parse_u64("--ldlat", arg, &v))
-			return 1;
-		if (v < 1 || v > 65535)
-			return cli_error("record: --ldlat %s: a latency in cycles from 1 to 65535", arg);
-		o->ldlat = (unsigned)v;
-		return 0;
 	}
-	case 'g':
-		o->call_graph = "fp";
-		return 0;
-	default:
-		return 0;
-	}
+	o->call_graph = arg ? arg : "fp";
+	o->callgraph_lbr = !strcmp(o->call_graph, "lbr");
+	return 0;
 }
 
-/* An option of record's with a value (or -b, -g): C says which. */
-#define OPT_REC(s_, l, a, c, h) \
-	{ .kind = OPT_KIND_CALLBACK, .short_name = (s_), .long_name = (l), .value = o, .argh = (a), \
-	  .cb = parse_value_opt, .ival = (c), .help = (h) }
+/* A count, range-checked (and hex with 0x): V's type is T. */
+#define OPT_REC_COUNT(T, kind_, s_, l, v, a, lo, hi, fl, e, h) \
+	{ .kind = (kind_), .short_name = (s_), .long_name = (l), .value = OPT_PTR(T, v), .argh = (a), \
+	  .umin = (lo), .umax = (hi), .flags = OPT_HEX | (fl), .err = (e), .help = (h) }
 
 /* Fills O from the command line; -1 to go on, else the exit status. */
 static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 {
 	const struct opt opts[] = {
-		OPT_REC('o', "output", "FILE", 'o',
-			"output file (default perf.data); one already there becomes FILE.old, as in perf"),
+		OPT_STRING('o', "output", &o->output, "FILE",
+			   "output file (default perf.data); one already there becomes FILE.old, as in perf"),
 		{ .kind = OPT_KIND_CALLBACK, .short_name = 'e', .long_name = "event", .value = o, .argh = "EVENT",
-		  .cb = parse_value_opt, .ival = 'e', .values = "cycles instructions branches cpu-clock task-clock",
+		  .cb = parse_event_or_graph, .values = "cycles instructions branches cpu-clock task-clock",
 		  .help = "cycles (default), instructions, branches, cpu-clock, task-clock, ..., rNNNN raw codes, "
 			  "libpfm4 names (br_inst_retired.near_taken, mem_load_retired.l3_miss); modifiers :u :k "
 			  ":h :p :pp :ppp :P :G :H :I" },
-		OPT_REC('c', "count", "N", 'c', "sample every N events"),
-		OPT_REC('F', "freq", "N|max", 'F', "sample N times a second (default 4000)"),
-		OPT_REC('b', "branch-any", NULL, 'b', "branch stack of any taken branch (-j any)"),
+		OPT_REC_COUNT(uint64_t, OPT_KIND_U64, 'c', "count", &o->period, "N", 1, UINT64_MAX, 0,
+			      ": the sample period is a count of at least 1", "sample every N events"),
+		OPT_CALLBACK('F', "freq", o, "N|max", parse_freq, "sample N times a second (default 4000)"),
+		OPT_CALLBACK('b', "branch-any", o, NULL, parse_branch, "branch stack of any taken branch (-j any)"),
 		{ .kind = OPT_KIND_CALLBACK, .short_name = 'j', .long_name = "branch-filter", .value = o, .argh = "F,..",
-		  .cb = parse_value_opt, .ival = 'j',
+		  .cb = parse_branch,
 		  .values = "any any_call any_ret ind_call ind_jmp call cond abort_tx in_tx no_tx save_type stack "
 			    "priv u k hv no_flags no_cycles hw_index counter",
 		  .help = "branch stack filtered: any, any_call, any_ret, ind_call, ind_jmp, call, cond, abort_tx, "
 			  "in_tx, no_tx, save_type, stack (call_stack), priv, u, k, hv; hwprof also takes no_flags, "
 			  "no_cycles, hw_index, counter (levels alone, as -j k, mean any branch at the event's "
 			  "levels, as in perf: write -j any,k for kernel only)" },
-		OPT_REC('g', NULL, NULL, 'g', "call graphs (frame pointers)"),
+		OPT_CALLBACK('g', NULL, o, NULL, parse_event_or_graph, "call graphs (frame pointers)"),
 		{ .kind = OPT_KIND_CALLBACK, .long_name = "call-graph", .value = o, .argh = "MODE",
-		  .cb = parse_value_opt, .ival = REC_CALL_GRAPH, .values = "fp dwarf lbr",
+		  .cb = parse_event_or_graph, .values = "fp dwarf lbr",
 		  .help = "fp, dwarf[,SIZE] or lbr (LBR call stacks)" },
 		OPT_BOOL('d', "data", &o->data_addr, "sample data addresses (and data sources)"),
 		OPT_BOOL('W', "weight", &o->weight, "sample the weight (load latency: WEIGHT_STRUCT on x86)"),
@@ -467,7 +391,9 @@ static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 		OPT_BOOL(0, "per-thread", &o->per_thread,
 			 "one ring buffer for the task instead of one per CPU (no inheritance, as in perf)"),
 		OPT_BOOL('i', "no-inherit", &o->no_inherit, "child tasks do not inherit the event"),
-		OPT_REC('m', "mmap-pages", "N", 'm', "ring-buffer data pages per buffer (power of 2)"),
+		OPT_REC_COUNT(unsigned, OPT_KIND_UINT, 'm', "mmap-pages", &o->mmap_pages, "N", 1, 1u << 20, OPT_POW2,
+			      ": ring-buffer pages must be a power of 2 (1..1048576)",
+			      "ring-buffer data pages per buffer (power of 2)"),
 		OPT_BOOL(0, "print-attr", &o->print_attr,
 			 "print the perf_event_attr as 'perf record -vv' does, record nothing"),
 		OPT_BOOL(0, "mem", &o->mem,
@@ -475,12 +401,16 @@ static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 			 "(the CPU's events: mem-loads,ldlat=N + mem-stores on Intel, ibs_op// on AMD, arm_spe "
 			 "on Arm); with --emulate: every Nth (-c) load or store through a modelled cache "
 			 "hierarchy"),
-		OPT_REC(0, "ldlat", "N", REC_LDLAT, "--mem: load-latency threshold in cycles (default 30)"),
+		OPT_REC_COUNT(unsigned, OPT_KIND_UINT, 0, "ldlat", &o->ldlat, "N", 1, 65535, 0,
+			      ": a latency in cycles from 1 to 65535",
+			      "--mem: load-latency threshold in cycles (default 30)"),
 		OPT_BOOL(0, "emulate", &o->emulate, "emulated branch stacks, no PMU needed (QEMU TCG)"),
-		OPT_REC(0, "depth", "N", REC_DEPTH, "--emulate: stack depth (8, 16, 32, 64)"),
-		OPT_REC(0, "jitter", "PCT", REC_JITTER, "--emulate: period jitter, percent"),
-		OPT_REC(0, "exact", "FILE", REC_EXACT,
-			"--emulate: exact per-branch counts (ground truth) (--emulate -j any,no_flags,no_cycles "
+		OPT_REC_COUNT(int, OPT_KIND_INT, 0, "depth", &o->depth, "N", 8, 64, OPT_POW2, ": 8, 16, 32 or 64",
+			      "--emulate: stack depth (8, 16, 32, 64)"),
+		OPT_REC_COUNT(unsigned, OPT_KIND_UINT, 0, "jitter", &o->jitter, "PCT", 0, 100, 0,
+			      ": a percentage (0..100)", "--emulate: period jitter, percent"),
+		OPT_STRING(0, "exact", &o->exact, "FILE",
+			   "--emulate: exact per-branch counts (ground truth) (--emulate -j any,no_flags,no_cycles "
 			"runs faster: no predictor nor cost model, no mispredicts, cycles)"),
 		OPT_COMMON(),
 		OPT_END(),

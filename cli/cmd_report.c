@@ -14,13 +14,6 @@ static const struct cmd_desc desc = {
 	.args = "[FILE...]",
 	.synopsis2 = "--html FILE --diff BEFORE AFTER [--limit N] [--symfs DIR]",
 	.flags = CMD_ARGS,
-	.text =
-		"Writes one self-contained HTML page (no network, no external scripts) with\n"
-		"the recording's summary, the advise findings, hot branches, mispredicts,\n"
-		"branch probabilities and hot blocks, from one pass over the recording;\n"
-		"every table sorts by a click on a column and filters by the box above it.\n"
-		"With --diff: the changes from BEFORE to AFTER (hwprof diff), both\n"
-		"summaries, and AFTER's findings.\n",
 };
 
 struct report_cmd_opts {

@@ -12,12 +12,6 @@ static const struct cmd_desc desc = {
 	.name = "script",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"Prints every sample as 'perf script -F ip,brstack' (perf 6.1) does: the\n"
-		"sample address (or its callchain), then each branch-stack entry as\n"
-		"FROM/TO/{M|P|-}/{X|-}/{A|-}/CYCLES/. Samples come in perf's time order.\n"
-		"With memory fields (-F event,cpu,ip,addr,weight,data_src) it prints them as\n"
-		"perf does, data_src with its decoding (|OP LOAD|LVL L1 or L1 hit|SNP ...).\n",
 };
 
 struct script_opts {

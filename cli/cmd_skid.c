@@ -16,14 +16,6 @@ static const struct cmd_desc desc = {
 	.name = "skid",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"For a recording holding a precise event (PEBS, IBS: precise_ip > 0) and a\n"
-		"non-precise one over the same code: each source line's share of the samples\n"
-		"of both, lines whose shares differ most first (the non-precise event's\n"
-		"interrupt lands after the instruction that caused it: its samples drift to\n"
-		"later lines). The skid distribution estimates how far: for each non-precise\n"
-		"sample, the distance in bytes back to the nearest address the precise event\n"
-		"sampled in the same module (farther than 256 bytes or none: 'none').\n",
 };
 
 struct skid_cli {

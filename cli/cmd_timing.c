@@ -15,13 +15,6 @@ static const struct cmd_desc desc = {
 	.name = "timing",
 	.args = "[FILE...]",
 	.flags = CMD_INPUTS,
-	.text =
-		"How long basic blocks take, in cycles, from the cycle counts of branch records\n"
-		"(Intel LBR, Skylake and later): an entry's count is the time since the entry\n"
-		"before it, so it is the latency of the code that ran straight through between\n"
-		"them. Per block: latency samples, min, median, mean, p90, p99, max, the modes\n"
-		"(peaks) of the distribution, instructions and IPC, by total cycles. Counts of 0\n"
-		"(unknown) are left out. Cycles of emulated recordings are modelled, and said so.\n",
 };
 
 struct timing_opts {

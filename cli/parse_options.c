@@ -421,8 +421,9 @@ void parse_options__usage(const struct cmd_desc *cmd, const struct opt *opts, FI
 	int col = 23;
 
 	synopsis(cmd, opts, fp);
-	if (cmd->text)
-		fprintf(fp, "\n%s", cmd->text);
+	const char *text = cmd->text ? cmd->text : help_text(cmd->name);
+	if (text)
+		fprintf(fp, "\n%s", text);
 	fputc('\n', fp);
 	for (const struct opt *o = opts; o->kind != OPT_KIND_END; o++) {
 		int len = (o->flags & (OPT_HIDDEN | OPT_JOIN)) ? 0 : spec(o, buf, sizeof(buf));

@@ -93,13 +93,7 @@ static int emulate_check_opts(const struct record_opts *o)
 	if (o->no_inherit)
 		cli_warn("record --emulate: -i ignored: child processes and threads are always "
 			 "recorded");
-
-	/* the library's check, said in terms of this command's flags */
-	/* (--depth and --jitter are checked when parsed) */
-	if ((o->branch_filter & (HWP_BRANCH_KERNEL | HWP_BRANCH_HV)) &&
-	    !(o->branch_filter & HWP_BRANCH_USER))
-		return cli_error("record --emulate: emulation records user-space branches only "
-				 "(add 'u' to -j)");
+	/* (-j's levels are checked before, --depth and --jitter when parsed) */
 	return 0;
 }
 

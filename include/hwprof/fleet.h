@@ -32,8 +32,8 @@ struct hwp_fleet;
 struct hwp_fleet_opts {
 	size_t sz;             /* sizeof(struct hwp_fleet_opts) */
 	/* Where batches wait until the server took them (a directory, made
-	   when missing; one subdirectory per server URL). NULL: no spool, a
-	   failed batch is an error. */
+	   when missing, with its parents; one subdirectory per server URL).
+	   NULL: no spool, a failed batch is an error. */
 	const char *spool_dir;
 	unsigned retries;      /* attempts after the first (default 4; UINT_MAX: none) */
 	unsigned backoff_ms;   /* first pause between attempts, doubled each time (default 100) */
@@ -41,6 +41,11 @@ struct hwp_fleet_opts {
 	size_t batch_rows;     /* rows per insert (default 10000) */
 	const char *table;     /* the rows table (default "hwprof_rows") */
 };
+
+/* The spool of hwprof push: $XDG_CACHE_HOME/hwprof/spool, else
+   ~/.cache/hwprof/spool, in BUF; NULL when neither variable is set (or
+   BUF is too small). */
+HWP_API const char *hwp_fleet__default_spool(char *buf, size_t len);
 
 /* Checks URL (http:// or https://, a host; query parameters such as
    ?user=...&database=... are kept). NULL + errno (EINVAL: malformed URL)

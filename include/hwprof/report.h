@@ -125,6 +125,13 @@ HWP_API struct hwp_table *hwp_report__mispredicts(struct hwp_symbolizer *s, cons
 						  const struct hwp_exec_source *es, const struct hwp_report_opts *o);
 /* The '#' line text puts above that table: what its rate is per. */
 HWP_API const char *hwp_report__mispredicts_note(bool per_exec);
+/* The same table over the branch and range rows of E (the fleet's, summed
+   over hosts): executions from the walk of the summed ranges when SYM finds
+   the binaries (as for one recording of them all), else from the
+   conditional branches' rows. *PER_EXEC: whether rates are per execution.
+   NULL + hwp_errmsg() on failure. */
+HWP_API struct hwp_table *hwp_report__export_mispredicts(const struct hwp_export *e, struct hwp_symbolizer *sym,
+							 const struct hwp_report_opts *o, bool *per_exec);
 
 /* The advisor's findings F[0..N) (hwp_advisor__findings()), ranked, of
    kind KIND only (enum hwp_finding_kind; -1: all): kind, share, value and

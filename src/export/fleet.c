@@ -66,17 +66,31 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-/* SPOOL/<hash of URL>, made when missing. */
+const char *hwp_fleet__default_spool(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int n = xdg && *xdg ? snprintf(buf, len, "%s/hwprof/spool", xdg)
+		: home && *home ? snprintf(buf, len, "%s/.cache/hwprof/spool", home) : -1;
+
+	return n >= 0 && (size_t)n < len ? buf : NULL;
+}
+
+/* SPOOL/<hash of URL>, made when missing (its parents too). */
 static int spool_path(struct hwp_fleet *f, char *buf, size_t size)
 {
 	uint64_t h = fnv(1469598103934665603ULL, f->url, strlen(f->url));
 
-	snprintf(buf, size, "%s", f->spool_dir);
-	if (mkdir(buf, 0777) && errno != EEXIST)
-		return hwp__set_error(errno, "%s: cannot make the spool directory: %s", buf, strerror(errno));
 	snprintf(buf, size, "%s/%016" PRIx64, f->spool_dir, h);
-	if (mkdir(buf, 0777) && errno != EEXIST)
-		return hwp__set_error(errno, "%s: cannot make the spool directory: %s", buf, strerror(errno));
+	/* every level, as mkdir -p: the default's parents may not exist yet */
+	for (char *sl = strchr(buf + 1, '/');; sl = strchr(sl + 1, '/')) {
+		if (sl)
+			*sl = 0;
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return hwp__set_error(errno, "%s: cannot make the spool directory: %s", buf, strerror(errno));
+		if (!sl)
+			break;
+		*sl = '/';
+	}
 	/* which server the batches are for, for a reader of the directory */
 	char url_file[4200];
 	FILE *fp = (size_t)snprintf(url_file, sizeof(url_file), "%s/url", buf) < sizeof(url_file) ? fopen(url_file, "w") : NULL;

@@ -9,7 +9,7 @@
 #    shards hold rows;
 #  - 'hwprof fleet branches|probs --hosts H' print what 'hwprof branches|probs'
 #    print for H's recording;
-#  - pushing a recording again changes nothing;
+#  - pushing a recording again (through the default spool) changes nothing;
 #  - fault: shard 2 is killed (-9) while a push of many small batches is
 #    under way and restarted; the push fails with one line and keeps its
 #    batches in the spool; the next push drains it and the totals are still
@@ -26,7 +26,7 @@ if [ ! -x "$server" ]; then
 fi
 command -v curl >/dev/null || { echo "PLAN 1"; skip "fleet: curl not installed"; exit 0; }
 ready=$(emu_ready fleet) || { echo "PLAN 1"; echo "$ready"; exit 0; }
-echo "PLAN 21"
+echo "PLAN 22"
 emu_build basic || exit 0
 
 ch=$tmp/ch
@@ -156,8 +156,13 @@ for f in bolt bolt-pa; do
 	fi
 done
 
-"$HWPROF" push "$U1" "$tmp/h2.data" --host h2 --spool "$spool" -q 2>"$tmp/push.err" ||
-	fail "fleet: push h2 again: $(head -1 "$tmp/push.err")"
+# again, through the default spool: under $XDG_CACHE_HOME, its parents made
+if XDG_CACHE_HOME="$tmp/xdg/cache" "$HWPROF" push "$U1" "$tmp/h2.data" --host h2 -q 2>"$tmp/push.err" &&
+	grep -qx "$U1" "$tmp"/xdg/cache/hwprof/spool/*/url; then
+	pass "fleet_default_spool: push without --spool spools under \$XDG_CACHE_HOME/hwprof/spool"
+else
+	fail "fleet_default_spool: $(head -1 "$tmp/push.err"); $(ls -R "$tmp/xdg" 2>&1 | head -3 | tr '\n' ' ')"
+fi
 merged fleet_push_twice 1 2 3 4
 
 # Fault: shard 2 killed during a push of 5-row batches: once the spool
