@@ -114,9 +114,10 @@ fi
 line="hwprof: building without capstone (libcapstone-dev): instruction decoding disabled"
 mk -n HAVE_CAPSTONE= all >"$tmp/nc.out" 2>&1
 mk -n HAVE_CAPSTONE= all >"$tmp/nc2.out" 2>&1
-# (with the C protoc-c generates from src/**/*.proto into $BUILD/gen/)
+# (with the C protoc-c generates from src/**/*.proto into $BUILD/gen/, and
+# the --help texts helpdoc.py generates from docs/)
 all_srcs=$(cd "$copy" && { find src cli -name '*.c'; ls tests/unit/test_*.c tests/tools/*.c bench/*.c
-	find src -name '*.proto' | sed "s|^|$BUILD/gen/|; s|\\.proto\$|.pb-c.c|"; } | sort)
+	find src -name '*.proto' | sed "s|^|$BUILD/gen/|; s|\\.proto\$|.pb-c.c|"; echo "$BUILD/gen/cli/help_text.c"; } | sort)
 if [ "$(compiled "$tmp/nc.out")" != "$all_srcs" ]; then
 	echo "FAIL config_change_rebuilds: not everything recompiles: $(comm -3 <(echo "$all_srcs") <(compiled "$tmp/nc.out") | head -3 | tr '\n' ' ')"
 elif grep -q -- '-DHAVE_CAPSTONE\|-lcapstone' "$tmp/nc.out"; then
