@@ -40,13 +40,12 @@ static int nomem(void)
 
 int hwp__chain_push(struct hwp__chain *c, uint64_t ip, uint8_t flags)
 {
-	if (HWP_VEC_RESERVE(c->flags, c->flags_cap, c->n + 1))
+	/* (once per address of every sample: grown only when full) */
+	if ((c->n >= c->ips_cap && HWP_VEC_RESERVE(c->ips, c->ips_cap, c->n + 1)) ||
+	    (c->n >= c->flags_cap && HWP_VEC_RESERVE(c->flags, c->flags_cap, c->n + 1)))
 		return nomem();
-	uint64_t *p = HWP_VEC_PUSH(c->ips, c->n, c->ips_cap);
-	if (!p)
-		return nomem();
-	*p = ip;
-	c->flags[c->n - 1] = flags;
+	c->ips[c->n] = ip;
+	c->flags[c->n++] = flags;
 	return 0;
 }
 

@@ -14,9 +14,11 @@
 #include <string.h>
 
 #include "analysis/callchain.h"
+#include "analysis/chain_cache.h"
 #include "hwprof/callgraph.h"
 #include "hwprof/maps.h"
 #include "hwprof/perf_abi.h"
+#include "symbolize/maps_internal.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
@@ -59,6 +61,7 @@ struct hwp_call_graph {
 	struct hwp_hashmap node_map;
 
 	struct hwp__chain chain; /* the sample being added */
+	struct hwp__chain_cache chains; /* chain -> the trie node it led to */
 
 	/* derived */
 	bool dirty;
@@ -110,6 +113,7 @@ void hwp_call_graph__delete(struct hwp_call_graph *cg)
 	free(cg->nodes);
 	hwp__hashmap_free(&cg->node_map);
 	hwp__chain_free(&cg->chain);
+	hwp__chain_cache_free(&cg->chains);
 	free(cg->tree);
 	hwp__hashmap_free(&cg->tree_map);
 	free(cg->stamp);
@@ -292,13 +296,26 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 	uint8_t ip_kernel = s->cpumode == HWP_MISC_KERNEL ? HWP__CHAIN_KERNEL : 0;
 	if (!c->n && (err = hwp__chain_push(c, s->ip, ip_kernel)))
 		return err;
-	for (size_t i = c->n; i-- > 0;) {
+	struct hwp_machine *m = hwp_session__machine(cg->session);
+	struct hwp__chain_where w = { m, m ? hwp__machine_generation(m) : 0, th ? hwp_thread__pid(th) : -1 };
+	uint64_t h;
+
+	/* the callers (all but the innermost address, which is most often
+	   the sample's own IP and differs from sample to sample) remembered */
+	size_t inner = c->n > 1;
+	size_t i = c->n;
+
+	if (hwp__chain_cache_get(&cg->chains, &w, c->ips + inner, c->flags + inner, c->n - inner, &h, &node))
+		i = inner;
+	while (i-- > 0) {
 		if (c->flags[i] & HWP__CHAIN_FRAME)
 			fid = (uint32_t)c->ips[i];
 		else if ((err = frame_id(cg, th, c->ips[i], c->flags[i], false, &fid)))
 			return err;
 		if ((err = child(cg, node, fid, &node)))
 			return err;
+		if (i == inner && inner)
+			hwp__chain_cache_put(&cg->chains, h, &w, c->ips + 1, c->flags + 1, c->n - 1, node);
 	}
 	/* the leaf is keyed by the IP's function: addresses in one function
 	   share it (fewer nodes than one per sampled address) */
