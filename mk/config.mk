@@ -43,10 +43,10 @@ ifneq ($(HAVE_ZSTD)$(HAVE_LIBDW),11)
 $(error hwprof: cannot build without$(if $(HAVE_LIBDW),, libelf/libdw)$(if $(HAVE_ZSTD),, libzstd): run 'make setup' (Debian packages: libelf-dev libdw-dev libzstd-dev))
 endif
 
-ALL_CFLAGS += -DHAVE_ZSTD -DHAVE_LIBDW $(if $(HAVE_CAPSTONE),-DHAVE_CAPSTONE) $(if $(HAVE_LIBPFM),-DHAVE_LIBPFM) \
+ALL_CFLAGS += -pthread -DHAVE_ZSTD -DHAVE_LIBDW $(if $(HAVE_CAPSTONE),-DHAVE_CAPSTONE) $(if $(HAVE_LIBPFM),-DHAVE_LIBPFM) \
 	$(if $(HAVE_LIBCURL),-DHAVE_LIBCURL) $(if $(HAVE_PPROF),-DHAVE_PPROF) $(if $(HAVE_LIBIBERTY),-DHAVE_LIBIBERTY)
 LIBS += -lzstd -ldw -lelf $(if $(HAVE_LIBIBERTY),-liberty) $(if $(HAVE_CAPSTONE),-lcapstone) \
-	$(if $(HAVE_LIBPFM),-lpfm) $(if $(HAVE_PPROF),-lprotobuf-c -lz) $(if $(HAVE_LIBCURL),-lcurl) -lm
+	$(if $(HAVE_LIBPFM),-lpfm) $(if $(HAVE_PPROF),-lprotobuf-c -lz) $(if $(HAVE_LIBCURL),-lcurl) -lm -pthread
 
 config_q = $(subst ','\'',$(CC) | $(ALL_CFLAGS) | $(LDFLAGS) | $(LIBS))
 CONFIG_CHANGED := $(shell mkdir -p $(BUILD) && if [ "$$(cat $(CONFIG_STAMP) 2>/dev/null)" != '$(config_q)' ]; then \

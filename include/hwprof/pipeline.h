@@ -66,6 +66,12 @@ struct hwp_pipeline_opts {
 	   fails when no branch is in it) and in symbols containing SYM. */
 	const char *dso;
 	const char *sym;
+	/* Threads of the pass: 0 the CPUs this process may use, 1 one. Several
+	   count the samples of one file-mode perf.data (not compressed) when
+	   the branch collector's analyses (BRANCHES, FLOW, EXECUTIONS) alone
+	   are asked; the results are those of one thread to the byte. Other
+	   passes take one (the log says why at HWP_LOG_INFO). */
+	unsigned jobs;
 };
 
 struct hwp_pipeline;

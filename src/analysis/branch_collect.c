@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/branch_collect_internal.h"
+#include "analysis/branch_collect_struct.h"
 #include "analysis/branch_table_internal.h"
 #include "decode/code_cache.h"
 #include "hwprof/branch_collect.h"
@@ -12,25 +13,7 @@
 #include "util/bytes.h"
 #include "util/error.h"
 #include "util/opts.h"
-
-struct hwp_branch_collector {
-	struct hwp_session *session;
-	struct hwp_branch_table *table;
-	struct hwp_branch_table *blocks; /* with opts.blocks */
-	struct hwp_branch_table *ranges; /* with opts.ranges */
-	struct hwp_branch_table *addrs;  /* with opts.ranges: sample IPs */
-	struct hwp_branch_table *ips;    /* with opts.ip_samples */
-	const struct hwp_evsel *ip_ev[16]; /* the events ips counted */
-	size_t n_ip_ev;
-	struct hwp__code_cache *code;    /* made by the first range check */
-	size_t ranges_checked;           /* rows [0, this) of ranges were decoded */
-	struct hwp_branch_collect_stats st;
-	struct hwp_range_stats rst;
-	struct hwp_branch_collect_opts o;
-	/* made from tables (hwp_branch_collector__from_tables): no session */
-	struct hwp_symbolizer *sym;
-	char *name;
-};
+#include "util/vec.h"
 
 static const char *const reject_names[HWP_RANGE_REJECT_NR] = {
 	[HWP_RANGE_ZEROED] = "zeroed",
@@ -74,6 +57,7 @@ struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 		return NULL;
 	}
 	c->session = s;
+	c->res = hwp__session_resolver(s);
 	if (!c->o.max_range)
 		c->o.max_range = 1u << 20;
 	if (!c->o.dup_stride)
@@ -115,6 +99,8 @@ void hwp_branch_collector__delete(struct hwp_branch_collector *c)
 	hwp_branch_table__delete(c->addrs);
 	hwp_branch_table__delete(c->ips);
 	hwp__code_cache_delete(c->code);
+	for (size_t i = 0; i < HWP__CT_NR; i++)
+		free(c->first[i].v);
 	free(c->name);
 	free(c);
 }
@@ -201,6 +187,21 @@ enum hwp_range_reject hwp__branch_collector_classify(const struct hwp_branch_col
 	return HWP_RANGE_REJECT_NR;
 }
 
+/* A part of a parallel pass: table T's new row was first added at the
+   current sample's entry I. 0 or -ENOMEM. */
+static int first_add(struct hwp_branch_collector *c, enum hwp__collector_table t, uint64_t i)
+{
+	uint64_t *p;
+
+	if (!c->part)
+		return 0;
+	p = HWP_VEC_PUSH(c->first[t].v, c->first[t].nr, c->first[t].cap);
+	if (!p)
+		return -ENOMEM;
+	*p = HWP__COLLECT_POS(c->seq, i);
+	return 0;
+}
+
 /* The range of entries I and I - 1, counted or rejected. */
 static int add_range(struct hwp_branch_collector *c, const struct hwp_sample *s, uint64_t i,
 		     const struct hwp_code_loc *start, const struct hwp_code_loc *end, bool all_branches)
@@ -209,11 +210,11 @@ static int add_range(struct hwp_branch_collector *c, const struct hwp_sample *s,
 
 	c->rst.pairs++;
 	if (r == HWP_RANGE_REJECT_NR) {
-		size_t before = hwp_branch_table__size(c->ranges);
+		int added = hwp__branch_table_add(c->ranges, start, end, 0);
 
-		if (hwp__branch_table_add(c->ranges, start, end, 0) < 0)
+		if (added < 0 || (added && first_add(c, HWP__CT_RANGES, i) < 0))
 			return hwp__set_error(ENOMEM, "out of memory counting ranges");
-		if (hwp_branch_table__size(c->ranges) != before)
+		if (added)
 			c->rst.checked = false;
 		c->rst.accepted++;
 		return 0;
@@ -231,16 +232,18 @@ static int add_ip(struct hwp_branch_collector *c, const struct hwp_event *ev, co
 
 	if (!(ev->sample.sample_type & HWP_SAMPLE_IP))
 		return 0;
-	hwp__session_enter_thread(c->session, th);
-	if ((err = hwp__session_resolve(c->session, 0, ev->sample.ip, &ip)) < 0)
+	hwp__resolver_enter(c->res, th);
+	if ((err = hwp__resolver_resolve(c->res, 0, ev->sample.ip, &ip)) < 0)
 		return err;
-	if (hwp__branch_table_add(c->ips, &ip, &ip, 0) < 0)
+	if ((err = hwp__branch_table_add(c->ips, &ip, &ip, 0)) < 0 || (err && first_add(c, HWP__CT_IPS, 0) < 0))
 		return hwp__set_error(ENOMEM, "out of memory counting sample addresses");
 	c->st.ip_samples++;
 	for (i = 0; i < c->n_ip_ev && c->ip_ev[i] != ev->evsel; i++)
 		;
-	if (i == c->n_ip_ev && i < sizeof(c->ip_ev) / sizeof(c->ip_ev[0]))
+	if (i == c->n_ip_ev && i < sizeof(c->ip_ev) / sizeof(c->ip_ev[0])) {
+		c->ip_ev_first[i] = c->seq;
 		c->ip_ev[c->n_ip_ev++] = ev->evsel;
+	}
 	return 0;
 }
 
@@ -287,7 +290,7 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 		if (c->o.drop_meaningless_prediction)
 			flag_mask = ~3ULL;
 	}
-	hwp__session_enter_thread(c->session, th);
+	hwp__resolver_enter(c->res, th);
 	/* perf accounts blocks only when the newest entry has cycles, and only
 	   in ANY mode (its nonany_branch_mode passes no block start). */
 	bool blocks = c->blocks && s->branch_nr && (bst & HWP_BRANCH_ANY) &&
@@ -301,11 +304,12 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 
 	if (c->addrs) {
 		struct hwp_code_loc ip;
-		int err = hwp__session_resolve(c->session, 0, s->ip, &ip);
+		int err = hwp__resolver_resolve(c->res, 0, s->ip, &ip);
 
 		if (err < 0)
 			return err;
-		if (hwp__branch_table_add(c->addrs, &ip, &ip, 0) < 0)
+		if ((err = hwp__branch_table_add(c->addrs, &ip, &ip, 0)) < 0 ||
+		    (err && first_add(c, HWP__CT_ADDRS, 0) < 0))
 			return hwp__set_error(ENOMEM, "out of memory counting sample addresses");
 	}
 
@@ -315,15 +319,17 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 		uint64_t flags = ld64(p + 16) & flag_mask;
 		int err;
 
-		if ((err = hwp__session_resolve(c->session, 0, ld64(p), &from)) < 0 ||
-		    (err = hwp__session_resolve(c->session, 1, ld64(p + 8), &to)) < 0)
+		if ((err = hwp__resolver_resolve(c->res, 0, ld64(p), &from)) < 0 ||
+		    (err = hwp__resolver_resolve(c->res, 1, ld64(p + 8), &to)) < 0)
 			return err;
-		if (hwp__branch_table_add(c->table, &from, &to, flags) < 0)
+		if ((err = hwp__branch_table_add(c->table, &from, &to, flags)) < 0 ||
+		    (err && first_add(c, HWP__CT_TABLE, i) < 0))
 			return hwp__set_error(ENOMEM, "out of memory counting branches");
 		/* the block from this entry's target to the newer entry's source */
 		if (blocks && i && to.module == newer_from.module && to.module >= 0 &&
 		    to.offset < newer_from.offset &&
-		    hwp__branch_table_add(c->blocks, &to, &newer_from, newer_flags) < 0)
+		    ((err = hwp__branch_table_add(c->blocks, &to, &newer_from, newer_flags)) < 0 ||
+		     (err && first_add(c, HWP__CT_BLOCKS, i) < 0)))
 			return hwp__set_error(ENOMEM, "out of memory counting basic blocks");
 		if (c->ranges && i && (err = add_range(c, s, i, &to, &newer_from, all_branches)) < 0)
 			return err;

@@ -44,4 +44,23 @@ const struct hwp_evsel *const *hwp__branch_collector_ip_events(const struct hwp_
    with the code sampled, not with the recording). NULL without. */
 const struct hwp_branch_table *hwp__branch_collector_ip_samples(const struct hwp_branch_collector *c);
 
+/*
+ * A parallel pass (branch_merge.c): parts count shares of one session's
+ * samples, each resolving through its own RES (with its own module ids),
+ * then merge into a collector that has counted nothing, which ends as the
+ * sequential pass's would (before hwp_branch_collector__check_ranges()).
+ */
+struct hwp__resolver;
+struct hwp__module_ids;
+struct hwp_branch_collector *hwp__branch_collector_new_part(struct hwp_session *s,
+							    const struct hwp_branch_collect_opts *opts,
+							    struct hwp__resolver *res);
+/* hwp_branch_collector__add() for the sample numbered SEQ in the
+   sequential order (each part gets increasing numbers). */
+int hwp__branch_collector_add_at(struct hwp_branch_collector *c, const struct hwp_event *ev,
+				 const struct hwp_thread *th, uint64_t seq);
+/* Merges PARTS[0..N) (IDS[k]: part k's module numbers) into DST: 0 or <0. */
+int hwp__branch_collector_merge(struct hwp_branch_collector *dst, struct hwp_branch_collector *const *parts,
+				struct hwp__module_ids *const *ids, size_t n);
+
 #endif

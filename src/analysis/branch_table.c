@@ -130,8 +130,14 @@ int hwp__branch_table_add(struct hwp_branch_table *t, const struct hwp_code_loc 
 			break;
 		}
 	}
-	if (!r && !(r = insert(t, h, from, to, x)))
-		return hwp__set_error(ENOMEM, "out of memory adding branch row %zu to the branch table", t->nr + 1);
+	int added = 0;
+
+	if (!r) {
+		if (!(r = insert(t, h, from, to, x)))
+			return hwp__set_error(ENOMEM, "out of memory adding branch row %zu to the branch table",
+					      t->nr + 1);
+		added = 1;
+	}
 	r->c.count++;
 	r->c.mispred += mispred && !predicted;
 	r->c.predicted += predicted;
@@ -140,7 +146,7 @@ int hwp__branch_table_add(struct hwp_branch_table *t, const struct hwp_code_loc 
 		r->c.cycles_n++;
 	}
 	t->total++;
-	return 0;
+	return added;
 }
 
 int hwp_branch_table__add_row(struct hwp_branch_table *t, const struct hwp_branch_row *row)

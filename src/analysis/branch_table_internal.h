@@ -17,7 +17,8 @@
 int hwp__branch_table_retain(struct hwp_branch_table *t, size_t first,
 			     bool (*keep)(void *ctx, const struct hwp_branch_row *r), void *ctx);
 
-/* FLAGS is perf_branch_entry's flags word. Returns 0 or -ENOMEM. */
+/* FLAGS is perf_branch_entry's flags word. Returns 0, 1 when the key made
+   a new row (the last), or -ENOMEM. */
 int hwp__branch_table_add(struct hwp_branch_table *t, const struct hwp_code_loc *from,
 			  const struct hwp_code_loc *to, uint64_t flags);
 

@@ -8,6 +8,7 @@
 
 #include "hwprof/branch_report.h"
 #include "hwprof/pipeline.h"
+#include "pipeline/parallel.h"
 #include "pipeline/pipeline_checks.h"
 #include "util/error.h"
 #include "util/opts.h"
@@ -22,6 +23,7 @@ struct hwp_pipeline {
 	struct hwp_timing *timing;
 	struct hwp_call_graph *calls;
 	struct hwp_mem_report *mem;
+	struct hwp_branch_collect_opts co; /* the collector's */
 	bool ran;
 };
 
@@ -54,6 +56,7 @@ static int make_analyses(struct hwp_pipeline *p)
 		co.ranges = co.no_addresses = true;
 	if (p->o.collect)
 		co = *p->o.collect;
+	p->co = co;
 	p->collector = hwp_branch_collector__new(p->session, &co);
 	if (!p->collector)
 		return -1;
@@ -120,14 +123,50 @@ void hwp_pipeline__delete(struct hwp_pipeline *p)
 	free(p);
 }
 
+/* The analyses a parallel pass feeds: those of the branch collector alone
+   (the flow walks its tables after the pass). */
+#define PARALLEL_ANALYSES (HWP_ANALYSIS_BRANCHES | HWP_ANALYSIS_FLOW | HWP_ANALYSIS_EXECUTIONS)
+
+/* How many threads the pass may use, and why one when one: the log says. */
+static unsigned jobs_for(struct hwp_pipeline *p, const char **why)
+{
+	unsigned jobs = p->o.jobs ? p->o.jobs : hwp__cpus_available();
+	struct hwp_reader *r = hwp_session__input_reader(p->session, 0);
+
+	*why = NULL;
+	if (jobs < 2)
+		*why = p->o.jobs ? "one job asked" : "one CPU available";
+	else if (hwp_session__nr_inputs(p->session) != 1)
+		*why = "several inputs";
+	else if (hwp_reader__is_text(r))
+		*why = "perf script text";
+	else if (hwp_reader__is_pipe(r))
+		*why = "pipe mode";
+	else if (hwp_reader__header(r) && hwp_reader__header(r)->has_compressed)
+		*why = "compressed records";
+	else if (p->o.analyses & ~PARALLEL_ANALYSES)
+		*why = "analyses other than the branch collector's asked";
+	return *why ? 1 : jobs;
+}
+
 /* Every sample of every input to every analysis (the paths and the timing
    take a sample after the collector counted it). */
 static int read_all(struct hwp_pipeline *p)
 {
 	struct hwp_event ev;
 	const struct hwp_thread *th;
+	const char *why;
+	unsigned jobs = jobs_for(p, &why);
 	int r;
 
+	if (jobs > 1) {
+		hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(p->session), jobs);
+		if ((r = hwp__parallel_collect(p->session, p->collector, &p->co, jobs)) < 0 ||
+		    (r = hwp_branch_collector__check_ranges(p->collector)) < 0)
+			return r;
+		return 0;
+	}
+	hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(p->session), why);
 	while ((r = hwp_session__next(p->session, &ev, &th)) > 0) {
 		if (ev.type != HWP_RECORD_SAMPLE || !ev.evsel)
 			continue;

@@ -50,8 +50,7 @@ int hwp_session__assume_mapped(struct hwp_session *s, const char *path, uint64_t
 	}
 	elf_end(e);
 	/* cached windows were filled without these maps */
-	for (size_t i = 0; i < HWP_SESSION_RESOLVE_SLOTS; i++)
-		s->cache[i].valid = false;
+	hwp__resolver_invalidate(&s->res);
 	return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session/module_ids.h"
 #include "session/session_internal.h"
 #include "symbolize/maps_internal.h"
 #include "util/error.h"
@@ -38,9 +39,7 @@ static void enter_input(struct hwp_session *s, size_t cur)
 	s->ordered = s->inputs[cur].ordered;
 	s->machine = s->inputs[cur].machine;
 	/* another input's maps: no cached map holds */
-	for (size_t i = 0; i < HWP_SESSION_RESOLVE_SLOTS; i++)
-		s->cache[i].valid = false;
-	s->cache_pid = -2;
+	hwp__resolver_invalidate(&s->res);
 }
 
 /* A session of N inputs whose readers are R[0..N); owns them from now on,
@@ -66,6 +65,7 @@ static struct hwp_session *session_new(struct hwp_reader **r, size_t n, const st
 		goto fail;
 	}
 	s->kernel_module = -1;
+	hwp__resolver_init(&s->res, s, NULL);
 	for (size_t i = 0; i < n; i++)
 		if (input_init(s, &s->inputs[i]) < 0) {
 			err = errno ? errno : ENOMEM;
@@ -293,6 +293,11 @@ int hwp_session__next(struct hwp_session *s, struct hwp_event *ev, const struct 
 	in->st.samples += ev->type == HWP_RECORD_SAMPLE;
 	if (s->machine) {
 		int err;
+		if (s->before_change &&
+		    (ev->type != HWP_RECORD_SAMPLE ? hwp__machine_event_changes(ev)
+						   : ev->evsel && hwp__machine_sample_changes(s->machine, ev)) &&
+		    (err = s->before_change(s->before_change_ctx)) < 0)
+			return err;
 		if (ev->type != HWP_RECORD_SAMPLE) {
 			err = hwp_machine__process_event(s->machine, ev);
 		} else if (ev->evsel) {
@@ -333,14 +338,43 @@ int hwp_session__process(struct hwp_session *s, const struct hwp_session_handler
 	return n;
 }
 
-static int32_t module_of(struct hwp_session *s, const struct hwp_map *m)
+void hwp__resolver_init(struct hwp__resolver *r, struct hwp_session *s, struct hwp__module_ids *ids)
 {
+	memset(r, 0, sizeof(*r));
+	r->s = s;
+	r->ids = ids;
+}
+
+void hwp__resolver_invalidate(struct hwp__resolver *r)
+{
+	for (size_t i = 0; i < HWP_SESSION_RESOLVE_SLOTS; i++)
+		r->cache[i].valid = false;
+	r->cache_filled = false;
+}
+
+struct hwp__resolver *hwp__session_resolver(struct hwp_session *s)
+{
+	return &s->res;
+}
+
+/* The module of map M: registered in the symbolizer, or numbered apart. */
+static int32_t module_of(struct hwp__resolver *r, const struct hwp_map *m)
+{
+	struct hwp_session *s = r->s;
+	const uint8_t *bid = m->build_id;
+	uint8_t n = m->build_id_size;
+
 	if (m->kernel)
 		return s->kernel_module;
-	if (m->build_id_size)
-		return hwp_symbolizer__module(s->sym, m->filename, m->build_id, m->build_id_size);
-	const struct hwp_build_id *b = header_build_id(hwp_reader__header(s->reader), m->filename);
-	return hwp_symbolizer__module(s->sym, m->filename, b ? b->id : NULL, b ? b->size : 0);
+	if (!n) {
+		const struct hwp_build_id *b = header_build_id(hwp_reader__header(s->reader), m->filename);
+
+		bid = b ? b->id : NULL;
+		n = b ? b->size : 0;
+	}
+	if (r->ids)
+		return hwp__module_ids_get(r->ids, s->sym, m->filename, bid, n, r->pos++);
+	return hwp_symbolizer__module(s->sym, m->filename, bid, n);
 }
 
 /* No module: the location is the raw address (a user one unless KERNEL). */
@@ -351,27 +385,50 @@ static void raw_loc(uint64_t addr, bool kernel, int32_t kernel_module, struct hw
 	loc->offset = addr;
 }
 
-void hwp__session_enter_thread(struct hwp_session *s, const struct hwp_thread *th)
+void hwp__resolver_enter(struct hwp__resolver *r, const struct hwp_thread *th)
 {
-	uint64_t gen = s->machine ? hwp__machine_generation(s->machine) : 0;
-	int32_t pid = th ? hwp_thread__pid(th) : -1;
+	uint64_t gen = r->s->machine ? hwp__machine_generation(r->s->machine) : 0;
+	const void *maps = hwp__thread_maps_key(th);
 
-	s->thread = th;
-	if (gen != s->cache_generation || pid != s->cache_pid) {
-		/* maps moved or another process: no cached map holds any more */
+	r->thread = th;
+	if (!r->cache_filled || gen != r->cache_generation || maps != r->cache_maps) {
+		/* maps moved or another address space: no cached map holds any more */
 		for (size_t i = 0; i < HWP_SESSION_RESOLVE_SLOTS; i++)
-			s->cache[i].valid = false;
-		s->cache_generation = gen;
-		s->cache_pid = pid;
+			r->cache[i].valid = false;
+		r->cache_generation = gen;
+		r->cache_maps = maps;
+		r->cache_filled = true;
 	}
 }
 
-int hwp__session_resolve_miss(struct hwp_session *s, unsigned slot, uint64_t addr,
-			      struct hwp_code_loc *loc)
+/* The assumed map holding ADDR and [*START, *END) narrowed to where no
+   assumed map before it (which a lookup tries first) is; NULL when none. */
+static const struct hwp_map *assumed_map(const struct hwp_session *s, uint64_t addr, uint64_t *start,
+					 uint64_t *end)
 {
-	struct hwp__resolve_cache *mc = &s->cache[slot];
-	const struct hwp_thread *th = s->thread;
+	const struct hwp_map *m = hwp__session_assumed_map(s, addr);
+
+	if (!m)
+		return NULL;
+	*start = m->start;
+	*end = m->end;
+	for (const struct hwp_map *e = s->assumed; e < m; e++) {
+		if (e->end <= addr && e->end > *start)
+			*start = e->end;
+		else if (e->start > addr && e->start < *end)
+			*end = e->start;
+	}
+	return m;
+}
+
+int hwp__resolver_miss(struct hwp__resolver *r, unsigned slot, uint64_t addr, struct hwp_code_loc *loc)
+{
+	struct hwp_session *s = r->s;
+	struct hwp__resolve_cache *mc = &r->cache[slot];
+	const struct hwp_thread *th = r->thread;
 	const struct hwp_map *m = NULL;
+	uint16_t space = HWP_MISC_USER;
+	uint64_t start = 0, end = 0;
 
 	loc->addr = addr;
 	if (!s->sym && !hwp_session__symbolizer(s)) {
@@ -380,20 +437,25 @@ int hwp__session_resolve_miss(struct hwp_session *s, unsigned slot, uint64_t add
 	}
 	if (th) {
 		m = hwp_thread__find_map(th, HWP_MISC_USER, addr);
-		if (!m)
-			m = hwp_thread__find_map(th, HWP_MISC_KERNEL, addr);
+		if (!m && (m = hwp_thread__find_map(th, HWP_MISC_KERNEL, addr)))
+			space = HWP_MISC_KERNEL;
 	}
-	if (!m && addr < KERNEL_START)
-		m = hwp__session_assumed_map(s, addr);
+	if (m) {
+		start = m->start;
+		end = m->end;
+	} else if (addr < KERNEL_START) {
+		m = assumed_map(s, addr, &start, &end);
+		space = 0;
+	}
 	if (!m) {
 		mc->valid = false;
 		raw_loc(addr, addr >= KERNEL_START, s->kernel_module, loc);
 		return 0;
 	}
-	int32_t mod = module_of(s, m);
+	int32_t mod = module_of(r, m);
 	*mc = (struct hwp__resolve_cache){ .valid = mod >= 0, .identity = m->identity || m->kernel,
-					  .kernel = m->kernel, .start = m->start, .end = m->end,
-					  .pgoff = m->pgoff, .module = mod >= 0 ? mod : -1 };
+					  .kernel = m->kernel, .start = start, .end = end,
+					  .pgoff = m->pgoff + (start - m->start), .module = mod >= 0 ? mod : -1 };
 	if (!mc->valid) {
 		raw_loc(addr, false, -1, loc);
 		return 0;
@@ -407,6 +469,18 @@ int hwp__session_resolve_miss(struct hwp_session *s, unsigned slot, uint64_t add
 			mc->start = KERNEL_START;
 		if (addr < KERNEL_START)
 			mc->valid = false;
+	}
+	/* Nor for addresses a map tried first holds: the window keeps to the
+	   gap ADDR is in (its offsets still count from the map's start). */
+	if (th && space != HWP_MISC_USER) {
+		uint64_t lo = mc->start, hi = mc->end;
+
+		hwp__thread_clip_to_gap(th, HWP_MISC_USER, addr, &lo, &hi);
+		if (space != HWP_MISC_KERNEL)
+			hwp__thread_clip_to_gap(th, HWP_MISC_KERNEL, addr, &lo, &hi);
+		mc->pgoff += lo - mc->start;
+		mc->start = lo;
+		mc->end = hi;
 	}
 	hwp__resolve_cache_fill(mc, addr, loc);
 	return 0;

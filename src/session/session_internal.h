@@ -19,6 +19,35 @@ struct hwp__resolve_cache {
 	int32_t module;
 };
 
+struct hwp__module_ids;
+
+/*
+ * Address resolution with its caches: the session's own, or one per
+ * thread of a parallel pass (each reads the address spaces, none changes
+ * them). A cache only remembers what a lookup answered (the same map for
+ * the same address space, generation and address), so two resolvers
+ * answer alike whatever each resolved before.
+ */
+struct hwp__resolver {
+	struct hwp_session *s;
+	const struct hwp_thread *thread; /* the addresses' (NULL: none known) */
+	uint64_t cache_generation;
+	const void *cache_maps; /* the address space the caches were filled in */
+	bool cache_filled;
+	struct hwp__resolve_cache cache[HWP_SESSION_RESOLVE_SLOTS];
+	/* NULL: modules are registered in the session's symbolizer as found;
+	   else numbered apart (a parallel pass: see module_ids.h), POS the
+	   place of the next new one in the sequential order */
+	struct hwp__module_ids *ids;
+	uint64_t pos;
+};
+
+void hwp__resolver_init(struct hwp__resolver *r, struct hwp_session *s, struct hwp__module_ids *ids);
+/* Forgets every cached map. */
+void hwp__resolver_invalidate(struct hwp__resolver *r);
+/* The session's own resolver. */
+struct hwp__resolver *hwp__session_resolver(struct hwp_session *s);
+
 /* One recording of the session: its reader, perf's order over it and its
    processes' address spaces (pids of two recordings are unrelated). */
 struct hwp__session_input {
@@ -41,12 +70,11 @@ struct hwp_session {
 	int32_t kernel_module;
 	uint64_t records, samples; /* delivered so far, all inputs */
 	bool said_end;
-	/* resolution: the thread addresses belong to, and what the caches
-	   were filled under */
-	const struct hwp_thread *thread;
-	uint64_t cache_generation;
-	int32_t cache_pid;
-	struct hwp__resolve_cache cache[HWP_SESSION_RESOLVE_SLOTS];
+	struct hwp__resolver res; /* resolution for the session's callers */
+	/* When set, called before the address spaces change (a parallel pass
+	   waits there for the samples handed out); <0 stops the session. */
+	int (*before_change)(void *ctx);
+	void *before_change_ctx;
 	struct hwp_map *assumed; /* hwp_session__assume_mapped()'s segments */
 	size_t nassumed;
 };
@@ -56,10 +84,9 @@ const struct hwp_map *hwp__session_assumed_map(const struct hwp_session *s, uint
 void hwp__session_assumed_free(struct hwp_session *s);
 
 /* Addresses resolved from now on are TH's (NULL: no thread known). */
-void hwp__session_enter_thread(struct hwp_session *s, const struct hwp_thread *th);
+void hwp__resolver_enter(struct hwp__resolver *r, const struct hwp_thread *th);
 /* The slow path: look the map up and refill SLOT's cache. */
-int hwp__session_resolve_miss(struct hwp_session *s, unsigned slot, uint64_t addr,
-			      struct hwp_code_loc *loc);
+int hwp__resolver_miss(struct hwp__resolver *r, unsigned slot, uint64_t addr, struct hwp_code_loc *loc);
 
 static inline void hwp__resolve_cache_fill(const struct hwp__resolve_cache *mc, uint64_t addr,
 					   struct hwp_code_loc *loc)
@@ -71,16 +98,28 @@ static inline void hwp__resolve_cache_fill(const struct hwp__resolve_cache *mc, 
 }
 
 /* hwp_session__resolve() for the thread last entered; SLOT < HWP_SESSION_RESOLVE_SLOTS. */
-static inline int hwp__session_resolve(struct hwp_session *s, unsigned slot, uint64_t addr,
-				       struct hwp_code_loc *loc)
+static inline int hwp__resolver_resolve(struct hwp__resolver *r, unsigned slot, uint64_t addr,
+					struct hwp_code_loc *loc)
 {
-	const struct hwp__resolve_cache *mc = &s->cache[slot];
+	const struct hwp__resolve_cache *mc = &r->cache[slot];
 
 	if (mc->valid && addr >= mc->start && addr < mc->end) {
 		hwp__resolve_cache_fill(mc, addr, loc);
 		return 0;
 	}
-	return hwp__session_resolve_miss(s, slot, addr, loc);
+	return hwp__resolver_miss(r, slot, addr, loc);
+}
+
+/* The same with the session's resolver. */
+static inline void hwp__session_enter_thread(struct hwp_session *s, const struct hwp_thread *th)
+{
+	hwp__resolver_enter(&s->res, th);
+}
+
+static inline int hwp__session_resolve(struct hwp_session *s, unsigned slot, uint64_t addr,
+				       struct hwp_code_loc *loc)
+{
+	return hwp__resolver_resolve(&s->res, slot, addr, loc);
 }
 
 #endif

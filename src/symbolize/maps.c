@@ -265,6 +265,8 @@ static void update_pid(struct hwp_machine *m, struct hwp_thread *t, int32_t pid)
 {
 	if (pid == t->pid || pid == -1 || t->pid != -1)
 		return;
+	/* the thread's process (and maybe its maps) change: cached lookups go */
+	m->generation++;
 	t->pid = pid;
 	if (pid == t->tid)
 		return;
@@ -488,6 +490,7 @@ static int ksymbol(struct hwp_machine *m, const struct hwp_event *ev)
 	uint32_t len = ld32(ev->data + 16);
 	uint16_t flags = ld16(ev->data + 22);
 
+	m->generation++;
 	if (flags & HWP_KSYMBOL_UNREGISTER) {
 		const struct hwp_map *km = maps__find(&m->kmaps, addr);
 		if (km)
@@ -642,4 +645,57 @@ void hwp_machine__delete(struct hwp_machine *m)
 uint64_t hwp__machine_generation(const struct hwp_machine *m)
 {
 	return m->generation;
+}
+
+const void *hwp__thread_maps_key(const struct hwp_thread *t)
+{
+	return t ? (const void *)t->maps : NULL;
+}
+
+void hwp__thread_clip_to_gap(const struct hwp_thread *t, uint16_t cpumode, uint64_t addr, uint64_t *start,
+			     uint64_t *end)
+{
+	const struct hwp_maps *ms = cpumode == HWP_MISC_KERNEL ? &t->machine->kmaps : t->maps;
+	size_t i = maps__first_ending_after(ms, addr);
+
+	/* no map holds ADDR: map i (if any) starts above it, map i - 1 ends at or below it */
+	if (i < ms->nr && ms->v[i].start < *end)
+		*end = ms->v[i].start;
+	if (i > 0 && ms->v[i - 1].end > *start)
+		*start = ms->v[i - 1].end;
+}
+
+bool hwp__machine_event_changes(const struct hwp_event *ev)
+{
+	switch (ev->type) {
+	case HWP_RECORD_MMAP:
+	case HWP_RECORD_MMAP2:
+	case HWP_RECORD_FORK:
+	case HWP_RECORD_EXIT:
+	case HWP_RECORD_COMM:
+	case HWP_RECORD_NAMESPACES:
+	case HWP_RECORD_ITRACE_START:
+	case HWP_RECORD_KSYMBOL:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool hwp__machine_sample_changes(const struct hwp_machine *m, const struct hwp_event *ev)
+{
+	int32_t pid = -1, tid = -1;
+
+	if (ev->sample.sample_type & HWP_SAMPLE_TID) {
+		pid = (int32_t)ev->sample.pid;
+		tid = (int32_t)ev->sample.tid;
+	}
+	if (pid == -1)
+		return false; /* update_pid() changes nothing; a new thread is new */
+	const struct hwp_thread *t = lookup(m, tid);
+	if (t)
+		return t->pid == -1;
+	/* a new thread of a known leader first seen without its pid */
+	t = pid != tid ? lookup(m, pid) : NULL;
+	return t && t->pid == -1;
 }

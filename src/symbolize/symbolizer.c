@@ -25,6 +25,7 @@
 #include "util/opts.h"
 #include "util/vec.h"
 #include "symbolize/maps_internal.h"
+#include "symbolize/symbolizer_internal.h"
 #include "util/error.h"
 
 #define KERNEL_NAME "[kernel.kallsyms]"
@@ -215,37 +216,71 @@ static int module_oom(const char *path)
 	return hwp__set_error(ENOMEM, "symbolizer: out of memory registering %s", path);
 }
 
-static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t *bid,
-		       uint8_t bid_size, bool kernel)
+/* The key a module is registered under (*KEY, malloc'd; *CANON: the build
+   id's canonical size, 0 without one); the id of the module registered
+   under it, -ENOENT when none is, or -ENOMEM. */
+static int find_key(const struct hwp_symbolizer *s, const char *path, const uint8_t *bid, uint8_t bid_size,
+		    bool kernel, char **key, size_t *canon)
 {
 	char hex[2 * HWP_BUILD_ID_MAX + 1];
-	char *key;
-	size_t canon = 0;
-	struct module *m;
-	uint64_t h;
 	uint32_t i;
 
+	*key = NULL;
+	*canon = 0;
 	if (bid && bid_size) {
 		if (bid_size > HWP_BUILD_ID_MAX)
 			bid_size = HWP_BUILD_ID_MAX;
-		canon = hwp__build_id_canonical_size(bid, bid_size);
+		*canon = hwp__build_id_canonical_size(bid, bid_size);
 	}
-	if (canon) {
-		hwp__build_id_hex(bid, canon, hex);
-		if (asprintf(&key, "b:%s", hex) < 0)
+	if (*canon) {
+		hwp__build_id_hex(bid, *canon, hex);
+		if (asprintf(key, "b:%s", hex) < 0)
 			return module_oom(path);
-	} else if (asprintf(&key, "%s:%s", kernel ? "k" : "p", path) < 0) {
+	} else if (asprintf(key, "%s:%s", kernel ? "k" : "p", path) < 0) {
 		return module_oom(path);
 	}
-	h = hwp__hash_str(key);
-	struct hwp_hashmap_probe p = hwp__hashmap_probe(&s->mod_map, h);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&s->mod_map, hwp__hash_str(*key));
 
-	while (hwp__hashmap_next(&p, &i)) {
-		if (!strcmp(s->mods[i].key, key)) {
-			free(key);
+	while (hwp__hashmap_next(&p, &i))
+		if (!strcmp(s->mods[i].key, *key))
 			return (int)i;
-		}
+	return -ENOENT;
+}
+
+int hwp__symbolizer_module_find(const struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
+				uint8_t build_id_size, char **key)
+{
+	size_t canon;
+	int id;
+
+	*key = NULL;
+	if (!s || !path || !*path)
+		return -EINVAL;
+	if (!strcmp(path, KERNEL_NAME))
+		return s->kernel_id >= 0 ? s->kernel_id : -EINVAL;
+	id = find_key(s, path, build_id, build_id_size, false, key, &canon);
+	if (id != -ENOENT) {
+		free(*key);
+		*key = NULL;
 	}
+	return id;
+}
+
+static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t *bid,
+		       uint8_t bid_size, bool kernel)
+{
+	char *key;
+	size_t canon;
+	struct module *m;
+	int id = find_key(s, path, bid, bid_size, kernel, &key, &canon);
+
+	if (bid_size > HWP_BUILD_ID_MAX)
+		bid_size = HWP_BUILD_ID_MAX;
+	if (id != -ENOENT) {
+		free(key);
+		return id;
+	}
+	uint64_t h = hwp__hash_str(key);
 	if (s->nmods == INT32_MAX) {
 		free(key);
 		return hwp__set_error(EOVERFLOW, "symbolizer: cannot register %s: %zu modules already", path,
@@ -264,7 +299,7 @@ static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t
 	if (canon) {
 		memcpy(m->bid, bid, bid_size);
 		m->bid_size = bid_size;
-		strcpy(m->bid_hex, hex);
+		hwp__build_id_hex(bid, canon, m->bid_hex);
 	}
 	m->kernel = kernel;
 	m->pseudo = !kernel && is_pseudo_name(path);

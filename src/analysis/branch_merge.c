@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A parallel pass's branch collectors: each counts a share of the samples
+ * (parts), then their tables merge into one that is the sequential pass's
+ * to the byte. A table keeps rows in the order their keys were first
+ * added, with the address recorded then: each part keeps where in the
+ * sequential order (sample, entry) it added each row first, and the merge
+ * adds the parts' rows in the order of those places.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/branch_collect_internal.h"
+#include "analysis/branch_collect_struct.h"
+#include "analysis/branch_table_internal.h"
+#include "session/module_ids.h"
+#include "session/session_internal.h"
+#include "util/error.h"
+#include "util/vec.h"
+
+struct hwp_branch_collector *hwp__branch_collector_new_part(struct hwp_session *s,
+							    const struct hwp_branch_collect_opts *opts,
+							    struct hwp__resolver *res)
+{
+	struct hwp_branch_collector *c = hwp_branch_collector__new(s, opts);
+
+	if (c) {
+		c->res = res;
+		c->part = true;
+	}
+	return c;
+}
+
+int hwp__branch_collector_add_at(struct hwp_branch_collector *c, const struct hwp_event *ev,
+				 const struct hwp_thread *th, uint64_t seq)
+{
+	c->seq = seq;
+	c->res->pos = HWP__COLLECT_POS(seq, 0);
+	return hwp_branch_collector__add(c, ev, th);
+}
+
+/* One row of a part's table, and where it was first added. */
+struct first_row {
+	uint64_t pos;
+	uint32_t part;
+	uint32_t row;
+};
+
+static int by_pos(const void *a, const void *b)
+{
+	const struct first_row *x = a, *y = b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static struct hwp_branch_table *table_of(struct hwp_branch_collector *c, enum hwp__collector_table t)
+{
+	switch (t) {
+	case HWP__CT_TABLE:
+		return c->table;
+	case HWP__CT_BLOCKS:
+		return c->blocks;
+	case HWP__CT_RANGES:
+		return c->ranges;
+	case HWP__CT_ADDRS:
+		return c->addrs;
+	case HWP__CT_IPS:
+		return c->ips;
+	default:
+		return NULL;
+	}
+}
+
+static int merge_table(struct hwp_branch_collector *dst, struct hwp_branch_collector *const *parts,
+		       struct hwp__module_ids *const *ids, size_t n, enum hwp__collector_table t)
+{
+	struct hwp_branch_table *out = table_of(dst, t);
+	struct first_row *all = NULL;
+	size_t nr = 0, cap = 0;
+	int err = 0;
+
+	if (!out)
+		return 0;
+	for (size_t k = 0; k < n; k++) {
+		size_t rows;
+
+		hwp_branch_table__rows(table_of(parts[k], t), &rows);
+		if (rows != parts[k]->first[t].nr)
+			return hwp__set_error(EINVAL, "parallel pass: %zu rows but %zu first places", rows,
+					      parts[k]->first[t].nr);
+		if (HWP_VEC_RESERVE(all, cap, nr + rows) < 0) {
+			free(all);
+			return hwp__set_error(ENOMEM, "out of memory merging branch tables");
+		}
+		for (size_t i = 0; i < rows; i++)
+			all[nr++] = (struct first_row){ parts[k]->first[t].v[i], (uint32_t)k, (uint32_t)i };
+	}
+	hwp__sort(all, nr, sizeof(*all), by_pos);
+	for (size_t i = 0; i < nr && !err; i++) {
+		size_t rows;
+		struct hwp_branch_row row = hwp_branch_table__rows(table_of(parts[all[i].part], t), &rows)[all[i].row];
+
+		row.key.from.module = hwp__module_ids_real(ids[all[i].part], row.key.from.module);
+		row.key.to.module = hwp__module_ids_real(ids[all[i].part], row.key.to.module);
+		err = hwp_branch_table__add_row(out, &row);
+	}
+	free(all);
+	return err;
+}
+
+struct first_ev {
+	uint64_t pos;
+	const struct hwp_evsel *ev;
+};
+
+static int by_ev_pos(const void *a, const void *b)
+{
+	const struct first_ev *x = a, *y = b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* The events of opts.ip_samples in the order first seen over every part. */
+static int merge_ip_events(struct hwp_branch_collector *dst, struct hwp_branch_collector *const *parts, size_t n)
+{
+	struct first_ev *all = NULL;
+	size_t nr = 0, cap = 0;
+	const size_t max = sizeof(dst->ip_ev) / sizeof(dst->ip_ev[0]);
+
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < parts[k]->n_ip_ev; i++) {
+			struct first_ev *e = HWP_VEC_PUSH(all, nr, cap);
+
+			if (!e) {
+				free(all);
+				return hwp__set_error(ENOMEM, "out of memory merging branch tables");
+			}
+			*e = (struct first_ev){ parts[k]->ip_ev_first[i], parts[k]->ip_ev[i] };
+		}
+	hwp__sort(all, nr, sizeof(*all), by_ev_pos);
+	for (size_t i = 0; i < nr && dst->n_ip_ev < max; i++) {
+		size_t j;
+
+		for (j = 0; j < dst->n_ip_ev && dst->ip_ev[j] != all[i].ev; j++)
+			;
+		if (j == dst->n_ip_ev)
+			dst->ip_ev[dst->n_ip_ev++] = all[i].ev;
+	}
+	free(all);
+	return 0;
+}
+
+static void add_stats(struct hwp_branch_collector *dst, const struct hwp_branch_collector *p)
+{
+	struct hwp_branch_collect_stats *d = &dst->st;
+	const struct hwp_branch_collect_stats *s = &p->st;
+
+	d->samples += s->samples;
+	d->ip_samples += s->ip_samples;
+	d->branch_samples += s->branch_samples;
+	d->entries += s->entries;
+	d->entries_with_flags += s->entries_with_flags;
+	d->no_flags_filter |= s->no_flags_filter;
+	d->entries_without_prediction += s->entries_without_prediction;
+	d->synthesized_stacks |= s->synthesized_stacks;
+	d->call_stack_mode |= s->call_stack_mode;
+	dst->rst.pairs += p->rst.pairs;
+	dst->rst.accepted += p->rst.accepted;
+	for (size_t i = 0; i < sizeof(dst->rst.rejected) / sizeof(dst->rst.rejected[0]); i++)
+		dst->rst.rejected[i] += p->rst.rejected[i];
+}
+
+int hwp__branch_collector_merge(struct hwp_branch_collector *dst, struct hwp_branch_collector *const *parts,
+				struct hwp__module_ids *const *ids, size_t n)
+{
+	int err = hwp__module_ids_register(ids, n, hwp__branch_collector_symbolizer(dst));
+
+	for (int t = 0; t < HWP__CT_NR && !err; t++)
+		err = merge_table(dst, parts, ids, n, (enum hwp__collector_table)t);
+	if (!err)
+		err = merge_ip_events(dst, parts, n);
+	if (err)
+		return err;
+	for (size_t k = 0; k < n; k++)
+		add_stats(dst, parts[k]);
+	if (dst->ranges && hwp_branch_table__size(dst->ranges))
+		dst->rst.checked = false;
+	return 0;
+}

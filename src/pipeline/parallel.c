@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The parallel pass. This thread reads the records in perf's order and
+ * keeps the address spaces, as the sequential pass does: every sample
+ * meets exactly the state it would meet there. Samples go in batches to
+ * the threads (this one too, when the queue is long), each counting into
+ * its own collector and resolving through its own caches and module
+ * numbers; they only read the address spaces and the symbolizer. Before a
+ * record changes the address spaces, every batch handed out is finished
+ * (rare: side-band records come in bursts). At the end the parts merge in
+ * the sequential order (branch_merge.c).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/branch_collect_internal.h"
+#include "pipeline/parallel.h"
+#include "session/module_ids.h"
+#include "session/session_internal.h"
+#include "util/error.h"
+
+/* Samples per batch: enough to make the queue's lock rare, few enough to
+   keep the threads busy up to a barrier. */
+#define BATCH 256
+
+struct item {
+	struct hwp_event ev;
+	const struct hwp_thread *th;
+};
+
+struct batch {
+	struct batch *next;
+	uint64_t seq0; /* the first sample's number */
+	size_t nr;
+	struct item items[BATCH];
+};
+
+struct part {
+	struct par *par;
+	struct hwp_branch_collector *c;
+	struct hwp__resolver res;
+	struct hwp__module_ids *ids;
+	int err;          /* the first error, at sample err_seq */
+	uint64_t err_seq;
+	char msg[512];
+	pthread_t tid;
+	bool started;
+};
+
+struct par {
+	pthread_mutex_t mu;
+	pthread_cond_t more; /* a batch queued, or stop */
+	pthread_cond_t idle; /* nothing queued or being counted */
+	struct batch *head, *tail, *spare;
+	size_t queued, busy, max_queued;
+	bool stop, failed;
+	struct part *parts; /* parts[0] is this thread's */
+	size_t n;
+	struct batch *cur; /* being filled */
+	uint64_t seq;      /* the next sample's number */
+};
+
+unsigned hwp__cpus_available(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned)CPU_COUNT(&set);
+	return 1;
+}
+
+/* Sample number SEQ, counted by PT (which counts nothing after an error). */
+static void count_one(struct part *pt, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq)
+{
+	int err = hwp__branch_collector_add_at(pt->c, ev, th, seq);
+
+	if (err < 0) {
+		pt->err = err;
+		pt->err_seq = seq;
+		snprintf(pt->msg, sizeof(pt->msg), "%s", hwp_errmsg());
+	}
+}
+
+static void count_batch(struct part *pt, const struct batch *b)
+{
+	for (size_t i = 0; i < b->nr && !pt->err; i++)
+		count_one(pt, &b->items[i].ev, b->items[i].th, b->seq0 + i);
+}
+
+/* With the lock held: the oldest queued batch, counted by PT (the lock let
+   go meanwhile). */
+static void take_one(struct par *q, struct part *pt)
+{
+	struct batch *b = q->head;
+
+	q->head = b->next;
+	if (!q->head)
+		q->tail = NULL;
+	q->queued--;
+	q->busy++;
+	pthread_mutex_unlock(&q->mu);
+	count_batch(pt, b);
+	pthread_mutex_lock(&q->mu);
+	q->busy--;
+	q->failed |= pt->err != 0;
+	b->next = q->spare;
+	q->spare = b;
+	if (!q->queued && !q->busy)
+		pthread_cond_broadcast(&q->idle);
+}
+
+static void *worker(void *arg)
+{
+	struct part *pt = arg;
+	struct par *q = pt->par;
+
+	pthread_mutex_lock(&q->mu);
+	for (;;) {
+		while (!q->head && !q->stop)
+			pthread_cond_wait(&q->more, &q->mu);
+		if (!q->head)
+			break;
+		take_one(q, pt);
+	}
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
+}
+
+/* Hands the batch being filled out; this thread counts batches itself
+   while the queue is long. Whether a part failed. */
+static bool submit(struct par *q)
+{
+	struct batch *b = q->cur;
+	bool failed;
+
+	q->cur = NULL;
+	pthread_mutex_lock(&q->mu);
+	if (b && !b->nr) {
+		b->next = q->spare;
+		q->spare = b;
+	} else if (b) {
+		b->next = NULL;
+		if (q->tail)
+			q->tail->next = b;
+		else
+			q->head = b;
+		q->tail = b;
+		q->queued++;
+		pthread_cond_signal(&q->more);
+		while (q->queued > q->max_queued)
+			take_one(q, &q->parts[0]);
+	}
+	failed = q->failed;
+	pthread_mutex_unlock(&q->mu);
+	return failed;
+}
+
+/* Every sample handed out counted (this thread helping): the address
+   spaces may change. -ECANCELED when a part failed. */
+static int barrier(void *ctx)
+{
+	struct par *q = ctx;
+
+	submit(q);
+	pthread_mutex_lock(&q->mu);
+	while (q->head)
+		take_one(q, &q->parts[0]);
+	while (q->busy)
+		pthread_cond_wait(&q->idle, &q->mu);
+	bool failed = q->failed;
+	pthread_mutex_unlock(&q->mu);
+	return failed ? -ECANCELED : 0;
+}
+
+static struct batch *new_batch(struct par *q)
+{
+	struct batch *b;
+
+	pthread_mutex_lock(&q->mu);
+	b = q->spare;
+	if (b)
+		q->spare = b->next;
+	pthread_mutex_unlock(&q->mu);
+	if (!b && !(b = malloc(sizeof(*b))))
+		return NULL;
+	b->nr = 0;
+	b->seq0 = q->seq;
+	return b;
+}
+
+/* The sample in EV, to a batch (or, when its record does not stay mapped,
+   counted here once every earlier one is). */
+static int hand_out(struct par *q, const struct hwp_event *ev, const struct hwp_thread *th)
+{
+	if (!ev->stable) {
+		struct part *pt = &q->parts[0];
+		int err = barrier(q);
+
+		if (err < 0)
+			return err;
+		count_one(pt, ev, th, q->seq++);
+		return pt->err ? -ECANCELED : 0;
+	}
+	if (!q->cur && !(q->cur = new_batch(q)))
+		return hwp__set_error(ENOMEM, "out of memory handing samples out");
+	q->cur->items[q->cur->nr++] = (struct item){ *ev, th };
+	q->seq++;
+	if (q->cur->nr == BATCH && submit(q))
+		return -ECANCELED;
+	return 0;
+}
+
+/* The error of the earliest sample that failed, as the sequential pass
+   would have stopped there; else READ's. */
+static int first_error(struct par *q, int read)
+{
+	struct part *first = NULL;
+
+	for (size_t i = 0; i < q->n; i++)
+		if (q->parts[i].err && (!first || q->parts[i].err_seq < first->err_seq))
+			first = &q->parts[i];
+	if (first)
+		return hwp__set_error(-first->err, "%s", first->msg);
+	return read;
+}
+
+static void par_free(struct par *q)
+{
+	struct batch *b;
+
+	pthread_mutex_lock(&q->mu);
+	q->stop = true;
+	pthread_cond_broadcast(&q->more);
+	pthread_mutex_unlock(&q->mu);
+	for (size_t i = 0; i < q->n; i++)
+		if (q->parts[i].started)
+			pthread_join(q->parts[i].tid, NULL);
+	for (size_t i = 0; i < q->n; i++) {
+		hwp_branch_collector__delete(q->parts[i].c);
+		hwp__module_ids_delete(q->parts[i].ids);
+	}
+	free(q->parts);
+	free(q->cur);
+	while ((b = q->head)) {
+		q->head = b->next;
+		free(b);
+	}
+	while ((b = q->spare)) {
+		q->spare = b->next;
+		free(b);
+	}
+	pthread_cond_destroy(&q->more);
+	pthread_cond_destroy(&q->idle);
+	pthread_mutex_destroy(&q->mu);
+}
+
+static int par_init(struct par *q, struct hwp_session *s, const struct hwp_branch_collect_opts *co, unsigned jobs)
+{
+	memset(q, 0, sizeof(*q));
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->more, NULL);
+	pthread_cond_init(&q->idle, NULL);
+	q->max_queued = 2 * (size_t)jobs;
+	if (!(q->parts = calloc(jobs, sizeof(*q->parts))))
+		return hwp__set_error(ENOMEM, "out of memory starting %u threads", jobs);
+	q->n = jobs;
+	for (size_t i = 0; i < q->n; i++) {
+		struct part *pt = &q->parts[i];
+
+		pt->par = q;
+		if (!(pt->ids = hwp__module_ids_new()))
+			return -ENOMEM;
+		hwp__resolver_init(&pt->res, s, pt->ids);
+		if (!(pt->c = hwp__branch_collector_new_part(s, co, &pt->res)))
+			return -(errno ? errno : ENOMEM);
+	}
+	for (size_t i = 1; i < q->n; i++) {
+		int err = pthread_create(&q->parts[i].tid, NULL, worker, &q->parts[i]);
+
+		if (err)
+			return hwp__set_error(err, "cannot start thread %zu of the parallel pass: %s", i,
+					      hwp_strerror(err));
+		q->parts[i].started = true;
+	}
+	return 0;
+}
+
+int hwp__parallel_collect(struct hwp_session *s, struct hwp_branch_collector *dst,
+			  const struct hwp_branch_collect_opts *co, unsigned jobs)
+{
+	struct par q;
+	struct hwp_event ev;
+	const struct hwp_thread *th;
+	int r;
+
+	if ((r = par_init(&q, s, co, jobs)) < 0) {
+		par_free(&q);
+		return r;
+	}
+	s->before_change = barrier;
+	s->before_change_ctx = &q;
+	while ((r = hwp_session__next(s, &ev, &th)) > 0)
+		if (ev.type == HWP_RECORD_SAMPLE && ev.evsel && (r = hand_out(&q, &ev, th)) < 0)
+			break;
+	s->before_change = NULL;
+	s->before_change_ctx = NULL;
+	int end = barrier(&q);
+	r = first_error(&q, r < 0 ? r : end);
+	if (r >= 0) {
+		struct hwp_branch_collector **parts = malloc(q.n * sizeof(*parts));
+		struct hwp__module_ids **ids = malloc(q.n * sizeof(*ids));
+
+		if (!parts || !ids) {
+			r = hwp__set_error(ENOMEM, "out of memory merging the parallel pass");
+		} else {
+			for (size_t i = 0; i < q.n; i++) {
+				parts[i] = q.parts[i].c;
+				ids[i] = q.parts[i].ids;
+			}
+			r = hwp__branch_collector_merge(dst, parts, ids, q.n);
+		}
+		free(parts);
+		free(ids);
+	}
+	par_free(&q);
+	return r < 0 ? r : 0;
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal: the pipeline's parallel pass for the branch collector (parallel.c). */
+#ifndef HWPROF_PIPELINE_PARALLEL_H
+#define HWPROF_PIPELINE_PARALLEL_H
+
+#include <stddef.h>
+
+#include "hwprof/branch_collect.h"
+#include "hwprof/session.h"
+
+/* The CPUs this process may run on (at least 1). */
+unsigned hwp__cpus_available(void);
+
+/*
+ * Reads every record of S and counts each sample into DST (made with CO,
+ * nothing counted yet) on JOBS threads (>= 2), this one included: what
+ * hwp_branch_collector__add() of each sample in turn would count, to the
+ * byte. S must be one file-mode input whose records stay mapped. 0 or <0
+ * (hwp_errmsg(): the error the sequential pass would have met first).
+ */
+int hwp__parallel_collect(struct hwp_session *s, struct hwp_branch_collector *dst,
+			  const struct hwp_branch_collect_opts *co, unsigned jobs);
+
+#endif
