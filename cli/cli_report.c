@@ -16,6 +16,7 @@ void report_opts__init(struct report_opts *o)
 	o->nr_inputs = 0;
 	o->symfs = NULL;
 	o->fmt = HWP_TABLE_TEXT;
+	o->jobs = 0;
 }
 
 /*
@@ -81,6 +82,7 @@ int report_input__run_with(struct report_input *in, const struct report_opts *o,
 	memset(in, 0, sizeof(*in));
 	po->sz = sizeof(*po);
 	po->session = &so;
+	po->jobs = o->jobs;
 	if (!(in->p = hwp_pipeline__open(inputs, n, po)))
 		return cli_error("%s", hwp_errmsg());
 	in->session = hwp_pipeline__session(in->p);

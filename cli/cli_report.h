@@ -17,10 +17,15 @@ struct report_opts {
 	size_t nr_inputs;
 	const char *symfs;
 	enum hwp_table_format fmt;
+	unsigned jobs;            /* -j: threads of the pass (0: the CPUs available) */
 };
 
-/* -i FILE (repeatable; positional inputs too), and --symfs DIR, --json, --csv. */
-#define OPT_REPORT_INPUT(ro) OPT_REPORT_INPUT_AS(ro, "perf.data or perf script text (default: perf.data)")
+/* -i FILE (repeatable; positional inputs too) and -j N, and --symfs DIR, --json, --csv. */
+#define OPT_REPORT_INPUT(ro) \
+	OPT_REPORT_INPUT_AS(ro, "perf.data or perf script text (default: perf.data)"), OPT_REPORT_JOBS(ro)
+#define OPT_REPORT_JOBS(ro)                                                                    \
+	OPT_UINT('j', "jobs", &(ro)->jobs, "N", 1, 4096, ": the number of threads must be from 1 to 4096", \
+		 "count branch entries on N threads (default: the CPUs available; the same output)")
 #define OPT_REPORT_INPUT_AS(ro, h) \
 	OPT_INPUT('i', "input", &(ro)->input, &(ro)->inputs, &(ro)->nr_inputs, "FILE", h)
 #define OPT_REPORT_SYMFS(ro) OPT_STRING(0, "symfs", &(ro)->symfs, "DIR", "look for binaries under DIR")

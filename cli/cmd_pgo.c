@@ -98,7 +98,7 @@ static int binary_module(struct report_input *in, const struct pgo_opts *o)
 	if (report_input__open(in, &o->ro, &o->co))
 		return -EIO;
 	if (hwp_session__assume_mapped(in->session, o->binary, pl.bias) < 0 ||
-	    hwp_branch_collector__read(in->collector) < 0) {
+	    hwp_branch_collector__read_jobs(in->collector, o->ro.jobs) < 0) {
 		cli_error("%s", hwp_errmsg());
 		return -EIO;
 	}
@@ -132,7 +132,7 @@ static int load(struct report_input *in, struct pgo_opts *o)
 
 	if (rc)
 		return rc;
-	if (hwp_branch_collector__read(in->collector) < 0)
+	if (hwp_branch_collector__read_jobs(in->collector, o->ro.jobs) < 0)
 		return cli_error("%s", hwp_errmsg());
 	o->ips = hwp_pgo__ip_profile(in->collector, o->ip_samples);
 	if (!o->ips)

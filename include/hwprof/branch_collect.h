@@ -134,6 +134,13 @@ HWP_API int hwp_branch_collector__add(struct hwp_branch_collector *c, const stru
 				      const struct hwp_thread *th);
 /* Reads the rest of the session. Returns 0 or <0 (hwp_errmsg()). */
 HWP_API int hwp_branch_collector__read(struct hwp_branch_collector *c);
+/*
+ * The same on JOBS threads (0: the CPUs this process may use), with the
+ * same counts and rows in the same order, to the byte. One thread when C
+ * counted samples before or the session is not one file-mode perf.data
+ * without compressed records (the log says why, at HWP_LOG_INFO).
+ */
+HWP_API int hwp_branch_collector__read_jobs(struct hwp_branch_collector *c, unsigned jobs);
 HWP_API const struct hwp_branch_table *hwp_branch_collector__table(const struct hwp_branch_collector *c);
 HWP_API const struct hwp_branch_collect_stats *hwp_branch_collector__stats(const struct hwp_branch_collector *c);
 /* The blocks counted with opts.blocks (NULL without): rows keyed from =

@@ -8,7 +8,7 @@
 
 #include "hwprof/branch_report.h"
 #include "hwprof/pipeline.h"
-#include "pipeline/parallel.h"
+#include "analysis/branch_parallel.h"
 #include "pipeline/pipeline_checks.h"
 #include "util/error.h"
 #include "util/opts.h"
@@ -131,19 +131,12 @@ void hwp_pipeline__delete(struct hwp_pipeline *p)
 static unsigned jobs_for(struct hwp_pipeline *p, const char **why)
 {
 	unsigned jobs = p->o.jobs ? p->o.jobs : hwp__cpus_available();
-	struct hwp_reader *r = hwp_session__input_reader(p->session, 0);
 
 	*why = NULL;
 	if (jobs < 2)
-		*why = p->o.jobs ? "one job asked" : "one CPU available";
-	else if (hwp_session__nr_inputs(p->session) != 1)
-		*why = "several inputs";
-	else if (hwp_reader__is_text(r))
-		*why = "perf script text";
-	else if (hwp_reader__is_pipe(r))
-		*why = "pipe mode";
-	else if (hwp_reader__header(r) && hwp_reader__header(r)->has_compressed)
-		*why = "compressed records";
+		*why = p->o.jobs ? "one thread asked" : "one CPU available";
+	else if ((*why = hwp__parallel_refusal(p->session)))
+		;
 	else if (p->o.analyses & ~PARALLEL_ANALYSES)
 		*why = "analyses other than the branch collector's asked";
 	return *why ? 1 : jobs;

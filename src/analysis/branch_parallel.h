@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Internal: the pipeline's parallel pass for the branch collector (parallel.c). */
-#ifndef HWPROF_PIPELINE_PARALLEL_H
-#define HWPROF_PIPELINE_PARALLEL_H
+/* Internal: the branch collector's parallel pass (branch_parallel.c). */
+#ifndef HWPROF_ANALYSIS_BRANCH_PARALLEL_H
+#define HWPROF_ANALYSIS_BRANCH_PARALLEL_H
 
 #include <stddef.h>
 
@@ -10,6 +10,10 @@
 
 /* The CPUs this process may run on (at least 1). */
 unsigned hwp__cpus_available(void);
+
+/* Why S cannot be read in parallel (several inputs, text, a pipe,
+   compressed records: what does not stay mapped), NULL when it can. */
+const char *hwp__parallel_refusal(struct hwp_session *s);
 
 /*
  * Reads every record of S and counts each sample into DST (made with CO,

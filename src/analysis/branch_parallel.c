@@ -18,7 +18,8 @@
 #include <string.h>
 
 #include "analysis/branch_collect_internal.h"
-#include "pipeline/parallel.h"
+#include "analysis/branch_parallel.h"
+#include "analysis/branch_collect_struct.h"
 #include "session/module_ids.h"
 #include "session/session_internal.h"
 #include "util/error.h"
@@ -83,6 +84,21 @@ static void count_one(struct part *pt, const struct hwp_event *ev, const struct 
 		pt->err_seq = seq;
 		snprintf(pt->msg, sizeof(pt->msg), "%s", hwp_errmsg());
 	}
+}
+
+const char *hwp__parallel_refusal(struct hwp_session *s)
+{
+	struct hwp_reader *r = hwp_session__input_reader(s, 0);
+
+	if (hwp_session__nr_inputs(s) != 1)
+		return "several inputs";
+	if (hwp_reader__is_text(r))
+		return "perf script text";
+	if (hwp_reader__is_pipe(r))
+		return "pipe mode";
+	if (hwp_reader__header(r) && hwp_reader__header(r)->has_compressed)
+		return "compressed records";
+	return NULL;
 }
 
 static void count_batch(struct part *pt, const struct batch *b)
@@ -328,4 +344,30 @@ int hwp__parallel_collect(struct hwp_session *s, struct hwp_branch_collector *ds
 	}
 	par_free(&q);
 	return r < 0 ? r : 0;
+}
+
+int hwp_branch_collector__read_jobs(struct hwp_branch_collector *c, unsigned jobs)
+{
+	const char *why = NULL;
+	int err;
+
+	if (!jobs)
+		jobs = hwp__cpus_available();
+	if (!c->session)
+		why = "no session";
+	else if (jobs < 2)
+		why = "one thread";
+	else if (c->st.samples || c->part)
+		why = "samples counted before";
+	else
+		why = hwp__parallel_refusal(c->session);
+	if (why) {
+		if (c->session)
+			hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(c->session), why);
+		return hwp_branch_collector__read(c);
+	}
+	hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(c->session), jobs);
+	if ((err = hwp__parallel_collect(c->session, c, &c->o, jobs)) < 0)
+		return err;
+	return hwp_branch_collector__check_ranges(c);
 }
