@@ -1,0 +1,109 @@
+#!/bin/bash
+# The parallel pass (-j N): every report built on the branch collector prints
+# the same bytes (stdout, stderr, exit code) with -j 1, -j 2 and -j 3, on
+# every corpus perf.data, on a generated recording of ~50 MB and on emulated
+# recordings whose address spaces change while samples come (processes
+# forking, threads starting, libraries loaded and unloaded: MMAP, FORK, COMM
+# and EXIT records between samples). -j 1 is the sequential pass; the log
+# says the others ran in parallel where they may.
+. "$(dirname "$0")/../tools/emu_lib.sh"
+corpus=${HWPROF_CORPUS:-$root/../shared/corpus}
+
+# Every report over the branch collector, with options that reach each of
+# its tables (branches, blocks, ranges, sample addresses, IP samples).
+REPORTS=(
+	"branches"
+	"branches -s sym,dso --limit 50"
+	"branches -s mispredict,cycles,type,srcline_from,addr_to,in_tx,abort --limit 50"
+	"branches -s symbol_to,ipc_lbr --json"
+	"mispredicts"
+	"mispredicts --csv --min-samples 2"
+	"probs"
+	"probs --indirect"
+	"blocks"
+	"ranges"
+	"ranges --stats"
+	"pgo --format llvm"
+	"pgo --format bolt"
+	"pgo --format autofdo"
+	"pgo --format llvm --ip-samples"
+	"export --host h --window 1,2"
+)
+
+# same NAME FILE [symfs]: each report of FILE alike on 1, 2 and 3 threads
+same() {
+	local name=$1 f=$2 bad="" n=0 j
+	shift 2
+	for r in "${REPORTS[@]}"; do
+		for j in 1 2 3; do
+			# shellcheck disable=SC2086
+			(cd "$tmp" && "$HWPROF" $r -i "$f" -j $j "$@" >"$tmp/o$j" 2>"$tmp/e$j"; echo "exit $?" >>"$tmp/o$j")
+		done
+		n=$((n + 1))
+		for j in 2 3; do
+			cmp -s "$tmp/o1" "$tmp/o$j" && cmp -s "$tmp/e1" "$tmp/e$j" ||
+				bad="$bad '$r' -j $j ($(cmp "$tmp/o1" "$tmp/o$j" 2>&1 | head -1))"
+		done
+	done
+	if [ -z "$bad" ]; then pass "$name ($n reports, -j 1/2/3 alike)"; else fail "$name:$bad"; fi
+}
+
+files=()
+if [ -d "$corpus" ]; then
+	while IFS= read -r f; do
+		[ "$(head -c 8 "$f" | tr -d '\0')" = PERFILE2 ] && files+=("$f")
+	done < <(find "$corpus" -type f | sort)
+fi
+echo "PLAN $(( ${#files[@]} + 6 ))"
+[ -d "$corpus" ] || skip "corpus: no corpus at $corpus"
+[ -d "$corpus" ] && pass "corpus (${#files[@]} perf.data files)"
+for f in "${files[@]}"; do
+	same "corpus_${f#"$corpus"/}" "$f"
+done
+
+# A generated recording: many rounds, thousands of batches.
+gen=$build/bench/gen_branch_perfdata
+if [ -x "$gen" ] && "$gen" "$tmp/gen.data" 50 >/dev/null 2>"$tmp/gen.err"; then
+	same generated_50mb "$tmp/gen.data"
+	"$HWPROF" branches -i "$tmp/gen.data" -j 2 -v >/dev/null 2>"$tmp/v.err"
+	if grep -q "parallel pass on 2 threads" "$tmp/v.err"; then
+		pass "parallel_used (the log says it)"
+	else
+		fail "parallel_used: -j 2 did not run the parallel pass: $(grep pass "$tmp/v.err")"
+	fi
+else
+	skip "generated_50mb: no generator $gen (make all) or it failed: $(head -1 "$tmp/gen.err" 2>/dev/null)"
+	skip "parallel_used: no generated recording"
+fi
+
+# What does not stay mapped is read by one thread, and the log says why.
+pipe=$corpus/perf_data_converter/perf.data.piped.header_features_aligned-6.12
+zst=$corpus/linux-perf-data/sleep.compressed.data
+if [ -f "$pipe" ] && [ -f "$zst" ]; then
+	"$HWPROF" branches -i "$pipe" -j 2 -v >/dev/null 2>"$tmp/p.err"
+	"$HWPROF" branches -i "$zst" -j 2 -v >/dev/null 2>"$tmp/z.err"
+	if grep -q "sequential pass (pipe mode)" "$tmp/p.err" && grep -q "sequential pass (compressed records)" "$tmp/z.err"; then
+		pass "sequential_when (pipe mode, compressed records)"
+	else
+		fail "sequential_when: $(grep pass "$tmp/p.err" "$tmp/z.err" | tr '\n' ' ')"
+	fi
+else
+	skip "sequential_when: no corpus pipe-mode and compressed recordings"
+fi
+
+# Emulated: address spaces that change between samples.
+if emu_ready parallel_emulated_mmaps; then
+	if gcc -O1 -g -fno-inline -o "$tmp/mmaps" "$root/tests/fixtures/emu_mmaps.c" -ldl -lpthread 2>"$tmp/cc.err" &&
+		emu_record mm -b -c 11 -- "$tmp/mmaps"; then
+		same emulated_mmaps "$tmp/mm.data"
+	else
+		fail "emulated_mmaps: $(head -1 "$tmp/cc.err" "$tmp/mm.err" 2>/dev/null | grep -v '^==' | head -1)"
+	fi
+	if emu_build fork && emu_record fk -b -c 7 -- "$tmp/fork"; then
+		same emulated_fork "$tmp/fk.data"
+	else
+		fail "emulated_fork: $(head -1 "$tmp/fk.err" 2>/dev/null)"
+	fi
+else
+	skip "emulated_fork: no emulated recording here"
+fi
