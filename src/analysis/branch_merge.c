@@ -47,7 +47,7 @@ struct first_row {
 	uint32_t row;
 };
 
-static int by_pos(const void *a, const void *b)
+static int first_row_cmp(const void *a, const void *b)
 {
 	const struct first_row *x = a, *y = b;
 
@@ -96,7 +96,7 @@ static int merge_table(struct hwp_branch_collector *dst, struct hwp_branch_colle
 		for (size_t i = 0; i < rows; i++)
 			all[nr++] = (struct first_row){ parts[k]->first[t].v[i], (uint32_t)k, (uint32_t)i };
 	}
-	hwp__sort(all, nr, sizeof(*all), by_pos);
+	hwp__sort(all, nr, sizeof(*all), first_row_cmp);
 	for (size_t i = 0; i < nr && !err; i++) {
 		size_t rows;
 		struct hwp_branch_row row = hwp_branch_table__rows(table_of(parts[all[i].part], t), &rows)[all[i].row];
@@ -114,7 +114,7 @@ struct first_ev {
 	const struct hwp_evsel *ev;
 };
 
-static int by_ev_pos(const void *a, const void *b)
+static int first_ev_cmp(const void *a, const void *b)
 {
 	const struct first_ev *x = a, *y = b;
 
@@ -138,7 +138,7 @@ static int merge_ip_events(struct hwp_branch_collector *dst, struct hwp_branch_c
 			}
 			*e = (struct first_ev){ parts[k]->ip_ev_first[i], parts[k]->ip_ev[i] };
 		}
-	hwp__sort(all, nr, sizeof(*all), by_ev_pos);
+	hwp__sort(all, nr, sizeof(*all), first_ev_cmp);
 	for (size_t i = 0; i < nr && dst->n_ip_ev < max; i++) {
 		size_t j;
 

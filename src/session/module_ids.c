@@ -81,7 +81,7 @@ int32_t hwp__module_ids_get(struct hwp__module_ids *ids, const struct hwp_symbol
 	return HWP__MODULE_IDS_BASE + (int32_t)(ids->nr - 1);
 }
 
-static int by_pos(const void *a, const void *b)
+static int module_first_cmp(const void *a, const void *b)
 {
 	const struct module_id *x = *(struct module_id *const *)a, *y = *(struct module_id *const *)b;
 
@@ -104,7 +104,7 @@ int hwp__module_ids_register(struct hwp__module_ids *const *ids, size_t n, struc
 			}
 			*slot = &ids[k]->v[i];
 		}
-	hwp__sort(all, nr, sizeof(*all), by_pos);
+	hwp__sort(all, nr, sizeof(*all), module_first_cmp);
 	for (size_t i = 0; i < nr && !err; i++) {
 		int id = hwp_symbolizer__module(sym, all[i]->path, all[i]->bid_size ? all[i]->bid : NULL,
 						all[i]->bid_size);
