@@ -135,7 +135,8 @@ HWP_API int hwp_branch_collector__add(struct hwp_branch_collector *c, const stru
 /* Reads the rest of the session. Returns 0 or <0 (hwp_errmsg()). */
 HWP_API int hwp_branch_collector__read(struct hwp_branch_collector *c);
 /*
- * The same on JOBS threads (0: the CPUs this process may use), with the
+ * The same on JOBS threads (0: the CPUs this process may use, fewer on a
+ * small file: one per 4 MiB), with the
  * same counts and rows in the same order, to the byte. One thread when C
  * counted samples before or the session is not one file-mode perf.data
  * without compressed records (the log says why, at HWP_LOG_INFO).

@@ -66,7 +66,8 @@ struct hwp_pipeline_opts {
 	   fails when no branch is in it) and in symbols containing SYM. */
 	const char *dso;
 	const char *sym;
-	/* Threads of the pass: 0 the CPUs this process may use, 1 one. Several
+	/* Threads of the pass: 0 the CPUs this process may use (fewer on a
+	   small file: one per 4 MiB), 1 one. Several
 	   count the samples of one file-mode perf.data (not compressed) when
 	   the branch collector's analyses (BRANCHES, FLOW, EXECUTIONS) alone
 	   are asked; the results are those of one thread to the byte. Other

@@ -27,6 +27,8 @@
 /* Samples per batch: enough to make the queue's lock rare, few enough to
    keep the threads busy up to a barrier. */
 #define BATCH 256
+/* The least input a thread is started for by default. */
+#define JOB_BYTES (4u << 20)
 
 struct item {
 	struct hwp_event ev;
@@ -99,6 +101,18 @@ const char *hwp__parallel_refusal(struct hwp_session *s)
 	if (hwp_reader__header(r) && hwp_reader__header(r)->has_compressed)
 		return "compressed records";
 	return NULL;
+}
+
+unsigned hwp__default_jobs(struct hwp_session *s)
+{
+	uint64_t size = hwp_reader__file_size(hwp_session__input_reader(s, 0));
+	unsigned jobs = hwp__cpus_available();
+
+	/* a thread per JOB_BYTES at most: on a small file, starting threads and
+	   merging their tables would cost more than they save */
+	if (size / JOB_BYTES + 1 < jobs)
+		jobs = (unsigned)(size / JOB_BYTES + 1);
+	return jobs;
 }
 
 static void count_batch(struct part *pt, const struct batch *b)
@@ -351,16 +365,16 @@ int hwp_branch_collector__read_jobs(struct hwp_branch_collector *c, unsigned job
 	const char *why = NULL;
 	int err;
 
-	if (!jobs)
-		jobs = hwp__cpus_available();
 	if (!c->session)
 		why = "no session";
-	else if (jobs < 2)
-		why = "one thread";
 	else if (c->st.samples || c->part)
 		why = "samples counted before";
-	else
-		why = hwp__parallel_refusal(c->session);
+	else if ((why = hwp__parallel_refusal(c->session)))
+		;
+	else if (!jobs && (jobs = hwp__default_jobs(c->session)) < 2)
+		why = "one CPU, or a small input";
+	else if (jobs < 2)
+		why = "one thread asked";
 	if (why) {
 		if (c->session)
 			hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(c->session), why);

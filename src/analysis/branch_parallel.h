@@ -11,6 +11,10 @@
 /* The CPUs this process may run on (at least 1). */
 unsigned hwp__cpus_available(void);
 
+/* Threads for S when none are asked: the CPUs available, fewer for a small
+   input (at least 1). */
+unsigned hwp__default_jobs(struct hwp_session *s);
+
 /* Why S cannot be read in parallel (several inputs, text, a pipe,
    compressed records: what does not stay mapped), NULL when it can. */
 const char *hwp__parallel_refusal(struct hwp_session *s);

@@ -130,13 +130,12 @@ void hwp_pipeline__delete(struct hwp_pipeline *p)
 /* How many threads the pass may use, and why one when one: the log says. */
 static unsigned jobs_for(struct hwp_pipeline *p, const char **why)
 {
-	unsigned jobs = p->o.jobs ? p->o.jobs : hwp__cpus_available();
+	unsigned jobs = 1;
 
-	*why = NULL;
-	if (jobs < 2)
-		*why = p->o.jobs ? "one thread asked" : "one CPU available";
-	else if ((*why = hwp__parallel_refusal(p->session)))
+	if ((*why = hwp__parallel_refusal(p->session)))
 		;
+	else if ((jobs = p->o.jobs ? p->o.jobs : hwp__default_jobs(p->session)) < 2)
+		*why = p->o.jobs ? "one thread asked" : "one CPU, or a small input";
 	else if (p->o.analyses & ~PARALLEL_ANALYSES)
 		*why = "analyses other than the branch collector's asked";
 	return *why ? 1 : jobs;
