@@ -42,8 +42,9 @@ struct batch {
 	struct item items[BATCH];
 };
 
+/* Each on cache lines of its own: its thread writes there all the time. */
 struct part {
-	struct par *par;
+	_Alignas(64) struct par *par;
 	struct hwp_branch_collector *c;
 	struct hwp__resolver res;
 	struct hwp__module_ids *ids;
@@ -222,22 +223,40 @@ static struct batch *new_batch(struct par *q)
 	return b;
 }
 
-/* The sample in EV, to a batch (or, when its record does not stay mapped,
-   counted here once every earlier one is). */
-static int hand_out(struct par *q, const struct hwp_event *ev, const struct hwp_thread *th)
+/* Where the session writes the next record: the free slot of the batch
+   being filled (no copy for a sample), NULL when out of memory. */
+static struct item *next_slot(struct par *q)
 {
-	if (!ev->stable) {
+	if (!q->cur && !(q->cur = new_batch(q)))
+		return NULL;
+	return &q->cur->items[q->cur->nr];
+}
+
+/* The sample the session wrote in IT, to the batch (or, when its record
+   does not stay mapped, counted here once every earlier one is). IT is
+   the slot next_slot() gave, whose batch a barrier may have handed out
+   meanwhile. */
+static int hand_out(struct par *q, struct item *it)
+{
+	if (!it->ev.stable) {
 		struct part *pt = &q->parts[0];
+		struct item one = *it;
 		int err = barrier(q);
 
 		if (err < 0)
 			return err;
-		count_one(pt, ev, th, q->seq++);
+		count_one(pt, &one.ev, one.th, q->seq++);
 		return pt->err ? -ECANCELED : 0;
 	}
-	if (!q->cur && !(q->cur = new_batch(q)))
-		return hwp__set_error(ENOMEM, "out of memory handing samples out");
-	q->cur->items[q->cur->nr++] = (struct item){ *ev, th };
+	if (!q->cur || it != &q->cur->items[q->cur->nr]) {
+		/* rare: the batch went out at a barrier while the session wrote */
+		struct item one = *it;
+
+		if (!(it = next_slot(q)))
+			return hwp__set_error(ENOMEM, "out of memory handing samples out");
+		*it = one;
+	}
+	q->cur->nr++;
 	q->seq++;
 	if (q->cur->nr == BATCH && submit(q))
 		return -ECANCELED;
@@ -295,8 +314,9 @@ static int par_init(struct par *q, struct hwp_session *s, const struct hwp_branc
 	pthread_cond_init(&q->more, NULL);
 	pthread_cond_init(&q->idle, NULL);
 	q->max_queued = 2 * (size_t)jobs;
-	if (!(q->parts = calloc(jobs, sizeof(*q->parts))))
+	if (!(q->parts = aligned_alloc(_Alignof(struct part), jobs * sizeof(*q->parts))))
 		return hwp__set_error(ENOMEM, "out of memory starting %u threads", jobs);
+	memset(q->parts, 0, jobs * sizeof(*q->parts));
 	q->n = jobs;
 	for (size_t i = 0; i < q->n; i++) {
 		struct part *pt = &q->parts[i];
@@ -323,8 +343,7 @@ int hwp__parallel_collect(struct hwp_session *s, struct hwp_branch_collector *ds
 			  const struct hwp_branch_collect_opts *co, unsigned jobs)
 {
 	struct par q;
-	struct hwp_event ev;
-	const struct hwp_thread *th;
+	struct item *it;
 	int r;
 
 	if ((r = par_init(&q, s, co, jobs)) < 0) {
@@ -333,9 +352,16 @@ int hwp__parallel_collect(struct hwp_session *s, struct hwp_branch_collector *ds
 	}
 	s->before_change = barrier;
 	s->before_change_ctx = &q;
-	while ((r = hwp_session__next(s, &ev, &th)) > 0)
-		if (ev.type == HWP_RECORD_SAMPLE && ev.evsel && (r = hand_out(&q, &ev, th)) < 0)
+	for (;;) {
+		if (!(it = next_slot(&q))) {
+			r = hwp__set_error(ENOMEM, "out of memory handing samples out");
 			break;
+		}
+		if ((r = hwp_session__next(s, &it->ev, &it->th)) <= 0)
+			break;
+		if (it->ev.type == HWP_RECORD_SAMPLE && it->ev.evsel && (r = hand_out(&q, it)) < 0)
+			break;
+	}
 	s->before_change = NULL;
 	s->before_change_ctx = NULL;
 	int end = barrier(&q);
