@@ -22,6 +22,7 @@
 #include "analysis/branch_collect_struct.h"
 #include "session/module_ids.h"
 #include "session/session_internal.h"
+#include "symbolize/maps_internal.h"
 #include "util/error.h"
 
 /* Samples per batch: enough to make the queue's lock rare, few enough to
@@ -38,6 +39,7 @@ struct item {
 struct batch {
 	struct batch *next;
 	uint64_t seq0; /* the first sample's number */
+	uint64_t gen;  /* the address spaces' generation its samples met */
 	size_t nr;
 	struct item items[BATCH];
 };
@@ -64,6 +66,7 @@ struct par {
 	bool stop, failed;
 	struct part *parts; /* parts[0] is this thread's */
 	size_t n;
+	struct hwp_session *s;
 	struct batch *cur; /* being filled */
 	uint64_t seq;      /* the next sample's number */
 };
@@ -116,8 +119,17 @@ unsigned hwp__default_jobs(struct hwp_session *s)
 	return jobs;
 }
 
+/* The generation of the address spaces now (this thread's). */
+static uint64_t generation(const struct par *q)
+{
+	struct hwp_machine *m = hwp_session__machine(q->s);
+
+	return m ? hwp__machine_generation(m) : 0;
+}
+
 static void count_batch(struct part *pt, const struct batch *b)
 {
+	pt->res.generation = b->gen;
 	for (size_t i = 0; i < b->nr && !pt->err; i++)
 		count_one(pt, &b->items[i].ev, b->items[i].th, b->seq0 + i);
 }
@@ -175,6 +187,7 @@ static bool submit(struct par *q)
 		q->spare = b;
 	} else if (b) {
 		b->next = NULL;
+		b->gen = generation(q); /* no change since its first sample: a barrier came before */
 		if (q->tail)
 			q->tail->next = b;
 		else
@@ -245,6 +258,7 @@ static int hand_out(struct par *q, struct item *it)
 
 		if (err < 0)
 			return err;
+		pt->res.generation = generation(q);
 		count_one(pt, &one.ev, one.th, q->seq++);
 		return pt->err ? -ECANCELED : 0;
 	}
@@ -314,6 +328,7 @@ static int par_init(struct par *q, struct hwp_session *s, const struct hwp_branc
 	pthread_cond_init(&q->more, NULL);
 	pthread_cond_init(&q->idle, NULL);
 	q->max_queued = 2 * (size_t)jobs;
+	q->s = s;
 	if (!(q->parts = aligned_alloc(_Alignof(struct part), jobs * sizeof(*q->parts))))
 		return hwp__set_error(ENOMEM, "out of memory starting %u threads", jobs);
 	memset(q->parts, 0, jobs * sizeof(*q->parts));
@@ -325,6 +340,7 @@ static int par_init(struct par *q, struct hwp_session *s, const struct hwp_branc
 		if (!(pt->ids = hwp__module_ids_new()))
 			return -ENOMEM;
 		hwp__resolver_init(&pt->res, s, pt->ids);
+		pt->res.pinned = true;
 		if (!(pt->c = hwp__branch_collector_new_part(s, co, &pt->res)))
 			return -(errno ? errno : ENOMEM);
 	}

@@ -387,7 +387,7 @@ static void raw_loc(uint64_t addr, bool kernel, int32_t kernel_module, struct hw
 
 void hwp__resolver_enter(struct hwp__resolver *r, const struct hwp_thread *th)
 {
-	uint64_t gen = r->s->machine ? hwp__machine_generation(r->s->machine) : 0;
+	uint64_t gen = r->pinned ? r->generation : r->s->machine ? hwp__machine_generation(r->s->machine) : 0;
 	const void *maps = hwp__thread_maps_key(th);
 
 	r->thread = th;

@@ -34,6 +34,11 @@ struct hwp__resolver {
 	uint64_t cache_generation;
 	const void *cache_maps; /* the address space the caches were filled in */
 	bool cache_filled;
+	/* Set by the owner (a parallel pass: the generation its samples were
+	   read under), instead of read from the machine, whose cache lines
+	   the reading thread writes all the time. */
+	bool pinned;
+	uint64_t generation;
 	struct hwp__resolve_cache cache[HWP_SESSION_RESOLVE_SLOTS];
 	/* NULL: modules are registered in the session's symbolizer as found;
 	   else numbered apart (a parallel pass: see module_ids.h), POS the
