@@ -327,6 +327,7 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 	cg->nodes[node].samples++;
 	cg->nodes[node].period += period;
 	cg->st.samples++;
+	cg->st.user_stacks += (s->sample_type & HWP_SAMPLE_STACK_USER) != 0;
 	cg->st.period += period;
 	cg->dirty = true;
 	return 0;
