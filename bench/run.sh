@@ -143,7 +143,8 @@ printf '%s\n' "$head" "${rows[@]}" | sed 's/|/\\|/g' | awk -F'\t' '
 	}'
 echo
 for f in "$B" "$C" ${S:+"$S" "$M"}; do
-	printf '%s: %d MB\n' "$(basename "$f")" $(($(stat -c %s "$f") / 1048576))
+	printf '%s: %d MB, %s samples\n' "$(basename "$f")" $(($(stat -c %s "$f") / 1048576)) \
+		"$("$HWPROF" info -i "$f" | sed -n 's/^samples: \([0-9]*\).*/\1/p')"
 done
 [ -n "$S" ] && echo "SQLite binary: $sqlite_bin ($(($(stat -c %s "$sqlite_bin") / 1048576)) MB, -O2 -g)"
 # the same answer: checked where the outputs are files of one format
