@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2034,SC2154 # sourced: sets and reads the caller's variables
 # Sourced by bench/run.sh: makes the recordings the table measures, each
 # once (kept in $dir, named by size; delete one to make it again). Needs
 # $BUILD, $HWPROF, $dir, $MB. Sets the paths below; an input that cannot be

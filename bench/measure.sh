@@ -1,5 +1,6 @@
 #!/bin/bash
-# Sourced by bench/table.sh: one measurement of one command.
+# shellcheck disable=SC2034,SC2154 # sourced: sets and reads the caller's variables
+# Sourced by bench/run.sh: one measurement of one command.
 #   measure LIMIT OUT CMD...
 # runs CMD once with stdout to OUT (stderr to $dir/.err) under a time limit
 # of LIMIT seconds (0: none) and sets

@@ -6,8 +6,8 @@
 #                100 to iterate); the SQLite and memory recordings scale with it
 #   TOOL_LIMIT   seconds before an established tool is stopped (default 900;
 #                its ratio is then a lower bound, "> N")
-#   BENCH_JOBS   e.g. "2": a column of hwprof -j 2 beside hwprof's (for the
-#                parallel pass, once hwprof has -j)
+#   BENCH_JOBS   e.g. "2": columns of hwprof CMD -j 2 beside hwprof's, and its
+#                wall-time speedup (for the parallel pass, once hwprof has -j)
 #   BENCH_DIR    where the recordings are kept (default BUILD_DIR/bench-data)
 # Each command runs once (stdout to a file or /dev/null), from the page cache.
 # CPU s = user + system, children included (perf script | awk counts both);
@@ -19,11 +19,13 @@ BUILD=$(realpath "${1:-build}")
 HWPROF=$BUILD/hwprof
 MB=${BENCH_MB:-1100}
 LIMIT=${TOOL_LIMIT:-900}
-JOBS=(${BENCH_JOBS:-})
+read -ra JOBS <<<"${BENCH_JOBS:-}"
 dir=$(realpath -m "${BENCH_DIR:-$BUILD/bench-data}")
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$dir/out"
+# shellcheck source=bench/measure.sh
 . "$here/measure.sh"
+# shellcheck source=bench/inputs.sh
 . "$here/inputs.sh"
 for t in perf bc /usr/bin/time; do
 	command -v $t >/dev/null || { echo "bench: $t is missing (scripts/setup.sh bench)" >&2; exit 1; }
@@ -67,11 +69,12 @@ row() {
 	for j in "" "${JOBS[@]}"; do
 		measure 0 /dev/null "$HWPROF" "$name" ${j:+-j "$j"} "${args[@]}"
 		if [ "$m_rc" != 0 ]; then
-			line+="${T}fails: $(head -1 "$dir/.err" | cut -c1-40 | tr -d "\t")$T-$T-$T-"
+			line+="${T}fails: $(head -1 "$dir/.err" | cut -c1-40 | tr -d "\t")$T-$T-$T-${j:+$T-}"
 			continue
 		fi
 		[ -z "$j" ] && hw_cpu=$m_cpu hw_wall=$m_wall
 		line+="$T$(fmt "$m_cpu" 2)$T$(fmt "$m_wall" 2)$T$(fmt "$(echo "$bytes / 1000000000 / ($m_cpu + 0.001)" | bc -l)" 2)$T$(fmt "$m_rss" 0)"
+		[ -n "$j" ] && line+="$T$(ratio "$hw_wall" "$m_wall")" # the parallel pass's speedup
 	done
 	if [ "$cmd" = - ]; then
 		rows+=("$line$T-$T-$T-$T-$T-$T-")
@@ -129,7 +132,7 @@ echo
 echo "$(nproc) CPUs: $(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'); $(uname -sr)"
 T=$'\t'
 head="report${T}input${T}hwprof CPU s${T}wall s${T}GB/s${T}RSS MB"
-for j in "${JOBS[@]}"; do head+="$T-j $j CPU s${T}wall s${T}GB/s${T}RSS MB"; done
+for j in "${JOBS[@]}"; do head+="$T-j $j CPU s${T}wall s${T}GB/s${T}RSS MB${T}speedup wall"; done
 head+="${T}established tool${T}CPU s${T}wall s${T}RSS MB${T}ratio CPU${T}ratio wall"
 printf '%s\n' "$head" "${rows[@]}" | sed 's/|/\\|/g' | awk -F'\t' '
 	{ for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) } if (NF > nf) nf = NF }
