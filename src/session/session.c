@@ -40,6 +40,7 @@ static void enter_input(struct hwp_session *s, size_t cur)
 	/* another input's maps: no cached map holds */
 	for (size_t i = 0; i < HWP_SESSION_RESOLVE_SLOTS; i++)
 		s->cache[i].valid = false;
+	memset(s->map_module, 0, sizeof(s->map_module));
 	s->cache_pid = -2;
 }
 
@@ -333,7 +334,7 @@ int hwp_session__process(struct hwp_session *s, const struct hwp_session_handler
 	return n;
 }
 
-static int32_t module_of(struct hwp_session *s, const struct hwp_map *m)
+static int32_t lookup_module(struct hwp_session *s, const struct hwp_map *m)
 {
 	if (m->kernel)
 		return s->kernel_module;
@@ -341,6 +342,27 @@ static int32_t module_of(struct hwp_session *s, const struct hwp_map *m)
 		return hwp_symbolizer__module(s->sym, m->filename, m->build_id, m->build_id_size);
 	const struct hwp_build_id *b = header_build_id(hwp_reader__header(s->reader), m->filename);
 	return hwp_symbolizer__module(s->sym, m->filename, b ? b->id : NULL, b ? b->size : 0);
+}
+
+static int32_t module_of(struct hwp_session *s, const struct hwp_map *m)
+{
+	const size_t slots = sizeof(s->map_module) / sizeof(s->map_module[0]);
+	uint64_t gen = s->machine ? hwp__machine_generation(s->machine) : 0;
+
+	if (gen != s->module_generation) { /* maps moved: a remembered map may be gone */
+		memset(s->map_module, 0, sizeof(s->map_module));
+		s->module_generation = gen;
+	}
+	for (size_t i = 0; i < slots; i++)
+		if (s->map_module[i].map == m)
+			return s->map_module[i].module;
+	int32_t mod = lookup_module(s, m);
+	if (mod >= 0) {
+		s->map_module[s->map_module_next].map = m;
+		s->map_module[s->map_module_next].module = mod;
+		s->map_module_next = (s->map_module_next + 1) % slots;
+	}
+	return mod;
 }
 
 /* No module: the location is the raw address (a user one unless KERNEL). */

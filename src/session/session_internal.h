@@ -47,6 +47,15 @@ struct hwp_session {
 	uint64_t cache_generation;
 	int32_t cache_pid;
 	struct hwp__resolve_cache cache[HWP_SESSION_RESOLVE_SLOTS];
+	/* the module of the maps resolved last (a resolve-cache miss between
+	   two maps would otherwise look the module up by name each time),
+	   valid while the maps stay as they were at MODULE_GENERATION */
+	struct {
+		const struct hwp_map *map;
+		int32_t module;
+	} map_module[4];
+	uint64_t module_generation;
+	unsigned map_module_next;
 	struct hwp_map *assumed; /* hwp_session__assume_mapped()'s segments */
 	size_t nassumed;
 };
