@@ -207,7 +207,7 @@ static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2
 
 struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 {
-	size_t n = r->nr_acc;
+	size_t n;
 	struct c2c_ctx cx = { r->acc, ~(uint64_t)(hwp__mem_report_cache_line(r) - 1), { 0 }, { 0 }, NULL };
 	struct hwp_c2c *c;
 	uint32_t *idx = NULL;
@@ -218,6 +218,9 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (hwp__mem_report_flush(r) < 0)
+		return NULL;
+	n = r->nr_acc;
 	if (!(c = calloc(1, sizeof(*c))) || !(idx = malloc((n + 1) * sizeof(*idx))) ||
 	    !(cx.scratch = malloc((n + (r->tids.nr > r->cpus.nr ? r->tids.nr : r->cpus.nr) + 1) *
 				  sizeof(*cx.scratch))) ||

@@ -223,12 +223,16 @@ static uint64_t data_hi(const struct hwp__mem_data_loc *d, int32_t pid)
 	return d->data_module >= 0 ? (uint64_t)(uint32_t)d->data_module : (uint64_t)(uint32_t)pid << 32 | 0xffffffffu;
 }
 
-/* The instruction's entry (made on first sight); its index in *IDX. */
-static struct hwp__mem_code *code_entry(struct hwp_mem_report *r, const struct hwp_code_loc *l,
-					const struct hwp__mem_data_loc *d, uint32_t *idx)
+static uint64_t code_hash(const struct hwp_code_loc *l)
 {
-	uint64_t h = hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)l->module), l->offset);
-	struct hwp_hashmap_probe p = hwp__hashmap_probe(&r->code_map, h);
+	return hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)l->module), l->offset);
+}
+
+/* The instruction's entry (made on first sight); its index in *IDX. */
+static struct hwp__mem_code *code_entry(struct hwp_mem_report *r, const struct hwp__mem_pending *x, uint32_t *idx)
+{
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&r->code_map, x->h_code);
+	const struct hwp_code_loc *l = &x->code;
 	struct hwp__mem_code *c;
 	uint32_t i;
 
@@ -238,34 +242,32 @@ static struct hwp__mem_code *code_entry(struct hwp_mem_report *r, const struct h
 			return &r->codes[i];
 		}
 	if (!(c = HWP_VEC_PUSH(r->codes, r->nr_codes, r->codes_cap)) ||
-	    hwp__hashmap_add(&r->code_map, h, r->nr_codes - 1) < 0)
+	    hwp__hashmap_add(&r->code_map, x->h_code, r->nr_codes - 1) < 0)
 		return NULL;
 	c->loc = *l;
-	c->first = *d;
+	c->first = x->d;
 	*idx = (uint32_t)(r->nr_codes - 1);
 	return c;
 }
 
-static struct hwp__mem_datum *data_entry(struct hwp_mem_report *r, uint64_t hi, const struct hwp__mem_data_loc *d,
-					 uint32_t code)
+static struct hwp__mem_datum *data_entry(struct hwp_mem_report *r, const struct hwp__mem_pending *x, uint32_t code)
 {
-	uint64_t h = hwp__hash_combine(hwp__hash_combine(hwp__hash64(hi), d->data_offset), (uintptr_t)d->region);
-	struct hwp_hashmap_probe p = hwp__hashmap_probe(&r->data_map, h);
-	struct hwp__mem_datum *x;
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&r->data_map, x->h_data);
+	struct hwp__mem_datum *e;
 	uint32_t i;
 
 	while (hwp__hashmap_next(&p, &i)) {
-		x = &r->data[i];
-		if (x->hi == hi && x->first.data_offset == d->data_offset && x->first.region == d->region)
-			return x;
+		e = &r->data[i];
+		if (e->hi == x->hi && e->first.data_offset == x->d.data_offset && e->first.region == x->d.region)
+			return e;
 	}
-	if (!(x = HWP_VEC_PUSH(r->data, r->nr_data, r->data_cap)) ||
-	    hwp__hashmap_add(&r->data_map, h, r->nr_data - 1) < 0)
+	if (!(e = HWP_VEC_PUSH(r->data, r->nr_data, r->data_cap)) ||
+	    hwp__hashmap_add(&r->data_map, x->h_data, r->nr_data - 1) < 0)
 		return NULL;
-	x->hi = hi;
-	x->first = *d;
-	x->code = code;
-	return x;
+	e->hi = x->hi;
+	e->first = x->d;
+	e->code = code;
+	return e;
 }
 
 /* Adds VAL to access ACC's set; 1 when it was not there, 0, or -ENOMEM. */
@@ -286,101 +288,130 @@ static int pairs_add(struct hwp__mem_pairs *s, uint32_t acc, uint32_t val)
 }
 
 /* c2c: the sample's (data address, instruction) pair. */
-static int c2c_add(struct hwp_mem_report *r, const struct hwp_mem_access *a, uint64_t hi,
-		   const struct hwp__mem_data_loc *d, const struct hwp_code_loc *code)
+static int c2c_add(struct hwp_mem_report *r, const struct hwp__mem_pending *x)
 {
-	uint64_t h = hwp__hash_combine(hwp__hash_combine(hwp__hash64(hi), d->data_offset),
-				       hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)code->module), code->offset));
-	struct hwp_hashmap_probe p = hwp__hashmap_probe(&r->acc_map, h);
-	struct hwp__mem_c2c_acc *x = NULL;
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&r->acc_map, x->h_acc);
+	const struct hwp_mem_access *a = &x->a;
+	struct hwp__mem_c2c_acc *e = NULL;
 	uint32_t i;
 	int rc;
 
 	while (hwp__hashmap_next(&p, &i)) {
 		struct hwp__mem_c2c_acc *y = &r->acc[i];
-		if (y->hi == hi && y->data_offset == d->data_offset && y->code.module == code->module &&
-		    y->code.offset == code->offset) {
-			x = y;
+		if (y->hi == x->hi && y->data_offset == x->d.data_offset && y->code.module == x->code.module &&
+		    y->code.offset == x->code.offset) {
+			e = y;
 			break;
 		}
 	}
-	if (!x) {
-		if (!(x = HWP_VEC_PUSH(r->acc, r->nr_acc, r->acc_cap)) ||
-		    hwp__hashmap_add(&r->acc_map, h, r->nr_acc - 1) < 0)
+	if (!e) {
+		if (!(e = HWP_VEC_PUSH(r->acc, r->nr_acc, r->acc_cap)) ||
+		    hwp__hashmap_add(&r->acc_map, x->h_acc, r->nr_acc - 1) < 0)
 			return -ENOMEM;
 		i = (uint32_t)(r->nr_acc - 1);
-		x->hi = hi;
-		x->data_offset = d->data_offset;
-		x->code = *code;
-		x->addr = a->addr;
-		x->region = d->region;
-		x->tid = (uint32_t)a->tid;
-		x->cpu = a->cpu;
-		x->nr_tids = x->nr_cpus = 1;
+		e->hi = x->hi;
+		e->data_offset = x->d.data_offset;
+		e->code = x->code;
+		e->addr = a->addr;
+		e->region = x->d.region;
+		e->tid = (uint32_t)a->tid;
+		e->cpu = a->cpu;
+		e->nr_tids = e->nr_cpus = 1;
 	}
-	x->samples++;
-	x->loads += a->load;
-	x->stores += a->store;
-	x->hitm += a->hitm;
-	x->lat_sum += a->latency;
+	e->samples++;
+	e->loads += a->load;
+	e->stores += a->store;
+	e->hitm += a->hitm;
+	e->lat_sum += a->latency;
 	/* most accesses see one thread and one CPU: no set lookup for those */
-	if ((uint32_t)a->tid != x->tid) {
+	if ((uint32_t)a->tid != e->tid) {
 		if ((rc = pairs_add(&r->tids, i, (uint32_t)a->tid)) < 0)
 			return rc;
-		x->nr_tids += (uint32_t)rc;
+		e->nr_tids += (uint32_t)rc;
 	}
-	if (a->cpu != x->cpu) {
+	if (a->cpu != e->cpu) {
 		if ((rc = pairs_add(&r->cpus, i, a->cpu)) < 0)
 			return rc;
-		x->nr_cpus += (uint32_t)rc;
+		e->nr_cpus += (uint32_t)rc;
 	}
 	return 0;
 }
 
-/* Adds the access to the sums of each collected key. */
-static int aggregate(struct hwp_mem_report *r, const struct hwp_mem_access *a, const struct hwp_code_loc *code,
-		     const struct hwp__mem_data_loc *d)
+#define CODE_KEYS \
+	(HWP_MEM_COLLECT_KEY(HWP_MEM_BY_SYMBOL) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_LINE) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_IP))
+#define DATA_KEYS                                                                                                 \
+	(HWP_MEM_COLLECT_KEY(HWP_MEM_BY_ADDR) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_CACHELINE) |                        \
+	 HWP_MEM_COLLECT_KEY(HWP_MEM_BY_OBJECT))
+
+/* Adds a pending sample to the sums of each collected key. */
+static int aggregate(struct hwp_mem_report *r, const struct hwp__mem_pending *x)
 {
-	unsigned bucket = hwp__mem_hist_bucket(a->latency);
+	const struct hwp_mem_access *a = &x->a;
 	unsigned want = r->collect;
 	uint32_t ci = HWP__MEM_NO_CODE;
-	uint64_t hi = data_hi(d, a->pid);
 
-	if (want & (HWP_MEM_COLLECT_KEY(HWP_MEM_BY_SYMBOL) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_LINE) |
-		    HWP_MEM_COLLECT_KEY(HWP_MEM_BY_IP))) {
-		struct hwp__mem_code *c = code_entry(r, code, d, &ci);
+	if (want & CODE_KEYS) {
+		struct hwp__mem_code *c = code_entry(r, x, &ci);
 		if (!c)
 			return -ENOMEM;
-		stats_add(&c->st, a, bucket);
+		stats_add(&c->st, a, x->bucket);
 	}
-	if (want & (HWP_MEM_COLLECT_KEY(HWP_MEM_BY_ADDR) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_CACHELINE) |
-		    HWP_MEM_COLLECT_KEY(HWP_MEM_BY_OBJECT))) {
-		struct hwp__mem_datum *x = data_entry(r, hi, d, ci);
-		if (!x)
+	if (want & DATA_KEYS) {
+		struct hwp__mem_datum *e = data_entry(r, x, ci);
+		if (!e)
 			return -ENOMEM;
-		stats_add(&x->st, a, bucket);
+		stats_add(&e->st, a, x->bucket);
 	}
 	if (want & HWP_MEM_COLLECT_KEY(HWP_MEM_BY_SOURCE)) {
-		struct hwp__mem_src *x = &r->src[a->source];
-		if (!x->st.samples) {
-			x->first = *d;
-			x->code = ci;
+		struct hwp__mem_src *e = &r->src[a->source];
+		if (!e->st.samples) {
+			e->first = x->d;
+			e->code = ci;
 			r->src_order[r->nr_src++] = (uint8_t)a->source;
 		}
-		stats_add(&x->st, a, bucket);
+		stats_add(&e->st, a, x->bucket);
 	}
-	if ((want & HWP_MEM_COLLECT_C2C) && a->has_addr && c2c_add(r, a, hi, d, code) < 0)
+	if ((want & HWP_MEM_COLLECT_C2C) && a->has_addr && c2c_add(r, x) < 0)
 		return -ENOMEM;
-	stats_add(&r->totals, a, bucket);
-	r->hist_src[bucket][a->source]++;
+	return 0;
+}
+
+int hwp__mem_report_flush(struct hwp_mem_report *r)
+{
+	unsigned n = r->nr_pending, want = r->collect;
+	bool code = want & CODE_KEYS, data = want & DATA_KEYS, c2c = want & HWP_MEM_COLLECT_C2C;
+	int64_t i;
+
+	r->nr_pending = 0;
+	/* the slots of the keys, then their candidate entries, then the sums */
+	for (unsigned k = 0; k < n; k++) {
+		const struct hwp__mem_pending *x = &r->pending[k];
+		if (code)
+			hwp__hashmap_prefetch(&r->code_map, x->h_code);
+		if (data)
+			hwp__hashmap_prefetch(&r->data_map, x->h_data);
+		if (c2c && x->a.has_addr)
+			hwp__hashmap_prefetch(&r->acc_map, x->h_acc);
+	}
+	for (unsigned k = 0; k < n; k++) {
+		const struct hwp__mem_pending *x = &r->pending[k];
+		if (code && (i = hwp__hashmap_first(&r->code_map, x->h_code)) >= 0)
+			__builtin_prefetch(&r->codes[i]);
+		if (data && (i = hwp__hashmap_first(&r->data_map, x->h_data)) >= 0)
+			__builtin_prefetch(&r->data[i]);
+		if (c2c && x->a.has_addr && (i = hwp__hashmap_first(&r->acc_map, x->h_acc)) >= 0)
+			__builtin_prefetch(&r->acc[i]);
+	}
+	for (unsigned k = 0; k < n; k++)
+		if (aggregate(r, &r->pending[k]) < 0)
+			return hwp__set_error(ENOMEM, "out of memory");
 	return 0;
 }
 
 int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event *ev, const struct hwp_thread *th)
 {
+	struct hwp__mem_pending *x;
 	struct hwp_mem_access a;
-	struct hwp_code_loc code;
-	struct hwp__mem_data_loc d;
 	int rc;
 
 	if (ev->evsel != r->last_evsel) {
@@ -401,14 +432,24 @@ int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event *ev, co
 			r->skipped++;
 		return rc < 0 ? rc : 0;
 	}
-	rc = hwp_session__resolve(r->s, th, a.ip, 1, &code);
+	x = &r->pending[r->nr_pending];
+	x->a = a;
+	rc = hwp_session__resolve(r->s, th, a.ip, 1, &x->code);
 	if (rc < 0)
 		return rc;
-	rc = resolve_data(r, th, &a, &d);
+	rc = resolve_data(r, th, &a, &x->d);
 	if (rc < 0)
 		return rc;
-	if (aggregate(r, &a, &code, &d) < 0)
-		return hwp__set_error(ENOMEM, "out of memory");
+	x->bucket = hwp__mem_hist_bucket(a.latency);
+	x->hi = data_hi(&x->d, a.pid);
+	x->h_code = code_hash(&x->code);
+	x->h_data = hwp__hash_combine(hwp__hash_combine(hwp__hash64(x->hi), x->d.data_offset), (uintptr_t)x->d.region);
+	x->h_acc = hwp__hash_combine(hwp__hash_combine(hwp__hash64(x->hi), x->d.data_offset), x->h_code);
+	/* the totals are always current */
+	stats_add(&r->totals, &a, x->bucket);
+	r->hist_src[x->bucket][a.source]++;
+	if (++r->nr_pending == HWP__MEM_BATCH && hwp__mem_report_flush(r) < 0)
+		return -ENOMEM;
 	return 1;
 }
 
@@ -424,7 +465,7 @@ int hwp_mem_report__read(struct hwp_mem_report *r)
 		if ((n = hwp_mem_report__add(r, &ev, th)) < 0)
 			return n;
 	}
-	return n;
+	return n < 0 ? n : hwp__mem_report_flush(r);
 }
 
 const struct hwp_mem_stats *hwp_mem_report__totals(const struct hwp_mem_report *r)
@@ -457,7 +498,9 @@ unsigned hwp__mem_report_cache_line(const struct hwp_mem_report *r)
 	return r->line_size;
 }
 
-size_t hwp__mem_report_entries(const struct hwp_mem_report *r)
+size_t hwp__mem_report_entries(struct hwp_mem_report *r)
 {
+	if (hwp__mem_report_flush(r) < 0)
+		return (size_t)-1;
 	return r->nr_codes + r->nr_data + r->nr_src + r->nr_acc + r->tids.nr + r->cpus.nr;
 }

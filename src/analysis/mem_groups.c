@@ -276,6 +276,8 @@ size_t hwp_mem_report__groups(struct hwp_mem_report *r, enum hwp_mem_key key,
 		return (size_t)-1;
 	}
 	b.g = &r->g[key];
+	if (hwp__mem_report_flush(r) < 0)
+		return (size_t)-1;
 	if (b.g->done) {
 		*out = b.g->rows;
 		return b.g->nr;

@@ -91,6 +91,18 @@ struct hwp__mem_pairs {
 	struct hwp_hashmap map;
 };
 
+/* A sample decoded and resolved, waiting to join the tables: they are
+   updated a batch at a time, every key's cache misses hinted first and then
+   waited for together (the tables outgrow the caches). */
+struct hwp__mem_pending {
+	struct hwp_mem_access a;
+	struct hwp_code_loc code;
+	struct hwp__mem_data_loc d;
+	uint64_t hi, h_code, h_data, h_acc;
+	unsigned bucket;
+};
+#define HWP__MEM_BATCH 32
+
 struct hwp_mem_report {
 	struct hwp_session *s;
 	unsigned line_size;
@@ -122,6 +134,8 @@ struct hwp_mem_report {
 	size_t nr_acc, acc_cap;
 	struct hwp_hashmap acc_map;
 	struct hwp__mem_pairs tids, cpus;
+	struct hwp__mem_pending pending[HWP__MEM_BATCH];
+	unsigned nr_pending;
 	/* the groupings, built on demand */
 	struct hwp__mem_grouping {
 		bool done;
@@ -130,12 +144,16 @@ struct hwp_mem_report {
 	} g[HWP_MEM_KEY__COUNT];
 };
 
+/* Adds the samples still pending to the tables: before reading them. 0 or
+   -ENOMEM (message set). */
+int hwp__mem_report_flush(struct hwp_mem_report *r);
+
 /* Symbolizes every distinct instruction once (for the code groupings). */
 void hwp__mem_symbolize_codes(struct hwp_mem_report *r);
 
 /* Entries the report's tables hold (instructions, data locations, sources,
    c2c accesses and their extra threads and CPUs): what its memory grows
    with, for tests. */
-size_t hwp__mem_report_entries(const struct hwp_mem_report *r);
+size_t hwp__mem_report_entries(struct hwp_mem_report *r);
 
 #endif
