@@ -4,9 +4,9 @@
  * perf mem record on Intel: a PEBS load-latency event and a store event,
  * with ADDR, WEIGHT and DATA_SRC) for benchmarks of hwprof mem and c2c.
  *
- *   gen_mem_perfdata OUT.data SAMPLES [--addrs K] [--seed N]
+ *   gen_mem_perfdata OUT.data SAMPLES [--addrs K] [--cpus C] [--seed N]
  *
- * One process of 8 threads on 8 CPUs runs a fake binary (one module, mapped
+ * One process of 8 threads on C CPUs (default 8; thread i on CPU i * C / 8) runs a fake binary (one module, mapped
  * with MMAP2, build-id in the header: 4096 load/store instructions) over K
  * distinct data addresses (default 100000): a quarter in the binary's
  * file-backed data mapping (module + offset), half on [heap], the rest in
@@ -90,14 +90,14 @@ static uint64_t address(uint64_t i)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: gen_mem_perfdata OUT.data SAMPLES [--addrs K] [--seed N]\n");
+	fprintf(stderr, "usage: gen_mem_perfdata OUT.data SAMPLES [--addrs K] [--cpus C] [--seed N]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	const char *out = NULL;
-	uint64_t nsamples = 0, naddrs = 100000, seed = 1, t = 1000000000ULL;
+	uint64_t nsamples = 0, naddrs = 100000, seed = 1, t = 1000000000ULL, ncpus = NTHREADS;
 	int pos = 0;
 	struct hwp_writer *w;
 	struct hwp_attr a;
@@ -108,6 +108,8 @@ int main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--addrs") && i + 1 < argc)
 			naddrs = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--cpus") && i + 1 < argc)
+			ncpus = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
 			seed = strtoull(argv[++i], NULL, 0);
 		else if (argv[i][0] == '-' && argv[i][1])
@@ -120,7 +122,7 @@ int main(int argc, char **argv)
 			usage();
 	}
 	/* the heap holds half the addresses, the stack an eighth in 256 MiB */
-	if (!out || naddrs < 1 || naddrs / 8 + 1 > (255ULL << 20) / STRIDE)
+	if (!out || naddrs < 1 || ncpus < 1 || ncpus > 4096 || naddrs / 8 + 1 > (255ULL << 20) / STRIDE)
 		usage();
 	rs = seed * 0x9e3779b97f4a7c15ULL + 0x1234567;
 	for (int i = 0; i < 20; i++)
@@ -149,7 +151,7 @@ int main(int argc, char **argv)
 	    hwp_writer__set_string(w, HWP_FEAT_ARCH, "x86_64") ||
 	    hwp_writer__set_string(w, HWP_FEAT_CPUDESC, "Synthetic CPU @ 3.00GHz") ||
 	    hwp_writer__set_string(w, HWP_FEAT_CPUID, "GenuineIntel,6,85,4") ||
-	    hwp_writer__set_nrcpus(w, NTHREADS, NTHREADS) ||
+	    hwp_writer__set_nrcpus(w, (uint32_t)ncpus, (uint32_t)ncpus) ||
 	    hwp_writer__add_build_id(w, -1, HWP_MISC_USER, bid, 20, BIN_PATH))
 		goto fail;
 	for (int i = 0; i < NTHREADS; i++) {
@@ -216,7 +218,7 @@ int main(int argc, char **argv)
 		s.addr = address(i);
 		s.id = ids[store];
 		/* a thread runs on its own CPU, now and then on another one */
-		s.cpu = (r >> 54 & 15) ? th : (unsigned)(r >> 58 & 7);
+		s.cpu = (uint32_t)((r >> 54 & 15) ? th * ncpus / NTHREADS : (r >> 58) % ncpus);
 		s.period = 10007;
 		s.weight = lat;
 		s.data_src = src;

@@ -121,19 +121,35 @@ static void extras_free(struct extras *e)
 	free(e->val);
 }
 
-/* The distinct values of accesses IDX[0..N) (their first samples' and the
-   extras E holds). */
-static uint32_t line_distinct(const struct c2c_ctx *cx, const uint32_t *idx, size_t n, const struct extras *e,
-			      bool tids)
+/* The distinct threads of accesses IDX[0..N): their first samples' and the
+   others the report's set holds. */
+static uint32_t line_tids(const struct c2c_ctx *cx, const uint32_t *idx, size_t n)
 {
+	const struct extras *e = &cx->tids;
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		cx->scratch[k++] = tids ? cx->acc[idx[i]].tid : cx->acc[idx[i]].cpu;
+		cx->scratch[k++] = cx->acc[idx[i]].tid;
 		for (size_t j = e->first[idx[i]]; j < e->first[idx[i] + 1]; j++)
 			cx->scratch[k++] = e->val[j];
 	}
 	return distinct(cx->scratch, k);
+}
+
+/* The distinct CPUs of accesses IDX[0..N): their bits, and those above 63
+   the report's set holds. */
+static uint32_t line_cpus(const struct c2c_ctx *cx, const uint32_t *idx, size_t n)
+{
+	const struct extras *e = &cx->cpus;
+	uint64_t mask = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		mask |= cx->acc[idx[i]].cpu_mask;
+		for (size_t j = e->first[idx[i]]; j < e->first[idx[i] + 1]; j++)
+			cx->scratch[k++] = e->val[j];
+	}
+	return (uint32_t)__builtin_popcountll(mask) + distinct(cx->scratch, k);
 }
 
 /* One line: accesses IDX[0..N) (sorted by offset, then code). Keeps it when
@@ -162,8 +178,8 @@ static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2
 		l.hitm += a->hitm;
 		l.lat_sum += a->lat_sum;
 	}
-	l.nr_tids = line_distinct(cx, idx, n, &cx->tids, true);
-	l.nr_cpus = line_distinct(cx, idx, n, &cx->cpus, false);
+	l.nr_tids = line_tids(cx, idx, n);
+	l.nr_cpus = line_cpus(cx, idx, n);
 	c->seen++;
 	if (!l.hitm && !(l.stores && (l.nr_tids > 1 || l.nr_cpus > 1)))
 		return 0;

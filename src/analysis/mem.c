@@ -315,21 +315,25 @@ static int c2c_add(struct hwp_mem_report *r, const struct hwp__mem_pending *x)
 		e->addr = a->addr;
 		e->region = x->d.region;
 		e->tid = (uint32_t)a->tid;
-		e->cpu = a->cpu;
-		e->nr_tids = e->nr_cpus = 1;
+		e->nr_tids = 1;
 	}
 	e->samples++;
 	e->loads += a->load;
 	e->stores += a->store;
 	e->hitm += a->hitm;
 	e->lat_sum += a->latency;
-	/* most accesses see one thread and one CPU: no set lookup for those */
+	/* most accesses see one thread: no set lookup for those; CPUs are
+	   bits, but for the many-socket machines' high numbers */
 	if ((uint32_t)a->tid != e->tid) {
 		if ((rc = pairs_add(&r->tids, i, (uint32_t)a->tid)) < 0)
 			return rc;
 		e->nr_tids += (uint32_t)rc;
 	}
-	if (a->cpu != e->cpu) {
+	if (a->cpu < 64) {
+		uint64_t bit = 1ULL << a->cpu;
+		e->nr_cpus += !(e->cpu_mask & bit);
+		e->cpu_mask |= bit;
+	} else {
 		if ((rc = pairs_add(&r->cpus, i, a->cpu)) < 0)
 			return rc;
 		e->nr_cpus += (uint32_t)rc;

@@ -79,12 +79,13 @@ struct hwp__mem_c2c_acc {
 	uint64_t addr;                    /* its first sample's virtual address */
 	const char *region;               /* its first sample's map name */
 	uint64_t samples, loads, stores, hitm, lat_sum;
-	uint32_t tid, cpu;                /* its first sample's; the others in the report's sets */
+	uint64_t cpu_mask;                /* the CPUs below 64 it saw; others in the report's set */
+	uint32_t tid;                     /* its first sample's thread; others in the report's set */
 	uint32_t nr_tids, nr_cpus;        /* distinct so far */
 };
 
-/* A set of (c2c access, value) pairs: the threads or CPUs an access saw
-   besides its first sample's. */
+/* A set of (c2c access, value) pairs: the threads an access saw besides its
+   first sample's, or the CPUs above 63 it saw. */
 struct hwp__mem_pairs {
 	uint64_t *v;                      /* access << 32 | value */
 	size_t nr, cap;

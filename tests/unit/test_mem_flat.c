@@ -38,7 +38,7 @@ static uint64_t rnd(void)
 }
 
 /*
- * N samples of one process (3 threads on 4 CPUs) over NADDR data addresses
+ * N samples of one process (3 threads on 8 CPUs) over NADDR data addresses
  * (half in the binary's data mapping, half on [heap], some sharing a cache
  * line) and NIP instructions, loads and stores, with data sources from L1 to
  * HITM and varied latencies; each written TWICE times in a row when asked.
@@ -87,7 +87,7 @@ static int write_recording(const char *path, unsigned n, int twice)
 		s.id = ids[0];
 		s.pid = PID;
 		s.tid = PID + (k % 2 ? (uint32_t)(r >> 16) % 3 : 0);
-		s.cpu = (uint32_t)(r >> 20) % 4;
+		s.cpu = (uint32_t)(r >> 20) % 4 + (k == 3 ? 126 : 0); /* CPUs past 63 too */
 		s.time = 1000 + 10 * (uint64_t)i;
 		s.ip = TEXT + 0x100 + 4 * ((k + (r >> 24) % 2) % NIP);
 		s.addr = (k % 2 ? DATA + 0x40 : HEAP + 0x1000) + 24 * k;
