@@ -256,6 +256,40 @@ static int cmp_groups(const void *pa, const void *pb)
 	return (int)a->source - (int)b->source;
 }
 
+/* True when every grouping of KEYS (HWP_MEM_COLLECT_KEY bits) the report
+   collects is built. */
+static bool built(const struct hwp_mem_report *r, unsigned keys)
+{
+	for (int k = 0; k < HWP_MEM_KEY__COUNT; k++)
+		if ((r->collect & keys & HWP_MEM_COLLECT_KEY(k)) && !r->g[k].done)
+			return false;
+	return true;
+}
+
+/* Frees the tables no grouping still to be built reads: with a key per
+   sample (every address new), they are as large as the rows. */
+static void release_tables(struct hwp_mem_report *r)
+{
+	unsigned data_keys = HWP_MEM_COLLECT_KEY(HWP_MEM_BY_ADDR) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_CACHELINE) |
+			     HWP_MEM_COLLECT_KEY(HWP_MEM_BY_OBJECT);
+
+	if (r->data && built(r, data_keys)) {
+		free(r->data);
+		r->data = NULL;
+		r->nr_data = r->data_cap = 0;
+		hwp__hashmap_free(&r->data_map);
+		memset(&r->data_map, 0, sizeof(r->data_map));
+	}
+	/* the data and source rows show their first sample's instruction */
+	if (r->codes && built(r, ~0u)) {
+		free(r->codes);
+		r->codes = NULL;
+		r->nr_codes = r->codes_cap = 0;
+		hwp__hashmap_free(&r->code_map);
+		memset(&r->code_map, 0, sizeof(r->code_map));
+	}
+}
+
 static const char *const key_names[HWP_MEM_KEY__COUNT] = {
 	"symbol", "line", "ip", "addr", "cacheline", "object", "source",
 };
@@ -297,6 +331,7 @@ size_t hwp_mem_report__groups(struct hwp_mem_report *r, enum hwp_mem_key key,
 	}
 	hwp__sort(b.g->rows, b.g->nr, sizeof(*b.g->rows), cmp_groups);
 	b.g->done = true;
+	release_tables(r);
 	*out = b.g->rows;
 	return b.g->nr;
 }

@@ -154,7 +154,8 @@ void hwp__mem_symbolize_codes(struct hwp_mem_report *r);
 
 /* Entries the report's tables hold (instructions, data locations, sources,
    c2c accesses and their extra threads and CPUs): what its memory grows
-   with, for tests. */
+   with, for tests. A table is freed once every grouping read from it is
+   built. */
 size_t hwp__mem_report_entries(struct hwp_mem_report *r);
 
 #endif
