@@ -28,7 +28,7 @@ run() {
 	cpu=$(echo "$u + $s" | bc -l)
 }
 
-printf '%-18s %22s %22s %10s\n' "" "1 M samples (80 MB)" "10 M samples (800 MB)" "RSS 10M/1M"
+printf '%-18s %-22s %-22s %s\n' "" " 1 M samples (80 MB)" " 10 M samples (800 MB)" "RSS 10M/1M"
 printf '%-18s %7s %6s %7s %7s %6s %7s\n' command "CPU s" GB/s "RSS MB" "CPU s" GB/s "RSS MB"
 for args in "mem -s symbol" "mem -s line" "mem -s addr" "mem -s cacheline" "mem -s object" "mem -s hist" "c2c"; do
 	line=$(printf '%-18s' "$args")
@@ -36,7 +36,7 @@ for args in "mem -s symbol" "mem -s line" "mem -s addr" "mem -s cacheline" "mem 
 	for n in 1 10; do
 		f=$dir/mem-${n}m.perf.data
 		run "$f" $args
-		bytes=$(stat -c %s "$f")
+		bytes=$(stat -L -c %s "$f")
 		line+=$(printf ' %7.2f %6.2f %7.0f' "$cpu" "$(echo "$bytes / 1073741824 / ($cpu + 0.0001)" | bc -l)" \
 			"$(echo "$rss / 1024" | bc -l)")
 		[ $n = 1 ] && r1=$rss
