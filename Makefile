@@ -207,10 +207,10 @@ build-fuzz/%: build-fuzz/obj/tests/fuzz/%.o $(FUZZ_LIB_OBJS)
 fuzz: $(FUZZ_BINS)
 	@tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_BINS)
 
+# One table: every report, hwprof against the established tool (BENCH_MB=100
+# for a quick run; default 1.1 GB).
 bench: all
 	@bench/run.sh $(BUILD)
-	@bench/emulate.sh $(BUILD)
-	@bench/pgo_e2e.sh $(BUILD)
 
 # Emulated capture only: native vs qemu-x86_64 vs record --emulate on real programs.
 bench-emulate: all

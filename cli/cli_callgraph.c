@@ -28,6 +28,11 @@ int cg_input__load(struct cg_input *in, const char *cmd, const char *const *path
 	if (!st.with_callchain)
 		cli_warn("%s: no sample has a call stack (record with 'perf record -g' or '--call-graph lbr'): "
 			 "%s shows the sampled functions only", path, cmd);
+	if (st.user_stacks)
+		cli_warn("%s: %" PRIu64 " of %" PRIu64 " samples carry a user stack to unwind (--call-graph dwarf), "
+			 "which hwprof does not unwind yet: their stacks are the kernel part and the sampled function "
+			 "only (perf report unwinds them; record with --call-graph fp or lbr for stacks hwprof reads)",
+			 path, st.user_stacks, st.samples);
 	if (st.discarded)
 		cli_warn("%s: %" PRIu64 " callchains with an unknown context marker were dropped, as perf drops them",
 			 path, st.discarded);

@@ -56,7 +56,8 @@ int cmd_c2c(int argc, char **argv)
 	struct hwp_session *s = hwp_session__open_inputs(inputs, ninputs, &so);
 	if (!s)
 		return cli_error("%s", hwp_errmsg());
-	struct hwp_mem_report_opts mo = { .sz = sizeof(mo), .cache_line = o.cache_line };
+	struct hwp_mem_report_opts mo = { .sz = sizeof(mo), .cache_line = o.cache_line,
+					  .collect = HWP_MEM_COLLECT_C2C };
 	struct hwp_mem_report *r = hwp_mem_report__new(s, &mo);
 	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o.r.fmt, .limit = o.limit };
 	struct hwp_c2c *c = NULL;

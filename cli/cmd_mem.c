@@ -95,8 +95,11 @@ int cmd_mem(int argc, char **argv)
 	struct hwp_session *s = hwp_session__open_inputs(inputs, ninputs, &so);
 	if (!s)
 		return cli_error("%s", hwp_errmsg());
+	/* only the table asked for is collected */
+	int key = o.sort != SORT_HIST ? o.sort : o.symbol ? HWP_MEM_BY_SYMBOL : o.srcline ? HWP_MEM_BY_LINE : -1;
 	struct hwp_mem_report_opts mo = { .sz = sizeof(mo), .cache_line = o.cache_line,
-					  .loads_only = o.loads, .stores_only = o.stores };
+					  .loads_only = o.loads, .stores_only = o.stores,
+					  .collect = key < 0 ? HWP_MEM_COLLECT_TOTALS : HWP_MEM_COLLECT_KEY(key) };
 	struct hwp_mem_report *r = hwp_mem_report__new(s, &mo);
 	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o.r.fmt, .limit = o.limit };
 	struct hwp_table *t = NULL;

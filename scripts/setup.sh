@@ -9,7 +9,8 @@
 #          hwprof with or run it on (perf, compilers, BOLT, AutoFDO, valgrind,
 #          Chromium to render the HTML report, ClickHouse for push/fleet, ...)
 #   long   make test-long (the PGO rebuilds); fuzz: make fuzz (clang)
-#   bench  make bench: test's, and bc, time
+#   bench  make bench: test's, and bc, time, and npm (fetches the SQLite source
+#          that better-sqlite3 ships, compiled with -g for the PGO rows)
 #   all    every one of them
 #   --list print the packages instead of installing them
 set -e
@@ -31,7 +32,7 @@ TEST_PKGS="g++ clang clang-19 llvm-19 bolt-19 autofdo linux-perf valgrind dwz zs
 	golang-github-google-pprof-dev"
 LONG_PKGS="clang-19 llvm-19 bolt-19 lua5.4 liblua5.4-dev"
 FUZZ_PKGS="clang"
-BENCH_PKGS="bc time"
+BENCH_PKGS="bc time npm"
 
 PKGS=
 for purpose in "$@"; do

@@ -41,7 +41,9 @@ struct hwp_c2c_line {
 
 struct hwp_c2c;
 
-/* Builds the table from R's records (R must outlive it). NULL + errno. */
+/* Builds the table from the per-address, per-instruction sums R kept while
+   reading (R must outlive it, and collect its c2c tables: collect 0 or
+   HWP_MEM_COLLECT_C2C). NULL + errno, hwp_errmsg(). */
 HWP_API struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r);
 HWP_API void hwp_c2c__delete(struct hwp_c2c *c);
 /* The contended lines, ranked; and every line's accesses (offset, then most

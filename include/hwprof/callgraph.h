@@ -92,6 +92,10 @@ struct hwp_call_graph_stats {
 	uint64_t stitched;         /* of them continued from earlier samples (stitch_lbr) */
 	uint64_t discarded;        /* chains dropped on an unknown context marker */
 	size_t frames, frame_nodes; /* distinct frames; nodes of the frame trie */
+	/* Samples that carry a copy of the user stack and registers to unwind
+	   (perf record --call-graph dwarf): hwprof does not unwind them yet, so
+	   their chains hold the kernel part and the sampled function only. */
+	uint64_t user_stacks;
 };
 HWP_API int hwp_call_graph__stats(const struct hwp_call_graph *cg, struct hwp_call_graph_stats *st);
 

@@ -5,7 +5,10 @@
  * into one access (code address, data address, latency, data source), and
  * the accesses of a recording totalled overall and per code symbol, source
  * line, data address, cache line and data object, with a log2 latency
- * histogram and a breakdown by data source.
+ * histogram and a breakdown by data source. The report sums as it reads
+ * (per distinct instruction, data address and data source, and c2c's
+ * per-address, per-instruction counts): its memory grows with the distinct
+ * keys, not with the samples.
  *
  *     struct hwp_mem_report *r = hwp_mem_report__new(session, NULL);
  *     hwp_mem_report__read(r);                 // every sample of the session
@@ -85,7 +88,16 @@ struct hwp_mem_report_opts {
 	size_t sz;               /* sizeof(struct hwp_mem_report_opts) */
 	unsigned cache_line;     /* bytes, a power of two; 0: 64 */
 	bool loads_only, stores_only;
+	unsigned collect;        /* what to collect besides the totals and histograms:
+				    0 everything, else HWP_MEM_COLLECT_* bits */
 };
+
+/* hwp_mem_report_opts.collect: the groupings (and c2c's tables) a report
+   keeps sums for while reading; asking for one not collected is an error.
+   Collecting less reads faster and holds less. */
+#define HWP_MEM_COLLECT_KEY(key) (1u << (key)) /* hwp_mem_report__groups(r, KEY) */
+#define HWP_MEM_COLLECT_C2C (1u << 16)         /* hwp_c2c__new(r) */
+#define HWP_MEM_COLLECT_TOTALS (1u << 17)      /* nothing but the totals and histograms */
 
 struct hwp_mem_report;
 
@@ -108,21 +120,11 @@ HWP_API bool hwp_mem_report__modelled(const struct hwp_mem_report *r);
 
 /* The groups for KEY, most samples first (ties: larger latency sum, then
    key). Symbolizes on first call per key. Returns the number of groups;
-   *OUT stays valid until the report is deleted. (size_t)-1 on error. */
+   *OUT stays valid until the report is deleted. (size_t)-1 on error (KEY
+   not collected: see hwp_mem_report_opts.collect). */
 HWP_API size_t hwp_mem_report__groups(struct hwp_mem_report *r, enum hwp_mem_key key,
 				      const struct hwp_mem_group **out);
 
-/* Every access as read, with its resolved code and data locations, for
-   analyses built on the report (c2c). */
-struct hwp_mem_record {
-	struct hwp_mem_access a;
-	struct hwp_code_loc code;
-	int32_t data_module;      /* -1: no file-backed map (DATA_OFFSET = address) */
-	uint64_t data_offset;
-	const char *region;       /* map name, or NULL */
-};
-HWP_API size_t hwp_mem_report__records(const struct hwp_mem_report *r,
-				       const struct hwp_mem_record **out);
 HWP_API struct hwp_session *hwp_mem_report__session(const struct hwp_mem_report *r);
 
 HWP_END_DECLS

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Contended cache lines from the records of a memory report (c2c.h). */
+/* Contended cache lines from the per-address, per-instruction sums a memory
+   report kept while reading (c2c.h, mem_internal.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,28 +18,30 @@ struct hwp_c2c {
 	uint64_t seen;
 };
 
-/* The records and the line mask, for sorting (qsort_r) and grouping. */
-struct c2c_ctx {
-	const struct hwp_mem_record *recs;
-	uint64_t mask;
+/* One of the report's sets of (access, value) pairs by access: the values of
+   access I are val[first[I] .. first[I + 1]). */
+struct extras {
+	size_t *first;
+	uint32_t *val;
 };
 
-static uint64_t line_key_hi(const struct hwp_mem_record *r)
-{
-	/* anonymous memory is per process */
-	return r->data_module >= 0 ? (uint64_t)(uint32_t)r->data_module
-				   : (uint64_t)(uint32_t)r->a.pid << 32 | 0xffffffffu;
-}
+/* What building needs: the report's accesses, the line mask, the extra
+   threads and CPUs of each access, and room to count distinct values. */
+struct c2c_ctx {
+	const struct hwp__mem_c2c_acc *acc;
+	uint64_t mask;
+	struct extras tids, cpus;
+	uint32_t *scratch;
+};
 
-static int cmp_rec(const void *pa, const void *pb, void *arg)
+static int cmp_acc_key(const void *pa, const void *pb, void *arg)
 {
 	const struct c2c_ctx *x = arg;
-	const struct hwp_mem_record *a = &x->recs[*(const uint32_t *)pa], *b = &x->recs[*(const uint32_t *)pb];
-	uint64_t mask = x->mask;
-	uint64_t ka = line_key_hi(a), kb = line_key_hi(b);
+	const struct hwp__mem_c2c_acc *a = &x->acc[*(const uint32_t *)pa], *b = &x->acc[*(const uint32_t *)pb];
+	uint64_t mask = x->mask, ka, kb;
 
-	if (ka != kb)
-		return ka < kb ? -1 : 1;
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
 	ka = a->data_offset & mask;
 	kb = b->data_offset & mask;
 	if (ka != kb)
@@ -65,8 +68,7 @@ static uint32_t distinct(uint32_t *v, size_t n)
 {
 	uint32_t k = 0;
 
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_u32);
+	hwp__sort(v, n, sizeof(*v), cmp_u32);
 	for (size_t i = 0; i < n; i++)
 		if (i == 0 || v[i] != v[i - 1])
 			k++;
@@ -99,78 +101,114 @@ static int cmp_acc(const void *pa, const void *pb)
 	return a->code.offset < b->code.offset ? -1 : a->code.offset > b->code.offset;
 }
 
-static void acc_add(struct hwp_c2c_access *x, const struct hwp_mem_access *a)
+/* Groups a set's pairs by access (a counting sort). */
+static int extras_build(struct extras *e, const struct hwp__mem_pairs *p, size_t nr_acc)
 {
-	x->samples++;
-	x->loads += a->load;
-	x->stores += a->store;
-	x->hitm += a->hitm;
-	x->lat_sum += a->latency;
+	if (!(e->first = calloc(nr_acc + 2, sizeof(*e->first))) || !(e->val = malloc((p->nr + 1) * sizeof(*e->val))))
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nr; i++)
+		e->first[(p->v[i] >> 32) + 2]++;
+	for (size_t i = 2; i < nr_acc + 2; i++)
+		e->first[i] += e->first[i - 1];
+	for (size_t i = 0; i < p->nr; i++)
+		e->val[e->first[(p->v[i] >> 32) + 1]++] = (uint32_t)p->v[i];
+	return 0;
 }
 
-/* One line: records IDX[0..N) (sorted by offset, then code). Keeps it when
-   contended. */
-static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2c_ctx *cx,
-		    const uint32_t *idx, size_t n, uint32_t *tids, uint32_t *cpus)
+static void extras_free(struct extras *e)
 {
-	const struct hwp_mem_record *recs = cx->recs;
+	free(e->first);
+	free(e->val);
+}
+
+/* The distinct threads of accesses IDX[0..N): their first samples' and the
+   others the report's set holds. */
+static uint32_t line_tids(const struct c2c_ctx *cx, const uint32_t *idx, size_t n)
+{
+	const struct extras *e = &cx->tids;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		cx->scratch[k++] = cx->acc[idx[i]].tid;
+		for (size_t j = e->first[idx[i]]; j < e->first[idx[i] + 1]; j++)
+			cx->scratch[k++] = e->val[j];
+	}
+	return distinct(cx->scratch, k);
+}
+
+/* The distinct CPUs of accesses IDX[0..N): their bits, and those above 63
+   the report's set holds. */
+static uint32_t line_cpus(const struct c2c_ctx *cx, const uint32_t *idx, size_t n)
+{
+	const struct extras *e = &cx->cpus;
+	uint64_t mask = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		mask |= cx->acc[idx[i]].cpu_mask;
+		for (size_t j = e->first[idx[i]]; j < e->first[idx[i] + 1]; j++)
+			cx->scratch[k++] = e->val[j];
+	}
+	return (uint32_t)__builtin_popcountll(mask) + distinct(cx->scratch, k);
+}
+
+/* One line: accesses IDX[0..N) (sorted by offset, then code). Keeps it when
+   contended. */
+static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2c_ctx *cx, const uint32_t *idx,
+		    size_t n)
+{
 	uint64_t mask = cx->mask;
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp_mem_report__session(r));
-	const struct hwp_mem_record *first = &recs[idx[0]];
+	/* the line shows the sample that comes first in that order */
+	const struct hwp__mem_c2c_acc *first = &cx->acc[idx[0]];
 	struct hwp_c2c_line l;
 	size_t acc0 = c->nr_acc;
 
 	memset(&l, 0, sizeof(l));
-	l.addr = first->a.addr & mask;
-	l.data_module = first->data_module;
+	l.addr = first->addr & mask;
+	l.data_module = first->hi <= INT32_MAX ? (int32_t)first->hi : -1;
 	l.data_offset = first->data_offset & mask;
 	l.region = first->region;
-	l.pid = first->data_module >= 0 ? -1 : first->a.pid;
+	l.pid = l.data_module >= 0 ? -1 : (int32_t)(uint32_t)(first->hi >> 32);
 	for (size_t i = 0; i < n; i++) {
-		const struct hwp_mem_record *rec = &recs[idx[i]];
-		l.samples++;
-		l.loads += rec->a.load;
-		l.stores += rec->a.store;
-		l.hitm += rec->a.hitm;
-		l.lat_sum += rec->a.latency;
-		tids[i] = (uint32_t)rec->a.tid;
-		cpus[i] = rec->a.cpu;
+		const struct hwp__mem_c2c_acc *a = &cx->acc[idx[i]];
+		l.samples += a->samples;
+		l.loads += a->loads;
+		l.stores += a->stores;
+		l.hitm += a->hitm;
+		l.lat_sum += a->lat_sum;
 	}
-	l.nr_tids = distinct(tids, n);
-	l.nr_cpus = distinct(cpus, n);
+	l.nr_tids = line_tids(cx, idx, n);
+	l.nr_cpus = line_cpus(cx, idx, n);
 	c->seen++;
 	if (!l.hitm && !(l.stores && (l.nr_tids > 1 || l.nr_cpus > 1)))
 		return 0;
 	/* its (offset, instruction) pairs */
-	for (size_t i = 0; i < n;) {
-		const struct hwp_mem_record *rec = &recs[idx[i]];
+	for (size_t i = 0; i < n; i++) {
+		const struct hwp__mem_c2c_acc *a = &cx->acc[idx[i]];
 		struct hwp_c2c_access *x = HWP_VEC_PUSH(c->acc, c->nr_acc, c->cap_acc);
 		struct hwp_symbol_info si;
-		size_t j = i, k = 0;
 
 		if (!x)
 			return -ENOMEM;
-		memset(x, 0, sizeof(*x));
-		x->offset = (uint32_t)(rec->data_offset & ~mask);
-		x->code = rec->code;
-		for (; j < n && cmp_rec(&idx[i], &idx[j], (void *)cx) == 0; j++, k++) {
-			acc_add(x, &recs[idx[j]].a);
-			tids[k] = (uint32_t)recs[idx[j]].a.tid;
-			cpus[k] = recs[idx[j]].a.cpu;
-		}
-		x->nr_tids = distinct(tids, k);
-		x->nr_cpus = distinct(cpus, k);
-		if (sym && rec->code.module >= 0 &&
-		    hwp_symbolizer__lookup(sym, rec->code.module, rec->code.offset, &si) == 0) {
+		x->offset = (uint32_t)(a->data_offset & ~mask);
+		x->code = a->code;
+		x->samples = a->samples;
+		x->loads = a->loads;
+		x->stores = a->stores;
+		x->hitm = a->hitm;
+		x->lat_sum = a->lat_sum;
+		x->nr_tids = a->nr_tids;
+		x->nr_cpus = a->nr_cpus;
+		if (sym && a->code.module >= 0 &&
+		    hwp_symbolizer__lookup(sym, a->code.module, a->code.offset, &si) == 0) {
 			x->symbol = si.symbol;
 			x->sym_offset = si.sym_offset;
 			x->file = si.file;
 			x->line = si.line;
 		}
-		i = j;
 	}
-	if (c->nr_acc - acc0 > 1)
-		qsort(c->acc + acc0, c->nr_acc - acc0, sizeof(*c->acc), cmp_acc);
+	hwp__sort(c->acc + acc0, c->nr_acc - acc0, sizeof(*c->acc), cmp_acc);
 	for (size_t i = acc0; i < c->nr_acc; i++)
 		if (i == acc0 || c->acc[i].offset != c->acc[i - 1].offset)
 			l.nr_offsets++;
@@ -185,45 +223,51 @@ static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2
 
 struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 {
-	const struct hwp_mem_record *recs;
-	size_t n = hwp_mem_report__records(r, &recs), m = 0;
-	struct hwp_c2c *c = calloc(1, sizeof(*c));
-	uint32_t *idx = NULL, *tids = NULL, *cpus = NULL;
+	size_t n;
+	struct c2c_ctx cx = { r->acc, ~(uint64_t)(hwp__mem_report_cache_line(r) - 1), { 0 }, { 0 }, NULL };
+	struct hwp_c2c *c;
+	uint32_t *idx = NULL;
 	int err = 0;
 
-	if (!c)
-		goto oom;
-	idx = malloc((n + 1) * sizeof(*idx));
-	tids = malloc((n + 1) * sizeof(*tids));
-	cpus = malloc((n + 1) * sizeof(*cpus));
-	if (!idx || !tids || !cpus)
+	if (!(r->collect & HWP_MEM_COLLECT_C2C)) {
+		hwp__set_error(EINVAL, "c2c: the memory report was made without collecting its cache-line tables");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (hwp__mem_report_flush(r) < 0)
+		return NULL;
+	n = r->nr_acc;
+	if (!(c = calloc(1, sizeof(*c))) || !(idx = malloc((n + 1) * sizeof(*idx))) ||
+	    !(cx.scratch = malloc((n + (r->tids.nr > r->cpus.nr ? r->tids.nr : r->cpus.nr) + 1) *
+				  sizeof(*cx.scratch))) ||
+	    extras_build(&cx.tids, &r->tids, n) < 0 || extras_build(&cx.cpus, &r->cpus, n) < 0)
 		goto oom;
 	for (size_t i = 0; i < n; i++)
-		if (recs[i].a.has_addr)
-			idx[m++] = (uint32_t)i;
-	struct c2c_ctx cx = { recs, ~(uint64_t)(hwp__mem_report_cache_line(r) - 1) };
-	if (m > 1)
-		qsort_r(idx, m, sizeof(*idx), cmp_rec, &cx);
-	for (size_t i = 0; i < m && !err;) {
+		idx[i] = (uint32_t)i;
+	if (n > 1)
+		qsort_r(idx, n, sizeof(*idx), cmp_acc_key, &cx);
+	for (size_t i = 0; i < n && !err;) {
+		const struct hwp__mem_c2c_acc *a = &cx.acc[idx[i]];
 		size_t j = i + 1;
-		while (j < m && line_key_hi(&recs[idx[j]]) == line_key_hi(&recs[idx[i]]) &&
-		       (recs[idx[j]].data_offset & cx.mask) == (recs[idx[i]].data_offset & cx.mask))
+		while (j < n && cx.acc[idx[j]].hi == a->hi &&
+		       (cx.acc[idx[j]].data_offset & cx.mask) == (a->data_offset & cx.mask))
 			j++;
-		err = add_line(c, r, &cx, idx + i, j - i, tids, cpus);
+		err = add_line(c, r, &cx, idx + i, j - i);
 		i = j;
 	}
 	if (err)
 		goto oom;
-	if (c->nr_lines > 1)
-		qsort(c->lines, c->nr_lines, sizeof(*c->lines), cmp_line);
+	hwp__sort(c->lines, c->nr_lines, sizeof(*c->lines), cmp_line);
 	free(idx);
-	free(tids);
-	free(cpus);
+	free(cx.scratch);
+	extras_free(&cx.tids);
+	extras_free(&cx.cpus);
 	return c;
 oom:
 	free(idx);
-	free(tids);
-	free(cpus);
+	free(cx.scratch);
+	extras_free(&cx.tids);
+	extras_free(&cx.cpus);
 	hwp_c2c__delete(c);
 	hwp__set_error(ENOMEM, "out of memory");
 	errno = ENOMEM;

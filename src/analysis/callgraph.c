@@ -305,7 +305,8 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 	size_t inner = c->n > 1;
 	size_t i = c->n;
 
-	if (hwp__chain_cache_get(&cg->chains, &w, c->ips + inner, c->flags + inner, c->n - inner, &h, &node))
+	/* (a chain of the IP alone has no callers to remember) */
+	if (inner && hwp__chain_cache_get(&cg->chains, &w, c->ips + 1, c->flags + 1, c->n - 1, &h, &node))
 		i = inner;
 	while (i-- > 0) {
 		if (c->flags[i] & HWP__CHAIN_FRAME)
@@ -314,7 +315,7 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 			return err;
 		if ((err = child(cg, node, fid, &node)))
 			return err;
-		if (i == inner && inner)
+		if (inner && i == 1)
 			hwp__chain_cache_put(&cg->chains, h, &w, c->ips + 1, c->flags + 1, c->n - 1, node);
 	}
 	/* the leaf is keyed by the IP's function: addresses in one function
@@ -327,6 +328,7 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 	cg->nodes[node].samples++;
 	cg->nodes[node].period += period;
 	cg->st.samples++;
+	cg->st.user_stacks += (s->sample_type & HWP_SAMPLE_STACK_USER) != 0;
 	cg->st.period += period;
 	cg->dirty = true;
 	return 0;

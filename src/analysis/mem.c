@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Memory accesses of precise samples: decoded once into records (with the
- * code location and the data location resolved while the address spaces are
- * those of the sample's time), totalled as they come, grouped on demand.
- * Grouping by code symbolizes each distinct instruction once.
+ * Memory accesses of precise samples: each one decoded (with the code
+ * location and the data location resolved while the address spaces are
+ * those of the sample's time) and added, as it is read, to the totals and to
+ * the sums of its keys (mem_internal.h); no sample is kept. Groupings are
+ * built from those sums on demand (mem_groups.c), c2c's table too (c2c.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,53 +21,6 @@
 #include "util/vec.h"
 
 #define KERNEL_START 0xffff800000000000ULL
-
-struct group_key {
-	uint64_t a, b;
-	const char *s; /* compared by content; NULL allowed */
-};
-
-struct grouping {
-	bool done;
-	struct hwp_mem_group *rows;
-	struct group_key *keys;
-	size_t nr, cap, nr_keys, keys_cap;
-	struct hwp_hashmap map;
-};
-
-/* One distinct instruction, symbolized once. */
-struct code_info {
-	struct hwp_code_loc loc;
-	bool looked_up;
-	const char *symbol, *file;
-	unsigned line;
-	uint64_t sym_start, sym_offset;
-};
-
-struct hwp_mem_report {
-	struct hwp_session *s;
-	unsigned line_size;
-	bool loads_only, stores_only, modelled;
-	struct hwp_mem_stats totals;
-	uint64_t hist_src[HWP_MEM_HIST_BUCKETS][HWP_MEM_SRC__COUNT];
-	uint64_t skipped;
-	struct hwp_mem_record *recs;
-	size_t nr, cap;
-	struct hwp_arena strings;
-	/* interned region names */
-	const char **regions;
-	size_t nr_regions, regions_cap;
-	struct hwp_hashmap region_map;
-	/* evsel -> is ibs_op, cached by evsel pointer */
-	const struct hwp_evsel *last_evsel;
-	bool last_ibs;
-	struct grouping g[HWP_MEM_KEY__COUNT];
-	/* distinct instructions */
-	struct code_info *codes;
-	size_t nr_codes, codes_cap;
-	struct hwp_hashmap code_map;
-	uint32_t *rec_code; /* per record: index into codes */
-};
 
 unsigned hwp__mem_hist_bucket(uint32_t latency)
 {
@@ -170,6 +124,8 @@ struct hwp_mem_report *hwp_mem_report__new(struct hwp_session *s, const struct h
 	r->line_size = line;
 	r->loads_only = o.loads_only;
 	r->stores_only = o.stores_only;
+	r->collect = o.collect ? o.collect
+			       : HWP_MEM_COLLECT_C2C | (HWP_MEM_COLLECT_KEY(HWP_MEM_KEY__COUNT) - 1);
 	return r;
 }
 
@@ -177,17 +133,20 @@ void hwp_mem_report__delete(struct hwp_mem_report *r)
 {
 	if (!r)
 		return;
-	for (int k = 0; k < HWP_MEM_KEY__COUNT; k++) {
+	for (int k = 0; k < HWP_MEM_KEY__COUNT; k++)
 		free(r->g[k].rows);
-		free(r->g[k].keys);
-		hwp__hashmap_free(&r->g[k].map);
-	}
-	free(r->recs);
 	free(r->regions);
 	hwp__hashmap_free(&r->region_map);
 	free(r->codes);
 	hwp__hashmap_free(&r->code_map);
-	free(r->rec_code);
+	free(r->data);
+	hwp__hashmap_free(&r->data_map);
+	free(r->acc);
+	hwp__hashmap_free(&r->acc_map);
+	free(r->tids.v);
+	hwp__hashmap_free(&r->tids.map);
+	free(r->cpus.v);
+	hwp__hashmap_free(&r->cpus.map);
 	hwp__arena_free(&r->strings);
 	free(r);
 }
@@ -212,7 +171,7 @@ static const char *intern(struct hwp_mem_report *r, const char *name)
 	return copy;
 }
 
-static void stats_add(struct hwp_mem_stats *st, const struct hwp_mem_access *a)
+static void stats_add(struct hwp_mem_stats *st, const struct hwp_mem_access *a, unsigned bucket)
 {
 	st->samples++;
 	st->loads += a->load;
@@ -223,41 +182,239 @@ static void stats_add(struct hwp_mem_stats *st, const struct hwp_mem_access *a)
 		st->lat_max = a->latency;
 	st->by_source[a->source]++;
 	st->lat_by_source[a->source] += a->latency;
-	st->hist[hwp__mem_hist_bucket(a->latency)]++;
+	st->hist[bucket]++;
 }
 
 /* The data address: module + offset in a file-backed map, else the address
    itself with the region's name (heap, stack, anon). */
-static int resolve_data(struct hwp_mem_report *r, const struct hwp_thread *th, struct hwp_mem_record *rec)
+static int resolve_data(struct hwp_mem_report *r, const struct hwp_thread *th, const struct hwp_mem_access *a,
+			struct hwp__mem_data_loc *d)
 {
 	const struct hwp_map *m = NULL;
-	uint64_t addr = rec->a.addr;
+	uint64_t addr = a->addr;
 
-	rec->data_module = -1;
-	rec->data_offset = addr;
-	rec->region = NULL;
-	if (!rec->a.has_addr)
+	d->data_module = -1;
+	d->data_offset = addr;
+	d->data_addr = addr;
+	d->source = a->source;
+	d->region = NULL;
+	if (!a->has_addr)
 		return 0;
 	if (th)
 		m = hwp_thread__find_map(th, addr >= KERNEL_START ? HWP_MISC_KERNEL : HWP_MISC_USER, addr);
 	if (!m)
 		return 0;
-	if (m->filename && !(rec->region = intern(r, m->filename)))
+	if (m->filename && !(d->region = intern(r, m->filename)))
 		return hwp__set_error(ENOMEM, "out of memory");
 	if (!m->identity && !m->kernel) {
 		struct hwp_code_loc loc;
 		int rc = hwp_session__resolve(r->s, th, addr, 2, &loc);
 		if (rc < 0)
 			return rc;
-		rec->data_module = loc.module;
-		rec->data_offset = loc.offset;
+		d->data_module = loc.module;
+		d->data_offset = loc.offset;
 	}
+	return 0;
+}
+
+/* The key of a data location's module or, for anonymous memory, its process. */
+static uint64_t data_hi(const struct hwp__mem_data_loc *d, int32_t pid)
+{
+	return d->data_module >= 0 ? (uint64_t)(uint32_t)d->data_module : (uint64_t)(uint32_t)pid << 32 | 0xffffffffu;
+}
+
+static uint64_t code_hash(const struct hwp_code_loc *l)
+{
+	return hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)l->module), l->offset);
+}
+
+/* The instruction's entry (made on first sight); its index in *IDX. */
+static struct hwp__mem_code *code_entry(struct hwp_mem_report *r, const struct hwp__mem_pending *x, uint32_t *idx)
+{
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&r->code_map, x->h_code);
+	const struct hwp_code_loc *l = &x->code;
+	struct hwp__mem_code *c;
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (r->codes[i].loc.module == l->module && r->codes[i].loc.offset == l->offset) {
+			*idx = i;
+			return &r->codes[i];
+		}
+	if (!(c = HWP_VEC_PUSH(r->codes, r->nr_codes, r->codes_cap)) ||
+	    hwp__hashmap_add(&r->code_map, x->h_code, r->nr_codes - 1) < 0)
+		return NULL;
+	c->loc = *l;
+	c->first = x->d;
+	*idx = (uint32_t)(r->nr_codes - 1);
+	return c;
+}
+
+static struct hwp__mem_datum *data_entry(struct hwp_mem_report *r, const struct hwp__mem_pending *x, uint32_t code)
+{
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&r->data_map, x->h_data);
+	struct hwp__mem_datum *e;
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i)) {
+		e = &r->data[i];
+		if (e->hi == x->hi && e->first.data_offset == x->d.data_offset && e->first.region == x->d.region)
+			return e;
+	}
+	if (!(e = HWP_VEC_PUSH(r->data, r->nr_data, r->data_cap)) ||
+	    hwp__hashmap_add(&r->data_map, x->h_data, r->nr_data - 1) < 0)
+		return NULL;
+	e->hi = x->hi;
+	e->first = x->d;
+	e->code = code;
+	return e;
+}
+
+/* Adds VAL to access ACC's set; 1 when it was not there, 0, or -ENOMEM. */
+static int pairs_add(struct hwp__mem_pairs *s, uint32_t acc, uint32_t val)
+{
+	uint64_t key = (uint64_t)acc << 32 | val, h = hwp__hash64(key);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&s->map, h);
+	uint64_t *slot;
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (s->v[i] == key)
+			return 0;
+	if (!(slot = HWP_VEC_PUSH(s->v, s->nr, s->cap)) || hwp__hashmap_add(&s->map, h, s->nr - 1) < 0)
+		return -ENOMEM;
+	*slot = key;
+	return 1;
+}
+
+/* c2c: the sample's (data address, instruction) pair. */
+static int c2c_add(struct hwp_mem_report *r, const struct hwp__mem_pending *x)
+{
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&r->acc_map, x->h_acc);
+	const struct hwp_mem_access *a = &x->a;
+	struct hwp__mem_c2c_acc *e = NULL;
+	uint32_t i;
+	int rc;
+
+	while (hwp__hashmap_next(&p, &i)) {
+		struct hwp__mem_c2c_acc *y = &r->acc[i];
+		if (y->hi == x->hi && y->data_offset == x->d.data_offset && y->code.module == x->code.module &&
+		    y->code.offset == x->code.offset) {
+			e = y;
+			break;
+		}
+	}
+	if (!e) {
+		if (!(e = HWP_VEC_PUSH(r->acc, r->nr_acc, r->acc_cap)) ||
+		    hwp__hashmap_add(&r->acc_map, x->h_acc, r->nr_acc - 1) < 0)
+			return -ENOMEM;
+		i = (uint32_t)(r->nr_acc - 1);
+		e->hi = x->hi;
+		e->data_offset = x->d.data_offset;
+		e->code = x->code;
+		e->addr = a->addr;
+		e->region = x->d.region;
+		e->tid = (uint32_t)a->tid;
+		e->nr_tids = 1;
+	}
+	e->samples++;
+	e->loads += a->load;
+	e->stores += a->store;
+	e->hitm += a->hitm;
+	e->lat_sum += a->latency;
+	/* most accesses see one thread: no set lookup for those; CPUs are
+	   bits, but for the many-socket machines' high numbers */
+	if ((uint32_t)a->tid != e->tid) {
+		if ((rc = pairs_add(&r->tids, i, (uint32_t)a->tid)) < 0)
+			return rc;
+		e->nr_tids += (uint32_t)rc;
+	}
+	if (a->cpu < 64) {
+		uint64_t bit = 1ULL << a->cpu;
+		e->nr_cpus += !(e->cpu_mask & bit);
+		e->cpu_mask |= bit;
+	} else {
+		if ((rc = pairs_add(&r->cpus, i, a->cpu)) < 0)
+			return rc;
+		e->nr_cpus += (uint32_t)rc;
+	}
+	return 0;
+}
+
+#define CODE_KEYS \
+	(HWP_MEM_COLLECT_KEY(HWP_MEM_BY_SYMBOL) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_LINE) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_IP))
+#define DATA_KEYS                                                                                                 \
+	(HWP_MEM_COLLECT_KEY(HWP_MEM_BY_ADDR) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_CACHELINE) |                        \
+	 HWP_MEM_COLLECT_KEY(HWP_MEM_BY_OBJECT))
+
+/* Adds a pending sample to the sums of each collected key. */
+static int aggregate(struct hwp_mem_report *r, const struct hwp__mem_pending *x)
+{
+	const struct hwp_mem_access *a = &x->a;
+	unsigned want = r->collect;
+	uint32_t ci = HWP__MEM_NO_CODE;
+
+	if (want & CODE_KEYS) {
+		struct hwp__mem_code *c = code_entry(r, x, &ci);
+		if (!c)
+			return -ENOMEM;
+		stats_add(&c->st, a, x->bucket);
+	}
+	if (want & DATA_KEYS) {
+		struct hwp__mem_datum *e = data_entry(r, x, ci);
+		if (!e)
+			return -ENOMEM;
+		stats_add(&e->st, a, x->bucket);
+	}
+	if (want & HWP_MEM_COLLECT_KEY(HWP_MEM_BY_SOURCE)) {
+		struct hwp__mem_src *e = &r->src[a->source];
+		if (!e->st.samples) {
+			e->first = x->d;
+			e->code = ci;
+			r->src_order[r->nr_src++] = (uint8_t)a->source;
+		}
+		stats_add(&e->st, a, x->bucket);
+	}
+	if ((want & HWP_MEM_COLLECT_C2C) && a->has_addr && c2c_add(r, x) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+int hwp__mem_report_flush(struct hwp_mem_report *r)
+{
+	unsigned n = r->nr_pending, want = r->collect;
+	bool code = want & CODE_KEYS, data = want & DATA_KEYS, c2c = want & HWP_MEM_COLLECT_C2C;
+	int64_t i;
+
+	r->nr_pending = 0;
+	/* the slots of the keys, then their candidate entries, then the sums */
+	for (unsigned k = 0; k < n; k++) {
+		const struct hwp__mem_pending *x = &r->pending[k];
+		if (code)
+			hwp__hashmap_prefetch(&r->code_map, x->h_code);
+		if (data)
+			hwp__hashmap_prefetch(&r->data_map, x->h_data);
+		if (c2c && x->a.has_addr)
+			hwp__hashmap_prefetch(&r->acc_map, x->h_acc);
+	}
+	for (unsigned k = 0; k < n; k++) {
+		const struct hwp__mem_pending *x = &r->pending[k];
+		if (code && (i = hwp__hashmap_first(&r->code_map, x->h_code)) >= 0)
+			__builtin_prefetch(&r->codes[i]);
+		if (data && (i = hwp__hashmap_first(&r->data_map, x->h_data)) >= 0)
+			__builtin_prefetch(&r->data[i]);
+		if (c2c && x->a.has_addr && (i = hwp__hashmap_first(&r->acc_map, x->h_acc)) >= 0)
+			__builtin_prefetch(&r->acc[i]);
+	}
+	for (unsigned k = 0; k < n; k++)
+		if (aggregate(r, &r->pending[k]) < 0)
+			return hwp__set_error(ENOMEM, "out of memory");
 	return 0;
 }
 
 int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event *ev, const struct hwp_thread *th)
 {
-	struct hwp_mem_record *rec;
+	struct hwp__mem_pending *x;
 	struct hwp_mem_access a;
 	int rc;
 
@@ -279,18 +436,24 @@ int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event *ev, co
 			r->skipped++;
 		return rc < 0 ? rc : 0;
 	}
-	rec = HWP_VEC_PUSH(r->recs, r->nr, r->cap);
-	if (!rec)
-		return hwp__set_error(ENOMEM, "out of memory");
-	rec->a = a;
-	rc = hwp_session__resolve(r->s, th, a.ip, 1, &rec->code);
+	x = &r->pending[r->nr_pending];
+	x->a = a;
+	rc = hwp_session__resolve(r->s, th, a.ip, 1, &x->code);
 	if (rc < 0)
 		return rc;
-	rc = resolve_data(r, th, rec);
+	rc = resolve_data(r, th, &a, &x->d);
 	if (rc < 0)
 		return rc;
-	stats_add(&r->totals, &a);
-	r->hist_src[hwp__mem_hist_bucket(a.latency)][a.source]++;
+	x->bucket = hwp__mem_hist_bucket(a.latency);
+	x->hi = data_hi(&x->d, a.pid);
+	x->h_code = code_hash(&x->code);
+	x->h_data = hwp__hash_combine(hwp__hash_combine(hwp__hash64(x->hi), x->d.data_offset), (uintptr_t)x->d.region);
+	x->h_acc = hwp__hash_combine(hwp__hash_combine(hwp__hash64(x->hi), x->d.data_offset), x->h_code);
+	/* the totals are always current */
+	stats_add(&r->totals, &a, x->bucket);
+	r->hist_src[x->bucket][a.source]++;
+	if (++r->nr_pending == HWP__MEM_BATCH && hwp__mem_report_flush(r) < 0)
+		return -ENOMEM;
 	return 1;
 }
 
@@ -306,7 +469,7 @@ int hwp_mem_report__read(struct hwp_mem_report *r)
 		if ((n = hwp_mem_report__add(r, &ev, th)) < 0)
 			return n;
 	}
-	return n;
+	return n < 0 ? n : hwp__mem_report_flush(r);
 }
 
 const struct hwp_mem_stats *hwp_mem_report__totals(const struct hwp_mem_report *r)
@@ -329,12 +492,6 @@ bool hwp_mem_report__modelled(const struct hwp_mem_report *r)
 	return r->modelled;
 }
 
-size_t hwp_mem_report__records(const struct hwp_mem_report *r, const struct hwp_mem_record **out)
-{
-	*out = r->recs;
-	return r->nr;
-}
-
 struct hwp_session *hwp_mem_report__session(const struct hwp_mem_report *r)
 {
 	return r->s;
@@ -345,232 +502,9 @@ unsigned hwp__mem_report_cache_line(const struct hwp_mem_report *r)
 	return r->line_size;
 }
 
-/* Each record's distinct instruction, symbolized once. */
-static int symbolize_codes(struct hwp_mem_report *r)
+size_t hwp__mem_report_entries(struct hwp_mem_report *r)
 {
-	struct hwp_symbolizer *sym;
-
-	if (r->rec_code || r->nr == 0)
-		return 0;
-	r->rec_code = calloc(r->nr, sizeof(*r->rec_code));
-	if (!r->rec_code)
-		return hwp__set_error(ENOMEM, "out of memory");
-	for (size_t i = 0; i < r->nr; i++) {
-		const struct hwp_code_loc *l = &r->recs[i].code;
-		uint64_t h = hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)l->module), l->offset);
-		struct hwp_hashmap_probe p = hwp__hashmap_probe(&r->code_map, h);
-		uint32_t j;
-		bool found = false;
-
-		while (hwp__hashmap_next(&p, &j))
-			if (r->codes[j].loc.module == l->module && r->codes[j].loc.offset == l->offset) {
-				found = true;
-				break;
-			}
-		if (!found) {
-			struct code_info *c = HWP_VEC_PUSH(r->codes, r->nr_codes, r->codes_cap);
-			if (!c || hwp__hashmap_add(&r->code_map, h, r->nr_codes - 1) < 0)
-				return hwp__set_error(ENOMEM, "out of memory");
-			memset(c, 0, sizeof(*c));
-			c->loc = *l;
-			j = (uint32_t)(r->nr_codes - 1);
-		}
-		r->rec_code[i] = j;
-	}
-	sym = hwp_session__symbolizer(r->s);
-	for (size_t j = 0; sym && j < r->nr_codes; j++) {
-		struct code_info *c = &r->codes[j];
-		struct hwp_symbol_info si;
-
-		c->looked_up = true;
-		if (c->loc.module < 0 || hwp_symbolizer__lookup(sym, c->loc.module, c->loc.offset, &si) < 0)
-			continue;
-		c->symbol = si.symbol;
-		c->file = si.file;
-		c->line = si.line;
-		c->sym_start = si.sym_start;
-		c->sym_offset = si.sym_offset;
-	}
-	return 0;
-}
-
-/* A data symbol for a file-backed data address, when the ELF has one. */
-static const char *data_symbol(struct hwp_mem_report *r, const struct hwp_mem_record *rec, uint64_t *start)
-{
-	struct hwp_symbolizer *sym = hwp_session__symbolizer(r->s);
-	struct hwp_symbol_info si;
-
-	uint64_t va;
-
-	*start = 0;
-	/* an offset outside the file's segments (.bss past the file) has no
-	   link-time address to look up; a symbol must cover the address (a
-	   zero-sized one stretched to it names the wrong object) */
-	if (!sym || rec->data_module < 0 ||
-	    hwp_symbolizer__module_vaddr(sym, rec->data_module, rec->data_offset, &va) < 0 ||
-	    hwp_symbolizer__lookup(sym, rec->data_module, rec->data_offset, &si) < 0 || !si.symbol ||
-	    !si.sym_size || si.vaddr - si.sym_start >= si.sym_size)
-		return NULL;
-	*start = si.sym_start;
-	return si.symbol;
-}
-
-static bool key_eq(const struct group_key *x, const struct group_key *y)
-{
-	if (x->a != y->a || x->b != y->b)
-		return false;
-	if (!x->s || !y->s)
-		return x->s == y->s;
-	return !strcmp(x->s, y->s);
-}
-
-static struct hwp_mem_group *group_find(struct grouping *g, const struct group_key *k, bool *fresh)
-{
-	uint64_t h = hwp__hash_combine(hwp__hash_combine(hwp__hash64(k->a), k->b),
-				       k->s ? hwp__hash_str(k->s) : 0);
-	struct hwp_hashmap_probe p = hwp__hashmap_probe(&g->map, h);
-	uint32_t i;
-	struct hwp_mem_group *row;
-	struct group_key *kk;
-
-	*fresh = false;
-	while (hwp__hashmap_next(&p, &i))
-		if (key_eq(&g->keys[i], k))
-			return &g->rows[i];
-	if (!(row = HWP_VEC_PUSH(g->rows, g->nr, g->cap)) ||
-	    !(kk = HWP_VEC_PUSH(g->keys, g->nr_keys, g->keys_cap))) {
-		hwp__set_error(ENOMEM, "out of memory");
-		return NULL;
-	}
-	*kk = *k;
-	memset(row, 0, sizeof(*row));
-	row->data_module = -1;
-	if (hwp__hashmap_add(&g->map, h, g->nr - 1) < 0) {
-		hwp__set_error(ENOMEM, "out of memory");
-		return NULL;
-	}
-	*fresh = true;
-	return row;
-}
-
-static int cmp_groups(const void *pa, const void *pb)
-{
-	const struct hwp_mem_group *a = pa, *b = pb;
-
-	if (a->st.samples != b->st.samples)
-		return a->st.samples > b->st.samples ? -1 : 1;
-	if (a->st.lat_sum != b->st.lat_sum)
-		return a->st.lat_sum > b->st.lat_sum ? -1 : 1;
-	if (a->code.module != b->code.module)
-		return a->code.module < b->code.module ? -1 : 1;
-	if (a->code.offset != b->code.offset)
-		return a->code.offset < b->code.offset ? -1 : 1;
-	if (a->data_offset != b->data_offset)
-		return a->data_offset < b->data_offset ? -1 : 1;
-	if (a->line != b->line)
-		return a->line < b->line ? -1 : 1;
-	return (int)a->source - (int)b->source;
-}
-
-size_t hwp_mem_report__groups(struct hwp_mem_report *r, enum hwp_mem_key key,
-			      const struct hwp_mem_group **out)
-{
-	struct grouping *g;
-
-	if ((unsigned)key >= HWP_MEM_KEY__COUNT) {
-		hwp__set_error(EINVAL, "unknown memory grouping %d", (int)key);
+	if (hwp__mem_report_flush(r) < 0)
 		return (size_t)-1;
-	}
-	g = &r->g[key];
-	if (g->done) {
-		*out = g->rows;
-		return g->nr;
-	}
-	if ((key == HWP_MEM_BY_SYMBOL || key == HWP_MEM_BY_LINE || key == HWP_MEM_BY_IP) &&
-	    symbolize_codes(r) < 0)
-		return (size_t)-1;
-	for (size_t i = 0; i < r->nr; i++) {
-		const struct hwp_mem_record *rec = &r->recs[i];
-		const struct code_info *c = r->rec_code ? &r->codes[r->rec_code[i]] : NULL;
-		struct group_key k = { 0 };
-		const char *dsym = NULL;
-		uint64_t dstart = 0;
-		struct hwp_mem_group *row;
-		bool fresh;
-
-		switch (key) {
-		case HWP_MEM_BY_SYMBOL:
-			/* unknown symbols: one row per instruction */
-			k.a = (uint64_t)(uint32_t)c->loc.module;
-			k.b = c->symbol ? c->sym_start : c->loc.offset;
-			k.s = c->symbol;
-			break;
-		case HWP_MEM_BY_LINE:
-			if (c->file) {
-				k.a = c->line;
-				k.s = c->file;
-			} else {
-				k.a = (uint64_t)(uint32_t)c->loc.module | 1ull << 40;
-				k.b = c->loc.offset;
-			}
-			break;
-		case HWP_MEM_BY_IP:
-			k.a = (uint64_t)(uint32_t)c->loc.module;
-			k.b = c->loc.offset;
-			break;
-		case HWP_MEM_BY_ADDR:
-		case HWP_MEM_BY_CACHELINE:
-			/* anonymous memory is per process */
-			k.a = rec->data_module >= 0 ? (uint64_t)(uint32_t)rec->data_module
-						    : (uint64_t)(uint32_t)rec->a.pid << 32 | 0xffffffffu;
-			k.b = rec->data_offset;
-			if (key == HWP_MEM_BY_CACHELINE)
-				k.b &= ~(uint64_t)(r->line_size - 1);
-			break;
-		case HWP_MEM_BY_OBJECT:
-			dsym = data_symbol(r, rec, &dstart);
-			k.a = (uint64_t)(uint32_t)rec->data_module;
-			k.b = dsym ? dstart : 0;
-			k.s = dsym ? dsym : rec->region;
-			break;
-		case HWP_MEM_BY_SOURCE:
-			k.a = rec->a.source;
-			break;
-		default:
-			break;
-		}
-		if (!(row = group_find(g, &k, &fresh)))
-			return (size_t)-1;
-		if (fresh) {
-			row->source = rec->a.source;
-			row->data_module = rec->data_module;
-			row->region = rec->region;
-			row->data_offset = rec->data_offset;
-			row->data_addr = rec->a.addr;
-			if (key == HWP_MEM_BY_CACHELINE) {
-				row->data_offset &= ~(uint64_t)(r->line_size - 1);
-				row->data_addr &= ~(uint64_t)(r->line_size - 1);
-			}
-			if (c) {
-				row->code = c->loc;
-				row->symbol = c->symbol;
-				row->sym_offset = c->sym_offset;
-				row->file = c->file;
-				row->line = c->line;
-			}
-			if (key == HWP_MEM_BY_OBJECT) {
-				row->symbol = dsym;
-				row->sym_offset = 0;
-			}
-		}
-		stats_add(&row->st, &rec->a);
-	}
-	if (g->nr > 1)
-		qsort(g->rows, g->nr, sizeof(*g->rows), cmp_groups);
-	g->done = true;
-	/* the index no longer matches the sorted rows; it is not used again */
-	hwp__hashmap_free(&g->map);
-	memset(&g->map, 0, sizeof(g->map));
-	*out = g->rows;
-	return g->nr;
+	return r->nr_codes + r->nr_data + r->nr_src + r->nr_acc + r->tids.nr + r->cpus.nr;
 }

@@ -4,6 +4,8 @@
 #define HWPROF_ANALYSIS_MEM_INTERNAL_H
 
 #include "hwprof/mem.h"
+#include "util/arena.h"
+#include "util/hashmap.h"
 
 /* True when EVSEL is an AMD IBS op event (by its name "ibs_op..." or its PMU
    type in the recording's PMU mappings). */
@@ -24,5 +26,136 @@ unsigned hwp__mem_report_cache_line(const struct hwp_mem_report *r);
 
 /* Samples that named no memory access (other events, IBS non-memory ops). */
 uint64_t hwp__mem_report_skipped(const struct hwp_mem_report *r);
+
+/*
+ * The report's tables. It keeps no sample: each one is added to the sums of
+ * its keys as it is read, and a group row shows, besides the sums, what the
+ * first sample of its key showed (its instruction, data address, region,
+ * source). Each table is in the order its keys were first seen, so merging
+ * a table's entries into coarser groups in that order finds each group's
+ * first sample first.
+ */
+
+/* The data side of one sample, as a group row shows it. */
+struct hwp__mem_data_loc {
+	int32_t data_module;   /* -1: no file-backed map (DATA_OFFSET = address) */
+	enum hwp_mem_source source;
+	uint64_t data_offset, data_addr;
+	const char *region;    /* map name (interned), or NULL */
+};
+
+#define HWP__MEM_NO_CODE UINT32_MAX
+
+/* One distinct instruction (module + offset): symbolized once, on demand. */
+struct hwp__mem_code {
+	struct hwp_code_loc loc;          /* its first sample's */
+	struct hwp__mem_data_loc first;   /* its first sample's data */
+	struct hwp_mem_stats st;
+	const char *symbol, *file;
+	unsigned line;
+	uint64_t sym_start, sym_offset;
+};
+
+/* One distinct data location: (HI, data offset, region), HI the module or,
+   for anonymous memory (per process), pid << 32 | 0xffffffff. */
+struct hwp__mem_datum {
+	uint64_t hi;
+	struct hwp__mem_data_loc first;   /* its first sample's (DATA_OFFSET is the key) */
+	uint32_t code;                    /* its first sample's instruction, or HWP__MEM_NO_CODE */
+	struct hwp_mem_stats st;
+};
+
+/* One data source (the table of HWP_MEM_BY_SOURCE). */
+struct hwp__mem_src {
+	struct hwp__mem_data_loc first;
+	uint32_t code;
+	struct hwp_mem_stats st;
+};
+
+/* c2c: one (data address, instruction) pair of the samples with an address. */
+struct hwp__mem_c2c_acc {
+	uint64_t hi, data_offset;         /* as hwp__mem_datum's */
+	struct hwp_code_loc code;         /* its first sample's */
+	uint64_t addr;                    /* its first sample's virtual address */
+	const char *region;               /* its first sample's map name */
+	uint64_t samples, loads, stores, hitm, lat_sum;
+	uint64_t cpu_mask;                /* the CPUs below 64 it saw; others in the report's set */
+	uint32_t tid;                     /* its first sample's thread; others in the report's set */
+	uint32_t nr_tids, nr_cpus;        /* distinct so far */
+};
+
+/* A set of (c2c access, value) pairs: the threads an access saw besides its
+   first sample's, or the CPUs above 63 it saw. */
+struct hwp__mem_pairs {
+	uint64_t *v;                      /* access << 32 | value */
+	size_t nr, cap;
+	struct hwp_hashmap map;
+};
+
+/* A sample decoded and resolved, waiting to join the tables: they are
+   updated a batch at a time, every key's cache misses hinted first and then
+   waited for together (the tables outgrow the caches). */
+struct hwp__mem_pending {
+	struct hwp_mem_access a;
+	struct hwp_code_loc code;
+	struct hwp__mem_data_loc d;
+	uint64_t hi, h_code, h_data, h_acc;
+	unsigned bucket;
+};
+#define HWP__MEM_BATCH 32
+
+struct hwp_mem_report {
+	struct hwp_session *s;
+	unsigned line_size;
+	unsigned collect;                 /* HWP_MEM_COLLECT_* bits (never 0 here) */
+	bool loads_only, stores_only, modelled;
+	struct hwp_mem_stats totals;
+	uint64_t hist_src[HWP_MEM_HIST_BUCKETS][HWP_MEM_SRC__COUNT];
+	uint64_t skipped;
+	struct hwp_arena strings;
+	/* interned region names */
+	const char **regions;
+	size_t nr_regions, regions_cap;
+	struct hwp_hashmap region_map;
+	/* evsel -> is ibs_op, cached by evsel pointer */
+	const struct hwp_evsel *last_evsel;
+	bool last_ibs;
+	/* the tables */
+	struct hwp__mem_code *codes;
+	size_t nr_codes, codes_cap;
+	struct hwp_hashmap code_map;
+	bool codes_symbolized;            /* a code grouping ran: rows show their first sample's code */
+	struct hwp__mem_datum *data;
+	size_t nr_data, data_cap;
+	struct hwp_hashmap data_map;
+	struct hwp__mem_src src[HWP_MEM_SRC__COUNT];
+	uint8_t src_order[HWP_MEM_SRC__COUNT]; /* sources in the order first seen */
+	unsigned nr_src;
+	struct hwp__mem_c2c_acc *acc;
+	size_t nr_acc, acc_cap;
+	struct hwp_hashmap acc_map;
+	struct hwp__mem_pairs tids, cpus;
+	struct hwp__mem_pending pending[HWP__MEM_BATCH];
+	unsigned nr_pending;
+	/* the groupings, built on demand */
+	struct hwp__mem_grouping {
+		bool done;
+		struct hwp_mem_group *rows;
+		size_t nr, cap;
+	} g[HWP_MEM_KEY__COUNT];
+};
+
+/* Adds the samples still pending to the tables: before reading them. 0 or
+   -ENOMEM (message set). */
+int hwp__mem_report_flush(struct hwp_mem_report *r);
+
+/* Symbolizes every distinct instruction once (for the code groupings). */
+void hwp__mem_symbolize_codes(struct hwp_mem_report *r);
+
+/* Entries the report's tables hold (instructions, data locations, sources,
+   c2c accesses and their extra threads and CPUs): what its memory grows
+   with, for tests. A table is freed once every grouping read from it is
+   built. */
+size_t hwp__mem_report_entries(struct hwp_mem_report *r);
 
 #endif

@@ -30,12 +30,33 @@ struct fn_range {
 	uint64_t lo, hi;
 };
 
+/* One address range of a CU's subprogram, for the lookup by address. */
+struct sub_range {
+	uint64_t lo, hi;
+	uint64_t max_hi; /* the largest hi of this entry and every one sorted before it */
+	Dwarf_Off die;
+	uint32_t order;  /* the subprogram's place in the CU's DIE order */
+};
+
+/* A CU's subprograms by address, made on the CU's first lookup: a CU of
+   thousands of functions (an amalgamation) is searched in log time instead
+   of a walk over its DIEs per address. */
+struct cu_subs {
+	Dwarf_Off cu;
+	Dwarf_Die die;
+	struct sub_range *r;
+	size_t n, cap;
+	uint64_t (*ranges)[3]; /* the CU's own ranges (start, end, the largest end so far), sorted by
+				  start: dwarf_haspc() on the CU without libdw */
+	size_t nranges, cranges;
+};
+
 struct hwp__dwarf_frames {
 	int fd;
 	Dwarf *dw;
-	Dwarf_Die last_cu; /* addresses come sorted: mostly the same CU ... */
-	Dwarf_Die last_fn; /* ... and the same function */
-	bool have_last, have_fn;
+	struct cu_subs *cus; /* indexed CUs, most recent last */
+	size_t ncus, ccus;
+	struct cu_subs *last; /* addresses come sorted: mostly the same CU */
 	struct fn_range *fns; /* hwp__dwarf_frames_named()'s index */
 	size_t nfns, cfns;
 	bool indexed;
@@ -73,6 +94,11 @@ void hwp__dwarf_frames_close(struct hwp__dwarf_frames *d)
 	if (!d)
 		return;
 	free(d->fns);
+	for (size_t i = 0; i < d->ncus; i++) {
+		free(d->cus[i].r);
+		free(d->cus[i].ranges);
+	}
+	free(d->cus);
 	dwarf_end(d->dw);
 	close(d->fd);
 	free(d);
@@ -107,66 +133,167 @@ static unsigned udata(Dwarf_Die *die, unsigned name)
 	return dwarf_formudata(dwarf_attr(die, name, &a), &w) == 0 ? (unsigned)w : 0;
 }
 
-/* The subprogram (a direct child of the CU, or inside a namespace/class)
-   holding VADDR. */
-static bool find_subprogram(Dwarf_Die *parent, Dwarf_Addr vaddr, Dwarf_Die *out, int depth)
+/* Indexes PARENT's subprograms (direct children, or inside a namespace or
+   class, in DIE order: the first holding an address is the one found). */
+static int index_subs(struct cu_subs *cs, Dwarf_Die *parent, int depth, uint32_t *order)
 {
 	Dwarf_Die c;
+	int err;
 
 	if (depth > 8 || dwarf_child(parent, &c) != 0)
-		return false;
+		return 0;
 	do {
 		int tag = dwarf_tag(&c);
 
-		if (tag == DW_TAG_subprogram && dwarf_haspc(&c, vaddr) == 1) {
-			*out = c;
-			return true;
+		if (tag == DW_TAG_subprogram) {
+			Dwarf_Addr base, start, end;
+			ptrdiff_t off = 0;
+			uint32_t o = (*order)++;
+
+			/* dwarf_haspc()'s ranges */
+			while ((off = dwarf_ranges(&c, off, &base, &start, &end)) > 0) {
+				struct sub_range *r = HWP_VEC_PUSH(cs->r, cs->n, cs->cap);
+
+				if (!r)
+					return -ENOMEM;
+				*r = (struct sub_range){ .lo = start, .hi = end, .die = dwarf_dieoffset(&c), .order = o };
+			}
 		}
 		if ((tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type) &&
-		    find_subprogram(&c, vaddr, out, depth + 1))
-			return true;
+		    (err = index_subs(cs, &c, depth + 1, order)))
+			return err;
 	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+static int by_lo(const void *a, const void *b)
+{
+	const struct sub_range *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Whether CS's CU holds VADDR (dwarf_haspc() on the CU DIE). */
+static bool cu_has(const struct cu_subs *cs, uint64_t vaddr)
+{
+	size_t lo = 0, hi = cs->nranges;
+
+	while (lo < hi) { /* the first range starting after VADDR */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cs->ranges[mid][0] <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0 && cs->ranges[i][2] > vaddr;)
+		if (vaddr < cs->ranges[i][1])
+			return true;
 	return false;
 }
 
-/* The CU holding VADDR: .debug_aranges when there is one (clang emits
-   none by default, and dwarf_addrdie then finds nothing), else each CU's
-   own ranges. */
-static bool find_cu(struct hwp__dwarf_frames *d, Dwarf_Addr vaddr, Dwarf_Die *cu)
+/* CU's index, made on first use (and made the last one used); NULL when
+   out of memory. */
+static struct cu_subs *cu_subs(struct hwp__dwarf_frames *d, Dwarf_Die *cu)
+{
+	Dwarf_Off off = dwarf_dieoffset(cu);
+	Dwarf_Addr base, start, end;
+	ptrdiff_t roff = 0;
+	uint32_t order = 0;
+
+	for (size_t i = d->ncus; i-- > 0;)
+		if (d->cus[i].cu == off)
+			return d->last = &d->cus[i];
+	d->last = NULL; /* (the vector may move) */
+	struct cu_subs *cs = HWP_VEC_PUSH(d->cus, d->ncus, d->ccus);
+	if (!cs)
+		return NULL;
+	*cs = (struct cu_subs){ .cu = off, .die = *cu };
+	while ((roff = dwarf_ranges(cu, roff, &base, &start, &end)) > 0) {
+		uint64_t(*r)[3] = HWP_VEC_PUSH(cs->ranges, cs->nranges, cs->cranges);
+
+		if (!r)
+			goto oom;
+		(*r)[0] = start;
+		(*r)[1] = end;
+	}
+	if (index_subs(cs, cu, 0, &order) < 0)
+		goto oom;
+	qsort(cs->r, cs->n, sizeof(*cs->r), by_lo);
+	qsort(cs->ranges, cs->nranges, sizeof(*cs->ranges), by_start);
+	for (size_t i = 0; i < cs->n; i++)
+		cs->r[i].max_hi = i && cs->r[i - 1].max_hi > cs->r[i].hi ? cs->r[i - 1].max_hi : cs->r[i].hi;
+	for (size_t i = 0; i < cs->nranges; i++)
+		cs->ranges[i][2] = i && cs->ranges[i - 1][2] > cs->ranges[i][1] ? cs->ranges[i - 1][2] : cs->ranges[i][1];
+	return d->last = cs;
+oom:
+	free(cs->r);
+	free(cs->ranges);
+	d->ncus--;
+	return NULL;
+}
+
+/* The subprogram of CS's CU holding VADDR: of those whose ranges hold it,
+   the first in DIE order. */
+static bool find_subprogram(struct hwp__dwarf_frames *d, const struct cu_subs *cs, Dwarf_Addr vaddr, Dwarf_Die *out)
+{
+	size_t lo = 0, hi = cs->n;
+	const struct sub_range *best = NULL;
+
+	while (lo < hi) { /* the first entry starting after VADDR */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cs->r[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* back over the entries starting at or before VADDR while one may
+	   still reach past it */
+	for (size_t i = lo; i-- > 0 && cs->r[i].max_hi > vaddr;)
+		if (vaddr < cs->r[i].hi && (!best || cs->r[i].order < best->order))
+			best = &cs->r[i];
+	return best && dwarf_offdie(d->dw, best->die, out) != NULL;
+}
+
+/* The CU holding VADDR, indexed: the last one when it holds it, else
+   .debug_aranges when there is one (clang emits none by default, and
+   dwarf_addrdie then finds nothing), else each CU's own ranges. */
+static struct cu_subs *find_cu(struct hwp__dwarf_frames *d, Dwarf_Addr vaddr)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize;
+	Dwarf_Die cu;
 
-	if (d->have_last && dwarf_haspc(&d->last_cu, vaddr) == 1) {
-		*cu = d->last_cu;
-		return true;
-	}
-	if (dwarf_addrdie(d->dw, vaddr, cu))
-		goto found;
+	if (d->last && cu_has(d->last, vaddr))
+		return d->last;
+	if (dwarf_addrdie(d->dw, vaddr, &cu))
+		return cu_subs(d, &cu);
 	while (dwarf_nextcu(d->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(d->dw, off + hsize, cu) && dwarf_haspc(cu, vaddr) == 1)
-			goto found;
+		if (dwarf_offdie(d->dw, off + hsize, &cu) && dwarf_haspc(&cu, vaddr) == 1)
+			return cu_subs(d, &cu);
 		off = next;
 	}
-	return false;
-found:
-	d->last_cu = *cu;
-	d->have_last = true;
-	return true;
+	return NULL;
 }
 
-/* The CU and subprogram holding VADDR (the last ones first). */
+/* The CU and subprogram holding VADDR. */
 static bool find_function(struct hwp__dwarf_frames *d, Dwarf_Addr vaddr, Dwarf_Die *cu, Dwarf_Die *fn)
 {
-	if (d->have_fn && dwarf_haspc(&d->last_fn, vaddr) == 1 && dwarf_haspc(&d->last_cu, vaddr) == 1) {
-		*cu = d->last_cu;
-		*fn = d->last_fn;
-		return true;
-	}
-	if (!find_cu(d, vaddr, cu) || !find_subprogram(cu, vaddr, fn, 0))
+	struct cu_subs *cs = find_cu(d, vaddr);
+
+	if (!cs || !find_subprogram(d, cs, vaddr, fn))
 		return false;
-	d->last_fn = *fn;
-	d->have_fn = true;
+	*cu = cs->die;
 	return true;
 }
 

@@ -217,7 +217,10 @@ static int flame_section(struct hwp_html_page *page, const struct page_input *in
 		return 0;
 	}
 	hwp__html_page_section(page, "Flame graph (hwprof flame)",
-			       "Call stacks of the samples: hover for counts, click to zoom, search by name.");
+			       st.user_stacks ? "Call stacks of the samples: hover for counts, click to zoom, search by name. "
+						"Stacks of perf record --call-graph dwarf are not unwound yet: "
+						"those show the kernel part and the sampled function only."
+					      : "Call stacks of the samples: hover for counts, click to zoom, search by name.");
 	if (!(f = hwp_flame__new()) ||
 	    hwp_flame__add_call_graph(f, HWP_FLAME_AFTER, in->calls, hwp_pipeline__session(in->p), false) < 0 ||
 	    hwp__outbuf_init(&o, NULL) < 0) {

@@ -349,6 +349,7 @@ void hwp__resolver_invalidate(struct hwp__resolver *r)
 {
 	for (size_t i = 0; i < HWP_SESSION_RESOLVE_SLOTS; i++)
 		r->cache[i].valid = false;
+	memset(r->map_module, 0, sizeof(r->map_module));
 	r->cache_filled = false;
 }
 
@@ -358,7 +359,7 @@ struct hwp__resolver *hwp__session_resolver(struct hwp_session *s)
 }
 
 /* The module of map M: registered in the symbolizer, or numbered apart. */
-static int32_t module_of(struct hwp__resolver *r, const struct hwp_map *m)
+static int32_t lookup_module(struct hwp__resolver *r, const struct hwp_map *m)
 {
 	struct hwp_session *s = r->s;
 	const uint8_t *bid = m->build_id;
@@ -375,6 +376,28 @@ static int32_t module_of(struct hwp__resolver *r, const struct hwp_map *m)
 	if (r->ids)
 		return hwp__module_ids_get(r->ids, s->sym, m->filename, bid, n, r->pos++);
 	return hwp_symbolizer__module(s->sym, m->filename, bid, n);
+}
+
+/* The same, remembered per map while the maps stay as they are (the
+   generation the resolver entered the thread under). */
+static int32_t module_of(struct hwp__resolver *r, const struct hwp_map *m)
+{
+	const size_t slots = sizeof(r->map_module) / sizeof(r->map_module[0]);
+
+	if (r->cache_generation != r->module_generation) { /* maps moved: a remembered map may be gone */
+		memset(r->map_module, 0, sizeof(r->map_module));
+		r->module_generation = r->cache_generation;
+	}
+	for (size_t i = 0; i < slots; i++)
+		if (r->map_module[i].map == m)
+			return r->map_module[i].module;
+	int32_t mod = lookup_module(r, m);
+	if (mod >= 0) {
+		r->map_module[r->map_module_next].map = m;
+		r->map_module[r->map_module_next].module = mod;
+		r->map_module_next = (r->map_module_next + 1) % slots;
+	}
+	return mod;
 }
 
 /* No module: the location is the raw address (a user one unless KERNEL). */

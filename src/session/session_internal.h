@@ -40,6 +40,15 @@ struct hwp__resolver {
 	bool pinned;
 	uint64_t generation;
 	struct hwp__resolve_cache cache[HWP_SESSION_RESOLVE_SLOTS];
+	/* the module of the maps resolved last (a resolve-cache miss between
+	   two maps would otherwise look the module up by name each time),
+	   valid while the maps stay as they were at MODULE_GENERATION */
+	struct {
+		const struct hwp_map *map;
+		int32_t module;
+	} map_module[4];
+	uint64_t module_generation;
+	unsigned map_module_next;
 	/* NULL: modules are registered in the session's symbolizer as found;
 	   else numbered apart (a parallel pass: see module_ids.h), POS the
 	   place of the next new one in the sequential order */

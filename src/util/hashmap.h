@@ -77,6 +77,24 @@ static inline bool hwp__hashmap_next(struct hwp_hashmap_probe *p, uint32_t *idx)
 	}
 }
 
+/* Hints that HASH is looked up soon: a loop that hints a batch of keys
+   first and then looks them up waits for their cache misses together. */
+static inline void hwp__hashmap_prefetch(const struct hwp_hashmap *m, uint64_t hash)
+{
+	if (m->slots)
+		__builtin_prefetch(&m->slots[(size_t)hash & m->mask]);
+}
+
+/* The first entry indexed under HASH's slot tag, or -1: a candidate to
+   prefetch (the caller still compares keys in its lookup). */
+static inline int64_t hwp__hashmap_first(const struct hwp_hashmap *m, uint64_t hash)
+{
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(m, hash);
+	uint32_t i;
+
+	return hwp__hashmap_next(&p, &i) ? (int64_t)i : -1;
+}
+
 /* Indexes entry IDX under HASH (the caller knows the key is not there yet).
    0, -ENOMEM (the map is unchanged), or -EOVERFLOW past
    HWP_HASHMAP_MAX_ENTRIES. */
