@@ -44,6 +44,20 @@ static int sample(struct hwp_writer *w, uint32_t pid, uint64_t time, uint64_t fr
 	return hwp_writer__add_sample(w, 0, &in);
 }
 
+/* The recordings' one event: cycles with every-branch stacks; 0 or -1. */
+static int add_cycles(struct hwp_writer *w)
+{
+	struct hwp_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.sample_period = 1000;
+	a.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_TID | HWP_SAMPLE_TIME | HWP_SAMPLE_BRANCH_STACK;
+	a.branch_sample_type = HWP_BRANCH_ANY | HWP_BRANCH_USER;
+	a.flags = (1ULL << HWP_ATTR_SAMPLE_ID_ALL) | (1ULL << HWP_ATTR_MMAP) | (1ULL << HWP_ATTR_COMM) |
+		  (1ULL << HWP_ATTR_MMAP2);
+	return hwp_writer__add_attr(w, &a, NULL, 0, "cycles") < 0 ? -1 : 0;
+}
+
 /*
  * Two processes run one binary (same build-id) at different load addresses;
  * samples within a round are written out of time order; the FORK of process
@@ -52,18 +66,11 @@ static int sample(struct hwp_writer *w, uint32_t pid, uint64_t time, uint64_t fr
 static int write_recording(void)
 {
 	struct hwp_writer *w = hwp_writer__open(path);
-	struct hwp_attr a;
 	int err = 0;
 
 	if (!w)
 		return -1;
-	memset(&a, 0, sizeof(a));
-	a.sample_period = 1000;
-	a.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_TID | HWP_SAMPLE_TIME | HWP_SAMPLE_BRANCH_STACK;
-	a.branch_sample_type = HWP_BRANCH_ANY | HWP_BRANCH_USER;
-	a.flags = (1ULL << HWP_ATTR_SAMPLE_ID_ALL) | (1ULL << HWP_ATTR_MMAP) | (1ULL << HWP_ATTR_COMM) |
-		  (1ULL << HWP_ATTR_MMAP2);
-	err |= hwp_writer__add_attr(w, &a, NULL, 0, "cycles") < 0;
+	err |= add_cycles(w) < 0;
 	struct hwp_sample id = id_of(100, 1000);
 	err |= hwp_writer__add_comm(w, 0, 100, 100, "prog", false, &id) < 0;
 	err |= hwp_writer__add_mmap2(w, 0, 100, 100, 0x400000, 0x10000, 0x1000, prog_id, 20, PROT_READ | PROT_EXEC,
@@ -243,19 +250,6 @@ static void test_branch_collector(void)
 static char path2[300], path3[300];
 static const uint8_t lib_id[20] = { 0x11, 0x22, 3, 4, 5, 6, 7, 8, 9, 10 };
 
-/* One attr as write_recording()'s; 0 or -1. */
-static int add_cycles(struct hwp_writer *w)
-{
-	struct hwp_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.sample_period = 1000;
-	a.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_TID | HWP_SAMPLE_TIME | HWP_SAMPLE_BRANCH_STACK;
-	a.branch_sample_type = HWP_BRANCH_ANY | HWP_BRANCH_USER;
-	a.flags = (1ULL << HWP_ATTR_SAMPLE_ID_ALL) | (1ULL << HWP_ATTR_MMAP) | (1ULL << HWP_ATTR_COMM) |
-		  (1ULL << HWP_ATTR_MMAP2);
-	return hwp_writer__add_attr(w, &a, NULL, 0, "cycles") < 0 ? -1 : 0;
-}
 
 /* A kernel map over the top of the address space and, inside it, a user
    map of process 300. */
