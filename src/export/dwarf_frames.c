@@ -30,7 +30,8 @@ struct fn_range {
 	uint64_t lo, hi;
 };
 
-/* One address range of a CU's subprogram, for the lookup by address. */
+/* One address range of a CU's subprogram (or of the CU itself: die and
+   order unused), for the lookups by address. */
 struct sub_range {
 	uint64_t lo, hi;
 	uint64_t max_hi; /* the largest hi of this entry and every one sorted before it */
@@ -46,8 +47,7 @@ struct cu_subs {
 	Dwarf_Die die;
 	struct sub_range *r;
 	size_t n, cap;
-	uint64_t (*ranges)[3]; /* the CU's own ranges (start, end, the largest end so far), sorted by
-				  start: dwarf_haspc() on the CU without libdw */
+	struct sub_range *ranges; /* the CU's own: dwarf_haspc() on the CU without libdw */
 	size_t nranges, cranges;
 };
 
@@ -175,28 +175,36 @@ static int by_lo(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int by_start(const void *a, const void *b)
+/* Sorts R[0..N) by start and sets each max_hi, for ranges_after(). */
+static void sort_ranges(struct sub_range *r, size_t n)
 {
-	const uint64_t *x = a, *y = b;
+	qsort(r, n, sizeof(*r), by_lo);
+	for (size_t i = 0; i < n; i++)
+		r[i].max_hi = i && r[i - 1].max_hi > r[i].hi ? r[i - 1].max_hi : r[i].hi;
+}
 
-	return x[0] < y[0] ? -1 : x[0] > y[0];
+/* The first of the sorted R[0..N) starting after VADDR: the ranges that can
+   hold it are before, back to the first whose max_hi does not pass it. */
+static size_t ranges_after(const struct sub_range *r, size_t n, uint64_t vaddr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r[mid].lo <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /* Whether CS's CU holds VADDR (dwarf_haspc() on the CU DIE). */
 static bool cu_has(const struct cu_subs *cs, uint64_t vaddr)
 {
-	size_t lo = 0, hi = cs->nranges;
-
-	while (lo < hi) { /* the first range starting after VADDR */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cs->ranges[mid][0] <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i-- > 0 && cs->ranges[i][2] > vaddr;)
-		if (vaddr < cs->ranges[i][1])
+	for (size_t i = ranges_after(cs->ranges, cs->nranges, vaddr); i-- > 0 && cs->ranges[i].max_hi > vaddr;)
+		if (vaddr < cs->ranges[i].hi)
 			return true;
 	return false;
 }
@@ -219,21 +227,16 @@ static struct cu_subs *cu_subs(struct hwp__dwarf_frames *d, Dwarf_Die *cu)
 		return NULL;
 	*cs = (struct cu_subs){ .cu = off, .die = *cu };
 	while ((roff = dwarf_ranges(cu, roff, &base, &start, &end)) > 0) {
-		uint64_t(*r)[3] = HWP_VEC_PUSH(cs->ranges, cs->nranges, cs->cranges);
+		struct sub_range *r = HWP_VEC_PUSH(cs->ranges, cs->nranges, cs->cranges);
 
 		if (!r)
 			goto oom;
-		(*r)[0] = start;
-		(*r)[1] = end;
+		*r = (struct sub_range){ .lo = start, .hi = end };
 	}
 	if (index_subs(cs, cu, 0, &order) < 0)
 		goto oom;
-	qsort(cs->r, cs->n, sizeof(*cs->r), by_lo);
-	qsort(cs->ranges, cs->nranges, sizeof(*cs->ranges), by_start);
-	for (size_t i = 0; i < cs->n; i++)
-		cs->r[i].max_hi = i && cs->r[i - 1].max_hi > cs->r[i].hi ? cs->r[i - 1].max_hi : cs->r[i].hi;
-	for (size_t i = 0; i < cs->nranges; i++)
-		cs->ranges[i][2] = i && cs->ranges[i - 1][2] > cs->ranges[i][1] ? cs->ranges[i - 1][2] : cs->ranges[i][1];
+	sort_ranges(cs->r, cs->n);
+	sort_ranges(cs->ranges, cs->nranges);
 	return d->last = cs;
 oom:
 	free(cs->r);
@@ -246,20 +249,9 @@ oom:
    the first in DIE order. */
 static bool find_subprogram(struct hwp__dwarf_frames *d, const struct cu_subs *cs, Dwarf_Addr vaddr, Dwarf_Die *out)
 {
-	size_t lo = 0, hi = cs->n;
 	const struct sub_range *best = NULL;
 
-	while (lo < hi) { /* the first entry starting after VADDR */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cs->r[mid].lo <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	/* back over the entries starting at or before VADDR while one may
-	   still reach past it */
-	for (size_t i = lo; i-- > 0 && cs->r[i].max_hi > vaddr;)
+	for (size_t i = ranges_after(cs->r, cs->n, vaddr); i-- > 0 && cs->r[i].max_hi > vaddr;)
 		if (vaddr < cs->r[i].hi && (!best || cs->r[i].order < best->order))
 			best = &cs->r[i];
 	return best && dwarf_offdie(d->dw, best->die, out) != NULL;
