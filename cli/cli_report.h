@@ -49,13 +49,6 @@ _Static_assert(sizeof(enum hwp_table_format) == sizeof(int), "enum hwp_table_for
 
 void report_opts__init(struct report_opts *o);
 
-/* The session a report reads and the branch table it counted. */
-/* Text and HTML show the display strings; JSON and CSV the separate fields. */
-static inline bool table_for_people(enum hwp_table_format f)
-{
-	return f == HWP_TABLE_TEXT || f == HWP_TABLE_HTML;
-}
-
 /* The session a report reads and the branch collector it counted, both the
    pipeline's when P is set. */
 struct report_input {
