@@ -8,8 +8,9 @@
 
 #include "hwprof/branch_report.h"
 #include "hwprof/pipeline.h"
-#include "analysis/branch_parallel.h"
 #include "pipeline/pipeline_checks.h"
+#include "pipeline/pipeline_parallel.h"
+#include "session/parallel_pass.h"
 #include "util/error.h"
 #include "util/opts.h"
 
@@ -123,9 +124,10 @@ void hwp_pipeline__delete(struct hwp_pipeline *p)
 	free(p);
 }
 
-/* The analyses a parallel pass feeds: those of the branch collector alone
-   (the flow walks its tables after the pass). */
-#define PARALLEL_ANALYSES (HWP_ANALYSIS_BRANCHES | HWP_ANALYSIS_FLOW | HWP_ANALYSIS_EXECUTIONS)
+/* The analyses a parallel pass feeds (the flow walks the collector's
+   tables after the pass). */
+#define PARALLEL_ANALYSES (HWP_ANALYSIS_BRANCHES | HWP_ANALYSIS_FLOW | HWP_ANALYSIS_EXECUTIONS | \
+			   HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING)
 
 /* How many threads the pass may use, and why one when one: the log says. */
 static unsigned jobs_for(struct hwp_pipeline *p, const char **why)
@@ -137,7 +139,7 @@ static unsigned jobs_for(struct hwp_pipeline *p, const char **why)
 	else if ((jobs = p->o.jobs ? p->o.jobs : hwp__default_jobs(p->session)) < 2)
 		*why = p->o.jobs ? "one thread asked" : "one CPU, or a small input";
 	else if (p->o.analyses & ~PARALLEL_ANALYSES)
-		*why = "analyses other than the branch collector's asked";
+		*why = "the call graph or the memory report asked";
 	return *why ? 1 : jobs;
 }
 
@@ -153,10 +155,12 @@ static int read_all(struct hwp_pipeline *p)
 
 	if (jobs > 1) {
 		hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(p->session), jobs);
-		if ((r = hwp__parallel_collect(p->session, p->collector, &p->co, jobs)) < 0 ||
+		struct hwp__pipeline_analyses a = { p->session, p->collector, &p->co, p->paths, p->timing };
+
+		if ((r = hwp__pipeline_parallel(&a, jobs)) < 0 ||
 		    (r = hwp_branch_collector__check_ranges(p->collector)) < 0)
 			return r;
-		return 0;
+		return p->timing ? hwp_timing__build(p->timing) : 0;
 	}
 	hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(p->session), why);
 	while ((r = hwp_session__next(p->session, &ev, &th)) > 0) {

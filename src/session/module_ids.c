@@ -123,3 +123,15 @@ int32_t hwp__module_ids_real(const struct hwp__module_ids *ids, int32_t id)
 		return id;
 	return ids->v[id - HWP__MODULE_IDS_BASE].real;
 }
+
+int hwp__module_ids_identity(const struct hwp__module_ids *ids, int32_t id, const char **path,
+			     const uint8_t **bid, uint8_t *n)
+{
+	if (id < HWP__MODULE_IDS_BASE || (size_t)(id - HWP__MODULE_IDS_BASE) >= ids->nr)
+		return -ENOENT;
+	const struct module_id *m = &ids->v[id - HWP__MODULE_IDS_BASE];
+	*path = m->path;
+	*bid = m->bid_size ? m->bid : NULL;
+	*n = m->bid_size;
+	return 0;
+}

@@ -42,4 +42,9 @@ int hwp__module_ids_register(struct hwp__module_ids *const *ids, size_t n, struc
 /* The registered id for ID (one of IDS' numbers, or a real id). */
 int32_t hwp__module_ids_real(const struct hwp__module_ids *ids, int32_t id);
 
+/* What ID (one of IDS' numbers) stands for: the *PATH and build-id (*BID,
+   *N bytes) it was met with. 0, or -ENOENT for a number not IDS'. */
+int hwp__module_ids_identity(const struct hwp__module_ids *ids, int32_t id, const char **path,
+			     const uint8_t **bid, uint8_t *n);
+
 #endif

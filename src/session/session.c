@@ -222,10 +222,8 @@ static const struct hwp_build_id *header_build_id(const struct hwp_header_info *
 	return NULL;
 }
 
-struct hwp_symbolizer *hwp_session__symbolizer(struct hwp_session *s)
+struct hwp_symbolizer *hwp__session_new_symbolizer(struct hwp_session *s)
 {
-	if (s->sym)
-		return s->sym;
 	struct hwp_symbolizer_opts so = {
 		.sz = sizeof(so),
 		.symfs = s->o.symfs,
@@ -250,7 +248,17 @@ struct hwp_symbolizer *hwp_session__symbolizer(struct hwp_session *s)
 			       hwp_strerror(km));
 		return NULL;
 	}
-	s->kernel_module = km;
+	return sym;
+}
+
+struct hwp_symbolizer *hwp_session__symbolizer(struct hwp_session *s)
+{
+	if (s->sym)
+		return s->sym;
+	struct hwp_symbolizer *sym = hwp__session_new_symbolizer(s);
+	if (!sym)
+		return NULL;
+	s->kernel_module = hwp_symbolizer__kernel_module(sym);
 	s->sym = sym;
 	return sym;
 }

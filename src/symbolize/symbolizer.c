@@ -382,6 +382,19 @@ static void no_module(const struct hwp_symbolizer *s, int module)
 			       s->nmods);
 }
 
+int hwp__symbolizer_module_identity(const struct hwp_symbolizer *s, int id, const char **path,
+				    const uint8_t **bid, uint8_t *n, bool *kernel)
+{
+	if (!s || id < 0 || (size_t)id >= s->nmods)
+		return -ENOENT;
+	const struct module *m = &s->mods[id];
+	*path = m->path;
+	*bid = m->bid_size ? m->bid : NULL;
+	*n = m->bid_size;
+	*kernel = m->kernel;
+	return 0;
+}
+
 const char *hwp_symbolizer__module_name(const struct hwp_symbolizer *s, int module)
 {
 	struct module *m = get_module(s, module);

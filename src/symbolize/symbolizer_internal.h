@@ -3,6 +3,7 @@
 #ifndef HWPROF_SYMBOLIZE_SYMBOLIZER_INTERNAL_H
 #define HWPROF_SYMBOLIZE_SYMBOLIZER_INTERNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "hwprof/symbolize.h"
@@ -17,5 +18,10 @@
  */
 int hwp__symbolizer_module_find(const struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
 				uint8_t build_id_size, char **key);
+
+/* What module ID was registered as: *PATH, its build-id (*BID, *N bytes,
+   0 when none) and whether it is the kernel. 0 or -ENOENT. Reads only. */
+int hwp__symbolizer_module_identity(const struct hwp_symbolizer *s, int id, const char **path,
+				    const uint8_t **bid, uint8_t *n, bool *kernel);
 
 #endif
