@@ -14,6 +14,7 @@
 
 #include "hwprof/hwprof.h"
 #include "hwprof/symbolize.h"
+#include "decode/insn_starts.h"
 #include "symbolize/build_id_lookup.h"
 #include "symbolize/demangle.h"
 #include "symbolize/elf_module.h"
@@ -48,6 +49,8 @@ struct module {
 	bool no_debug;
 	char *reason;
 	struct hwp_elf_module *elf;
+	struct hwp__code_file *code; /* hwp__symbolizer_code_file()'s */
+	bool code_tried;
 };
 
 struct cache_ent {
@@ -191,6 +194,7 @@ void hwp_symbolizer__delete(struct hwp_symbolizer *s)
 		free(s->mods[i].key);
 		free(s->mods[i].reason);
 		hwp__elf_module_delete(s->mods[i].elf);
+		hwp__code_file_close(s->mods[i].code);
 	}
 	for (size_t i = 0; i < s->ndirs; i++)
 		free(s->dirs[i]);
@@ -380,6 +384,21 @@ static void no_module(const struct hwp_symbolizer *s, int module)
 	else
 		hwp__set_error(EINVAL, "symbolizer: module id %d is not registered (%zu modules)", module,
 			       s->nmods);
+}
+
+struct hwp__code_file *hwp__symbolizer_code_file(struct hwp_symbolizer *s, int id)
+{
+	if (!s || id < 0 || (size_t)id >= s->nmods)
+		return NULL;
+	struct module *m = &s->mods[id];
+	if (!m->code_tried) {
+		const char *path = hwp_symbolizer__module_file(s, id);
+
+		m = &s->mods[id]; /* (finding the file registers nothing, but stay safe) */
+		m->code_tried = true;
+		m->code = path ? hwp__code_file_open(path) : NULL;
+	}
+	return m->code;
 }
 
 int hwp__symbolizer_module_identity(const struct hwp_symbolizer *s, int id, const char **path,

@@ -19,6 +19,11 @@
 int hwp__symbolizer_module_find(const struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
 				uint8_t build_id_size, char **key);
 
+/* Module ID's binary for decoding and BFD-style lookups, opened on first
+   need and kept open (NULL: not found, or out of memory). */
+struct hwp__code_file;
+struct hwp__code_file *hwp__symbolizer_code_file(struct hwp_symbolizer *s, int id);
+
 /* What module ID was registered as: *PATH, its build-id (*BID, *N bytes,
    0 when none) and whether it is the kernel. 0 or -ENOENT. Reads only. */
 int hwp__symbolizer_module_identity(const struct hwp_symbolizer *s, int id, const char **path,
