@@ -67,11 +67,11 @@ struct hwp_pipeline_opts {
 	const char *dso;
 	const char *sym;
 	/* Threads of the pass: 0 the CPUs this process may use (fewer on a
-	   small file: one per 4 MiB), 1 one. Several
-	   count the samples of one file-mode perf.data (not compressed) when
-	   the branch collector's analyses (BRANCHES, FLOW, EXECUTIONS) alone
-	   are asked; the results are those of one thread to the byte. Other
-	   passes take one (the log says why at HWP_LOG_INFO). */
+	   small file: one per 4 MiB), 1 one. Several count the samples of one
+	   file-mode perf.data (not compressed) for the branch collector's
+	   analyses (BRANCHES, FLOW, EXECUTIONS), PATHS and TIMING; the results
+	   are those of one thread to the byte. Other passes take one (the log
+	   says why at HWP_LOG_INFO). */
 	unsigned jobs;
 };
 
