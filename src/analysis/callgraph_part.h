@@ -37,7 +37,8 @@ struct hwp_call_graph *hwp__call_graph_new_part(struct hwp_session *s, const str
 						struct hwp__resolver *res);
 
 /* Adds sample number SEQ of the sequential order (a part's samples come in
-   increasing numbers). It sets RES->pos = HWP__COLLECT_POS(seq, 0x40000)
+   increasing numbers; hwp_call_graph__add() and __read() are not for
+   parts). RES->generation must be the one the sample met (set per batch). It sets RES->pos = HWP__COLLECT_POS(seq, 0x40000)
    before resolving (the collector resolves a sample's addresses first at
    (seq, 0..), the call graph after it). 0 or <0 (hwp_errmsg()). */
 int hwp__call_graph_add_at(struct hwp_call_graph *g, const struct hwp_event *ev, const struct hwp_thread *th,
