@@ -78,7 +78,9 @@ static int nomem(void)
  * The items of N parts in the order first made: item I of part K was made
  * by sample SEQ[K][I], and a part's items are in the order made (so by
  * sample). Calls EACH(CTX, K, I) in the order of (sample, part, I); the
- * parts' samples are apart, so the part only breaks no ties.
+ * parts' samples are apart, so the part only breaks no ties. (Only the
+ * sample is noted: a walk over the parts in step keeps each part's order
+ * among the items of one sample, where a sort by sample alone would not.)
  */
 static int in_order(struct hwp_call_graph *const *parts, size_t n, bool nodes,
 		    int (*each)(void *ctx, size_t k, uint32_t i), void *ctx)
