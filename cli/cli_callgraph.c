@@ -8,7 +8,7 @@
 #include "hwprof/hwprof.h"
 
 int cg_input__load(struct cg_input *in, const char *cmd, const char *const *paths, size_t npaths, const char *symfs,
-		  bool no_inline, bool stitch_lbr)
+		  bool no_inline, bool stitch_lbr, unsigned jobs)
 {
 	const char *path = paths[0];
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = symfs, .no_inline = no_inline };
@@ -20,7 +20,7 @@ int cg_input__load(struct cg_input *in, const char *cmd, const char *const *path
 	if (!in->session)
 		return cli_error("%s", hwp_errmsg());
 	in->cg = hwp_call_graph__new(in->session, &co);
-	if (!in->cg || hwp_call_graph__read(in->cg) < 0)
+	if (!in->cg || hwp_call_graph__read_jobs(in->cg, jobs) < 0)
 		return cli_error("%s", hwp_errmsg());
 	hwp_call_graph__stats(in->cg, &st);
 	if (!st.samples)

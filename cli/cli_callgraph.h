@@ -14,10 +14,11 @@ struct cg_input {
 	struct hwp_call_graph *cg;
 };
 
-/* Opens PATH and counts its call stacks; prints the error (naming CMD) and
+/* Opens PATH and counts its call stacks on JOBS threads (0: the CPUs
+   available); prints the error (naming CMD) and
    returns non-zero on failure. cg_input__close() in any case. */
 int cg_input__load(struct cg_input *in, const char *cmd, const char *const *paths, size_t npaths, const char *symfs,
-		  bool no_inline, bool stitch_lbr);
+		  bool no_inline, bool stitch_lbr, unsigned jobs);
 void cg_input__close(struct cg_input *in);
 /* One warning line when some modules' symbols are missing. */
 void cg_input__warn_missing(struct cg_input *in);

@@ -79,7 +79,7 @@ int cmd_callgraph(int argc, char **argv)
 	size_t n;
 	const char *const *inputs = report_opts__inputs(&o.ro, &n);
 
-	rc = cg_input__load(&in, "callgraph", inputs, n, o.ro.symfs, o.no_inline, o.stitch_lbr);
+	rc = cg_input__load(&in, "callgraph", inputs, n, o.ro.symfs, o.no_inline, o.stitch_lbr, o.ro.jobs);
 	if (!rc)
 		rc = o.function ? function_report(&in, &o) : report(&in, &o);
 	cg_input__close(&in);

@@ -24,7 +24,7 @@ struct flame_opts {
 	size_t nr_inputs;
 	const char *before, *after; /* --diff BEFORE AFTER */
 	bool folded, diff, period, no_inline, stitch_lbr;
-	unsigned width;
+	unsigned width, jobs;
 };
 
 /* PATHS[0..N): one recording, or several read as one (-i repeated). */
@@ -32,7 +32,7 @@ static int add_inputs(struct hwp_flame *f, enum hwp_flame_side side, const char 
 		      const struct flame_opts *o)
 {
 	struct cg_input in;
-	int rc = cg_input__load(&in, "flame", paths, n, o->symfs, o->no_inline, o->stitch_lbr);
+	int rc = cg_input__load(&in, "flame", paths, n, o->symfs, o->no_inline, o->stitch_lbr, o->jobs);
 
 	if (!rc && hwp_flame__add_call_graph(f, side, in.cg, in.session, o->period) < 0)
 		rc = cli_error("%s: %s", paths[0], hwp_errmsg());
@@ -48,6 +48,8 @@ static int parse(int argc, char **argv, struct flame_opts *o)
 	const struct opt opts[] = {
 		OPT_INPUT('i', "input", &o->input, &o->inputs, &o->nr_inputs, "FILE",
 			  "perf.data or perf script text (default: perf.data)"),
+		OPT_UINT('j', "jobs", &o->jobs, "N", 1, 4096, ": the number of threads must be from 1 to 4096",
+			 "read on N threads (default: the CPUs available; the same output)"),
 		OPT_STRING('o', "output", &o->output, "FILE", "write to FILE (default: standard output)"),
 		OPT_BOOL(0, "folded", &o->folded, "folded stacks instead of the SVG"),
 		OPT_BOOL(0, "diff", &o->diff, "two inputs, BEFORE and AFTER: a differential graph"),

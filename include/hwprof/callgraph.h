@@ -50,6 +50,11 @@ HWP_API void hwp_call_graph__delete(struct hwp_call_graph *cg);
 HWP_API int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, const struct hwp_thread *th);
 /* Every remaining sample of the session. 0 or <0. */
 HWP_API int hwp_call_graph__read(struct hwp_call_graph *cg);
+/* The same on JOBS threads (0: the CPUs available, fewer on a small file),
+   the result that of one to the byte: one file-mode perf.data, not
+   compressed, and no stitching of LBR call stacks (else one thread; the
+   log says why at HWP_LOG_INFO). */
+HWP_API int hwp_call_graph__read_jobs(struct hwp_call_graph *cg, unsigned jobs);
 
 /* A function: a symbol of a module, an inlined function (by name), or,
    where nothing names the address, one address. */

@@ -19,6 +19,7 @@
 #include "analysis/callgraph_part.h"
 #include "analysis/callgraph_struct.h"
 #include "session/module_ids.h"
+#include "session/parallel_pass.h"
 #include "session/session_internal.h"
 #include "util/error.h"
 
@@ -204,4 +205,49 @@ out:
 	free(m.fmap);
 	free(m.nmap);
 	return err;
+}
+
+/* ---- the call graph alone on several threads ---- */
+
+static void *cg_part_new(void *ctx, struct hwp__resolver *res)
+{
+	struct hwp_call_graph *whole = ctx;
+
+	return hwp__call_graph_new_part(whole->session, &whole->o, res);
+}
+
+static int cg_add(void *part, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq)
+{
+	return hwp__call_graph_add_at(part, ev, th, seq);
+}
+
+static int cg_merge(void *ctx, void *const *parts, struct hwp__module_ids *const *ids, size_t n)
+{
+	return hwp__call_graph_merge(ctx, (struct hwp_call_graph *const *)parts, ids, n);
+}
+
+static void cg_delete(void *part)
+{
+	hwp_call_graph__delete(part);
+}
+
+int hwp_call_graph__read_jobs(struct hwp_call_graph *cg, unsigned jobs)
+{
+	const struct hwp__parallel_ops ops = { cg, cg_part_new, cg_add, cg_merge, cg_delete };
+	const char *why = NULL;
+
+	if (cg->res != hwp__session_resolver(cg->session))
+		why = "a part";
+	else if ((why = hwp__parallel_refusal(cg->session)) || (why = hwp__call_graph_part_refusal(cg->session, &cg->o)))
+		;
+	else if (!jobs && (jobs = hwp__default_jobs(cg->session)) < 2)
+		why = "one CPU, or a small input";
+	else if (jobs < 2)
+		why = "one thread asked";
+	if (why) {
+		hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(cg->session), why);
+		return hwp_call_graph__read(cg);
+	}
+	hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(cg->session), jobs);
+	return hwp__parallel_pass(cg->session, &ops, jobs);
 }

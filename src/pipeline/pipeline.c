@@ -9,6 +9,7 @@
 #include "hwprof/branch_report.h"
 #include "hwprof/pipeline.h"
 #include "pipeline/pipeline_checks.h"
+#include "analysis/callgraph_part.h"
 #include "pipeline/pipeline_parallel.h"
 #include "session/parallel_pass.h"
 #include "util/error.h"
@@ -25,6 +26,7 @@ struct hwp_pipeline {
 	struct hwp_call_graph *calls;
 	struct hwp_mem_report *mem;
 	struct hwp_branch_collect_opts co; /* the collector's */
+	struct hwp_call_graph_opts calls_opts;
 	bool ran;
 };
 
@@ -65,7 +67,8 @@ static int make_analyses(struct hwp_pipeline *p)
 		return -1;
 	if ((a & HWP_ANALYSIS_TIMING) && !(p->timing = hwp_timing__new(p->session, p->collector, p->o.timing)))
 		return -1;
-	if ((a & HWP_ANALYSIS_CALLS) && !(p->calls = hwp_call_graph__new(p->session, NULL)))
+	p->calls_opts = (struct hwp_call_graph_opts){ .sz = sizeof(p->calls_opts) };
+	if ((a & HWP_ANALYSIS_CALLS) && !(p->calls = hwp_call_graph__new(p->session, &p->calls_opts)))
 		return -1;
 	if ((a & HWP_ANALYSIS_MEM) && !(p->mem = hwp_mem_report__new(p->session, NULL)))
 		return -1;
@@ -127,7 +130,7 @@ void hwp_pipeline__delete(struct hwp_pipeline *p)
 /* The analyses a parallel pass feeds (the flow walks the collector's
    tables after the pass). */
 #define PARALLEL_ANALYSES (HWP_ANALYSIS_BRANCHES | HWP_ANALYSIS_FLOW | HWP_ANALYSIS_EXECUTIONS | \
-			   HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING)
+			   HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING | HWP_ANALYSIS_CALLS)
 
 /* How many threads the pass may use, and why one when one: the log says. */
 static unsigned jobs_for(struct hwp_pipeline *p, const char **why)
@@ -139,7 +142,9 @@ static unsigned jobs_for(struct hwp_pipeline *p, const char **why)
 	else if ((jobs = p->o.jobs ? p->o.jobs : hwp__default_jobs(p->session)) < 2)
 		*why = p->o.jobs ? "one thread asked" : "one CPU, or a small input";
 	else if (p->o.analyses & ~PARALLEL_ANALYSES)
-		*why = "the call graph or the memory report asked";
+		*why = "the memory report asked";
+	else if (p->calls)
+		*why = hwp__call_graph_part_refusal(p->session, &p->calls_opts);
 	return *why ? 1 : jobs;
 }
 
@@ -155,7 +160,8 @@ static int read_all(struct hwp_pipeline *p)
 
 	if (jobs > 1) {
 		hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(p->session), jobs);
-		struct hwp__pipeline_analyses a = { p->session, p->collector, &p->co, p->paths, p->timing };
+		struct hwp__pipeline_analyses a = { p->session, p->collector, &p->co, p->paths, p->timing,
+						    p->calls, &p->calls_opts };
 
 		if ((r = hwp__pipeline_parallel(&a, jobs)) < 0 ||
 		    (r = hwp_branch_collector__check_ranges(p->collector)) < 0)
