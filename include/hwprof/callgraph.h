@@ -41,6 +41,19 @@ struct hwp_call_graph_opts {
 	   --stitch-lbr (needs the stacks' hardware index and the recording's
 	   LBR depth, CPU_PMU_CAPS "branches"; else nothing is stitched). */
 	bool stitch_lbr;
+	/* Which samples count (enum hwp_cg_samples). */
+	unsigned samples;
+	/* A sample weighs its memory access's latency in cycles (PEBS WEIGHT,
+	   IBS DcMissLat), not its period: the graph of where load latency is
+	   spent. Only memory samples count then. */
+	bool latency;
+};
+
+/* Which samples a call graph counts. */
+enum hwp_cg_samples {
+	HWP_CG_ALL,    /* every sample */
+	HWP_CG_MEMORY, /* memory accesses: a data source (PEBS, IBS op loads and stores) */
+	HWP_CG_HITM,   /* of those, the ones that hit a line modified in another cache (c2c's) */
 };
 
 /* Counts the call stacks of S's samples. NULL + errno (hwp_errmsg()). */

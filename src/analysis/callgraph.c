@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis/callgraph_struct.h"
+#include "analysis/mem_internal.h"
 #include "hwprof/callgraph.h"
 #include "hwprof/maps.h"
 #include "hwprof/perf_abi.h"
@@ -270,6 +271,18 @@ static int chain_frame(void *ctx, const struct hwp_thread *th, uint64_t ip, uint
 	return frame_id(ctx, th, ip, flags, false, id);
 }
 
+/* EV's memory access into *A: 1, 0 when EV is no memory sample, <0 on
+   malformed raw data (as the memory report says). */
+static int memory_access(struct hwp_call_graph *cg, const struct hwp_event *ev, struct hwp_mem_access *a)
+{
+	if (ev->evsel != cg->mem_evsel) {
+		cg->mem_evsel = ev->evsel;
+		cg->mem_ibs = ev->evsel && hwp__mem_evsel_is_ibs_op(cg->session, ev->evsel);
+	}
+	int r = hwp__mem_access_decode(ev, cg->mem_ibs, a);
+	return r < 0 ? hwp__set_error(-r, "%s: %s", hwp_session__path(cg->session), hwp_errmsg()) : r;
+}
+
 int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, const struct hwp_thread *th)
 {
 	const struct hwp_sample *s = &ev->sample;
@@ -283,6 +296,16 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 		period = s->period;
 	else if (ev->evsel && !hwp_attr__flag(&ev->evsel->attr, HWP_ATTR_FREQ) && ev->evsel->attr.sample_period)
 		period = ev->evsel->attr.sample_period;
+	if (cg->o.samples != HWP_CG_ALL || cg->o.latency) {
+		struct hwp_mem_access a;
+
+		if ((err = memory_access(cg, ev, &a)) <= 0)
+			return err;
+		if (cg->o.samples == HWP_CG_HITM && !a.hitm)
+			return 0;
+		if (cg->o.latency)
+			period = a.latency;
+	}
 	/* every address of the sample is TH's (once: nothing else resolves
 	   through this resolver until the sample is counted) */
 	hwp__resolver_enter(cg->res, th);

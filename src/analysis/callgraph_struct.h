@@ -36,6 +36,9 @@ struct hwp_call_graph {
 	struct hwp_call_graph_opts o;
 	/* how addresses are resolved: the session's resolver, or a part's */
 	struct hwp__resolver *res;
+	/* the event of the last memory access decoded, and whether it is IBS */
+	const struct hwp_evsel *mem_evsel;
+	bool mem_ibs;
 
 	struct hwp__cg_frame *frames;
 	size_t nframes, frames_cap;
