@@ -103,6 +103,7 @@ HWP_API struct hwp_flow *hwp_pipeline__flow(struct hwp_pipeline *p);
 HWP_API struct hwp_paths *hwp_pipeline__paths(struct hwp_pipeline *p);
 /* hwp_timing__source() says whether the recordings carried cycle counts. */
 HWP_API struct hwp_timing *hwp_pipeline__timing(struct hwp_pipeline *p);
+/* NULL too when no event of the recordings samples call stacks. */
 HWP_API struct hwp_call_graph *hwp_pipeline__call_graph(struct hwp_pipeline *p);
 /* NULL too when the recordings hold no memory samples. */
 HWP_API struct hwp_mem_report *hwp_pipeline__mem(struct hwp_pipeline *p);

@@ -48,6 +48,19 @@ static bool call_stacks(struct hwp_session *s)
 	return false;
 }
 
+/* Whether some input's events sample FIELD (an HWP_SAMPLE_* bit). */
+static bool sampled(struct hwp_session *s, uint64_t field)
+{
+	for (size_t i = 0; i < hwp_session__nr_inputs(s); i++) {
+		struct hwp_reader *r = hwp_session__input_reader(s, i);
+
+		for (size_t e = 0; e < hwp_reader__nr_evsels(r); e++)
+			if (hwp_reader__evsel(r, e)->attr.sample_type & field)
+				return true;
+	}
+	return false;
+}
+
 static int make_analyses(struct hwp_pipeline *p)
 {
 	/* mispredict bits of synthesized or NO_FLAGS stacks mean nothing */
@@ -68,7 +81,10 @@ static int make_analyses(struct hwp_pipeline *p)
 	if ((a & HWP_ANALYSIS_TIMING) && !(p->timing = hwp_timing__new(p->session, p->collector, p->o.timing)))
 		return -1;
 	p->calls_opts = (struct hwp_call_graph_opts){ .sz = sizeof(p->calls_opts) };
-	if ((a & HWP_ANALYSIS_CALLS) && !(p->calls = hwp_call_graph__new(p->session, &p->calls_opts)))
+	/* no stacks, no call graph: counting each sample's own function alone
+	   would cost a lookup per sample for a graph nobody reads */
+	if ((a & HWP_ANALYSIS_CALLS) && sampled(p->session, HWP_SAMPLE_CALLCHAIN) &&
+	    !(p->calls = hwp_call_graph__new(p->session, &p->calls_opts)))
 		return -1;
 	if ((a & HWP_ANALYSIS_MEM) && !(p->mem = hwp_mem_report__new(p->session, NULL)))
 		return -1;
