@@ -23,7 +23,7 @@ struct annotate_cli {
 	struct report_opts r;
 	const char *sym, *addr, *color;
 	uint64_t limit;
-	bool no_source;
+	bool no_source, lines;
 };
 
 static int parse_opts(int argc, char **argv, struct annotate_cli *o)
@@ -37,6 +37,9 @@ static int parse_opts(int argc, char **argv, struct annotate_cli *o)
 		  .umin = 1, .umax = UINT64_MAX, .err = ": the number of functions must be at least 1",
 		  .help = "without --sym or --addr: the N hottest functions (default: 5)" },
 		OPT_BOOL(0, "no-source", &o->no_source, "no source lines over the instructions"),
+		OPT_BOOL(0, "lines", &o->lines,
+			 "per source line of the functions: samples, share, instructions, branch executions, "
+			 "mispredicts, memory samples and latency (inlined code on its own line)"),
 		OPT_STRING(0, "color", &o->color, "WHEN",
 			   "colour hot lines: always, never or auto (default: when standard output is a terminal)"),
 		OPT_REPORT_OUTPUT(&o->r),
@@ -126,8 +129,8 @@ int cmd_annotate(int argc, char **argv)
 		rc = cli_error("%s", hwp_errmsg());
 		goto out;
 	}
-	if (o.r.fmt != HWP_TABLE_TEXT) {
-		struct hwp_table *t = hwp_report__annotate(sym, a);
+	if (o.lines || o.r.fmt != HWP_TABLE_TEXT) {
+		struct hwp_table *t = o.lines ? hwp_report__annotate_lines(a) : hwp_report__annotate(sym, a);
 
 		rc = t ? report_print_table(t, o.r.fmt) : cli_error("out of memory");
 		hwp_table__delete(t);

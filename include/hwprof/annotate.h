@@ -101,6 +101,12 @@ struct hwp_symbolizer;
 struct hwp_table;
 HWP_API struct hwp_table *hwp_report__annotate(struct hwp_symbolizer *sym, const struct hwp_annotation *a);
 
+/* Per source line of the functions shown (inlined code on its own file and
+   line): samples and their share of the functions' samples, instructions,
+   conditional-branch executions and mispredicts (lower bound), memory
+   samples and mean latency; by samples. NULL on ENOMEM. */
+HWP_API struct hwp_table *hwp_report__annotate_lines(const struct hwp_annotation *a);
+
 /* perf annotate --stdio's layout: per function a header, then each
    instruction with its samples and share, a '>' where a jump lands, the
    direction of its own jump, and what the analyses know of it; source

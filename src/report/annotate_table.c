@@ -9,11 +9,13 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hwprof/annotate.h"
 #include "hwprof/data_src.h"
 #include "report/report_internal.h"
+#include "util/vec.h"
 
 enum {
 	A_FUNCTION, A_MODULE, A_ADDRESS, A_INSN, A_FILE, A_LINE, A_SAMPLES, A_SHARE, A_TOTAL_SHARE, A_KIND, A_TARGET,
@@ -281,4 +283,109 @@ int hwp_report__print_annotation(struct hwp_symbolizer *sym, const struct hwp_an
 		}
 	}
 	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- per source line ---- */
+
+enum { L_FILE, L_LINE, L_FUNCTION, L_SAMPLES, L_SHARE, L_INSNS, L_EXECS, L_MISPRED, L_MEM_SAMPLES, L_MEM_LAT, L_NCOLS };
+
+static const struct hwp__report_column line_cols[L_NCOLS] = {
+	[L_FILE] = { "File", "file", HWP_COL_TEXT, HWP_SHOW_ALL },
+	[L_LINE] = { "Line", "line", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[L_FUNCTION] = { "Function", "function", HWP_COL_TEXT, HWP_SHOW_ALL },
+	[L_SAMPLES] = { "Samples", "samples", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[L_SHARE] = { "Share", "share_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
+	[L_INSNS] = { "Instructions", "instructions", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[L_EXECS] = { "Branch executions", "branch_executions", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[L_MISPRED] = { "Mispredicts", "mispredicts", HWP_COL_REAL, HWP_SHOW_ALL },
+	[L_MEM_SAMPLES] = { "Memory samples", "memory_samples", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[L_MEM_LAT] = { "Latency", "memory_mean_latency_cycles", HWP_COL_REAL, HWP_SHOW_ALL },
+};
+
+struct line_sum {
+	const char *file, *function;
+	unsigned line;
+	uint64_t samples, insns, execs, mem, lat;
+	double mispred;
+	size_t order;
+};
+
+static int by_line_samples(const void *a, const void *b)
+{
+	const struct line_sum *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+struct hwp_table *hwp_report__annotate_lines(const struct hwp_annotation *a)
+{
+	const struct hwp_annotate_func *f;
+	const struct hwp_annotate_insn *in;
+	size_t nf = hwp_annotation__functions(a, &f), n = 0, cap = 0;
+	struct line_sum *v = NULL;
+	uint64_t shown = 0;
+	struct hwp_table *t = hwp_table__new();
+
+	hwp_annotation__insns(a, &in);
+	if (!t || hwp__report_add_columns(t, line_cols, L_NCOLS) < 0)
+		goto fail;
+	for (size_t k = 0; k < nf; k++) {
+		shown += f[k].samples;
+		for (size_t i = f[k].first; i < f[k].first + f[k].n; i++) {
+			const struct hwp_annotate_insn *x = &in[i];
+			struct line_sum *l = NULL;
+
+			if (!x->file)
+				continue;
+			/* the lines of one function are few: a linear search */
+			for (size_t j = n; j-- > 0 && v[j].function == f[k].name;)
+				if (v[j].line == x->line && !strcmp(v[j].file, x->file)) {
+					l = &v[j];
+					break;
+				}
+			if (!l) {
+				if (!(l = HWP_VEC_PUSH(v, n, cap)))
+					goto fail;
+				*l = (struct line_sum){ .file = x->file, .function = f[k].name, .line = x->line,
+							.order = n - 1 };
+			}
+			l->samples += x->samples;
+			l->insns++;
+			if (x->cond) {
+				l->execs += x->cond->executions;
+				if (!isnan(x->cond->mispred_per_exec))
+					l->mispred += x->cond->mispred_per_exec * (double)x->cond->executions;
+			}
+			if (x->mem) {
+				l->mem += x->mem->st.samples;
+				l->lat += x->mem->st.lat_sum;
+			}
+		}
+	}
+	hwp__sort(v, n, sizeof(*v), by_line_samples);
+	for (size_t i = 0; i < n; i++) {
+		hwp_table__new_row(t);
+		hwp_table__set_text(t, L_FILE, v[i].file);
+		hwp_table__set_count(t, L_LINE, v[i].line);
+		hwp_table__set_text(t, L_FUNCTION, v[i].function);
+		hwp_table__set_count(t, L_SAMPLES, v[i].samples);
+		hwp_table__set_real(t, L_SHARE, shown ? 100.0 * (double)v[i].samples / (double)shown : 0);
+		hwp_table__set_count(t, L_INSNS, v[i].insns);
+		if (v[i].execs) {
+			hwp_table__set_count(t, L_EXECS, v[i].execs);
+			hwp_table__set_real(t, L_MISPRED, v[i].mispred);
+		}
+		if (v[i].mem) {
+			hwp_table__set_count(t, L_MEM_SAMPLES, v[i].mem);
+			hwp_table__set_real(t, L_MEM_LAT, (double)v[i].lat / (double)v[i].mem);
+		}
+	}
+	free(v);
+	return t;
+fail:
+	free(v);
+	hwp_table__delete(t);
+	return NULL;
 }

@@ -11,7 +11,7 @@
 #  - the text view (source lines, jump marks) and one-line errors.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 cmp=$tools/annotate_compare.py
-echo "PLAN 6"
+echo "PLAN 7"
 gcc -O2 -g -o "$tmp/w" "$root/tests/fixtures/annotate_hot.c" 2>"$tmp/gcc.err" || { fail "annotate: gcc: $(head -1 "$tmp/gcc.err")"; exit 0; }
 
 # 1. against perf annotate
@@ -21,8 +21,19 @@ if command -v perf >/dev/null && perf record -q -e cpu-clock -c 100000 -o "$tmp/
 		perf annotate -i "$tmp/cc.data" --stdio -s "$hot" --no-source >"$tmp/cc.perf" 2>/dev/null &&
 		CMP_NAME="annotate_vs_perf_$hot" python3 "$cmp" perf "$tmp/cc.json" "$tmp/cc.perf" ||
 		fail "annotate_vs_perf: $(head -1 "$tmp/cc.err")"
+	# --lines: samples per source line, as perf report -s srcline counts them in the function
+	perf report -i "$tmp/cc.data" --stdio --symbols="$hot" -F sample,srcline 2>/dev/null |
+		awk '!/^#/ && NF == 2 {print $2, $1}' | sort >"$tmp/lines.perf"
+	"$HWPROF" annotate -i "$tmp/cc.data" --sym "$hot" --lines --csv 2>/dev/null |
+		awk -F, 'NR > 1 && $4 > 0 {n = split($1, p, "/"); print p[n] ":" $2, $4}' | sort >"$tmp/lines.hw"
+	if [ -s "$tmp/lines.perf" ] && cmp -s "$tmp/lines.perf" "$tmp/lines.hw"; then
+		pass "annotate_lines_vs_perf ($(wc -l <"$tmp/lines.perf") source lines of $hot)"
+	else
+		fail "annotate_lines_vs_perf: $(diff "$tmp/lines.perf" "$tmp/lines.hw" | head -4 | tr '\n' '|')"
+	fi
 else
 	skip "annotate_vs_perf: perf cannot record cpu-clock here: $(head -1 "$tmp/rec.err" 2>/dev/null)"
+	skip "annotate_lines_vs_perf: perf cannot record here"
 fi
 
 # 2. branches and blocks of an emulated recording
