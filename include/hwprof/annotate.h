@@ -113,7 +113,10 @@ HWP_API struct hwp_table *hwp_report__annotate_lines(const struct hwp_annotation
    lines above their instructions. */
 struct hwp_annotate_text_opts {
 	size_t sz;              /* sizeof(struct hwp_annotate_text_opts) */
-	bool source;            /* source lines */
+	bool source;            /* source lines (their text, from the files DWARF names) */
+	const char *prefix;     /* the files are found under PREFIX, after */
+	unsigned prefix_strip;  /* dropping this many leading directories (perf's options) */
+	size_t *missing;        /* set to the source files that could not be read */
 	bool color;             /* hot lines red (>= 5%) and green (>= 0.5%), as perf */
 	const char *event_note; /* appended to each function's header */
 };

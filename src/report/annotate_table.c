@@ -176,6 +176,109 @@ struct hwp_table *hwp_report__annotate(struct hwp_symbolizer *sym, const struct 
 
 /* ---- the text view ---- */
 
+/* The source files the view quotes, read once each. */
+struct source_file {
+	char *path;   /* as DWARF names it */
+	char *text;   /* NULL: not found */
+	size_t size;
+	const char **lines;
+	size_t nlines;
+};
+
+struct sources {
+	struct source_file *v;
+	size_t n, cap;
+	const char *prefix;
+	unsigned strip;
+	size_t missing;
+};
+
+/* PATH with STRIP leading components dropped and PREFIX put before it
+   (perf annotate's --prefix-strip and --prefix). */
+static void remap(const struct sources *ss, const char *path, char *out, size_t len)
+{
+	const char *p = path;
+
+	for (unsigned i = 0; i < ss->strip && p; i++) {
+		p = strchr(p + (*p == '/'), '/');
+	}
+	if (!p)
+		p = strrchr(path, '/') ? strrchr(path, '/') : path;
+	if (ss->prefix)
+		snprintf(out, len, "%s%s%s", ss->prefix, *p == '/' || !*ss->prefix ? "" : "/", p);
+	else
+		snprintf(out, len, "%s", p);
+}
+
+/* The text of line LINE of FILE, NULL when the file cannot be read. */
+static const char *source_line(struct sources *ss, const char *file, unsigned line, size_t *len)
+{
+	struct source_file *f = NULL;
+
+	for (size_t i = 0; i < ss->n && !f; i++)
+		if (!strcmp(ss->v[i].path, file))
+			f = &ss->v[i];
+	if (!f) {
+		char path[4096];
+		FILE *fp;
+
+		if (!(f = HWP_VEC_PUSH(ss->v, ss->n, ss->cap)))
+			return NULL;
+		memset(f, 0, sizeof(*f));
+		if (!(f->path = strdup(file))) {
+			ss->n--;
+			return NULL;
+		}
+		remap(ss, file, path, sizeof(path));
+		/* a source file, not a device or a huge file: at most 64 MiB */
+		if ((fp = fopen(path, "rb"))) {
+			size_t cap = 0, n;
+			char buf[65536];
+
+			while ((n = fread(buf, 1, sizeof(buf), fp)) > 0 && f->size + n <= (64u << 20)) {
+				if (HWP_VEC_RESERVE(f->text, cap, f->size + n + 1) < 0)
+					break;
+				memcpy(f->text + f->size, buf, n);
+				f->size += n;
+			}
+			fclose(fp);
+			if (f->text) {
+				size_t lcap = 0;
+
+				f->text[f->size] = 0;
+				for (char *p = f->text; p < f->text + f->size;) {
+					const char **l = HWP_VEC_PUSH(f->lines, f->nlines, lcap);
+					char *nl = memchr(p, '\n', (size_t)(f->text + f->size - p));
+
+					if (!l)
+						break;
+					*l = p;
+					p = nl ? nl + 1 : f->text + f->size;
+				}
+			}
+		}
+		ss->missing += !f->text;
+	}
+	if (!f->text || !line || line > f->nlines)
+		return NULL;
+	const char *p = f->lines[line - 1];
+	const char *end = line < f->nlines ? f->lines[line] : f->text + f->size;
+	while (end > p && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	*len = (size_t)(end - p);
+	return p;
+}
+
+static void sources_free(struct sources *ss)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		free(ss->v[i].path);
+		free(ss->v[i].text);
+		free(ss->v[i].lines);
+	}
+	free(ss->v);
+}
+
 #define RED "\033[31m"
 #define GREEN "\033[32m"
 #define DIM "\033[2m"
@@ -233,6 +336,8 @@ int hwp_report__print_annotation(struct hwp_symbolizer *sym, const struct hwp_an
 	uint64_t total = hwp_annotation__total_samples(a);
 	char note[1024];
 
+	struct sources ss = { .prefix = o->prefix, .strip = o->prefix_strip };
+
 	hwp_annotation__insns(a, &in);
 	for (size_t k = 0; k < nf; k++) {
 		const char *mod = hwp_symbolizer__module_name(sym, f[k].module);
@@ -259,7 +364,14 @@ int hwp_report__print_annotation(struct hwp_symbolizer *sym, const struct hwp_an
 			int used;
 
 			if (o->source && x->file && (x->line != last_line || !last_file || strcmp(x->file, last_file))) {
-				fprintf(out, "%s%32s%s:%u%s\n", o->color ? DIM : "", "", x->file, x->line, o->color ? OFF : "");
+				size_t len = 0;
+				const char *text = source_line(&ss, x->file, x->line, &len);
+				const char *base = strrchr(x->file, '/');
+
+				fprintf(out, "%s%29s%s:%u", o->color ? DIM : "", "", base ? base + 1 : x->file, x->line);
+				if (text)
+					fprintf(out, "  %.*s", (int)len, text);
+				fprintf(out, "%s\n", o->color ? OFF : "");
 				last_file = x->file;
 				last_line = x->line;
 			}
@@ -282,6 +394,9 @@ int hwp_report__print_annotation(struct hwp_symbolizer *sym, const struct hwp_an
 				fprintf(out, "%17s%s\n", "", line);
 		}
 	}
+	if (ss.missing && o->missing)
+		*o->missing = ss.missing;
+	sources_free(&ss);
 	return ferror(out) ? -EIO : 0;
 }
 

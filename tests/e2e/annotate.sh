@@ -8,7 +8,8 @@
 #    `hwprof timing` count there, and nothing else does;
 #  - an emulated memory recording: each load's memory samples are `hwprof mem
 #    -s ip`'s row of its address;
-#  - the text view (source lines, jump marks) and one-line errors.
+#  - the text view (source text, found through --prefix, jump marks) and
+#    one-line errors.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 cmp=$tools/annotate_compare.py
 echo "PLAN 7"
@@ -52,9 +53,15 @@ if ready=$(emu_ready annotate_emulated); then
 		fail "annotate_memory: $(head -1 "$tmp/m.err")"
 	# 4. the text view: the hottest loop's source line, a jump mark and a branch's numbers
 	"$HWPROF" annotate -i "$tmp/br.data" --sym "$hot" --color never >"$tmp/a.txt" 2>"$tmp/a.err"
-	if grep -q "annotate_hot.c:[0-9]" "$tmp/a.txt" && grep -q "^ *[0-9]* *[0-9.]*% *>\| >  *[0-9a-f]*:" "$tmp/a.txt" &&
+	mkdir -p "$tmp/src/fixtures" && cp "$root/tests/fixtures/annotate_hot.c" "$tmp/src/fixtures/"
+	strip=$(($(tr -cd / <<<"$root/tests/fixtures") - 1))
+	"$HWPROF" annotate -i "$tmp/br.data" --sym "$hot" --color never --prefix "$tmp/src" --prefix-strip "$strip" \
+		>"$tmp/p.txt" 2>"$tmp/p.err"
+	if grep -q "annotate_hot.c:[0-9]* .*taken a third of the time" "$tmp/a.txt" &&
+		grep -q "taken a third of the time" "$tmp/p.txt" && ! grep -q warning "$tmp/p.err" &&
+		grep -q "^ *[0-9]* *[0-9.]*% *>\| >  *[0-9a-f]*:" "$tmp/a.txt" &&
 		grep -q "exec, taken [0-9.]*% \[" "$tmp/a.txt" && ! grep -q $'\033' "$tmp/a.txt"; then
-		pass "annotate_text (source lines, jump targets, branch numbers, no colour when asked)"
+		pass "annotate_text (source text, also through --prefix/--prefix-strip, jump targets, branch numbers, no colour when asked)"
 	else
 		fail "annotate_text: $(head -5 "$tmp/a.txt" | tr '\n' '|')"
 	fi
