@@ -54,7 +54,7 @@ if ready=$(emu_ready annotate_emulated); then
 	# 4. the text view: the hottest loop's source line, a jump mark and a branch's numbers
 	"$HWPROF" annotate -i "$tmp/br.data" --sym "$hot" --color never >"$tmp/a.txt" 2>"$tmp/a.err"
 	mkdir -p "$tmp/src/fixtures" && cp "$root/tests/fixtures/annotate_hot.c" "$tmp/src/fixtures/"
-	strip=$(($(tr -cd / <<<"$root/tests/fixtures") - 1))
+	strip=$(($(tr -cd / <<<"$root/tests/fixtures" | wc -c) - 1))
 	"$HWPROF" annotate -i "$tmp/br.data" --sym "$hot" --color never --prefix "$tmp/src" --prefix-strip "$strip" \
 		>"$tmp/p.txt" 2>"$tmp/p.err"
 	if grep -q "annotate_hot.c:[0-9]* .*taken a third of the time" "$tmp/a.txt" &&
