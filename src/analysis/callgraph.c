@@ -19,6 +19,7 @@
 #include "hwprof/maps.h"
 #include "hwprof/perf_abi.h"
 #include "symbolize/maps_internal.h"
+#include "unwind/unwind.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
@@ -476,6 +477,20 @@ int hwp_call_graph__stats(const struct hwp_call_graph *cg, struct hwp_call_graph
 	st.discarded = cg->chain.discarded;
 	st.frames = cg->nframes;
 	st.frame_nodes = cg->nnodes;
+	st.unwind_missing = "";
+	const struct hwp__unwind_stats *us = hwp__chain_unwind_stats(&cg->chain);
+	if (us) {
+		st.unwound = us->stops[HWP__UNWIND_DONE];
+		st.unwind_no_regs = us->stops[HWP__UNWIND_NO_REGS];
+		st.unwind_no_stack = us->stops[HWP__UNWIND_NO_STACK];
+		st.unwind_stack_short = us->stops[HWP__UNWIND_STACK_SHORT];
+		st.unwind_no_binary = us->stops[HWP__UNWIND_NO_BINARY];
+		st.unwind_stopped = us->stops[HWP__UNWIND_STOPPED] + us->stops[HWP__UNWIND_ARCH];
+		st.unwind_frames = us->frames;
+		st.unwind_by_rules = us->by_rules;
+		st.unwind_stack_size = us->stack_size;
+		st.unwind_missing = us->missing;
+	}
 	hwp__result_end(out, &st, sizeof(st));
 	return 0;
 }

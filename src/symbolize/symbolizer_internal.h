@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "hwprof/symbolize.h"
+#include "symbolize/build_id_lookup.h"
 
 /*
  * What hwp_symbolizer__module(S, PATH, BUILD_ID, BUILD_ID_SIZE) would
@@ -17,5 +18,10 @@
  */
 int hwp__symbolizer_module_find(const struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
 				uint8_t build_id_size, char **key);
+
+/* Where S finds binaries and debug files (--symfs, the build-id caches and
+   debug roots, in order): valid while S lives, for a reader that finds
+   files itself (the unwinder). */
+void hwp__symbolizer_find_ctx(const struct hwp_symbolizer *s, struct hwp_find_ctx *ctx);
 
 #endif
