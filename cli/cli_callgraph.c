@@ -17,6 +17,10 @@ void cg_warn_unwind(const char *path, const struct hwp_call_graph_stats *st)
 	char msg[1536];
 	size_t len = 0;
 
+	if (st->user_stacks)
+		cli_info("%s: %" PRIu64 " user stacks unwound to %" PRIu64 " frames, %" PRIu64
+			 " of them from cached unwinding rules alone (the rest through libdwfl)",
+			 path, st->user_stacks, st->unwind_frames, st->unwind_by_rules);
 	if (!st->user_stacks || !bad)
 		return;
 	/* perf takes at most 65528 bytes (a multiple of 8 below 64 KiB) */

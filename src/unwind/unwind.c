@@ -244,6 +244,11 @@ int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out
 	*out = NULL;
 	if (!m || m->identity || !m->filename || !m->filename[0])
 		return HWP__REPORT_NO_FILE;
+	struct hwp__smod *sm = hwp__space_mod_at(sp, pc);
+	if (sm && sm->map_file == m->filename && sm->map_start == m->start && sm->map_pgoff == m->pgoff) {
+		*out = sm;
+		return 0;
+	}
 	struct hwp__ufile *f = hwp__ufiles_get(&u->files, m);
 	if (!f)
 		return -ENOMEM;
@@ -253,14 +258,15 @@ int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out
 	}
 	if (f->e_machine != sp->e_machine || !hwp__ufile_bias(f, m, &bias))
 		return HWP__REPORT_NO_FILE;
-	struct hwp__smod *sm = hwp__space_mod_at(sp, pc);
 	if (sm) {
 		/* the module the address space had here is still what is mapped */
-		if (sm->f == f && sm->bias == bias) {
-			*out = sm;
-			return 0;
-		}
-		return HWP__REPORT_STALE;
+		if (sm->f != f || sm->bias != bias)
+			return HWP__REPORT_STALE;
+		sm->map_file = m->filename;
+		sm->map_start = m->start;
+		sm->map_pgoff = m->pgoff;
+		*out = sm;
+		return 0;
 	}
 	/* the file's extent at this bias must not overlap a module reported */
 	uint64_t lo = UINT64_MAX, hi = 0;
@@ -287,7 +293,8 @@ int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out
 	sm = HWP_VEC_PUSH(sp->mods, sp->nmods, sp->mods_cap);
 	if (!sm)
 		return -ENOMEM;
-	*sm = (struct hwp__smod){ .mod = mod, .lo = start, .hi = end, .bias = bias, .f = f };
+	*sm = (struct hwp__smod){ .mod = mod, .lo = start, .hi = end, .bias = bias, .f = f,
+				  .map_start = m->start, .map_pgoff = m->pgoff, .map_file = m->filename };
 	*out = sm;
 	return 0;
 }

@@ -19,6 +19,10 @@ struct hwp__smod {
 	Dwfl_Module *mod;
 	uint64_t lo, hi, bias;
 	struct hwp__ufile *f;
+	/* the last mapping found to hold it (start, offset, name as the
+	   machine keeps it): the same one again needs no second look */
+	uint64_t map_start, map_pgoff;
+	const char *map_file;
 };
 
 /* One address space (a process' maps) as a Dwfl. */
