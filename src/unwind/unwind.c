@@ -10,6 +10,7 @@
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -71,8 +72,12 @@ bool hwp__unwind_read(struct hwp__unwinder *u, uint64_t addr, uint64_t *val)
 		if (f && f->found && hwp__ufile_read(f, hwp_map__map_ip(m, addr), val))
 			return true;
 	}
-	u->read_fail = addr >= sp && addr - sp < STACK_REACH && u->stack_full ? HWP__UNWIND_STACK_SHORT
-									       : HWP__UNWIND_STOPPED;
+	/* past the end of the copy: the stack went on (the copy filled its
+	   size) or had ended (the copy stopped short at its top) */
+	if (addr >= sp && addr - sp < STACK_REACH)
+		u->read_fail = u->stack_full ? HWP__UNWIND_STACK_SHORT : HWP__READ_TOP;
+	else
+		u->read_fail = HWP__UNWIND_STOPPED;
 	return false;
 }
 
@@ -301,19 +306,25 @@ int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out
 
 /* ---- one sample through libdwfl ---- */
 
+/*
+ * A frame's address as perf 6.1 reports it: the pc of the first frame and
+ * of a frame a signal interrupted (its caller was the signal trampoline),
+ * every other one minus one (the call instruction). That is libunwind's
+ * rule, which perf 6.1 is built with: unlike libdwfl's activation (which
+ * also counts the trampoline itself), the trampoline's own frame is
+ * decremented too.
+ */
 static int frame_callback(Dwfl_Frame *state, void *arg)
 {
 	struct hwp__space *sp = arg;
 	struct hwp__unwinder *u = sp->u;
 	struct hwp__smod *sm;
 	Dwarf_Addr pc;
-	bool activation;
 
 	u->read_fail = 0;
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
-	/* the module first: whether the frame is an activation depends on
-	   unwinding it (a signal frame's caller is) */
+	/* the module first: libdwfl unwinds the frame from it next */
 	int r = hwp__space_report(sp, pc, &sm);
 	if (r < 0 || r == HWP__REPORT_STALE) {
 		u->dwfl_err = r < 0 ? r : 0;
@@ -321,9 +332,18 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 		return DWARF_CB_ABORT;
 	}
 	u->last_no_file = r == HWP__REPORT_NO_FILE;
-	if (!dwfl_frame_pc(state, &pc, &activation))
+	Dwarf_Word fp;
+	u->last_fp_zero = dwfl_frame_reg(state, sp->e_machine == EM_AARCH64 ? 29 : 6, &fp) == 0 && fp == 0;
+	/* unwound through a signal trampoline's CFI: the previous frame's */
+	int sig = 0;
+	if (u->n && u->prev_sm && (sig = hwp__rule_signal(u, u->prev_sm, u->prev_look)) < 0) {
+		u->dwfl_err = sig;
 		return DWARF_CB_ABORT;
-	u->ips[u->n++] = activation ? pc : pc - 1;
+	}
+	uint64_t look = !u->n || sig ? pc : pc - 1;
+	u->ips[u->n++] = look;
+	u->prev_look = look;
+	u->prev_sm = sm && look >= sm->lo && look < sm->hi ? sm : hwp__space_mod_at(sp, look);
 	if (u->n >= u->max) {
 		u->hit_max = true;
 		return DWARF_CB_ABORT;
@@ -335,7 +355,8 @@ static int unwind_dwfl(struct hwp__unwinder *u, struct hwp__space *sp)
 {
 	for (int tries = 0;; tries++) {
 		u->n = 0;
-		u->hit_max = u->last_no_file = false;
+		u->hit_max = u->last_no_file = u->last_fp_zero = false;
+		u->prev_sm = NULL;
 		u->read_fail = 0;
 		u->dwfl_err = 0;
 		int r = dwfl_getthread_frames(sp->dwfl, 1, frame_callback, sp);
@@ -355,8 +376,10 @@ static int unwind_dwfl(struct hwp__unwinder *u, struct hwp__space *sp)
 		if (u->hit_max)
 			return HWP__UNWIND_DONE;
 		if (u->read_fail)
-			return u->read_fail;
-		if (r == 0)
+			return hwp__unwind_read_end(u->read_fail);
+		/* no CFI and a frame pointer of 0 (process entry points like the
+		   dynamic loader's _start): the end the ABI marks */
+		if (r == 0 || u->last_fp_zero)
 			return HWP__UNWIND_DONE;
 		return u->last_no_file ? HWP__UNWIND_NO_BINARY : HWP__UNWIND_STOPPED;
 	}
@@ -451,6 +474,10 @@ static int unwind_sample(struct hwp__unwinder *u, const struct hwp_sample *s, co
 	return unwind_dwfl(u, sp);
 }
 
+static const char *const stop_names[HWP__UNWIND_NSTOPS] = {
+	"done", "no registers", "no stack copy", "past the stack copy", "no binary", "stopped", "architecture",
+};
+
 int hwp__unwind(struct hwp__unwinder *u, const struct hwp_sample *s, const struct hwp_thread *th, uint64_t *ips,
 		size_t max, size_t *n)
 {
@@ -464,6 +491,11 @@ int hwp__unwind(struct hwp__unwinder *u, const struct hwp_sample *s, const struc
 	int r = unwind_sample(u, s, th);
 	if (r < 0)
 		return r;
+	/* the first few stacks that end early, for -vv */
+	if (r >= HWP__UNWIND_STACK_SHORT && u->n && u->said < 8)
+		hwp__log(HWP_LOG_DEBUG, "unwinding pid %d tid %d at %#" PRIx64 ": %s after %zu frames, at %#" PRIx64 "%s",
+			 (int)s->pid, (int)s->tid, s->ip, stop_names[r], u->n, u->ips[u->n - 1],
+			 ++u->said == 8 ? " (no more such lines)" : "");
 	*n = u->n;
 	u->st.frames += u->n;
 	u->st.stops[r]++;

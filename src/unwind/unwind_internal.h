@@ -49,6 +49,7 @@ struct hwp__unwinder {
 	size_t nspaces;
 	uint64_t clock;
 	struct hwp__unwind_stats st;
+	unsigned said; /* stacks ending early told in the debug log */
 
 	/* the sample being unwound */
 	const struct hwp_thread *th;
@@ -59,11 +60,26 @@ struct hwp__unwinder {
 	uint64_t *ips;
 	size_t max, n;
 	/* how its last step went */
-	int read_fail;     /* a memory read failed: HWP__UNWIND_STACK_SHORT or _STOPPED; 0 */
+	int read_fail;     /* a memory read failed: HWP__UNWIND_STACK_SHORT, _STOPPED or
+			      HWP__READ_TOP; 0 */
 	bool last_no_file; /* the last frame is in no binary found */
+	bool last_fp_zero; /* the last frame's frame pointer is 0: the ABI's outermost frame */
 	bool hit_max;
+	/* the previous frame's lookup address and module (libdwfl path) */
+	uint64_t prev_look;
+	struct hwp__smod *prev_sm;
 	int dwfl_err;      /* <0: an error to return */
 };
+
+/* A read past a stack copy that holds the whole stack (it is shorter than
+   asked for): the outermost frame's caller is being read, the stack ends. */
+#define HWP__READ_TOP 100
+
+/* How an unwinding whose last step ended with READ_FAIL ended. */
+static inline int hwp__unwind_read_end(int read_fail)
+{
+	return read_fail == HWP__READ_TOP ? HWP__UNWIND_DONE : read_fail;
+}
 
 /* hwp__space_report()'s answers besides 0 (the module is reported) */
 #define HWP__REPORT_NO_FILE 1 /* no binary behind the address */

@@ -27,6 +27,7 @@ enum { HOW_UNDEF, HOW_SAME, HOW_AT, HOW_VAL, HOW_REG };
 struct hwp__rule {
 	uint64_t start, end; /* link-time addresses the rule applies to */
 	bool ok;             /* a plain rule: else libdwfl unwinds the sample */
+	bool signal;         /* the row of a signal trampoline's FDE ("S") */
 	uint8_t cfa_reg, ra;
 	int64_t cfa_off;
 	uint8_t how[HWP__DWARF_REGS];
@@ -136,6 +137,7 @@ static void rule_from_frame(Dwarf_Frame *frame, unsigned nregs, uint16_t e_machi
 
 	int ra = dwarf_frame_info(frame, &start, &end, &signal);
 	r->ok = false;
+	r->signal = ra >= 0 && signal;
 	if (ra < 0 || (unsigned)ra >= nregs || signal || dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 ||
 	    !op_reg(&ops[0], &reg, &off) || ops[0].atom < DW_OP_breg0 || reg >= nregs)
 		return;
@@ -205,6 +207,13 @@ static const struct hwp__rule *rule_get(struct hwp__unwinder *u, struct hwp__smo
 	f->rules->n++;
 	u->st.rules++;
 	return &f->rules->r[at];
+}
+
+int hwp__rule_signal(struct hwp__unwinder *u, struct hwp__smod *sm, uint64_t look)
+{
+	const struct hwp__rule *r = rule_get(u, sm, look, &u->regs);
+
+	return r ? r->signal : -ENOMEM;
 }
 
 /* One step from REGS with rule R: the caller's registers into OUT.
@@ -282,7 +291,7 @@ int hwp__unwind_rules(struct hwp__unwinder *u, struct hwp__space *sp)
 		if (u->n >= u->max)
 			return HWP__UNWIND_DONE;
 		if (!rule_step(u, rule, &cur, &next))
-			return u->read_fail ? u->read_fail : HWP__UNWIND_DONE;
+			return hwp__unwind_read_end(u->read_fail);
 		cur = next;
 		initial = false;
 	}

@@ -26,4 +26,8 @@ void hwp__rule_cache_delete(struct hwp__rule_cache *rc);
    hwp__unwind_stop), HWP__RULES_FALLBACK, or -ENOMEM. */
 int hwp__unwind_rules(struct hwp__unwinder *u, struct hwp__space *sp);
 
+/* Whether the CFI row of LOOK (a frame's lookup address, in SM) is a
+   signal trampoline's (its caller's pc is exact): 1, 0 or -ENOMEM. */
+int hwp__rule_signal(struct hwp__unwinder *u, struct hwp__smod *sm, uint64_t look);
+
 #endif
