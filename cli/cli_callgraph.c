@@ -47,7 +47,7 @@ void cg_warn_unwind(const char *path, const struct hwp_call_graph_stats *st)
 	if (len >= sizeof(msg))
 		len = sizeof(msg) - 1;
 	msg[len - 1] = msg[len - 1] == ';' ? '\0' : msg[len - 1];
-	cli_warn("%s (their stacks keep the frames unwound)", msg);
+	cli_warn("%s (those stacks stop where the unwinding did)", msg);
 }
 
 int cg_input__load(struct cg_input *in, const char *cmd, const char *const *paths, size_t npaths, const char *symfs,
@@ -69,7 +69,7 @@ int cg_input__load(struct cg_input *in, const char *cmd, const char *const *path
 	if (!st.samples)
 		return cli_error("%s: no samples", path);
 	if (!st.with_callchain)
-		cli_warn("%s: no sample has a call stack (record with 'perf record -g' or '--call-graph lbr'): "
+		cli_warn("%s: no sample has a call stack (record with 'perf record -g', '--call-graph dwarf' or '--call-graph lbr'): "
 			 "%s shows the sampled functions only", path, cmd);
 	cg_warn_unwind(path, &st);
 	if (st.discarded)

@@ -92,11 +92,12 @@ struct hwp_call_graph_stats {
 	uint64_t stitched;         /* of them continued from earlier samples (stitch_lbr) */
 	uint64_t discarded;        /* chains dropped on an unknown context marker */
 	size_t frames, frame_nodes; /* distinct frames; nodes of the frame trie */
-	/* Samples that carry a copy of the user stack and registers to unwind
-	   (perf record --call-graph dwarf). Their user stacks are unwound with
-	   the CFI of the binaries mapped (.eh_frame, .debug_frame, frame
-	   pointers where neither covers an address) and follow the chain's
-	   kernel part; how each unwinding ended: */
+	/* Samples recorded to be unwound (perf record --call-graph dwarf: user
+	   registers and a copy of the user stack; also user registers without
+	   a copy, where the chain has no user part). Their user stacks are
+	   unwound with the CFI of the binaries mapped (.eh_frame, .debug_frame,
+	   frame pointers where neither covers an address) and follow the
+	   chain's kernel part; how each unwinding ended: */
 	uint64_t user_stacks;
 	uint64_t unwound;            /* at the outermost frame, or perf's depth of 127 */
 	uint64_t unwind_no_regs;     /* no user registers: kernel threads (nothing to unwind) */

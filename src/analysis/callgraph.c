@@ -329,7 +329,6 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 	cg->nodes[node].samples++;
 	cg->nodes[node].period += period;
 	cg->st.samples++;
-	cg->st.user_stacks += (s->sample_type & HWP_SAMPLE_STACK_USER) != 0;
 	cg->st.period += period;
 	cg->dirty = true;
 	return 0;
@@ -480,6 +479,7 @@ int hwp_call_graph__stats(const struct hwp_call_graph *cg, struct hwp_call_graph
 	st.unwind_missing = "";
 	const struct hwp__unwind_stats *us = hwp__chain_unwind_stats(&cg->chain);
 	if (us) {
+		st.user_stacks = us->samples;
 		st.unwound = us->stops[HWP__UNWIND_DONE];
 		st.unwind_no_regs = us->stops[HWP__UNWIND_NO_REGS];
 		st.unwind_no_stack = us->stops[HWP__UNWIND_NO_STACK];

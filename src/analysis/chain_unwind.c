@@ -64,10 +64,16 @@ int hwp__chain_unwind(struct hwp__chain *c, const struct hwp_event *ev, const st
 	size_t n;
 	int err;
 
-	/* perf record --call-graph dwarf records both; a stack copy is what
-	   asks for unwinding */
-	if (!(s->sample_type & HWP_SAMPLE_STACK_USER))
-		return 0;
+	/* perf record --call-graph dwarf records both; user registers alone
+	   are counted (as having no stack copy) where the chain has no user
+	   part of its own */
+	if (!(s->sample_type & HWP_SAMPLE_STACK_USER)) {
+		if (!(s->sample_type & HWP_SAMPLE_REGS_USER))
+			return 0;
+		for (size_t i = 0; i < c->n; i++)
+			if (!(c->flags[i] & HWP__CHAIN_KERNEL))
+				return 0;
+	}
 	if (!c->unwinder && (err = hwp__chain_unwind_setup(c, c->session)))
 		return err;
 	if (!c->uips && !(c->uips = malloc(UNWIND_MAX * sizeof(*c->uips))))
