@@ -258,8 +258,12 @@ int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out
 	if (!f)
 		return -ENOMEM;
 	if (!f->found) {
+		/* a pseudo file ([vdso]) has no path to find: walked by frame
+		   pointers like anonymous code */
+		if (m->filename[0] == '[')
+			return HWP__REPORT_NO_FILE;
 		note_missing(u, f);
-		return HWP__REPORT_NO_FILE;
+		return HWP__REPORT_MISSING;
 	}
 	if (f->e_machine != sp->e_machine || !hwp__ufile_bias(f, m, &bias))
 		return HWP__REPORT_NO_FILE;
@@ -331,7 +335,7 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 		sp->stale = r == HWP__REPORT_STALE;
 		return DWARF_CB_ABORT;
 	}
-	u->last_no_file = r == HWP__REPORT_NO_FILE;
+	u->last_no_file = r == HWP__REPORT_NO_FILE || r == HWP__REPORT_MISSING;
 	Dwarf_Word fp;
 	u->last_fp_zero = dwfl_frame_reg(state, sp->e_machine == EM_AARCH64 ? 29 : 6, &fp) == 0 && fp == 0;
 	/* unwound through a signal trampoline's CFI: the previous frame's */
@@ -348,7 +352,9 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 		u->hit_max = true;
 		return DWARF_CB_ABORT;
 	}
-	return DWARF_CB_OK;
+	/* a binary not found: its CFI unknown, a frame-pointer guess through
+	   code that may not keep one would add frames that are not there */
+	return r == HWP__REPORT_MISSING ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
 static int unwind_dwfl(struct hwp__unwinder *u, struct hwp__space *sp)
@@ -377,11 +383,13 @@ static int unwind_dwfl(struct hwp__unwinder *u, struct hwp__space *sp)
 			return HWP__UNWIND_DONE;
 		if (u->read_fail)
 			return hwp__unwind_read_end(u->read_fail);
+		if (r == 0)
+			return HWP__UNWIND_DONE;
+		if (u->last_no_file)
+			return HWP__UNWIND_NO_BINARY;
 		/* no CFI and a frame pointer of 0 (process entry points like the
 		   dynamic loader's _start): the end the ABI marks */
-		if (r == 0 || u->last_fp_zero)
-			return HWP__UNWIND_DONE;
-		return u->last_no_file ? HWP__UNWIND_NO_BINARY : HWP__UNWIND_STOPPED;
+		return u->last_fp_zero ? HWP__UNWIND_DONE : HWP__UNWIND_STOPPED;
 	}
 }
 

@@ -82,7 +82,8 @@ static inline int hwp__unwind_read_end(int read_fail)
 }
 
 /* hwp__space_report()'s answers besides 0 (the module is reported) */
-#define HWP__REPORT_NO_FILE 1 /* no binary behind the address */
+#define HWP__REPORT_NO_FILE 1 /* no file behind the address (anonymous or pseudo: JIT code, [vdso]) */
+#define HWP__REPORT_MISSING 3 /* a file that was not found */
 #define HWP__REPORT_STALE 2   /* the space had another module there */
 
 /* Reports the module holding PC (once per space); *OUT the module. */

@@ -1,8 +1,18 @@
 #!/usr/bin/env python3
 """Oracles for the DWARF unwinding test (tests/e2e/dwarf_unwind.sh).
 
-usage: unwind_check.py paths FOLDED MIN_PERCENT
-       unwind_check.py cut PERF_SCRIPT FOLDED STACK_SIZE WARNINGS
+usage: unwind_check.py folded PERF_SCRIPT FOLDED KALLSYMS
+       unwind_check.py paths FOLDED MIN_PERCENT
+       unwind_check.py cut PERF_SCRIPT FOLDED KALLSYMS STACK_SIZE WARNINGS
+
+folded: `hwprof flame --folded --no-inline` against perf script's
+callchains (perf 6.1, --no-inline), folded as stack_oracle.py folds them,
+stack for stack. One normalization, of names, not of unwinding: a kernel
+frame (from the first kernel entry point of a stack on) is its address in
+KALLSYMS (the recording machine's /proc/kallsyms; names perf gives user
+frames excepted), since perf 6.1 and hwprof name aliases at one address
+differently (__x64_sys_getpid and __ia32_sys_getpid,
+__x86_indirect_thunk_rax and __pi___x86_indirect_thunk_rax).
 
 paths: the call structure of tests/fixtures/dwarf_unwind.c, from its source:
 every user stack of `hwprof flame --folded --no-inline` whose innermost
@@ -55,6 +65,72 @@ def folded(path):
     return got
 
 
+def kallsyms(path, script):
+    """Kernel symbol -> address, but for names perf also gives user frames."""
+    user = user_names(script)
+    addr = {}
+    for line in open(path, errors="replace"):
+        f = line.split()
+        if len(f) >= 3 and f[2] not in user:
+            addr.setdefault(f[2], f[0])
+    return addr
+
+
+def user_names(script):
+    """Symbols perf script names in user space (any dso but the kernel's)."""
+    names = set()
+    for line in open(script, errors="replace"):
+        m = re.match(r"\t\s*[0-9a-f]+ (.*?) \((.*)\)$", line.rstrip("\n"))
+        if m and not m.group(2).startswith("[kernel"):
+            names.add(re.sub(r"\+0x[0-9a-f]+$", "", m.group(1)))
+    return names
+
+
+def kernel_by_address(stack, ksyms):
+    """STACK (callers first) with its kernel frames named by address."""
+    return ";".join(("k@" + ksyms[f]) if f in ksyms else f for f in stack.split(";"))
+
+
+def perf_stacks(script, ksyms, cut_frames=False):
+    """perf script's stacks, callers first, counted; and how many do not
+    reach _start (after dropping a cut stack's 0xffffffffffffffff frame
+    when CUT_FRAMES)."""
+    want, short = Counter(), 0
+    for fr in stack_oracle.samples(script):
+        if not fr:
+            continue
+        if cut_frames and fr[-1] == "0xffffffffffffffff":
+            fr = fr[:-1]
+        user = user_part(list(reversed(fr)))
+        if user and user[0] != "_start":
+            short += 1
+        want[kernel_by_address(";".join(reversed(fr)), ksyms)] += 1
+    return want, short
+
+
+def compare(want, got):
+    diff = [(s, want[s], got[s]) for s in set(want) | set(got) if want[s] != got[s]]
+    if not diff:
+        return None
+    diff.sort(key=lambda d: -abs(d[1] - d[2]))
+    det = "; ".join(f"{s[-80:]}: perf {a} hwprof {b}" for s, a, b in diff[:3])
+    return f"{len(diff)} stacks differ: {det}"
+
+
+def equal(script, mine, ks):
+    ksyms = kallsyms(ks, script)
+    want, _ = perf_stacks(script, ksyms)
+    got = Counter()
+    for stack, n in folded(mine).items():
+        got[kernel_by_address(stack, ksyms)] += n
+    bad = compare(want, got)
+    if bad:
+        print(f"FAIL {name}: {bad}")
+        return 1
+    print(f"PASS {name} ({len(want)} distinct stacks, {sum(want.values())} samples)")
+    return 0
+
+
 def user_part(frames):
     """The frames before the first kernel entry point (callers first)."""
     for i, f in enumerate(frames):
@@ -95,17 +171,12 @@ def paths(path, min_percent):
     return 1
 
 
-def cut(script, mine, size, warned):
-    want, cut_perf = Counter(), 0
-    for fr in stack_oracle.samples(script):
-        if not fr:
-            continue
-        if fr[-1] == "0xffffffffffffffff":
-            fr = fr[:-1]
-        if fr and fr[-1] != "_start":
-            cut_perf += 1
-        want[";".join(reversed(fr))] += 1
-    got = folded(mine)
+def cut(script, mine, ks, size, warned):
+    ksyms = kallsyms(ks, script)
+    want, cut_perf = perf_stacks(script, ksyms, True)
+    got = Counter()
+    for stack, n in folded(mine).items():
+        got[kernel_by_address(stack, ksyms)] += n
     for stack in list(got):
         shorter = stack.partition(";")[2]
         if stack not in want and shorter and want[shorter] > got[shorter]:
@@ -114,11 +185,9 @@ def cut(script, mine, size, warned):
             got[shorter] += n
     got = +got
     total = sum(want.values())
-    diff = [(s, want[s], got[s]) for s in set(want) | set(got) if want[s] != got[s]]
-    if diff:
-        diff.sort(key=lambda d: -abs(d[1] - d[2]))
-        det = "; ".join(f"{s[-80:]}: perf {a} hwprof {b}" for s, a, b in diff[:3])
-        print(f"FAIL {name}: {len(diff)} stacks differ: {det}")
+    bad = compare(want, got)
+    if bad:
+        print(f"FAIL {name}: {bad}")
         return 1
     if abs(cut_perf - int(warned)) > total / 100:
         print(f"FAIL {name}: hwprof says {warned} stacks ran past their {size}-byte copy, "
@@ -130,6 +199,9 @@ def cut(script, mine, size, warned):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "paths":
-        sys.exit(paths(sys.argv[2], float(sys.argv[3])))
-    sys.exit(cut(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]))
+    a = sys.argv
+    if a[1] == "folded":
+        sys.exit(equal(a[2], a[3], a[4]))
+    if a[1] == "paths":
+        sys.exit(paths(a[2], float(a[3])))
+    sys.exit(cut(a[2], a[3], a[4], a[5], a[6]))
