@@ -107,13 +107,26 @@ struct snap {
 
 static volatile int depth_sink;
 
+/* the raw stack above sp, redzones between locals included (what the
+   kernel copies knows nothing of ASan's) */
+__attribute__((no_sanitize_address, noinline)) static void copy_stack(uint8_t *out, uint64_t sp)
+{
+	const volatile uint64_t *p = (const volatile uint64_t *)(uintptr_t)sp;
+
+	for (size_t i = 0; i < STACK / 8; i++) {
+		uint64_t w = p[i];
+		for (size_t b = 0; b < 8; b++)
+			out[8 * i + b] = (uint8_t)(w >> (8 * b));
+	}
+}
+
 /* this point's pc, sp and rbp (what perf's REGS_USER would hold) and the
    stack above sp, as perf copies it */
 __attribute__((noinline)) static void capture(struct snap *s)
 {
 	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"
 			 : "=r"(s->ip), "=r"(s->sp), "=r"(s->bp));
-	memcpy(s->stack, (const void *)(uintptr_t)s->sp, STACK);
+	copy_stack(s->stack, s->sp);
 	s->ret[0] = (uint64_t)(uintptr_t)__builtin_return_address(0);
 	depth_sink++;
 }
