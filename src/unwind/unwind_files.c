@@ -103,6 +103,9 @@ static struct hwp__ufile *ufile_find(const struct hwp__ufiles *t, const char *pa
 	struct hwp__ufile *f = calloc(1, sizeof(*f));
 	struct hwp_module_files mf;
 
+	if (f)
+		f->debug_frame = -1;
+
 	if (!f || !(f->path = strdup(path))) {
 		free(f);
 		return NULL;
@@ -164,6 +167,37 @@ struct hwp__ufile *hwp__ufiles_get(struct hwp__ufiles *t, const struct hwp_map *
 	}
 	*slot = f;
 	return f;
+}
+
+static bool elf_has_section(Elf *e, const char *name)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (!e || elf_getshdrstrndx(e, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		const char *n = gelf_getshdr(scn, &sh) ? elf_strptr(e, shstrndx, sh.sh_name) : NULL;
+		if (n && !strcmp(n, name))
+			return true;
+	}
+	return false;
+}
+
+bool hwp__ufile_has_debug_frame(struct hwp__ufile *f)
+{
+	if (f->debug_frame < 0) {
+		bool has = elf_has_section(f->elf, ".debug_frame");
+		if (!has && f->debug_path) {
+			Elf *d = hwp__elf_open(f->debug_path);
+			has = elf_has_section(d, ".debug_frame");
+			if (d)
+				elf_end(d);
+		}
+		f->debug_frame = has;
+	}
+	return f->debug_frame > 0;
 }
 
 bool hwp__ufile_bias(const struct hwp__ufile *f, const struct hwp_map *m, uint64_t *bias)

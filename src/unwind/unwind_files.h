@@ -39,6 +39,7 @@ struct hwp__ufile {
 	struct hwp__ufile_load *loads;
 	size_t nloads;
 	struct hwp__rule_cache *rules; /* unwind_rules.c, made on first use */
+	int8_t debug_frame;            /* .debug_frame in the binary or its debug file: 1, 0, -1 not known yet */
 };
 
 struct hwp__ufiles {
@@ -61,6 +62,11 @@ struct hwp__ufile *hwp__ufiles_get(struct hwp__ufiles *t, const struct hwp_map *
 /* The load bias of map M of F: run-time address = link-time address +
    bias. False when no load segment holds the map's file offset. */
 bool hwp__ufile_bias(const struct hwp__ufile *f, const struct hwp_map *m, uint64_t *bias);
+
+/* Whether F or its separate debug file has a .debug_frame section: where
+   neither has, libdwfl's DWARF CFI lookup finds nothing (and would load
+   and decompress the debug file's DWARF to find out). */
+bool hwp__ufile_has_debug_frame(struct hwp__ufile *f);
 
 /* 8 bytes of F at file offset OFF; false past its end. */
 static inline bool hwp__ufile_read(const struct hwp__ufile *f, uint64_t off, uint64_t *val)

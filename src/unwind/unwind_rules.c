@@ -22,17 +22,22 @@
 #include "unwind/unwind_rules.h"
 #include "util/vec.h"
 
-enum { HOW_UNDEF, HOW_SAME, HOW_AT, HOW_VAL, HOW_REG };
+/* a register of the caller: unknown, the callee's, read at CFA + off,
+   CFA + off itself, another register + off, read at another register +
+   off (DW_CFA_expression DW_OP_bregN, as signal frames save them) */
+enum { HOW_UNDEF, HOW_SAME, HOW_AT, HOW_VAL, HOW_REG, HOW_REG_AT };
 
 struct hwp__rule {
 	uint64_t start, end; /* link-time addresses the rule applies to */
 	bool ok;             /* a plain rule: else libdwfl unwinds the sample */
 	bool signal;         /* the row of a signal trampoline's FDE ("S") */
+	bool cfa_deref;      /* CFA = the word at register + offset (a signal frame's) */
 	uint8_t cfa_reg, ra;
 	int64_t cfa_off;
 	uint8_t how[HWP__DWARF_REGS];
-	uint8_t reg[HWP__DWARF_REGS]; /* HOW_REG: the register copied */
-	int32_t off[HWP__DWARF_REGS]; /* HOW_AT, HOW_VAL: from the CFA; HOW_REG: added */
+	uint8_t reg[HWP__DWARF_REGS]; /* HOW_REG, HOW_REG_AT: the register */
+	int32_t off[HWP__DWARF_REGS]; /* added to the CFA or to that register */
+	bool reg_needs_cfa[HWP__DWARF_REGS]; /* HOW_REG(_AT) evaluating the CFA first */
 };
 
 struct hwp__rule_cache {
@@ -103,16 +108,23 @@ static bool reg_rule(const Dwarf_Op *ops, size_t nops, const Dwarf_Op *mem, unsi
 		return ops == mem || ops == NULL;
 	}
 	if (ops[0].atom == DW_OP_call_frame_cfa) {
-		/* CFA [+ N] is an address (read), unless DW_OP_stack_value ends it */
+		/* CFA [+ N] is an address (read), unless DW_OP_stack_value ends it;
+		   CFA, bregN M (DW_CFA_expression: the CFA pushed first, then
+		   unused) is the address register N + M */
 		size_t i = 1;
-		if (i < nops && ops[i].atom == DW_OP_plus_uconst)
-			o = (int64_t)ops[i++].number;
+		bool breg = i < nops && ops[i].atom != DW_OP_plus_uconst && ops[i].atom != DW_OP_stack_value;
+		if (breg && (!op_reg(&ops[i], &src, &o) || ops[i].atom < DW_OP_breg0 || src >= nregs))
+			return false;
+		if (breg || (i < nops && ops[i].atom == DW_OP_plus_uconst))
+			o = breg ? o : (int64_t)ops[i].number, i++;
 		bool value = i < nops && ops[i].atom == DW_OP_stack_value;
 		i += value;
 		if (i != nops || o != (int32_t)o)
 			return false;
-		r->how[regno] = value ? HOW_VAL : HOW_AT;
+		r->how[regno] = breg ? (value ? HOW_REG : HOW_REG_AT) : value ? HOW_VAL : HOW_AT;
+		r->reg[regno] = breg ? (uint8_t)src : 0;
 		r->off[regno] = (int32_t)o;
+		r->reg_needs_cfa[regno] = breg;
 		return true;
 	}
 	/* another register's value (DW_CFA_register): no CFA, so a value */
@@ -138,9 +150,12 @@ static void rule_from_frame(Dwarf_Frame *frame, unsigned nregs, uint16_t e_machi
 	int ra = dwarf_frame_info(frame, &start, &end, &signal);
 	r->ok = false;
 	r->signal = ra >= 0 && signal;
-	if (ra < 0 || (unsigned)ra >= nregs || signal || dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 ||
-	    !op_reg(&ops[0], &reg, &off) || ops[0].atom < DW_OP_breg0 || reg >= nregs)
+	/* CFA = register + offset, or the word there (DW_OP_bregN M; DW_OP_deref) */
+	if (ra < 0 || (unsigned)ra >= nregs || dwarf_frame_cfa(frame, &ops, &nops) || !nops || nops > 2 ||
+	    !op_reg(&ops[0], &reg, &off) || ops[0].atom < DW_OP_breg0 || reg >= nregs ||
+	    (nops == 2 && ops[1].atom != DW_OP_deref))
 		return;
+	r->cfa_deref = nops == 2;
 	r->ra = (uint8_t)ra;
 	r->cfa_reg = (uint8_t)reg;
 	r->cfa_off = off;
@@ -178,7 +193,7 @@ static const struct hwp__rule *rule_get(struct hwp__unwinder *u, struct hwp__smo
 	Dwarf_CFI *cfi = dwfl_module_eh_cfi(sm->mod, &bias);
 	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame)) {
 		frame = NULL;
-		cfi = dwfl_module_dwarf_cfi(sm->mod, &bias);
+		cfi = hwp__ufile_has_debug_frame(f) ? dwfl_module_dwarf_cfi(sm->mod, &bias) : NULL;
 		if (cfi && dwarf_cfi_addrframe(cfi, pc - bias, &frame))
 			frame = NULL;
 	}
@@ -216,14 +231,28 @@ int hwp__rule_signal(struct hwp__unwinder *u, struct hwp__smod *sm, uint64_t loo
 	return r ? r->signal : -ENOMEM;
 }
 
+/* The CFA of R from IN, as libdwfl evaluates it (again) for each register
+   whose rule uses it: a read when the CFA is the word at an address. */
+static bool rule_cfa(struct hwp__unwinder *u, const struct hwp__rule *r, const struct hwp__dwarf_regs *in,
+		     uint64_t *cfa)
+{
+	if (!(in->have >> r->cfa_reg & 1))
+		return false;
+	uint64_t a = in->val[r->cfa_reg] + (uint64_t)r->cfa_off;
+	if (r->cfa_deref)
+		return hwp__unwind_read(u, a, cfa);
+	*cfa = a;
+	return true;
+}
+
 /* One step from REGS with rule R: the caller's registers into OUT.
    False when the stack ends here (the return address undefined, unknown
    or zero). */
 static bool rule_step(struct hwp__unwinder *u, const struct hwp__rule *r, const struct hwp__dwarf_regs *in,
 		      struct hwp__dwarf_regs *out)
 {
-	bool cfa_ok = in->have >> r->cfa_reg & 1, ra_undef = false;
-	uint64_t cfa = in->val[r->cfa_reg] + (uint64_t)r->cfa_off;
+	bool ra_undef = false;
+	uint64_t cfa;
 
 	/* every register, as libdwfl evaluates them (its reads count even
 	   when the return address turns out undefined) */
@@ -240,18 +269,23 @@ static bool rule_step(struct hwp__unwinder *u, const struct hwp__rule *r, const 
 			v = in->val[i];
 			break;
 		case HOW_AT:
-			if (!cfa_ok || !hwp__unwind_read(u, cfa + (uint64_t)(int64_t)r->off[i], &v))
+			if (!rule_cfa(u, r, in, &cfa) || !hwp__unwind_read(u, cfa + (uint64_t)(int64_t)r->off[i], &v))
 				continue;
 			break;
 		case HOW_VAL:
-			if (!cfa_ok)
+			if (!rule_cfa(u, r, in, &cfa))
 				continue;
 			v = cfa + (uint64_t)(int64_t)r->off[i];
 			break;
-		default: /* HOW_REG */
-			if (!(in->have >> r->reg[i] & 1))
+		case HOW_REG:
+			if ((r->reg_needs_cfa[i] && !rule_cfa(u, r, in, &cfa)) || !(in->have >> r->reg[i] & 1))
 				continue;
 			v = in->val[r->reg[i]] + (uint64_t)(int64_t)r->off[i];
+			break;
+		default: /* HOW_REG_AT */
+			if (!rule_cfa(u, r, in, &cfa) || !(in->have >> r->reg[i] & 1) ||
+			    !hwp__unwind_read(u, in->val[r->reg[i]] + (uint64_t)(int64_t)r->off[i], &v))
+				continue;
 			break;
 		}
 		out->val[i] = v;
@@ -266,14 +300,14 @@ static bool rule_step(struct hwp__unwinder *u, const struct hwp__rule *r, const 
 int hwp__unwind_rules(struct hwp__unwinder *u, struct hwp__space *sp)
 {
 	struct hwp__dwarf_regs cur = u->regs, next;
-	bool initial = true;
+	bool exact = true; /* the pc is exact: the first frame, or one a signal interrupted */
 
 	next.nregs = cur.nregs;
 	next.e_machine = cur.e_machine;
 	u->n = 0;
 	for (;;) {
 		struct hwp__smod *sm;
-		uint64_t pc = cur.pc, look = initial ? pc : pc - 1;
+		uint64_t pc = cur.pc, look = exact ? pc : pc - 1;
 
 		u->read_fail = 0;
 		/* the frame's module, as libdwfl's path reports it */
@@ -287,12 +321,14 @@ int hwp__unwind_rules(struct hwp__unwinder *u, struct hwp__space *sp)
 			return -ENOMEM;
 		if (!rule->ok)
 			return HWP__RULES_FALLBACK;
+		/* perf's address: a signal trampoline's own frame is decremented
+		   like a call's (see frame_callback()) */
 		u->ips[u->n++] = look;
 		if (u->n >= u->max)
 			return HWP__UNWIND_DONE;
 		if (!rule_step(u, rule, &cur, &next))
 			return hwp__unwind_read_end(u->read_fail);
 		cur = next;
-		initial = false;
+		exact = rule->signal;
 	}
 }
