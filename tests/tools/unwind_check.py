@@ -113,7 +113,7 @@ def compare(want, got):
     if not diff:
         return None
     diff.sort(key=lambda d: -abs(d[1] - d[2]))
-    det = "; ".join(f"{s[-80:]}: perf {a} hwprof {b}" for s, a, b in diff[:3])
+    det = "; ".join(f"{s[-300:]}: perf {a} hwprof {b}" for s, a, b in diff[:3])
     return f"{len(diff)} stacks differ: {det}"
 
 
