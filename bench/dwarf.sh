@@ -7,9 +7,10 @@
 #               (-O2 -g -fomit-frame-pointer: a 25-deep recursion, libc's
 #               qsort, zlib, a signal handler), run until the file is that big
 #   BENCH_DIR   where the recording is kept (default BUILD_DIR/bench-data)
-# Rows: hwprof callgraph against perf report --children --stdio -g none, and
-# hwprof flame --folded against perf script | awk fold (bench/run.sh's
-# stackcollapse), both --no-inline on both sides (perf's addr2line for
+# Rows: hwprof callgraph against perf report --children --stdio -g none (the
+# same table) and perf report --stdio -g (its call-graph text), hwprof flame
+# --folded against perf script | awk fold (bench/run.sh's stackcollapse), all
+# --no-inline on both sides (perf's addr2line for
 # inline chains would dominate its time); then hwprof with the cached
 # unwinding rules off (HWPROF_UNWIND_NO_RULES=1: libdwfl for every sample).
 # Each command runs once, from the page cache. CPU s = user + system,
@@ -32,8 +33,8 @@ bin=$dir/dwarf_unwind
 data=$dir/dwarf-${MB}mb.perf.data
 if [ ! -f "$data" ]; then
 	gcc -O2 -g -fomit-frame-pointer -o "$bin" "$root/tests/fixtures/dwarf_unwind.c" -lz || exit 1
-	# about 3.3 MB a round at perf's default 4 kHz: record in one go
-	rounds=$(((MB * 10 + 32) / 33))
+	# about 2.4 MB a round at perf's default 4 kHz: record in one go
+	rounds=$(((MB * 10 + 23) / 24))
 	echo "bench: recording $bin $rounds rounds (--call-graph dwarf) ..." >&2
 	perf record -q -e cpu-clock --call-graph dwarf -o "$data" "$bin" "$rounds" >/dev/null || exit 1
 fi
@@ -69,6 +70,7 @@ row() {
 pr="perf report --children --stdio -g none --no-inline -i $data"
 ps="perf script -F ip,sym --no-inline -i $data | awk '$fold' >awk.folded"
 row "callgraph" "" "perf report --children" "$pr" -- callgraph --no-inline -i "$data"
+row "callgraph" "" "perf report -g" "perf report --stdio -g --no-inline -i $data" -- callgraph --no-inline -i "$data"
 row "flame --folded" "" "perf script | awk fold" "$ps" -- flame --no-inline --folded -i "$data" -o hw.folded
 row "callgraph, libdwfl only" "HWPROF_UNWIND_NO_RULES=1" "perf report --children" "$pr" -- callgraph --no-inline -i "$data"
 row "flame --folded, libdwfl only" "HWPROF_UNWIND_NO_RULES=1" "perf script | awk fold" "$ps" \

@@ -24,7 +24,7 @@
 #include "util/error.h"
 #include "util/vec.h"
 
-#define MAX_SPACES MAX_SPACES_KEPT /* address spaces kept at once (least recently used goes) */
+#define MAX_SPACES MAX_SPACES_KEPT
 /* A read this far above the stack pointer, past a stack copy that filled
    its size, is a read of the stack the copy did not reach. */
 #define STACK_REACH (64ull << 20)
@@ -139,6 +139,9 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 
 /* ---- address spaces ---- */
 
+static int space_start(struct hwp__space *sp, uint16_t e_machine);
+static int space_restart(struct hwp__space *sp);
+
 static void space_free(struct hwp__space *sp)
 {
 	if (!sp)
@@ -170,9 +173,12 @@ static int space_start(struct hwp__space *sp, uint16_t e_machine)
 	sp->stale = false;
 	if (!(sp->dwfl = dwfl_begin(&dwfl_callbacks)) || !(sp->arch = elf_memory((char *)sp->ehdr, sizeof(*h))))
 		return hwp__set_error(ENOMEM, "unwinding: %s", dwfl_errmsg(-1));
-	if (!dwfl_attach_state(sp->dwfl, sp->arch, 1, &thread_callbacks, sp))
+	if (!dwfl_attach_state(sp->dwfl, sp->arch, 1, &thread_callbacks, sp)) {
+		dwfl_end(sp->dwfl);
+		sp->dwfl = NULL;
 		return hwp__set_error(ENOTSUP, "unwinding: no unwinder for machine %u: %s", e_machine,
 				      dwfl_errmsg(-1));
+	}
 	sp->u->st.spaces++;
 	return 0;
 }
@@ -180,8 +186,10 @@ static int space_start(struct hwp__space *sp, uint16_t e_machine)
 /* Starts SP afresh (a module moved). */
 static int space_restart(struct hwp__space *sp)
 {
-	dwfl_end(sp->dwfl);
-	elf_end(sp->arch);
+	if (sp->dwfl)
+		dwfl_end(sp->dwfl);
+	if (sp->arch)
+		elf_end(sp->arch);
 	sp->dwfl = NULL;
 	sp->arch = NULL;
 	return space_start(sp, sp->e_machine);
@@ -196,20 +204,30 @@ static struct hwp__space *space_get(struct hwp__unwinder *u, const struct hwp_th
 		struct hwp__space *sp = u->spaces[i];
 		if (sp->key == key && sp->e_machine == e_machine) {
 			sp->used = ++u->clock;
+			/* a restart that failed (out of memory) left it without a Dwfl */
+			int err = sp->dwfl ? 0 : space_restart(sp);
+			if (err < 0) {
+				errno = -err;
+				return NULL;
+			}
 			return sp;
 		}
 		if (sp->used < u->spaces[lru]->used)
 			lru = i;
 	}
 	struct hwp__space *sp = calloc(1, sizeof(*sp));
-	if (!sp)
+	if (!sp) {
+		errno = ENOMEM;
 		return NULL;
+	}
 	sp->u = u;
 	sp->key = key;
 	sp->e_machine = e_machine;
 	sp->used = ++u->clock;
-	if (space_start(sp, e_machine) < 0) {
+	int err = space_start(sp, e_machine);
+	if (err < 0) {
 		space_free(sp);
+		errno = -err; /* ENOMEM, or ENOTSUP: no unwinder for the architecture */
 		return NULL;
 	}
 	if (u->nspaces == MAX_SPACES) {
@@ -340,14 +358,16 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 	u->last_fp_zero = dwfl_frame_reg(state, sp->e_machine == EM_AARCH64 ? 29 : 6, &fp) == 0 && fp == 0;
 	/* unwound through a signal trampoline's CFI: the previous frame's */
 	int sig = 0;
-	if (u->n && u->prev_sm && (sig = hwp__rule_signal(u, u->prev_sm, u->prev_look)) < 0) {
+	if (u->n && u->prev_mod && (sig = hwp__rule_signal(u, &sp->mods[u->prev_mod - 1], u->prev_look)) < 0) {
 		u->dwfl_err = sig;
 		return DWARF_CB_ABORT;
 	}
 	uint64_t look = !u->n || sig ? pc : pc - 1;
 	u->ips[u->n++] = look;
 	u->prev_look = look;
-	u->prev_sm = sm && look >= sm->lo && look < sm->hi ? sm : hwp__space_mod_at(sp, look);
+	/* (by index: reporting a module may move the array) */
+	struct hwp__smod *lm = sm && look >= sm->lo && look < sm->hi ? sm : hwp__space_mod_at(sp, look);
+	u->prev_mod = lm ? (size_t)(lm - sp->mods) + 1 : 0;
 	if (u->n >= u->max) {
 		u->hit_max = true;
 		return DWARF_CB_ABORT;
@@ -362,7 +382,7 @@ static int unwind_dwfl(struct hwp__unwinder *u, struct hwp__space *sp)
 	for (int tries = 0;; tries++) {
 		u->n = 0;
 		u->hit_max = u->last_no_file = u->last_fp_zero = false;
-		u->prev_sm = NULL;
+		u->prev_mod = 0;
 		u->read_fail = 0;
 		u->dwfl_err = 0;
 		int r = dwfl_getthread_frames(sp->dwfl, 1, frame_callback, sp);

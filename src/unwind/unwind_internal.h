@@ -39,7 +39,7 @@ struct hwp__space {
 	bool stale;       /* a frame found a module that moved */
 };
 
-#define MAX_SPACES_KEPT 16
+#define MAX_SPACES_KEPT 16 /* address spaces kept at once (the least recently used goes) */
 
 struct hwp__unwinder {
 	struct hwp__ufiles files;
@@ -67,7 +67,7 @@ struct hwp__unwinder {
 	bool hit_max;
 	/* the previous frame's lookup address and module (libdwfl path) */
 	uint64_t prev_look;
-	struct hwp__smod *prev_sm;
+	size_t prev_mod; /* its index in the space's modules + 1; 0: none */
 	int dwfl_err;      /* <0: an error to return */
 };
 
