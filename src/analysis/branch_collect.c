@@ -101,6 +101,8 @@ void hwp_branch_collector__delete(struct hwp_branch_collector *c)
 	hwp__code_cache_delete(c->code);
 	for (size_t i = 0; i < HWP__CT_NR; i++)
 		free(c->first[i].v);
+	free(c->lfrom);
+	free(c->lto);
 	free(c->name);
 	free(c);
 }
@@ -247,6 +249,22 @@ static int add_ip(struct hwp_branch_collector *c, const struct hwp_event *ev, co
 	return 0;
 }
 
+/* Room for N resolved entries in lfrom/lto. */
+static int reserve_locs(struct hwp_branch_collector *c, uint64_t n)
+{
+	if (n <= c->lcap)
+		return 0;
+	struct hwp_code_loc *f = realloc(c->lfrom, n * sizeof(*f));
+	if (f)
+		c->lfrom = f;
+	struct hwp_code_loc *t = f ? realloc(c->lto, n * sizeof(*t)) : NULL;
+	if (!t)
+		return hwp__set_error(ENOMEM, "out of memory resolving a branch stack");
+	c->lto = t;
+	c->lcap = n;
+	return 0;
+}
+
 int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_event *ev,
 			      const struct hwp_thread *th)
 {
@@ -255,6 +273,7 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 	const struct hwp_sample *s = &ev->sample;
 	bool stack = s->sample_type & HWP_SAMPLE_BRANCH_STACK;
 	c->st.samples++;
+	c->l_entries = NULL;
 	/* an empty stack is none (perf script text without brstack has them) */
 	if (c->ips && (c->o.ip_samples == HWP_IP_SAMPLES_ALL || !stack || !s->branch_nr)) {
 		int err = add_ip(c, ev, th);
@@ -313,6 +332,15 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 			return hwp__set_error(ENOMEM, "out of memory counting sample addresses");
 	}
 
+	struct hwp_code_loc *lfrom = NULL, *lto = NULL;
+	if (c->keep_locs) {
+		int err = reserve_locs(c, s->branch_nr);
+
+		if (err < 0)
+			return err;
+		lfrom = c->lfrom;
+		lto = c->lto;
+	}
 	for (uint64_t i = 0; i < s->branch_nr; i++) {
 		const uint8_t *p = s->branch_entries + i * 24;
 		struct hwp_code_loc from, to;
@@ -322,6 +350,10 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 		if ((err = hwp__resolver_resolve(c->res, 0, ld64(p), &from)) < 0 ||
 		    (err = hwp__resolver_resolve(c->res, 1, ld64(p + 8), &to)) < 0)
 			return err;
+		if (lfrom) {
+			lfrom[i] = from;
+			lto[i] = to;
+		}
 		if ((err = hwp__branch_table_add(c->table, &from, &to, flags)) < 0 ||
 		    (err && first_add(c, HWP__CT_TABLE, i) < 0))
 			return hwp__set_error(ENOMEM, "out of memory counting branches");
@@ -338,6 +370,43 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 		c->st.entries++;
 		c->st.entries_with_flags += (flags & 3) != 0;
 	}
+	if (lfrom) {
+		c->l_entries = s->branch_entries;
+		c->l_nr = s->branch_nr;
+	}
+	return 0;
+}
+
+void hwp__branch_collector_keep_locs(struct hwp_branch_collector *c)
+{
+	c->keep_locs = true;
+}
+
+int hwp__branch_collector_locs(struct hwp_branch_collector *c, const struct hwp_event *ev,
+			       const struct hwp_thread *th, const struct hwp_code_loc **from,
+			       const struct hwp_code_loc **to)
+{
+	const struct hwp_sample *s = &ev->sample;
+
+	if (!c->keep_locs || c->l_entries != s->branch_entries || c->l_nr != s->branch_nr) {
+		/* not the sample the collector added last: resolved here */
+		int err = reserve_locs(c, s->branch_nr);
+
+		if (err < 0)
+			return err;
+		hwp__resolver_enter(c->res, th);
+		for (uint64_t i = 0; i < s->branch_nr; i++) {
+			const uint8_t *p = s->branch_entries + i * 24;
+
+			if ((err = hwp__resolver_resolve(c->res, 0, ld64(p), &c->lfrom[i])) < 0 ||
+			    (err = hwp__resolver_resolve(c->res, 1, ld64(p + 8), &c->lto[i])) < 0)
+				return err;
+		}
+		c->l_entries = c->keep_locs ? s->branch_entries : NULL;
+		c->l_nr = s->branch_nr;
+	}
+	*from = c->lfrom;
+	*to = c->lto;
 	return 0;
 }
 

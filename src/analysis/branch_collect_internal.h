@@ -21,6 +21,21 @@ enum hwp_range_reject hwp__branch_collector_classify(const struct hwp_branch_col
 						     const struct hwp_code_loc *start,
 						     const struct hwp_code_loc *end, bool all_branches);
 
+/*
+ * The resolved sources (*FROM) and targets (*TO) of the branch stack of
+ * EV's sample, which C has just added (or, if it has not, resolved now
+ * through C's resolver for thread TH): what the paths and the timing
+ * walk, resolved once per sample for all of them. Valid until C's next
+ * sample. 0 or <0 (hwp_errmsg()). hwp__branch_collector_keep_locs(C)
+ * first, once.
+ */
+struct hwp_event;
+struct hwp_thread;
+void hwp__branch_collector_keep_locs(struct hwp_branch_collector *c);
+int hwp__branch_collector_locs(struct hwp_branch_collector *c, const struct hwp_event *ev,
+			       const struct hwp_thread *th, const struct hwp_code_loc **from,
+			       const struct hwp_code_loc **to);
+
 /* The symbolizer of C's modules (its session's, or the one it was made
    with), and the name of its input for messages. */
 struct hwp_symbolizer *hwp__branch_collector_symbolizer(const struct hwp_branch_collector *c);

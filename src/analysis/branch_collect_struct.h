@@ -5,6 +5,7 @@
 #define HWPROF_ANALYSIS_BRANCH_COLLECT_STRUCT_H
 
 #include "hwprof/branch_collect.h"
+#include "session/parallel_pass.h"
 
 struct hwp__resolver;
 
@@ -40,10 +41,15 @@ struct hwp_branch_collector {
 		size_t nr, cap;
 	} first[HWP__CT_NR];
 	uint64_t ip_ev_first[16];
+	/* The last sample's entries resolved (with keep_locs: the paths and
+	   the timing take them instead of resolving again), and which sample
+	   they are: its entries' bytes and number. */
+	bool keep_locs;
+	struct hwp_code_loc *lfrom, *lto;
+	size_t lcap;
+	const uint8_t *l_entries;
+	uint64_t l_nr;
 };
 
-
-/* Where sample SEQ's entry I is in the sequential order. */
-#define HWP__COLLECT_POS(seq, i) ((seq) << 20 | (i))
 
 #endif

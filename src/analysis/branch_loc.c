@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/branch_loc.h"
 #include "decode/insn_starts.h"
+#include "symbolize/symbolizer_internal.h"
 
 #include "hwprof/branch_report.h"
 #include "hwprof/perf_data.h"
@@ -53,41 +53,6 @@ void hwp_loc__format_dso(struct hwp_symbolizer *s, const struct hwp_code_loc *l,
 	snprintf(buf, len, "%s", l->module >= 0 ? hwp_symbolizer__module_short_name(s, l->module) : "[unknown]");
 }
 
-void hwp__file_cache_free(struct hwp__file_cache *c)
-{
-	for (size_t i = 0; i < c->n; i++)
-		hwp__code_file_close(c->files[i]);
-	free(c->files);
-	free(c->tried);
-	memset(c, 0, sizeof(*c));
-}
-
-/* MODULE's binary, or NULL (not found, or out of memory: the caller then
-   prints what perf prints when addr2line cannot run). */
-static struct hwp__code_file *module_file(struct hwp_symbolizer *s, int module, struct hwp__file_cache *c)
-{
-	if ((size_t)module >= c->n) {
-		size_t n = (size_t)module + 16;
-		struct hwp__code_file **f = realloc(c->files, n * sizeof(*f));
-		if (f)
-			c->files = f;
-		unsigned char *t = f ? realloc(c->tried, n) : NULL;
-		if (!t)
-			return NULL;
-		c->tried = t;
-		memset(c->files + c->n, 0, (n - c->n) * sizeof(*f));
-		memset(c->tried + c->n, 0, n - c->n);
-		c->n = n;
-	}
-	if (!c->tried[module]) {
-		const char *path = hwp_symbolizer__module_file(s, module);
-
-		c->tried[module] = 1;
-		c->files[module] = path ? hwp__code_file_open(path) : NULL;
-	}
-	return c->files[module];
-}
-
 /*
  * perf 6.1's map__srcline(): "file:line" (base name) when the line is known.
  * Without one, perf's addr2line child (binutils, BFD) still answers from the
@@ -98,8 +63,7 @@ static struct hwp__code_file *module_file(struct hwp_symbolizer *s, int module, 
  * covers the address. Rows group by this text, as perf's srcline keys
  * compare it.
  */
-void hwp__loc_srcline(struct hwp_symbolizer *s, const struct hwp_code_loc *l, struct hwp__file_cache *c,
-		      char *buf, size_t len)
+void hwp_loc__format_srcline(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len)
 {
 	struct hwp_symbol_info si;
 	struct hwp__code_file *f;
@@ -110,7 +74,7 @@ void hwp__loc_srcline(struct hwp_symbolizer *s, const struct hwp_code_loc *l, st
 	} else if (lookup(s, l, &si) && si.file) {
 		const char *base = strrchr(si.file, '/');
 		snprintf(buf, len, "%s:%u", base ? base + 1 : si.file, si.line);
-	} else if (si.vaddr && (f = module_file(s, l->module, c)) &&
+	} else if (si.vaddr && (f = hwp__symbolizer_code_file(s, l->module)) &&
 		   hwp__code_file_a2l_function(f, si.vaddr, &file) > 0) {
 		const char *base = file ? strrchr(file, '/') : NULL;
 		snprintf(buf, len, "%s:0", !file ? "??" : base ? base + 1 : file);
@@ -124,13 +88,6 @@ void hwp__loc_srcline(struct hwp_symbolizer *s, const struct hwp_code_loc *l, st
 	}
 }
 
-void hwp_loc__format_srcline(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len)
-{
-	struct hwp__file_cache c = { 0 };
-
-	hwp__loc_srcline(s, l, &c, buf, len);
-	hwp__file_cache_free(&c);
-}
 
 void hwp_loc__fields(struct hwp_symbolizer *s, const struct hwp_code_loc *l, struct hwp_loc_fields *f)
 {

@@ -15,6 +15,7 @@
 #include "analysis/branch_collect_struct.h"
 #include "analysis/branch_table_internal.h"
 #include "session/module_ids.h"
+#include "session/parallel_pass.h"
 #include "session/session_internal.h"
 #include "util/error.h"
 #include "util/vec.h"
@@ -174,7 +175,7 @@ static void add_stats(struct hwp_branch_collector *dst, const struct hwp_branch_
 int hwp__branch_collector_merge(struct hwp_branch_collector *dst, struct hwp_branch_collector *const *parts,
 				struct hwp__module_ids *const *ids, size_t n)
 {
-	int err = hwp__module_ids_register(ids, n, hwp__branch_collector_symbolizer(dst));
+	int err = 0;
 
 	for (int t = 0; t < HWP__CT_NR && !err; t++)
 		err = merge_table(dst, parts, ids, n, (enum hwp__collector_table)t);
@@ -187,4 +188,63 @@ int hwp__branch_collector_merge(struct hwp_branch_collector *dst, struct hwp_bra
 	if (dst->ranges && hwp_branch_table__size(dst->ranges))
 		dst->rst.checked = false;
 	return 0;
+}
+
+/* A lone collector's parallel pass. */
+struct collect_ctx {
+	struct hwp_session *s;
+	struct hwp_branch_collector *dst;
+};
+
+static void *collector_part_new(void *ctx, struct hwp__resolver *res)
+{
+	struct collect_ctx *k = ctx;
+
+	return hwp__branch_collector_new_part(k->s, &k->dst->o, res);
+}
+
+static int collector_add(void *part, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq)
+{
+	return hwp__branch_collector_add_at(part, ev, th, seq);
+}
+
+static int collector_merge(void *ctx, void *const *parts, struct hwp__module_ids *const *ids, size_t n)
+{
+	struct collect_ctx *k = ctx;
+
+	return hwp__branch_collector_merge(k->dst, (struct hwp_branch_collector *const *)parts, ids, n);
+}
+
+static void collector_delete(void *part)
+{
+	hwp_branch_collector__delete(part);
+}
+
+int hwp_branch_collector__read_jobs(struct hwp_branch_collector *c, unsigned jobs)
+{
+	struct collect_ctx k = { c->session, c };
+	const struct hwp__parallel_ops ops = { &k, collector_part_new, collector_add, collector_merge,
+					       collector_delete };
+	const char *why = NULL;
+	int err;
+
+	if (!c->session)
+		why = "no session";
+	else if (c->st.samples || c->part)
+		why = "samples counted before";
+	else if ((why = hwp__parallel_refusal(c->session)))
+		;
+	else if (!jobs && (jobs = hwp__default_jobs(c->session)) < 2)
+		why = "one CPU, or a small input";
+	else if (jobs < 2)
+		why = "one thread asked";
+	if (why) {
+		if (c->session)
+			hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(c->session), why);
+		return hwp_branch_collector__read(c);
+	}
+	hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(c->session), jobs);
+	if ((err = hwp__parallel_pass(c->session, &ops, jobs)) < 0)
+		return err;
+	return hwp_branch_collector__check_ranges(c);
 }

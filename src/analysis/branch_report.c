@@ -16,7 +16,6 @@
 #include "hwprof/perf_abi.h"
 #include "hwprof/perf_data.h"
 #include "analysis/branch_ipc.h"
-#include "analysis/branch_loc.h"
 #include "util/arena.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
@@ -45,7 +44,6 @@ struct hwp_branch_report {
 	size_t ntexts, captexts;
 	struct hwp_hashmap text_map;
 	struct hwp__ipc *ipc; /* with the ipc_lbr key */
-	struct hwp__file_cache files; /* binaries, for source lines perf's way */
 	struct hwp_symbolizer *sym;
 };
 
@@ -159,7 +157,7 @@ static int identity(struct hwp_branch_report *r, struct hwp_symbolizer *s, enum 
 	case HWP_KEY_SRCLINE_FROM:
 	case HWP_KEY_SRCLINE_TO:
 	case HWP_KEY_SRCLINE:
-		hwp__loc_srcline(s, l, &r->files, text, sizeof(text));
+		hwp_loc__format_srcline(s, l, text, sizeof(text));
 		return (out[0] = intern(r, text)) == ~0ULL ? -ENOMEM : 0;
 	case HWP_KEY_DSO_FROM:
 	case HWP_KEY_DSO_TO:
@@ -200,7 +198,7 @@ static void render_cell(struct hwp_branch_report *r, struct hwp_symbolizer *s, e
 	case HWP_KEY_SRCLINE_FROM:
 	case HWP_KEY_SRCLINE_TO:
 	case HWP_KEY_SRCLINE:
-		hwp__loc_srcline(s, l, &r->files, buf, len);
+		hwp_loc__format_srcline(s, l, buf, len);
 		break;
 	case HWP_KEY_DSO_FROM:
 	case HWP_KEY_DSO_TO:
@@ -407,7 +405,6 @@ void hwp_branch_report__delete(struct hwp_branch_report *r)
 	free(r->texts);
 	hwp__hashmap_free(&r->text_map);
 	hwp__ipc_delete(r->ipc);
-	hwp__file_cache_free(&r->files);
 	hwp__arena_free(&r->arena);
 	free(r);
 }

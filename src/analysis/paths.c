@@ -9,19 +9,25 @@
  * flow analysis has split the code into blocks.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/branch_collect_internal.h"
 #include "analysis/flow_internal.h"
+#include "analysis/paths_internal.h"
 #include "decode/code_cache.h"
 #include "hwprof/paths.h"
 #include "hwprof/perf_abi.h"
+#include "session/module_ids.h"
+#include "session/parallel_pass.h"
 #include "session/session_internal.h"
+#include "symbolize/symbolizer_internal.h"
 #include "util/bytes.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
+#include "util/merge_order.h"
 #include "util/opts.h"
 #include "util/vec.h"
 
@@ -57,12 +63,26 @@ struct hwp_paths {
 	uint64_t *seq; /* (start, end) pairs of every distinct path */
 	size_t nseq, seq_cap;
 
-	/* one sample */
-	struct hwp_code_loc *from, *to;
-	size_t ent_cap;
+	/* one sample: its entries resolved (the collector's) */
+	const struct hwp_code_loc *from, *to;
 	uint64_t *cur; /* the path being followed: (start, end) pairs */
 	size_t ncur, cur_cap;
 	int32_t cur_module;
+
+	/* A part of a parallel pass: the paths it merges into (WHOLE, which
+	   decides links: see link_continues()), its module numbers, where
+	   each path was first counted and the place of the next. */
+	struct hwp_paths *whole;
+	struct hwp__module_ids *ids;
+	uint64_t *first;
+	size_t first_cap;
+	uint64_t pos;
+	/* The whole of a parallel pass: what its parts' link decisions use,
+	   one part at a time (the session's symbolizer must not change). */
+	pthread_mutex_t mu;
+	bool mu_made;
+	struct hwp_symbolizer *side;
+	struct hwp__code_cache *side_code;
 
 	/* built */
 	struct hwp_path *rows;
@@ -94,6 +114,7 @@ struct hwp_paths *hwp_paths__new(struct hwp_session *s, struct hwp_branch_collec
 	}
 	p->session = s;
 	p->collector = c;
+	hwp__branch_collector_keep_locs(c);
 	return p;
 }
 
@@ -106,9 +127,12 @@ void hwp_paths__delete(struct hwp_paths *p)
 	free(p->paths);
 	hwp__hashmap_free(&p->path_map);
 	free(p->seq);
-	free(p->from);
-	free(p->to);
 	free(p->cur);
+	free(p->first);
+	if (p->mu_made)
+		pthread_mutex_destroy(&p->mu);
+	hwp__code_cache_delete(p->side_code);
+	hwp_symbolizer__delete(p->side);
 	free(p->rows);
 	free(p->blocks);
 	free(p);
@@ -124,6 +148,54 @@ static bool same_function(struct hwp_symbolizer *sym, int32_t module, uint64_t a
 	if (hwp_symbolizer__lookup(sym, module, b, &y) < 0 || !y.symbol)
 		return false;
 	return y.sym_start == start && y.sym_size == size;
+}
+
+/* Whether the taken branch at FROM to TO in MODULE (of SYM, decoded
+   through CC) is a jump or conditional branch inside one function. */
+static bool link_continues(struct hwp__code_cache *cc, struct hwp_symbolizer *sym, int32_t module, uint64_t from,
+			   uint64_t to)
+{
+	struct hwp__insn insn;
+
+	return cc && hwp__code_cache_insn(cc, module, from, &insn) == 0 &&
+	       (insn.cls == HWP_INSN_COND || insn.cls == HWP_INSN_JUMP || insn.cls == HWP_INSN_IND_JUMP) &&
+	       same_function(sym, module, from, to);
+}
+
+/* MODULE (part P's number, or a real id) in the whole's own symbolizer,
+   <0 when it cannot be had. With the whole's lock held. */
+static int side_module(struct hwp_paths *p, int32_t module)
+{
+	struct hwp_paths *w = p->whole;
+	const char *path;
+	const uint8_t *bid;
+	uint8_t n;
+	bool kernel = false;
+
+	if (!w->side && !(w->side = hwp__session_new_symbolizer(w->session)))
+		return -ENOMEM;
+	if (hwp__module_ids_identity(p->ids, module, &path, &bid, &n) < 0 &&
+	    hwp__symbolizer_module_identity(hwp_session__symbolizer(w->session), module, &path, &bid, &n,
+					    &kernel) < 0)
+		return -ENOENT;
+	return kernel ? hwp_symbolizer__kernel_module(w->side) : hwp_symbolizer__module(w->side, path, bid, n);
+}
+
+/* link_continues() for a part: the session's symbolizer may not change
+   while parts run, and a part's module numbers are its own, so the whole
+   decides in a symbolizer of its own (the same files give the same
+   answer), for one part at a time. Distinct links are few. */
+static bool part_link_continues(struct hwp_paths *p, int32_t module, uint64_t from, uint64_t to)
+{
+	struct hwp_paths *w = p->whole;
+	bool c = false;
+
+	pthread_mutex_lock(&w->mu);
+	int side = side_module(p, module);
+	if (side >= 0 && (w->side_code || (w->side_code = hwp__code_cache_new(w->side))))
+		c = link_continues(w->side_code, w->side, side, from, to);
+	pthread_mutex_unlock(&w->mu);
+	return c;
 }
 
 /* Whether the taken branch FROM -> TO continues a path; -ENOMEM. */
@@ -146,15 +218,13 @@ static int continues(struct hwp_paths *p, const struct hwp_code_loc *from, const
 		p->nlinks--;
 		return -ENOMEM;
 	}
-	struct hwp__code_cache *cc = hwp__branch_collector_code_cache(p->collector);
-	struct hwp__insn insn;
-
 	l->module = from->module;
 	l->from = from->offset;
 	l->to = to->offset;
-	l->continues = cc && hwp__code_cache_insn(cc, from->module, from->offset, &insn) == 0 &&
-		       (insn.cls == HWP_INSN_COND || insn.cls == HWP_INSN_JUMP || insn.cls == HWP_INSN_IND_JUMP) &&
-		       same_function(hwp_session__symbolizer(p->session), from->module, from->offset, to->offset);
+	l->continues = p->whole ? part_link_continues(p, from->module, from->offset, to->offset)
+				: link_continues(hwp__branch_collector_code_cache(p->collector),
+						 hwp_session__symbolizer(p->session), from->module, from->offset,
+						 to->offset);
 	return l->continues;
 }
 
@@ -167,21 +237,19 @@ static uint64_t seq_hash(int32_t module, const uint64_t *v, size_t n)
 	return h;
 }
 
-/* Counts the path in p->cur once. */
-static int emit(struct hwp_paths *p)
+/* Counts COUNT times the path of the N/2 ranges V in MODULE. */
+static int count_path(struct hwp_paths *p, int32_t module, const uint64_t *v, size_t n, uint64_t count)
 {
-	size_t n = p->ncur;
-	uint64_t h = seq_hash(p->cur_module, p->cur, n);
+	uint64_t h = seq_hash(module, v, n);
 	struct hwp_hashmap_probe pr = hwp__hashmap_probe(&p->path_map, h);
 	uint32_t i;
 
-	p->st.paths++;
 	while (hwp__hashmap_next(&pr, &i)) {
 		struct path_rec *r = &p->paths[i];
 
-		if (r->hash == h && r->module == p->cur_module && 2 * (size_t)r->n == n &&
-		    !memcmp(&p->seq[r->first], p->cur, n * sizeof(*p->cur))) {
-			r->count++;
+		if (r->hash == h && r->module == module && 2 * (size_t)r->n == n &&
+		    !memcmp(&p->seq[r->first], v, n * sizeof(*v))) {
+			r->count += count;
 			return 0;
 		}
 	}
@@ -194,11 +262,25 @@ static int emit(struct hwp_paths *p)
 		p->npaths--;
 		return -ENOMEM;
 	}
-	memcpy(&p->seq[p->nseq], p->cur, n * sizeof(*p->cur));
-	*r = (struct path_rec){ .module = p->cur_module, .n = (uint32_t)(n / 2), .first = p->nseq, .hash = h,
-				.count = 1 };
+	if (p->whole) {
+		if (HWP_VEC_RESERVE(p->first, p->first_cap, p->npaths) < 0) {
+			p->npaths--; /* (the index keeps it: only deleting follows ENOMEM) */
+			return -ENOMEM;
+		}
+		p->first[p->npaths - 1] = p->pos++;
+	}
+	memcpy(&p->seq[p->nseq], v, n * sizeof(*v));
+	*r = (struct path_rec){ .module = module, .n = (uint32_t)(n / 2), .first = p->nseq, .hash = h,
+				.count = count };
 	p->nseq += n;
 	return 0;
+}
+
+/* Counts the path in p->cur once. */
+static int emit(struct hwp_paths *p)
+{
+	p->st.paths++;
+	return count_path(p, p->cur_module, p->cur, p->ncur, 1);
 }
 
 static bool range_usable(const struct hwp_code_loc *start, const struct hwp_code_loc *end)
@@ -221,25 +303,9 @@ int hwp_paths__add(struct hwp_paths *p, const struct hwp_event *ev, const struct
 	   in stacks synthesized from a trace (no filter) */
 	if (!(bst & HWP_BRANCH_ANY) && (bst & ~(uint64_t)HWP_BRANCH_HW_INDEX))
 		return 0;
-	if (n > p->ent_cap) {
-		struct hwp_code_loc *f = realloc(p->from, n * sizeof(*f));
-		if (f)
-			p->from = f;
-		struct hwp_code_loc *t = f ? realloc(p->to, n * sizeof(*t)) : NULL;
-		if (!t)
-			return hwp__set_error(ENOMEM, "out of memory following paths");
-		p->to = t;
-		p->ent_cap = n;
-	}
-	hwp__session_enter_thread(p->session, th);
-	for (size_t i = 0; i < n; i++) {
-		const uint8_t *e = s->branch_entries + i * 24;
-		int err;
-
-		if ((err = hwp__session_resolve(p->session, 0, ld64(e), &p->from[i])) < 0 ||
-		    (err = hwp__session_resolve(p->session, 1, ld64(e + 8), &p->to[i])) < 0)
-			return err;
-	}
+	int err = hwp__branch_collector_locs(p->collector, ev, th, &p->from, &p->to);
+	if (err < 0)
+		return err;
 	/* oldest to newest: e[n-1], R[n-1], e[n-2], ..., R[1], e[0], where
 	   R[i] = [e[i].to, e[i-1].from]. A path is complete when a branch that
 	   does not continue it comes before its first range and after its last. */
@@ -282,6 +348,63 @@ int hwp_paths__add(struct hwp_paths *p, const struct hwp_event *ev, const struct
 		p->st.truncated++;
 	p->ncur = 0;
 	return 0;
+}
+
+/* ---- a parallel pass's parts ---- */
+
+struct hwp_paths *hwp__paths_new_part(struct hwp_paths *whole, struct hwp_branch_collector *c,
+				      struct hwp__module_ids *ids)
+{
+	struct hwp_paths *p = hwp_paths__new(whole->session, c, NULL);
+
+	if (!p)
+		return NULL;
+	p->whole = whole;
+	p->ids = ids;
+	if (!whole->mu_made) {
+		pthread_mutex_init(&whole->mu, NULL);
+		whole->mu_made = true;
+	}
+	return p;
+}
+
+int hwp__paths_add_at(struct hwp_paths *p, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq)
+{
+	p->pos = HWP__COLLECT_POS(seq, 0);
+	return hwp_paths__add(p, ev, th);
+}
+
+int hwp__paths_merge(struct hwp_paths *dst, struct hwp_paths *const *parts, struct hwp__module_ids *const *ids,
+		     size_t n)
+{
+	const uint64_t **first = calloc(n, sizeof(*first));
+	size_t *nr = calloc(n, sizeof(*nr)), total = 0;
+	struct hwp__merge_ref *order = NULL;
+	int err = -ENOMEM;
+
+	if (!first || !nr)
+		goto out;
+	for (size_t k = 0; k < n; k++) {
+		first[k] = parts[k]->first;
+		nr[k] = parts[k]->npaths;
+		dst->st.paths += parts[k]->st.paths;
+		dst->st.truncated += parts[k]->st.truncated;
+	}
+	if (hwp__merge_order(first, nr, n, &order, &total) < 0)
+		goto out;
+	err = 0;
+	for (size_t i = 0; i < total && !err; i++) {
+		const struct hwp_paths *pt = parts[order[i].part];
+		const struct path_rec *r = &pt->paths[order[i].row];
+
+		err = count_path(dst, hwp__module_ids_real(ids[order[i].part], r->module), &pt->seq[r->first],
+				 2 * (size_t)r->n, r->count);
+	}
+out:
+	free(first);
+	free(nr);
+	free(order);
+	return err < 0 ? hwp__set_error(ENOMEM, "out of memory merging paths") : 0;
 }
 
 static int add_both(void *ctx, const struct hwp_event *ev, const struct hwp_thread *th)

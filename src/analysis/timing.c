@@ -18,11 +18,14 @@
 #include "decode/code_cache.h"
 #include "hwprof/perf_abi.h"
 #include "hwprof/timing.h"
+#include "session/module_ids.h"
+#include "session/parallel_pass.h"
 #include "session/session_internal.h"
 #include "util/bytes.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
+#include "util/merge_order.h"
 #include "util/opts.h"
 #include "util/vec.h"
 
@@ -46,6 +49,9 @@ struct rowset {
 	struct trow *rows;
 	size_t n, cap;
 	struct hwp_hashmap map;
+	/* a part of a parallel pass: where each row was first added */
+	uint64_t *first;
+	size_t first_cap;
 };
 
 struct hwp_timing {
@@ -54,9 +60,13 @@ struct hwp_timing {
 	struct hwp_timing_opts o;
 	struct hwp_timing_stats st;
 	struct rowset blocks, loops;
+	/* a part of a parallel pass: the place in the sequential order of
+	   the next row made (rows made in a sample count up from its number) */
+	bool part;
+	uint64_t pos;
 
 	/* one sample */
-	struct hwp_code_loc *from, *to;
+	const struct hwp_code_loc *from, *to; /* the collector's */
 	bool *ok;
 	size_t ent_cap;
 
@@ -124,7 +134,10 @@ static uint64_t row_hash(int32_t module, uint64_t a, uint64_t b)
 	return hwp__hash64(a ^ (b << 24) ^ ((uint64_t)(uint32_t)module << 56));
 }
 
-static struct trow *row_get(struct rowset *rs, const struct hwp_code_loc *a, const struct hwp_code_loc *b)
+/* The row of (A, B) in RS, made when new (at place *POS, counted up, for
+   a part); NULL when out of memory. */
+static struct trow *row_get(struct rowset *rs, const struct hwp_code_loc *a, const struct hwp_code_loc *b,
+			    uint64_t *pos)
 {
 	uint64_t h = row_hash(a->module, a->offset, b->offset);
 	struct hwp_hashmap_probe pr = hwp__hashmap_probe(&rs->map, h);
@@ -140,6 +153,14 @@ static struct trow *row_get(struct rowset *rs, const struct hwp_code_loc *a, con
 		rs->n--;
 		return NULL;
 	}
+	if (pos) {
+		if (HWP_VEC_RESERVE(rs->first, rs->first_cap, rs->n) < 0) {
+			rs->n--; /* (the index keeps the row: only deleting follows ENOMEM) */
+			return NULL;
+		}
+		rs->first[rs->n - 1] = (*pos)++;
+	}
+	memset(r, 0, sizeof(*r));
 	r->module = a->module;
 	r->a = a->offset;
 	r->b = b->offset;
@@ -153,6 +174,7 @@ static void rowset_free(struct rowset *rs)
 	for (size_t i = 0; i < rs->n; i++)
 		hist_free(&rs->rows[i].h);
 	free(rs->rows);
+	free(rs->first);
 	hwp__hashmap_free(&rs->map);
 	memset(rs, 0, sizeof(*rs));
 }
@@ -182,6 +204,7 @@ struct hwp_timing *hwp_timing__new(struct hwp_session *s, struct hwp_branch_coll
 	t->session = s;
 	t->collector = c;
 	t->o = o;
+	hwp__branch_collector_keep_locs(c);
 	const struct hwp_header_info *hi = hwp_session__header(s);
 	t->st.amd = hi && hi->cpuid && !strncmp(hi->cpuid, "AuthenticAMD", 12);
 	return t;
@@ -193,8 +216,6 @@ void hwp_timing__delete(struct hwp_timing *t)
 		return;
 	rowset_free(&t->blocks);
 	rowset_free(&t->loops);
-	free(t->from);
-	free(t->to);
 	free(t->ok);
 	free(t->bout);
 	free(t->lout);
@@ -238,7 +259,7 @@ static int add_loops(struct hwp_timing *t, const struct hwp_sample *s, size_t n)
 				sum += c;
 			}
 			if (known) {
-				struct trow *r = row_get(&t->loops, f, to);
+				struct trow *r = row_get(&t->loops, f, to, t->part ? &t->pos : NULL);
 
 				if (!r || hist_add(&r->h, (uint32_t)(sum > UINT32_MAX ? UINT32_MAX : sum), 1) < 0)
 					return -ENOMEM;
@@ -293,27 +314,15 @@ int hwp_timing__add(struct hwp_timing *t, const struct hwp_event *ev, const stru
 	if (n < 2)
 		return 0;
 	if (n > t->ent_cap) {
-		struct hwp_code_loc *f = realloc(t->from, n * sizeof(*f));
-		if (f)
-			t->from = f;
-		struct hwp_code_loc *to = f ? realloc(t->to, n * sizeof(*to)) : NULL;
-		if (to)
-			t->to = to;
-		bool *ok = to ? realloc(t->ok, n * sizeof(*ok)) : NULL;
+		bool *ok = realloc(t->ok, n * sizeof(*ok));
 		if (!ok)
 			return hwp__set_error(ENOMEM, "out of memory timing blocks");
 		t->ok = ok;
 		t->ent_cap = n;
 	}
-	hwp__session_enter_thread(t->session, th);
-	for (size_t i = 0; i < n; i++) {
-		const uint8_t *e = s->branch_entries + i * 24;
-		int err;
-
-		if ((err = hwp__session_resolve(t->session, 0, ld64(e), &t->from[i])) < 0 ||
-		    (err = hwp__session_resolve(t->session, 1, ld64(e + 8), &t->to[i])) < 0)
-			return err;
-	}
+	int err = hwp__branch_collector_locs(t->collector, ev, th, &t->from, &t->to);
+	if (err < 0)
+		return err;
 	t->ok[0] = false;
 	for (size_t i = 1; i < n; i++) {
 		const struct hwp_code_loc *start = &t->to[i], *end = &t->from[i - 1];
@@ -330,7 +339,7 @@ int hwp_timing__add(struct hwp_timing *t, const struct hwp_event *ev, const stru
 			t->st.unknown_cycles++;
 			continue;
 		}
-		struct trow *r = row_get(&t->blocks, start, end);
+		struct trow *r = row_get(&t->blocks, start, end, t->part ? &t->pos : NULL);
 		if (!r || hist_add(&r->h, cyc, 1) < 0)
 			return hwp__set_error(ENOMEM, "out of memory timing blocks");
 		t->st.latencies++;
@@ -356,6 +365,100 @@ int hwp_timing__read(struct hwp_timing *t)
 	if (err < 0 || (err = hwp_branch_collector__check_ranges(t->collector)) < 0)
 		return err;
 	return hwp_timing__build(t);
+}
+
+/* ---- a parallel pass's parts ---- */
+
+struct hwp_timing *hwp__timing_new_part(struct hwp_timing *whole, struct hwp_branch_collector *c)
+{
+	struct hwp_timing *t = hwp_timing__new(whole->session, c, &whole->o);
+
+	if (t)
+		t->part = true;
+	return t;
+}
+
+int hwp__timing_add_at(struct hwp_timing *t, const struct hwp_event *ev, const struct hwp_thread *th,
+		       uint64_t seq)
+{
+	t->pos = HWP__COLLECT_POS(seq, 0);
+	return hwp_timing__add(t, ev, th);
+}
+
+/* Part K's rows of one set (WHICH: blocks or loops) into DST's, in the
+   order they were first made. */
+static int merge_rows(struct rowset *dst, struct hwp_timing *const *parts, struct hwp__module_ids *const *ids,
+		      size_t n, size_t which)
+{
+	const uint64_t **first = calloc(n, sizeof(*first));
+	size_t *nr = calloc(n, sizeof(*nr)), total = 0;
+	struct hwp__merge_ref *order = NULL;
+	int err = -ENOMEM;
+
+	if (!first || !nr)
+		goto out;
+	for (size_t k = 0; k < n; k++) {
+		const struct rowset *rs = which ? &parts[k]->loops : &parts[k]->blocks;
+
+		first[k] = rs->first;
+		nr[k] = rs->n;
+	}
+	if (hwp__merge_order(first, nr, n, &order, &total) < 0)
+		goto out;
+	err = 0;
+	for (size_t i = 0; i < total && !err; i++) {
+		const struct rowset *rs = which ? &parts[order[i].part]->loops : &parts[order[i].part]->blocks;
+		const struct trow *src = &rs->rows[order[i].row];
+		struct hwp_code_loc a = src->aloc, b = src->bloc;
+
+		a.module = hwp__module_ids_real(ids[order[i].part], a.module);
+		b.module = hwp__module_ids_real(ids[order[i].part], b.module);
+		struct trow *r = row_get(dst, &a, &b, NULL);
+		if (!r) {
+			err = -ENOMEM;
+			break;
+		}
+		r->entries += src->entries;
+		for (uint32_t v = 0; v < src->h.cap && !err; v++)
+			if (src->h.key[v])
+				err = hist_add(&r->h, src->h.key[v], src->h.cnt[v]);
+	}
+out:
+	free(first);
+	free(nr);
+	free(order);
+	return err < 0 ? hwp__set_error(ENOMEM, "out of memory merging block timings") : 0;
+}
+
+int hwp__timing_merge(struct hwp_timing *dst, struct hwp_timing *const *parts, struct hwp__module_ids *const *ids,
+		      size_t n)
+{
+	int err = merge_rows(&dst->blocks, parts, ids, n, 0);
+
+	if (!err)
+		err = merge_rows(&dst->loops, parts, ids, n, 1);
+	if (err)
+		return err;
+	for (size_t k = 0; k < n; k++) {
+		const struct hwp_timing_stats *p = &parts[k]->st;
+		struct hwp_timing_stats *d = &dst->st;
+
+		d->stacks += p->stacks;
+		d->entries += p->entries;
+		d->entries_with_cycles += p->entries_with_cycles;
+		d->pairs += p->pairs;
+		d->rejected += p->rejected;
+		d->unknown_cycles += p->unknown_cycles;
+		d->latencies += p->latencies;
+		d->iterations += p->iterations;
+		d->filtered_stacks += p->filtered_stacks;
+		d->modelled |= p->modelled;
+		d->measured |= p->measured;
+		d->no_cycles_filter |= p->no_cycles_filter;
+		d->synthesized |= p->synthesized;
+		d->call_stack |= p->call_stack;
+	}
+	return 0;
 }
 
 /* ---- distributions ---- */

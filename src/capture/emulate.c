@@ -158,9 +158,8 @@ struct hwp_emu *hwp_emu__new(const struct hwp_emu_opts *opts)
 		goto fail;
 	/* the outputs: fail before running anything */
 	s->w = hwp_writer__open(s->o.output);
-	if (!s->w) {
-		e = errno;
-		err = hwp__set_error(e, "%s: cannot write: %s", s->o.output, strerror(e));
+	if (!s->w) { /* (the writer's message names the output and why) */
+		err = -(errno ? errno : EIO);
 		goto fail;
 	}
 	if (s->o.exact && !(s->exact = fopen(s->o.exact, "we"))) {

@@ -4,13 +4,16 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 #ifdef HAVE_CAPSTONE
 #include <capstone/capstone.h>
 #endif
 
+#include "decode/disasm.h"
 #include "decode/insn_starts.h"
+#include "util/vec.h"
 
 struct hwp__code_file {
 	int fd;
@@ -20,6 +23,19 @@ struct hwp__code_file {
 	unsigned machine;
 	GElf_Phdr *load; /* the PT_LOAD headers whose file bytes lie inside the image */
 	size_t n_load;
+	/* hwp__code_file_a2l_function()'s candidates, sorted on first use */
+	struct a2l_sym *a2l;
+	size_t n_a2l;
+	bool a2l_read;
+};
+
+/* A function-like symbol of the symbol table, with the FILE symbol BFD's
+   addr2line names for it. */
+struct a2l_sym {
+	size_t shndx;
+	uint64_t value, size;
+	size_t index;
+	const char *file;
 };
 
 /* Keeps the loadable segments (read once: every offset lookup walks them). */
@@ -75,6 +91,7 @@ void hwp__code_file_close(struct hwp__code_file *f)
 	if (f->fd >= 0)
 		close(f->fd);
 	free(f->load);
+	free(f->a2l);
 	free(f);
 }
 
@@ -277,18 +294,87 @@ static Elf_Scn *symbol_table(Elf *e, GElf_Shdr *out)
 	return dyn;
 }
 
-int hwp__code_file_a2l_function(struct hwp__code_file *f, uint64_t vaddr, const char **file)
+int hwp__code_file_disasm(struct hwp__code_file *f, uint64_t vaddr, uint64_t size, hwp__disasm_fn fn, void *ctx)
 {
-	size_t sec = section_of(f->elf, vaddr);
+	const uint8_t *code = code_bytes(f, vaddr, size);
+
+	if (!code)
+		return -ERANGE;
+#ifdef HAVE_CAPSTONE
+	csh cs;
+	cs_insn *insn;
+	int r = 0;
+
+	if (f->machine == EM_X86_64) {
+		if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+			return -ENOTSUP;
+		cs_option(cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT); /* objdump's */
+	} else if (f->machine == EM_AARCH64) {
+		if (cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &cs) != CS_ERR_OK)
+			return -ENOTSUP;
+	} else {
+		return -ENOTSUP;
+	}
+	if (!(insn = cs_malloc(cs))) {
+		cs_close(&cs);
+		return -ENOMEM;
+	}
+	const unsigned bad_len = f->machine == EM_AARCH64 ? 4 : 1;
+	uint64_t at = 0;
+	while (at < size && !r) {
+		const uint8_t *p = code + at;
+		size_t left = size - at;
+		uint64_t addr = vaddr + at;
+		struct hwp__disasm_insn out = { .vaddr = vaddr + at };
+
+		if (cs_disasm_iter(cs, &p, &left, &addr, insn)) {
+			out.len = (uint8_t)insn->size;
+			snprintf(out.mnemonic, sizeof(out.mnemonic), "%s", insn->mnemonic);
+			snprintf(out.operands, sizeof(out.operands), "%s", insn->op_str);
+		} else {
+			out.len = (uint8_t)(size - at < bad_len ? size - at : bad_len);
+			snprintf(out.mnemonic, sizeof(out.mnemonic), "(bad)");
+		}
+		at += out.len;
+		r = fn(ctx, &out);
+	}
+	cs_free(insn, 1);
+	cs_close(&cs);
+	return r;
+#else
+	(void)fn;
+	(void)ctx;
+	return -ENOTSUP;
+#endif
+}
+
+/* Section, then start, then the larger first, then symbol table order:
+   of equal starts BFD takes the larger, of equal sizes the first. */
+static int a2l_cmp(const void *a, const void *b)
+{
+	const struct a2l_sym *x = a, *y = b;
+
+	if (x->shndx != y->shndx)
+		return x->shndx < y->shndx ? -1 : 1;
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The candidates of every lookup, read once (a lookup per row used to walk
+   the whole symbol table). -ENOMEM. */
+static int a2l_read(struct hwp__code_file *f)
+{
 	GElf_Shdr sh;
-	Elf_Scn *scn = sec ? symbol_table(f->elf, &sh) : NULL;
+	Elf_Scn *scn = symbol_table(f->elf, &sh);
 	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
 	enum { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL } state = NOTHING_SEEN;
 	const char *last_file = NULL;
-	bool found = false;
-	uint64_t best = 0, best_size = 0;
+	size_t cap = 0;
 
-	*file = NULL;
+	f->a2l_read = true;
 	if (!d)
 		return 0;
 	for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
@@ -305,20 +391,48 @@ int hwp__code_file_a2l_function(struct hwp__code_file *f, uint64_t vaddr, const 
 		}
 		if (state == NOTHING_SEEN)
 			state = SYMBOL_SEEN;
-		if (type == STT_SECTION || type == STT_OBJECT || type == STT_TLS || sym.st_shndx != sec)
+		if (type == STT_SECTION || type == STT_OBJECT || type == STT_TLS)
 			continue;
-		uint64_t size = sym.st_size ? sym.st_size : 1;
-		/* the closest start at or below VADDR; of equal starts, the
-		   larger (BFD before 2.40; its better_fit() differs only
-		   between symbols that both cover VADDR) */
-		if (sym.st_value > vaddr || (found && (sym.st_value < best ||
-						      (sym.st_value == best && size <= best_size))))
-			continue;
-		found = true;
-		best = sym.st_value;
-		best_size = size;
-		*file = last_file && (GELF_ST_BIND(sym.st_info) == STB_LOCAL || state != FILE_AFTER_SYMBOL)
-				? last_file : NULL;
+		struct a2l_sym *a = HWP_VEC_PUSH(f->a2l, f->n_a2l, cap);
+		if (!a)
+			return -ENOMEM;
+		a->shndx = sym.st_shndx;
+		a->value = sym.st_value;
+		a->size = sym.st_size ? sym.st_size : 1;
+		a->index = i;
+		a->file = last_file && (GELF_ST_BIND(sym.st_info) == STB_LOCAL || state != FILE_AFTER_SYMBOL)
+				  ? last_file : NULL;
 	}
-	return found;
+	hwp__sort(f->a2l, f->n_a2l, sizeof(*f->a2l), a2l_cmp);
+	return 0;
+}
+
+int hwp__code_file_a2l_function(struct hwp__code_file *f, uint64_t vaddr, const char **file)
+{
+	size_t sec = section_of(f->elf, vaddr);
+
+	*file = NULL;
+	if (!sec)
+		return 0;
+	if (!f->a2l_read && a2l_read(f) < 0)
+		return -ENOMEM;
+	/* the first candidate after those of SEC at or below VADDR */
+	size_t lo = 0, hi = f->n_a2l;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct a2l_sym *a = &f->a2l[mid];
+
+		if (a->shndx < sec || (a->shndx == sec && a->value <= vaddr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || f->a2l[lo - 1].shndx != sec)
+		return 0;
+	/* the closest start: the first (the largest) of its starts */
+	uint64_t best = f->a2l[lo - 1].value;
+	while (lo > 1 && f->a2l[lo - 2].shndx == sec && f->a2l[lo - 2].value == best)
+		lo--;
+	*file = f->a2l[lo - 1].file;
+	return 1;
 }

@@ -1339,6 +1339,17 @@ struct hwp_writer *hwp_writer__open(const char *path)
 		errno = e;
 		return NULL;
 	}
+	/* the header is written last, at offset 0 */
+	if (lseek(w->fd, 0, SEEK_CUR) < 0 && errno == ESPIPE) {
+		hwp__set_error(ESPIPE, "%s: not seekable (a pipe?): perf.data is written in file mode, whose header "
+			       "comes last; give a file name", path);
+		close(w->fd);
+		free(w->buf);
+		free(w->path);
+		free(w);
+		errno = ESPIPE;
+		return NULL;
+	}
 	return w;
 nomem:
 	if (w) {

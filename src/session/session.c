@@ -6,6 +6,7 @@
 
 #include "session/module_ids.h"
 #include "session/session_internal.h"
+#include "symbolize/symbolizer_internal.h"
 #include "symbolize/maps_internal.h"
 #include "util/error.h"
 #include "util/opts.h"
@@ -222,10 +223,8 @@ static const struct hwp_build_id *header_build_id(const struct hwp_header_info *
 	return NULL;
 }
 
-struct hwp_symbolizer *hwp_session__symbolizer(struct hwp_session *s)
+struct hwp_symbolizer *hwp__session_new_symbolizer(struct hwp_session *s)
 {
-	if (s->sym)
-		return s->sym;
 	struct hwp_symbolizer_opts so = {
 		.sz = sizeof(so),
 		.symfs = s->o.symfs,
@@ -250,7 +249,17 @@ struct hwp_symbolizer *hwp_session__symbolizer(struct hwp_session *s)
 			       hwp_strerror(km));
 		return NULL;
 	}
-	s->kernel_module = km;
+	return sym;
+}
+
+struct hwp_symbolizer *hwp_session__symbolizer(struct hwp_session *s)
+{
+	if (s->sym)
+		return s->sym;
+	struct hwp_symbolizer *sym = hwp__session_new_symbolizer(s);
+	if (!sym)
+		return NULL;
+	s->kernel_module = hwp_symbolizer__kernel_module(sym);
 	s->sym = sym;
 	return sym;
 }
@@ -365,7 +374,9 @@ static int32_t lookup_module(struct hwp__resolver *r, const struct hwp_map *m)
 	const uint8_t *bid = m->build_id;
 	uint8_t n = m->build_id_size;
 
-	if (m->kernel)
+	/* the kernel image (and what perf maps with it), or one of its modules */
+	bool kmod = m->kernel && !m->identity;
+	if (m->kernel && !kmod)
 		return s->kernel_module;
 	if (!n) {
 		const struct hwp_build_id *b = header_build_id(hwp_reader__header(s->reader), m->filename);
@@ -374,8 +385,9 @@ static int32_t lookup_module(struct hwp__resolver *r, const struct hwp_map *m)
 		n = b ? b->size : 0;
 	}
 	if (r->ids)
-		return hwp__module_ids_get(r->ids, s->sym, m->filename, bid, n, r->pos++);
-	return hwp_symbolizer__module(s->sym, m->filename, bid, n);
+		return hwp__module_ids_get(r->ids, s->sym, m->filename, bid, n, kmod, r->pos++);
+	return kmod ? hwp__symbolizer_kernel_module_file(s->sym, m->filename, bid, n)
+		    : hwp_symbolizer__module(s->sym, m->filename, bid, n);
 }
 
 /* The same, remembered per map while the maps stay as they are (the

@@ -93,6 +93,11 @@ struct hwp_session {
 	size_t nassumed;
 };
 
+/* A symbolizer made as the session's is (the same files and options), for
+   a thread of a parallel pass that must look symbols up while the
+   session's may not change: its module ids are its own. NULL + error. */
+struct hwp_symbolizer *hwp__session_new_symbolizer(struct hwp_session *s);
+
 /* The assumed map holding user address ADDR, or NULL (assumed_maps.c). */
 const struct hwp_map *hwp__session_assumed_map(const struct hwp_session *s, uint64_t addr);
 void hwp__session_assumed_free(struct hwp_session *s);

@@ -14,6 +14,7 @@
 
 #include "hwprof/hwprof.h"
 #include "hwprof/symbolize.h"
+#include "decode/insn_starts.h"
 #include "symbolize/build_id_lookup.h"
 #include "symbolize/demangle.h"
 #include "symbolize/elf_module.h"
@@ -40,7 +41,9 @@ struct module {
 	uint8_t bid_size;
 	char bid_hex[2 * HWP_BUILD_ID_MAX + 1];
 	char file_bid_hex[2 * HWP_BUILD_ID_MAX + 1]; /* the found file's own */
-	bool kernel;
+	bool kernel; /* the kernel or one of its modules: symbols from kallsyms */
+	bool kmod;   /* a kernel module ("[name]" as perf shows it, in kname) */
+	char *kname;
 	bool pseudo; /* anonymous memory, [vdso], ...: never reported missing */
 	enum module_state state;
 	int err;
@@ -48,6 +51,8 @@ struct module {
 	bool no_debug;
 	char *reason;
 	struct hwp_elf_module *elf;
+	struct hwp__code_file *code; /* hwp__symbolizer_code_file()'s */
+	bool code_tried;
 };
 
 struct cache_ent {
@@ -190,7 +195,9 @@ void hwp_symbolizer__delete(struct hwp_symbolizer *s)
 		free(s->mods[i].path);
 		free(s->mods[i].key);
 		free(s->mods[i].reason);
+		free(s->mods[i].kname);
 		hwp__elf_module_delete(s->mods[i].elf);
+		hwp__code_file_close(s->mods[i].code);
 	}
 	for (size_t i = 0; i < s->ndirs; i++)
 		free(s->dirs[i]);
@@ -255,7 +262,7 @@ void hwp__symbolizer_find_ctx(const struct hwp_symbolizer *s, struct hwp_find_ct
 }
 
 int hwp__symbolizer_module_find(const struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
-				uint8_t build_id_size, char **key)
+				uint8_t build_id_size, bool kmod, char **key)
 {
 	size_t canon;
 	int id;
@@ -265,12 +272,31 @@ int hwp__symbolizer_module_find(const struct hwp_symbolizer *s, const char *path
 		return -EINVAL;
 	if (!strcmp(path, KERNEL_NAME))
 		return s->kernel_id >= 0 ? s->kernel_id : -EINVAL;
-	id = find_key(s, path, build_id, build_id_size, false, key, &canon);
+	id = find_key(s, path, build_id, build_id_size, kmod, key, &canon);
 	if (id != -ENOENT) {
 		free(*key);
 		*key = NULL;
 	}
 	return id;
+}
+
+/* perf's name for the kernel module at PATH: "[name]", the file's name
+   without ".ko" and its compression suffix, '-' as '_' (kmod_path__parse). */
+static char *kmod_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *n;
+
+	base = base ? base + 1 : path;
+	if (base[0] == '[')
+		return strdup(base);
+	size_t len = strcspn(base, ".");
+	if (asprintf(&n, "[%.*s]", (int)len, base) < 0)
+		return NULL;
+	for (char *c = n; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	return n;
 }
 
 static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t *bid,
@@ -310,7 +336,13 @@ static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t
 	}
 	m->kernel = kernel;
 	m->pseudo = !kernel && is_pseudo_name(path);
-	if (kernel) {
+	m->kmod = kernel && strcmp(path, KERNEL_NAME);
+	if (m->kmod && !(m->kname = kmod_name(path))) {
+		m->kmod = false;
+		m->short_name = KERNEL_NAME; /* (out of memory: named as the kernel) */
+	} else if (m->kmod) {
+		m->short_name = m->kname;
+	} else if (kernel) {
 		m->short_name = KERNEL_NAME;
 	} else {
 		const char *slash = strrchr(m->path, '/');
@@ -331,6 +363,16 @@ int hwp_symbolizer__module(struct hwp_symbolizer *s, const char *path, const uin
 	if (!strcmp(path, KERNEL_NAME))
 		return hwp_symbolizer__kernel_module(s);
 	return find_or_add(s, path, build_id, build_id_size, false);
+}
+
+int hwp__symbolizer_kernel_module_file(struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
+					uint8_t build_id_size)
+{
+	if (!s || !path || !*path)
+		return hwp__set_error(EINVAL, "symbolizer: a kernel module without a path");
+	if (!strcmp(path, KERNEL_NAME))
+		return hwp_symbolizer__kernel_module(s);
+	return find_or_add(s, path, build_id, build_id_size, true);
 }
 
 int hwp_symbolizer__kernel_module(struct hwp_symbolizer *s)
@@ -387,6 +429,34 @@ static void no_module(const struct hwp_symbolizer *s, int module)
 	else
 		hwp__set_error(EINVAL, "symbolizer: module id %d is not registered (%zu modules)", module,
 			       s->nmods);
+}
+
+struct hwp__code_file *hwp__symbolizer_code_file(struct hwp_symbolizer *s, int id)
+{
+	if (!s || id < 0 || (size_t)id >= s->nmods)
+		return NULL;
+	struct module *m = &s->mods[id];
+	if (!m->code_tried) {
+		const char *path = hwp_symbolizer__module_file(s, id);
+
+		m = &s->mods[id]; /* (finding the file registers nothing, but stay safe) */
+		m->code_tried = true;
+		m->code = path ? hwp__code_file_open(path) : NULL;
+	}
+	return m->code;
+}
+
+int hwp__symbolizer_module_identity(const struct hwp_symbolizer *s, int id, const char **path,
+				    const uint8_t **bid, uint8_t *n, bool *kernel)
+{
+	if (!s || id < 0 || (size_t)id >= s->nmods)
+		return -ENOENT;
+	const struct module *m = &s->mods[id];
+	*path = m->path;
+	*bid = m->bid_size ? m->bid : NULL;
+	*n = m->bid_size;
+	*kernel = m->kernel;
+	return 0;
 }
 
 const char *hwp_symbolizer__module_name(const struct hwp_symbolizer *s, int module)
@@ -508,6 +578,28 @@ ok:
 	s->st.modules_loaded++;
 }
 
+static struct module *loaded(struct hwp_symbolizer *s, int module, int *err);
+
+/* A kernel module's symbols are kallsyms' (tagged with its name), as perf
+   splits them when it has no .ko: loaded with the kernel's. */
+static void load_kmod(struct hwp_symbolizer *s, struct module *m)
+{
+	size_t idx = (size_t)(m - s->mods);
+	int err, kid = hwp_symbolizer__kernel_module(s);
+	bool ok = kid >= 0 && loaded(s, kid, &err);
+
+	m = &s->mods[idx]; /* (registering the kernel may have moved the modules) */
+	if (kid < 0) {
+		fail(m, kid, HWP_MISSING_KERNEL, "no kernel module");
+	} else if (!ok) {
+		const struct module *k = &s->mods[kid];
+
+		fail(m, k->err, HWP_MISSING_KERNEL, "%s", k->reason ? k->reason : "no kernel symbols");
+	} else {
+		m->state = M_OK;
+	}
+}
+
 static void load_module(struct hwp_symbolizer *s, struct module *m)
 {
 	struct hwp_find_ctx ctx = { .symfs = s->symfs,
@@ -517,6 +609,10 @@ static void load_module(struct hwp_symbolizer *s, struct module *m)
 	char reason[384];
 	int err;
 
+	if (m->kmod) {
+		load_kmod(s, m);
+		return;
+	}
 	if (m->kernel) {
 		load_kernel(s, m);
 		return;
@@ -754,6 +850,23 @@ static int resolve_elf(struct hwp_symbolizer *s, struct module *m, uint64_t offs
 	return 0;
 }
 
+/* The kallsyms symbol at OFFSET (an address) of M, the kernel or one of
+   its modules: a module's are those kallsyms tags with its name, as perf
+   splits kallsyms into its modules' maps. */
+static struct hwp_sym *kernel_sym(struct hwp_symbolizer *s, const struct module *m, uint64_t offset)
+{
+	struct hwp_sym *sym = hwp__kallsyms_find(s->ksyms, offset);
+
+	if (sym && m->kmod) {
+		const char *mod = hwp__kallsyms_module_of(s->ksyms, sym);
+		size_t n = strlen(m->kname) - 2; /* "[name]" */
+
+		if (!mod || strlen(mod) != n || strncmp(mod, m->kname + 1, n))
+			return NULL;
+	}
+	return sym;
+}
+
 int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset,
 			   struct hwp_symbol_info *out)
 {
@@ -777,7 +890,7 @@ int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset
 	}
 	if (m->kernel) {
 		out->vaddr = offset;
-		fill_symbol(s, hwp__kallsyms_find(s->ksyms, offset), offset, true, out);
+		fill_symbol(s, kernel_sym(s, m, offset), offset, true, out);
 	} else if ((err = resolve_elf(s, m, offset, out))) {
 		memset(out, 0, sizeof(*out));
 		return hwp__set_error(-err, "%s: symbolizing 0x%" PRIx64 ": %s", m->path, offset,
@@ -793,7 +906,7 @@ int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset
 
 static bool reportable(const struct hwp_symbolizer *s, const struct module *m)
 {
-	if (m->pseudo || m->state == M_NEW)
+	if (m->pseudo || m->state == M_NEW || m->kmod)
 		return false;
 	if (m->state == M_FAILED)
 		return !(m->kernel && s->o.no_kernel);

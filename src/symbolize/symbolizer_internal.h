@@ -3,21 +3,41 @@
 #ifndef HWPROF_SYMBOLIZE_SYMBOLIZER_INTERNAL_H
 #define HWPROF_SYMBOLIZE_SYMBOLIZER_INTERNAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "hwprof/symbolize.h"
 #include "symbolize/build_id_lookup.h"
 
 /*
- * What hwp_symbolizer__module(S, PATH, BUILD_ID, BUILD_ID_SIZE) would
- * answer, without registering anything (so several threads may ask at
+ * What hwp_symbolizer__module(S, PATH, BUILD_ID, BUILD_ID_SIZE) (KMOD:
+ * hwp__symbolizer_kernel_module_file()) would answer, without registering anything (so several threads may ask at
  * once while nothing registers): the id of the module already registered
  * (the kernel's for its name); -ENOENT when it would register a new one,
  * *KEY then the registry's key for it (malloc'd: modules with the same key
  * are one); -EINVAL (no path) or -ENOMEM when it would fail.
  */
 int hwp__symbolizer_module_find(const struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
-				uint8_t build_id_size, char **key);
+				uint8_t build_id_size, bool kmod, char **key);
+
+/*
+ * The kernel module (a .ko, or "[name]") mapped at PATH: named "[name]"
+ * as perf names it, its addresses absolute as the kernel's, its symbols
+ * kallsyms' (hwp_symbolizer__kernel_module() for the kernel's own name).
+ * The module id, or <0.
+ */
+int hwp__symbolizer_kernel_module_file(struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
+				       uint8_t build_id_size);
+
+/* Module ID's binary for decoding and BFD-style lookups, opened on first
+   need and kept open (NULL: not found, or out of memory). */
+struct hwp__code_file;
+struct hwp__code_file *hwp__symbolizer_code_file(struct hwp_symbolizer *s, int id);
+
+/* What module ID was registered as: *PATH, its build-id (*BID, *N bytes,
+   0 when none) and whether it is the kernel. 0 or -ENOENT. Reads only. */
+int hwp__symbolizer_module_identity(const struct hwp_symbolizer *s, int id, const char **path,
+				    const uint8_t **bid, uint8_t *n, bool *kernel);
 
 /* Where S finds binaries and debug files (--symfs, the build-id caches and
    debug roots, in order): valid while S lives, for a reader that finds

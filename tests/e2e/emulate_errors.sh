@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../tools/emu_lib.sh"
 # PLAN: 1 (the SKIP) where emulated recording cannot run
 ready=$(emu_ready emulate_errors) || { echo "PLAN 1"; echo "$ready"; exit 0; }
-echo "PLAN 19"
+echo "PLAN 20"
 have_perf=1
 command -v perf >/dev/null || have_perf=0
 
@@ -104,3 +104,6 @@ if [ $rc -eq 0 ] && grep -q "does not follow exec" "$tmp/exec.err"; then
 else
 	fail "emulate_exec_warning: rc $rc: $(tr '\n' '|' <"$tmp/exec.err")"
 fi
+# -o - to a pipe: refused before running, in one line, nothing written
+"$HWPROF" record --emulate -o - -- /bin/true 2>"$tmp/pipe.err" | cat >"$tmp/pipe.out"
+one_line emulate_stdout_pipe "not seekable" "${PIPESTATUS[0]}" "$tmp/pipe.err"

@@ -181,7 +181,7 @@ selftest() { # NAME WANT(fail|pass) FILE_TO_EDIT LINE [NEW_FILE CONTENT]...
 	fi
 }
 selftest util_includes_advise fail src/util/vec.c '#include "hwprof/advise.h"'
-selftest format_includes_analysis fail src/format/attr.c '#include "analysis/branch_loc.h"'
+selftest format_includes_analysis fail src/format/attr.c '#include "analysis/callchain.h"'
 # a public header added later, implemented in src/pipeline/: too high for
 # analysis, fine for output
 newh='#include "hwprof/hwprof.h"

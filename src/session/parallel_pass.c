@@ -4,11 +4,12 @@
  * keeps the address spaces, as the sequential pass does: every sample
  * meets exactly the state it would meet there. Samples go in batches to
  * the threads (this one too, when the queue is long), each counting into
- * its own collector and resolving through its own caches and module
- * numbers; they only read the address spaces and the symbolizer. Before a
- * record changes the address spaces, every batch handed out is finished
- * (rare: side-band records come in bursts). At the end the parts merge in
- * the sequential order (branch_merge.c).
+ * its own part and resolving through its own caches and module numbers;
+ * they only read the address spaces and the symbolizer. Before a record
+ * changes the address spaces, every batch handed out is finished (rare:
+ * side-band records come in bursts). At the end the modules the parts met
+ * are registered in the sequential order and the parts merge (each
+ * analysis's merge keeps the sequential order of its rows).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -17,10 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/branch_collect_internal.h"
-#include "analysis/branch_parallel.h"
-#include "analysis/branch_collect_struct.h"
 #include "session/module_ids.h"
+#include "session/parallel_pass.h"
 #include "session/session_internal.h"
 #include "symbolize/maps_internal.h"
 #include "util/error.h"
@@ -47,7 +46,7 @@ struct batch {
 /* Each on cache lines of its own: its thread writes there all the time. */
 struct part {
 	_Alignas(64) struct par *par;
-	struct hwp_branch_collector *c;
+	void *obj; /* what the ops made */
 	struct hwp__resolver res;
 	struct hwp__module_ids *ids;
 	int err;          /* the first error, at sample err_seq */
@@ -67,6 +66,7 @@ struct par {
 	struct part *parts; /* parts[0] is this thread's */
 	size_t n;
 	struct hwp_session *s;
+	const struct hwp__parallel_ops *ops;
 	struct batch *cur; /* being filled */
 	uint64_t seq;      /* the next sample's number */
 };
@@ -83,7 +83,7 @@ unsigned hwp__cpus_available(void)
 /* Sample number SEQ, counted by PT (which counts nothing after an error). */
 static void count_one(struct part *pt, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq)
 {
-	int err = hwp__branch_collector_add_at(pt->c, ev, th, seq);
+	int err = pt->par->ops->add(pt->obj, ev, th, seq);
 
 	if (err < 0) {
 		pt->err = err;
@@ -303,7 +303,8 @@ static void par_free(struct par *q)
 		if (q->parts[i].started)
 			pthread_join(q->parts[i].tid, NULL);
 	for (size_t i = 0; i < q->n; i++) {
-		hwp_branch_collector__delete(q->parts[i].c);
+		if (q->parts[i].obj)
+			q->ops->part_delete(q->parts[i].obj);
 		hwp__module_ids_delete(q->parts[i].ids);
 	}
 	free(q->parts);
@@ -321,7 +322,7 @@ static void par_free(struct par *q)
 	pthread_mutex_destroy(&q->mu);
 }
 
-static int par_init(struct par *q, struct hwp_session *s, const struct hwp_branch_collect_opts *co, unsigned jobs)
+static int par_init(struct par *q, struct hwp_session *s, const struct hwp__parallel_ops *ops, unsigned jobs)
 {
 	memset(q, 0, sizeof(*q));
 	pthread_mutex_init(&q->mu, NULL);
@@ -329,6 +330,7 @@ static int par_init(struct par *q, struct hwp_session *s, const struct hwp_branc
 	pthread_cond_init(&q->idle, NULL);
 	q->max_queued = 2 * (size_t)jobs;
 	q->s = s;
+	q->ops = ops;
 	if (!(q->parts = aligned_alloc(_Alignof(struct part), jobs * sizeof(*q->parts))))
 		return hwp__set_error(ENOMEM, "out of memory starting %u threads", jobs);
 	memset(q->parts, 0, jobs * sizeof(*q->parts));
@@ -341,7 +343,7 @@ static int par_init(struct par *q, struct hwp_session *s, const struct hwp_branc
 			return -ENOMEM;
 		hwp__resolver_init(&pt->res, s, pt->ids);
 		pt->res.pinned = true;
-		if (!(pt->c = hwp__branch_collector_new_part(s, co, &pt->res)))
+		if (!(pt->obj = ops->part_new(ops->ctx, &pt->res)))
 			return -(errno ? errno : ENOMEM);
 	}
 	for (size_t i = 1; i < q->n; i++) {
@@ -355,14 +357,13 @@ static int par_init(struct par *q, struct hwp_session *s, const struct hwp_branc
 	return 0;
 }
 
-int hwp__parallel_collect(struct hwp_session *s, struct hwp_branch_collector *dst,
-			  const struct hwp_branch_collect_opts *co, unsigned jobs)
+int hwp__parallel_pass(struct hwp_session *s, const struct hwp__parallel_ops *ops, unsigned jobs)
 {
 	struct par q;
 	struct item *it;
 	int r;
 
-	if ((r = par_init(&q, s, co, jobs)) < 0) {
+	if ((r = par_init(&q, s, ops, jobs)) < 0) {
 		par_free(&q);
 		return r;
 	}
@@ -375,7 +376,8 @@ int hwp__parallel_collect(struct hwp_session *s, struct hwp_branch_collector *ds
 		}
 		if ((r = hwp_session__next(s, &it->ev, &it->th)) <= 0)
 			break;
-		if (it->ev.type == HWP_RECORD_SAMPLE && it->ev.evsel && (r = hand_out(&q, it)) < 0)
+		/* (samples of no known event too: the call graph counts them) */
+		if (it->ev.type == HWP_RECORD_SAMPLE && (r = hand_out(&q, it)) < 0)
 			break;
 	}
 	s->before_change = NULL;
@@ -383,47 +385,22 @@ int hwp__parallel_collect(struct hwp_session *s, struct hwp_branch_collector *ds
 	int end = barrier(&q);
 	r = first_error(&q, r < 0 ? r : end);
 	if (r >= 0) {
-		struct hwp_branch_collector **parts = malloc(q.n * sizeof(*parts));
+		void **parts = malloc(q.n * sizeof(*parts));
 		struct hwp__module_ids **ids = malloc(q.n * sizeof(*ids));
 
 		if (!parts || !ids) {
 			r = hwp__set_error(ENOMEM, "out of memory merging the parallel pass");
 		} else {
 			for (size_t i = 0; i < q.n; i++) {
-				parts[i] = q.parts[i].c;
+				parts[i] = q.parts[i].obj;
 				ids[i] = q.parts[i].ids;
 			}
-			r = hwp__branch_collector_merge(dst, parts, ids, q.n);
+			if ((r = hwp__module_ids_register(ids, q.n, hwp_session__symbolizer(s))) >= 0)
+				r = ops->merge(ops->ctx, parts, ids, q.n);
 		}
 		free(parts);
 		free(ids);
 	}
 	par_free(&q);
 	return r < 0 ? r : 0;
-}
-
-int hwp_branch_collector__read_jobs(struct hwp_branch_collector *c, unsigned jobs)
-{
-	const char *why = NULL;
-	int err;
-
-	if (!c->session)
-		why = "no session";
-	else if (c->st.samples || c->part)
-		why = "samples counted before";
-	else if ((why = hwp__parallel_refusal(c->session)))
-		;
-	else if (!jobs && (jobs = hwp__default_jobs(c->session)) < 2)
-		why = "one CPU, or a small input";
-	else if (jobs < 2)
-		why = "one thread asked";
-	if (why) {
-		if (c->session)
-			hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(c->session), why);
-		return hwp_branch_collector__read(c);
-	}
-	hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(c->session), jobs);
-	if ((err = hwp__parallel_collect(c->session, c, &c->o, jobs)) < 0)
-		return err;
-	return hwp_branch_collector__check_ranges(c);
 }

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The order in which a parallel pass's parts' rows merge. A table keeps its
+ * rows in the order their keys were first added; each part notes where in
+ * the sequential order (a number that grows with the samples) it added
+ * each row first, and adding the parts' rows in the order of those places
+ * rebuilds the sequential table's order.
+ */
+#ifndef HWPROF_UTIL_MERGE_ORDER_H
+#define HWPROF_UTIL_MERGE_ORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct hwp__merge_ref {
+	uint64_t pos;  /* where first added */
+	uint32_t part; /* which part */
+	uint32_t row;  /* its row there */
+};
+
+/* The rows of N parts (part K: NR[K] rows, FIRST[K][I] where row I was
+   first added) sorted by those places into *OUT (malloc'd, *TOTAL of
+   them). 0 or -ENOMEM. */
+int hwp__merge_order(const uint64_t *const *first, const size_t *nr, size_t n, struct hwp__merge_ref **out,
+		     size_t *total);
+
+#endif
