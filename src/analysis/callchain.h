@@ -76,6 +76,9 @@ void hwp__chain_free(struct hwp__chain *c);
 int hwp__chain_unwind_setup(struct hwp__chain *c, struct hwp_session *s);
 /* Appends EV's unwound user stack (when it has a copy) to C's chain. */
 int hwp__chain_unwind(struct hwp__chain *c, const struct hwp_event *ev, const struct hwp_thread *th);
+/* Adds what PART's unwinding met (a part of a parallel pass) to DST's,
+   making DST's unwinder from S if needed. 0 or -ENOMEM. */
+int hwp__chain_unwind_merge(struct hwp__chain *dst, struct hwp_session *s, const struct hwp__chain *part);
 /* What the unwinding met so far; NULL when nothing was unwound. */
 const struct hwp__unwind_stats *hwp__chain_unwind_stats(const struct hwp__chain *c);
 

@@ -91,3 +91,15 @@ const struct hwp__unwind_stats *hwp__chain_unwind_stats(const struct hwp__chain 
 {
 	return c->unwinder ? hwp__unwinder_stats(c->unwinder) : NULL;
 }
+
+int hwp__chain_unwind_merge(struct hwp__chain *dst, struct hwp_session *s, const struct hwp__chain *part)
+{
+	int err;
+
+	if (!part->unwinder)
+		return 0;
+	if (!dst->unwinder && (err = hwp__chain_unwind_setup(dst, s)))
+		return err;
+	hwp__unwinder_add_stats(dst->unwinder, hwp__unwinder_stats(part->unwinder));
+	return 0;
+}

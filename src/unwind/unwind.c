@@ -450,6 +450,32 @@ const struct hwp__unwind_stats *hwp__unwinder_stats(const struct hwp__unwinder *
 	return &u->st;
 }
 
+void hwp__unwinder_add_stats(struct hwp__unwinder *u, const struct hwp__unwind_stats *st)
+{
+	u->st.samples += st->samples;
+	for (int i = 0; i < HWP__UNWIND_NSTOPS; i++)
+		u->st.stops[i] += st->stops[i];
+	u->st.frames += st->frames;
+	u->st.by_rules += st->by_rules;
+	u->st.spaces += st->spaces;
+	u->st.rules += st->rules;
+	if (st->stack_size > u->st.stack_size)
+		u->st.stack_size = st->stack_size;
+	/* the names not said yet (each ", "-separated list holds whole names) */
+	char names[sizeof(st->missing)];
+	snprintf(names, sizeof(names), "%s", st->missing);
+	for (char *save = NULL, *n = strtok_r(names, ",", &save); n; n = strtok_r(NULL, ",", &save)) {
+		while (*n == ' ')
+			n++;
+		size_t len = strlen(u->st.missing), nl = strlen(n);
+		bool have = false;
+		for (const char *p = u->st.missing; (p = strstr(p, n)); p += nl)
+			have |= (p == u->st.missing || p[-1] == ' ') && (p[nl] == ',' || !p[nl]);
+		if (!have && len + nl + 3 < sizeof(u->st.missing))
+			snprintf(u->st.missing + len, sizeof(u->st.missing) - len, "%s%s", len ? ", " : "", n);
+	}
+}
+
 /* The architecture: the recording's, else that of the sampled binary. */
 static uint16_t sample_machine(struct hwp__unwinder *u, const struct hwp_thread *th, uint64_t ip)
 {

@@ -89,5 +89,7 @@ int hwp__unwind(struct hwp__unwinder *u, const struct hwp_sample *s, const struc
 		uint64_t *ips, size_t max, size_t *n);
 
 const struct hwp__unwind_stats *hwp__unwinder_stats(const struct hwp__unwinder *u);
+/* Adds ST (another unwinder's: a part of a parallel pass) to U's. */
+void hwp__unwinder_add_stats(struct hwp__unwinder *u, const struct hwp__unwind_stats *st);
 
 #endif

@@ -32,7 +32,7 @@ perfc() { "$PERF" --buildid-dir "$PERF_BUILDID_DIR" "$@"; }
 NAMES=(dwarf_unwind_folded dwarf_unwind_children dwarf_unwind_paths dwarf_unwind_rules_vs_libdwfl
 	dwarf_unwind_nothing_said dwarf_unwind_stripped_folded dwarf_unwind_stripped_children
 	dwarf_unwind_debug_frame dwarf_unwind_debug_file dwarf_unwind_frame_pointer
-	dwarf_unwind_short_copy dwarf_unwind_arm64 dwarf_unwind_corpus)
+	dwarf_unwind_short_copy dwarf_unwind_jobs dwarf_unwind_arm64 dwarf_unwind_corpus)
 echo "PLAN ${#NAMES[@]}"
 said=()
 done_() { said+=("$1"); }
@@ -250,3 +250,19 @@ else
 	fail "dwarf_unwind_short_copy: $(head -1 "$tmp/short.rec")"
 fi
 done_ dwarf_unwind_short_copy
+
+# the parallel pass: each thread unwinds with its own unwinder, the same
+# stacks, and the merged counts say the same
+if [ -s "$tmp/short.folded" ]; then
+	for j in 1 3; do
+		"$HWPROF" flame -j $j --folded --no-inline -i "$tmp/short.data" >"$tmp/j$j.folded" 2>"$tmp/j$j.err"
+	done
+	if cmp -s "$tmp/j1.folded" "$tmp/j3.folded" && cmp -s "$tmp/j1.err" "$tmp/j3.err" && grep -q 'ran past' "$tmp/j3.err"; then
+		pass "dwarf_unwind_jobs (-j 3 gives -j 1's stacks and warning)"
+	else
+		fail "dwarf_unwind_jobs: $(diff "$tmp/j1.err" "$tmp/j3.err" | head -2 | tr '\n' ' ') $(diff "$tmp/j1.folded" "$tmp/j3.folded" | head -2 | tr '\n' ' ')"
+	fi
+else
+	fail "dwarf_unwind_jobs: no short-copy recording"
+fi
+done_ dwarf_unwind_jobs
