@@ -55,6 +55,14 @@ struct hwp_call_graph *hwp__call_graph_new_part(struct hwp_session *s, const str
 	}
 	cg->res = res;
 	cg->part = true;
+	/* the unwinder of --call-graph dwarf stacks takes what it needs of
+	   the session here, on the reading thread */
+	if (s && (hwp_session__sample_types(s) & (HWP_SAMPLE_REGS_USER | HWP_SAMPLE_STACK_USER)) &&
+	    hwp__chain_unwind_setup(&cg->chain, s) < 0) {
+		hwp_call_graph__delete(cg);
+		errno = ENOMEM;
+		return NULL;
+	}
 	return cg;
 }
 
