@@ -87,6 +87,11 @@ static int emulate_check_opts(const struct record_opts *o)
 	if (o->event)
 		cli_warn("record --emulate: -e %s ignored: the emulated event counts taken branches "
 			 "(branches:emulated)", o->event);
+	if (o->call_graph && !strncmp(o->call_graph, "dwarf", 5))
+		return cli_error("record --emulate: --call-graph %s: the emulation cannot copy registers and the "
+				 "stack at a sample (QEMU's plugin interface reads neither before QEMU 9); "
+				 "'hwprof record -e cpu-clock --call-graph dwarf' records them without a PMU, or "
+				 "--call-graph lbr emulates call stacks", o->call_graph);
 	if (o->call_graph && !o->callgraph_lbr)
 		cli_warn("record --emulate: --call-graph %s ignored (only lbr call stacks are "
 			 "emulated)", o->call_graph);

@@ -10,11 +10,14 @@
 #     size to record;
 #   - registers without a stack copy (perf record --user-regs): said with
 #     --call-graph dwarf to record;
-#   - record --call-graph dwarf no longer warns that reports do not unwind.
+#   - record --call-graph dwarf no longer warns that reports do not unwind,
+#     and hwprof's own recording (-e cpu-clock: no PMU needed) unwinds to
+#     main; record --emulate --call-graph dwarf is refused in one line.
 set -u
 HWPROF=${HWPROF:-build/hwprof}
 NAMES=(dwarf_said_missing_callgraph dwarf_said_missing_flame dwarf_said_short dwarf_said_no_stack
-	dwarf_said_report_html dwarf_said_record dwarf_said_nothing_complete dwarf_said_no_warning_fp)
+	dwarf_said_report_html dwarf_said_record dwarf_said_nothing_complete dwarf_said_no_warning_fp
+	dwarf_hwprof_record dwarf_emulate_refused)
 echo "PLAN ${#NAMES[@]}"
 if ! command -v gcc >/dev/null 2>&1 || ! command -v perf >/dev/null 2>&1; then
 	for n in "${NAMES[@]}"; do echo "SKIP $n: needs gcc and perf"; done
@@ -93,3 +96,17 @@ for t in "nothing_complete dw" "no_warning_fp fp"; do
 		echo "FAIL dwarf_said_$1: $(head -2 "$tmp/err" | tr '\n' ' ')"
 	fi
 done
+
+# hwprof's own recording: a software event with registers and a stack copy
+if "$HWPROF" record -e cpu-clock --call-graph dwarf -o "$tmp/own.data" -- "$tmp/w" >/dev/null 2>"$tmp/err" &&
+	"$HWPROF" flame --folded -i "$tmp/own.data" 2>>"$tmp/err" | grep -q "main;mid;leaf "; then
+	echo "PASS dwarf_hwprof_record: hwprof record -e cpu-clock --call-graph dwarf unwinds to main;mid;leaf"
+else
+	echo "FAIL dwarf_hwprof_record: $(head -2 "$tmp/err" | tr '\n' ' ')"
+fi
+if ! "$HWPROF" record --emulate --call-graph dwarf -o "$tmp/emu.data" -- true >/dev/null 2>"$tmp/err" &&
+	[ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "cpu-clock --call-graph dwarf" "$tmp/err" && [ ! -e "$tmp/emu.data" ]; then
+	echo "PASS dwarf_emulate_refused: $(cat "$tmp/err")"
+else
+	echo "FAIL dwarf_emulate_refused: $(head -2 "$tmp/err" | tr '\n' ' ')"
+fi
