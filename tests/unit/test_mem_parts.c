@@ -26,6 +26,7 @@
 #include <sys/wait.h>
 
 #include "analysis/mem_internal.h"
+#include "analysis/skid_internal.h"
 #include "hwprof/advise.h"
 #include "hwprof/c2c.h"
 #include "hwprof/data_src.h"
@@ -33,13 +34,14 @@
 #include "hwprof/perf_writer.h"
 #include "hwprof/report.h"
 #include "hwprof/session.h"
+#include "hwprof/skid.h"
 #include "hwprof/symbolize.h"
 #include "session/module_ids.h"
 #include "session/session_internal.h"
 #include "symbolize/maps_internal.h"
 #include "testlib.h"
 
-static char path_gen[PATH_MAX], path_bench[PATH_MAX];
+static char path_gen[PATH_MAX], path_bench[PATH_MAX], path_skid[PATH_MAX];
 
 static uint64_t rs = 1;
 /* data objects of this executable the recording's samples touch (in
@@ -119,6 +121,7 @@ static uint64_t load_bias(void)
 #define LIB_TEXT 0x7f1000000000ULL /* liba.so, later libc.so over it */
 #define LIB_DATA 0x7f1000200000ULL
 #define LIBB_TEXT 0x7f1100000000ULL
+#define LIBB_TEXT2 0x7f1180000000ULL /* libb.so in process 300 */
 #define HEAP 0x555570000000ULL
 #define ANON 0x7f2000000000ULL
 #define STACK 0x7ffd00000000ULL
@@ -170,8 +173,9 @@ static void fork_exit(struct gen *g, uint32_t type, uint32_t pid, uint32_t ppid,
 
 /*
  * N samples of process 300 (threads 300-302) running this executable with
- * liba.so, which forks process 400 (which maps libb.so) a fifth of the way
- * in; at three fifths libc.so replaces liba.so; 400 exits at four fifths.
+ * liba.so and libb.so, which forks process 400 (which maps libb.so
+ * elsewhere: one instruction, two addresses) soon after the start; at
+ * three fifths libc.so replaces liba.so; 400 exits at four fifths.
  * Three events: loads with addresses, stores without (WEIGHT_STRUCT), and
  * cycles (no memory data: skipped). Code in the executable, the libraries,
  * nowhere and the kernel; data in the executable's data and .bss, the
@@ -236,6 +240,7 @@ static int write_mixed(const char *path, unsigned n)
 	map_self(&g, 300, self, &data, PROT_READ | PROT_WRITE);
 	map(&g, 300, LIB_TEXT, 0x100000, 0, bid_a, PROT_READ | PROT_EXEC, "/fake/liba.so");
 	map(&g, 300, LIB_DATA, 0x10000, 0x200000, bid_a, PROT_READ | PROT_WRITE, "/fake/liba.so");
+	map(&g, 300, LIBB_TEXT2, 0x100000, 0, bid_b, PROT_READ | PROT_EXEC, "/fake/libb.so");
 	map(&g, 300, HEAP, 0x100000, 0, NULL, PROT_READ | PROT_WRITE, "[heap]");
 	map(&g, 300, ANON, 0x100000, 0, NULL, PROT_READ | PROT_WRITE, "//anon");
 	map(&g, 300, STACK, 0x100000, 0, NULL, PROT_READ | PROT_WRITE, "[stack]");
@@ -252,7 +257,7 @@ static int write_mixed(const char *path, unsigned n)
 		bool store = ev == EV_STORES || (ev == EV_LOADS && r2 % 11 == 0), hitm = src == 3 && (r2 >> 4) % 3 == 0;
 
 		g.time = 1000 + 10 * (uint64_t)i;
-		if (!forked && i == n / 5) {
+		if (!forked && i == n / 200) {
 			fork_exit(&g, HWP_RECORD_FORK, 400, 300, 400, 300);
 			id = id_of(400, 400, g.time);
 			g.err |= hwp_writer__add_comm(g.w, 0, 400, 400, "child", false, &id) < 0;
@@ -280,7 +285,8 @@ static int write_mixed(const char *path, unsigned n)
 		else if (where < 14)
 			s.ip = LIB_TEXT + 0x40 * ((r >> 28) % 16);
 		else if (where < 17)
-			s.ip = child ? LIBB_TEXT + 0x40 * ((r >> 28) % 8) : ips[(r >> 30) % 8];
+			s.ip = child ? LIBB_TEXT + 0x40 * ((r >> 28) % 8)
+				: LIBB_TEXT2 + 0x40 * ((r >> 28) % 8);
 		else if (where < 19)
 			s.ip = 0x1000 + 4 * ((r >> 28) % 8); /* no map */
 		else {
@@ -751,6 +757,152 @@ static void test_corpus(void)
 	CHECK(mem == 1); /* the PEBS load-latency recording */
 }
 
+/* ---- skid (skid_internal.h): the same, with the precise and the other
+   event's samples per instruction */
+
+/* Everything K shows (or ERR's message); free it. */
+static char *render_skid(struct hwp_skid *k, struct hwp_session *s)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	if (!out)
+		return NULL;
+	if (!k) {
+		fprintf(out, "refused: %s\n", hwp_errmsg());
+		fclose(out);
+		return buf;
+	}
+	const char *const *labels;
+	double median;
+	const uint64_t *d = hwp_skid__distribution(k, &labels, &median);
+	uint64_t tp, ti;
+	const struct hwp_skid_line *l;
+	size_t n = hwp_skid__lines(k, &l);
+
+	hwp_skid__totals(k, &tp, &ti);
+	fprintf(out, "totals %llu %llu median %.17g:", (unsigned long long)tp, (unsigned long long)ti, median);
+	for (int b = 0; b < HWP_SKID_BUCKETS; b++)
+		fprintf(out, " %s=%llu", labels[b], (unsigned long long)d[b]);
+	fprintf(out, "\n%zu lines\n", n);
+	for (size_t i = 0; n != (size_t)-1 && i < n; i++) {
+		print_loc(&l[i].code, out);
+		fprintf(out, " %s:%u %llu %llu\n", l[i].file ? l[i].file : "-", l[i].line,
+			(unsigned long long)l[i].precise, (unsigned long long)l[i].imprecise);
+	}
+	for (size_t f = 0; f < NR_FORMATS; f++) {
+		struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = formats[f] };
+		print_table(hwp_report__skid_distribution(k), formats[f], out);
+		print_table(hwp_report__skid_lines(hwp_session__symbolizer(s), k, &ro), formats[f], out);
+	}
+	hwp_report__print_skid_header(k, "in", out);
+	fclose(out);
+	return buf;
+}
+
+/* PATH's skid both ways: 1 the same, 0 not, -1 not a recording. */
+static int compare_skid(const char *path, unsigned nparts, unsigned batch)
+{
+	struct hwp_session *s1 = hwp_session__open(path, NULL), *s2 = hwp_session__open(path, NULL);
+	struct hwp_skid *seq = s1 ? hwp_skid__new(s1, NULL) : NULL;
+	char *a = s1 ? render_skid(seq, s1) : NULL, *b = NULL;
+	struct hwp_skid *dst = NULL, *parts[MAX_PARTS] = { NULL };
+	struct hwp__module_ids *ids[MAX_PARTS] = { NULL };
+	struct hwp__resolver res[MAX_PARTS];
+	struct hwp_event ev;
+	const struct hwp_thread *th;
+	uint64_t nr = 0;
+	int rc = 0, same = -1;
+
+	if (!s1 || !s2)
+		goto out;
+	struct hwp_symbolizer *y = hwp_session__symbolizer(s2);
+	size_t before = y ? nr_modules(y) : 0;
+	for (unsigned k = 0; k < nparts && rc == 0; k++) {
+		if (!(ids[k] = hwp__module_ids_new()))
+			rc = -1;
+		hwp__resolver_init(&res[k], s2, ids[k]);
+		res[k].pinned = true;
+		if (!(parts[k] = hwp__skid_new_part(s2, NULL, &res[k])))
+			rc = -1;
+	}
+	if (rc == 0 && !(dst = hwp__skid_new_part(s2, NULL, NULL)))
+		rc = -1;
+	while (rc == 0 && (rc = hwp_session__next(s2, &ev, &th)) > 0) {
+		unsigned k = (unsigned)(nr / batch % nparts);
+		struct hwp_machine *m = hwp_session__machine(s2);
+
+		rc = 0;
+		if (ev.type != HWP_RECORD_SAMPLE || !ev.evsel)
+			continue;
+		res[k].generation = m ? hwp__machine_generation(m) : 0;
+		rc = hwp__skid_add_at(parts[k], &ev, th, nr++);
+	}
+	bool untouched = !y || (nr_modules(y) == before && !hwp__session_resolver(s2)->cache_filled);
+	if (!untouched)
+		fprintf(stderr, "%s: a skid part changed the symbolizer or the session's resolver\n", path);
+	if (rc == 0 && ((rc = hwp__module_ids_register(ids, nparts, y)) < 0 ||
+			(rc = hwp__skid_merge(dst, parts, ids, nparts)) < 0))
+		fprintf(stderr, "%s: skid merge: %s\n", path, hwp_errmsg());
+	b = render_skid(rc < 0 ? NULL : dst, s2);
+	same = a && b && !strcmp(a, b) && untouched;
+	if (a && b && strcmp(a, b)) {
+		fprintf(stderr, "%s: skid of %u parts of batches of %u differs\n", path, nparts, batch);
+		show_difference(a, b);
+	}
+out:
+	for (unsigned k = 0; k < nparts; k++) {
+		hwp_skid__delete(parts[k]);
+		hwp__module_ids_delete(ids[k]);
+	}
+	hwp_skid__delete(dst);
+	hwp_skid__delete(seq);
+	hwp_session__delete(s1);
+	hwp_session__delete(s2);
+	free(a);
+	free(b);
+	return same;
+}
+
+/* Skid as parts: on the recording written here (its precise loads against
+   its cycles), on tests/tools/gen_skid_perfdata's, and on every corpus
+   recording the sequential skid reads (the others: refused alike). */
+static void test_skid_parts(void)
+{
+	const char *root = getenv("HWPROF_ROOT"), *build = getenv("BUILD");
+	char tool[PATH_MAX], cmd[3 * PATH_MAX + 64], truth[PATH_MAX + 8];
+
+	if (write_mixed(path_gen, 6000) < 0) {
+		CHECK(0);
+		return;
+	}
+	CHECK(compare_skid(path_gen, 3, 1) == 1);
+	CHECK(compare_skid(path_gen, 2, 50) == 1);
+	remove(path_gen);
+	snprintf(tool, sizeof(tool), "%s/%s/tests/tools/gen_skid_perfdata", root ? root : ".", build ? build : "build");
+	snprintf(truth, sizeof(truth), "%s.truth", path_skid);
+	snprintf(cmd, sizeof(cmd), "'%s' 3 '%s' '%s' >/dev/null", tool, path_skid, truth);
+	if (access(tool, X_OK) == 0 && system(cmd) == 0) {
+		CHECK(compare_skid(path_skid, 3, 4) == 1);
+		remove(path_skid);
+		remove(truth);
+	} else {
+		fprintf(stderr, "no %s: skid's generated recording not compared\n", tool);
+	}
+	const char *corpus = tl_corpus();
+	static const char *const files[] = { "perf_data_converter/perf.data.weight_struct",
+					     "perf_data_converter/perf.data.hybrid_topology",
+					     "autofdo/perf-kernel.data", "simpleperf/perf_b.data" };
+	for (size_t i = 0; corpus && i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[PATH_MAX + 64];
+
+		snprintf(path, sizeof(path), "%s/%s", corpus, files[i]);
+		if (access(path, R_OK) == 0)
+			CHECK(compare_skid(path, 3, 2) == 1);
+	}
+}
+
 /* With arguments: each file compared, one check line each. */
 static int files_mode(int argc, char **argv)
 {
@@ -780,8 +932,10 @@ int main(int argc, char **argv)
 	tmp = tmp ? tmp : "/tmp";
 	snprintf(path_gen, sizeof(path_gen), "%s/hwprof-memparts-%d.data", tmp, (int)getpid());
 	snprintf(path_bench, sizeof(path_bench), "%s/hwprof-memparts-%d-bench.data", tmp, (int)getpid());
+	snprintf(path_skid, sizeof(path_skid), "%s/hwprof-memparts-%d-skid.data", tmp, (int)getpid());
 	RUN(test_generated);
 	RUN(test_bench_recording);
 	RUN(test_corpus);
+	RUN(test_skid_parts);
 	TL_EXIT();
 }
