@@ -13,11 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/branch_collect_struct.h" /* HWP__COLLECT_POS */
 #include "analysis/mem_internal.h"
 #include "session/module_ids.h"
+#include "session/parallel_pass.h"
 #include "session/session_internal.h"
 #include "util/error.h"
+#include "util/merge_order.h"
 #include "util/vec.h"
 
 struct hwp_mem_report *hwp__mem_report_new_part(struct hwp_session *s, const struct hwp_mem_report_opts *o,
@@ -44,24 +45,6 @@ int hwp__mem_report_add_at(struct hwp_mem_report *m, const struct hwp_event *ev,
 	return hwp_mem_report__add(m, ev, th);
 }
 
-/* One row of a part's table, and the sample that made it. */
-struct first_row {
-	uint64_t seq;
-	uint32_t part;
-	uint32_t row;
-};
-
-static int first_row_cmp(const void *a, const void *b)
-{
-	const struct first_row *x = a, *y = b;
-
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	if (x->part != y->part)
-		return x->part < y->part ? -1 : 1;
-	return x->row < y->row ? -1 : x->row > y->row;
-}
-
 enum table { T_CODE, T_DATA, T_ACC };
 
 static const struct hwp__mem_firsts *firsts_of(const struct hwp_mem_report *r, enum table t, size_t *rows)
@@ -79,36 +62,31 @@ static const struct hwp__mem_firsts *firsts_of(const struct hwp_mem_report *r, e
 	}
 }
 
-/* Every part's rows of table T in the order first added (free it); NULL
-   with *NR 0 when there are none, NULL on error (message set). */
-static struct first_row *order_rows(struct hwp_mem_report *const *parts, size_t n, enum table t, size_t *nr,
-				    int *err)
+/* Every part's rows of table T in the order first added (each sample
+   makes at most one row of a table: the places are distinct) into *ALL
+   (free it), *NR of them. 0 or <0 (message set). */
+static int order_rows(struct hwp_mem_report *const *parts, size_t n, enum table t, struct hwp__merge_ref **all,
+		      size_t *nr)
 {
-	struct first_row *all = NULL;
-	size_t cap = 0;
+	const uint64_t **first = calloc(n + 1, sizeof(*first));
+	size_t *rows = calloc(n + 1, sizeof(*rows));
+	int err = 0;
 
+	*all = NULL;
 	*nr = 0;
-	*err = 0;
-	for (size_t k = 0; k < n; k++) {
-		size_t rows;
-		const struct hwp__mem_firsts *f = firsts_of(parts[k], t, &rows);
+	for (size_t k = 0; k < n && first && rows && !err; k++) {
+		const struct hwp__mem_firsts *f = firsts_of(parts[k], t, &rows[k]);
 
-		if (f->nr != rows) {
-			free(all);
-			*err = hwp__set_error(EINVAL, "memory report merge: part %zu has %zu rows but %zu first places",
-					      k, rows, f->nr);
-			return NULL;
-		}
-		if (HWP_VEC_RESERVE(all, cap, *nr + rows) < 0) {
-			free(all);
-			*err = hwp__set_error(ENOMEM, "out of memory merging memory reports");
-			return NULL;
-		}
-		for (size_t i = 0; i < rows; i++)
-			all[(*nr)++] = (struct first_row){ f->v[i], (uint32_t)k, (uint32_t)i };
+		if (f->nr != rows[k])
+			err = hwp__set_error(EINVAL, "memory report merge: part %zu has %zu rows but %zu first places",
+					     k, rows[k], f->nr);
+		first[k] = f->v;
 	}
-	hwp__sort(all, *nr, sizeof(*all), first_row_cmp);
-	return all;
+	if (!err && (!first || !rows || hwp__merge_order(first, rows, n, all, nr) < 0))
+		err = hwp__set_error(ENOMEM, "out of memory merging memory reports");
+	free(first);
+	free(rows);
+	return err;
 }
 
 static int32_t real_module(const struct hwp__module_ids *ids, int32_t id)
@@ -137,9 +115,9 @@ static int loc_in(struct hwp_mem_report *dst, const struct hwp__module_ids *ids,
 static int merge_codes(struct hwp_mem_report *dst, struct hwp_mem_report *const *parts,
 		       struct hwp__module_ids *const *ids, size_t n, uint32_t **idx)
 {
+	struct hwp__merge_ref *all;
 	size_t nr;
-	int err;
-	struct first_row *all = order_rows(parts, n, T_CODE, &nr, &err);
+	int err = order_rows(parts, n, T_CODE, &all, &nr);
 
 	if (err)
 		return err;
@@ -178,9 +156,9 @@ static uint32_t code_in(uint32_t *const *idx, size_t part, uint32_t code)
 static int merge_data(struct hwp_mem_report *dst, struct hwp_mem_report *const *parts,
 		      struct hwp__module_ids *const *ids, size_t n, uint32_t *const *idx)
 {
+	struct hwp__merge_ref *all;
 	size_t nr;
-	int err;
-	struct first_row *all = order_rows(parts, n, T_DATA, &nr, &err);
+	int err = order_rows(parts, n, T_DATA, &all, &nr);
 
 	if (err)
 		return err;
@@ -210,23 +188,30 @@ static int merge_data(struct hwp_mem_report *dst, struct hwp_mem_report *const *
 static int merge_sources(struct hwp_mem_report *dst, struct hwp_mem_report *const *parts,
 			 struct hwp__module_ids *const *ids, size_t n, uint32_t *const *idx)
 {
-	struct first_row *all = malloc((n * HWP_MEM_SRC__COUNT + 1) * sizeof(*all));
-	size_t nr = 0;
+	const uint64_t **first = calloc(n + 1, sizeof(*first));
+	size_t *nr_src = calloc(n + 1, sizeof(*nr_src)), nr = 0;
+	struct hwp__merge_ref *all = NULL;
 	int err = 0;
 
-	if (!all)
+	/* each part's sources (all of them: ROW is the source), those not
+	   seen never first */
+	for (size_t k = 0; k < n && first && nr_src; k++) {
+		first[k] = parts[k]->first_src;
+		nr_src[k] = HWP_MEM_SRC__COUNT;
+	}
+	if (!first || !nr_src || hwp__merge_order(first, nr_src, n, &all, &nr) < 0) {
+		free(first);
+		free(nr_src);
 		return -ENOMEM;
-	for (size_t k = 0; k < n; k++)
-		for (unsigned i = 0; i < parts[k]->nr_src; i++) {
-			unsigned src = parts[k]->src_order[i];
-
-			all[nr++] = (struct first_row){ parts[k]->first_src[src], (uint32_t)k, src };
-		}
-	hwp__sort(all, nr, sizeof(*all), first_row_cmp);
+	}
+	free(first);
+	free(nr_src);
 	for (size_t i = 0; i < nr && !err; i++) {
 		const struct hwp__mem_src *from = &parts[all[i].part]->src[all[i].row];
 		struct hwp__mem_src *to = &dst->src[all[i].row];
 
+		if (!from->st.samples)
+			continue;
 		if (!to->st.samples) {
 			to->first = from->first;
 			to->code = code_in(idx, all[i].part, from->code);
@@ -259,7 +244,7 @@ static int merge_acc(struct hwp_mem_report *dst, struct hwp_mem_report *const *p
 		     struct hwp__module_ids *const *ids, size_t n)
 {
 	struct hwp__mem_pairs_index *tids = calloc(n + 1, sizeof(*tids)), *cpus = calloc(n + 1, sizeof(*cpus));
-	struct first_row *all = NULL;
+	struct hwp__merge_ref *all = NULL;
 	size_t nr = 0;
 	int err = tids && cpus ? 0 : -ENOMEM;
 
@@ -267,7 +252,7 @@ static int merge_acc(struct hwp_mem_report *dst, struct hwp_mem_report *const *p
 		if (hwp__mem_pairs_index_build(&tids[k], &parts[k]->tids, parts[k]->nr_acc) < 0 ||
 		    hwp__mem_pairs_index_build(&cpus[k], &parts[k]->cpus, parts[k]->nr_acc) < 0)
 			err = -ENOMEM;
-	if (!err && !(all = order_rows(parts, n, T_ACC, &nr, &err)) && err)
+	if (!err && (err = order_rows(parts, n, T_ACC, &all, &nr)) < 0)
 		goto out;
 	for (size_t i = 0; i < nr && !err; i++) {
 		size_t k = all[i].part, r = all[i].row;

@@ -4,15 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/branch_collect_struct.h" /* HWP__COLLECT_POS */
 #include "analysis/skid_internal.h"
 #include "hwprof/skid.h"
 #include "hwprof/symbolize.h"
 #include "session/module_ids.h"
+#include "session/parallel_pass.h"
 #include "session/session_internal.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
+#include "util/merge_order.h"
 #include "util/opts.h"
 #include "util/vec.h"
 
@@ -280,28 +281,14 @@ int hwp__skid_add_at(struct hwp_skid *k, const struct hwp_event *ev, const struc
 	return skid_add(k, ev, th);
 }
 
-/* One instruction of a part, and the sample that saw it first. */
-struct first_ip {
-	uint64_t seq;
-	uint32_t part, row;
-};
-
-static int first_ip_cmp(const void *a, const void *b)
-{
-	const struct first_ip *x = a, *y = b;
-
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
-	return x->part != y->part ? (x->part < y->part ? -1 : 1) : (x->row < y->row ? -1 : x->row > y->row);
-}
-
 /* The parts' instructions are added in the order first seen: each keeps
    its first sample's address. */
 int hwp__skid_merge(struct hwp_skid *dst, struct hwp_skid *const *parts, struct hwp__module_ids *const *ids,
 		    size_t n)
 {
-	struct first_ip *all = NULL;
-	size_t nr = 0, cap = 0;
+	const uint64_t **first;
+	size_t *nr_ips, nr = 0;
+	struct hwp__merge_ref *all = NULL;
 	int err = 0;
 
 	if (dst->part || dst->nr_ips || dst->total[0] || dst->total[1] || dst->lines_done)
@@ -311,21 +298,27 @@ int hwp__skid_merge(struct hwp_skid *dst, struct hwp_skid *const *parts, struct 
 		const struct hwp_skid *p = parts[k];
 
 		if (!p->part || p->s != dst->s || p->ev[0] != dst->ev[0] || p->ev[1] != dst->ev[1] ||
-		    p->nr_first != p->nr_ips) {
-			free(all);
+		    p->nr_first != p->nr_ips)
 			return hwp__set_error(EINVAL, "%s: skid merge: part %zu is not one of this skid's",
 					      hwp_session__path(dst->s), k);
-		}
-		if (HWP_VEC_RESERVE(all, cap, nr + p->nr_ips) < 0) {
-			free(all);
-			return hwp__set_error(ENOMEM, "out of memory merging skids");
-		}
-		for (size_t i = 0; i < p->nr_ips; i++)
-			all[nr++] = (struct first_ip){ p->first[i], (uint32_t)k, (uint32_t)i };
-		dst->total[0] += p->total[0];
-		dst->total[1] += p->total[1];
 	}
-	hwp__sort(all, nr, sizeof(*all), first_ip_cmp);
+	first = calloc(n + 1, sizeof(*first));
+	nr_ips = calloc(n + 1, sizeof(*nr_ips));
+	for (size_t k = 0; k < n && first && nr_ips; k++) {
+		first[k] = parts[k]->first;
+		nr_ips[k] = parts[k]->nr_ips;
+	}
+	if (!first || !nr_ips || hwp__merge_order(first, nr_ips, n, &all, &nr) < 0) {
+		free(first);
+		free(nr_ips);
+		return hwp__set_error(ENOMEM, "out of memory merging skids");
+	}
+	free(first);
+	free(nr_ips);
+	for (size_t k = 0; k < n; k++) {
+		dst->total[0] += parts[k]->total[0];
+		dst->total[1] += parts[k]->total[1];
+	}
 	for (size_t i = 0; i < nr && !err; i++) {
 		const struct ip_count *from = &parts[all[i].part]->ips[all[i].row];
 		struct hwp_code_loc loc = from->loc;
