@@ -9,8 +9,10 @@
    program, so that symbols, lines and data objects are real; libraries
    mapped, replaced and forked while sampled; three events, one without
    addresses, one without memory data), a bench/gen_mem_perfdata
-   recording, and every corpus recording. The parts never register a
-   module nor resolve through the session's resolver.
+   recording, and every corpus recording; and on 2-3 threads of the
+   parallel pass (session/parallel_pass.c). The parts never register a
+   module nor resolve through the session's resolver. Skid's parts
+   (skid_internal.h) likewise against hwp_skid__new().
    With file arguments, compares on those (tests/e2e/mem_parts.sh). */
 #include <elf.h>
 #include <link.h>
@@ -37,6 +39,7 @@
 #include "hwprof/skid.h"
 #include "hwprof/symbolize.h"
 #include "session/module_ids.h"
+#include "session/parallel_pass.h"
 #include "session/session_internal.h"
 #include "symbolize/maps_internal.h"
 #include "testlib.h"
@@ -757,6 +760,90 @@ static void test_corpus(void)
 	CHECK(mem == 1); /* the PEBS load-latency recording */
 }
 
+/* ---- the parts on threads: session/parallel_pass.c's pass */
+
+struct pass_ctx {
+	struct hwp_session *s;
+	struct hwp_mem_report_opts o;
+	struct hwp_mem_report *dst;
+};
+
+static void *part_new(void *ctx, struct hwp__resolver *res)
+{
+	struct pass_ctx *c = ctx;
+
+	return hwp__mem_report_new_part(c->s, &c->o, res);
+}
+
+static int part_add(void *part, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq)
+{
+	int rc = hwp__mem_report_add_at(part, ev, th, seq);
+
+	return rc < 0 ? rc : 0;
+}
+
+static int part_merge(void *ctx, void *const *parts, struct hwp__module_ids *const *ids, size_t n)
+{
+	struct pass_ctx *c = ctx;
+
+	return hwp__mem_report_merge(c->dst, (struct hwp_mem_report *const *)parts, ids, n);
+}
+
+static void part_delete(void *part)
+{
+	hwp_mem_report__delete(part);
+}
+
+/* PATH read by a parallel pass on JOBS threads into a memory report with
+   C's options: the same output as in order. */
+static int compare_threads(const char *path, const struct config *c, unsigned jobs)
+{
+	struct pass_ctx ctx = { .o = opts_of(c) };
+	const struct hwp__parallel_ops ops = { &ctx, part_new, part_add, part_merge, part_delete };
+	char *a, *b = NULL;
+	int rc = -1, same;
+
+	sequential(path, c, &a);
+	if ((ctx.s = hwp_session__open(path, NULL)) && (ctx.dst = hwp_mem_report__new(ctx.s, &ctx.o)) &&
+	    (rc = hwp__parallel_pass(ctx.s, &ops, jobs)) == 0)
+		b = render(ctx.dst, ctx.s, c->collect);
+	if (rc < 0)
+		fprintf(stderr, "%s: parallel pass: %s\n", path, hwp_errmsg());
+	same = a && b && !strcmp(a, b);
+	if (a && b && !same) {
+		fprintf(stderr, "%s: collect %#x on %u threads: outputs differ\n", path, c->collect, jobs);
+		show_difference(a, b);
+	}
+	hwp_mem_report__delete(ctx.dst);
+	hwp_session__delete(ctx.s);
+	free(a);
+	free(b);
+	return same;
+}
+
+/* The parts on 2 and 3 threads of the parallel pass (what they share
+   they only read: under the sanitizers too), on the recording written
+   here and a bench/gen_mem_perfdata one. */
+static void test_threads(void)
+{
+	const char *root = getenv("HWPROF_ROOT"), *build = getenv("BUILD");
+	char tool[PATH_MAX], cmd[2 * PATH_MAX + 64];
+
+	if (write_mixed(path_gen, 20000) < 0) {
+		CHECK(0);
+		return;
+	}
+	CHECK(compare_threads(path_gen, &configs[0], 3) == 1);
+	CHECK(compare_threads(path_gen, &configs[13], 2) == 1);
+	remove(path_gen);
+	snprintf(tool, sizeof(tool), "%s/%s/bench/gen_mem_perfdata", root ? root : ".", build ? build : "build");
+	snprintf(cmd, sizeof(cmd), "'%s' '%s' 200000 --addrs 20000 --cpus 80 >/dev/null", tool, path_bench);
+	if (access(tool, X_OK) == 0 && system(cmd) == 0) {
+		CHECK(compare_threads(path_bench, &configs[0], 3) == 1);
+		remove(path_bench);
+	}
+}
+
 /* ---- skid (skid_internal.h): the same, with the precise and the other
    event's samples per instruction */
 
@@ -936,6 +1023,7 @@ int main(int argc, char **argv)
 	RUN(test_generated);
 	RUN(test_bench_recording);
 	RUN(test_corpus);
+	RUN(test_threads);
 	RUN(test_skid_parts);
 	TL_EXIT();
 }
