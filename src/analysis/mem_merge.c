@@ -375,3 +375,57 @@ int hwp__mem_report_merge(struct hwp_mem_report *dst, struct hwp_mem_report *con
 		add_totals(dst, parts[k]);
 	return 0;
 }
+
+/* ---- the memory report alone on several threads ---- */
+
+static void *mem_part_new(void *ctx, struct hwp__resolver *res)
+{
+	struct hwp_mem_report *whole = ctx;
+	struct hwp_mem_report_opts o = { .sz = sizeof(o), .cache_line = whole->line_size,
+					 .loads_only = whole->loads_only, .stores_only = whole->stores_only,
+					 .collect = whole->collect };
+
+	return hwp__mem_report_new_part(whole->s, &o, res);
+}
+
+static int mem_add(void *part, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq)
+{
+	int r;
+
+	if (!ev->evsel) /* (as the sequential read: samples of no known event are not the report's) */
+		return 0;
+	r = hwp__mem_report_add_at(part, ev, th, seq);
+	return r < 0 ? r : 0;
+}
+
+static int mem_merge(void *ctx, void *const *parts, struct hwp__module_ids *const *ids, size_t n)
+{
+	return hwp__mem_report_merge(ctx, (struct hwp_mem_report *const *)parts, ids, n);
+}
+
+static void mem_part_delete(void *part)
+{
+	hwp_mem_report__delete(part);
+}
+
+int hwp_mem_report__read_jobs(struct hwp_mem_report *r, unsigned jobs)
+{
+	const struct hwp__parallel_ops ops = { r, mem_part_new, mem_add, mem_merge, mem_part_delete };
+	const char *why = NULL;
+
+	if (r->totals.samples || r->skipped)
+		why = "samples counted before";
+	else if ((why = hwp__parallel_refusal(r->s)))
+		;
+	else if (!jobs && (jobs = hwp__default_jobs(r->s)) < 2)
+		why = "one CPU, or a small input";
+	else if (jobs < 2)
+		why = "one thread asked";
+	if (why) {
+		hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(r->s), why);
+		return hwp_mem_report__read(r);
+	}
+	hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(r->s), jobs);
+	int err = hwp__parallel_pass(r->s, &ops, jobs);
+	return err < 0 ? err : hwp__mem_report_flush(r);
+}

@@ -237,15 +237,83 @@ static int skid_add(struct hwp_skid *k, const struct hwp_event *ev, const struct
 	return 0;
 }
 
+/* The parallel pass's parts (see skid_internal.h). */
+struct skid_pass {
+	struct hwp_session *s;
+	struct hwp_skid_opts o;
+	struct hwp_skid *whole;
+};
+
+static void *skid_part_new(void *ctx, struct hwp__resolver *res)
+{
+	struct skid_pass *p = ctx;
+
+	return hwp__skid_new_part(p->s, &p->o, res);
+}
+
+static int skid_part_add(void *part, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq)
+{
+	return ev->evsel ? hwp__skid_add_at(part, ev, th, seq) : 0;
+}
+
+static int skid_part_merge(void *ctx, void *const *parts, struct hwp__module_ids *const *ids, size_t n)
+{
+	struct skid_pass *p = ctx;
+
+	return hwp__skid_merge(p->whole, (struct hwp_skid *const *)parts, ids, n);
+}
+
+static void skid_part_delete(void *part)
+{
+	hwp_skid__delete(part);
+}
+
+/* How many threads read S for OPTS, and why one when one (logged). */
+static unsigned skid_jobs(struct hwp_session *s, const struct hwp_skid_opts *opts)
+{
+	struct hwp_skid_opts o = { .sz = sizeof(o) };
+	unsigned jobs = 1;
+	const char *why;
+
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if ((why = hwp__parallel_refusal(s)))
+		;
+	else if ((jobs = o.jobs ? o.jobs : hwp__default_jobs(s)) < 2)
+		why = o.jobs ? "one thread asked" : "one CPU, or a small input";
+	if (why) {
+		hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(s), why);
+		return 1;
+	}
+	hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(s), jobs);
+	return jobs;
+}
+
 struct hwp_skid *hwp_skid__new(struct hwp_session *s, const struct hwp_skid_opts *opts)
 {
 	struct hwp_skid *k = skid_make(s, opts, NULL);
 	struct hwp_event ev;
 	const struct hwp_thread *th;
+	unsigned jobs;
 	int n;
 
 	if (!k)
 		return NULL;
+	if ((jobs = skid_jobs(s, opts)) > 1) {
+		struct skid_pass p = { s, { .sz = sizeof(p.o) }, k };
+		const struct hwp__parallel_ops ops = { &p, skid_part_new, skid_part_add, skid_part_merge,
+						       skid_part_delete };
+
+		if (opts)
+			memcpy(&p.o, opts, opts->sz < sizeof(p.o) ? opts->sz : sizeof(p.o));
+		/* (K is made as hwp__skid_new_part(s, opts, NULL) makes the skid merged into) */
+		if (hwp__parallel_pass(s, &ops, jobs) < 0) {
+			hwp_skid__delete(k);
+			errno = EINVAL;
+			return NULL;
+		}
+		return k;
+	}
 	while ((n = hwp_session__next(s, &ev, &th)) > 0) {
 		if (ev.type != HWP_RECORD_SAMPLE || !ev.evsel)
 			continue;

@@ -146,7 +146,7 @@ void hwp_pipeline__delete(struct hwp_pipeline *p)
 /* The analyses a parallel pass feeds (the flow walks the collector's
    tables after the pass). */
 #define PARALLEL_ANALYSES (HWP_ANALYSIS_BRANCHES | HWP_ANALYSIS_FLOW | HWP_ANALYSIS_EXECUTIONS | \
-			   HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING | HWP_ANALYSIS_CALLS)
+			   HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING | HWP_ANALYSIS_CALLS | HWP_ANALYSIS_MEM)
 
 /* How many threads the pass may use, and why one when one: the log says. */
 static unsigned jobs_for(struct hwp_pipeline *p, const char **why)
@@ -158,7 +158,7 @@ static unsigned jobs_for(struct hwp_pipeline *p, const char **why)
 	else if ((jobs = p->o.jobs ? p->o.jobs : hwp__default_jobs(p->session)) < 2)
 		*why = p->o.jobs ? "one thread asked" : "one CPU, or a small input";
 	else if (p->o.analyses & ~PARALLEL_ANALYSES)
-		*why = "the memory report asked";
+		*why = "an analysis that counts on one thread asked";
 	else if (p->calls)
 		*why = hwp__call_graph_part_refusal(p->session, &p->calls_opts);
 	return *why ? 1 : jobs;
@@ -177,7 +177,7 @@ static int read_all(struct hwp_pipeline *p)
 	if (jobs > 1) {
 		hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(p->session), jobs);
 		struct hwp__pipeline_analyses a = { p->session, p->collector, &p->co, p->paths, p->timing,
-						    p->calls, &p->calls_opts };
+						    p->calls, &p->calls_opts, p->mem };
 
 		if ((r = hwp__pipeline_parallel(&a, jobs)) < 0 ||
 		    (r = hwp_branch_collector__check_ranges(p->collector)) < 0)
