@@ -247,10 +247,9 @@ const struct hwp__jitdump *hwp__jit_sources_dump(struct hwp__jit_sources *js, co
 			const struct hwp__jitdump *d = s->dump;
 
 			if (d->problems)
-				hwp__log(HWP_LOG_WARN,
-					 "%s: offset 0x%" PRIx64 ": %s (%zu bad record%s left out; %zu code loads read)",
-					 file, d->problem_offset, d->problem, d->problems, d->problems > 1 ? "s" : "",
-					 d->n_loads);
+				hwp__log(HWP_LOG_WARN, "%s: offset 0x%" PRIx64 ": %s; %zu code load%s read, %zu bad record%s left out",
+					 file, d->problem_offset, d->problem, d->n_loads, d->n_loads == 1 ? "" : "s",
+					 d->problems, d->problems > 1 ? "s" : "");
 			hwp__log(HWP_LOG_INFO, "%s: %zu code loads, %zu moves, %zu with source lines%s", file,
 				 d->n_loads, d->n_moves, d->n_debug, d->swapped ? " (other byte order)" : "");
 		}

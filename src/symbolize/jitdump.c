@@ -46,6 +46,14 @@ static uint64_t u64(const struct hwp__jitdump *d, const uint8_t *p)
 	return d->swapped ? bswap_64(v) : v;
 }
 
+static const char *record_name(uint32_t id)
+{
+	static const char *const names[] = { "JIT_CODE_LOAD", "JIT_CODE_MOVE", "JIT_CODE_DEBUG_INFO",
+					     "JIT_CODE_CLOSE", "JIT_CODE_UNWINDING_INFO" };
+
+	return id < sizeof(names) / sizeof(names[0]) ? names[id] : "unknown";
+}
+
 /* Remembers the first problem (a record at OFF). */
 static void problem(struct hwp__jitdump *d, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -286,7 +294,7 @@ int hwp__jitdump_parse(const uint8_t *data, size_t size, const char *name, struc
 
 	while (off < size) {
 		if (size - off < PREFIX) {
-			problem(d, off, "record header cut short (%zu of %u bytes: the dump ends early)", size - off,
+			problem(d, off, "record header cut short: the file ends %zu bytes into its %u", size - off,
 				PREFIX);
 			break;
 		}
@@ -295,13 +303,13 @@ int hwp__jitdump_parse(const uint8_t *data, size_t size, const char *name, struc
 		uint64_t ts = u64(d, r + 8);
 
 		if (rsize < PREFIX) {
-			problem(d, off, "record of type %" PRIu32 " claims %" PRIu32 " bytes, below its %u-byte header",
-				id, rsize, PREFIX);
+			problem(d, off, "record of type %" PRIu32 " (%s) claims %" PRIu32 " bytes, below its %u-byte header",
+				id, record_name(id), rsize, PREFIX);
 			break;
 		}
 		if (rsize > size - off) {
-			problem(d, off, "record of type %" PRIu32 " and %" PRIu32 " bytes cut short (%zu left in the file)",
-				id, rsize, size - off);
+			problem(d, off, "record of type %" PRIu32 " (%s) and %" PRIu32 " bytes cut short: the file ends %zu bytes into it",
+				id, record_name(id), rsize, size - off);
 			break;
 		}
 		switch (id) {

@@ -51,28 +51,86 @@ static bool sep(char c)
 	return c == ' ' || c == '\t';
 }
 
+/* Adds [START, START + SIZE) as perf's symbol__new() makes it: the end
+   wraps as perf's u64 does (a symbol ending at 2^64 ends at 0 and is never
+   found, in perf as here), since the end steers perf's tree search. */
+static int add(struct hwp__perf_map *m, uint64_t start, uint64_t size, const char *name, uint8_t flags)
+{
+	int err = hwp__symtab_add(&m->tab, start, 0, name, HWP_SYM_GLOBAL, flags);
+
+	if (!err)
+		m->tab.v[m->tab.n - 1].end = start + size;
+	return err;
+}
+
+/*
+ * What perf 6.1 makes of a line hwprof rejects (its dso__load_perf_map():
+ * strtoull() for each number, one character skipped after it, "len + 2 >=
+ * line_len" to give up; a last line without a newline loses its last
+ * character): whether it adds a symbol, and where. Such a symbol is kept,
+ * hidden, so that perf's tree -- and so which of overlapping entries a
+ * lookup meets first -- has perf's shape.
+ */
+static bool perf_reads(char *line, size_t n, bool newline, uint64_t *start, uint64_t *size)
+{
+	long line_len = newline ? (long)n : (long)n - 1, len;
+	char saved = 0, *p;
+	bool added = false;
+
+	if (line_len < 0)
+		return false;
+	if (!newline) {
+		saved = line[n - 1];
+		line[n - 1] = 0;
+	}
+	*start = strtoull(line, &p, 16);
+	len = (long)(p - line) + 1;
+	if (len + 2 < line_len) {
+		*size = strtoull(line + len, &p, 16);
+		len = (long)(p - line) + 1;
+		added = len + 2 < line_len;
+	}
+	if (!newline)
+		line[n - 1] = saved;
+	return added;
+}
+
 /* LINE[0..LEN) (NUL at LEN): its symbol into M, or the reason it is bad. */
-static const char *parse_line(struct hwp__perf_map *m, char *line, size_t len, int *err)
+static const char *parse_line(struct hwp__perf_map *m, char *line, size_t len, bool newline, int *err)
 {
 	const char *p = line, *end = line + len, *why;
 	uint64_t start, size;
 
-	if ((why = hex(&p, end, &start)))
-		return why[0] == 'n' ? "START is not a hex number" : "START is wider than 64 bits";
-	if (p >= end || !sep(*p))
-		return "no space after START";
+	if ((why = hex(&p, end, &start))) {
+		why = why[0] == 'n' ? "START is not a hex number" : "START is wider than 64 bits";
+		goto bad;
+	}
+	if (p >= end || !sep(*p)) {
+		why = "no space after START";
+		goto bad;
+	}
 	p++;
-	if ((why = hex(&p, end, &size)))
-		return why[0] == 'n' ? "SIZE is not a hex number" : "SIZE is wider than 64 bits";
-	if (p >= end || !sep(*p))
-		return "no space after SIZE";
+	if ((why = hex(&p, end, &size))) {
+		why = why[0] == 'n' ? "SIZE is not a hex number" : "SIZE is wider than 64 bits";
+		goto bad;
+	}
+	if (p >= end || !sep(*p)) {
+		why = "no space after SIZE";
+		goto bad;
+	}
 	p++;
 	if ((size_t)(end - p) < MIN_NAME)
 		return "name shorter than 3 characters (perf skips it too)";
-	if (size && start + size - 1 < start)
-		return "START + SIZE passes the top of the address space";
-	*err = hwp__symtab_add(&m->tab, start, size, p, HWP_SYM_GLOBAL, 0);
+	if (size && start + size - 1 < start) {
+		why = "START + SIZE passes the top of the address space";
+		goto bad;
+	}
+	*err = add(m, start, size, p, 0);
 	return NULL;
+bad:
+	if (perf_reads(line, len, newline, &start, &size))
+		*err = add(m, start, size, "", HWP_SYMF_HIDDEN);
+	return why;
 }
 
 int hwp__perf_map_parse(char *text, size_t len, const char *name, struct hwp__perf_map **out)
@@ -97,7 +155,7 @@ int hwp__perf_map_parse(char *text, size_t len, const char *name, struct hwp__pe
 		m->lines++;
 		if (!n)
 			continue;
-		const char *why = parse_line(m, line, n, &err);
+		const char *why = parse_line(m, line, n, nl != NULL, &err);
 		if (why) {
 			if (!m->bad++) {
 				m->first_bad_line = m->lines;
@@ -174,7 +232,9 @@ void hwp__perf_map_delete(struct hwp__perf_map *m)
 
 const struct hwp_sym *hwp__perf_map_find(const struct hwp__perf_map *m, uint64_t addr)
 {
-	return m ? hwp__symtab_find(&m->tab, addr) : NULL;
+	const struct hwp_sym *s = m ? hwp__symtab_find(&m->tab, addr) : NULL;
+
+	return s && !(s->flags & HWP_SYMF_HIDDEN) ? s : NULL;
 }
 
 bool hwp__perf_map_path(const char *path, int *pid)

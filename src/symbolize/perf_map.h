@@ -10,12 +10,13 @@
  * resolve as perf resolves them (the entry met first on the search path
  * wins; symtree.h); a SIZE of 0 covers only START; names are used as
  * written (not demangled); a name shorter than 3 characters is skipped, as
- * perf skips it. Stricter than perf: a line that is not "HEX SEP HEX SEP
- * NAME" (SEP one space or tab), a number of more than 64 bits or a range
- * past the top of the address space is skipped and counted (perf reads
- * such lines as garbage symbols); blank lines are skipped silently; the
- * last line is read whole when it has no newline (perf drops its last
- * character).
+ * perf skips it; a range's end wraps as perf's does. Stricter than perf: a
+ * line that is not "HEX SEP HEX SEP NAME" (SEP one space or tab), a number
+ * of more than 64 bits or a range past the top of the address space is
+ * skipped and counted -- perf reads most such lines as garbage symbols,
+ * which are kept here too, hidden (never an answer), so that the tree has
+ * perf's shape; blank lines are skipped silently; the last line is read
+ * whole when it has no newline (perf drops its last character).
  */
 #ifndef HWPROF_SYMBOLIZE_PERF_MAP_H
 #define HWPROF_SYMBOLIZE_PERF_MAP_H

@@ -30,6 +30,7 @@
 
 #define HWP_SYMF_KMOD 1u  /* kallsyms: symbol of a kernel module ("[mod]") */
 #define HWP_SYMF_SYNTH 2u /* synthesized (PLT entry) */
+#define HWP_SYMF_HIDDEN 4u /* in perf's tree only to give it perf's shape: never an answer (perf_map.c) */
 
 struct hwp_sym {
 	uint64_t start, end;   /* [start, end) */

@@ -149,16 +149,46 @@ static void test_perf_map_overlaps(void)
 
 static void test_perf_map_huge_sizes(void)
 {
-	struct hwp__perf_map *m = parse_text("ffffffffffff0000 10000 top\n"          /* ends at 2^64 exactly */
+	struct hwp__perf_map *m = parse_text("ffffffffffff0000 10000 top\n"          /* ends at 2^64: 0 */
 					     "ffffffffffff0000 10001 wraps\n"        /* past it: bad */
-					     "1000 ffffffffffffefff almost all\n"    /* ends at 2^64 */
+					     "1000 fffffffffffef000 almost all\n"    /* up to the top's start */
 					     "2000 ffffffffffffffff wraps too\n");
 	CHECK(m->bad == 2 && m->first_bad_line == 2 && strstr(m->first_bad_why, "top of the address space"));
-	CHECK(is(name_at(m, 0xfffffffffffffffe), "top"));
+	CHECK(m->symbols == 2);
+	/* perf's symbol__new() wraps the end: [start, 0) holds nothing */
+	CHECK(name_at(m, 0xfffffffffffffffe) == NULL);
+	CHECK(name_at(m, 0xffffffffffff0000) == NULL);
+	/* the tree: "top" at the root, "almost all" its left child (the two
+	   bad lines perf reads too, hidden, hang below): found from the root */
 	CHECK(is(name_at(m, 0x1000), "almost all"));
 	CHECK(is(name_at(m, 0x7fff12345678), "almost all"));
-	const struct hwp_sym *s = hwp__perf_map_find(m, 0xffffffffffff8000);
-	CHECK(s && s->end == UINT64_MAX); /* the table saturates [start, 2^64) */
+	CHECK(name_at(m, 0xfff) == NULL);
+	const struct hwp_sym *s = hwp__perf_map_find(m, 0xfffffffffffeffff);
+	CHECK(s && s->end == 0xffffffffffff0000);
+	hwp__perf_map_delete(m);
+}
+
+/* Lines hwprof rejects and perf reads as symbols are in the tree, hidden:
+   perf's shape, so overlapping entries after them resolve as in perf. */
+static void test_perf_map_perf_junk(void)
+{
+	/* perf reads "garbage line" as [0, 0xa) "rbage line" (strtoull stops at
+	   'g', one character skipped, then "a" is hex): never an answer here */
+	struct hwp__perf_map *m = parse_text("garbage line\n1000 10 real\n");
+	CHECK(m->bad == 1 && m->symbols == 1 && m->tab.n == 2);
+	CHECK(name_at(m, 0x5) == NULL);
+	CHECK(m->tab.n == 2 && m->tab.v[0].start == 0 && m->tab.v[0].end == 0xa &&
+	      (m->tab.v[0].flags & HWP_SYMF_HIDDEN));
+	CHECK(is(name_at(m, 0x1005), "real"));
+	hwp__perf_map_delete(m);
+	/* a hidden junk symbol at the root covering the address answers
+	   nothing, as perf answers its junk name */
+	m = parse_text("1000 zz0 x\n1000 10 real\n");
+	CHECK(m->bad == 1 && m->tab.n == 2);
+	/* perf: 0x1000, then "zz0 x" is no number (size 0), one character
+	   skipped: a zero-sized "z0 x" at 0x1000, the root */
+	CHECK(name_at(m, 0x1000) == NULL);
+	CHECK(is(name_at(m, 0x1001), "real"));
 	hwp__perf_map_delete(m);
 }
 
@@ -635,6 +665,7 @@ int main(void)
 	RUN(test_perf_map_bad_lines);
 	RUN(test_perf_map_overlaps);
 	RUN(test_perf_map_huge_sizes);
+	RUN(test_perf_map_perf_junk);
 	RUN(test_perf_map_names);
 	RUN(test_jitdump_records);
 	RUN(test_jitdump_byte_swapped);
