@@ -4,7 +4,7 @@
  * perf mem record on Intel: a PEBS load-latency event and a store event,
  * with ADDR, WEIGHT and DATA_SRC) for benchmarks of hwprof mem and c2c.
  *
- *   gen_mem_perfdata OUT.data SAMPLES [--addrs K] [--cpus C] [--seed N]
+ *   gen_mem_perfdata OUT.data SAMPLES [--addrs K] [--cpus C] [--seed N] [--callchain]
  *
  * One process of 8 threads on C CPUs (default 8; thread i on CPU i * C / 8) runs a fake binary (one module, mapped
  * with MMAP2, build-id in the header: 4096 load/store instructions) over K
@@ -22,7 +22,10 @@
  * lines, instructions, address x instruction pairs, threads per line) stay
  * bounded by K: a report whose memory follows the keys needs about the same
  * for 1 M and 10 M samples. A FINISHED_ROUND is written every 5000 samples;
- * 80 bytes a sample. Deterministic for a given seed.
+ * 80 bytes a sample. Deterministic for a given seed. --callchain adds each
+ * sample's call stack (perf record -g): the instruction's function is
+ * called from one of 32 places, each called from one of 4 (the tests of
+ * call graphs of memory samples).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -90,7 +93,7 @@ static uint64_t address(uint64_t i)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: gen_mem_perfdata OUT.data SAMPLES [--addrs K] [--cpus C] [--seed N]\n");
+	fprintf(stderr, "usage: gen_mem_perfdata OUT.data SAMPLES [--addrs K] [--cpus C] [--seed N] [--callchain]\n");
 	exit(2);
 }
 
@@ -98,7 +101,7 @@ int main(int argc, char **argv)
 {
 	const char *out = NULL;
 	uint64_t nsamples = 0, naddrs = 100000, seed = 1, t = 1000000000ULL, ncpus = NTHREADS;
-	int pos = 0;
+	int pos = 0, callchain = 0;
 	struct hwp_writer *w;
 	struct hwp_attr a;
 	uint64_t ids[2] = { 101, 102 };
@@ -112,6 +115,8 @@ int main(int argc, char **argv)
 			ncpus = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
 			seed = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--callchain"))
+			callchain = 1;
 		else if (argv[i][0] == '-' && argv[i][1])
 			usage();
 		else if (pos == 0)
@@ -136,7 +141,8 @@ int main(int argc, char **argv)
 	a.config1 = 30;
 	a.sample_period = 10007;
 	a.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_TID | HWP_SAMPLE_TIME | HWP_SAMPLE_ADDR | HWP_SAMPLE_ID |
-			HWP_SAMPLE_CPU | HWP_SAMPLE_PERIOD | HWP_SAMPLE_WEIGHT | HWP_SAMPLE_DATA_SRC;
+			HWP_SAMPLE_CPU | HWP_SAMPLE_PERIOD | HWP_SAMPLE_WEIGHT | HWP_SAMPLE_DATA_SRC |
+			(callchain ? HWP_SAMPLE_CALLCHAIN : 0);
 	a.flags = 1ULL << HWP_ATTR_DISABLED | 1ULL << HWP_ATTR_INHERIT | 1ULL << HWP_ATTR_MMAP |
 		  1ULL << HWP_ATTR_COMM | 1ULL << HWP_ATTR_SAMPLE_ID_ALL | 1ULL << HWP_ATTR_MMAP2 |
 		  1ULL << HWP_ATTR_MMAP_DATA | 1ULL << HWP_ATTR_EXCLUDE_KERNEL | 2ULL << HWP_ATTR_PRECISE_IP;
@@ -222,6 +228,15 @@ int main(int argc, char **argv)
 		s.period = 10007;
 		s.weight = lat;
 		s.data_src = src;
+		/* the user context, the IP, then return addresses: its caller
+		   (one of 32 by instruction) and that one's (one of 4) */
+		uint64_t chain[4] = { 0xfffffffffffffe00ULL, s.ip,
+				      TEXT_BASE + 0x100000 + (s.ip / 6 % 32) * 0x40 + 5,
+				      TEXT_BASE + 0x200000 + (s.ip / 6 % 4) * 0x40 + 5 };
+		if (callchain) {
+			in.callchain = chain;
+			s.callchain_nr = 4;
+		}
 		if (hwp_writer__add_sample(w, idx[store], &in))
 			goto fail;
 		if ((n + 1) % ROUND_SAMPLES == 0 && hwp_writer__add_finished_round(w))

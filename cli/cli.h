@@ -27,6 +27,7 @@ int cmd_report(int argc, char **argv);
 int cmd_blocks(int argc, char **argv);
 int cmd_paths(int argc, char **argv);
 int cmd_timing(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 int cmd_ranges(int argc, char **argv);
 int cmd_pgo(int argc, char **argv);
 int cmd_export(int argc, char **argv);

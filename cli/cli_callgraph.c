@@ -5,24 +5,30 @@
 
 #include "cli.h"
 #include "cli_callgraph.h"
+#include "cli_report.h"
 #include "hwprof/hwprof.h"
+#include "hwprof/report.h"
 
 int cg_input__load(struct cg_input *in, const char *cmd, const char *const *paths, size_t npaths, const char *symfs,
-		  bool no_inline, bool stitch_lbr)
+		  const struct hwp_call_graph_opts *co, unsigned jobs)
 {
 	const char *path = paths[0];
-	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = symfs, .no_inline = no_inline };
-	struct hwp_call_graph_opts co = { .sz = sizeof(co), .no_inline = no_inline, .stitch_lbr = stitch_lbr };
+	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = symfs, .no_inline = co->no_inline };
 	struct hwp_call_graph_stats st = { .sz = sizeof(st) };
 
 	memset(in, 0, sizeof(*in));
 	in->session = hwp_session__open_inputs(paths, npaths, &so);
 	if (!in->session)
 		return cli_error("%s", hwp_errmsg());
-	in->cg = hwp_call_graph__new(in->session, &co);
-	if (!in->cg || hwp_call_graph__read(in->cg) < 0)
+	in->cg = hwp_call_graph__new(in->session, co);
+	if (!in->cg || hwp_call_graph__read_jobs(in->cg, jobs) < 0)
 		return cli_error("%s", hwp_errmsg());
 	hwp_call_graph__stats(in->cg, &st);
+	if (!st.samples && co->samples == HWP_CG_HITM)
+		return cli_error("%s: no memory sample hit a line modified in another cache (HITM)", path);
+	if (!st.samples && (co->samples || co->latency))
+		return cli_error("%s: no memory samples (record with 'hwprof record --mem', 'perf mem record' or "
+				 "'perf c2c record', with -g or --call-graph dwarf for their stacks)", path);
 	if (!st.samples)
 		return cli_error("%s: no samples", path);
 	if (!st.with_callchain)
@@ -53,4 +59,26 @@ void cg_input__warn_missing(struct cg_input *in)
 
 	if (sym && hwp_symbolizer__missing_symbols_warning(sym, buf, sizeof(buf)))
 		cli_warn("%s", buf);
+}
+
+int cg_children_report(const char *cmd, const struct report_opts *ro, unsigned samples, bool latency,
+		       uint64_t limit)
+{
+	struct hwp_call_graph_opts co = { .sz = sizeof(co), .samples = samples, .latency = latency };
+	struct hwp_report_opts tro = { .sz = sizeof(tro), .fmt = ro->fmt, .limit = limit ? limit : UINT64_MAX };
+	struct cg_input in;
+	size_t n;
+	const char *const *inputs = report_opts__inputs(ro, &n);
+	int rc = cg_input__load(&in, cmd, inputs, n, ro->symfs, &co, ro->jobs);
+
+	if (!rc) {
+		struct hwp_table *t = hwp_report__callgraph(hwp_session__symbolizer(in.session), in.cg, &tro);
+
+		rc = t ? report_print_table(t, tro.fmt) : cli_error("%s", hwp_errmsg());
+		hwp_table__delete(t);
+		if (!rc)
+			cg_input__warn_missing(&in);
+	}
+	cg_input__close(&in);
+	return rc;
 }

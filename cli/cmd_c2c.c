@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_callgraph.h"
 #include "cli_report.h"
 #include "hwprof/report.h"
 #include "hwprof/branch_report.h"
@@ -23,6 +24,7 @@ struct c2c_opts {
 	struct report_opts r;
 	unsigned cache_line;
 	uint64_t limit;
+	bool children, latency;
 };
 
 /* Returns -1 to go on, else the exit code. */
@@ -30,17 +32,28 @@ static int parse_opts(int argc, char **argv, struct c2c_opts *o)
 {
 	const struct opt opts[] = {
 		OPT_REPORT_INPUT_AS(&o->r, "perf.data (default: perf.data)"),
+		OPT_REPORT_JOBS(&o->r),
 		OPT_CACHE_LINE(&o->cache_line),
 		OPT_U64(0, "limit", &o->limit, "N", 1, UINT64_MAX, ": the number of rows must be a count of at least 1",
 			"show only the first N lines (default: all)"),
+		OPT_BOOL(0, "children", &o->children,
+			 "the call graph of the samples that hit a modified line (HITM): children and self per "
+			 "function (needs call stacks: -g or --call-graph dwarf)"),
+		OPT_BOOL(0, "latency", &o->latency, "with --children: weigh each sample by its latency in cycles"),
 		OPT_REPORT_OUTPUT(&o->r),
 		OPT_COMMON(),
 		OPT_END(),
 	};
 
+	int rc;
+
 	memset(o, 0, sizeof(*o));
 	report_opts__init(&o->r);
-	return parse_options(argc, argv, &desc, opts, NULL);
+	if ((rc = parse_options(argc, argv, &desc, opts, NULL)) >= 0)
+		return rc;
+	if (o->latency && !o->children)
+		return cli_error("c2c: --latency weighs the call graph of --children");
+	return -1;
 }
 
 int cmd_c2c(int argc, char **argv)
@@ -50,6 +63,8 @@ int cmd_c2c(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (o.children)
+		return cg_children_report("c2c", &o.r, HWP_CG_HITM, o.latency, o.limit);
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = o.r.symfs };
 	size_t ninputs;
 	const char *const *inputs = report_opts__inputs(&o.r, &ninputs);

@@ -20,7 +20,7 @@ struct cg_opts {
 	struct report_opts ro;
 	const char *function;
 	uint64_t limit;
-	bool no_inline, stitch_lbr;
+	bool no_inline, stitch_lbr, memory, hitm, latency;
 };
 
 static int report(struct cg_input *in, const struct cg_opts *o)
@@ -62,6 +62,7 @@ int cmd_callgraph(int argc, char **argv)
 		OPT_BOOL(0, "no-inline", &o.no_inline, "no inlined frames (each address is its function only)"),
 		OPT_BOOL(0, "stitch-lbr", &o.stitch_lbr,
 			 "LBR call stacks continued from the thread's earlier samples, as perf report --stitch-lbr"),
+		OPT_MEMORY_SAMPLES(&o.memory, &o.hitm, &o.latency),
 		OPT_REPORT_SYMFS(&o.ro),
 		OPT_SET_ENUM(0, "json", &o.ro.fmt, HWP_TABLE_JSON, 0, "JSON rows"),
 		OPT_SET_ENUM(0, "csv", &o.ro.fmt, HWP_TABLE_CSV, 0, "CSV rows (not with --function)"),
@@ -79,7 +80,11 @@ int cmd_callgraph(int argc, char **argv)
 	size_t n;
 	const char *const *inputs = report_opts__inputs(&o.ro, &n);
 
-	rc = cg_input__load(&in, "callgraph", inputs, n, o.ro.symfs, o.no_inline, o.stitch_lbr);
+	struct hwp_call_graph_opts co = { .sz = sizeof(co), .no_inline = o.no_inline, .stitch_lbr = o.stitch_lbr,
+					  .samples = o.hitm ? HWP_CG_HITM : o.memory ? HWP_CG_MEMORY : HWP_CG_ALL,
+					  .latency = o.latency };
+
+	rc = cg_input__load(&in, "callgraph", inputs, n, o.ro.symfs, &co, o.ro.jobs);
 	if (!rc)
 		rc = o.function ? function_report(&in, &o) : report(&in, &o);
 	cg_input__close(&in);

@@ -23,8 +23,8 @@ struct flame_opts {
 	const char **inputs; /* every -i and positional input */
 	size_t nr_inputs;
 	const char *before, *after; /* --diff BEFORE AFTER */
-	bool folded, diff, period, no_inline, stitch_lbr;
-	unsigned width;
+	bool folded, diff, period, no_inline, stitch_lbr, memory, hitm, latency;
+	unsigned width, jobs;
 };
 
 /* PATHS[0..N): one recording, or several read as one (-i repeated). */
@@ -32,9 +32,12 @@ static int add_inputs(struct hwp_flame *f, enum hwp_flame_side side, const char 
 		      const struct flame_opts *o)
 {
 	struct cg_input in;
-	int rc = cg_input__load(&in, "flame", paths, n, o->symfs, o->no_inline, o->stitch_lbr);
+	struct hwp_call_graph_opts co = { .sz = sizeof(co), .no_inline = o->no_inline, .stitch_lbr = o->stitch_lbr,
+					  .samples = o->hitm ? HWP_CG_HITM : o->memory ? HWP_CG_MEMORY : HWP_CG_ALL,
+					  .latency = o->latency };
+	int rc = cg_input__load(&in, "flame", paths, n, o->symfs, &co, o->jobs);
 
-	if (!rc && hwp_flame__add_call_graph(f, side, in.cg, in.session, o->period) < 0)
+	if (!rc && hwp_flame__add_call_graph(f, side, in.cg, in.session, o->period || o->latency) < 0)
 		rc = cli_error("%s: %s", paths[0], hwp_errmsg());
 	if (!rc)
 		cg_input__warn_missing(&in);
@@ -48,6 +51,8 @@ static int parse(int argc, char **argv, struct flame_opts *o)
 	const struct opt opts[] = {
 		OPT_INPUT('i', "input", &o->input, &o->inputs, &o->nr_inputs, "FILE",
 			  "perf.data or perf script text (default: perf.data)"),
+		OPT_UINT('j', "jobs", &o->jobs, "N", 1, 4096, ": the number of threads must be from 1 to 4096",
+			 "read on N threads (default: the CPUs available; the same output)"),
 		OPT_STRING('o', "output", &o->output, "FILE", "write to FILE (default: standard output)"),
 		OPT_BOOL(0, "folded", &o->folded, "folded stacks instead of the SVG"),
 		OPT_BOOL(0, "diff", &o->diff, "two inputs, BEFORE and AFTER: a differential graph"),
@@ -56,6 +61,7 @@ static int parse(int argc, char **argv, struct flame_opts *o)
 		OPT_UINT(0, "width", &o->width, "N", 100, 100000, ": pixels from 100 to 100000",
 			 "the SVG's width in pixels (default: 1200)"),
 		OPT_BOOL(0, "no-inline", &o->no_inline, "no inlined frames"),
+		OPT_MEMORY_SAMPLES(&o->memory, &o->hitm, &o->latency),
 		OPT_BOOL(0, "stitch-lbr", &o->stitch_lbr,
 			 "LBR call stacks continued from the thread's earlier samples, as perf report --stitch-lbr"),
 		OPT_STRING(0, "symfs", &o->symfs, "DIR", "look for binaries under DIR"),
@@ -108,7 +114,7 @@ int cmd_flame(int argc, char **argv)
 		snprintf(sub, sizeof(sub), o.diff ? "%s -> %s" : "%s", o.diff ? o.before : o.input,
 			 o.diff ? o.after : "");
 		struct hwp_flame_svg_opts so = { .sz = sizeof(so), .title = o.title, .subtitle = sub,
-						 .unit = o.period ? "period" : "samples", .width = o.width };
+						 .unit = o.latency ? "cycles" : o.period ? "period" : "samples", .width = o.width };
 		if ((o.folded ? hwp_flame__write_folded(f, fp) : hwp_flame__write_svg(f, fp, &so)) < 0)
 			rc = cli_error("%s: %s", o.output ? o.output : "stdout", hwp_errmsg());
 	}

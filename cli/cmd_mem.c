@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_callgraph.h"
 #include "cli_report.h"
 #include "hwprof/report.h"
 #include "hwprof/branch_report.h"
@@ -28,6 +29,7 @@ struct mem_opts {
 	uint64_t limit;
 	const char *svg;
 	const char *symbol, *srcline;
+	bool children, latency;
 };
 
 /* -s KEY: names and the table each selects (sym and srcline as perf spells them) */
@@ -42,6 +44,7 @@ static int parse_opts(int argc, char **argv, struct mem_opts *o)
 {
 	const struct opt opts[] = {
 		OPT_REPORT_INPUT_AS(&o->r, "perf.data (default: perf.data)"),
+		OPT_REPORT_JOBS(&o->r),
 		{ .kind = OPT_KIND_CHOICE, .short_name = 's', .long_name = "sort", .value = &o->sort, .argh = "KEY",
 		  .choices = sort_names, .ivals = sort_keys,
 		  .err = ": one of symbol, line, ip, addr, cacheline, object, source, hist",
@@ -56,6 +59,10 @@ static int parse_opts(int argc, char **argv, struct mem_opts *o)
 			   "trailing part of its path)"),
 		OPT_REPORT_LIMIT(&o->limit),
 		OPT_STRING(0, "svg", &o->svg, "FILE", "also draw the latency histogram, stacked by data source"),
+		OPT_BOOL(0, "children", &o->children,
+			 "the memory samples' call graph: children and self per function, as perf report --children "
+			 "(needs call stacks: -g or --call-graph dwarf)"),
+		OPT_BOOL(0, "latency", &o->latency, "with --children: weigh each sample by its latency in cycles"),
 		OPT_REPORT_OUTPUT(&o->r),
 		OPT_COMMON(),
 		OPT_END(),
@@ -69,6 +76,11 @@ static int parse_opts(int argc, char **argv, struct mem_opts *o)
 		return rc;
 	if (o->loads && o->stores)
 		return cli_error("mem: --loads and --stores exclude each other");
+	if (o->latency && !o->children)
+		return cli_error("mem: --latency weighs the call graph of --children");
+	if (o->children && (o->loads || o->stores || o->svg || o->symbol || o->srcline || o->sort != HWP_MEM_BY_SYMBOL))
+		return cli_error("mem: --children shows the call graph of every memory sample: no -s, --loads, --stores, "
+				 "--svg, --symbol or --srcline");
 	if ((o->symbol || o->srcline) && o->sort != SORT_HIST)
 		return cli_error("mem: --symbol and --srcline select the histogram of -s hist");
 	if (o->symbol && o->srcline)
@@ -89,6 +101,8 @@ int cmd_mem(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (o.children)
+		return cg_children_report("mem", &o.r, HWP_CG_MEMORY, o.latency, o.limit);
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = o.r.symfs };
 	size_t ninputs;
 	const char *const *inputs = report_opts__inputs(&o.r, &ninputs);

@@ -13,6 +13,7 @@ static const struct hwp_cmd commands[] = {
 	{ "mispredicts", cmd_mispredicts, "branches ranked by mispredicts, with rate and 95% interval" },
 	{ "probs", cmd_probs, "conditional branches: executions, taken probability, hot direction; --indirect targets" },
 	{ "blocks", cmd_blocks, "basic blocks with execution counts, instructions and source lines" },
+	{ "annotate", cmd_annotate, "one function's code with samples, branch, block and memory numbers per instruction" },
 	{ "paths", cmd_paths, "hot paths: blocks executed in sequence within a function" },
 	{ "timing", cmd_timing, "basic-block latency: cycles per block, modes, loops, IPC; --svg chart" },
 	{ "callgraph", cmd_callgraph, "children and self per function from call stacks, as perf report --children" },

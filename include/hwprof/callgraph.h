@@ -41,6 +41,19 @@ struct hwp_call_graph_opts {
 	   --stitch-lbr (needs the stacks' hardware index and the recording's
 	   LBR depth, CPU_PMU_CAPS "branches"; else nothing is stitched). */
 	bool stitch_lbr;
+	/* Which samples count (enum hwp_cg_samples). */
+	unsigned samples;
+	/* A sample weighs its memory access's latency in cycles (PEBS WEIGHT,
+	   IBS DcMissLat), not its period: the graph of where load latency is
+	   spent. Only memory samples count then. */
+	bool latency;
+};
+
+/* Which samples a call graph counts. */
+enum hwp_cg_samples {
+	HWP_CG_ALL,    /* every sample */
+	HWP_CG_MEMORY, /* memory accesses: a data source (PEBS, IBS op loads and stores) */
+	HWP_CG_HITM,   /* of those, the ones that hit a line modified in another cache (c2c's) */
 };
 
 /* Counts the call stacks of S's samples. NULL + errno (hwp_errmsg()). */
@@ -50,6 +63,11 @@ HWP_API void hwp_call_graph__delete(struct hwp_call_graph *cg);
 HWP_API int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, const struct hwp_thread *th);
 /* Every remaining sample of the session. 0 or <0. */
 HWP_API int hwp_call_graph__read(struct hwp_call_graph *cg);
+/* The same on JOBS threads (0: the CPUs available, fewer on a small file),
+   the result that of one to the byte: one file-mode perf.data, not
+   compressed, and no stitching of LBR call stacks (else one thread; the
+   log says why at HWP_LOG_INFO). */
+HWP_API int hwp_call_graph__read_jobs(struct hwp_call_graph *cg, unsigned jobs);
 
 /* A function: a symbol of a module, an inlined function (by name), or,
    where nothing names the address, one address. */

@@ -67,11 +67,11 @@ struct hwp_pipeline_opts {
 	const char *dso;
 	const char *sym;
 	/* Threads of the pass: 0 the CPUs this process may use (fewer on a
-	   small file: one per 4 MiB), 1 one. Several
-	   count the samples of one file-mode perf.data (not compressed) when
-	   the branch collector's analyses (BRANCHES, FLOW, EXECUTIONS) alone
-	   are asked; the results are those of one thread to the byte. Other
-	   passes take one (the log says why at HWP_LOG_INFO). */
+	   small file: one per 4 MiB), 1 one. Several count the samples of one
+	   file-mode perf.data (not compressed) for the branch collector's
+	   analyses (BRANCHES, FLOW, EXECUTIONS), PATHS and TIMING; the results
+	   are those of one thread to the byte. Other passes take one (the log
+	   says why at HWP_LOG_INFO). */
 	unsigned jobs;
 };
 
@@ -103,6 +103,7 @@ HWP_API struct hwp_flow *hwp_pipeline__flow(struct hwp_pipeline *p);
 HWP_API struct hwp_paths *hwp_pipeline__paths(struct hwp_pipeline *p);
 /* hwp_timing__source() says whether the recordings carried cycle counts. */
 HWP_API struct hwp_timing *hwp_pipeline__timing(struct hwp_pipeline *p);
+/* NULL too when no event of the recordings samples call stacks. */
 HWP_API struct hwp_call_graph *hwp_pipeline__call_graph(struct hwp_pipeline *p);
 /* NULL too when the recordings hold no memory samples. */
 HWP_API struct hwp_mem_report *hwp_pipeline__mem(struct hwp_pipeline *p);

@@ -96,22 +96,48 @@ static int plain_chain(struct hwp__chain *c, const struct hwp_sample *s)
 	return 0;
 }
 
-/* The recording's LBR depth: perf's env->max_branches, from CPU_PMU_CAPS. */
-static uint64_t max_lbr(struct hwp__chain *c)
+/* A recording's LBR depth: perf's env->max_branches, from CPU_PMU_CAPS
+   (0: unknown). */
+static uint64_t header_max_lbr(const struct hwp_header_info *h)
 {
-	if (c->max_lbr_known)
-		return c->max_lbr;
-	const struct hwp_header_info *h = hwp_session__header(c->session);
+	uint64_t max = 0;
+
 	for (size_t i = 0; h && i < h->nr_pmu_caps; i++) {
 		const struct hwp_pmu_caps *pc = &h->pmu_caps[i];
 		if (!pc->pmu_name || strcmp(pc->pmu_name, "cpu"))
 			continue;
 		for (size_t k = 0; k < pc->nr_caps; k++)
 			if (!strncmp(pc->caps[k], "branches=", 9))
-				c->max_lbr = strtoull(pc->caps[k] + 9, NULL, 10);
+				max = strtoull(pc->caps[k] + 9, NULL, 10);
 	}
+	return max;
+}
+
+/* The recording's LBR depth, read once. */
+static uint64_t max_lbr(struct hwp__chain *c)
+{
+	if (c->max_lbr_known)
+		return c->max_lbr;
+	c->max_lbr = header_max_lbr(hwp_session__header(c->session));
 	c->max_lbr_known = true;
 	return c->max_lbr;
+}
+
+bool hwp__chain_may_stitch(struct hwp_session *s)
+{
+	for (size_t n = 0; n < hwp_session__nr_inputs(s); n++) {
+		struct hwp_reader *r = hwp_session__input_reader(s, n);
+		bool hw_idx = false;
+
+		for (size_t i = 0; i < hwp_reader__nr_evsels(r); i++) {
+			uint64_t bst = hwp_reader__evsel(r, i)->attr.branch_sample_type;
+
+			hw_idx |= (bst & HWP_BRANCH_CALL_STACK) && (bst & HWP_BRANCH_HW_INDEX);
+		}
+		if (hw_idx && header_max_lbr(hwp_reader__header(r)) > 0)
+			return true;
+	}
+	return false;
 }
 
 static struct hwp__stitch_thread *stitch_thread(struct hwp__chain *c, int32_t tid)

@@ -53,6 +53,11 @@ struct hwp__chain {
    resolves the branch sources stitching keeps. 0 or <0 (hwp_errmsg()). */
 int hwp__chain_build(struct hwp__chain *c, struct hwp_session *s, const struct hwp_event *ev,
 		     const struct hwp_thread *th, hwp__chain_frame_fn frame, void *ctx);
+/* Whether stitch_lbr could continue a chain of S with an earlier sample's
+   callers: an event records LBR call stacks with their hardware index and
+   the recording says its LBR depth. Pipe mode: only the events announced
+   so far. */
+bool hwp__chain_may_stitch(struct hwp_session *s);
 /* Appends IP (FLAGS) to C's chain: 0 or -ENOMEM. */
 int hwp__chain_push(struct hwp__chain *c, uint64_t ip, uint8_t flags);
 void hwp__chain_free(struct hwp__chain *c);

@@ -13,11 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/callchain.h"
-#include "analysis/chain_cache.h"
+#include "analysis/callgraph_struct.h"
+#include "analysis/mem_internal.h"
 #include "hwprof/callgraph.h"
 #include "hwprof/maps.h"
 #include "hwprof/perf_abi.h"
+#include "session/session_internal.h"
 #include "symbolize/maps_internal.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
@@ -25,54 +26,7 @@
 #include "util/opts.h"
 #include "util/error.h"
 
-#define TERM 0x80000000u     /* trie key flag: the sample's IP's function, a leaf */
-
-struct frame {
-	int32_t module;
-	bool kernel;
-	bool ret; /* a return address: its inline chain is the call's (offset - 1) */
-	uint64_t offset;
-	uint32_t fn_first; /* expansion in fnlist: innermost inline first, outer last */
-	uint32_t fn_n;
-};
-
-struct tnode {
-	uint32_t parent;
-	uint32_t key; /* frame id, | TERM for a leaf */
-	uint64_t samples, period;
-};
-
-struct hwp_call_graph {
-	struct hwp_session *session;
-	struct hwp_call_graph_opts o;
-
-	struct frame *frames;
-	size_t nframes, frames_cap;
-	struct hwp_hashmap frame_map;
-	uint32_t *fnlist;
-	size_t nfnlist, fnlist_cap;
-
-	struct hwp_cg_function *funcs;
-	size_t nfuncs, funcs_cap;
-	struct hwp_hashmap func_map;
-
-	struct tnode *nodes; /* node 0: the root */
-	size_t nnodes, nodes_cap;
-	struct hwp_hashmap node_map;
-
-	struct hwp__chain chain; /* the sample being added */
-	struct hwp__chain_cache chains; /* chain -> the trie node it led to */
-
-	/* derived */
-	bool dirty;
-	struct hwp_cg_node *tree;
-	size_t ntree, tree_cap;
-	struct hwp_hashmap tree_map;
-	uint32_t *stamp;
-	uint32_t *fmap; /* frame-trie node -> function-tree node */
-
-	struct hwp_call_graph_stats st;
-};
+#define TERM HWP__CG_TERM
 
 struct hwp_call_graph *hwp_call_graph__new(struct hwp_session *s, const struct hwp_call_graph_opts *opts)
 {
@@ -97,6 +51,7 @@ struct hwp_call_graph *hwp_call_graph__new(struct hwp_session *s, const struct h
 	}
 	cg->session = s;
 	cg->o = o;
+	cg->res = hwp__session_resolver(s);
 	cg->chain.stitch_lbr = o.stitch_lbr;
 	return cg;
 }
@@ -112,6 +67,8 @@ void hwp_call_graph__delete(struct hwp_call_graph *cg)
 	hwp__hashmap_free(&cg->func_map);
 	free(cg->nodes);
 	hwp__hashmap_free(&cg->node_map);
+	free(cg->frame_seq);
+	free(cg->node_seq);
 	hwp__chain_free(&cg->chain);
 	hwp__chain_cache_free(&cg->chains);
 	free(cg->tree);
@@ -171,7 +128,7 @@ static int push_fn(struct hwp_call_graph *cg, uint32_t id)
 }
 
 /* Symbolizes a new frame into its function expansion. */
-static int expand_frame(struct hwp_call_graph *cg, struct frame *fr)
+static int expand_frame(struct hwp_call_graph *cg, struct hwp__cg_frame *fr)
 {
 	struct hwp_symbolizer *sym = fr->module >= 0 ? hwp_session__symbolizer(cg->session) : NULL;
 	struct hwp_symbol_info info;
@@ -210,8 +167,53 @@ static int expand_frame(struct hwp_call_graph *cg, struct frame *fr)
 	return 0;
 }
 
+/* A part: room for the number of the sample that makes item AT of V. */
+static int seq_room(uint64_t **v, size_t *cap, size_t at)
+{
+	return at < *cap || !hwp__vec_reserve((void **)v, cap, at + 1, sizeof(**v)) ? 0 : nomem();
+}
+
+static inline int frame_intern(struct hwp_call_graph *cg, int32_t module, uint64_t offset, bool kernel, bool ret,
+			       uint32_t *id)
+{
+	uint64_t h = hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)module), offset);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cg->frame_map, h);
+	uint32_t i;
+	int err;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (cg->frames[i].module == module && cg->frames[i].offset == offset && cg->frames[i].kernel == kernel &&
+		    cg->frames[i].ret == ret) {
+			*id = i;
+			return 0;
+		}
+	if (cg->nframes >= TERM)
+		return hwp__set_error(EOVERFLOW, "callgraph: too many distinct frames");
+	if (cg->part && (err = seq_room(&cg->frame_seq, &cg->frame_seq_cap, cg->nframes)))
+		return err;
+	struct hwp__cg_frame *fr = HWP_VEC_PUSH(cg->frames, cg->nframes, cg->frames_cap);
+	if (!fr || hwp__hashmap_add(&cg->frame_map, h, cg->nframes - 1) < 0)
+		return nomem();
+	fr->module = module;
+	fr->offset = offset;
+	fr->kernel = kernel;
+	fr->ret = ret;
+	*id = (uint32_t)(cg->nframes - 1);
+	/* a part symbolizes nothing (the merge does, in the sequential order) */
+	if (cg->part) {
+		cg->frame_seq[*id] = cg->seq;
+		return 0;
+	}
+	return expand_frame(cg, &cg->frames[*id]);
+}
+
+int hwp__cg_frame(struct hwp_call_graph *cg, int32_t module, uint64_t offset, bool kernel, bool ret, uint32_t *id)
+{
+	return frame_intern(cg, module, offset, kernel, ret, id);
+}
+
 /* IP's frame; KERNEL_CTX: the chain's context says kernel (what an address
-   no map covers is shown as). */
+   no map covers is shown as). TH is the thread the resolver entered. */
 static int frame_id(struct hwp_call_graph *cg, const struct hwp_thread *th, uint64_t ip, uint8_t flags,
 		    bool fallback, uint32_t *id)
 {
@@ -221,60 +223,64 @@ static int frame_id(struct hwp_call_graph *cg, const struct hwp_thread *th, uint
 
 	/* perf looks an address up in the maps of its context only (the
 	   sample's own IP also in the other's when its address says so:
-	   thread__find_map_fb()); hwp_session__resolve() tries both */
+	   thread__find_map_fb()); the resolver tries both */
 	const struct hwp_map *m = !th ? NULL : hwp_thread__find_map(th, kernel_ctx ? HWP_MISC_KERNEL : HWP_MISC_USER, ip);
 	if (th && !m && fallback && (bool)(ip >> 63) != kernel_ctx)
 		m = hwp_thread__find_map(th, kernel_ctx ? HWP_MISC_USER : HWP_MISC_KERNEL, ip);
-	if ((m || !th) && (err = hwp_session__resolve(cg->session, th, ip, 0, &loc)) < 0)
+	if ((m || !th) && (err = hwp__resolver_resolve(cg->res, 0, ip, &loc)) < 0)
 		return err;
 	bool kernel = loc.module >= 0 ? loc.cpumode == HWP_MISC_KERNEL : kernel_ctx;
-	uint64_t h = hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)loc.module), loc.offset);
-	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cg->frame_map, h);
-	uint32_t i;
-
-	while (hwp__hashmap_next(&p, &i))
-		if (cg->frames[i].module == loc.module && cg->frames[i].offset == loc.offset &&
-		    cg->frames[i].kernel == kernel && cg->frames[i].ret == ret) {
-			*id = i;
-			return 0;
-		}
-	if (cg->nframes >= TERM)
-		return hwp__set_error(EOVERFLOW, "callgraph: too many distinct frames");
-	struct frame *fr = HWP_VEC_PUSH(cg->frames, cg->nframes, cg->frames_cap);
-	if (!fr || hwp__hashmap_add(&cg->frame_map, h, cg->nframes - 1) < 0)
-		return nomem();
-	fr->module = loc.module;
-	fr->offset = loc.offset;
-	fr->kernel = kernel;
-	fr->ret = ret;
-	*id = (uint32_t)(cg->nframes - 1);
-	return expand_frame(cg, &cg->frames[*id]);
+	return frame_intern(cg, loc.module, loc.offset, kernel, ret, id);
 }
 
-static int child(struct hwp_call_graph *cg, uint32_t parent, uint32_t key, uint32_t *out)
+static inline int child(struct hwp_call_graph *cg, uint32_t parent, uint32_t key, uint32_t *out)
 {
 	uint64_t h = hwp__hash_combine(hwp__hash64(parent), key);
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cg->node_map, h);
 	uint32_t i;
+	int err;
 
 	while (hwp__hashmap_next(&p, &i))
 		if (cg->nodes[i].parent == parent && cg->nodes[i].key == key) {
 			*out = i;
 			return 0;
 		}
-	struct tnode *n = HWP_VEC_PUSH(cg->nodes, cg->nnodes, cg->nodes_cap);
+	if (cg->nnodes >= UINT32_MAX)
+		return hwp__set_error(EOVERFLOW, "callgraph: too many distinct stacks");
+	if (cg->part && (err = seq_room(&cg->node_seq, &cg->node_seq_cap, cg->nnodes)))
+		return err;
+	struct hwp__cg_tnode *n = HWP_VEC_PUSH(cg->nodes, cg->nnodes, cg->nodes_cap);
 	if (!n || hwp__hashmap_add(&cg->node_map, h, cg->nnodes - 1) < 0)
 		return nomem();
 	n->parent = parent;
 	n->key = key;
 	*out = (uint32_t)(cg->nnodes - 1);
+	if (cg->part)
+		cg->node_seq[*out] = cg->seq;
 	return 0;
+}
+
+int hwp__cg_child(struct hwp_call_graph *cg, uint32_t parent, uint32_t key, uint32_t *out)
+{
+	return child(cg, parent, key, out);
 }
 
 /* The chain's callback: a stitched branch source's frame. */
 static int chain_frame(void *ctx, const struct hwp_thread *th, uint64_t ip, uint8_t flags, uint32_t *id)
 {
 	return frame_id(ctx, th, ip, flags, false, id);
+}
+
+/* EV's memory access into *A: 1, 0 when EV is no memory sample, <0 on
+   malformed raw data (as the memory report says). */
+static int memory_access(struct hwp_call_graph *cg, const struct hwp_event *ev, struct hwp_mem_access *a)
+{
+	if (ev->evsel != cg->mem_evsel) {
+		cg->mem_evsel = ev->evsel;
+		cg->mem_ibs = ev->evsel && hwp__mem_evsel_is_ibs_op(cg->session, ev->evsel);
+	}
+	int r = hwp__mem_access_decode(ev, cg->mem_ibs, a);
+	return r < 0 ? hwp__set_error(-r, "%s: %s", hwp_session__path(cg->session), hwp_errmsg()) : r;
 }
 
 int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, const struct hwp_thread *th)
@@ -290,6 +296,19 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 		period = s->period;
 	else if (ev->evsel && !hwp_attr__flag(&ev->evsel->attr, HWP_ATTR_FREQ) && ev->evsel->attr.sample_period)
 		period = ev->evsel->attr.sample_period;
+	if (cg->o.samples != HWP_CG_ALL || cg->o.latency) {
+		struct hwp_mem_access a;
+
+		if ((err = memory_access(cg, ev, &a)) <= 0)
+			return err;
+		if (cg->o.samples == HWP_CG_HITM && !a.hitm)
+			return 0;
+		if (cg->o.latency)
+			period = a.latency;
+	}
+	/* every address of the sample is TH's (once: nothing else resolves
+	   through this resolver until the sample is counted) */
+	hwp__resolver_enter(cg->res, th);
 	struct hwp__chain *c = &cg->chain;
 	if ((err = hwp__chain_build(c, cg->session, ev, th, chain_frame, cg)))
 		return err;
@@ -297,7 +316,10 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 	if (!c->n && (err = hwp__chain_push(c, s->ip, ip_kernel)))
 		return err;
 	struct hwp_machine *m = hwp_session__machine(cg->session);
-	struct hwp__chain_where w = { m, m ? hwp__machine_generation(m) : 0, th ? hwp_thread__pid(th) : -1 };
+	/* (a part's resolver holds the generation its samples met: the
+	   machine's own is the reading thread's, changing meanwhile) */
+	uint64_t gen = cg->res->pinned ? cg->res->generation : m ? hwp__machine_generation(m) : 0;
+	struct hwp__chain_where w = { m, gen, th ? hwp_thread__pid(th) : -1 };
 	uint64_t h;
 
 	/* the callers (all but the innermost address, which is most often
@@ -319,11 +341,12 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 			hwp__chain_cache_put(&cg->chains, h, &w, c->ips + 1, c->flags + 1, c->n - 1, node);
 	}
 	/* the leaf is keyed by the IP's function: addresses in one function
-	   share it (fewer nodes than one per sampled address) */
+	   share it (fewer nodes than one per sampled address); a part keys it
+	   by the frame, which the merge maps to its function */
 	if ((err = frame_id(cg, th, s->ip, ip_kernel, true, &ipf)))
 		return err;
-	const struct frame *fr = &cg->frames[ipf];
-	if ((err = child(cg, node, cg->fnlist[fr->fn_first + fr->fn_n - 1] | TERM, &node)))
+	const struct hwp__cg_frame *fr = &cg->frames[ipf];
+	if ((err = child(cg, node, (cg->part ? ipf : cg->fnlist[fr->fn_first + fr->fn_n - 1]) | TERM, &node)))
 		return err;
 	cg->nodes[node].samples++;
 	cg->nodes[node].period += period;
@@ -392,7 +415,7 @@ static int derive(struct hwp_call_graph *cg)
 	cg->tree[0].function = UINT32_MAX;
 
 	for (size_t n = 1; n < cg->nnodes; n++) {
-		const struct tnode *t = &cg->nodes[n];
+		const struct hwp__cg_tnode *t = &cg->nodes[n];
 		if (t->key & TERM) {
 			/* self: the IP's function (outer, as perf's self entry);
 			   children: every function on the stack once */
@@ -406,7 +429,7 @@ static int derive(struct hwp_call_graph *cg)
 			for (uint32_t a = t->parent; a; a = cg->nodes[a].parent) {
 				/* the frame's own function: perf 6.1's children rows
 				   have no inlined functions (its callchain lines do) */
-				const struct frame *fr = &cg->frames[cg->nodes[a].key];
+				const struct hwp__cg_frame *fr = &cg->frames[cg->nodes[a].key];
 				uint32_t id = cg->fnlist[fr->fn_first + fr->fn_n - 1];
 				if (cg->stamp[id] == gen)
 					continue;
@@ -420,7 +443,7 @@ static int derive(struct hwp_call_graph *cg)
 			continue;
 		}
 		/* parents precede children: fmap[parent] is set */
-		const struct frame *fr = &cg->frames[t->key];
+		const struct hwp__cg_frame *fr = &cg->frames[t->key];
 		uint32_t at = cg->fmap[t->parent];
 		for (uint32_t k = fr->fn_n; k-- > 0;)
 			if ((err = tree_child(cg, at, cg->fnlist[fr->fn_first + k], &at)))

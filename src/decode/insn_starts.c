@@ -4,6 +4,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +12,7 @@
 #include <capstone/capstone.h>
 #endif
 
+#include "decode/disasm.h"
 #include "decode/insn_starts.h"
 #include "util/vec.h"
 
@@ -336,6 +338,60 @@ static Elf_Scn *symbol_table(Elf *e, GElf_Shdr *out)
 	if (dyn)
 		*out = dsh;
 	return dyn;
+}
+
+int hwp__code_file_disasm(struct hwp__code_file *f, uint64_t vaddr, uint64_t size, hwp__disasm_fn fn, void *ctx)
+{
+	const uint8_t *code = code_bytes(f, vaddr, size);
+
+	if (!code)
+		return -ERANGE;
+#ifdef HAVE_CAPSTONE
+	csh cs;
+	cs_insn *insn;
+	int r = 0;
+
+	if (f->machine == EM_X86_64) {
+		if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+			return -ENOTSUP;
+		cs_option(cs, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT); /* objdump's */
+	} else if (f->machine == EM_AARCH64) {
+		if (cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &cs) != CS_ERR_OK)
+			return -ENOTSUP;
+	} else {
+		return -ENOTSUP;
+	}
+	if (!(insn = cs_malloc(cs))) {
+		cs_close(&cs);
+		return -ENOMEM;
+	}
+	const unsigned bad_len = f->machine == EM_AARCH64 ? 4 : 1;
+	uint64_t at = 0;
+	while (at < size && !r) {
+		const uint8_t *p = code + at;
+		size_t left = size - at;
+		uint64_t addr = vaddr + at;
+		struct hwp__disasm_insn out = { .vaddr = vaddr + at };
+
+		if (cs_disasm_iter(cs, &p, &left, &addr, insn)) {
+			out.len = (uint8_t)insn->size;
+			snprintf(out.mnemonic, sizeof(out.mnemonic), "%s", insn->mnemonic);
+			snprintf(out.operands, sizeof(out.operands), "%s", insn->op_str);
+		} else {
+			out.len = (uint8_t)(size - at < bad_len ? size - at : bad_len);
+			snprintf(out.mnemonic, sizeof(out.mnemonic), "(bad)");
+		}
+		at += out.len;
+		r = fn(ctx, &out);
+	}
+	cs_free(insn, 1);
+	cs_close(&cs);
+	return r;
+#else
+	(void)fn;
+	(void)ctx;
+	return -ENOTSUP;
+#endif
 }
 
 /* Section, then start, then the larger first, then symbol table order:

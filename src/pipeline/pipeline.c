@@ -9,6 +9,7 @@
 #include "hwprof/branch_report.h"
 #include "hwprof/pipeline.h"
 #include "pipeline/pipeline_checks.h"
+#include "analysis/callgraph_part.h"
 #include "pipeline/pipeline_parallel.h"
 #include "session/parallel_pass.h"
 #include "util/error.h"
@@ -25,6 +26,7 @@ struct hwp_pipeline {
 	struct hwp_call_graph *calls;
 	struct hwp_mem_report *mem;
 	struct hwp_branch_collect_opts co; /* the collector's */
+	struct hwp_call_graph_opts calls_opts;
 	bool ran;
 };
 
@@ -41,6 +43,19 @@ static bool call_stacks(struct hwp_session *s)
 
 		for (size_t e = 0; e < hwp_reader__nr_evsels(r); e++)
 			if (hwp_reader__evsel(r, e)->attr.branch_sample_type & HWP_BRANCH_CALL_STACK)
+				return true;
+	}
+	return false;
+}
+
+/* Whether some input's events sample FIELD (an HWP_SAMPLE_* bit). */
+static bool sampled(struct hwp_session *s, uint64_t field)
+{
+	for (size_t i = 0; i < hwp_session__nr_inputs(s); i++) {
+		struct hwp_reader *r = hwp_session__input_reader(s, i);
+
+		for (size_t e = 0; e < hwp_reader__nr_evsels(r); e++)
+			if (hwp_reader__evsel(r, e)->attr.sample_type & field)
 				return true;
 	}
 	return false;
@@ -65,7 +80,11 @@ static int make_analyses(struct hwp_pipeline *p)
 		return -1;
 	if ((a & HWP_ANALYSIS_TIMING) && !(p->timing = hwp_timing__new(p->session, p->collector, p->o.timing)))
 		return -1;
-	if ((a & HWP_ANALYSIS_CALLS) && !(p->calls = hwp_call_graph__new(p->session, NULL)))
+	p->calls_opts = (struct hwp_call_graph_opts){ .sz = sizeof(p->calls_opts) };
+	/* no stacks, no call graph: counting each sample's own function alone
+	   would cost a lookup per sample for a graph nobody reads */
+	if ((a & HWP_ANALYSIS_CALLS) && sampled(p->session, HWP_SAMPLE_CALLCHAIN) &&
+	    !(p->calls = hwp_call_graph__new(p->session, &p->calls_opts)))
 		return -1;
 	if ((a & HWP_ANALYSIS_MEM) && !(p->mem = hwp_mem_report__new(p->session, NULL)))
 		return -1;
@@ -127,7 +146,7 @@ void hwp_pipeline__delete(struct hwp_pipeline *p)
 /* The analyses a parallel pass feeds (the flow walks the collector's
    tables after the pass). */
 #define PARALLEL_ANALYSES (HWP_ANALYSIS_BRANCHES | HWP_ANALYSIS_FLOW | HWP_ANALYSIS_EXECUTIONS | \
-			   HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING)
+			   HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING | HWP_ANALYSIS_CALLS)
 
 /* How many threads the pass may use, and why one when one: the log says. */
 static unsigned jobs_for(struct hwp_pipeline *p, const char **why)
@@ -139,7 +158,9 @@ static unsigned jobs_for(struct hwp_pipeline *p, const char **why)
 	else if ((jobs = p->o.jobs ? p->o.jobs : hwp__default_jobs(p->session)) < 2)
 		*why = p->o.jobs ? "one thread asked" : "one CPU, or a small input";
 	else if (p->o.analyses & ~PARALLEL_ANALYSES)
-		*why = "the call graph or the memory report asked";
+		*why = "the memory report asked";
+	else if (p->calls)
+		*why = hwp__call_graph_part_refusal(p->session, &p->calls_opts);
 	return *why ? 1 : jobs;
 }
 
@@ -155,7 +176,8 @@ static int read_all(struct hwp_pipeline *p)
 
 	if (jobs > 1) {
 		hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(p->session), jobs);
-		struct hwp__pipeline_analyses a = { p->session, p->collector, &p->co, p->paths, p->timing };
+		struct hwp__pipeline_analyses a = { p->session, p->collector, &p->co, p->paths, p->timing,
+						    p->calls, &p->calls_opts };
 
 		if ((r = hwp__pipeline_parallel(&a, jobs)) < 0 ||
 		    (r = hwp_branch_collector__check_ranges(p->collector)) < 0)

@@ -4,6 +4,7 @@
 #define HWPROF_PIPELINE_PIPELINE_PARALLEL_H
 
 #include "hwprof/branch_collect.h"
+#include "hwprof/callgraph.h"
 #include "hwprof/paths.h"
 #include "hwprof/timing.h"
 
@@ -15,6 +16,8 @@ struct hwp__pipeline_analyses {
 	const struct hwp_branch_collect_opts *co; /* the collector's */
 	struct hwp_paths *paths;
 	struct hwp_timing *timing;
+	struct hwp_call_graph *calls;
+	const struct hwp_call_graph_opts *calls_opts; /* CALLS' */
 };
 
 /* Every sample of the session into A on JOBS (>= 2) threads: afterwards A

@@ -16,6 +16,7 @@ struct module_id {
 	const char *path; /* as first met (the map's name: lives as long as the session) */
 	uint8_t bid[20];
 	uint8_t bid_size;
+	bool kmod;        /* a kernel module's file */
 	uint64_t pos;     /* where first met */
 	int32_t real;     /* once registered */
 };
@@ -47,10 +48,10 @@ void hwp__module_ids_delete(struct hwp__module_ids *ids)
 }
 
 int32_t hwp__module_ids_get(struct hwp__module_ids *ids, const struct hwp_symbolizer *sym, const char *path,
-			    const uint8_t *bid, uint8_t n, uint64_t pos)
+			    const uint8_t *bid, uint8_t n, bool kmod, uint64_t pos)
 {
 	char *key;
-	int id = hwp__symbolizer_module_find(sym, path, bid, n, &key);
+	int id = hwp__symbolizer_module_find(sym, path, bid, n, kmod, &key);
 	uint32_t i;
 
 	if (id != -ENOENT)
@@ -76,6 +77,7 @@ int32_t hwp__module_ids_get(struct hwp__module_ids *ids, const struct hwp_symbol
 	m->bid_size = bid && n ? (n > sizeof(m->bid) ? sizeof(m->bid) : n) : 0;
 	if (m->bid_size)
 		memcpy(m->bid, bid, m->bid_size);
+	m->kmod = kmod;
 	m->pos = pos;
 	m->real = -1;
 	return HWP__MODULE_IDS_BASE + (int32_t)(ids->nr - 1);
@@ -106,8 +108,9 @@ int hwp__module_ids_register(struct hwp__module_ids *const *ids, size_t n, struc
 		}
 	hwp__sort(all, nr, sizeof(*all), module_first_cmp);
 	for (size_t i = 0; i < nr && !err; i++) {
-		int id = hwp_symbolizer__module(sym, all[i]->path, all[i]->bid_size ? all[i]->bid : NULL,
-						all[i]->bid_size);
+		const uint8_t *bid = all[i]->bid_size ? all[i]->bid : NULL;
+		int id = all[i]->kmod ? hwp__symbolizer_kernel_module_file(sym, all[i]->path, bid, all[i]->bid_size)
+				      : hwp_symbolizer__module(sym, all[i]->path, bid, all[i]->bid_size);
 
 		if (id < 0)
 			err = id; /* message set */

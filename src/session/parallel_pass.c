@@ -376,7 +376,8 @@ int hwp__parallel_pass(struct hwp_session *s, const struct hwp__parallel_ops *op
 		}
 		if ((r = hwp_session__next(s, &it->ev, &it->th)) <= 0)
 			break;
-		if (it->ev.type == HWP_RECORD_SAMPLE && it->ev.evsel && (r = hand_out(&q, it)) < 0)
+		/* (samples of no known event too: the call graph counts them) */
+		if (it->ev.type == HWP_RECORD_SAMPLE && (r = hand_out(&q, it)) < 0)
 			break;
 	}
 	s->before_change = NULL;

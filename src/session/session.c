@@ -387,7 +387,9 @@ static int32_t lookup_module(struct hwp__resolver *r, const struct hwp_map *m)
 	const uint8_t *bid = m->build_id;
 	uint8_t n = m->build_id_size;
 
-	if (m->kernel)
+	/* the kernel image (and what perf maps with it), or one of its modules */
+	bool kmod = m->kernel && !m->identity;
+	if (m->kernel && !kmod)
 		return s->kernel_module;
 	if (!n) {
 		const struct hwp_build_id *b = header_build_id(hwp_reader__header(s->reader), m->filename);
@@ -396,8 +398,9 @@ static int32_t lookup_module(struct hwp__resolver *r, const struct hwp_map *m)
 		n = b ? b->size : 0;
 	}
 	if (r->ids)
-		return hwp__module_ids_get(r->ids, s->sym, m->filename, bid, n, r->pos++);
-	return hwp_symbolizer__module(s->sym, m->filename, bid, n);
+		return hwp__module_ids_get(r->ids, s->sym, m->filename, bid, n, kmod, r->pos++);
+	return kmod ? hwp__symbolizer_kernel_module_file(s->sym, m->filename, bid, n)
+		    : hwp_symbolizer__module(s->sym, m->filename, bid, n);
 }
 
 /* The same, remembered per map while the maps stay as they are (the

@@ -43,7 +43,9 @@ struct module {
 	uint8_t bid_size;
 	char bid_hex[2 * HWP_BUILD_ID_MAX + 1];
 	char file_bid_hex[2 * HWP_BUILD_ID_MAX + 1]; /* the found file's own */
-	bool kernel;
+	bool kernel; /* the kernel or one of its modules: symbols from kallsyms */
+	bool kmod;   /* a kernel module ("[name]" as perf shows it, in kname) */
+	char *kname;
 	bool pseudo; /* anonymous memory, [vdso], ...: never reported missing */
 	enum module_state state;
 	int err;
@@ -203,6 +205,7 @@ void hwp_symbolizer__delete(struct hwp_symbolizer *s)
 		free(s->mods[i].path);
 		free(s->mods[i].key);
 		free(s->mods[i].reason);
+		free(s->mods[i].kname);
 		hwp__elf_module_delete(s->mods[i].elf);
 		hwp__code_file_close(s->mods[i].code);
 	}
@@ -263,7 +266,7 @@ static int find_key(const struct hwp_symbolizer *s, const char *path, const uint
 }
 
 int hwp__symbolizer_module_find(const struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
-				uint8_t build_id_size, char **key)
+				uint8_t build_id_size, bool kmod, char **key)
 {
 	size_t canon;
 	int id;
@@ -273,12 +276,31 @@ int hwp__symbolizer_module_find(const struct hwp_symbolizer *s, const char *path
 		return -EINVAL;
 	if (!strcmp(path, KERNEL_NAME))
 		return s->kernel_id >= 0 ? s->kernel_id : -EINVAL;
-	id = find_key(s, path, build_id, build_id_size, false, key, &canon);
+	id = find_key(s, path, build_id, build_id_size, kmod, key, &canon);
 	if (id != -ENOENT) {
 		free(*key);
 		*key = NULL;
 	}
 	return id;
+}
+
+/* perf's name for the kernel module at PATH: "[name]", the file's name
+   without ".ko" and its compression suffix, '-' as '_' (kmod_path__parse). */
+static char *kmod_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *n;
+
+	base = base ? base + 1 : path;
+	if (base[0] == '[')
+		return strdup(base);
+	size_t len = strcspn(base, ".");
+	if (asprintf(&n, "[%.*s]", (int)len, base) < 0)
+		return NULL;
+	for (char *c = n; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	return n;
 }
 
 static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t *bid,
@@ -319,8 +341,14 @@ static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t
 	m->kernel = kernel;
 	/* a missing perf map is no missing binary: perf says nothing of it either */
 	m->pseudo = !kernel && (is_pseudo_name(path) || hwp__perf_map_path(path, NULL));
+	m->kmod = kernel && strcmp(path, KERNEL_NAME);
 	char jit_name[64];
-	if (kernel) {
+	if (m->kmod && !(m->kname = kmod_name(path))) {
+		m->kmod = false;
+		m->short_name = KERNEL_NAME; /* (out of memory: named as the kernel) */
+	} else if (m->kmod) {
+		m->short_name = m->kname;
+	} else if (kernel) {
 		m->short_name = KERNEL_NAME;
 	} else if (hwp__perf_map_short_name(path, jit_name, sizeof(jit_name))) {
 		m->short_name = arena_strdup(&s->arena, jit_name);
@@ -345,6 +373,16 @@ int hwp_symbolizer__module(struct hwp_symbolizer *s, const char *path, const uin
 	if (!strcmp(path, KERNEL_NAME))
 		return hwp_symbolizer__kernel_module(s);
 	return find_or_add(s, path, build_id, build_id_size, false);
+}
+
+int hwp__symbolizer_kernel_module_file(struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
+					uint8_t build_id_size)
+{
+	if (!s || !path || !*path)
+		return hwp__set_error(EINVAL, "symbolizer: a kernel module without a path");
+	if (!strcmp(path, KERNEL_NAME))
+		return hwp_symbolizer__kernel_module(s);
+	return find_or_add(s, path, build_id, build_id_size, true);
 }
 
 int hwp_symbolizer__kernel_module(struct hwp_symbolizer *s)
@@ -569,6 +607,26 @@ ok:
 	s->st.modules_loaded++;
 }
 
+/* A kernel module's symbols are kallsyms' (tagged with its name), as perf
+   splits them when it has no .ko: loaded with the kernel's. */
+static void load_kmod(struct hwp_symbolizer *s, struct module *m)
+{
+	size_t idx = (size_t)(m - s->mods);
+	int err, kid = hwp_symbolizer__kernel_module(s);
+	bool ok = kid >= 0 && loaded(s, kid, &err);
+
+	m = &s->mods[idx]; /* (registering the kernel may have moved the modules) */
+	if (kid < 0) {
+		fail(m, kid, HWP_MISSING_KERNEL, "no kernel module");
+	} else if (!ok) {
+		const struct module *k = &s->mods[kid];
+
+		fail(m, k->err, HWP_MISSING_KERNEL, "%s", k->reason ? k->reason : "no kernel symbols");
+	} else {
+		m->state = M_OK;
+	}
+}
+
 /* The shared perf maps and jitdumps (the session's), or this symbolizer's own. */
 static struct hwp__jit_sources *jit_sources(struct hwp_symbolizer *s)
 {
@@ -615,6 +673,10 @@ static void load_module(struct hwp_symbolizer *s, struct module *m)
 	char reason[384];
 	int err;
 
+	if (m->kmod) {
+		load_kmod(s, m);
+		return;
+	}
 	if (m->kernel) {
 		load_kernel(s, m);
 		return;
@@ -859,6 +921,23 @@ static int resolve_elf(struct hwp_symbolizer *s, struct module *m, uint64_t offs
 	return 0;
 }
 
+/* The kallsyms symbol at OFFSET (an address) of M, the kernel or one of
+   its modules: a module's are those kallsyms tags with its name, as perf
+   splits kallsyms into its modules' maps. */
+static struct hwp_sym *kernel_sym(struct hwp_symbolizer *s, const struct module *m, uint64_t offset)
+{
+	struct hwp_sym *sym = hwp__kallsyms_find(s->ksyms, offset);
+
+	if (sym && m->kmod) {
+		const char *mod = hwp__kallsyms_module_of(s->ksyms, sym);
+		size_t n = strlen(m->kname) - 2; /* "[name]" */
+
+		if (!mod || strlen(mod) != n || strncmp(mod, m->kname + 1, n))
+			return NULL;
+	}
+	return sym;
+}
+
 int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset,
 			   struct hwp_symbol_info *out)
 {
@@ -882,7 +961,7 @@ int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset
 	}
 	if (m->kernel) {
 		out->vaddr = offset;
-		fill_symbol(s, hwp__kallsyms_find(s->ksyms, offset), offset, true, out);
+		fill_symbol(s, kernel_sym(s, m, offset), offset, true, out);
 	} else if (m->pmap) {
 		hwp__jit_module_perf_map_lookup(m->pmap, offset, out);
 	} else if (m->jit) {
@@ -904,7 +983,7 @@ int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset
 
 static bool reportable(const struct hwp_symbolizer *s, const struct module *m)
 {
-	if (m->pseudo || m->state == M_NEW)
+	if (m->pseudo || m->state == M_NEW || m->kmod)
 		return false;
 	if (m->state == M_FAILED)
 		return !(m->kernel && s->o.no_kernel);

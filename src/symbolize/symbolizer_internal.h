@@ -9,15 +9,24 @@
 #include "hwprof/symbolize.h"
 
 /*
- * What hwp_symbolizer__module(S, PATH, BUILD_ID, BUILD_ID_SIZE) would
- * answer, without registering anything (so several threads may ask at
+ * What hwp_symbolizer__module(S, PATH, BUILD_ID, BUILD_ID_SIZE) (KMOD:
+ * hwp__symbolizer_kernel_module_file()) would answer, without registering anything (so several threads may ask at
  * once while nothing registers): the id of the module already registered
  * (the kernel's for its name); -ENOENT when it would register a new one,
  * *KEY then the registry's key for it (malloc'd: modules with the same key
  * are one); -EINVAL (no path) or -ENOMEM when it would fail.
  */
 int hwp__symbolizer_module_find(const struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
-				uint8_t build_id_size, char **key);
+				uint8_t build_id_size, bool kmod, char **key);
+
+/*
+ * The kernel module (a .ko, or "[name]") mapped at PATH: named "[name]"
+ * as perf names it, its addresses absolute as the kernel's, its symbols
+ * kallsyms' (hwp_symbolizer__kernel_module() for the kernel's own name).
+ * The module id, or <0.
+ */
+int hwp__symbolizer_kernel_module_file(struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
+				       uint8_t build_id_size);
 
 /* Module ID's binary for decoding and BFD-style lookups, opened on first
    need and kept open (NULL: not found, or out of memory). */

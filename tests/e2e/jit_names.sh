@@ -12,9 +12,9 @@
 #  - generated recordings of a JIT whose truth is known
 #    (tests/tools/gen_jit_perfdata: loads, a load replacing another at its
 #    address, a move, debug info, the code heap's //anon maps): branches -s
-#    dso,sym, callgraph, script and mem against perf on perf inject's
-#    output; probs against the generator's counts (decoding the dump's code
-#    bytes), blocks' source lines against its debug entries; -j 2; a dump
+#    dso,sym, annotate, callgraph, script and mem against perf on perf
+#    inject's output; probs against the generator's counts (decoding the
+#    dump's code bytes), blocks' source lines against its debug entries; -j 2; a dump
 #    cut short (one warning, the loads before the cut used, as perf
 #    inject); perf-map entries that overlap, repeat or are zero-sized
 #    against perf's report of the same map.
@@ -30,7 +30,7 @@ cleanup=()
 trap 'rm -rf "$tmp" "${cleanup[@]}"' EXIT
 
 NODE_CHECKS=11
-GEN_CHECKS=10
+GEN_CHECKS=11
 if [ ! -x "$PERF" ]; then
 	echo "PLAN 1"
 	skip "jit_names: $PERF not installed"
@@ -199,8 +199,8 @@ fi
 
 # ---------------------------------------------------------------- generated
 gen_skip() {
-	for c in jit_gen_branches jit_gen_probs jit_gen_blocks jit_gen_callgraph jit_gen_script jit_gen_mem \
-		jit_gen_parallel jit_gen_truncated jit_gen_realtime jit_gen_perfmap_overlaps; do
+	for c in jit_gen_branches jit_gen_probs jit_gen_blocks jit_gen_annotate jit_gen_callgraph jit_gen_script \
+		jit_gen_mem jit_gen_parallel jit_gen_truncated jit_gen_realtime jit_gen_perfmap_overlaps; do
 		skip "$c: $1"
 	done
 }
@@ -257,6 +257,14 @@ if got != want or files != {"/src/loop.js"}:
 else:
     print(f"PASS jit_gen_blocks (jit_loop_a's blocks at +2 and +9: lines {got[2]} and {got[9]} of /src/loop.js)")
 EOF
+
+# annotate: the dump's bytes decoded as perf annotate decodes perf inject's ELF image
+if "$HWPROF" annotate -q -i "$tmp/g/gen.data" -s jit_loop_a --json >"$tmp/ann.json" 2>"$tmp/ann.err" &&
+	"$PERF" annotate -i "$tmp/g/inj.data" --stdio -s jit_loop_a --no-source >"$tmp/ann.perf" 2>/dev/null; then
+	CMP_NAME=jit_gen_annotate python3 "$tools/annotate_compare.py" perf "$tmp/ann.json" "$tmp/ann.perf"
+else
+	fail "jit_gen_annotate: $(head -1 "$tmp/ann.err")"
+fi
 
 callgraph jit_gen_callgraph "$tmp/g/inj.data" "$tmp/g/gen.data" '.'
 script jit_gen_script "$tmp/g/inj.data" "$tmp/g/gen.data" ip,brstack

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The parallel pass (-j N): every report built on the branch collector (and
-# the paths and block timing over it) prints
+# the paths, block timing and call graph over it) prints
 # the same bytes (stdout, stderr, exit code) with -j 1, -j 2 and -j 3, on
 # every corpus perf.data, on a generated recording of ~50 MB and on emulated
 # recordings whose address spaces change while samples come (processes
@@ -34,6 +34,10 @@ REPORTS=(
 	"timing --loops"
 	"timing --histograms --json --limit 5"
 	"advise --kind mispredict,latency"
+	"callgraph"
+	"callgraph --json --limit 30"
+	"flame --folded"
+	"report --html -"
 )
 
 # same NAME FILE [symfs]: each report of FILE alike on 1, 2 and 3 threads

@@ -15,10 +15,10 @@ each one a difference of presentation, not of counts:
      in a mapping of that object (MMAPS: `perf script --show-mmap-events`)
      are turned into offsets, and the two rows merged (children: the larger,
      which counts every sample with the address on its stack; self: the sum).
-  4. Kernel modules: hwprof keys kernel addresses no symbol names as the
-     kernel's (absolute); perf puts them in the module's map ([ath9k], from
-     the recording's MMAP of ath9k.ko). hwprof's are put in the same map, by
-     the same MMAP records, and both keyed by module offset as in 3.
+  4. Kernel modules: both put a module's addresses in its map ([ath9k], from
+     the recording's MMAP of ath9k.ko: hwprof's JSON names the .ko, perf's
+     text "[ath9k]") and print them absolute; both are keyed by module
+     offset as in 3.
   5. [vdso] rows are not compared: where a recording has no vDSO image,
      perf 6.1 names its addresses with this machine's vDSO from its cache
      (a different kernel's code), which hwprof does not do.
@@ -139,13 +139,13 @@ def main():
             dso = "[kernel.kallsyms]"
         if dso == "[vdso]":
             continue
-        if dso == "[kernel.kallsyms]" and not r.get("symbol"):
-            a = int(r["offset"], 16)
-            for ko, ranges in maps.items():
-                hit = [lo for lo, hi, pg in ranges if ko.startswith("[") and not ko.startswith("[kernel") and lo <= a < hi]
+        if r.get("kernel") and re.search(r"\.ko(\.[a-z]+)?$", dso):
+            dso = "[" + re.sub(r"\.ko(\.[a-z]+)?$", "", dso).replace("-", "_") + "]"
+            if not r.get("symbol"):
+                a = int(r["offset"], 16)
+                hit = [lo for lo, hi, pg in maps.get(dso, []) if lo <= a < hi]
                 if hit:
-                    dso, r = ko, dict(r, offset=hex(a - hit[0]))
-                    break
+                    r = dict(r, offset=hex(a - hit[0]))
         key = (dso, r["symbol"]) if r.get("symbol") else (dso, int(r["offset"], 16))
         got[key][0] += r["children_percent"]
         got[key][1] += r["self_percent"]

@@ -2,6 +2,8 @@
 """Independent call-stack oracle from `perf script -F period,ip,sym` text.
 
 usage: stack_oracle.py folded PERF_SCRIPT.txt HWPROF_FOLDED.txt
+       stack_oracle.py folded-mem all|hitm samples|latency PERF_SCRIPT.txt HWPROF_FOLDED.txt
+       stack_oracle.py children-mem all|hitm samples|latency PERF_SCRIPT.txt HWPROF.json
        stack_oracle.py function NAME PERF_SCRIPT.txt HWPROF.json
 
 folded: perf script's callchains folded here (callers first, ';', one count
@@ -9,6 +11,12 @@ per sample, as stackcollapse-perf.pl does) must equal `hwprof flame --folded
 --no-inline` line for line as multisets. Frames no symbol names are named
 as hwprof names them, from perf's address: "module+0xOFFSET" (perf prints
 the offset in the map), "0xADDR" in the kernel or outside every map.
+folded-mem: the same for memory samples, from `perf script -F
+data_src,weight,ip,sym,dso`: every sample, or those whose data source says
+HitM, each counting 1 or its weight (the access latency) as the header's last
+number says.
+children-mem: per frame, the samples (or latency) of the memory samples with
+it anywhere on their stack, against `hwprof mem --children --json` (or c2c's).
 function: callers and callees (in samples) of the outermost NAME on each
 stack, from perf script, against `hwprof callgraph --function NAME --json`.
 Prints one line: PASS/FAIL NAME ...
@@ -22,8 +30,9 @@ from collections import Counter
 name = os.environ.get("CMP_NAME", "stack_oracle")
 
 
-def samples(path):
-    """Each sample's frames, callee first (perf script's order)."""
+def samples(path, headers=None):
+    """Each sample's frames, callee first (perf script's order); its header
+    line appended to HEADERS when given."""
     cur = None
     for line in open(path, errors="replace"):
         line = line.rstrip("\n")
@@ -48,6 +57,8 @@ def samples(path):
             cur = None
         if line.strip():
             cur = []
+            if headers is not None:
+                headers.append(line)
     if cur is not None:
         yield cur
 
@@ -56,11 +67,13 @@ def unnamed(f):
     return f
 
 
-def folded(script, mine):
+def folded(script, mine, keep=None, weight=None):
     want = Counter()
-    for fr in samples(script):
-        if fr:
-            want[";".join(reversed(fr))] += 1
+    headers = []
+    for fr in samples(script, headers):
+        h = headers[-1]
+        if fr and (keep is None or keep(h)):
+            want[";".join(reversed(fr))] += weight(h) if weight else 1
     got = Counter()
     for line in open(mine):
         stack, _, n = line.rstrip("\n").rpartition(" ")
@@ -100,7 +113,36 @@ def function(fn, script, mine):
     return 1
 
 
+def children_mem(script, mine, keep, weight):
+    want = Counter()
+    headers = []
+    for fr in samples(script, headers):
+        h = headers[-1]
+        if fr and (keep is None or keep(h)):
+            for f in set(fr):
+                want[f] += weight(h) if weight else 1
+    got = Counter()
+    for r in json.load(open(mine)):
+        f = r["symbol"] or f"{os.path.basename(r['module'])}+{r['offset']}"
+        got[f] += r["children_period"] if weight else r["children_samples"]
+    if want == got and want:
+        print(f"PASS {name} ({len(want)} frames, {max(want.values())} at most)")
+        return 0
+    diff = [(f, want[f], got[f]) for f in set(want) | set(got) if want[f] != got[f]]
+    diff.sort(key=lambda d: -abs(d[1] - d[2]))
+    print(f"FAIL {name}: {len(diff)} frames differ: " + "; ".join(f"{f}: perf {a} hwprof {b}" for f, a, b in diff[:3]))
+    return 1
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "folded":
         sys.exit(folded(sys.argv[2], sys.argv[3]))
+    if sys.argv[1] == "folded-mem":
+        keep = (lambda h: "HitM" in h) if sys.argv[2] == "hitm" else None
+        weight = (lambda h: int(h.split()[-1])) if sys.argv[3] == "latency" else None
+        sys.exit(folded(sys.argv[4], sys.argv[5], keep, weight))
+    if sys.argv[1] == "children-mem":
+        keep = (lambda h: "HitM" in h) if sys.argv[2] == "hitm" else None
+        weight = (lambda h: int(h.split()[-1])) if sys.argv[3] == "latency" else None
+        sys.exit(children_mem(sys.argv[4], sys.argv[5], keep, weight))
     sys.exit(function(sys.argv[2], sys.argv[3], sys.argv[4]))

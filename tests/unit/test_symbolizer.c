@@ -26,6 +26,7 @@
 #include "hwprof/symbolize.h"
 #include "symbolize/build_id_lookup.h"
 #include "symbolize/demangle.h"
+#include "symbolize/symbolizer_internal.h"
 #include "testlib.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -2245,6 +2246,22 @@ static void test_kallsyms_file(void)
 	/* the last kernel symbol before the modules does not reach them */
 	CHECK(hwp_symbolizer__lookup(s, k, 0xffffffff90000000, &info) == 0);
 	CHECK(info.symbol == NULL);
+	/* a kernel module's map: named as perf names it, its symbols the
+	   kallsyms ones tagged with its name, no other module's */
+	int nft = hwp__symbolizer_kernel_module_file(s, "/lib/modules/6.1.0/kernel/net/nf_tables.ko.xz", NULL, 0);
+	int other = hwp__symbolizer_kernel_module_file(s, "/lib/modules/6.1.0/kernel/drivers/x/snd-hda-core.ko",
+						       NULL, 0);
+	CHECK(nft >= 0 && other >= 0 && nft != k && other != nft);
+	CHECK(hwp__symbolizer_kernel_module_file(s, "/lib/modules/6.1.0/kernel/net/nf_tables.ko.xz", NULL, 0) ==
+	      nft);
+	CHECK(!strcmp(hwp_symbolizer__module_short_name(s, nft), "[nf_tables]"));
+	CHECK(!strcmp(hwp_symbolizer__module_short_name(s, other), "[snd_hda_core]"));
+	CHECK(hwp_symbolizer__lookup(s, nft, 0xffffffffc0000010, &info) == 0);
+	CHECK(info.symbol && !strcmp(info.symbol, "nft_do_chain") && info.sym_offset == 0x10);
+	CHECK(hwp_symbolizer__lookup(s, other, 0xffffffffc0000010, &info) == 0);
+	CHECK(info.symbol == NULL);
+	/* a user binary of the same path is another module */
+	CHECK(hwp_symbolizer__module(s, "/lib/modules/6.1.0/kernel/net/nf_tables.ko.xz", NULL, 0) != nft);
 	CHECK(hwp_symbolizer__missing(s, NULL, 0, NULL) == 0);
 	hwp_symbolizer__delete(s);
 

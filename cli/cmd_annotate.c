@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/* hwprof annotate: one function's code with the recording's numbers on it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_report.h"
+#include "hwprof/annotate.h"
+#include "hwprof/hwprof.h"
+#include "hwprof/perf_data.h"
+#include "hwprof/session.h"
+
+static const struct cmd_desc desc = {
+	.name = "annotate",
+	.args = "[FILE...]",
+	.flags = CMD_INPUTS,
+};
+
+struct annotate_cli {
+	struct report_opts r;
+	const char *sym, *addr, *color;
+	uint64_t limit;
+	bool no_source;
+};
+
+static int parse_opts(int argc, char **argv, struct annotate_cli *o)
+{
+	const struct opt opts[] = {
+		OPT_REPORT_INPUT(&o->r),
+		OPT_STRING('s', "sym", &o->sym, "FUNC", "the function FUNC (its name as the reports print it)"),
+		OPT_STRING(0, "addr", &o->addr, "ADDR",
+			   "the function holding ADDR (its ELF address, as objdump and perf annotate print it)"),
+		{ .kind = OPT_KIND_U64, .long_name = "limit", .value = OPT_PTR(uint64_t, &o->limit), .argh = "N",
+		  .umin = 1, .umax = UINT64_MAX, .err = ": the number of functions must be at least 1",
+		  .help = "without --sym or --addr: the N hottest functions (default: 5)" },
+		OPT_BOOL(0, "no-source", &o->no_source, "no source lines over the instructions"),
+		OPT_STRING(0, "color", &o->color, "WHEN",
+			   "colour hot lines: always, never or auto (default: when standard output is a terminal)"),
+		OPT_REPORT_OUTPUT(&o->r),
+		OPT_COMMON(),
+		OPT_END(),
+	};
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	report_opts__init(&o->r);
+	if ((rc = parse_options(argc, argv, &desc, opts, NULL)) >= 0)
+		return rc;
+	if (o->sym && o->addr)
+		return cli_error("annotate: --sym and --addr each name the function: give one");
+	if (o->color && strcmp(o->color, "always") && strcmp(o->color, "never") && strcmp(o->color, "auto"))
+		return cli_error("annotate: --color %s: always, never or auto", o->color);
+	return -1;
+}
+
+/* The inputs' sampling events: whether any records branch stacks, and the
+   header's note on skid (precise events land on the instruction). */
+static int look(const struct report_opts *r, bool *branches, char *note, size_t len)
+{
+	size_t n;
+	const char *const *inputs = report_opts__inputs(r, &n);
+	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = r->symfs };
+	struct hwp_session *s = hwp_session__open_inputs(inputs, n, &so);
+	bool precise = true, any = false;
+	const char *event = NULL;
+
+	if (!s)
+		return cli_error("%s", hwp_errmsg());
+	*branches = false;
+	for (size_t i = 0; i < hwp_session__nr_inputs(s); i++) {
+		struct hwp_reader *rd = hwp_session__input_reader(s, i);
+
+		for (size_t e = 0; e < hwp_reader__nr_evsels(rd); e++) {
+			const struct hwp_evsel *ev = hwp_reader__evsel(rd, e);
+
+			*branches |= (ev->attr.sample_type & HWP_SAMPLE_BRANCH_STACK) != 0;
+			precise &= hwp_attr__precise_ip(&ev->attr) > 0;
+			if (!event && ev->name)
+				event = ev->name;
+			any = true;
+		}
+	}
+	snprintf(note, len, "%s%s%s", any ? ", " : "", any ? (event ? event : "samples") : "",
+		 !any ? "" : precise ? " (precise: each sample is the instruction that caused it)"
+				     : " (not precise: a sample may land a few instructions after the one that caused it)");
+	hwp_session__delete(s);
+	return 0;
+}
+
+int cmd_annotate(int argc, char **argv)
+{
+	struct annotate_cli o;
+	struct report_input in = { 0 };
+	struct hwp_annotation *a = NULL;
+	bool branches = false;
+	char note[256], *end;
+	int rc = parse_opts(argc, argv, &o);
+
+	if (rc >= 0)
+		return rc;
+	struct hwp_annotate_opts ao = { .sz = sizeof(ao), .sym = o.sym, .limit = o.limit };
+	if (o.addr) {
+		errno = 0;
+		ao.addr = strtoull(o.addr, &end, 0);
+		if (errno || *end || !*o.addr)
+			return cli_error("annotate: --addr %s: not an address (0x401136)", o.addr);
+		ao.has_addr = true;
+	}
+	if ((rc = look(&o.r, &branches, note, sizeof(note))))
+		return rc;
+	/* every sample's IP; with branch stacks also what they tell of the code */
+	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = branches, .no_addresses = true,
+					      .drop_meaningless_prediction = true,
+					      .ip_samples = HWP_IP_SAMPLES_ALL };
+	struct hwp_pipeline_opts po = {
+		.analyses = HWP_ANALYSIS_MEM | (branches ? HWP_ANALYSIS_FLOW | HWP_ANALYSIS_TIMING : 0),
+		.collect = &co,
+	};
+	if ((rc = report_input__run_with(&in, &o.r, "annotate", &po)))
+		return rc;
+	struct hwp_symbolizer *sym = report_input__symbolizer(&in);
+	if (!(a = hwp_annotate__new(in.p, &ao))) {
+		rc = cli_error("%s", hwp_errmsg());
+		goto out;
+	}
+	if (o.r.fmt != HWP_TABLE_TEXT) {
+		struct hwp_table *t = hwp_report__annotate(sym, a);
+
+		rc = t ? report_print_table(t, o.r.fmt) : cli_error("out of memory");
+		hwp_table__delete(t);
+	} else {
+		bool color = o.color ? !strcmp(o.color, "always") || (!strcmp(o.color, "auto") && isatty(1))
+				     : isatty(1) && !getenv("NO_COLOR");
+		struct hwp_annotate_text_opts to = { .sz = sizeof(to), .source = !o.no_source, .color = color,
+						     .event_note = note };
+
+		if (hwp_report__print_annotation(sym, a, &to, stdout) < 0)
+			rc = cli_error("annotate: cannot write: %s", hwp_errmsg());
+	}
+	report_input__warn_missing(&in, !o.no_source);
+out:
+	hwp_annotation__delete(a);
+	report_input__close(&in);
+	return rc;
+}

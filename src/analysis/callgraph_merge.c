@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The call graph of a parallel pass: parts that count shares of the
+ * samples, and their merge into the sequential pass's call graph (see
+ * callgraph_part.h). The sequential graph numbers frames, functions and
+ * trie nodes in the order it first met them. A part meets a frame or node
+ * first at the same sample as the sequential pass does when that sample is
+ * the first of all to hold it (no earlier sample, so no earlier sample of
+ * the part, held it), and within a sample in the same order (the same
+ * walk; a cached chain skips only nodes made before). So the first maker
+ * of each, over all parts, ordered by (sample, place in the part), is the
+ * sequential order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/branch_collect_struct.h"
+#include "analysis/callgraph_part.h"
+#include "analysis/callgraph_struct.h"
+#include "session/module_ids.h"
+#include "session/parallel_pass.h"
+#include "session/session_internal.h"
+#include "util/error.h"
+
+const char *hwp__call_graph_part_refusal(struct hwp_session *s, const struct hwp_call_graph_opts *o)
+{
+	if (o && o->stitch_lbr && hwp__chain_may_stitch(s))
+		return "stitched LBR call stacks continue each thread's previous sample";
+	return NULL;
+}
+
+struct hwp_call_graph *hwp__call_graph_new_part(struct hwp_session *s, const struct hwp_call_graph_opts *o,
+						struct hwp__resolver *res)
+{
+	struct hwp_call_graph *cg;
+	const char *why;
+
+	if (!res || !res->ids) {
+		hwp__set_error(EINVAL, "callgraph: a part needs a resolver of its own");
+		errno = EINVAL;
+		return NULL;
+	}
+	/* a resolver's first miss would make the symbolizer: here, not on a
+	   worker thread */
+	if (s && !hwp_session__symbolizer(s))
+		return NULL;
+	if (!(cg = hwp_call_graph__new(s, o)))
+		return NULL;
+	if ((why = hwp__call_graph_part_refusal(s, &cg->o))) {
+		hwp__set_error(EINVAL, "%s: no parallel call graph: %s", hwp_session__path(s), why);
+		hwp_call_graph__delete(cg);
+		errno = EINVAL;
+		return NULL;
+	}
+	cg->res = res;
+	cg->part = true;
+	return cg;
+}
+
+int hwp__call_graph_add_at(struct hwp_call_graph *g, const struct hwp_event *ev, const struct hwp_thread *th,
+			   uint64_t seq)
+{
+	if (!g->part || (g->added && seq <= g->seq))
+		return hwp__set_error(EINVAL, "callgraph: sample %llu added out of order (or not to a part)",
+				      (unsigned long long)seq);
+	g->added = true;
+	g->seq = seq;
+	g->res->pos = HWP__COLLECT_POS(seq, 0x40000);
+	return hwp_call_graph__add(g, ev, th);
+}
+
+static int nomem(void)
+{
+	return hwp__set_error(ENOMEM, "out of memory merging call graphs");
+}
+
+/*
+ * The items of N parts in the order first made: item I of part K was made
+ * by sample SEQ[K][I], and a part's items are in the order made (so by
+ * sample). Calls EACH(CTX, K, I) in the order of (sample, part, I); the
+ * parts' samples are apart, so the part only breaks no ties. (Only the
+ * sample is noted: a walk over the parts in step keeps each part's order
+ * among the items of one sample, where a sort by sample alone would not.)
+ */
+static int in_order(struct hwp_call_graph *const *parts, size_t n, bool nodes,
+		    int (*each)(void *ctx, size_t k, uint32_t i), void *ctx)
+{
+	size_t *at = calloc(n ? n : 1, sizeof(*at));
+	int err = 0;
+
+	if (!at)
+		return nomem();
+	for (size_t k = 0; k < n; k++)
+		at[k] = nodes; /* a trie's root (node 0) is no sample's */
+	for (;;) {
+		size_t best = n;
+		uint64_t best_seq = 0;
+
+		for (size_t k = 0; k < n; k++) {
+			size_t nr = nodes ? parts[k]->nnodes : parts[k]->nframes;
+			const uint64_t *seq = nodes ? parts[k]->node_seq : parts[k]->frame_seq;
+
+			if (at[k] < nr && (best == n || seq[at[k]] < best_seq)) {
+				best = k;
+				best_seq = seq[at[k]];
+			}
+		}
+		if (best == n || (err = each(ctx, best, (uint32_t)at[best]++)))
+			break;
+	}
+	free(at);
+	return err;
+}
+
+struct merge {
+	struct hwp_call_graph *dst;
+	struct hwp_call_graph *const *parts;
+	struct hwp__module_ids *const *ids;
+	uint32_t **fmap; /* part frame -> DST frame, per part */
+	uint32_t **nmap; /* part node -> DST node, per part */
+};
+
+/* Part K's frame I, made in DST (symbolized there) where it is new. */
+static int merge_frame(void *ctx, size_t k, uint32_t i)
+{
+	struct merge *m = ctx;
+	const struct hwp__cg_frame *f = &m->parts[k]->frames[i];
+	int32_t module = hwp__module_ids_real(m->ids[k], f->module);
+
+	if (f->module >= 0 && module < 0)
+		return hwp__set_error(EINVAL, "callgraph: the module of a part's frame was not registered");
+	return hwp__cg_frame(m->dst, module, f->offset, f->kernel, f->ret, &m->fmap[k][i]);
+}
+
+/* Part K's node I: its parent's DST node, its key in DST's terms (a leaf:
+   the function of the IP's frame), its counts added. */
+static int merge_node(void *ctx, size_t k, uint32_t i)
+{
+	struct merge *m = ctx;
+	struct hwp_call_graph *dst = m->dst;
+	const struct hwp__cg_tnode *t = &m->parts[k]->nodes[i];
+	uint32_t key = m->fmap[k][t->key & ~HWP__CG_TERM], node;
+	int err;
+
+	if (t->key & HWP__CG_TERM) {
+		const struct hwp__cg_frame *fr = &dst->frames[key];
+
+		key = dst->fnlist[fr->fn_first + fr->fn_n - 1] | HWP__CG_TERM;
+	}
+	if ((err = hwp__cg_child(dst, m->nmap[k][t->parent], key, &node)))
+		return err;
+	m->nmap[k][i] = node;
+	dst->nodes[node].samples += t->samples;
+	dst->nodes[node].period += t->period;
+	return 0;
+}
+
+static void add_stats(struct hwp_call_graph *dst, const struct hwp_call_graph *p)
+{
+	dst->st.samples += p->st.samples;
+	dst->st.period += p->st.period;
+	dst->st.user_stacks += p->st.user_stacks;
+	dst->chain.with_callchain += p->chain.with_callchain;
+	dst->chain.callstack_lbr += p->chain.callstack_lbr;
+	dst->chain.stitched += p->chain.stitched;
+	dst->chain.discarded += p->chain.discarded;
+}
+
+int hwp__call_graph_merge(struct hwp_call_graph *dst, struct hwp_call_graph *const *parts,
+			  struct hwp__module_ids *const *ids, size_t n)
+{
+	struct merge m = { dst, parts, ids, NULL, NULL };
+	int err = 0;
+
+	if (dst->part || dst->nframes || dst->nnodes != 1 || dst->st.samples)
+		return hwp__set_error(EINVAL, "callgraph: parts merge into a call graph that counted nothing");
+	for (size_t k = 0; k < n; k++)
+		if (!parts[k]->part || parts[k]->session != dst->session)
+			return hwp__set_error(EINVAL, "callgraph: call graph %zu is not a part of this pass", k);
+	if (!(m.fmap = calloc(n ? n : 1, sizeof(*m.fmap))) || !(m.nmap = calloc(n ? n : 1, sizeof(*m.nmap)))) {
+		err = nomem();
+		goto out;
+	}
+	for (size_t k = 0; k < n; k++)
+		if (!(m.fmap[k] = malloc((parts[k]->nframes + 1) * sizeof(**m.fmap))) ||
+		    !(m.nmap[k] = malloc(parts[k]->nnodes * sizeof(**m.nmap)))) {
+			err = nomem();
+			goto out;
+		} else {
+			m.nmap[k][0] = 0; /* the roots */
+		}
+	if (!(err = in_order(parts, n, false, merge_frame, &m)))
+		err = in_order(parts, n, true, merge_node, &m);
+	if (err)
+		goto out;
+	for (size_t k = 0; k < n; k++)
+		add_stats(dst, parts[k]);
+	dst->dirty = true;
+out:
+	for (size_t k = 0; m.fmap && m.nmap && k < n; k++) {
+		free(m.fmap[k]);
+		free(m.nmap[k]);
+	}
+	free(m.fmap);
+	free(m.nmap);
+	return err;
+}
+
+/* ---- the call graph alone on several threads ---- */
+
+static void *cg_part_new(void *ctx, struct hwp__resolver *res)
+{
+	struct hwp_call_graph *whole = ctx;
+
+	return hwp__call_graph_new_part(whole->session, &whole->o, res);
+}
+
+static int cg_add(void *part, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq)
+{
+	return hwp__call_graph_add_at(part, ev, th, seq);
+}
+
+static int cg_merge(void *ctx, void *const *parts, struct hwp__module_ids *const *ids, size_t n)
+{
+	return hwp__call_graph_merge(ctx, (struct hwp_call_graph *const *)parts, ids, n);
+}
+
+static void cg_delete(void *part)
+{
+	hwp_call_graph__delete(part);
+}
+
+int hwp_call_graph__read_jobs(struct hwp_call_graph *cg, unsigned jobs)
+{
+	const struct hwp__parallel_ops ops = { cg, cg_part_new, cg_add, cg_merge, cg_delete };
+	const char *why = NULL;
+
+	if (cg->res != hwp__session_resolver(cg->session))
+		why = "a part";
+	else if ((why = hwp__parallel_refusal(cg->session)) || (why = hwp__call_graph_part_refusal(cg->session, &cg->o)))
+		;
+	else if (!jobs && (jobs = hwp__default_jobs(cg->session)) < 2)
+		why = "one CPU, or a small input";
+	else if (jobs < 2)
+		why = "one thread asked";
+	if (why) {
+		hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(cg->session), why);
+		return hwp_call_graph__read(cg);
+	}
+	hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(cg->session), jobs);
+	return hwp__parallel_pass(cg->session, &ops, jobs);
+}

@@ -1,0 +1,83 @@
+#!/bin/bash
+# hwprof annotate: one function's instructions with the recording's numbers.
+#  - a perf cpu-clock recording of a fixture: each instruction's share of the
+#    function's samples is perf 6.1's `perf annotate --stdio` percent, over
+#    the same instructions;
+#  - an emulated branch recording: each conditional branch shows what `hwprof
+#    probs` counts at its address, each block start what `hwprof blocks` and
+#    `hwprof timing` count there, and nothing else does;
+#  - an emulated memory recording: each load's memory samples are `hwprof mem
+#    -s ip`'s row of its address;
+#  - the text view (source lines, jump marks) and one-line errors.
+. "$(dirname "$0")/../tools/emu_lib.sh"
+cmp=$tools/annotate_compare.py
+echo "PLAN 6"
+gcc -O2 -g -o "$tmp/w" "$root/tests/fixtures/annotate_hot.c" 2>"$tmp/gcc.err" || { fail "annotate: gcc: $(head -1 "$tmp/gcc.err")"; exit 0; }
+
+# 1. against perf annotate
+if command -v perf >/dev/null && perf record -q -e cpu-clock -c 100000 -o "$tmp/cc.data" "$tmp/w" 30000000 >/dev/null 2>"$tmp/rec.err"; then
+	hot=$("$HWPROF" annotate -i "$tmp/cc.data" --limit 1 --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["function"])')
+	"$HWPROF" annotate -i "$tmp/cc.data" --sym "$hot" --json >"$tmp/cc.json" 2>"$tmp/cc.err" &&
+		perf annotate -i "$tmp/cc.data" --stdio -s "$hot" --no-source >"$tmp/cc.perf" 2>/dev/null &&
+		CMP_NAME="annotate_vs_perf_$hot" python3 "$cmp" perf "$tmp/cc.json" "$tmp/cc.perf" ||
+		fail "annotate_vs_perf: $(head -1 "$tmp/cc.err")"
+else
+	skip "annotate_vs_perf: perf cannot record cpu-clock here: $(head -1 "$tmp/rec.err" 2>/dev/null)"
+fi
+
+# 2. branches and blocks of an emulated recording
+if ready=$(emu_ready annotate_emulated); then
+	emu_record br -- "$tmp/w"
+	hot=$("$HWPROF" annotate -i "$tmp/br.data" --limit 1 --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["function"])')
+	"$HWPROF" annotate -i "$tmp/br.data" --sym "$hot" --json >"$tmp/a.json" 2>"$tmp/a.err"
+	for r in probs blocks timing; do "$HWPROF" $r -i "$tmp/br.data" --json >"$tmp/$r.json" 2>/dev/null; done
+	CMP_NAME="annotate_branches_$hot" python3 "$cmp" probs "$tmp/a.json" "$tmp/probs.json" "$tmp/blocks.json" "$tmp/timing.json"
+	# 3. memory
+	gcc $EMU_CFLAGS -o "$tmp/walk" "$root/tests/fixtures/mem_walk.c" &&
+		"$HWPROF" record --emulate --mem -c 101 -o "$tmp/m.data" -- "$tmp/walk" >/dev/null 2>"$tmp/m.err" &&
+		"$HWPROF" annotate -i "$tmp/m.data" --limit 3 --json >"$tmp/am.json" 2>>"$tmp/m.err" &&
+		"$HWPROF" mem -i "$tmp/m.data" -s ip --json >"$tmp/mm.json" 2>>"$tmp/m.err" &&
+		CMP_NAME=annotate_memory python3 "$cmp" mem "$tmp/am.json" "$tmp/mm.json" ||
+		fail "annotate_memory: $(head -1 "$tmp/m.err")"
+	# 4. the text view: the hottest loop's source line, a jump mark and a branch's numbers
+	"$HWPROF" annotate -i "$tmp/br.data" --sym "$hot" --color never >"$tmp/a.txt" 2>"$tmp/a.err"
+	if grep -q "annotate_hot.c:[0-9]" "$tmp/a.txt" && grep -q "^ *[0-9]* *[0-9.]*% *>\| >  *[0-9a-f]*:" "$tmp/a.txt" &&
+		grep -q "exec, taken [0-9.]*% \[" "$tmp/a.txt" && ! grep -q $'\033' "$tmp/a.txt"; then
+		pass "annotate_text (source lines, jump targets, branch numbers, no colour when asked)"
+	else
+		fail "annotate_text: $(head -5 "$tmp/a.txt" | tr '\n' '|')"
+	fi
+else
+	echo "$ready"
+	skip "annotate_memory: no emulation"
+	skip "annotate_text: no emulation"
+fi
+
+# 5. errors: one line, non-zero
+in=$tmp/cc.data
+[ -f "$in" ] || in=$tmp/br.data
+if [ -f "$in" ]; then
+	"$HWPROF" annotate -i "$in" --sym no_such_function >/dev/null 2>"$tmp/e1"
+	rc1=$?
+	"$HWPROF" annotate -i "$in" --addr 0x1 >/dev/null 2>"$tmp/e2"
+	rc2=$?
+	"$HWPROF" annotate -i "$in" --addr zz >/dev/null 2>"$tmp/e3"
+	rc3=$?
+	if [ $rc1 -ne 0 ] && [ $rc2 -ne 0 ] && [ $rc3 -ne 0 ] && [ "$(cat "$tmp/e1" "$tmp/e2" "$tmp/e3" | wc -l)" -eq 3 ] &&
+		grep -q "no sample in a function named 'no_such_function'" "$tmp/e1" && grep -q "0x1" "$tmp/e2"; then
+		pass "annotate_errors ($(head -1 "$tmp/e1"))"
+	else
+		fail "annotate_errors: rc $rc1/$rc2/$rc3: $(cat "$tmp/e1" "$tmp/e2" "$tmp/e3" | tr '\n' '|')"
+	fi
+	# the function by an address inside it
+	addr=$("$HWPROF" annotate -i "$in" --limit 1 --json 2>/dev/null | python3 -c 'import json,sys; r=json.load(sys.stdin); print(r[len(r)//2]["address"], r[0]["function"])')
+	got=$("$HWPROF" annotate -i "$in" --addr "${addr% *}" --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["function"])')
+	if [ -n "$got" ] && [ "$got" = "${addr#* }" ]; then
+		pass "annotate_addr (${addr% *} is in $got)"
+	else
+		fail "annotate_addr: ${addr% *} gave '$got', want ${addr#* }"
+	fi
+else
+	skip "annotate_errors: no recording"
+	skip "annotate_addr: no recording"
+fi
