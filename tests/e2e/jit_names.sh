@@ -30,7 +30,7 @@ cleanup=()
 trap 'rm -rf "$tmp" "${cleanup[@]}"' EXIT
 
 NODE_CHECKS=11
-GEN_CHECKS=11
+GEN_CHECKS=12
 if [ ! -x "$PERF" ]; then
 	echo "PLAN 1"
 	skip "jit_names: $PERF not installed"
@@ -200,7 +200,8 @@ fi
 # ---------------------------------------------------------------- generated
 gen_skip() {
 	for c in jit_gen_branches jit_gen_probs jit_gen_blocks jit_gen_annotate jit_gen_callgraph jit_gen_script \
-		jit_gen_mem jit_gen_parallel jit_gen_truncated jit_gen_realtime jit_gen_perfmap_overlaps; do
+		jit_gen_mem jit_gen_parallel jit_gen_truncated jit_gen_realtime jit_gen_perfmap_overlaps \
+		jit_gen_perfmap_branches; do
 		skip "$c: $1"
 	done
 }
@@ -292,10 +293,13 @@ else
 fi
 
 # -j 2: the loads are mapped between batches, as -j 1 maps them
-"$HWPROF" branches -q -j 1 --sort sym,dso -i "$tmp/g/gen.data" >"$tmp/j1.txt" 2>&1
-"$HWPROF" branches -q -j 2 --sort sym,dso -i "$tmp/g/gen.data" >"$tmp/j2.txt" 2>&1
+for j in 1 2; do
+	"$HWPROF" branches -q -j $j --sort sym,dso -i "$tmp/g/gen.data" >"$tmp/j$j.txt" 2>&1
+	"$HWPROF" callgraph -q -j $j -i "$tmp/g/gen.data" >>"$tmp/j$j.txt" 2>&1
+	"$HWPROF" blocks -q -j $j -i "$tmp/g/gen.data" >>"$tmp/j$j.txt" 2>&1
+done
 if cmp -s "$tmp/j1.txt" "$tmp/j2.txt" && grep -q jit_replaced_c "$tmp/j1.txt"; then
-	pass "jit_gen_parallel (-j 2 prints what -j 1 prints)"
+	pass "jit_gen_parallel (branches, callgraph and blocks: -j 2 prints what -j 1 prints)"
 else
 	fail "jit_gen_parallel: $(diff "$tmp/j1.txt" "$tmp/j2.txt" | head -3 | tr '\n' ' ')"
 fi
@@ -357,3 +361,10 @@ cleanup+=("$map")
 	echo "7f0000030000 100 moved"
 } >"$map"
 callgraph jit_gen_perfmap_overlaps "$tmp/gr/map.data" "$tmp/gr/map.data" '.'
+"$PERF" report -b --stdio -F "overhead,sample,$keys" -i "$tmp/gr/map.data" >"$tmp/mb.perf" 2>/dev/null
+if "$HWPROF" branches -q --sort "$keys" -i "$tmp/gr/map.data" >"$tmp/mb.txt" 2>"$tmp/mb.err" &&
+	out=$(python3 "$root/tests/e2e/branches_compare.py" --unique "$tmp/mb.perf" "$tmp/mb.txt" "$keys" 2>&1); then
+	pass "jit_gen_perfmap_branches ($out)"
+else
+	fail "jit_gen_perfmap_branches: ${out:-$(head -1 "$tmp/mb.err")}"
+fi
