@@ -30,7 +30,7 @@ cleanup=()
 trap 'rm -rf "$tmp" "${cleanup[@]}"' EXIT
 
 NODE_CHECKS=11
-GEN_CHECKS=12
+GEN_CHECKS=13
 if [ ! -x "$PERF" ]; then
 	echo "PLAN 1"
 	skip "jit_names: $PERF not installed"
@@ -201,7 +201,7 @@ fi
 gen_skip() {
 	for c in jit_gen_branches jit_gen_probs jit_gen_blocks jit_gen_annotate jit_gen_callgraph jit_gen_script \
 		jit_gen_mem jit_gen_parallel jit_gen_truncated jit_gen_realtime jit_gen_perfmap_overlaps \
-		jit_gen_perfmap_branches; do
+		jit_gen_perfmap_branches jit_gen_tsc; do
 		skip "$c: $1"
 	done
 }
@@ -210,7 +210,7 @@ if [ ! -x "$GEN" ]; then
 	gen_skip "$GEN not built"
 	exit 0
 fi
-mkdir -p "$tmp/g" "$tmp/gm" "$tmp/gt" "$tmp/gr"
+mkdir -p "$tmp/g" "$tmp/gm" "$tmp/gt" "$tmp/gr" "$tmp/gc"
 if ! "$GEN" "$tmp/g" $gpid "$tmp/g/gen.data" >"$tmp/truth" 2>"$tmp/gen.err" ||
 	! "$PERF" inject --jit -i "$tmp/g/gen.data" -o "$tmp/g/inj.data" 2>"$tmp/inj.err"; then
 	gen_skip "generating or injecting failed: $(cat "$tmp/gen.err" "$tmp/inj.err" | head -1)"
@@ -367,4 +367,13 @@ if "$HWPROF" branches -q --sort "$keys" -i "$tmp/gr/map.data" >"$tmp/mb.txt" 2>"
 	pass "jit_gen_perfmap_branches ($out)"
 else
 	fail "jit_gen_perfmap_branches: ${out:-$(head -1 "$tmp/mb.err")}"
+fi
+
+# a dump of TSC timestamps: placed on perf's clock by the TIME_CONV record,
+# as perf inject places it
+"$GEN" "$tmp/gc" $((gpid + 5)) "$tmp/gc/gen.data" --tsc >/dev/null
+if "$PERF" inject --jit -i "$tmp/gc/gen.data" -o "$tmp/gc/inj.data" 2>"$tmp/tsc.err"; then
+	callgraph jit_gen_tsc "$tmp/gc/inj.data" "$tmp/gc/gen.data" 'jitted-'
+else
+	fail "jit_gen_tsc: perf inject failed: $(head -1 "$tmp/tsc.err")"
 fi

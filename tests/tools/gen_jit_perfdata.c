@@ -27,14 +27,17 @@
  * CLOCK_REALTIME (a jitdump cannot be placed on that clock). With
  * --no-marker the recording has no marker (nor the second //anon): its
  * code is named by a perf map, if any; the samples' addresses then spread
- * over the first 0x100 bytes of each function's place.
+ * over the first 0x100 bytes of each function's place. With --tsc the dump's
+ * timestamps are the CPU's (JITDUMP_FLAGS_ARCH_TIMESTAMP): 2 * (t - TZ)
+ * cycles for perf time t, and the recording has the TIME_CONV record that
+ * converts them back (time_shift 1, time_mult 1, time_zero TZ).
  *
  * Prints the truth as KEY=VALUE lines: per phase the samples, and the
  * loops' conditional branches' taken and not-taken counts as `hwprof
  * probs` counts them (ranges between consecutive entries: the one a range
  * ends at was taken, one inside it was not).
  *
- *   gen_jit_perfdata DIR PID OUT.data [--mem] [--realtime] [--samples N]
+ *   gen_jit_perfdata DIR PID OUT.data [--mem] [--realtime] [--no-marker] [--tsc] [--samples N]
  */
 #include <errno.h>
 #include <stdint.h>
@@ -50,6 +53,7 @@
 #define BM 0x7f0000030000ULL
 #define T0 1000000000ULL
 #define CONTEXT_USER ((uint64_t)-512)
+#define TZ (T0 - 5000)
 
 static const uint8_t code_a[] = { 0x31, 0xc0, 0xff, 0xc0, 0x83, 0xf8, 0x64, 0x75, 0xf9, 0xc3 };
 static const uint8_t code_b[] = { 0x90, 0x90, 0xc3 };
@@ -57,6 +61,13 @@ static const uint8_t code_c[] = { 0xb9, 0x0a, 0x00, 0x00, 0x00, 0xff, 0xc9, 0x75
 
 static FILE *dump;
 static uint32_t pid;
+static bool tsc;
+
+/* A dump timestamp for perf time T. */
+static uint64_t ts_of(uint64_t t)
+{
+	return tsc ? 2 * (t - TZ) : t;
+}
 
 static void u32(uint32_t v)
 {
@@ -72,7 +83,7 @@ static void prefix(uint32_t id, uint32_t size, uint64_t ts)
 {
 	u32(id);
 	u32(size);
-	u64(ts);
+	u64(ts_of(ts));
 }
 
 static void load(uint64_t ts, uint64_t addr, uint64_t index, const char *name, const uint8_t *code, size_t n)
@@ -101,7 +112,8 @@ int main(int argc, char **argv)
 	char path[4096];
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: gen_jit_perfdata DIR PID OUT.data [--mem] [--realtime] [--samples N]\n");
+		fprintf(stderr, "usage: gen_jit_perfdata DIR PID OUT.data [--mem] [--realtime] [--no-marker] [--tsc] "
+				"[--samples N]\n");
 		return 2;
 	}
 	pid = (uint32_t)strtoul(argv[2], NULL, 0);
@@ -112,6 +124,8 @@ int main(int argc, char **argv)
 			realtime = true;
 		else if (!strcmp(argv[i], "--no-marker"))
 			marker = false;
+		else if (!strcmp(argv[i], "--tsc"))
+			tsc = true;
 		else if (!strcmp(argv[i], "--samples") && i + 1 < argc)
 			n = (unsigned)strtoul(argv[++i], NULL, 0);
 	}
@@ -126,8 +140,8 @@ int main(int argc, char **argv)
 	u32(62); /* EM_X86_64 */
 	u32(0);
 	u32(pid);
-	u64(T0);
-	u64(0);
+	u64(ts_of(T0));
+	u64(tsc ? 1 : 0); /* JITDUMP_FLAGS_ARCH_TIMESTAMP */
 	static const struct {
 		uint64_t off;
 		uint32_t line;
@@ -190,6 +204,21 @@ int main(int argc, char **argv)
 	if (!mem)
 		hwp_writer__set_flag_feature(w, HWP_FEAT_BRANCH_STACK);
 
+	if (tsc) {
+		/* PERF_RECORD_TIME_CONV with cap_user_time_zero */
+		uint8_t rec[56] = { 0 };
+		uint64_t f[5] = { 1, 1, TZ, 0, 0 };
+		uint32_t type = 79;
+		uint16_t misc = 0, size = sizeof(rec);
+
+		memcpy(rec, &type, 4);
+		memcpy(rec + 4, &misc, 2);
+		memcpy(rec + 6, &size, 2);
+		memcpy(rec + 8, f, sizeof(f));
+		rec[48] = 1;
+		if (hwp_writer__add_raw(w, rec, sizeof(rec)) < 0)
+			return die(hwp_errmsg());
+	}
 	struct hwp_sample id = { .pid = pid, .tid = pid, .sample_type = a.sample_type };
 	id.time = T0;
 	hwp_writer__add_comm(w, idx, pid, pid, "jitprog", true, &id);
