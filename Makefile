@@ -64,7 +64,7 @@ MAN_STAMP := $(BUILD)/man/.stamp
 COMPLETION := $(BUILD)/completion/hwprof
 
 .DEFAULT_GOAL := all
-.PHONY: all setup demo deb test test-san test-long fuzz bench bench-emulate bench-pgo-e2e clean install uninstall
+.PHONY: all setup demo deb test test-san test-long fuzz bench bench-emulate bench-dwarf bench-pgo-e2e clean install uninstall
 all: $(HWPROF) $(LIBA) $(BUILD)/libhwprof.so $(UNIT_BINS) $(TOOL_BINS) $(EMU_SO) $(MAN_STAMP) $(COMPLETION)
 
 # Every object depends on the config stamp: a changed compiler, flag or
@@ -215,6 +215,10 @@ bench: all
 # Emulated capture only: native vs qemu-x86_64 vs record --emulate on real programs.
 bench-emulate: all
 	@bench/emulate.sh $(BUILD)
+
+# DWARF unwinding against perf 6.1 (bench/dwarf.sh; DWARF_MB sizes the recording)
+bench-dwarf: all
+	@bench/dwarf.sh $(BUILD)
 
 # The speedups of PGO (clang, BOLT) with hwprof's profiles and the others'.
 bench-pgo-e2e: all

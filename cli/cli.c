@@ -36,6 +36,19 @@ void cli_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void cli_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (verbosity < HWP_LOG_INFO)
+		return;
+	fputs("hwprof: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 /*
  * The reader's notes (AUXTRACE skipped, ...) repeat per record: each distinct
  * one is kept and said once, when the command ends. A command that fails

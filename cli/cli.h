@@ -48,6 +48,8 @@ void cli_install_log(void);
 /* "hwprof: <msg>" on stderr; returns the exit code to use (1). */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "hwprof: <msg>" on stderr after -v. */
+void cli_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Opens -i PATH, or prints the library's one-line error and returns NULL. */
 struct hwp_reader *cli_open_input(const char *path);
 /* Writes chart C (NULL: it could not be made) to PATH as SVG and deletes

@@ -9,6 +9,49 @@
 #include "hwprof/hwprof.h"
 #include "hwprof/report.h"
 
+/* The user stacks (--call-graph dwarf) whose unwinding ended before their
+   outermost frame: said once, with how many and what to do about each. */
+void cg_warn_unwind(const char *path, const struct hwp_call_graph_stats *st)
+{
+	uint64_t short_ = st->unwind_stack_short, bin = st->unwind_no_binary, none = st->unwind_no_stack,
+		 stop = st->unwind_stopped;
+	uint64_t bad = short_ + bin + none + stop;
+	char msg[1536];
+	size_t len = 0;
+
+	if (st->user_stacks)
+		cli_info("%s: %" PRIu64 " user stacks unwound to %" PRIu64 " frames, %" PRIu64
+			 " of them from cached unwinding rules alone (the rest through libdwfl)",
+			 path, st->user_stacks, st->unwind_frames, st->unwind_by_rules);
+	if (!st->user_stacks || !bad)
+		return;
+	/* perf takes at most 65528 bytes (a multiple of 8 below 64 KiB) */
+	uint64_t more = st->unwind_stack_size * 4 > 65528 ? 65528 : st->unwind_stack_size * 4;
+#define ADD(...) len += (size_t)snprintf(msg + len, len < sizeof(msg) ? sizeof(msg) - len : 0, __VA_ARGS__)
+	ADD("%s: %" PRIu64 " of %" PRIu64 " user stacks (--call-graph dwarf) end before their outermost frame:", path,
+	    bad, st->user_stacks);
+	if (short_ && more > st->unwind_stack_size)
+		ADD(" %" PRIu64 " ran past their %" PRIu64 "-byte stack copy (record with --call-graph dwarf,%" PRIu64
+		    ");", short_, st->unwind_stack_size, more);
+	else if (short_)
+		ADD(" %" PRIu64 " ran past their %" PRIu64 "-byte stack copy (perf's largest: record with frame "
+		    "pointers, -g, for deeper stacks);", short_, st->unwind_stack_size);
+	if (bin)
+		ADD(" %" PRIu64 " reached code of a binary not found%s%s%s (give the binaries with --symfs or in the "
+		    "build-id cache);", bin, st->unwind_missing[0] ? " (" : "", st->unwind_missing,
+		    st->unwind_missing[0] ? ")" : "");
+	if (none)
+		ADD(" %" PRIu64 " have registers but no stack copy (record with --call-graph dwarf);", none);
+	if (stop)
+		ADD(" %" PRIu64 " stopped where neither CFI (.eh_frame, .debug_frame) nor a frame pointer led further;",
+		    stop);
+#undef ADD
+	if (len >= sizeof(msg))
+		len = sizeof(msg) - 1;
+	msg[len - 1] = msg[len - 1] == ';' ? '\0' : msg[len - 1];
+	cli_warn("%s (those stacks stop where the unwinding did)", msg);
+}
+
 int cg_input__load(struct cg_input *in, const char *cmd, const char *const *paths, size_t npaths, const char *symfs,
 		  const struct hwp_call_graph_opts *co, unsigned jobs)
 {
@@ -32,13 +75,9 @@ int cg_input__load(struct cg_input *in, const char *cmd, const char *const *path
 	if (!st.samples)
 		return cli_error("%s: no samples", path);
 	if (!st.with_callchain)
-		cli_warn("%s: no sample has a call stack (record with 'perf record -g' or '--call-graph lbr'): "
+		cli_warn("%s: no sample has a call stack (record with 'perf record -g', '--call-graph dwarf' or '--call-graph lbr'): "
 			 "%s shows the sampled functions only", path, cmd);
-	if (st.user_stacks)
-		cli_warn("%s: %" PRIu64 " of %" PRIu64 " samples carry a user stack to unwind (--call-graph dwarf), "
-			 "which hwprof does not unwind yet: their stacks are the kernel part and the sampled function "
-			 "only (perf report unwinds them; record with --call-graph fp or lbr for stacks hwprof reads)",
-			 path, st.user_stacks, st.samples);
+	cg_warn_unwind(path, &st);
 	if (st.discarded)
 		cli_warn("%s: %" PRIu64 " callchains with an unknown context marker were dropped, as perf drops them",
 			 path, st.discarded);

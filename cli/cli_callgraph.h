@@ -36,4 +36,7 @@ int cg_children_report(const char *cmd, const struct report_opts *ro, unsigned s
 void cg_input__close(struct cg_input *in);
 /* One warning line when some modules' symbols are missing. */
 void cg_input__warn_missing(struct cg_input *in);
+/* One warning line when user stacks (--call-graph dwarf) could not be
+   unwound to their end: how many, why, what to record or give instead. */
+void cg_warn_unwind(const char *path, const struct hwp_call_graph_stats *st);
 #endif

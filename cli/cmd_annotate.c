@@ -21,9 +21,10 @@ static const struct cmd_desc desc = {
 
 struct annotate_cli {
 	struct report_opts r;
-	const char *sym, *addr, *color;
+	const char *sym, *addr, *color, *prefix;
+	unsigned prefix_strip;
 	uint64_t limit;
-	bool no_source;
+	bool no_source, lines;
 };
 
 static int parse_opts(int argc, char **argv, struct annotate_cli *o)
@@ -37,6 +38,12 @@ static int parse_opts(int argc, char **argv, struct annotate_cli *o)
 		  .umin = 1, .umax = UINT64_MAX, .err = ": the number of functions must be at least 1",
 		  .help = "without --sym or --addr: the N hottest functions (default: 5)" },
 		OPT_BOOL(0, "no-source", &o->no_source, "no source lines over the instructions"),
+		OPT_STRING(0, "prefix", &o->prefix, "DIR", "look for source files under DIR (as perf annotate)"),
+		OPT_UINT(0, "prefix-strip", &o->prefix_strip, "N", 0, 4096, ": a number of directories",
+			 "drop N leading directories of the source files' paths first"),
+		OPT_BOOL(0, "lines", &o->lines,
+			 "per source line of the functions: samples, share, instructions, branch executions, "
+			 "mispredicts, memory samples and latency (inlined code on its own line)"),
 		OPT_STRING(0, "color", &o->color, "WHEN",
 			   "colour hot lines: always, never or auto (default: when standard output is a terminal)"),
 		OPT_REPORT_OUTPUT(&o->r),
@@ -126,19 +133,24 @@ int cmd_annotate(int argc, char **argv)
 		rc = cli_error("%s", hwp_errmsg());
 		goto out;
 	}
-	if (o.r.fmt != HWP_TABLE_TEXT) {
-		struct hwp_table *t = hwp_report__annotate(sym, a);
+	if (o.lines || o.r.fmt != HWP_TABLE_TEXT) {
+		struct hwp_table *t = o.lines ? hwp_report__annotate_lines(a) : hwp_report__annotate(sym, a);
 
 		rc = t ? report_print_table(t, o.r.fmt) : cli_error("out of memory");
 		hwp_table__delete(t);
 	} else {
 		bool color = o.color ? !strcmp(o.color, "always") || (!strcmp(o.color, "auto") && isatty(1))
 				     : isatty(1) && !getenv("NO_COLOR");
+		size_t missing = 0;
 		struct hwp_annotate_text_opts to = { .sz = sizeof(to), .source = !o.no_source, .color = color,
-						     .event_note = note };
+						     .event_note = note, .prefix = o.prefix,
+						     .prefix_strip = o.prefix_strip, .missing = &missing };
 
 		if (hwp_report__print_annotation(sym, a, &to, stdout) < 0)
 			rc = cli_error("annotate: cannot write: %s", hwp_errmsg());
+		else if (missing)
+			cli_warn("annotate: %zu source file%s not found: their lines show no text (--prefix DIR, "
+				 "--prefix-strip N)", missing, missing > 1 ? "s" : "");
 	}
 	report_input__warn_missing(&in, !o.no_source);
 out:

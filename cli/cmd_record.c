@@ -438,9 +438,6 @@ static int record_check_opts(const struct record_opts *o)
 	    !(o->branch_levels & HWP_BRANCH_USER))
 		return cli_error("record --emulate: -j %s: emulation records user-space branches only "
 				 "(add 'u' to -j)", o->branch_filter_str);
-	if (o->call_graph && !strncmp(o->call_graph, "dwarf", 5) && !o->emulate)
-		cli_warn("record: --call-graph %s: hwprof's reports do not unwind DWARF stacks yet (perf report does); "
-			 "--call-graph fp or lbr record stacks they read", o->call_graph);
 	if (o->call_graph && !o->emulate) {
 		struct hwp_attr_opts ao = { .sz = sizeof(ao) };
 

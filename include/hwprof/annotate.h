@@ -101,13 +101,22 @@ struct hwp_symbolizer;
 struct hwp_table;
 HWP_API struct hwp_table *hwp_report__annotate(struct hwp_symbolizer *sym, const struct hwp_annotation *a);
 
+/* Per source line of the functions shown (inlined code on its own file and
+   line): samples and their share of the functions' samples, instructions,
+   conditional-branch executions and mispredicts (lower bound), memory
+   samples and mean latency; by samples. NULL on ENOMEM. */
+HWP_API struct hwp_table *hwp_report__annotate_lines(const struct hwp_annotation *a);
+
 /* perf annotate --stdio's layout: per function a header, then each
    instruction with its samples and share, a '>' where a jump lands, the
    direction of its own jump, and what the analyses know of it; source
    lines above their instructions. */
 struct hwp_annotate_text_opts {
 	size_t sz;              /* sizeof(struct hwp_annotate_text_opts) */
-	bool source;            /* source lines */
+	bool source;            /* source lines (their text, from the files DWARF names) */
+	const char *prefix;     /* the files are found under PREFIX, after */
+	unsigned prefix_strip;  /* dropping this many leading directories (perf's options) */
+	size_t *missing;        /* set to the source files that could not be read */
 	bool color;             /* hot lines red (>= 5%) and green (>= 0.5%), as perf */
 	const char *event_note; /* appended to each function's header */
 };

@@ -110,10 +110,26 @@ struct hwp_call_graph_stats {
 	uint64_t stitched;         /* of them continued from earlier samples (stitch_lbr) */
 	uint64_t discarded;        /* chains dropped on an unknown context marker */
 	size_t frames, frame_nodes; /* distinct frames; nodes of the frame trie */
-	/* Samples that carry a copy of the user stack and registers to unwind
-	   (perf record --call-graph dwarf): hwprof does not unwind them yet, so
-	   their chains hold the kernel part and the sampled function only. */
+	/* Samples recorded to be unwound (perf record --call-graph dwarf: user
+	   registers and a copy of the user stack; also user registers without
+	   a copy, where the chain has no user part). Their user stacks are
+	   unwound with the CFI of the binaries mapped (.eh_frame, .debug_frame,
+	   frame pointers where neither covers an address) and follow the
+	   chain's kernel part; how each unwinding ended: */
 	uint64_t user_stacks;
+	uint64_t unwound;            /* at the outermost frame, or perf's depth of 127 */
+	uint64_t unwind_no_regs;     /* no user registers: kernel threads (nothing to unwind) */
+	uint64_t unwind_no_stack;    /* no stack copy (or no pc and sp among the registers) */
+	uint64_t unwind_stack_short; /* the copy ended before the outermost frame */
+	uint64_t unwind_no_binary;   /* at a frame in a binary not found, or in memory no file maps */
+	uint64_t unwind_stopped;     /* neither CFI nor a frame pointer led further, unreadable
+					memory, or a 32-bit process */
+	uint64_t unwind_frames;      /* user frames, all samples together */
+	uint64_t unwind_by_rules;    /* samples unwound from cached per-address rules alone */
+	uint64_t unwind_stack_size;  /* the largest stack copy recorded (bytes asked for) */
+	/* binaries not found while unwinding, ", "-separated ("" when none);
+	   valid while the call graph lives */
+	const char *unwind_missing;
 };
 HWP_API int hwp_call_graph__stats(const struct hwp_call_graph *cg, struct hwp_call_graph_stats *st);
 

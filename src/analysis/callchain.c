@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis/callchain.h"
+#include "unwind/unwind.h"
 #include "hwprof/maps.h"
 #include "hwprof/perf_abi.h"
 #include "util/bytes.h"
@@ -284,7 +285,7 @@ int hwp__chain_build(struct hwp__chain *c, struct hwp_session *session, const st
 
 	c->n = 0;
 	if (!(s->sample_type & HWP_SAMPLE_CALLCHAIN))
-		return 0;
+		return hwp__chain_unwind(c, ev, th);
 	c->with_callchain++;
 	if (ev->evsel && (ev->evsel->attr.branch_sample_type & HWP_BRANCH_CALL_STACK) &&
 	    (s->sample_type & HWP_SAMPLE_BRANCH_STACK)) {
@@ -299,7 +300,10 @@ int hwp__chain_build(struct hwp__chain *c, struct hwp_session *session, const st
 				break;
 			}
 	}
-	return plain_chain(c, s);
+	/* the kernel part, then the user stack unwound (--call-graph dwarf) */
+	if ((err = plain_chain(c, s)))
+		return err;
+	return hwp__chain_unwind(c, ev, th);
 }
 
 void hwp__chain_free(struct hwp__chain *c)
@@ -313,5 +317,7 @@ void hwp__chain_free(struct hwp__chain *c)
 	hwp__hashmap_free(&c->thread_map);
 	free(c->ips);
 	free(c->flags);
+	hwp__unwinder_delete(c->unwinder);
+	free(c->uips);
 	memset(c, 0, sizeof(*c));
 }

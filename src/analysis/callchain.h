@@ -26,6 +26,8 @@ typedef int (*hwp__chain_frame_fn)(void *ctx, const struct hwp_thread *th, uint6
 				   uint32_t *id);
 
 struct hwp__stitch_thread;
+struct hwp__unwinder;
+struct hwp__unwind_stats;
 
 struct hwp__chain {
 	/* the last sample's chain, callee first; empty: it had none (or perf
@@ -42,6 +44,11 @@ struct hwp__chain {
 	bool max_lbr_known;
 
 	uint64_t with_callchain, callstack_lbr, stitched, discarded;
+
+	/* --call-graph dwarf: the unwinder of the user stack copies
+	   (chain_unwind.c), made on the first one, and its frames */
+	struct hwp__unwinder *unwinder;
+	uint64_t *uips;
 
 	/* during hwp__chain_build() */
 	struct hwp_session *session;
@@ -61,5 +68,18 @@ bool hwp__chain_may_stitch(struct hwp_session *s);
 /* Appends IP (FLAGS) to C's chain: 0 or -ENOMEM. */
 int hwp__chain_push(struct hwp__chain *c, uint64_t ip, uint8_t flags);
 void hwp__chain_free(struct hwp__chain *c);
+
+/* Makes C's unwinder from what session S knows (where files are found, the
+   recording's build-ids and architecture), which hwp__chain_build() does
+   on the first stack copy; a caller building chains on other threads calls
+   it first. 0 or -ENOMEM. */
+int hwp__chain_unwind_setup(struct hwp__chain *c, struct hwp_session *s);
+/* Appends EV's unwound user stack (when it has a copy) to C's chain. */
+int hwp__chain_unwind(struct hwp__chain *c, const struct hwp_event *ev, const struct hwp_thread *th);
+/* Adds what PART's unwinding met (a part of a parallel pass) to DST's,
+   making DST's unwinder from S if needed. 0 or -ENOMEM. */
+int hwp__chain_unwind_merge(struct hwp__chain *dst, struct hwp_session *s, const struct hwp__chain *part);
+/* What the unwinding met so far; NULL when nothing was unwound. */
+const struct hwp__unwind_stats *hwp__chain_unwind_stats(const struct hwp__chain *c);
 
 #endif

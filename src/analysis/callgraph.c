@@ -20,6 +20,7 @@
 #include "hwprof/perf_abi.h"
 #include "session/session_internal.h"
 #include "symbolize/maps_internal.h"
+#include "unwind/unwind.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
@@ -351,7 +352,6 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 	cg->nodes[node].samples++;
 	cg->nodes[node].period += period;
 	cg->st.samples++;
-	cg->st.user_stacks += (s->sample_type & HWP_SAMPLE_STACK_USER) != 0;
 	cg->st.period += period;
 	cg->dirty = true;
 	return 0;
@@ -499,6 +499,21 @@ int hwp_call_graph__stats(const struct hwp_call_graph *cg, struct hwp_call_graph
 	st.discarded = cg->chain.discarded;
 	st.frames = cg->nframes;
 	st.frame_nodes = cg->nnodes;
+	st.unwind_missing = "";
+	const struct hwp__unwind_stats *us = hwp__chain_unwind_stats(&cg->chain);
+	if (us) {
+		st.user_stacks = us->samples;
+		st.unwound = us->stops[HWP__UNWIND_DONE];
+		st.unwind_no_regs = us->stops[HWP__UNWIND_NO_REGS];
+		st.unwind_no_stack = us->stops[HWP__UNWIND_NO_STACK];
+		st.unwind_stack_short = us->stops[HWP__UNWIND_STACK_SHORT];
+		st.unwind_no_binary = us->stops[HWP__UNWIND_NO_BINARY];
+		st.unwind_stopped = us->stops[HWP__UNWIND_STOPPED] + us->stops[HWP__UNWIND_ARCH];
+		st.unwind_frames = us->frames;
+		st.unwind_by_rules = us->by_rules;
+		st.unwind_stack_size = us->stack_size;
+		st.unwind_missing = us->missing;
+	}
 	hwp__result_end(out, &st, sizeof(st));
 	return 0;
 }

@@ -55,6 +55,14 @@ struct hwp_call_graph *hwp__call_graph_new_part(struct hwp_session *s, const str
 	}
 	cg->res = res;
 	cg->part = true;
+	/* the unwinder of --call-graph dwarf stacks takes what it needs of
+	   the session here, on the reading thread */
+	if (s && (hwp_session__sample_types(s) & (HWP_SAMPLE_REGS_USER | HWP_SAMPLE_STACK_USER)) &&
+	    hwp__chain_unwind_setup(&cg->chain, s) < 0) {
+		hwp_call_graph__delete(cg);
+		errno = ENOMEM;
+		return NULL;
+	}
 	return cg;
 }
 
@@ -156,15 +164,16 @@ static int merge_node(void *ctx, size_t k, uint32_t i)
 	return 0;
 }
 
-static void add_stats(struct hwp_call_graph *dst, const struct hwp_call_graph *p)
+static int add_stats(struct hwp_call_graph *dst, const struct hwp_call_graph *p)
 {
 	dst->st.samples += p->st.samples;
 	dst->st.period += p->st.period;
-	dst->st.user_stacks += p->st.user_stacks;
 	dst->chain.with_callchain += p->chain.with_callchain;
 	dst->chain.callstack_lbr += p->chain.callstack_lbr;
 	dst->chain.stitched += p->chain.stitched;
 	dst->chain.discarded += p->chain.discarded;
+	/* how the part's user stacks (--call-graph dwarf) were unwound */
+	return hwp__chain_unwind_merge(&dst->chain, dst->session, &p->chain);
 }
 
 int hwp__call_graph_merge(struct hwp_call_graph *dst, struct hwp_call_graph *const *parts,
@@ -194,8 +203,10 @@ int hwp__call_graph_merge(struct hwp_call_graph *dst, struct hwp_call_graph *con
 		err = in_order(parts, n, true, merge_node, &m);
 	if (err)
 		goto out;
-	for (size_t k = 0; k < n; k++)
-		add_stats(dst, parts[k]);
+	for (size_t k = 0; k < n && !err; k++)
+		err = add_stats(dst, parts[k]);
+	if (err)
+		goto out;
 	dst->dirty = true;
 out:
 	for (size_t k = 0; m.fmap && m.nmap && k < n; k++) {

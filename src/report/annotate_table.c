@@ -9,11 +9,13 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hwprof/annotate.h"
 #include "hwprof/data_src.h"
 #include "report/report_internal.h"
+#include "util/vec.h"
 
 enum {
 	A_FUNCTION, A_MODULE, A_ADDRESS, A_INSN, A_FILE, A_LINE, A_SAMPLES, A_SHARE, A_TOTAL_SHARE, A_KIND, A_TARGET,
@@ -174,6 +176,109 @@ struct hwp_table *hwp_report__annotate(struct hwp_symbolizer *sym, const struct 
 
 /* ---- the text view ---- */
 
+/* The source files the view quotes, read once each. */
+struct source_file {
+	char *path;   /* as DWARF names it */
+	char *text;   /* NULL: not found */
+	size_t size;
+	const char **lines;
+	size_t nlines;
+};
+
+struct sources {
+	struct source_file *v;
+	size_t n, cap;
+	const char *prefix;
+	unsigned strip;
+	size_t missing;
+};
+
+/* PATH with STRIP leading components dropped and PREFIX put before it
+   (perf annotate's --prefix-strip and --prefix). */
+static void remap(const struct sources *ss, const char *path, char *out, size_t len)
+{
+	const char *p = path;
+
+	for (unsigned i = 0; i < ss->strip && p; i++) {
+		p = strchr(p + (*p == '/'), '/');
+	}
+	if (!p)
+		p = strrchr(path, '/') ? strrchr(path, '/') : path;
+	if (ss->prefix)
+		snprintf(out, len, "%s%s%s", ss->prefix, *p == '/' || !*ss->prefix ? "" : "/", p);
+	else
+		snprintf(out, len, "%s", p);
+}
+
+/* The text of line LINE of FILE, NULL when the file cannot be read. */
+static const char *source_line(struct sources *ss, const char *file, unsigned line, size_t *len)
+{
+	struct source_file *f = NULL;
+
+	for (size_t i = 0; i < ss->n && !f; i++)
+		if (!strcmp(ss->v[i].path, file))
+			f = &ss->v[i];
+	if (!f) {
+		char path[4096];
+		FILE *fp;
+
+		if (!(f = HWP_VEC_PUSH(ss->v, ss->n, ss->cap)))
+			return NULL;
+		memset(f, 0, sizeof(*f));
+		if (!(f->path = strdup(file))) {
+			ss->n--;
+			return NULL;
+		}
+		remap(ss, file, path, sizeof(path));
+		/* a source file, not a device or a huge file: at most 64 MiB */
+		if ((fp = fopen(path, "rb"))) {
+			size_t cap = 0, n;
+			char buf[65536];
+
+			while ((n = fread(buf, 1, sizeof(buf), fp)) > 0 && f->size + n <= (64u << 20)) {
+				if (HWP_VEC_RESERVE(f->text, cap, f->size + n + 1) < 0)
+					break;
+				memcpy(f->text + f->size, buf, n);
+				f->size += n;
+			}
+			fclose(fp);
+			if (f->text) {
+				size_t lcap = 0;
+
+				f->text[f->size] = 0;
+				for (char *p = f->text; p < f->text + f->size;) {
+					const char **l = HWP_VEC_PUSH(f->lines, f->nlines, lcap);
+					char *nl = memchr(p, '\n', (size_t)(f->text + f->size - p));
+
+					if (!l)
+						break;
+					*l = p;
+					p = nl ? nl + 1 : f->text + f->size;
+				}
+			}
+		}
+		ss->missing += !f->text;
+	}
+	if (!f->text || !line || line > f->nlines)
+		return NULL;
+	const char *p = f->lines[line - 1];
+	const char *end = line < f->nlines ? f->lines[line] : f->text + f->size;
+	while (end > p && (end[-1] == '\n' || end[-1] == '\r'))
+		end--;
+	*len = (size_t)(end - p);
+	return p;
+}
+
+static void sources_free(struct sources *ss)
+{
+	for (size_t i = 0; i < ss->n; i++) {
+		free(ss->v[i].path);
+		free(ss->v[i].text);
+		free(ss->v[i].lines);
+	}
+	free(ss->v);
+}
+
 #define RED "\033[31m"
 #define GREEN "\033[32m"
 #define DIM "\033[2m"
@@ -231,6 +336,8 @@ int hwp_report__print_annotation(struct hwp_symbolizer *sym, const struct hwp_an
 	uint64_t total = hwp_annotation__total_samples(a);
 	char note[1024];
 
+	struct sources ss = { .prefix = o->prefix, .strip = o->prefix_strip };
+
 	hwp_annotation__insns(a, &in);
 	for (size_t k = 0; k < nf; k++) {
 		const char *mod = hwp_symbolizer__module_name(sym, f[k].module);
@@ -257,7 +364,14 @@ int hwp_report__print_annotation(struct hwp_symbolizer *sym, const struct hwp_an
 			int used;
 
 			if (o->source && x->file && (x->line != last_line || !last_file || strcmp(x->file, last_file))) {
-				fprintf(out, "%s%32s%s:%u%s\n", o->color ? DIM : "", "", x->file, x->line, o->color ? OFF : "");
+				size_t len = 0;
+				const char *text = source_line(&ss, x->file, x->line, &len);
+				const char *base = strrchr(x->file, '/');
+
+				fprintf(out, "%s%29s%s:%u", o->color ? DIM : "", "", base ? base + 1 : x->file, x->line);
+				if (text)
+					fprintf(out, "  %.*s", (int)len, text);
+				fprintf(out, "%s\n", o->color ? OFF : "");
 				last_file = x->file;
 				last_line = x->line;
 			}
@@ -280,5 +394,113 @@ int hwp_report__print_annotation(struct hwp_symbolizer *sym, const struct hwp_an
 				fprintf(out, "%17s%s\n", "", line);
 		}
 	}
+	if (ss.missing && o->missing)
+		*o->missing = ss.missing;
+	sources_free(&ss);
 	return ferror(out) ? -EIO : 0;
+}
+
+/* ---- per source line ---- */
+
+enum { L_FILE, L_LINE, L_FUNCTION, L_SAMPLES, L_SHARE, L_INSNS, L_EXECS, L_MISPRED, L_MEM_SAMPLES, L_MEM_LAT, L_NCOLS };
+
+static const struct hwp__report_column line_cols[L_NCOLS] = {
+	[L_FILE] = { "File", "file", HWP_COL_TEXT, HWP_SHOW_ALL },
+	[L_LINE] = { "Line", "line", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[L_FUNCTION] = { "Function", "function", HWP_COL_TEXT, HWP_SHOW_ALL },
+	[L_SAMPLES] = { "Samples", "samples", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[L_SHARE] = { "Share", "share_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
+	[L_INSNS] = { "Instructions", "instructions", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[L_EXECS] = { "Branch executions", "branch_executions", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[L_MISPRED] = { "Mispredicts", "mispredicts", HWP_COL_REAL, HWP_SHOW_ALL },
+	[L_MEM_SAMPLES] = { "Memory samples", "memory_samples", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[L_MEM_LAT] = { "Latency", "memory_mean_latency_cycles", HWP_COL_REAL, HWP_SHOW_ALL },
+};
+
+struct line_sum {
+	const char *file, *function;
+	unsigned line;
+	uint64_t samples, insns, execs, mem, lat;
+	double mispred;
+	size_t order;
+};
+
+static int by_line_samples(const void *a, const void *b)
+{
+	const struct line_sum *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+struct hwp_table *hwp_report__annotate_lines(const struct hwp_annotation *a)
+{
+	const struct hwp_annotate_func *f;
+	const struct hwp_annotate_insn *in;
+	size_t nf = hwp_annotation__functions(a, &f), n = 0, cap = 0;
+	struct line_sum *v = NULL;
+	uint64_t shown = 0;
+	struct hwp_table *t = hwp_table__new();
+
+	hwp_annotation__insns(a, &in);
+	if (!t || hwp__report_add_columns(t, line_cols, L_NCOLS) < 0)
+		goto fail;
+	for (size_t k = 0; k < nf; k++) {
+		shown += f[k].samples;
+		for (size_t i = f[k].first; i < f[k].first + f[k].n; i++) {
+			const struct hwp_annotate_insn *x = &in[i];
+			struct line_sum *l = NULL;
+
+			if (!x->file)
+				continue;
+			/* the lines of one function are few: a linear search */
+			for (size_t j = n; j-- > 0 && v[j].function == f[k].name;)
+				if (v[j].line == x->line && !strcmp(v[j].file, x->file)) {
+					l = &v[j];
+					break;
+				}
+			if (!l) {
+				if (!(l = HWP_VEC_PUSH(v, n, cap)))
+					goto fail;
+				*l = (struct line_sum){ .file = x->file, .function = f[k].name, .line = x->line,
+							.order = n - 1 };
+			}
+			l->samples += x->samples;
+			l->insns++;
+			if (x->cond) {
+				l->execs += x->cond->executions;
+				if (!isnan(x->cond->mispred_per_exec))
+					l->mispred += x->cond->mispred_per_exec * (double)x->cond->executions;
+			}
+			if (x->mem) {
+				l->mem += x->mem->st.samples;
+				l->lat += x->mem->st.lat_sum;
+			}
+		}
+	}
+	hwp__sort(v, n, sizeof(*v), by_line_samples);
+	for (size_t i = 0; i < n; i++) {
+		hwp_table__new_row(t);
+		hwp_table__set_text(t, L_FILE, v[i].file);
+		hwp_table__set_count(t, L_LINE, v[i].line);
+		hwp_table__set_text(t, L_FUNCTION, v[i].function);
+		hwp_table__set_count(t, L_SAMPLES, v[i].samples);
+		hwp_table__set_real(t, L_SHARE, shown ? 100.0 * (double)v[i].samples / (double)shown : 0);
+		hwp_table__set_count(t, L_INSNS, v[i].insns);
+		if (v[i].execs) {
+			hwp_table__set_count(t, L_EXECS, v[i].execs);
+			hwp_table__set_real(t, L_MISPRED, v[i].mispred);
+		}
+		if (v[i].mem) {
+			hwp_table__set_count(t, L_MEM_SAMPLES, v[i].mem);
+			hwp_table__set_real(t, L_MEM_LAT, (double)v[i].lat / (double)v[i].mem);
+		}
+	}
+	free(v);
+	return t;
+fail:
+	free(v);
+	hwp_table__delete(t);
+	return NULL;
 }

@@ -216,11 +216,20 @@ static int flame_section(struct hwp_html_page *page, const struct page_input *in
 				       "The samples carry no call stacks: record with perf record -g or --call-graph lbr for one.");
 		return 0;
 	}
-	hwp__html_page_section(page, "Flame graph (hwprof flame)",
-			       st.user_stacks ? "Call stacks of the samples: hover for counts, click to zoom, search by name. "
-						"Stacks of perf record --call-graph dwarf are not unwound yet: "
-						"those show the kernel part and the sampled function only."
-					      : "Call stacks of the samples: hover for counts, click to zoom, search by name.");
+	uint64_t early = st.unwind_no_stack + st.unwind_stack_short + st.unwind_no_binary + st.unwind_stopped;
+	char text[512];
+	size_t tlen = (size_t)snprintf(text, sizeof(text), "%s",
+				       "Call stacks of the samples: hover for counts, click to zoom, search by name.");
+	/* unwound user stacks that stop early are said here too (a stack
+	   missing its callers is not silently shorter) */
+	if (early && tlen < sizeof(text))
+		snprintf(text + tlen, sizeof(text) - tlen,
+			 " %" PRIu64 " of the %" PRIu64 " user stacks unwound from their stack copies (perf record "
+			 "--call-graph dwarf) end before their outermost frame: %" PRIu64 " ran past the copy, %" PRIu64
+			 " reached a binary not found, %" PRIu64 " had no copy, %" PRIu64 " stopped without CFI.",
+			 early, st.user_stacks, st.unwind_stack_short, st.unwind_no_binary, st.unwind_no_stack,
+			 st.unwind_stopped);
+	hwp__html_page_section(page, "Flame graph (hwprof flame)", text);
 	if (!(f = hwp_flame__new()) ||
 	    hwp_flame__add_call_graph(f, HWP_FLAME_AFTER, in->calls, hwp_pipeline__session(in->p), false) < 0 ||
 	    hwp__outbuf_init(&o, NULL) < 0) {

@@ -265,6 +265,13 @@ static int find_key(const struct hwp_symbolizer *s, const char *path, const uint
 	return -ENOENT;
 }
 
+void hwp__symbolizer_find_ctx(const struct hwp_symbolizer *s, struct hwp_find_ctx *ctx)
+{
+	ctx->symfs = s->symfs;
+	ctx->debug_dirs = (const char *const *)s->dirs;
+	ctx->n_debug_dirs = s->ndirs;
+}
+
 int hwp__symbolizer_module_find(const struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
 				uint8_t build_id_size, bool kmod, char **key)
 {

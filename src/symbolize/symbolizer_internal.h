@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "hwprof/symbolize.h"
+#include "symbolize/build_id_lookup.h"
 
 /*
  * What hwp_symbolizer__module(S, PATH, BUILD_ID, BUILD_ID_SIZE) (KMOD:
@@ -49,5 +50,10 @@ void hwp__symbolizer_set_jit_sources(struct hwp_symbolizer *s, struct hwp__jit_s
    0 when none) and whether it is the kernel. 0 or -ENOENT. Reads only. */
 int hwp__symbolizer_module_identity(const struct hwp_symbolizer *s, int id, const char **path,
 				    const uint8_t **bid, uint8_t *n, bool *kernel);
+
+/* Where S finds binaries and debug files (--symfs, the build-id caches and
+   debug roots, in order): valid while S lives, for a reader that finds
+   files itself (the unwinder). */
+void hwp__symbolizer_find_ctx(const struct hwp_symbolizer *s, struct hwp_find_ctx *ctx);
 
 #endif

@@ -8,10 +8,11 @@
 #    `hwprof timing` count there, and nothing else does;
 #  - an emulated memory recording: each load's memory samples are `hwprof mem
 #    -s ip`'s row of its address;
-#  - the text view (source lines, jump marks) and one-line errors.
+#  - the text view (source text, found through --prefix, jump marks) and
+#    one-line errors.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 cmp=$tools/annotate_compare.py
-echo "PLAN 6"
+echo "PLAN 7"
 gcc -O2 -g -o "$tmp/w" "$root/tests/fixtures/annotate_hot.c" 2>"$tmp/gcc.err" || { fail "annotate: gcc: $(head -1 "$tmp/gcc.err")"; exit 0; }
 
 # 1. against perf annotate
@@ -21,8 +22,19 @@ if command -v perf >/dev/null && perf record -q -e cpu-clock -c 100000 -o "$tmp/
 		perf annotate -i "$tmp/cc.data" --stdio -s "$hot" --no-source >"$tmp/cc.perf" 2>/dev/null &&
 		CMP_NAME="annotate_vs_perf_$hot" python3 "$cmp" perf "$tmp/cc.json" "$tmp/cc.perf" ||
 		fail "annotate_vs_perf: $(head -1 "$tmp/cc.err")"
+	# --lines: samples per source line, as perf report -s srcline counts them in the function
+	perf report -i "$tmp/cc.data" --stdio --symbols="$hot" -F sample,srcline 2>/dev/null |
+		awk '!/^#/ && NF == 2 {print $2, $1}' | sort >"$tmp/lines.perf"
+	"$HWPROF" annotate -i "$tmp/cc.data" --sym "$hot" --lines --csv 2>/dev/null |
+		awk -F, 'NR > 1 && $4 > 0 {n = split($1, p, "/"); print p[n] ":" $2, $4}' | sort >"$tmp/lines.hw"
+	if [ -s "$tmp/lines.perf" ] && cmp -s "$tmp/lines.perf" "$tmp/lines.hw"; then
+		pass "annotate_lines_vs_perf ($(wc -l <"$tmp/lines.perf") source lines of $hot)"
+	else
+		fail "annotate_lines_vs_perf: $(diff "$tmp/lines.perf" "$tmp/lines.hw" | head -4 | tr '\n' '|')"
+	fi
 else
 	skip "annotate_vs_perf: perf cannot record cpu-clock here: $(head -1 "$tmp/rec.err" 2>/dev/null)"
+	skip "annotate_lines_vs_perf: perf cannot record here"
 fi
 
 # 2. branches and blocks of an emulated recording
@@ -41,9 +53,15 @@ if ready=$(emu_ready annotate_emulated); then
 		fail "annotate_memory: $(head -1 "$tmp/m.err")"
 	# 4. the text view: the hottest loop's source line, a jump mark and a branch's numbers
 	"$HWPROF" annotate -i "$tmp/br.data" --sym "$hot" --color never >"$tmp/a.txt" 2>"$tmp/a.err"
-	if grep -q "annotate_hot.c:[0-9]" "$tmp/a.txt" && grep -q "^ *[0-9]* *[0-9.]*% *>\| >  *[0-9a-f]*:" "$tmp/a.txt" &&
+	mkdir -p "$tmp/src/fixtures" && cp "$root/tests/fixtures/annotate_hot.c" "$tmp/src/fixtures/"
+	strip=$(($(tr -cd / <<<"$root/tests/fixtures" | wc -c) - 1))
+	"$HWPROF" annotate -i "$tmp/br.data" --sym "$hot" --color never --prefix "$tmp/src" --prefix-strip "$strip" \
+		>"$tmp/p.txt" 2>"$tmp/p.err"
+	if grep -q "annotate_hot.c:[0-9]* .*taken a third of the time" "$tmp/a.txt" &&
+		grep -q "taken a third of the time" "$tmp/p.txt" && ! grep -q warning "$tmp/p.err" &&
+		grep -q "^ *[0-9]* *[0-9.]*% *>\| >  *[0-9a-f]*:" "$tmp/a.txt" &&
 		grep -q "exec, taken [0-9.]*% \[" "$tmp/a.txt" && ! grep -q $'\033' "$tmp/a.txt"; then
-		pass "annotate_text (source lines, jump targets, branch numbers, no colour when asked)"
+		pass "annotate_text (source text, also through --prefix/--prefix-strip, jump targets, branch numbers, no colour when asked)"
 	else
 		fail "annotate_text: $(head -5 "$tmp/a.txt" | tr '\n' '|')"
 	fi

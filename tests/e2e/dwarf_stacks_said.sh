@@ -1,77 +1,95 @@
 #!/bin/bash
-# Stacks recorded with --call-graph dwarf (a copy of the user stack and its
-# registers per sample) are not unwound yet: every command that shows stacks
-# says so once, with how many samples it concerns, instead of a silent
-# one-frame graph; hwprof record --call-graph dwarf says it when asked for
-# it. A frame-pointer recording says nothing of the kind.
+# User stacks recorded to be unwound (--call-graph dwarf) that cannot be
+# unwound to their end are said once, with how many samples and what to
+# record or give instead, by every command that shows stacks; never a
+# silent one-frame graph. A recording unwound to the end, and a
+# frame-pointer one, are not warned about.
+#   - binaries missing (an empty --symfs): every stack stops at its first
+#     frame, said with the binary's name;
+#   - a stack copy too small (--call-graph dwarf,256): said with a larger
+#     size to record;
+#   - registers without a stack copy (perf record --user-regs): said with
+#     --call-graph dwarf to record;
+#   - record --call-graph dwarf no longer warns that reports do not unwind.
 set -u
 HWPROF=${HWPROF:-build/hwprof}
+NAMES=(dwarf_said_missing_callgraph dwarf_said_missing_flame dwarf_said_short dwarf_said_no_stack
+	dwarf_said_report_html dwarf_said_record dwarf_said_nothing_complete dwarf_said_no_warning_fp)
+echo "PLAN ${#NAMES[@]}"
 if ! command -v gcc >/dev/null 2>&1 || ! command -v perf >/dev/null 2>&1; then
-	echo "PLAN 1"
-	echo "SKIP dwarf_stacks_said: needs gcc and perf"
+	for n in "${NAMES[@]}"; do echo "SKIP $n: needs gcc and perf"; done
 	exit 0
 fi
-echo "PLAN 5"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cat >"$tmp/w.c" <<'C'
 #include <stdlib.h>
 volatile long sink;
 __attribute__((noinline)) long leaf(long n) { long s = 0; for (long i = 0; i < n; i++) s += i * i % 7; return s; }
-__attribute__((noinline)) long mid(long n) { return leaf(n) + leaf(n / 2); }
+__attribute__((noinline)) long deep(int d, long n) { long r = d ? deep(d - 1, n) : leaf(n); sink += r; return r + d; }
+__attribute__((noinline)) long mid(long n) { return leaf(n) + deep(40, n / 2); }
 int main(void) { for (int k = 0; k < 3; k++) sink += mid(20000000); return 0; }
 C
 gcc -O2 -g -fomit-frame-pointer -o "$tmp/w" "$tmp/w.c"
 gcc -O2 -g -fno-omit-frame-pointer -o "$tmp/wfp" "$tmp/w.c"
-if ! perf record -q -e cpu-clock --call-graph dwarf -o "$tmp/dw.data" "$tmp/w" >/dev/null 2>"$tmp/rec.err" ||
-	! perf record -q -e cpu-clock -g -o "$tmp/fp.data" "$tmp/wfp" >/dev/null 2>>"$tmp/rec.err"; then
-	for t in callgraph flame report_html record no_warning_fp; do
-		echo "SKIP dwarf_said_$t: perf cannot record cpu-clock here: $(head -1 "$tmp/rec.err")"
-	done
+perfc() { perf --buildid-dir "$tmp/cache" "$@"; }
+export PERF_BUILDID_DIR=$tmp/cache
+if ! perfc record -N -q -e cpu-clock --call-graph dwarf -o "$tmp/dw.data" "$tmp/w" >/dev/null 2>"$tmp/rec.err" ||
+	! perfc record -N -q -e cpu-clock --call-graph dwarf,256 -o "$tmp/short.data" "$tmp/w" >/dev/null 2>>"$tmp/rec.err" ||
+	! perfc record -N -q -e cpu-clock --user-regs=ip,sp -o "$tmp/regs.data" "$tmp/w" >/dev/null 2>>"$tmp/rec.err" ||
+	! perfc record -N -q -e cpu-clock -g -o "$tmp/fp.data" "$tmp/wfp" >/dev/null 2>>"$tmp/rec.err"; then
+	for n in "${NAMES[@]}"; do echo "SKIP $n: perf cannot record cpu-clock here: $(head -1 "$tmp/rec.err")"; done
 	exit 0
 fi
-samples=$(perf script -i "$tmp/dw.data" -F time -G 2>/dev/null | grep -c .)
+samples() { perfc script -i "$1" -F time 2>/dev/null | grep -c .; }
+n=$(samples "$tmp/dw.data")
 
-# one warning naming the samples concerned (all of them), exit 0
+# once, with the count: every sample has user registers (one process)
 said() {
-	local name=$1
-	shift
-	if "$HWPROF" "$@" >"$tmp/out" 2>"$tmp/err" &&
-		[ "$(grep -c 'carry a user stack to unwind' "$tmp/err")" = 1 ] &&
-		grep -q ": $samples of $samples samples carry a user stack" "$tmp/err" && [ -s "$tmp/out" ]; then
-		echo "PASS dwarf_said_$name: $samples of $samples samples said, once"
+	local name=$1 want=$2
+	shift 2
+	if "$HWPROF" "$@" >"$tmp/out" 2>"$tmp/err" && [ -s "$tmp/out" ] &&
+		[ "$(grep -c 'end before their outermost frame' "$tmp/err")" = 1 ] && grep -qE "$want" "$tmp/err"; then
+		echo "PASS $name: $(grep -o 'end before.*' "$tmp/err" | cut -c1-160)"
 	else
-		echo "FAIL dwarf_said_$name: $samples samples; stderr: $(head -3 "$tmp/err" | tr '\n' ' ')"
+		echo "FAIL $name: want /$want/; stderr: $(head -3 "$tmp/err" | tr '\n' ' ')"
 	fi
 }
-said callgraph callgraph -i "$tmp/dw.data"
-said flame flame --folded -i "$tmp/dw.data"
+mkdir -p "$tmp/empty"
+said dwarf_said_missing_callgraph ": $n of $n user stacks .*: $n reached code of a binary not found \(.*$tmp/w" \
+	callgraph --symfs "$tmp/empty" -i "$tmp/dw.data"
+said dwarf_said_missing_flame ": $n of $n user stacks .*: $n reached code of a binary not found \(.*$tmp/w" \
+	flame --folded --symfs "$tmp/empty" -i "$tmp/dw.data"
+said dwarf_said_short "[0-9]+ ran past their 256-byte stack copy \(record with --call-graph dwarf,1024\)" \
+	flame --folded -i "$tmp/short.data"
+nr=$(samples "$tmp/regs.data")
+said dwarf_said_no_stack ": $nr of $nr user stacks .*: $nr have registers but no stack copy \(record with --call-graph dwarf\)" \
+	flame --folded -i "$tmp/regs.data"
 
-# report --html: the page says it where the flame graph would be (this
-# recording has no branch stacks: the page needs some, so it is checked on
-# the flame graph's own text through the library's call graph; skipped if
-# report refuses the recording)
-if "$HWPROF" report --html "$tmp/r.html" -i "$tmp/dw.data" 2>"$tmp/err"; then
-	if grep -q 'Flame graph' "$tmp/r.html" && ! grep -q 'not unwound yet' "$tmp/r.html"; then
-		echo "FAIL dwarf_said_report_html: the page shows a flame graph without saying the stacks are not unwound"
+# report --html: the page needs branch stacks, which cpu-clock has not: it
+# refuses the recording in one line, or shows a flame graph that says why
+# stacks end early
+if "$HWPROF" report --html "$tmp/r.html" --symfs "$tmp/empty" -i "$tmp/dw.data" 2>"$tmp/err"; then
+	if grep -q 'Flame graph' "$tmp/r.html" && ! grep -q 'end before their outermost frame' "$tmp/r.html"; then
+		echo "FAIL dwarf_said_report_html: the page's flame graph does not say that stacks end early"
 	else
-		echo "PASS dwarf_said_report_html: no unexplained one-frame flame graph"
+		echo "PASS dwarf_said_report_html: the flame graph says which stacks end early"
 	fi
 else
 	echo "PASS dwarf_said_report_html: report refuses it with one line: $(head -1 "$tmp/err")"
 fi
 
-# record: said when asked for dwarf, not for fp
-if "$HWPROF" record --print-attr --call-graph dwarf,4096 -- true >/dev/null 2>"$tmp/err" &&
-	grep -q 'do not unwind DWARF stacks yet' "$tmp/err" &&
-	"$HWPROF" record --print-attr --call-graph fp -- true >/dev/null 2>"$tmp/err2" && ! grep -q 'DWARF' "$tmp/err2"; then
-	echo "PASS dwarf_said_record: --call-graph dwarf warns, fp does not"
+if "$HWPROF" record --print-attr --call-graph dwarf,4096 -- true >/dev/null 2>"$tmp/err" && ! grep -qi 'unwind' "$tmp/err"; then
+	echo "PASS dwarf_said_record: --call-graph dwarf is recorded without a warning (reports unwind it)"
 else
-	echo "FAIL dwarf_said_record: $(head -2 "$tmp/err" "$tmp/err2" | tr '\n' ' ')"
+	echo "FAIL dwarf_said_record: $(head -2 "$tmp/err" | tr '\n' ' ')"
 fi
 
-if "$HWPROF" callgraph -i "$tmp/fp.data" >/dev/null 2>"$tmp/err" && ! grep -q 'unwind' "$tmp/err"; then
-	echo "PASS dwarf_said_no_warning_fp: a frame-pointer recording is not warned about"
-else
-	echo "FAIL dwarf_said_no_warning_fp: $(head -2 "$tmp/err" | tr '\n' ' ')"
-fi
+for t in "nothing_complete dw" "no_warning_fp fp"; do
+	set -- $t
+	if "$HWPROF" callgraph -i "$tmp/$2.data" >/dev/null 2>"$tmp/err" && ! grep -q 'unwind\|outermost' "$tmp/err"; then
+		echo "PASS dwarf_said_$1: nothing said"
+	else
+		echo "FAIL dwarf_said_$1: $(head -2 "$tmp/err" | tr '\n' ' ')"
+	fi
+done

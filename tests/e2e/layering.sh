@@ -2,7 +2,7 @@
 # The library is the product: cli/ may include only the public headers
 # (include/hwprof/*.h) and its own, and no library layer includes a header,
 # private or public, of a layer above it (DESIGN.md: util -> format ->
-# symbolize/decode -> session -> analysis -> pipeline -> output/export/report ->
+# symbolize/decode/unwind -> session -> analysis -> pipeline -> output/export/report ->
 # capture/emu -> cli). A public header belongs to the layer that implements
 # it, found from the sources (see header_layers), so a new header needs no
 # entry here.
@@ -46,7 +46,7 @@ verdict "public headers include only public headers" "$bad"
 # table model) build output's hwp_table and are what export renders, so they
 # share output/export's layer. The plugin (emu) and its driver (capture)
 # share the raw stream format and sit above the rest of the library.
-LAYERS=(util format "symbolize decode" session analysis pipeline "output export report" "capture emu")
+LAYERS=(util format "symbolize decode unwind" session analysis pipeline "output export report" "capture emu")
 declare -A RANK
 for i in "${!LAYERS[@]}"; do
 	for d in ${LAYERS[$i]}; do RANK[$d]=$i; done

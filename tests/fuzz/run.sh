@@ -79,6 +79,17 @@ for bo, name in (("<", "jit-1.dump"), (">", "jit-2.dump")):
     open(sys.argv[1] + "/" + name, "wb").write(out)
 PY
 fi
+# the unwinder's input (tests/fuzz/fuzz_unwind.c): perf's register mask of
+# x86-64 and of AArch64, zero registers, a zeroed 512-byte copy
+unwind_seeds=$tmp/seeds-unwind
+mkdir -p "$unwind_seeds"
+python3 -c "
+import struct
+for m, mask in ((0, ((1 << 24) - 1) & ~(0xf << 12)), (1, (1 << 33) - 1)):
+    words = bin(mask).count('1')
+    open('$unwind_seeds/seed%d' % m, 'wb').write(bytes([m, 2]) + struct.pack('<QIH', mask, 0x100, 512) +
+                                                  bytes(8 * words + 512))
+"
 printf ' 401000 0x1/0x2/P/-/-/0/\n' >"$text_seeds/tiny.txt"
 
 # Dictionaries: magic, record framing and the text grammar's keywords.
@@ -96,6 +107,11 @@ cat >"$tmp/reader.dict" <<'EOF'
 "0x"
 " 0x1/0x2/P/-/-/0/"
 "PERF_RECORD_"
+EOF
+cat >"$tmp/unwind.dict" <<'EOF'
+"\xff\xff\xff\xff"
+"\x02\x00\x00\x00\x00\x00\x00\x00"
+"\x00\x00\x00\x00\x00\x00\x00\x00"
 EOF
 cat >"$tmp/text.dict" <<'EOF'
 "0x"
@@ -153,6 +169,7 @@ for bin in "$@"; do
 	case $name in
 	*text*) seeds=$text_seeds; dict=$tmp/text.dict ;;
 	*jit*) seeds=$jit_seeds; dict=$tmp/jit.dict ;;
+	*unwind*) seeds=$unwind_seeds; dict=$tmp/unwind.dict ;;
 	*) seeds="$bin_seeds $text_seeds"; dict=$tmp/reader.dict ;;
 	esac
 	log=$tmp/$name.log

@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""Oracles for the DWARF unwinding test (tests/e2e/dwarf_unwind.sh).
+
+usage: unwind_check.py folded PERF_SCRIPT FOLDED KALLSYMS
+       unwind_check.py paths FOLDED MIN_PERCENT
+       unwind_check.py cut PERF_SCRIPT FOLDED KALLSYMS STACK_SIZE WARNINGS
+
+folded: `hwprof flame --folded --no-inline` against perf script's
+callchains (perf 6.1, --no-inline), folded as stack_oracle.py folds them,
+stack for stack. One normalization, of names, not of unwinding: a kernel
+frame (from the first kernel entry point of a stack on) is its address in
+KALLSYMS (the recording machine's /proc/kallsyms; names perf gives user
+frames excepted), since perf 6.1 and hwprof name aliases at one address
+differently (__x64_sys_getpid and __ia32_sys_getpid,
+__x86_indirect_thunk_rax and __pi___x86_indirect_thunk_rax).
+
+paths: the call structure of tests/fixtures/dwarf_unwind.c, from its source:
+every user stack of `hwprof flame --folded --no-inline` whose innermost
+user frame is leaf() must be one of the four ways main reaches it,
+  main;a;b;leaf                     (two calls of b per a)
+  main;rec x25;leaf                 (rec(24) recurses down to depth 0)
+  main;sorter;<libc's qsort...>;by_value;leaf
+  main;raise;<libc...>;on_signal;leaf   (through the signal frame)
+below _start and the two libc frames that call main; kernel frames after
+the user part are ignored. At least MIN_PERCENT of those samples must
+match (100 where CFI describes every frame; a frame-pointer walk loses
+the caller of a sample taken in a prologue), and each of the four must
+be seen. A sample whose innermost user frame is elsewhere is not judged.
+
+cut: a recording whose stack copy is too small for the recursion (perf
+record --call-graph dwarf,STACK_SIZE): `hwprof flame --folded --no-inline`
+against perf script's callchains (perf 6.1, --no-inline), folded as
+stack_oracle.py folds them, with two normalizations, each a difference of
+perf 6.1's libunwind-based unwinder, not of the stacks:
+  1. perf ends a stack cut by the end of the copy with a frame at address
+     0xffffffffffffffff (libunwind's failed read of the return address, 0,
+     minus one): that frame is dropped.
+  2. perf's access_mem() refuses the copy's last 8 bytes (it tests
+     addr + 8 >= end), so where a return address sits in that word perf's
+     stack ends one frame earlier: a hwprof stack whose outermost frame,
+     removed, gives a stack perf has (and this one perf has not) is counted
+     as that stack.
+Then the stacks must be equal, and the count WARNINGS (from hwprof's
+warning: stacks that ran past their copy) must be within 1% of the samples
+of perf's stacks that do not reach _start.
+Prints PASS/FAIL lines named by $CMP_NAME.
+"""
+import os
+import re
+import sys
+from collections import Counter
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import stack_oracle  # noqa: E402
+
+name = os.environ.get("CMP_NAME", "unwind_check")
+KERNEL = re.compile(r"^(asm_|entry_SYSCALL|exc_|sysvec_|irqentry_|__sysvec_|common_interrupt|ret_from_)")
+
+
+def folded(path):
+    got = Counter()
+    for line in open(path):
+        stack, _, n = line.rstrip("\n").rpartition(" ")
+        got[stack] += int(n)
+    return got
+
+
+def kallsyms(path, script):
+    """Kernel symbol -> address, but for names perf also gives user frames."""
+    user = user_names(script)
+    addr = {}
+    for line in open(path, errors="replace"):
+        f = line.split()
+        if len(f) >= 3 and f[2] not in user:
+            addr.setdefault(f[2], f[0])
+    return addr
+
+
+def user_names(script):
+    """Symbols perf script names in user space (any dso but the kernel's)."""
+    names = set()
+    for line in open(script, errors="replace"):
+        m = re.match(r"\t\s*[0-9a-f]+ (.*?) \((.*)\)$", line.rstrip("\n"))
+        if m and not m.group(2).startswith("[kernel"):
+            names.add(re.sub(r"\+0x[0-9a-f]+$", "", m.group(1)))
+    return names
+
+
+def kernel_by_address(stack, ksyms):
+    """STACK (callers first) with its kernel frames named by address."""
+    return ";".join(("k@" + ksyms[f]) if f in ksyms else f for f in stack.split(";"))
+
+
+def perf_stacks(script, ksyms, cut_frames=False):
+    """perf script's stacks, callers first, counted; and how many do not
+    reach _start (after dropping a cut stack's 0xffffffffffffffff frame
+    when CUT_FRAMES)."""
+    want, short = Counter(), 0
+    for fr in stack_oracle.samples(script):
+        if not fr:
+            continue
+        if cut_frames and fr[-1] == "0xffffffffffffffff":
+            fr = fr[:-1]
+        user = user_part(list(reversed(fr)))
+        if user and user[0] != "_start":
+            short += 1
+        want[kernel_by_address(";".join(reversed(fr)), ksyms)] += 1
+    return want, short
+
+
+def compare(want, got):
+    diff = [(s, want[s], got[s]) for s in set(want) | set(got) if want[s] != got[s]]
+    if not diff:
+        return None
+    diff.sort(key=lambda d: -abs(d[1] - d[2]))
+    det = "; ".join(f"{s[-300:]}: perf {a} hwprof {b}" for s, a, b in diff[:3])
+    return f"{len(diff)} stacks differ: {det}"
+
+
+def equal(script, mine, ks):
+    ksyms = kallsyms(ks, script)
+    want, _ = perf_stacks(script, ksyms)
+    got = Counter()
+    for stack, n in folded(mine).items():
+        got[kernel_by_address(stack, ksyms)] += n
+    bad = compare(want, got)
+    if bad:
+        print(f"FAIL {name}: {bad}")
+        return 1
+    print(f"PASS {name} ({len(want)} distinct stacks, {sum(want.values())} samples)")
+    return 0
+
+
+def user_part(frames):
+    """The frames before the first kernel entry point (callers first)."""
+    for i, f in enumerate(frames):
+        if KERNEL.match(f):
+            return frames[:i]
+    return frames
+
+
+def paths(path, min_percent):
+    base = r"^_start;[^;]+;[^;]+;main;"
+    ways = {
+        "a": re.compile(base + r"a;b;leaf$"),
+        "rec": re.compile(base + r"(rec;){25}leaf$"),
+        "qsort": re.compile(base + r"sorter;([^;]+;)+by_value;leaf$"),
+        "signal": re.compile(base + r"raise;([^;]+;)+on_signal;leaf$"),
+    }
+    seen, total, bad = Counter(), 0, Counter()
+    for stack, n in folded(path).items():
+        user = user_part(stack.split(";"))
+        if not user or user[-1] != "leaf":
+            continue
+        total += n
+        s = ";".join(user)
+        for way, rx in ways.items():
+            if rx.match(s):
+                seen[way] += n
+                break
+        else:
+            bad[s] += n
+    ok = sum(seen.values())
+    missing = [w for w in ways if not seen[w]]
+    if total and 100.0 * ok / total >= min_percent and not missing:
+        print(f"PASS {name} ({ok} of {total} samples in leaf on the source's paths: {dict(seen)})")
+        return 0
+    worst = "; ".join(f"{s[-100:]} x{n}" for s, n in bad.most_common(2))
+    print(f"FAIL {name}: {ok} of {total} samples in leaf on the source's paths (want {min_percent}%), "
+          f"none on {missing}; others: {worst}")
+    return 1
+
+
+def cut(script, mine, ks, size, warned):
+    ksyms = kallsyms(ks, script)
+    want, cut_perf = perf_stacks(script, ksyms, True)
+    got = Counter()
+    for stack, n in folded(mine).items():
+        got[kernel_by_address(stack, ksyms)] += n
+    for stack in list(got):
+        shorter = stack.partition(";")[2]
+        if stack not in want and shorter and want[shorter] > got[shorter]:
+            n = min(got[stack], want[shorter] - got[shorter])
+            got[stack] -= n
+            got[shorter] += n
+    got = +got
+    total = sum(want.values())
+    bad = compare(want, got)
+    if bad:
+        print(f"FAIL {name}: {bad}")
+        return 1
+    if abs(cut_perf - int(warned)) > total / 100:
+        print(f"FAIL {name}: hwprof says {warned} stacks ran past their {size}-byte copy, "
+              f"perf's {cut_perf} of {total} stacks do not reach _start")
+        return 1
+    print(f"PASS {name} ({len(want)} distinct stacks, {total} samples; {warned} said to run past "
+          f"their {size}-byte copy, perf cut {cut_perf})")
+    return 0
+
+
+if __name__ == "__main__":
+    a = sys.argv
+    if a[1] == "folded":
+        sys.exit(equal(a[2], a[3], a[4]))
+    if a[1] == "paths":
+        sys.exit(paths(a[2], float(a[3])))
+    sys.exit(cut(a[2], a[3], a[4], a[5], a[6]))
