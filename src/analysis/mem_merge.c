@@ -65,28 +65,38 @@ static const struct hwp__mem_firsts *firsts_of(const struct hwp_mem_report *r, e
 /* Every part's rows of table T in the order first added (each sample
    makes at most one row of a table: the places are distinct) into *ALL
    (free it), *NR of them. 0 or <0 (message set). */
+struct table_rows {
+	struct hwp_mem_report *const *parts;
+	enum table t;
+};
+
+static void table_rows(void *ctx, size_t k, const uint64_t **first, size_t *nr)
+{
+	const struct table_rows *r = ctx;
+	size_t rows;
+
+	*first = firsts_of(r->parts[k], r->t, &rows)->v;
+	*nr = rows;
+}
+
 static int order_rows(struct hwp_mem_report *const *parts, size_t n, enum table t, struct hwp__merge_ref **all,
 		      size_t *nr)
 {
-	const uint64_t **first = calloc(n + 1, sizeof(*first));
-	size_t *rows = calloc(n + 1, sizeof(*rows));
-	int err = 0;
+	struct table_rows tr = { parts, t };
 
 	*all = NULL;
 	*nr = 0;
-	for (size_t k = 0; k < n && first && rows && !err; k++) {
-		const struct hwp__mem_firsts *f = firsts_of(parts[k], t, &rows[k]);
+	for (size_t k = 0; k < n; k++) {
+		size_t rows;
+		const struct hwp__mem_firsts *f = firsts_of(parts[k], t, &rows);
 
-		if (f->nr != rows[k])
-			err = hwp__set_error(EINVAL, "memory report merge: part %zu has %zu rows but %zu first places",
-					     k, rows[k], f->nr);
-		first[k] = f->v;
+		if (f->nr != rows)
+			return hwp__set_error(EINVAL, "memory report merge: part %zu has %zu rows but %zu first places",
+					      k, rows, f->nr);
 	}
-	if (!err && (!first || !rows || hwp__merge_order(first, rows, n, all, nr) < 0))
-		err = hwp__set_error(ENOMEM, "out of memory merging memory reports");
-	free(first);
-	free(rows);
-	return err;
+	if (hwp__merge_order(n, table_rows, &tr, all, nr) < 0)
+		return hwp__set_error(ENOMEM, "out of memory merging memory reports");
+	return 0;
 }
 
 static int32_t real_module(const struct hwp__module_ids *ids, int32_t id)
@@ -185,27 +195,25 @@ static int merge_data(struct hwp_mem_report *dst, struct hwp_mem_report *const *
 	return err;
 }
 
+static void source_rows(void *ctx, size_t k, const uint64_t **first, size_t *nr)
+{
+	struct hwp_mem_report *const *parts = ctx;
+
+	*first = parts[k]->first_src;
+	*nr = HWP_MEM_SRC__COUNT;
+}
+
 static int merge_sources(struct hwp_mem_report *dst, struct hwp_mem_report *const *parts,
 			 struct hwp__module_ids *const *ids, size_t n, uint32_t *const *idx)
 {
-	const uint64_t **first = calloc(n + 1, sizeof(*first));
-	size_t *nr_src = calloc(n + 1, sizeof(*nr_src)), nr = 0;
+	size_t nr = 0;
 	struct hwp__merge_ref *all = NULL;
 	int err = 0;
 
 	/* each part's sources (all of them: ROW is the source), those not
 	   seen never first */
-	for (size_t k = 0; k < n && first && nr_src; k++) {
-		first[k] = parts[k]->first_src;
-		nr_src[k] = HWP_MEM_SRC__COUNT;
-	}
-	if (!first || !nr_src || hwp__merge_order(first, nr_src, n, &all, &nr) < 0) {
-		free(first);
-		free(nr_src);
+	if (hwp__merge_order(n, source_rows, (void *)parts, &all, &nr) < 0)
 		return -ENOMEM;
-	}
-	free(first);
-	free(nr_src);
 	for (size_t i = 0; i < nr && !err; i++) {
 		const struct hwp__mem_src *from = &parts[all[i].part]->src[all[i].row];
 		struct hwp__mem_src *to = &dst->src[all[i].row];
@@ -411,21 +419,10 @@ static void mem_part_delete(void *part)
 int hwp_mem_report__read_jobs(struct hwp_mem_report *r, unsigned jobs)
 {
 	const struct hwp__parallel_ops ops = { r, mem_part_new, mem_add, mem_merge, mem_part_delete };
-	const char *why = NULL;
+	unsigned n = hwp__parallel_jobs(r->s, jobs, r->totals.samples || r->skipped ? "samples counted before" : NULL);
 
-	if (r->totals.samples || r->skipped)
-		why = "samples counted before";
-	else if ((why = hwp__parallel_refusal(r->s)))
-		;
-	else if (!jobs && (jobs = hwp__default_jobs(r->s)) < 2)
-		why = "one CPU, or a small input";
-	else if (jobs < 2)
-		why = "one thread asked";
-	if (why) {
-		hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(r->s), why);
+	if (n < 2)
 		return hwp_mem_report__read(r);
-	}
-	hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(r->s), jobs);
-	int err = hwp__parallel_pass(r->s, &ops, jobs);
+	int err = hwp__parallel_pass(r->s, &ops, n);
 	return err < 0 ? err : hwp__mem_report_flush(r);
 }

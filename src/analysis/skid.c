@@ -268,25 +268,14 @@ static void skid_part_delete(void *part)
 	hwp_skid__delete(part);
 }
 
-/* How many threads read S for OPTS, and why one when one (logged). */
+/* How many threads read S for OPTS (logged). */
 static unsigned skid_jobs(struct hwp_session *s, const struct hwp_skid_opts *opts)
 {
 	struct hwp_skid_opts o = { .sz = sizeof(o) };
-	unsigned jobs = 1;
-	const char *why;
 
 	if (opts)
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
-	if ((why = hwp__parallel_refusal(s)))
-		;
-	else if ((jobs = o.jobs ? o.jobs : hwp__default_jobs(s)) < 2)
-		why = o.jobs ? "one thread asked" : "one CPU, or a small input";
-	if (why) {
-		hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(s), why);
-		return 1;
-	}
-	hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(s), jobs);
-	return jobs;
+	return hwp__parallel_jobs(s, o.jobs, NULL);
 }
 
 struct hwp_skid *hwp_skid__new(struct hwp_session *s, const struct hwp_skid_opts *opts)
@@ -351,11 +340,18 @@ int hwp__skid_add_at(struct hwp_skid *k, const struct hwp_event *ev, const struc
 
 /* The parts' instructions are added in the order first seen: each keeps
    its first sample's address. */
+static void skid_rows(void *ctx, size_t k, const uint64_t **first, size_t *nr)
+{
+	struct hwp_skid *const *parts = ctx;
+
+	*first = parts[k]->first;
+	*nr = parts[k]->nr_ips;
+}
+
 int hwp__skid_merge(struct hwp_skid *dst, struct hwp_skid *const *parts, struct hwp__module_ids *const *ids,
 		    size_t n)
 {
-	const uint64_t **first;
-	size_t *nr_ips, nr = 0;
+	size_t nr = 0;
 	struct hwp__merge_ref *all = NULL;
 	int err = 0;
 
@@ -370,19 +366,8 @@ int hwp__skid_merge(struct hwp_skid *dst, struct hwp_skid *const *parts, struct 
 			return hwp__set_error(EINVAL, "%s: skid merge: part %zu is not one of this skid's",
 					      hwp_session__path(dst->s), k);
 	}
-	first = calloc(n + 1, sizeof(*first));
-	nr_ips = calloc(n + 1, sizeof(*nr_ips));
-	for (size_t k = 0; k < n && first && nr_ips; k++) {
-		first[k] = parts[k]->first;
-		nr_ips[k] = parts[k]->nr_ips;
-	}
-	if (!first || !nr_ips || hwp__merge_order(first, nr_ips, n, &all, &nr) < 0) {
-		free(first);
-		free(nr_ips);
+	if (hwp__merge_order(n, skid_rows, (void *)parts, &all, &nr) < 0)
 		return hwp__set_error(ENOMEM, "out of memory merging skids");
-	}
-	free(first);
-	free(nr_ips);
 	for (size_t k = 0; k < n; k++) {
 		dst->total[0] += parts[k]->total[0];
 		dst->total[1] += parts[k]->total[1];
