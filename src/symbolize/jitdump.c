@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "symbolize/jitdump.h"
+#include "util/pid_name.h"
 #include "util/bytes.h"
 #include "util/error.h"
 #include "util/vec.h"
@@ -428,21 +429,11 @@ const struct hwp__jit_line *hwp__jitdump_line(const struct hwp__jit_code *c, uin
 bool hwp__jitdump_marker(const char *filename, int32_t mmap_pid, int32_t *pid)
 {
 	const char *p = strrchr(filename, '/');
-	int64_t v = 0;
+	int32_t v;
 
-	if (!p || strncmp(p, "/jit-", 5))
-		return false;
-	p += 5;
-	if (*p < '0' || *p > '9')
-		return false;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		v = v * 10 + (*p - '0');
-		if (v > INT32_MAX)
-			return false;
-	}
-	if (strcmp(p, ".dump") || (mmap_pid && v != mmap_pid))
+	if (!p || !hwp__pid_name(p, "/jit-", ".dump", &v) || (mmap_pid && v != mmap_pid))
 		return false;
 	if (pid)
-		*pid = (int32_t)v;
+		*pid = v;
 	return true;
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "symbolize/perf_map.h"
+#include "util/pid_name.h"
 #include "util/error.h"
 
 /* perf skips a line whose name is shorter than this (its "len + 2 >=
@@ -239,23 +240,12 @@ const struct hwp_sym *hwp__perf_map_find(const struct hwp__perf_map *m, uint64_t
 
 bool hwp__perf_map_path(const char *path, int *pid)
 {
-	const char *p = path;
-	long v = 0;
+	int32_t v;
 
-	if (strncmp(p, "/tmp/perf-", 10))
-		return false;
-	p += 10;
-	if (*p < '0' || *p > '9')
-		return false;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		v = v * 10 + (*p - '0');
-		if (v > INT32_MAX)
-			return false;
-	}
-	if (strcmp(p, ".map"))
+	if (!hwp__pid_name(path, "/tmp/perf-", ".map", &v))
 		return false;
 	if (pid)
-		*pid = (int)v;
+		*pid = v;
 	return true;
 }
 
