@@ -267,29 +267,26 @@ static bool space_has(const struct hwp__space *sp, const Dwfl_Module *mod)
 	return false;
 }
 
-struct live_count {
-	const struct hwp__space *sp;
-	size_t n; /* the Dwfl's modules that the space keeps (each kept once) */
-};
-
 static int count_module(Dwfl_Module *mod, void **ud, const char *name, Dwarf_Addr start, void *arg)
 {
-	struct live_count *c = arg;
-
-	(void)ud, (void)name, (void)start;
-	c->n += space_has(c->sp, mod);
+	(void)mod, (void)ud, (void)name, (void)start;
+	++*(size_t *)arg;
 	return DWARF_CB_OK;
 }
 
-/* Whether every module SP keeps is still one of its Dwfl's. libdwfl frees
-   a module at dwfl_report_end() when a report found it in the way (the
-   same name and range: DWFL_E_OVERLAP, its module marked for removal),
-   which would leave SP's pointer to it dangling. */
-static bool space_mods_live(const struct hwp__space *sp)
+/* Whether every module SP keeps is still one of its Dwfl's after a report
+   that gave MOD (NULL: none). libdwfl frees a module at dwfl_report_end()
+   when a report found it in the way (the same name and range:
+   DWFL_E_OVERLAP, the module marked for removal), which would leave SP's
+   pointer to it dangling. The Dwfl's modules are those SP keeps and the
+   one just reported (a report adds one at most): a count tells. */
+static bool space_mods_live(const struct hwp__space *sp, Dwfl_Module *mod)
 {
-	struct live_count c = { sp, 0 };
+	size_t n = 0;
 
-	return dwfl_getmodules(sp->dwfl, count_module, &c, 0) == 0 && c.n == sp->nmods;
+	if (mod && space_has(sp, mod))
+		return false; /* a module kept, given again */
+	return dwfl_getmodules(sp->dwfl, count_module, &n, 0) == 0 && n == sp->nmods + (mod != NULL);
 }
 
 int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out)
@@ -323,13 +320,6 @@ int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out
 	}
 	if (f->e_machine != sp->e_machine || !hwp__ufile_bias(f, m, &bias))
 		return HWP__REPORT_NO_FILE;
-	/* libdwfl places an executable (ET_EXEC) at its link-time addresses
-	   whatever the base it is given: pages of it mapped elsewhere (V8
-	   maps node's embedded builtins again next to its JIT code) cannot
-	   be a module of their own, and reporting them would find the
-	   executable's module in the way. Walked like JIT code. */
-	if (f->e_type == ET_EXEC && bias != 0)
-		return HWP__REPORT_NO_FILE;
 	if (sm) {
 		/* the module the address space had here is still what is mapped */
 		if (sm->f != f || sm->bias != bias) {
@@ -342,6 +332,13 @@ int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out
 		*out = sm;
 		return 0;
 	}
+	/* libdwfl places an executable (ET_EXEC) at its link-time addresses
+	   whatever the base it is given: pages of it mapped elsewhere (V8
+	   maps node's embedded builtins again next to its JIT code) cannot
+	   be a module of their own, and reporting them would find the
+	   executable's module in the way. Walked like JIT code. */
+	if (f->e_type == ET_EXEC && bias != 0)
+		return HWP__REPORT_NO_FILE;
 	/* the file's extent at this bias must not overlap a module reported */
 	uint64_t lo = UINT64_MAX, hi = 0;
 	for (size_t i = 0; i < f->nloads; i++) {
@@ -362,7 +359,7 @@ int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out
 	dwfl_report_end(sp->dwfl, NULL, NULL);
 	/* a module kept that the report dropped (or gave again): the space
 	   starts afresh (hwp__space_report() says nothing more until then) */
-	if (!space_mods_live(sp) || (mod && space_has(sp, mod))) {
+	if (!space_mods_live(sp, mod)) {
 		sp->stale = true;
 		return HWP__REPORT_STALE;
 	}
@@ -375,8 +372,10 @@ int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out
 	dwfl_module_info(mod, &ud, &start, &end, NULL, NULL, NULL, NULL);
 	*ud = f;
 	sm = HWP_VEC_PUSH(sp->mods, sp->nmods, sp->mods_cap);
-	if (!sm)
+	if (!sm) {
+		sp->stale = true; /* a module of the Dwfl not kept */
 		return -ENOMEM;
+	}
 	*sm = (struct hwp__smod){ .mod = mod, .lo = start, .hi = end, .bias = bias, .f = f,
 				  .map_start = m->start, .map_pgoff = m->pgoff, .map_file = m->filename };
 	*out = sm;
