@@ -204,8 +204,9 @@ static struct hwp__space *space_get(struct hwp__unwinder *u, const struct hwp_th
 		struct hwp__space *sp = u->spaces[i];
 		if (sp->key == key && sp->e_machine == e_machine) {
 			sp->used = ++u->clock;
-			/* a restart that failed (out of memory) left it without a Dwfl */
-			int err = sp->dwfl ? 0 : space_restart(sp);
+			/* a restart that failed (out of memory) left it without a
+			   Dwfl; an unwinding that failed left it stale */
+			int err = sp->dwfl && !sp->stale ? 0 : space_restart(sp);
 			if (err < 0) {
 				errno = -err;
 				return NULL;
@@ -258,6 +259,36 @@ struct hwp__smod *hwp__space_mod_at(struct hwp__space *sp, uint64_t pc)
 	return NULL;
 }
 
+static bool space_has(const struct hwp__space *sp, const Dwfl_Module *mod)
+{
+	for (size_t i = 0; i < sp->nmods; i++)
+		if (sp->mods[i].mod == mod)
+			return true;
+	return false;
+}
+
+static int count_module(Dwfl_Module *mod, void **ud, const char *name, Dwarf_Addr start, void *arg)
+{
+	(void)mod, (void)ud, (void)name, (void)start;
+	++*(size_t *)arg;
+	return DWARF_CB_OK;
+}
+
+/* Whether every module SP keeps is still one of its Dwfl's after a report
+   that gave MOD (NULL: none). libdwfl frees a module at dwfl_report_end()
+   when a report found it in the way (the same name and range:
+   DWFL_E_OVERLAP, the module marked for removal), which would leave SP's
+   pointer to it dangling. The Dwfl's modules are those SP keeps and the
+   one just reported (a report adds one at most): a count tells. */
+static bool space_mods_live(const struct hwp__space *sp, Dwfl_Module *mod)
+{
+	size_t n = 0;
+
+	if (mod && space_has(sp, mod))
+		return false; /* a module kept, given again */
+	return dwfl_getmodules(sp->dwfl, count_module, &n, 0) == 0 && n == sp->nmods + (mod != NULL);
+}
+
 int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out)
 {
 	struct hwp__unwinder *u = sp->u;
@@ -265,6 +296,10 @@ int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out
 	uint64_t bias;
 
 	*out = NULL;
+	/* the modules kept may be gone: nothing of the space is used until
+	   it starts afresh */
+	if (sp->stale)
+		return HWP__REPORT_STALE;
 	if (!m || m->identity || !m->filename || !m->filename[0])
 		return HWP__REPORT_NO_FILE;
 	struct hwp__smod *sm = hwp__space_mod_at(sp, pc);
@@ -287,14 +322,23 @@ int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out
 		return HWP__REPORT_NO_FILE;
 	if (sm) {
 		/* the module the address space had here is still what is mapped */
-		if (sm->f != f || sm->bias != bias)
+		if (sm->f != f || sm->bias != bias) {
+			sp->stale = true;
 			return HWP__REPORT_STALE;
+		}
 		sm->map_file = m->filename;
 		sm->map_start = m->start;
 		sm->map_pgoff = m->pgoff;
 		*out = sm;
 		return 0;
 	}
+	/* libdwfl places an executable (ET_EXEC) at its link-time addresses
+	   whatever the base it is given: pages of it mapped elsewhere (V8
+	   maps node's embedded builtins again next to its JIT code) cannot
+	   be a module of their own, and reporting them would find the
+	   executable's module in the way. Walked like JIT code. */
+	if (f->e_type == ET_EXEC && bias != 0)
+		return HWP__REPORT_NO_FILE;
 	/* the file's extent at this bias must not overlap a module reported */
 	uint64_t lo = UINT64_MAX, hi = 0;
 	for (size_t i = 0; i < f->nloads; i++) {
@@ -304,13 +348,23 @@ int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out
 			hi = f->loads[i].vaddr + f->loads[i].memsz;
 	}
 	for (size_t i = 0; i < sp->nmods; i++)
-		if (lo + bias < sp->mods[i].hi && hi + bias > sp->mods[i].lo)
+		if (lo + bias < sp->mods[i].hi && hi + bias > sp->mods[i].lo) {
+			sp->stale = true;
 			return HWP__REPORT_STALE;
+		}
 	dwfl_report_begin_add(sp->dwfl);
-	Dwfl_Module *mod = dwfl_report_elf(sp->dwfl, f->path, f->elf_path, -1, f->e_type == ET_EXEC ? 0 : bias, true);
+	/* (an ET_EXEC is here at bias 0, see above: libdwfl's base for it) */
+	Dwfl_Module *mod = dwfl_report_elf(sp->dwfl, f->path, f->elf_path, -1, bias, true);
+	const char *why = mod ? NULL : dwfl_errmsg(-1);
 	dwfl_report_end(sp->dwfl, NULL, NULL);
+	/* a module kept that the report dropped (or gave again): the space
+	   starts afresh (hwp__space_report() says nothing more until then) */
+	if (!space_mods_live(sp, mod)) {
+		sp->stale = true;
+		return HWP__REPORT_STALE;
+	}
 	if (!mod) {
-		hwp__log(HWP_LOG_DEBUG, "unwinding: %s: %s", f->elf_path, dwfl_errmsg(-1));
+		hwp__log(HWP_LOG_DEBUG, "unwinding: %s: %s", f->elf_path, why);
 		return HWP__REPORT_NO_FILE;
 	}
 	void **ud;
@@ -318,8 +372,10 @@ int hwp__space_report(struct hwp__space *sp, uint64_t pc, struct hwp__smod **out
 	dwfl_module_info(mod, &ud, &start, &end, NULL, NULL, NULL, NULL);
 	*ud = f;
 	sm = HWP_VEC_PUSH(sp->mods, sp->nmods, sp->mods_cap);
-	if (!sm)
+	if (!sm) {
+		sp->stale = true; /* a module of the Dwfl not kept */
 		return -ENOMEM;
+	}
 	*sm = (struct hwp__smod){ .mod = mod, .lo = start, .hi = end, .bias = bias, .f = f,
 				  .map_start = m->start, .map_pgoff = m->pgoff, .map_file = m->filename };
 	*out = sm;
@@ -349,8 +405,8 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 	/* the module first: libdwfl unwinds the frame from it next */
 	int r = hwp__space_report(sp, pc, &sm);
 	if (r < 0 || r == HWP__REPORT_STALE) {
+		/* (a stale space is marked so by the report) */
 		u->dwfl_err = r < 0 ? r : 0;
-		sp->stale = r == HWP__REPORT_STALE;
 		return DWARF_CB_ABORT;
 	}
 	u->last_no_file = r == HWP__REPORT_NO_FILE || r == HWP__REPORT_MISSING;
@@ -379,7 +435,17 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 
 static int unwind_dwfl(struct hwp__unwinder *u, struct hwp__space *sp)
 {
-	for (int tries = 0;; tries++) {
+	int tries = 0;
+
+	/* the cached rules' pass found the space stale: that is the sample's
+	   first try (libdwfl would find it at the same frame) */
+	if (sp->stale) {
+		int err = space_restart(sp);
+		if (err)
+			return err;
+		tries = 1;
+	}
+	for (;; tries++) {
 		u->n = 0;
 		u->hit_max = u->last_no_file = u->last_fp_zero = false;
 		u->prev_mod = 0;

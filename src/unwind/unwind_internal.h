@@ -36,7 +36,8 @@ struct hwp__space {
 	uint64_t ehdr[8]; /* its bytes (64, aligned) */
 	struct hwp__smod *mods;
 	size_t nmods, mods_cap;
-	bool stale;       /* a frame found a module that moved */
+	bool stale;       /* a frame found a module that moved, or a module kept is
+			     gone: MODS are not to be used until the space restarts */
 };
 
 #define MAX_SPACES_KEPT 16 /* address spaces kept at once (the least recently used goes) */

@@ -8,15 +8,20 @@
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
+#include <link.h>
+#include <malloc.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hwprof/maps.h"
 #include "hwprof/perf_abi.h"
 #include "testlib.h"
 #include "unwind/unwind.h"
+#include "unwind/unwind_internal.h"
 #include "unwind/unwind_regs.h"
 
 /* the words of MASK's registers, register N's value 0x1000 + N */
@@ -219,8 +224,231 @@ static void own_stack_unwound(void)
 	}
 	hwp_machine__delete(m);
 }
+
+/* ---- an executable (ET_EXEC) mapped twice, many address spaces ---- */
+
+#if defined(__SANITIZE_ADDRESS__)
+/* ASan's malloc ignores M_PERTURB: its own fill of freed memory (libdw is
+   not instrumented, a read of memory it freed is caught only this way) */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "max_free_fill_size=4096:free_fill_byte=90";
+}
+#endif
+
+/* a copy of this test's executable (a PIE) made an ET_EXEC: libdwfl
+   places it at its link addresses, the text segment at TEXT_VADDR */
+struct exec_copy {
+	char dir[64], path[96];
+	uint64_t text_off, text_vaddr, text_len;
+	uint64_t bias; /* where this process runs the original */
+};
+
+static int load_bias(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	*(uint64_t *)arg = info->dlpi_addr; /* the first one: the executable */
+	return 1;
+}
+
+static bool exec_copy_make(struct exec_copy *c)
+{
+	FILE *in = fopen("/proc/self/exe", "rb"), *out = NULL;
+	static uint8_t buf[16 << 20];
+	size_t n = in ? fread(buf, 1, sizeof(buf), in) : 0;
+	bool ok = false;
+
+	if (in)
+		fclose(in);
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)(void *)buf;
+	if (n < sizeof(*eh) || n == sizeof(buf) || eh->e_type != ET_DYN || eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) > n)
+		return false;
+	for (unsigned i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph = (const Elf64_Phdr *)(void *)(buf + eh->e_phoff + i * sizeof(Elf64_Phdr));
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && !c->text_len) {
+			c->text_off = ph->p_offset & ~0xfffull;
+			c->text_vaddr = ph->p_vaddr & ~0xfffull;
+			c->text_len = (ph->p_vaddr + ph->p_filesz - c->text_vaddr + 0xfff) & ~0xfffull;
+		}
+	}
+	eh->e_type = ET_EXEC;
+	snprintf(c->dir, sizeof(c->dir), "/tmp/hwp_unwind_XXXXXX");
+	if (!c->text_len || !mkdtemp(c->dir))
+		return false;
+	snprintf(c->path, sizeof(c->path), "%s/exe", c->dir);
+	if ((out = fopen(c->path, "wb"))) {
+		ok = fwrite(buf, 1, n, out) == n;
+		ok &= fclose(out) == 0;
+	}
+	c->bias = 0;
+	dl_iterate_phdr(load_bias, &c->bias);
+	return ok;
+}
+
+static void exec_copy_remove(struct exec_copy *c)
+{
+	unlink(c->path);
+	rmdir(c->dir);
+}
+
+static void map_text(struct hwp_machine *m, int pid, const char *path, uint64_t start, const struct exec_copy *c)
+{
+	struct hwp_mmap_event e = { .pid = pid, .tid = pid, .cpumode = HWP_MISC_USER, .start = start,
+				    .len = c->text_len, .pgoff = c->text_off, .prot = 5, .flags = 2,
+				    .filename = path };
+	CHECK(hwp_machine__mmap(m, &e) == 0);
+}
+
+/* the copy's link-time address of this test's function FN */
+#define LINK_ADDR(c, fn) ((uint64_t)(uintptr_t)(fn) - (c)->bias)
+
+/* the stack a sample copies: at SP, the words W */
+#define FAKE_SP 0x7ffd00001000ull
+
+/* unwinds a sample of PID at PC (rbp = sp + 8, the stack words W) into
+   IPS; the number of frames, or -1 */
+static int unwind_at(struct hwp__unwinder *u, struct hwp_machine *m, int pid, uint64_t pc, const uint64_t *w,
+		     uint64_t *ips)
+{
+	static uint8_t stack[64];
+	uint64_t words[3] = { FAKE_SP + 8, FAKE_SP, pc };
+	struct hwp_thread *th = hwp_machine__findnew_thread(m, pid, pid);
+	size_t n = 0;
+
+	memcpy(stack, w, sizeof(stack));
+	struct hwp_sample smp = {
+		.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_REGS_USER | HWP_SAMPLE_STACK_USER,
+		.cpumode = HWP_MISC_USER, .ip = pc, .pid = (uint32_t)pid, .tid = (uint32_t)pid,
+		.regs_user_abi = HWP__REGS_ABI_64, .regs_user_mask = 7ull << 6,
+		.regs_user = { (const uint8_t *)words, sizeof(words) },
+		.stack_user = { stack, sizeof(stack) }, .stack_user_dyn_size = sizeof(stack),
+	};
+	int r = th ? hwp__unwind(u, &smp, th, ips, 8, &n) : -1;
+	return r < 0 ? -1 : (int)n;
+}
+
+/*
+ * A process that maps pages of its executable (ET_EXEC) a second time
+ * elsewhere (V8 does, for node's builtins): libdwfl can place an ET_EXEC
+ * at its link addresses only, so the copy must not be reported as a
+ * module (the report would find the executable's module in the way, and
+ * libdwfl frees it). After a sample there, samples in the executable
+ * unwind as a fresh unwinder unwinds them. (Freed memory is filled with
+ * a byte so that a module used after libdwfl freed it fails here.)
+ */
+static void exec_mapped_twice(void)
+{
+	struct exec_copy c = { 0 };
+
+	if (!exec_copy_make(&c))
+		SKIP("cannot make an ET_EXEC copy of /proc/self/exe");
+	mallopt(M_PERTURB, 0x5a);
+	uint64_t p1 = LINK_ADDR(&c, level1), p2 = LINK_ADDR(&c, level2);
+	uint64_t remap = 0x7f0000000000ull + c.text_vaddr;
+	/* at P2 (level2's entry) the CFI's return address is the word at sp
+	   (level1's entry + 1: its frame has the return address 0); the
+	   frame-pointer step's is at rbp + 8 = sp + 16 */
+	uint64_t w[8] = { p1 + 1, 0, p1 + 1 };
+	uint64_t zero[8] = { 0 };
+	for (int no_rules = 0; no_rules < 2; no_rules++) {
+		struct hwp__unwind_env env = { .e_machine = EM_X86_64, .no_rules = no_rules };
+		struct hwp__unwinder *u = hwp__unwinder_new(&env), *fresh = hwp__unwinder_new(&env);
+		struct hwp_machine *m = hwp_machine__new();
+		uint64_t ips[8], want[8];
+
+		CHECK(u && fresh && m);
+		if (!u || !fresh || !m)
+			break;
+		map_text(m, 100, c.path, c.text_vaddr, &c);
+		map_text(m, 100, c.path, remap, &c);
+		int nw = unwind_at(fresh, m, 100, p2, w, want);
+		/* the executable's module reported, then a sample in the copy */
+		CHECK(unwind_at(u, m, 100, p1, zero, ips) == 1);
+		CHECK(unwind_at(u, m, 100, remap + (p1 - c.text_vaddr), zero, ips) >= 1);
+		int n = unwind_at(u, m, 100, p2, w, ips);
+		CHECK(nw == 2 && n == nw);
+		for (int i = 0; i < nw && n == nw; i++)
+			CHECK_EQ_U64(ips[i], want[i]);
+		if (nw == 2)
+			CHECK(want[0] == p2 && want[1] == p1);
+		hwp__unwinder_delete(u);
+		hwp__unwinder_delete(fresh);
+		hwp_machine__delete(m);
+	}
+	mallopt(M_PERTURB, 0);
+	exec_copy_remove(&c);
+}
+
+/*
+ * More processes than the unwinder keeps address spaces for (the least
+ * recently used goes), each sampled again after its space went, and one
+ * whose module is replaced at the same place by another file (the space
+ * starts afresh): every stack as a fresh unwinder gives it.
+ */
+static void many_spaces(void)
+{
+	struct exec_copy c = { 0 };
+	char self[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (len <= 0 || !exec_copy_make(&c))
+		SKIP("cannot make an ET_EXEC copy of /proc/self/exe");
+	self[len] = 0;
+	mallopt(M_PERTURB, 0x5a);
+	uint64_t p1 = LINK_ADDR(&c, level1), p2 = LINK_ADDR(&c, level2);
+	uint64_t w[8] = { p1 + 1, 0, p1 + 1 }, zero[8] = { 0 };
+	enum { NPROC = 40 };
+	for (int no_rules = 0; no_rules < 2; no_rules++) {
+		struct hwp__unwind_env env = { .e_machine = EM_X86_64, .no_rules = no_rules };
+		struct hwp__unwinder *u = hwp__unwinder_new(&env);
+		struct hwp_machine *m = hwp_machine__new();
+		uint64_t ips[8], want[8];
+		int bad = 0;
+
+		CHECK(u && m);
+		if (!u || !m)
+			break;
+		for (int i = 0; i < NPROC; i++)
+			map_text(m, 200 + i, c.path, c.text_vaddr, &c);
+		for (int round = 0; round < 3; round++)
+			for (int i = 0; i < NPROC; i++) {
+				int pid = 200 + (round == 1 ? NPROC - 1 - i : i);
+				if (round == 2 && i == 7) {
+					/* the original (a PIE, at bias 0 too) in the copy's place */
+					map_text(m, pid, self, c.text_vaddr, &c);
+				}
+				struct hwp__unwinder *fresh = hwp__unwinder_new(&env);
+				int nw = fresh ? unwind_at(fresh, m, pid, p2, w, want) : -1;
+				int n = unwind_at(u, m, pid, p2, w, ips);
+				bad += nw != 2 || n != nw || memcmp(ips, want, sizeof(*ips) * 2);
+				n = unwind_at(u, m, pid, p1, zero, ips);
+				bad += n != 1 || ips[0] != p1;
+				hwp__unwinder_delete(fresh);
+			}
+		CHECK(bad == 0);
+		/* a space per process in the first round, in the next two for
+		   those the last one's most recent 16 are not, and once more
+		   where the module changed */
+		CHECK_EQ_U64(hwp__unwinder_stats(u)->spaces, NPROC + 2 * (NPROC - MAX_SPACES_KEPT) + 1);
+		hwp__unwinder_delete(u);
+		hwp_machine__delete(m);
+	}
+	mallopt(M_PERTURB, 0);
+	exec_copy_remove(&c);
+}
 #else
 static void own_stack_unwound(void)
+{
+	SKIP("an x86-64 test");
+}
+
+static void exec_mapped_twice(void)
+{
+	SKIP("an x86-64 test");
+}
+
+static void many_spaces(void)
 {
 	SKIP("an x86-64 test");
 }
@@ -232,5 +460,7 @@ int main(void)
 	RUN(aarch64_registers);
 	RUN(what_a_sample_lacks);
 	RUN(own_stack_unwound);
+	RUN(exec_mapped_twice);
+	RUN(many_spaces);
 	TL_EXIT();
 }
