@@ -3,6 +3,8 @@
 #ifndef HWPROF_OUTPUT_RENDER_H
 #define HWPROF_OUTPUT_RENDER_H
 
+#include <stdint.h>
+
 #include "outbuf.h"
 #include "hwprof/flame.h"
 #include "hwprof/table.h"
@@ -17,7 +19,7 @@ struct hwp__html_table_opts {
 	bool fold_sparse;   /* a column left empty in some row is a detail too */
 	size_t link_col;    /* with LINKS: row i's cell in this column links to */
 	const char *const *links; /* LINKS[i] (NULL: no link) */
-	const char *cls;    /* another class of the table (NULL: none) */
+	uint64_t wrap;      /* bit j: column j's text wraps (class "w"; else on one line) */
 };
 /* T as an HTML table (class "hwp"), each number cell with its raw value in
    data-v; the columns that are details are listed per row in a last cell

@@ -339,12 +339,7 @@ void hwp__table_render_html(const struct hwp_table *t, struct hwp_outbuf *o, con
 			main_col[j] = t->cells[i * t->ncols + j].set;
 		details |= shown(&t->cols[j], HWP_TABLE_TEXT) && !main_col[j];
 	}
-	hwp__outbuf_puts(o, "<table class=\"hwp");
-	if (ho->cls) {
-		hwp__outbuf_putc(o, ' ');
-		hwp__markup_escape(o, ho->cls);
-	}
-	hwp__outbuf_putc(o, '"');
+	hwp__outbuf_puts(o, "<table class=\"hwp\"");
 	if (ho->visible && ho->visible < t->nrows)
 		hwp__outbuf_printf(o, " data-visible=\"%zu\"", ho->visible);
 	hwp__outbuf_puts(o, "><thead><tr>");
@@ -368,7 +363,7 @@ void hwp__table_render_html(const struct hwp_table *t, struct hwp_outbuf *o, con
 			if (!main_col[j])
 				continue;
 			if (col->kind == HWP_COL_TEXT || !c->set) {
-				hwp__outbuf_puts(o, "<td>");
+				hwp__outbuf_puts(o, j < 64 && (ho->wrap >> j & 1) ? "<td class=\"w\">" : "<td>");
 			} else {
 				html_value(col, c, buf, sizeof(buf));
 				hwp__outbuf_printf(o, "<td class=\"n\" data-v=\"%s\">", buf);

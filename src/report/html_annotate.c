@@ -47,9 +47,11 @@ static bool timed(const struct hwp_annotate_insn *x)
 	return x->timing && x->timing->d.samples;
 }
 
+/* Memory samples of X that know the access (not samples of another event
+   counted with nothing known of it). */
 static bool mem_known(const struct hwp_annotate_insn *x)
 {
-	return x->mem && x->mem->st.samples;
+	return x->mem && x->mem->st.samples && (x->mem->st.loads || x->mem->st.stores || x->mem->st.lat_sum);
 }
 
 /* Whether the recording knows anything of X. */
@@ -445,11 +447,13 @@ static void source_row(struct view *v, const struct hwp_annotate_insn *x, size_t
 	const char *base = strrchr(x->file, '/');
 	char buf[4096];
 
-	hwp__outbuf_printf(v->o, "<tr class=\"src\"><td colspan=\"%zu\" title=\"", ncols);
+	/* the place under the numbers and the address, the text from the
+	   instruction's column on: the arrows' column stays clear */
+	hwp__outbuf_puts(v->o, "<tr class=\"src\"><td colspan=\"3\" class=\"ln\" title=\"");
 	hwp__markup_escape(v->o, x->file);
-	hwp__outbuf_puts(v->o, "\"><span class=\"ln\">");
+	hwp__outbuf_puts(v->o, "\">");
 	hwp__markup_escape(v->o, base ? base + 1 : x->file);
-	hwp__outbuf_printf(v->o, ":%u</span>", x->line);
+	hwp__outbuf_printf(v->o, ":%u</td><td class=\"ar\"></td><td colspan=\"%zu\">", x->line, ncols - 4);
 	if (text) {
 		snprintf(buf, sizeof(buf), "%.*s", (int)(len < sizeof(buf) ? len : sizeof(buf) - 1), text);
 		hwp__markup_escape(v->o, buf);
@@ -522,9 +526,10 @@ static int function_view(struct view *v, size_t k)
 			const struct hwp_annotate_insn *x = &in[i];
 
 			if (fold && i == fold_from)
-				hwp__outbuf_printf(o, "</tbody><tbody class=\"fold\"><tr><td colspan=\"%zu\"><button>show %zu "
-						   "instructions with no samples</button></td></tr></tbody><tbody hidden>\n",
-						   ncols, fold_to - fold_from);
+				hwp__outbuf_printf(o, "</tbody><tbody class=\"fold\"><tr><td colspan=\"3\"></td><td class=\"ar\">"
+						   "</td><td colspan=\"%zu\"><button>show %zu instructions nothing is "
+						   "known of</button></td></tr></tbody><tbody hidden>\n",
+						   ncols - 4, fold_to - fold_from);
 			if (fold && i == fold_to)
 				hwp__outbuf_puts(o, "</tbody><tbody>\n");
 			if (x->file && (x->line != last_line || !last_file || strcmp(x->file, last_file))) {

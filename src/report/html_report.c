@@ -239,7 +239,8 @@ static int findings_section(struct hwp_html_page *page, const struct page_input 
 	}
 	if (n) {
 		struct hwp__html_table_opts ho = { .main = F_TECHNIQUE, .link_col = F_WHERE,
-						   .links = (const char *const *)links, .cls = "wrap" };
+						   .links = (const char *const *)links,
+						   .wrap = 1u << F_EVIDENCE | 1u << F_ACTION };
 
 		hwp__html_page_table_opts(page, t, &ho);
 	}
@@ -490,6 +491,16 @@ static int mem_section(struct hwp_html_page *page, const struct page_input *in, 
 	return rc;
 }
 
+/* Whether the memory report holds samples of memory accesses: a load, a
+   store or a latency (samples of other events, a cpu-clock's, may be
+   counted there with nothing of the access known). */
+static bool mem_known(const struct page_input *in)
+{
+	const struct hwp_mem_stats *ms = in->mem ? hwp_mem_report__totals(in->mem) : NULL;
+
+	return ms && (ms->loads || ms->stores || ms->lat_sum);
+}
+
 /* hwprof branches' table with its default keys. */
 static struct hwp_table *branches_table(const struct page_input *in, const struct hwp_report_opts *ro)
 {
@@ -534,8 +545,8 @@ static int one_recording(struct hwp_html_page *page, const struct page_input *in
 	if (rc || (rc = flame_section(page, in)))
 		return rc;
 	fo.min_executions = 1;
-	if (!in->flow) { /* memory samples alone */
-		if ((rc = mem_section(page, in, ro->limit)))
+	if (!in->flow) { /* memory samples alone, or samples with no branch stack */
+		if (mem_known(in) && (rc = mem_section(page, in, ro->limit)))
 			return rc;
 		return section(page, "Summary", NULL, hwp_report__summary(in->p, input));
 	}
@@ -558,7 +569,7 @@ static int one_recording(struct hwp_html_page *page, const struct page_input *in
 		return rc;
 	if ((rc = timing_section(page, in, ro)))
 		return rc;
-	if (in->mem && (rc = mem_section(page, in, ro->limit)))
+	if (mem_known(in) && (rc = mem_section(page, in, ro->limit)))
 		return rc;
 	return section(page, "Summary", NULL, hwp_report__summary(in->p, input));
 }
