@@ -16,7 +16,6 @@ void hwp__table_render(const struct hwp_table *t, enum hwp_table_format f, struc
 struct hwp__html_table_opts {
 	size_t visible;     /* rows shown at first (class "more" after; 0: every row) */
 	size_t main;        /* columns [0, MAIN) are columns, the others details (0: all) */
-	bool fold_sparse;   /* a column left empty in some row is a detail too */
 	size_t link_col;    /* with LINKS: row i's cell in this column links to */
 	const char *const *links; /* LINKS[i] (NULL: no link) */
 	uint64_t wrap;      /* bit j: column j's text wraps (class "w"; else on one line) */

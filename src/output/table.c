@@ -322,9 +322,9 @@ static void html_value(const struct column *col, const struct cell *c, char *buf
 
 /* An HTML table of the people's columns. Each number cell carries its raw
    value (data-v). Rows past O's VISIBLE are of class "more" (a page shows
-   them on asking); a column not shown as one (past O's MAIN, or left empty
-   in some row with O's FOLD_SPARSE) is one "Title value" item of its row's
-   last cell, "Details". */
+   them on asking); a column past O's MAIN is one "Title: value" item of its
+   row's last cell, "Details" (a findings table's numbers, mostly empty in
+   any one row, read there). */
 void hwp__table_render_html(const struct hwp_table *t, struct hwp_outbuf *o, const struct hwp__html_table_opts *ho)
 {
 	static const struct hwp__html_table_opts none;
@@ -335,8 +335,6 @@ void hwp__table_render_html(const struct hwp_table *t, struct hwp_outbuf *o, con
 		ho = &none;
 	for (size_t j = 0; j < t->ncols; j++) {
 		main_col[j] = shown(&t->cols[j], HWP_TABLE_TEXT) && (!ho->main || j < ho->main);
-		for (size_t i = 0; main_col[j] && ho->fold_sparse && i < t->nrows; i++)
-			main_col[j] = t->cells[i * t->ncols + j].set;
 		details |= shown(&t->cols[j], HWP_TABLE_TEXT) && !main_col[j];
 	}
 	hwp__outbuf_puts(o, "<table class=\"hwp\"");
