@@ -123,8 +123,8 @@ static size_t column_keyed(const struct hwp_table *t, const char *key)
 }
 
 /* The rows of T worth showing at first, by its column KEY (rows sorted by
-   it, descending): down to a cumulative 90% of the whole and none under
-   0.5% of it, at least 5. A percent column is of the whole recording (100);
+   it, descending): none under 1% of the whole, and no more once 99% of it
+   is shown; at least 5. A percent column is of the whole recording (100);
    a count of the table's rows' sum. 0 (every row) when the rest would be 2
    rows or fewer. */
 static size_t rows_that_matter(const struct hwp_table *t, const char *key)
@@ -155,7 +155,7 @@ static size_t rows_that_matter(const struct hwp_table *t, const char *key)
 			hwp_table__cell_real(t, i, col, &v);
 		else if (hwp_table__cell_count(t, i, col, &u))
 			v = (double)u;
-		if (i >= 5 && (cum >= 0.9 * total || v < 0.005 * total))
+		if (i >= 5 && (cum >= 0.99 * total || v < 0.01 * total))
 			break;
 		cum += v;
 	}
