@@ -78,7 +78,7 @@ int cmd_c2c(int argc, char **argv)
 	struct hwp_c2c *c = NULL;
 	struct hwp_table *t = NULL;
 
-	if (!r || hwp_mem_report__read(r) < 0) {
+	if (!r || hwp_mem_report__read_jobs(r, o.r.jobs) < 0) {
 		rc = cli_error("%s", hwp_errmsg());
 	} else if (hwp_mem_report__totals(r)->samples == 0) {
 		rc = cli_error("%s: no memory samples (record with 'hwprof record --mem' or "

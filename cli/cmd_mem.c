@@ -121,7 +121,7 @@ int cmd_mem(int argc, char **argv)
 
 	if (!r) {
 		rc = cli_error("%s", hwp_errmsg());
-	} else if (hwp_mem_report__read(r) < 0) {
+	} else if (hwp_mem_report__read_jobs(r, o.r.jobs) < 0) {
 		rc = cli_error("%s", hwp_errmsg());
 	} else if (hwp_mem_report__totals(r)->samples == 0) {
 		rc = cli_error("%s: no memory samples (samples with a data source: record with "

@@ -33,6 +33,7 @@ static int parse_opts(int argc, char **argv, struct skid_cli *o)
 {
 	const struct opt opts[] = {
 		OPT_REPORT_INPUT_AS(&o->r, "perf.data (default: perf.data)"),
+		OPT_REPORT_JOBS(&o->r),
 		OPT_EVENT_INDEX("precise", &o->precise,
 				"the precise event, by index as 'hwprof info' lists them (default: the highest "
 				"precise_ip)"),
@@ -63,7 +64,8 @@ int cmd_skid(int argc, char **argv)
 	struct hwp_session *s = hwp_session__open_inputs(inputs, ninputs, &so);
 	if (!s)
 		return cli_error("%s", hwp_errmsg());
-	struct hwp_skid_opts ko = { .sz = sizeof(ko), .precise = o.precise, .imprecise = o.imprecise };
+	struct hwp_skid_opts ko = { .sz = sizeof(ko), .precise = o.precise, .imprecise = o.imprecise,
+				   .jobs = o.r.jobs };
 	struct hwp_skid *k = hwp_skid__new(s, &ko);
 	struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o.r.fmt, .limit = o.limit };
 	struct hwp_table *t = NULL;

@@ -28,6 +28,9 @@
  *    starting with "/dev/zero", "/anon_hugepage", "[stack" or "/SYSV",
  *    "[heap]", and MAP_HUGETLB mappings. "[vdso]" has pgoff 0. Everything
  *    else, "[vsyscall]" included, maps as addr - start + pgoff.
+ *  - An identity map that is executable (PROT_EXEC) is JIT-compiled code:
+ *    its filename becomes "/tmp/perf-PID.map" (PID: its process), the perf
+ *    map that names such code, as perf's map__new() names it.
  *  - Lookups: cpumode KERNEL searches the kernel maps, USER the thread's
  *    process; HV, guest and unknown modes find nothing (perf's default
  *    perf_host=1, perf_guest=0).

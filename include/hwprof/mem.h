@@ -111,6 +111,10 @@ HWP_API int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event
 				const struct hwp_thread *th);
 /* Reads the rest of the session into the report. 0 or <0 (hwp_errmsg()). */
 HWP_API int hwp_mem_report__read(struct hwp_mem_report *r);
+/* The same on JOBS threads (0: the CPUs available, fewer on a small file),
+   the result that of one to the byte: one file-mode perf.data, not
+   compressed (else one thread; the log says why at HWP_LOG_INFO). */
+HWP_API int hwp_mem_report__read_jobs(struct hwp_mem_report *r, unsigned jobs);
 
 HWP_API const struct hwp_mem_stats *hwp_mem_report__totals(const struct hwp_mem_report *r);
 /* Histogram by data source over every access: hist[bucket][source]. */

@@ -24,6 +24,12 @@
  * Binaries: looked for as the symbolizer does (symfs, build-id caches, debug
  * directories); the recording's kernel build-id (its BUILD_ID feature) picks
  * the kernel symbols. The symbolizer is made on first use.
+ *
+ * JIT-compiled code: a jitdump the recording's MMAP records name
+ * ("DIR/jit-PID.dump") is injected as perf inject --jit injects it: its code
+ * loads and moves are mapped at their times ("DIR/jitted-PID-N.so"), and
+ * the process's later //anon and /memfd: maps are not; perf maps need
+ * nothing (see symbolize.h).
  */
 #ifndef HWPROF_SESSION_H
 #define HWPROF_SESSION_H

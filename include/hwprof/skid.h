@@ -28,6 +28,10 @@ struct hwp_skid_opts {
 	size_t sz;          /* sizeof(struct hwp_skid_opts) */
 	int precise;        /* evsel index of the precise event; -1: the highest precise_ip */
 	int imprecise;      /* evsel index of the other; -1: one with precise_ip 0 */
+	/* Threads of the pass: 0 the CPUs available (fewer on a small file), 1
+	   one; the result is the same (one file-mode perf.data, not
+	   compressed, else one). */
+	unsigned jobs;
 };
 
 /* One source line (or, without debug info, one instruction). */

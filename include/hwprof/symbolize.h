@@ -37,9 +37,16 @@
  * aliases at one address the one perf keeps is chosen by the demangled
  * names, as perf compares them. Not thread-safe: one symbolizer per thread.
  *
+ * JIT-compiled code: a module "/tmp/perf-PID.map" (what the address spaces
+ * call a process's anonymous executable memory) takes its symbols from that
+ * perf map (under symfs first), as perf 6.1 reads it, and is shown as
+ * "[JIT] tid PID"; a module "DIR/jitted-PID-N.so" of a jitdump a session
+ * read is that dump's code load N (symbol, code bytes at offset 0x80, debug
+ * entries as source lines), else the ELF file perf inject wrote.
+ *
  * Not handled: .gnu_debugdata (MiniDebugInfo), split DWARF (.dwo/.dwp),
- * relocatable objects (.ko: kernel modules resolve through kallsyms), JIT
- * maps (/tmp/perf-PID.map), and the vDSO unless perf's cache holds it.
+ * relocatable objects (.ko: kernel modules resolve through kallsyms), and
+ * the vDSO unless perf's cache holds it.
  */
 #ifndef HWPROF_SYMBOLIZE_H
 #define HWPROF_SYMBOLIZE_H

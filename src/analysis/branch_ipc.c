@@ -17,6 +17,7 @@
 
 #include "analysis/branch_ipc.h"
 #include "decode/insn_starts.h"
+#include "symbolize/symbolizer_internal.h"
 
 /* A block, with the symbol of its end (offsets are module offsets). */
 struct block {
@@ -143,10 +144,8 @@ struct hwp__ipc *hwp__ipc_new(const struct hwp_branch_table *blocks, struct hwp_
 		for (j = i; j < n && b[j].module == b[i].module && b[j].sym == b[i].sym; j++)
 			;
 		if (b[i].module != open_module) {
-			const char *path = hwp_symbolizer__module_file(s, b[i].module);
-
 			hwp__code_file_close(f);
-			f = path ? hwp__code_file_open(path) : NULL;
+			f = hwp__symbolizer_open_code(s, b[i].module); /* a binary, or JIT code */
 			open_module = b[i].module;
 		}
 		one_symbol(f, &b[i], j - i, &x->syms[x->n++]);

@@ -225,26 +225,15 @@ int hwp_branch_collector__read_jobs(struct hwp_branch_collector *c, unsigned job
 	struct collect_ctx k = { c->session, c };
 	const struct hwp__parallel_ops ops = { &k, collector_part_new, collector_add, collector_merge,
 					       collector_delete };
-	const char *why = NULL;
+	unsigned n;
 	int err;
 
 	if (!c->session)
-		why = "no session";
-	else if (c->st.samples || c->part)
-		why = "samples counted before";
-	else if ((why = hwp__parallel_refusal(c->session)))
-		;
-	else if (!jobs && (jobs = hwp__default_jobs(c->session)) < 2)
-		why = "one CPU, or a small input";
-	else if (jobs < 2)
-		why = "one thread asked";
-	if (why) {
-		if (c->session)
-			hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(c->session), why);
 		return hwp_branch_collector__read(c);
-	}
-	hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(c->session), jobs);
-	if ((err = hwp__parallel_pass(c->session, &ops, jobs)) < 0)
+	n = hwp__parallel_jobs(c->session, jobs, c->st.samples || c->part ? "samples counted before" : NULL);
+	if (n < 2)
+		return hwp_branch_collector__read(c);
+	if ((err = hwp__parallel_pass(c->session, &ops, n)) < 0)
 		return err;
 	return hwp_branch_collector__check_ranges(c);
 }

@@ -18,19 +18,12 @@ struct hwp_c2c {
 	uint64_t seen;
 };
 
-/* One of the report's sets of (access, value) pairs by access: the values of
-   access I are val[first[I] .. first[I + 1]). */
-struct extras {
-	size_t *first;
-	uint32_t *val;
-};
-
 /* What building needs: the report's accesses, the line mask, the extra
    threads and CPUs of each access, and room to count distinct values. */
 struct c2c_ctx {
 	const struct hwp__mem_c2c_acc *acc;
 	uint64_t mask;
-	struct extras tids, cpus;
+	struct hwp__mem_pairs_index tids, cpus;
 	uint32_t *scratch;
 };
 
@@ -101,8 +94,7 @@ static int cmp_acc(const void *pa, const void *pb)
 	return a->code.offset < b->code.offset ? -1 : a->code.offset > b->code.offset;
 }
 
-/* Groups a set's pairs by access (a counting sort). */
-static int extras_build(struct extras *e, const struct hwp__mem_pairs *p, size_t nr_acc)
+int hwp__mem_pairs_index_build(struct hwp__mem_pairs_index *e, const struct hwp__mem_pairs *p, size_t nr_acc)
 {
 	if (!(e->first = calloc(nr_acc + 2, sizeof(*e->first))) || !(e->val = malloc((p->nr + 1) * sizeof(*e->val))))
 		return -ENOMEM;
@@ -115,7 +107,7 @@ static int extras_build(struct extras *e, const struct hwp__mem_pairs *p, size_t
 	return 0;
 }
 
-static void extras_free(struct extras *e)
+void hwp__mem_pairs_index_free(struct hwp__mem_pairs_index *e)
 {
 	free(e->first);
 	free(e->val);
@@ -125,7 +117,7 @@ static void extras_free(struct extras *e)
    others the report's set holds. */
 static uint32_t line_tids(const struct c2c_ctx *cx, const uint32_t *idx, size_t n)
 {
-	const struct extras *e = &cx->tids;
+	const struct hwp__mem_pairs_index *e = &cx->tids;
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -140,7 +132,7 @@ static uint32_t line_tids(const struct c2c_ctx *cx, const uint32_t *idx, size_t 
    the report's set holds. */
 static uint32_t line_cpus(const struct c2c_ctx *cx, const uint32_t *idx, size_t n)
 {
-	const struct extras *e = &cx->cpus;
+	const struct hwp__mem_pairs_index *e = &cx->cpus;
 	uint64_t mask = 0;
 	size_t k = 0;
 
@@ -240,7 +232,8 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	if (!(c = calloc(1, sizeof(*c))) || !(idx = malloc((n + 1) * sizeof(*idx))) ||
 	    !(cx.scratch = malloc((n + (r->tids.nr > r->cpus.nr ? r->tids.nr : r->cpus.nr) + 1) *
 				  sizeof(*cx.scratch))) ||
-	    extras_build(&cx.tids, &r->tids, n) < 0 || extras_build(&cx.cpus, &r->cpus, n) < 0)
+	    hwp__mem_pairs_index_build(&cx.tids, &r->tids, n) < 0 ||
+	    hwp__mem_pairs_index_build(&cx.cpus, &r->cpus, n) < 0)
 		goto oom;
 	for (size_t i = 0; i < n; i++)
 		idx[i] = (uint32_t)i;
@@ -260,14 +253,14 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	hwp__sort(c->lines, c->nr_lines, sizeof(*c->lines), cmp_line);
 	free(idx);
 	free(cx.scratch);
-	extras_free(&cx.tids);
-	extras_free(&cx.cpus);
+	hwp__mem_pairs_index_free(&cx.tids);
+	hwp__mem_pairs_index_free(&cx.cpus);
 	return c;
 oom:
 	free(idx);
 	free(cx.scratch);
-	extras_free(&cx.tids);
-	extras_free(&cx.cpus);
+	hwp__mem_pairs_index_free(&cx.tids);
+	hwp__mem_pairs_index_free(&cx.cpus);
 	hwp_c2c__delete(c);
 	hwp__set_error(ENOMEM, "out of memory");
 	errno = ENOMEM;

@@ -245,20 +245,9 @@ static void cg_delete(void *part)
 int hwp_call_graph__read_jobs(struct hwp_call_graph *cg, unsigned jobs)
 {
 	const struct hwp__parallel_ops ops = { cg, cg_part_new, cg_add, cg_merge, cg_delete };
-	const char *why = NULL;
+	const char *why = cg->res != hwp__session_resolver(cg->session) ? "a part"
+			  : hwp__call_graph_part_refusal(cg->session, &cg->o);
+	unsigned n = hwp__parallel_jobs(cg->session, jobs, why);
 
-	if (cg->res != hwp__session_resolver(cg->session))
-		why = "a part";
-	else if ((why = hwp__parallel_refusal(cg->session)) || (why = hwp__call_graph_part_refusal(cg->session, &cg->o)))
-		;
-	else if (!jobs && (jobs = hwp__default_jobs(cg->session)) < 2)
-		why = "one CPU, or a small input";
-	else if (jobs < 2)
-		why = "one thread asked";
-	if (why) {
-		hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(cg->session), why);
-		return hwp_call_graph__read(cg);
-	}
-	hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(cg->session), jobs);
-	return hwp__parallel_pass(cg->session, &ops, jobs);
+	return n < 2 ? hwp_call_graph__read(cg) : hwp__parallel_pass(cg->session, &ops, n);
 }

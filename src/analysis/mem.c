@@ -13,6 +13,7 @@
 
 #include "analysis/mem_internal.h"
 #include "hwprof/mem.h"
+#include "session/session_internal.h"
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/hash.h"
@@ -121,6 +122,7 @@ struct hwp_mem_report *hwp_mem_report__new(struct hwp_session *s, const struct h
 		return NULL;
 	}
 	r->s = s;
+	r->res = hwp__session_resolver(s);
 	r->line_size = line;
 	r->loads_only = o.loads_only;
 	r->stores_only = o.stores_only;
@@ -147,11 +149,14 @@ void hwp_mem_report__delete(struct hwp_mem_report *r)
 	hwp__hashmap_free(&r->tids.map);
 	free(r->cpus.v);
 	hwp__hashmap_free(&r->cpus.map);
+	free(r->first_code.v);
+	free(r->first_data.v);
+	free(r->first_acc.v);
 	hwp__arena_free(&r->strings);
 	free(r);
 }
 
-static const char *intern(struct hwp_mem_report *r, const char *name)
+static inline const char *intern(struct hwp_mem_report *r, const char *name)
 {
 	uint64_t h = hwp__hash_str(name);
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&r->region_map, h);
@@ -186,7 +191,8 @@ static void stats_add(struct hwp_mem_stats *st, const struct hwp_mem_access *a, 
 }
 
 /* The data address: module + offset in a file-backed map, else the address
-   itself with the region's name (heap, stack, anon). */
+   itself with the region's name (heap, stack, anon). R's resolver has
+   entered TH. */
 static int resolve_data(struct hwp_mem_report *r, const struct hwp_thread *th, const struct hwp_mem_access *a,
 			struct hwp__mem_data_loc *d)
 {
@@ -208,7 +214,7 @@ static int resolve_data(struct hwp_mem_report *r, const struct hwp_thread *th, c
 		return hwp__set_error(ENOMEM, "out of memory");
 	if (!m->identity && !m->kernel) {
 		struct hwp_code_loc loc;
-		int rc = hwp_session__resolve(r->s, th, addr, 2, &loc);
+		int rc = hwp__resolver_resolve(r->res, 2, addr, &loc);
 		if (rc < 0)
 			return rc;
 		d->data_module = loc.module;
@@ -223,9 +229,27 @@ static uint64_t data_hi(const struct hwp__mem_data_loc *d, int32_t pid)
 	return d->data_module >= 0 ? (uint64_t)(uint32_t)d->data_module : (uint64_t)(uint32_t)pid << 32 | 0xffffffffu;
 }
 
+/* A part: the row just made was first added at the pending sample's place. */
+static int note_first(struct hwp__mem_firsts *f, uint64_t seq)
+{
+	uint64_t *slot = HWP_VEC_PUSH(f->v, f->nr, f->cap);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = seq;
+	return 0;
+}
+
 static uint64_t code_hash(const struct hwp_code_loc *l)
 {
 	return hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)l->module), l->offset);
+}
+
+static inline void pending_hash(struct hwp__mem_pending *x)
+{
+	x->h_code = code_hash(&x->code);
+	x->h_data = hwp__hash_combine(hwp__hash_combine(hwp__hash64(x->hi), x->d.data_offset), (uintptr_t)x->d.region);
+	x->h_acc = hwp__hash_combine(hwp__hash_combine(hwp__hash64(x->hi), x->d.data_offset), x->h_code);
 }
 
 /* The instruction's entry (made on first sight); its index in *IDX. */
@@ -242,7 +266,8 @@ static struct hwp__mem_code *code_entry(struct hwp_mem_report *r, const struct h
 			return &r->codes[i];
 		}
 	if (!(c = HWP_VEC_PUSH(r->codes, r->nr_codes, r->codes_cap)) ||
-	    hwp__hashmap_add(&r->code_map, x->h_code, r->nr_codes - 1) < 0)
+	    hwp__hashmap_add(&r->code_map, x->h_code, r->nr_codes - 1) < 0 ||
+	    (r->part && note_first(&r->first_code, x->seq) < 0))
 		return NULL;
 	c->loc = *l;
 	c->first = x->d;
@@ -262,7 +287,8 @@ static struct hwp__mem_datum *data_entry(struct hwp_mem_report *r, const struct 
 			return e;
 	}
 	if (!(e = HWP_VEC_PUSH(r->data, r->nr_data, r->data_cap)) ||
-	    hwp__hashmap_add(&r->data_map, x->h_data, r->nr_data - 1) < 0)
+	    hwp__hashmap_add(&r->data_map, x->h_data, r->nr_data - 1) < 0 ||
+	    (r->part && note_first(&r->first_data, x->seq) < 0))
 		return NULL;
 	e->hi = x->hi;
 	e->first = x->d;
@@ -271,7 +297,7 @@ static struct hwp__mem_datum *data_entry(struct hwp_mem_report *r, const struct 
 }
 
 /* Adds VAL to access ACC's set; 1 when it was not there, 0, or -ENOMEM. */
-static int pairs_add(struct hwp__mem_pairs *s, uint32_t acc, uint32_t val)
+static inline int pairs_add(struct hwp__mem_pairs *s, uint32_t acc, uint32_t val)
 {
 	uint64_t key = (uint64_t)acc << 32 | val, h = hwp__hash64(key);
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&s->map, h);
@@ -287,36 +313,47 @@ static int pairs_add(struct hwp__mem_pairs *s, uint32_t acc, uint32_t val)
 	return 1;
 }
 
-/* c2c: the sample's (data address, instruction) pair. */
-static int c2c_add(struct hwp_mem_report *r, const struct hwp__mem_pending *x)
+/* c2c: the entry of the sample's (data address, instruction) pair; its
+   index in *IDX. */
+static struct hwp__mem_c2c_acc *acc_entry(struct hwp_mem_report *r, const struct hwp__mem_pending *x, uint32_t *idx)
 {
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&r->acc_map, x->h_acc);
-	const struct hwp_mem_access *a = &x->a;
-	struct hwp__mem_c2c_acc *e = NULL;
+	struct hwp__mem_c2c_acc *e;
 	uint32_t i;
-	int rc;
 
 	while (hwp__hashmap_next(&p, &i)) {
 		struct hwp__mem_c2c_acc *y = &r->acc[i];
 		if (y->hi == x->hi && y->data_offset == x->d.data_offset && y->code.module == x->code.module &&
 		    y->code.offset == x->code.offset) {
-			e = y;
-			break;
+			*idx = i;
+			return y;
 		}
 	}
-	if (!e) {
-		if (!(e = HWP_VEC_PUSH(r->acc, r->nr_acc, r->acc_cap)) ||
-		    hwp__hashmap_add(&r->acc_map, x->h_acc, r->nr_acc - 1) < 0)
-			return -ENOMEM;
-		i = (uint32_t)(r->nr_acc - 1);
-		e->hi = x->hi;
-		e->data_offset = x->d.data_offset;
-		e->code = x->code;
-		e->addr = a->addr;
-		e->region = x->d.region;
-		e->tid = (uint32_t)a->tid;
-		e->nr_tids = 1;
-	}
+	if (!(e = HWP_VEC_PUSH(r->acc, r->nr_acc, r->acc_cap)) ||
+	    hwp__hashmap_add(&r->acc_map, x->h_acc, r->nr_acc - 1) < 0 ||
+	    (r->part && note_first(&r->first_acc, x->seq) < 0))
+		return NULL;
+	*idx = (uint32_t)(r->nr_acc - 1);
+	e->hi = x->hi;
+	e->data_offset = x->d.data_offset;
+	e->code = x->code;
+	e->addr = x->a.addr;
+	e->region = x->d.region;
+	e->tid = (uint32_t)x->a.tid;
+	e->nr_tids = 1;
+	return e;
+}
+
+/* c2c: the sample's (data address, instruction) pair. */
+static int c2c_add(struct hwp_mem_report *r, const struct hwp__mem_pending *x)
+{
+	const struct hwp_mem_access *a = &x->a;
+	struct hwp__mem_c2c_acc *e;
+	uint32_t i;
+	int rc;
+
+	if (!(e = acc_entry(r, x, &i)))
+		return -ENOMEM;
 	e->samples++;
 	e->loads += a->load;
 	e->stores += a->store;
@@ -372,6 +409,7 @@ static int aggregate(struct hwp_mem_report *r, const struct hwp__mem_pending *x)
 			e->first = x->d;
 			e->code = ci;
 			r->src_order[r->nr_src++] = (uint8_t)a->source;
+			r->first_src[a->source] = x->seq;
 		}
 		stats_add(&e->st, a, x->bucket);
 	}
@@ -438,7 +476,9 @@ int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event *ev, co
 	}
 	x = &r->pending[r->nr_pending];
 	x->a = a;
-	rc = hwp_session__resolve(r->s, th, a.ip, 1, &x->code);
+	x->seq = r->seq;
+	hwp__resolver_enter(r->res, th);
+	rc = hwp__resolver_resolve(r->res, 1, a.ip, &x->code);
 	if (rc < 0)
 		return rc;
 	rc = resolve_data(r, th, &a, &x->d);
@@ -446,9 +486,7 @@ int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event *ev, co
 		return rc;
 	x->bucket = hwp__mem_hist_bucket(a.latency);
 	x->hi = data_hi(&x->d, a.pid);
-	x->h_code = code_hash(&x->code);
-	x->h_data = hwp__hash_combine(hwp__hash_combine(hwp__hash64(x->hi), x->d.data_offset), (uintptr_t)x->d.region);
-	x->h_acc = hwp__hash_combine(hwp__hash_combine(hwp__hash64(x->hi), x->d.data_offset), x->h_code);
+	pending_hash(x);
 	/* the totals are always current */
 	stats_add(&r->totals, &a, x->bucket);
 	r->hist_src[x->bucket][a.source]++;
@@ -507,4 +545,37 @@ size_t hwp__mem_report_entries(struct hwp_mem_report *r)
 	if (hwp__mem_report_flush(r) < 0)
 		return (size_t)-1;
 	return r->nr_codes + r->nr_data + r->nr_src + r->nr_acc + r->tids.nr + r->cpus.nr;
+}
+
+/* The merge's ways in (mem_internal.h); the hot path above keeps its own
+   calls inlined. */
+struct hwp__mem_code *hwp__mem_code_entry(struct hwp_mem_report *r, const struct hwp__mem_pending *x, uint32_t *idx)
+{
+	return code_entry(r, x, idx);
+}
+
+struct hwp__mem_datum *hwp__mem_data_entry(struct hwp_mem_report *r, const struct hwp__mem_pending *x, uint32_t code)
+{
+	return data_entry(r, x, code);
+}
+
+struct hwp__mem_c2c_acc *hwp__mem_acc_entry(struct hwp_mem_report *r, const struct hwp__mem_pending *x,
+					    uint32_t *idx)
+{
+	return acc_entry(r, x, idx);
+}
+
+int hwp__mem_pairs_add(struct hwp__mem_pairs *s, uint32_t acc, uint32_t val)
+{
+	return pairs_add(s, acc, val);
+}
+
+const char *hwp__mem_intern(struct hwp_mem_report *r, const char *name)
+{
+	return intern(r, name);
+}
+
+void hwp__mem_pending_hash(struct hwp__mem_pending *x)
+{
+	pending_hash(x);
 }

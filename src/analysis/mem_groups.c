@@ -107,7 +107,7 @@ static struct hwp_mem_group *group_find(struct builder *b, const struct group_ke
 	return row;
 }
 
-static void stats_merge(struct hwp_mem_stats *to, const struct hwp_mem_stats *from)
+void hwp__mem_stats_merge(struct hwp_mem_stats *to, const struct hwp_mem_stats *from)
 {
 	to->samples += from->samples;
 	to->loads += from->loads;
@@ -177,7 +177,7 @@ static int add_code_rows(struct hwp_mem_report *r, enum hwp_mem_key key, struct 
 			return -ENOMEM;
 		if (fresh)
 			row_init(row, &c->first, c);
-		stats_merge(&row->st, &c->st);
+		hwp__mem_stats_merge(&row->st, &c->st);
 	}
 	return 0;
 }
@@ -216,7 +216,7 @@ static int add_data_rows(struct hwp_mem_report *r, enum hwp_mem_key key, struct 
 				row->sym_offset = 0;
 			}
 		}
-		stats_merge(&row->st, &x->st);
+		hwp__mem_stats_merge(&row->st, &x->st);
 	}
 	return 0;
 }
@@ -232,7 +232,7 @@ static int add_source_rows(struct hwp_mem_report *r, struct builder *b)
 		if (!(row = group_find(b, &k, &fresh)))
 			return -ENOMEM;
 		row_init(row, &x->first, first_code(r, x->code));
-		stats_merge(&row->st, &x->st);
+		hwp__mem_stats_merge(&row->st, &x->st);
 	}
 	return 0;
 }

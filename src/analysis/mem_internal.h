@@ -92,6 +92,17 @@ struct hwp__mem_pairs {
 	struct hwp_hashmap map;
 };
 
+/* One of those sets grouped by access: the values of access I are
+   val[first[I] .. first[I + 1]). */
+struct hwp__mem_pairs_index {
+	size_t *first;
+	uint32_t *val;
+};
+/* Groups P's pairs by access (NR_ACC of them; a counting sort). 0 or
+   -ENOMEM (no message); free it either way. */
+int hwp__mem_pairs_index_build(struct hwp__mem_pairs_index *e, const struct hwp__mem_pairs *p, size_t nr_acc);
+void hwp__mem_pairs_index_free(struct hwp__mem_pairs_index *e);
+
 /* A sample decoded and resolved, waiting to join the tables: they are
    updated a batch at a time, every key's cache misses hinted first and then
    waited for together (the tables outgrow the caches). */
@@ -100,9 +111,13 @@ struct hwp__mem_pending {
 	struct hwp_code_loc code;
 	struct hwp__mem_data_loc d;
 	uint64_t hi, h_code, h_data, h_acc;
+	uint64_t seq;                     /* a part's: the sample's number */
 	unsigned bucket;
 };
 #define HWP__MEM_BATCH 32
+
+struct hwp__resolver;
+struct hwp__module_ids;
 
 struct hwp_mem_report {
 	struct hwp_session *s;
@@ -137,6 +152,18 @@ struct hwp_mem_report {
 	struct hwp__mem_pairs tids, cpus;
 	struct hwp__mem_pending pending[HWP__MEM_BATCH];
 	unsigned nr_pending;
+	/* how addresses are resolved: the session's resolver, or a part's */
+	struct hwp__resolver *res;
+	/* A part of a parallel pass (mem_merge.c): where in the sequential
+	   order (sample numbers) each row of each table was first added; the
+	   sample being added is number SEQ. */
+	bool part;
+	uint64_t seq;
+	struct hwp__mem_firsts {
+		uint64_t *v;
+		size_t nr, cap;
+	} first_code, first_data, first_acc;
+	uint64_t first_src[HWP_MEM_SRC__COUNT];
 	/* the groupings, built on demand */
 	struct hwp__mem_grouping {
 		bool done;
@@ -157,5 +184,54 @@ void hwp__mem_symbolize_codes(struct hwp_mem_report *r);
    with, for tests. A table is freed once every grouping read from it is
    built. */
 size_t hwp__mem_report_entries(struct hwp_mem_report *r);
+
+/* The tables' entries for a pending sample X (made on first sight, and in
+   a part noted as first added at X's sample), for the merge; NULL: out of
+   memory. */
+struct hwp__mem_code *hwp__mem_code_entry(struct hwp_mem_report *r, const struct hwp__mem_pending *x,
+					  uint32_t *idx);
+struct hwp__mem_datum *hwp__mem_data_entry(struct hwp_mem_report *r, const struct hwp__mem_pending *x,
+					   uint32_t code);
+struct hwp__mem_c2c_acc *hwp__mem_acc_entry(struct hwp_mem_report *r, const struct hwp__mem_pending *x,
+					    uint32_t *idx);
+/* Adds VAL to access ACC's set; 1 when it was not there, 0, or -ENOMEM. */
+int hwp__mem_pairs_add(struct hwp__mem_pairs *s, uint32_t acc, uint32_t val);
+/* NAME interned in R's strings; NULL: out of memory. */
+const char *hwp__mem_intern(struct hwp_mem_report *r, const char *name);
+/* The hashes of X's keys (X's code, data location and HI set). */
+void hwp__mem_pending_hash(struct hwp__mem_pending *x);
+/* Adds the sums of FROM to TO. */
+void hwp__mem_stats_merge(struct hwp_mem_stats *to, const struct hwp_mem_stats *from);
+
+/*
+ * A parallel pass (mem_merge.c): parts add shares of one session's samples,
+ * each resolving through its own resolver, then merge into a report that
+ * has added nothing, which ends as the report of every sample added in
+ * order (see hwp__branch_collector_merge(), whose module numbering this
+ * shares).
+ */
+
+/* A part of a parallel pass: adds its share of the samples, resolving
+   through RES only, never touching the session's resolver or the
+   symbolizer's lazy state. Made on the reading thread. */
+struct hwp_mem_report *hwp__mem_report_new_part(struct hwp_session *s, const struct hwp_mem_report_opts *o,
+						struct hwp__resolver *res);
+/* Adds sample number SEQ of the sequential order (hwp_mem_report__add()'s
+   answer). It sets RES->pos = HWP__COLLECT_POS(SEQ, HWP__MEM_POS) before
+   resolving: in one pass the branch collector resolves a sample's
+   addresses first, at (SEQ, 0..), the call graph at (SEQ, 0x40000..), the
+   memory report after them. */
+#define HWP__MEM_POS 0x80000
+int hwp__mem_report_add_at(struct hwp_mem_report *m, const struct hwp_event *ev, const struct hwp_thread *th,
+			   uint64_t seq);
+/* Merges PARTS[0..N) into DST (made with hwp_mem_report__new() for the same
+   session and options, nothing added), on the reading thread, after
+   hwp__module_ids_register(IDS, N, sym) (part K's module ids translate
+   with hwp__module_ids_real(IDS[K], id)): DST is then what adding every
+   sample in order to DST would have made, every grouping and c2c's table
+   to the byte. The parts are left flushed, otherwise unchanged. 0 or <0
+   (hwp_errmsg()). */
+int hwp__mem_report_merge(struct hwp_mem_report *dst, struct hwp_mem_report *const *parts,
+			  struct hwp__module_ids *const *ids, size_t n);
 
 #endif

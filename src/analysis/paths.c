@@ -374,25 +374,27 @@ int hwp__paths_add_at(struct hwp_paths *p, const struct hwp_event *ev, const str
 	return hwp_paths__add(p, ev, th);
 }
 
+static void path_rows(void *ctx, size_t k, const uint64_t **first, size_t *nr)
+{
+	struct hwp_paths *const *parts = ctx;
+
+	*first = parts[k]->first;
+	*nr = parts[k]->npaths;
+}
+
 int hwp__paths_merge(struct hwp_paths *dst, struct hwp_paths *const *parts, struct hwp__module_ids *const *ids,
 		     size_t n)
 {
-	const uint64_t **first = calloc(n, sizeof(*first));
-	size_t *nr = calloc(n, sizeof(*nr)), total = 0;
 	struct hwp__merge_ref *order = NULL;
-	int err = -ENOMEM;
+	size_t total = 0;
+	int err = 0;
 
-	if (!first || !nr)
-		goto out;
 	for (size_t k = 0; k < n; k++) {
-		first[k] = parts[k]->first;
-		nr[k] = parts[k]->npaths;
 		dst->st.paths += parts[k]->st.paths;
 		dst->st.truncated += parts[k]->st.truncated;
 	}
-	if (hwp__merge_order(first, nr, n, &order, &total) < 0)
-		goto out;
-	err = 0;
+	if (hwp__merge_order(n, path_rows, (void *)parts, &order, &total) < 0)
+		err = -ENOMEM;
 	for (size_t i = 0; i < total && !err; i++) {
 		const struct hwp_paths *pt = parts[order[i].part];
 		const struct path_rec *r = &pt->paths[order[i].row];
@@ -400,9 +402,6 @@ int hwp__paths_merge(struct hwp_paths *dst, struct hwp_paths *const *parts, stru
 		err = count_path(dst, hwp__module_ids_real(ids[order[i].part], r->module), &pt->seq[r->first],
 				 2 * (size_t)r->n, r->count);
 	}
-out:
-	free(first);
-	free(nr);
 	free(order);
 	return err < 0 ? hwp__set_error(ENOMEM, "out of memory merging paths") : 0;
 }

@@ -4,11 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/skid_internal.h"
 #include "hwprof/skid.h"
 #include "hwprof/symbolize.h"
+#include "session/module_ids.h"
+#include "session/parallel_pass.h"
+#include "session/session_internal.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
+#include "util/merge_order.h"
 #include "util/opts.h"
 #include "util/vec.h"
 
@@ -30,6 +35,15 @@ struct hwp_skid {
 	struct hwp_skid_line *lines;
 	size_t nr_lines, cap_lines;
 	bool lines_done;
+	/* how addresses are resolved: the session's resolver, or a part's */
+	struct hwp__resolver *res;
+	/* A part of a parallel pass: where in the sequential order (sample
+	   numbers) each instruction was first seen (a line shows its first
+	   sample's address); the sample being counted is number SEQ. */
+	bool part;
+	uint64_t seq;
+	uint64_t *first;
+	size_t nr_first, cap_first;
 };
 
 static const char *const bucket_names[HWP_SKID_BUCKETS] = {
@@ -77,7 +91,9 @@ static int choose(struct hwp_skid *k, const struct hwp_skid_opts *o)
 	return 0;
 }
 
-static int count(struct hwp_skid *k, int which, const struct hwp_code_loc *loc)
+/* The counts of the instruction at LOC (made on first sight); NULL: out
+   of memory (message set). */
+static struct ip_count *ip_entry(struct hwp_skid *k, const struct hwp_code_loc *loc)
 {
 	uint64_t h = hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)loc->module), loc->offset);
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&k->ip_map, h);
@@ -85,17 +101,18 @@ static int count(struct hwp_skid *k, int which, const struct hwp_code_loc *loc)
 	uint32_t i;
 
 	while (hwp__hashmap_next(&p, &i))
-		if (k->ips[i].loc.module == loc->module && k->ips[i].loc.offset == loc->offset) {
-			k->ips[i].n[which]++;
-			return 0;
-		}
+		if (k->ips[i].loc.module == loc->module && k->ips[i].loc.offset == loc->offset)
+			return &k->ips[i];
 	c = HWP_VEC_PUSH(k->ips, k->nr_ips, k->cap_ips);
-	if (!c || hwp__hashmap_add(&k->ip_map, h, k->nr_ips - 1) < 0)
-		return hwp__set_error(ENOMEM, "out of memory");
-	memset(c, 0, sizeof(*c));
+	uint64_t *first = c && k->part ? HWP_VEC_PUSH(k->first, k->nr_first, k->cap_first) : NULL;
+	if (!c || hwp__hashmap_add(&k->ip_map, h, k->nr_ips - 1) < 0 || (k->part && !first)) {
+		hwp__set_error(ENOMEM, "out of memory");
+		return NULL;
+	}
+	if (first)
+		*first = k->seq;
 	c->loc = *loc;
-	c->n[which] = 1;
-	return 0;
+	return c;
 }
 
 static int cmp_ip(const void *pa, const void *pb)
@@ -171,13 +188,12 @@ static int distribute(struct hwp_skid *k)
 	return 0;
 }
 
-struct hwp_skid *hwp_skid__new(struct hwp_session *s, const struct hwp_skid_opts *opts)
+/* A skid of S's two events that has counted nothing; RES resolves (NULL:
+   the session's resolver). */
+static struct hwp_skid *skid_make(struct hwp_session *s, const struct hwp_skid_opts *opts, struct hwp__resolver *res)
 {
 	struct hwp_skid_opts o;
 	struct hwp_skid *k;
-	struct hwp_event ev;
-	const struct hwp_thread *th;
-	int n;
 
 	if (HWP_OPTS_LOAD(opts, &o, struct hwp_skid_opts)) {
 		errno = EINVAL;
@@ -191,28 +207,187 @@ struct hwp_skid *hwp_skid__new(struct hwp_session *s, const struct hwp_skid_opts
 		return NULL;
 	}
 	k->s = s;
-	if (choose(k, &o) < 0)
-		goto fail;
-	while ((n = hwp_session__next(s, &ev, &th)) > 0) {
-		struct hwp_code_loc loc;
-		int which;
+	k->res = res ? res : hwp__session_resolver(s);
+	if (choose(k, &o) < 0) {
+		hwp_skid__delete(k);
+		errno = EINVAL;
+		return NULL;
+	}
+	return k;
+}
 
+/* Counts sample EV of thread TH when it is of one of the two events. 0 or
+   <0 (message set). */
+static int skid_add(struct hwp_skid *k, const struct hwp_event *ev, const struct hwp_thread *th)
+{
+	struct hwp_code_loc loc;
+	struct ip_count *c;
+	int which = ev->evsel == k->ev[0] ? 0 : ev->evsel == k->ev[1] ? 1 : -1;
+	int err;
+
+	if (which < 0)
+		return 0;
+	hwp__resolver_enter(k->res, th);
+	if ((err = hwp__resolver_resolve(k->res, 0, ev->sample.ip, &loc)) < 0)
+		return err;
+	if (!(c = ip_entry(k, &loc)))
+		return -ENOMEM;
+	c->n[which]++;
+	k->total[which]++;
+	return 0;
+}
+
+/* The parallel pass's parts (see skid_internal.h). */
+struct skid_pass {
+	struct hwp_session *s;
+	struct hwp_skid_opts o;
+	struct hwp_skid *whole;
+};
+
+static void *skid_part_new(void *ctx, struct hwp__resolver *res)
+{
+	struct skid_pass *p = ctx;
+
+	return hwp__skid_new_part(p->s, &p->o, res);
+}
+
+static int skid_part_add(void *part, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq)
+{
+	return ev->evsel ? hwp__skid_add_at(part, ev, th, seq) : 0;
+}
+
+static int skid_part_merge(void *ctx, void *const *parts, struct hwp__module_ids *const *ids, size_t n)
+{
+	struct skid_pass *p = ctx;
+
+	return hwp__skid_merge(p->whole, (struct hwp_skid *const *)parts, ids, n);
+}
+
+static void skid_part_delete(void *part)
+{
+	hwp_skid__delete(part);
+}
+
+/* How many threads read S for OPTS (logged). */
+static unsigned skid_jobs(struct hwp_session *s, const struct hwp_skid_opts *opts)
+{
+	struct hwp_skid_opts o = { .sz = sizeof(o) };
+
+	if (opts)
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	return hwp__parallel_jobs(s, o.jobs, NULL);
+}
+
+struct hwp_skid *hwp_skid__new(struct hwp_session *s, const struct hwp_skid_opts *opts)
+{
+	struct hwp_skid *k = skid_make(s, opts, NULL);
+	struct hwp_event ev;
+	const struct hwp_thread *th;
+	unsigned jobs;
+	int n;
+
+	if (!k)
+		return NULL;
+	if ((jobs = skid_jobs(s, opts)) > 1) {
+		struct skid_pass p = { s, { .sz = sizeof(p.o) }, k };
+		const struct hwp__parallel_ops ops = { &p, skid_part_new, skid_part_add, skid_part_merge,
+						       skid_part_delete };
+
+		if (opts)
+			memcpy(&p.o, opts, opts->sz < sizeof(p.o) ? opts->sz : sizeof(p.o));
+		/* (K is made as hwp__skid_new_part(s, opts, NULL) makes the skid merged into) */
+		if (hwp__parallel_pass(s, &ops, jobs) < 0) {
+			hwp_skid__delete(k);
+			errno = EINVAL;
+			return NULL;
+		}
+		return k;
+	}
+	while ((n = hwp_session__next(s, &ev, &th)) > 0) {
 		if (ev.type != HWP_RECORD_SAMPLE || !ev.evsel)
 			continue;
-		which = ev.evsel == k->ev[0] ? 0 : ev.evsel == k->ev[1] ? 1 : -1;
-		if (which < 0)
-			continue;
-		if (hwp_session__resolve(s, th, ev.sample.ip, 0, &loc) < 0 || count(k, which, &loc) < 0)
-			goto fail;
-		k->total[which]++;
+		if ((n = skid_add(k, &ev, th)) < 0)
+			break;
 	}
-	if (n < 0 || distribute(k) < 0)
-		goto fail;
+	if (n < 0 || distribute(k) < 0) {
+		hwp_skid__delete(k);
+		errno = EINVAL;
+		return NULL;
+	}
 	return k;
-fail:
-	hwp_skid__delete(k);
-	errno = EINVAL;
-	return NULL;
+}
+
+struct hwp_skid *hwp__skid_new_part(struct hwp_session *s, const struct hwp_skid_opts *opts,
+				    struct hwp__resolver *res)
+{
+	struct hwp_skid *k;
+
+	/* made now, on the reading thread: a part's first lookup would make
+	   it otherwise */
+	if (res && !hwp_session__symbolizer(s))
+		return NULL;
+	if ((k = skid_make(s, opts, res)))
+		k->part = res != NULL;
+	return k;
+}
+
+int hwp__skid_add_at(struct hwp_skid *k, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq)
+{
+	k->seq = seq;
+	k->res->pos = HWP__COLLECT_POS(seq, HWP__SKID_POS);
+	return skid_add(k, ev, th);
+}
+
+/* The parts' instructions are added in the order first seen: each keeps
+   its first sample's address. */
+static void skid_rows(void *ctx, size_t k, const uint64_t **first, size_t *nr)
+{
+	struct hwp_skid *const *parts = ctx;
+
+	*first = parts[k]->first;
+	*nr = parts[k]->nr_ips;
+}
+
+int hwp__skid_merge(struct hwp_skid *dst, struct hwp_skid *const *parts, struct hwp__module_ids *const *ids,
+		    size_t n)
+{
+	size_t nr = 0;
+	struct hwp__merge_ref *all = NULL;
+	int err = 0;
+
+	if (dst->part || dst->nr_ips || dst->total[0] || dst->total[1] || dst->lines_done)
+		return hwp__set_error(EINVAL, "%s: skid merge: the skid merged into has counted samples",
+				      hwp_session__path(dst->s));
+	for (size_t k = 0; k < n; k++) {
+		const struct hwp_skid *p = parts[k];
+
+		if (!p->part || p->s != dst->s || p->ev[0] != dst->ev[0] || p->ev[1] != dst->ev[1] ||
+		    p->nr_first != p->nr_ips)
+			return hwp__set_error(EINVAL, "%s: skid merge: part %zu is not one of this skid's",
+					      hwp_session__path(dst->s), k);
+	}
+	if (hwp__merge_order(n, skid_rows, (void *)parts, &all, &nr) < 0)
+		return hwp__set_error(ENOMEM, "out of memory merging skids");
+	for (size_t k = 0; k < n; k++) {
+		dst->total[0] += parts[k]->total[0];
+		dst->total[1] += parts[k]->total[1];
+	}
+	for (size_t i = 0; i < nr && !err; i++) {
+		const struct ip_count *from = &parts[all[i].part]->ips[all[i].row];
+		struct hwp_code_loc loc = from->loc;
+		struct ip_count *c;
+
+		if (ids)
+			loc.module = hwp__module_ids_real(ids[all[i].part], loc.module);
+		if (!(c = ip_entry(dst, &loc))) {
+			err = -ENOMEM;
+			break;
+		}
+		c->n[0] += from->n[0];
+		c->n[1] += from->n[1];
+	}
+	free(all);
+	return err ? err : distribute(dst);
 }
 
 void hwp_skid__delete(struct hwp_skid *k)
@@ -220,6 +395,7 @@ void hwp_skid__delete(struct hwp_skid *k)
 	if (!k)
 		return;
 	free(k->ips);
+	free(k->first);
 	hwp__hashmap_free(&k->ip_map);
 	free(k->lines);
 	free(k);

@@ -385,29 +385,35 @@ int hwp__timing_add_at(struct hwp_timing *t, const struct hwp_event *ev, const s
 	return hwp_timing__add(t, ev, th);
 }
 
-/* Part K's rows of one set (WHICH: blocks or loops) into DST's, in the
-   order they were first made. */
-static int merge_rows(struct rowset *dst, struct hwp_timing *const *parts, struct hwp__module_ids *const *ids,
-		      size_t n, size_t which)
+/* One set of the parts' rows (blocks or loops). */
+struct row_sets {
+	struct hwp_timing *const *parts;
+	bool loops;
+};
+
+static void timing_rows(void *ctx, size_t k, const uint64_t **first, size_t *nr)
 {
-	const uint64_t **first = calloc(n, sizeof(*first));
-	size_t *nr = calloc(n, sizeof(*nr)), total = 0;
+	const struct row_sets *r = ctx;
+	const struct rowset *rs = r->loops ? &r->parts[k]->loops : &r->parts[k]->blocks;
+
+	*first = rs->first;
+	*nr = rs->n;
+}
+
+/* The parts' rows of one set (LOOPS: the loops, else the blocks) into
+   DST's, in the order they were first made. */
+static int merge_rows(struct rowset *dst, struct hwp_timing *const *parts, struct hwp__module_ids *const *ids,
+		      size_t n, bool loops)
+{
+	struct row_sets sets = { parts, loops };
 	struct hwp__merge_ref *order = NULL;
-	int err = -ENOMEM;
+	size_t total = 0;
+	int err = 0;
 
-	if (!first || !nr)
-		goto out;
-	for (size_t k = 0; k < n; k++) {
-		const struct rowset *rs = which ? &parts[k]->loops : &parts[k]->blocks;
-
-		first[k] = rs->first;
-		nr[k] = rs->n;
-	}
-	if (hwp__merge_order(first, nr, n, &order, &total) < 0)
-		goto out;
-	err = 0;
+	if (hwp__merge_order(n, timing_rows, &sets, &order, &total) < 0)
+		err = -ENOMEM;
 	for (size_t i = 0; i < total && !err; i++) {
-		const struct rowset *rs = which ? &parts[order[i].part]->loops : &parts[order[i].part]->blocks;
+		const struct rowset *rs = loops ? &parts[order[i].part]->loops : &parts[order[i].part]->blocks;
 		const struct trow *src = &rs->rows[order[i].row];
 		struct hwp_code_loc a = src->aloc, b = src->bloc;
 
@@ -423,9 +429,6 @@ static int merge_rows(struct rowset *dst, struct hwp_timing *const *parts, struc
 			if (src->h.key[v])
 				err = hist_add(&r->h, src->h.key[v], src->h.cnt[v]);
 	}
-out:
-	free(first);
-	free(nr);
 	free(order);
 	return err < 0 ? hwp__set_error(ENOMEM, "out of memory merging block timings") : 0;
 }
@@ -433,10 +436,10 @@ out:
 int hwp__timing_merge(struct hwp_timing *dst, struct hwp_timing *const *parts, struct hwp__module_ids *const *ids,
 		      size_t n)
 {
-	int err = merge_rows(&dst->blocks, parts, ids, n, 0);
+	int err = merge_rows(&dst->blocks, parts, ids, n, false);
 
 	if (!err)
-		err = merge_rows(&dst->loops, parts, ids, n, 1);
+		err = merge_rows(&dst->loops, parts, ids, n, true);
 	if (err)
 		return err;
 	for (size_t k = 0; k < n; k++) {

@@ -16,6 +16,7 @@
 #include "decode/code_cache.h"
 #include "decode/insn_starts.h"
 #include "hwprof/hwprof.h"
+#include "symbolize/symbolizer_internal.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
@@ -120,12 +121,15 @@ static int mod_get(struct hwp__code_cache *c, int module, struct mod **out)
 	if (m->state == MOD_FAILED)
 		goto failed;
 	m->state = MOD_FAILED;
+	/* the binary, or JIT-compiled code's bytes (no file: named by its module) */
 	m->path = hwp_symbolizer__module_file(c->sym, module);
+	m->file = hwp__symbolizer_open_code(c->sym, module);
+	if (m->file && !m->path)
+		m->path = hwp_symbolizer__module_name(c->sym, module);
 	if (!m->path) {
 		m->err = -ENOENT;
 		return -ENOENT; /* the symbolizer said why */
 	}
-	m->file = hwp__code_file_open(m->path);
 	if (!m->file) {
 		m->err = -ENOENT;
 		goto failed;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #ifdef HAVE_CAPSTONE
 #include <capstone/capstone.h>
@@ -20,6 +21,7 @@ struct hwp__code_file {
 	Elf *elf;
 	const uint8_t *image;
 	size_t size;
+	uint8_t *owned; /* hwp__code_file_open_mem()'s image */
 	unsigned machine;
 	GElf_Phdr *load; /* the PT_LOAD headers whose file bytes lie inside the image */
 	size_t n_load;
@@ -82,12 +84,56 @@ struct hwp__code_file *hwp__code_file_open(const char *path)
 	return f;
 }
 
+struct hwp__code_file *hwp__code_file_open_mem(const uint8_t *code, size_t size, uint64_t vaddr,
+					       unsigned machine)
+{
+	struct hwp__code_file *f = calloc(1, sizeof(*f));
+	size_t hdr = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr);
+
+	if (!f)
+		return NULL;
+	f->fd = -1;
+	if (vaddr < hdr || vaddr - hdr > 4096 || size > SIZE_MAX - vaddr || !(f->owned = calloc(1, vaddr + size))) {
+		free(f);
+		errno = vaddr < hdr || vaddr - hdr > 4096 ? EINVAL : ENOMEM;
+		return NULL;
+	}
+	/* the image perf inject writes for a jitted function, minus what
+	   decoding does not read: a header, one PT_LOAD, the code (host byte
+	   order, so libelf converts nothing) */
+	Elf64_Ehdr eh = { .e_type = ET_DYN, .e_machine = (Elf64_Half)machine, .e_version = EV_CURRENT,
+			  .e_entry = vaddr, .e_phoff = sizeof(Elf64_Ehdr), .e_ehsize = sizeof(Elf64_Ehdr),
+			  .e_phentsize = sizeof(Elf64_Phdr), .e_phnum = 1 };
+	Elf64_Phdr ph = { .p_type = PT_LOAD, .p_flags = PF_R | PF_X, .p_offset = vaddr, .p_vaddr = vaddr,
+			  .p_paddr = vaddr, .p_filesz = size, .p_memsz = size, .p_align = 8 };
+	const uint16_t one = 1;
+
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = *(const uint8_t *)&one ? ELFDATA2LSB : ELFDATA2MSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	memcpy(f->owned, &eh, sizeof(eh));
+	memcpy(f->owned + sizeof(eh), &ph, sizeof(ph));
+	if (size)
+		memcpy(f->owned + vaddr, code, size);
+	elf_version(EV_CURRENT);
+	f->elf = elf_memory((char *)f->owned, vaddr + size);
+	if (!f->elf || !(f->image = (const uint8_t *)elf_rawfile(f->elf, &f->size)) || read_segments(f)) {
+		hwp__code_file_close(f);
+		errno = ENOMEM;
+		return NULL;
+	}
+	f->machine = machine;
+	return f;
+}
+
 void hwp__code_file_close(struct hwp__code_file *f)
 {
 	if (!f)
 		return;
 	if (f->elf)
 		elf_end(f->elf);
+	free(f->owned);
 	if (f->fd >= 0)
 		close(f->fd);
 	free(f->load);

@@ -16,6 +16,13 @@ struct hwp__code_file;
 
 /* Opens PATH (an ELF file). NULL and errno when it cannot be read as one. */
 struct hwp__code_file *hwp__code_file_open(const char *path);
+/* SIZE bytes of CODE (copied) as a file whose one executable segment
+   holds them at file offset = link-time address = VADDR, for machine
+   MACHINE (EM_*): JIT-compiled code, laid out as perf inject lays out a
+   jitted function (VADDR: its text offset, past the headers). NULL and
+   errno. */
+struct hwp__code_file *hwp__code_file_open_mem(const uint8_t *code, size_t size, uint64_t vaddr,
+					       unsigned machine);
 void hwp__code_file_close(struct hwp__code_file *f);
 /* The ELF e_machine (EM_X86_64, EM_AARCH64, ...). */
 unsigned hwp__code_file_machine(const struct hwp__code_file *f);

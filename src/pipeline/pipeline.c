@@ -34,29 +34,19 @@ struct hwp_pipeline {
 #define BRANCH_ANALYSES (HWP_ANALYSIS_BRANCHES | HWP_ANALYSIS_FLOW | HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING | \
 			 HWP_ANALYSIS_EXECUTIONS)
 
-/* Whether some input's events record LBR call stacks: call chains, which
-   hold no fall-through ranges (the collector refuses to count them so). */
-static bool call_stacks(struct hwp_session *s)
+/* Whether some input's events sample a field of SAMPLE (HWP_SAMPLE_*
+   bits) or record branches with a bit of BRANCH (HWP_BRANCH_*). */
+static bool some_event(struct hwp_session *s, uint64_t sample, uint64_t branch)
 {
 	for (size_t i = 0; i < hwp_session__nr_inputs(s); i++) {
 		struct hwp_reader *r = hwp_session__input_reader(s, i);
 
-		for (size_t e = 0; e < hwp_reader__nr_evsels(r); e++)
-			if (hwp_reader__evsel(r, e)->attr.branch_sample_type & HWP_BRANCH_CALL_STACK)
-				return true;
-	}
-	return false;
-}
+		for (size_t e = 0; e < hwp_reader__nr_evsels(r); e++) {
+			const struct hwp_attr *a = &hwp_reader__evsel(r, e)->attr;
 
-/* Whether some input's events sample FIELD (an HWP_SAMPLE_* bit). */
-static bool sampled(struct hwp_session *s, uint64_t field)
-{
-	for (size_t i = 0; i < hwp_session__nr_inputs(s); i++) {
-		struct hwp_reader *r = hwp_session__input_reader(s, i);
-
-		for (size_t e = 0; e < hwp_reader__nr_evsels(r); e++)
-			if (hwp_reader__evsel(r, e)->attr.sample_type & field)
+			if ((a->sample_type & sample) || (a->branch_sample_type & branch))
 				return true;
+		}
 	}
 	return false;
 }
@@ -67,8 +57,9 @@ static int make_analyses(struct hwp_pipeline *p)
 	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .drop_meaningless_prediction = true };
 	unsigned a = p->o.analyses;
 
+	/* (LBR call stacks are call chains: no fall-through ranges in them) */
 	if ((a & (HWP_ANALYSIS_FLOW | HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING)) ||
-	    ((a & HWP_ANALYSIS_EXECUTIONS) && !call_stacks(p->session)))
+	    ((a & HWP_ANALYSIS_EXECUTIONS) && !some_event(p->session, 0, HWP_BRANCH_CALL_STACK)))
 		co.ranges = co.no_addresses = true;
 	if (a & HWP_ANALYSIS_IPS)
 		co.ip_samples = HWP_IP_SAMPLES_ALL;
@@ -85,7 +76,7 @@ static int make_analyses(struct hwp_pipeline *p)
 	p->calls_opts = (struct hwp_call_graph_opts){ .sz = sizeof(p->calls_opts) };
 	/* no stacks, no call graph: counting each sample's own function alone
 	   would cost a lookup per sample for a graph nobody reads */
-	if ((a & HWP_ANALYSIS_CALLS) && sampled(p->session, HWP_SAMPLE_CALLCHAIN) &&
+	if ((a & HWP_ANALYSIS_CALLS) && some_event(p->session, HWP_SAMPLE_CALLCHAIN, 0) &&
 	    !(p->calls = hwp_call_graph__new(p->session, &p->calls_opts)))
 		return -1;
 	if ((a & HWP_ANALYSIS_MEM) && !(p->mem = hwp_mem_report__new(p->session, NULL)))
@@ -148,22 +139,19 @@ void hwp_pipeline__delete(struct hwp_pipeline *p)
 /* The analyses a parallel pass feeds (the flow walks the collector's
    tables after the pass). */
 #define PARALLEL_ANALYSES (HWP_ANALYSIS_BRANCHES | HWP_ANALYSIS_FLOW | HWP_ANALYSIS_EXECUTIONS | \
-			   HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING | HWP_ANALYSIS_CALLS | HWP_ANALYSIS_IPS)
+			   HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING | HWP_ANALYSIS_CALLS | HWP_ANALYSIS_MEM | \
+			   HWP_ANALYSIS_IPS)
 
-/* How many threads the pass may use, and why one when one: the log says. */
-static unsigned jobs_for(struct hwp_pipeline *p, const char **why)
+/* How many threads the pass may use (the log says why one when one). */
+static unsigned jobs_for(struct hwp_pipeline *p)
 {
-	unsigned jobs = 1;
+	const char *why = NULL;
 
-	if ((*why = hwp__parallel_refusal(p->session)))
-		;
-	else if ((jobs = p->o.jobs ? p->o.jobs : hwp__default_jobs(p->session)) < 2)
-		*why = p->o.jobs ? "one thread asked" : "one CPU, or a small input";
-	else if (p->o.analyses & ~PARALLEL_ANALYSES)
-		*why = "the memory report asked";
+	if (p->o.analyses & ~PARALLEL_ANALYSES)
+		why = "an analysis that counts on one thread asked";
 	else if (p->calls)
-		*why = hwp__call_graph_part_refusal(p->session, &p->calls_opts);
-	return *why ? 1 : jobs;
+		why = hwp__call_graph_part_refusal(p->session, &p->calls_opts);
+	return hwp__parallel_jobs(p->session, p->o.jobs, why);
 }
 
 /* Every sample of every input to every analysis (the paths and the timing
@@ -172,21 +160,18 @@ static int read_all(struct hwp_pipeline *p)
 {
 	struct hwp_event ev;
 	const struct hwp_thread *th;
-	const char *why;
-	unsigned jobs = jobs_for(p, &why);
+	unsigned jobs = jobs_for(p);
 	int r;
 
 	if (jobs > 1) {
-		hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(p->session), jobs);
 		struct hwp__pipeline_analyses a = { p->session, p->collector, &p->co, p->paths, p->timing,
-						    p->calls, &p->calls_opts };
+						    p->calls, &p->calls_opts, p->mem };
 
 		if ((r = hwp__pipeline_parallel(&a, jobs)) < 0 ||
 		    (r = hwp_branch_collector__check_ranges(p->collector)) < 0)
 			return r;
 		return p->timing ? hwp_timing__build(p->timing) : 0;
 	}
-	hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(p->session), why);
 	while ((r = hwp_session__next(p->session, &ev, &th)) > 0) {
 		if (ev.type != HWP_RECORD_SAMPLE || !ev.evsel)
 			continue;

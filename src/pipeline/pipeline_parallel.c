@@ -9,6 +9,7 @@
 
 #include "analysis/branch_collect_internal.h"
 #include "analysis/callgraph_part.h"
+#include "analysis/mem_internal.h"
 #include "analysis/paths_internal.h"
 #include "analysis/timing_internal.h"
 #include "pipeline/pipeline_parallel.h"
@@ -21,6 +22,7 @@ struct bundle {
 	struct hwp_paths *paths;
 	struct hwp_timing *timing;
 	struct hwp_call_graph *calls;
+	struct hwp_mem_report *mem;
 };
 
 static void bundle_delete(void *part)
@@ -32,6 +34,7 @@ static void bundle_delete(void *part)
 	hwp_paths__delete(b->paths);
 	hwp_timing__delete(b->timing);
 	hwp_call_graph__delete(b->calls);
+	hwp_mem_report__delete(b->mem);
 	hwp_branch_collector__delete(b->collector);
 	free(b);
 }
@@ -48,7 +51,8 @@ static void *bundle_new(void *ctx, struct hwp__resolver *res)
 	if (!(b->collector = hwp__branch_collector_new_part(a->session, a->co, res)) ||
 	    (a->paths && !(b->paths = hwp__paths_new_part(a->paths, b->collector, res->ids))) ||
 	    (a->timing && !(b->timing = hwp__timing_new_part(a->timing, b->collector))) ||
-	    (a->calls && !(b->calls = hwp__call_graph_new_part(a->session, a->calls_opts, res)))) {
+	    (a->calls && !(b->calls = hwp__call_graph_new_part(a->session, a->calls_opts, res))) ||
+	    (a->mem && !(b->mem = hwp__mem_report_new_part(a->session, NULL, res)))) {
 		bundle_delete(b);
 		return NULL;
 	}
@@ -65,7 +69,8 @@ static int bundle_add(void *part, const struct hwp_event *ev, const struct hwp_t
 	if ((r = hwp__branch_collector_add_at(b->collector, ev, th, seq)) < 0 ||
 	    (b->paths && (r = hwp__paths_add_at(b->paths, ev, th, seq)) < 0) ||
 	    (b->timing && (r = hwp__timing_add_at(b->timing, ev, th, seq)) < 0) ||
-	    (b->calls && (r = hwp__call_graph_add_at(b->calls, ev, th, seq)) < 0))
+	    (b->calls && (r = hwp__call_graph_add_at(b->calls, ev, th, seq)) < 0) ||
+	    (b->mem && (r = hwp__mem_report_add_at(b->mem, ev, th, seq)) < 0))
 		return r;
 	return 0;
 }
@@ -77,9 +82,10 @@ static int bundle_merge(void *ctx, void *const *parts, struct hwp__module_ids *c
 	struct hwp_paths **p = malloc(n * sizeof(*p));
 	struct hwp_timing **t = malloc(n * sizeof(*t));
 	struct hwp_call_graph **g = malloc(n * sizeof(*g));
+	struct hwp_mem_report **m = malloc(n * sizeof(*m));
 	int r = 0;
 
-	if (!c || !p || !t || !g) {
+	if (!c || !p || !t || !g || !m) {
 		r = hwp__set_error(ENOMEM, "out of memory merging the parallel pass");
 		goto out;
 	}
@@ -90,17 +96,20 @@ static int bundle_merge(void *ctx, void *const *parts, struct hwp__module_ids *c
 		p[k] = b->paths;
 		t[k] = b->timing;
 		g[k] = b->calls;
+		m[k] = b->mem;
 	}
 	if ((r = hwp__branch_collector_merge(a->collector, c, ids, n)) < 0 ||
 	    (a->paths && (r = hwp__paths_merge(a->paths, p, ids, n)) < 0) ||
 	    (a->timing && (r = hwp__timing_merge(a->timing, t, ids, n)) < 0) ||
-	    (a->calls && (r = hwp__call_graph_merge(a->calls, g, ids, n)) < 0))
+	    (a->calls && (r = hwp__call_graph_merge(a->calls, g, ids, n)) < 0) ||
+	    (a->mem && (r = hwp__mem_report_merge(a->mem, m, ids, n)) < 0))
 		goto out;
 out:
 	free(c);
 	free(p);
 	free(t);
 	free(g);
+	free(m);
 	return r;
 }
 

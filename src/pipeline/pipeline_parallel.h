@@ -5,6 +5,7 @@
 
 #include "hwprof/branch_collect.h"
 #include "hwprof/callgraph.h"
+#include "hwprof/mem.h"
 #include "hwprof/paths.h"
 #include "hwprof/timing.h"
 
@@ -18,6 +19,7 @@ struct hwp__pipeline_analyses {
 	struct hwp_timing *timing;
 	struct hwp_call_graph *calls;
 	const struct hwp_call_graph_opts *calls_opts; /* CALLS' */
+	struct hwp_mem_report *mem;                   /* made with default options */
 };
 
 /* Every sample of the session into A on JOBS (>= 2) threads: afterwards A

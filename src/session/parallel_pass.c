@@ -119,6 +119,24 @@ unsigned hwp__default_jobs(struct hwp_session *s)
 	return jobs;
 }
 
+unsigned hwp__parallel_jobs(struct hwp_session *s, unsigned jobs, const char *refusal)
+{
+	const char *why = refusal;
+
+	if (why || (why = hwp__parallel_refusal(s)))
+		;
+	else if (!jobs && (jobs = hwp__default_jobs(s)) < 2)
+		why = "one CPU, or a small input";
+	else if (jobs < 2)
+		why = "one thread asked";
+	if (why) {
+		hwp__log(HWP_LOG_INFO, "%s: sequential pass (%s)", hwp_session__path(s), why);
+		return 1;
+	}
+	hwp__log(HWP_LOG_INFO, "%s: parallel pass on %u threads", hwp_session__path(s), jobs);
+	return jobs;
+}
+
 /* The generation of the address spaces now (this thread's). */
 static uint64_t generation(const struct par *q)
 {

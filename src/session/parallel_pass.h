@@ -32,6 +32,13 @@ unsigned hwp__default_jobs(struct hwp_session *s);
 const char *hwp__parallel_refusal(struct hwp_session *s);
 
 /*
+ * The threads to read S on, JOBS asked (0: the default), and REFUSAL the
+ * caller's own reason to read on one (NULL: none); 1 when one. Says which
+ * and why at HWP_LOG_INFO.
+ */
+unsigned hwp__parallel_jobs(struct hwp_session *s, unsigned jobs, const char *refusal);
+
+/*
  * What a pass counts. A part resolves through RES only (its own module
  * numbers: session/module_ids.h) and never changes the session or the
  * symbolizer: parts run at once. ADD gets the samples of its share in

@@ -6,8 +6,9 @@
 
 #include "session/module_ids.h"
 #include "session/session_internal.h"
-#include "symbolize/symbolizer_internal.h"
+#include "symbolize/jit_sources.h"
 #include "symbolize/maps_internal.h"
+#include "symbolize/symbolizer_internal.h"
 #include "util/error.h"
 #include "util/opts.h"
 
@@ -67,6 +68,8 @@ static struct hwp_session *session_new(struct hwp_reader **r, size_t n, const st
 	}
 	s->kernel_module = -1;
 	hwp__resolver_init(&s->res, s, NULL);
+	if (!(s->jit = hwp__jit_sources_new(s->o.symfs)))
+		goto fail;
 	for (size_t i = 0; i < n; i++)
 		if (input_init(s, &s->inputs[i]) < 0) {
 			err = errno ? errno : ENOMEM;
@@ -144,11 +147,13 @@ void hwp_session__delete(struct hwp_session *s)
 	hwp_symbolizer__delete(s->sym);
 	hwp__session_assumed_free(s);
 	for (size_t i = 0; s->inputs && i < s->nr_inputs; i++) {
+		hwp__session_jit_free(&s->inputs[i]);
 		hwp_machine__delete(s->inputs[i].machine);
 		hwp_ordered__delete(s->inputs[i].ordered);
 		hwp_reader__delete(s->inputs[i].reader);
 	}
 	free(s->inputs);
+	hwp__jit_sources_put(s->jit);
 	free(s);
 }
 
@@ -238,6 +243,7 @@ struct hwp_symbolizer *hwp__session_new_symbolizer(struct hwp_session *s)
 	struct hwp_symbolizer *sym = hwp_symbolizer__new(&so);
 	if (!sym)
 		return NULL;
+	hwp__symbolizer_set_jit_sources(sym, s->jit);
 	/* The recording's kernel, not this machine's, names kernel addresses. */
 	const struct hwp_build_id *kb = header_build_id(hwp_reader__header(s->inputs[0].reader), "[kernel.kallsyms]");
 	if (kb)
@@ -307,8 +313,15 @@ int hwp_session__next(struct hwp_session *s, struct hwp_event *ev, const struct 
 						   : ev->evsel && hwp__machine_sample_changes(s->machine, ev)) &&
 		    (err = s->before_change(s->before_change_ctx)) < 0)
 			return err;
+		/* JIT code loaded by now is mapped first (jitdumps) */
+		uint64_t t = hwp_event__time(ev);
+		if (t != UINT64_MAX && (err = hwp__session_jit_apply(s, in, t)) < 0)
+			return err;
 		if (ev->type != HWP_RECORD_SAMPLE) {
-			err = hwp_machine__process_event(s->machine, ev);
+			err = hwp__session_jit_mmap(s, in, ev);
+			if (err < 0)
+				return err;
+			err = err ? 0 : hwp_machine__process_event(s->machine, ev);
 		} else if (ev->evsel) {
 			th = hwp_machine__sample_thread(s->machine, ev);
 			err = th ? 0 : -ENOMEM;

@@ -69,6 +69,7 @@ struct hwp__session_input {
 	struct hwp_ordered *ordered;
 	struct hwp_machine *machine;
 	struct hwp_session_input_stats st;
+	struct hwp__jit_inject *jit; /* its jitdumps' code, waiting to be mapped (jit_inject.c) */
 };
 
 struct hwp_session {
@@ -91,12 +92,26 @@ struct hwp_session {
 	void *before_change_ctx;
 	struct hwp_map *assumed; /* hwp_session__assume_mapped()'s segments */
 	size_t nassumed;
+	/* the perf maps and jitdumps every symbolizer of the session shares */
+	struct hwp__jit_sources *jit;
 };
 
 /* A symbolizer made as the session's is (the same files and options), for
    a thread of a parallel pass that must look symbols up while the
    session's may not change: its module ids are its own. NULL + error. */
 struct hwp_symbolizer *hwp__session_new_symbolizer(struct hwp_session *s);
+
+/*
+ * jitdumps, injected as perf inject --jit does (jit_inject.c). For each
+ * record of input IN, before the address spaces take it in:
+ * hwp__session_jit_mmap() reads TIME_CONV and MMAP records, returns 1 for
+ * an MMAP the address spaces must not take (a jitdump marker, the code heap
+ * of a process whose dump is injected), 0 otherwise, <0 on error;
+ * hwp__session_jit_apply() maps the code loaded up to TIME (the record's).
+ */
+int hwp__session_jit_mmap(struct hwp_session *s, struct hwp__session_input *in, const struct hwp_event *ev);
+int hwp__session_jit_apply(struct hwp_session *s, struct hwp__session_input *in, uint64_t time);
+void hwp__session_jit_free(struct hwp__session_input *in);
 
 /* The assumed map holding user address ADDR, or NULL (assumed_maps.c). */
 const struct hwp_map *hwp__session_assumed_map(const struct hwp_session *s, uint64_t addr);

@@ -5,6 +5,7 @@
  * follows.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -456,6 +457,15 @@ int hwp_machine__mmap(struct hwp_machine *m, const struct hwp_mmap_event *e)
 	if (!t)
 		return -ENOMEM; /* message set */
 	nm.identity = hwp__map_name_is_identity(nm.filename, nm.flags);
+	if (nm.identity && (nm.prot & HWP_PROT_EXEC)) {
+		/* map__new(): executable memory no file backs is JIT-compiled
+		   code, named after the perf map that may describe it */
+		char name[32];
+
+		snprintf(name, sizeof(name), "/tmp/perf-%d.map", (int)t->pid);
+		if (!(nm.filename = intern(m, name)))
+			return map_oom(name);
+	}
 	if (hwp__map_name_is_vdso(nm.filename))
 		nm.pgoff = 0;
 	return maps__insert(t->maps, &nm) < 0 ? map_oom(nm.filename) : 0;

@@ -18,6 +18,8 @@
 #include "symbolize/build_id_lookup.h"
 #include "symbolize/demangle.h"
 #include "symbolize/elf_module.h"
+#include "symbolize/jit_module.h"
+#include "symbolize/jit_sources.h"
 #include "symbolize/kallsyms.h"
 #include "hwprof/maps.h"
 #include "util/arena.h"
@@ -53,6 +55,11 @@ struct module {
 	struct hwp_elf_module *elf;
 	struct hwp__code_file *code; /* hwp__symbolizer_code_file()'s */
 	bool code_tried;
+	/* JIT-compiled code (jit_module.c): a perf map's symbols, or a
+	   jitdump's code load (perf inject's "jitted-PID-N.so") */
+	const struct hwp__perf_map *pmap;
+	const struct hwp__jit_code *jit;
+	unsigned jit_mach; /* the dump's ELF machine */
 };
 
 struct cache_ent {
@@ -93,7 +100,10 @@ struct hwp_symbolizer {
 	struct hwp_arena arena;
 	struct hwp_src_result src;
 	struct hwp_symbolizer_stats st;
+	struct hwp__jit_sources *jit; /* perf maps and jitdumps; made on first need */
 };
+
+static struct module *loaded(struct hwp_symbolizer *s, int module, int *err);
 
 /* ---- small helpers ---- */
 
@@ -211,6 +221,7 @@ void hwp_symbolizer__delete(struct hwp_symbolizer *s)
 	free(s->symfs);
 	free(s->kallsyms_path);
 	free(s->src.frames);
+	hwp__jit_sources_put(s->jit);
 	hwp__kallsyms_delete(s->ksyms);
 	hwp__arena_free(&s->arena);
 	free(s);
@@ -335,8 +346,10 @@ static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t
 		hwp__build_id_hex(bid, canon, m->bid_hex);
 	}
 	m->kernel = kernel;
-	m->pseudo = !kernel && is_pseudo_name(path);
+	/* a missing perf map is no missing binary: perf says nothing of it either */
+	m->pseudo = !kernel && (is_pseudo_name(path) || hwp__perf_map_path(path, NULL));
 	m->kmod = kernel && strcmp(path, KERNEL_NAME);
+	char jit_name[64];
 	if (m->kmod && !(m->kname = kmod_name(path))) {
 		m->kmod = false;
 		m->short_name = KERNEL_NAME; /* (out of memory: named as the kernel) */
@@ -344,6 +357,10 @@ static int find_or_add(struct hwp_symbolizer *s, const char *path, const uint8_t
 		m->short_name = m->kname;
 	} else if (kernel) {
 		m->short_name = KERNEL_NAME;
+	} else if (hwp__perf_map_short_name(path, jit_name, sizeof(jit_name))) {
+		m->short_name = arena_strdup(&s->arena, jit_name);
+		if (!m->short_name)
+			m->short_name = m->path;
 	} else {
 		const char *slash = strrchr(m->path, '/');
 
@@ -437,13 +454,32 @@ struct hwp__code_file *hwp__symbolizer_code_file(struct hwp_symbolizer *s, int i
 		return NULL;
 	struct module *m = &s->mods[id];
 	if (!m->code_tried) {
-		const char *path = hwp_symbolizer__module_file(s, id);
-
+		m->code = hwp__symbolizer_open_code(s, id);
 		m = &s->mods[id]; /* (finding the file registers nothing, but stay safe) */
 		m->code_tried = true;
-		m->code = path ? hwp__code_file_open(path) : NULL;
 	}
 	return m->code;
+}
+
+struct hwp__code_file *hwp__symbolizer_open_code(struct hwp_symbolizer *s, int id)
+{
+	int err;
+	struct module *m = loaded(s, id, &err);
+
+	if (m && m->jit) {
+		struct hwp__code_file *f = hwp__code_file_open_mem(m->jit->code, m->jit->code_size,
+								   HWP_JIT_TEXT_OFFSET, m->jit_mach);
+		if (!f)
+			hwp__set_error(ENOMEM, "%s: out of memory copying %" PRIu64 " bytes of JIT code", m->path,
+				       m->jit->code_size);
+		return f;
+	}
+	const char *path = hwp_symbolizer__module_file(s, id);
+	struct hwp__code_file *f = path ? hwp__code_file_open(path) : NULL;
+
+	if (path && !f)
+		hwp__set_error(errno ? errno : EINVAL, "%s: cannot read it as an ELF file", path);
+	return f;
 }
 
 int hwp__symbolizer_module_identity(const struct hwp_symbolizer *s, int id, const char **path,
@@ -578,8 +614,6 @@ ok:
 	s->st.modules_loaded++;
 }
 
-static struct module *loaded(struct hwp_symbolizer *s, int module, int *err);
-
 /* A kernel module's symbols are kallsyms' (tagged with its name), as perf
    splits them when it has no .ko: loaded with the kernel's. */
 static void load_kmod(struct hwp_symbolizer *s, struct module *m)
@@ -600,6 +634,43 @@ static void load_kmod(struct hwp_symbolizer *s, struct module *m)
 	}
 }
 
+/* The shared perf maps and jitdumps (the session's), or this symbolizer's own. */
+static struct hwp__jit_sources *jit_sources(struct hwp_symbolizer *s)
+{
+	if (!s->jit)
+		s->jit = hwp__jit_sources_new(s->symfs);
+	return s->jit;
+}
+
+void hwp__symbolizer_set_jit_sources(struct hwp_symbolizer *s, struct hwp__jit_sources *js)
+{
+	hwp__jit_sources_put(s->jit);
+	s->jit = hwp__jit_sources_get(js);
+}
+
+/* JIT-compiled code: a perf map, or a code load of a jitdump read by this
+   symbolizer's sources. False when M is neither (an ELF file then). */
+static bool load_jit(struct hwp_symbolizer *s, struct module *m)
+{
+	const struct hwp__jitdump *d = NULL;
+	const char *why;
+
+	if (hwp__perf_map_path(m->path, NULL)) {
+		if (!(m->pmap = hwp__jit_sources_perf_map(jit_sources(s), m->path, &why))) {
+			fail(m, -ENOENT, HWP_MISSING_BINARY, "%s", why);
+			return true;
+		}
+	} else if ((m->jit = hwp__jit_sources_code(s->jit, m->path, &d))) {
+		m->jit_mach = d->elf_mach;
+		m->pseudo = true; /* thousands of them, none with DWARF: never "missing" */
+	} else {
+		return false;
+	}
+	m->state = M_OK;
+	s->st.modules_loaded++;
+	return true;
+}
+
 static void load_module(struct hwp_symbolizer *s, struct module *m)
 {
 	struct hwp_find_ctx ctx = { .symfs = s->symfs,
@@ -617,6 +688,8 @@ static void load_module(struct hwp_symbolizer *s, struct module *m)
 		load_kernel(s, m);
 		return;
 	}
+	if (load_jit(s, m))
+		return;
 	if (m->pseudo && !m->bid_size) {
 		fail(m, -ENOENT, HWP_MISSING_BINARY, "not a file");
 		return;
@@ -696,6 +769,11 @@ const char *hwp_symbolizer__module_file(struct hwp_symbolizer *s, int module)
 			       m->path);
 		return NULL;
 	}
+	if (m->pmap || m->jit) {
+		hwp__set_error(ENOENT, "%s: JIT-compiled code, no file (%s)", m->path,
+			       m->jit ? "its bytes come from the jitdump" : "a perf map has only names");
+		return NULL;
+	}
 	return hwp__elf_module_path(m->elf);
 }
 
@@ -708,8 +786,8 @@ int hwp_symbolizer__module_vaddr(struct hwp_symbolizer *s, int module, uint64_t 
 	*vaddr = offset;
 	if (!m)
 		return err;
-	if (m->kernel)
-		return 0;
+	if (m->kernel || m->pmap || m->jit)
+		return 0; /* absolute addresses, or perf inject's image (file offset = address) */
 	if (!hwp__elf_module_offset_to_vaddr(m->elf, offset, vaddr))
 		return hwp__set_error(ERANGE, "%s: file offset 0x%" PRIx64 " is outside every loadable segment",
 				      m->path, offset);
@@ -891,6 +969,12 @@ int hwp_symbolizer__lookup(struct hwp_symbolizer *s, int module, uint64_t offset
 	if (m->kernel) {
 		out->vaddr = offset;
 		fill_symbol(s, kernel_sym(s, m, offset), offset, true, out);
+	} else if (m->pmap) {
+		hwp__jit_module_perf_map_lookup(m->pmap, offset, out);
+	} else if (m->jit) {
+		hwp__jit_module_code_lookup(m->jit, offset, out);
+		if (out->symbol_raw)
+			demangled(s, out->symbol_raw, &out->symbol, &out->symbol_full);
 	} else if ((err = resolve_elf(s, m, offset, out))) {
 		memset(out, 0, sizeof(*out));
 		return hwp__set_error(-err, "%s: symbolizing 0x%" PRIx64 ": %s", m->path, offset,

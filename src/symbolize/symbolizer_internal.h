@@ -33,6 +33,18 @@ int hwp__symbolizer_kernel_module_file(struct hwp_symbolizer *s, const char *pat
    need and kept open (NULL: not found, or out of memory). */
 struct hwp__code_file;
 struct hwp__code_file *hwp__symbolizer_code_file(struct hwp_symbolizer *s, int id);
+/* The same, opened afresh for a caller that closes it
+   (hwp__code_file_close()): module ID's binary, or for JIT-compiled code
+   of a jitdump its bytes as perf inject lays them out. NULL (message set):
+   no file, or out of memory. */
+struct hwp__code_file *hwp__symbolizer_open_code(struct hwp_symbolizer *s, int id);
+
+/* Perf maps and jitdumps come from JS (a reference is taken; the
+   symbolizer's own, made on first need, otherwise): symbolizers that share
+   one read each file once, and know the code loads of the dumps a session
+   opened. */
+struct hwp__jit_sources;
+void hwp__symbolizer_set_jit_sources(struct hwp_symbolizer *s, struct hwp__jit_sources *js);
 
 /* What module ID was registered as: *PATH, its build-id (*BID, *N bytes,
    0 when none) and whether it is the kernel. 0 or -ENOENT. Reads only. */

@@ -229,6 +229,12 @@ int hwp__symtab_finish(struct hwp_symtab *t, enum hwp_symtab_mode mode)
 	return err;
 }
 
+void hwp__symtab_start_tree(struct hwp_symtab *t)
+{
+	hwp__symtree_init(&t->tree);
+	t->tree_mode = true;
+}
+
 struct hwp_sym *hwp__symtab_find(const struct hwp_symtab *t, uint64_t addr)
 {
 	size_t lo = 0, hi = t->n;

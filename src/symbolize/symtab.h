@@ -30,6 +30,7 @@
 
 #define HWP_SYMF_KMOD 1u  /* kallsyms: symbol of a kernel module ("[mod]") */
 #define HWP_SYMF_SYNTH 2u /* synthesized (PLT entry) */
+#define HWP_SYMF_HIDDEN 4u /* in perf's tree only to give it perf's shape: never an answer (perf_map.c) */
 
 struct hwp_sym {
 	uint64_t start, end;   /* [start, end) */
@@ -65,6 +66,10 @@ int hwp__symtab_add(struct hwp_symtab *t, uint64_t start, uint64_t size, const c
 		    uint8_t bind, uint8_t flags);
 /* Sort, fix the ends, drop duplicates (the order depends on MODE). Once. */
 int hwp__symtab_finish(struct hwp_symtab *t, enum hwp_symtab_mode mode);
+/* An empty table whose symbols go straight into perf's tree as they are
+   added, with neither end fixing nor duplicate dropping: how perf 6.1
+   loads a perf map (dso__load_perf_map). Instead of hwp__symtab_finish(). */
+void hwp__symtab_start_tree(struct hwp_symtab *t);
 struct hwp_sym *hwp__symtab_find(const struct hwp_symtab *t, uint64_t addr);
 void hwp__symtab_free(struct hwp_symtab *t);
 

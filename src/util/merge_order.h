@@ -18,10 +18,11 @@ struct hwp__merge_ref {
 	uint32_t row;  /* its row there */
 };
 
-/* The rows of N parts (part K: NR[K] rows, FIRST[K][I] where row I was
-   first added) sorted by those places into *OUT (malloc'd, *TOTAL of
-   them). 0 or -ENOMEM. */
-int hwp__merge_order(const uint64_t *const *first, const size_t *nr, size_t n, struct hwp__merge_ref **out,
-		     size_t *total);
+/* Part K's rows: *NR of them, *FIRST[I] where row I was first added. */
+typedef void (*hwp__merge_rows_fn)(void *ctx, size_t k, const uint64_t **first, size_t *nr);
+
+/* The rows of N parts (ROWS tells each part's) sorted by the places they
+   were first added into *OUT (malloc'd, *TOTAL of them). 0 or -ENOMEM. */
+int hwp__merge_order(size_t n, hwp__merge_rows_fn rows, void *ctx, struct hwp__merge_ref **out, size_t *total);
 
 #endif

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The parallel pass (-j N): every report built on the branch collector (and
-# the paths, block timing and call graph over it) prints
+# the paths, block timing, call graph and memory report) prints
 # the same bytes (stdout, stderr, exit code) with -j 1, -j 2 and -j 3, on
 # every corpus perf.data, on a generated recording of ~50 MB and on emulated
 # recordings whose address spaces change while samples come (processes
@@ -38,6 +38,11 @@ REPORTS=(
 	"callgraph --json --limit 30"
 	"flame --folded"
 	"report --html -"
+	"mem"
+	"mem -s addr --json"
+	"mem -s cacheline"
+	"c2c"
+	"skid"
 )
 
 # same NAME FILE [symfs]: each report of FILE alike on 1, 2 and 3 threads

@@ -57,6 +57,28 @@ if command -v python3 >/dev/null; then
 	done
 fi
 printf 'PERFILE2' >"$bin_seeds/magic_only"
+
+# jitdumps (both byte orders: a header, debug info, unwinding info, a load
+# with code, a move, a close) and a perf map, for fuzz_jit
+jit_seeds=$tmp/seeds-jit
+mkdir -p "$jit_seeds"
+printf '7f0000001000 40 JS:*fib /tmp/x.js:1:13\n0x2000 0 zero\n3000 10 ab\nzz 1 bad\n' >"$jit_seeds/perf.map"
+if command -v python3 >/dev/null; then
+	python3 - "$jit_seeds" <<'PY' || exit 1
+import struct, sys
+for bo, name in (("<", "jit-1.dump"), (">", "jit-2.dump")):
+    rec = lambda rid, ts, body: struct.pack(bo + "IIQ", rid, 16 + len(body), ts) + body
+    code = bytes([0x31, 0xc0, 0xff, 0xc0, 0x83, 0xf8, 0x64, 0x75, 0xf9, 0xc3])
+    out = struct.pack(bo + "IIIIIIQQ", 0x4A695444, 1, 40, 62, 0, 1, 1, 0)
+    ent = lambda a, l: struct.pack(bo + "QII", a, l, 0) + b"a.js\0"
+    out += rec(2, 2, struct.pack(bo + "QQ", 0x1000, 2) + ent(0x1000, 10) + ent(0x1007, 11))
+    out += rec(4, 3, struct.pack(bo + "QQQ", 8, 4, 0) + b"\1" * 8)
+    out += rec(0, 4, struct.pack(bo + "IIQQQQ", 1, 1, 0x1000, 0x1000, len(code), 7) + b"JS:*loop\0" + code)
+    out += rec(1, 5, struct.pack(bo + "IIQQQQQ", 1, 1, 0x9000, 0x1000, 0x9000, len(code), 7))
+    out += rec(3, 6, b"")
+    open(sys.argv[1] + "/" + name, "wb").write(out)
+PY
+fi
 # the unwinder's input (tests/fuzz/fuzz_unwind.c): perf's register mask of
 # x86-64 and of AArch64, zero registers, a zeroed 512-byte copy
 unwind_seeds=$tmp/seeds-unwind
@@ -117,6 +139,20 @@ cat >"$tmp/text.dict" <<'EOF'
 "#"
 EOF
 
+cat >"$tmp/jit.dict" <<'EOF'
+"JiTD"
+"DTiJ"
+"\x01\x00\x00\x00"
+"\x28\x00\x00\x00"
+"\x3e\x00\x00\x00"
+"\x02\x00\x00\x00"
+"\x04\x00\x00\x00"
+"\xff\xff\xff\xff"
+"0x"
+" 10 "
+"\x0a"
+EOF
+
 # ---- run ----
 # The fuzz build lets UBSan recover; halting makes libFuzzer keep the input.
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
@@ -132,6 +168,7 @@ for bin in "$@"; do
 	mkdir -p "$work"
 	case $name in
 	*text*) seeds=$text_seeds; dict=$tmp/text.dict ;;
+	*jit*) seeds=$jit_seeds; dict=$tmp/jit.dict ;;
 	*unwind*) seeds=$unwind_seeds; dict=$tmp/unwind.dict ;;
 	*) seeds="$bin_seeds $text_seeds"; dict=$tmp/reader.dict ;;
 	esac

@@ -22,6 +22,10 @@ each one a difference of presentation, not of counts:
   5. [vdso] rows are not compared: where a recording has no vDSO image,
      perf 6.1 names its addresses with this machine's vDSO from its cache
      (a different kernel's code), which hwprof does not do.
+  6. JIT code of a perf map: hwprof's JSON names the module by its path,
+     /tmp/perf-PID.map; perf's column shows "[JIT] tid PID" for it.
+With CMP_DSO=REGEX only the functions of shared objects (perf's names)
+matching REGEX are compared.
 Prints one line: PASS NAME (...) or FAIL NAME: the worst differences.
 """
 import json
@@ -128,6 +132,9 @@ def main():
     for r in mine:
         mod = r.get("module")
         dso = os.path.basename(mod) if mod else "[unknown]"
+        jit = re.fullmatch(r"/tmp/perf-(\d+)\.map", mod or "")
+        if jit:
+            dso = f"[JIT] tid {jit.group(1)}"
         if r.get("kernel") and mod and mod.startswith("[kernel"):
             dso = "[kernel.kallsyms]"
         if dso == "[vdso]":
@@ -145,6 +152,12 @@ def main():
 
     bad = []
     keys = set(perf) | set(got)
+    only = os.environ.get("CMP_DSO")
+    if only:
+        keys = {k for k in keys if re.search(only, k[0])}
+        if not keys:
+            print(f"FAIL {name}: no function of a shared object matching {only}")
+            return 1
     for key in keys:
         p = perf.get(key, [0.0, 0.0, 1])
         g = got.get(key, [0.0, 0.0])

@@ -37,8 +37,10 @@ def samples(path, headers=None):
     for line in open(path, errors="replace"):
         line = line.rstrip("\n")
         # a frame line: "\t<addr> <sym> (<dso>)"; anything else not blank
-        # is a sample's header (which may be indented: a period alone)
-        m = re.match(r"\t\s*([0-9a-f]+) (.*?) \((.*)\)$", line)
+        # is a sample's header (which may be indented: a period alone).
+        # <dso> is the last balanced group: C++ symbols hold " (" too
+        # ("f<true, (Enum)9>"), and a dso may ("/x.so (deleted)")
+        m = re.match(r"\t\s*([0-9a-f]+) (.*?) \(((?:[^()]|\([^()]*\))*)\)$", line)
         if m and cur is not None:
             sym = re.sub(r"\+0x[0-9a-f]+$", "", m.group(2))
             if sym == "[unknown]":
