@@ -21,6 +21,7 @@
 #include "report/html_annotate.h"
 #include "report/source_text.h"
 #include "util/error.h"
+#include "util/vec.h"
 
 /* Cold runs at least this long are folded, but for CONTEXT instructions
    at either end. */
@@ -110,7 +111,7 @@ static struct jump *lay_out_jumps(const struct hwp_annotate_insn *in, size_t n, 
 			continue;
 		j[(*nj)++] = (struct jump){ .from = i, .to = to };
 	}
-	qsort(j, *nj, sizeof(*j), by_span);
+	hwp__sort(j, *nj, sizeof(*j), by_span);
 	for (size_t k = 0; k < *nj; k++) {
 		size_t lo = j[k].from < j[k].to ? j[k].from : j[k].to, hi = j[k].from ^ j[k].to ^ lo;
 		unsigned lane = 0;
@@ -206,7 +207,7 @@ struct view {
 	/* the function's timed ranges, by instruction (each's own first, then
 	   by samples) */
 	struct timed *timed;
-	size_t ntimed, next_timed;
+	size_t ntimed, timed_cap, next_timed;
 };
 
 /* Sparklines per block start at most. */
@@ -225,7 +226,7 @@ static int by_insn(const void *a, const void *b)
    V's list; 0 or -ENOMEM. */
 static int find_timed(struct view *v, const struct hwp_annotate_func *f, const struct hwp_annotate_insn *in, size_t n)
 {
-	size_t nb = 0, cap = 0;
+	size_t nb = 0;
 	const struct hwp_timing_block *b = v->timing ? hwp_timing__blocks(v->timing, &nb) : NULL;
 	uint64_t lo = in[0].loc.offset, hi = in[n - 1].loc.offset + in[n - 1].len;
 
@@ -245,16 +246,12 @@ static int find_timed(struct view *v, const struct hwp_annotate_func *f, const s
 		}
 		if (lo_i == n || in[lo_i].loc.offset != b[i].start.offset)
 			continue;
-		if (v->ntimed == cap) {
-			struct timed *t = realloc(v->timed, (cap = cap ? 2 * cap : 16) * sizeof(*t));
-
-			if (!t)
-				return -ENOMEM;
-			v->timed = t;
-		}
-		v->timed[v->ntimed++] = (struct timed){ lo_i, &b[i] };
+		struct timed *t = HWP_VEC_PUSH(v->timed, v->ntimed, v->timed_cap);
+		if (!t)
+			return -ENOMEM;
+		*t = (struct timed){ lo_i, &b[i] };
 	}
-	qsort(v->timed, v->ntimed, sizeof(*v->timed), by_insn);
+	hwp__sort(v->timed, v->ntimed, sizeof(*v->timed), by_insn);
 	return 0;
 }
 
