@@ -47,7 +47,7 @@ static const char style[] =
 	"table.asm th.t{text-align:left}"
 	"table.asm td{padding:0 5px;white-space:nowrap;text-align:right}"
 	"table.asm td.t{text-align:left}table.asm td.ad{color:#888}"
-	"table.asm td.ar,table.asm th.ar{width:var(--aw);min-width:var(--aw);padding:0}"
+	"table.asm td.ar,table.asm th.ar{padding:0}"
 	"table.asm td.x{color:#555;text-align:left;max-width:28em;overflow:hidden;text-overflow:ellipsis}"
 	"table.asm tr.src td{text-align:left;color:#555;background:#f4f4ee;white-space:pre;tab-size:4;padding-top:1px}"
 	"table.asm tr.src td.ln{color:#997;text-align:right}table.asm tr.src td.ar{background:none}"

@@ -278,13 +278,15 @@ static void sparklines(struct view *v, const struct hwp_annotate_insn *x, size_t
 }
 
 /* The columns' headers of the groups G, after the instruction. */
-static size_t headers(struct hwp_outbuf *o, unsigned g)
+static size_t headers(struct hwp_outbuf *o, unsigned g, unsigned arrows_px)
 {
 	size_t n = 5;
 
+	/* the arrows' column as wide as their lanes */
 	hwp__outbuf_printf(o, "<thead><tr><th title=\"samples whose IP is the instruction\">Samples</th>"
 			   "<th title=\"of the function's samples\">Share</th><th class=\"t\">Address</th>"
-			   "<th class=\"ar\"></th><th class=\"t\">Instruction</th>");
+			   "<th class=\"ar\" style=\"width:%upx;min-width:%upx\"></th><th class=\"t\">Instruction</th>",
+			   arrows_px, arrows_px);
 	if (g & G_BRANCH) {
 		hwp__outbuf_puts(o, "<th title=\"a conditional branch's sampled executions (fall-through ranges)\">Exec</th>"
 				    "<th title=\"taken probability (hover: its 95% interval)\">Taken</th>"
@@ -505,8 +507,8 @@ static int function_view(struct view *v, size_t k)
 	}
 	for (size_t j = 0; j < nj; j++)
 		jump_of[jumps[j].from] = &jumps[j];
-	hwp__outbuf_printf(o, "<div class=\"code\"><table class=\"asm\" style=\"--aw:%upx\">", 10 + 6 * lanes);
-	size_t ncols = headers(o, g);
+	hwp__outbuf_puts(o, "<div class=\"code\"><table class=\"asm\">");
+	size_t ncols = headers(o, g, 10 + 6 * lanes);
 	const char *last_file = NULL;
 	unsigned last_line = 0;
 	hwp__outbuf_puts(o, "<tbody>\n");
