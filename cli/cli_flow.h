@@ -57,6 +57,7 @@ enum {
 	FLOW_WITH_TIMING = HWP_ANALYSIS_TIMING,
 	FLOW_WITH_CALLS = HWP_ANALYSIS_CALLS,
 	FLOW_WITH_MEM = HWP_ANALYSIS_MEM,
+	FLOW_WITH_IPS = HWP_ANALYSIS_IPS,
 };
 
 /* Loads O's input (printing errors, naming CMD): branches and ranges (and

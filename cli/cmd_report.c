@@ -18,7 +18,9 @@ static const struct cmd_desc desc = {
 
 struct report_cmd_opts {
 	struct flow_opts fo;
-	const char *html, *before, *after;
+	const char *html, *before, *after, *prefix;
+	uint64_t functions;
+	unsigned prefix_strip;
 };
 
 /* Returns -1 to go on, else the exit code. */
@@ -32,6 +34,12 @@ static int parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 		OPT_BOOL(0, "diff", &diff, "compare the recordings BEFORE and AFTER"),
 		OPT_U64(0, "limit", &o->fo.limit, "N", 1, UINT64_MAX, ": the number of rows must be a count of at least 1",
 			"rows per table (default 50)"),
+		{ .kind = OPT_KIND_U64, .long_name = "functions", .value = OPT_PTR(uint64_t, &o->functions), .argh = "N",
+		  .umin = 1, .umax = 1000, .err = ": the number of functions must be 1 to 1000",
+		  .help = "annotate the N hottest functions, and those the findings name (default 5)" },
+		OPT_STRING(0, "prefix", &o->prefix, "DIR", "look for source files under DIR (as perf annotate)"),
+		OPT_UINT(0, "prefix-strip", &o->prefix_strip, "N", 0, 4096, ": a number of directories",
+			 "drop N leading directories of the source files' paths first"),
 		OPT_REPORT_SYMFS(&o->fo.ro),
 		OPT_COMMON(),
 		OPT_END(),
@@ -64,7 +72,9 @@ static int parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 static int write_page(const struct report_cmd_opts *o, struct flow_input *b, struct flow_input *a)
 {
 	struct hwp_html_report_opts ho = { .sz = sizeof(ho), .limit = o->fo.limit, .input = o->fo.ro.input,
-					   .before = o->before, .after = o->after, .path = o->html };
+					   .before = o->before, .after = o->after, .path = o->html,
+					   .functions = o->functions, .prefix = o->prefix,
+					   .prefix_strip = o->prefix_strip };
 	FILE *fp = strcmp(o->html, "-") ? fopen(o->html, "w") : stdout;
 	int rc;
 
@@ -87,7 +97,7 @@ int cmd_report(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (!o.before) {
-		rc = flow_input__load(&b, &o.fo, "report", FLOW_WITH_TIMING | FLOW_WITH_CALLS | FLOW_WITH_MEM);
+		rc = flow_input__load(&b, &o.fo, "report", FLOW_WITH_TIMING | FLOW_WITH_CALLS | FLOW_WITH_MEM | FLOW_WITH_IPS);
 		if (!rc)
 			rc = write_page(&o, &b, NULL);
 		flow_input__close(&b);

@@ -20,7 +20,11 @@ fi
 echo
 echo "== hwprof advise --limit 5   (findings with their evidence and what to do)"
 "$HWPROF" advise --limit 5 -i "$data"
-echo "== hwprof report --html $out/report.html   (every report in one self-contained page)"
+echo "== hwprof annotate --limit 1   (the hottest function's code with the recording's numbers on it)"
+"$HWPROF" annotate --limit 1 --color never -i "$data"
+echo
+echo "== hwprof report --html $out/report.html   (one self-contained page: the findings, each linked to its"
+echo "   instruction in the annotated code of the hot functions, then every table; open it in a browser)"
 "$HWPROF" report --html "$out/report.html" -i "$data"
 echo
 echo "== hwprof branches --sort symbol_from,symbol_to,srcline_from,srcline_to,mispredict --min-percent 1"

@@ -43,6 +43,11 @@ struct hwp_annotate_opts {
 	uint64_t addr;    /* objdump and perf annotate print it) */
 	/* Neither: the hottest functions by samples, at most LIMIT (0: 5). */
 	size_t limit;
+	/* And after those, each once, the functions holding ALSO[0..NALSO)
+	   (sampled or not: a finding's branch may be in a function no sample
+	   IP landed in). */
+	const struct hwp_code_loc *also;
+	size_t nalso;
 };
 
 /* What an instruction does to the flow of control. */

@@ -51,6 +51,9 @@ enum hwp_analysis {
 	   taken branch, binaries that decode the ranges); else no flow, and no
 	   error (LBR call stacks are then counted without ranges). */
 	HWP_ANALYSIS_EXECUTIONS = 1u << 6,
+	/* Every sample's IP, per instruction (hwp_annotate__new(), the code
+	   views of hwprof annotate and of the HTML report). */
+	HWP_ANALYSIS_IPS = 1u << 7,
 };
 
 struct hwp_pipeline_opts {

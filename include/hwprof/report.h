@@ -214,12 +214,17 @@ HWP_API int hwp_report__print_callgraph_function(struct hwp_symbolizer *s, struc
 
 /*
  * The HTML report (hwprof report --html): one self-contained page (no
- * network, no external scripts) of every report of a pass (summary,
- * findings, hot branches, mispredicts, probabilities, blocks, block
- * latency with its chart, the flame graph, memory), each table sortable
- * and filterable; or the comparison of two passes (the changes, both
+ * network, no external scripts) of a pass: the findings first, each linked
+ * to the instruction that is its evidence in the annotated code (source and
+ * assembly of the hottest functions and of those the findings name, with
+ * hwprof annotate's numbers in columns, the jumps' arrows and a latency
+ * sparkline per timed block), the flame graph (when the samples carry call
+ * stacks), then hot branches, mispredicts, probabilities, blocks, block
+ * latency with its chart, memory and the summary, each table sortable,
+ * filterable and showing the rows that matter first (the others behind a
+ * "show all"); or the comparison of two passes (the changes, both
  * summaries, the second's findings). The sections show what the pipeline
- * ran: ask HWP_ANALYSIS_FLOW, TIMING, CALLS and MEM for the whole page
+ * ran: ask HWP_ANALYSIS_FLOW, TIMING, CALLS, MEM and IPS for the whole page
  * (FLOW and TIMING for a comparison).
  */
 struct hwp_html_report_opts {
@@ -228,6 +233,12 @@ struct hwp_html_report_opts {
 	const char *input;  /* the recording's name in the title and summary */
 	const char *before, *after; /* the compared recordings' names */
 	const char *path;   /* the page's name in a write error (NULL: none) */
+	/* The annotated code: the hottest FUNCTIONS functions (0: 5) and those
+	   the findings name (ask HWP_ANALYSIS_IPS: it needs every sample's IP);
+	   their source lines' text found as hwprof annotate finds it. */
+	size_t functions;
+	const char *prefix;     /* under PREFIX, */
+	unsigned prefix_strip;  /* after dropping this many leading directories */
 };
 /* Writes P's page to OUT. Whatever fails, the page is finished with the
    sections made so far. 0 or <0 (hwp_errmsg()). */

@@ -225,19 +225,21 @@ static int add_range(struct hwp_branch_collector *c, const struct hwp_sample *s,
 	return 0;
 }
 
-/* The sample's IP, counted per module offset (opts.ip_samples). */
-static int add_ip(struct hwp_branch_collector *c, const struct hwp_event *ev, const struct hwp_thread *th)
+/* The sample's IP, counted per module offset (opts.ip_samples), resolved
+   (into *IP) by resolve_ip(). */
+static int resolve_ip(struct hwp_branch_collector *c, const struct hwp_event *ev, const struct hwp_thread *th,
+		      struct hwp_code_loc *ip)
 {
-	struct hwp_code_loc ip;
+	hwp__resolver_enter(c->res, th);
+	return hwp__resolver_resolve(c->res, 0, ev->sample.ip, ip);
+}
+
+static int add_ip(struct hwp_branch_collector *c, const struct hwp_event *ev, const struct hwp_code_loc *ip)
+{
 	size_t i;
 	int err;
 
-	if (!(ev->sample.sample_type & HWP_SAMPLE_IP))
-		return 0;
-	hwp__resolver_enter(c->res, th);
-	if ((err = hwp__resolver_resolve(c->res, 0, ev->sample.ip, &ip)) < 0)
-		return err;
-	if ((err = hwp__branch_table_add(c->ips, &ip, &ip, 0)) < 0 || (err && first_add(c, HWP__CT_IPS, 0) < 0))
+	if ((err = hwp__branch_table_add(c->ips, ip, ip, 0)) < 0 || (err && first_add(c, HWP__CT_IPS, 0) < 0))
 		return hwp__set_error(ENOMEM, "out of memory counting sample addresses");
 	c->st.ip_samples++;
 	for (i = 0; i < c->n_ip_ev && c->ip_ev[i] != ev->evsel; i++)
@@ -265,6 +267,9 @@ static int reserve_locs(struct hwp_branch_collector *c, uint64_t n)
 	return 0;
 }
 
+static int collect_stack(struct hwp_branch_collector *c, const struct hwp_event *ev, const struct hwp_thread *th,
+			 const struct hwp_code_loc *ip);
+
 int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_event *ev,
 			      const struct hwp_thread *th)
 {
@@ -275,14 +280,31 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 	c->st.samples++;
 	c->l_entries = NULL;
 	/* an empty stack is none (perf script text without brstack has them) */
-	if (c->ips && (c->o.ip_samples == HWP_IP_SAMPLES_ALL || !stack || !s->branch_nr)) {
-		int err = add_ip(c, ev, th);
+	struct hwp_code_loc ip;
+	bool count_ip = c->ips && (s->sample_type & HWP_SAMPLE_IP) &&
+			(c->o.ip_samples == HWP_IP_SAMPLES_ALL || !stack || !s->branch_nr);
+	if (count_ip) {
+		int err = resolve_ip(c, ev, th, &ip);
 
 		if (err < 0)
 			return err;
+		/* with a stack, counted after it: its index's slot and row
+		   are fetched meanwhile */
+		if (!stack || !s->branch_nr)
+			return (err = add_ip(c, ev, &ip)) < 0 || !stack ? err : collect_stack(c, ev, th, NULL);
+		hwp__branch_table_prefetch(c->ips, &ip, &ip, 0);
 	}
 	if (!stack)
 		return 0;
+	return collect_stack(c, ev, th, count_ip ? &ip : NULL);
+}
+
+/* The branch stack of EV (a sample with one); then IP, when not NULL,
+   counted among the sample IPs. */
+static int collect_stack(struct hwp_branch_collector *c, const struct hwp_event *ev, const struct hwp_thread *th,
+			 const struct hwp_code_loc *ip)
+{
+	const struct hwp_sample *s = &ev->sample;
 	uint64_t bst = ev->evsel->attr.branch_sample_type;
 	if (bst & HWP_BRANCH_NO_FLAGS)
 		c->st.no_flags_filter = true;
@@ -322,12 +344,12 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 	bool all_branches = (bst & HWP_BRANCH_ANY) || synthesized;
 
 	if (c->addrs) {
-		struct hwp_code_loc ip;
-		int err = hwp__resolver_resolve(c->res, 0, s->ip, &ip);
+		struct hwp_code_loc at;
+		int err = hwp__resolver_resolve(c->res, 0, s->ip, &at);
 
 		if (err < 0)
 			return err;
-		if ((err = hwp__branch_table_add(c->addrs, &ip, &ip, 0)) < 0 ||
+		if ((err = hwp__branch_table_add(c->addrs, &at, &at, 0)) < 0 ||
 		    (err && first_add(c, HWP__CT_ADDRS, 0) < 0))
 			return hwp__set_error(ENOMEM, "out of memory counting sample addresses");
 	}
@@ -369,12 +391,14 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 		newer_flags = flags & (0xffffULL << HWP_BRF_CYCLES_SHIFT);
 		c->st.entries++;
 		c->st.entries_with_flags += (flags & 3) != 0;
+		if (ip && i == s->branch_nr / 2)
+			hwp__branch_table_prefetch(c->ips, ip, ip, 1);
 	}
 	if (lfrom) {
 		c->l_entries = s->branch_entries;
 		c->l_nr = s->branch_nr;
 	}
-	return 0;
+	return ip ? add_ip(c, ev, ip) : 0;
 }
 
 void hwp__branch_collector_keep_locs(struct hwp_branch_collector *c)

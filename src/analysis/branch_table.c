@@ -149,6 +149,22 @@ int hwp__branch_table_add(struct hwp_branch_table *t, const struct hwp_code_loc 
 	return added;
 }
 
+void hwp__branch_table_prefetch(const struct hwp_branch_table *t, const struct hwp_code_loc *from,
+				const struct hwp_code_loc *to, int stage)
+{
+	struct extra x = { 0, 0, 0, 0 };
+	uint64_t h = key_hash(from, to, x);
+	int64_t i;
+
+	if (!stage)
+		hwp__hashmap_prefetch(&t->map, h);
+	else if ((i = hwp__hashmap_first(&t->map, h)) >= 0) {
+		/* a row spans two cache lines */
+		__builtin_prefetch(&t->rows[i]);
+		__builtin_prefetch((const char *)&t->rows[i + 1] - 1);
+	}
+}
+
 int hwp_branch_table__add_row(struct hwp_branch_table *t, const struct hwp_branch_row *row)
 {
 	struct extra x = { 0, 0, 0, 0 };

@@ -28,6 +28,14 @@ struct hwp_html_page *hwp__html_page_new(struct hwp_outbuf *o, const char *title
 void hwp__html_page_section(struct hwp_html_page *p, const char *title, const char *note);
 /* T's people's columns as a sortable, filterable table. */
 void hwp__html_page_table(struct hwp_html_page *p, const struct hwp_table *t);
+/* The same shown as HO says (output/render.h): the rows past HO's visible
+   behind a "show all" button, the sparse columns as details, links. */
+struct hwp__html_table_opts;
+void hwp__html_page_table_opts(struct hwp_html_page *p, const struct hwp_table *t,
+			       const struct hwp__html_table_opts *ho);
+/* The page's output, for a writer of its own markup inside the current
+   section (the classes it may use are the page's style's). */
+struct hwp_outbuf *hwp__html_page_out(struct hwp_html_page *p);
 /* An SVG document or fragment, inlined as is (it must be well-formed;
    a leading XML declaration is dropped). */
 void hwp__html_page_svg(struct hwp_html_page *p, const char *svg, size_t len);

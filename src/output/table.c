@@ -310,40 +310,95 @@ static void render_csv(const struct hwp_table *t, struct hwp_outbuf *o)
 	}
 }
 
-/* An HTML table of the people's columns; each number cell carries its raw
-   value (data-v) so a page's script sorts by value, not by text. */
-static void render_html(const struct hwp_table *t, struct hwp_outbuf *o)
+/* A cell's value as a number cell's data-v (the raw value: a page's script
+   sorts by value, not by text). */
+static void html_value(const struct column *col, const struct cell *c, char *buf, size_t len)
 {
+	if (col->kind == HWP_COL_PERCENT || col->kind == HWP_COL_REAL)
+		snprintf(buf, len, "%.9g", c->d);
+	else
+		snprintf(buf, len, "%" PRIu64, c->u);
+}
+
+/* An HTML table of the people's columns. Each number cell carries its raw
+   value (data-v). Rows past O's VISIBLE are of class "more" (a page shows
+   them on asking); a column past O's MAIN is one "Title: value" item of its
+   row's last cell, "Details" (a findings table's numbers, mostly empty in
+   any one row, read there). */
+void hwp__table_render_html(const struct hwp_table *t, struct hwp_outbuf *o, const struct hwp__html_table_opts *ho)
+{
+	static const struct hwp__html_table_opts none;
+	bool main_col[HWP_TABLE_MAX_COLUMNS], details = false;
 	char buf[64];
 
-	hwp__outbuf_puts(o, "<table class=\"hwp\"><thead><tr>");
+	if (!ho)
+		ho = &none;
 	for (size_t j = 0; j < t->ncols; j++) {
-		if (!shown(&t->cols[j], HWP_TABLE_TEXT))
+		main_col[j] = shown(&t->cols[j], HWP_TABLE_TEXT) && (!ho->main || j < ho->main);
+		details |= shown(&t->cols[j], HWP_TABLE_TEXT) && !main_col[j];
+	}
+	hwp__outbuf_puts(o, "<table class=\"hwp\"");
+	if (ho->visible && ho->visible < t->nrows)
+		hwp__outbuf_printf(o, " data-visible=\"%zu\"", ho->visible);
+	hwp__outbuf_puts(o, "><thead><tr>");
+	for (size_t j = 0; j < t->ncols; j++) {
+		if (!main_col[j])
 			continue;
 		hwp__outbuf_printf(o, "<th class=\"%s\">", t->cols[j].kind == HWP_COL_TEXT ? "t" : "n");
 		hwp__markup_escape(o, t->cols[j].title);
 		hwp__outbuf_puts(o, "</th>");
 	}
+	if (details)
+		hwp__outbuf_puts(o, "<th class=\"t\">Details</th>");
 	hwp__outbuf_puts(o, "</tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < t->nrows; i++) {
-		hwp__outbuf_puts(o, "<tr>");
+		hwp__outbuf_puts(o, ho->visible && i >= ho->visible ? "<tr class=\"more\">" : "<tr>");
 		for (size_t j = 0; j < t->ncols; j++) {
 			const struct column *col = &t->cols[j];
 			const struct cell *c = &t->cells[i * t->ncols + j];
+			const char *link = ho->links && j == ho->link_col ? ho->links[i] : NULL;
 
-			if (!shown(col, HWP_TABLE_TEXT))
+			if (!main_col[j])
 				continue;
 			if (col->kind == HWP_COL_TEXT || !c->set) {
-				hwp__outbuf_puts(o, "<td>");
+				hwp__outbuf_puts(o, j < 64 && (ho->wrap >> j & 1) ? "<td class=\"w\">" : "<td>");
+			} else {
+				html_value(col, c, buf, sizeof(buf));
+				hwp__outbuf_printf(o, "<td class=\"n\" data-v=\"%s\">", buf);
+			}
+			if (link) {
+				hwp__outbuf_puts(o, "<a href=\"");
+				hwp__markup_escape(o, link);
+				hwp__outbuf_puts(o, "\">");
+			}
+			if (col->kind == HWP_COL_TEXT || !c->set) {
 				hwp__markup_escape(o, c->set ? c->s : "");
 			} else {
-				if (col->kind == HWP_COL_PERCENT || col->kind == HWP_COL_REAL)
-					snprintf(buf, sizeof(buf), "%.9g", c->d);
-				else
-					snprintf(buf, sizeof(buf), "%" PRIu64, c->u);
-				hwp__outbuf_printf(o, "<td class=\"n\" data-v=\"%s\">", buf);
 				format_cell(col, c, buf, sizeof(buf));
 				hwp__markup_escape(o, buf);
+			}
+			hwp__outbuf_puts(o, link ? "</a></td>" : "</td>");
+		}
+		if (details) {
+			bool first = true;
+
+			hwp__outbuf_puts(o, "<td class=\"d\">");
+			for (size_t j = 0; j < t->ncols; j++) {
+				const struct cell *c = &t->cells[i * t->ncols + j];
+
+				if (main_col[j] || !shown(&t->cols[j], HWP_TABLE_TEXT) || !c->set)
+					continue;
+				hwp__outbuf_puts(o, first ? "<span>" : " <span>");
+				hwp__markup_escape(o, t->cols[j].title);
+				hwp__outbuf_puts(o, ": <b>");
+				if (t->cols[j].kind == HWP_COL_TEXT) {
+					hwp__markup_escape(o, c->s);
+				} else {
+					format_cell(&t->cols[j], c, buf, sizeof(buf));
+					hwp__markup_escape(o, buf);
+				}
+				hwp__outbuf_puts(o, "</b></span>");
+				first = false;
 			}
 			hwp__outbuf_puts(o, "</td>");
 		}
@@ -365,7 +420,7 @@ void hwp__table_render(const struct hwp_table *t, enum hwp_table_format f, struc
 		render_csv(t, o);
 		break;
 	case HWP_TABLE_HTML:
-		render_html(t, o);
+		hwp__table_render_html(t, o, NULL);
 		break;
 	}
 }

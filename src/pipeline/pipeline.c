@@ -61,6 +61,8 @@ static int make_analyses(struct hwp_pipeline *p)
 	if ((a & (HWP_ANALYSIS_FLOW | HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING)) ||
 	    ((a & HWP_ANALYSIS_EXECUTIONS) && !some_event(p->session, 0, HWP_BRANCH_CALL_STACK)))
 		co.ranges = co.no_addresses = true;
+	if (a & HWP_ANALYSIS_IPS)
+		co.ip_samples = HWP_IP_SAMPLES_ALL;
 	if (p->o.collect)
 		co = *p->o.collect;
 	p->co = co;
@@ -137,7 +139,8 @@ void hwp_pipeline__delete(struct hwp_pipeline *p)
 /* The analyses a parallel pass feeds (the flow walks the collector's
    tables after the pass). */
 #define PARALLEL_ANALYSES (HWP_ANALYSIS_BRANCHES | HWP_ANALYSIS_FLOW | HWP_ANALYSIS_EXECUTIONS | \
-			   HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING | HWP_ANALYSIS_CALLS | HWP_ANALYSIS_MEM)
+			   HWP_ANALYSIS_PATHS | HWP_ANALYSIS_TIMING | HWP_ANALYSIS_CALLS | HWP_ANALYSIS_MEM | \
+			   HWP_ANALYSIS_IPS)
 
 /* How many threads the pass may use (the log says why one when one). */
 static unsigned jobs_for(struct hwp_pipeline *p)

@@ -245,9 +245,39 @@ static void match(struct hwp_annotation *a, struct hwp_pipeline *p, const struct
 #undef IN_FUNC
 }
 
+/* The functions holding opts' ALSO locations not chosen yet, with their
+   samples when sampled (V[0..N)). */
+static int add_also(struct hwp_annotation *a, struct hwp_symbolizer *sym, const struct sampled *v, size_t n,
+		    const struct hwp_annotate_opts *o)
+{
+	for (size_t j = 0; j < o->nalso; j++) {
+		struct hwp_symbol_info si;
+		const struct hwp_code_loc *l = &o->also[j];
+		bool have = false;
+
+		if (l->module < 0 || hwp_symbolizer__lookup(sym, l->module, l->offset, &si) < 0 || !si.symbol)
+			continue;
+		for (size_t k = 0; k < a->nfuncs && !have; k++)
+			have = a->funcs[k].module == l->module && a->funcs[k].vaddr == si.sym_start;
+		if (have)
+			continue;
+		struct hwp_annotate_func *f = HWP_VEC_PUSH(a->funcs, a->nfuncs, a->funcs_cap);
+		if (!f)
+			return -ENOMEM;
+		*f = (struct hwp_annotate_func){ .name = si.symbol, .module = l->module, .vaddr = si.sym_start,
+						 .size = si.sym_size };
+		for (size_t i = 0; i < n; i++)
+			if (v[i].module == l->module && v[i].vaddr == si.sym_start) {
+				f->samples = v[i].samples;
+				break;
+			}
+	}
+	return 0;
+}
+
 /* The functions OPTS asks for, among SAMPLED[0..N) (by samples). */
-static int choose(struct hwp_annotation *a, struct sampled *v, size_t n, const struct hwp_annotate_opts *o,
-		  const char *input)
+static int choose(struct hwp_annotation *a, struct hwp_symbolizer *sym, struct sampled *v, size_t n,
+		  const struct hwp_annotate_opts *o, const char *input)
 {
 	size_t limit = o->limit ? o->limit : 5;
 
@@ -263,6 +293,8 @@ static int choose(struct hwp_annotation *a, struct sampled *v, size_t n, const s
 		*f = (struct hwp_annotate_func){ .name = v[i].name, .module = v[i].module, .vaddr = v[i].vaddr,
 						 .size = v[i].size, .samples = v[i].samples };
 	}
+	if (add_also(a, sym, v, n, o) < 0)
+		return -ENOMEM;
 	if (a->nfuncs)
 		return 0;
 	if (o->sym)
@@ -300,7 +332,7 @@ struct hwp_annotation *hwp_annotate__new(struct hwp_pipeline *p, const struct hw
 	if (!(v = sampled_functions(sym, ips, &n, &a->total)))
 		goto fail;
 	hwp__sort(v, n, sizeof(*v), by_samples);
-	if ((err = choose(a, v, n, &o, input)) < 0)
+	if ((err = choose(a, sym, v, n, &o, input)) < 0)
 		goto fail;
 	struct hwp__code_cache *cc = c ? hwp__branch_collector_code_cache(c) : NULL;
 	for (size_t k = 0; k < a->nfuncs; k++)

@@ -14,7 +14,9 @@
 
 #include "hwprof/annotate.h"
 #include "hwprof/data_src.h"
+#include "report/annotate_internal.h"
 #include "report/report_internal.h"
+#include "report/source_text.h"
 #include "util/vec.h"
 
 enum {
@@ -54,7 +56,7 @@ static const struct hwp__report_column cols[A_NCOLS] = {
 static const char *const kind_names[] = { "", "cond", "jump", "ind_jump", "call", "ind_call", "ret" };
 
 /* An indirect branch's top targets: "0x401230 70.0%, 0x401250 20.0%, +2". */
-static void targets_text(struct hwp_symbolizer *sym, const struct hwp_flow_indirect *ind, char *buf, size_t len)
+void hwp__annotate_targets_text(struct hwp_symbolizer *sym, const struct hwp_flow_indirect *ind, char *buf, size_t len)
 {
 	size_t used = 0;
 
@@ -73,7 +75,7 @@ static void targets_text(struct hwp_symbolizer *sym, const struct hwp_flow_indir
 }
 
 /* A memory group's data sources by share: "L1 60.0%, DRAM 40.0%". */
-static void sources_text(const struct hwp_mem_stats *st, char *buf, size_t len)
+void hwp__annotate_sources_text(const struct hwp_mem_stats *st, char *buf, size_t len)
 {
 	size_t used = 0;
 	bool done[HWP_MEM_SRC__COUNT] = { false };
@@ -147,7 +149,7 @@ struct hwp_table *hwp_report__annotate(struct hwp_symbolizer *sym, const struct 
 				hwp__report_set_real(t, A_MISPRED, pct(x->cond->mispred_per_exec));
 			}
 			if (x->indirect) {
-				targets_text(sym, x->indirect, buf, sizeof(buf));
+				hwp__annotate_targets_text(sym, x->indirect, buf, sizeof(buf));
 				hwp_table__set_text(t, A_TARGETS, buf);
 			}
 			if (x->block)
@@ -167,7 +169,7 @@ struct hwp_table *hwp_report__annotate(struct hwp_symbolizer *sym, const struct 
 				hwp_table__set_count(t, A_MEM_SAMPLES, x->mem->st.samples);
 				hwp_table__set_real(t, A_MEM_LAT,
 						    (double)x->mem->st.lat_sum / (double)x->mem->st.samples);
-				sources_text(&x->mem->st, buf, sizeof(buf));
+				hwp__annotate_sources_text(&x->mem->st, buf, sizeof(buf));
 				hwp_table__set_text(t, A_MEM_SOURCES, buf);
 			}
 		}
@@ -175,109 +177,6 @@ struct hwp_table *hwp_report__annotate(struct hwp_symbolizer *sym, const struct 
 }
 
 /* ---- the text view ---- */
-
-/* The source files the view quotes, read once each. */
-struct source_file {
-	char *path;   /* as DWARF names it */
-	char *text;   /* NULL: not found */
-	size_t size;
-	const char **lines;
-	size_t nlines;
-};
-
-struct sources {
-	struct source_file *v;
-	size_t n, cap;
-	const char *prefix;
-	unsigned strip;
-	size_t missing;
-};
-
-/* PATH with STRIP leading components dropped and PREFIX put before it
-   (perf annotate's --prefix-strip and --prefix). */
-static void remap(const struct sources *ss, const char *path, char *out, size_t len)
-{
-	const char *p = path;
-
-	for (unsigned i = 0; i < ss->strip && p; i++) {
-		p = strchr(p + (*p == '/'), '/');
-	}
-	if (!p)
-		p = strrchr(path, '/') ? strrchr(path, '/') : path;
-	if (ss->prefix)
-		snprintf(out, len, "%s%s%s", ss->prefix, *p == '/' || !*ss->prefix ? "" : "/", p);
-	else
-		snprintf(out, len, "%s", p);
-}
-
-/* The text of line LINE of FILE, NULL when the file cannot be read. */
-static const char *source_line(struct sources *ss, const char *file, unsigned line, size_t *len)
-{
-	struct source_file *f = NULL;
-
-	for (size_t i = 0; i < ss->n && !f; i++)
-		if (!strcmp(ss->v[i].path, file))
-			f = &ss->v[i];
-	if (!f) {
-		char path[4096];
-		FILE *fp;
-
-		if (!(f = HWP_VEC_PUSH(ss->v, ss->n, ss->cap)))
-			return NULL;
-		memset(f, 0, sizeof(*f));
-		if (!(f->path = strdup(file))) {
-			ss->n--;
-			return NULL;
-		}
-		remap(ss, file, path, sizeof(path));
-		/* a source file, not a device or a huge file: at most 64 MiB */
-		if ((fp = fopen(path, "rb"))) {
-			size_t cap = 0, n;
-			char buf[65536];
-
-			while ((n = fread(buf, 1, sizeof(buf), fp)) > 0 && f->size + n <= (64u << 20)) {
-				if (HWP_VEC_RESERVE(f->text, cap, f->size + n + 1) < 0)
-					break;
-				memcpy(f->text + f->size, buf, n);
-				f->size += n;
-			}
-			fclose(fp);
-			if (f->text) {
-				size_t lcap = 0;
-
-				f->text[f->size] = 0;
-				for (char *p = f->text; p < f->text + f->size;) {
-					const char **l = HWP_VEC_PUSH(f->lines, f->nlines, lcap);
-					char *nl = memchr(p, '\n', (size_t)(f->text + f->size - p));
-
-					if (!l)
-						break;
-					*l = p;
-					p = nl ? nl + 1 : f->text + f->size;
-				}
-			}
-		}
-		ss->missing += !f->text;
-	}
-	if (!f->text || !line || line > f->nlines)
-		return NULL;
-	const char *p = f->lines[line - 1];
-	const char *end = line < f->nlines ? f->lines[line] : f->text + f->size;
-	while (end > p && (end[-1] == '\n' || end[-1] == '\r'))
-		end--;
-	*len = (size_t)(end - p);
-	return p;
-}
-
-static void sources_free(struct sources *ss)
-{
-	for (size_t i = 0; i < ss->n; i++) {
-		free(ss->v[i].path);
-		free(ss->v[i].text);
-		free(ss->v[i].lines);
-	}
-	free(ss->v);
-}
 
 #define RED "\033[31m"
 #define GREEN "\033[32m"
@@ -299,7 +198,7 @@ static void notes(struct hwp_symbolizer *sym, const struct hwp_annotate_insn *x,
 			ADD(", mispredicted %.1f%%/exec", 100 * x->cond->mispred_per_exec);
 	}
 	if (x->indirect) {
-		targets_text(sym, x->indirect, more, sizeof(more));
+		hwp__annotate_targets_text(sym, x->indirect, more, sizeof(more));
 		ADD("  %" PRIu64 " taken to %s", x->indirect->count, more);
 	}
 	if (x->block && x->block->count)
@@ -310,7 +209,7 @@ static void notes(struct hwp_symbolizer *sym, const struct hwp_annotate_insn *x,
 			ADD(", IPC %.2f", x->timing->ipc);
 	}
 	if (x->mem && x->mem->st.samples) {
-		sources_text(&x->mem->st, more, sizeof(more));
+		hwp__annotate_sources_text(&x->mem->st, more, sizeof(more));
 		ADD("  | mem %" PRIu64 " samples, %.1f cycles mean, %s", x->mem->st.samples,
 		    (double)x->mem->st.lat_sum / (double)x->mem->st.samples, more);
 	}
@@ -336,7 +235,7 @@ int hwp_report__print_annotation(struct hwp_symbolizer *sym, const struct hwp_an
 	uint64_t total = hwp_annotation__total_samples(a);
 	char note[1024];
 
-	struct sources ss = { .prefix = o->prefix, .strip = o->prefix_strip };
+	struct hwp__sources ss = { .prefix = o->prefix, .strip = o->prefix_strip };
 
 	hwp_annotation__insns(a, &in);
 	for (size_t k = 0; k < nf; k++) {
@@ -365,7 +264,7 @@ int hwp_report__print_annotation(struct hwp_symbolizer *sym, const struct hwp_an
 
 			if (o->source && x->file && (x->line != last_line || !last_file || strcmp(x->file, last_file))) {
 				size_t len = 0;
-				const char *text = source_line(&ss, x->file, x->line, &len);
+				const char *text = hwp__source_line(&ss, x->file, x->line, &len);
 				const char *base = strrchr(x->file, '/');
 
 				fprintf(out, "%s%29s%s:%u", o->color ? DIM : "", "", base ? base + 1 : x->file, x->line);
@@ -396,7 +295,7 @@ int hwp_report__print_annotation(struct hwp_symbolizer *sym, const struct hwp_an
 	}
 	if (ss.missing && o->missing)
 		*o->missing = ss.missing;
-	sources_free(&ss);
+	hwp__sources_free(&ss);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwprof/annotate.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/data_src.h"
 #include "hwprof/flame.h"
@@ -15,6 +16,7 @@
 #include "output/chart.h"
 #include "output/html_page.h"
 #include "output/render.h"
+#include "report/html_annotate.h"
 #include "report/report_internal.h"
 #include "util/error.h"
 #include "util/opts.h"
@@ -106,17 +108,152 @@ struct hwp_table *hwp_report__summary(struct hwp_pipeline *p, const char *input)
 	return t;
 }
 
-/* Adds T under a section; <0 when T could not be made (hwp_errmsg()). */
-static int section(struct hwp_html_page *page, const char *title, const char *note, struct hwp_table *t)
+/* The column of T whose JSON key is KEY, or the columns' count. */
+static size_t column_keyed(const struct hwp_table *t, const char *key)
+{
+	size_t n = hwp_table__columns(t);
+
+	for (size_t j = 0; j < n; j++) {
+		struct hwp_table_column c = { .sz = sizeof(c) };
+
+		if (hwp_table__column(t, j, &c) == 0 && c.key && !strcmp(c.key, key))
+			return j;
+	}
+	return n;
+}
+
+/* The rows of T worth showing at first, by its column KEY (rows sorted by
+   it, descending): none under 1% of the whole, and no more once 99% of it
+   is shown; at least 5. A percent column is of the whole recording (100);
+   a count of the table's rows' sum. 0 (every row) when the rest would be 2
+   rows or fewer. */
+static size_t rows_that_matter(const struct hwp_table *t, const char *key)
+{
+	size_t rows = hwp_table__rows(t), col = column_keyed(t, key), i;
+	struct hwp_table_column c = { .sz = sizeof(c) };
+	double total = 0, cum = 0;
+
+	if (col == hwp_table__columns(t) || hwp_table__column(t, col, &c) < 0)
+		return 0;
+	for (i = 0; i < rows; i++) {
+		double v = 0;
+		uint64_t u;
+
+		if (c.kind == HWP_COL_PERCENT)
+			hwp_table__cell_real(t, i, col, &v);
+		else if (hwp_table__cell_count(t, i, col, &u))
+			v = (double)u;
+		total += v;
+	}
+	if (c.kind == HWP_COL_PERCENT)
+		total = 100;
+	for (i = 0; i < rows; i++) {
+		double v = 0;
+		uint64_t u;
+
+		if (c.kind == HWP_COL_PERCENT)
+			hwp_table__cell_real(t, i, col, &v);
+		else if (hwp_table__cell_count(t, i, col, &u))
+			v = (double)u;
+		if (i >= 5 && (cum >= 0.99 * total || v < 0.01 * total))
+			break;
+		cum += v;
+	}
+	return i + 2 >= rows ? 0 : i;
+}
+
+/* Adds T under a section, its rows that matter by column KEY first (NULL:
+   every row); <0 when T could not be made (hwp_errmsg()). */
+static int section_by(struct hwp_html_page *page, const char *title, const char *note, struct hwp_table *t,
+		      const char *key)
 {
 	hwp__html_page_section(page, title, note);
 	if (!t)
 		return -1;
-	hwp__html_page_table(page, t);
+	struct hwp__html_table_opts ho = { .visible = key ? rows_that_matter(t, key) : 0 };
+	hwp__html_page_table_opts(page, t, &ho);
 	hwp_table__delete(t);
 	return 0;
 }
 
+static int section(struct hwp_html_page *page, const char *title, const char *note, struct hwp_table *t)
+{
+	return section_by(page, title, note, t, NULL);
+}
+
+/* Findings annotated at most: their functions are annotated too. */
+#define LINKED_FINDINGS 25
+
+enum { F_RANK, F_KIND, F_SHARE, F_WHERE, F_SRC, F_EVIDENCE, F_ACTION, F_TECHNIQUE, F_NCOLS };
+
+static const struct hwp__report_column finding_cols[F_NCOLS] = {
+	[F_RANK] = { "Rank", "rank", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[F_KIND] = { "Kind", "kind", HWP_COL_TEXT, HWP_SHOW_ALL },
+	[F_SHARE] = { "Share", "share_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
+	[F_WHERE] = { "Where", "where", HWP_COL_TEXT, HWP_SHOW_ALL },
+	[F_SRC] = { "Source Line", "srcline", HWP_COL_TEXT, HWP_SHOW_ALL },
+	[F_EVIDENCE] = { "Evidence", "evidence", HWP_COL_TEXT, HWP_SHOW_ALL },
+	[F_ACTION] = { "Action", "action", HWP_COL_TEXT, HWP_SHOW_ALL },
+	[F_TECHNIQUE] = { "Technique", "technique", HWP_COL_TEXT, HWP_SHOW_ALL },
+};
+
+/* The findings F[0..N) for people: rank, kind, share, where (a link to its
+   instruction in the annotated code A, when A holds it), source line, the
+   evidence in a sentence (its numbers: no column of its own, mostly empty,
+   per number) and the action; the technique as a detail. */
+static int findings_section(struct hwp_html_page *page, const struct page_input *in, const struct hwp_finding *f,
+			    size_t n, const struct hwp_annotation *a, const struct hwp_report_opts *ro)
+{
+	struct hwp_table *t = hwp_table__new();
+	char **links = calloc(n ? n : 1, sizeof(*links));
+	char buf[1024];
+	size_t rows = 0;
+	int rc = -1;
+
+	hwp__html_page_section(page, "Findings (hwprof advise)",
+			       !n ? "No finding above the default thresholds."
+			       : a ? "Largest estimated share of the work first; each row's action says what to do, its "
+				     "place links to the instruction in the annotated code below."
+				   : "Largest estimated share of the work first; each row's action says what to do.");
+	if (!t || !links || hwp__report_add_columns(t, finding_cols, F_NCOLS) < 0) {
+		hwp__set_error(ENOMEM, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n && rows < ro->limit; i++, rows++) {
+		hwp_table__new_row(t);
+		hwp_table__set_count(t, F_RANK, rows + 1);
+		hwp_table__set_text(t, F_KIND, hwp_finding_kind__name(f[i].kind));
+		hwp_table__set_real(t, F_SHARE, 100 * f[i].share);
+		hwp_loc__format_addr(in->sym, &f[i].loc, buf, sizeof(buf));
+		hwp_table__set_text(t, F_WHERE, buf);
+		hwp_loc__format_srcline(in->sym, &f[i].loc, buf, sizeof(buf));
+		hwp_table__set_text(t, F_SRC, buf);
+		hwp_report__finding_evidence(&f[i], buf, sizeof(buf));
+		hwp_table__set_text(t, F_EVIDENCE, buf);
+		hwp_table__set_text(t, F_ACTION, hwp_finding_kind__action(f[i].kind));
+		hwp_table__set_text(t, F_TECHNIQUE, hwp_finding_kind__technique(f[i].kind));
+		if (a && hwp__html_annotation_link(a, &f[i].loc, buf, sizeof(buf)) && !(links[rows] = strdup(buf))) {
+			hwp__set_error(ENOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (n) {
+		struct hwp__html_table_opts ho = { .main = F_TECHNIQUE, .link_col = F_WHERE,
+						   .links = (const char *const *)links,
+						   .wrap = 1u << F_EVIDENCE | 1u << F_ACTION };
+
+		hwp__html_page_table_opts(page, t, &ho);
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < rows; i++)
+		free(links[i]);
+	free(links);
+	hwp_table__delete(t);
+	return rc;
+}
+
+/* The findings of a comparison's second pass, with no code to link to. */
 static int findings(struct hwp_html_page *page, const struct page_input *in, const struct hwp_report_opts *ro)
 {
 	struct hwp_advise_opts ao = { .sz = sizeof(ao) };
@@ -128,12 +265,53 @@ static int findings(struct hwp_html_page *page, const struct page_input *in, con
 	if (!a)
 		return -1;
 	f = hwp_advisor__findings(a, &n);
-	rc = section(page, "Findings (hwprof advise)",
-		     n ? "Largest estimated share of the work first; each row's action says what to do."
-		       : "No finding above the default thresholds.",
-		     hwp_report__findings(in->sym, f, n, -1, ro));
+	rc = findings_section(page, in, f, n, NULL, ro);
 	hwp_advisor__delete(a);
 	return rc;
+}
+
+/* The annotated code of the hottest functions and of those the first
+   findings F[0..N) name; NULL with WHY said when there is none. */
+static struct hwp_annotation *annotate(const struct page_input *in, const struct hwp_finding *f, size_t n,
+				       const struct hwp_html_report_opts *o, char *why, size_t len)
+{
+	size_t nalso = n < LINKED_FINDINGS ? n : LINKED_FINDINGS;
+	struct hwp_code_loc *also = calloc(nalso ? nalso : 1, sizeof(*also));
+	struct hwp_annotate_opts ao = { .sz = sizeof(ao), .limit = o->functions ? o->functions : 5, .also = also,
+					.nalso = nalso };
+	struct hwp_annotation *a;
+
+	if (!also) {
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < nalso; i++)
+		also[i] = f[i].loc;
+	if (!(a = hwp_annotate__new(in->p, &ao)))
+		snprintf(why, len, "%s", hwp_errmsg());
+	free(also);
+	return a;
+}
+
+static int code_section(struct hwp_html_page *page, const struct page_input *in, const struct hwp_annotation *a,
+			const char *why, const struct hwp_html_report_opts *o)
+{
+	char note[1024];
+	struct hwp__html_code_opts co = { .prefix = o->prefix, .prefix_strip = o->prefix_strip, .timing = in->timing };
+
+	if (!a) {
+		snprintf(note, sizeof(note), "No annotated code: %s", why);
+		hwp__html_page_section(page, "Annotated code (hwprof annotate)", note);
+		return 0;
+	}
+	hwp__html_page_section(page, "Annotated code (hwprof annotate)",
+			       "The hottest functions and those the findings name: each instruction with its samples "
+			       "(share of the function's), at a conditional branch its sampled executions, taken "
+			       "probability and mispredicts per execution, at a block's start its executions and "
+			       "cycles (median, p90, IPC, the distribution as a sparkline), at a load or store its "
+			       "memory samples; source lines over their instructions, arrows from each jump to its "
+			       "target (blue forward, orange back; fainter when rarely taken).");
+	return hwp__html_annotation(page, in->sym, a, &co);
 }
 
 /* The chart C, inlined in the page. */
@@ -175,12 +353,12 @@ static int timing_section(struct hwp_html_page *page, const struct page_input *i
 		return hwp__set_error(ENOMEM, "out of memory");
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
-	rc = section(page, "Block latency (hwprof timing)",
+	rc = section_by(page, "Block latency (hwprof timing)",
 		     src == HWP_CYCLES_MODELLED
 			     ? "Cycles per basic block, by total cycles. Cycles are MODELLED by hwprof's emulator "
 			       "(a cost model), not measured on hardware."
 			     : "Cycles per basic block from the branch records' cycle counts, by total cycles.",
-		     hwp_report__timing_blocks(in->sym, in->timing, idx, n, ro));
+		     hwp_report__timing_blocks(in->sym, in->timing, idx, n, ro), "cycles_percent");
 	free(idx);
 	if (rc || !n)
 		return rc;
@@ -211,11 +389,8 @@ static int flame_section(struct hwp_html_page *page, const struct page_input *in
 
 	if (in->calls)
 		hwp_call_graph__stats(in->calls, &st);
-	if (!st.with_callchain) {
-		hwp__html_page_section(page, "Flame graph (hwprof flame)",
-				       "The samples carry no call stacks: record with perf record -g or --call-graph lbr for one.");
+	if (!st.with_callchain) /* no stacks: no section (the pipeline has no call graph then) */
 		return 0;
-	}
 	uint64_t early = st.unwind_no_stack + st.unwind_stack_short + st.unwind_no_binary + st.unwind_stopped;
 	char text[512];
 	size_t tlen = (size_t)snprintf(text, sizeof(text), "%s",
@@ -309,11 +484,21 @@ static int mem_section(struct hwp_html_page *page, const struct page_input *in, 
 			     : "Precise memory samples (PEBS/IBS) by data source.",
 		     src);
 	if (!rc)
-		rc = section(page, "Memory by source line", "Source lines by sampled accesses, with their load latency.",
-			     lines);
+		rc = section_by(page, "Memory by source line",
+				"Source lines by sampled accesses, with their load latency.", lines, "samples");
 	else
 		hwp_table__delete(lines);
 	return rc;
+}
+
+/* Whether the memory report holds samples of memory accesses: a load, a
+   store or a latency (samples of other events, a cpu-clock's, may be
+   counted there with nothing of the access known). */
+static bool mem_known(const struct page_input *in)
+{
+	const struct hwp_mem_stats *ms = in->mem ? hwp_mem_report__totals(in->mem) : NULL;
+
+	return ms && (ms->loads || ms->stores || ms->lat_sum);
 }
 
 /* hwprof branches' table with its default keys. */
@@ -335,37 +520,58 @@ static struct hwp_table *branches_table(const struct page_input *in, const struc
 }
 
 static int one_recording(struct hwp_html_page *page, const struct page_input *in, const char *input,
-			 const struct hwp_report_opts *ro)
+			 const struct hwp_html_report_opts *o, const struct hwp_report_opts *ro)
 {
 	/* the fall-through tables hide branches and blocks never executed */
 	struct hwp_report_opts fo = *ro;
 	struct hwp_exec_source es = { .flow = in->flow };
+	struct hwp_advise_opts ao = { .sz = sizeof(ao) };
+	struct hwp_advisor *adv = hwp_pipeline__advise(in->p, &ao);
+	struct hwp_annotation *ann = NULL;
+	const struct hwp_finding *f = NULL;
+	size_t nf = 0;
+	char why[512] = "";
 	int rc;
 
-	fo.min_executions = 1;
-	if ((rc = section(page, "Summary", NULL, hwp_report__summary(in->p, input))) ||
-	    (rc = findings(page, in, ro)))
+	if (!adv)
+		return -1;
+	f = hwp_advisor__findings(adv, &nf);
+	ann = annotate(in, f, nf < ro->limit ? nf : ro->limit, o, why, sizeof(why));
+	rc = findings_section(page, in, f, nf, ann, ro);
+	if (!rc)
+		rc = code_section(page, in, ann, why, o);
+	hwp_annotation__delete(ann);
+	hwp_advisor__delete(adv);
+	if (rc || (rc = flame_section(page, in)))
 		return rc;
-	if (!in->flow) /* memory samples alone */
-		return mem_section(page, in, ro->limit);
+	fo.min_executions = 1;
+	if (!in->flow) { /* memory samples alone, or samples with no branch stack */
+		if (mem_known(in) && (rc = mem_section(page, in, ro->limit)))
+			return rc;
+		return section(page, "Summary", NULL, hwp_report__summary(in->p, input));
+	}
 	size_t nc;
 	const struct hwp_flow_cond *c = hwp_flow__conds(in->flow, &nc);
-	if ((rc = section(page, "Hot branches (hwprof branches)",
-			  "Taken branches by module and symbol, most sampled first.", branches_table(in, ro))) ||
-	    (rc = section(page, "Mispredicts (hwprof mispredicts)",
-			  "Branches by mispredicted entries; rates per execution for conditional branches "
-			  "(taken mispredicts only: a lower bound).",
-			  hwp_report__mispredicts(in->sym, hwp_branch_collector__table(in->col), &es, &fo))) ||
-	    (rc = section(page, "Branch probabilities (hwprof probs)",
-			  "Conditional branches by sampled executions, taken probability with its 95% Wilson interval.",
-			  hwp_report__conds(in->sym, c, nc, &fo))))
+	if ((rc = section_by(page, "Hot branches (hwprof branches)",
+			     "Taken branches by module and symbol, most sampled first.", branches_table(in, ro),
+			     "percent")) ||
+	    (rc = section_by(page, "Mispredicts (hwprof mispredicts)",
+			     "Branches by mispredicted entries; rates per execution for conditional branches "
+			     "(taken mispredicts only: a lower bound).",
+			     hwp_report__mispredicts(in->sym, hwp_branch_collector__table(in->col), &es, &fo),
+			     "share_percent")) ||
+	    (rc = section_by(page, "Branch probabilities (hwprof probs)",
+			     "Conditional branches by sampled executions, taken probability with its 95% Wilson interval.",
+			     hwp_report__conds(in->sym, c, nc, &fo), "executions")))
 		return rc;
-	if ((rc = section(page, "Hot blocks (hwprof blocks)", "Basic blocks by sampled executions and instructions.",
-			  hwp_report__blocks(in->sym, in->flow, &fo))))
+	if ((rc = section_by(page, "Hot blocks (hwprof blocks)", "Basic blocks by sampled executions and instructions.",
+			     hwp_report__blocks(in->sym, in->flow, &fo), "count")))
 		return rc;
-	if ((rc = timing_section(page, in, ro)) || (rc = flame_section(page, in)))
+	if ((rc = timing_section(page, in, ro)))
 		return rc;
-	return in->mem ? mem_section(page, in, ro->limit) : 0;
+	if (mem_known(in) && (rc = mem_section(page, in, ro->limit)))
+		return rc;
+	return section(page, "Summary", NULL, hwp_report__summary(in->p, input));
 }
 
 static int comparison(struct hwp_html_page *page, const struct page_input *b, const struct page_input *a,
@@ -432,7 +638,7 @@ static int write_page(struct hwp_pipeline *before, struct hwp_pipeline *after,
 		hwp__outbuf_finish(&ob);
 		return hwp__set_error(ENOMEM, "%s", why);
 	}
-	rc = after ? comparison(page, &b, &a, &o, &ro) : one_recording(page, &b, o.input, &ro);
+	rc = after ? comparison(page, &b, &a, &o, &ro) : one_recording(page, &b, o.input, &o, &ro);
 	if (rc < 0) /* the finishing below must not overwrite why */
 		snprintf(why, sizeof(why), "%s", hwp_errmsg());
 	err = hwp__html_page_finish(page);

@@ -1,21 +1,31 @@
 #!/bin/bash
 # hwprof report --html on emulated recordings of tests/fixtures/advise_patterns.c
 # and tests/fixtures/diff_branch.c:
-#   - the page is self-contained, has the expected sections, consistent
-#     tables, and the planted findings (tests/tools/report_page_check.py);
-#   - the block latency section (modelled cycles) with its table and chart;
-#   - in headless Chromium (Debian chromium): the contents list is built,
-#     the latency chart is inline and laid out,
-#     a click on a number column sorts it descending, a second ascending,
-#     the filter box hides the rows without the text; the screenshot is not
-#     blank (a harness page drives the report in an iframe, same origin);
+#   - the page is self-contained, has the expected sections (findings first,
+#     then the annotated code; no flame graph: the samples carry no call
+#     stacks), consistent tables, links that land, and the planted findings
+#     (tests/tools/report_page_check.py);
+#   - in headless Chromium (Debian chromium; a harness page drives the report
+#     in an iframe, same origin): the contents list is built, the latency
+#     chart is inline and laid out, a click on a number column sorts it
+#     descending, a second ascending, the filter box hides the rows without
+#     the text; a long table shows its rows that matter, "show all" the
+#     others; the annotated code is laid out (instruction rows have a size,
+#     each jump's arrow drawn from its row to the row of the address its
+#     operand names), the planted two-peaked block has a two-peaked
+#     sparkline; a click on each finding's place scrolls its instruction
+#     (the function's start plus the place's offset) into view, a link into
+#     a folded run opens it; screenshots of the top and of the code are not
+#     blank;
 #   - --diff: the planted change is in the Changes section;
-#   - memory samples alone: the memory sections and the false-sharing finding;
+#   - memory samples alone: the memory sections, the false-sharing finding
+#     and its link to the store;
 #   - on a corpus recording with callchains: the flame graph section, whose
 #     own script runs inside the page (frames laid out, a click zooms);
 #   - usage errors: one line each.
+# HWPROF_KEEP_SHOTS=DIR keeps the screenshots (shot.png, shot_code.png) there.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-# PLAN: 6 checks, then 5 in Chromium (1 SKIP without it), then
+# PLAN: 6 checks, then 10 in Chromium (1 SKIP without it), then
 # 2 on the corpus's flame graph (1 SKIP without the corpus); 1 (the
 # SKIP) where emulated recording cannot run
 ready=$(emu_ready report_html) || { echo "PLAN 1"; echo "$ready"; exit 0; }
@@ -23,9 +33,9 @@ plan=6
 if [ -z "$(command -v chromium || command -v chromium-browser || true)" ]; then
 	plan=$((plan + 1))
 elif [ ! -f "${HWPROF_CORPUS:-$root/../shared/corpus}/perf_data_converter/perf.data.callgraph_and_branch-3.8" ]; then
-	plan=$((plan + 5 + 1))
+	plan=$((plan + 10 + 1))
 else
-	plan=$((plan + 5 + 2))
+	plan=$((plan + 10 + 2))
 fi
 echo "PLAN $plan"
 fx=$root/tests/fixtures
@@ -36,10 +46,10 @@ emu_record ap -b -c 1009 -- ./ap && emu_record b1 -b -c 1009 -- ./db 300 && emu_
 	{ fail "report_html_record: $(cat ./*.err | head -1)"; exit 0; }
 
 if "$HWPROF" report --html page.html -i ap.data 2>page.err; then
-	out=$(python3 "$tools/report_page_check.py" page.html Summary "Findings (hwprof advise)" \
-		"Hot branches (hwprof branches)" "Mispredicts (hwprof mispredicts)" \
+	out=$(python3 "$tools/report_page_check.py" page.html "Findings (hwprof advise)" \
+		"Annotated code (hwprof annotate)" "Hot branches (hwprof branches)" "Mispredicts (hwprof mispredicts)" \
 		"Branch probabilities (hwprof probs)" "Hot blocks (hwprof blocks)" "Block latency (hwprof timing)" \
-		"Flame graph (hwprof flame)" --contains "wrong_hint+0x17" --contains "dispatch+0x1b" --contains "biased-branch" \
+		Summary --contains "wrong_hint+0x17" --contains "dispatch+0x1b" --contains "biased-branch" \
 		--contains "multimodal-block" --contains "[.] coin..+0x" 2>&1) &&
 		pass "report_html_page ($out)" || fail "report_html_page: $out"
 else
@@ -58,9 +68,11 @@ fi
 if gcc -O2 -g -pthread -o fs "$fx/mem_false_sharing.c" &&
 	"$HWPROF" record -q --emulate --mem -c 211 -o fs.data -- ./fs >/dev/null 2>fs.err &&
 	"$HWPROF" report -q --html fs.html -i fs.data 2>>fs.err; then
-	out=$(python3 "$tools/report_page_check.py" fs.html Summary "Findings (hwprof advise)" "Memory (hwprof mem)" \
-		"Memory by source line" --contains false-sharing --contains "mem_false_sharing.c:30" \
-		--contains "mem_false_sharing.c:35" 2>&1) && pass "report_html_mem ($out)" || fail "report_html_mem: $out"
+	out=$(python3 "$tools/report_page_check.py" fs.html "Findings (hwprof advise)" \
+		"Annotated code (hwprof annotate)" "Memory (hwprof mem)" "Memory by source line" Summary \
+		--contains false-sharing --contains "mem_false_sharing.c:30" --contains "mem_false_sharing.c:35" 2>&1) &&
+		grep -q '<td><a href="#a[0-9]*-[0-9a-f]*">\[\.\] bump_[ab]+0x' fs.html &&
+		pass "report_html_mem ($out; the finding links to its store)" || fail "report_html_mem: $out"
 else
 	fail "report_html_mem: $(head -1 fs.err)"
 fi
@@ -84,35 +96,105 @@ cat >harness.html <<'HTML'
 <!DOCTYPE html><html><body><pre id="out">pending</pre>
 <iframe id="f" src="report.html" width="1200" height="800"></iframe>
 <script>
+var out = [];
+function section(d, title) {
+  return Array.prototype.filter.call(d.querySelectorAll('section'), function (s) {
+    return s.querySelector('h2').textContent.indexOf(title) === 0; })[0];
+}
+function shown(e) { var r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; }
 document.getElementById('f').addEventListener('load', function () {
-  var d = this.contentDocument, out = [];
-  out.push('nav ' + d.querySelectorAll('#contents a').length);
-  var svg = d.querySelector('section:nth-of-type(7) svg');
+  var w = this.contentWindow, d = this.contentDocument;
+  out.push('nav ' + d.querySelectorAll('#contents a').length + ' ' + d.querySelectorAll('section').length);
+  var svg = section(d, 'Block latency').querySelector('svg');
   out.push('chart ' + (svg ? svg.querySelectorAll('rect.bar').length + ' ' + svg.getBoundingClientRect().width : '0 0'));
-  var t = d.querySelectorAll('table.hwp')[4]; /* branch probabilities; column 0: executions */
+  /* branch probabilities; column 0: executions */
+  var t = section(d, 'Branch probabilities').querySelector('table.hwp');
   function vals() { return Array.prototype.map.call(t.tBodies[0].rows, function (r) { return r.cells[0].dataset.v; }).join(','); }
   var th = t.querySelectorAll('th')[0];
   th.click(); out.push('click1 ' + vals());
   th.click(); out.push('click2 ' + vals());
   var f = d.getElementById(t.dataset.filter);
   f.value = 'coin'; f.dispatchEvent(new Event('input'));
-  var shown = Array.prototype.filter.call(t.tBodies[0].rows, function (r) { return r.style.display !== 'none'; });
-  out.push('filter ' + shown.length + ' ' + t.tBodies[0].rows.length + ' ' +
-           shown.every(function (r) { return r.textContent.indexOf('coin') >= 0; }));
-  document.getElementById('out').textContent = out.join('\n');
+  var rows = Array.prototype.slice.call(t.tBodies[0].rows);
+  out.push('filter ' + rows.filter(shown).length + ' ' + rows.length + ' ' +
+           rows.filter(shown).every(function (r) { return r.textContent.indexOf('coin') >= 0; }));
+  f.value = ''; f.dispatchEvent(new Event('input'));
+  /* the hot branches: the rows that matter, then all of them */
+  var hb = section(d, 'Hot branches').querySelector('table.hwp'), hr = Array.prototype.slice.call(hb.tBodies[0].rows);
+  var before = hr.filter(shown).length, more = d.getElementById(hb.dataset.more);
+  if (more) more.click();
+  out.push('rows ' + before + ' ' + hr.filter(shown).length + ' ' + hr.length + ' ' + (hb.dataset.visible || 0));
+  /* the annotated code */
+  var asm = d.querySelectorAll('table.asm'), insns = d.querySelectorAll('table.asm tbody:not([hidden]) tr.i');
+  var flat = Array.prototype.filter.call(insns, function (r) { return !shown(r); }).length;
+  out.push('code ' + asm.length + ' ' + insns.length + ' ' + flat);
+  /* each jump's arrow: from its row to its target's row, the target the
+     address its operand names */
+  var jumps = 0, drawn = 0, wrong = [];
+  asm.forEach(function (t) {
+    var box = t.parentNode.getBoundingClientRect(), s = t.parentNode.querySelector('svg.arrows');
+    var paths = s ? Array.prototype.map.call(s.querySelectorAll('path'), function (p) {
+      return p.getAttribute('d').match(/^M([\d.]+) ([\d.]+)H([\d.]+)V([\d.]+)/).slice(2).map(Number); }) : [];
+    t.querySelectorAll('tr[data-to]').forEach(function (r) {
+      jumps++;
+      var to = d.getElementById(r.dataset.to), op = r.cells[4].textContent.split(' ')[1];
+      if (!to || parseInt(op, 16) !== parseInt(to.cells[2].textContent, 16)) { wrong.push(r.id + ' operand ' + op); return; }
+      if (!shown(r) || !shown(to)) return;
+      var a = r.getBoundingClientRect(), b = to.getBoundingClientRect();
+      var y1 = a.top + a.height / 2 - box.top, y2 = b.top + b.height / 2 - box.top;
+      if (paths.some(function (p) { return Math.abs(p[0] - y1) < 1 && Math.abs(p[2] - y2) < 1; })) drawn++;
+      else wrong.push(r.id + ' no arrow');
+    });
+  });
+  out.push('arrows ' + jumps + ' ' + drawn + ' ' + (wrong[0] || '-').replace(/ /g, '_'));
+  var peaks = Array.prototype.filter.call(d.querySelectorAll('svg.spark title'), function (t) {
+    return /peaks at \d+ cycles \(\d+%\), \d+ cycles/.test(t.textContent); });
+  out.push('spark ' + d.querySelectorAll('svg.spark').length + ' ' + peaks.length);
+  /* each finding's place: a click scrolls its instruction into view */
+  var links = Array.prototype.slice.call(section(d, 'Findings').querySelectorAll('td a')), k = 0, landed = [];
+  function next() {
+    if (k === links.length) return fold();
+    var a = links[k++];
+    a.click();
+    setTimeout(function () {
+      var id = a.getAttribute('href').slice(1), r = d.getElementById(id), b = r.getBoundingClientRect();
+      var fn = r.closest('.fn'), h = fn.querySelector('h3').textContent, m = a.textContent.match(/\] (\S+?)(\+0x([0-9a-f]+))?$/);
+      var start = parseInt(h.match(/ at 0x([0-9a-f]+)/)[1], 16), addr = parseInt(r.cells[2].textContent, 16);
+      var ok = w.location.hash === '#' + id && b.top >= -1 && b.bottom <= w.innerHeight && b.height > 0 &&
+               h.split(' ')[0] === m[1] && addr === start + (m[3] ? parseInt(m[3], 16) : 0);
+      landed.push((ok ? 'ok:' : 'bad:') + a.textContent.replace(/ /g, '_') + '@' + Math.round(b.top));
+      next();
+    }, 50);
+  }
+  /* a link into a folded run opens it */
+  function fold() {
+    out.push('links ' + links.length + ' ' + landed.join(','));
+    var r = d.querySelector('table.asm tbody[hidden] tr.i');
+    if (!r) { out.push('fold none'); return done(); }
+    w.location.hash = '#' + r.id;
+    setTimeout(function () {
+      var b = r.getBoundingClientRect();
+      out.push('fold ' + (b.height > 0 && b.top >= -1 && b.bottom <= w.innerHeight));
+      done();
+    }, 100);
+  }
+  function done() { document.getElementById('out').textContent = out.join('\n'); }
+  next();
 });
 </script></body></html>
 HTML
 timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --allow-file-access-from-files \
-	--virtual-time-budget=5000 --dump-dom "file://$tmp/harness.html" >dom.html 2>chrome.err
+	--virtual-time-budget=10000 --dump-dom "file://$tmp/harness.html" >dom.html 2>chrome.err
 python3 - dom.html <<'PY'
 import re, sys
 m = re.search(r'<pre id="out">(.*?)</pre>', open(sys.argv[1]).read(), re.S)
 if not m or m.group(1) == "pending":
-    print("FAIL report_html_browser: the harness did not run (no DOM result)"); sys.exit()
+    for n in ("contents", "sort", "chart", "filter", "rows", "code", "arrows", "sparklines", "links"):
+        print(f"FAIL report_html_{n}: the harness did not run (no DOM result)")
+    sys.exit()
 res = dict(l.split(" ", 1) for l in m.group(1).splitlines())
-nav = int(res["nav"])
-print(("PASS" if nav == 8 else "FAIL") + f" report_html_contents ({nav} links built by the page's script)")
+nav, nsec = map(int, res["nav"].split())
+print(("PASS" if nav == nsec == 8 else "FAIL") + f" report_html_contents ({nav} links built by the page's script, {nsec} sections)")
 d = [float(x) for x in res["click1"].split(",")]
 a = [float(x) for x in res["click2"].split(",")]
 ok = d == sorted(d, reverse=True) and a == sorted(a) and len(a) > 2 and a[0] < a[-1]
@@ -123,23 +205,58 @@ print(("PASS" if ok else "FAIL") + f" report_html_chart (the latency chart inlin
 shown, total, match = res["filter"].split()
 ok = match == "true" and 0 < int(shown) < int(total)
 print(("PASS" if ok else "FAIL") + f" report_html_filter ({shown} of {total} rows hold 'coin')")
+first, after, total, visible = map(int, res["rows"].split())
+ok = 0 < first == visible < total == after
+print(("PASS" if ok else "FAIL") + f" report_html_rows (hot branches: {first} rows that matter shown of {total}, "
+      f"{after} after 'show all')")
+tables, insns, flat = map(int, res["code"].split())
+ok = tables >= 3 and insns > 20 and flat == 0
+print(("PASS" if ok else "FAIL") + f" report_html_code ({tables} functions annotated, {insns} instruction rows "
+      f"laid out, {flat} with no size)")
+jumps, drawn, wrong = res["arrows"].split()
+ok = int(jumps) >= 3 and int(drawn) >= 3 and wrong == "-"
+print(("PASS" if ok else "FAIL") + f" report_html_arrows ({jumps} jumps to the address their operand names, "
+      f"{drawn} arrows drawn from row to row{'' if wrong == '-' else '; ' + wrong})")
+spark, peaks = map(int, res["spark"].split())
+ok = spark >= 3 and peaks >= 1
+print(("PASS" if ok else "FAIL") + f" report_html_sparklines ({spark} block sparklines, {peaks} of two or more peaks)")
+links = res["links"].split()
+landed = links[1].split(",") if len(links) > 1 else []
+ok = int(links[0]) >= 4 and len(landed) == int(links[0]) and all(x.startswith("ok:") for x in landed)
+if ok and res["fold"] in ("true", "none"):
+    print(f"PASS report_html_links ({links[0]} findings' places clicked, each scrolled its instruction into view: "
+          f"{' '.join(landed[:3])} ...; a link into a folded run opened it: {res['fold']})")
+else:
+    print(f"FAIL report_html_links: {res['links']}; a link into a folded run: {res['fold']}")
 PY
+# screenshots: the page's top (findings, code) and the annotated code
+# through a link (the harness's iframe; not blank)
+cat >shot.html <<HTML
+<!DOCTYPE html><html><body style="margin:0"><iframe src="report.html#$(grep -o 'href="#a[0-9]*-[0-9a-f]*"' page.html | head -1 | sed 's/href="#//; s/"//')" width="1200" height="880" style="border:0"></iframe></body></html>
+HTML
 timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --window-size=1200,900 \
 	--screenshot="$tmp/shot.png" "file://$tmp/page.html" >/dev/null 2>&1
-python3 - "$tmp/shot.png" <<'PY'
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read() if __import__("os").path.exists(sys.argv[1]) else b""
-if data[:8] != b"\x89PNG\r\n\x1a\n":
-    print("FAIL report_html_screenshot: no PNG written"); sys.exit()
-idat, pos = b"", 8
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    if kind == b"IDAT":
-        idat += data[pos + 8:pos + 8 + n]
-    pos += 12 + n
-raw = zlib.decompress(idat)
-distinct = len(set(raw))
-print(("PASS" if distinct > 30 else "FAIL") + f" report_html_screenshot ({distinct} distinct byte values: not blank)")
+timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --allow-file-access-from-files --window-size=1200,900 \
+	--virtual-time-budget=3000 --screenshot="$tmp/shot_code.png" "file://$tmp/shot.html" >/dev/null 2>&1
+if [ -n "${HWPROF_KEEP_SHOTS:-}" ]; then cp "$tmp/shot.png" "$tmp/shot_code.png" "$HWPROF_KEEP_SHOTS/"; fi
+python3 - "$tmp/shot.png" "$tmp/shot_code.png" <<'PY'
+import os, struct, sys, zlib
+msg = []
+for path in sys.argv[1:]:
+    data = open(path, "rb").read() if os.path.exists(path) else b""
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        print(f"FAIL report_html_screenshot: no PNG written ({os.path.basename(path)})"); sys.exit()
+    idat, pos = b"", 8
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        if kind == b"IDAT":
+            idat += data[pos + 8:pos + 8 + n]
+        pos += 12 + n
+    distinct = len(set(zlib.decompress(idat)))
+    if distinct <= 30:
+        print(f"FAIL report_html_screenshot: {os.path.basename(path)} is blank ({distinct} distinct byte values)"); sys.exit()
+    msg.append(f"{os.path.basename(path)} {distinct}")
+print(f"PASS report_html_screenshot (distinct byte values, not blank: {', '.join(msg)})")
 PY
 
 # the flame graph section, on a corpus recording with callchains and branch
@@ -155,10 +272,10 @@ if ! "$HWPROF" report -q --html cg.html -i "$cg" 2>cg.err; then
 	fail "report_html_flame: exit $?: $(head -1 cg.err)"
 	exit 0
 fi
-out=$(python3 "$tools/report_page_check.py" cg.html Summary "Findings (hwprof advise)" \
-	"Hot branches (hwprof branches)" "Mispredicts (hwprof mispredicts)" \
+out=$(python3 "$tools/report_page_check.py" cg.html "Findings (hwprof advise)" "Annotated code (hwprof annotate)" \
+	"Flame graph (hwprof flame)" "Hot branches (hwprof branches)" "Mispredicts (hwprof mispredicts)" \
 	"Branch probabilities (hwprof probs)" "Hot blocks (hwprof blocks)" "Block latency (hwprof timing)" \
-	"Flame graph (hwprof flame)" 2>&1) && pass "report_html_flame_page ($out)" || fail "report_html_flame_page: $out"
+	Summary 2>&1) && pass "report_html_flame_page ($out)" || fail "report_html_flame_page: $out"
 cp cg.html report.html
 cat >harness2.html <<'HTML'
 <!DOCTYPE html><html><body><pre id="out">pending</pre>

@@ -5,8 +5,9 @@
   report_page_check.py PAGE TITLE... [--contains TEXT]...
       the page is self-contained (no external script, style, image or link),
       its sections are TITLE... in order, every table has a header row and
-      rows of the same width, every number cell's data-v parses, and each
-      TEXT occurs in some table cell
+      rows of the same width (cells counted with their colspan), every
+      number cell's data-v parses, every link inside the page (href="#ID")
+      has an element ID to land on, and each TEXT occurs in some table cell
 Prints a summary line; exits 1 with the reason."""
 import html.parser
 import sys
@@ -16,11 +17,16 @@ class Page(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
         self.sections, self.tables, self.external = [], [], []
+        self.ids, self.links = set(), []
         self.in_h2 = self.cell = None
         self.row = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+        if a.get("href", "").startswith("#"):
+            self.links.append(a["href"][1:])
         for k in ("src", "href"):
             if k in a and not a[k].startswith("#"):
                 self.external.append(f"<{tag} {k}={a[k]}>")
@@ -33,7 +39,7 @@ class Page(html.parser.HTMLParser):
         elif tag == "tr":
             self.row = []
         elif tag in ("td", "th"):
-            self.cell = ["", a.get("data-v")]
+            self.cell = ["", a.get("data-v"), int(a.get("colspan", "1"))]
 
     def handle_endtag(self, tag):
         if tag == "h2":
@@ -67,19 +73,22 @@ def main(argv):
     for n, t in enumerate(p.tables):
         if not t:
             sys.exit(f"table {n + 1} has no header")
-        width = len(t[0])
+        width = sum(c[2] for c in t[0])
         for r in t[1:]:
-            if len(r) != width:
-                sys.exit(f"table {n + 1}: a row of {len(r)} cells under {width} headers")
-            for text, v in r:
+            if sum(c[2] for c in r) != width:
+                sys.exit(f"table {n + 1}: a row of {sum(c[2] for c in r)} cells under {width} headers")
+            for text, v, _ in r:
                 cells.add(text)
                 if v is not None:
                     float(v)
+    dangling = [x for x in p.links if x not in p.ids]
+    if dangling:
+        sys.exit(f"{len(dangling)} links land nowhere: #{dangling[0]}")
     for x in texts:
         if not any(x in c for c in cells):
             sys.exit(f"no cell holds '{x}'")
     print(f"{len(p.sections)} sections, {len(p.tables)} tables, "
-          f"{sum(len(t) - 1 for t in p.tables)} rows, self-contained")
+          f"{sum(len(t) - 1 for t in p.tables)} rows, {len(p.links)} links inside, self-contained")
 
 
 if __name__ == "__main__":
