@@ -5,9 +5,10 @@
 '-F ip,brstack' dump with --no-dso: modules are then unknown). The module of
 an address is resolved here from the MMAP/MMAP2, FORK and COMM exec events as
 perf report resolves branch addresses: the sample process's maps first, then
-the kernel's (maps of pid -1: every kernel address is one module, as hwprof
-keys it; a kernel map may extend over user addresses, as old perf.data
-files record it). For each sample (entries newest first) and each pair of
+the kernel's (maps of pid -1: the kernel image and what perf maps with it
+are one module, each kernel module's map (.../ath9k.ko) a module of its own,
+as perf and hwprof key them; a kernel map may extend over user addresses, as
+old perf.data files record it). For each sample (entries newest first) and each pair of
 consecutive entries e[i] (older), e[i-1] (newer), the range [e[i].to,
 e[i-1].from] is classified by the documented rules, first match wins:
   zeroed     an end address is 0
@@ -31,7 +32,8 @@ import os
 import re
 import sys
 
-MMAP = re.compile(r"PERF_RECORD_MMAP2? (-?\d+)/\d+: \[0x([0-9a-f]+)\(0x([0-9a-f]+)\) @ (\S+)[^\]]*\]: (\S+) (.*)$")
+# (perf prints a zero start or size without its 0x)
+MMAP = re.compile(r"PERF_RECORD_MMAP2? (-?\d+)/\d+: \[(?:0x)?([0-9a-f]+)\((?:0x)?([0-9a-f]+)\) @ (\S+)[^\]]*\]: (\S+) (.*)$")
 FORK = re.compile(r"PERF_RECORD_FORK\((\d+):\d+\):\((\d+):\d+\)")
 EXEC = re.compile(r"PERF_RECORD_COMM exec: .*:(\d+)/(\d+)$")
 SAMPLE = re.compile(r"^\s*(-?\d+)/(-?\d+)\s+0x")
@@ -47,13 +49,28 @@ def main():
     path = [a for a in args if not a.startswith("--")][0]
     f = sys.stdin if path == "-" else open(path)
     maps = {}  # pid -> [(start, end, path)], newest last
+    fixed = {}
+    def kernel_maps():
+        # perf's maps__fixup_end(): a kernel map recorded without a size
+        # (simpleperf writes them so) ends where the next one by start begins
+        k = maps.get(-1, [])
+        if fixed.get("n") != len(k):
+            srt = sorted(k, key=lambda m: m[0])
+            out = []
+            for i, (s, e, p) in enumerate(srt):
+                if e == s:
+                    e = srt[i + 1][0] if i + 1 < len(srt) else 1 << 64
+                out.append((s, e, p))
+            fixed["n"], fixed["v"] = len(k), out
+        return fixed["v"]
     def module(pid, addr):
         for s, e, p in reversed(maps.get(pid, [])):
             if s <= addr < e:
                 return p
-        for s, e, p in reversed(maps.get(-1, [])):
+        for s, e, p in reversed(kernel_maps()):
             if s <= addr < e:
-                return "[kernel]"
+                # a kernel module's file (hwprof names the module by it)
+                return os.path.basename(p) if p.startswith("/") else "[kernel]"
         return "[kernel]" if addr >= 0xffff800000000000 else "[unknown]"
     reasons = ["zeroed", "wrong_path", "duplicate", "filtered", "unmapped", "modules", "backward", "too_long"]
     rej = {r: 0 for r in reasons}
