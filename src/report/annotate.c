@@ -175,6 +175,18 @@ static bool same_loc(const struct hwp_code_loc *x, const struct hwp_code_loc *y)
 }
 
 /* The function's instructions matched with the analyses' rows. */
+/* The instruction of IN[0..N) (one function's) at L, NULL when none is. */
+static struct hwp_annotate_insn *insn_at(struct hwp_annotate_insn *in, size_t n, const struct hwp_code_loc *l)
+{
+	if (!n || l->module != in[0].loc.module || l->offset < in[0].loc.offset ||
+	    l->offset >= in[n - 1].loc.offset + in[n - 1].len)
+		return NULL;
+	for (size_t k = 0; k < n; k++)
+		if (in[k].loc.offset == l->offset)
+			return &in[k];
+	return NULL;
+}
+
 static void match(struct hwp_annotation *a, struct hwp_pipeline *p, const struct hwp_branch_table *ips,
 		  const struct hwp_annotate_func *f)
 {
@@ -194,8 +206,6 @@ static void match(struct hwp_annotation *a, struct hwp_pipeline *p, const struct
 	if (!f->n)
 		return;
 	struct hwp_annotate_insn *in = a->insns + f->first;
-	uint64_t lo = in[0].loc.offset, hi = in[f->n - 1].loc.offset + in[f->n - 1].len;
-#define IN_FUNC(l) ((l).module == f->module && (l).offset >= lo && (l).offset < hi)
 	for (size_t k = 0; k < f->n; k++) {
 		struct hwp_symbol_info si;
 
@@ -207,42 +217,31 @@ static void match(struct hwp_annotation *a, struct hwp_pipeline *p, const struct
 			in[k].cond = hwp_flow__cond_at(flow, &in[k].loc);
 	}
 	/* each analysis's rows once over the function, looked up per row */
+	struct hwp_annotate_insn *x;
 	for (size_t i = 0; i < nips; i++)
-		if (IN_FUNC(ip[i].key.from))
-			for (size_t k = 0; k < f->n; k++)
-				if (same_loc(&in[k].loc, &ip[i].key.from))
-					in[k].samples += ip[i].c.count;
+		if ((x = insn_at(in, f->n, &ip[i].key.from)))
+			x->samples += ip[i].c.count;
 	for (size_t i = 0; i < nind; i++)
-		if (IN_FUNC(ind[i].site))
-			for (size_t k = 0; k < f->n; k++)
-				if (same_loc(&in[k].loc, &ind[i].site))
-					in[k].indirect = &ind[i];
+		if ((x = insn_at(in, f->n, &ind[i].site)))
+			x->indirect = &ind[i];
 	for (size_t i = 0; i < nblk; i++)
-		if (IN_FUNC(blk[i].start))
-			for (size_t k = 0; k < f->n; k++)
-				if (same_loc(&in[k].loc, &blk[i].start) && !in[k].block)
-					in[k].block = &blk[i];
+		if ((x = insn_at(in, f->n, &blk[i].start)) && !x->block)
+			x->block = &blk[i];
 	/* a timed range from a block's start may end at its last instruction
 	   or run on over branches not taken: the block's own is the one that
 	   ends where it does, else the most sampled */
-	for (size_t i = 0; i < ntb; i++)
-		if (IN_FUNC(tb[i].start))
-			for (size_t k = 0; k < f->n; k++) {
-				const struct hwp_timing_block *cur = in[k].timing;
-
-				if (!same_loc(&in[k].loc, &tb[i].start))
-					continue;
-				bool own = in[k].block && same_loc(&tb[i].end, &in[k].block->last);
-				bool cur_own = cur && in[k].block && same_loc(&cur->end, &in[k].block->last);
-				if (!cur || (own && !cur_own) || (own == cur_own && tb[i].d.samples > cur->d.samples))
-					in[k].timing = &tb[i];
-			}
+	for (size_t i = 0; i < ntb; i++) {
+		if (!(x = insn_at(in, f->n, &tb[i].start)))
+			continue;
+		const struct hwp_timing_block *cur = x->timing;
+		bool own = x->block && same_loc(&tb[i].end, &x->block->last);
+		bool cur_own = cur && x->block && same_loc(&cur->end, &x->block->last);
+		if (!cur || (own && !cur_own) || (own == cur_own && tb[i].d.samples > cur->d.samples))
+			x->timing = &tb[i];
+	}
 	for (size_t i = 0; i < nmem; i++)
-		if (IN_FUNC(mg[i].code))
-			for (size_t k = 0; k < f->n; k++)
-				if (same_loc(&in[k].loc, &mg[i].code))
-					in[k].mem = &mg[i];
-#undef IN_FUNC
+		if ((x = insn_at(in, f->n, &mg[i].code)))
+			x->mem = &mg[i];
 }
 
 /* The functions holding opts' ALSO locations not chosen yet, with their

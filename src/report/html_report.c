@@ -122,6 +122,19 @@ static size_t column_keyed(const struct hwp_table *t, const char *key)
 	return n;
 }
 
+/* Row I's number in column COL (of KIND), 0 where it has none. */
+static double cell_value(const struct hwp_table *t, size_t i, size_t col, enum hwp_col_kind kind)
+{
+	double v = 0;
+	uint64_t u;
+
+	if (kind == HWP_COL_PERCENT)
+		hwp_table__cell_real(t, i, col, &v);
+	else if (hwp_table__cell_count(t, i, col, &u))
+		v = (double)u;
+	return v;
+}
+
 /* The rows of T worth showing at first, by its column KEY (rows sorted by
    it, descending): none under 1% of the whole, and no more once 99% of it
    is shown; at least 5. A percent column is of the whole recording (100);
@@ -135,26 +148,14 @@ static size_t rows_that_matter(const struct hwp_table *t, const char *key)
 
 	if (col == hwp_table__columns(t) || hwp_table__column(t, col, &c) < 0)
 		return 0;
-	for (i = 0; i < rows; i++) {
-		double v = 0;
-		uint64_t u;
-
-		if (c.kind == HWP_COL_PERCENT)
-			hwp_table__cell_real(t, i, col, &v);
-		else if (hwp_table__cell_count(t, i, col, &u))
-			v = (double)u;
-		total += v;
-	}
 	if (c.kind == HWP_COL_PERCENT)
 		total = 100;
+	else
+		for (i = 0; i < rows; i++)
+			total += cell_value(t, i, col, c.kind);
 	for (i = 0; i < rows; i++) {
-		double v = 0;
-		uint64_t u;
+		double v = cell_value(t, i, col, c.kind);
 
-		if (c.kind == HWP_COL_PERCENT)
-			hwp_table__cell_real(t, i, col, &v);
-		else if (hwp_table__cell_count(t, i, col, &u))
-			v = (double)u;
 		if (i >= 5 && (cum >= 0.99 * total || v < 0.01 * total))
 			break;
 		cum += v;
