@@ -15,6 +15,11 @@
 #     order (nm -n), and prints what the baseline prints for another input;
 #   - it takes fewer branches in its own code than the baseline (exact
 #     counts of 'record --emulate --exact', tests/tools/taken_count.py);
+#   - hot and cold as the exact counts have them: every block of a cluster
+#     ran, and every block of a laid-out function that ran at least 1% as
+#     often as the function's busiest is in its cluster (a block's count:
+#     its last branch site's executions; blocks with no site are not
+#     judged);
 #   - errors in one line: a binary without the section (names the file and
 #     the flag), a corrupt section (names the file and the offset),
 #     --symbol-order without --format propeller, --ip-samples.
@@ -25,13 +30,13 @@ if ! command -v clang-19 >/dev/null || ! command -v ld.lld >/dev/null || ! comma
 	skip "pgo_propeller: clang-19, lld or llvm-readobj-19 not installed (apt-get install clang-19 lld-19 llvm-19)"
 	exit 0
 fi
-echo "PLAN 10"
+echo "PLAN 11"
 src=$root/tests/fixtures/propeller_layout.c
 base=$tmp/pl.base
 prop=$tmp/pl.prop
 
 if ! clang-19 -O2 -fbasic-block-address-map -ffunction-sections -fuse-ld=lld -o "$base" "$src" 2>"$tmp/cc.err"; then
-	for c in files order clang_accepts cold_split symbol_order output fewer_taken no_map corrupt options; do
+	for c in files order clang_accepts cold_split symbol_order output fewer_taken hot_cold no_map corrupt options; do
 		fail "pgo_propeller_$c: clang-19 -fbasic-block-address-map: $(head -1 "$tmp/cc.err")"
 	done
 	exit 0
@@ -126,6 +131,62 @@ if [ -n "$tb" ] && [ -n "$tp" ] && [ "${tp%% *}" -lt "${tb%% *}" ]; then
 	pass "pgo_propeller_fewer_taken (taken branches in the program: $tb before, $tp after)"
 else
 	fail "pgo_propeller_fewer_taken: before '$tb', after '$tp'"
+fi
+
+# the clusters against the exact counts of the baseline's branch sites
+hc=$(python3 - "$tmp/clusters.txt" "$tmp/readobj.txt" "$tmp/base.sites" "$base" <<'PY' 2>&1
+import json, os, re, sys
+blocks, fn, base = {}, None, 0
+for line in open(sys.argv[2]):
+    m = re.match(r"\s*Name: (\S+)", line)
+    if m:
+        fn = m.group(1)
+        blocks[fn] = {}
+    m = re.match(r"\s*Base Address: 0x([0-9a-fA-F]+)", line)
+    if m:
+        base = int(m.group(1), 16)
+    m = re.match(r"\s*ID: (\d+)", line)
+    if m:
+        bid = int(m.group(1))
+    m = re.match(r"\s*Offset: 0x([0-9a-fA-F]+)", line)
+    if m:
+        start = base + int(m.group(1), 16)
+    m = re.match(r"\s*Size: 0x([0-9a-fA-F]+)", line)
+    if m and fn:
+        blocks[fn][bid] = (start, start + int(m.group(1), 16))
+sites = []
+for line in open(sys.argv[3]):
+    d = json.loads(line)
+    if os.path.realpath(d["module"]) == os.path.realpath(sys.argv[4]):
+        sites.append((int(d["vaddr"], 16), d["executed"]))
+sites.sort()
+def count(lo, hi):
+    last = [c for a, c in sites if lo <= a < hi]
+    return last[-1] if last else None
+body = [l for l in open(sys.argv[1]).read().split("\n")[1:] if l]
+judged = bad = 0
+for f, c in zip(body[0::2], body[1::2]):
+    name, hot = f[2:], set(int(x) for x in c[2:].split())
+    counts = {b: count(*r) for b, r in blocks[name].items()}
+    top = max([v for v in counts.values() if v] or [0])
+    for b, v in counts.items():
+        if v is None:
+            continue
+        judged += 1
+        if b in hot and v == 0 and b != 0:
+            bad += 1
+            print("%s: block %d in the cluster never ran" % (name, b))
+        if b not in hot and v * 100 >= top:
+            bad += 1
+            print("%s: block %d ran %d times (busiest %d), left cold" % (name, b, v, top))
+print("%d blocks judged, %d wrong" % (judged, bad))
+sys.exit(1 if bad or not judged else 0)
+PY
+)
+if [ $? -eq 0 ]; then
+	pass "pgo_propeller_hot_cold ($(tail -1 <<<"$hc"))"
+else
+	fail "pgo_propeller_hot_cold: $(head -3 <<<"$hc" | tr '\n' ' ')"
 fi
 
 # errors
