@@ -13,6 +13,8 @@
 #include "util/error.h"
 #include "util/vec.h"
 
+#define MAX_RANGE (1u << 20)
+
 struct ctx {
 	const struct hwp__bb_addr_map *m;
 	struct hwp__bb_profile *p;
@@ -116,9 +118,11 @@ static int ranges(struct ctx *x, struct hwp_branch_collector *c)
 		uint64_t s, e;
 		struct hwp__insn in;
 
+		/* a range longer than any straight-line code (one left unchecked
+		   without a decoder) would only walk blocks it never ran */
 		if (r[i].key.from.module != x->module || r[i].key.to.module != x->module ||
 		    hwp__code_file_offset_to_vaddr(x->file, r[i].key.from.offset, &s) ||
-		    hwp__code_file_offset_to_vaddr(x->file, r[i].key.to.offset, &e) || s > e)
+		    hwp__code_file_offset_to_vaddr(x->file, r[i].key.to.offset, &e) || s > e || e - s > MAX_RANGE)
 			continue;
 		if (hwp__code_cache_insn(x->cc, x->module, r[i].key.to.offset, &in))
 			in.len = 1;
