@@ -10,6 +10,7 @@
 #include "cli_report.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/pgo.h"
+#include "hwprof/propeller.h"
 #include "hwprof/range_profile.h"
 #include "hwprof/session.h"
 
@@ -23,6 +24,7 @@ struct pgo_opts {
 	struct report_opts ro;
 	int format; /* enum hwp_pgo_format, -1 unset */
 	const char *binary, *output;
+	const char *symbol_order; /* --symbol-order FILE (propeller) */
 	bool ip_samples; /* --ip-samples */
 	bool ips;        /* write the IP-sample profile (set after reading) */
 	struct hwp_branch_collect_opts co; /* how the recording was read (again, to place the binary) */
@@ -36,17 +38,22 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 	const struct opt opts[] = {
 		OPT_REPORT_INPUT(&o->ro),
 		{ .kind = OPT_KIND_CHOICE, .long_name = "format", .value = &o->format, .argh = "F", .choices = names,
-		  .flags = OPT_REQUIRED, .err = ": the formats are 'llvm', 'bolt', 'bolt-pa' and 'autofdo'",
+		  .flags = OPT_REQUIRED, .err = ": the formats are 'llvm', 'bolt', 'bolt-pa', 'autofdo' and 'propeller'",
 		  .help = "'llvm': LLVM's sample profile (text) as llvm-profgen writes it, for clang "
 			   "-fprofile-sample-use= (the binary needs DWARF; -fdebug-info-for-profiling); 'bolt': "
 			   "BOLT's fdata as perf2bolt writes it (taken branches with mispredicts, fall-through edges "
 			   "of the blocks each range runs over) for llvm-bolt -data=; 'bolt-pa': BOLT's "
 			   "pre-aggregated text (B and F lines) for perf2bolt --pa and llvm-bolt --pa; 'autofdo': "
-			  "AutoFDO's unsymbolized text, as 'hwprof ranges --format autofdo'" },
+			  "AutoFDO's unsymbolized text, as 'hwprof ranges --format autofdo'; 'propeller': the "
+			  "cluster file of clang -fbasic-block-sections=list= (the blocks of a binary built with "
+			  "-fbasic-block-address-map laid out by ext-TSP, blocks never run split off cold)" },
 		OPT_STRING(0, "binary", &o->binary, "PATH",
 			   "the binary to profile; its build-id must be the recorded one (default: the main "
 			   "executable)"),
 		OPT_STRING('o', "output", &o->output, "FILE", "write the profile to FILE (default: stdout)"),
+		OPT_STRING(0, "symbol-order", &o->symbol_order, "FILE",
+			   "with --format propeller: also write the function order that lld's "
+			   "--symbol-ordering-file reads to FILE"),
 		OPT_REPORT_SYMFS(&o->ro),
 		OPT_BOOL(0, "ip-samples", &o->ip_samples,
 			 "profile the samples' IPs even when the recording has branch stacks"),
@@ -70,7 +77,12 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 	if (!o->from && (fs->flt.build_id || fs->hosts_arg || fs->flt.since || fs->flt.until || fs->table))
 		return cli_error("pgo: --build-id, --hosts, --since, --until and --table select the rows of --from URL");
 	if (o->format < 0)
-		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa or autofdo");
+		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa, autofdo or propeller");
+	if (o->symbol_order && o->format != HWP_PGO_PROPELLER)
+		return cli_error("pgo: --symbol-order is Propeller's function order: give it with --format propeller");
+	if (o->format == HWP_PGO_PROPELLER && o->ip_samples)
+		return cli_error("pgo: --format propeller lays out basic blocks by the edges between them, which "
+				 "IP samples do not have: leave out --ip-samples");
 	return -1;
 }
 
@@ -107,8 +119,36 @@ static int binary_module(struct report_input *in, const struct pgo_opts *o)
 	return hwp_range_profile__module_for_file(in->collector, o->binary);
 }
 
+/* Propeller's cluster file to -o and its function order to --symbol-order. */
+static int write_propeller(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
+{
+	FILE *cf = stdout, *of = NULL;
+	struct hwp_propeller_stats st;
+	int rc = 0;
+
+	if (o->output && strcmp(o->output, "-") && !(cf = fopen(o->output, "w")))
+		return cli_error("%s: cannot write: %s", o->output, strerror(errno));
+	if (o->symbol_order && !(of = fopen(o->symbol_order, "w")))
+		rc = cli_error("%s: cannot write: %s", o->symbol_order, strerror(errno));
+	else if (hwp_propeller__write(c, module, cf, of, &st) < 0)
+		rc = cli_error("%s", hwp_errmsg());
+	else
+		cli_info("propeller: %llu of %llu functions laid out (%llu blocks run, %llu cold), %llu left out "
+			 "(a name two functions share); ext-TSP score %.4g -> %.4g",
+			 (unsigned long long)st.profiled, (unsigned long long)st.functions,
+			 (unsigned long long)st.hot_blocks, (unsigned long long)st.cold_blocks,
+			 (unsigned long long)st.ambiguous, st.score_before, st.score_after);
+	if (of && fclose(of) && !rc)
+		rc = cli_error("%s: write failed: %s", o->symbol_order, strerror(errno));
+	if (cf != stdout && fclose(cf) && !rc)
+		rc = cli_error("%s: write failed: %s", o->output, strerror(errno));
+	return rc;
+}
+
 static int write_with(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
 {
+	if (o->format == HWP_PGO_PROPELLER && !o->ips)
+		return write_propeller(c, module, o);
 	return hwp_pgo__write_file(c, module, o->format, o->ips, o->output) < 0 ? cli_error("%s", hwp_errmsg()) : 0;
 }
 
@@ -137,6 +177,9 @@ static int load(struct report_input *in, struct pgo_opts *o)
 	o->ips = hwp_pgo__ip_profile(in->collector, o->ip_samples);
 	if (!o->ips)
 		return report_input__check_read(in, &o->ro) ? 1 : -1;
+	if (o->format == HWP_PGO_PROPELLER)
+		return cli_error("pgo: %s: no branch stacks: Propeller's block layout needs the taken branches and "
+				 "fall-through ranges of branch records (record -b, or --emulate)", o->ro.input);
 	if (o->format == HWP_PGO_BOLT_PA)
 		return cli_error("pgo: %s: BOLT's pre-aggregated text (B, F and f lines) has no line for IP "
 				 "samples without branch stacks: --format bolt writes them as perf2bolt -nl does",

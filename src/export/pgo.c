@@ -12,6 +12,7 @@
 #include "hwprof/fleet.h"
 #include "hwprof/llvm_profile.h"
 #include "hwprof/pgo.h"
+#include "hwprof/propeller.h"
 #include "hwprof/range_profile.h"
 #include "hwprof/symbolize.h"
 #include "util/error.h"
@@ -21,6 +22,7 @@ static const char *const names[HWP_PGO_NR_FORMATS] = {
 	[HWP_PGO_BOLT] = "bolt",
 	[HWP_PGO_BOLT_PA] = "bolt-pa",
 	[HWP_PGO_AUTOFDO] = "autofdo",
+	[HWP_PGO_PROPELLER] = "propeller",
 };
 
 const char *hwp_pgo__format_name(enum hwp_pgo_format f)
@@ -56,6 +58,8 @@ const char *hwp_pgo__ip_samples_lack(enum hwp_pgo_format f)
 	case HWP_PGO_BOLT:
 	case HWP_PGO_BOLT_PA:
 		return "sample counts per address, no taken or fall-through edges, no calls";
+	case HWP_PGO_PROPELLER:
+		return "no edges between blocks, which the block layout is made of";
 	default:
 		return "the address section only, with no ranges and no branches";
 	}
@@ -88,6 +92,11 @@ int hwp_pgo__write(struct hwp_branch_collector *c, int module, enum hwp_pgo_form
 	case HWP_PGO_AUTOFDO:
 		return hwp_range_profile__write(c, module, ips ? HWP_RANGE_FORMAT_AUTOFDO_IPS : HWP_RANGE_FORMAT_AUTOFDO,
 						fp);
+	case HWP_PGO_PROPELLER:
+		if (ips)
+			return hwp__set_error(EINVAL, "Propeller's block layout needs branch stacks (taken branches and "
+						      "fall-through ranges), not IP samples");
+		return hwp_propeller__write(c, module, fp, NULL, NULL);
 	default:
 		return hwp__set_error(EINVAL, "hwp_pgo__write: unknown format %d", (int)f);
 	}
