@@ -13,14 +13,37 @@ void export_opts__init(struct export_opts *o)
 	o->we = -1;
 }
 
+bool export_host_ok(const char *h)
+{
+	size_t n = strlen(h);
+
+	if (!n || n > 255)
+		return false;
+	for (; *h; h++)
+		if ((unsigned char)*h < 0x20 || *h == 0x7f || *h == '\\')
+			return false;
+	return true;
+}
+
+#define HOST_RULE "a host name is 1 to 255 bytes, with no control character (tab, newline, ...) and no backslash"
+
 int export_opts__host(const char *cmd, const struct opt *opt, const char *arg)
 {
 	struct export_opts *o = opt->value;
 
-	if (!*arg || strpbrk(arg, "\t\n\\"))
-		return cli_error("%s: --host '%s': a host name is not empty and has no tab, newline or backslash",
-				 cmd, arg);
+	if (!export_host_ok(arg))
+		return cli_error("%s: --host '%s': %s", cmd, arg, HOST_RULE);
 	o->host = arg;
+	return 0;
+}
+
+int export_host_check(const char *cmd, const struct hwp_export *rows)
+{
+	const char *h = hwp_export__host(rows);
+
+	if (h && !export_host_ok(h))
+		return cli_error("%s: the recording's host name '%s' breaks the rule (%s): give --host NAME", cmd, h,
+				 HOST_RULE);
 	return 0;
 }
 

@@ -32,7 +32,8 @@ static const char *const row_kinds[] = { "branch", "range", "block", "cond", NUL
 static int fleet_init(int argc, char **argv)
 {
 	const char *cluster = NULL;
-	const struct opt opts[] = { OPT_CLUSTER(&cluster), OPT_COMMON(), OPT_END() };
+	struct fleet_auth auth = { 0 };
+	const struct opt opts[] = { OPT_CLUSTER(&cluster), OPT_FLEET_AUTH(&auth), OPT_COMMON(), OPT_END() };
 	const struct cmd_desc d = { .name = "fleet init", .args = "URL...", .flags = CMD_ARGS };
 	struct cmd_args a;
 	int rc = parse_options(argc, argv, &d, opts, &a);
@@ -44,8 +45,12 @@ static int fleet_init(int argc, char **argv)
 	rc = 0;
 	for (int i = 0; i < a.n && !rc; i++) {
 		struct hwp_fleet_opts fo = { .sz = sizeof(fo) };
-		struct hwp_fleet *f = hwp_fleet__open(a.v[i], &fo);
+		struct hwp_fleet *f = NULL;
 
+		if ((rc = fleet_auth__apply(&auth, "fleet init", a.v[i], &fo)))
+			break;
+		f = hwp_fleet__open(a.v[i], &fo);
+		fleet_auth__free(&auth);
 		if (!f || hwp_fleet__init(f, cluster) < 0)
 			rc = cli_error("fleet init: %s", hwp_errmsg());
 		hwp_fleet__close(f);

@@ -164,8 +164,8 @@ static int pgo_from(const struct pgo_opts *o, struct fleet_source *fs, const cha
 	fs->flt.build_id = NULL; /* every module's rows */
 	if ((rc = fleet_source__load(fs, o->ro.symfs, -1)))
 		return rc;
-	if (!(c = hwp_pgo__rows_collector(fs->rows, fs->sym, o->from, build_id, &module)))
-		return errno == ENOENT ? cli_error("pgo: --from %s: no rows of build-id %s%s", o->from, build_id,
+	if (!(c = hwp_pgo__rows_collector(fs->rows, fs->sym, hwp_fleet__url(fs->fleet), build_id, &module)))
+		return errno == ENOENT ? cli_error("pgo: --from %s: no rows of build-id %s%s", hwp_fleet__url(fs->fleet), build_id,
 						   fs->flt.nhosts || fs->flt.since || fs->flt.until
 							   ? " for these hosts and times" : "")
 				       : cli_error("%s", hwp_errmsg());

@@ -40,6 +40,18 @@ struct hwp_fleet_opts {
 	unsigned timeout_s;    /* per request (default 30) */
 	size_t batch_rows;     /* rows per insert (default 10000) */
 	const char *table;     /* the rows table (default "hwprof_rows") */
+	/* Credentials, as clickhouse-client takes them: NULL takes the URL's
+	   (user:password@ or ?user=U&password=P), else none (the server's
+	   'default' user). Sent as HTTP basic authentication, never printed:
+	   hwp_fleet__url() and every message show the URL without them, and
+	   the spool never holds them. Over plain http to a host that is not
+	   loopback, opening warns (HWP_LOG_WARN) that they travel in clear. */
+	const char *user, *password;
+	/* TLS (https://): CA certificates (PEM file) that verify the server,
+	   instead of the system's; a client certificate and its key (PEM) for
+	   servers that authenticate clients. The server's certificate and name
+	   are always verified. */
+	const char *cacert, *cert, *key;
 };
 
 /* The spool of hwprof push: $XDG_CACHE_HOME/hwprof/spool, else
@@ -48,10 +60,13 @@ struct hwp_fleet_opts {
 HWP_API const char *hwp_fleet__default_spool(char *buf, size_t len);
 
 /* Checks URL (http:// or https://, a host; query parameters such as
-   ?user=...&database=... are kept). NULL + errno (EINVAL: malformed URL)
-   and hwp_errmsg(). */
+   ?database=... are kept, user and password taken out, see opts). NULL +
+   errno (EINVAL: malformed URL, the message with the password replaced by
+   ***) and hwp_errmsg(). */
 HWP_API struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *opts);
 HWP_API void hwp_fleet__close(struct hwp_fleet *f);
+/* The URL without credentials (what messages and the spool show). */
+HWP_API const char *hwp_fleet__url(const struct hwp_fleet *f);
 /* The rows table's name (opts.table, default "hwprof_rows"). */
 HWP_API const char *hwp_fleet__table(const struct hwp_fleet *f);
 

@@ -16,6 +16,7 @@ struct hwp__export_module {
 struct hwp_export {
 	char *host;
 	int64_t window_start, window_end;
+	uint64_t rec_id;                  /* opts.recording_id */
 	struct hwp_symbolizer *sym;       /* the session's */
 	struct hwp_export_row *rows;
 	size_t nr, cap;

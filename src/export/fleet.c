@@ -2,12 +2,16 @@
 /*
  * The fleet's tables, the spool, and reading rows back (fleet.h).
  *
- * Spool: SPOOL/<hash of the URL>/<recording>-<batch>.tsv, each file one
- * insert's rows, written whole (temporary file, then rename) before any is
- * sent and removed only after the server took it. The recording id is a
- * hash of the host, the window and every row: a batch sent twice, or a
- * recording pushed twice, writes rows the table already holds (see
- * fleet.h), so nothing is counted twice.
+ * Spool: SPOOL/<hash of the URL>/<recording>-<batch>.<table>.tsv, each
+ * file one insert's rows for that table of that server, written whole
+ * (temporary file, then rename) before any is sent and removed only after
+ * the server took it. The URL is the one without credentials, which are
+ * never written: the spool's directories are 0700, its files 0600, and a
+ * drain sends with the credentials of the push that drains. The recording
+ * id comes from the recording's content (hwp_export_opts.recording_id,
+ * else a hash of the rows without host and window): a batch sent twice,
+ * or a recording pushed twice, from any copy of its file, writes rows the
+ * table already holds (see fleet.h), so nothing is counted twice.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -44,9 +48,11 @@ int hwp_fleet__init(struct hwp_fleet *f, const char *cluster)
 		 "build_id String, module String, from_off UInt64, to_build_id String, to_module String, "
 		 "to_off UInt64, type UInt8, count UInt64, entries UInt64, not_taken UInt64, mispred UInt64, "
 		 "predicted UInt64, cycles_sum UInt64, cycles_n UInt64, cycles_hist Array(UInt64)) "
-		 "ENGINE = ReplacingMergeTree PARTITION BY toDate(window_start) "
-		 "ORDER BY (build_id, kind, from_off, to_off, module, to_build_id, to_module, type, host, "
-		 "window_start, window_end, rec_id)",
+		 /* a row's identity is its keys, host and recording, not its window:
+		    a recording pushed again from a touched copy replaces its rows
+		    (one partition, so that they meet; rows are few per key) */
+		 "ENGINE = ReplacingMergeTree PARTITION BY tuple() "
+		 "ORDER BY (build_id, kind, from_off, to_off, module, to_build_id, to_module, type, host, rec_id)",
 		 local);
 	if ((rc = hwp_fleet__query(f, sql, NULL)) < 0 || !cluster)
 		return rc;
@@ -75,32 +81,6 @@ const char *hwp_fleet__default_spool(char *buf, size_t len)
 	return n >= 0 && (size_t)n < len ? buf : NULL;
 }
 
-/* SPOOL/<hash of URL>, made when missing (its parents too). */
-static int spool_path(struct hwp_fleet *f, char *buf, size_t size)
-{
-	uint64_t h = fnv(1469598103934665603ULL, f->url, strlen(f->url));
-
-	snprintf(buf, size, "%s/%016" PRIx64, f->spool_dir, h);
-	/* every level, as mkdir -p: the default's parents may not exist yet */
-	for (char *sl = strchr(buf + 1, '/');; sl = strchr(sl + 1, '/')) {
-		if (sl)
-			*sl = 0;
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			return hwp__set_error(errno, "%s: cannot make the spool directory: %s", buf, strerror(errno));
-		if (!sl)
-			break;
-		*sl = '/';
-	}
-	/* which server the batches are for, for a reader of the directory */
-	char url_file[4200];
-	FILE *fp = (size_t)snprintf(url_file, sizeof(url_file), "%s/url", buf) < sizeof(url_file) ? fopen(url_file, "w") : NULL;
-	if (fp) {
-		fprintf(fp, "%s\n", f->url);
-		fclose(fp);
-	}
-	return 0;
-}
-
 static int write_file(const char *path, const char *p, size_t n)
 {
 	char tmp[4300];
@@ -108,8 +88,16 @@ static int write_file(const char *path, const char *p, size_t n)
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
 		return hwp__set_error(ENAMETOOLONG, "%s: path too long", path);
-	if (!(fp = fopen(tmp, "w")))
-		return hwp__set_error(errno, "%s: cannot write: %s", tmp, strerror(errno));
+	/* the owner's only, as the directory */
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0 || fchmod(fd, 0600) || !(fp = fdopen(fd, "w"))) {
+		int err = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return hwp__set_error(err, "%s: cannot write: %s", tmp, strerror(err));
+	}
 	bool ok = fwrite(p, 1, n, fp) == n;
 	ok &= fflush(fp) == 0 && fsync(fileno(fp)) == 0;
 	if (fclose(fp) || !ok || rename(tmp, path)) {
@@ -121,10 +109,40 @@ static int write_file(const char *path, const char *p, size_t n)
 	return 0;
 }
 
-/* The insert statement (the query parameter): rows as TabSeparated. */
-static void insert_param(struct hwp_fleet *f, char *buf, size_t size)
+/* SPOOL/<hash of URL>, made when missing (its parents too). */
+static int spool_path(struct hwp_fleet *f, char *buf, size_t size)
 {
-	snprintf(buf, size, "query=INSERT INTO %s (rec_id, " COLUMNS ") FORMAT TabSeparated", f->table);
+	uint64_t h = fnv(1469598103934665603ULL, f->url, strlen(f->url));
+
+	snprintf(buf, size, "%s/%016" PRIx64, f->spool_dir, h);
+	/* every level, as mkdir -p: the default's parents may not exist yet */
+	for (char *sl = strchr(buf + 1, '/');; sl = strchr(sl + 1, '/')) {
+		if (sl)
+			*sl = 0;
+		if (mkdir(buf, 0700) && errno != EEXIST)
+			return hwp__set_error(errno, "%s: cannot make the spool directory: %s", buf, strerror(errno));
+		if (!sl)
+			break;
+		*sl = '/';
+	}
+	/* (one made by an older hwprof may be wider) */
+	if (chmod(buf, 0700))
+		return hwp__set_error(errno, "%s: cannot restrict the spool directory to its owner: %s", buf,
+				      strerror(errno));
+	/* which server the batches are for, for a reader of the directory */
+	char url_file[4200], line[4200];
+	int n = snprintf(line, sizeof(line), "%s\n", f->url);
+
+	if ((size_t)snprintf(url_file, sizeof(url_file), "%s/url", buf) < sizeof(url_file) && n > 0 &&
+	    (size_t)n < sizeof(line))
+		return write_file(url_file, line, (size_t)n);
+	return 0;
+}
+
+/* The insert statement (the query parameter) into TABLE: rows as TabSeparated. */
+static void insert_param(const char *table, char *buf, size_t size)
+{
+	snprintf(buf, size, "query=INSERT INTO %s (rec_id, " COLUMNS ") FORMAT TabSeparated", table);
 }
 
 int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *batches)
@@ -140,13 +158,27 @@ int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *ba
 		free(text.p);
 		return hwp__set_error(ENOMEM, "out of memory");
 	}
-	uint64_t rec = fnv(1469598103934665603ULL, text.p, text.len);
+	uint64_t rec = e->rec_id;
 	char recs[24];
+
+	if (!rec) { /* no content id: the rows' own, without host and window */
+		struct hwp__sbuf bare = { 0 };
+
+		for (size_t i = 0; i < e->nr; i++)
+			hwp__export_write_row(&bare, HWP_EXPORT_TSV, "", 0, 0, &e->rows[i]);
+		rec = fnv(1469598103934665603ULL, bare.p, bare.len);
+		bool oom = bare.oom;
+		free(bare.p);
+		if (oom) {
+			free(text.p);
+			return hwp__set_error(ENOMEM, "out of memory");
+		}
+	}
 	int rl = snprintf(recs, sizeof(recs), "%" PRIu64 "\t", rec);
 
 	if (f->spool_dir && (rc = spool_path(f, dir, sizeof(dir))) < 0)
 		goto out;
-	insert_param(f, param, sizeof(param));
+	insert_param(f->table, param, sizeof(param));
 	/* batches of batch_rows lines, each line prefixed with the recording id */
 	for (size_t at = 0, b = 0; at < text.len; b++) {
 		size_t nrows = 0;
@@ -166,7 +198,7 @@ int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *ba
 			goto out;
 		}
 		if (f->spool_dir) {
-			snprintf(path, sizeof(path), "%s/%016" PRIx64 "-%06zu.tsv", dir, rec, b);
+			snprintf(path, sizeof(path), "%s/%016" PRIx64 "-%06zu.%s.tsv", dir, rec, b, f->table);
 			rc = write_file(path, batch.p, batch.len);
 		} else {
 			size_t retries = 0;
@@ -186,6 +218,19 @@ out:
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The table in a batch's name REC-BATCH.TABLE.tsv; false when it has none. */
+static bool batch_table(const char *name, char *table, size_t size)
+{
+	const char *dot = strchr(name, '.');
+	size_t n = dot ? strlen(dot + 1) - 4 : 0;
+
+	if (!dot || !n || n >= size || strspn(dot + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n)
+		return false;
+	memcpy(table, dot + 1, n);
+	table[n] = 0;
+	return true;
 }
 
 static char *read_all(const char *path, size_t *len)
@@ -224,7 +269,7 @@ static int drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
 	/* one drain at a time (pushes that overlap wait here): a batch is sent
 	   by one of them, not by both while the other removes it */
 	snprintf(path, sizeof(path), "%s/lock", dir);
-	int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (lock < 0 || flock(lock, LOCK_EX) < 0) {
 		rc = hwp__set_error(errno, "%s: cannot lock the spool: %s", path, strerror(errno));
 		if (lock >= 0)
@@ -248,11 +293,14 @@ static int drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
 	}
 	closedir(d);
 	qsort(names, n, sizeof(*names), by_name);
-	insert_param(f, param, sizeof(param));
 	for (size_t i = 0; i < n && !rc; i++) {
 		size_t len;
-		char *data;
+		char *data, table[160];
 
+		/* the batch's own table (a batch of an older hwprof: this push's) */
+		if (!batch_table(names[i], table, sizeof(table)))
+			snprintf(table, sizeof(table), "%s", f->table);
+		insert_param(table, param, sizeof(param));
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		if (!(data = read_all(path, &len))) {
 			rc = hwp__set_error(errno ? errno : EIO, "%s: cannot read the spooled batch: %s", path,

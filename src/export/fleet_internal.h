@@ -10,7 +10,9 @@
 
 struct hwp_fleet {
 	struct hwp_fleet_opts o;
-	char *url, *table, *spool_dir;
+	char *url, *table, *spool_dir; /* url: without credentials */
+	char *user, *password;         /* NULL: none */
+	char *cacert, *cert, *key;     /* NULL: libcurl's defaults */
 };
 
 static inline const char *table_name(const struct hwp_fleet *f)

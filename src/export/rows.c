@@ -254,6 +254,7 @@ struct hwp_export *hwp_export__new(struct hwp_branch_collector *c, struct hwp_fl
 	}
 	e->window_start = o.window_start;
 	e->window_end = o.window_end;
+	e->rec_id = o.recording_id;
 	e->sym = hwp__branch_collector_symbolizer(c);
 	if (add_branches(e, hwp_branch_collector__table(c)) < 0 ||
 	    add_ranges(e, hwp_branch_collector__ranges(c)) < 0 || (flow && add_flow(e, flow) < 0) ||
@@ -289,6 +290,11 @@ const struct hwp_export_row *hwp_export__rows(const struct hwp_export *e, size_t
 }
 
 const char *hwp__export_host(const struct hwp_export *e)
+{
+	return e->host;
+}
+
+const char *hwp_export__host(const struct hwp_export *e)
 {
 	return e->host;
 }
