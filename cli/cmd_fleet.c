@@ -31,9 +31,15 @@ static const char *const row_kinds[] = { "branch", "range", "block", "cond", NUL
 
 static int fleet_init(int argc, char **argv)
 {
-	const char *cluster = NULL;
+	const char *cluster = NULL, *table = NULL;
 	struct fleet_auth auth = { 0 };
-	const struct opt opts[] = { OPT_CLUSTER(&cluster), OPT_FLEET_AUTH(&auth), OPT_COMMON(), OPT_END() };
+	const struct opt opts[] = {
+		OPT_CLUSTER(&cluster),
+		OPT_STRING(0, "table", &table, "NAME", "the rows table (default hwprof_rows)"),
+		OPT_FLEET_AUTH(&auth),
+		OPT_COMMON(),
+		OPT_END(),
+	};
 	const struct cmd_desc d = { .name = "fleet init", .args = "URL...", .flags = CMD_ARGS };
 	struct cmd_args a;
 	int rc = parse_options(argc, argv, &d, opts, &a);
@@ -44,7 +50,7 @@ static int fleet_init(int argc, char **argv)
 		return cli_error("fleet init: which server? give its URL (http://HOST:8123/)");
 	rc = 0;
 	for (int i = 0; i < a.n && !rc; i++) {
-		struct hwp_fleet_opts fo = { .sz = sizeof(fo) };
+		struct hwp_fleet_opts fo = { .sz = sizeof(fo), .table = table };
 		struct hwp_fleet *f = NULL;
 
 		if ((rc = fleet_auth__apply(&auth, "fleet init", a.v[i], &fo)))
