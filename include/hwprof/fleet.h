@@ -115,6 +115,11 @@ struct hwp_fleet_filter {
 /* The rows FILTER selects, summed over hosts and windows, as export rows
    (host "*", the window the rows span). NULL + errno (hwp_errmsg()). */
 HWP_API struct hwp_export *hwp_fleet__fetch(struct hwp_fleet *f, const struct hwp_fleet_filter *filter);
+/* The same per recording: one export per host and recording id (the
+   recording's window), *N of them (0 when none). NULL + errno
+   (hwp_errmsg()). hwp_export__delete() each, free() the array. */
+HWP_API struct hwp_export **hwp_fleet__fetch_recordings(struct hwp_fleet *f, const struct hwp_fleet_filter *filter,
+							 size_t *n);
 
 /*
  * The rows of E of KIND (HWP_EXPORT_BRANCH or HWP_EXPORT_RANGE) as a
