@@ -76,13 +76,19 @@ int export_input__load(struct export_input *ei, const struct export_opts *o, con
 	memset(ei, 0, sizeof(*ei));
 	hwp_export__collect_opts(&co);
 	ro.input = input;
-	if ((rc = report_input__load_branches(&ei->in, &ro, &co)))
+	/* (push: block latencies from the same pass, where the cycles are) */
+	if ((rc = report_input__run(&ei->in, &ro, "push", HWP_ANALYSIS_BRANCHES | (o->timing ? HWP_ANALYSIS_TIMING : 0),
+				    &co, NULL, NULL)))
 		return rc;
 	hwp_export_opts__defaults(&eo, ei->in.session, input, hostname, sizeof(hostname));
 	const struct hwp_range_stats *rs = hwp_branch_collector__range_stats(ei->in.collector);
 	if (!o->no_flow && rs->accepted && !(ei->flow = hwp_flow__new(ei->in.collector, NULL)))
 		return cli_error("%s", hwp_errmsg());
 	if (!(ei->rows = hwp_export__new(ei->in.collector, ei->flow, &eo)))
+		return cli_error("%s", hwp_errmsg());
+	struct hwp_timing *tm = o->timing ? hwp_pipeline__timing(ei->in.p) : NULL;
+	/* (a recording without cycle counts has no latencies: nothing to add) */
+	if (tm && hwp_export__add_timing(ei->rows, tm) < 0)
 		return cli_error("%s", hwp_errmsg());
 	return 0;
 }

@@ -15,6 +15,7 @@ struct export_opts {
 	const char *host;    /* --host NAME (NULL: the recording's hostname) */
 	int64_t ws, we;      /* --window START,END; we < 0: unset */
 	bool no_flow;        /* --no-flow: no blocks and conditional branches */
+	bool timing;         /* block latencies too (push) */
 };
 
 /* --host, --window, --no-flow and --symfs, which export and push take. */

@@ -68,5 +68,6 @@ void fleet_source__close(struct fleet_source *fs);
 /* The reports, with the local command's options and rendering. */
 int fleet_branches(int argc, char **argv, struct fleet_source *fs);
 int fleet_mispredicts(int argc, char **argv, struct fleet_source *fs);
+int fleet_timing(int argc, char **argv, struct fleet_source *fs);
 
 #endif

@@ -13,7 +13,7 @@
 
 static const struct cmd_desc desc = {
 	.name = "fleet",
-	.args = "init|branches|probs|mispredicts|rows|hosts URL [FILTERS] [OPTIONS]",
+	.args = "init|branches|probs|mispredicts|timing|rows|hosts URL [FILTERS] [OPTIONS]",
 	.flags = CMD_SUBCOMMANDS,
 };
 
@@ -130,6 +130,7 @@ int cmd_fleet(int argc, char **argv)
 		{ "branches", fleet_branches },
 		{ "probs", fleet_probs },
 		{ "mispredicts", fleet_mispredicts },
+		{ "timing", fleet_timing },
 		{ "rows", fleet_rows },
 		{ "hosts", fleet_hosts },
 	};
@@ -174,5 +175,5 @@ int cmd_fleet(int argc, char **argv)
 		fleet_source__close(&fs);
 		return rc;
 	}
-	return cli_error("fleet: '%s' is not a fleet command (init, branches, probs, mispredicts, rows, hosts)", argv[1]);
+	return cli_error("fleet: '%s' is not a fleet command (init, branches, probs, mispredicts, timing, rows, hosts)", argv[1]);
 }

@@ -47,6 +47,7 @@ int cmd_push(int argc, char **argv)
 	int r;
 
 	export_opts__init(&o);
+	o.timing = true;
 	if ((r = parse_options(argc, argv, &desc, opts, &a)) >= 0)
 		return r;
 	fo.batch_rows = batch_rows;
@@ -71,22 +72,15 @@ int cmd_push(int argc, char **argv)
 	if (!f)
 		return cli_error("push: %s", hwp_errmsg());
 	url = hwp_fleet__url(f); /* shown without the credentials */
-	size_t direct_batches = 0, direct_rows = 0; /* --no-spool: sent by hwp_fleet__spool() */
-
 	for (int i = 1; i < a.n && !rc; i++) { /* the FILEs */
 		struct export_input ei;
-		size_t nb, nr;
+		size_t nb;
 
 		rc = export_input__load(&ei, &o, a.v[i]);
 		if (!rc && (rc = export_host_check("push", ei.rows)))
 			;
 		else if (!rc && hwp_fleet__spool(f, ei.rows, &nb) < 0)
-			rc = cli_error("push: %s%s", hwp_errmsg(), direct_batches || nb ? " (earlier batches were sent)" : "");
-		else if (!rc && no_spool) {
-			hwp_export__rows(ei.rows, &nr);
-			direct_batches += nb;
-			direct_rows += nr;
-		}
+			rc = cli_error("push: %s", hwp_errmsg());
 		export_input__close(&ei);
 	}
 	if (!rc) {
@@ -96,8 +90,6 @@ int cmd_push(int argc, char **argv)
 			rc = cli_error("push: %s; %zu batch%s kept in the spool %s, sent by the next push to this URL",
 				       hwp_errmsg(), st.left, st.left == 1 ? "" : "es", fo.spool_dir);
 		} else if (!cli_quiet()) {
-			st.sent += direct_batches; /* (--no-spool: no spool to drain) */
-			st.rows += direct_rows;
 			fprintf(stderr, "hwprof: push: %zu batch%s, %llu rows sent to %s%s%s\n", st.sent,
 				st.sent == 1 ? "" : "es", (unsigned long long)st.rows, url,
 				st.retries ? " (after retries)" : "", no_spool ? " (no spool)" : "");

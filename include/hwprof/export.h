@@ -28,6 +28,7 @@
 #include "hwprof/branch_collect.h"
 #include "hwprof/flow.h"
 #include "hwprof/symbolize.h"
+#include "hwprof/timing.h"
 
 HWP_BEGIN_DECLS
 
@@ -95,6 +96,11 @@ HWP_API void hwp_export__collect_opts(struct hwp_branch_collect_opts *co);
 HWP_API void hwp_export_opts__defaults(struct hwp_export_opts *eo, struct hwp_session *s, const char *input,
 				       char *buf, size_t len);
 HWP_API const struct hwp_export_row *hwp_export__rows(const struct hwp_export *e, size_t *n);
+/* Adds T's block latency distributions (T of the same recording, built)
+   to E: hwp_fleet__spool() sends them to the fleet's latency table, each
+   value of each block with the block's instruction count. 0 or <0
+   (hwp_errmsg()). */
+HWP_API int hwp_export__add_timing(struct hwp_export *e, const struct hwp_timing *t);
 /* The host E's rows name. */
 HWP_API const char *hwp_export__host(const struct hwp_export *e);
 

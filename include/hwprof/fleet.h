@@ -87,8 +87,9 @@ HWP_API int hwp_fleet__hosts(struct hwp_fleet *f, char **out);
    shards (run it on every server of the cluster). */
 HWP_API int hwp_fleet__init(struct hwp_fleet *f, const char *cluster);
 
-/* Writes E's rows into the spool as batches (or, without a spool, sends
-   them). *BATCHES gets their number. */
+/* Writes E's rows, then its block latencies (hwp_export__add_timing()),
+   into the spool as batches (or, without a spool, sends them).
+   *BATCHES gets their number. */
 HWP_API int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *batches);
 
 struct hwp_fleet_push_stats {
@@ -99,7 +100,9 @@ struct hwp_fleet_push_stats {
 	uint64_t rows;  /* rows sent */
 };
 /* Sends the spooled batches, oldest first, each retried with backoff; a
-   batch leaves the spool once the server took it. Stops at the first batch
+   batch leaves the spool once the server took it. The stats count the
+   batches hwp_fleet__spool() sent without a spool since the last drain
+   too. Stops at the first batch
    that still fails: <0 (hwp_errmsg()), the rest kept. */
 HWP_API int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st);
 
@@ -120,6 +123,14 @@ HWP_API struct hwp_export *hwp_fleet__fetch(struct hwp_fleet *f, const struct hw
    (hwp_errmsg()). hwp_export__delete() each, free() the array. */
 HWP_API struct hwp_export **hwp_fleet__fetch_recordings(struct hwp_fleet *f, const struct hwp_fleet_filter *filter,
 							 size_t *n);
+
+/* The block latencies FILTER selects (its kind aside), summed over hosts
+   and windows, as a block timing (hwp_timing__from_latencies()) whose
+   modules are registered in SYM by path and build-id: what 'hwprof
+   timing' of all those recordings would time. NULL + errno
+   (hwp_errmsg()). */
+HWP_API struct hwp_timing *hwp_fleet__fetch_timing(struct hwp_fleet *f, const struct hwp_fleet_filter *filter,
+						   struct hwp_symbolizer *sym);
 
 /*
  * The rows of E of KIND (HWP_EXPORT_BRANCH or HWP_EXPORT_RANGE) as a

@@ -33,34 +33,57 @@
 #define COLUMNS "host, window_start, window_end, kind, build_id, module, from_off, to_build_id, to_module, " \
 		"to_off, type, count, entries, not_taken, mispred, predicted, cycles_sum, cycles_n, cycles_hist"
 
-int hwp_fleet__init(struct hwp_fleet *f, const char *cluster)
+#define LAT_COLUMNS "host, window_start, window_end, build_id, module, start_off, end_off, cycles, samples, insns, source"
+
+/* The rows table, then the latency table (TABLE_lat): block latency
+   values, one row per block, cycle count, host and recording. */
+static int init_table(struct hwp_fleet *f, const char *cluster, bool lat)
 {
-	char sql[2048], local[160];
+	char sql[2048], name[160], local[200];
 	int rc;
 
-	if (cluster && strspn(cluster, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
-			       strlen(cluster))
-		return hwp__set_error(EINVAL, "'%s': a cluster name is letters, digits and '_'", cluster);
-	snprintf(local, sizeof(local), "%s%s", f->table, cluster ? "_local" : "");
-	snprintf(sql, sizeof(sql),
-		 "CREATE TABLE IF NOT EXISTS %s (rec_id UInt64, host String, window_start DateTime, "
-		 "window_end DateTime, kind Enum8('branch' = 0, 'range' = 1, 'block' = 2, 'cond' = 3), "
-		 "build_id String, module String, from_off UInt64, to_build_id String, to_module String, "
-		 "to_off UInt64, type UInt8, count UInt64, entries UInt64, not_taken UInt64, mispred UInt64, "
-		 "predicted UInt64, cycles_sum UInt64, cycles_n UInt64, cycles_hist Array(UInt64)) "
-		 /* a row's identity is its keys, host and recording, not its window:
-		    a recording pushed again from a touched copy replaces its rows
-		    (one partition, so that they meet; rows are few per key) */
-		 "ENGINE = ReplacingMergeTree PARTITION BY tuple() "
-		 "ORDER BY (build_id, kind, from_off, to_off, module, to_build_id, to_module, type, host, rec_id)",
-		 local);
+	snprintf(name, sizeof(name), "%s%s", f->table, lat ? "_lat" : "");
+	snprintf(local, sizeof(local), "%s%s", name, cluster ? "_local" : "");
+	if (lat)
+		snprintf(sql, sizeof(sql),
+			 "CREATE TABLE IF NOT EXISTS %s (rec_id UInt64, host String, window_start DateTime, "
+			 "window_end DateTime, build_id String, module String, start_off UInt64, end_off UInt64, "
+			 "cycles UInt32, samples UInt64, insns UInt32, source UInt8) "
+			 "ENGINE = ReplacingMergeTree PARTITION BY tuple() "
+			 "ORDER BY (build_id, module, start_off, end_off, cycles, host, rec_id)",
+			 local);
+	else
+		snprintf(sql, sizeof(sql),
+			 "CREATE TABLE IF NOT EXISTS %s (rec_id UInt64, host String, window_start DateTime, "
+			 "window_end DateTime, kind Enum8('branch' = 0, 'range' = 1, 'block' = 2, 'cond' = 3), "
+			 "build_id String, module String, from_off UInt64, to_build_id String, to_module String, "
+			 "to_off UInt64, type UInt8, count UInt64, entries UInt64, not_taken UInt64, mispred UInt64, "
+			 "predicted UInt64, cycles_sum UInt64, cycles_n UInt64, cycles_hist Array(UInt64)) "
+			 /* a row's identity is its keys, host and recording, not its window:
+			    a recording pushed again from a touched copy replaces its rows
+			    (one partition, so that they meet; rows are few per key) */
+			 "ENGINE = ReplacingMergeTree PARTITION BY tuple() "
+			 "ORDER BY (build_id, kind, from_off, to_off, module, to_build_id, to_module, type, host, rec_id)",
+			 local);
 	if ((rc = hwp_fleet__query(f, sql, NULL)) < 0 || !cluster)
 		return rc;
 	/* the shard of a row: a function of the row, so every copy lands on one shard */
 	snprintf(sql, sizeof(sql),
 		 "CREATE TABLE IF NOT EXISTS %s AS %s ENGINE = Distributed(%s, currentDatabase(), %s, "
-		 "cityHash64(host, build_id))", f->table, local, cluster, local);
+		 "cityHash64(host, build_id))", name, local, cluster, local);
 	return hwp_fleet__query(f, sql, NULL);
+}
+
+int hwp_fleet__init(struct hwp_fleet *f, const char *cluster)
+{
+	int rc;
+
+	if (cluster && strspn(cluster, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+			       strlen(cluster))
+		return hwp__set_error(EINVAL, "'%s': a cluster name is letters, digits and '_'", cluster);
+	if ((rc = init_table(f, cluster, false)) < 0)
+		return rc;
+	return init_table(f, cluster, true);
 }
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -139,16 +162,64 @@ static int spool_path(struct hwp_fleet *f, char *buf, size_t size)
 	return 0;
 }
 
-/* The insert statement (the query parameter) into TABLE: rows as TabSeparated. */
-static void insert_param(const char *table, char *buf, size_t size)
+/* The insert statement (the query parameter) into TABLE (LAT: its latency
+   table): rows as TabSeparated. */
+static void insert_param(const char *table, bool lat, char *buf, size_t size)
 {
-	snprintf(buf, size, "query=INSERT INTO %s (rec_id, " COLUMNS ") FORMAT TabSeparated", table);
+	if (lat)
+		snprintf(buf, size, "query=INSERT INTO %s_lat (rec_id, " LAT_COLUMNS ") FORMAT TabSeparated", table);
+	else
+		snprintf(buf, size, "query=INSERT INTO %s (rec_id, " COLUMNS ") FORMAT TabSeparated", table);
+}
+
+/* TEXT's lines in batches of batch_rows, each line prefixed with the
+   recording id RECS (RL bytes), spooled into DIR as REC-B.TABLE[.lat].tsv
+   (*B counted up) or, without a spool, sent; *BATCHES counts them. */
+static int batches_of(struct hwp_fleet *f, const struct hwp__sbuf *text, bool lat, const char *recs, int rl,
+		      uint64_t rec, const char *dir, size_t *b, size_t *batches)
+{
+	struct hwp__sbuf batch = { 0 };
+	char path[4400], param[512];
+	int rc = 0;
+
+	insert_param(f->table, lat, param, sizeof(param));
+	for (size_t at = 0; at < text->len; (*b)++) {
+		size_t nrows = 0;
+
+		batch.len = 0;
+		while (at < text->len && nrows < f->o.batch_rows) {
+			char *nl = memchr(text->p + at, '\n', text->len - at);
+			size_t ll = nl ? (size_t)(nl - (text->p + at)) + 1 : text->len - at;
+
+			hwp__sbuf_write(&batch, recs, (size_t)rl);
+			hwp__sbuf_write(&batch, text->p + at, ll);
+			at += ll;
+			nrows++;
+		}
+		if (batch.oom) {
+			rc = hwp__set_error(ENOMEM, "out of memory");
+			break;
+		}
+		if (f->spool_dir) {
+			snprintf(path, sizeof(path), "%s/%016" PRIx64 "-%06zu.%s%s.tsv", dir, rec, *b, f->table,
+				 lat ? ".lat" : "");
+			rc = write_file(path, batch.p, batch.len);
+		} else if ((rc = hwp__fleet_send(f, param, batch.p, batch.len, &f->direct_retries)) == 0) {
+			f->direct_sent++;
+			f->direct_rows += nrows;
+		}
+		if (rc < 0)
+			break;
+		(*batches)++;
+	}
+	free(batch.p);
+	return rc;
 }
 
 int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *batches)
 {
-	struct hwp__sbuf text = { 0 }, batch = { 0 };
-	char dir[4096], path[4300], param[512];
+	struct hwp__sbuf text = { 0 };
+	char dir[4096] = "";
 	int rc = 0;
 
 	*batches = 0;
@@ -178,40 +249,20 @@ int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *ba
 
 	if (f->spool_dir && (rc = spool_path(f, dir, sizeof(dir))) < 0)
 		goto out;
-	insert_param(f->table, param, sizeof(param));
-	/* batches of batch_rows lines, each line prefixed with the recording id */
-	for (size_t at = 0, b = 0; at < text.len; b++) {
-		size_t nrows = 0;
-
-		batch.len = 0;
-		while (at < text.len && nrows < f->o.batch_rows) {
-			char *nl = memchr(text.p + at, '\n', text.len - at);
-			size_t ll = nl ? (size_t)(nl - (text.p + at)) + 1 : text.len - at;
-
-			hwp__sbuf_write(&batch, recs, (size_t)rl);
-			hwp__sbuf_write(&batch, text.p + at, ll);
-			at += ll;
-			nrows++;
-		}
-		if (batch.oom) {
-			rc = hwp__set_error(ENOMEM, "out of memory");
-			goto out;
-		}
-		if (f->spool_dir) {
-			snprintf(path, sizeof(path), "%s/%016" PRIx64 "-%06zu.%s.tsv", dir, rec, b, f->table);
-			rc = write_file(path, batch.p, batch.len);
-		} else {
-			size_t retries = 0;
-
-			rc = hwp__fleet_send(f, param, batch.p, batch.len, &retries);
-		}
-		if (rc < 0)
-			goto out;
-		(*batches)++;
-	}
+	size_t b = 0;
+	if ((rc = batches_of(f, &text, false, recs, rl, rec, dir, &b, batches)) < 0)
+		goto out;
+	/* then the block latencies, into the latency table */
+	text.len = 0;
+	for (size_t i = 0; i < e->nlats; i++)
+		hwp__export_write_lat(&text, e->host, e->window_start, e->window_end, e->measured, e->modelled,
+				      &e->lats[i]);
+	if (text.oom)
+		rc = hwp__set_error(ENOMEM, "out of memory");
+	else
+		rc = batches_of(f, &text, true, recs, rl, rec, dir, &b, batches);
 out:
 	free(text.p);
-	free(batch.p);
 	return rc;
 }
 
@@ -220,12 +271,16 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The table in a batch's name REC-BATCH.TABLE.tsv; false when it has none. */
-static bool batch_table(const char *name, char *table, size_t size)
+/* The table in a batch's name REC-BATCH.TABLE[.lat].tsv (*LAT: of the
+   latency table); false when it has none. */
+static bool batch_table(const char *name, char *table, size_t size, bool *lat)
 {
 	const char *dot = strchr(name, '.');
 	size_t n = dot ? strlen(dot + 1) - 4 : 0;
 
+	*lat = n > 4 && !strncmp(dot + 1 + n - 4, ".lat", 4);
+	if (*lat)
+		n -= 4;
 	if (!dot || !n || n >= size || strspn(dot + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n)
 		return false;
 	memcpy(table, dot + 1, n);
@@ -298,9 +353,11 @@ static int drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
 		char *data, table[160];
 
 		/* the batch's own table (a batch of an older hwprof: this push's) */
-		if (!batch_table(names[i], table, sizeof(table)))
+		bool lat;
+
+		if (!batch_table(names[i], table, sizeof(table), &lat))
 			snprintf(table, sizeof(table), "%s", f->table);
-		insert_param(table, param, sizeof(param));
+		insert_param(table, lat, param, sizeof(param));
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		if (!(data = read_all(path, &len))) {
 			rc = hwp__set_error(errno ? errno : EIO, "%s: cannot read the spooled batch: %s", path,
@@ -332,6 +389,12 @@ int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *out)
 		return rc;
 	memset(&st, 0, sizeof(st));
 	rc = drain(f, &st);
+	/* what hwp_fleet__spool() sent itself, without a spool */
+	st.sent += f->direct_sent;
+	st.rows += f->direct_rows;
+	st.retries += f->direct_retries;
+	f->direct_sent = f->direct_retries = 0;
+	f->direct_rows = 0;
 	hwp__result_end(out, &st, sizeof(st));
 	return rc;
 }

@@ -23,21 +23,14 @@ static void sql_str(struct hwp__sbuf *b, const char *s)
 	hwp__sbuf_putc(b, '\'');
 }
 
-/* BY_REC: grouped by recording too (host and rec_id end each line). */
-static char *select_sql(struct hwp_fleet *f, const struct hwp_fleet_filter *flt, bool by_rec)
+static int32_t sym_module(struct hwp_symbolizer *sym, const char *path, const char *build_id);
+
+/* FLT's conditions (KIND: its kind too, for the rows table). */
+static void add_where(struct hwp__sbuf *bp, const struct hwp_fleet_filter *flt, bool kind)
 {
-	struct hwp__sbuf b = { 0 };
+	struct hwp__sbuf b = *bp;
 	const char *and = " WHERE ";
 
-	hwp__sbuf_puts(&b, "SELECT kind, build_id, module, from_off, to_build_id, to_module, to_off, type, "
-			       "sum(count), sum(entries), sum(not_taken), sum(mispred), sum(predicted), "
-			       "sum(cycles_sum), sum(cycles_n), sumForEach(cycles_hist), "
-			       "min(toUnixTimestamp(window_start)), max(toUnixTimestamp(window_end)) ");
-	if (by_rec)
-		hwp__sbuf_puts(&b, ", host, rec_id ");
-	hwp__sbuf_puts(&b, "FROM ");
-	hwp__sbuf_puts(&b, f->table);
-	hwp__sbuf_puts(&b, " FINAL");
 	if (flt && flt->build_id) {
 		hwp__sbuf_printf(&b, "%sbuild_id = ", and);
 		sql_str(&b, flt->build_id);
@@ -61,8 +54,26 @@ static char *select_sql(struct hwp_fleet *f, const struct hwp_fleet_filter *flt,
 		hwp__sbuf_printf(&b, "%swindow_start <= toDateTime(%" PRId64 ")", and, flt->until);
 		and = " AND ";
 	}
-	if (flt && flt->kind >= 0 && flt->kind < HWP_EXPORT_KIND_NR)
+	if (kind && flt && flt->kind >= 0 && flt->kind < HWP_EXPORT_KIND_NR)
 		hwp__sbuf_printf(&b, "%skind = '%s'", and, hwp_export_kind__name((unsigned)flt->kind));
+	*bp = b;
+}
+
+/* BY_REC: grouped by recording too (host and rec_id end each line). */
+static char *select_sql(struct hwp_fleet *f, const struct hwp_fleet_filter *flt, bool by_rec)
+{
+	struct hwp__sbuf b = { 0 };
+
+	hwp__sbuf_puts(&b, "SELECT kind, build_id, module, from_off, to_build_id, to_module, to_off, type, "
+			       "sum(count), sum(entries), sum(not_taken), sum(mispred), sum(predicted), "
+			       "sum(cycles_sum), sum(cycles_n), sumForEach(cycles_hist), "
+			       "min(toUnixTimestamp(window_start)), max(toUnixTimestamp(window_end)) ");
+	if (by_rec)
+		hwp__sbuf_puts(&b, ", host, rec_id ");
+	hwp__sbuf_puts(&b, "FROM ");
+	hwp__sbuf_puts(&b, f->table);
+	hwp__sbuf_puts(&b, " FINAL");
+	add_where(&b, flt, true);
 	hwp__sbuf_puts(&b, " GROUP BY kind, build_id, module, from_off, to_build_id, to_module, to_off, type");
 	if (by_rec)
 		hwp__sbuf_puts(&b, ", host, rec_id ORDER BY host, rec_id");
@@ -373,5 +384,76 @@ struct hwp_branch_table *hwp_export__branch_table(const struct hwp_export *e, un
 			return NULL;
 		}
 	}
+	return t;
+}
+
+struct hwp_timing *hwp_fleet__fetch_timing(struct hwp_fleet *f, const struct hwp_fleet_filter *flt,
+					   struct hwp_symbolizer *sym)
+{
+	struct hwp__sbuf b = { 0 };
+	struct hwp_timing_latency *v = NULL;
+	struct hwp_timing *t = NULL;
+	size_t n = 0, cap = 0, lineno = 0;
+	unsigned source = 0;
+	char *ans = NULL;
+
+	hwp__sbuf_puts(&b, "SELECT build_id, module, start_off, end_off, cycles, sum(samples), max(insns), "
+			   "groupBitOr(source) FROM ");
+	hwp__sbuf_puts(&b, f->table);
+	hwp__sbuf_puts(&b, "_lat FINAL");
+	add_where(&b, flt, false);
+	hwp__sbuf_puts(&b, " GROUP BY build_id, module, start_off, end_off, cycles FORMAT TabSeparated");
+	hwp__sbuf_putc(&b, 0);
+	if (b.oom) {
+		hwp__set_error(ENOMEM, "out of memory");
+		goto out;
+	}
+	if (hwp_fleet__query(f, b.p, &ans) < 0)
+		goto out;
+	for (char *line = ans, *next; line && *line; line = next) {
+		enum { NF = 8 };
+		char *fld[NF];
+		uint64_t x[6];
+		int k = 0;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		lineno++;
+		for (char *p = line; k < NF && p; k++) {
+			fld[k] = p;
+			if ((p = strchr(p, '\t')))
+				*p++ = 0;
+		}
+		bool ok = k == NF;
+		for (int j = 0; ok && j < 6; j++)
+			ok = parse_u64(fld[2 + j], &x[j]);
+		struct hwp_timing_latency *l = ok ? HWP_VEC_PUSH(v, n, cap) : NULL;
+		if (!ok) {
+			hwp__set_error(EPROTO, "%s: answer line %zu is not a row of the latency table", f->url, lineno);
+			goto out;
+		}
+		if (!l) {
+			hwp__set_error(ENOMEM, "out of memory");
+			goto out;
+		}
+		unescape(fld[0]);
+		unescape(fld[1]);
+		int32_t m = sym_module(sym, fld[1], fld[0]);
+		uint8_t mode = !strcmp(fld[1], "[kernel.kallsyms]") ? HWP_MISC_KERNEL : HWP_MISC_USER;
+
+		if (m < -1) {
+			hwp__set_error(ENOMEM, "out of memory");
+			goto out;
+		}
+		*l = (struct hwp_timing_latency){ .start = { m, mode, x[0], x[0] }, .end = { m, mode, x[1], x[1] },
+						  .cycles = (uint32_t)x[2], .samples = x[3], .insns = (uint32_t)x[4] };
+		source |= (unsigned)x[5];
+	}
+	t = hwp_timing__from_latencies(v, n, source & 1, source & 2);
+out:
+	free(b.p);
+	free(ans);
+	free(v);
 	return t;
 }

@@ -276,6 +276,7 @@ void hwp_export__delete(struct hwp_export *e)
 		free(e->mods[i].path);
 	}
 	free(e->mods);
+	free(e->lats);
 	/* (rows read from a server own their strings through mods) */
 	free(e->rows);
 	free(e->locs);
@@ -423,6 +424,43 @@ void hwp__export_write_row(struct hwp__sbuf *o, enum hwp_export_format f, const 
 	if (f == HWP_EXPORT_CSV)
 		hwp__sbuf_putc(o, '"');
 	hwp__sbuf_putc(o, '\n');
+}
+
+void hwp__export_write_lat(struct hwp__sbuf *o, const char *host, int64_t ws, int64_t we, bool measured,
+			   bool modelled, const struct hwp__export_lat *l)
+{
+	put_str(o, HWP_EXPORT_TSV, host);
+	hwp__sbuf_printf(o, "\t%" PRId64 "\t%" PRId64 "\t", ws, we);
+	put_str(o, HWP_EXPORT_TSV, l->build_id);
+	hwp__sbuf_putc(o, '\t');
+	put_str(o, HWP_EXPORT_TSV, l->module);
+	hwp__sbuf_printf(o, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu32 "\t%" PRIu64 "\t%" PRIu32 "\t%u\n", l->start,
+			 l->end, l->cycles, l->samples, l->insns, (measured ? 1u : 0u) | (modelled ? 2u : 0u));
+}
+
+int hwp_export__add_timing(struct hwp_export *e, const struct hwp_timing *t)
+{
+	size_t n;
+	const struct hwp_timing_block *b = hwp_timing__blocks(t, &n);
+	enum hwp_cycles_source src = hwp_timing__source(t);
+
+	e->measured |= src == HWP_CYCLES_MEASURED;
+	e->modelled |= src == HWP_CYCLES_MODELLED;
+	for (size_t i = 0; i < n; i++) {
+		const char *bid, *path;
+
+		if (module_names(e, b[i].start.module, &bid, &path) < 0)
+			return hwp__set_error(ENOMEM, "out of memory exporting block timing");
+		for (size_t k = 0; k < b[i].d.nvalues; k++) {
+			struct hwp__export_lat *l = HWP_VEC_PUSH(e->lats, e->nlats, e->cap_lats);
+
+			if (!l)
+				return hwp__set_error(ENOMEM, "out of memory exporting block timing");
+			*l = (struct hwp__export_lat){ bid, path, b[i].start.offset, b[i].end.offset,
+						       b[i].d.values[k].cycles, b[i].insns, b[i].d.values[k].samples };
+		}
+	}
+	return 0;
 }
 
 static void json_row(struct hwp_json_writer *j, const struct hwp_export *e, const struct hwp_export_row *r)
