@@ -15,9 +15,9 @@ struct fleet_auth {
 };
 #define OPT_FLEET_AUTH(fa)                                                                               \
 	OPT_STRING(0, "user", &(fa)->user, "NAME",                                                       \
-		   "the ClickHouse user (default: $CLICKHOUSE_USER, the URL's, else the server's default)"),  \
+		   "the ClickHouse user (default: the URL's, else $CLICKHOUSE_USER, else 'default')"),  \
 	OPT_STRING(0, "password-file", &(fa)->password_file, "FILE",                                       \
-		   "the user's password: FILE's first line (default: $CLICKHOUSE_PASSWORD, the URL's)"),    \
+		   "the user's password: FILE's first line (default: the URL's, else $CLICKHOUSE_PASSWORD)"),    \
 	OPT_STRING(0, "cacert", &(fa)->cacert, "FILE",                                                     \
 		   "https: CA certificates (PEM) that verify the server (default: $SSL_CERT_FILE, the system's)"), \
 	OPT_STRING(0, "cert", &(fa)->cert, "FILE", "https: a client certificate (PEM), for servers that ask for one"), \

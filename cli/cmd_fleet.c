@@ -138,8 +138,11 @@ int cmd_fleet(int argc, char **argv)
 	struct fleet_source shown; /* (the fields the help's table names) */
 	const char *cluster;
 	int fmt, kind;
+	bool histograms;
 	const struct opt opts[] = {
-		OPT_FLEET_FILTER(&shown), OPT_CLUSTER(&cluster), OPT_ROWS(&fmt, &kind), OPT_COMMON(), OPT_END(),
+		OPT_FLEET_FILTER(&shown), OPT_CLUSTER(&cluster), OPT_ROWS(&fmt, &kind),
+		OPT_BOOL(0, "histograms", &histograms, "(timing) the occurrence-rate rows of every block shown"),
+		OPT_COMMON(), OPT_END(),
 	};
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--list-options")) {
