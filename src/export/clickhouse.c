@@ -98,19 +98,17 @@ static CURLUcode take_query_credentials(CURLU *u, char **user, char **pw)
 		int n;
 		char *dec = curl_easy_unescape(NULL, v, 0, &n);
 
-		if (!dec)
-			return CURLUE_OUT_OF_MEMORY;
 		free(*to);
-		*to = strdup(dec);
+		*to = dec ? strdup(dec) : NULL;
 		curl_free(dec);
-		if (!*to)
-			return CURLUE_OUT_OF_MEMORY;
+		if (!*to) {
+			keep.oom = true;
+			break;
+		}
 	}
 	curl_free(q);
 	hwp__sbuf_putc(&keep, 0);
-	if (keep.oom)
-		return CURLUE_OUT_OF_MEMORY;
-	uc = curl_url_set(u, CURLUPART_QUERY, *keep.p ? keep.p : NULL, 0);
+	uc = keep.oom ? CURLUE_OUT_OF_MEMORY : curl_url_set(u, CURLUPART_QUERY, *keep.p ? keep.p : NULL, 0);
 	free(keep.p);
 	return uc;
 }
