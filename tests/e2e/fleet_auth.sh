@@ -6,7 +6,7 @@
 #  - push and fleet rows with the password from --password-file (and from
 #    $CLICKHOUSE_PASSWORD): the rows are the local export's (fleet_check.py);
 #  - the password given in the URL (user:pw@ and ?password=) works and is
-#    shown nowhere: grep finds it in no output, no error and no spool file;
+#    shown nowhere: grep finds it in no output, error, spool file or server log;
 #    the spool's directories are 0700 and its files 0600;
 #  - a wrong password and no password are one line each, exit 1;
 #  - credentials over plain http to a host that is not loopback: a warning;
@@ -162,11 +162,12 @@ one_line fleet_auth_client_cert_missing "TLS failed\|request failed" \
 	"$HWPROF" fleet hosts "https://127.0.0.1:$tp/" --cacert "$pki/ca.crt"
 
 # the password: in no output, error or spool file (the wrong-password push
-# kept its batches); spool directories 0700, files 0600
-leaks=$(grep -rl -F -- "$pw" "$out" "$spool" "$tmp/spool_bad" "$tmp/spool_tls" 2>/dev/null)
-nfiles=$(find "$out" "$spool" "$tmp/spool_bad" -type f | wc -l)
+# kept its batches), nor in the servers' logs (their users.xml holds it);
+# spool directories 0700, files 0600
+leaks=$(grep -rl -F -- "$pw" "$out" "$spool" "$tmp/spool_bad" "$tmp/spool_tls" "$ch"/s*/*.log 2>/dev/null)
+nfiles=$(find "$out" "$spool" "$tmp/spool_bad" "$ch"/s*/*.log -type f | wc -l)
 if [ -z "$leaks" ] && [ "$nfiles" -gt 10 ]; then
-	pass "fleet_auth_no_leak: the password is in none of $nfiles output, error and spool files"
+	pass "fleet_auth_no_leak: the password is in none of $nfiles output, error, spool and server log files"
 else
 	fail "fleet_auth_no_leak: the password is in $(echo $leaks)"
 fi
