@@ -192,28 +192,59 @@ static int load(struct report_input *in, struct pgo_opts *o)
 }
 
 /*
- * pgo --from: the fleet's branch and range rows, summed over hosts, as the
- * tables a collector of all those recordings would hold (every module's: a
- * profile counts branches into the binary from others too), and the
- * binary's module by its build-id.
+ * pgo --from: the fleet's branch and range rows, per recording, as the
+ * tables a collector of each recording would hold (every module's: a
+ * profile counts branches into the binary from others too), the binary's
+ * module by its build-id, and the sum of the recordings' profiles (what
+ * llvm-profdata merge or merge-fdata makes of the local profiles: neither
+ * format's profile of summed counts is the sum of the profiles).
  */
 static int pgo_from(const struct pgo_opts *o, struct fleet_source *fs, const char *build_id)
 {
-	struct hwp_branch_collector *c;
-	int rc, module;
+	struct hwp_symbolizer_opts so = { .sz = sizeof(so), .symfs = o->ro.symfs };
+	struct hwp_branch_collector **cs = NULL;
+	struct hwp_export **recs;
+	size_t n, nc = 0;
+	int rc = 0, module = -1;
 
 	if (o->format == HWP_PGO_AUTOFDO)
 		return cli_error("pgo: --from: the autofdo format needs sample addresses, which the rows do not keep");
 	fs->flt.build_id = NULL; /* every module's rows */
-	if ((rc = fleet_source__load(fs, o->ro.symfs, -1)))
-		return rc;
-	if (!(c = hwp_pgo__rows_collector(fs->rows, fs->sym, o->from, build_id, &module)))
-		return errno == ENOENT ? cli_error("pgo: --from %s: no rows of build-id %s%s", o->from, build_id,
-						   fs->flt.nhosts || fs->flt.since || fs->flt.until
-							   ? " for these hosts and times" : "")
-				       : cli_error("%s", hwp_errmsg());
-	rc = write_with(c, module, o);
-	hwp_branch_collector__delete(c);
+	fs->flt.kind = -1;
+	if (!(recs = hwp_fleet__fetch_recordings(fs->fleet, &fs->flt, &n)))
+		return cli_error("pgo: --from: %s", hwp_errmsg());
+	if (!(fs->sym = hwp_symbolizer__new(&so)) || !(cs = calloc(n ? n : 1, sizeof(*cs)))) {
+		rc = cli_error("%s", fs->sym ? "out of memory" : hwp_errmsg());
+		goto out;
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		int m;
+		struct hwp_branch_collector *c = hwp_pgo__rows_collector(recs[i], fs->sym, hwp_fleet__url(fs->fleet),
+									 build_id, &m);
+
+		if (!c && errno == ENOENT)
+			continue; /* a recording without the binary adds nothing */
+		if (!c)
+			rc = cli_error("%s", hwp_errmsg());
+		else if (module >= 0 && m != module)
+			rc = cli_error("pgo: --from: build-id %s names two binaries in the rows", build_id);
+		else
+			cs[nc++] = c, module = m;
+		if (rc && c)
+			hwp_branch_collector__delete(c);
+	}
+	if (!rc && !nc)
+		rc = cli_error("pgo: --from %s: no rows of build-id %s%s", hwp_fleet__url(fs->fleet), build_id,
+			       fs->flt.nhosts || fs->flt.since || fs->flt.until ? " for these hosts and times" : "");
+	if (!rc && hwp_pgo__write_sum(cs, nc, module, o->format, o->output) < 0)
+		rc = cli_error("%s", hwp_errmsg());
+out:
+	for (size_t i = 0; i < nc; i++)
+		hwp_branch_collector__delete(cs[i]);
+	free(cs);
+	for (size_t i = 0; i < n; i++)
+		hwp_export__delete(recs[i]);
+	free(recs);
 	return rc;
 }
 

@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "export/profile_sum.h"
 #include "hwprof/bolt_profile.h"
 #include "hwprof/branch_table.h"
 #include "hwprof/export.h"
@@ -100,6 +101,24 @@ int hwp_pgo__write(struct hwp_branch_collector *c, int module, enum hwp_pgo_form
 	default:
 		return hwp__set_error(EINVAL, "hwp_pgo__write: unknown format %d", (int)f);
 	}
+}
+
+int hwp_pgo__write_sum(struct hwp_branch_collector *const *cs, size_t n, int module, enum hwp_pgo_format f,
+		       const char *path)
+{
+	FILE *fp = stdout;
+	int err;
+
+	if (f != HWP_PGO_LLVM && f != HWP_PGO_BOLT && f != HWP_PGO_BOLT_PA)
+		return hwp__set_error(EINVAL, "%s: no sum of profiles in this format", hwp_pgo__format_name(f));
+	if (path && strcmp(path, "-") && !(fp = fopen(path, "w")))
+		return hwp__set_error(errno, "%s: cannot write: %s", path, strerror(errno));
+	err = f == HWP_PGO_LLVM ? hwp__llvm_profile_write_sum(cs, n, module, fp)
+				: hwp__bolt_profile_write_sum(cs, n, module,
+							      f == HWP_PGO_BOLT ? HWP_BOLT_FORMAT_FDATA : HWP_BOLT_FORMAT_PREAGG, fp);
+	if (fp != stdout && fclose(fp) && !err)
+		return hwp__set_error(errno, "%s: write failed: %s", path, strerror(errno));
+	return err;
 }
 
 int hwp_pgo__write_file(struct hwp_branch_collector *c, int module, enum hwp_pgo_format f, bool ips,
