@@ -66,7 +66,8 @@ enum hwp_mem_key {
 				 [heap], [stack], anon, a mapped file, or "unknown" */
 	HWP_MEM_BY_SOURCE,    /* the data source */
 	HWP_MEM_BY_TYPE,      /* data: the type and member the instruction touches, from DWARF
-				 (perf annotate --data-type); one row "unknown" for the rest */
+				 (perf annotate --data-type); one row for stack operations,
+				 one "unknown" for the rest */
 	HWP_MEM_KEY__COUNT
 };
 
@@ -90,6 +91,7 @@ struct hwp_mem_group {
 	   DATA_VAR: the pointer variable or parameter, or global, it was found
 	   through (NULL when none is named). */
 	const char *data_type, *data_member, *data_var;
+	bool data_stack_op;        /* SYMBOL, LINE, IP, TYPE: no type: a push, pop, call or return */
 };
 
 struct hwp_mem_report_opts {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/mem_internal.h"
+#include "analysis/mem_types.h"
 #include "hwprof/c2c.h"
 #include "util/error.h"
 #include "util/vec.h"
@@ -198,6 +199,18 @@ static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2
 			x->sym_offset = si.sym_offset;
 			x->file = si.file;
 			x->line = si.line;
+		}
+		if (sym) {
+			/* the field at this offset: the instruction's operand, or
+			   the address itself inside a global */
+			struct hwp__data_type dt;
+			enum hwp__dtype_how how = hwp__mem_type_find(
+				sym, &a->code, a->hi <= INT32_MAX ? (int32_t)a->hi : -1, a->data_offset, &dt);
+			x->data_stack_op = how == HWP_DTYPE_STACK_OP;
+			if (how != HWP_DTYPE_UNKNOWN && how != HWP_DTYPE_STACK_OP) {
+				x->data_type = hwp__mem_intern(r, dt.type);
+				x->data_member = dt.member[0] ? hwp__mem_intern(r, dt.member) : NULL;
+			}
 		}
 	}
 	hwp__sort(c->acc + acc0, c->nr_acc - acc0, sizeof(*c->acc), cmp_acc);

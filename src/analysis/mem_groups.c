@@ -166,6 +166,7 @@ static void row_init(struct hwp_mem_group *row, const struct hwp__mem_data_loc *
 		row->data_type = c->dtype;
 		row->data_member = c->dmember;
 		row->data_var = c->dvar;
+		row->data_stack_op = c->dhow == HWP_DTYPE_STACK_OP;
 	}
 }
 
@@ -200,6 +201,7 @@ static int add_code_rows(struct hwp_mem_report *r, enum hwp_mem_key key, struct 
 			/* type and member: one row per field, unknown in one */
 			k.s = c->dtype;
 			k.b = (uintptr_t)c->dmember; /* interned: one pointer per name */
+			k.a = c->dhow == HWP_DTYPE_STACK_OP;
 		} else {
 			k.a = (uint64_t)(uint32_t)c->loc.module;
 			k.b = c->loc.offset;

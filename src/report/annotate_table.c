@@ -182,7 +182,8 @@ struct hwp_table *hwp_report__annotate(struct hwp_symbolizer *sym, const struct 
 						    (double)x->mem->st.lat_sum / (double)x->mem->st.samples);
 				hwp__annotate_sources_text(&x->mem->st, buf, sizeof(buf));
 				hwp_table__set_text(t, A_MEM_SOURCES, buf);
-				hwp__report_data_type_text(x->mem->data_type, x->mem->data_member, buf, sizeof(buf));
+				hwp__report_data_type_text(x->mem->data_type, x->mem->data_member,
+							   x->mem->data_stack_op, buf, sizeof(buf));
 				hwp_table__set_text(t, A_MEM_TYPE, buf);
 			}
 			for (size_t e = 0; e < ne && x->event_samples; e++)
@@ -227,7 +228,8 @@ static void notes(struct hwp_symbolizer *sym, const struct hwp_annotate_insn *x,
 		hwp__annotate_sources_text(&x->mem->st, more, sizeof(more));
 		ADD("  | mem %" PRIu64 " samples, %.1f cycles mean, %s", x->mem->st.samples,
 		    (double)x->mem->st.lat_sum / (double)x->mem->st.samples, more);
-		hwp__report_data_type_text(x->mem->data_type, x->mem->data_member, more, sizeof(more));
+		hwp__report_data_type_text(x->mem->data_type, x->mem->data_member, x->mem->data_stack_op, more,
+					   sizeof(more));
 		ADD(", type %s", more);
 	}
 #undef ADD
