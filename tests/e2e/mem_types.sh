@@ -1,0 +1,173 @@
+#!/bin/bash
+# Data types of memory samples (mem -s type, annotate, c2c; perf annotate
+# --data-type's question) on tests/fixtures/mem_types.c built with gcc -O2
+# -g and recorded with record --emulate --mem. The oracle is the fixture's
+# source: each access it makes is on a line marked FIELD=type.member (or
+# FIELD=unknown where no variable holds the pointer), and llvm-dwarfdump's
+# member offsets against objdump's operands:
+#  - mem_types_fields: every sampled instruction on a marked line names its
+#    line's type and member (the unknown one says unknown);
+#  - mem_types_fraction: at least 90% of the fixture's own samples typed;
+#  - mem_types_offsets: for the accesses through a pointer parameter or a
+#    global, the member named sits, in llvm-dwarfdump's DWARF, at the
+#    instruction's displacement (objdump), modulo the struct's size;
+#  - mem_types_sort: mem -s type sums the instructions of each type, and its
+#    '# data types' line counts the typed rows;
+#  - mem_types_annotate: annotate's memory column and JSON carry the type;
+#  - mem_types_c2c: the false-sharing line of the two threads names
+#    struct counters, its offsets struct counters.x and .y;
+#  - mem_types_corpus: the corpus PEBS recording (no binary here) types
+#    nothing: every row is unknown, no guess.
+. "$(dirname "$0")/../tools/emu_lib.sh"
+echo "PLAN 7"
+corpus=$root/../shared/corpus/perf_data_converter/perf.data.weight_struct
+if [ -f "$corpus" ] && [ -x "${HWPROF:-}" ]; then
+	"$HWPROF" mem -s type --json -i "$corpus" >"$tmp/corpus.json" 2>"$tmp/corpus.err"
+	python3 - "$tmp/corpus.json" "$tmp/corpus.err" <<'PY'
+import json, re, sys
+rows = json.load(open(sys.argv[1]))
+err = open(sys.argv[2]).read()
+m = re.search(r'data types: (\d+) of (\d+)', err)
+typed = [r for r in rows if r.get('data_type')]
+if m and m.group(1) == '0' and not typed and sum(r['samples'] for r in rows) == int(m.group(2)):
+    print(f'PASS mem_types_corpus (0 of {m.group(2)} PEBS samples typed: no binary, every row unknown)')
+else:
+    print(f'FAIL mem_types_corpus: {len(typed)} typed rows; stderr {err.strip()!r}')
+PY
+else
+	skip "mem_types_corpus: no corpus recording at $corpus, or no hwprof binary"
+fi
+ready=$(emu_ready mem_types) || {
+	for t in fields fraction offsets sort annotate c2c; do skip "mem_types_$t: ${ready#SKIP }"; done
+	exit 0
+}
+src=$root/tests/fixtures/mem_types.c
+if ! gcc -O2 -g -pthread -o "$tmp/mt" "$src"; then
+	for t in fields fraction offsets sort annotate c2c; do fail "mem_types_$t: gcc"; done
+	exit 0
+fi
+if ! "$HWPROF" record -q --emulate --mem -c 53 -o "$tmp/mt.data" -- "$tmp/mt" 20 >/dev/null 2>"$tmp/err"; then
+	for t in fields fraction offsets sort annotate c2c; do fail "mem_types_$t: record: $(head -1 "$tmp/err")"; done
+	exit 0
+fi
+"$HWPROF" mem -s ip --json --limit 1000000 -i "$tmp/mt.data" >"$tmp/ip.json" 2>/dev/null
+"$HWPROF" mem -s type --json --limit 1000000 -i "$tmp/mt.data" >"$tmp/type.json" 2>"$tmp/type.err"
+objdump -d --no-show-raw-insn "$tmp/mt" >"$tmp/objdump.txt"
+llvm-dwarfdump-19 --debug-info "$tmp/mt" >"$tmp/dwarf.txt" 2>/dev/null || : >"$tmp/dwarf.txt"
+python3 - "$src" "$tmp/ip.json" "$tmp/type.json" "$tmp/type.err" "$tmp/objdump.txt" "$tmp/dwarf.txt" "$tmp/mt" <<'PY'
+import json, re, sys
+src, ipf, typef, errf, objf, dwf, binary = sys.argv[1:]
+field = {}
+for n, line in enumerate(open(src), 1):
+    m = re.search(r'FIELD=(\S+(?: \S+)?)\s*\*/', line)
+    if m:
+        field[n] = m.group(1)
+rows = [r for r in json.load(open(ipf)) if r.get('module') == binary]
+allrows = json.load(open(ipf))
+
+insn = {}
+for line in open(objf):
+    m = re.match(r'^\s+([0-9a-f]+):\s+(.*)$', line)
+    if m:
+        insn[int(m.group(1), 16)] = m.group(2)
+
+# fields: each sampled instruction on a marked line (a call there is a
+# stack operation, as objdump shows)
+bad, seen = [], set()
+for r in rows:
+    want = field.get(r.get('line'))
+    if (r.get('file') or '').endswith('mem_types.c') and want:
+        seen.add(want)
+        stack = re.match(r'(call|push|pop|ret)', insn.get(int(r['vaddr'], 16), ''))
+        if r['data_type_display'] != (want if not stack else '(stack operation)'):
+            bad.append(f"{r['symbol']}+{r['sym_offset']:#x} line {r['line']}: {r['data_type_display']!r}, source says {want!r}")
+missing = set(field.values()) - seen
+if bad or missing:
+    print('FAIL mem_types_fields: ' + '; '.join(bad[:5]) + (f'; never sampled: {sorted(missing)}' if missing else ''))
+else:
+    print(f'PASS mem_types_fields ({len(seen)} fields of the source, {sum(1 for r in rows if r.get("line") in field)} instructions, unknown said unknown)')
+
+# fraction: the fixture's own samples
+tot = sum(r['samples'] for r in rows)
+typed = sum(r['samples'] for r in rows if r.get('data_type'))
+share = typed / tot if tot else 0
+print(f'PASS mem_types_fraction ({typed} of {tot} fixture samples typed: {share:.1%})' if share >= 0.9 else
+      f'FAIL mem_types_fraction: {typed} of {tot} ({share:.1%}) typed, under 90%')
+
+# offsets: llvm-dwarfdump's member offsets against the operands objdump prints
+dies, structs = {}, {}
+cur = None
+for line in open(dwf):
+    m = re.match(r'^0x[0-9a-f]+:\s+DW_TAG_(\w+)', line)
+    if m:
+        cur = {'tag': m.group(1), 'indent': len(line) - len(line.lstrip())}
+        continue
+    m = re.match(r'\s+DW_AT_(name|byte_size|data_member_location)\s+\(("?)([^")]*)', line)
+    if cur is not None and m:
+        cur[m.group(1)] = m.group(3)
+        if cur['tag'] == 'structure_type' and m.group(1) == 'byte_size' and 'name' in cur:
+            structs[cur['name']] = {'size': int(cur['byte_size'], 0), 'members': {}}
+            last = cur['name']
+        if cur['tag'] == 'member' and m.group(1) == 'data_member_location' and 'name' in cur and structs:
+            structs[last]['members'][cur['name']] = int(cur['data_member_location'], 0)
+bad, n = [], 0
+for r in rows:
+    if r.get('symbol') not in ('rec_sum', 'list_sum', 'bump_x', 'bump_y', 'config_limit') or not r.get('data_member'):
+        continue
+    va = int(r['vaddr'], 16)
+    text = insn.get(va, '')
+    sym = re.search(r'<\w+\+(0x[0-9a-f]+)>', text)
+    disp = re.search(r'(-?0x[0-9a-f]+)?\(%r\w+', text)
+    off = int(sym.group(1), 16) if sym else int(disp.group(1) or '0', 16) if disp else None
+    st = structs.get(r['data_type'].split()[-1])
+    if off is None or not st or st['members'].get(r['data_member']) != off % st['size']:
+        bad.append(f"{va:#x} {text!r}: {r['data_type_display']} (DWARF: {st and st['members']})")
+    n += 1
+print(f'PASS mem_types_offsets ({n} instructions: member offsets of llvm-dwarfdump-19 = operand displacements)'
+      if n and not bad else f'FAIL mem_types_offsets: {n} checked; ' + '; '.join(bad[:4]))
+
+# sort: -s type sums the instructions; the typed line counts its rows
+types = json.load(open(typef))
+by = {}
+for r in allrows:
+    by[r['data_type_display']] = by.get(r['data_type_display'], 0) + r['samples']
+got = {r['data_type_display']: r['samples'] for r in types}
+m = re.search(r'data types: (\d+) of (\d+)', open(errf).read())
+typed_rows = sum(r['samples'] for r in types if r.get('data_type'))
+ok = got == by and m and int(m.group(1)) == typed_rows and int(m.group(2)) == sum(got.values())
+print(f'PASS mem_types_sort ({len(types)} types; {m.group(1)} of {m.group(2)} samples typed in all)' if ok else
+      f'FAIL mem_types_sort: -s type and -s ip disagree or the typed line is off ({m and m.group(0)})')
+PY
+# annotate: the memory column of rec_sum's load of total
+"$HWPROF" annotate -i "$tmp/mt.data" --sym rec_sum >"$tmp/ann.txt" 2>/dev/null
+"$HWPROF" annotate -i "$tmp/mt.data" --sym rec_sum --json >"$tmp/ann.json" 2>/dev/null
+if grep -q 'type struct rec.total' "$tmp/ann.txt" && grep -q 'type struct rec.flags' "$tmp/ann.txt" &&
+	grep -q '^# data types: [0-9]* of [0-9]* memory samples' "$tmp/ann.txt" &&
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if {"struct rec.total","struct rec.flags"} <= {x.get("memory_data_type") for x in r} else 1)' "$tmp/ann.json"; then
+	pass "mem_types_annotate (rec_sum's loads name struct rec.total and .flags, text and JSON; the typed line)"
+else
+	fail "mem_types_annotate: $(grep -c 'type struct' "$tmp/ann.txt") typed lines in the text"
+fi
+# c2c: the counters' line, its two offsets named
+"$HWPROF" c2c -i "$tmp/mt.data" --json >"$tmp/c2c.json" 2>/dev/null
+python3 - "$tmp/c2c.json" "$tmp/dwarf.txt" <<'PY'
+import json, re, sys
+rows = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+# the offsets of x and y in struct counters, as llvm-dwarfdump prints them
+blk = text[text.find('DW_AT_name\t("counters")'):]
+offs = dict((n, int(o, 0)) for n, o in re.findall(r'DW_AT_name\t\("(\w+)"\)[^\n]*\n(?:[^\n]*\n){0,6}?\s+DW_AT_data_member_location\t\((0x[0-9a-f]+)\)', blk)[:2])
+lines = {}
+for r in rows:
+    lines.setdefault(r['rank'], []).append(r)
+ok = False
+for rank, rs in lines.items():
+    acc = [r for r in rs if r.get('line_offset') is not None]
+    if rs[0].get('data_type') == 'struct counters' and acc:
+        named = {(int(r['line_offset'], 16), r['data_type_display']) for r in acc}
+        want = {(offs.get('x'), 'struct counters.x'), (offs.get('y'), 'struct counters.y')}
+        ok = named == want
+        break
+print(f'PASS mem_types_c2c (line {rank}: struct counters, offsets {sorted(named)})' if ok else
+      f'FAIL mem_types_c2c: no line names struct counters with x at {offs.get("x")} and y at {offs.get("y")}')
+PY
