@@ -71,6 +71,17 @@ void hwp__mem_symbolize_codes(struct hwp_mem_report *r)
 		c->sym_start = si.sym_start;
 		c->sym_offset = si.sym_offset;
 	}
+}
+
+/* Types every distinct instruction once (the groupings that show types:
+   IP and TYPE, and the typed count): the others need no DWARF beyond lines. */
+static void type_codes(struct hwp_mem_report *r)
+{
+	struct hwp_symbolizer *sym = hwp_session__symbolizer(r->s);
+
+	if (r->codes_typed)
+		return;
+	r->codes_typed = true;
 	for (size_t j = 0; sym && j < r->nr_codes; j++)
 		code_type(r, sym, &r->codes[j]);
 }
@@ -180,6 +191,8 @@ static const struct hwp__mem_code *first_code(const struct hwp_mem_report *r, ui
 static int add_code_rows(struct hwp_mem_report *r, enum hwp_mem_key key, struct builder *b)
 {
 	hwp__mem_symbolize_codes(r);
+	if (key == HWP_MEM_BY_IP || key == HWP_MEM_BY_TYPE)
+		type_codes(r);
 	for (size_t i = 0; i < r->nr_codes; i++) {
 		const struct hwp__mem_code *c = &r->codes[i];
 		struct group_key k = { 0 };
@@ -385,9 +398,14 @@ uint64_t hwp_mem_report__typed(struct hwp_mem_report *r, uint64_t *stack_ops)
 	}
 	if (hwp__mem_report_flush(r) < 0)
 		return (uint64_t)-1;
-	/* the instructions are typed once, when first symbolized (their
-	   table may be freed after: the counts stay) */
+	/* the instructions are typed once (their table may be freed after:
+	   the counts stay) */
+	if (!r->codes_typed && r->codes_symbolized && !r->codes && r->nr_codes == 0 && r->totals.samples) {
+		hwp__set_error(EINVAL, "memory data types: asked after the instructions' table was released");
+		return (uint64_t)-1;
+	}
 	hwp__mem_symbolize_codes(r);
+	type_codes(r);
 	if (stack_ops)
 		*stack_ops = r->stack_ops;
 	return r->typed;

@@ -142,6 +142,7 @@ struct hwp_mem_report {
 	size_t nr_codes, codes_cap;
 	struct hwp_hashmap code_map;
 	bool codes_symbolized;            /* a code grouping ran: rows show their first sample's code */
+	bool codes_typed;                 /* their data types are known (the IP and TYPE groupings) */
 	uint64_t typed, stack_ops;        /* samples of instructions with a data type, of stack operations */
 	struct hwp__mem_datum *data;
 	size_t nr_data, data_cap;
