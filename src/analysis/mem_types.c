@@ -73,9 +73,14 @@ static int track_one(void *ctx, const struct hwp__insn_regs *in)
 		}
 		return 0;
 	case HWP_REG_LEA:
-		if (m->absolute)
+		/* base + index * scale: an element of the array the base points
+		   into, as an indexed operand is taken at the sample (data_type.h) */
+		if (m->absolute && m->index < 0)
 			n = (struct reg_state){ .kind = R_ADDR, .addr = m->addr };
-		else if (m->base < 32 && r[m->base].kind != R_NONE) {
+		else if (!m->absolute && m->base >= 0 && m->base < 32 && r[m->base].kind == R_PTR) {
+			n = r[m->base];
+			n.delta += m->disp;
+		} else if (!m->absolute && m->index < 0 && m->base >= 0 && m->base < 32 && r[m->base].kind != R_NONE) {
 			n = r[m->base];
 			n.delta += m->disp;
 			n.addr += (uint64_t)m->disp;

@@ -171,11 +171,11 @@ static void x86_regs(csh cs, const cs_insn *in, struct hwp__insn_regs *r)
 		}
 		break;
 	case X86_INS_LEA:
-		if (d0 >= 0 && full0 && o1 && o1->type == X86_OP_MEM && o1->mem.index == X86_REG_INVALID &&
-		    o1->mem.segment == X86_REG_INVALID) {
+		if (d0 >= 0 && full0 && o1 && o1->type == X86_OP_MEM && o1->mem.segment == X86_REG_INVALID) {
 			r->effect = HWP_REG_LEA;
 			r->mem.disp = o1->mem.disp;
-			r->mem.index = -1;
+			r->mem.scale = (unsigned)o1->mem.scale;
+			r->mem.index = o1->mem.index == X86_REG_INVALID ? -1 : x86_dwarf_reg(o1->mem.index);
 			if (o1->mem.base == X86_REG_RIP) {
 				r->mem.absolute = true;
 				r->mem.addr = in->address + in->size + (uint64_t)o1->mem.disp;

@@ -43,7 +43,7 @@ enum hwp__reg_effect {
 	HWP_REG_OTHER,  /* WRITTEN's registers are clobbered */
 	HWP_REG_COPY,   /* DST = SRC */
 	HWP_REG_ADD,    /* DST += IMM */
-	HWP_REG_LEA,    /* DST = address of MEM (no index): base + disp, or absolute */
+	HWP_REG_LEA,    /* DST = address of MEM: base (+ index * scale) + disp, or absolute */
 	HWP_REG_LOAD,   /* DST = the 8 bytes at MEM */
 	HWP_REG_CALL,   /* the caller-saved registers are clobbered */
 };
