@@ -255,10 +255,9 @@ int hwp__elf_module_type_in_reg(struct hwp_elf_module *m, uint64_t pc, int reg, 
 			     dwarf_tag(&p) != DW_TAG_rvalue_reference_type) ||
 			    !type_of(&p, &obj))
 				continue; /* not a pointer (an index, a value): look on */
-			if (dwarf_aggregate_size(&obj, &size) != 0 || !size)
-				break; /* void * or an incomplete type: the register is this one's */
-			if (disp < 0)
-				break; /* before the object (container_of): not named */
+			if (dwarf_aggregate_size(&obj, &size) != 0 || !size || disp < 0)
+				goto none; /* void *, an incomplete type, or before the object
+					      (container_of): the register is this one's, unnamed */
 			uint64_t off = (uint64_t)disp;
 			if (indexed || off >= size)
 				off %= size; /* p[i].field: an element of an array of them */
@@ -268,6 +267,7 @@ int hwp__elf_module_type_in_reg(struct hwp_elf_module *m, uint64_t pc, int reg, 
 			return describe(&obj, off, out) ? 1 : 0;
 		} while (dwarf_siblingof(&c, &c) == 0);
 	}
+none:
 	free(scopes);
 	memset(out, 0, sizeof(*out));
 	return 0;
