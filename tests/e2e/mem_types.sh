@@ -5,6 +5,9 @@
 # source: each access it makes is on a line marked FIELD=type.member (or
 # FIELD=unknown where no variable holds the pointer), and llvm-dwarfdump's
 # member offsets against objdump's operands:
+#  - mem_types_generated: a generated recording (tests/tools/gen_mem_at)
+#    with one sample on each memory access of the marked lines names each
+#    as its line says, with no program run;
 #  - mem_types_fields: every sampled instruction on a marked line names its
 #    line's type and member (the unknown one says unknown);
 #  - mem_types_fraction: at least 90% of the fixture's own samples typed;
@@ -19,7 +22,7 @@
 #  - mem_types_corpus: the corpus PEBS recording (no binary here) types
 #    nothing: every row is unknown, no guess.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-echo "PLAN 7"
+echo "PLAN 8"
 corpus=$root/../shared/corpus/perf_data_converter/perf.data.weight_struct
 if [ -f "$corpus" ] && [ -x "${HWPROF:-}" ]; then
 	"$HWPROF" mem -s type --json -i "$corpus" >"$tmp/corpus.json" 2>"$tmp/corpus.err"
@@ -37,15 +40,54 @@ PY
 else
 	skip "mem_types_corpus: no corpus recording at $corpus, or no hwprof binary"
 fi
+src=$root/tests/fixtures/mem_types.c
+if ! command -v gcc >/dev/null || ! command -v objdump >/dev/null || [ ! -x "${HWPROF:-}" ] ||
+	! gcc -O2 -g -pthread -o "$tmp/mt" "$src"; then
+	for t in generated fields fraction offsets sort annotate c2c; do
+		skip "mem_types_$t: no gcc, objdump or hwprof binary, or the fixture does not build"
+	done
+	exit 0
+fi
+# --- generated samples, one on each memory access of a marked line (no
+# program runs: the binary alone says what is named)
+objdump -dl --no-show-raw-insn "$tmp/mt" >"$tmp/objdump_l.txt"
+python3 - "$src" "$tmp/objdump_l.txt" >"$tmp/at.txt" <<'PY'
+import re, sys
+field = {n: m.group(1) for n, line in enumerate(open(sys.argv[1]), 1)
+         if (m := re.search(r'FIELD=(\S+(?: \S+)?)\s*\*/', line))}
+line = None
+for text in open(sys.argv[2]):
+    m = re.match(r'^/\S*mem_types\.c:(\d+)', text)
+    if m:
+        line = int(m.group(1))
+        continue
+    if re.match(r'^\S', text):
+        line = None if not text.startswith('/') else line
+    m = re.match(r'^\s+([0-9a-f]+):\s+(\S+)\s*(.*)$', text)
+    if m and line in field and ('(' in m.group(3) or m.group(2).startswith('call')) and \
+            not m.group(2).startswith(('lea', 'nop')):
+        want = '(stack operation)' if m.group(2).startswith('call') else field[line]
+        print(f'0x{m.group(1)} {want}')
+PY
+"$build/tests/tools/gen_mem_at" "$tmp/gen.data" "$tmp/mt" $(cut -d' ' -f1 "$tmp/at.txt") 2>"$tmp/gen.err" &&
+	"$HWPROF" mem -s ip --json --limit 1000000 -i "$tmp/gen.data" >"$tmp/gen.json" 2>/dev/null
+python3 - "$tmp/at.txt" "$tmp/gen.json" <<'PY'
+import json, sys
+want = {int(l.split(' ', 1)[0], 16): l.split(' ', 1)[1].strip() for l in open(sys.argv[1])}
+try:
+    rows = json.load(open(sys.argv[2]))
+except Exception as e:
+    print(f'FAIL mem_types_generated: no report ({e})'); sys.exit()
+got = {int(r['offset'], 16): r['data_type_display'] for r in rows}
+bad = [f'{o:#x}: {got.get(o)!r}, source says {w!r}' for o, w in sorted(want.items()) if got.get(o) != w]
+print(f'PASS mem_types_generated ({len(want)} memory instructions of the marked lines, each named as its line says)'
+      if want and not bad else f'FAIL mem_types_generated: {len(want)} instructions; ' + '; '.join(bad[:5]))
+PY
+# --- recorded with the emulator
 ready=$(emu_ready mem_types) || {
 	for t in fields fraction offsets sort annotate c2c; do skip "mem_types_$t: ${ready#SKIP }"; done
 	exit 0
 }
-src=$root/tests/fixtures/mem_types.c
-if ! gcc -O2 -g -pthread -o "$tmp/mt" "$src"; then
-	for t in fields fraction offsets sort annotate c2c; do fail "mem_types_$t: gcc"; done
-	exit 0
-fi
 if ! "$HWPROF" record -q --emulate --mem -c 53 -o "$tmp/mt.data" -- "$tmp/mt" 20 >/dev/null 2>"$tmp/err"; then
 	for t in fields fraction offsets sort annotate c2c; do fail "mem_types_$t: record: $(head -1 "$tmp/err")"; done
 	exit 0
