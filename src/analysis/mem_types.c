@@ -158,6 +158,9 @@ enum hwp__dtype_how hwp__mem_type_find(struct hwp_symbolizer *sym, const struct 
 		if (!op.absolute && op.base >= 0 &&
 		    hwp__elf_module_type_in_reg(elf, pc, op.base, op.disp, op.index >= 0, out) == 1)
 			return HWP_DTYPE_REGISTER;
+		/* a local variable in the stack frame */
+		if (op.stack_base && op.index < 0 && hwp__elf_module_type_on_stack(elf, pc, op.base, op.disp, out) == 1)
+			return HWP_DTYPE_STACK_VAR;
 		tracked = !op.absolute && op.base >= 0 && !op.stack_base;
 	}
 	/* the cheap path: the sample's address inside a variable of a module

@@ -22,6 +22,7 @@ enum hwp__dtype_how {
 	HWP_DTYPE_REGISTER, /* a pointer variable or parameter in the base register */
 	HWP_DTYPE_GLOBAL,   /* a global or static variable holds the address */
 	HWP_DTYPE_TRACKED,  /* the base register followed from where DWARF names its pointer */
+	HWP_DTYPE_STACK_VAR, /* a local variable in the stack frame (CFA or frame-pointer based) */
 	HWP_DTYPE_STACK_OP, /* push, pop, call, ret: the stack, no declared object */
 };
 

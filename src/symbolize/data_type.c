@@ -22,12 +22,17 @@ struct global_var {
 struct hwp__dtype_globals {
 	struct global_var *v;
 	size_t n, cap;
+	bool indexed;
+	Dwarf_CFI *cfi;    /* the binary's .eh_frame, for stack slots */
+	bool cfi_tried;
 };
 
 void hwp__dtype_globals_free(struct hwp__dtype_globals *g)
 {
 	if (!g)
 		return;
+	if (g->cfi)
+		dwarf_cfi_end(g->cfi);
 	free(g->v);
 	free(g);
 }
@@ -315,28 +320,138 @@ static int index_die(struct hwp__dtype_globals *g, Dwarf_Die *parent, int depth)
 	return 0;
 }
 
+/* The module's state here (made on first need; NULL: out of memory). */
+static struct hwp__dtype_globals *state(struct hwp_elf_module *m)
+{
+	struct hwp__dtype_globals **slot = hwp__elf_module_dtype_globals(m);
+
+	if (!*slot)
+		*slot = calloc(1, sizeof(**slot));
+	return *slot;
+}
+
+/* The index of the module's variables by address, built on first use. */
 static struct hwp__dtype_globals *globals(struct hwp_elf_module *m, Dwarf *dw)
 {
-	struct hwp__dtype_globals **slot = hwp__elf_module_dtype_globals(m), *g;
+	struct hwp__dtype_globals *g = state(m);
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 
-	if (*slot)
-		return *slot;
-	if (!(g = calloc(1, sizeof(*g))))
-		return NULL;
+	if (!g || g->indexed)
+		return g;
+	g->indexed = true;
 	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 		if (dwarf_offdie(dw, off + hsize, &cu) && index_die(g, &cu, 0) < 0) {
-			hwp__dtype_globals_free(g);
+			free(g->v);
+			g->v = NULL;
+			g->n = g->cap = 0;
 			return NULL;
 		}
 		off = next;
 	}
 	if (g->n)
 		qsort(g->v, g->n, sizeof(*g->v), cmp_global);
-	*slot = g;
 	return g;
+}
+
+/* Where the CFA is at PC: REG + *OFF (false when the binary's .eh_frame
+   says otherwise or nothing). */
+static bool cfa_at(struct hwp_elf_module *m, uint64_t pc, int *reg, int64_t *off)
+{
+	struct hwp__dtype_globals *g = state(m);
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op *ops;
+	size_t n;
+	bool ok = false;
+
+	if (!g)
+		return false;
+	if (!g->cfi_tried) {
+		g->cfi_tried = true;
+		if (hwp__elf_module_binary(m))
+			g->cfi = dwarf_getcfi_elf(hwp__elf_module_binary(m));
+	}
+	if (!g->cfi || dwarf_cfi_addrframe(g->cfi, pc, &frame) != 0)
+		return false;
+	/* libdw spells a register + offset rule DW_OP_bregx */
+	if (dwarf_frame_cfa(frame, &ops, &n) == 0 && n == 1) {
+		if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+			*reg = (int)(ops[0].atom - DW_OP_breg0);
+			*off = (int64_t)ops[0].number;
+			ok = true;
+		} else if (ops[0].atom == DW_OP_bregx && ops[0].number < 32) {
+			*reg = (int)ops[0].number;
+			*off = (int64_t)ops[0].number2;
+			ok = true;
+		}
+	}
+	free(frame);
+	return ok;
+}
+
+/* The frame base of the function around scopes SC[0..N) is the CFA. */
+static bool frame_base_is_cfa(Dwarf_Die *sc, int n)
+{
+	for (int i = 0; i < n; i++) {
+		Dwarf_Attribute a;
+		Dwarf_Op *e;
+		size_t len;
+		if (dwarf_tag(&sc[i]) != DW_TAG_subprogram)
+			continue;
+		return dwarf_attr_integrate(&sc[i], DW_AT_frame_base, &a) && dwarf_getlocation(&a, &e, &len) == 0 &&
+		       len == 1 && e[0].atom == DW_OP_call_frame_cfa;
+	}
+	return false;
+}
+
+int hwp__elf_module_type_on_stack(struct hwp_elf_module *m, uint64_t pc, int reg, int64_t disp,
+				  struct hwp__data_type *out)
+{
+	Dwarf *dw = hwp__elf_module_dwarf(m);
+	Dwarf_Die cu, *scopes = NULL;
+	int n, cfa_reg = -1;
+	int64_t cfa_off = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!dw || !dwarf_addrdie(dw, pc, &cu) || (n = dwarf_getscopes(&cu, pc, &scopes)) <= 0)
+		return 0;
+	/* the access, relative to the CFA when the CFA is REG-based here */
+	bool by_cfa = cfa_at(m, pc, &cfa_reg, &cfa_off) && cfa_reg == reg && frame_base_is_cfa(scopes, n);
+	int64_t rel = disp - cfa_off;
+	for (int i = 0; i < n; i++) {
+		Dwarf_Die c;
+		if (dwarf_child(&scopes[i], &c) != 0)
+			continue;
+		do {
+			Dwarf_Attribute a;
+			Dwarf_Op *e;
+			size_t len;
+			Dwarf_Die t;
+			Dwarf_Word size;
+			int64_t at;
+			const char *vn;
+
+			if (!is_var(dwarf_tag(&c)) || !dwarf_attr(&c, DW_AT_location, &a) ||
+			    dwarf_getlocation_addr(&a, pc, &e, &len, 1) != 1 || len != 1 || !type_of(&c, &t) ||
+			    dwarf_aggregate_size(&t, &size) != 0 || !size)
+				continue;
+			if (e[0].atom == DW_OP_fbreg && by_cfa)
+				at = rel - (int64_t)e[0].number;
+			else if (e[0].atom == (unsigned)(DW_OP_breg0 + reg))
+				at = disp - (int64_t)e[0].number;
+			else
+				continue;
+			if (at < 0 || (uint64_t)at >= size)
+				continue;
+			if ((vn = name_of_die(&c)))
+				snprintf(out->var, sizeof(out->var), "%s", vn);
+			free(scopes);
+			return describe(&t, (uint64_t)at, out) ? 1 : 0;
+		} while (dwarf_siblingof(&c, &c) == 0);
+	}
+	free(scopes);
+	return 0;
 }
 
 /* The variable whose object holds ADDR, or NULL. */
@@ -494,6 +609,14 @@ int hwp__elf_module_type_in_reg(struct hwp_elf_module *m, uint64_t pc, int reg, 
 int hwp__elf_module_type_at(struct hwp_elf_module *m, uint64_t addr, struct hwp__data_type *out)
 {
 	(void)m, (void)addr;
+	memset(out, 0, sizeof(*out));
+	return 0;
+}
+
+int hwp__elf_module_type_on_stack(struct hwp_elf_module *m, uint64_t pc, int reg, int64_t disp,
+				  struct hwp__data_type *out)
+{
+	(void)m, (void)pc, (void)reg, (void)disp;
 	memset(out, 0, sizeof(*out));
 	return 0;
 }

@@ -34,6 +34,15 @@ struct hwp__data_type {
 int hwp__elf_module_type_in_reg(struct hwp_elf_module *m, uint64_t pc, int reg, int64_t disp, bool indexed,
 				struct hwp__data_type *out);
 
+/*
+ * The local variable on the stack that byte DISP past stack or frame pointer
+ * REG (DWARF 7 or 6) falls in at PC: a variable whose location there is
+ * DW_OP_fbreg from a frame base that is the CFA (the CFA from the binary's
+ * .eh_frame at PC), or DW_OP_breg of REG itself. 1 found, 0 not.
+ */
+int hwp__elf_module_type_on_stack(struct hwp_elf_module *m, uint64_t pc, int reg, int64_t disp,
+				  struct hwp__data_type *out);
+
 /* The global or static variable (DW_OP_addr) whose object holds link-time
    address ADDR and the member there. 1 found, 0 not, -ENOMEM. The index
    of the module's variables is built on first use. */

@@ -991,6 +991,11 @@ struct hwp__dtype_globals **hwp__elf_module_dtype_globals(struct hwp_elf_module 
 	return &m->dtype_globals;
 }
 
+struct Elf *hwp__elf_module_binary(const struct hwp_elf_module *m)
+{
+	return m->elf;
+}
+
 bool hwp__elf_module_has_dwarf(const struct hwp_elf_module *m)
 {
 	return m->dw != NULL;
@@ -1025,6 +1030,12 @@ struct Dwarf *hwp__elf_module_dwarf(const struct hwp_elf_module *m)
 }
 
 struct hwp__dtype_globals **hwp__elf_module_dtype_globals(struct hwp_elf_module *m)
+{
+	(void)m;
+	return NULL;
+}
+
+struct Elf *hwp__elf_module_binary(const struct hwp_elf_module *m)
 {
 	(void)m;
 	return NULL;

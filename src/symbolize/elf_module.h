@@ -76,5 +76,8 @@ struct Dwarf;
 struct hwp__dtype_globals;
 struct Dwarf *hwp__elf_module_dwarf(const struct hwp_elf_module *m);
 struct hwp__dtype_globals **hwp__elf_module_dtype_globals(struct hwp_elf_module *m);
+/* The binary's own ELF (its .eh_frame), NULL when only a debug file was found. */
+struct Elf;
+struct Elf *hwp__elf_module_binary(const struct hwp_elf_module *m);
 
 #endif

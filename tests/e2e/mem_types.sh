@@ -1,7 +1,9 @@
 #!/bin/bash
 # Data types of memory samples (mem -s type, annotate, c2c; perf annotate
-# --data-type's question) on tests/fixtures/mem_types.c built with gcc -O2
-# -g and recorded with record --emulate --mem. The oracle is the fixture's
+# --data-type's question) on tests/fixtures/mem_types.c (fields through a
+# pointer parameter, a global struct, a global array of structs, a linked
+# list, a struct on the stack, false sharing; one access nothing names)
+# built with gcc -O2 -g and recorded with record --emulate --mem. The oracle is the fixture's
 # source: each access it makes is on a line marked FIELD=type.member (or
 # FIELD=unknown where no variable holds the pointer), and llvm-dwarfdump's
 # member offsets against objdump's operands:
