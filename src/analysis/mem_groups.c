@@ -34,10 +34,10 @@ struct builder {
 /* The data type instruction C touches, its first sample's data address
    standing for the others' (one instruction reads one field: its operand
    is fixed; only the cheap path, a global's, reads the address). */
-static void code_type(struct hwp_mem_report *r, struct hwp_symbolizer *sym, struct hwp__mem_code *c)
+static void code_type(struct hwp_mem_report *r, struct hwp__mem_typer *ty, struct hwp__mem_code *c)
 {
 	struct hwp__data_type t;
-	enum hwp__dtype_how how = hwp__mem_type_find(sym, &c->loc, c->first.data_module, c->first.data_offset, &t);
+	enum hwp__dtype_how how = hwp__mem_typer_find(ty, &c->loc, c->first.data_module, c->first.data_offset, &t);
 
 	c->dhow = (uint8_t)how;
 	if (how == HWP_DTYPE_STACK_OP)
@@ -75,15 +75,36 @@ void hwp__mem_symbolize_codes(struct hwp_mem_report *r)
 
 /* Types every distinct instruction once (the groupings that show types:
    IP and TYPE, and the typed count): the others need no DWARF beyond lines. */
+static int cmp_code_at(const void *pa, const void *pb, void *arg)
+{
+	const struct hwp__mem_code *c = arg, *a = &c[*(const uint32_t *)pa], *b = &c[*(const uint32_t *)pb];
+
+	if (a->loc.module != b->loc.module)
+		return a->loc.module < b->loc.module ? -1 : 1;
+	return a->loc.offset < b->loc.offset ? -1 : a->loc.offset > b->loc.offset;
+}
+
 static void type_codes(struct hwp_mem_report *r)
 {
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(r->s);
+	struct hwp__mem_typer *ty;
+	uint32_t *order;
 
-	if (r->codes_typed)
+	if (r->codes_typed || !sym)
 		return;
 	r->codes_typed = true;
-	for (size_t j = 0; sym && j < r->nr_codes; j++)
-		code_type(r, sym, &r->codes[j]);
+	/* in address order: one walk per function (out of memory: unknown) */
+	if (!(ty = hwp__mem_typer_new(sym)) || !(order = malloc((r->nr_codes + 1) * sizeof(*order)))) {
+		hwp__mem_typer_delete(ty);
+		return;
+	}
+	for (size_t j = 0; j < r->nr_codes; j++)
+		order[j] = (uint32_t)j;
+	qsort_r(order, r->nr_codes, sizeof(*order), cmp_code_at, r->codes);
+	for (size_t j = 0; j < r->nr_codes; j++)
+		code_type(r, ty, &r->codes[order[j]]);
+	free(order);
+	hwp__mem_typer_delete(ty);
 }
 
 /* A data symbol for a file-backed data address, when the ELF has one. */

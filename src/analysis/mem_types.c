@@ -6,6 +6,7 @@
 #include "analysis/mem_types.h"
 #include "decode/insn_starts.h"
 #include "decode/mem_operand.h"
+#include "symbolize/elf_module.h"
 #include "symbolize/symbolizer_internal.h"
 
 /* How far before the sampled instruction its function may start for the
@@ -24,18 +25,43 @@ struct reg_state {
 /* A caller-saved register of the x86-64 psABI (rax, rdx, rcx, rsi, rdi, r8-r11). */
 #define CALL_CLOBBERED (1u << 0 | 1u << 1 | 1u << 2 | 1u << 4 | 1u << 5 | 0xfu << 8)
 
-struct track {
+struct hwp__mem_typer {
+	struct hwp_symbolizer *sym;
+	/* the function being followed: from FSTART up to NEXT (file offsets),
+	   the registers' state there; asked in address order, one walk serves
+	   all of a function's instructions */
+	bool active;
+	int32_t module;
+	uint64_t fstart, next;
 	struct hwp_elf_module *elf;
-	uint64_t target;          /* the sampled instruction's file offset */
 	struct reg_state r[32];
-	struct hwp__data_type *out;
-	int found;                /* 1: *OUT filled */
 	struct hwp__reg_range *ranges; /* where DWARF names pointers in registers */
 	size_t nranges;
+	/* the instruction asked for */
+	uint64_t target;
+	struct hwp__data_type *out;
+	int found;                     /* 1: *OUT filled */
 };
 
-/* Byte OFF past what S holds: its type and member into T->out. */
-static int name_from(struct track *t, const struct reg_state *s, int64_t disp)
+struct hwp__mem_typer *hwp__mem_typer_new(struct hwp_symbolizer *sym)
+{
+	struct hwp__mem_typer *t = calloc(1, sizeof(*t));
+
+	if (t)
+		t->sym = sym;
+	return t;
+}
+
+void hwp__mem_typer_delete(struct hwp__mem_typer *t)
+{
+	if (!t)
+		return;
+	free(t->ranges);
+	free(t);
+}
+
+/* Byte DISP past what S holds: its type and member into T->out. */
+static void name_from(struct hwp__mem_typer *t, const struct reg_state *s, int64_t disp)
 {
 	if (s->kind == R_PTR)
 		t->found = hwp__elf_module_describe(t->elf, s->pointee, s->delta + disp, t->out) == 1;
@@ -43,24 +69,29 @@ static int name_from(struct track *t, const struct reg_state *s, int64_t disp)
 		t->found = hwp__elf_module_type_at(t->elf, s->addr + (uint64_t)disp, t->out) == 1;
 	if (t->found && s->var && !t->out->var[0])
 		strncat(t->out->var, s->var, sizeof(t->out->var) - 1);
-	return 1;
 }
 
 static int track_one(void *ctx, const struct hwp__insn_regs *in)
 {
-	struct track *t = ctx;
+	struct hwp__mem_typer *t = ctx;
 	struct reg_state *r = t->r, n = { 0 };
 	const struct hwp__mem_operand *m = &in->mem;
+	int depth[32];
 
 	/* what DWARF says is in the registers here comes first (the
-	   innermost scope's variable, listed first, wins) */
-	for (size_t i = t->nranges; i-- > 0;) {
+	   innermost scope's variable) */
+	for (int i = 0; i < 32; i++)
+		depth[i] = -1;
+	for (size_t i = 0; i < t->nranges; i++) {
 		const struct hwp__reg_range *g = &t->ranges[i];
-		if (in->vaddr >= g->lo && in->vaddr < g->hi)
+		if (in->vaddr >= g->lo && in->vaddr < g->hi && g->depth > depth[g->reg]) {
+			depth[g->reg] = g->depth;
 			r[g->reg] = (struct reg_state){ .kind = R_PTR, .pointee = g->p.pointee, .var = g->p.var };
+		}
 	}
-	if (in->offset == t->target)
-		return in->has_mem == 1 && m->base >= 0 && m->base < 32 ? name_from(t, &r[m->base], m->disp) : 1;
+	t->next = in->offset + in->len;
+	if (in->offset == t->target && in->has_mem == 1 && m->base >= 0 && m->base < 32)
+		name_from(t, &r[m->base], m->disp);
 	switch (in->effect) {
 	case HWP_REG_COPY:
 		if (in->src < 32 && in->dst < 32)
@@ -85,7 +116,8 @@ static int track_one(void *ctx, const struct hwp__insn_regs *in)
 			n.delta += m->disp;
 			n.addr += (uint64_t)m->disp;
 		}
-		r[in->dst] = n;
+		if (in->dst >= 0 && in->dst < 32)
+			r[in->dst] = n;
 		return 0;
 	case HWP_REG_LOAD: {
 		/* a pointer read from a known object's member: p = p->next */
@@ -99,7 +131,8 @@ static int track_one(void *ctx, const struct hwp__insn_regs *in)
 			p = hwp__elf_module_loaded_pointee(t->elf, 0, 0, b->addr + (uint64_t)m->disp);
 		if (p)
 			n = (struct reg_state){ .kind = R_PTR, .pointee = p };
-		r[in->dst] = n;
+		if (in->dst >= 0 && in->dst < 32)
+			r[in->dst] = n;
 		return 0;
 	}
 	case HWP_REG_CALL:
@@ -120,28 +153,46 @@ static int track_one(void *ctx, const struct hwp__insn_regs *in)
    it, in address order (a sketch of perf's type tracking, which follows
    the basic blocks): a pointer named by DWARF somewhere before, then
    copied, moved by constants, or loaded from a known member, still points
-   to its type. */
-static int track(struct hwp_symbolizer *sym, struct hwp__code_file *f, struct hwp_elf_module *elf,
+   to its type. The walk goes on from where the last one stopped when CODE
+   is further in the same function. */
+static int track(struct hwp__mem_typer *t, struct hwp__code_file *f, struct hwp_elf_module *elf,
 		 const struct hwp_code_loc *code, struct hwp__data_type *out)
 {
 	struct hwp_symbol_info si;
-	struct track t = { .elf = elf, .target = code->offset, .out = out };
-	uint64_t into;
+	uint64_t into, fstart;
 
-	if (hwp_symbolizer__lookup(sym, code->module, code->offset, &si) < 0 || !si.symbol || si.vaddr < si.sym_start ||
-	    (into = si.vaddr - si.sym_start) > TRACK_MAX || into > code->offset)
+	/* without DWARF nothing names a register: no walk */
+	if (!hwp__elf_module_dwarf(elf) || hwp_symbolizer__lookup(t->sym, code->module, code->offset, &si) < 0 ||
+	    !si.symbol || si.vaddr < si.sym_start || (into = si.vaddr - si.sym_start) > TRACK_MAX ||
+	    into > code->offset)
 		return 0;
-	if (hwp__elf_module_reg_ranges(elf, si.vaddr, &t.ranges, &t.nranges) < 0)
+	fstart = code->offset - into;
+	if (!t->active || t->module != code->module || t->fstart != fstart || code->offset < t->next) {
+		free(t->ranges);
+		memset(t->r, 0, sizeof(t->r));
+		t->ranges = NULL;
+		t->nranges = 0;
+		t->module = code->module;
+		t->fstart = t->next = fstart;
+		t->elf = elf;
+		t->active = hwp__elf_module_reg_ranges(elf, si.vaddr, &t->ranges, &t->nranges) == 0;
+		if (!t->active)
+			return 0;
+	}
+	t->target = code->offset;
+	t->out = out;
+	t->found = 0;
+	if (hwp__code_file_walk_regs(f, t->next, code->offset, track_one, t) < 0) {
+		t->active = false; /* not on the path decoded from the start */
 		return 0;
-	if (hwp__code_file_walk_regs(f, code->offset - into, code->offset, track_one, &t) < 0)
-		t.found = 0;
-	free(t.ranges);
-	return t.found;
+	}
+	return t->found;
 }
 
-enum hwp__dtype_how hwp__mem_type_find(struct hwp_symbolizer *sym, const struct hwp_code_loc *code,
-				       int32_t data_module, uint64_t data_offset, struct hwp__data_type *out)
+enum hwp__dtype_how hwp__mem_typer_find(struct hwp__mem_typer *t, const struct hwp_code_loc *code,
+					int32_t data_module, uint64_t data_offset, struct hwp__data_type *out)
 {
+	struct hwp_symbolizer *sym = t->sym;
 	struct hwp__code_file *f = code->module >= 0 ? hwp__symbolizer_code_file(sym, code->module) : NULL;
 	struct hwp_elf_module *elf = f ? hwp__symbolizer_elf(sym, code->module) : NULL, *delf;
 	struct hwp__mem_operand op;
@@ -170,7 +221,7 @@ enum hwp__dtype_how hwp__mem_type_find(struct hwp_symbolizer *sym, const struct 
 	    hwp__elf_module_type_at(delf, va, out) == 1)
 		return HWP_DTYPE_GLOBAL;
 	/* the base register followed from where DWARF names what it holds */
-	if (tracked && track(sym, f, elf, code, out) == 1)
+	if (tracked && track(t, f, elf, code, out) == 1)
 		return HWP_DTYPE_TRACKED;
 	memset(out, 0, sizeof(*out));
 	if (rc == 0 && f && op.stack_op)

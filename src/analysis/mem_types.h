@@ -26,10 +26,17 @@ enum hwp__dtype_how {
 	HWP_DTYPE_STACK_OP, /* push, pop, call, ret: the stack, no declared object */
 };
 
+/* Asks for the types of instructions, following registers through their
+   functions: asked in address order (by module, then offset), each
+   function is walked once. NULL: out of memory. */
+struct hwp__mem_typer;
+struct hwp__mem_typer *hwp__mem_typer_new(struct hwp_symbolizer *sym);
+void hwp__mem_typer_delete(struct hwp__mem_typer *t);
+
 /* The type of the data the instruction at CODE touches; DATA_MODULE and
    DATA_OFFSET (module file offset; DATA_MODULE < 0: none) are a sample's
    data address. Returns how it was found (*OUT filled when not unknown). */
-enum hwp__dtype_how hwp__mem_type_find(struct hwp_symbolizer *sym, const struct hwp_code_loc *code,
-				       int32_t data_module, uint64_t data_offset, struct hwp__data_type *out);
+enum hwp__dtype_how hwp__mem_typer_find(struct hwp__mem_typer *t, const struct hwp_code_loc *code,
+					int32_t data_module, uint64_t data_offset, struct hwp__data_type *out);
 
 #endif

@@ -234,6 +234,7 @@ int hwp__code_file_walk_regs(struct hwp__code_file *f, uint64_t start, uint64_t 
 		memset(&r, 0, sizeof(r));
 		r.offset = off;
 		r.vaddr = in->address;
+		r.len = (uint8_t)in->size;
 		r.dst = r.src = -1;
 		r.mem.base = r.mem.index = -1;
 		r.has_mem = decode_x86(in, &r.mem);

@@ -50,6 +50,7 @@ enum hwp__reg_effect {
 
 struct hwp__insn_regs {
 	uint64_t offset, vaddr;
+	uint8_t len;
 	enum hwp__reg_effect effect;
 	int dst, src;              /* DWARF register numbers */
 	int64_t imm;

@@ -14,6 +14,8 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 
+#include "symbolize/dwarf_scope.h"
+
 /* A module's variables with a fixed address, sorted by it. */
 struct global_var {
 	uint64_t addr, size;
@@ -493,53 +495,100 @@ int hwp__elf_module_type_at(struct hwp_elf_module *m, uint64_t addr, struct hwp_
 		snprintf(out->var, sizeof(out->var), "%s", vn);
 	return describe(&t, addr - v->addr, out) ? 1 : 0;
 }
+/* Adds the register ranges of the pointer variables under DIE (its
+   blocks and inlined calls too) to *V. */
+static int ranges_under(Dwarf_Die *die, struct hwp__reg_range **v, size_t *nr, size_t *cap, int depth)
+{
+	Dwarf_Die c;
+
+	if (depth > 32 || dwarf_child(die, &c) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&c);
+		Dwarf_Attribute a;
+		Dwarf_Addr base, lo, hi;
+		Dwarf_Op *e;
+		size_t len;
+		Dwarf_Die obj;
+		ptrdiff_t off = 0;
+
+		if (hwp__dwarf_is_pc_scope(tag)) {
+			int rc = ranges_under(&c, v, nr, cap, depth + 1);
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		if (!is_var(tag) || !dwarf_attr(&c, DW_AT_location, &a) || !pointee_of(&c, &obj))
+			continue;
+		while ((off = dwarf_getlocations(&a, off, &base, &lo, &hi, &e, &len)) > 0) {
+			unsigned reg;
+			if (len != 1)
+				continue;
+			if (e[0].atom >= DW_OP_reg0 && e[0].atom <= DW_OP_reg31)
+				reg = e[0].atom - DW_OP_reg0;
+			else if (e[0].atom == DW_OP_regx && e[0].number < 32)
+				reg = (unsigned)e[0].number;
+			else
+				continue;
+			struct hwp__reg_range *r = HWP_VEC_PUSH(*v, *nr, *cap);
+			if (!r)
+				return -ENOMEM;
+			*r = (struct hwp__reg_range){ lo, hi, (int)reg, depth, { dwarf_dieoffset(&obj), name_of_die(&c) } };
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
+}
+
+/* The function of PARENT's tree (namespaces and classes searched) whose
+   ranges hold PC. */
+static bool function_at(Dwarf_Die *parent, uint64_t pc, Dwarf_Die *out, int depth)
+{
+	Dwarf_Die c;
+
+	if (depth > 8 || dwarf_child(parent, &c) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&c);
+		if (tag == DW_TAG_subprogram && dwarf_haspc(&c, pc) == 1) {
+			*out = c;
+			return true;
+		}
+		if ((tag == DW_TAG_namespace || tag == DW_TAG_class_type || tag == DW_TAG_structure_type) &&
+		    function_at(&c, pc, out, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
 int hwp__elf_module_reg_ranges(struct hwp_elf_module *m, uint64_t pc, struct hwp__reg_range **out, size_t *n)
 {
 	Dwarf *dw = hwp__elf_module_dwarf(m);
 	Dwarf_Die cu, *scopes = NULL;
 	struct hwp__reg_range *v = NULL;
 	size_t nr = 0, cap = 0;
-	int ns;
+	int ns, fn = -1, rc = 0;
+	Dwarf_Die fdie;
+
 
 	*out = NULL;
 	*n = 0;
 	if (!dw || !dwarf_addrdie(dw, pc, &cu) || (ns = dwarf_getscopes(&cu, pc, &scopes)) <= 0)
 		return 0;
-	for (int i = 0; i < ns; i++) {
-		Dwarf_Die c;
-		if (dwarf_child(&scopes[i], &c) != 0)
-			continue;
-		do {
-			Dwarf_Attribute a;
-			Dwarf_Addr base, lo, hi;
-			Dwarf_Op *e;
-			size_t len;
-			Dwarf_Die obj;
-			ptrdiff_t off = 0;
-
-			if (!is_var(dwarf_tag(&c)) || !dwarf_attr(&c, DW_AT_location, &a) || !pointee_of(&c, &obj))
-				continue;
-			while ((off = dwarf_getlocations(&a, off, &base, &lo, &hi, &e, &len)) > 0) {
-				unsigned reg;
-				if (len != 1)
-					continue;
-				if (e[0].atom >= DW_OP_reg0 && e[0].atom <= DW_OP_reg31)
-					reg = e[0].atom - DW_OP_reg0;
-				else if (e[0].atom == DW_OP_regx && e[0].number < 32)
-					reg = (unsigned)e[0].number;
-				else
-					continue;
-				struct hwp__reg_range *r = HWP_VEC_PUSH(v, nr, cap);
-				if (!r) {
-					free(v);
-					free(scopes);
-					return -ENOMEM;
-				}
-				*r = (struct hwp__reg_range){ lo, hi, (int)reg, { dwarf_dieoffset(&obj), name_of_die(&c) } };
-			}
-		} while (dwarf_siblingof(&c, &c) == 0);
-	}
+	/* the outermost function around PC: every variable of its tree (in
+	   inlined code the scopes go from the inlined call to the CU, the
+	   caller left out: then it is the CU's function holding PC) */
+	for (int i = 0; i < ns; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram && dwarf_haspc(&scopes[i], pc) == 1)
+			fn = i;
+	if (fn >= 0)
+		rc = ranges_under(&scopes[fn], &v, &nr, &cap, 0);
+	else if (function_at(&cu, pc, &fdie, 0))
+		rc = ranges_under(&fdie, &v, &nr, &cap, 0);
 	free(scopes);
+	if (rc < 0) {
+		free(v);
+		return rc;
+	}
 	*out = v;
 	*n = nr;
 	return 0;

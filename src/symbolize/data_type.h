@@ -56,11 +56,13 @@ struct hwp__reg_ptr {
 	uint64_t pointee; /* the pointed-to type's DIE */
 	const char *var;  /* the variable or parameter (the module's string) */
 };
-/* Where the pointer variables and parameters of the scopes around PC are
-   held in a register: [LO, HI) link-time addresses, REG 0-31. */
+/* Where the pointer variables and parameters of the function around PC
+   (its blocks and inlined calls included) are held in a register: [LO,
+   HI) link-time addresses, REG 0-31; DEPTH: how deep in the function's
+   scopes (a deeper one is the inner variable). */
 struct hwp__reg_range {
 	uint64_t lo, hi;
-	int reg;
+	int reg, depth;
 	struct hwp__reg_ptr p;
 };
 /* *OUT (malloc'd, the caller frees) gets them, *N how many. 0 or -ENOMEM. */

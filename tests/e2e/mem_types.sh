@@ -9,7 +9,8 @@
 # member offsets against objdump's operands:
 #  - mem_types_generated: a generated recording (tests/tools/gen_mem_at)
 #    with one sample on each memory access of the marked lines names each
-#    as its line says, with no program run;
+#    as its line says, with no program run; and mem_walk.c's loads, inlined
+#    into its callers, are char (its 'const volatile char *' parameter);
 #  - mem_types_fields: every sampled instruction on a marked line names its
 #    line's type and member (the unknown one says unknown);
 #  - mem_types_fraction: at least 90% of the fixture's own samples typed;
@@ -71,19 +72,35 @@ for text in open(sys.argv[2]):
         want = '(stack operation)' if m.group(2).startswith('call') else field[line]
         print(f'0x{m.group(1)} {want}')
 PY
+# and tests/fixtures/mem_walk.c's loads, inlined into each walk_* function
+# through a 'const volatile char *' parameter: char
+if gcc -O2 -g -o "$tmp/walk" "$root/tests/fixtures/mem_walk.c"; then
+	objdump -dl --no-show-raw-insn "$tmp/walk" >"$tmp/walk_l.txt"
+	wl=$(grep -n 'WALK_LOAD' "$root/tests/fixtures/mem_walk.c" | cut -d: -f1)
+	awk -v l="mem_walk.c:$wl" '/^\//{on = index($0, l) > 0; next} /^[^ ]/{on = 0} on && /\(%/ && !/lea/{sub(":", "", $1); print "0x" $1 " char"}' \
+		"$tmp/walk_l.txt" >"$tmp/walk_at.txt"
+	"$build/tests/tools/gen_mem_at" "$tmp/walkgen.data" "$tmp/walk" $(cut -d' ' -f1 "$tmp/walk_at.txt") 2>>"$tmp/gen.err" &&
+		"$HWPROF" mem -s ip --json -i "$tmp/walkgen.data" >"$tmp/walkgen.json" 2>/dev/null
+fi
 "$build/tests/tools/gen_mem_at" "$tmp/gen.data" "$tmp/mt" $(cut -d' ' -f1 "$tmp/at.txt") 2>"$tmp/gen.err" &&
 	"$HWPROF" mem -s ip --json --limit 1000000 -i "$tmp/gen.data" >"$tmp/gen.json" 2>/dev/null
-python3 - "$tmp/at.txt" "$tmp/gen.json" <<'PY'
+python3 - "$tmp/at.txt" "$tmp/gen.json" "$tmp/walk_at.txt" "$tmp/walkgen.json" <<'PY'
 import json, sys
-want = {int(l.split(' ', 1)[0], 16): l.split(' ', 1)[1].strip() for l in open(sys.argv[1])}
-try:
-    rows = json.load(open(sys.argv[2]))
-except Exception as e:
-    print(f'FAIL mem_types_generated: no report ({e})'); sys.exit()
-got = {int(r['offset'], 16): r['data_type_display'] for r in rows}
-bad = [f'{o:#x}: {got.get(o)!r}, source says {w!r}' for o, w in sorted(want.items()) if got.get(o) != w]
-print(f'PASS mem_types_generated ({len(want)} memory instructions of the marked lines, each named as its line says)'
-      if want and not bad else f'FAIL mem_types_generated: {len(want)} instructions; ' + '; '.join(bad[:5]))
+bad, n = [], 0
+for at, js in ((sys.argv[1], sys.argv[2]), (sys.argv[3], sys.argv[4])):
+    try:
+        want = {int(l.split(' ', 1)[0], 16): l.split(' ', 1)[1].strip() for l in open(at)}
+        rows = json.load(open(js))
+    except Exception as e:
+        bad.append(f'no report for {at} ({e})')
+        continue
+    got = {int(r['offset'], 16): r['data_type_display'] for r in rows}
+    bad += [f'{o:#x}: {got.get(o)!r}, source says {w!r}' for o, w in sorted(want.items()) if got.get(o) != w]
+    n += len(want) if want else 0
+    if not want:
+        bad.append(f'no instruction found in {at}')
+print(f'PASS mem_types_generated ({n} memory instructions of the marked lines of mem_types.c and mem_walk.c, each named as its line says)'
+      if not bad else f'FAIL mem_types_generated: {n} instructions; ' + '; '.join(bad[:5]))
 PY
 # --- recorded with the emulator
 ready=$(emu_ready mem_types) || {
