@@ -3,9 +3,11 @@
  * The data type of a memory access (perf annotate --data-type): the
  * sampled instruction's memory operand (Capstone) traced to a variable or
  * parameter of pointer type held in its base register at that address
- * (DWARF location lists), or its RIP-relative address, or the sample's
- * data address, inside a global or static variable; then the member at the
- * offset. Unknown when none of these says.
+ * (DWARF location lists), or a local in the stack frame, or its
+ * RIP-relative address or the sample's data address inside a global or
+ * static variable, or the base register followed through the function
+ * from where DWARF names a pointer; then the member at the offset.
+ * Unknown when none of these says.
  */
 #ifndef HWPROF_ANALYSIS_MEM_TYPES_H
 #define HWPROF_ANALYSIS_MEM_TYPES_H
