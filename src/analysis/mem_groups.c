@@ -73,8 +73,6 @@ void hwp__mem_symbolize_codes(struct hwp_mem_report *r)
 	}
 }
 
-/* Types every distinct instruction once (the groupings that show types:
-   IP and TYPE, and the typed count): the others need no DWARF beyond lines. */
 static int cmp_code_at(const void *pa, const void *pb, void *arg)
 {
 	const struct hwp__mem_code *c = arg, *a = &c[*(const uint32_t *)pa], *b = &c[*(const uint32_t *)pb];
@@ -84,6 +82,8 @@ static int cmp_code_at(const void *pa, const void *pb, void *arg)
 	return a->loc.offset < b->loc.offset ? -1 : a->loc.offset > b->loc.offset;
 }
 
+/* Types every distinct instruction once (the groupings that show types:
+   IP and TYPE, and the typed count): the others need no DWARF beyond lines. */
 static void type_codes(struct hwp_mem_report *r)
 {
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(r->s);
