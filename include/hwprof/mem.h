@@ -85,10 +85,11 @@ struct hwp_mem_group {
 	const char *region;        /* ADDR, CACHELINE, OBJECT: map name ("[heap]", "[stack]",
 				      "//anon", a path) or NULL when no map holds it */
 	enum hwp_mem_source source; /* SOURCE */
-	/* IP, TYPE: the data type the (first) instruction touches: "struct counters" and member "y" ("in.z" nested; NULL when
-	   the offset names none, or for a scalar: "long"); NULL type: unknown.
-	   DATA_VAR: the pointer variable or parameter, or global, it was found
-	   through (NULL when none is named). */
+	/* IP, TYPE: the data type the (first) instruction touches: "struct
+	   counters" and member "y" ("in.z" nested; NULL when the offset names
+	   none, or for a scalar: "long"); NULL type: unknown. DATA_VAR: the
+	   pointer variable or parameter, or global, it was found through (NULL
+	   when none is named). */
 	const char *data_type, *data_member, *data_var;
 	bool data_stack_op;        /* IP, TYPE: no type: a push, pop, call or return */
 };
