@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "cli_fleet.h"
+#include "cli_flow.h"
 #include "cli_report.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/pgo.h"
@@ -24,6 +25,7 @@ struct pgo_opts {
 	int format; /* enum hwp_pgo_format, -1 unset */
 	const char *binary, *output;
 	bool ip_samples; /* --ip-samples */
+	bool infer;      /* --infer */
 	bool ips;        /* write the IP-sample profile (set after reading) */
 	struct hwp_branch_collect_opts co; /* how the recording was read (again, to place the binary) */
 	const char *from; /* --from URL */
@@ -50,6 +52,11 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 		OPT_REPORT_SYMFS(&o->ro),
 		OPT_BOOL(0, "ip-samples", &o->ip_samples,
 			 "profile the samples' IPs even when the recording has branch stacks"),
+		OPT_BOOL(0, "infer", &o->infer,
+			 "flow-consistent counts (as 'hwprof blocks --infer'): the profile of each function's "
+			 "block counts and branches adjusted to conserve flow with the least change to the "
+			 "samples; -v prints the profile bias per function before and after ('llvm', 'bolt' "
+			 "and 'bolt-pa' from branch stacks)"),
 		OPT_STRING(0, "from", &o->from, "URL",
 			   "instead of a recording: the rows 'hwprof push' sent to the ClickHouse server at URL, "
 			   "summed over hosts (with --build-id, the binary to profile; --hosts, --since, --until "
@@ -71,6 +78,9 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 		return cli_error("pgo: --build-id, --hosts, --since, --until and --table select the rows of --from URL");
 	if (o->format < 0)
 		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa or autofdo");
+	if (o->infer && (o->format == HWP_PGO_AUTOFDO || o->ip_samples))
+		return cli_error("pgo: --infer adjusts the counts of branch stacks into 'llvm', 'bolt' or 'bolt-pa' "
+				 "profiles (AutoFDO's text keeps the recorded addresses)");
 	return -1;
 }
 
@@ -109,7 +119,27 @@ static int binary_module(struct report_input *in, const struct pgo_opts *o)
 
 static int write_with(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
 {
-	return hwp_pgo__write_file(c, module, o->format, o->ips, o->output) < 0 ? cli_error("%s", hwp_errmsg()) : 0;
+	struct hwp_flow_opts fo = { .sz = sizeof(fo), .infer = true };
+	struct hwp_flow *f;
+	struct hwp_branch_collector *consistent;
+	int rc;
+
+	if (!o->infer)
+		return hwp_pgo__write_file(c, module, o->format, o->ips, o->output) < 0 ? cli_error("%s", hwp_errmsg())
+											 : 0;
+	/* --infer: the profile of the flow-consistent counts */
+	if (hwp_branch_collector__check_ranges(c) < 0 || !(f = hwp_flow__new(c, &fo)))
+		return cli_error("%s", hwp_errmsg());
+	cli_flow_bias(f);
+	if (!(consistent = hwp_flow__consistent_collector(f, c))) {
+		hwp_flow__delete(f);
+		return cli_error("%s", hwp_errmsg());
+	}
+	rc = hwp_pgo__write_file(consistent, module, o->format, false, o->output) < 0 ? cli_error("%s", hwp_errmsg())
+										     : 0;
+	hwp_branch_collector__delete(consistent);
+	hwp_flow__delete(f);
+	return rc;
 }
 
 static int write_profile(struct report_input *in, const struct pgo_opts *o)
@@ -135,6 +165,8 @@ static int load(struct report_input *in, struct pgo_opts *o)
 	if (hwp_branch_collector__read_jobs(in->collector, o->ro.jobs) < 0)
 		return cli_error("%s", hwp_errmsg());
 	o->ips = hwp_pgo__ip_profile(in->collector, o->ip_samples);
+	if (o->ips && o->infer)
+		return cli_error("pgo: --infer: %s has no branch stacks to infer counts from", o->ro.input);
 	if (!o->ips)
 		return report_input__check_read(in, &o->ro) ? 1 : -1;
 	if (o->format == HWP_PGO_BOLT_PA)
