@@ -5,8 +5,8 @@
  * Each block is two network nodes, in and out, joined by its count's arcs;
  * each edge an arc from its source's out to its target's in; one node Z
  * closes the circulation (Z -> entry in, exit out -> Z). A sampled count t
- * costs DEC per unit below t and INC per unit above: an arc of capacity t
- * and cost -DEC, and one of unbounded capacity and cost INC. The negative
+ * costs W per unit below t and W per unit above: an arc of capacity t
+ * and cost -W, and one of unbounded capacity and cost W. The negative
  * arcs start full (the flow is the samples), which leaves each node with an
  * excess or a deficit (the samples' imbalance) and a residual network
  * without a negative cost; successive shortest paths (Dijkstra with
@@ -48,14 +48,14 @@ static long add_arc(struct net *n, uint32_t from, uint32_t to, int64_t cap, int6
 	return (long)n->na - 2;
 }
 
-/* A sampled count T on FROM -> TO: the -DEC arc starts full. Returns the
-   index of the first of the two arcs, or -1. */
-static long add_count(struct net *n, uint32_t from, uint32_t to, uint64_t t, bool known)
+/* A sampled count T on FROM -> TO at W per unit of change: the -W arc
+   starts full. Returns the index of the first of the two arcs, or -1. */
+static long add_count(struct net *n, uint32_t from, uint32_t to, uint64_t t, bool known, int64_t w)
 {
 	if (!known)
 		return add_arc(n, from, to, INF_CAP, 0);
-	long i = add_arc(n, from, to, (int64_t)t, -HWP__INFER_DEC);
-	if (i < 0 || add_arc(n, from, to, INF_CAP, HWP__INFER_INC) < 0)
+	long i = add_arc(n, from, to, (int64_t)t, -w);
+	if (i < 0 || add_arc(n, from, to, INF_CAP, w) < 0)
 		return -1;
 	n->a[i].cap = 0;
 	n->a[i + 1].cap = (int64_t)t;
@@ -208,14 +208,14 @@ int hwp__infer_solve(struct hwp__infer_node *nodes, size_t nn, struct hwp__infer
 	for (size_t v = 0; v < nn; v++) {
 		uint32_t in = (uint32_t)(2 * v), out = in + 1;
 
-		if ((node_arc[v] = add_count(&n, in, out, nodes[v].count, nodes[v].known)) < 0 ||
+		if ((node_arc[v] = add_count(&n, in, out, nodes[v].count, nodes[v].known, HWP__INFER_BLOCK)) < 0 ||
 		    add_arc(&n, z, in, INF_CAP, nodes[v].entry ? 0 : HWP__INFER_LEAK) < 0 ||
 		    add_arc(&n, out, z, INF_CAP, nodes[v].exit ? 0 : HWP__INFER_LEAK) < 0)
 			goto out;
 	}
 	for (size_t e = 0; e < ne; e++)
 		if ((edge_arc[e] = add_count(&n, 2 * edges[e].from + 1, 2 * edges[e].to, edges[e].count,
-					     edges[e].known)) < 0)
+					     edges[e].known, HWP__INFER_EDGE)) < 0)
 			goto out;
 	for (uint32_t v = 0; v < z; v++) {
 		if (n.excess[v] > 0 && add_arc(&n, s, v, n.excess[v], 0) < 0)

@@ -21,9 +21,9 @@ static void diamond(struct hwp__infer_node *n, struct hwp__infer_edge *e, const 
 	}
 }
 
-static uint64_t dev(uint64_t flow, uint64_t count)
+static uint64_t dev(uint64_t flow, uint64_t count, uint64_t w)
 {
-	return flow >= count ? (flow - count) * HWP__INFER_INC : (count - flow) * HWP__INFER_DEC;
+	return (flow >= count ? flow - count : count - flow) * w;
 }
 
 static uint64_t cost(const struct hwp__infer_node *n, size_t nn, const struct hwp__infer_edge *e, size_t ne)
@@ -31,9 +31,9 @@ static uint64_t cost(const struct hwp__infer_node *n, size_t nn, const struct hw
 	uint64_t c = 0;
 
 	for (size_t i = 0; i < nn; i++)
-		c += n[i].known ? dev(n[i].flow, n[i].count) : 0;
+		c += n[i].known ? dev(n[i].flow, n[i].count, HWP__INFER_BLOCK) : 0;
 	for (size_t i = 0; i < ne; i++)
-		c += e[i].known ? dev(e[i].flow, e[i].count) : 0;
+		c += e[i].known ? dev(e[i].flow, e[i].count, HWP__INFER_EDGE) : 0;
 	return c;
 }
 
@@ -54,7 +54,7 @@ static void test_consistent_unchanged(void)
 }
 
 /* Block 1 says 90 where its edges say 70: the one count is wrong, and
-   lowering it (20 units at DEC) is cheaper than raising four others. */
+   lowering it (20 units at BLOCK) is cheaper than raising four others. */
 static void test_planted_error(void)
 {
 	struct hwp__infer_node n[4];
@@ -69,7 +69,7 @@ static void test_planted_error(void)
 	CHECK_EQ_U64(n[3].flow, 100);
 	for (int i = 0; i < 4; i++)
 		CHECK_EQ_U64(e[i].flow, ec[i]);
-	CHECK_EQ_U64(cost(n, 4, e, 4), 20 * HWP__INFER_DEC);
+	CHECK_EQ_U64(cost(n, 4, e, 4), 20 * HWP__INFER_BLOCK);
 }
 
 /* Every flow of the diamond (x on 0 -> 1, y on 0 -> 2) tried: the solver's
