@@ -2,6 +2,7 @@
 /* hwprof pgo: profiles for compilers and post-link optimizers, one binary at a time. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,7 @@ struct pgo_opts {
 	const char *binary, *output;
 	bool ip_samples; /* --ip-samples */
 	bool infer;      /* --infer */
+	const char *matched_from; /* --matched-from OLD */
 	bool ips;        /* write the IP-sample profile (set after reading) */
 	struct hwp_branch_collect_opts co; /* how the recording was read (again, to place the binary) */
 	const char *from; /* --from URL */
@@ -52,6 +54,10 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 		OPT_REPORT_SYMFS(&o->ro),
 		OPT_BOOL(0, "ip-samples", &o->ip_samples,
 			 "profile the samples' IPs even when the recording has branch stacks"),
+		OPT_STRING(0, "matched-from", &o->matched_from, "OLD",
+			   "a stale profile: the recording is of OLD, an earlier build of the program --binary "
+			   "names; functions matched by name and code, blocks by their instructions, the counts "
+			   "of what matched written for --binary (how much matched is said)"),
 		OPT_BOOL(0, "infer", &o->infer,
 			 "flow-consistent counts (as 'hwprof blocks --infer'): the profile of each function's "
 			 "block counts and branches adjusted to conserve flow with the least change to the "
@@ -78,6 +84,9 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 		return cli_error("pgo: --build-id, --hosts, --since, --until and --table select the rows of --from URL");
 	if (o->format < 0)
 		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa or autofdo");
+	if (o->matched_from && (!o->binary || o->format == HWP_PGO_AUTOFDO || o->ip_samples || o->from))
+		return cli_error("pgo: --matched-from OLD writes the profile of --binary NEW from a recording of OLD "
+				 "('llvm', 'bolt', 'bolt-pa', from branch stacks)");
 	if (o->infer && (o->format == HWP_PGO_AUTOFDO || o->ip_samples))
 		return cli_error("pgo: --infer adjusts the counts of branch stacks into 'llvm', 'bolt' or 'bolt-pa' "
 				 "profiles (AutoFDO's text keeps the recorded addresses)");
@@ -142,8 +151,37 @@ static int write_with(struct hwp_branch_collector *c, int module, const struct p
 	return rc;
 }
 
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0;
+}
+
+/* --matched-from OLD: OLD's counts carried over to --binary. */
+static int write_matched(struct report_input *in, const struct pgo_opts *o)
+{
+	struct hwp_pgo_match_stats st;
+	int old = hwp_range_profile__module_for_file(in->collector, o->matched_from), module, rc;
+	struct hwp_branch_collector *c;
+
+	if (old < 0)
+		return cli_error("%s", hwp_errmsg());
+	if (!(c = hwp_pgo__matched_collector(in->collector, old, o->matched_from, o->binary, &module, &st)))
+		return cli_error("%s", hwp_errmsg());
+	if (!cli_quiet())
+		fprintf(stderr, "hwprof: --matched-from %s: %zu of %zu functions matched (%zu unchanged, %zu by blocks); "
+			"%.1f%% of the range runs and %.1f%% of the taken branches carried over to %s\n",
+			o->matched_from, st.functions_same + st.functions_blocks, st.functions, st.functions_same,
+			st.functions_blocks, pct(st.range_runs_matched, st.range_runs),
+			pct(st.branches_matched, st.branches), o->binary);
+	rc = write_with(c, module, o);
+	hwp_branch_collector__delete(c);
+	return rc;
+}
+
 static int write_profile(struct report_input *in, const struct pgo_opts *o)
 {
+	if (o->matched_from)
+		return write_matched(in, o);
 	int module = o->binary ? binary_module(in, o) : hwp_range_profile__default_module(in->collector);
 
 	if (module == -EIO)
