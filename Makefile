@@ -40,7 +40,7 @@ TOOL_SRCS := $(sort $(wildcard tests/tools/*.c bench/*.c))
 EMU_SRCS := $(sort $(wildcard src/emu/*.c))
 # The plugin links only these library sources (no elfutils, no zstd), compiled
 # again into $(BUILD)/emu/ with the plugin's flags.
-EMU_UTIL_SRCS := src/util/hashmap.c src/util/vec.c
+EMU_UTIL_SRCS := src/util/hashmap.c src/util/shebang.c src/util/vec.c
 
 # C generated from .proto files by protoc-c at build time, into $(BUILD)/gen/
 # (pprof export: only when mk/config.mk found protobuf-c).
@@ -64,7 +64,7 @@ MAN_STAMP := $(BUILD)/man/.stamp
 COMPLETION := $(BUILD)/completion/hwprof
 
 .DEFAULT_GOAL := all
-.PHONY: all setup demo deb test test-san test-long fuzz bench bench-emulate bench-dwarf bench-pgo-e2e clean install uninstall
+.PHONY: all setup demo deb test test-san test-long fuzz bench bench-emulate bench-dwarf bench-pgo-e2e bench-propeller clean install uninstall
 all: $(HWPROF) $(LIBA) $(BUILD)/libhwprof.so $(UNIT_BINS) $(TOOL_BINS) $(EMU_SO) $(MAN_STAMP) $(COMPLETION)
 
 # Every object depends on the config stamp: a changed compiler, flag or
@@ -182,7 +182,7 @@ test-san:
 # Long end-to-end flows, not part of make test (minutes; .ci/run runs them):
 # PGO with hwprof's profiles against the established tools' (tests/long/).
 test-long: all
-	@BUILD=$(BUILD) tests/run.sh long/pgo_e2e
+	@BUILD=$(BUILD) tests/run.sh long/pgo_e2e long/pgo_propeller
 
 # libFuzzer targets (clang): the library compiled once into build-fuzz/obj.
 # FUZZ_SECONDS per target.
@@ -223,6 +223,9 @@ bench-dwarf: all
 # The speedups of PGO (clang, BOLT) with hwprof's profiles and the others'.
 bench-pgo-e2e: all
 	@bench/pgo_e2e.sh $(BUILD)
+
+bench-propeller: all
+	@bench/pgo_propeller.sh $(BUILD)
 
 clean:
 	rm -rf build build-* $(BUILD)

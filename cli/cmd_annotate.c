@@ -72,7 +72,8 @@ static int look(const struct report_opts *r, bool *branches, char *note, size_t 
 	struct hwp_session_opts so = { .sz = sizeof(so), .symfs = r->symfs };
 	struct hwp_session *s = hwp_session__open_inputs(inputs, n, &so);
 	bool precise = true, any = false;
-	const char *event = NULL;
+	char events[160] = "";
+	size_t used = 0;
 
 	if (!s)
 		return cli_error("%s", hwp_errmsg());
@@ -85,12 +86,14 @@ static int look(const struct report_opts *r, bool *branches, char *note, size_t 
 
 			*branches |= (ev->attr.sample_type & HWP_SAMPLE_BRANCH_STACK) != 0;
 			precise &= hwp_attr__precise_ip(&ev->attr) > 0;
-			if (!event && ev->name)
-				event = ev->name;
+			/* every event's name (the header says which were sampled) */
+			if (ev->name && used < sizeof(events) && !strstr(events, ev->name))
+				used += (size_t)snprintf(events + used, sizeof(events) - used, "%s%s",
+							 used ? ", " : "", ev->name);
 			any = true;
 		}
 	}
-	snprintf(note, len, "%s%s%s", any ? ", " : "", any ? (event ? event : "samples") : "",
+	snprintf(note, len, "%s%s%s", any ? ", " : "", any ? (used ? events : "samples") : "",
 		 !any ? "" : precise ? " (precise: each sample is the instruction that caused it)"
 				     : " (not precise: a sample may land a few instructions after the one that caused it)");
 	hwp_session__delete(s);

@@ -12,6 +12,7 @@
 #include "cli_report.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/pgo.h"
+#include "hwprof/propeller.h"
 #include "hwprof/range_profile.h"
 #include "hwprof/session.h"
 
@@ -25,6 +26,7 @@ struct pgo_opts {
 	struct report_opts ro;
 	int format; /* enum hwp_pgo_format, -1 unset */
 	const char *binary, *output;
+	const char *symbol_order; /* --symbol-order FILE (propeller) */
 	bool ip_samples; /* --ip-samples */
 	bool infer;      /* --infer */
 	const char *matched_from; /* --matched-from OLD */
@@ -40,17 +42,22 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 	const struct opt opts[] = {
 		OPT_REPORT_INPUT(&o->ro),
 		{ .kind = OPT_KIND_CHOICE, .long_name = "format", .value = &o->format, .argh = "F", .choices = names,
-		  .flags = OPT_REQUIRED, .err = ": the formats are 'llvm', 'bolt', 'bolt-pa' and 'autofdo'",
+		  .flags = OPT_REQUIRED, .err = ": the formats are 'llvm', 'bolt', 'bolt-pa', 'autofdo' and 'propeller'",
 		  .help = "'llvm': LLVM's sample profile (text) as llvm-profgen writes it, for clang "
 			   "-fprofile-sample-use= (the binary needs DWARF; -fdebug-info-for-profiling); 'bolt': "
 			   "BOLT's fdata as perf2bolt writes it (taken branches with mispredicts, fall-through edges "
 			   "of the blocks each range runs over) for llvm-bolt -data=; 'bolt-pa': BOLT's "
 			   "pre-aggregated text (B and F lines) for perf2bolt --pa and llvm-bolt --pa; 'autofdo': "
-			  "AutoFDO's unsymbolized text, as 'hwprof ranges --format autofdo'" },
+			  "AutoFDO's unsymbolized text, as 'hwprof ranges --format autofdo'; 'propeller': the "
+			  "cluster file of clang -fbasic-block-sections=list= (the blocks of a binary built with "
+			  "-fbasic-block-address-map laid out by ext-TSP, blocks never run split off cold)" },
 		OPT_STRING(0, "binary", &o->binary, "PATH",
 			   "the binary to profile; its build-id must be the recorded one (default: the main "
 			   "executable)"),
 		OPT_STRING('o', "output", &o->output, "FILE", "write the profile to FILE (default: stdout)"),
+		OPT_STRING(0, "symbol-order", &o->symbol_order, "FILE",
+			   "with --format propeller: also write the function order that lld's "
+			   "--symbol-ordering-file reads to FILE"),
 		OPT_REPORT_SYMFS(&o->ro),
 		OPT_BOOL(0, "ip-samples", &o->ip_samples,
 			 "profile the samples' IPs even when the recording has branch stacks"),
@@ -83,11 +90,17 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 	if (!o->from && (fs->flt.build_id || fs->hosts_arg || fs->flt.since || fs->flt.until || fs->table))
 		return cli_error("pgo: --build-id, --hosts, --since, --until and --table select the rows of --from URL");
 	if (o->format < 0)
-		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa or autofdo");
-	if (o->matched_from && (!o->binary || o->format == HWP_PGO_AUTOFDO || o->ip_samples || o->from))
+		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa, autofdo or propeller");
+	if (o->symbol_order && o->format != HWP_PGO_PROPELLER)
+		return cli_error("pgo: --symbol-order is Propeller's function order: give it with --format propeller");
+	if (o->format == HWP_PGO_PROPELLER && o->ip_samples)
+		return cli_error("pgo: --format propeller lays out basic blocks by the edges between them, which "
+				 "IP samples do not have: leave out --ip-samples");
+	if (o->matched_from && (!o->binary || o->format == HWP_PGO_AUTOFDO || o->format == HWP_PGO_PROPELLER ||
+				o->ip_samples || o->from))
 		return cli_error("pgo: --matched-from OLD writes the profile of --binary NEW from a recording of OLD "
 				 "('llvm', 'bolt', 'bolt-pa', from branch stacks)");
-	if (o->infer && (o->format == HWP_PGO_AUTOFDO || o->ip_samples))
+	if (o->infer && (o->format == HWP_PGO_AUTOFDO || o->format == HWP_PGO_PROPELLER || o->ip_samples))
 		return cli_error("pgo: --infer adjusts the counts of branch stacks into 'llvm', 'bolt' or 'bolt-pa' "
 				 "profiles (AutoFDO's text keeps the recorded addresses)");
 	return -1;
@@ -126,6 +139,39 @@ static int binary_module(struct report_input *in, const struct pgo_opts *o)
 	return hwp_range_profile__module_for_file(in->collector, o->binary);
 }
 
+/* Propeller's cluster file to -o and its function order to --symbol-order. */
+static int write_propeller(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
+{
+	FILE *cf = stdout, *of = NULL;
+	struct hwp_propeller_stats st;
+	int rc = 0;
+
+	if (o->output && strcmp(o->output, "-") && !(cf = fopen(o->output, "w")))
+		return cli_error("%s: cannot write: %s", o->output, strerror(errno));
+	if (o->symbol_order && !(of = fopen(o->symbol_order, "w")))
+		rc = cli_error("%s: cannot write: %s", o->symbol_order, strerror(errno));
+	else if (hwp_propeller__write(c, module, cf, of, &st) < 0)
+		rc = cli_error("%s", hwp_errmsg());
+	else
+		cli_info("propeller: %llu of %llu functions laid out (%llu blocks run, %llu cold), %llu left out "
+			 "(a name two functions share); ext-TSP score %.4g -> %.4g",
+			 (unsigned long long)st.profiled, (unsigned long long)st.functions,
+			 (unsigned long long)st.hot_blocks, (unsigned long long)st.cold_blocks,
+			 (unsigned long long)st.ambiguous, st.score_before, st.score_after);
+	if (of && fclose(of) && !rc)
+		rc = cli_error("%s: write failed: %s", o->symbol_order, strerror(errno));
+	if (cf != stdout && fclose(cf) && !rc)
+		rc = cli_error("%s: write failed: %s", o->output, strerror(errno));
+	return rc;
+}
+
+static int write_plain(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
+{
+	if (o->format == HWP_PGO_PROPELLER && !o->ips)
+		return write_propeller(c, module, o);
+	return hwp_pgo__write_file(c, module, o->format, o->ips, o->output) < 0 ? cli_error("%s", hwp_errmsg()) : 0;
+}
+
 static int write_with(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
 {
 	struct hwp_flow_opts fo = { .sz = sizeof(fo), .infer = true };
@@ -134,8 +180,7 @@ static int write_with(struct hwp_branch_collector *c, int module, const struct p
 	int rc;
 
 	if (!o->infer)
-		return hwp_pgo__write_file(c, module, o->format, o->ips, o->output) < 0 ? cli_error("%s", hwp_errmsg())
-											 : 0;
+		return write_plain(c, module, o);
 	/* --infer: the profile of the flow-consistent counts */
 	if (hwp_branch_collector__check_ranges(c) < 0 || !(f = hwp_flow__new(c, &fo)))
 		return cli_error("%s", hwp_errmsg());
@@ -207,6 +252,9 @@ static int load(struct report_input *in, struct pgo_opts *o)
 		return cli_error("pgo: --infer: %s has no branch stacks to infer counts from", o->ro.input);
 	if (!o->ips)
 		return report_input__check_read(in, &o->ro) ? 1 : -1;
+	if (o->format == HWP_PGO_PROPELLER)
+		return cli_error("pgo: %s: no branch stacks: Propeller's block layout needs the taken branches and "
+				 "fall-through ranges of branch records (record -b, or --emulate)", o->ro.input);
 	if (o->format == HWP_PGO_BOLT_PA)
 		return cli_error("pgo: %s: BOLT's pre-aggregated text (B, F and f lines) has no line for IP "
 				 "samples without branch stacks: --format bolt writes them as perf2bolt -nl does",
@@ -219,28 +267,59 @@ static int load(struct report_input *in, struct pgo_opts *o)
 }
 
 /*
- * pgo --from: the fleet's branch and range rows, summed over hosts, as the
- * tables a collector of all those recordings would hold (every module's: a
- * profile counts branches into the binary from others too), and the
- * binary's module by its build-id.
+ * pgo --from: the fleet's branch and range rows, per recording, as the
+ * tables a collector of each recording would hold (every module's: a
+ * profile counts branches into the binary from others too), the binary's
+ * module by its build-id, and the sum of the recordings' profiles (what
+ * llvm-profdata merge or merge-fdata makes of the local profiles: neither
+ * format's profile of summed counts is the sum of the profiles).
  */
 static int pgo_from(const struct pgo_opts *o, struct fleet_source *fs, const char *build_id)
 {
-	struct hwp_branch_collector *c;
-	int rc, module;
+	struct hwp_symbolizer_opts so = { .sz = sizeof(so), .symfs = o->ro.symfs };
+	struct hwp_branch_collector **cs = NULL;
+	struct hwp_export **recs;
+	size_t n, nc = 0;
+	int rc = 0, module = -1;
 
 	if (o->format == HWP_PGO_AUTOFDO)
 		return cli_error("pgo: --from: the autofdo format needs sample addresses, which the rows do not keep");
 	fs->flt.build_id = NULL; /* every module's rows */
-	if ((rc = fleet_source__load(fs, o->ro.symfs, -1)))
-		return rc;
-	if (!(c = hwp_pgo__rows_collector(fs->rows, fs->sym, o->from, build_id, &module)))
-		return errno == ENOENT ? cli_error("pgo: --from %s: no rows of build-id %s%s", o->from, build_id,
-						   fs->flt.nhosts || fs->flt.since || fs->flt.until
-							   ? " for these hosts and times" : "")
-				       : cli_error("%s", hwp_errmsg());
-	rc = write_with(c, module, o);
-	hwp_branch_collector__delete(c);
+	fs->flt.kind = -1;
+	if (!(recs = hwp_fleet__fetch_recordings(fs->fleet, &fs->flt, &n)))
+		return cli_error("pgo: --from: %s", hwp_errmsg());
+	if (!(fs->sym = hwp_symbolizer__new(&so)) || !(cs = calloc(n ? n : 1, sizeof(*cs)))) {
+		rc = cli_error("%s", fs->sym ? "out of memory" : hwp_errmsg());
+		goto out;
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		int m;
+		struct hwp_branch_collector *c = hwp_pgo__rows_collector(recs[i], fs->sym, hwp_fleet__url(fs->fleet),
+									 build_id, &m);
+
+		if (!c && errno == ENOENT)
+			continue; /* a recording without the binary adds nothing */
+		if (!c)
+			rc = cli_error("%s", hwp_errmsg());
+		else if (module >= 0 && m != module)
+			rc = cli_error("pgo: --from: build-id %s names two binaries in the rows", build_id);
+		else
+			cs[nc++] = c, module = m;
+		if (rc && c)
+			hwp_branch_collector__delete(c);
+	}
+	if (!rc && !nc)
+		rc = cli_error("pgo: --from %s: no rows of build-id %s%s", hwp_fleet__url(fs->fleet), build_id,
+			       fs->flt.nhosts || fs->flt.since || fs->flt.until ? " for these hosts and times" : "");
+	if (!rc && hwp_pgo__write_sum(cs, nc, module, o->format, o->output) < 0)
+		rc = cli_error("%s", hwp_errmsg());
+out:
+	for (size_t i = 0; i < nc; i++)
+		hwp_branch_collector__delete(cs[i]);
+	free(cs);
+	for (size_t i = 0; i < n; i++)
+		hwp_export__delete(recs[i]);
+	free(recs);
 	return rc;
 }
 

@@ -154,9 +154,10 @@ static void emulate_summary(const struct record_opts *o, const char *out,
 		cli_warn("%llu samples lost (no space for the raw recording)",
 			 (unsigned long long)res->lost);
 	if (res->nr_execs)
-		cli_warn("%s called execve %llu time%s: emulation does not follow exec (the new "
-			 "image ran without recording)", o->argv[0],
-			 (unsigned long long)res->nr_execs, res->nr_execs == 1 ? "" : "s");
+		cli_warn("%llu exec%s under %s not followed (not an x86-64 executable or a script "
+			 "for one, or execveat with a directory descriptor): the new image ran "
+			 "without recording", (unsigned long long)res->nr_execs,
+			 res->nr_execs == 1 ? "" : "s", o->argv[0]);
 	if (o->exact) {
 		fprintf(stderr, "[ hwprof record: exact counts of %llu branch sites in %s ]\n",
 			(unsigned long long)res->nr_sites, o->exact);

@@ -77,6 +77,9 @@ struct hwp_annotate_insn {
 	const struct hwp_flow_block *block;       /* a block starting here: executions */
 	const struct hwp_timing_block *timing;    /* the same block timed */
 	const struct hwp_mem_group *mem;          /* memory samples of this instruction */
+	/* its samples per event of hwp_annotation__events(), when the
+	   recording sampled several (NULL otherwise) */
+	const uint64_t *event_samples;
 };
 
 struct hwp_annotate_func {
@@ -87,6 +90,7 @@ struct hwp_annotate_func {
 	size_t first, n;           /* its instructions */
 	int decoded;               /* 0, or why its code could not be decoded (<0 errno:
 				      -ENOENT no binary, -ERANGE not in an executable segment) */
+	const uint64_t *event_samples; /* per event, as the instructions' (their sums) */
 };
 
 struct hwp_annotation;
@@ -99,9 +103,17 @@ HWP_API size_t hwp_annotation__functions(const struct hwp_annotation *a, const s
 HWP_API size_t hwp_annotation__insns(const struct hwp_annotation *a, const struct hwp_annotate_insn **out);
 /* Samples with an IP over the whole recording (the shares' denominator). */
 HWP_API uint64_t hwp_annotation__total_samples(const struct hwp_annotation *a);
+/* The events sampled when there are several (a recording of cycles and
+   instructions, of loads and stores), in the order first seen: their names
+   into *NAMES and their samples over the whole recording into *TOTALS; 0
+   for one event (the instructions' event_samples are then NULL). */
+HWP_API size_t hwp_annotation__events(const struct hwp_annotation *a, const char *const **names,
+				      const uint64_t **totals);
 
 /* The views. A table of one row per instruction, every number in a column
-   of its own (for JSON and CSV). NULL on ENOMEM. */
+   of its own (for JSON and CSV; with several events a samples_EVENT column
+   each, their names held by A: print the table while A lives). NULL on
+   ENOMEM. */
 struct hwp_symbolizer;
 struct hwp_table;
 HWP_API struct hwp_table *hwp_report__annotate(struct hwp_symbolizer *sym, const struct hwp_annotation *a);

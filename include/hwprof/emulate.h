@@ -67,12 +67,14 @@ struct hwp_emu_result {
 	/* what was recorded */
 	uint64_t samples, taken, lost, async;
 	uint64_t nr_processes, nr_threads;
-	uint64_t nr_execs;        /* execve calls that were not followed */
+	uint64_t nr_execs;        /* execve calls whose new image ran unrecorded (not
+				     x86-64, or a form not followed: see hwprof-record(1)) */
 	uint64_t nr_sites;        /* exact: branch sites written */
 	uint64_t bytes;           /* size of perf.data */
 	uint64_t mem_accesses;    /* memory mode: loads and stores emulated */
 	bool stats_missing;       /* a process ended without its final counts
 				     (killed): the file has what was recorded */
+	uint64_t nr_execs_followed; /* execve calls whose new image was recorded */
 };
 
 struct hwp_emu;

@@ -69,7 +69,10 @@ struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 		return NULL;
 	}
 	c->table = hwp_branch_table__new(c->o.split);
-	if (c->table && ((c->o.ip_samples && !(c->ips = hwp_branch_table__new(0))) ||(c->o.blocks && !(c->blocks = hwp_branch_table__new(0))) ||
+	if (c->table && ((c->o.ip_samples && !(c->ips = hwp_branch_table__new(0))) ||
+			 (c->o.ip_samples == HWP_IP_SAMPLES_ALL &&
+			  !(c->ips_ev = hwp_branch_table__new(HWP_SPLIT_TYPE))) ||
+			 (c->o.blocks && !(c->blocks = hwp_branch_table__new(0))) ||
 			 (c->o.ranges && (!(c->ranges = hwp_branch_table__new(0)) ||
 					  (!c->o.no_addresses && !(c->addrs = hwp_branch_table__new(0))))))) {
 		hwp_branch_collector__delete(c);
@@ -98,6 +101,7 @@ void hwp_branch_collector__delete(struct hwp_branch_collector *c)
 	hwp_branch_table__delete(c->ranges);
 	hwp_branch_table__delete(c->addrs);
 	hwp_branch_table__delete(c->ips);
+	hwp_branch_table__delete(c->ips_ev);
 	hwp__code_cache_delete(c->code);
 	for (size_t i = 0; i < HWP__CT_NR; i++)
 		free(c->first[i].v);
@@ -247,6 +251,12 @@ static int add_ip(struct hwp_branch_collector *c, const struct hwp_event *ev, co
 	if (i == c->n_ip_ev && i < sizeof(c->ip_ev) / sizeof(c->ip_ev[0])) {
 		c->ip_ev_first[i] = c->seq;
 		c->ip_ev[c->n_ip_ev++] = ev->evsel;
+	}
+	/* per event too (a 17th event is in the sums alone) */
+	if (c->ips_ev && i < c->n_ip_ev) {
+		if ((err = hwp__branch_table_add(c->ips_ev, ip, ip, (uint64_t)i << HWP_BRF_TYPE_SHIFT)) < 0 ||
+		    (err && first_add(c, HWP__CT_IPS_EV, 0) < 0))
+			return hwp__set_error(ENOMEM, "out of memory counting sample addresses");
 	}
 	return 0;
 }
@@ -558,6 +568,11 @@ const struct hwp_branch_table *hwp__branch_collector_addresses(const struct hwp_
 const struct hwp_branch_table *hwp__branch_collector_ip_samples(const struct hwp_branch_collector *c)
 {
 	return c->ips;
+}
+
+const struct hwp_branch_table *hwp__branch_collector_ip_samples_by_event(const struct hwp_branch_collector *c)
+{
+	return c->ips_ev;
 }
 
 const struct hwp_evsel *const *hwp__branch_collector_ip_events(const struct hwp_branch_collector *c, size_t *nr)

@@ -10,7 +10,9 @@
 struct hwp__resolver;
 
 /* The collector's tables, for the places of their rows' first adds. */
-enum hwp__collector_table { HWP__CT_TABLE, HWP__CT_BLOCKS, HWP__CT_RANGES, HWP__CT_ADDRS, HWP__CT_IPS, HWP__CT_NR };
+enum hwp__collector_table {
+	HWP__CT_TABLE, HWP__CT_BLOCKS, HWP__CT_RANGES, HWP__CT_ADDRS, HWP__CT_IPS, HWP__CT_IPS_EV, HWP__CT_NR
+};
 
 struct hwp_branch_collector {
 	struct hwp_session *session;
@@ -19,6 +21,9 @@ struct hwp_branch_collector {
 	struct hwp_branch_table *ranges; /* with opts.ranges */
 	struct hwp_branch_table *addrs;  /* with opts.ranges: sample IPs */
 	struct hwp_branch_table *ips;    /* with opts.ip_samples */
+	/* with opts.ip_samples ALL: the same per event, the event's index in
+	   ip_ev in the key's type field (ip_ev has room for 16: the field's) */
+	struct hwp_branch_table *ips_ev;
 	const struct hwp_evsel *ip_ev[16]; /* the events ips counted */
 	size_t n_ip_ev;
 	struct hwp__code_cache *code;    /* made by the first range check */

@@ -68,9 +68,21 @@ static struct hwp_branch_table *table_of(struct hwp_branch_collector *c, enum hw
 		return c->addrs;
 	case HWP__CT_IPS:
 		return c->ips;
+	case HWP__CT_IPS_EV:
+		return c->ips_ev;
 	default:
 		return NULL;
 	}
+}
+
+/* EV's index among DST's events (merged first); they hold every part's. */
+static uint8_t whole_event(const struct hwp_branch_collector *dst, const struct hwp_evsel *ev)
+{
+	size_t j;
+
+	for (j = 0; j < dst->n_ip_ev && dst->ip_ev[j] != ev; j++)
+		;
+	return (uint8_t)j;
 }
 
 static int merge_table(struct hwp_branch_collector *dst, struct hwp_branch_collector *const *parts,
@@ -104,6 +116,8 @@ static int merge_table(struct hwp_branch_collector *dst, struct hwp_branch_colle
 
 		row.key.from.module = hwp__module_ids_real(ids[all[i].part], row.key.from.module);
 		row.key.to.module = hwp__module_ids_real(ids[all[i].part], row.key.to.module);
+		if (t == HWP__CT_IPS_EV) /* the part's event index, as the whole numbers them */
+			row.key.type = whole_event(dst, parts[all[i].part]->ip_ev[row.key.type]);
 		err = hwp_branch_table__add_row(out, &row);
 	}
 	free(all);
@@ -175,12 +189,11 @@ static void add_stats(struct hwp_branch_collector *dst, const struct hwp_branch_
 int hwp__branch_collector_merge(struct hwp_branch_collector *dst, struct hwp_branch_collector *const *parts,
 				struct hwp__module_ids *const *ids, size_t n)
 {
-	int err = 0;
+	/* the events first: the per-event table's keys are renumbered */
+	int err = merge_ip_events(dst, parts, n);
 
 	for (int t = 0; t < HWP__CT_NR && !err; t++)
 		err = merge_table(dst, parts, ids, n, (enum hwp__collector_table)t);
-	if (!err)
-		err = merge_ip_events(dst, parts, n);
 	if (err)
 		return err;
 	for (size_t k = 0; k < n; k++)

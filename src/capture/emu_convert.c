@@ -199,17 +199,18 @@ static int write_event(struct hwp__emu_conv *c, int ai, const struct hwp__emu_ev
 
 	switch (e->r->type) {
 	case HWP_EMU_PROC:
+		/* the first process and an exec'd image: COMM with the exec bit */
 		set_id(&id, p->pid, p->pid, e->time);
 		if (!p->child)
-			return hwp_writer__add_comm(w, ai, p->pid, p->pid, c->comm, true, &id);
+			return hwp_writer__add_comm(w, ai, p->pid, p->pid, p->comm, true, &id);
 		err = hwp_writer__add_fork_exit(w, ai, HWP_RECORD_FORK, p->pid, p->ppid, p->pid,
 						p->ptid ? p->ptid : p->ppid, e->time, &id);
-		return err ? err : hwp_writer__add_comm(w, ai, p->pid, p->pid, c->comm, false, &id);
+		return err ? err : hwp_writer__add_comm(w, ai, p->pid, p->pid, p->comm, false, &id);
 	case HWP_EMU_THREAD:
 		set_id(&id, p->pid, t->tid, e->time);
 		err = hwp_writer__add_fork_exit(w, ai, HWP_RECORD_FORK, p->pid, p->pid, t->tid,
 						t->ptid ? t->ptid : p->pid, e->time, &id);
-		return err ? err : hwp_writer__add_comm(w, ai, p->pid, t->tid, c->comm, false, &id);
+		return err ? err : hwp_writer__add_comm(w, ai, p->pid, t->tid, p->comm, false, &id);
 	case HWP_EMU_THREAD_EXIT:
 	case HWP_EMU_EXIT: {
 		uint32_t tid = e->r->type == HWP_EMU_EXIT ? p->pid : t->tid;
@@ -235,7 +236,14 @@ static void count_event(const struct hwp_emu_hdr *r, struct hwp_emu_result *res)
 {
 	switch (r->type) {
 	case HWP_EMU_PROC:
-		res->nr_processes++;
+		/* an exec'd image: the exec before it was followed */
+		if (((const struct hwp_emu_proc *)r)->flags & HWP_EMU_PROC_EXEC) {
+			res->nr_execs_followed++;
+			if (res->nr_execs)
+				res->nr_execs--;
+		} else {
+			res->nr_processes++;
+		}
 		break;
 	case HWP_EMU_THREAD:
 		res->nr_threads++;

@@ -26,6 +26,11 @@ struct hwp_writer;
 struct hwp_emu {
 	struct hwp_emu_opts o;
 	char *qemu, *plugin, *prog;
+	/* a script as the command: the interpreters the kernel would run, one
+	   per level (interp[depth - 1] is the ELF executable QEMU starts), each
+	   with its optional argument */
+	int depth;
+	char interp[4][256], iarg[4][256];
 	char dir[PATH_MAX];
 	struct hwp_writer *w;
 	FILE *exact;
@@ -93,7 +98,10 @@ struct hwp__emu_proc {
 	uint32_t pid, ppid, ptid;
 	uint64_t time;
 	bool child;
+	bool exec;  /* an image exec'd by the process before it (same pid) */
 	int parent; /* index of the parent process, -1 when unknown */
+	char comm[16];         /* as the kernel names it: the exec'd path's base name */
+	const char *exec_path; /* the path of this image's last execve, NULL when none */
 	uint8_t *data;
 	size_t len;
 	struct hwp__emu_map *maps;

@@ -21,6 +21,7 @@
 #include "util/error.h"
 #include "util/opts.h"
 #include "util/path_search.h"
+#include "util/shebang.h"
 
 #define PLUGIN_NAME "hwprof-emu.so"
 
@@ -52,9 +53,6 @@ static int check_program(const char *shown, const char *path)
 	}
 	n = read(fd, h, sizeof(h));
 	close(fd);
-	if (n >= 2 && h[0] == '#' && h[1] == '!')
-		return hwp__set_error(ENOEXEC, "%s: a script, not an x86-64 ELF executable; "
-				      "record its interpreter instead (/bin/sh %s)", shown, shown);
 	if (n < 64 || memcmp(h, "\177ELF", 4) != 0)
 		return hwp__set_error(ENOEXEC, "%s: not an ELF executable (emulation runs x86-64 "
 				      "ELF programs)", shown);
@@ -74,6 +72,39 @@ static int check_program(const char *shown, const char *path)
 		return hwp__set_error(ENOEXEC, "%s: not an executable ELF file (type %u)", shown,
 				      type);
 	return 0;
+}
+
+/* S->prog (shown as SHOWN), or when it is a script the interpreters the
+   kernel would run for it (S->depth levels, as exec_follow.c follows a
+   script the program execs): 0, or <0 saying why it cannot run here. */
+static int resolve_program(struct hwp_emu *s, const char *shown)
+{
+	const char *cur = s->prog, *cur_shown = shown;
+
+	for (s->depth = 0;; s->depth++) {
+		unsigned char h[256];
+		ssize_t n;
+		int fd = open(cur, O_RDONLY | O_CLOEXEC), r;
+
+		if (fd < 0)
+			return s->depth ? hwp__set_error(errno, "%s: interpreter %s: %s", shown, cur,
+							 strerror(errno))
+					: hwp__set_error(errno, "%s: %s", shown, strerror(errno));
+		n = read(fd, h, sizeof(h));
+		close(fd);
+		r = n > 0 ? hwp__shebang(h, (size_t)n, s->interp[s->depth], sizeof(s->interp[0]),
+					 s->iarg[s->depth], sizeof(s->iarg[0]))
+			  : 0;
+		if (r == 0)
+			return check_program(cur_shown, cur);
+		if (r < 0)
+			return hwp__set_error(ENOEXEC, "%s: a script whose #! line names no interpreter "
+					      "(or is longer than 254 bytes)", cur_shown);
+		if (s->depth + 1 == (int)(sizeof(s->interp) / sizeof(s->interp[0])))
+			return hwp__set_error(ELOOP, "%s: more than %d levels of #! interpreters",
+					      shown, s->depth + 1);
+		cur = cur_shown = s->interp[s->depth];
+	}
 }
 
 /*
@@ -148,7 +179,7 @@ int hwp__emu_locate(struct hwp_emu *s)
 	if (!s->prog)
 		return hwp__set_error(ENOENT, "%s: %s", prog,
 				      strchr(prog, '/') ? "no such file" : "command not found");
-	return check_program(prog, s->prog);
+	return resolve_program(s, prog);
 }
 
 pid_t hwp__emu_pid(const struct hwp_emu *s)
@@ -245,16 +276,23 @@ pid_t hwp_emu__start(struct hwp_emu *s)
 		 (unsigned long long)s->o.mem_period);
 
 	map_progress(s);
-	args = calloc((size_t)s->o.argc + 8, sizeof(*args));
+	args = calloc((size_t)s->o.argc + 8 + 2 * (size_t)s->depth, sizeof(*args));
 	if (!args)
 		return hwp__set_error(ENOMEM, "out of memory");
 	args[n++] = s->qemu;
 	args[n++] = "-plugin";
 	args[n++] = plug;
 	args[n++] = "-0";
-	args[n++] = s->o.argv[0];
+	args[n++] = s->depth ? s->interp[s->depth - 1] : s->o.argv[0];
 	args[n++] = "--";
-	args[n++] = s->prog;
+	args[n++] = s->depth ? s->interp[s->depth - 1] : s->prog;
+	/* a script: each level's interpreter argument and script, as the
+	   kernel's binfmt_script builds argv */
+	for (int d = s->depth; d-- > 0;) {
+		if (s->iarg[d][0])
+			args[n++] = s->iarg[d];
+		args[n++] = d ? s->interp[d - 1] : s->prog;
+	}
 	for (int i = 1; i < s->o.argc; i++)
 		args[n++] = s->o.argv[i];
 	args[n] = NULL;

@@ -133,8 +133,13 @@ static int scan_record(struct hwp__emu_conv *c, uint32_t pi, const struct hwp_em
 	case HWP_EMU_THREAD:
 	case HWP_EMU_THREAD_EXIT:
 	case HWP_EMU_EXIT:
-	case HWP_EMU_EXEC:
 	case HWP_EMU_EXEC_FAIL:
+		return add_ev(c, pi, ((const struct hwp_emu_task *)h)->time, h);
+	case HWP_EMU_EXEC:
+		if (h->size > sizeof(struct hwp_emu_task) &&
+		    memchr((const char *)h + sizeof(struct hwp_emu_task), 0,
+			   h->size - sizeof(struct hwp_emu_task)))
+			p->exec_path = (const char *)h + sizeof(struct hwp_emu_task);
 		return add_ev(c, pi, ((const struct hwp_emu_task *)h)->time, h);
 	case HWP_EMU_LOST:
 		return add_ev(c, pi, ((const struct hwp_emu_lost *)h)->time, h);
@@ -217,8 +222,56 @@ static int add_file(struct hwp__emu_conv *c, const char *path)
 	p->ptid = h->ptid;
 	p->time = h->time;
 	p->child = h->flags & HWP_EMU_PROC_CHILD;
+	p->exec = h->flags & HWP_EMU_PROC_EXEC;
 	p->parent = -1;
 	return 1;
+}
+
+static int proc_cmp(const void *a, const void *b)
+{
+	const struct hwp__emu_proc *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* The image process PID ran at TIME among the first N processes (they are
+   in start order): the last one of PID started by then; -1 when none. */
+static int image_at(const struct hwp__emu_conv *c, size_t n, uint32_t pid, uint64_t time)
+{
+	int found = -1;
+
+	for (size_t j = 0; j < n && c->procs[j].time <= time; j++)
+		if (c->procs[j].pid == pid)
+			found = (int)j;
+	return found;
+}
+
+/* Process I's parent (a fork child's) and name: the first process's is the
+   command's, a fork child's its parent's, an exec'd image's the base name
+   of the path the previous image exec'd (what the kernel calls it). */
+static void name_proc(struct hwp__emu_conv *c, size_t i)
+{
+	struct hwp__emu_proc *p = &c->procs[i];
+	const char *name = c->comm;
+
+	if (p->child) {
+		p->parent = image_at(c, i, p->ppid, p->time);
+		if (p->parent >= 0)
+			name = c->procs[p->parent].comm;
+	} else if (p->exec) {
+		int prev = image_at(c, i, p->pid, p->time);
+
+		if (prev >= 0 && c->procs[prev].exec_path) {
+			const char *slash = strrchr(c->procs[prev].exec_path, '/');
+
+			name = slash ? slash + 1 : c->procs[prev].exec_path;
+		} else if (prev >= 0) {
+			name = c->procs[prev].comm;
+		}
+	}
+	snprintf(p->comm, sizeof(p->comm), "%s", name);
 }
 
 static int ev_cmp(const void *a, const void *b)
@@ -252,13 +305,14 @@ int hwp__emu_conv_load(struct hwp__emu_conv *c)
 	closedir(d);
 	if (err)
 		return err;
-	for (size_t i = 0; i < c->nprocs; i++) {
-		for (size_t j = 0; j < c->nprocs; j++)
-			if (c->procs[i].child && c->procs[j].pid == c->procs[i].ppid && i != j)
-				c->procs[i].parent = (int)j;
+	/* in start order: a parent, and the image before an exec, come first */
+	if (c->nprocs)
+		qsort(c->procs, c->nprocs, sizeof(*c->procs), proc_cmp);
+	for (size_t i = 0; i < c->nprocs; i++)
 		if ((err = scan_file(c, (uint32_t)i)))
 			return err;
-	}
+	for (size_t i = 0; i < c->nprocs; i++)
+		name_proc(c, i);
 	if (c->nevs)
 		qsort(c->evs, c->nevs, sizeof(*c->evs), ev_cmp);
 	return 0;

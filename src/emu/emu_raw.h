@@ -67,6 +67,7 @@ struct hwp_emu_hdr {
 };
 
 #define HWP_EMU_PROC_CHILD 1u /* created by fork */
+#define HWP_EMU_PROC_EXEC 2u  /* an image exec'd by a process recorded before (same pid) */
 
 struct hwp_emu_proc {
 	struct hwp_emu_hdr h;

@@ -87,9 +87,11 @@
 #include <unistd.h>
 
 #include "emu_raw.h"
+#include "exec_follow.h"
 #include "mem_model.h"
 #include "qemu_api.h"
 #include "util/hash.h"
+#include "util/maps_path.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
 #include "x86_branch.h"
@@ -294,6 +296,10 @@ static struct {
 	   modelled cache hierarchy shared by the process's threads */
 	uint64_t mem_period;
 	struct hwp_mm_shared *mm;
+	/* following exec (exec_follow.h): this image's generation, and the
+	   plugin arguments the next image gets again */
+	unsigned gen;
+	struct hwp_emu_follow follow;
 } g = { .fd = -1, .file_lock = PTHREAD_MUTEX_INITIALIZER, .tr_lock = PTHREAD_MUTEX_INITIALIZER };
 
 /* The driver's progress page (emu_raw.h), NULL when there is none. */
@@ -388,7 +394,11 @@ static int open_output(uint32_t ppid, uint32_t ptid)
 	struct hwp_emu_proc *r;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%d.raw", g.dir, (int)g.pid);
+	/* an exec'd image keeps its pid: the generation tells the files apart */
+	if (g.gen)
+		snprintf(path, sizeof(path), "%s/%d.%u.raw", g.dir, (int)g.pid, g.gen);
+	else
+		snprintf(path, sizeof(path), "%s/%d.raw", g.dir, (int)g.pid);
 	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
@@ -405,7 +415,7 @@ static int open_output(uint32_t ppid, uint32_t ptid)
 		return -ENOSPC;
 	r->magic = HWP_EMU_MAGIC;
 	r->version = HWP_EMU_VERSION;
-	r->flags = ppid ? HWP_EMU_PROC_CHILD : 0;
+	r->flags = (ppid ? HWP_EMU_PROC_CHILD : 0) | (g.gen ? HWP_EMU_PROC_EXEC : 0);
 	r->pid = (uint32_t)g.pid;
 	r->ppid = ppid;
 	r->ptid = ptid;
@@ -1246,6 +1256,7 @@ static void scan_maps(uint64_t haddr)
 			continue;
 		path = line + n;
 		path[strcspn(path, "\n")] = 0;
+		hwp__maps_path_unescape(path, maj, min, ino); /* "\012": a newline of the name */
 		if (path[0] == '/' && strstr(path, " (deleted)") == NULL) {
 			/* QEMU maps guest code readable, not executable, on the
 			   host (and the kernel may merge it with its neighbours):
@@ -1576,6 +1587,8 @@ static void become_child(unsigned int vi)
 		close(g.fd);
 	g.fd = -1;
 	g.pid = getpid();
+	g.gen = 0;
+	g.follow.gen = 0;
 	g.snap_id = 0;
 	open_output(ppid, ptid);
 }
@@ -1663,6 +1676,11 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vi, int64_t num, uint64
 		write_stats();
 		write_snapshot(); /* the process image may be gone after this */
 		pthread_mutex_unlock(&g.tr_lock);
+		g.follow.guest_base = g.guest_base;
+		if (num == 59)
+			hwp_emu_follow_exec(&g.follow, -100 /* AT_FDCWD */, a1, a2, a3, 0);
+		else
+			hwp_emu_follow_exec(&g.follow, (int64_t)(int32_t)a1, a2, a3, a4, a5);
 		break;
 	}
 	case 11: /* munmap(addr, len): forget modules there */
@@ -1776,6 +1794,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			g.model = v != 0;
 		} else if (KEY("mem") && parse_u64(val, &v)) {
 			g.mem_period = v;
+		} else if (KEY("gen") && parse_u64(val, &v) && v < 1u << 20) {
+			g.gen = (unsigned)v;
 		} else {
 			fprintf(stderr, "hwprof-emu: bad plugin argument '%s'\n", a);
 			return -1;
@@ -1786,6 +1806,23 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		fprintf(stderr, "hwprof-emu: no out=DIR argument\n");
 		return -1;
 	}
+	if (g.dir[0] != '/') { /* the guest may change directory, then fork or exec */
+		char *abs = realpath(g.dir, NULL);
+
+		if (abs && strlen(abs) < sizeof(g.dir))
+			snprintf(g.dir, sizeof(g.dir), "%s", abs);
+		free(abs);
+	}
+	{ /* QEMU need not keep ARGV after this returns */
+		char **copy = calloc((size_t)argc + 1, sizeof(*copy));
+
+		for (int i = 0; copy && i < argc; i++)
+			if (!(copy[i] = strdup(argv[i])))
+				return -1;
+		g.follow.plugin_args = (const char *const *)copy;
+		g.follow.nplugin_args = copy ? argc : 0;
+	}
+	g.follow.gen = g.gen;
 	{
 		uint32_t all = 1u << HWP_EMU_K_COND | 1u << HWP_EMU_K_JMP | 1u << HWP_EMU_K_CALL |
 			       1u << HWP_EMU_K_IJMP | 1u << HWP_EMU_K_ICALL | 1u << HWP_EMU_K_RET |

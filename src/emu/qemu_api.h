@@ -86,6 +86,8 @@ const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
 size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 void *qemu_plugin_insn_haddr(const struct qemu_plugin_insn *insn);
+/* The guest binary's path (allocated with glib: g_free, which is free). */
+const char *qemu_plugin_path_to_binary(void);
 void qemu_plugin_outs(const char *string);
 void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t cb,
 				      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,

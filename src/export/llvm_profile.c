@@ -20,6 +20,7 @@
 #include "decode/code_cache.h"
 #include "decode/insn_starts.h"
 #include "export/dwarf_frames.h"
+#include "export/profile_sum.h"
 #include "hwprof/llvm_profile.h"
 #include "hwprof/symbolize.h"
 #include "util/error.h"
@@ -596,37 +597,114 @@ static void warn_debug_gaps(struct ctx *x, const char *path)
 			 path);
 }
 
-static int write_profile(struct hwp_branch_collector *c, int module, bool ips, FILE *fp)
+/* Adds the counts of SRC's tree into DST's (a node of the same function
+   or call site): what llvm-profdata merge does with two profiles. */
+static int merge_node(struct node *dst, const struct node *src)
+{
+	dst->total += src->total;
+	dst->head += src->head;
+	dst->samples += src->samples;
+	for (size_t i = 0; i < src->nb; i++) {
+		struct body *b = body_get(dst, src->b[i].off, src->b[i].disc);
+
+		if (!b)
+			return nomem();
+		b->count += src->b[i].count;
+		for (size_t j = 0; j < src->b[i].nt; j++)
+			if (add_target(b, src->b[i].t[j].callee, src->b[i].t[j].count))
+				return -ENOMEM;
+	}
+	for (size_t i = 0; i < src->nk; i++) {
+		struct node *k = kid_get(dst, src->kids[i]->off, src->kids[i]->disc, src->kids[i]->name);
+
+		if (!k || merge_node(k, src->kids[i]))
+			return k ? -ENOMEM : nomem();
+	}
+	return 0;
+}
+
+/* Steps 1-3 for collector C into Y (whose tree is empty). */
+static int build_tree(struct ctx *y, struct hwp_branch_collector *c)
+{
+	int err;
+
+	if (!(y->cc = hwp__branch_collector_code_cache(c)))
+		return nomem();
+	if (y->ips) {
+		if ((err = count_ips(y, c)) || (err = body_samples(y)))
+			return err;
+	} else if ((err = count_insns(y, c)) || (err = body_samples(y)) || (err = call_samples(y, c))) {
+		return err;
+	}
+	for (size_t i = 0; i < y->ntop; i++)
+		calls_floor(y->top[i]);
+	return 0;
+}
+
+static void free_tree(struct ctx *x)
+{
+	for (size_t i = 0; i < x->ntop; i++)
+		node_free(x->top[i]);
+	free(x->top);
+	free(x->ic);
+	free(x->fn_seen);
+	free(x->seen);
+	x->top = NULL, x->ic = NULL, x->fn_seen = NULL, x->seen = NULL;
+	x->ntop = x->nic = x->nfn = x->nseen = 0;
+	x->ctop = x->cic = x->cfn = x->cseen = 0;
+	x->last = NULL;
+}
+
+/*
+ * The profile of each collector of CS[0..N) (one symbolizer), summed: each
+ * one's tree is built as its own profile would be (a location keeps the
+ * largest count of its instructions within one collector), then the trees
+ * are added, so the sum is the sum of their profiles (llvm-profdata merge),
+ * whatever the order or the grouping of the collectors.
+ */
+static int write_profile(struct hwp_branch_collector *const *cs, size_t n, int module, bool ips, FILE *fp)
 {
 	struct ctx x = { .module = module, .limit = UINT64_MAX, .ips = ips };
 	const char *path;
-	int err;
+	int err = 0;
 
-	x.s = hwp__branch_collector_symbolizer(c);
-	if (!ips && !hwp_branch_collector__ranges(c))
-		return hwp__set_error(EINVAL, "LLVM sample profile: the branch collector counted no ranges");
-	if (ips && !hwp__branch_collector_ip_samples(c))
-		return hwp__set_error(EINVAL, "LLVM sample profile: the branch collector counted no sample addresses");
+	x.s = hwp__branch_collector_symbolizer(cs[0]);
+	for (size_t i = 0; i < n; i++) {
+		if (!ips && !hwp_branch_collector__ranges(cs[i]))
+			return hwp__set_error(EINVAL, "LLVM sample profile: the branch collector counted no ranges");
+		if (ips && !hwp__branch_collector_ip_samples(cs[i]))
+			return hwp__set_error(EINVAL, "LLVM sample profile: the branch collector counted no sample addresses");
+	}
 	if (!x.s || !(path = hwp_symbolizer__module_file(x.s, module)))
 		return -ENOENT; /* the symbolizer said why */
-	if (!(x.cc = hwp__branch_collector_code_cache(c)))
-		return nomem();
 	if (!(x.file = hwp__code_file_open(path)))
 		return hwp__set_error(ENOENT, "%s: cannot read it as an ELF file", path);
 	if (!(x.df = hwp__dwarf_frames_open(path))) {
 		hwp__code_file_close(x.file);
 		return -errno;
 	}
-	if (ips) {
-		if ((err = count_ips(&x, c)) || (err = body_samples(&x)))
-			goto out;
+	if ((err = build_tree(&x, cs[0])))
+		goto out;
+	for (size_t i = 1; i < n && !err; i++) {
+		struct ctx y = { .s = x.s, .df = x.df, .file = x.file, .module = module, .limit = UINT64_MAX, .ips = ips };
+
+		if (!(err = build_tree(&y, cs[i]))) {
+			for (size_t k = 0; k < y.ntop && !err; k++) {
+				struct node *t = top_get(&x, y.top[k]->name);
+
+				err = t ? merge_node(t, y.top[k]) : nomem();
+			}
+			x.weight += y.weight;
+			x.no_lines += y.no_lines;
+			x.samples += y.samples;
+		}
+		free_tree(&y);
+	}
+	if (err)
+		goto out;
+	if (ips)
 		fputs("# hwprof: from IP samples without branch stacks: line counts are sample densities; "
 		      "no call targets, no fall-through or taken-branch counts\n", fp);
-	} else if ((err = count_insns(&x, c)) || (err = body_samples(&x)) || (err = call_samples(&x, c))) {
-		goto out;
-	}
-	for (size_t i = 0; i < x.ntop; i++)
-		calls_floor(x.top[i]);
 	warn_debug_gaps(&x, path);
 	sort(x.top, x.ntop, sizeof(*x.top), by_total);
 	for (size_t i = 0; i < x.ntop; i++) {
@@ -638,23 +716,25 @@ static int write_profile(struct hwp_branch_collector *c, int module, bool ips, F
 	if (fflush(fp) || ferror(fp))
 		err = hwp__set_error(EIO, "writing the profile: %s", strerror(errno ? errno : EIO));
 out:
-	for (size_t i = 0; i < x.ntop; i++)
-		node_free(x.top[i]);
-	free(x.top);
-	free(x.ic);
-	free(x.fn_seen);
-	free(x.seen);
+	free_tree(&x);
 	hwp__dwarf_frames_close(x.df);
 	hwp__code_file_close(x.file);
 	return err;
 }
 
+int hwp__llvm_profile_write_sum(struct hwp_branch_collector *const *cs, size_t n, int module, FILE *fp)
+{
+	if (!n)
+		return hwp__set_error(EINVAL, "LLVM sample profile: no collector");
+	return write_profile(cs, n, module, false, fp);
+}
+
 int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp)
 {
-	return write_profile(c, module, false, fp);
+	return write_profile(&c, 1, module, false, fp);
 }
 
 int hwp_llvm_profile__write_ip_samples(struct hwp_branch_collector *c, int module, FILE *fp)
 {
-	return write_profile(c, module, true, fp);
+	return write_profile(&c, 1, module, true, fp);
 }

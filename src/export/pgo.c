@@ -6,12 +6,14 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "export/profile_sum.h"
 #include "hwprof/bolt_profile.h"
 #include "hwprof/branch_table.h"
 #include "hwprof/export.h"
 #include "hwprof/fleet.h"
 #include "hwprof/llvm_profile.h"
 #include "hwprof/pgo.h"
+#include "hwprof/propeller.h"
 #include "hwprof/range_profile.h"
 #include "hwprof/symbolize.h"
 #include "util/error.h"
@@ -21,6 +23,7 @@ static const char *const names[HWP_PGO_NR_FORMATS] = {
 	[HWP_PGO_BOLT] = "bolt",
 	[HWP_PGO_BOLT_PA] = "bolt-pa",
 	[HWP_PGO_AUTOFDO] = "autofdo",
+	[HWP_PGO_PROPELLER] = "propeller",
 };
 
 const char *hwp_pgo__format_name(enum hwp_pgo_format f)
@@ -56,6 +59,8 @@ const char *hwp_pgo__ip_samples_lack(enum hwp_pgo_format f)
 	case HWP_PGO_BOLT:
 	case HWP_PGO_BOLT_PA:
 		return "sample counts per address, no taken or fall-through edges, no calls";
+	case HWP_PGO_PROPELLER:
+		return "no edges between blocks, which the block layout is made of";
 	default:
 		return "the address section only, with no ranges and no branches";
 	}
@@ -88,9 +93,32 @@ int hwp_pgo__write(struct hwp_branch_collector *c, int module, enum hwp_pgo_form
 	case HWP_PGO_AUTOFDO:
 		return hwp_range_profile__write(c, module, ips ? HWP_RANGE_FORMAT_AUTOFDO_IPS : HWP_RANGE_FORMAT_AUTOFDO,
 						fp);
+	case HWP_PGO_PROPELLER:
+		if (ips)
+			return hwp__set_error(EINVAL, "Propeller's block layout needs branch stacks (taken branches and "
+						      "fall-through ranges), not IP samples");
+		return hwp_propeller__write(c, module, fp, NULL, NULL);
 	default:
 		return hwp__set_error(EINVAL, "hwp_pgo__write: unknown format %d", (int)f);
 	}
+}
+
+int hwp_pgo__write_sum(struct hwp_branch_collector *const *cs, size_t n, int module, enum hwp_pgo_format f,
+		       const char *path)
+{
+	FILE *fp = stdout;
+	int err;
+
+	if (f != HWP_PGO_LLVM && f != HWP_PGO_BOLT && f != HWP_PGO_BOLT_PA)
+		return hwp__set_error(EINVAL, "%s: no sum of profiles in this format", hwp_pgo__format_name(f));
+	if (path && strcmp(path, "-") && !(fp = fopen(path, "w")))
+		return hwp__set_error(errno, "%s: cannot write: %s", path, strerror(errno));
+	err = f == HWP_PGO_LLVM ? hwp__llvm_profile_write_sum(cs, n, module, fp)
+				: hwp__bolt_profile_write_sum(cs, n, module,
+							      f == HWP_PGO_BOLT ? HWP_BOLT_FORMAT_FDATA : HWP_BOLT_FORMAT_PREAGG, fp);
+	if (fp != stdout && fclose(fp) && !err)
+		return hwp__set_error(errno, "%s: write failed: %s", path, strerror(errno));
+	return err;
 }
 
 int hwp_pgo__write_file(struct hwp_branch_collector *c, int module, enum hwp_pgo_format f, bool ips,

@@ -18,6 +18,7 @@
 #include "decode/insn_starts.h"
 #include "hwprof/annotate.h"
 #include "hwprof/branch_table.h"
+#include "report/annotate_internal.h"
 #include "symbolize/symbolizer_internal.h"
 #include "util/error.h"
 #include "util/opts.h"
@@ -31,6 +32,12 @@ struct hwp_annotation {
 	struct hwp__disasm_insn *text; /* the instructions' text, parallel to insns */
 	size_t text_cap;
 	uint64_t total;
+	/* several events sampled: their names, per event the samples of each
+	   instruction (ninsns x nevents), of each function and in all */
+	size_t nevents;
+	const char *events[16];
+	char *event_keys[16];
+	uint64_t *ev_insn, *ev_func, ev_total[16];
 };
 
 /* A sampled function: (module, start) and its samples. */
@@ -188,8 +195,10 @@ static struct hwp_annotate_insn *insn_at(struct hwp_annotate_insn *in, size_t n,
 }
 
 static void match(struct hwp_annotation *a, struct hwp_pipeline *p, const struct hwp_branch_table *ips,
-		  const struct hwp_annotate_func *f)
+		  const struct hwp_branch_table *ips_ev, const struct hwp_annotate_func *f)
 {
+	size_t nipe = 0;
+	const struct hwp_branch_row *ipe = ips_ev && a->nevents ? hwp_branch_table__rows(ips_ev, &nipe) : NULL;
 	struct hwp_symbolizer *sym = hwp_pipeline__symbolizer(p);
 	struct hwp_flow *flow = hwp_pipeline__flow(p);
 	struct hwp_timing *tm = hwp_pipeline__timing(p);
@@ -221,6 +230,13 @@ static void match(struct hwp_annotation *a, struct hwp_pipeline *p, const struct
 	for (size_t i = 0; i < nips; i++)
 		if ((x = insn_at(in, f->n, &ip[i].key.from)))
 			x->samples += ip[i].c.count;
+	for (size_t i = 0; i < nipe; i++)
+		if (ipe[i].key.type < a->nevents && (x = insn_at(in, f->n, &ipe[i].key.from))) {
+			size_t fi = (size_t)(f - a->funcs);
+
+			a->ev_insn[(size_t)(x - a->insns) * a->nevents + ipe[i].key.type] += ipe[i].c.count;
+			a->ev_func[fi * a->nevents + ipe[i].key.type] += ipe[i].c.count;
+		}
 	for (size_t i = 0; i < nind; i++)
 		if ((x = insn_at(in, f->n, &ind[i].site)))
 			x->indirect = &ind[i];
@@ -305,6 +321,53 @@ static int choose(struct hwp_annotation *a, struct hwp_symbolizer *sym, struct s
 	return hwp__set_error(ENODATA, "%s: no sample in a function with a symbol", input);
 }
 
+/* The events of C's samples when there are several (each gets columns
+   of its own), with their totals; none for one. 0 or -ENOMEM. */
+static int events(struct hwp_annotation *a, const struct hwp_branch_collector *c)
+{
+	size_t n = 0, nr = 0;
+	const struct hwp_evsel *const *ev = hwp__branch_collector_ip_events(c, &n);
+	const struct hwp_branch_table *ipe = hwp__branch_collector_ip_samples_by_event(c);
+	const struct hwp_branch_row *r = ipe ? hwp_branch_table__rows(ipe, &nr) : NULL;
+
+	if (n < 2 || !ipe)
+		return 0;
+	for (size_t e = 0; e < n; e++) {
+		char name[32];
+		const char *shown = ev[e]->name;
+		size_t len;
+
+		if (!shown) {
+			snprintf(name, sizeof(name), "event%d", ev[e]->idx);
+			shown = name;
+		}
+		len = strlen(shown);
+		if (!(a->event_keys[e] = malloc(2 * len + 10)))
+			return -ENOMEM;
+		/* the name, then the JSON key: samples_ and the name in [a-z0-9_] */
+		memcpy(a->event_keys[e], shown, len + 1);
+		a->events[e] = a->event_keys[e];
+		char *key = a->event_keys[e] + len + 1;
+		strcpy(key, "samples_");
+		for (size_t i = 0; i < len; i++) {
+			char ch = shown[i];
+
+			key[8 + i] = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ? ch
+				     : ch >= 'A' && ch <= 'Z'			     ? (char)(ch - 'A' + 'a')
+											     : '_';
+		}
+		key[8 + len] = 0;
+	}
+	a->nevents = n;
+	if (!(a->ev_insn = calloc(a->ninsns * n + 1, sizeof(*a->ev_insn))) ||
+	    !(a->ev_func = calloc(a->nfuncs * n + 1, sizeof(*a->ev_func))))
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++)
+		if (r[i].key.type < n)
+			a->ev_total[r[i].key.type] += r[i].c.count;
+	return 0;
+}
+
 struct hwp_annotation *hwp_annotate__new(struct hwp_pipeline *p, const struct hwp_annotate_opts *opts)
 {
 	struct hwp_annotate_opts o;
@@ -341,8 +404,15 @@ struct hwp_annotation *hwp_annotate__new(struct hwp_pipeline *p, const struct hw
 		a->insns[i].mnemonic = a->text[i].mnemonic;
 		a->insns[i].operands = a->text[i].operands;
 	}
+	if ((err = events(a, c)) < 0)
+		goto fail;
+	const struct hwp_branch_table *ips_ev = hwp__branch_collector_ip_samples_by_event(c);
 	for (size_t k = 0; k < a->nfuncs; k++)
-		match(a, p, ips, &a->funcs[k]);
+		match(a, p, ips, ips_ev, &a->funcs[k]);
+	for (size_t i = 0; a->nevents && i < a->ninsns; i++)
+		a->insns[i].event_samples = &a->ev_insn[i * a->nevents];
+	for (size_t k = 0; a->nevents && k < a->nfuncs; k++)
+		a->funcs[k].event_samples = &a->ev_func[k * a->nevents];
 	free(v);
 	return a;
 fail:
@@ -361,6 +431,10 @@ void hwp_annotation__delete(struct hwp_annotation *a)
 	free(a->funcs);
 	free(a->insns);
 	free(a->text);
+	free(a->ev_insn);
+	free(a->ev_func);
+	for (size_t e = 0; e < 16; e++)
+		free(a->event_keys[e]);
 	free(a);
 }
 
@@ -379,4 +453,16 @@ size_t hwp_annotation__insns(const struct hwp_annotation *a, const struct hwp_an
 uint64_t hwp_annotation__total_samples(const struct hwp_annotation *a)
 {
 	return a->total;
+}
+
+size_t hwp_annotation__events(const struct hwp_annotation *a, const char *const **names, const uint64_t **totals)
+{
+	*names = a->events;
+	*totals = a->ev_total;
+	return a->nevents;
+}
+
+const char *hwp__annotation_event_key(const struct hwp_annotation *a, size_t e)
+{
+	return e < a->nevents ? a->event_keys[e] + strlen(a->event_keys[e]) + 1 : NULL;
 }

@@ -12,5 +12,8 @@ void hwp__annotate_targets_text(struct hwp_symbolizer *sym, const struct hwp_flo
 				size_t len);
 /* A memory group's data sources by share: "L1 60.0%, DRAM 40.0%". */
 void hwp__annotate_sources_text(const struct hwp_mem_stats *st, char *buf, size_t len);
+/* Event E's JSON key in the table view ("samples_cycles_u"), NULL past the
+   last event (annotate.c). */
+const char *hwp__annotation_event_key(const struct hwp_annotation *a, size_t e);
 
 #endif

@@ -110,11 +110,21 @@ struct hwp_table *hwp_report__annotate(struct hwp_symbolizer *sym, const struct 
 	struct hwp_table *t = hwp_table__new();
 	char buf[512];
 
+	const char *const *ev;
+	const uint64_t *ev_total;
+	size_t ne = hwp_annotation__events(a, &ev, &ev_total);
+
 	hwp_annotation__insns(a, &in);
 	if (!t || hwp__report_add_columns(t, cols, A_NCOLS) < 0) {
 		hwp_table__delete(t);
 		return NULL;
 	}
+	/* several events: each one's samples in a column of its own */
+	for (size_t e = 0; e < ne; e++)
+		if (hwp_table__add_column(t, ev[e], hwp__annotation_event_key(a, e), HWP_COL_COUNT) < 0) {
+			hwp_table__delete(t);
+			return NULL;
+		}
 	for (size_t k = 0; k < nf; k++)
 		for (size_t i = f[k].first; i < f[k].first + f[k].n; i++) {
 			const struct hwp_annotate_insn *x = &in[i];
@@ -172,6 +182,8 @@ struct hwp_table *hwp_report__annotate(struct hwp_symbolizer *sym, const struct 
 				hwp__annotate_sources_text(&x->mem->st, buf, sizeof(buf));
 				hwp_table__set_text(t, A_MEM_SOURCES, buf);
 			}
+			for (size_t e = 0; e < ne && x->event_samples; e++)
+				hwp_table__set_count(t, A_NCOLS + e, x->event_samples[e]);
 		}
 	return t;
 }
@@ -234,6 +246,9 @@ int hwp_report__print_annotation(struct hwp_symbolizer *sym, const struct hwp_an
 	size_t nf = hwp_annotation__functions(a, &f);
 	uint64_t total = hwp_annotation__total_samples(a);
 	char note[1024];
+	const char *const *ev;
+	const uint64_t *ev_total;
+	size_t ne = hwp_annotation__events(a, &ev, &ev_total);
 
 	struct hwp__sources ss = { .prefix = o->prefix, .strip = o->prefix_strip };
 
@@ -251,13 +266,40 @@ int hwp_report__print_annotation(struct hwp_symbolizer *sym, const struct hwp_an
 							   : "not in an executable segment of the binary");
 			continue;
 		}
-		fprintf(out, "  Samples   Share   Address  Instruction\n");
+		if (ne) {
+			/* several events: a share column each, numbered; the
+			   legend names them with their samples here and in all */
+			fprintf(out, "  Events:");
+			for (size_t e = 0; e < ne; e++)
+				fprintf(out, "%s [%zu] %s: %" PRIu64 " samples here (%.2f%% of %" PRIu64 ")", e ? ";" : "",
+					e + 1, ev[e], f[k].event_samples[e],
+					ev_total[e] ? 100.0 * (double)f[k].event_samples[e] / (double)ev_total[e] : 0,
+					ev_total[e]);
+			fprintf(out, "\n ");
+			for (size_t e = 0; e < ne; e++) {
+				char num[24];
+
+				snprintf(num, sizeof(num), "[%zu]", e + 1);
+				fprintf(out, "%9s", num);
+			}
+			fprintf(out, "  Address  Instruction\n");
+		} else {
+			fprintf(out, "  Samples   Share   Address  Instruction\n");
+		}
 		const char *last_file = NULL;
 		unsigned last_line = 0;
 		for (size_t i = f[k].first; i < f[k].first + f[k].n; i++) {
 			const struct hwp_annotate_insn *x = &in[i];
 			/* perf annotate's percent: of the function's samples */
 			double share = f[k].samples ? 100.0 * (double)x->samples / (double)f[k].samples : 0;
+			/* several events: each one's share of the function's samples
+			   of that event; the hottest colours the line */
+			for (size_t e = 0; e < ne && x->event_samples; e++) {
+				double es = f[k].event_samples[e] ? 100.0 * (double)x->event_samples[e] /
+									  (double)f[k].event_samples[e]
+								  : 0;
+				share = e ? (es > share ? es : share) : es;
+			}
 			const char *on = "", *off = "";
 			char line[1600];
 			int used;
@@ -287,10 +329,23 @@ int hwp_report__print_annotation(struct hwp_symbolizer *sym, const struct hwp_an
 					x->operands, dir, note);
 			while (used > 0 && (size_t)used < sizeof(line) && line[used - 1] == ' ')
 				line[--used] = 0;
-			if (x->samples)
+			if (ne && x->samples) {
+				fprintf(out, "%s", on);
+				for (size_t e = 0; e < ne; e++) {
+					if (x->event_samples[e])
+						fprintf(out, " %7.2f%%", 100.0 * (double)x->event_samples[e] /
+									  (double)f[k].event_samples[e]);
+					else
+						fprintf(out, "%9s", "");
+				}
+				fprintf(out, "%s%s\n", off, line);
+			} else if (ne) {
+				fprintf(out, "%*s%s\n", (int)(9 * ne), "", line);
+			} else if (x->samples) {
 				fprintf(out, "%s%9" PRIu64 " %6.2f%%%s%s\n", on, x->samples, share, off, line);
-			else
+			} else {
 				fprintf(out, "%17s%s\n", "", line);
+			}
 		}
 	}
 	if (ss.missing && o->missing)

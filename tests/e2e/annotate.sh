@@ -12,7 +12,7 @@
 #    one-line errors.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 cmp=$tools/annotate_compare.py
-echo "PLAN 7"
+echo "PLAN 8"
 gcc -O2 -g -o "$tmp/w" "$root/tests/fixtures/annotate_hot.c" 2>"$tmp/gcc.err" || { fail "annotate: gcc: $(head -1 "$tmp/gcc.err")"; exit 0; }
 
 # 1. against perf annotate
@@ -98,4 +98,44 @@ if [ -f "$in" ]; then
 else
 	skip "annotate_errors: no recording"
 	skip "annotate_addr: no recording"
+fi
+
+# 6. two events (cpu-clock and task-clock): a samples column each, equal per
+# instruction to perf script's samples of that event at that address
+if command -v perf >/dev/null && gcc -O2 -g -no-pie -o "$tmp/wn" "$root/tests/fixtures/annotate_hot.c" &&
+	perf record -q -e cpu-clock,task-clock -c 100000 -o "$tmp/two.data" "$tmp/wn" 30000000 >/dev/null 2>"$tmp/two.err"; then
+	hot=$("$HWPROF" annotate -i "$tmp/two.data" --limit 1 --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["function"])')
+	"$HWPROF" annotate -i "$tmp/two.data" --sym "$hot" --json >"$tmp/two.json" 2>"$tmp/two.aerr"
+	"$HWPROF" annotate -i "$tmp/two.data" --sym "$hot" --color never >"$tmp/two.txt" 2>/dev/null
+	perf script -i "$tmp/two.data" -F event,ip,sym 2>/dev/null >"$tmp/two.perf"
+	out=$(python3 - "$tmp/two.json" "$tmp/two.perf" "$hot" "$tmp/two.txt" <<'PY'
+import collections, json, sys
+rows = json.load(open(sys.argv[1]))
+want = collections.Counter()
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) >= 3 and f[-1] == sys.argv[3]:
+        want[(f[0].rstrip(":"), int(f[1], 16))] += 1
+got = collections.Counter()
+for r in rows:
+    for ev, key in (("cpu-clock", "samples_cpu_clock"), ("task-clock", "samples_task_clock")):
+        if r.get(key):
+            got[(ev, int(r["address"], 16))] = r[key]
+    if sum(r.get(k) or 0 for k in ("samples_cpu_clock", "samples_task_clock")) != (r.get("samples") or 0):
+        print("FAIL the events' samples at %s do not add up to its samples" % r["address"]); sys.exit()
+text = open(sys.argv[4]).read()
+if "[1] cpu-clock:" not in text or "[2] task-clock:" not in text:
+    print("FAIL the text view names no events: " + text[:200].replace("\n", "|")); sys.exit()
+if not want or got != want:
+    diff = [(k, want[k], got[k]) for k in set(want) | set(got) if want[k] != got[k]]
+    print("FAIL %d differences, e.g. %s" % (len(diff), diff[:3])); sys.exit()
+print("PASS %d instructions, %d samples of 2 events" % (len({a for _, a in want}), sum(want.values())))
+PY
+)
+	case $out in
+	PASS*) pass "annotate_events_vs_perf (${out#PASS })" ;;
+	*) fail "annotate_events_vs_perf: ${out#FAIL } $(head -1 "$tmp/two.aerr")" ;;
+	esac
+else
+	skip "annotate_events_vs_perf: perf cannot record cpu-clock,task-clock here"
 fi

@@ -92,6 +92,38 @@ for m, mask in ((0, ((1 << 24) - 1) & ~(0xf << 12)), (1, (1 << 33) - 1)):
 "
 printf ' 401000 0x1/0x2/P/-/-/0/\n' >"$text_seeds/tiny.txt"
 
+# .llvm_bb_addr_map sections (tests/fuzz/fuzz_bbmap.c), written from LLVM's
+# Extensions.rst: version 2 with one range, with two ranges (feature bit 3)
+# and with the PGO analysis map (bits 0-2); version 1; and the section of
+# a fixture clang-19 builds, when it is here
+bbmap_seeds=$tmp/seeds-bbmap
+mkdir -p "$bbmap_seeds"
+python3 - "$bbmap_seeds" <<'PY' || exit 1
+import struct, sys
+def u(v):
+    out = b""
+    while True:
+        b = v & 0x7f
+        v >>= 7
+        out += bytes([b | (0x80 if v else 0)])
+        if not v:
+            return out
+def blocks(bbs, ids=True):
+    return u(len(bbs)) + b"".join((u(i) if ids else b"") + u(o) + u(s) + u(m) for i, o, s, m in bbs)
+one = bytes([2, 0]) + struct.pack("<Q", 0x401000) + blocks([(0, 0, 8, 8), (1, 0, 16, 8), (3, 4, 5, 1)])
+two = bytes([2, 8]) + u(2) + struct.pack("<Q", 0x401100) + blocks([(0, 0, 8, 8)]) + \
+    struct.pack("<Q", 0x402000) + blocks([(2, 0, 12, 1), (1, 0, 3, 2)])
+pgo = bytes([2, 7]) + struct.pack("<Q", 0x401200) + blocks([(0, 0, 8, 0x18), (1, 0, 4, 0)]) + \
+    u(1000) + u(1000) + u(1) + u(1) + u(0x7fffffff) + u(133) + u(0)
+v1 = bytes([1, 0]) + struct.pack("<Q", 0x401300) + blocks([(0, 0, 6, 8), (1, 2, 9, 1)], ids=False)
+for name, data in (("one", one), ("two", two), ("pgo", pgo), ("v1", v1), ("all", one + two + pgo + v1)):
+    open(sys.argv[1] + "/" + name, "wb").write(data)
+PY
+if command -v clang-19 >/dev/null && command -v llvm-objcopy-19 >/dev/null &&
+	clang-19 -O2 -w -fbasic-block-address-map -o "$tmp/bbmap.bin" "$here/../fixtures/pgo_switch.c" 2>/dev/null; then
+	llvm-objcopy-19 --dump-section .llvm_bb_addr_map="$bbmap_seeds/clang" "$tmp/bbmap.bin" 2>/dev/null
+fi
+
 # Dictionaries: magic, record framing and the text grammar's keywords.
 cat >"$tmp/reader.dict" <<'EOF'
 "PERFILE2"
@@ -153,6 +185,15 @@ cat >"$tmp/jit.dict" <<'EOF'
 "\x0a"
 EOF
 
+cat >"$tmp/bbmap.dict" <<'EOF'
+"\x02\x00"
+"\x02\x08"
+"\x02\x07"
+"\x01\x00"
+"\xff\xff\xff\xff\xff\xff\xff\xff\x01"
+"\x80\x80\x80\x80"
+EOF
+
 # ---- run ----
 # The fuzz build lets UBSan recover; halting makes libFuzzer keep the input.
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
@@ -170,6 +211,7 @@ for bin in "$@"; do
 	*text*) seeds=$text_seeds; dict=$tmp/text.dict ;;
 	*jit*) seeds=$jit_seeds; dict=$tmp/jit.dict ;;
 	*unwind*) seeds=$unwind_seeds; dict=$tmp/unwind.dict ;;
+	*bbmap*) seeds=$bbmap_seeds; dict=$tmp/bbmap.dict ;;
 	*) seeds="$bin_seeds $text_seeds"; dict=$tmp/reader.dict ;;
 	esac
 	log=$tmp/$name.log
