@@ -2,11 +2,13 @@
 /* hwprof pgo: profiles for compilers and post-link optimizers, one binary at a time. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_fleet.h"
+#include "cli_flow.h"
 #include "cli_report.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/pgo.h"
@@ -26,6 +28,8 @@ struct pgo_opts {
 	const char *binary, *output;
 	const char *symbol_order; /* --symbol-order FILE (propeller) */
 	bool ip_samples; /* --ip-samples */
+	bool infer;      /* --infer */
+	const char *matched_from; /* --matched-from OLD */
 	bool ips;        /* write the IP-sample profile (set after reading) */
 	struct hwp_branch_collect_opts co; /* how the recording was read (again, to place the binary) */
 	const char *from; /* --from URL */
@@ -57,6 +61,15 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 		OPT_REPORT_SYMFS(&o->ro),
 		OPT_BOOL(0, "ip-samples", &o->ip_samples,
 			 "profile the samples' IPs even when the recording has branch stacks"),
+		OPT_STRING(0, "matched-from", &o->matched_from, "OLD",
+			   "a stale profile: the recording is of OLD, an earlier build of the program --binary "
+			   "names; functions matched by name and code, blocks by their instructions, the counts "
+			   "of what matched written for --binary (how much matched is said)"),
+		OPT_BOOL(0, "infer", &o->infer,
+			 "flow-consistent counts (as 'hwprof blocks --infer'): the profile of each function's "
+			 "block counts and branches adjusted to conserve flow with the least change to the "
+			 "samples; -v prints the profile bias per function before and after ('llvm', 'bolt' "
+			 "and 'bolt-pa' from branch stacks)"),
 		OPT_STRING(0, "from", &o->from, "URL",
 			   "instead of a recording: the rows 'hwprof push' sent to the ClickHouse server at URL, "
 			   "summed over hosts (with --build-id, the binary to profile; --hosts, --since, --until "
@@ -83,6 +96,13 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 	if (o->format == HWP_PGO_PROPELLER && o->ip_samples)
 		return cli_error("pgo: --format propeller lays out basic blocks by the edges between them, which "
 				 "IP samples do not have: leave out --ip-samples");
+	if (o->matched_from && (!o->binary || o->format == HWP_PGO_AUTOFDO || o->format == HWP_PGO_PROPELLER ||
+				o->ip_samples || o->from))
+		return cli_error("pgo: --matched-from OLD writes the profile of --binary NEW from a recording of OLD "
+				 "('llvm', 'bolt', 'bolt-pa', from branch stacks)");
+	if (o->infer && (o->format == HWP_PGO_AUTOFDO || o->format == HWP_PGO_PROPELLER || o->ip_samples))
+		return cli_error("pgo: --infer adjusts the counts of branch stacks into 'llvm', 'bolt' or 'bolt-pa' "
+				 "profiles (AutoFDO's text keeps the recorded addresses)");
 	return -1;
 }
 
@@ -145,15 +165,68 @@ static int write_propeller(struct hwp_branch_collector *c, int module, const str
 	return rc;
 }
 
-static int write_with(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
+static int write_plain(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
 {
 	if (o->format == HWP_PGO_PROPELLER && !o->ips)
 		return write_propeller(c, module, o);
 	return hwp_pgo__write_file(c, module, o->format, o->ips, o->output) < 0 ? cli_error("%s", hwp_errmsg()) : 0;
 }
 
+static int write_with(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
+{
+	struct hwp_flow_opts fo = { .sz = sizeof(fo), .infer = true };
+	struct hwp_flow *f;
+	struct hwp_branch_collector *consistent;
+	int rc;
+
+	if (!o->infer)
+		return write_plain(c, module, o);
+	/* --infer: the profile of the flow-consistent counts */
+	if (hwp_branch_collector__check_ranges(c) < 0 || !(f = hwp_flow__new(c, &fo)))
+		return cli_error("%s", hwp_errmsg());
+	cli_flow_bias(f);
+	if (!(consistent = hwp_flow__consistent_collector(f, c))) {
+		hwp_flow__delete(f);
+		return cli_error("%s", hwp_errmsg());
+	}
+	rc = hwp_pgo__write_file(consistent, module, o->format, false, o->output) < 0 ? cli_error("%s", hwp_errmsg())
+										     : 0;
+	hwp_branch_collector__delete(consistent);
+	hwp_flow__delete(f);
+	return rc;
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0;
+}
+
+/* --matched-from OLD: OLD's counts carried over to --binary. */
+static int write_matched(struct report_input *in, const struct pgo_opts *o)
+{
+	struct hwp_pgo_match_stats st;
+	int old = hwp_range_profile__module_for_file(in->collector, o->matched_from), module, rc;
+	struct hwp_branch_collector *c;
+
+	if (old < 0)
+		return cli_error("%s", hwp_errmsg());
+	if (!(c = hwp_pgo__matched_collector(in->collector, old, o->matched_from, o->binary, &module, &st)))
+		return cli_error("%s", hwp_errmsg());
+	if (!cli_quiet())
+		fprintf(stderr, "hwprof: --matched-from %s: %zu of %zu functions matched (%zu unchanged, %zu by blocks); "
+			"%.1f%% of the range runs and %.1f%% of the taken branches carried over to %s\n",
+			o->matched_from, st.functions_same + st.functions_blocks, st.functions, st.functions_same,
+			st.functions_blocks, pct(st.range_runs_matched, st.range_runs),
+			pct(st.branches_matched, st.branches), o->binary);
+	rc = write_with(c, module, o);
+	hwp_branch_collector__delete(c);
+	return rc;
+}
+
 static int write_profile(struct report_input *in, const struct pgo_opts *o)
 {
+	if (o->matched_from)
+		return write_matched(in, o);
 	int module = o->binary ? binary_module(in, o) : hwp_range_profile__default_module(in->collector);
 
 	if (module == -EIO)
@@ -175,6 +248,8 @@ static int load(struct report_input *in, struct pgo_opts *o)
 	if (hwp_branch_collector__read_jobs(in->collector, o->ro.jobs) < 0)
 		return cli_error("%s", hwp_errmsg());
 	o->ips = hwp_pgo__ip_profile(in->collector, o->ip_samples);
+	if (o->ips && o->infer)
+		return cli_error("pgo: --infer: %s has no branch stacks to infer counts from", o->ro.input);
 	if (!o->ips)
 		return report_input__check_read(in, &o->ro) ? 1 : -1;
 	if (o->format == HWP_PGO_PROPELLER)
