@@ -8,11 +8,14 @@
 #   - the text profile byte for byte llvm-profgen-19 --perfdata's;
 #   - clang-19 -fprofile-sample-use= -fpseudo-probe-for-profiling builds the
 #     program with it, with no warning.
+# With SQLITE_AMALGAMATION set (a directory with sqlite3.c and sqlite3.h,
+# as bench/inputs.sh takes it), all of SQLite built with probes too (its
+# 2.5 min compile): the same two checks; else those two SKIP.
 # Skips without clang-19, llvm-profgen-19 or qemu (emulated recording); a
 # driver skips without its static library.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-echo "PLAN 8"
-progs="pgo_llvm pgo_switch sqlite zlib"
+echo "PLAN 10"
+progs="pgo_llvm pgo_switch sqlite zlib sqlite_full"
 ready=$(emu_ready pgo_llvm_cs) || {
 	for p in $progs; do echo "$ready" | sed "s/pgo_llvm_cs/pgo_llvm_cs_$p/"; echo "$ready" | sed "s/pgo_llvm_cs/pgo_llvm_cs_build_$p/"; done
 	exit 0
@@ -28,12 +31,13 @@ fx=$root/tests/fixtures
 lib=/usr/lib/x86_64-linux-gnu
 cd "$tmp" || exit 1
 
-# one_case NAME SOURCE 'ARGS' [LIBS...]
+# one_case NAME SOURCE 'ARGS' [MORE SOURCES, -I, LIBS...]; $use_src: what the
+# build check compiles (default SOURCE)
 one_case() {
 	local name=$1 src=$2 args=$3
 	shift 3
 	for l in "$@"; do
-		if [ ! -f "$lib/${l#-l:}" ]; then
+		if [ "${l#-l:}" != "$l" ] && [ ! -f "$lib/${l#-l:}" ]; then
 			skip "pgo_llvm_cs_$name: no ${l#-l:} (apt-get install libsqlite3-dev zlib1g-dev)"
 			skip "pgo_llvm_cs_build_$name: no ${l#-l:}"
 			return
@@ -56,7 +60,7 @@ one_case() {
 		fail "pgo_llvm_cs_$name: $(diff "$name.pg.prof" "$name.hw.prof" | head -4 | tr '\n' ' ')"
 	fi
 	# shellcheck disable=SC2086
-	if clang-19 $flags -fprofile-sample-use="$name.hw.prof" -c -o "$name.o" "$src" 2>"$name.use.err" &&
+	if clang-19 $flags -fprofile-sample-use="$name.hw.prof" -c -o "$name.o" ${use_src:-$src} 2>"$name.use.err" &&
 		! grep -q . "$name.use.err"; then
 		pass "pgo_llvm_cs_build_$name (clang-19 -fprofile-sample-use builds it, no warning)"
 	else
@@ -68,3 +72,11 @@ one_case pgo_llvm "$fx/pgo_llvm.c" ""
 one_case pgo_switch "$fx/pgo_switch.c" ""
 one_case sqlite "$fx/realworld_sqlite.c" "2000" -l:libsqlite3.a -l:libz.a
 one_case zlib "$fx/flow_zlib.c" "512" -l:libz.a
+amal=${SQLITE_AMALGAMATION:-}
+if [ -n "$amal" ] && [ -f "$amal/sqlite3.c" ] && [ -f "$amal/sqlite3.h" ]; then
+	cp "$amal/sqlite3.c" "$amal/sqlite3.h" . &&
+		use_src="-I. sqlite3.c" one_case sqlite_full "$fx/realworld_sqlite.c" "3000" -I. sqlite3.c -l:libz.a
+else
+	skip "pgo_llvm_cs_sqlite_full: SQLITE_AMALGAMATION (sqlite3.c, sqlite3.h) not set"
+	skip "pgo_llvm_cs_build_sqlite_full: SQLITE_AMALGAMATION not set"
+fi

@@ -38,13 +38,13 @@ print("\n".join("%x:%d" % (a - 0x5597dfefd000 + 0x1000, n) for a, n in sorted(c.
 	if [ $rc = 0 ] && [ -n "$got" ] && [ "$got" = "$want" ]; then
 		pass "ranges_nobinary_simpleperf ($(echo "$got" | wc -l) sampled addresses as perf 6.1 dumps them)"
 	else
-		fail "ranges_nobinary_simpleperf: rc $rc, got '$(echo $got)' want '$(echo $want)': $(head -2 "$tmp/sp.err")"
+		fail "ranges_nobinary_simpleperf: rc $rc, got '${got//$'\n'/ }' want '${want//$'\n'/ }': $(head -2 "$tmp/sp.err")"
 	fi
 	if [ "$(grep -c 'lbr_test_loop: .*addresses in it are its file offsets plus 0x1000 (the lowest executable address 0x1730 at offset 0x730' "$tmp/sp.err")" = 1 ] &&
 		grep -q '^// build_id: 0x0000000000000000000000000000000000000000$' "$tmp/sp.txt"; then
 		pass "ranges_nobinary_simpleperf_warning (one warning, simpleperf's zero build-id line)"
 	else
-		fail "ranges_nobinary_simpleperf_warning: $(cat "$tmp/sp.err" | tr '\n' ' ')"
+		fail "ranges_nobinary_simpleperf_warning: $(tr '\n' ' ' <"$tmp/sp.err")"
 	fi
 fi
 
