@@ -96,7 +96,7 @@ static bool rel(const struct ctx *x, uint64_t off, uint64_t *out)
  * offset the binary was mapped executable from (or of simpleperf's
  * address). Says which with one warning.
  */
-static int assume_layout(struct ctx *x, struct hwp_branch_collector *c, const char *name, const char *why)
+static void assume_layout(struct ctx *x, struct hwp_branch_collector *c, const char *name, const char *why)
 {
 	struct hwp_session *s = hwp__branch_collector_session(c);
 	const struct hwp_file_vaddr *fv = s ? hwp__session_file_vaddr(s, name) : NULL;
@@ -111,7 +111,7 @@ static int assume_layout(struct ctx *x, struct hwp_branch_collector *c, const ch
 			 " the recording names)%s", why, x->shift >> 63 ? "less" : "plus",
 			 x->shift >> 63 ? -x->shift : x->shift, fv->min_vaddr, fv->min_vaddr - x->shift,
 			 x->base ? ", less its page" : "");
-		return 0;
+		return;
 	}
 	x->shift = 0;
 	x->base = x->fmt == HWP_RANGE_FORMAT_PROFGEN && mapped ? pgoff & ~(uint64_t)0xfff : 0;
@@ -123,7 +123,6 @@ static int assume_layout(struct ctx *x, struct hwp_branch_collector *c, const ch
 		hwp__log(HWP_LOG_WARN, "%s: addresses in it are its file offsets (as simpleperf inject "
 			 "writes them; the binary's own when its first segment is loaded at address 0 from offset 0)",
 			 why);
-	return 0;
 }
 
 static int gather(struct ctx *x, struct hwp_branch_collector *c)
@@ -204,8 +203,7 @@ int hwp_range_profile__write(struct hwp_branch_collector *c, int module, enum hw
 		char why[512];
 
 		snprintf(why, sizeof(why), "%s", hwp_errmsg());
-		if ((err = assume_layout(&x, c, name, why)))
-			return err;
+		assume_layout(&x, c, name, why);
 	} else if (!(x.file = hwp__code_file_open(path))) {
 		return hwp__set_error(ENOENT, "%s: cannot read it as an ELF file", path);
 	}
