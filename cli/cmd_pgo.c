@@ -42,7 +42,8 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 	const struct opt opts[] = {
 		OPT_REPORT_INPUT(&o->ro),
 		{ .kind = OPT_KIND_CHOICE, .long_name = "format", .value = &o->format, .argh = "F", .choices = names,
-		  .flags = OPT_REQUIRED, .err = ": the formats are 'llvm', 'bolt', 'bolt-pa', 'autofdo' and 'propeller'",
+		  .flags = OPT_REQUIRED,
+		  .err = ": the formats are 'llvm', 'bolt', 'bolt-pa', 'autofdo', 'propeller' and 'llvm-cs'",
 		  .help = "'llvm': LLVM's sample profile (text) as llvm-profgen writes it, for clang "
 			   "-fprofile-sample-use= (the binary needs DWARF; -fdebug-info-for-profiling); 'bolt': "
 			   "BOLT's fdata as perf2bolt writes it (taken branches with mispredicts, fall-through edges "
@@ -50,7 +51,9 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 			   "pre-aggregated text (B and F lines) for perf2bolt --pa and llvm-bolt --pa; 'autofdo': "
 			  "AutoFDO's unsymbolized text, as 'hwprof ranges --format autofdo'; 'propeller': the "
 			  "cluster file of clang -fbasic-block-sections=list= (the blocks of a binary built with "
-			  "-fbasic-block-address-map laid out by ext-TSP, blocks never run split off cold)" },
+			  "-fbasic-block-address-map laid out by ext-TSP, blocks never run split off cold); 'llvm-cs': "
+			  "CSSPGO's probe-based sample profile as llvm-profgen writes it, for a binary built with clang "
+			  "-fpseudo-probe-for-profiling" },
 		OPT_STRING(0, "binary", &o->binary, "PATH",
 			   "the binary to profile; its build-id must be the recorded one (default: the main "
 			   "executable)"),
@@ -90,7 +93,7 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 	if (!o->from && (fs->flt.build_id || fs->hosts_arg || fs->flt.since || fs->flt.until || fs->table))
 		return cli_error("pgo: --build-id, --hosts, --since, --until and --table select the rows of --from URL");
 	if (o->format < 0)
-		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa, autofdo or propeller");
+		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa, autofdo, propeller or llvm-cs");
 	if (o->symbol_order && o->format != HWP_PGO_PROPELLER)
 		return cli_error("pgo: --symbol-order is Propeller's function order: give it with --format propeller");
 	if (o->format == HWP_PGO_PROPELLER && o->ip_samples)
@@ -255,6 +258,10 @@ static int load(struct report_input *in, struct pgo_opts *o)
 	if (o->format == HWP_PGO_PROPELLER)
 		return cli_error("pgo: %s: no branch stacks: Propeller's block layout needs the taken branches and "
 				 "fall-through ranges of branch records (record -b, or --emulate)", o->ro.input);
+	if (o->format == HWP_PGO_LLVM_CS)
+		return cli_error("pgo: %s: CSSPGO's probe profile counts probes along branch-stack ranges: a "
+				 "recording without branch stacks has none (--format llvm writes the IP-sample profile)",
+				 o->ro.input);
 	if (o->format == HWP_PGO_BOLT_PA)
 		return cli_error("pgo: %s: BOLT's pre-aggregated text (B, F and f lines) has no line for IP "
 				 "samples without branch stacks: --format bolt writes them as perf2bolt -nl does",

@@ -28,10 +28,11 @@ enum hwp_pgo_format {
 	HWP_PGO_BOLT_PA,  /* BOLT's pre-aggregated text (B and F lines) */
 	HWP_PGO_AUTOFDO,  /* AutoFDO's unsymbolized text */
 	HWP_PGO_PROPELLER, /* Propeller's cluster file (propeller.h; the symbol order: hwp_propeller__write()) */
+	HWP_PGO_LLVM_CS,  /* CSSPGO's probe-based sample profile (text), as llvm-profgen writes it */
 	HWP_PGO_NR_FORMATS,
 };
 
-/* "llvm", "bolt", "bolt-pa", "autofdo", "propeller"; NULL past the last. */
+/* "llvm", "bolt", "bolt-pa", "autofdo", "propeller", "llvm-cs"; NULL past the last. */
 HWP_API const char *hwp_pgo__format_name(enum hwp_pgo_format f);
 
 /* The collector options format F needs: ranges, the samples' addresses

@@ -24,6 +24,7 @@ static const char *const names[HWP_PGO_NR_FORMATS] = {
 	[HWP_PGO_BOLT_PA] = "bolt-pa",
 	[HWP_PGO_AUTOFDO] = "autofdo",
 	[HWP_PGO_PROPELLER] = "propeller",
+	[HWP_PGO_LLVM_CS] = "llvm-cs",
 };
 
 const char *hwp_pgo__format_name(enum hwp_pgo_format f)
@@ -90,6 +91,10 @@ int hwp_pgo__write(struct hwp_branch_collector *c, int module, enum hwp_pgo_form
 		return hwp_bolt_profile__write(c, module, ips ? HWP_BOLT_FORMAT_NO_LBR
 							     : f == HWP_PGO_BOLT ? HWP_BOLT_FORMAT_FDATA
 										 : HWP_BOLT_FORMAT_PREAGG, fp);
+	case HWP_PGO_LLVM_CS:
+		if (ips)
+			return hwp__set_error(EINVAL, "llvm-cs: a probe profile needs branch stacks, not IP samples");
+		return hwp_llvm_profile__write_probes(c, module, fp);
 	case HWP_PGO_AUTOFDO:
 		return hwp_range_profile__write(c, module, ips ? HWP_RANGE_FORMAT_AUTOFDO_IPS : HWP_RANGE_FORMAT_AUTOFDO,
 						fp);
