@@ -352,7 +352,7 @@ int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char 
 #endif
 			*retryable = false;
 			rc = hwp__set_error(EACCES, "%s: the server's certificate is not trusted (%s): give the CA that "
-					    "signed it with --cacert FILE", f->url, why);
+					    "signed it (hwprof-push(1), Credentials and TLS)", f->url, why);
 			break;
 		case CURLE_SSL_CACERT_BADFILE:
 		case CURLE_SSL_CERTPROBLEM:
@@ -365,7 +365,7 @@ int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char 
 			   connection after the handshake: say what may be missing) */
 			rc = hwp__set_error(EIO, "%s: request failed: %s%s", f->url, why,
 					    !strncmp(f->url, "https:", 6) && !f->cert
-						    ? " (a server that requires a client certificate: give --cert and --key)"
+						    ? " (a server that requires a client certificate wants one: hwprof-push(1), Credentials and TLS)"
 						    : "");
 		}
 		goto out;
@@ -386,7 +386,7 @@ int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char 
 		    strstr(msg, "Code: 194,") || strstr(msg, "Code: 516,")) {
 			*retryable = false;
 			rc = hwp__set_error(EACCES, "%s: the server refused the credentials of user '%s' (%s): give "
-					    "--user and --password-file", f->url, f->user ? f->user : "default",
+					    "the user and password it expects (hwprof-push(1), Credentials and TLS)", f->url, f->user ? f->user : "default",
 					    *msg ? msg : "no message");
 			goto out;
 		}
