@@ -209,6 +209,17 @@ void hwp__report_data_type_text(const char *type, const char *member, bool stack
 		snprintf(buf, len, "%s", type);
 }
 
+void hwp__report_mem_p90(const struct hwp_mem_stats *st, char *buf, size_t len)
+{
+	uint64_t seen = 0, want = (st->samples * 9 + 9) / 10; /* the 90th percentile's rank */
+	unsigned b = 0;
+
+	for (; b < HWP_MEM_HIST_BUCKETS - 1; b++)
+		if ((seen += st->hist[b]) >= want)
+			break;
+	bucket_range(b, buf, len);
+}
+
 void hwp_report__print_mem_typed(struct hwp_mem_report *r, FILE *out)
 {
 	uint64_t total = hwp_mem_report__totals(r)->samples, stack = 0;

@@ -31,5 +31,9 @@ int hwp__report_print(const struct hwp_table *t, enum hwp_table_format fmt, FILE
 /* "struct counters.y", "long", "(stack operation)" (STACK_OP), or
    "unknown" (TYPE NULL). */
 void hwp__report_data_type_text(const char *type, const char *member, bool stack_op, char *buf, size_t len);
+/* The latency histogram's bucket holding the 90th percentile ("64-127"):
+   the histogram keeps powers of two, so that is as close as it says. */
+struct hwp_mem_stats;
+void hwp__report_mem_p90(const struct hwp_mem_stats *st, char *buf, size_t len);
 
 #endif

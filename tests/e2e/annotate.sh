@@ -12,7 +12,7 @@
 #    one-line errors.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 cmp=$tools/annotate_compare.py
-echo "PLAN 8"
+echo "PLAN 9"
 gcc -O2 -g -o "$tmp/w" "$root/tests/fixtures/annotate_hot.c" 2>"$tmp/gcc.err" || { fail "annotate: gcc: $(head -1 "$tmp/gcc.err")"; exit 0; }
 
 # 1. against perf annotate
@@ -51,6 +51,49 @@ if ready=$(emu_ready annotate_emulated); then
 		"$HWPROF" mem -i "$tmp/m.data" -s ip --json >"$tmp/mm.json" 2>>"$tmp/m.err" &&
 		CMP_NAME=annotate_memory python3 "$cmp" mem "$tmp/am.json" "$tmp/mm.json" ||
 		fail "annotate_memory: $(head -1 "$tmp/m.err")"
+	# each load's p90 latency bucket, against perf script's latencies of
+	# the samples at that instruction (function + offset)
+	if [ -s "$tmp/am.json" ] && command -v perf >/dev/null; then
+		perf script -i "$tmp/m.data" -F ip,sym,symoff,weight 2>/dev/null >"$tmp/m.perf"
+		out=$(python3 - "$tmp/am.json" "$tmp/m.perf" <<'PY'
+import collections, json, sys
+rows = json.load(open(sys.argv[1]))
+first = {}
+for r in rows:
+    first.setdefault(r["function"], int(r["address"], 16))
+lat = collections.defaultdict(list)
+for line in open(sys.argv[2]):
+    f = line.split()
+    if len(f) == 3 and "+0x" in f[2]:
+        sym, off = f[2].rsplit("+", 1)
+        lat[(sym, int(off, 16))].append(int(f[0]))
+def bucket(v):
+    b = 0
+    while v > 1 and b < 19:
+        v >>= 1
+        b += 1
+    return "0-1" if b == 0 else f"{1 << b}+" if b == 19 else f"{1 << b}-{(1 << (b + 1)) - 1}"
+n = bad = 0
+for r in rows:
+    if not r.get("memory_samples"):
+        continue
+    v = sorted(lat.get((r["function"], int(r["address"], 16) - first[r["function"]]), []))
+    if len(v) != r["memory_samples"]:
+        print(f"FAIL {r['function']} {r['address']}: {len(v)} samples in perf script, {r['memory_samples']} here"); sys.exit()
+    want = bucket(v[(len(v) * 9 + 9) // 10 - 1])
+    n += 1
+    if r.get("memory_p90_latency_range") != want:
+        print(f"FAIL {r['function']} {r['address']}: p90 {r.get('memory_p90_latency_range')}, perf's latencies say {want}"); sys.exit()
+print(f"PASS {n} loads and stores")
+PY
+)
+		case $out in
+		PASS*) pass "annotate_memory_p90 (${out#PASS })" ;;
+		*) fail "annotate_memory_p90: ${out#FAIL }" ;;
+		esac
+	else
+		skip "annotate_memory_p90: no memory recording or no perf"
+	fi
 	# 4. the text view: the hottest loop's source line, a jump mark and a branch's numbers
 	"$HWPROF" annotate -i "$tmp/br.data" --sym "$hot" --color never >"$tmp/a.txt" 2>"$tmp/a.err"
 	mkdir -p "$tmp/src/fixtures" && cp "$root/tests/fixtures/annotate_hot.c" "$tmp/src/fixtures/"
@@ -68,6 +111,7 @@ if ready=$(emu_ready annotate_emulated); then
 else
 	echo "$ready"
 	skip "annotate_memory: no emulation"
+	skip "annotate_memory_p90: no emulation"
 	skip "annotate_text: no emulation"
 fi
 
