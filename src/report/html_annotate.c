@@ -364,12 +364,28 @@ static void insn_row(struct view *v, size_t k, const struct hwp_annotate_insn *i
 			hwp__outbuf_printf(o, " data-p=\"%.3f\"", x->cond->p_taken);
 	}
 	hwp__outbuf_putc(o, '>');
-	if (x->samples)
-		hwp__outbuf_printf(o, "<td class=\"s\" title=\"%.2f%% of all samples\">%" PRIu64 "</td>"
+	if (x->samples) {
+		/* several events: each one's samples (and share of the
+		   function's samples of that event) in the cell's title */
+		const char *const *ev;
+		const uint64_t *ev_total;
+		size_t ne = hwp_annotation__events(v->a, &ev, &ev_total), used;
+
+		used = (size_t)snprintf(title, sizeof(title), "%.2f%% of all samples",
+					v->total ? 100.0 * (double)x->samples / (double)v->total : 0);
+		for (size_t e = 0; e < ne && x->event_samples && used < sizeof(title); e++)
+			used += (size_t)snprintf(title + used, sizeof(title) - used, "; %s %" PRIu64 " (%.2f%%)", ev[e],
+						 x->event_samples[e],
+						 f[k].event_samples[e] ? 100.0 * (double)x->event_samples[e] /
+										 (double)f[k].event_samples[e]
+									 : 0);
+		hwp__outbuf_puts(o, "<td class=\"s\" title=\"");
+		hwp__markup_escape(o, title);
+		hwp__outbuf_printf(o, "\">%" PRIu64 "</td>"
 				   "<td class=\"s\" style=\"background:linear-gradient(90deg,#fbb %.1f%%,transparent 0)\">"
 				   "%.2f%%</td>",
-				   v->total ? 100.0 * (double)x->samples / (double)v->total : 0, x->samples, share, share);
-	else
+				   x->samples, share, share);
+	} else
 		hwp__outbuf_puts(o, "<td></td><td></td>");
 	hwp__outbuf_printf(o, "<td class=\"ad t\">%" PRIx64 "</td><td class=\"ar\"></td><td class=\"t\"><b>", x->vaddr);
 	hwp__markup_escape(o, x->mnemonic);

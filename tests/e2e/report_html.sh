@@ -26,11 +26,11 @@
 #   - usage errors: one line each.
 # HWPROF_KEEP_SHOTS=DIR keeps the screenshots (shot.png, shot_code.png) there.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-# PLAN: 6 checks, then 10 in Chromium (1 SKIP without it), then
+# PLAN: 7 checks, then 10 in Chromium (1 SKIP without it), then
 # 2 on the corpus's flame graph (1 SKIP without the corpus); 1 (the
 # SKIP) where emulated recording cannot run
 ready=$(emu_ready report_html) || { echo "PLAN 1"; echo "$ready"; exit 0; }
-plan=6
+plan=7
 if [ -z "$(command -v chromium || command -v chromium-browser || true)" ]; then
 	plan=$((plan + 1))
 elif [ ! -f "${HWPROF_CORPUS:-$root/../shared/corpus}/perf_data_converter/perf.data.callgraph_and_branch-3.8" ]; then
@@ -79,6 +79,28 @@ if gcc -O2 -g -pthread -o fs "$fx/mem_false_sharing.c" &&
 		pass "report_html_mem ($out; the finding links to its store)" || fail "report_html_mem: $out"
 else
 	fail "report_html_mem: $(head -1 fs.err)"
+fi
+# plain samples of two events (perf record -e cpu-clock,task-clock, no
+# branch stacks, no call stacks): findings, the annotated code (each sampled
+# instruction's samples per event in its title, as annotate counts them)
+# and the summary
+if ! command -v perf >/dev/null || ! perf record -q -e cpu-clock,task-clock -c 100000 -o two.data ./db 200 \
+	>/dev/null 2>two.err; then
+	skip "report_html_samples: perf cannot record cpu-clock here: $(head -1 two.err)"
+elif "$HWPROF" report -q --html two.html -i two.data 2>two.rerr &&
+	"$HWPROF" annotate -i two.data --json >two.json 2>>two.rerr; then
+	out=$(python3 "$tools/report_page_check.py" two.html "Findings (hwprof advise)" \
+		"Annotated code (hwprof annotate)" Summary 2>&1) &&
+		want=$(python3 -c '
+import json, sys
+r = [x for x in json.load(open("two.json")) if x.get("samples")]
+x = max(r, key=lambda x: x["samples"])
+print("cpu-clock %d (" % (x.get("samples_cpu_clock") or 0))' 2>&1) &&
+		grep -q "title=\"[^\"]*; $want" two.html &&
+		pass "report_html_samples ($out; the hottest instruction's $want...) per event)" ||
+		fail "report_html_samples: $out ${want:-}"
+else
+	fail "report_html_samples: $(head -1 two.rerr)"
 fi
 for args in "-i ap.data" "--html x.html --diff b1.data" "--html /nonexistent/x.html -i ap.data"; do
 	if "$HWPROF" report $args >/dev/null 2>err.txt; then
