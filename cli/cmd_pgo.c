@@ -13,6 +13,7 @@
 #include "hwprof/propeller.h"
 #include "hwprof/range_profile.h"
 #include "hwprof/session.h"
+#include "hwprof/stale.h"
 
 static const struct cmd_desc desc = {
 	.name = "pgo",
@@ -29,6 +30,7 @@ struct pgo_opts {
 	bool ips;        /* write the IP-sample profile (set after reading) */
 	struct hwp_branch_collect_opts co; /* how the recording was read (again, to place the binary) */
 	const char *from; /* --from URL */
+	const char *matched_from; /* --matched-from OLD: the recorded binary, --binary the one profiled */
 };
 
 /* Returns -1 to go on, else the exit code. */
@@ -50,6 +52,11 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 		OPT_STRING(0, "binary", &o->binary, "PATH",
 			   "the binary to profile; its build-id must be the recorded one (default: the main "
 			   "executable)"),
+		OPT_STRING(0, "matched-from", &o->matched_from, "OLD",
+			   "a stale profile: the recording is of OLD, an earlier build of the program; its counts "
+			   "are matched onto --binary NEW (functions by name and CFG hash, blocks by opcode and "
+			   "callee anchors) and the profile written at NEW's addresses; unmatched code is left "
+			   "out, and one line says how much of the profile was matched (-v: per function)"),
 		OPT_STRING('o', "output", &o->output, "FILE", "write the profile to FILE (default: stdout)"),
 		OPT_STRING(0, "symbol-order", &o->symbol_order, "FILE",
 			   "with --format propeller: also write the function order that lld's "
@@ -78,6 +85,9 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 		return cli_error("pgo: --build-id, --hosts, --since, --until and --table select the rows of --from URL");
 	if (o->format < 0)
 		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa, autofdo or propeller");
+	if (o->matched_from && (!o->binary || o->from || o->ip_samples))
+		return cli_error("pgo: --matched-from OLD carries a branch-stack recording of OLD over to --binary NEW: "
+				 "give --binary, and neither --from nor --ip-samples");
 	if (o->symbol_order && o->format != HWP_PGO_PROPELLER)
 		return cli_error("pgo: --symbol-order is Propeller's function order: give it with --format propeller");
 	if (o->format == HWP_PGO_PROPELLER && o->ip_samples)
@@ -152,8 +162,56 @@ static int write_with(struct hwp_branch_collector *c, int module, const struct p
 	return hwp_pgo__write_file(c, module, o->format, o->ips, o->output) < 0 ? cli_error("%s", hwp_errmsg()) : 0;
 }
 
+static void stale_func(void *ctx, const struct hwp_stale_func *f)
+{
+	(void)ctx;
+	cli_info("stale: %s -> %s: %s, %u of %u blocks, %llu of %llu branch counts, %llu of %llu instructions run",
+		 f->name, f->new_name ? f->new_name : "-", hwp_stale__how_name(f->how), f->blocks_matched, f->blocks,
+		 (unsigned long long)f->branches_matched, (unsigned long long)f->branches,
+		 (unsigned long long)f->insns_matched, (unsigned long long)f->insns);
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 100.0;
+}
+
+/* --matched-from OLD: the recording's counts of OLD moved onto --binary NEW. */
+static int write_stale(struct report_input *in, const struct pgo_opts *o)
+{
+	struct hwp_stale_stats st;
+	struct hwp_branch_collector *c;
+	int rc, module, nm;
+	struct pgo_opts oo = *o;
+
+	oo.binary = o->matched_from;
+	if ((module = binary_module(in, &oo)) == -EIO)
+		return 1; /* said */
+	if (module < 0)
+		return cli_error("%s", hwp_errmsg());
+	if (!(c = hwp_stale__match(in->collector, module, o->matched_from, o->binary, &nm, &st, stale_func, NULL)))
+		return cli_error("%s", hwp_errmsg());
+	if (!cli_quiet())
+		fprintf(stderr,
+			"hwprof: stale profile: %llu of %llu functions run matched (%llu same, %llu edited, %llu renamed), "
+			"%llu left unprofiled; matched: %.1f%% of the taken-branch counts (%llu of %llu), %.1f%% of the "
+			"instructions run (%llu of %llu)\n",
+			(unsigned long long)(st.functions - st.by_how[HWP_STALE_UNMATCHED]),
+			(unsigned long long)st.functions, (unsigned long long)st.by_how[HWP_STALE_SAME],
+			(unsigned long long)st.by_how[HWP_STALE_EDITED], (unsigned long long)st.by_how[HWP_STALE_RENAMED],
+			(unsigned long long)st.by_how[HWP_STALE_UNMATCHED], pct(st.branches_matched, st.branches),
+			(unsigned long long)st.branches_matched, (unsigned long long)st.branches,
+			pct(st.insns_matched, st.insns), (unsigned long long)st.insns_matched,
+			(unsigned long long)st.insns);
+	rc = write_with(c, nm, o);
+	hwp_branch_collector__delete(c);
+	return rc;
+}
+
 static int write_profile(struct report_input *in, const struct pgo_opts *o)
 {
+	if (o->matched_from)
+		return write_stale(in, o);
 	int module = o->binary ? binary_module(in, o) : hwp_range_profile__default_module(in->collector);
 
 	if (module == -EIO)
