@@ -33,6 +33,8 @@ struct insn {
 	uint8_t cls;   /* enum hwp__insn_class */
 	int32_t target; /* in-function direct target's insn index, else -1 */
 	int32_t callee; /* the function called or tail-called, -1 none */
+	bool has_dt;
+	uint64_t dt;    /* with has_dt: a direct branch's or call's target (file offset) */
 };
 
 struct block {
@@ -258,6 +260,8 @@ static int decode(struct ctx *x, struct bin *b, struct func *f)
 		if (hwp__code_cache_insn(x->cc, b->module, in->off, &h))
 			continue;
 		in->cls = h.cls;
+		in->has_dt = h.has_target;
+		in->dt = h.target;
 		if (h.has_target && (h.cls == HWP_INSN_CALL || h.cls == HWP_INSN_JUMP || h.cls == HWP_INSN_COND)) {
 			int t = find_fn(b, h.target);
 
@@ -573,8 +577,9 @@ static bool old_insn(struct ctx *x, uint64_t off, struct func **f, int32_t *idx)
 	return *idx >= 0;
 }
 
-/* LOC in OLD moved to NEW; false when it does not map. */
-static bool map_loc(struct ctx *x, struct hwp_code_loc *loc)
+/* LOC in OLD moved to NEW; false when it does not map. *IN: NEW's
+   instruction there. */
+static bool map_loc(struct ctx *x, struct hwp_code_loc *loc, const struct insn **in)
 {
 	struct func *f;
 	int32_t i;
@@ -582,9 +587,28 @@ static bool map_loc(struct ctx *x, struct hwp_code_loc *loc)
 	if (!old_insn(x, loc->offset, &f, &i) || f->match < 0 || !f->map || f->map[i] < 0)
 		return false;
 	const struct func *n = &x->new.fn[f->match];
+	*in = &n->in[f->map[i]];
 	loc->module = x->new_module;
-	loc->offset = n->in[f->map[i]].off;
+	loc->offset = (*in)->off;
 	loc->addr = n->start + (loc->offset - n->off);
+	return true;
+}
+
+/* The target of a direct branch or call of OLD that maps is the mapped
+   instruction's own target (a PLT entry, a function that did not match). */
+static bool map_target(struct ctx *x, const struct hwp_code_loc *from, const struct insn *nf,
+		       struct hwp_code_loc *to)
+{
+	struct func *f;
+	int32_t i;
+	uint64_t v;
+
+	if (!nf || !nf->has_dt || !old_insn(x, from->offset, &f, &i) || !f->in[i].has_dt ||
+	    f->in[i].dt != to->offset || hwp__code_file_offset_to_vaddr(x->new.file, nf->dt, &v))
+		return false;
+	to->module = x->new_module;
+	to->offset = nf->dt;
+	to->addr = v;
 	return true;
 }
 
@@ -604,7 +628,9 @@ static int add_branches(struct ctx *x, const struct hwp_branch_table *in, struct
 	for (size_t i = 0; i < n; i++) {
 		struct hwp_branch_row row = r[i];
 		bool f_old = row.key.from.module == x->old_module, t_old = row.key.to.module == x->old_module;
-		bool ok = (!f_old || map_loc(x, &row.key.from)) && (!t_old || map_loc(x, &row.key.to));
+		const struct insn *nf = NULL, *nt;
+		bool ok = (!f_old || map_loc(x, &row.key.from, &nf)) &&
+			  (!t_old || map_loc(x, &row.key.to, &nt) || map_target(x, &r[i].key.from, nf, &row.key.to));
 		int k;
 
 		if (f_old || t_old) {
