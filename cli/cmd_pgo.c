@@ -88,6 +88,9 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 	if (o->matched_from && (!o->binary || o->from || o->ip_samples))
 		return cli_error("pgo: --matched-from OLD carries a branch-stack recording of OLD over to --binary NEW: "
 				 "give --binary, and neither --from nor --ip-samples");
+	if (o->matched_from && o->format == HWP_PGO_AUTOFDO)
+		return cli_error("pgo: --matched-from: the autofdo format needs sample addresses, which are not matched "
+				 "onto NEW: --format llvm writes the profile clang reads");
 	if (o->symbol_order && o->format != HWP_PGO_PROPELLER)
 		return cli_error("pgo: --symbol-order is Propeller's function order: give it with --format propeller");
 	if (o->format == HWP_PGO_PROPELLER && o->ip_samples)

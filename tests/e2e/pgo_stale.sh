@@ -21,16 +21,16 @@
 #     optimized NEW takes fewer branches than NEW (exact counts,
 #     tests/tools/taken_count.py);
 #   - errors in one line: no --binary, NEW with OLD's build-id, OLD no ELF
-#     file, OLD not the recorded binary.
+#     file, OLD not the recorded binary, --format autofdo.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 ready=$(emu_ready pgo_stale) || { echo "PLAN 1"; echo "$ready"; exit 0; }
-echo "PLAN 10"
+echo "PLAN 11"
 src=$root/tests/fixtures/stale_prog.c
 old=$tmp/old
 new=$tmp/new
 cd "$tmp" || exit 1 # llvm-bolt leaves files in the current directory
 if ! gcc -O2 -g -no-pie -Wl,-q -o "$old" "$src" 2>gcc.err || ! gcc -O2 -g -no-pie -Wl,-q -DV2 -o "$new" "$src" 2>>gcc.err; then
-	for c in moved renamed edited summary llvm bolt no_binary same_id not_elf not_recorded; do
+	for c in moved renamed edited summary llvm bolt no_binary same_id not_elf not_recorded autofdo; do
 		fail "pgo_stale_$c: gcc: $(head -1 gcc.err)"
 	done
 	exit 0
@@ -115,3 +115,4 @@ one_error same_id "has the build-id of" --matched-from "$old" --binary "$old"
 echo "not an ELF file" >notelf
 one_error not_elf "notelf" --matched-from notelf --binary "$new"
 one_error not_recorded "new" --matched-from "$new" --binary "$old"
+one_error autofdo "sample addresses" --matched-from "$old" --binary "$new" --format autofdo
