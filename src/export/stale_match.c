@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "analysis/branch_collect_internal.h"
 #include "decode/code_cache.h"
@@ -176,6 +177,22 @@ static int find_fn(const struct bin *b, uint64_t off)
 	if (!lo || off - b->fn[lo - 1].off >= b->fn[lo - 1].size)
 		return -1;
 	return (int)lo - 1;
+}
+
+/* The first of the functions named NAME in by_name order, -1 when none. */
+static ssize_t first_named(const struct bin *b, const char *name)
+{
+	size_t lo = 0, hi = b->n_fn;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (strcmp(b->by_name[mid]->name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < b->n_fn && !strcmp(b->by_name[lo]->name, name) ? (ssize_t)lo : -1;
 }
 
 /* The function named NAME (unique), NULL when none or several. */
@@ -489,6 +506,41 @@ static void match_same(struct func *o, struct func *n)
 		o->bl[i].match = n->bl[i].match = (int32_t)i;
 }
 
+/*
+ * NEW's function for O, a function whose name several functions of OLD or
+ * NEW share (static functions of several files): the one of those of NEW
+ * with O's structural CFG hash when one alone has it, else the one of the
+ * same rank in address order when both have as many; NULL otherwise.
+ */
+static struct func *namesake(struct ctx *x, struct func *o, int *err)
+{
+	ssize_t fo = first_named(&x->old, o->name), fn = first_named(&x->new, o->name);
+	size_t no = 0, nn = 0, rank = 0, same = 0;
+	struct func *hit = NULL;
+
+	if (fo < 0 || fn < 0)
+		return NULL;
+	while ((size_t)fo + no < x->old.n_fn && !strcmp(x->old.by_name[fo + no]->name, o->name)) {
+		if (x->old.by_name[fo + no] == o)
+			rank = no;
+		no++;
+	}
+	if ((*err = decode(x, &x->old, o)))
+		return NULL;
+	for (; (size_t)fn + nn < x->new.n_fn && !strcmp(x->new.by_name[fn + nn]->name, o->name); nn++) {
+		struct func *n = x->new.by_name[fn + nn];
+
+		if ((*err = decode(x, &x->new, n)))
+			return NULL;
+		if (n->match < 0 && n->n_bl && n->scfg == o->scfg)
+			hit = n, same++;
+	}
+	if (same == 1)
+		return hit;
+	hit = no == nn ? x->new.by_name[fn + (ssize_t)rank] : NULL; /* by_name sorts a name's functions by address */
+	return hit && hit->match < 0 ? hit : NULL;
+}
+
 static int match_functions(struct ctx *x)
 {
 	int err = 0;
@@ -499,7 +551,12 @@ static int match_functions(struct ctx *x)
 		struct func *o = &x->old.fn[i], *n;
 		bool exists;
 
-		if (!o->touched || !o->name_unique || !(n = find_name(&x->new, o->name, &exists)) || n->match >= 0)
+		if (!o->touched)
+			continue;
+		n = o->name_unique ? find_name(&x->new, o->name, &exists) : NULL;
+		if (!n && (n = namesake(x, o, &err)) == NULL && err)
+			return err;
+		if (!n || n->match >= 0)
 			continue;
 		if ((err = decode(x, &x->old, o)) || (err = decode(x, &x->new, n)))
 			return err;
