@@ -31,6 +31,8 @@ struct insn {
 	uint64_t off;  /* file offset */
 	uint64_t hash; /* mnemonic */
 	uint64_t ah;   /* anchored: the mnemonic and, for a call or tail call, its callee's name in NEW */
+	uint64_t al;   /* loose and anchored: every conditional branch one, cmp and test one (compilers
+			  flip conditions and pick either compare), for aligning instructions */
 	uint8_t cls;   /* enum hwp__insn_class */
 	int32_t target; /* in-function direct target's insn index, else -1 */
 	int32_t callee; /* the function called or tail-called, -1 none */
@@ -240,8 +242,10 @@ static int on_insn(void *p, const struct hwp__disasm_insn *d)
 
 	if (!in)
 		return x->err = -ENOMEM;
+	const char *m = !strncmp(d->mnemonic, "cmp", 3) || !strncmp(d->mnemonic, "test", 4) ? "cmp" : d->mnemonic;
+
 	*in = (struct insn){ .off = x->f->off + (d->vaddr - x->f->start), .hash = fnv(FNV0, d->mnemonic, strlen(d->mnemonic)),
-			     .target = -1, .callee = -1 };
+			     .al = fnv(FNV0, m, strlen(m)), .target = -1, .callee = -1 };
 	return 0;
 }
 
@@ -277,6 +281,8 @@ static int decode(struct ctx *x, struct bin *b, struct func *f)
 		if (hwp__code_cache_insn(x->cc, b->module, in->off, &h))
 			continue;
 		in->cls = h.cls;
+		if (h.cls == HWP_INSN_COND)
+			in->al = fnv(FNV0, "jcc", 3);
 		in->has_dt = h.has_target;
 		in->dt = h.target;
 		if (h.has_target && (h.cls == HWP_INSN_CALL || h.cls == HWP_INSN_JUMP || h.cls == HWP_INSN_COND)) {
@@ -323,6 +329,8 @@ static void anchor(struct ctx *x, struct bin *b, struct func *f)
 		if (c && b == &x->old && c->match >= 0)
 			c = &x->new.fn[c->match];
 		in->ah = c ? fnv(in->hash, c->name, strlen(c->name)) : in->hash;
+		if (c) /* the loose hash is set once, in decode(): anchor() may run again */
+			in->al = in->ah;
 	}
 	f->cfg = cfg_hash(f);
 }
@@ -429,11 +437,9 @@ out:
 	return err ? hwp__set_error(ENOMEM, "out of memory matching %s", o->name) : 0;
 }
 
-/* The instructions of O's unmatched blocks between two matched ones (or
-   the function's ends) aligned with those of N's blocks between their
-   matches, by the LCS of their anchored hashes: the unchanged
-   instructions of an edited block keep their counts. */
-static int refine(struct func *o, const struct func *n, size_t oa, size_t ob, size_t na, size_t nb)
+/* O's instructions [OA, OB) aligned with N's [NA, NB) by the LCS of
+   their anchored hashes (LOOSE: of the loose ones) into O->map. */
+static int align(struct func *o, const struct func *n, size_t oa, size_t ob, size_t na, size_t nb, bool loose)
 {
 	size_t a = ob - oa, b = nb - na;
 	uint64_t *A;
@@ -447,20 +453,45 @@ static int refine(struct func *o, const struct func *n, size_t oa, size_t ob, si
 	if (!A || !ma) {
 		free(A);
 		free(ma);
-		return hwp__set_error(ENOMEM, "out of memory matching %s", o->name);
+		return -ENOMEM;
 	}
 	for (size_t i = 0; i < a; i++) {
-		A[i] = o->in[oa + i].ah;
+		A[i] = loose ? o->in[oa + i].al : o->in[oa + i].ah;
 		ma[i] = -1;
 	}
 	for (size_t j = 0; j < b; j++)
-		A[a + j] = n->in[na + j].ah;
+		A[a + j] = loose ? n->in[na + j].al : n->in[na + j].ah;
 	err = lcs(A, a, A + a, b, ma);
 	for (size_t i = 0; !err && i < a; i++)
 		if (ma[i] >= 0)
 			o->map[oa + i] = (int32_t)(na + (size_t)ma[i]);
 	free(A);
 	free(ma);
+	return err;
+}
+
+/*
+ * The instructions of O's unmatched blocks between two matched ones (or
+ * the function's ends) aligned with those of N's blocks between their
+ * matches: the unchanged instructions of an edited block keep their
+ * counts. Exact hashes first; the loose ones (a flipped condition, cmp
+ * for test) only between two exact matches, where they cannot pull an
+ * instruction away from its exact copy.
+ */
+static int refine(struct func *o, const struct func *n, size_t oa, size_t ob, size_t na, size_t nb)
+{
+	int err = align(o, n, oa, ob, na, nb, false);
+	size_t pi = oa, pj = na;
+
+	for (size_t i = oa; !err && i <= ob; i++) {
+		if (i < ob && o->map[i] < 0)
+			continue;
+		size_t j = i < ob ? (size_t)o->map[i] : nb;
+
+		err = align(o, n, pi, i, pj, j, true);
+		pi = i + 1;
+		pj = j + 1;
+	}
 	return err ? hwp__set_error(ENOMEM, "out of memory matching %s", o->name) : 0;
 }
 
@@ -652,7 +683,9 @@ static bool map_loc(struct ctx *x, struct hwp_code_loc *loc, const struct insn *
 }
 
 /* The target of a direct branch or call of OLD that maps is the mapped
-   instruction's own target (a PLT entry, a function that did not match). */
+   instruction's own target: where the instructions were aligned loosely
+   (a flipped condition) the target's block may be another, and a PLT
+   entry or a function that did not match has no map of its own. */
 static bool map_target(struct ctx *x, const struct hwp_code_loc *from, const struct insn *nf,
 		       struct hwp_code_loc *to)
 {
@@ -666,6 +699,34 @@ static bool map_target(struct ctx *x, const struct hwp_code_loc *from, const str
 	to->module = x->new_module;
 	to->offset = nf->dt;
 	to->addr = v;
+	return true;
+}
+
+/* For OLD's instruction I of F right after a call that maps: the one after
+   NEW's call (where a return lands, whatever the edit put before I's own
+   match); -1 otherwise. */
+static int32_t after_call(const struct ctx *x, const struct func *f, int32_t i)
+{
+	const struct func *n = f->match >= 0 && f->map ? &x->new.fn[f->match] : NULL;
+
+	if (!n || i <= 0 || (f->in[i - 1].cls != HWP_INSN_CALL && f->in[i - 1].cls != HWP_INSN_IND_CALL) ||
+	    f->map[i - 1] < 0 || (size_t)f->map[i - 1] + 1 >= n->n_in)
+		return -1;
+	return f->map[i - 1] + 1;
+}
+
+/* LOC, a return's target in OLD, moved to the return's target in NEW. */
+static bool map_return(struct ctx *x, struct hwp_code_loc *loc)
+{
+	struct func *f;
+	int32_t i, k;
+
+	if (!old_insn(x, loc->offset, &f, &i) || (k = after_call(x, f, i)) < 0)
+		return false;
+	const struct func *n = &x->new.fn[f->match];
+	loc->module = x->new_module;
+	loc->offset = n->in[k].off;
+	loc->addr = n->start + (loc->offset - n->off);
 	return true;
 }
 
@@ -686,8 +747,10 @@ static int add_branches(struct ctx *x, const struct hwp_branch_table *in, struct
 		struct hwp_branch_row row = r[i];
 		bool f_old = row.key.from.module == x->old_module, t_old = row.key.to.module == x->old_module;
 		const struct insn *nf = NULL, *nt;
+		/* a direct branch or call goes to its own target in NEW */
 		bool ok = (!f_old || map_loc(x, &row.key.from, &nf)) &&
-			  (!t_old || map_loc(x, &row.key.to, &nt) || map_target(x, &r[i].key.from, nf, &row.key.to));
+			  (!t_old || map_target(x, &r[i].key.from, nf, &row.key.to) || map_return(x, &row.key.to) ||
+			   map_loc(x, &row.key.to, &nt));
 		int k;
 
 		if (f_old || t_old) {
@@ -719,12 +782,27 @@ static int add_piece(struct ctx *x, const struct hwp_branch_row *r, const struct
 							: 0;
 }
 
-/* A range of OLD: the runs of its instructions that map onto consecutive
-   instructions of NEW, each a range of NEW with the same count. */
+/* NEW's instructions after A up to B (A < B) can run straight through:
+   none is a branch but a conditional one (not taken, as OLD's range ran
+   on), and they are few. */
+static bool bridges(const struct func *n, int32_t a, int32_t b)
+{
+	if (b - a > 32)
+		return false;
+	for (int32_t k = a; k < b; k++)
+		if (n->in[k].cls != HWP_INSN_OTHER && n->in[k].cls != HWP_INSN_COND)
+			return false;
+	return true;
+}
+
+/* A range of OLD: the runs of its instructions that map onto NEW's in
+   order, with nothing between two that could not run straight through
+   (instructions inserted or left out by the edit are run over), each a
+   range of NEW with the same count. */
 static int add_range(struct ctx *x, const struct hwp_branch_row *r, struct hwp_branch_table *out)
 {
 	struct func *f, *g;
-	int32_t s, e, rs = -1, prev = -1, pieces = 0;
+	int32_t s, e, rs = -1, last = -1, pieces = 0;
 	uint64_t cnt = r->c.count;
 	int err = 0;
 
@@ -737,27 +815,30 @@ static int add_range(struct ctx *x, const struct hwp_branch_row *r, struct hwp_b
 		return 0;
 	}
 	const struct func *n = f->match >= 0 && f->map ? &x->new.fn[f->match] : NULL;
+	if ((rs = after_call(x, f, s)) >= 0) /* a range after a return starts where NEW's return lands */
+		last = rs;
 	for (int32_t i = s; i <= e; i++) {
 		int32_t m = n ? f->map[i] : -1;
 
 		x->st.insns += cnt;
 		f->ins += cnt;
-		if (m >= 0) {
-			x->st.insns_matched += cnt;
-			f->ins_ok += cnt;
+		if (m < 0)
+			continue;
+		x->st.insns_matched += cnt;
+		f->ins_ok += cnt;
+		if (rs >= 0 && (m == last || (m > last && bridges(n, last, m)))) {
+			last = m;
+			continue;
 		}
-		if (rs >= 0 && (m < 0 || m != prev + 1)) { /* the run ends */
-			if ((err = add_piece(x, r, n, rs, prev, out)))
+		if (rs >= 0) { /* the run ends */
+			if ((err = add_piece(x, r, n, rs, last, out)))
 				return err;
 			pieces++;
-			rs = -1;
 		}
-		if (m >= 0 && rs < 0)
-			rs = m;
-		prev = m;
+		rs = last = m;
 	}
 	if (rs >= 0) {
-		if ((err = add_piece(x, r, n, rs, prev, out)))
+		if ((err = add_piece(x, r, n, rs, last, out)))
 			return err;
 		pieces++;
 	}
