@@ -747,10 +747,14 @@ static int add_branches(struct ctx *x, const struct hwp_branch_table *in, struct
 		struct hwp_branch_row row = r[i];
 		bool f_old = row.key.from.module == x->old_module, t_old = row.key.to.module == x->old_module;
 		const struct insn *nf = NULL, *nt;
-		/* a direct branch or call goes to its own target in NEW */
+		/* a direct branch or call goes to its own target in NEW, unless
+		   its target maps elsewhere (a condition turned round: the
+		   counts would go to the other side) */
+		struct hwp_code_loc alt = row.key.to;
 		bool ok = (!f_old || map_loc(x, &row.key.from, &nf)) &&
-			  (!t_old || map_target(x, &r[i].key.from, nf, &row.key.to) || map_return(x, &row.key.to) ||
-			   map_loc(x, &row.key.to, &nt));
+			  (!t_old || (map_target(x, &r[i].key.from, nf, &row.key.to)
+					      ? !map_loc(x, &alt, &nt) || alt.offset == row.key.to.offset
+					      : map_return(x, &row.key.to) || map_loc(x, &row.key.to, &nt)));
 		int k;
 
 		if (f_old || t_old) {
