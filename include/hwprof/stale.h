@@ -13,9 +13,12 @@
  * called, aligned in layout order (the longest common subsequence, as a
  * diff aligns lines), then blocks whose anchor is unique on both sides
  * (moved ones). An instruction of a matched block maps to the one of the
- * same index in NEW's block. Taken branches whose ends all map and the
- * parts of fall-through ranges that map onto consecutive instructions of
- * NEW keep their counts; the rest is left out and counted.
+ * same index in NEW's block; those between matched blocks are aligned by
+ * their own hashes, exactly and then loosely (conditions flipped). Taken
+ * branches whose ends map (a direct branch: to NEW's own target; a return:
+ * after NEW's call) and the parts of fall-through ranges that map onto
+ * NEW's instructions in order keep their counts; the rest is left out and
+ * counted.
  */
 #ifndef HWPROF_STALE_H
 #define HWPROF_STALE_H

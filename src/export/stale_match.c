@@ -3,11 +3,12 @@
  * hwprof/stale.h: a recording of OLD carried over to NEW. Both binaries are
  * decoded per function (only the functions the counts touch, their
  * namesakes, and NEW's functions whose names OLD lacks): instructions
- * hashed by mnemonic (and a call's or tail call's callee name: addresses
- * and registers change between builds, opcodes and callees much less),
- * basic blocks split at branch targets and after branches, a function's
- * CFG hash over its blocks' hashes and successors. The rows are then
- * rewritten at NEW's offsets in a collector of their own.
+ * hashed by mnemonic (addresses and registers change between builds,
+ * opcodes much less), basic blocks split at branch targets and after
+ * branches, a function's structural CFG hash over its blocks' hashes and
+ * successors. Once functions are paired, the hashes are anchored (a call's
+ * callee named as in NEW) and blocks and instructions aligned. The rows
+ * are then rewritten at NEW's offsets in a collector of their own.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -869,8 +870,7 @@ static int add_ranges(struct ctx *x, const struct hwp_branch_table *in, struct h
 	return 0;
 }
 
-static int open_bin(struct ctx *x, struct hwp_symbolizer *priv, struct bin *b, const char *path, uint8_t *id,
-		    size_t *idn)
+static int open_bin(struct hwp_symbolizer *priv, struct bin *b, const char *path, uint8_t *id, size_t *idn)
 {
 	Elf *e = hwp__elf_open(path);
 
@@ -882,7 +882,6 @@ static int open_bin(struct ctx *x, struct hwp_symbolizer *priv, struct bin *b, c
 		return hwp__set_error(ENOENT, "%s: cannot read it as an ELF file", path);
 	if ((b->module = hwp_symbolizer__module(priv, path, *idn ? id : NULL, (uint8_t)*idn)) < 0)
 		return b->module;
-	(void)x;
 	return read_functions(b);
 }
 
@@ -950,8 +949,8 @@ struct hwp_branch_collector *hwp_stale__match(struct hwp_branch_collector *c, in
 		err = hwp__set_error(ENOMEM, "out of memory");
 		goto out;
 	}
-	if ((err = open_bin(&x, priv, &x.old, old_path, oid, &oidn)) ||
-	    (err = open_bin(&x, priv, &x.new, new_path, nid, &nidn)))
+	if ((err = open_bin(priv, &x.old, old_path, oid, &oidn)) ||
+	    (err = open_bin(priv, &x.new, new_path, nid, &nidn)))
 		goto out;
 	if (oidn && hwp__build_id_equal(oid, oidn, nid, nidn)) {
 		err = hwp__set_error(EINVAL, "%s has the build-id of %s, the recorded binary: nothing to match "
