@@ -44,6 +44,8 @@ struct insn {
 struct block {
 	uint32_t first, n; /* insns */
 	uint64_t hash;
+	int32_t line;      /* source line offset from the function's entry, with has_line (DWARF) */
+	bool has_line;
 	int32_t match;     /* the other side's block, -1 none */
 };
 
@@ -73,6 +75,7 @@ struct bin {
 
 struct ctx {
 	struct hwp__code_cache *cc;
+	struct hwp_symbolizer *priv; /* OLD's and NEW's modules: decoding, source lines */
 	struct bin old, new;
 	int old_module, new_module; /* in C's symbolizer */
 	struct hwp_stale_stats st;
@@ -390,9 +393,47 @@ static int lcs(const uint64_t *A, size_t a, const uint64_t *B, size_t b, int32_t
 	return 0;
 }
 
+/* A block's key in unique pass PASS (match_blocks()): its hash, and in
+   pass 1 its line offset; false when it has none. */
+static bool block_key(const struct block *bl, int pass, uint64_t *key)
+{
+	uint32_t line = (uint32_t)bl->line;
+
+	*key = bl->hash;
+	if (pass)
+		*key = fnv(*key, &line, sizeof(line));
+	return !pass || bl->has_line;
+}
+
+/* O's unmatched blocks matched to N's by a key unique among the unmatched
+   of both. */
+static void match_unique(struct func *o, struct func *n, int pass)
+{
+	for (size_t i = 0; i < o->n_bl; i++) {
+		size_t no = 0, nn = 0, at = 0;
+		uint64_t key, k2;
+
+		if (o->bl[i].match >= 0 || !block_key(&o->bl[i], pass, &key))
+			continue;
+		for (size_t k = 0; k < o->n_bl; k++)
+			no += o->bl[k].match < 0 && block_key(&o->bl[k], pass, &k2) && k2 == key;
+		for (size_t k = 0; k < n->n_bl && no == 1; k++)
+			if (n->bl[k].match < 0 && block_key(&n->bl[k], pass, &k2) && k2 == key)
+				nn++, at = k;
+		if (no == 1 && nn == 1) {
+			o->bl[i].match = (int32_t)at;
+			n->bl[at].match = (int32_t)i;
+		}
+	}
+}
+
 /* Blocks of O and N matched in layout order (the LCS of their anchored
    hashes), then those whose hash is unique among the unmatched of both
-   (moved). */
+   (moved), then those whose hash and source line offset (DWARF: LLVM's
+   anchor) are (copies of one block told apart by their lines). Matching
+   the loose hashes of blocks on the same line offset was tried and left
+   out: it paired loops the compiler had turned round, and BOLT's layout
+   from those counts took more branches than without. */
 static int match_blocks(struct func *o, struct func *n)
 {
 	size_t a = o->n_bl, b = n->n_bl;
@@ -417,21 +458,8 @@ static int match_blocks(struct func *o, struct func *n)
 			o->bl[i].match = ma[i];
 			n->bl[ma[i]].match = (int32_t)i;
 		}
-	for (size_t i = 0; i < a && a * b <= (1u << 22); i++) {
-		size_t no = 0, nn = 0, at = 0;
-
-		if (o->bl[i].match >= 0)
-			continue;
-		for (size_t k = 0; k < a; k++)
-			no += o->bl[k].match < 0 && o->bl[k].hash == o->bl[i].hash;
-		for (size_t k = 0; k < b && no == 1; k++)
-			if (n->bl[k].match < 0 && n->bl[k].hash == o->bl[i].hash)
-				nn++, at = k;
-		if (no == 1 && nn == 1) {
-			o->bl[i].match = (int32_t)at;
-			n->bl[at].match = (int32_t)i;
-		}
-	}
+	for (int pass = 0; pass < 2 && a * b <= (1u << 22); pass++)
+		match_unique(o, n, pass);
 out:
 	free(A);
 	free(ma);
@@ -511,7 +539,7 @@ static int make_map(struct func *o, const struct func *n)
 	for (size_t i = 0; i <= o->n_bl; i++) {
 		const struct block *ob = i < o->n_bl ? &o->bl[i] : NULL;
 
-		if (ob && (ob->match < 0 || n->bl[ob->match].n != ob->n))
+		if (ob && ob->match < 0)
 			continue;
 		if (!ob || ob->match > last) { /* in order: the gap before it */
 			size_t nb = ob ? n->bl[ob->match].first : n->n_in;
@@ -521,8 +549,12 @@ static int make_map(struct func *o, const struct func *n)
 		}
 		if (!ob)
 			break;
-		for (uint32_t k = 0; k < ob->n; k++)
-			o->map[ob->first + k] = (int32_t)(n->bl[ob->match].first + k);
+		const struct block *nbl = &n->bl[ob->match];
+		if (nbl->hash == ob->hash && nbl->n == ob->n)
+			for (uint32_t k = 0; k < ob->n; k++)
+				o->map[ob->first + k] = (int32_t)(nbl->first + k);
+		else if ((err = refine(o, n, ob->first, ob->first + ob->n, nbl->first, nbl->first + nbl->n)))
+			return err; /* matched by line: its instructions aligned */
 		oa = ob->first + ob->n;
 		if (ob->match > last) {
 			last = ob->match;
@@ -530,6 +562,29 @@ static int make_map(struct func *o, const struct func *n)
 		}
 	}
 	return 0;
+}
+
+/* F's blocks' source line offsets: the line of a block's first instruction
+   with one, less that of the function's entry (DWARF; none without). */
+static void block_lines(struct ctx *x, struct bin *b, struct func *f)
+{
+	struct hwp_symbol_info si;
+	unsigned base = 0;
+
+	for (size_t i = 0; i < f->n_bl; i++) {
+		const struct block *bl = &f->bl[i];
+
+		for (uint32_t k = 0; k < bl->n && k < 8; k++) {
+			if (hwp_symbolizer__lookup(x->priv, b->module, f->in[bl->first + k].off, &si) || !si.file ||
+			    !si.line)
+				continue;
+			if (!base)
+				base = si.line;
+			f->bl[i].line = (int32_t)(si.line - base);
+			f->bl[i].has_line = true;
+			break;
+		}
+	}
 }
 
 static void match_same(struct func *o, struct func *n)
@@ -643,8 +698,11 @@ static int match_functions(struct ctx *x)
 			if (o->how == HWP_STALE_EDITED)
 				o->how = HWP_STALE_SAME;
 			match_same(o, n);
-		} else if ((err = match_blocks(o, n))) {
-			return err;
+		} else {
+			block_lines(x, &x->old, o);
+			block_lines(x, &x->new, n);
+			if ((err = match_blocks(o, n)))
+				return err;
 		}
 		if ((err = make_map(o, n)))
 			return err;
@@ -932,7 +990,7 @@ struct hwp_branch_collector *hwp_stale__match(struct hwp_branch_collector *c, in
 {
 	struct hwp_symbolizer *sym = hwp__branch_collector_symbolizer(c), *priv = NULL;
 	const struct hwp_branch_table *bt = hwp_branch_collector__table(c), *rt = hwp_branch_collector__ranges(c);
-	struct hwp_symbolizer_opts so = { .sz = sizeof(so), .no_kernel = true, .debug_dirs = "" };
+	struct hwp_symbolizer_opts so = { .sz = sizeof(so), .no_kernel = true, .no_inline = true, .debug_dirs = "" };
 	struct hwp_branch_table *t = NULL, *ranges = NULL;
 	struct hwp_branch_collector *out = NULL;
 	struct ctx x = { .old_module = old_module };
@@ -945,7 +1003,7 @@ struct hwp_branch_collector *hwp_stale__match(struct hwp_branch_collector *c, in
 		return NULL;
 	}
 	/* a symbolizer of its own: the recorded path may hold NEW by now */
-	if (!(priv = hwp_symbolizer__new(&so)) || !(x.cc = hwp__code_cache_new(priv))) {
+	if (!(x.priv = priv = hwp_symbolizer__new(&so)) || !(x.cc = hwp__code_cache_new(priv))) {
 		err = hwp__set_error(ENOMEM, "out of memory");
 		goto out;
 	}
