@@ -51,7 +51,7 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 			  "-fbasic-block-address-map laid out by ext-TSP, blocks never run split off cold)" },
 		OPT_STRING(0, "binary", &o->binary, "PATH",
 			   "the binary to profile; its build-id must be the recorded one (default: the main "
-			   "executable)"),
+			   "executable; with --matched-from, a later build)"),
 		OPT_STRING(0, "matched-from", &o->matched_from, "OLD",
 			   "a stale profile: the recording is of OLD, an earlier build of the program; its counts "
 			   "are matched onto --binary NEW (functions by name and CFG hash, blocks by opcode and "
