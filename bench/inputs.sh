@@ -16,6 +16,9 @@
 #   in_mem      hwprof record --emulate --mem -c 5 of the same binary:
 #               precise memory samples, about 2/3 of MB (10 M samples at 1100)
 #   why_sqlite  why in_sqlite and in_mem are empty
+#   in_probe    hwprof record --emulate -c 13 of SQLite built by clang-19 with
+#               -fpseudo-probe-for-profiling (the llvm-cs row), the size of
+#               in_sqlite; probe_bin that binary; why_probe why it is empty
 # SQLite's source: $SQLITE_AMALGAMATION (a directory with sqlite3.c and
 # sqlite3.h), else the amalgamation that the npm package better-sqlite3
 # ships (`npm pack`: downloaded, not installed or built).
@@ -32,6 +35,27 @@ make_inputs() {
 		"$BUILD/bench/gen_branch_perfdata" "$in_branch" "$MB" --elf "$elf" >/dev/null
 	[ -f "$in_call" ] || "$BUILD/bench/gen_branch_perfdata" "$in_call" "$MB" --callchain --elf "$elf" >/dev/null
 	make_sqlite_inputs || { in_sqlite='' in_mem='' sqlite_bin=''; }
+	make_probe_input || { in_probe='' probe_bin=''; }
+}
+
+make_probe_input() {
+	local src=${SQLITE_AMALGAMATION:-$dir/sqlite/amal} mb rows
+	probe_bin=$dir/sqlite/sqlite-probe
+	if ! command -v clang-19 >/dev/null; then
+		why_probe="no clang-19 (apt-get install clang-19)"
+		return 1
+	fi
+	[ -f "$src/sqlite3.c" ] || { why_probe=${why_sqlite:-no SQLite source}; return 1; }
+	if [ ! -x "$probe_bin" ]; then
+		echo "bench: compiling SQLite with clang-19 -fpseudo-probe-for-profiling (a few minutes) ..." >&2
+		clang-19 -O2 -g -fpseudo-probe-for-profiling -I"$src" -o "$probe_bin" "$root/tests/fixtures/realworld_sqlite.c" \
+			"$src/sqlite3.c" -l:libz.a -lm -lpthread || { why_probe="compiling SQLite with clang-19 failed"; return 1; }
+	fi
+	mb=$((MB * 350 / 1100))
+	in_probe=$dir/sqlite/probe-${mb}mb.perf.data
+	rows=$((mb * 20))
+	[ -f "$in_probe" ] || "$HWPROF" record -q --emulate -c 13 -o "$in_probe" -- "$probe_bin" "$rows" >/dev/null ||
+		{ why_probe="hwprof record --emulate failed"; return 1; }
 }
 
 make_sqlite_inputs() {

@@ -37,7 +37,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "bench: making the recordings ($dir) ..." >&2
 make_inputs
 cd "$dir/out" || exit 1 # llvm-profgen and perf2bolt leave files in the current directory
-for f in "$in_branch" "$in_call" ${in_sqlite:+"$in_sqlite" "$in_mem" "$sqlite_bin"} "$elf"; do
+for f in "$in_branch" "$in_call" ${in_sqlite:+"$in_sqlite" "$in_mem" "$sqlite_bin"} ${in_probe:+"$in_probe" "$probe_bin"} "$elf"; do
 	cat "$f" >/dev/null # page cache: measure the work, not the disk
 done
 
@@ -59,7 +59,7 @@ row() {
 	shift 5
 	local name=$1 args=("${@:2}")
 	if [ -z "$input" ]; then
-		rows+=("$report$T-$T${why_sqlite:-no input}")
+		rows+=("$report$T-$T${why:-${why_sqlite:-no input}}")
 		return
 	fi
 	local bytes
@@ -121,6 +121,9 @@ row "flame --folded" "$C" "perf script | awk fold" \
 row "pgo --format llvm" "$S" "llvm-profgen-19 --perfdata" \
 	"$profgen --perfdata $S --binary $sqlite_bin --format=text --output pg.prof" \
 	-- pgo -i "$S" --binary "$sqlite_bin" --format llvm -o hw.prof
+why=${why_probe:-} row "pgo --format llvm-cs" "${in_probe:-}" "llvm-profgen-19 --perfdata" \
+	"$profgen --perfdata ${in_probe:-} --binary ${probe_bin:-} --format=text --output pg-cs.prof" \
+	-- pgo -i "${in_probe:-}" --binary "${probe_bin:-}" --format llvm-cs -o hw-cs.prof
 row "pgo --format bolt" "$S" "perf2bolt -p" "$perf2bolt -p $S -o p2b.fdata $sqlite_bin" \
 	-- pgo -i "$S" --binary "$sqlite_bin" --format bolt -o hw.fdata
 row mem "$M" "perf mem report" "perf mem report --stdio -i $M" -- mem -i "$M"

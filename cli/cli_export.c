@@ -13,14 +13,37 @@ void export_opts__init(struct export_opts *o)
 	o->we = -1;
 }
 
+bool export_host_ok(const char *h)
+{
+	size_t n = strlen(h);
+
+	if (!n || n > 255)
+		return false;
+	for (; *h; h++)
+		if ((unsigned char)*h < 0x20 || *h == 0x7f || *h == '\\')
+			return false;
+	return true;
+}
+
+#define HOST_RULE "a host name is 1 to 255 bytes, with no control character (tab, newline, ...) and no backslash"
+
 int export_opts__host(const char *cmd, const struct opt *opt, const char *arg)
 {
 	struct export_opts *o = opt->value;
 
-	if (!*arg || strpbrk(arg, "\t\n\\"))
-		return cli_error("%s: --host '%s': a host name is not empty and has no tab, newline or backslash",
-				 cmd, arg);
+	if (!export_host_ok(arg))
+		return cli_error("%s: --host '%s': %s", cmd, arg, HOST_RULE);
 	o->host = arg;
+	return 0;
+}
+
+int export_host_check(const char *cmd, const struct hwp_export *rows)
+{
+	const char *h = hwp_export__host(rows);
+
+	if (h && !export_host_ok(h))
+		return cli_error("%s: the recording's host name '%s' breaks the rule (%s): give --host NAME", cmd, h,
+				 HOST_RULE);
 	return 0;
 }
 
@@ -53,13 +76,19 @@ int export_input__load(struct export_input *ei, const struct export_opts *o, con
 	memset(ei, 0, sizeof(*ei));
 	hwp_export__collect_opts(&co);
 	ro.input = input;
-	if ((rc = report_input__load_branches(&ei->in, &ro, &co)))
+	/* (push: block latencies from the same pass, where the cycles are) */
+	if ((rc = report_input__run(&ei->in, &ro, "push", HWP_ANALYSIS_BRANCHES | (o->timing ? HWP_ANALYSIS_TIMING : 0),
+				    &co, NULL, NULL)))
 		return rc;
 	hwp_export_opts__defaults(&eo, ei->in.session, input, hostname, sizeof(hostname));
 	const struct hwp_range_stats *rs = hwp_branch_collector__range_stats(ei->in.collector);
 	if (!o->no_flow && rs->accepted && !(ei->flow = hwp_flow__new(ei->in.collector, NULL)))
 		return cli_error("%s", hwp_errmsg());
 	if (!(ei->rows = hwp_export__new(ei->in.collector, ei->flow, &eo)))
+		return cli_error("%s", hwp_errmsg());
+	struct hwp_timing *tm = o->timing ? hwp_pipeline__timing(ei->in.p) : NULL;
+	/* (a recording without cycle counts has no latencies: nothing to add) */
+	if (tm && hwp_export__add_timing(ei->rows, tm) < 0)
 		return cli_error("%s", hwp_errmsg());
 	return 0;
 }

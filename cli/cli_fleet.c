@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,67 @@ int fleet_source__time(const char *cmd, const struct opt *opt, const char *arg)
 		return cli_error("%s: --%s '%s' is not a time in Unix seconds", cmd, opt->long_name, arg);
 	*(int64_t *)opt->value = v;
 	return 0;
+}
+
+/* Whether URL carries a user or password (user:pw@ or ?user=/?password=):
+   those come before the environment's, as the command line does. */
+static bool url_credentials(const char *url, const char *param)
+{
+	const char *auth = strstr(url, "://"), *q = strchr(url, '?');
+	size_t alen = auth ? strcspn(auth + 3, "/?#") : 0;
+
+	if (auth && memchr(auth + 3, '@', alen))
+		return true;
+	for (const char *p = q; p && (p = strstr(p, param)); p++)
+		if (p[-1] == '?' || p[-1] == '&')
+			return true;
+	return false;
+}
+
+int fleet_auth__apply(struct fleet_auth *fa, const char *cmd, const char *url, struct hwp_fleet_opts *fo)
+{
+	const char *env;
+
+	fo->user = fa->user;
+	if (!fo->user && !url_credentials(url, "user=") && (env = getenv("CLICKHOUSE_USER")) && *env)
+		fo->user = env;
+	if (fa->password_file) {
+		FILE *fp = fopen(fa->password_file, "r");
+		char *line = NULL;
+		size_t cap = 0;
+		ssize_t n;
+
+		if (!fp)
+			return cli_error("%s: --password-file %s: %s", cmd, fa->password_file, strerror(errno));
+		n = getline(&line, &cap, fp);
+		fclose(fp);
+		if (n < 0) {
+			free(line);
+			return cli_error("%s: --password-file %s: empty file", cmd, fa->password_file);
+		}
+		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = 0;
+		fa->password = line;
+	} else if (!url_credentials(url, "password=") && (env = getenv("CLICKHOUSE_PASSWORD")) &&
+		   !(fa->password = strdup(env))) {
+		return cli_error("out of memory");
+	}
+	fo->password = fa->password;
+	fo->cacert = fa->cacert ? fa->cacert : (env = getenv("SSL_CERT_FILE")) && *env ? env : NULL;
+	fo->cert = fa->cert;
+	fo->key = fa->key;
+	if (fa->key && !fa->cert)
+		return cli_error("%s: --key without --cert: give the client certificate too", cmd);
+	return 0;
+}
+
+void fleet_auth__free(struct fleet_auth *fa)
+{
+	if (fa->password) {
+		memset(fa->password, 0, strlen(fa->password));
+		free(fa->password);
+	}
+	fa->password = NULL;
 }
 
 void fleet_source__init(struct fleet_source *fs)
@@ -45,18 +108,42 @@ int fleet_source__open(struct fleet_source *fs, const char *cmd, const char *url
 int fleet_source__connect(struct fleet_source *fs, const char *cmd, const char *url)
 {
 	struct hwp_fleet_opts fo = { .sz = sizeof(fo), .table = fs->table };
+	int rc;
 
 	if (fs->hosts_arg) {
 		if (!(fs->hosts_buf = strdup(fs->hosts_arg)))
 			return cli_error("out of memory");
-		for (char *save = NULL, *h = strtok_r(fs->hosts_buf, ",", &save); h; h = strtok_r(NULL, ",", &save)) {
-			if (fs->flt.nhosts == sizeof(fs->hosts) / sizeof(fs->hosts[0]))
-				return cli_error("%s: --hosts: at most %zu hosts", cmd, sizeof(fs->hosts) / sizeof(fs->hosts[0]));
-			fs->hosts[fs->flt.nhosts++] = h;
+		/* names split at commas; '\,' is a comma of a name (no name has a
+		   backslash: the rule of hwprof push) */
+		char *w = fs->hosts_buf, *name = w;
+
+		for (const char *r = fs->hosts_arg;; r++) {
+			if (*r == '\\' && r[1]) {
+				*w++ = *++r;
+				continue;
+			}
+			if (*r && *r != ',') {
+				*w++ = *r;
+				continue;
+			}
+			*w++ = 0;
+			if (*name) {
+				if (fs->flt.nhosts == sizeof(fs->hosts) / sizeof(fs->hosts[0]))
+					return cli_error("%s: --hosts: at most %zu hosts", cmd,
+							 sizeof(fs->hosts) / sizeof(fs->hosts[0]));
+				fs->hosts[fs->flt.nhosts++] = name;
+			}
+			name = w;
+			if (!*r)
+				break;
 		}
 		fs->flt.hosts = fs->hosts;
 	}
-	if (!(fs->fleet = hwp_fleet__open(url, &fo)))
+	if ((rc = fleet_auth__apply(&fs->auth, cmd, url, &fo)))
+		return rc;
+	fs->fleet = hwp_fleet__open(url, &fo);
+	fleet_auth__free(&fs->auth); /* (the connection has its copy) */
+	if (!fs->fleet)
 		return cli_error("%s: %s", cmd, hwp_errmsg());
 	return 0;
 }
@@ -85,6 +172,7 @@ void fleet_source__close(struct fleet_source *fs)
 	hwp_export__delete(fs->rows);
 	hwp_symbolizer__delete(fs->sym);
 	hwp_fleet__close(fs->fleet);
+	fleet_auth__free(&fs->auth);
 	free(fs->hosts_buf);
 	memset(fs, 0, sizeof(*fs));
 }

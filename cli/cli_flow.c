@@ -15,6 +15,7 @@ void flow_opts__init(struct flow_opts *o)
 	o->dso = o->sym = NULL;
 	o->limit = UINT64_MAX;
 	o->min = 1;
+	o->infer = false;
 }
 
 int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, unsigned with)
@@ -23,7 +24,11 @@ int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const cha
 
 	memset(fi, 0, sizeof(*fi));
 	/* the FLOW_WITH_* bits are the pipeline's analyses */
-	if ((rc = report_input__run(&fi->in, &o->ro, cmd, HWP_ANALYSIS_FLOW | with, NULL, o->dso, o->sym)))
+	struct hwp_flow_opts fo = { .sz = sizeof(fo), .infer = o->infer };
+	struct hwp_pipeline_opts po = { .analyses = HWP_ANALYSIS_FLOW | with, .dso = o->dso, .sym = o->sym,
+					.flow = &fo };
+
+	if ((rc = report_input__run_with(&fi->in, &o->ro, cmd, &po)))
 		return rc;
 	fi->flow = hwp_pipeline__flow(fi->in.p);
 	fi->paths = hwp_pipeline__paths(fi->in.p);
@@ -76,11 +81,40 @@ void flow_input__note(struct flow_input *fi)
 			 fs->range_runs + fs->range_runs_skipped, fs->ranges_no_binary, fs->ranges_bad_decode);
 }
 
+void flow_input__bias(struct flow_input *fi, const struct flow_opts *o)
+{
+	if (o->infer)
+		cli_flow_bias(fi->flow);
+}
+
+void cli_flow_bias(const struct hwp_flow *f)
+{
+	size_t n;
+	const struct hwp_flow_function *fn = hwp_flow__functions(f, &n);
+	double wb = 0, wa = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		wb += fn[i].bias_before * (double)fn[i].considered;
+		wa += fn[i].bias_after * (double)fn[i].considered;
+		k += fn[i].considered;
+	}
+	cli_info("--infer: %zu functions, profile bias %.2f%% before, %.2f%% after (mean over %zu blocks)", n,
+		 k ? wb / (double)k : 0, k ? wa / (double)k : 0, k);
+	for (size_t i = 0; i < n && i < 20; i++)
+		if (fn[i].considered)
+			cli_info("--infer: %s: %zu blocks, bias %.2f%% -> %.2f%% over %zu, counts %" PRIu64
+				 " -> %" PRIu64 " (%" PRIu64 " moved)", fn[i].name, fn[i].blocks, fn[i].bias_before,
+				 fn[i].bias_after, fn[i].considered, fn[i].count_before, fn[i].count_after,
+				 fn[i].changed);
+}
+
 int flow_opts__parse(int argc, char **argv, const struct cmd_desc *cmd, struct flow_opts *o)
 {
 	const struct opt opts[] = {
 		OPT_REPORT_INPUT(&o->ro),
 		OPT_FLOW_FILTER(o),
+		OPT_FLOW_INFER(o),
 		OPT_REPORT_OUTPUT(&o->ro),
 		OPT_COMMON(),
 		OPT_END(),

@@ -10,7 +10,10 @@
 #include "cli_report.h"
 #include "hwprof/annotate.h"
 #include "hwprof/hwprof.h"
+#include "hwprof/mem.h"
 #include "hwprof/perf_data.h"
+#include "hwprof/pipeline.h"
+#include "hwprof/report.h"
 #include "hwprof/session.h"
 
 static const struct cmd_desc desc = {
@@ -154,6 +157,16 @@ int cmd_annotate(int argc, char **argv)
 		else if (missing)
 			cli_warn("annotate: %zu source file%s not found: their lines show no text (--prefix DIR, "
 				 "--prefix-strip N)", missing, missing > 1 ? "s" : "");
+	}
+	/* the share of memory samples whose data type DWARF names: a footer
+	   in text, on stderr beside a data format */
+	{
+		struct hwp_mem_report *mr = hwp_pipeline__mem(in.p);
+		if (rc == 0 && mr && hwp_mem_report__totals(mr)->samples) {
+			if (o.r.fmt == HWP_TABLE_TEXT && !o.lines)
+				fputc('\n', stdout);
+			hwp_report__print_mem_typed(mr, o.r.fmt == HWP_TABLE_TEXT && !o.lines ? stdout : stderr);
+		}
 	}
 	report_input__warn_missing(&in, !o.no_source);
 out:

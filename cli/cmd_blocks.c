@@ -25,6 +25,7 @@ static int print_blocks(struct flow_input *fi, const struct flow_opts *o)
 	if (!t)
 		return cli_error("out of memory");
 	flow_input__note(fi);
+	flow_input__bias(fi, o);
 	report_input__warn_missing(&fi->in, true);
 	rc = report_print_table(t, o->ro.fmt);
 	hwp_table__delete(t);

@@ -13,7 +13,7 @@
 
 static const struct cmd_desc desc = {
 	.name = "fleet",
-	.args = "init|branches|probs|mispredicts|rows|hosts URL [FILTERS] [OPTIONS]",
+	.args = "init|branches|probs|mispredicts|timing|rows|hosts URL [FILTERS] [OPTIONS]",
 	.flags = CMD_SUBCOMMANDS,
 };
 
@@ -31,8 +31,15 @@ static const char *const row_kinds[] = { "branch", "range", "block", "cond", NUL
 
 static int fleet_init(int argc, char **argv)
 {
-	const char *cluster = NULL;
-	const struct opt opts[] = { OPT_CLUSTER(&cluster), OPT_COMMON(), OPT_END() };
+	const char *cluster = NULL, *table = NULL;
+	struct fleet_auth auth = { 0 };
+	const struct opt opts[] = {
+		OPT_CLUSTER(&cluster),
+		OPT_STRING(0, "table", &table, "NAME", "the rows table (default hwprof_rows)"),
+		OPT_FLEET_AUTH(&auth),
+		OPT_COMMON(),
+		OPT_END(),
+	};
 	const struct cmd_desc d = { .name = "fleet init", .args = "URL...", .flags = CMD_ARGS };
 	struct cmd_args a;
 	int rc = parse_options(argc, argv, &d, opts, &a);
@@ -43,9 +50,13 @@ static int fleet_init(int argc, char **argv)
 		return cli_error("fleet init: which server? give its URL (http://HOST:8123/)");
 	rc = 0;
 	for (int i = 0; i < a.n && !rc; i++) {
-		struct hwp_fleet_opts fo = { .sz = sizeof(fo) };
-		struct hwp_fleet *f = hwp_fleet__open(a.v[i], &fo);
+		struct hwp_fleet_opts fo = { .sz = sizeof(fo), .table = table };
+		struct hwp_fleet *f = NULL;
 
+		if ((rc = fleet_auth__apply(&auth, "fleet init", a.v[i], &fo)))
+			break;
+		f = hwp_fleet__open(a.v[i], &fo);
+		fleet_auth__free(&auth);
 		if (!f || hwp_fleet__init(f, cluster) < 0)
 			rc = cli_error("fleet init: %s", hwp_errmsg());
 		hwp_fleet__close(f);
@@ -119,6 +130,7 @@ int cmd_fleet(int argc, char **argv)
 		{ "branches", fleet_branches },
 		{ "probs", fleet_probs },
 		{ "mispredicts", fleet_mispredicts },
+		{ "timing", fleet_timing },
 		{ "rows", fleet_rows },
 		{ "hosts", fleet_hosts },
 	};
@@ -126,8 +138,11 @@ int cmd_fleet(int argc, char **argv)
 	struct fleet_source shown; /* (the fields the help's table names) */
 	const char *cluster;
 	int fmt, kind;
+	bool histograms;
 	const struct opt opts[] = {
-		OPT_FLEET_FILTER(&shown), OPT_CLUSTER(&cluster), OPT_ROWS(&fmt, &kind), OPT_COMMON(), OPT_END(),
+		OPT_FLEET_FILTER(&shown), OPT_CLUSTER(&cluster), OPT_ROWS(&fmt, &kind),
+		OPT_BOOL(0, "histograms", &histograms, "(timing) the occurrence-rate rows of every block shown"),
+		OPT_COMMON(), OPT_END(),
 	};
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--list-options")) {
@@ -163,5 +178,5 @@ int cmd_fleet(int argc, char **argv)
 		fleet_source__close(&fs);
 		return rc;
 	}
-	return cli_error("fleet: '%s' is not a fleet command (init, branches, probs, mispredicts, rows, hosts)", argv[1]);
+	return cli_error("fleet: '%s' is not a fleet command (init, branches, probs, mispredicts, timing, rows, hosts)", argv[1]);
 }

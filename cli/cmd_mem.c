@@ -34,10 +34,10 @@ struct mem_opts {
 
 /* -s KEY: names and the table each selects (sym and srcline as perf spells them) */
 static const char *const sort_names[] = { "symbol", "sym", "line", "srcline", "ip", "addr", "cacheline",
-					  "object", "source", "hist", NULL };
+					  "object", "source", "type", "hist", NULL };
 static const int sort_keys[] = { HWP_MEM_BY_SYMBOL, HWP_MEM_BY_SYMBOL, HWP_MEM_BY_LINE, HWP_MEM_BY_LINE,
 				 HWP_MEM_BY_IP, HWP_MEM_BY_ADDR, HWP_MEM_BY_CACHELINE, HWP_MEM_BY_OBJECT,
-				 HWP_MEM_BY_SOURCE, SORT_HIST };
+				 HWP_MEM_BY_SOURCE, HWP_MEM_BY_TYPE, SORT_HIST };
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_opts(int argc, char **argv, struct mem_opts *o)
@@ -47,9 +47,10 @@ static int parse_opts(int argc, char **argv, struct mem_opts *o)
 		OPT_REPORT_JOBS(&o->r),
 		{ .kind = OPT_KIND_CHOICE, .short_name = 's', .long_name = "sort", .value = &o->sort, .argh = "KEY",
 		  .choices = sort_names, .ivals = sort_keys,
-		  .err = ": one of symbol, line, ip, addr, cacheline, object, source, hist",
+		  .err = ": one of symbol, line, ip, addr, cacheline, object, source, type, hist",
 		  .help = "the table: symbol (default), line, ip, addr, cacheline, object (data symbol or region: "
-			  "[heap], [stack], anon, a file), source, hist" },
+			  "[heap], [stack], anon, a file), source, type (the data type and member from DWARF, "
+			  "as perf annotate --data-type), hist" },
 		OPT_BOOL(0, "loads", &o->loads, "only loads"),
 		OPT_BOOL(0, "stores", &o->stores, "only stores"),
 		OPT_CACHE_LINE(&o->cache_line),
@@ -138,6 +139,10 @@ int cmd_mem(int argc, char **argv)
 	} else {
 		if (o.r.fmt == HWP_TABLE_TEXT)
 			hwp_report__print_mem_overview(r, o.r.input, stdout);
+		/* how much of it DWARF could type: on stderr, so that data
+		   formats stay one document */
+		if (o.sort == HWP_MEM_BY_TYPE || o.sort == HWP_MEM_BY_IP)
+			hwp_report__print_mem_typed(r, o.r.fmt == HWP_TABLE_TEXT ? stdout : stderr);
 		rc = report_print_table(t, o.r.fmt);
 	}
 	hwp_table__delete(t);

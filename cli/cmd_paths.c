@@ -29,6 +29,7 @@ static int print_paths(struct flow_input *fi, const struct flow_opts *o)
 	if (!t)
 		return cli_error("%s", p ? "out of memory" : hwp_errmsg());
 	flow_input__note(fi);
+	flow_input__bias(fi, o);
 	const struct hwp_paths_stats *st = hwp_paths__stats(fi->paths);
 	if (st->truncated)
 		cli_warn("%" PRIu64 " paths cut by the start or end of a stack (or an unusable range) were left "

@@ -2,11 +2,13 @@
 /* hwprof pgo: profiles for compilers and post-link optimizers, one binary at a time. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_fleet.h"
+#include "cli_flow.h"
 #include "cli_report.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/pgo.h"
@@ -27,6 +29,7 @@ struct pgo_opts {
 	const char *binary, *output;
 	const char *symbol_order; /* --symbol-order FILE (propeller) */
 	bool ip_samples; /* --ip-samples */
+	bool infer;      /* --infer */
 	bool ips;        /* write the IP-sample profile (set after reading) */
 	struct hwp_branch_collect_opts co; /* how the recording was read (again, to place the binary) */
 	const char *from; /* --from URL */
@@ -40,7 +43,8 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 	const struct opt opts[] = {
 		OPT_REPORT_INPUT(&o->ro),
 		{ .kind = OPT_KIND_CHOICE, .long_name = "format", .value = &o->format, .argh = "F", .choices = names,
-		  .flags = OPT_REQUIRED, .err = ": the formats are 'llvm', 'bolt', 'bolt-pa', 'autofdo' and 'propeller'",
+		  .flags = OPT_REQUIRED,
+		  .err = ": the formats are 'llvm', 'bolt', 'bolt-pa', 'autofdo', 'propeller' and 'llvm-cs'",
 		  .help = "'llvm': LLVM's sample profile (text) as llvm-profgen writes it, for clang "
 			   "-fprofile-sample-use= (the binary needs DWARF; -fdebug-info-for-profiling); 'bolt': "
 			   "BOLT's fdata as perf2bolt writes it (taken branches with mispredicts, fall-through edges "
@@ -48,7 +52,9 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 			   "pre-aggregated text (B and F lines) for perf2bolt --pa and llvm-bolt --pa; 'autofdo': "
 			  "AutoFDO's unsymbolized text, as 'hwprof ranges --format autofdo'; 'propeller': the "
 			  "cluster file of clang -fbasic-block-sections=list= (the blocks of a binary built with "
-			  "-fbasic-block-address-map laid out by ext-TSP, blocks never run split off cold)" },
+			  "-fbasic-block-address-map laid out by ext-TSP, blocks never run split off cold); 'llvm-cs': "
+			  "CSSPGO's probe-based sample profile as llvm-profgen writes it, for a binary built with clang "
+			  "-fpseudo-probe-for-profiling" },
 		OPT_STRING(0, "binary", &o->binary, "PATH",
 			   "the binary to profile; its build-id must be the recorded one (default: the main "
 			   "executable; with --matched-from, a later build)"),
@@ -64,6 +70,11 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 		OPT_REPORT_SYMFS(&o->ro),
 		OPT_BOOL(0, "ip-samples", &o->ip_samples,
 			 "profile the samples' IPs even when the recording has branch stacks"),
+		OPT_BOOL(0, "infer", &o->infer,
+			 "flow-consistent counts (as 'hwprof blocks --infer'): the profile of each function's "
+			 "block counts and branches adjusted to conserve flow with the least change to the "
+			 "samples; -v prints the profile bias per function before and after ('llvm', 'bolt' "
+			 "and 'bolt-pa' from branch stacks)"),
 		OPT_STRING(0, "from", &o->from, "URL",
 			   "instead of a recording: the rows 'hwprof push' sent to the ClickHouse server at URL, "
 			   "summed over hosts (with --build-id, the binary to profile; --hosts, --since, --until "
@@ -84,18 +95,23 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 	if (!o->from && (fs->flt.build_id || fs->hosts_arg || fs->flt.since || fs->flt.until || fs->table))
 		return cli_error("pgo: --build-id, --hosts, --since, --until and --table select the rows of --from URL");
 	if (o->format < 0)
-		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa, autofdo or propeller");
+		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa, autofdo, propeller or llvm-cs");
 	if (o->matched_from && (!o->binary || o->from || o->ip_samples))
 		return cli_error("pgo: --matched-from OLD carries a branch-stack recording of OLD over to --binary NEW: "
 				 "give --binary, and neither --from nor --ip-samples");
-	if (o->matched_from && o->format == HWP_PGO_AUTOFDO)
-		return cli_error("pgo: --matched-from: the autofdo format needs sample addresses, which are not matched "
-				 "onto NEW: --format llvm writes the profile clang reads");
+	if (o->matched_from && (o->format == HWP_PGO_AUTOFDO || o->format == HWP_PGO_LLVM_CS))
+		return cli_error("pgo: --matched-from: the %s format needs %s, which are not matched onto NEW: "
+				 "--format llvm writes the profile clang reads",
+				 o->format == HWP_PGO_AUTOFDO ? "autofdo" : "llvm-cs",
+				 o->format == HWP_PGO_AUTOFDO ? "sample addresses" : "call contexts and pseudo-probes");
 	if (o->symbol_order && o->format != HWP_PGO_PROPELLER)
 		return cli_error("pgo: --symbol-order is Propeller's function order: give it with --format propeller");
 	if (o->format == HWP_PGO_PROPELLER && o->ip_samples)
 		return cli_error("pgo: --format propeller lays out basic blocks by the edges between them, which "
 				 "IP samples do not have: leave out --ip-samples");
+	if (o->infer && (o->format == HWP_PGO_AUTOFDO || o->format == HWP_PGO_PROPELLER || o->ip_samples))
+		return cli_error("pgo: --infer adjusts the counts of branch stacks into 'llvm', 'bolt' or 'bolt-pa' "
+				 "profiles (AutoFDO's text keeps the recorded addresses)");
 	return -1;
 }
 
@@ -158,11 +174,35 @@ static int write_propeller(struct hwp_branch_collector *c, int module, const str
 	return rc;
 }
 
-static int write_with(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
+static int write_plain(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
 {
 	if (o->format == HWP_PGO_PROPELLER && !o->ips)
 		return write_propeller(c, module, o);
 	return hwp_pgo__write_file(c, module, o->format, o->ips, o->output) < 0 ? cli_error("%s", hwp_errmsg()) : 0;
+}
+
+static int write_with(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
+{
+	struct hwp_flow_opts fo = { .sz = sizeof(fo), .infer = true };
+	struct hwp_flow *f;
+	struct hwp_branch_collector *consistent;
+	int rc;
+
+	if (!o->infer)
+		return write_plain(c, module, o);
+	/* --infer: the profile of the flow-consistent counts */
+	if (hwp_branch_collector__check_ranges(c) < 0 || !(f = hwp_flow__new(c, &fo)))
+		return cli_error("%s", hwp_errmsg());
+	cli_flow_bias(f);
+	if (!(consistent = hwp_flow__consistent_collector(f, c))) {
+		hwp_flow__delete(f);
+		return cli_error("%s", hwp_errmsg());
+	}
+	rc = hwp_pgo__write_file(consistent, module, o->format, false, o->output) < 0 ? cli_error("%s", hwp_errmsg())
+										     : 0;
+	hwp_branch_collector__delete(consistent);
+	hwp_flow__delete(f);
+	return rc;
 }
 
 static void stale_func(void *ctx, const struct hwp_stale_func *f)
@@ -236,11 +276,17 @@ static int load(struct report_input *in, struct pgo_opts *o)
 	if (hwp_branch_collector__read_jobs(in->collector, o->ro.jobs) < 0)
 		return cli_error("%s", hwp_errmsg());
 	o->ips = hwp_pgo__ip_profile(in->collector, o->ip_samples);
+	if (o->ips && o->infer)
+		return cli_error("pgo: --infer: %s has no branch stacks to infer counts from", o->ro.input);
 	if (!o->ips)
 		return report_input__check_read(in, &o->ro) ? 1 : -1;
 	if (o->format == HWP_PGO_PROPELLER)
 		return cli_error("pgo: %s: no branch stacks: Propeller's block layout needs the taken branches and "
 				 "fall-through ranges of branch records (record -b, or --emulate)", o->ro.input);
+	if (o->format == HWP_PGO_LLVM_CS)
+		return cli_error("pgo: %s: CSSPGO's probe profile counts probes along branch-stack ranges: a "
+				 "recording without branch stacks has none (--format llvm writes the IP-sample profile)",
+				 o->ro.input);
 	if (o->format == HWP_PGO_BOLT_PA)
 		return cli_error("pgo: %s: BOLT's pre-aggregated text (B, F and f lines) has no line for IP "
 				 "samples without branch stacks: --format bolt writes them as perf2bolt -nl does",
@@ -253,28 +299,59 @@ static int load(struct report_input *in, struct pgo_opts *o)
 }
 
 /*
- * pgo --from: the fleet's branch and range rows, summed over hosts, as the
- * tables a collector of all those recordings would hold (every module's: a
- * profile counts branches into the binary from others too), and the
- * binary's module by its build-id.
+ * pgo --from: the fleet's branch and range rows, per recording, as the
+ * tables a collector of each recording would hold (every module's: a
+ * profile counts branches into the binary from others too), the binary's
+ * module by its build-id, and the sum of the recordings' profiles (what
+ * llvm-profdata merge or merge-fdata makes of the local profiles: neither
+ * format's profile of summed counts is the sum of the profiles).
  */
 static int pgo_from(const struct pgo_opts *o, struct fleet_source *fs, const char *build_id)
 {
-	struct hwp_branch_collector *c;
-	int rc, module;
+	struct hwp_symbolizer_opts so = { .sz = sizeof(so), .symfs = o->ro.symfs };
+	struct hwp_branch_collector **cs = NULL;
+	struct hwp_export **recs;
+	size_t n, nc = 0;
+	int rc = 0, module = -1;
 
 	if (o->format == HWP_PGO_AUTOFDO)
 		return cli_error("pgo: --from: the autofdo format needs sample addresses, which the rows do not keep");
 	fs->flt.build_id = NULL; /* every module's rows */
-	if ((rc = fleet_source__load(fs, o->ro.symfs, -1)))
-		return rc;
-	if (!(c = hwp_pgo__rows_collector(fs->rows, fs->sym, o->from, build_id, &module)))
-		return errno == ENOENT ? cli_error("pgo: --from %s: no rows of build-id %s%s", o->from, build_id,
-						   fs->flt.nhosts || fs->flt.since || fs->flt.until
-							   ? " for these hosts and times" : "")
-				       : cli_error("%s", hwp_errmsg());
-	rc = write_with(c, module, o);
-	hwp_branch_collector__delete(c);
+	fs->flt.kind = -1;
+	if (!(recs = hwp_fleet__fetch_recordings(fs->fleet, &fs->flt, &n)))
+		return cli_error("pgo: --from: %s", hwp_errmsg());
+	if (!(fs->sym = hwp_symbolizer__new(&so)) || !(cs = calloc(n ? n : 1, sizeof(*cs)))) {
+		rc = cli_error("%s", fs->sym ? "out of memory" : hwp_errmsg());
+		goto out;
+	}
+	for (size_t i = 0; i < n && !rc; i++) {
+		int m;
+		struct hwp_branch_collector *c = hwp_pgo__rows_collector(recs[i], fs->sym, hwp_fleet__url(fs->fleet),
+									 build_id, &m);
+
+		if (!c && errno == ENOENT)
+			continue; /* a recording without the binary adds nothing */
+		if (!c)
+			rc = cli_error("%s", hwp_errmsg());
+		else if (module >= 0 && m != module)
+			rc = cli_error("pgo: --from: build-id %s names two binaries in the rows", build_id);
+		else
+			cs[nc++] = c, module = m;
+		if (rc && c)
+			hwp_branch_collector__delete(c);
+	}
+	if (!rc && !nc)
+		rc = cli_error("pgo: --from %s: no rows of build-id %s%s", hwp_fleet__url(fs->fleet), build_id,
+			       fs->flt.nhosts || fs->flt.since || fs->flt.until ? " for these hosts and times" : "");
+	if (!rc && hwp_pgo__write_sum(cs, nc, module, o->format, o->output) < 0)
+		rc = cli_error("%s", hwp_errmsg());
+out:
+	for (size_t i = 0; i < nc; i++)
+		hwp_branch_collector__delete(cs[i]);
+	free(cs);
+	for (size_t i = 0; i < n; i++)
+		hwp_export__delete(recs[i]);
+	free(recs);
 	return rc;
 }
 

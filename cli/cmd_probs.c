@@ -23,6 +23,7 @@ int probs_parse_opts(int argc, char **argv, struct flow_opts *o, bool *indirect)
 		OPT_REPORT_INPUT(&o->ro),
 		OPT_BOOL(0, "indirect", indirect, "target distributions of indirect jumps and calls"),
 		OPT_FLOW_FILTER(o),
+		OPT_FLOW_INFER(o),
 		OPT_REPORT_OUTPUT(&o->ro),
 		OPT_COMMON(),
 		OPT_END(),
@@ -62,6 +63,7 @@ static int print_conds(struct flow_input *fi, const struct flow_opts *o)
 	const struct hwp_flow_cond *c = hwp_flow__conds(fi->flow, &n);
 
 	flow_input__note(fi);
+	flow_input__bias(fi, o);
 	report_input__warn_missing(&fi->in, true);
 	return probs_print_conds(report_input__symbolizer(&fi->in), c, n, o);
 }

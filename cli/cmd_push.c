@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_export.h"
+#include "cli_fleet.h"
 #include "hwprof/fleet.h"
 
 static const struct cmd_desc desc = {
@@ -19,6 +20,7 @@ static const struct cmd_desc desc = {
 int cmd_push(int argc, char **argv)
 {
 	struct export_opts o;
+	struct fleet_auth auth = { 0 };
 	struct hwp_fleet_opts fo = { .sz = sizeof(fo) };
 	bool no_spool = false;
 	char spool[4096];
@@ -37,6 +39,7 @@ int cmd_push(int argc, char **argv)
 		OPT_UINT(0, "timeout", &timeout, "S", 1, 86400, " is not a count from 1 to 86400",
 			 "seconds per request (default 30)"),
 		OPT_STRING(0, "table", &fo.table, "NAME", "the rows table (default hwprof_rows)"),
+		OPT_FLEET_AUTH(&auth),
 		OPT_COMMON(),
 		OPT_END(),
 	};
@@ -44,6 +47,7 @@ int cmd_push(int argc, char **argv)
 	int r;
 
 	export_opts__init(&o);
+	o.timing = true;
 	if ((r = parse_options(argc, argv, &desc, opts, &a)) >= 0)
 		return r;
 	fo.batch_rows = batch_rows;
@@ -57,30 +61,39 @@ int cmd_push(int argc, char **argv)
 	if (no_spool)
 		fo.spool_dir = NULL;
 
+	if ((r = fleet_auth__apply(&auth, "push", url, &fo))) {
+		fleet_auth__free(&auth);
+		return r;
+	}
 	struct hwp_fleet *f = hwp_fleet__open(url, &fo);
 	int rc = 0;
 
+	fleet_auth__free(&auth); /* (the connection has its copy) */
 	if (!f)
 		return cli_error("push: %s", hwp_errmsg());
+	url = hwp_fleet__url(f); /* shown without the credentials */
 	for (int i = 1; i < a.n && !rc; i++) { /* the FILEs */
 		struct export_input ei;
 		size_t nb;
 
 		rc = export_input__load(&ei, &o, a.v[i]);
-		if (!rc && hwp_fleet__spool(f, ei.rows, &nb) < 0)
+		if (!rc && (rc = export_host_check("push", ei.rows)))
+			;
+		else if (!rc && hwp_fleet__spool(f, ei.rows, &nb) < 0)
 			rc = cli_error("push: %s", hwp_errmsg());
 		export_input__close(&ei);
 	}
 	if (!rc) {
 		struct hwp_fleet_push_stats st = { .sz = sizeof(st) };
 
-		if (hwp_fleet__drain(f, &st) < 0)
+		if (hwp_fleet__drain(f, &st) < 0) {
 			rc = cli_error("push: %s; %zu batch%s kept in the spool %s, sent by the next push to this URL",
 				       hwp_errmsg(), st.left, st.left == 1 ? "" : "es", fo.spool_dir);
-		else if (!cli_quiet())
-			fprintf(stderr, "hwprof: push: %zu batch%s, %llu rows sent to %s%s\n", st.sent,
+		} else if (!cli_quiet()) {
+			fprintf(stderr, "hwprof: push: %zu batch%s, %llu rows sent to %s%s%s\n", st.sent,
 				st.sent == 1 ? "" : "es", (unsigned long long)st.rows, url,
-				st.retries ? " (after retries)" : "");
+				st.retries ? " (after retries)" : "", no_spool ? " (no spool)" : "");
+		}
 	}
 	hwp_fleet__close(f);
 	return rc;

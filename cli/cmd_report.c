@@ -111,7 +111,8 @@ int cmd_report(int argc, char **argv)
 	ob.ro.nr_inputs = oa.ro.nr_inputs = 0;
 	rc = flow_input__load(&b, &ob, "report", FLOW_WITH_TIMING);
 	if (!rc) {
-		rc = flow_input__load(&a, &oa, "report", FLOW_WITH_TIMING);
+		/* AFTER's findings link to its annotated code, as one recording's do */
+		rc = flow_input__load(&a, &oa, "report", FLOW_WITH_TIMING | FLOW_WITH_MEM | FLOW_WITH_IPS);
 		if (!rc)
 			rc = write_page(&o, &b, &a);
 		flow_input__close(&a);

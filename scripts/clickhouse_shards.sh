@@ -9,6 +9,10 @@
 # on 127.0.0.1 only: HTTP on HTTP_PORTN (default 18123, 28123), native TCP
 # on HTTP_PORTN + 877 (19000, 29000). 'start' waits until both answer
 # (at most 30 s). Then: hwprof fleet init http://127.0.0.1:18123 --cluster hwprof
+#
+# Environment: CH_PASSWORD=P makes the user 'default' require password P
+# (the shards then log in to each other with it); CH_TLS_CERT=FILE and
+# CH_TLS_KEY=FILE (PEM) open an HTTPS port too, HTTP_PORTN + 1.
 set -eu
 cmd=${1:-}; dir=${2:-}
 [ -n "$cmd" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop DIR [HTTP_PORT1 HTTP_PORT2]" >&2; exit 2; }
@@ -17,7 +21,15 @@ server=$(command -v clickhouse-server || echo /usr/sbin/clickhouse-server)
 [ -x "$server" ] || { echo "$0: clickhouse-server not installed (apt-get install clickhouse-server)" >&2; exit 1; }
 
 config() { # N HTTP_PORT: writes DIR/sN/config.xml and users.xml
-	local d=$dir/s$1 http=$2 tcp=$(($2 + 877))
+	local d=$dir/s$1 http=$2 tcp=$(($2 + 877)) pw=${CH_PASSWORD:-} tls="" cred=""
+	if [ -n "${CH_TLS_CERT:-}" ]; then
+		tls="<https_port>$(($2 + 1))</https_port>
+  <openSSL><server><certificateFile>$CH_TLS_CERT</certificateFile><privateKeyFile>$CH_TLS_KEY</privateKeyFile>
+    <verificationMode>none</verificationMode><loadDefaultCAFile>false</loadDefaultCAFile>
+    <cacheSessions>true</cacheSessions><disableProtocols>sslv2,sslv3</disableProtocols>
+    <preferServerCiphers>true</preferServerCiphers></server></openSSL>"
+	fi
+	[ -n "$pw" ] && cred="<user>default</user><password>$pw</password>"
 	mkdir -p "$d/data" "$d/tmp" "$d/user_files" "$d/format_schemas"
 	cat >"$d/config.xml" <<XML
 <?xml version="1.0"?>
@@ -26,6 +38,7 @@ config() { # N HTTP_PORT: writes DIR/sN/config.xml and users.xml
   <listen_host>127.0.0.1</listen_host>
   <http_port>$http</http_port>
   <tcp_port>$tcp</tcp_port>
+  $tls
   <max_concurrent_queries>20</max_concurrent_queries>
   <mark_cache_size>67108864</mark_cache_size>
   <uncompressed_cache_size>67108864</uncompressed_cache_size>
@@ -38,8 +51,8 @@ config() { # N HTTP_PORT: writes DIR/sN/config.xml and users.xml
   <default_database>default</default_database>
   <remote_servers>
     <hwprof>
-      <shard><replica><host>127.0.0.1</host><port>$(($p1 + 877))</port></replica></shard>
-      <shard><replica><host>127.0.0.1</host><port>$(($p2 + 877))</port></replica></shard>
+      <shard><replica><host>127.0.0.1</host><port>$(($p1 + 877))</port>$cred</replica></shard>
+      <shard><replica><host>127.0.0.1</host><port>$(($p2 + 877))</port>$cred</replica></shard>
     </hwprof>
   </remote_servers>
 </yandex>
@@ -48,7 +61,7 @@ XML
 <?xml version="1.0"?>
 <yandex>
   <profiles><default><max_memory_usage>2000000000</max_memory_usage></default></profiles>
-  <users><default><password></password><networks><ip>127.0.0.1</ip><ip>::1</ip></networks>
+  <users><default><password>$pw</password><networks><ip>127.0.0.1</ip><ip>::1</ip></networks>
     <profile>default</profile><quota>default</quota></default></users>
   <quotas><default><interval><duration>3600</duration><queries>0</queries><errors>0</errors>
     <result_rows>0</result_rows><read_rows>0</read_rows><execution_time>0</execution_time></interval></default></quotas>

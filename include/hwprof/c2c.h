@@ -26,6 +26,10 @@ struct hwp_c2c_access {
 	unsigned line;
 	uint64_t samples, loads, stores, hitm, lat_sum;
 	uint32_t nr_tids, nr_cpus;
+	/* the data type and member the instruction touches there, from DWARF
+	   (as hwp_mem_group's): "struct counters" and "y"; NULL type unknown */
+	const char *data_type, *data_member;
+	bool data_stack_op;
 };
 
 struct hwp_c2c_line {

@@ -28,6 +28,7 @@
 #include "hwprof/branch_collect.h"
 #include "hwprof/flow.h"
 #include "hwprof/symbolize.h"
+#include "hwprof/timing.h"
 
 HWP_BEGIN_DECLS
 
@@ -64,6 +65,10 @@ struct hwp_export_opts {
 	/* What each row carries besides its counts (copied). */
 	const char *host;
 	int64_t window_start, window_end; /* Unix seconds */
+	/* The recording's identity, from its content (0: a hash of the rows):
+	   the fleet keys a recording's rows by it, so a copy, a rename or a
+	   touch of a file pushed already adds nothing. */
+	uint64_t recording_id;
 };
 
 /*
@@ -84,11 +89,20 @@ HWP_API void hwp_export__collect_opts(struct hwp_branch_collect_opts *co);
  * What EO leaves unset, for rows of the recording INPUT read by S: a NULL
  * host becomes the recording's hostname, else this machine's (written to
  * BUF, LEN bytes); a window_end < 0 makes both ends INPUT's modification
- * time (now for "-" or no such file). EO->host may point into S or BUF.
+ * time (now for "-" or no such file); a recording_id of 0 becomes a hash
+ * of INPUT's data section (of the whole file when it is not a perf.data
+ * file; 0 for "-"). EO->host may point into S or BUF.
  */
 HWP_API void hwp_export_opts__defaults(struct hwp_export_opts *eo, struct hwp_session *s, const char *input,
 				       char *buf, size_t len);
 HWP_API const struct hwp_export_row *hwp_export__rows(const struct hwp_export *e, size_t *n);
+/* Adds T's block latency distributions (T of the same recording, built)
+   to E: hwp_fleet__spool() sends them to the fleet's latency table, each
+   value of each block with the block's instruction count. 0 or <0
+   (hwp_errmsg()). */
+HWP_API int hwp_export__add_timing(struct hwp_export *e, const struct hwp_timing *t);
+/* The host E's rows name. */
+HWP_API const char *hwp_export__host(const struct hwp_export *e);
 
 enum hwp_export_format {
 	HWP_EXPORT_TSV,  /* ClickHouse's TabSeparated: \t \n \\ escaped; arrays as [a,b] */

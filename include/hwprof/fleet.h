@@ -40,6 +40,18 @@ struct hwp_fleet_opts {
 	unsigned timeout_s;    /* per request (default 30) */
 	size_t batch_rows;     /* rows per insert (default 10000) */
 	const char *table;     /* the rows table (default "hwprof_rows") */
+	/* Credentials, as clickhouse-client takes them: NULL takes the URL's
+	   (user:password@ or ?user=U&password=P), else none (the server's
+	   'default' user). Sent as HTTP basic authentication, never printed:
+	   hwp_fleet__url() and every message show the URL without them, and
+	   the spool never holds them. Over plain http to a host that is not
+	   loopback, opening warns (HWP_LOG_WARN) that they travel in clear. */
+	const char *user, *password;
+	/* TLS (https://): CA certificates (PEM file) that verify the server,
+	   instead of the system's; a client certificate and its key (PEM) for
+	   servers that authenticate clients. The server's certificate and name
+	   are always verified. */
+	const char *cacert, *cert, *key;
 };
 
 /* The spool of hwprof push: $XDG_CACHE_HOME/hwprof/spool, else
@@ -48,10 +60,13 @@ struct hwp_fleet_opts {
 HWP_API const char *hwp_fleet__default_spool(char *buf, size_t len);
 
 /* Checks URL (http:// or https://, a host; query parameters such as
-   ?user=...&database=... are kept). NULL + errno (EINVAL: malformed URL)
-   and hwp_errmsg(). */
+   ?database=... are kept, user and password taken out, see opts). NULL +
+   errno (EINVAL: malformed URL, the message with the password replaced by
+   ***) and hwp_errmsg(). */
 HWP_API struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *opts);
 HWP_API void hwp_fleet__close(struct hwp_fleet *f);
+/* The URL without credentials (what messages and the spool show). */
+HWP_API const char *hwp_fleet__url(const struct hwp_fleet *f);
 /* The rows table's name (opts.table, default "hwprof_rows"). */
 HWP_API const char *hwp_fleet__table(const struct hwp_fleet *f);
 
@@ -72,8 +87,9 @@ HWP_API int hwp_fleet__hosts(struct hwp_fleet *f, char **out);
    shards (run it on every server of the cluster). */
 HWP_API int hwp_fleet__init(struct hwp_fleet *f, const char *cluster);
 
-/* Writes E's rows into the spool as batches (or, without a spool, sends
-   them). *BATCHES gets their number. */
+/* Writes E's rows, then its block latencies (hwp_export__add_timing()),
+   into the spool as batches (or, without a spool, sends them).
+   *BATCHES gets their number. */
 HWP_API int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *batches);
 
 struct hwp_fleet_push_stats {
@@ -84,7 +100,9 @@ struct hwp_fleet_push_stats {
 	uint64_t rows;  /* rows sent */
 };
 /* Sends the spooled batches, oldest first, each retried with backoff; a
-   batch leaves the spool once the server took it. Stops at the first batch
+   batch leaves the spool once the server took it. The stats count the
+   batches hwp_fleet__spool() sent without a spool since the last drain
+   too. Stops at the first batch
    that still fails: <0 (hwp_errmsg()), the rest kept. */
 HWP_API int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st);
 
@@ -100,6 +118,19 @@ struct hwp_fleet_filter {
 /* The rows FILTER selects, summed over hosts and windows, as export rows
    (host "*", the window the rows span). NULL + errno (hwp_errmsg()). */
 HWP_API struct hwp_export *hwp_fleet__fetch(struct hwp_fleet *f, const struct hwp_fleet_filter *filter);
+/* The same per recording: one export per host and recording id (the
+   recording's window), *N of them (0 when none). NULL + errno
+   (hwp_errmsg()). hwp_export__delete() each, free() the array. */
+HWP_API struct hwp_export **hwp_fleet__fetch_recordings(struct hwp_fleet *f, const struct hwp_fleet_filter *filter,
+							 size_t *n);
+
+/* The block latencies FILTER selects (its kind aside), summed over hosts
+   and windows, as a block timing (hwp_timing__from_latencies()) whose
+   modules are registered in SYM by path and build-id: what 'hwprof
+   timing' of all those recordings would time. NULL + errno
+   (hwp_errmsg()). */
+HWP_API struct hwp_timing *hwp_fleet__fetch_timing(struct hwp_fleet *f, const struct hwp_fleet_filter *filter,
+						   struct hwp_symbolizer *sym);
 
 /*
  * The rows of E of KIND (HWP_EXPORT_BRANCH or HWP_EXPORT_RANGE) as a

@@ -39,6 +39,12 @@ struct hwp_flow_opts {
 	size_t sz; /* sizeof(struct hwp_flow_opts) */
 	/* z of the intervals (default 1.96: 95%) */
 	double z;
+	/* Flow-consistent counts: each function's block counts and branch
+	   directions adjusted to conserve flow (as much into a block as out of
+	   it) with the least weighted change to the samples (a min-cost flow,
+	   as LLVM's profi and BOLT's stale-profile inference solve it); the
+	   profile bias before and after per function: hwp_flow__functions(). */
+	bool infer;
 };
 
 /*
@@ -143,6 +149,37 @@ struct hwp_flow_indirect {
 
 /* Sorted by count, descending. */
 HWP_API const struct hwp_flow_indirect *hwp_flow__indirect(const struct hwp_flow *f, size_t *n);
+
+/* One function's graph as the inference (opts.infer) saw it. */
+struct hwp_flow_function {
+	struct hwp_code_loc start; /* the symbol's first byte (module and offset) */
+	const char *name;          /* the symbol (valid while the symbolizer is) */
+	uint64_t size;             /* the symbol's bytes (UINT64_MAX: not known) */
+	size_t blocks, edges;      /* walked blocks in it; edges between them */
+	/* BOLT's profile bias: over the blocks that are no entry, with at
+	   least 100 sampled executions in and some out, the mean of |out - in|
+	   / in, in percent; of the samples and of the consistent counts (0
+	   but where flow may enter or leave: returns, tail calls, syscalls). */
+	size_t considered;
+	double bias_before, bias_after;
+	uint64_t count_before, count_after; /* sums of its block counts */
+	uint64_t changed;          /* sum of |after - before| over its blocks */
+};
+
+/* Sorted by count_before, descending; none without opts.infer. */
+HWP_API const struct hwp_flow_function *hwp_flow__functions(const struct hwp_flow *f, size_t *n);
+
+/*
+ * The branch and range tables of C (which made F with opts.infer) with the
+ * inferred functions' counts made consistent, as a collector the profile
+ * writers read (hwp_branch_collector__from_tables(): llvm_profile.h,
+ * bolt_profile.h): in those functions, one range per stretch of blocks
+ * run straight through, taken branches at their consistent counts (their
+ * mispredicts scaled alike); everything else as C counted it. No address
+ * section (AutoFDO's). NULL + errno (EINVAL: F made without opts.infer).
+ */
+HWP_API struct hwp_branch_collector *hwp_flow__consistent_collector(const struct hwp_flow *f,
+								    struct hwp_branch_collector *c);
 
 struct hwp_flow_stats {
 	uint64_t ranges;           /* distinct ranges given */

@@ -54,6 +54,22 @@ HWP_API int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, 
  */
 HWP_API int hwp_llvm_profile__write_ip_samples(struct hwp_branch_collector *c, int module, FILE *fp);
 
+/*
+ * CSSPGO's probe-based profile of a binary built with clang
+ * -fpseudo-probe-for-profiling, as llvm-profgen writes it from branch
+ * stacks without call stacks (no calling contexts): locations are pseudo
+ * probes (index[.discriminator]) instead of lines,
+ *   - a probe's count is the sum of the counts of the ranges holding its
+ *     instruction (every function a range starts in is walked with 0, so
+ *     its probes that never ran say 0); a function's (and an inlined call
+ *     site's) total is the sum of its probes' counts;
+ *   - head samples: the entry probe's (index 1) count;
+ *   - call targets: taken branches to a function's entry from an address
+ *     with a call probe, at that probe;
+ *   - each function ends with its CFG hash ('!CFGChecksum:') from
+ *     .pseudo_probe_desc, which the compiler matches.
+ */
+HWP_API int hwp_llvm_profile__write_probes(struct hwp_branch_collector *c, int module, FILE *fp);
 HWP_END_DECLS
 
 #endif

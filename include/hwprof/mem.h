@@ -65,6 +65,9 @@ enum hwp_mem_key {
 	HWP_MEM_BY_OBJECT,    /* data: the data symbol (ELF object), else the region:
 				 [heap], [stack], anon, a mapped file, or "unknown" */
 	HWP_MEM_BY_SOURCE,    /* the data source */
+	HWP_MEM_BY_TYPE,      /* data: the type and member the instruction touches, from DWARF
+				 (perf annotate --data-type); one row for stack operations,
+				 one "unknown" for the rest */
 	HWP_MEM_KEY__COUNT
 };
 
@@ -82,6 +85,13 @@ struct hwp_mem_group {
 	const char *region;        /* ADDR, CACHELINE, OBJECT: map name ("[heap]", "[stack]",
 				      "//anon", a path) or NULL when no map holds it */
 	enum hwp_mem_source source; /* SOURCE */
+	/* IP, TYPE: the data type the (first) instruction touches: "struct
+	   counters" and member "y" ("in.z" nested; NULL when the offset names
+	   none, or for a scalar: "long"); NULL type: unknown. DATA_VAR: the
+	   pointer variable or parameter, or global, it was found through (NULL
+	   when none is named). */
+	const char *data_type, *data_member, *data_var;
+	bool data_stack_op;        /* IP, TYPE: no type: a push, pop, call or return */
 };
 
 struct hwp_mem_report_opts {
@@ -128,6 +138,13 @@ HWP_API bool hwp_mem_report__modelled(const struct hwp_mem_report *r);
    not collected: see hwp_mem_report_opts.collect). */
 HWP_API size_t hwp_mem_report__groups(struct hwp_mem_report *r, enum hwp_mem_key key,
 				      const struct hwp_mem_group **out);
+
+/* The samples whose data type is known (HWP_MEM_BY_TYPE's rows other than
+   "unknown"), of hwp_mem_report__totals()'s; pushes and pops, calls and
+   returns (stack operations, never typed) in *STACK_OPS when not NULL. The
+   report must collect a code grouping (SYMBOL, LINE, IP or TYPE); else
+   (uint64_t)-1. */
+HWP_API uint64_t hwp_mem_report__typed(struct hwp_mem_report *r, uint64_t *stack_ops);
 
 HWP_API struct hwp_session *hwp_mem_report__session(const struct hwp_mem_report *r);
 

@@ -54,7 +54,8 @@ struct hwp_path {
 
 /* The paths, by count (descending), in blocks of F (the flow analysis of
    the same collector). Paths over a range the collector rejected are left
-   out. Valid until P is deleted or built again. NULL + errno on failure. */
+   out. When F inferred consistent counts, a path's count is at most its
+   blocks' (it is a sampled count, which the inference does not adjust). Valid until P is deleted or built again. NULL + errno on failure. */
 HWP_API const struct hwp_path *hwp_paths__build(struct hwp_paths *p, const struct hwp_flow *f, size_t *n);
 
 struct hwp_paths_stats {

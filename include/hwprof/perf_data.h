@@ -192,6 +192,14 @@ struct hwp_pmu_caps {
 	const char **caps;     /* "name=value" */
 };
 
+/* simpleperf's record of a binary (its file feature): the lowest
+   executable address and, when recorded, that address's file offset */
+struct hwp_file_vaddr {
+	const char *path;
+	uint64_t min_vaddr, file_offset;
+	bool has_file_offset;
+};
+
 struct hwp_header_info {
 	uint64_t features[HWP_FEAT_BITS / 64]; /* which features were present */
 	const char *hostname, *osrelease, *version, *arch, *cpudesc, *cpuid;
@@ -209,6 +217,8 @@ struct hwp_header_info {
 	uint32_t comp_version, comp_type, comp_level, comp_ratio, comp_mmap_len;
 	uint64_t sample_time_start, sample_time_end;
 	size_t nr_unknown_features;
+	size_t nr_file_vaddrs; /* simpleperf recordings only */
+	const struct hwp_file_vaddr *file_vaddrs;
 };
 
 static inline bool hwp_header_info__has(const struct hwp_header_info *h, unsigned feat)

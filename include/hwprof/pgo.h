@@ -28,10 +28,11 @@ enum hwp_pgo_format {
 	HWP_PGO_BOLT_PA,  /* BOLT's pre-aggregated text (B and F lines) */
 	HWP_PGO_AUTOFDO,  /* AutoFDO's unsymbolized text */
 	HWP_PGO_PROPELLER, /* Propeller's cluster file (propeller.h; the symbol order: hwp_propeller__write()) */
+	HWP_PGO_LLVM_CS,  /* CSSPGO's probe-based sample profile (text), as llvm-profgen writes it */
 	HWP_PGO_NR_FORMATS,
 };
 
-/* "llvm", "bolt", "bolt-pa", "autofdo", "propeller"; NULL past the last. */
+/* "llvm", "bolt", "bolt-pa", "autofdo", "propeller", "llvm-cs"; NULL past the last. */
 HWP_API const char *hwp_pgo__format_name(enum hwp_pgo_format f);
 
 /* The collector options format F needs: ranges, the samples' addresses
@@ -70,6 +71,17 @@ HWP_API int hwp_pgo__write(struct hwp_branch_collector *c, int module, enum hwp_
 /* The same to the file PATH (NULL or "-": stdout). */
 HWP_API int hwp_pgo__write_file(struct hwp_branch_collector *c, int module, enum hwp_pgo_format f, bool ips,
 				const char *path);
+/*
+ * The sum of the profiles in format F (llvm, bolt, bolt-pa) that each
+ * collector of CS[0..N) (one symbolizer; MODULE in it) would make alone,
+ * written once to PATH (NULL or "-": stdout): what llvm-profdata merge or
+ * merge-fdata makes of them. Not the profile of the collectors' summed
+ * counts: each format keeps a location's largest count (llvm) or splits a
+ * range's count by where the branches into it came from (bolt), per
+ * recording. 0 or <0 (hwp_errmsg()).
+ */
+HWP_API int hwp_pgo__write_sum(struct hwp_branch_collector *const *cs, size_t n, int module, enum hwp_pgo_format f,
+			       const char *path);
 
 /*
  * The rows of E (every module's, summed over hosts: a profile counts

@@ -279,6 +279,10 @@ HWP_API struct hwp_table *hwp_report__mem_selected_histogram(struct hwp_mem_repo
 /* The '#' lines text puts above them: totals, the data sources, and the
    latency histogram as bars; INPUT names the recording. */
 HWP_API void hwp_report__print_mem_overview(const struct hwp_mem_report *r, const char *input, FILE *out);
+/* One '#' line: the share of R's memory samples whose data type is known
+   (hwp_mem_report__typed()), the stack operations and the unknown rest;
+   nothing when R collects no code grouping. */
+HWP_API void hwp_report__print_mem_typed(struct hwp_mem_report *r, FILE *out);
 /* Writes C (from hwp_report__timing_chart() or hwp_report__mem_chart()) to
    FP as a standalone SVG file and deletes it (also when writing fails).
    0 or <0 (hwp_errmsg()). */

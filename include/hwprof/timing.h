@@ -155,6 +155,27 @@ HWP_API int hwp_timing__find(struct hwp_timing *t, const char *where, size_t *id
 HWP_API size_t hwp_timing__modes(const struct hwp_timing_value *v, size_t n, struct hwp_timing_mode *out,
 				 size_t max);
 
+/* One value of a block's latency distribution, as the fleet keeps it
+   (hwp_export__add_timing(), hwp_fleet__fetch_timing()). */
+struct hwp_timing_latency {
+	struct hwp_code_loc start, end; /* the block: module (a symbolizer's) and offsets */
+	uint32_t cycles;
+	uint64_t samples;
+	uint32_t insns;                 /* the block's instructions; 0: not decoded */
+};
+
+/*
+ * The block timing of latency values V[0..N) (values of one block and
+ * cycle count add up): blocks, distributions, modes and IPC as
+ * hwp_timing__build() makes them, the stats' latencies and cycle source
+ * (MEASURED, MODELLED: said so; both: MEASURED, as a recording mixing them)
+ * set, no loops. For hwp_timing__blocks() and the report functions only
+ * (no session: hwp_timing__find() and hwp_timing__check() do not apply).
+ * NULL + errno (hwp_errmsg()).
+ */
+HWP_API struct hwp_timing *hwp_timing__from_latencies(const struct hwp_timing_latency *v, size_t n, bool measured,
+						       bool modelled);
+
 HWP_END_DECLS
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/mem_internal.h"
+#include "analysis/mem_types.h"
 #include "hwprof/c2c.h"
 #include "util/error.h"
 #include "util/vec.h"
@@ -25,6 +26,7 @@ struct c2c_ctx {
 	uint64_t mask;
 	struct hwp__mem_pairs_index tids, cpus;
 	uint32_t *scratch;
+	struct hwp__mem_typer *typer;  /* the accesses' data types (NULL: none) */
 };
 
 static int cmp_acc_key(const void *pa, const void *pb, void *arg)
@@ -151,6 +153,7 @@ static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2
 {
 	uint64_t mask = cx->mask;
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp_mem_report__session(r));
+	struct hwp__mem_typer *ty = cx->typer;
 	/* the line shows the sample that comes first in that order */
 	const struct hwp__mem_c2c_acc *first = &cx->acc[idx[0]];
 	struct hwp_c2c_line l;
@@ -199,6 +202,18 @@ static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2
 			x->file = si.file;
 			x->line = si.line;
 		}
+		if (ty) {
+			/* the field at this offset: the instruction's operand, or
+			   the address itself inside a global */
+			struct hwp__data_type dt;
+			enum hwp__dtype_how how = hwp__mem_typer_find(
+				ty, &a->code, a->hi <= INT32_MAX ? (int32_t)a->hi : -1, a->data_offset, &dt);
+			x->data_stack_op = how == HWP_DTYPE_STACK_OP;
+			if (how != HWP_DTYPE_UNKNOWN && how != HWP_DTYPE_STACK_OP) {
+				x->data_type = hwp__mem_intern(r, dt.type);
+				x->data_member = dt.member[0] ? hwp__mem_intern(r, dt.member) : NULL;
+			}
+		}
 	}
 	hwp__sort(c->acc + acc0, c->nr_acc - acc0, sizeof(*c->acc), cmp_acc);
 	for (size_t i = acc0; i < c->nr_acc; i++)
@@ -216,7 +231,8 @@ static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2
 struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 {
 	size_t n;
-	struct c2c_ctx cx = { r->acc, ~(uint64_t)(hwp__mem_report_cache_line(r) - 1), { 0 }, { 0 }, NULL };
+	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp_mem_report__session(r));
+	struct c2c_ctx cx = { r->acc, ~(uint64_t)(hwp__mem_report_cache_line(r) - 1), { 0 }, { 0 }, NULL, NULL };
 	struct hwp_c2c *c;
 	uint32_t *idx = NULL;
 	int err = 0;
@@ -233,7 +249,7 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	    !(cx.scratch = malloc((n + (r->tids.nr > r->cpus.nr ? r->tids.nr : r->cpus.nr) + 1) *
 				  sizeof(*cx.scratch))) ||
 	    hwp__mem_pairs_index_build(&cx.tids, &r->tids, n) < 0 ||
-	    hwp__mem_pairs_index_build(&cx.cpus, &r->cpus, n) < 0)
+	    hwp__mem_pairs_index_build(&cx.cpus, &r->cpus, n) < 0 || (sym && !(cx.typer = hwp__mem_typer_new(sym))))
 		goto oom;
 	for (size_t i = 0; i < n; i++)
 		idx[i] = (uint32_t)i;
@@ -251,12 +267,14 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	if (err)
 		goto oom;
 	hwp__sort(c->lines, c->nr_lines, sizeof(*c->lines), cmp_line);
+	hwp__mem_typer_delete(cx.typer);
 	free(idx);
 	free(cx.scratch);
 	hwp__mem_pairs_index_free(&cx.tids);
 	hwp__mem_pairs_index_free(&cx.cpus);
 	return c;
 oom:
+	hwp__mem_typer_delete(cx.typer);
 	free(idx);
 	free(cx.scratch);
 	hwp__mem_pairs_index_free(&cx.tids);

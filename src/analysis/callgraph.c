@@ -97,9 +97,16 @@ static int func_id(struct hwp_call_graph *cg, int32_t module, bool kernel, const
 		const struct hwp_cg_function *f = &cg->funcs[i];
 		if (f->module != module || !f->name != !name)
 			continue;
+		/* two symbols of one name (C++ overloads, demangled without
+		   their parameters as perf prints them) stay two rows, as
+		   perf keys them by symbol; inlined copies join either */
+		if (name && !inlined && !f->inlined && f->offset != offset)
+			continue;
 		if (name ? strcmp(f->name, name) == 0 : f->offset == offset && f->kernel == kernel) {
-			if (!inlined)
+			if (!inlined && f->inlined) {
 				cg->funcs[i].inlined = false;
+				cg->funcs[i].offset = offset;
+			}
 			*id = i;
 			return 0;
 		}

@@ -24,6 +24,7 @@
 #include "hwprof/mispredicts.h"
 #include "util/opts.h"
 #include "util/vec.h"
+#include "analysis/flow_cfg.h"
 #include "analysis/flow_internal.h"
 #include "util/error.h"
 
@@ -44,6 +45,7 @@ struct block_acc {
 	uint8_t end_class, cpumode;
 	uint64_t addr;
 	uint64_t count;
+	uint64_t ft_out; /* ranges that ran on into the next block */
 };
 
 struct hwp_flow {
@@ -77,6 +79,9 @@ struct hwp_flow {
 	size_t nind;
 	struct hwp_flow_target *targets;
 	size_t ntargets;
+	struct hwp__cfg_result inferred; /* opts.infer */
+	struct hwp__cfg_block *cfg;      /* opts.infer: every block, consistent counts */
+	size_t ncfg;
 };
 
 /* Grows the payload array P (capacity *CAP, elements of SIZE) to hold index
@@ -145,9 +150,10 @@ static uint8_t end_class_of(unsigned cls)
 	}
 }
 
-/* The block of scratch[first..last] ran COUNT more times. */
+/* The block of scratch[first..last] ran R's count more times (and the
+   range went on into the next block when CONTINUES). */
 static int add_block(struct hwp_flow *f, const struct hwp_branch_row *r, size_t first, size_t last,
-		     uint8_t end_class)
+		     uint8_t end_class, bool continues)
 {
 	const struct hwp__insn *a = &f->scratch[first], *b = &f->scratch[last];
 	int added;
@@ -165,6 +171,8 @@ static int add_block(struct hwp_flow *f, const struct hwp_branch_row *r, size_t 
 		x->addr = r->key.from.addr + (a->offset - r->key.from.offset);
 	}
 	x->count += r->c.count;
+	if (continues)
+		x->ft_out += r->c.count;
 	return 0;
 }
 
@@ -185,7 +193,7 @@ static int count_range(struct hwp_flow *f, const struct hwp_branch_row *r)
 		uint8_t m = mark_of(f, module, d->offset);
 
 		if (i > first && (m & MARK_LEADER)) {
-			if (add_block(f, r, first, i - 1, HWP_FLOW_END_FALLTHROUGH) < 0)
+			if (add_block(f, r, first, i - 1, HWP_FLOW_END_FALLTHROUGH, true) < 0)
 				return -ENOMEM;
 			first = i;
 		}
@@ -206,7 +214,7 @@ static int count_range(struct hwp_flow *f, const struct hwp_branch_row *r)
 				c->not_taken += n;
 		}
 		if (at_end || hwp__insn_is_branch(d->cls) || (m & MARK_END)) {
-			if (add_block(f, r, first, i, end_class_of(d->cls)) < 0)
+			if (add_block(f, r, first, i, end_class_of(d->cls), !at_end) < 0)
 				return -ENOMEM;
 			first = i + 1;
 		}
@@ -494,6 +502,88 @@ static int use_branches(struct hwp_flow *f, const struct hwp_branch_table *branc
 	return 0;
 }
 
+static int cmp_fn(const void *a, const void *b)
+{
+	const struct hwp_flow_function *x = a, *y = b;
+
+	if (x->count_before != y->count_before)
+		return x->count_before < y->count_before ? 1 : -1;
+	if (x->start.module != y->start.module)
+		return x->start.module < y->start.module ? -1 : 1;
+	return x->start.offset < y->start.offset ? -1 : x->start.offset > y->start.offset;
+}
+
+/* opts.infer: the walked counts (blocks, branch directions) made
+   flow-consistent per function, before the results are built from them. */
+static int infer(struct hwp_flow *f, struct hwp_branch_collector *c)
+{
+	size_t n = f->block_ix.nr;
+	struct hwp__cfg_block *b = calloc(n ? n : 1, sizeof(*b));
+	const struct hwp_branch_collect_stats *cs = hwp_branch_collector__stats(c);
+	const struct hwp_range_stats *rs = hwp_branch_collector__range_stats(c);
+	/* ranges per taken entry: N - 1 of a stack of N */
+	double scale = cs->entries && rs->pairs ? (double)rs->pairs / (double)cs->entries : 1;
+	int err;
+
+	if (!b)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct block_acc *a = &f->bacc[i];
+
+		b[i] = (struct hwp__cfg_block){ .module = f->block_ix.keys[i].module, .start = f->block_ix.keys[i].offset,
+						.last = a->last, .next = a->last + a->last_len,
+						.end_class = a->end_class, .count = a->count, .ft_out = a->ft_out,
+						.addr = a->addr, .cpumode = a->cpumode };
+	}
+	err = hwp__flow_cfg_infer(hwp__branch_collector_symbolizer(c), f->cc, b, n, hwp_branch_collector__table(c),
+				  scale, &f->inferred);
+	if (err < 0) {
+		free(b);
+		return err;
+	}
+	for (size_t i = 0; i < n; i++)
+		f->bacc[i].count = b[i].count;
+	f->cfg = b;
+	f->ncfg = n;
+	/* a conditional branch's directions from its block's edges: taken
+	   when its target is in the function, not taken when the next block is */
+	uint8_t *seen = calloc(f->cond_ix.nr ? f->cond_ix.nr : 1, 1);
+	uint64_t *taken = calloc(f->cond_ix.nr ? f->cond_ix.nr : 1, sizeof(*taken));
+	uint64_t *not_taken = calloc(f->cond_ix.nr ? f->cond_ix.nr : 1, sizeof(*not_taken));
+	if (!seen || !taken || !not_taken) {
+		free(seen);
+		free(taken);
+		free(not_taken);
+		return -ENOMEM;
+	}
+	for (size_t j = 0; j < f->inferred.nedges; j++) {
+		const struct hwp__cfg_edge *e = &f->inferred.edges[j];
+		long k = hwp__loc_index_find(&f->cond_ix, e->module, e->from_last);
+
+		if (k < 0)
+			continue;
+		if (e->kind == HWP__CFG_TAKEN) {
+			seen[k] |= 1;
+			taken[k] += e->flow;
+		} else if (e->kind == HWP__CFG_FALLTHROUGH) {
+			seen[k] |= 2;
+			not_taken[k] += e->flow;
+		}
+	}
+	for (size_t i = 0; i < f->cond_ix.nr; i++) {
+		if (seen[i] & 1)
+			f->cacc[i].taken = taken[i];
+		if (seen[i] & 2)
+			f->cacc[i].not_taken = not_taken[i];
+	}
+	free(seen);
+	free(taken);
+	free(not_taken);
+	if (f->inferred.nfns)
+		qsort(f->inferred.fns, f->inferred.nfns, sizeof(*f->inferred.fns), cmp_fn);
+	return 0;
+}
+
 /* Every target the records hold starts a block; every source ends one. */
 static int mark_branches(struct hwp_flow *f, const struct hwp_branch_table *branches)
 {
@@ -536,7 +626,8 @@ struct hwp_flow *hwp_flow__new(struct hwp_branch_collector *c, const struct hwp_
 		f->o.z = HWP__Z95;
 	f->o.sz = sizeof(f->o);
 	if (!(f->cc = hwp__branch_collector_code_cache(c)) || mark_branches(f, branches) < 0 ||
-	    walk_ranges(f, ranges) < 0 || use_branches(f, branches) < 0 || build_conds(f) < 0 ||
+	    walk_ranges(f, ranges) < 0 || (f->o.infer && infer(f, c) < 0) || use_branches(f, branches) < 0 ||
+	    build_conds(f) < 0 ||
 	    build_blocks(f) < 0) {
 		hwp_flow__delete(f);
 		hwp__set_error(ENOMEM, "out of memory in the flow analysis");
@@ -568,7 +659,23 @@ void hwp_flow__delete(struct hwp_flow *f)
 	free(f->block_pos);
 	free(f->ind);
 	free(f->targets);
+	hwp__flow_cfg_result_free(&f->inferred);
+	free(f->cfg);
 	free(f);
+}
+
+const struct hwp__cfg_block *hwp__flow_cfg_blocks(const struct hwp_flow *f, size_t *n,
+						 const struct hwp__cfg_result **res)
+{
+	*n = f->ncfg;
+	*res = &f->inferred;
+	return f->cfg;
+}
+
+const struct hwp_flow_function *hwp_flow__functions(const struct hwp_flow *f, size_t *n)
+{
+	*n = f->inferred.nfns;
+	return f->inferred.fns;
 }
 
 const struct hwp_flow_cond *hwp_flow__conds(const struct hwp_flow *f, size_t *n)

@@ -378,8 +378,10 @@ static int c2c_add(struct hwp_mem_report *r, const struct hwp__mem_pending *x)
 	return 0;
 }
 
-#define CODE_KEYS \
-	(HWP_MEM_COLLECT_KEY(HWP_MEM_BY_SYMBOL) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_LINE) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_IP))
+/* the type grouping reads the instructions' sums: an instruction names its type */
+#define CODE_KEYS                                                                                                 \
+	(HWP_MEM_COLLECT_KEY(HWP_MEM_BY_SYMBOL) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_LINE) |                          \
+	 HWP_MEM_COLLECT_KEY(HWP_MEM_BY_IP) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_TYPE))
 #define DATA_KEYS                                                                                                 \
 	(HWP_MEM_COLLECT_KEY(HWP_MEM_BY_ADDR) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_CACHELINE) |                        \
 	 HWP_MEM_COLLECT_KEY(HWP_MEM_BY_OBJECT))

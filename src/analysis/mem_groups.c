@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis/mem_internal.h"
+#include "analysis/mem_types.h"
 #include "hwprof/mem.h"
 #include "util/error.h"
 #include "util/hash.h"
@@ -29,6 +30,27 @@ struct builder {
 	size_t nr_keys, keys_cap;
 	struct hwp_hashmap map;
 };
+
+/* The data type instruction C touches, its first sample's data address
+   standing for the others' (one instruction reads one field: its operand
+   is fixed; only the cheap path, a global's, reads the address). */
+static void code_type(struct hwp_mem_report *r, struct hwp__mem_typer *ty, struct hwp__mem_code *c)
+{
+	struct hwp__data_type t;
+	enum hwp__dtype_how how = hwp__mem_typer_find(ty, &c->loc, c->first.data_module, c->first.data_offset, &t);
+
+	c->dhow = (uint8_t)how;
+	if (how == HWP_DTYPE_STACK_OP)
+		r->stack_ops += c->st.samples;
+	if (how == HWP_DTYPE_UNKNOWN || how == HWP_DTYPE_STACK_OP)
+		return;
+	/* out of memory: the type stays unknown */
+	if (!(c->dtype = hwp__mem_intern(r, t.type)))
+		return;
+	c->dmember = t.member[0] ? hwp__mem_intern(r, t.member) : NULL;
+	c->dvar = t.var[0] ? hwp__mem_intern(r, t.var) : NULL;
+	r->typed += c->st.samples;
+}
 
 void hwp__mem_symbolize_codes(struct hwp_mem_report *r)
 {
@@ -49,6 +71,40 @@ void hwp__mem_symbolize_codes(struct hwp_mem_report *r)
 		c->sym_start = si.sym_start;
 		c->sym_offset = si.sym_offset;
 	}
+}
+
+static int cmp_code_at(const void *pa, const void *pb, void *arg)
+{
+	const struct hwp__mem_code *c = arg, *a = &c[*(const uint32_t *)pa], *b = &c[*(const uint32_t *)pb];
+
+	if (a->loc.module != b->loc.module)
+		return a->loc.module < b->loc.module ? -1 : 1;
+	return a->loc.offset < b->loc.offset ? -1 : a->loc.offset > b->loc.offset;
+}
+
+/* Types every distinct instruction once (the groupings that show types:
+   IP and TYPE, and the typed count): the others need no DWARF beyond lines. */
+static void type_codes(struct hwp_mem_report *r)
+{
+	struct hwp_symbolizer *sym = hwp_session__symbolizer(r->s);
+	struct hwp__mem_typer *ty;
+	uint32_t *order;
+
+	if (r->codes_typed || !sym)
+		return;
+	r->codes_typed = true;
+	/* in address order: one walk per function (out of memory: unknown) */
+	if (!(ty = hwp__mem_typer_new(sym)) || !(order = malloc((r->nr_codes + 1) * sizeof(*order)))) {
+		hwp__mem_typer_delete(ty);
+		return;
+	}
+	for (size_t j = 0; j < r->nr_codes; j++)
+		order[j] = (uint32_t)j;
+	qsort_r(order, r->nr_codes, sizeof(*order), cmp_code_at, r->codes);
+	for (size_t j = 0; j < r->nr_codes; j++)
+		code_type(r, ty, &r->codes[order[j]]);
+	free(order);
+	hwp__mem_typer_delete(ty);
 }
 
 /* A data symbol for a file-backed data address, when the ELF has one. */
@@ -139,6 +195,10 @@ static void row_init(struct hwp_mem_group *row, const struct hwp__mem_data_loc *
 		row->sym_offset = c->sym_offset;
 		row->file = c->file;
 		row->line = c->line;
+		row->data_type = c->dtype;
+		row->data_member = c->dmember;
+		row->data_var = c->dvar;
+		row->data_stack_op = c->dhow == HWP_DTYPE_STACK_OP;
 	}
 }
 
@@ -152,6 +212,8 @@ static const struct hwp__mem_code *first_code(const struct hwp_mem_report *r, ui
 static int add_code_rows(struct hwp_mem_report *r, enum hwp_mem_key key, struct builder *b)
 {
 	hwp__mem_symbolize_codes(r);
+	if (key == HWP_MEM_BY_IP || key == HWP_MEM_BY_TYPE)
+		type_codes(r);
 	for (size_t i = 0; i < r->nr_codes; i++) {
 		const struct hwp__mem_code *c = &r->codes[i];
 		struct group_key k = { 0 };
@@ -169,14 +231,22 @@ static int add_code_rows(struct hwp_mem_report *r, enum hwp_mem_key key, struct 
 		} else if (key == HWP_MEM_BY_LINE) {
 			k.a = (uint64_t)(uint32_t)c->loc.module | 1ull << 40;
 			k.b = c->loc.offset;
+		} else if (key == HWP_MEM_BY_TYPE) {
+			/* type and member: one row per field, unknown in one */
+			k.s = c->dtype;
+			k.b = (uintptr_t)c->dmember; /* interned: one pointer per name */
+			k.a = c->dhow == HWP_DTYPE_STACK_OP;
 		} else {
 			k.a = (uint64_t)(uint32_t)c->loc.module;
 			k.b = c->loc.offset;
 		}
 		if (!(row = group_find(b, &k, &fresh)))
 			return -ENOMEM;
-		if (fresh)
+		if (fresh) {
 			row_init(row, &c->first, c);
+			if (key == HWP_MEM_BY_TYPE && !c->dtype)
+				row->data_var = NULL;
+		}
 		hwp__mem_stats_merge(&row->st, &c->st);
 	}
 	return 0;
@@ -291,7 +361,7 @@ static void release_tables(struct hwp_mem_report *r)
 }
 
 static const char *const key_names[HWP_MEM_KEY__COUNT] = {
-	"symbol", "line", "ip", "addr", "cacheline", "object", "source",
+	"symbol", "line", "ip", "addr", "cacheline", "object", "source", "type",
 };
 
 size_t hwp_mem_report__groups(struct hwp_mem_report *r, enum hwp_mem_key key,
@@ -316,7 +386,7 @@ size_t hwp_mem_report__groups(struct hwp_mem_report *r, enum hwp_mem_key key,
 		*out = b.g->rows;
 		return b.g->nr;
 	}
-	if (key == HWP_MEM_BY_SYMBOL || key == HWP_MEM_BY_LINE || key == HWP_MEM_BY_IP)
+	if (key == HWP_MEM_BY_SYMBOL || key == HWP_MEM_BY_LINE || key == HWP_MEM_BY_IP || key == HWP_MEM_BY_TYPE)
 		rc = add_code_rows(r, key, &b);
 	else if (key == HWP_MEM_BY_SOURCE)
 		rc = add_source_rows(r, &b);
@@ -334,4 +404,30 @@ size_t hwp_mem_report__groups(struct hwp_mem_report *r, enum hwp_mem_key key,
 	release_tables(r);
 	*out = b.g->rows;
 	return b.g->nr;
+}
+
+uint64_t hwp_mem_report__typed(struct hwp_mem_report *r, uint64_t *stack_ops)
+{
+	unsigned code_keys = HWP_MEM_COLLECT_KEY(HWP_MEM_BY_SYMBOL) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_LINE) |
+			     HWP_MEM_COLLECT_KEY(HWP_MEM_BY_IP) | HWP_MEM_COLLECT_KEY(HWP_MEM_BY_TYPE);
+
+	if (stack_ops)
+		*stack_ops = 0;
+	if (!(r->collect & code_keys)) {
+		hwp__set_error(EINVAL, "memory data types: the report was made without collecting a code grouping");
+		return (uint64_t)-1;
+	}
+	if (hwp__mem_report_flush(r) < 0)
+		return (uint64_t)-1;
+	/* the instructions are typed once (their table may be freed after:
+	   the counts stay) */
+	if (!r->codes_typed && r->codes_symbolized && !r->codes && r->nr_codes == 0 && r->totals.samples) {
+		hwp__set_error(EINVAL, "memory data types: asked after the instructions' table was released");
+		return (uint64_t)-1;
+	}
+	hwp__mem_symbolize_codes(r);
+	type_codes(r);
+	if (stack_ops)
+		*stack_ops = r->stack_ops;
+	return r->typed;
 }

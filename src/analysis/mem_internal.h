@@ -54,6 +54,8 @@ struct hwp__mem_code {
 	const char *symbol, *file;
 	unsigned line;
 	uint64_t sym_start, sym_offset;
+	const char *dtype, *dmember, *dvar; /* the data type it touches (interned), NULL unknown */
+	uint8_t dhow;                       /* enum hwp__dtype_how */
 };
 
 /* One distinct data location: (HI, data offset, region), HI the module or,
@@ -140,6 +142,8 @@ struct hwp_mem_report {
 	size_t nr_codes, codes_cap;
 	struct hwp_hashmap code_map;
 	bool codes_symbolized;            /* a code grouping ran: rows show their first sample's code */
+	bool codes_typed;                 /* their data types are known (the IP and TYPE groupings) */
+	uint64_t typed, stack_ops;        /* samples of instructions with a data type, of stack operations */
 	struct hwp__mem_datum *data;
 	size_t nr_data, data_cap;
 	struct hwp_hashmap data_map;

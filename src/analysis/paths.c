@@ -538,6 +538,19 @@ const struct hwp_path *hwp_paths__build(struct hwp_paths *p, const struct hwp_fl
 		o->blocks = &p->blocks[first[i]];
 		o->last = b ? b->last : *lastb;
 	}
+	/* inferred counts (opts.infer): no path runs more often than its blocks */
+	size_t nfns;
+	hwp_flow__functions(f, &nfns);
+	for (size_t i = 0; nfns && i < p->nrows; i++) {
+		struct hwp_path *o = &p->rows[i];
+
+		for (size_t k = 0; k < o->nblocks; k++) {
+			const struct hwp_flow_block *b = hwp__flow_block_at(f, &o->blocks[k]);
+
+			if (b && b->count < o->count)
+				o->count = b->count;
+		}
+	}
 	qsort(p->rows, p->nrows, sizeof(*p->rows), cmp_path);
 	err = 0;
 out:

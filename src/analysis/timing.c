@@ -42,6 +42,7 @@ struct trow {
 	uint64_t a, b; /* block: start, end offsets; loop: branch, head offsets */
 	struct hwp_code_loc aloc, bloc;
 	uint64_t entries; /* loops: taken branches over all iterations */
+	uint32_t insns;   /* blocks of hwp_timing__from_latencies(): as given */
 	struct hist h;
 };
 
@@ -523,9 +524,13 @@ static int cmp_block(const void *a, const void *b)
 
 	if (x->d.cycles_sum != y->d.cycles_sum)
 		return x->d.cycles_sum < y->d.cycles_sum ? 1 : -1;
-	if (x->start.module != y->start.module)
-		return x->start.module < y->start.module ? -1 : 1;
-	return x->start.offset < y->start.offset ? -1 : x->start.offset > y->start.offset;
+	/* ties by the block's offsets before its module's number, which
+	   depends on the order modules were met (the fleet's is another) */
+	if (x->start.offset != y->start.offset)
+		return x->start.offset < y->start.offset ? -1 : 1;
+	if (x->end.offset != y->end.offset)
+		return x->end.offset < y->end.offset ? -1 : 1;
+	return x->start.module < y->start.module ? -1 : x->start.module > y->start.module;
 }
 
 static int cmp_loop(const void *a, const void *b)
@@ -652,6 +657,60 @@ out:
 	free(base);
 	hwp__hashmap_free(&known);
 	return err ? hwp__set_error(ENOMEM, "out of memory building block timing") : 0;
+}
+
+struct hwp_timing *hwp_timing__from_latencies(const struct hwp_timing_latency *v, size_t n, bool measured,
+					       bool modelled)
+{
+	struct hwp_timing *t = calloc(1, sizeof(*t));
+	size_t total = 0, *base = NULL;
+
+	if (!t)
+		goto oom;
+	t->o.sz = sizeof(t->o);
+	t->st.measured = measured;
+	t->st.modelled = modelled;
+	for (size_t i = 0; i < n; i++) {
+		struct trow *r;
+
+		if (!v[i].cycles || !v[i].samples)
+			continue; /* (0 is unknown, never a latency) */
+		if (!(r = row_get(&t->blocks, &v[i].start, &v[i].end, NULL)) || hist_add(&r->h, v[i].cycles, v[i].samples) < 0)
+			goto oom;
+		if (v[i].insns > r->insns)
+			r->insns = v[i].insns;
+		t->st.latencies += v[i].samples;
+	}
+	/* the source says "none" without entries with cycles */
+	t->st.entries_with_cycles = t->st.latencies;
+	for (size_t i = 0; i < t->blocks.n; i++)
+		total += t->blocks.rows[i].h.n;
+	if (!(t->values = calloc(total ? total : 1, sizeof(*t->values))) ||
+	    !(t->bout = calloc(t->blocks.n ? t->blocks.n : 1, sizeof(*t->bout))) ||
+	    !(base = calloc(t->blocks.n + 1, sizeof(*base))))
+		goto oom;
+	for (size_t i = 0; i < t->blocks.n; i++) {
+		const struct trow *r = &t->blocks.rows[i];
+		struct hwp_timing_block *b = &t->bout[t->nbout];
+
+		b->start = r->aloc;
+		b->end = r->bloc;
+		make_dist(t, &r->h, &b->d, &base[t->nbout]);
+		b->insns = r->insns;
+		b->ipc = b->insns && b->d.mean > 0 ? b->insns / b->d.mean : 0;
+		t->nbout++;
+	}
+	for (size_t i = 0; i < t->nbout; i++)
+		t->bout[i].d.values = t->values + base[i];
+	qsort(t->bout, t->nbout, sizeof(*t->bout), cmp_block);
+	free(base);
+	return t;
+oom:
+	free(base);
+	hwp_timing__delete(t);
+	hwp__set_error(ENOMEM, "out of memory building block timing");
+	errno = ENOMEM;
+	return NULL;
 }
 
 const struct hwp_timing_block *hwp_timing__blocks(const struct hwp_timing *t, size_t *n)

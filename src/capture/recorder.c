@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/maps_path.h"
 #include "capture/attr_build.h"
 #include "capture/probe.h"
 #include "hwprof/capture.h"
@@ -477,6 +478,8 @@ static int synth_child(struct rec *R)
 
 		while (*n == ' ' || *n == '\t')
 			n++;
+		/* (as the kernel's own MMAP2 records name it: a newline is one) */
+		hwp__maps_path_unescape(n, maj, min, ino);
 		if ((rc = hwp_writer__add_mmap2(R->w, R->attr_idx, (uint32_t)R->child,
 						(uint32_t)R->child, start, end - start, pgoff, NULL, 0,
 						prot, flags, *n ? n : "//anon", HWP_MISC_USER, NULL)) < 0)

@@ -91,6 +91,7 @@
 #include "mem_model.h"
 #include "qemu_api.h"
 #include "util/hash.h"
+#include "util/maps_path.h"
 #include "util/hashmap.h"
 #include "util/vec.h"
 #include "x86_branch.h"
@@ -1255,6 +1256,7 @@ static void scan_maps(uint64_t haddr)
 			continue;
 		path = line + n;
 		path[strcspn(path, "\n")] = 0;
+		hwp__maps_path_unescape(path, maj, min, ino); /* "\012": a newline of the name */
 		if (path[0] == '/' && strstr(path, " (deleted)") == NULL) {
 			/* QEMU maps guest code readable, not executable, on the
 			   host (and the kernel may merge it with its neighbours):

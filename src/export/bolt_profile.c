@@ -20,6 +20,7 @@
 #include "analysis/branch_collect_internal.h"
 #include "decode/code_cache.h"
 #include "decode/insn_starts.h"
+#include "export/profile_sum.h"
 #include "hwprof/bolt_profile.h"
 #include "hwprof/symbolize.h"
 #include "symbolize/build_id_lookup.h"
@@ -59,7 +60,66 @@ struct ctx {
 	Elf *elf;              /* the binary: symbols, PLT, jump tables */
 	struct origin *origin; /* sorted by target */
 	size_t n_origin;
+	struct pa_line *pa;    /* pre-aggregated lines, when several collectors are summed */
+	size_t n_pa, cap_pa;
+	bool pa_sum;
 };
+
+/* A pre-aggregated line: 'B' FROM TO COUNT MISPREDS, 'F'/'f' START END COUNT. */
+struct pa_line {
+	char tag;
+	uint64_t a, b, count, mispreds;
+};
+
+/* One line to FP, or kept to be summed with the other collectors' (X->pa_sum). */
+static int pa_emit(struct ctx *x, FILE *fp, char tag, uint64_t a, uint64_t b, uint64_t count, uint64_t mispreds)
+{
+	struct pa_line *l;
+
+	if (!x->pa_sum) {
+		if (tag == 'B')
+			fprintf(fp, "B %" PRIx64 " %" PRIx64 " %" PRIu64 " %" PRIu64 "\n", a, b, count, mispreds);
+		else
+			fprintf(fp, "%c %" PRIx64 " %" PRIx64 " %" PRIu64 "\n", tag, a, b, count);
+		return 0;
+	}
+	if (!(l = HWP_VEC_PUSH(x->pa, x->n_pa, x->cap_pa)))
+		return hwp__set_error(ENOMEM, "out of memory writing a BOLT profile");
+	*l = (struct pa_line){ tag, a, b, count, mispreds };
+	return 0;
+}
+
+static int by_pa_key(const void *p, const void *q)
+{
+	const struct pa_line *a = p, *b = q;
+
+	if (a->tag != b->tag)
+		return a->tag == 'B' ? -1 : b->tag == 'B' ? 1 : a->tag < b->tag ? -1 : 1;
+	if (a->a != b->a)
+		return a->a < b->a ? -1 : 1;
+	return a->b < b->b ? -1 : a->b > b->b;
+}
+
+/* The summed lines, each key once (branches first, then fall-throughs). */
+static void write_pa_sum(FILE *fp, struct ctx *x)
+{
+	size_t n = 0;
+
+	if (!x->n_pa)
+		return;
+	qsort(x->pa, x->n_pa, sizeof(*x->pa), by_pa_key);
+	for (size_t i = 1; i < x->n_pa; i++) {
+		if (!by_pa_key(&x->pa[n], &x->pa[i])) {
+			x->pa[n].count += x->pa[i].count;
+			x->pa[n].mispreds += x->pa[i].mispreds;
+		} else {
+			x->pa[++n] = x->pa[i];
+		}
+	}
+	x->pa_sum = false;
+	for (size_t i = 0; i <= n; i++)
+		pa_emit(x, fp, x->pa[i].tag, x->pa[i].a, x->pa[i].b, x->pa[i].count, x->pa[i].mispreds);
+}
 
 static int by_start(const void *a, const void *b)
 {
@@ -656,8 +716,8 @@ static int gather_branches(struct ctx *x, struct hwp_branch_collector *c, FILE *
 		if (!fin && !tin)
 			continue;
 		if (pa) {
-			fprintf(pa, "B %" PRIx64 " %" PRIx64 " %" PRIu64 " %" PRIu64 "\n", fin ? fa : 0, tin ? ta : 0,
-				r[i].c.count, r[i].c.mispred);
+			if ((err = pa_emit(x, pa, 'B', fin ? fa : 0, tin ? ta : 0, r[i].c.count, r[i].c.mispred)))
+				return err;
 			continue;
 		}
 		ff = fin ? find_fn(x, fa) : -1;
@@ -692,8 +752,8 @@ static int gather_ranges(struct ctx *x, struct hwp_branch_collector *c, FILE *pa
 				continue;
 			if ((err = range_edges(x, s, e, part[k], !pa, k)))
 				return err;
-			if (pa)
-				fprintf(pa, "%c %" PRIx64 " %" PRIx64 " %" PRIu64 "\n", k ? 'f' : 'F', s, e, part[k]);
+			if (pa && (err = pa_emit(x, pa, k ? 'f' : 'F', s, e, part[k], 0)))
+				return err;
 		}
 	}
 	return 0;
@@ -774,16 +834,25 @@ static void write_fdata(FILE *fp, struct ctx *x)
 	}
 }
 
-int hwp_bolt_profile__write(struct hwp_branch_collector *c, int module, enum hwp_bolt_format f, FILE *fp)
+/*
+ * The profile of each collector of CS[0..N) (one symbolizer), summed: the
+ * split of a range's count into began-inside and began-outside (see
+ * origin_split()) is made per collector, as each one's own profile makes
+ * it, so the sum is the sum of their profiles (what merge-fdata makes of
+ * them), whatever the order or the grouping of the collectors.
+ */
+static int write_sum(struct hwp_branch_collector *const *cs, size_t n, int module, enum hwp_bolt_format f, FILE *fp)
 {
+	struct hwp_branch_collector *c = cs[0];
 	struct hwp_symbolizer *s = hwp__branch_collector_symbolizer(c);
-	struct ctx x = { .module = module };
+	struct ctx x = { .module = module, .pa_sum = n > 1 };
 	const char *path;
-	int err;
+	int err = 0;
 
-	if (f == HWP_BOLT_FORMAT_NO_LBR ? !hwp__branch_collector_ip_samples(c) : !hwp_branch_collector__ranges(c))
-		return hwp__set_error(EINVAL, "BOLT profile: the branch collector counted no %s",
-				      f == HWP_BOLT_FORMAT_NO_LBR ? "sample addresses" : "ranges");
+	for (size_t i = 0; i < n; i++)
+		if (f == HWP_BOLT_FORMAT_NO_LBR ? !hwp__branch_collector_ip_samples(cs[i]) : !hwp_branch_collector__ranges(cs[i]))
+			return hwp__set_error(EINVAL, "BOLT profile: the branch collector counted no %s",
+					      f == HWP_BOLT_FORMAT_NO_LBR ? "sample addresses" : "ranges");
 	if (!s || !(path = hwp_symbolizer__module_file(s, module)))
 		return -ENOENT; /* the symbolizer said why */
 	if (!(x.cc = hwp__branch_collector_code_cache(c)))
@@ -793,14 +862,27 @@ int hwp_bolt_profile__write(struct hwp_branch_collector *c, int module, enum hwp
 	if ((err = read_functions(&x, path)))
 		goto out;
 	if (f == HWP_BOLT_FORMAT_NO_LBR) {
-		err = write_no_lbr(&x, c, fp);
-	} else if ((err = gather_origins(&x, c)) ||
-	    (err = gather_branches(&x, c, f == HWP_BOLT_FORMAT_PREAGG ? fp : NULL)) ||
-	    (err = gather_ranges(&x, c, f == HWP_BOLT_FORMAT_PREAGG ? fp : NULL))) {
-		goto out;
-	} else if (f == HWP_BOLT_FORMAT_FDATA) {
-		write_fdata(fp, &x);
+		err = n == 1 ? write_no_lbr(&x, c, fp) : hwp__set_error(EINVAL, "BOLT profile: no sum of IP-sample profiles");
+		goto flush;
 	}
+	for (size_t i = 0; i < n && !err; i++) {
+		FILE *pa = f == HWP_BOLT_FORMAT_PREAGG ? fp : NULL;
+
+		free(x.origin);
+		x.origin = NULL;
+		x.n_origin = 0;
+		if (!(x.cc = hwp__branch_collector_code_cache(cs[i])))
+			err = hwp__set_error(ENOTSUP, "BOLT profile: no instruction decoder");
+		else if (!(err = gather_origins(&x, cs[i])) && !(err = gather_branches(&x, cs[i], pa)))
+			err = gather_ranges(&x, cs[i], pa);
+	}
+	if (err)
+		goto out;
+	if (f == HWP_BOLT_FORMAT_FDATA)
+		write_fdata(fp, &x);
+	else if (x.pa_sum)
+		write_pa_sum(fp, &x);
+flush:
 	if (!err && (fflush(fp) || ferror(fp)))
 		err = hwp__set_error(EIO, "writing the profile: %s", strerror(errno ? errno : EIO));
 out:
@@ -812,8 +894,22 @@ out:
 	free(x.fn);
 	free(x.e);
 	free(x.origin);
+	free(x.pa);
 	if (x.elf)
 		elf_end(x.elf);
 	hwp__code_file_close(x.file);
 	return err;
+}
+
+int hwp_bolt_profile__write(struct hwp_branch_collector *c, int module, enum hwp_bolt_format f, FILE *fp)
+{
+	return write_sum(&c, 1, module, f, fp);
+}
+
+int hwp__bolt_profile_write_sum(struct hwp_branch_collector *const *cs, size_t n, int module, enum hwp_bolt_format f,
+				FILE *fp)
+{
+	if (!n)
+		return hwp__set_error(EINVAL, "BOLT profile: no collector");
+	return write_sum(cs, n, module, f, fp);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "export/export_internal.h"
 #include "export/fleet_internal.h"
 #include "util/error.h"
 #include "util/opts.h"
@@ -47,13 +48,88 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *ctx)
 	return n;
 }
 
+/* URL as given with the password replaced by ***: for the message that
+   refuses it (user:PW@ in the authority, any password=PW parameter). */
+static void redact(const char *url, char *buf, size_t size)
+{
+	struct hwp__sbuf b = { 0 };
+	const char *p = url, *auth = strstr(url, "://");
+	const char *auth_end = auth ? auth + 3 + strcspn(auth + 3, "/?#") : url;
+	const char *at = auth ? memchr(auth + 3, '@', (size_t)(auth_end - (auth + 3))) : NULL;
+	const char *colon = at ? memchr(auth + 3, ':', (size_t)(at - (auth + 3))) : NULL;
+
+	if (colon) {
+		hwp__sbuf_write(&b, url, (size_t)(colon + 1 - url));
+		hwp__sbuf_puts(&b, "***");
+		p = at;
+	}
+	for (const char *pw; (pw = strstr(p, "password="));) {
+		hwp__sbuf_write(&b, p, (size_t)(pw + 9 - p));
+		hwp__sbuf_puts(&b, "***");
+		p = pw + 9 + strcspn(pw + 9, "&#");
+	}
+	hwp__sbuf_puts(&b, p);
+	snprintf(buf, size, "%s", b.oom || !b.p ? "(URL)" : b.p);
+	free(b.p);
+}
+
+/* Takes user= and password= out of U's query (URL-decoded into *USER and
+   *PW when present), keeping the other parameters in order. */
+static CURLUcode take_query_credentials(CURLU *u, char **user, char **pw)
+{
+	char *q = NULL;
+	struct hwp__sbuf keep = { 0 };
+	CURLUcode uc = curl_url_get(u, CURLUPART_QUERY, &q, 0);
+
+	if (uc == CURLUE_NO_QUERY)
+		return CURLUE_OK;
+	if (uc)
+		return uc;
+	for (char *save = NULL, *kv = strtok_r(q, "&", &save); kv; kv = strtok_r(NULL, "&", &save)) {
+		char **to = !strncmp(kv, "user=", 5) ? user : !strncmp(kv, "password=", 9) ? pw : NULL;
+
+		if (!to) {
+			if (keep.len)
+				hwp__sbuf_putc(&keep, '&');
+			hwp__sbuf_puts(&keep, kv);
+			continue;
+		}
+		const char *v = strchr(kv, '=') + 1;
+		int n;
+		char *dec = curl_easy_unescape(NULL, v, 0, &n);
+
+		free(*to);
+		*to = dec ? strdup(dec) : NULL;
+		curl_free(dec);
+		if (!*to) {
+			keep.oom = true;
+			break;
+		}
+	}
+	curl_free(q);
+	hwp__sbuf_putc(&keep, 0);
+	uc = keep.oom ? CURLUE_OUT_OF_MEMORY : curl_url_set(u, CURLUPART_QUERY, *keep.p ? keep.p : NULL, 0);
+	free(keep.p);
+	return uc;
+}
+
+static bool loopback(const char *host)
+{
+	return !strcmp(host, "localhost") || !strncmp(host, "127.", 4) || !strcmp(host, "[::1]");
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
 struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *opts)
 {
 	static bool curl_ready;
 	struct hwp_fleet *f;
 	CURLU *u;
 	CURLUcode uc;
-	char *scheme = NULL, *host = NULL;
+	char *scheme = NULL, *host = NULL, *clean = NULL, *user = NULL, *pw = NULL, shown[1024];
 
 	if (!curl_ready) {
 		if (curl_global_init(CURL_GLOBAL_DEFAULT)) {
@@ -81,13 +157,14 @@ struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *
 	if (!f->o.batch_rows)
 		f->o.batch_rows = 10000;
 	f->table = strdup(f->o.table ? f->o.table : "hwprof_rows");
-	f->url = strdup(url);
 	f->spool_dir = f->o.spool_dir ? strdup(f->o.spool_dir) : NULL;
-	if (!f->table || !f->url || (f->o.spool_dir && !f->spool_dir)) {
+	if (!f->table || (f->o.spool_dir && !f->spool_dir)) {
 		hwp_fleet__close(f);
 		hwp__set_error(ENOMEM, "out of memory");
 		return NULL;
 	}
+	/* the option structs' strings are the caller's: only these are kept */
+	f->o.spool_dir = f->o.table = NULL;
 	/* a URL curl would guess a scheme for, or send anywhere, is refused here */
 	if (!(u = curl_url())) {
 		hwp_fleet__close(f);
@@ -100,20 +177,65 @@ struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *
 	if (!uc)
 		uc = curl_url_get(u, CURLUPART_HOST, &host, 0);
 	if (uc || (strcmp(scheme, "http") && strcmp(scheme, "https")) || !*host) {
+		redact(url, shown, sizeof(shown));
 		hwp__set_error(EINVAL, "'%s': malformed URL (%s): give http://HOST[:PORT]/, the server's HTTP interface",
-			       url, uc ? curl_url_strerror(uc) : "not http or https");
-		curl_free(scheme), curl_free(host), curl_url_cleanup(u);
-		hwp_fleet__close(f);
-		return NULL;
+			       shown, uc ? curl_url_strerror(uc) : "not http or https");
+		goto fail;
 	}
-	curl_free(scheme), curl_free(host), curl_url_cleanup(u);
+	/* credentials leave the URL: the options' first, then the URL's */
+	{
+		char *v = NULL;
+
+		if (!curl_url_get(u, CURLUPART_USER, &v, CURLU_URLDECODE)) {
+			user = strdup(v);
+			curl_free(v);
+		}
+		v = NULL;
+		if (!curl_url_get(u, CURLUPART_PASSWORD, &v, CURLU_URLDECODE)) {
+			pw = strdup(v);
+			curl_free(v);
+		}
+	}
+	if ((uc = curl_url_set(u, CURLUPART_USER, NULL, 0)) || (uc = curl_url_set(u, CURLUPART_PASSWORD, NULL, 0)) ||
+	    (uc = take_query_credentials(u, &user, &pw)) || (uc = curl_url_get(u, CURLUPART_URL, &clean, 0))) {
+		hwp__set_error(ENOMEM, "out of memory");
+		goto fail;
+	}
+	f->url = strdup(clean);
+	f->user = opts && f->o.user ? strdup(f->o.user) : user ? strdup(user) : NULL;
+	f->password = opts && f->o.password ? strdup(f->o.password) : pw ? strdup(pw) : NULL;
+	if (!f->url || (f->o.user && !f->user) || (f->o.password && !f->password) ||
+	    (!f->o.user && user && !f->user) || (!f->o.password && pw && !f->password)) {
+		hwp__set_error(ENOMEM, "out of memory");
+		goto fail;
+	}
+	f->o.user = f->o.password = NULL;
+	if (f->password && !f->user && !(f->user = strdup("default"))) {
+		hwp__set_error(ENOMEM, "out of memory");
+		goto fail;
+	}
+	if ((f->user || f->password) && !strcmp(scheme, "http") && !loopback(host))
+		hwp__log(HWP_LOG_WARN, "%s: the credentials of user '%s' go over plain http, readable on the way: "
+				       "use https:// where the network is not trusted", f->url, f->user);
 	if (strlen(table_name(f)) > 128 || strspn(f->table, "abcdefghijklmnopqrstuvwxyz"
 						  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(f->table)) {
 		hwp__set_error(EINVAL, "'%s': a table name is letters, digits and '_'", f->table);
-		hwp_fleet__close(f);
-		return NULL;
+		goto fail;
 	}
+	if (!(f->cacert = dup_or_null(f->o.cacert)) != !f->o.cacert || !(f->cert = dup_or_null(f->o.cert)) != !f->o.cert ||
+	    !(f->key = dup_or_null(f->o.key)) != !f->o.key) {
+		hwp__set_error(ENOMEM, "out of memory");
+		goto fail;
+	}
+	f->o.cacert = f->o.cert = f->o.key = NULL;
+	curl_free(scheme), curl_free(host), curl_free(clean), curl_url_cleanup(u);
+	free(user), free(pw);
 	return f;
+fail:
+	curl_free(scheme), curl_free(host), curl_free(clean), curl_url_cleanup(u);
+	free(user), free(pw);
+	hwp_fleet__close(f);
+	return NULL;
 }
 #else
 /* Built without libcurl (mk/config.mk): no connection, so nothing else here
@@ -133,7 +255,17 @@ void hwp_fleet__close(struct hwp_fleet *f)
 	free(f->table);
 	free(f->url);
 	free(f->spool_dir);
+	free(f->user);
+	if (f->password) /* (not left in freed memory) */
+		memset(f->password, 0, strlen(f->password));
+	free(f->password);
+	free(f->cacert), free(f->cert), free(f->key);
 	free(f);
+}
+
+const char *hwp_fleet__url(const struct hwp_fleet *f)
+{
+	return f->url;
 }
 
 const char *hwp_fleet__table(const struct hwp_fleet *f)
@@ -188,6 +320,17 @@ int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char 
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, (long)f->o.timeout_s);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	if (f->user) { /* basic authentication: not in the URL, where logs keep it */
+		curl_easy_setopt(c, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+		curl_easy_setopt(c, CURLOPT_USERNAME, f->user);
+		curl_easy_setopt(c, CURLOPT_PASSWORD, f->password ? f->password : "");
+	}
+	if (f->cacert)
+		curl_easy_setopt(c, CURLOPT_CAINFO, f->cacert);
+	if (f->cert)
+		curl_easy_setopt(c, CURLOPT_SSLCERT, f->cert);
+	if (f->key)
+		curl_easy_setopt(c, CURLOPT_SSLKEY, f->key);
 	CURLcode cc = curl_easy_perform(c);
 	if (cc != CURLE_OK) {
 		const char *why = *errbuf ? errbuf : curl_easy_strerror(cc);
@@ -203,8 +346,27 @@ int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char 
 		case CURLE_OPERATION_TIMEDOUT:
 			rc = hwp__set_error(ETIMEDOUT, "%s: no answer within %u s (%s)", f->url, f->o.timeout_s, why);
 			break;
+		case CURLE_PEER_FAILED_VERIFICATION:
+#if LIBCURL_VERSION_NUM < 0x073e00
+		case CURLE_SSL_CACERT:
+#endif
+			*retryable = false;
+			rc = hwp__set_error(EACCES, "%s: the server's certificate is not trusted (%s): give the CA that "
+					    "signed it with --cacert FILE", f->url, why);
+			break;
+		case CURLE_SSL_CACERT_BADFILE:
+		case CURLE_SSL_CERTPROBLEM:
+		case CURLE_SSL_CONNECT_ERROR:
+			*retryable = false;
+			rc = hwp__set_error(EACCES, "%s: TLS failed: %s", f->url, why);
+			break;
 		default:
-			rc = hwp__set_error(EIO, "%s: request failed: %s", f->url, why);
+			/* (a server that requires a client certificate drops the
+			   connection after the handshake: say what may be missing) */
+			rc = hwp__set_error(EIO, "%s: request failed: %s%s", f->url, why,
+					    !strncmp(f->url, "https:", 6) && !f->cert
+						    ? " (a server that requires a client certificate: give --cert and --key)"
+						    : "");
 		}
 		goto out;
 	}
@@ -220,6 +382,14 @@ int hwp__fleet_request(struct hwp_fleet *f, const char *query_param, const char 
 		first_line(msg);
 		/* 5xx may pass (a shard restarting); 4xx is the request's fault */
 		*retryable = status >= 500;
+		if (status == 401 || status == 403 || strstr(msg, "Code: 192,") || strstr(msg, "Code: 193,") ||
+		    strstr(msg, "Code: 194,") || strstr(msg, "Code: 516,")) {
+			*retryable = false;
+			rc = hwp__set_error(EACCES, "%s: the server refused the credentials of user '%s' (%s): give "
+					    "--user and --password-file", f->url, f->user ? f->user : "default",
+					    *msg ? msg : "no message");
+			goto out;
+		}
 		rc = hwp__set_error(EIO, "%s: server error (HTTP %ld): %s", f->url, status, *msg ? msg : "no message");
 		goto out;
 	}

@@ -337,6 +337,13 @@ size_t hwp__dwarf_frames_at(struct hwp__dwarf_frames *d, uint64_t vaddr, struct 
 	return n;
 }
 
+const char *hwp__dwarf_frames_function(struct hwp__dwarf_frames *d, uint64_t vaddr)
+{
+	Dwarf_Die cu, fn;
+
+	return find_function(d, vaddr, &cu, &fn) ? fn_name(&fn) : NULL;
+}
+
 /* Every subprogram with code, by name, made on first use. */
 static int index_add(struct hwp__dwarf_frames *d, Dwarf_Die *fn)
 {

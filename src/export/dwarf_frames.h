@@ -32,6 +32,9 @@ void hwp__dwarf_frames_close(struct hwp__dwarf_frames *d);
 size_t hwp__dwarf_frames_at(struct hwp__dwarf_frames *d, uint64_t vaddr, struct hwp__src_frame *out,
 			    size_t max);
 
+/* The name of the subprogram (outermost frame) holding VADDR; NULL when none. */
+const char *hwp__dwarf_frames_function(struct hwp__dwarf_frames *d, uint64_t vaddr);
+
 /* The address ranges [LOW[i], HIGH[i]) of every subprogram named NAME
    (hot and cold parts; static functions of one name in several files, which
    a sample profile cannot tell apart), up to MAX; returns how many. */

@@ -16,6 +16,7 @@ struct hwp__export_module {
 struct hwp_export {
 	char *host;
 	int64_t window_start, window_end;
+	uint64_t rec_id;                  /* opts.recording_id */
 	struct hwp_symbolizer *sym;       /* the session's */
 	struct hwp_export_row *rows;
 	size_t nr, cap;
@@ -23,6 +24,17 @@ struct hwp_export {
 	size_t nlocs, cap_locs;
 	struct hwp__export_module *mods;
 	size_t nmods, cap_mods;
+	struct hwp__export_lat *lats;     /* hwp_export__add_timing() */
+	size_t nlats, cap_lats;
+	bool measured, modelled;          /* where the latencies' cycles come from */
+};
+
+/* One value of a block's latency distribution. */
+struct hwp__export_lat {
+	const char *build_id, *module;    /* interned in mods */
+	uint64_t start, end;              /* module offsets */
+	uint32_t cycles, insns;
+	uint64_t samples;
 };
 
 /* Row order: kind, build-id, module, from, to side, type. */
@@ -52,5 +64,9 @@ void hwp__export_window(const struct hwp_export *e, int64_t *start, int64_t *end
 
 /* The cycle histogram bucket of CYCLES (0 = not recorded). */
 unsigned hwp__export_hist_bucket(uint64_t cycles);
+
+/* A latency value as a TSV line of the latency table (after rec_id). */
+void hwp__export_write_lat(struct hwp__sbuf *o, const char *host, int64_t ws, int64_t we, bool measured,
+			   bool modelled, const struct hwp__export_lat *l);
 
 #endif

@@ -2,12 +2,16 @@
 /*
  * The fleet's tables, the spool, and reading rows back (fleet.h).
  *
- * Spool: SPOOL/<hash of the URL>/<recording>-<batch>.tsv, each file one
- * insert's rows, written whole (temporary file, then rename) before any is
- * sent and removed only after the server took it. The recording id is a
- * hash of the host, the window and every row: a batch sent twice, or a
- * recording pushed twice, writes rows the table already holds (see
- * fleet.h), so nothing is counted twice.
+ * Spool: SPOOL/<hash of the URL>/<recording>-<batch>.<table>.tsv, each
+ * file one insert's rows for that table of that server, written whole
+ * (temporary file, then rename) before any is sent and removed only after
+ * the server took it. The URL is the one without credentials, which are
+ * never written: the spool's directories are 0700, its files 0600, and a
+ * drain sends with the credentials of the push that drains. The recording
+ * id comes from the recording's content (hwp_export_opts.recording_id,
+ * else a hash of the rows without host and window): a batch sent twice,
+ * or a recording pushed twice, from any copy of its file, writes rows the
+ * table already holds (see fleet.h), so nothing is counted twice.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,32 +33,57 @@
 #define COLUMNS "host, window_start, window_end, kind, build_id, module, from_off, to_build_id, to_module, " \
 		"to_off, type, count, entries, not_taken, mispred, predicted, cycles_sum, cycles_n, cycles_hist"
 
-int hwp_fleet__init(struct hwp_fleet *f, const char *cluster)
+#define LAT_COLUMNS "host, window_start, window_end, build_id, module, start_off, end_off, cycles, samples, insns, source"
+
+/* The rows table, then the latency table (TABLE_lat): block latency
+   values, one row per block, cycle count, host and recording. */
+static int init_table(struct hwp_fleet *f, const char *cluster, bool lat)
 {
-	char sql[2048], local[160];
+	char sql[2048], name[160], local[200];
 	int rc;
 
-	if (cluster && strspn(cluster, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
-			       strlen(cluster))
-		return hwp__set_error(EINVAL, "'%s': a cluster name is letters, digits and '_'", cluster);
-	snprintf(local, sizeof(local), "%s%s", f->table, cluster ? "_local" : "");
-	snprintf(sql, sizeof(sql),
-		 "CREATE TABLE IF NOT EXISTS %s (rec_id UInt64, host String, window_start DateTime, "
-		 "window_end DateTime, kind Enum8('branch' = 0, 'range' = 1, 'block' = 2, 'cond' = 3), "
-		 "build_id String, module String, from_off UInt64, to_build_id String, to_module String, "
-		 "to_off UInt64, type UInt8, count UInt64, entries UInt64, not_taken UInt64, mispred UInt64, "
-		 "predicted UInt64, cycles_sum UInt64, cycles_n UInt64, cycles_hist Array(UInt64)) "
-		 "ENGINE = ReplacingMergeTree PARTITION BY toDate(window_start) "
-		 "ORDER BY (build_id, kind, from_off, to_off, module, to_build_id, to_module, type, host, "
-		 "window_start, window_end, rec_id)",
-		 local);
+	snprintf(name, sizeof(name), "%s%s", f->table, lat ? "_lat" : "");
+	snprintf(local, sizeof(local), "%s%s", name, cluster ? "_local" : "");
+	if (lat)
+		snprintf(sql, sizeof(sql),
+			 "CREATE TABLE IF NOT EXISTS %s (rec_id UInt64, host String, window_start DateTime, "
+			 "window_end DateTime, build_id String, module String, start_off UInt64, end_off UInt64, "
+			 "cycles UInt32, samples UInt64, insns UInt32, source UInt8) "
+			 "ENGINE = ReplacingMergeTree PARTITION BY tuple() "
+			 "ORDER BY (build_id, module, start_off, end_off, cycles, host, rec_id)",
+			 local);
+	else
+		snprintf(sql, sizeof(sql),
+			 "CREATE TABLE IF NOT EXISTS %s (rec_id UInt64, host String, window_start DateTime, "
+			 "window_end DateTime, kind Enum8('branch' = 0, 'range' = 1, 'block' = 2, 'cond' = 3), "
+			 "build_id String, module String, from_off UInt64, to_build_id String, to_module String, "
+			 "to_off UInt64, type UInt8, count UInt64, entries UInt64, not_taken UInt64, mispred UInt64, "
+			 "predicted UInt64, cycles_sum UInt64, cycles_n UInt64, cycles_hist Array(UInt64)) "
+			 /* a row's identity is its keys, host and recording, not its window:
+			    a recording pushed again from a touched copy replaces its rows
+			    (one partition, so that they meet; rows are few per key) */
+			 "ENGINE = ReplacingMergeTree PARTITION BY tuple() "
+			 "ORDER BY (build_id, kind, from_off, to_off, module, to_build_id, to_module, type, host, rec_id)",
+			 local);
 	if ((rc = hwp_fleet__query(f, sql, NULL)) < 0 || !cluster)
 		return rc;
 	/* the shard of a row: a function of the row, so every copy lands on one shard */
 	snprintf(sql, sizeof(sql),
 		 "CREATE TABLE IF NOT EXISTS %s AS %s ENGINE = Distributed(%s, currentDatabase(), %s, "
-		 "cityHash64(host, build_id))", f->table, local, cluster, local);
+		 "cityHash64(host, build_id))", name, local, cluster, local);
 	return hwp_fleet__query(f, sql, NULL);
+}
+
+int hwp_fleet__init(struct hwp_fleet *f, const char *cluster)
+{
+	int rc;
+
+	if (cluster && strspn(cluster, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+			       strlen(cluster))
+		return hwp__set_error(EINVAL, "'%s': a cluster name is letters, digits and '_'", cluster);
+	if ((rc = init_table(f, cluster, false)) < 0)
+		return rc;
+	return init_table(f, cluster, true);
 }
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -75,32 +104,6 @@ const char *hwp_fleet__default_spool(char *buf, size_t len)
 	return n >= 0 && (size_t)n < len ? buf : NULL;
 }
 
-/* SPOOL/<hash of URL>, made when missing (its parents too). */
-static int spool_path(struct hwp_fleet *f, char *buf, size_t size)
-{
-	uint64_t h = fnv(1469598103934665603ULL, f->url, strlen(f->url));
-
-	snprintf(buf, size, "%s/%016" PRIx64, f->spool_dir, h);
-	/* every level, as mkdir -p: the default's parents may not exist yet */
-	for (char *sl = strchr(buf + 1, '/');; sl = strchr(sl + 1, '/')) {
-		if (sl)
-			*sl = 0;
-		if (mkdir(buf, 0777) && errno != EEXIST)
-			return hwp__set_error(errno, "%s: cannot make the spool directory: %s", buf, strerror(errno));
-		if (!sl)
-			break;
-		*sl = '/';
-	}
-	/* which server the batches are for, for a reader of the directory */
-	char url_file[4200];
-	FILE *fp = (size_t)snprintf(url_file, sizeof(url_file), "%s/url", buf) < sizeof(url_file) ? fopen(url_file, "w") : NULL;
-	if (fp) {
-		fprintf(fp, "%s\n", f->url);
-		fclose(fp);
-	}
-	return 0;
-}
-
 static int write_file(const char *path, const char *p, size_t n)
 {
 	char tmp[4300];
@@ -108,8 +111,16 @@ static int write_file(const char *path, const char *p, size_t n)
 
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp))
 		return hwp__set_error(ENAMETOOLONG, "%s: path too long", path);
-	if (!(fp = fopen(tmp, "w")))
-		return hwp__set_error(errno, "%s: cannot write: %s", tmp, strerror(errno));
+	/* the owner's only, as the directory */
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0 || fchmod(fd, 0600) || !(fp = fdopen(fd, "w"))) {
+		int err = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return hwp__set_error(err, "%s: cannot write: %s", tmp, strerror(err));
+	}
 	bool ok = fwrite(p, 1, n, fp) == n;
 	ok &= fflush(fp) == 0 && fsync(fileno(fp)) == 0;
 	if (fclose(fp) || !ok || rename(tmp, path)) {
@@ -121,16 +132,94 @@ static int write_file(const char *path, const char *p, size_t n)
 	return 0;
 }
 
-/* The insert statement (the query parameter): rows as TabSeparated. */
-static void insert_param(struct hwp_fleet *f, char *buf, size_t size)
+/* SPOOL/<hash of URL>, made when missing (its parents too). */
+static int spool_path(struct hwp_fleet *f, char *buf, size_t size)
 {
-	snprintf(buf, size, "query=INSERT INTO %s (rec_id, " COLUMNS ") FORMAT TabSeparated", f->table);
+	uint64_t h = fnv(1469598103934665603ULL, f->url, strlen(f->url));
+
+	snprintf(buf, size, "%s/%016" PRIx64, f->spool_dir, h);
+	/* every level, as mkdir -p: the default's parents may not exist yet */
+	for (char *sl = strchr(buf + 1, '/');; sl = strchr(sl + 1, '/')) {
+		if (sl)
+			*sl = 0;
+		if (mkdir(buf, 0700) && errno != EEXIST)
+			return hwp__set_error(errno, "%s: cannot make the spool directory: %s", buf, strerror(errno));
+		if (!sl)
+			break;
+		*sl = '/';
+	}
+	/* (one made by an older hwprof may be wider) */
+	if (chmod(buf, 0700))
+		return hwp__set_error(errno, "%s: cannot restrict the spool directory to its owner: %s", buf,
+				      strerror(errno));
+	/* which server the batches are for, for a reader of the directory */
+	char url_file[4200], line[4200];
+	int n = snprintf(line, sizeof(line), "%s\n", f->url);
+
+	if ((size_t)snprintf(url_file, sizeof(url_file), "%s/url", buf) < sizeof(url_file) && n > 0 &&
+	    (size_t)n < sizeof(line))
+		return write_file(url_file, line, (size_t)n);
+	return 0;
+}
+
+/* The insert statement (the query parameter) into TABLE (LAT: its latency
+   table): rows as TabSeparated. */
+static void insert_param(const char *table, bool lat, char *buf, size_t size)
+{
+	if (lat)
+		snprintf(buf, size, "query=INSERT INTO %s_lat (rec_id, " LAT_COLUMNS ") FORMAT TabSeparated", table);
+	else
+		snprintf(buf, size, "query=INSERT INTO %s (rec_id, " COLUMNS ") FORMAT TabSeparated", table);
+}
+
+/* TEXT's lines in batches of batch_rows, each line prefixed with the
+   recording id RECS (RL bytes), spooled into DIR as REC-B.TABLE[.lat].tsv
+   (*B counted up) or, without a spool, sent; *BATCHES counts them. */
+static int batches_of(struct hwp_fleet *f, const struct hwp__sbuf *text, bool lat, const char *recs, int rl,
+		      uint64_t rec, const char *dir, size_t *b, size_t *batches)
+{
+	struct hwp__sbuf batch = { 0 };
+	char path[4400], param[512];
+	int rc = 0;
+
+	insert_param(f->table, lat, param, sizeof(param));
+	for (size_t at = 0; at < text->len; (*b)++) {
+		size_t nrows = 0;
+
+		batch.len = 0;
+		while (at < text->len && nrows < f->o.batch_rows) {
+			char *nl = memchr(text->p + at, '\n', text->len - at);
+			size_t ll = nl ? (size_t)(nl - (text->p + at)) + 1 : text->len - at;
+
+			hwp__sbuf_write(&batch, recs, (size_t)rl);
+			hwp__sbuf_write(&batch, text->p + at, ll);
+			at += ll;
+			nrows++;
+		}
+		if (batch.oom) {
+			rc = hwp__set_error(ENOMEM, "out of memory");
+			break;
+		}
+		if (f->spool_dir) {
+			snprintf(path, sizeof(path), "%s/%016" PRIx64 "-%06zu.%s%s.tsv", dir, rec, *b, f->table,
+				 lat ? ".lat" : "");
+			rc = write_file(path, batch.p, batch.len);
+		} else if ((rc = hwp__fleet_send(f, param, batch.p, batch.len, &f->direct_retries)) == 0) {
+			f->direct_sent++;
+			f->direct_rows += nrows;
+		}
+		if (rc < 0)
+			break;
+		(*batches)++;
+	}
+	free(batch.p);
+	return rc;
 }
 
 int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *batches)
 {
-	struct hwp__sbuf text = { 0 }, batch = { 0 };
-	char dir[4096], path[4300], param[512];
+	struct hwp__sbuf text = { 0 };
+	char dir[4096] = "";
 	int rc = 0;
 
 	*batches = 0;
@@ -140,52 +229,63 @@ int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *ba
 		free(text.p);
 		return hwp__set_error(ENOMEM, "out of memory");
 	}
-	uint64_t rec = fnv(1469598103934665603ULL, text.p, text.len);
+	uint64_t rec = e->rec_id;
 	char recs[24];
+
+	if (!rec) { /* no content id: the rows' own, without host and window */
+		struct hwp__sbuf bare = { 0 };
+
+		for (size_t i = 0; i < e->nr; i++)
+			hwp__export_write_row(&bare, HWP_EXPORT_TSV, "", 0, 0, &e->rows[i]);
+		rec = fnv(1469598103934665603ULL, bare.p, bare.len);
+		bool oom = bare.oom;
+		free(bare.p);
+		if (oom) {
+			free(text.p);
+			return hwp__set_error(ENOMEM, "out of memory");
+		}
+	}
 	int rl = snprintf(recs, sizeof(recs), "%" PRIu64 "\t", rec);
 
 	if (f->spool_dir && (rc = spool_path(f, dir, sizeof(dir))) < 0)
 		goto out;
-	insert_param(f, param, sizeof(param));
-	/* batches of batch_rows lines, each line prefixed with the recording id */
-	for (size_t at = 0, b = 0; at < text.len; b++) {
-		size_t nrows = 0;
-
-		batch.len = 0;
-		while (at < text.len && nrows < f->o.batch_rows) {
-			char *nl = memchr(text.p + at, '\n', text.len - at);
-			size_t ll = nl ? (size_t)(nl - (text.p + at)) + 1 : text.len - at;
-
-			hwp__sbuf_write(&batch, recs, (size_t)rl);
-			hwp__sbuf_write(&batch, text.p + at, ll);
-			at += ll;
-			nrows++;
-		}
-		if (batch.oom) {
-			rc = hwp__set_error(ENOMEM, "out of memory");
-			goto out;
-		}
-		if (f->spool_dir) {
-			snprintf(path, sizeof(path), "%s/%016" PRIx64 "-%06zu.tsv", dir, rec, b);
-			rc = write_file(path, batch.p, batch.len);
-		} else {
-			size_t retries = 0;
-
-			rc = hwp__fleet_send(f, param, batch.p, batch.len, &retries);
-		}
-		if (rc < 0)
-			goto out;
-		(*batches)++;
-	}
+	size_t b = 0;
+	if ((rc = batches_of(f, &text, false, recs, rl, rec, dir, &b, batches)) < 0)
+		goto out;
+	/* then the block latencies, into the latency table */
+	text.len = 0;
+	for (size_t i = 0; i < e->nlats; i++)
+		hwp__export_write_lat(&text, e->host, e->window_start, e->window_end, e->measured, e->modelled,
+				      &e->lats[i]);
+	if (text.oom)
+		rc = hwp__set_error(ENOMEM, "out of memory");
+	else
+		rc = batches_of(f, &text, true, recs, rl, rec, dir, &b, batches);
 out:
 	free(text.p);
-	free(batch.p);
 	return rc;
 }
 
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The table in a batch's name REC-BATCH.TABLE[.lat].tsv (*LAT: of the
+   latency table); false when it has none. */
+static bool batch_table(const char *name, char *table, size_t size, bool *lat)
+{
+	const char *dot = strchr(name, '.');
+	size_t n = dot ? strlen(dot + 1) - 4 : 0;
+
+	*lat = n > 4 && !strncmp(dot + 1 + n - 4, ".lat", 4);
+	if (*lat)
+		n -= 4;
+	if (!dot || !n || n >= size || strspn(dot + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != n)
+		return false;
+	memcpy(table, dot + 1, n);
+	table[n] = 0;
+	return true;
 }
 
 static char *read_all(const char *path, size_t *len)
@@ -224,7 +324,7 @@ static int drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
 	/* one drain at a time (pushes that overlap wait here): a batch is sent
 	   by one of them, not by both while the other removes it */
 	snprintf(path, sizeof(path), "%s/lock", dir);
-	int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	int lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (lock < 0 || flock(lock, LOCK_EX) < 0) {
 		rc = hwp__set_error(errno, "%s: cannot lock the spool: %s", path, strerror(errno));
 		if (lock >= 0)
@@ -248,11 +348,16 @@ static int drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *st)
 	}
 	closedir(d);
 	qsort(names, n, sizeof(*names), by_name);
-	insert_param(f, param, sizeof(param));
 	for (size_t i = 0; i < n && !rc; i++) {
 		size_t len;
-		char *data;
+		char *data, table[160];
 
+		/* the batch's own table (a batch of an older hwprof: this push's) */
+		bool lat;
+
+		if (!batch_table(names[i], table, sizeof(table), &lat))
+			snprintf(table, sizeof(table), "%s", f->table);
+		insert_param(table, lat, param, sizeof(param));
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
 		if (!(data = read_all(path, &len))) {
 			rc = hwp__set_error(errno ? errno : EIO, "%s: cannot read the spooled batch: %s", path,
@@ -284,6 +389,12 @@ int hwp_fleet__drain(struct hwp_fleet *f, struct hwp_fleet_push_stats *out)
 		return rc;
 	memset(&st, 0, sizeof(st));
 	rc = drain(f, &st);
+	/* what hwp_fleet__spool() sent itself, without a spool */
+	st.sent += f->direct_sent;
+	st.rows += f->direct_rows;
+	st.retries += f->direct_retries;
+	f->direct_sent = f->direct_retries = 0;
+	f->direct_rows = 0;
 	hwp__result_end(out, &st, sizeof(st));
 	return rc;
 }

@@ -10,7 +10,11 @@
 
 struct hwp_fleet {
 	struct hwp_fleet_opts o;
-	char *url, *table, *spool_dir;
+	char *url, *table, *spool_dir; /* url: without credentials */
+	char *user, *password;         /* NULL: none */
+	char *cacert, *cert, *key;     /* NULL: libcurl's defaults */
+	size_t direct_sent, direct_retries; /* without a spool: batches hwp_fleet__spool() sent */
+	uint64_t direct_rows;
 };
 
 static inline const char *table_name(const struct hwp_fleet *f)

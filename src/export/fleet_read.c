@@ -23,18 +23,14 @@ static void sql_str(struct hwp__sbuf *b, const char *s)
 	hwp__sbuf_putc(b, '\'');
 }
 
-static char *select_sql(struct hwp_fleet *f, const struct hwp_fleet_filter *flt)
+static int32_t sym_module(struct hwp_symbolizer *sym, const char *path, const char *build_id);
+
+/* FLT's conditions (KIND: its kind too, for the rows table). */
+static void add_where(struct hwp__sbuf *bp, const struct hwp_fleet_filter *flt, bool kind)
 {
-	struct hwp__sbuf b = { 0 };
+	struct hwp__sbuf b = *bp;
 	const char *and = " WHERE ";
 
-	hwp__sbuf_puts(&b, "SELECT kind, build_id, module, from_off, to_build_id, to_module, to_off, type, "
-			       "sum(count), sum(entries), sum(not_taken), sum(mispred), sum(predicted), "
-			       "sum(cycles_sum), sum(cycles_n), sumForEach(cycles_hist), "
-			       "min(toUnixTimestamp(window_start)), max(toUnixTimestamp(window_end)) "
-			       "FROM ");
-	hwp__sbuf_puts(&b, f->table);
-	hwp__sbuf_puts(&b, " FINAL");
 	if (flt && flt->build_id) {
 		hwp__sbuf_printf(&b, "%sbuild_id = ", and);
 		sql_str(&b, flt->build_id);
@@ -58,10 +54,30 @@ static char *select_sql(struct hwp_fleet *f, const struct hwp_fleet_filter *flt)
 		hwp__sbuf_printf(&b, "%swindow_start <= toDateTime(%" PRId64 ")", and, flt->until);
 		and = " AND ";
 	}
-	if (flt && flt->kind >= 0 && flt->kind < HWP_EXPORT_KIND_NR)
+	if (kind && flt && flt->kind >= 0 && flt->kind < HWP_EXPORT_KIND_NR)
 		hwp__sbuf_printf(&b, "%skind = '%s'", and, hwp_export_kind__name((unsigned)flt->kind));
-	hwp__sbuf_puts(&b, " GROUP BY kind, build_id, module, from_off, to_build_id, to_module, to_off, type "
-			     "FORMAT TabSeparated");
+	*bp = b;
+}
+
+/* BY_REC: grouped by recording too (host and rec_id end each line). */
+static char *select_sql(struct hwp_fleet *f, const struct hwp_fleet_filter *flt, bool by_rec)
+{
+	struct hwp__sbuf b = { 0 };
+
+	hwp__sbuf_puts(&b, "SELECT kind, build_id, module, from_off, to_build_id, to_module, to_off, type, "
+			       "sum(count), sum(entries), sum(not_taken), sum(mispred), sum(predicted), "
+			       "sum(cycles_sum), sum(cycles_n), sumForEach(cycles_hist), "
+			       "min(toUnixTimestamp(window_start)), max(toUnixTimestamp(window_end)) ");
+	if (by_rec)
+		hwp__sbuf_puts(&b, ", host, rec_id ");
+	hwp__sbuf_puts(&b, "FROM ");
+	hwp__sbuf_puts(&b, f->table);
+	hwp__sbuf_puts(&b, " FINAL");
+	add_where(&b, flt, true);
+	hwp__sbuf_puts(&b, " GROUP BY kind, build_id, module, from_off, to_build_id, to_module, to_off, type");
+	if (by_rec)
+		hwp__sbuf_puts(&b, ", host, rec_id ORDER BY host, rec_id");
+	hwp__sbuf_puts(&b, " FORMAT TabSeparated");
 	if (b.oom) {
 		free(b.p);
 		return NULL;
@@ -184,20 +200,47 @@ static bool parse_line(struct hwp_export *e, char *line, struct hwp_export_row *
 	return true;
 }
 
-struct hwp_export *hwp_fleet__fetch(struct hwp_fleet *f, const struct hwp_fleet_filter *flt)
+/* E's rows in a local export's order, their locations set. */
+static void finish(struct hwp_export *e)
 {
-	char *sql = select_sql(f, flt), *ans = NULL;
-	struct hwp_export *e = NULL;
-	size_t lineno = 0;
+	if (e->nr)
+		qsort_r(e->rows, e->nr, sizeof(*e->rows), hwp__export_row_qcmp, NULL);
+	for (size_t i = 0; i < e->nr; i++)
+		e->locs[i] = (struct hwp_code_loc){ .module = -1, .offset = e->rows[i].from };
+}
 
-	if (!sql) {
-		hwp__set_error(ENOMEM, "out of memory");
-		return NULL;
+static struct hwp_export *new_export(const char *host)
+{
+	struct hwp_export *e = calloc(1, sizeof(*e));
+
+	if (e && !(e->host = strdup(host))) {
+		free(e);
+		e = NULL;
 	}
-	if (hwp_fleet__query(f, sql, &ans) < 0)
-		goto fail;
-	if (!(e = calloc(1, sizeof(*e))) || !(e->host = strdup("*")))
-		goto oom;
+	return e;
+}
+
+/* FLT's rows, summed over all (BY_REC false: one export in *OUT) or per
+   recording (*N exports). */
+static int fetch(struct hwp_fleet *f, const struct hwp_fleet_filter *flt, bool by_rec, struct hwp_export ***out,
+		 size_t *n)
+{
+	char *sql = select_sql(f, flt, by_rec), *ans = NULL, *group = NULL;
+	struct hwp_export **v = NULL, *e = NULL;
+	size_t nv = 0, cv = 0, lineno = 0;
+	int rc = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!sql)
+		return hwp__set_error(ENOMEM, "out of memory");
+	if ((rc = hwp_fleet__query(f, sql, &ans)) < 0)
+		goto done;
+	if (!by_rec) {
+		if (!(e = new_export("*")) || !HWP_VEC_PUSH(v, nv, cv))
+			goto oom;
+		v[0] = e;
+	}
 	for (char *line = ans, *next; line && *line; line = next) {
 		struct hwp_export_row *r;
 
@@ -205,29 +248,75 @@ struct hwp_export *hwp_fleet__fetch(struct hwp_fleet *f, const struct hwp_fleet_
 		if (next)
 			*next++ = 0;
 		lineno++;
+		if (by_rec) { /* HOST \t REC_ID end the line: a new recording when they change */
+			char *t1 = strrchr(line, '\t'), *t0;
+			uint64_t rec;
+
+			if (!t1)
+				goto bad;
+			*t1 = 0;
+			if (!(t0 = strrchr(line, '\t')))
+				goto bad;
+			*t0 = 0;
+			rec = strtoull(t1 + 1, NULL, 10);
+			if (!group || strcmp(group, t0 + 1) || rec != e->rec_id) {
+				group = t0 + 1; /* (as sent: escaped) */
+				if (!(e = new_export(group)) || !HWP_VEC_PUSH(v, nv, cv))
+					goto oom;
+				v[nv - 1] = e;
+				unescape(e->host);
+				e->rec_id = rec;
+			}
+		}
 		if (!(r = HWP_VEC_PUSH(e->rows, e->nr, e->cap)) || !HWP_VEC_PUSH(e->locs, e->nlocs, e->cap_locs))
 			goto oom;
-		if (!parse_line(e, line, r, &e->window_start, &e->window_end)) {
-			hwp__set_error(EPROTO, "%s: answer line %zu is not a row of the rows table", f->url, lineno);
-			goto fail;
-		}
-		e->locs[e->nlocs - 1] = (struct hwp_code_loc){ .module = -1, .offset = r->from };
+		if (!parse_line(e, line, r, &e->window_start, &e->window_end))
+			goto bad;
 	}
-	/* the order of a local export */
-	if (e->nr)
-		qsort_r(e->rows, e->nr, sizeof(*e->rows), hwp__export_row_qcmp, NULL);
-	for (size_t i = 0; i < e->nr; i++)
-		e->locs[i].offset = e->rows[i].from;
-	free(sql);
-	free(ans);
-	return e;
+	for (size_t i = 0; i < nv; i++)
+		finish(v[i]);
+	*out = v;
+	*n = nv;
+	v = NULL;
+	nv = 0;
+	goto done;
+bad:
+	rc = hwp__set_error(EPROTO, "%s: answer line %zu is not a row of the rows table", f->url, lineno);
+	goto done;
 oom:
-	hwp__set_error(ENOMEM, "out of memory reading the rows of %s", f->url);
-fail:
+	if (e && (!nv || v[nv - 1] != e))
+		hwp_export__delete(e);
+	rc = hwp__set_error(ENOMEM, "out of memory reading the rows of %s", f->url);
+done:
+	for (size_t i = 0; i < nv; i++)
+		hwp_export__delete(v[i]);
+	free(v);
 	free(sql);
 	free(ans);
-	hwp_export__delete(e);
-	return NULL;
+	return rc;
+}
+
+struct hwp_export *hwp_fleet__fetch(struct hwp_fleet *f, const struct hwp_fleet_filter *flt)
+{
+	struct hwp_export **v, *e;
+	size_t n;
+
+	if (fetch(f, flt, false, &v, &n) < 0)
+		return NULL;
+	e = v[0];
+	free(v);
+	return e;
+}
+
+struct hwp_export **hwp_fleet__fetch_recordings(struct hwp_fleet *f, const struct hwp_fleet_filter *flt, size_t *n)
+{
+	struct hwp_export **v;
+
+	if (fetch(f, flt, true, &v, n) < 0)
+		return NULL;
+	if (!v && !(v = calloc(1, sizeof(*v))))
+		hwp__set_error(ENOMEM, "out of memory");
+	return v;
 }
 
 static int hex_bytes(const char *hex, uint8_t *out, size_t max)
@@ -295,5 +384,76 @@ struct hwp_branch_table *hwp_export__branch_table(const struct hwp_export *e, un
 			return NULL;
 		}
 	}
+	return t;
+}
+
+struct hwp_timing *hwp_fleet__fetch_timing(struct hwp_fleet *f, const struct hwp_fleet_filter *flt,
+					   struct hwp_symbolizer *sym)
+{
+	struct hwp__sbuf b = { 0 };
+	struct hwp_timing_latency *v = NULL;
+	struct hwp_timing *t = NULL;
+	size_t n = 0, cap = 0, lineno = 0;
+	unsigned source = 0;
+	char *ans = NULL;
+
+	hwp__sbuf_puts(&b, "SELECT build_id, module, start_off, end_off, cycles, sum(samples), max(insns), "
+			   "groupBitOr(source) FROM ");
+	hwp__sbuf_puts(&b, f->table);
+	hwp__sbuf_puts(&b, "_lat FINAL");
+	add_where(&b, flt, false);
+	hwp__sbuf_puts(&b, " GROUP BY build_id, module, start_off, end_off, cycles FORMAT TabSeparated");
+	hwp__sbuf_putc(&b, 0);
+	if (b.oom) {
+		hwp__set_error(ENOMEM, "out of memory");
+		goto out;
+	}
+	if (hwp_fleet__query(f, b.p, &ans) < 0)
+		goto out;
+	for (char *line = ans, *next; line && *line; line = next) {
+		enum { NF = 8 };
+		char *fld[NF];
+		uint64_t x[6];
+		int k = 0;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		lineno++;
+		for (char *p = line; k < NF && p; k++) {
+			fld[k] = p;
+			if ((p = strchr(p, '\t')))
+				*p++ = 0;
+		}
+		bool ok = k == NF;
+		for (int j = 0; ok && j < 6; j++)
+			ok = parse_u64(fld[2 + j], &x[j]);
+		struct hwp_timing_latency *l = ok ? HWP_VEC_PUSH(v, n, cap) : NULL;
+		if (!ok) {
+			hwp__set_error(EPROTO, "%s: answer line %zu is not a row of the latency table", f->url, lineno);
+			goto out;
+		}
+		if (!l) {
+			hwp__set_error(ENOMEM, "out of memory");
+			goto out;
+		}
+		unescape(fld[0]);
+		unescape(fld[1]);
+		int32_t m = sym_module(sym, fld[1], fld[0]);
+		uint8_t mode = !strcmp(fld[1], "[kernel.kallsyms]") ? HWP_MISC_KERNEL : HWP_MISC_USER;
+
+		if (m < -1) {
+			hwp__set_error(ENOMEM, "out of memory");
+			goto out;
+		}
+		*l = (struct hwp_timing_latency){ .start = { m, mode, x[0], x[0] }, .end = { m, mode, x[1], x[1] },
+						  .cycles = (uint32_t)x[2], .samples = x[3], .insns = (uint32_t)x[4] };
+		source |= (unsigned)x[5];
+	}
+	t = hwp_timing__from_latencies(v, n, source & 1, source & 2);
+out:
+	free(b.p);
+	free(ans);
+	free(v);
 	return t;
 }

@@ -20,9 +20,12 @@
 #include "decode/code_cache.h"
 #include "decode/insn_starts.h"
 #include "export/dwarf_frames.h"
+#include "export/pseudo_probe.h"
+#include "export/profile_sum.h"
 #include "hwprof/llvm_profile.h"
 #include "hwprof/symbolize.h"
 #include "util/error.h"
+#include "util/md5.h"
 #include "util/vec.h"
 
 #define MAX_FRAMES 64
@@ -41,6 +44,7 @@ struct body {
 
 struct node {
 	const char *name;
+	uint64_t checksum; /* probe profiles: the function's CFG hash */
 	uint32_t off, disc; /* call site in the parent (inlined nodes) */
 	uint64_t total, head;
 	uint64_t samples; /* top-level, IP samples: the samples in it (no duplication factor) */
@@ -75,6 +79,14 @@ struct ctx {
 	uint64_t *seen; /* IP samples: starts of the function parts given zero counts */
 	size_t nseen, cseen;
 	uint64_t samples; /* IP samples in the module */
+	struct hwp__pseudo_probes *pp; /* probe profiles: the binary's probes */
+	char **probe_names; /* NUL-terminated copies of the descriptors' names */
+	struct ctx *owner; /* keeps callees for the trees merged into it (NULL: itself) */
+	char **callees; /* canonical callee names made here */
+	size_t ncallees, ccallees;
+	int probe_err; /* why probe_node() failed when not for memory */
+	uint64_t *profiled; /* GUIDs of the functions a range or branch touches, sorted */
+	size_t nprofiled, cprofiled;
 };
 
 static int nomem(void)
@@ -489,6 +501,247 @@ static int call_samples(struct ctx *x, struct hwp_branch_collector *c)
 	return 0;
 }
 
+/* ---- probe profiles (pseudo probes instead of lines) ---- */
+
+/* The name of GUID's function: the descriptor's, NUL-terminated once. */
+static const char *probe_name(struct ctx *x, uint64_t guid)
+{
+	const struct hwp__probe_desc *d = hwp__pseudo_probes_desc(x->pp, guid);
+	size_t i;
+
+	if (!d)
+		return NULL;
+	i = (size_t)(d - x->pp->descs);
+	if (!x->probe_names[i]) {
+		if (!(x->probe_names[i] = malloc(d->name_len + 1)))
+			return NULL;
+		memcpy(x->probe_names[i], d->name, d->name_len);
+		x->probe_names[i][d->name_len] = 0;
+	}
+	return x->probe_names[i];
+}
+
+/* The probes at VADDR: [*first, return). */
+static size_t probes_at(const struct hwp__pseudo_probes *pp, uint64_t vaddr, size_t *first)
+{
+	size_t lo = 0, hi = pp->nprobes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pp->probes[mid].addr < vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*first = lo;
+	while (hi < pp->nprobes && pp->probes[hi].addr == vaddr)
+		hi++;
+	return hi;
+}
+
+/*
+ * The node of probe P's function in its inline tree, made on the way from
+ * the top-level function (llvm-profgen's getLeafProfileAndAddTotalSamples
+ * over the probe's inline context): each level's total gets ADD_TOTAL, an
+ * inlined function hangs at its call site's probe index.
+ */
+static struct node *probe_node(struct ctx *x, const struct hwp__probe *p, uint64_t add_total)
+{
+	uint32_t chain[64];
+	size_t n = 0;
+	struct node *nd = NULL;
+
+	/* llvm-profgen drops the context above an inline site of probe index
+	   0 (an unknown call site): that inlinee is a top-level function */
+	for (uint32_t k = p->node; n < 64; k = x->pp->nodes[k].parent) {
+		chain[n++] = k;
+		if (x->pp->nodes[k].parent == UINT32_MAX || x->pp->nodes[k].site == 0)
+			break;
+	}
+	if (n == 64)
+		return NULL;
+	while (n--) {
+		const struct hwp__probe_node *pn = &x->pp->nodes[chain[n]];
+		const char *name = probe_name(x, pn->guid);
+
+		if (!name) {
+			x->probe_err = hwp__set_error(EINVAL, "pseudo probes: no descriptor for function GUID %" PRIu64,
+						      pn->guid);
+			return NULL;
+		}
+		nd = nd ? kid_get(nd, pn->site, 0, name) : top_get(x, name);
+		if (!nd)
+			return NULL;
+		nd->total += add_total;
+		nd->checksum = hwp__pseudo_probes_desc(x->pp, pn->guid)->hash;
+	}
+	return nd;
+}
+
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t p = *(const uint64_t *)a, q = *(const uint64_t *)b;
+
+	return p < q ? -1 : p > q;
+}
+
+/* Notes the function (its DWARF name's GUID) that holds OFFSET. */
+static int note_profiled(struct ctx *x, uint64_t offset)
+{
+	const char *name;
+	uint64_t va, *p;
+
+	if (hwp_symbolizer__module_vaddr(x->s, x->module, offset, &va) != 0 ||
+	    !(name = hwp__dwarf_frames_function(x->df, va)))
+		return 0;
+	if (!(p = HWP_VEC_PUSH(x->profiled, x->nprofiled, x->cprofiled)))
+		return nomem();
+	*p = hwp__md5_guid(name, strlen(name));
+	return 0;
+}
+
+/*
+ * llvm-profgen decodes the probes of "profiled" functions only: those a
+ * range starts in, or a branch leaves or enters. A top-level function's
+ * probes count only when it is one, even where a range of another
+ * function runs over them.
+ */
+static int profiled_functions(struct ctx *x, struct hwp_branch_collector *c)
+{
+	const struct hwp_branch_row *r;
+	size_t n, k = 0;
+	int err;
+
+	r = hwp_branch_table__rows(hwp_branch_collector__ranges(c), &n);
+	for (size_t i = 0; i < n; i++)
+		if (r[i].key.from.module == x->module && r[i].c.count && (err = note_profiled(x, r[i].key.from.offset)))
+			return err;
+	r = hwp_branch_table__rows(hwp_branch_collector__table(c), &n);
+	for (size_t i = 0; i < n; i++) {
+		if (!r[i].c.count)
+			continue;
+		if (r[i].key.from.module == x->module && (err = note_profiled(x, r[i].key.from.offset)))
+			return err;
+		if (r[i].key.to.module == x->module && (err = note_profiled(x, r[i].key.to.offset)))
+			return err;
+	}
+	if (!x->nprofiled)
+		return 0;
+	qsort(x->profiled, x->nprofiled, sizeof(*x->profiled), by_u64);
+	for (size_t i = 1; i < x->nprofiled; i++)
+		if (x->profiled[i] != x->profiled[k])
+			x->profiled[++k] = x->profiled[i];
+	x->nprofiled = k + 1;
+	return 0;
+}
+
+/* Whether probe P's top-level function is a profiled one. */
+static bool probe_profiled(const struct ctx *x, const struct hwp__probe *p)
+{
+	uint32_t k = p->node;
+
+	while (x->pp->nodes[k].parent != UINT32_MAX)
+		k = x->pp->nodes[k].parent;
+	return x->nprofiled &&
+	       bsearch(&x->pp->nodes[k].guid, x->profiled, x->nprofiled, sizeof(*x->profiled), by_u64);
+}
+
+/* Step 2 with probes: each probe at a counted instruction gets its count;
+   the entry probe (index 1) makes the function's head samples. */
+static int probe_body_samples(struct ctx *x)
+{
+	for (size_t i = 0; i < x->nic; i++) {
+		uint64_t va;
+		size_t k, end;
+
+		x->weight += x->ic[i].count;
+		if (hwp_symbolizer__module_vaddr(x->s, x->module, x->ic[i].offset, &va) != 0)
+			continue;
+		end = probes_at(x->pp, va, &k);
+		for (; k < end; k++) {
+			const struct hwp__probe *p = &x->pp->probes[k];
+			struct node *nd;
+			struct body *b;
+
+			if (!probe_profiled(x, p))
+				continue;
+			nd = probe_node(x, p, x->ic[i].count);
+			if (!nd || !(b = body_get(nd, p->index, p->discriminator)))
+				return x->probe_err ? x->probe_err : nomem();
+			b->count += x->ic[i].count;
+			if (p->index == 1)
+				nd->head += x->ic[i].count;
+		}
+	}
+	return 0;
+}
+
+/* llvm-profgen's FunctionSamples::getCanonicalFnName(): a ".llvm.N" or
+   ".part.N" suffix (the last dot's) is not part of the name. */
+static void canonical_name(const char *name, char *out, size_t size)
+{
+	static const char *const sufs[] = { ".llvm.", ".part." };
+
+	snprintf(out, size, "%s", name);
+	for (size_t i = 0; i < 2; i++) {
+		const char *at = NULL, *q = out;
+
+		while ((q = strstr(q, sufs[i])))
+			at = q++;
+		if (at && strrchr(out, '.') == at + strlen(sufs[i]) - 1)
+			out[at - out] = 0;
+	}
+}
+
+/* Step 3 with probes: a taken branch to a function's entry from an
+   address with a call probe is a call target of that probe. */
+static int probe_call_samples(struct ctx *x, struct hwp_branch_collector *c)
+{
+	struct hwp__src_frame to[MAX_FRAMES];
+	const struct hwp_branch_row *r;
+	size_t n;
+
+	r = hwp_branch_table__rows(hwp_branch_collector__table(c), &n);
+	for (size_t i = 0; i < n; i++) {
+		const struct hwp_branch_key *k = &r[i].key;
+		const struct hwp__probe *call = NULL;
+		uint64_t tva, fva;
+		size_t nt, j, end;
+		struct node *nd;
+		struct body *b;
+		char name[1024];
+
+		if (k->to.module != x->module || k->from.module != x->module || !r[i].c.count)
+			continue;
+		nt = frames_at(x, k->to.offset, to, &tva);
+		if (!nt || to[0].entry != tva)
+			continue;
+		if (hwp_symbolizer__module_vaddr(x->s, x->module, k->from.offset, &fva) != 0)
+			continue;
+		for (end = probes_at(x->pp, fva, &j); j < end && !call; j++)
+			if (x->pp->probes[j].type != HWP__PROBE_BLOCK && probe_profiled(x, &x->pp->probes[j]))
+				call = &x->pp->probes[j];
+		if (!call)
+			continue;
+		if (!(nd = probe_node(x, call, 0)) || !(b = body_get(nd, call->index, call->discriminator)))
+			return x->probe_err ? x->probe_err : nomem();
+		canonical_name(to[0].name, name, sizeof(name));
+		const char *callee = to[0].name; /* the DWARF frames keep it */
+		if (strcmp(name, callee)) {
+			struct ctx *o = x->owner ? x->owner : x;
+			char **slot = HWP_VEC_PUSH(o->callees, o->ncallees, o->ccallees);
+
+			if (!slot || !(*slot = strdup(name)))
+				return nomem();
+			callee = *slot;
+		}
+		if (add_target(b, callee, r[i].c.count))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* A call's line counts at least its calls: llvm-profgen raises a line's
    count to the sum of its call targets, in the top-level functions' own
    bodies only (not inside inlined call sites). */
@@ -559,7 +812,7 @@ static void sort(void *v, size_t n, size_t size, int (*cmp)(const void *, const 
 		qsort(v, n, size, cmp);
 }
 
-static void write_node(FILE *fp, struct node *n, unsigned depth)
+static void write_node(FILE *fp, struct node *n, unsigned depth, bool probes)
 {
 	sort(n->b, n->nb, sizeof(*n->b), by_loc);
 	for (size_t i = 0; i < n->nb; i++) {
@@ -576,8 +829,10 @@ static void write_node(FILE *fp, struct node *n, unsigned depth)
 	for (size_t i = 0; i < n->nk; i++) {
 		write_loc(fp, depth, n->kids[i]->off, n->kids[i]->disc);
 		fprintf(fp, "%s:%" PRIu64 "\n", n->kids[i]->name, n->kids[i]->total);
-		write_node(fp, n->kids[i], depth + 1);
+		write_node(fp, n->kids[i], depth + 1, probes);
 	}
+	if (probes)
+		fprintf(fp, "%*s!CFGChecksum: %" PRIu64 "\n", (int)depth, "", n->checksum);
 }
 
 /* What the binary's debug info leaves out of the profile, said once. */
@@ -596,65 +851,175 @@ static void warn_debug_gaps(struct ctx *x, const char *path)
 			 path);
 }
 
-static int write_profile(struct hwp_branch_collector *c, int module, bool ips, FILE *fp)
+/* Adds the counts of SRC's tree into DST's (a node of the same function
+   or call site): what llvm-profdata merge does with two profiles. */
+static int merge_node(struct node *dst, const struct node *src)
+{
+	dst->total += src->total;
+	dst->head += src->head;
+	if (!dst->checksum)
+		dst->checksum = src->checksum;
+	dst->samples += src->samples;
+	for (size_t i = 0; i < src->nb; i++) {
+		struct body *b = body_get(dst, src->b[i].off, src->b[i].disc);
+
+		if (!b)
+			return nomem();
+		b->count += src->b[i].count;
+		for (size_t j = 0; j < src->b[i].nt; j++)
+			if (add_target(b, src->b[i].t[j].callee, src->b[i].t[j].count))
+				return -ENOMEM;
+	}
+	for (size_t i = 0; i < src->nk; i++) {
+		struct node *k = kid_get(dst, src->kids[i]->off, src->kids[i]->disc, src->kids[i]->name);
+
+		if (!k || merge_node(k, src->kids[i]))
+			return k ? -ENOMEM : nomem();
+	}
+	return 0;
+}
+
+/* Steps 1-3 for collector C into Y (whose tree is empty). */
+static int build_tree(struct ctx *y, struct hwp_branch_collector *c)
+{
+	int err;
+
+	if (!(y->cc = hwp__branch_collector_code_cache(c)))
+		return nomem();
+	if (y->pp) {
+		if ((err = profiled_functions(y, c)) || (err = count_insns(y, c)) || (err = probe_body_samples(y)) ||
+		    (err = probe_call_samples(y, c)))
+			return err;
+	} else if (y->ips) {
+		if ((err = count_ips(y, c)) || (err = body_samples(y)))
+			return err;
+	} else if ((err = count_insns(y, c)) || (err = body_samples(y)) || (err = call_samples(y, c))) {
+		return err;
+	}
+	for (size_t i = 0; i < y->ntop; i++)
+		calls_floor(y->top[i]);
+	return 0;
+}
+
+static void free_tree(struct ctx *x)
+{
+	for (size_t i = 0; i < x->ntop; i++)
+		node_free(x->top[i]);
+	free(x->top);
+	free(x->ic);
+	free(x->fn_seen);
+	free(x->seen);
+	free(x->profiled);
+	x->top = NULL, x->ic = NULL, x->fn_seen = NULL, x->seen = NULL, x->profiled = NULL;
+	x->nprofiled = x->cprofiled = 0;
+	x->ntop = x->nic = x->nfn = x->nseen = 0;
+	x->ctop = x->cic = x->cfn = x->cseen = 0;
+	x->last = NULL;
+}
+
+/*
+ * The profile of each collector of CS[0..N) (one symbolizer), summed: each
+ * one's tree is built as its own profile would be (a location keeps the
+ * largest count of its instructions within one collector), then the trees
+ * are added, so the sum is the sum of their profiles (llvm-profdata merge),
+ * whatever the order or the grouping of the collectors.
+ */
+static int write_profile(struct hwp_branch_collector *const *cs, size_t n, int module, bool ips, bool probes,
+			 FILE *fp)
 {
 	struct ctx x = { .module = module, .limit = UINT64_MAX, .ips = ips };
 	const char *path;
-	int err;
+	int err = 0;
 
-	x.s = hwp__branch_collector_symbolizer(c);
-	if (!ips && !hwp_branch_collector__ranges(c))
-		return hwp__set_error(EINVAL, "LLVM sample profile: the branch collector counted no ranges");
-	if (ips && !hwp__branch_collector_ip_samples(c))
-		return hwp__set_error(EINVAL, "LLVM sample profile: the branch collector counted no sample addresses");
+	x.s = hwp__branch_collector_symbolizer(cs[0]);
+	for (size_t i = 0; i < n; i++) {
+		if (!ips && !hwp_branch_collector__ranges(cs[i]))
+			return hwp__set_error(EINVAL, "LLVM sample profile: the branch collector counted no ranges");
+		if (ips && !hwp__branch_collector_ip_samples(cs[i]))
+			return hwp__set_error(EINVAL, "LLVM sample profile: the branch collector counted no sample addresses");
+	}
 	if (!x.s || !(path = hwp_symbolizer__module_file(x.s, module)))
 		return -ENOENT; /* the symbolizer said why */
-	if (!(x.cc = hwp__branch_collector_code_cache(c)))
-		return nomem();
 	if (!(x.file = hwp__code_file_open(path)))
 		return hwp__set_error(ENOENT, "%s: cannot read it as an ELF file", path);
 	if (!(x.df = hwp__dwarf_frames_open(path))) {
 		hwp__code_file_close(x.file);
 		return -errno;
 	}
-	if (ips) {
-		if ((err = count_ips(&x, c)) || (err = body_samples(&x)))
+	if (probes) {
+		if ((err = hwp__pseudo_probes_load(path, &x.pp)))
 			goto out;
+		if (!(x.probe_names = calloc(x.pp->ndescs ? x.pp->ndescs : 1, sizeof(*x.probe_names)))) {
+			err = nomem();
+			goto out;
+		}
+	}
+	if ((err = build_tree(&x, cs[0])))
+		goto out;
+	for (size_t i = 1; i < n && !err; i++) {
+		struct ctx y = { .s = x.s, .df = x.df, .file = x.file, .module = module, .limit = UINT64_MAX, .ips = ips,
+				 .pp = x.pp, .probe_names = x.probe_names, .owner = &x };
+
+		if (!(err = build_tree(&y, cs[i]))) {
+			for (size_t k = 0; k < y.ntop && !err; k++) {
+				struct node *t = top_get(&x, y.top[k]->name);
+
+				err = t ? merge_node(t, y.top[k]) : nomem();
+			}
+			x.weight += y.weight;
+			x.no_lines += y.no_lines;
+			x.samples += y.samples;
+		}
+		free_tree(&y);
+	}
+	if (err)
+		goto out;
+	if (ips)
 		fputs("# hwprof: from IP samples without branch stacks: line counts are sample densities; "
 		      "no call targets, no fall-through or taken-branch counts\n", fp);
-	} else if ((err = count_insns(&x, c)) || (err = body_samples(&x)) || (err = call_samples(&x, c))) {
-		goto out;
-	}
-	for (size_t i = 0; i < x.ntop; i++)
-		calls_floor(x.top[i]);
-	warn_debug_gaps(&x, path);
+	if (!probes)
+		warn_debug_gaps(&x, path);
 	sort(x.top, x.ntop, sizeof(*x.top), by_total);
 	for (size_t i = 0; i < x.ntop; i++) {
 		if (ips && too_few(&x, x.top[i]))
 			continue;
 		fprintf(fp, "%s:%" PRIu64 ":%" PRIu64 "\n", x.top[i]->name, x.top[i]->total, x.top[i]->head);
-		write_node(fp, x.top[i], 1);
+		write_node(fp, x.top[i], 1, probes);
 	}
 	if (fflush(fp) || ferror(fp))
 		err = hwp__set_error(EIO, "writing the profile: %s", strerror(errno ? errno : EIO));
 out:
-	for (size_t i = 0; i < x.ntop; i++)
-		node_free(x.top[i]);
-	free(x.top);
-	free(x.ic);
-	free(x.fn_seen);
-	free(x.seen);
+	free_tree(&x);
 	hwp__dwarf_frames_close(x.df);
 	hwp__code_file_close(x.file);
+	for (size_t i = 0; x.pp && x.probe_names && i < x.pp->ndescs; i++)
+		free(x.probe_names[i]);
+	free(x.probe_names);
+	for (size_t i = 0; i < x.ncallees; i++)
+		free(x.callees[i]);
+	free(x.callees);
+	hwp__pseudo_probes_free(x.pp);
 	return err;
+}
+
+int hwp__llvm_profile_write_sum(struct hwp_branch_collector *const *cs, size_t n, int module, FILE *fp)
+{
+	if (!n)
+		return hwp__set_error(EINVAL, "LLVM sample profile: no collector");
+	return write_profile(cs, n, module, false, false, fp);
 }
 
 int hwp_llvm_profile__write(struct hwp_branch_collector *c, int module, FILE *fp)
 {
-	return write_profile(c, module, false, fp);
+	return write_profile(&c, 1, module, false, false, fp);
+}
+
+int hwp_llvm_profile__write_probes(struct hwp_branch_collector *c, int module, FILE *fp)
+{
+	return write_profile(&c, 1, module, false, true, fp);
 }
 
 int hwp_llvm_profile__write_ip_samples(struct hwp_branch_collector *c, int module, FILE *fp)
 {
-	return write_profile(c, module, true, fp);
+	return write_profile(&c, 1, module, true, false, fp);
 }

@@ -6,6 +6,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "export/profile_sum.h"
 #include "hwprof/bolt_profile.h"
 #include "hwprof/branch_table.h"
 #include "hwprof/export.h"
@@ -23,6 +24,7 @@ static const char *const names[HWP_PGO_NR_FORMATS] = {
 	[HWP_PGO_BOLT_PA] = "bolt-pa",
 	[HWP_PGO_AUTOFDO] = "autofdo",
 	[HWP_PGO_PROPELLER] = "propeller",
+	[HWP_PGO_LLVM_CS] = "llvm-cs",
 };
 
 const char *hwp_pgo__format_name(enum hwp_pgo_format f)
@@ -89,6 +91,10 @@ int hwp_pgo__write(struct hwp_branch_collector *c, int module, enum hwp_pgo_form
 		return hwp_bolt_profile__write(c, module, ips ? HWP_BOLT_FORMAT_NO_LBR
 							     : f == HWP_PGO_BOLT ? HWP_BOLT_FORMAT_FDATA
 										 : HWP_BOLT_FORMAT_PREAGG, fp);
+	case HWP_PGO_LLVM_CS:
+		if (ips)
+			return hwp__set_error(EINVAL, "llvm-cs: a probe profile needs branch stacks, not IP samples");
+		return hwp_llvm_profile__write_probes(c, module, fp);
 	case HWP_PGO_AUTOFDO:
 		return hwp_range_profile__write(c, module, ips ? HWP_RANGE_FORMAT_AUTOFDO_IPS : HWP_RANGE_FORMAT_AUTOFDO,
 						fp);
@@ -100,6 +106,24 @@ int hwp_pgo__write(struct hwp_branch_collector *c, int module, enum hwp_pgo_form
 	default:
 		return hwp__set_error(EINVAL, "hwp_pgo__write: unknown format %d", (int)f);
 	}
+}
+
+int hwp_pgo__write_sum(struct hwp_branch_collector *const *cs, size_t n, int module, enum hwp_pgo_format f,
+		       const char *path)
+{
+	FILE *fp = stdout;
+	int err;
+
+	if (f != HWP_PGO_LLVM && f != HWP_PGO_BOLT && f != HWP_PGO_BOLT_PA)
+		return hwp__set_error(EINVAL, "%s: no sum of profiles in this format", hwp_pgo__format_name(f));
+	if (path && strcmp(path, "-") && !(fp = fopen(path, "w")))
+		return hwp__set_error(errno, "%s: cannot write: %s", path, strerror(errno));
+	err = f == HWP_PGO_LLVM ? hwp__llvm_profile_write_sum(cs, n, module, fp)
+				: hwp__bolt_profile_write_sum(cs, n, module,
+							      f == HWP_PGO_BOLT ? HWP_BOLT_FORMAT_FDATA : HWP_BOLT_FORMAT_PREAGG, fp);
+	if (fp != stdout && fclose(fp) && !err)
+		return hwp__set_error(errno, "%s: write failed: %s", path, strerror(errno));
+	return err;
 }
 
 int hwp_pgo__write_file(struct hwp_branch_collector *c, int module, enum hwp_pgo_format f, bool ips,

@@ -16,6 +16,7 @@
 #include "decode/insn_starts.h"
 #include "hwprof/range_profile.h"
 #include "hwprof/symbolize.h"
+#include "session/session_internal.h"
 #include "symbolize/build_id_lookup.h"
 #include "util/error.h"
 #include "util/vec.h"
@@ -67,7 +68,8 @@ static int push(struct items *it, uint64_t a, uint64_t b, uint64_t count)
 }
 
 struct ctx {
-	struct hwp__code_file *file;
+	struct hwp__code_file *file; /* NULL: not at hand, SHIFT makes addresses */
+	uint64_t shift;
 	int module;
 	uint64_t base;
 	enum hwp_range_format fmt;
@@ -79,7 +81,48 @@ struct ctx {
    "external" address 1 first); the base is subtracted when written. */
 static bool rel(const struct ctx *x, uint64_t off, uint64_t *out)
 {
+	if (!x->file) {
+		*out = off + x->shift;
+		return true;
+	}
 	return hwp__code_file_offset_to_vaddr(x->file, off, out) == 0;
+}
+
+/*
+ * Without the binary (simpleperf inject's way): addresses are file offsets,
+ * or, where simpleperf recorded the binary's lowest executable address and
+ * its offset, offset - that offset + that address. llvm-profgen's base, the
+ * page of the first executable segment, is then the page of the lowest
+ * offset the binary was mapped executable from (or of simpleperf's
+ * address). Says which with one warning.
+ */
+static void assume_layout(struct ctx *x, struct hwp_branch_collector *c, const char *name, const char *why)
+{
+	struct hwp_session *s = hwp__branch_collector_session(c);
+	const struct hwp_file_vaddr *fv = s ? hwp__session_file_vaddr(s, name) : NULL;
+	uint64_t pgoff = 0;
+	bool mapped = s && hwp__session_exec_pgoff(s, name, &pgoff);
+
+	if (fv) {
+		x->shift = fv->min_vaddr - (fv->has_file_offset ? fv->file_offset : 0);
+		x->base = x->fmt == HWP_RANGE_FORMAT_PROFGEN ? fv->min_vaddr & ~(uint64_t)0xfff : 0;
+		hwp__log(HWP_LOG_WARN, "%s: addresses in it are its file offsets %s 0x%" PRIx64
+			 " (the lowest executable address 0x%" PRIx64 " at offset 0x%" PRIx64
+			 " the recording names)%s", why, x->shift >> 63 ? "less" : "plus",
+			 x->shift >> 63 ? -x->shift : x->shift, fv->min_vaddr, fv->min_vaddr - x->shift,
+			 x->base ? ", less its page" : "");
+		return;
+	}
+	x->shift = 0;
+	x->base = x->fmt == HWP_RANGE_FORMAT_PROFGEN && mapped ? pgoff & ~(uint64_t)0xfff : 0;
+	if (x->fmt == HWP_RANGE_FORMAT_PROFGEN)
+		hwp__log(HWP_LOG_WARN, "%s: addresses in it are its file offsets less 0x%" PRIx64
+			 ", the page of the lowest offset it was mapped executable from%s (llvm-profgen's when "
+			 "that is its first executable segment)", why, x->base, mapped ? "" : " (none recorded)");
+	else
+		hwp__log(HWP_LOG_WARN, "%s: addresses in it are its file offsets (as simpleperf inject "
+			 "writes them; the binary's own when its first segment is loaded at address 0 from offset 0)",
+			 why);
 }
 
 static int gather(struct ctx *x, struct hwp_branch_collector *c)
@@ -150,17 +193,27 @@ int hwp_range_profile__write(struct hwp_branch_collector *c, int module, enum hw
 	if (f == HWP_RANGE_FORMAT_AUTOFDO_IPS ? !hwp__branch_collector_ip_samples(c) : !hwp_branch_collector__ranges(c))
 		return hwp__set_error(EINVAL, "range profile: the branch collector counted no %s",
 				      f == HWP_RANGE_FORMAT_AUTOFDO_IPS ? "sample addresses" : "ranges");
-	if (!s || !(path = hwp_symbolizer__module_file(s, module)))
-		return -ENOENT; /* the symbolizer said why */
-	if (!(x.file = hwp__code_file_open(path)))
+	if (!s)
+		return -ENOENT;
+	if (!(path = hwp_symbolizer__module_file(s, module))) {
+		const char *name = hwp_symbolizer__module_name(s, module);
+
+		if (!name || *name == '[')
+			return -ENOENT; /* the kernel, vdso: the symbolizer said why */
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", hwp_errmsg());
+		assume_layout(&x, c, name, why);
+	} else if (!(x.file = hwp__code_file_open(path))) {
 		return hwp__set_error(ENOENT, "%s: cannot read it as an ELF file", path);
+	}
 	/* simpleperf: vaddr = offset + first PT_LOAD's vaddr; llvm-profgen:
 	   the first executable segment's page */
-	if (!hwp__code_file_base(x.file, f == HWP_RANGE_FORMAT_PROFGEN, &x.base)) {
+	if (x.file && !hwp__code_file_base(x.file, f == HWP_RANGE_FORMAT_PROFGEN, &x.base)) {
 		err = hwp__set_error(ERANGE, "%s: no loadable segment", path);
 		goto out;
 	}
-	if (f == HWP_RANGE_FORMAT_PROFGEN)
+	if (x.file && f == HWP_RANGE_FORMAT_PROFGEN)
 		x.base &= ~(uint64_t)0xfff;
 	if ((err = gather(&x, c)))
 		goto out;
@@ -174,7 +227,8 @@ int hwp_range_profile__write(struct hwp_branch_collector *c, int module, enum hw
 	if (autofdo) {
 		const char *bid = hwp_symbolizer__module_build_id(s, module);
 
-		fprintf(fp, "// build_id: %s%s\n// %s\n\n", bid ? "0x" : "", bid ? bid : "",
+		/* simpleperf writes 20 zero bytes when none was recorded */
+		fprintf(fp, "// build_id: 0x%s\n// %s\n\n", bid ? bid : "0000000000000000000000000000000000000000",
 			hwp_symbolizer__module_name(s, module));
 	}
 	if (fflush(fp) || ferror(fp))
@@ -185,6 +239,16 @@ out:
 	free(x.addrs.v);
 	free(x.branches.v);
 	return err;
+}
+
+/* A binary not at hand: a program unless its name says a library (or
+   the kernel, the vdso). */
+static bool name_is_program(const struct hwp_symbolizer *s, int module)
+{
+	const char *name = hwp_symbolizer__module_name(s, module);
+	const char *base = name && strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+
+	return base && *base && *name != '[' && !strstr(base, ".so") && strncmp(base, "ld-", 3);
 }
 
 int hwp_range_profile__default_module(struct hwp_branch_collector *c)
@@ -212,7 +276,7 @@ int hwp_range_profile__default_module(struct hwp_branch_collector *c)
 		total += per.v[i].count;
 		const char *path = hwp_symbolizer__module_file(s, m);
 		struct hwp__code_file *f = path ? hwp__code_file_open(path) : NULL;
-		bool program = f && hwp__code_file_is_program(f);
+		bool program = f ? hwp__code_file_is_program(f) : !path && name_is_program(s, m);
 
 		hwp__code_file_close(f);
 		for (int k = 0; k < 2; k++)

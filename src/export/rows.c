@@ -254,6 +254,7 @@ struct hwp_export *hwp_export__new(struct hwp_branch_collector *c, struct hwp_fl
 	}
 	e->window_start = o.window_start;
 	e->window_end = o.window_end;
+	e->rec_id = o.recording_id;
 	e->sym = hwp__branch_collector_symbolizer(c);
 	if (add_branches(e, hwp_branch_collector__table(c)) < 0 ||
 	    add_ranges(e, hwp_branch_collector__ranges(c)) < 0 || (flow && add_flow(e, flow) < 0) ||
@@ -275,6 +276,7 @@ void hwp_export__delete(struct hwp_export *e)
 		free(e->mods[i].path);
 	}
 	free(e->mods);
+	free(e->lats);
 	/* (rows read from a server own their strings through mods) */
 	free(e->rows);
 	free(e->locs);
@@ -289,6 +291,11 @@ const struct hwp_export_row *hwp_export__rows(const struct hwp_export *e, size_t
 }
 
 const char *hwp__export_host(const struct hwp_export *e)
+{
+	return e->host;
+}
+
+const char *hwp_export__host(const struct hwp_export *e)
 {
 	return e->host;
 }
@@ -417,6 +424,43 @@ void hwp__export_write_row(struct hwp__sbuf *o, enum hwp_export_format f, const 
 	if (f == HWP_EXPORT_CSV)
 		hwp__sbuf_putc(o, '"');
 	hwp__sbuf_putc(o, '\n');
+}
+
+void hwp__export_write_lat(struct hwp__sbuf *o, const char *host, int64_t ws, int64_t we, bool measured,
+			   bool modelled, const struct hwp__export_lat *l)
+{
+	put_str(o, HWP_EXPORT_TSV, host);
+	hwp__sbuf_printf(o, "\t%" PRId64 "\t%" PRId64 "\t", ws, we);
+	put_str(o, HWP_EXPORT_TSV, l->build_id);
+	hwp__sbuf_putc(o, '\t');
+	put_str(o, HWP_EXPORT_TSV, l->module);
+	hwp__sbuf_printf(o, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu32 "\t%" PRIu64 "\t%" PRIu32 "\t%u\n", l->start,
+			 l->end, l->cycles, l->samples, l->insns, (measured ? 1u : 0u) | (modelled ? 2u : 0u));
+}
+
+int hwp_export__add_timing(struct hwp_export *e, const struct hwp_timing *t)
+{
+	size_t n;
+	const struct hwp_timing_block *b = hwp_timing__blocks(t, &n);
+	enum hwp_cycles_source src = hwp_timing__source(t);
+
+	e->measured |= src == HWP_CYCLES_MEASURED;
+	e->modelled |= src == HWP_CYCLES_MODELLED;
+	for (size_t i = 0; i < n; i++) {
+		const char *bid, *path;
+
+		if (module_names(e, b[i].start.module, &bid, &path) < 0)
+			return hwp__set_error(ENOMEM, "out of memory exporting block timing");
+		for (size_t k = 0; k < b[i].d.nvalues; k++) {
+			struct hwp__export_lat *l = HWP_VEC_PUSH(e->lats, e->nlats, e->cap_lats);
+
+			if (!l)
+				return hwp__set_error(ENOMEM, "out of memory exporting block timing");
+			*l = (struct hwp__export_lat){ bid, path, b[i].start.offset, b[i].end.offset,
+						       b[i].d.values[k].cycles, b[i].insns, b[i].d.values[k].samples };
+		}
+	}
+	return 0;
 }
 
 static void json_row(struct hwp_json_writer *j, const struct hwp_export *e, const struct hwp_export_row *r)

@@ -277,6 +277,9 @@ int hwp__parse_feature(struct hwp_reader *r, unsigned feat, const uint8_t *p, ui
 	case HWP_FEAT_SAMPLE_TIME:
 		ok = f_u64(&c, &h->sample_time_start) && f_u64(&c, &h->sample_time_end);
 		break;
+	case HWP__FEAT_SIMPLEPERF_FILE2:
+		h->nr_unknown_features++; /* to perf it is one */
+		return hwp__parse_simpleperf_files(r, p, len, file_off);
 	default:
 		if (feat >= HWP_FEAT_LAST_KNOWN)
 			h->nr_unknown_features++;

@@ -91,6 +91,10 @@ size_t hwp__attr_wire_size(const uint8_t *p, size_t avail);
 /* features.c */
 int hwp__parse_feature(struct hwp_reader *r, unsigned feat, const uint8_t *p, uint64_t len,
 		       uint64_t file_off);
+/* simpleperf_files.c: FEAT_FILE2 into hdr.file_vaddrs (a malformed one is
+   ignored with a warning) */
+#define HWP__FEAT_SIMPLEPERF_FILE2 132
+int hwp__parse_simpleperf_files(struct hwp_reader *r, const uint8_t *p, uint64_t len, uint64_t file_off);
 
 /* reader.c */
 int hwp__reader_add_evsel(struct hwp_reader *r, const struct hwp_attr *attr,

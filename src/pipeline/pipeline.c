@@ -215,10 +215,10 @@ int hwp_pipeline__run(struct hwp_pipeline *p)
 
 		if ((r = hwp__pipeline_check_ranges(p->collector, hwp__session_name(p->session, name, sizeof(name)))) < 0)
 			return r;
-		if (!(p->flow = hwp_flow__new(p->collector, NULL)))
+		if (!(p->flow = hwp_flow__new(p->collector, p->o.flow)))
 			return -errno;
 	} else if ((p->o.analyses & HWP_ANALYSIS_EXECUTIONS) && hwp_branch_collector__range_stats(p->collector)->accepted) {
-		if (!(p->flow = hwp_flow__new(p->collector, NULL)))
+		if (!(p->flow = hwp_flow__new(p->collector, p->o.flow)))
 			return -errno;
 		if (!hwp_flow__stats(p->flow)->ranges_walked) { /* nothing decoded: no execution counts */
 			hwp_flow__delete(p->flow);

@@ -22,7 +22,7 @@
 enum {
 	A_FUNCTION, A_MODULE, A_ADDRESS, A_INSN, A_FILE, A_LINE, A_SAMPLES, A_SHARE, A_TOTAL_SHARE, A_KIND, A_TARGET,
 	A_EXECUTIONS, A_TAKEN, A_TAKEN_LO, A_TAKEN_HI, A_MISPRED, A_TARGETS, A_BLOCK_EXECS, A_BLOCK_END, A_CYC_MEDIAN,
-	A_CYC_P90, A_IPC, A_MEM_SAMPLES, A_MEM_LAT, A_MEM_SOURCES, A_NCOLS
+	A_CYC_P90, A_IPC, A_MEM_SAMPLES, A_MEM_LAT, A_MEM_SOURCES, A_MEM_TYPE, A_NCOLS
 };
 
 static const struct hwp__report_column cols[A_NCOLS] = {
@@ -51,6 +51,7 @@ static const struct hwp__report_column cols[A_NCOLS] = {
 	[A_MEM_SAMPLES] = { "Memory samples", "memory_samples", HWP_COL_COUNT, HWP_SHOW_ALL },
 	[A_MEM_LAT] = { "Latency", "memory_mean_latency_cycles", HWP_COL_REAL, HWP_SHOW_ALL },
 	[A_MEM_SOURCES] = { "Sources", "memory_sources", HWP_COL_TEXT, HWP_SHOW_ALL },
+	[A_MEM_TYPE] = { "Data type", "memory_data_type", HWP_COL_TEXT, HWP_SHOW_ALL },
 };
 
 static const char *const kind_names[] = { "", "cond", "jump", "ind_jump", "call", "ind_call", "ret" };
@@ -181,6 +182,9 @@ struct hwp_table *hwp_report__annotate(struct hwp_symbolizer *sym, const struct 
 						    (double)x->mem->st.lat_sum / (double)x->mem->st.samples);
 				hwp__annotate_sources_text(&x->mem->st, buf, sizeof(buf));
 				hwp_table__set_text(t, A_MEM_SOURCES, buf);
+				hwp__report_data_type_text(x->mem->data_type, x->mem->data_member,
+							   x->mem->data_stack_op, buf, sizeof(buf));
+				hwp_table__set_text(t, A_MEM_TYPE, buf);
 			}
 			for (size_t e = 0; e < ne && x->event_samples; e++)
 				hwp_table__set_count(t, A_NCOLS + e, x->event_samples[e]);
@@ -224,6 +228,9 @@ static void notes(struct hwp_symbolizer *sym, const struct hwp_annotate_insn *x,
 		hwp__annotate_sources_text(&x->mem->st, more, sizeof(more));
 		ADD("  | mem %" PRIu64 " samples, %.1f cycles mean, %s", x->mem->st.samples,
 		    (double)x->mem->st.lat_sum / (double)x->mem->st.samples, more);
+		hwp__report_data_type_text(x->mem->data_type, x->mem->data_member, x->mem->data_stack_op, more,
+					   sizeof(more));
+		ADD(", type %s", more);
 	}
 #undef ADD
 }

@@ -18,6 +18,7 @@
 
 #include "output/markup.h"
 #include "report/annotate_internal.h"
+#include "report/report_internal.h"
 #include "report/html_annotate.h"
 #include "report/source_text.h"
 #include "util/error.h"
@@ -310,8 +311,9 @@ static size_t headers(struct hwp_outbuf *o, unsigned g, unsigned arrows_px)
 	if (g & G_MEM) {
 		hwp__outbuf_puts(o, "<th title=\"memory samples of this load or store\">Mem</th>"
 				    "<th title=\"mean latency of its memory samples, cycles\">Lat</th>"
-				    "<th class=\"t\">Data sources</th>");
-		n += 3;
+				    "<th class=\"t\">Data sources</th>"
+				    "<th class=\"t\" title=\"the type and member it touches, from DWARF\">Data type</th>");
+		n += 4;
 	}
 	hwp__outbuf_puts(o, "</tr></thead>\n");
 	return n;
@@ -430,8 +432,11 @@ static void insn_row(struct view *v, size_t k, const struct hwp_annotate_insn *i
 			hwp__outbuf_printf(o, "<td title=\"%s\">%" PRIu64 "</td><td>%.1f</td>", title, st->samples,
 					   (double)st->lat_sum / (double)st->samples);
 			cell_text(o, "x", NULL, buf);
+			hwp__report_data_type_text(x->mem->data_type, x->mem->data_member, x->mem->data_stack_op, buf,
+						   sizeof(buf));
+			cell_text(o, "x", NULL, buf);
 		} else {
-			hwp__outbuf_puts(o, "<td></td><td></td><td></td>");
+			hwp__outbuf_puts(o, "<td></td><td></td><td></td><td></td>");
 		}
 	}
 	hwp__outbuf_puts(o, "</tr>\n");

@@ -255,28 +255,13 @@ out:
 }
 
 /* The findings of a comparison's second pass, with no code to link to. */
-static int findings(struct hwp_html_page *page, const struct page_input *in, const struct hwp_report_opts *ro)
-{
-	struct hwp_advise_opts ao = { .sz = sizeof(ao) };
-	struct hwp_advisor *a = hwp_pipeline__advise(in->p, &ao);
-	const struct hwp_finding *f;
-	size_t n;
-	int rc;
-
-	if (!a)
-		return -1;
-	f = hwp_advisor__findings(a, &n);
-	rc = findings_section(page, in, f, n, NULL, ro);
-	hwp_advisor__delete(a);
-	return rc;
-}
-
 /* The annotated code of the hottest functions and of those the first
    findings F[0..N) name; NULL with WHY said when there is none. */
 static struct hwp_annotation *annotate(const struct page_input *in, const struct hwp_finding *f, size_t n,
+				       const struct hwp_code_loc *extra, size_t nextra,
 				       const struct hwp_html_report_opts *o, char *why, size_t len)
 {
-	size_t nalso = n < LINKED_FINDINGS ? n : LINKED_FINDINGS;
+	size_t nf = n < LINKED_FINDINGS ? n : LINKED_FINDINGS, nalso = nf + nextra;
 	struct hwp_code_loc *also = calloc(nalso ? nalso : 1, sizeof(*also));
 	struct hwp_annotate_opts ao = { .sz = sizeof(ao), .limit = o->functions ? o->functions : 5, .also = also,
 					.nalso = nalso };
@@ -286,8 +271,10 @@ static struct hwp_annotation *annotate(const struct page_input *in, const struct
 		snprintf(why, len, "out of memory");
 		return NULL;
 	}
-	for (size_t i = 0; i < nalso; i++)
+	for (size_t i = 0; i < nf; i++)
 		also[i] = f[i].loc;
+	for (size_t i = 0; i < nextra; i++)
+		also[nf + i] = extra[i];
 	if (!(a = hwp_annotate__new(in->p, &ao)))
 		snprintf(why, len, "%s", hwp_errmsg());
 	free(also);
@@ -520,12 +507,13 @@ static struct hwp_table *branches_table(const struct page_input *in, const struc
 	return t;
 }
 
-static int one_recording(struct hwp_html_page *page, const struct page_input *in, const char *input,
-			 const struct hwp_html_report_opts *o, const struct hwp_report_opts *ro)
+/* IN's findings, each linked to its instruction in the annotated code of
+   the hottest functions, of those the findings name and of those holding
+   EXTRA[0..NEXTRA) (a comparison's changes). */
+static int findings_and_code(struct hwp_html_page *page, const struct page_input *in,
+			     const struct hwp_code_loc *extra, size_t nextra, const struct hwp_html_report_opts *o,
+			     const struct hwp_report_opts *ro)
 {
-	/* the fall-through tables hide branches and blocks never executed */
-	struct hwp_report_opts fo = *ro;
-	struct hwp_exec_source es = { .flow = in->flow };
 	struct hwp_advise_opts ao = { .sz = sizeof(ao) };
 	struct hwp_advisor *adv = hwp_pipeline__advise(in->p, &ao);
 	struct hwp_annotation *ann = NULL;
@@ -537,13 +525,24 @@ static int one_recording(struct hwp_html_page *page, const struct page_input *in
 	if (!adv)
 		return -1;
 	f = hwp_advisor__findings(adv, &nf);
-	ann = annotate(in, f, nf < ro->limit ? nf : ro->limit, o, why, sizeof(why));
+	ann = annotate(in, f, nf < ro->limit ? nf : ro->limit, extra, nextra, o, why, sizeof(why));
 	rc = findings_section(page, in, f, nf, ann, ro);
 	if (!rc)
 		rc = code_section(page, in, ann, why, o);
 	hwp_annotation__delete(ann);
 	hwp_advisor__delete(adv);
-	if (rc || (rc = flame_section(page, in)))
+	return rc;
+}
+
+static int one_recording(struct hwp_html_page *page, const struct page_input *in, const char *input,
+			 const struct hwp_html_report_opts *o, const struct hwp_report_opts *ro)
+{
+	/* the fall-through tables hide branches and blocks never executed */
+	struct hwp_report_opts fo = *ro;
+	struct hwp_exec_source es = { .flow = in->flow };
+	int rc;
+
+	if ((rc = findings_and_code(page, in, NULL, 0, o, ro)) || (rc = flame_section(page, in)))
 		return rc;
 	fo.min_executions = 1;
 	if (!in->flow) { /* memory samples alone, or samples with no branch stack */
@@ -593,13 +592,20 @@ static int comparison(struct hwp_html_page *page, const struct page_input *b, co
 		 st->significant, st->functions, st->blocks, st->branches,
 		 st->matched_by_symbol ? " (build-ids differ: matched by symbol and line)" : "");
 	rc = section(page, "Changes (hwprof diff)", note, hwp_report__diff(b->sym, a->sym, d, false, ro));
-	hwp_flow_diff__delete(d);
+	/* the code of the most significant changes, as it is after them */
+	size_t nr, nchanged = 0;
+	const struct hwp_flow_diff_row *r = hwp_flow_diff__rows(d, &nr);
+	struct hwp_code_loc changed[LINKED_FINDINGS];
+	for (size_t i = 0; i < nr && nchanged < LINKED_FINDINGS; i++)
+		if (r[i].significant && r[i].after.module >= 0)
+			changed[nchanged++] = r[i].after;
 	if (!rc)
 		rc = section(page, "Before", NULL, hwp_report__summary(b->p, o->before));
 	if (!rc)
 		rc = section(page, "After", NULL, hwp_report__summary(a->p, o->after));
 	if (!rc)
-		rc = findings(page, a, ro);
+		rc = findings_and_code(page, a, changed, nchanged, o, ro);
+	hwp_flow_diff__delete(d);
 	return rc;
 }
 

@@ -199,6 +199,28 @@ static void set_stats(struct hwp_table *t, size_t c, const struct hwp_mem_stats 
 		hwp_table__set_count(t, c + 9 + (size_t)s, st->by_source[s]);
 }
 
+void hwp__report_data_type_text(const char *type, const char *member, bool stack_op, char *buf, size_t len)
+{
+	if (!type)
+		snprintf(buf, len, "%s", stack_op ? "(stack operation)" : "unknown");
+	else if (member)
+		snprintf(buf, len, "%s.%s", type, member);
+	else
+		snprintf(buf, len, "%s", type);
+}
+
+void hwp_report__print_mem_typed(struct hwp_mem_report *r, FILE *out)
+{
+	uint64_t total = hwp_mem_report__totals(r)->samples, stack = 0;
+	uint64_t typed = hwp_mem_report__typed(r, &stack);
+
+	if (typed == (uint64_t)-1 || !total)
+		return;
+	fprintf(out, "# data types: %" PRIu64 " of %" PRIu64 " memory samples (%.1f%%) typed from DWARF; %" PRIu64
+		" stack operations, %" PRIu64 " unknown\n",
+		typed, total, 100.0 * (double)typed / (double)total, stack, total - typed - stack);
+}
+
 struct hwp_table *hwp_report__mem_groups(struct hwp_mem_report *r, int key, const struct hwp_report_opts *opts)
 {
 	struct hwp_session *s = hwp_mem_report__session(r);
@@ -209,6 +231,7 @@ struct hwp_table *hwp_report__mem_groups(struct hwp_mem_report *r, int key, cons
 	struct hwp_table *t;
 	bool code = key == HWP_MEM_BY_SYMBOL || key == HWP_MEM_BY_LINE || key == HWP_MEM_BY_IP;
 	bool data = key == HWP_MEM_BY_ADDR || key == HWP_MEM_BY_CACHELINE || key == HWP_MEM_BY_OBJECT;
+	size_t dt0 = 0;
 
 	struct hwp_report_opts o;
 	uint64_t shown = 0;
@@ -231,6 +254,18 @@ struct hwp_table *hwp_report__mem_groups(struct hwp_mem_report *r, int key, cons
 		hwp_table__add_column(t, "Data object", "data_object", HWP_COL_TEXT);
 		hwp_table__add_column_shown(t, "data_module", "data_module", HWP_COL_TEXT, HWP_SHOW_DATA);
 		hwp_table__add_column_shown(t, "data_offset", "data_offset", HWP_COL_HEX, HWP_SHOW_DATA);
+	} else if (key == HWP_MEM_BY_TYPE) {
+		hwp_table__add_column(t, "Data type", "data_type_display", HWP_COL_TEXT);
+		hwp_table__add_column_shown(t, "First instruction", "display", HWP_COL_TEXT, HWP_SHOW_TEXT);
+	}
+	/* the data type, by itself (TYPE) or of the instruction (IP) */
+	if (key == HWP_MEM_BY_IP)
+		hwp_table__add_column(t, "Data type", "data_type_display", HWP_COL_TEXT);
+	if (key == HWP_MEM_BY_TYPE || key == HWP_MEM_BY_IP) {
+		dt0 = hwp_table__columns(t);
+		hwp_table__add_column_shown(t, "data_type", "data_type", HWP_COL_TEXT, HWP_SHOW_DATA);
+		hwp_table__add_column_shown(t, "data_member", "data_member", HWP_COL_TEXT, HWP_SHOW_DATA);
+		hwp_table__add_column_shown(t, "data_var", "data_var", HWP_COL_TEXT, HWP_SHOW_DATA);
 	}
 	for (size_t i = 0; i < n && shown < o.limit; i++) {
 		char buf[512];
@@ -270,6 +305,22 @@ struct hwp_table *hwp_report__mem_groups(struct hwp_mem_report *r, int key, cons
 			hwp_table__set_text(t, k + 1, mod);
 			if (key != HWP_MEM_BY_OBJECT)
 				hwp_table__set_count(t, k + 2, g[i].data_offset);
+		} else if (key == HWP_MEM_BY_TYPE) {
+			hwp__report_data_type_text(g[i].data_type, g[i].data_member, g[i].data_stack_op, buf,
+						   sizeof(buf));
+			hwp_table__set_text(t, k, buf);
+			hwp_loc__format_symbol(sym, &g[i].code, buf, sizeof(buf));
+			hwp_table__set_text(t, k + 1, buf);
+		}
+		if (key == HWP_MEM_BY_IP) {
+			hwp__report_data_type_text(g[i].data_type, g[i].data_member, g[i].data_stack_op, buf,
+						   sizeof(buf));
+			hwp_table__set_text(t, dt0 - 1, buf);
+		}
+		if (dt0) {
+			hwp_table__set_text(t, dt0, g[i].data_type);
+			hwp_table__set_text(t, dt0 + 1, g[i].data_member);
+			hwp_table__set_text(t, dt0 + 2, g[i].data_var);
 		}
 	}
 	return t;
@@ -278,8 +329,24 @@ struct hwp_table *hwp_report__mem_groups(struct hwp_mem_report *r, int key, cons
 
 enum {
 	C_RANK, C_ADDR, C_OBJECT, C_DMOD, C_DOFF, C_HITM, C_STORES, C_LOADS, C_SAMPLES, C_AVGLAT,
-	C_THREADS, C_CPUS, C_OFFSET, C_CODE, C_LOC0
+	C_THREADS, C_CPUS, C_OFFSET, C_TYPE, C_DTYPE, C_DMEMBER, C_CODE, C_LOC0
 };
+
+/* The one type a line's accesses X[0..N) name ("struct counters"), or NULL
+   when they name none or several. */
+static const char *line_type(const struct hwp_c2c_access *x, size_t n)
+{
+	const char *t = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!x[i].data_type)
+			continue;
+		if (t && strcmp(t, x[i].data_type))
+			return NULL;
+		t = x[i].data_type;
+	}
+	return t;
+}
 
 struct hwp_table *hwp_report__c2c(struct hwp_mem_report *r, const struct hwp_c2c *c,
 				  const struct hwp_report_opts *opts)
@@ -306,6 +373,9 @@ struct hwp_table *hwp_report__c2c(struct hwp_mem_report *r, const struct hwp_c2c
 	hwp_table__add_column(t, "Threads", "threads", HWP_COL_COUNT);
 	hwp_table__add_column(t, "CPUs", "cpus", HWP_COL_COUNT);
 	hwp_table__add_column(t, "Offset", "line_offset", HWP_COL_HEX);
+	hwp_table__add_column(t, "Data type", "data_type_display", HWP_COL_TEXT);
+	hwp_table__add_column_shown(t, "data_type", "data_type", HWP_COL_TEXT, HWP_SHOW_DATA);
+	hwp_table__add_column_shown(t, "data_member", "data_member", HWP_COL_TEXT, HWP_SHOW_DATA);
 	hwp_table__add_column_shown(t, "Code", "code", HWP_COL_TEXT, HWP_SHOW_TEXT);
 	hwp_report__add_loc_columns(t, HWP_LOC_NONE);
 	for (size_t i = 0; i < n && i < o.limit; i++) {
@@ -332,6 +402,8 @@ struct hwp_table *hwp_report__c2c(struct hwp_mem_report *r, const struct hwp_c2c
 		hwp_table__set_real(t, C_AVGLAT, l->samples ? (double)l->lat_sum / (double)l->samples : 0);
 		hwp_table__set_count(t, C_THREADS, l->nr_tids);
 		hwp_table__set_count(t, C_CPUS, l->nr_cpus);
+		hwp_table__set_text(t, C_TYPE, line_type(acc + l->first, l->nr));
+		hwp_table__set_text(t, C_DTYPE, line_type(acc + l->first, l->nr));
 		/* its offsets and the code touching them */
 		for (size_t k = l->first; k < l->first + l->nr; k++) {
 			const struct hwp_c2c_access *x = &acc[k];
@@ -347,6 +419,10 @@ struct hwp_table *hwp_report__c2c(struct hwp_mem_report *r, const struct hwp_c2c
 			hwp_table__set_count(t, C_THREADS, x->nr_tids);
 			hwp_table__set_count(t, C_CPUS, x->nr_cpus);
 			hwp_table__set_count(t, C_OFFSET, x->offset);
+			hwp__report_data_type_text(x->data_type, x->data_member, x->data_stack_op, src, sizeof(src));
+			hwp_table__set_text(t, C_TYPE, src);
+			hwp_table__set_text(t, C_DTYPE, x->data_type);
+			hwp_table__set_text(t, C_DMEMBER, x->data_member);
 			hwp_loc__format_srcline(sym, &x->code, src, sizeof(src));
 			if (x->symbol)
 				snprintf(code, sizeof(code), "%s+0x%" PRIx64 " %s", x->symbol, x->sym_offset, src);

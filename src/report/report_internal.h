@@ -3,6 +3,7 @@
 #ifndef HWPROF_REPORT_INTERNAL_H
 #define HWPROF_REPORT_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -26,5 +27,9 @@ int hwp__report_opts_load(const struct hwp_report_opts *in, struct hwp_report_op
 /* Renders T to OUT (after what OUT's stdio buffer holds); 0 or <0
    (hwp_errmsg(): out of memory, a write error). */
 int hwp__report_print(const struct hwp_table *t, enum hwp_table_format fmt, FILE *out);
+
+/* "struct counters.y", "long", "(stack operation)" (STACK_OP), or
+   "unknown" (TYPE NULL). */
+void hwp__report_data_type_text(const char *type, const char *member, bool stack_op, char *buf, size_t len);
 
 #endif

@@ -540,3 +540,31 @@ int hwp_session__resolve(struct hwp_session *s, const struct hwp_thread *th, uin
 	hwp__session_enter_thread(s, th);
 	return hwp__session_resolve(s, slot % HWP_SESSION_RESOLVE_SLOTS, addr, loc);
 }
+
+bool hwp__session_exec_pgoff(const struct hwp_session *s, const char *filename, uint64_t *pgoff)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < s->nr_inputs; i++) {
+		uint64_t v;
+
+		if (s->inputs[i].machine && hwp__machine_exec_pgoff(s->inputs[i].machine, filename, &v) &&
+		    (!found || v < *pgoff)) {
+			*pgoff = v;
+			found = true;
+		}
+	}
+	return found;
+}
+
+const struct hwp_file_vaddr *hwp__session_file_vaddr(const struct hwp_session *s, const char *filename)
+{
+	for (size_t i = 0; i < s->nr_inputs; i++) {
+		const struct hwp_header_info *h = s->inputs[i].reader ? hwp_reader__header(s->inputs[i].reader) : NULL;
+
+		for (size_t k = 0; h && k < h->nr_file_vaddrs; k++)
+			if (!strcmp(h->file_vaddrs[k].path, filename))
+				return &h->file_vaddrs[k];
+	}
+	return NULL;
+}

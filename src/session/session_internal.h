@@ -113,6 +113,13 @@ int hwp__session_jit_mmap(struct hwp_session *s, struct hwp__session_input *in, 
 int hwp__session_jit_apply(struct hwp_session *s, struct hwp__session_input *in, uint64_t time);
 void hwp__session_jit_free(struct hwp__session_input *in);
 
+/* What the recording says of FILENAME's layout when the binary is not at
+   hand: the lowest file offset it was mapped executable from (any input;
+   false when never), simpleperf's record of its lowest executable address
+   (NULL when none). */
+bool hwp__session_exec_pgoff(const struct hwp_session *s, const char *filename, uint64_t *pgoff);
+const struct hwp_file_vaddr *hwp__session_file_vaddr(const struct hwp_session *s, const char *filename);
+
 /* The assumed map holding user address ADDR, or NULL (assumed_maps.c). */
 const struct hwp_map *hwp__session_assumed_map(const struct hwp_session *s, uint64_t addr);
 void hwp__session_assumed_free(struct hwp_session *s);

@@ -16,6 +16,7 @@
 #include "util/arena.h"
 
 #ifdef HAVE_LIBDW
+#include "symbolize/data_type.h"
 #include "symbolize/dwarf_scope.h"
 
 #include <dwarf.h>
@@ -61,6 +62,7 @@ struct hwp_elf_module {
 
 	Dwarf *dw;
 	Dwarf *alt_dw; /* dwz's common file, when we had to find it */
+	struct hwp__dtype_globals *dtype_globals; /* data_type.c's */
 	Elf *alt_elf;
 	bool cus_indexed;
 	Dwarf_Die *cus;
@@ -949,6 +951,7 @@ void hwp__elf_module_delete(struct hwp_elf_module *m)
 {
 	if (!m)
 		return;
+	hwp__dtype_globals_free(m->dtype_globals);
 	if (m->dw)
 		dwarf_end(m->dw);
 	if (m->alt_dw)
@@ -978,6 +981,21 @@ void hwp__elf_module_delete(struct hwp_elf_module *m)
 	free(m);
 }
 
+Dwarf *hwp__elf_module_dwarf(const struct hwp_elf_module *m)
+{
+	return m->dw;
+}
+
+struct hwp__dtype_globals **hwp__elf_module_dtype_globals(struct hwp_elf_module *m)
+{
+	return &m->dtype_globals;
+}
+
+struct Elf *hwp__elf_module_binary(const struct hwp_elf_module *m)
+{
+	return m->elf;
+}
+
 bool hwp__elf_module_has_dwarf(const struct hwp_elf_module *m)
 {
 	return m->dw != NULL;
@@ -1004,6 +1022,24 @@ const char *hwp__elf_module_debug_path(const struct hwp_elf_module *m)
 }
 
 #else /* !HAVE_LIBDW: modules cannot be loaded (build_id_lookup says why) */
+
+struct Dwarf *hwp__elf_module_dwarf(const struct hwp_elf_module *m)
+{
+	(void)m;
+	return NULL;
+}
+
+struct hwp__dtype_globals **hwp__elf_module_dtype_globals(struct hwp_elf_module *m)
+{
+	(void)m;
+	return NULL;
+}
+
+struct Elf *hwp__elf_module_binary(const struct hwp_elf_module *m)
+{
+	(void)m;
+	return NULL;
+}
 
 int hwp__elf_module_new(struct hwp_module_files *files, const struct hwp_find_ctx *ctx,
 			unsigned flags, struct hwp_elf_module **out, char *reason, size_t reason_size)

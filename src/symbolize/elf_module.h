@@ -70,4 +70,14 @@ struct hwp_sym *hwp__elf_module_find_symbol(const struct hwp_elf_module *m, uint
 int hwp__elf_module_source(struct hwp_elf_module *m, uint64_t vaddr, bool inlines,
 			   struct hwp_src_result *r);
 
+/* The module's DWARF (NULL: none), and the slot of its index of variables
+   by address (data_type.c builds it on first use, the module frees it). */
+struct Dwarf;
+struct hwp__dtype_globals;
+struct Dwarf *hwp__elf_module_dwarf(const struct hwp_elf_module *m);
+struct hwp__dtype_globals **hwp__elf_module_dtype_globals(struct hwp_elf_module *m);
+/* The binary's own ELF (its .eh_frame), NULL when only a debug file was found. */
+struct Elf;
+struct Elf *hwp__elf_module_binary(const struct hwp_elf_module *m);
+
 #endif

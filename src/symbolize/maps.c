@@ -47,6 +47,10 @@ struct hwp_machine {
 	/* interned file names, indexed by content */
 	const char **names;
 	size_t names_nr, names_cap;
+	/* per name (same index): the lowest pgoff of its executable user
+	   maps, UINT64_MAX when none (hwp__machine_exec_pgoff) */
+	uint64_t *exec_pgoff;
+	size_t exec_pgoff_cap;
 	struct hwp_hashmap name_map;
 	struct hwp_arena arena;
 	uint64_t generation; /* bumped by every change that can move maps or threads */
@@ -76,7 +80,8 @@ static bool is_kernel_image(const char *f)
 
 /* ---- name interning ---- */
 
-static const char *intern(struct hwp_machine *m, const char *s)
+/* The index of interned name S, or -1. */
+static int64_t name_index(const struct hwp_machine *m, const char *s)
 {
 	uint64_t h = hwp__hash_str(s);
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&m->name_map, h);
@@ -84,7 +89,17 @@ static const char *intern(struct hwp_machine *m, const char *s)
 
 	while (hwp__hashmap_next(&p, &i))
 		if (!strcmp(m->names[i], s))
-			return m->names[i];
+			return i;
+	return -1;
+}
+
+static const char *intern(struct hwp_machine *m, const char *s)
+{
+	uint64_t h = hwp__hash_str(s);
+	int64_t i = name_index(m, s);
+
+	if (i >= 0)
+		return m->names[i];
 	const char **slot = HWP_VEC_PUSH(m->names, m->names_nr, m->names_cap);
 	if (!slot)
 		return NULL;
@@ -424,6 +439,39 @@ static int kernel_mmap(struct hwp_machine *m, const struct hwp_map *nm)
 	return maps__insert(&m->kmaps, &km) < 0 ? map_oom(km.filename) : 0;
 }
 
+/* Keeps the lowest pgoff of NAME's (interned) executable maps. */
+static int note_exec_pgoff(struct hwp_machine *m, const char *name, uint64_t pgoff)
+{
+	int64_t i = name_index(m, name);
+
+	if (i < 0)
+		return 0;
+	if ((size_t)i >= m->exec_pgoff_cap) {
+		size_t cap = m->names_cap > (size_t)i ? m->names_cap : (size_t)i + 1;
+		uint64_t *v = realloc(m->exec_pgoff, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		for (size_t k = m->exec_pgoff_cap; k < cap; k++)
+			v[k] = UINT64_MAX;
+		m->exec_pgoff = v;
+		m->exec_pgoff_cap = cap;
+	}
+	if (pgoff < m->exec_pgoff[i])
+		m->exec_pgoff[i] = pgoff;
+	return 0;
+}
+
+bool hwp__machine_exec_pgoff(const struct hwp_machine *m, const char *filename, uint64_t *pgoff)
+{
+	int64_t i = name_index(m, filename);
+
+	if (i < 0 || (size_t)i >= m->exec_pgoff_cap || m->exec_pgoff[i] == UINT64_MAX)
+		return false;
+	*pgoff = m->exec_pgoff[i];
+	return true;
+}
+
 /* machine__process_mmap{,2}_event() and map__new(). */
 int hwp_machine__mmap(struct hwp_machine *m, const struct hwp_mmap_event *e)
 {
@@ -468,6 +516,8 @@ int hwp_machine__mmap(struct hwp_machine *m, const struct hwp_mmap_event *e)
 	}
 	if (hwp__map_name_is_vdso(nm.filename))
 		nm.pgoff = 0;
+	if ((nm.prot & HWP_PROT_EXEC) && !nm.identity && note_exec_pgoff(m, nm.filename, nm.pgoff) < 0)
+		return map_oom(nm.filename);
 	return maps__insert(t->maps, &nm) < 0 ? map_oom(nm.filename) : 0;
 }
 
@@ -647,6 +697,7 @@ void hwp_machine__delete(struct hwp_machine *m)
 	hwp__hashmap_free(&m->tids);
 	free(m->kmaps.v);
 	free(m->names);
+	free(m->exec_pgoff);
 	hwp__hashmap_free(&m->name_map);
 	hwp__arena_free(&m->arena);
 	free(m);

@@ -28,6 +28,10 @@ void hwp__thread_clip_to_gap(const struct hwp_thread *t, uint16_t cpumode, uint6
 bool hwp__machine_event_changes(const struct hwp_event *ev);
 bool hwp__machine_sample_changes(const struct hwp_machine *m, const struct hwp_event *ev);
 
+/* The lowest file offset FILENAME was mapped executable from (user maps):
+   false when never. */
+bool hwp__machine_exec_pgoff(const struct hwp_machine *m, const char *filename, uint64_t *pgoff);
+
 /* perf's rules for file names, exposed for tests and the symbolizer. */
 bool hwp__map_name_is_identity(const char *filename, uint32_t flags);
 

@@ -757,6 +757,14 @@ static struct module *loaded(struct hwp_symbolizer *s, int module, int *err)
 	return m;
 }
 
+struct hwp_elf_module *hwp__symbolizer_elf(struct hwp_symbolizer *s, int id)
+{
+	int err;
+	struct module *m = loaded(s, id, &err);
+
+	return m && !m->kernel && !m->pmap && !m->jit ? m->elf : NULL;
+}
+
 const char *hwp_symbolizer__module_file(struct hwp_symbolizer *s, int module)
 {
 	int err;

@@ -39,6 +39,11 @@ struct hwp__code_file *hwp__symbolizer_code_file(struct hwp_symbolizer *s, int i
    no file, or out of memory. */
 struct hwp__code_file *hwp__symbolizer_open_code(struct hwp_symbolizer *s, int id);
 
+/* Module ID's ELF and DWARF (loaded on first need): NULL for the kernel,
+   JIT-compiled code, or a module that could not be loaded. */
+struct hwp_elf_module;
+struct hwp_elf_module *hwp__symbolizer_elf(struct hwp_symbolizer *s, int id);
+
 /* Perf maps and jitdumps come from JS (a reference is taken; the
    symbolizer's own, made on first need, otherwise): symbolizers that share
    one read each file once, and know the code loads of the dumps a session

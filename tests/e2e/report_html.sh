@@ -17,7 +17,8 @@
 #     (the function's start plus the place's offset) into view, a link into
 #     a folded run opens it; screenshots of the top and of the code are not
 #     blank;
-#   - --diff: the planted change is in the Changes section;
+#   - --diff: the planted change is in the Changes section, and its function
+#     in AFTER's annotated code (AFTER's findings linked to it);
 #   - memory samples alone: the memory sections, the false-sharing finding
 #     and its link to the store;
 #   - on a corpus recording with callchains: the flame graph section, whose
@@ -56,9 +57,12 @@ else
 	fail "report_html_page: exit $?: $(head -1 page.err)"
 fi
 if "$HWPROF" report --html diff.html --diff b1.data b2.data 2>diff.err; then
+	# AFTER's findings link to AFTER's annotated code, which holds the
+	# function of the planted change
 	out=$(python3 "$tools/report_page_check.py" diff.html "Changes (hwprof diff)" Before After \
-		"Findings (hwprof advise)" --contains "diff_branch.c:38" 2>&1) &&
-		pass "report_html_diff ($out)" || fail "report_html_diff: $out"
+		"Findings (hwprof advise)" "Annotated code (hwprof annotate)" --contains "diff_branch.c:38" 2>&1) &&
+		grep -q '<h3>step ' diff.html && pass "report_html_diff ($out; the changed function step annotated)" ||
+		fail "report_html_diff: $out $(grep -c '<h3>step ' diff.html) annotated step"
 else
 	fail "report_html_diff: exit $?: $(head -1 diff.err)"
 fi

@@ -91,6 +91,28 @@ for m, mask in ((0, ((1 << 24) - 1) & ~(0xf << 12)), (1, (1 << 33) - 1)):
                                                   bytes(8 * words + 512))
 "
 printf ' 401000 0x1/0x2/P/-/-/0/\n' >"$text_seeds/tiny.txt"
+# pseudo probes (tests/fuzz/fuzz_probe.c): a clang-19 build's two sections
+# and its function starts, in the target's split form; a tiny record too
+probe_seeds=$tmp/seeds-probe
+mkdir -p "$probe_seeds"
+printf '\0\0\0\1\0\0\0\0\0\0\0\1\0\1\x80\0' >"$probe_seeds/tiny"
+if command -v clang-19 >/dev/null && command -v objcopy >/dev/null && command -v nm >/dev/null &&
+	clang-19 -O2 -fpseudo-probe-for-profiling -o "$tmp/probe_prog" "$here/../fixtures/pgo_llvm.c" 2>/dev/null &&
+	objcopy --dump-section .pseudo_probe_desc="$tmp/pd" --dump-section .pseudo_probe="$tmp/pp" \
+		"$tmp/probe_prog" "$tmp/probe_prog.o" 2>/dev/null; then
+	nm "$tmp/probe_prog" | python3 -c "
+import hashlib, struct, sys
+starts = []
+for l in sys.stdin:
+    f = l.split()
+    if len(f) == 3 and f[1] in 'tT':
+        starts.append((struct.unpack('<Q', hashlib.md5(f[2].encode()).digest()[:8])[0], int(f[0], 16)))
+starts = sorted(starts)[:7]
+d, p = open('$tmp/pd', 'rb').read(), open('$tmp/pp', 'rb').read()
+out = bytes([len(starts)]) + struct.pack('<H', len(d)) + b''.join(struct.pack('<QQ', g, a) for g, a in starts)
+open('$probe_seeds/pgo_llvm', 'wb').write(out + d + p)
+"
+fi
 
 # .llvm_bb_addr_map sections (tests/fuzz/fuzz_bbmap.c), written from LLVM's
 # Extensions.rst: version 2 with one range, with two ranges (feature bit 3)
@@ -212,6 +234,7 @@ for bin in "$@"; do
 	*jit*) seeds=$jit_seeds; dict=$tmp/jit.dict ;;
 	*unwind*) seeds=$unwind_seeds; dict=$tmp/unwind.dict ;;
 	*bbmap*) seeds=$bbmap_seeds; dict=$tmp/bbmap.dict ;;
+	*probe*) seeds=$probe_seeds; dict=$tmp/unwind.dict ;;
 	*) seeds="$bin_seeds $text_seeds"; dict=$tmp/reader.dict ;;
 	esac
 	log=$tmp/$name.log

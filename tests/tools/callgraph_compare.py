@@ -24,6 +24,10 @@ each one a difference of presentation, not of counts:
      (a different kernel's code), which hwprof does not do.
   6. JIT code of a perf map: hwprof's JSON names the module by its path,
      /tmp/perf-PID.map; perf's column shows "[JIT] tid PID" for it.
+  7. Addresses in [stack] (a frame both unwinders read off the stack where
+     a function without CFI was stepped out of by guessing): perf prints
+     them relative to the stack mapping's page offset, hwprof as recorded;
+     they are compared as one row, summed.
 With CMP_DSO=REGEX only the functions of shared objects (perf's names)
 matching REGEX are compared.
 Prints one line: PASS NAME (...) or FAIL NAME: the worst differences.
@@ -117,6 +121,8 @@ def main():
             key = (dso, a)
         else:
             key = (dso, sym)
+        if dso == "[stack]":
+            key = (dso, "(any address)")
         c = per_comm[(comm, key)]
         c[0 if raw else 1] += ch
         c[2] += se
@@ -147,6 +153,8 @@ def main():
                 if hit:
                     r = dict(r, offset=hex(a - hit[0]))
         key = (dso, r["symbol"]) if r.get("symbol") else (dso, int(r["offset"], 16))
+        if dso == "[stack]":
+            key = (dso, "(any address)")
         got[key][0] += r["children_percent"]
         got[key][1] += r["self_percent"]
 
