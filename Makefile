@@ -64,7 +64,7 @@ MAN_STAMP := $(BUILD)/man/.stamp
 COMPLETION := $(BUILD)/completion/hwprof
 
 .DEFAULT_GOAL := all
-.PHONY: all setup demo deb test test-san test-long fuzz bench bench-emulate bench-dwarf bench-pgo-e2e bench-propeller clean install uninstall
+.PHONY: all setup demo deb test test-san test-long fuzz bench bench-emulate bench-dwarf bench-pgo-e2e bench-propeller bench-stale clean install uninstall
 all: $(HWPROF) $(LIBA) $(BUILD)/libhwprof.so $(UNIT_BINS) $(TOOL_BINS) $(EMU_SO) $(MAN_STAMP) $(COMPLETION)
 
 # Every object depends on the config stamp: a changed compiler, flag or
@@ -226,6 +226,10 @@ bench-pgo-e2e: all
 
 bench-propeller: all
 	@bench/pgo_propeller.sh $(BUILD)
+
+# Stale profiles: N's recording matched onto N+1, against as is, fresh and none.
+bench-stale: all
+	@bench/pgo_stale.sh $(BUILD)
 
 clean:
 	rm -rf build build-* $(BUILD)

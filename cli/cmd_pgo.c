@@ -15,6 +15,7 @@
 #include "hwprof/propeller.h"
 #include "hwprof/range_profile.h"
 #include "hwprof/session.h"
+#include "hwprof/stale.h"
 
 static const struct cmd_desc desc = {
 	.name = "pgo",
@@ -29,10 +30,10 @@ struct pgo_opts {
 	const char *symbol_order; /* --symbol-order FILE (propeller) */
 	bool ip_samples; /* --ip-samples */
 	bool infer;      /* --infer */
-	const char *matched_from; /* --matched-from OLD */
 	bool ips;        /* write the IP-sample profile (set after reading) */
 	struct hwp_branch_collect_opts co; /* how the recording was read (again, to place the binary) */
 	const char *from; /* --from URL */
+	const char *matched_from; /* --matched-from OLD: the recorded binary, --binary the one profiled */
 };
 
 /* Returns -1 to go on, else the exit code. */
@@ -56,7 +57,12 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 			  "-fpseudo-probe-for-profiling" },
 		OPT_STRING(0, "binary", &o->binary, "PATH",
 			   "the binary to profile; its build-id must be the recorded one (default: the main "
-			   "executable)"),
+			   "executable; with --matched-from, a later build)"),
+		OPT_STRING(0, "matched-from", &o->matched_from, "OLD",
+			   "a stale profile: the recording is of OLD, an earlier build of the program; its counts "
+			   "are matched onto --binary NEW (functions by name and CFG hash, blocks by opcode and "
+			   "callee anchors) and the profile written at NEW's addresses; unmatched code is left "
+			   "out, and one line says how much of the profile was matched (-v: per function)"),
 		OPT_STRING('o', "output", &o->output, "FILE", "write the profile to FILE (default: stdout)"),
 		OPT_STRING(0, "symbol-order", &o->symbol_order, "FILE",
 			   "with --format propeller: also write the function order that lld's "
@@ -64,10 +70,6 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 		OPT_REPORT_SYMFS(&o->ro),
 		OPT_BOOL(0, "ip-samples", &o->ip_samples,
 			 "profile the samples' IPs even when the recording has branch stacks"),
-		OPT_STRING(0, "matched-from", &o->matched_from, "OLD",
-			   "a stale profile: the recording is of OLD, an earlier build of the program --binary "
-			   "names; functions matched by name and code, blocks by their instructions, the counts "
-			   "of what matched written for --binary (how much matched is said)"),
 		OPT_BOOL(0, "infer", &o->infer,
 			 "flow-consistent counts (as 'hwprof blocks --infer'): the profile of each function's "
 			 "block counts and branches adjusted to conserve flow with the least change to the "
@@ -94,15 +96,19 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 		return cli_error("pgo: --build-id, --hosts, --since, --until and --table select the rows of --from URL");
 	if (o->format < 0)
 		return cli_error("pgo: which profile? --format llvm, bolt, bolt-pa, autofdo, propeller or llvm-cs");
+	if (o->matched_from && (!o->binary || o->from || o->ip_samples))
+		return cli_error("pgo: --matched-from OLD carries a branch-stack recording of OLD over to --binary NEW: "
+				 "give --binary, and neither --from nor --ip-samples");
+	if (o->matched_from && (o->format == HWP_PGO_AUTOFDO || o->format == HWP_PGO_LLVM_CS))
+		return cli_error("pgo: --matched-from: the %s format needs %s, which are not matched onto NEW: "
+				 "--format llvm writes the profile clang reads",
+				 o->format == HWP_PGO_AUTOFDO ? "autofdo" : "llvm-cs",
+				 o->format == HWP_PGO_AUTOFDO ? "sample addresses" : "call contexts and pseudo-probes");
 	if (o->symbol_order && o->format != HWP_PGO_PROPELLER)
 		return cli_error("pgo: --symbol-order is Propeller's function order: give it with --format propeller");
 	if (o->format == HWP_PGO_PROPELLER && o->ip_samples)
 		return cli_error("pgo: --format propeller lays out basic blocks by the edges between them, which "
 				 "IP samples do not have: leave out --ip-samples");
-	if (o->matched_from && (!o->binary || o->format == HWP_PGO_AUTOFDO || o->format == HWP_PGO_PROPELLER ||
-				o->ip_samples || o->from))
-		return cli_error("pgo: --matched-from OLD writes the profile of --binary NEW from a recording of OLD "
-				 "('llvm', 'bolt', 'bolt-pa', from branch stacks)");
 	if (o->infer && (o->format == HWP_PGO_AUTOFDO || o->format == HWP_PGO_PROPELLER || o->ip_samples))
 		return cli_error("pgo: --infer adjusts the counts of branch stacks into 'llvm', 'bolt' or 'bolt-pa' "
 				 "profiles (AutoFDO's text keeps the recorded addresses)");
@@ -199,29 +205,48 @@ static int write_with(struct hwp_branch_collector *c, int module, const struct p
 	return rc;
 }
 
-static double pct(uint64_t a, uint64_t b)
+static void stale_func(void *ctx, const struct hwp_stale_func *f)
 {
-	return b ? 100.0 * (double)a / (double)b : 0;
+	(void)ctx;
+	cli_info("stale: %s -> %s: %s, %u of %u blocks, %llu of %llu branch counts, %llu of %llu instructions run",
+		 f->name, f->new_name ? f->new_name : "-", hwp_stale__how_name(f->how), f->blocks_matched, f->blocks,
+		 (unsigned long long)f->branches_matched, (unsigned long long)f->branches,
+		 (unsigned long long)f->insns_matched, (unsigned long long)f->insns);
 }
 
-/* --matched-from OLD: OLD's counts carried over to --binary. */
-static int write_matched(struct report_input *in, const struct pgo_opts *o)
+static double pct(uint64_t a, uint64_t b)
 {
-	struct hwp_pgo_match_stats st;
-	int old = hwp_range_profile__module_for_file(in->collector, o->matched_from), module, rc;
-	struct hwp_branch_collector *c;
+	return b ? 100.0 * (double)a / (double)b : 100.0;
+}
 
-	if (old < 0)
+/* --matched-from OLD: the recording's counts of OLD moved onto --binary NEW. */
+static int write_stale(struct report_input *in, const struct pgo_opts *o)
+{
+	struct hwp_stale_stats st;
+	struct hwp_branch_collector *c;
+	int rc, module, nm;
+	struct pgo_opts oo = *o;
+
+	oo.binary = o->matched_from;
+	if ((module = binary_module(in, &oo)) == -EIO)
+		return 1; /* said */
+	if (module < 0)
 		return cli_error("%s", hwp_errmsg());
-	if (!(c = hwp_pgo__matched_collector(in->collector, old, o->matched_from, o->binary, &module, &st)))
+	if (!(c = hwp_stale__match(in->collector, module, o->matched_from, o->binary, &nm, &st, stale_func, NULL)))
 		return cli_error("%s", hwp_errmsg());
 	if (!cli_quiet())
-		fprintf(stderr, "hwprof: --matched-from %s: %zu of %zu functions matched (%zu unchanged, %zu by blocks); "
-			"%.1f%% of the range runs and %.1f%% of the taken branches carried over to %s\n",
-			o->matched_from, st.functions_same + st.functions_blocks, st.functions, st.functions_same,
-			st.functions_blocks, pct(st.range_runs_matched, st.range_runs),
-			pct(st.branches_matched, st.branches), o->binary);
-	rc = write_with(c, module, o);
+		fprintf(stderr,
+			"hwprof: stale profile: %llu of %llu functions run matched (%llu same, %llu edited, %llu renamed), "
+			"%llu left unprofiled; matched: %.1f%% of the taken-branch counts (%llu of %llu), %.1f%% of the "
+			"instructions run (%llu of %llu)\n",
+			(unsigned long long)(st.functions - st.by_how[HWP_STALE_UNMATCHED]),
+			(unsigned long long)st.functions, (unsigned long long)st.by_how[HWP_STALE_SAME],
+			(unsigned long long)st.by_how[HWP_STALE_EDITED], (unsigned long long)st.by_how[HWP_STALE_RENAMED],
+			(unsigned long long)st.by_how[HWP_STALE_UNMATCHED], pct(st.branches_matched, st.branches),
+			(unsigned long long)st.branches_matched, (unsigned long long)st.branches,
+			pct(st.insns_matched, st.insns), (unsigned long long)st.insns_matched,
+			(unsigned long long)st.insns);
+	rc = write_with(c, nm, o);
 	hwp_branch_collector__delete(c);
 	return rc;
 }
@@ -229,7 +254,7 @@ static int write_matched(struct report_input *in, const struct pgo_opts *o)
 static int write_profile(struct report_input *in, const struct pgo_opts *o)
 {
 	if (o->matched_from)
-		return write_matched(in, o);
+		return write_stale(in, o);
 	int module = o->binary ? binary_module(in, o) : hwp_range_profile__default_module(in->collector);
 
 	if (module == -EIO)

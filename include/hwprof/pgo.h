@@ -93,30 +93,6 @@ HWP_API int hwp_pgo__write_sum(struct hwp_branch_collector *const *cs, size_t n,
 HWP_API struct hwp_branch_collector *hwp_pgo__rows_collector(const struct hwp_export *e, struct hwp_symbolizer *sym,
 							     const char *name, const char *build_id, int *module);
 
-/* What hwp_pgo__matched_collector() matched. */
-struct hwp_pgo_match_stats {
-	size_t functions;        /* function symbols of the recorded build */
-	size_t functions_same;   /* found by name in the new one, the same code */
-	size_t functions_blocks; /* found by name, changed: some blocks paired */
-	uint64_t range_runs, range_runs_matched; /* the recorded binary's ranges (sum of counts) */
-	uint64_t branches, branches_matched;     /* taken entries from or to it */
-};
-
-/*
- * A stale profile: C's counts of OLD_MODULE (the binary OLD_PATH, recorded)
- * carried over to NEW_PATH, the next build of the same program, as a
- * collector of tables the profile writers read with *NEW_MODULE. Functions
- * are matched by name; an unchanged one (the same instructions, branches
- * to the same places in it, calls to the same names) maps offset for
- * offset, a changed one block by block (the blocks' instruction hashes
- * paired in order by their longest common subsequence). Ranges and
- * branches with an end in unmatched code are left out and counted in *ST.
- * NULL + errno.
- */
-HWP_API struct hwp_branch_collector *hwp_pgo__matched_collector(struct hwp_branch_collector *c, int old_module,
-								const char *old_path, const char *new_path,
-								int *new_module, struct hwp_pgo_match_stats *st);
-
 HWP_END_DECLS
 
 #endif
