@@ -1012,7 +1012,7 @@ struct hwp_branch_collector *hwp_stale__match(struct hwp_branch_collector *c, in
 		goto out;
 	if (oidn && hwp__build_id_equal(oid, oidn, nid, nidn)) {
 		err = hwp__set_error(EINVAL, "%s has the build-id of %s, the recorded binary: nothing to match "
-					     "(leave out --matched-from)", new_path, old_path);
+					     "(the profile needs no matching)", new_path, old_path);
 		goto out;
 	}
 	if ((x.new_module = hwp_symbolizer__module(sym, new_path, nidn ? nid : NULL, (uint8_t)nidn)) < 0) {
