@@ -155,8 +155,8 @@ static void emulate_summary(const struct record_opts *o, const char *out,
 			 (unsigned long long)res->lost);
 	if (res->nr_execs)
 		cli_warn("%llu exec%s under %s not followed (not an x86-64 executable or a script "
-			 "for one, or execveat with a directory descriptor): the new image ran "
-			 "without recording", (unsigned long long)res->nr_execs,
+			 "for one, no path to open it by, or a set-user-ID or capability program): the "
+			 "new image ran without recording", (unsigned long long)res->nr_execs,
 			 res->nr_execs == 1 ? "" : "s", o->argv[0]);
 	if (o->exact) {
 		fprintf(stderr, "[ hwprof record: exact counts of %llu branch sites in %s ]\n",

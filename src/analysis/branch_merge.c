@@ -116,8 +116,11 @@ static int merge_table(struct hwp_branch_collector *dst, struct hwp_branch_colle
 
 		row.key.from.module = hwp__module_ids_real(ids[all[i].part], row.key.from.module);
 		row.key.to.module = hwp__module_ids_real(ids[all[i].part], row.key.to.module);
-		if (t == HWP__CT_IPS_EV) /* the part's event index, as the whole numbers them */
+		if (t == HWP__CT_IPS_EV) { /* the part's event index, as the whole numbers them */
 			row.key.type = whole_event(dst, parts[all[i].part]->ip_ev[row.key.type]);
+			if (row.key.type >= dst->n_ip_ev)
+				continue; /* not among the whole's 16 events */
+		}
 		err = hwp_branch_table__add_row(out, &row);
 	}
 	free(all);

@@ -89,8 +89,10 @@ static int decode_x86(const cs_insn *in, struct hwp__mem_operand *op)
 		}
 		op->base = o->mem.base == X86_REG_INVALID ? -1 : x86_dwarf_reg(o->mem.base);
 		op->stack_base = o->mem.base == X86_REG_RSP || o->mem.base == X86_REG_RBP;
-		if (o->mem.segment != X86_REG_INVALID)
-			return 0; /* %fs/%gs: thread-local storage, not a link-time address */
+		/* %fs/%gs: thread-local storage, not a link-time address (a
+		   redundant %cs/%ds prefix, alignment padding, changes nothing) */
+		if (o->mem.segment == X86_REG_FS || o->mem.segment == X86_REG_GS)
+			return 0;
 		if (op->base < 0 && op->index < 0) {
 			op->absolute = true;
 			op->addr = (uint64_t)o->mem.disp;

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "qemu_api.h"
@@ -129,6 +130,13 @@ static enum image classify(const char *path, char *interp, size_t icap, char *ar
 
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, X_OK) < 0)
 		return IMAGE_NO;
+	/* privileges the kernel grants at exec (set-user/group-ID bits, file
+	   capabilities) would not reach the image under QEMU: such a program
+	   (sudo, ping, passwd) runs natively, as before */
+	if (((st.st_mode & S_ISUID) && st.st_uid != geteuid()) ||
+	    ((st.st_mode & S_ISGID) && st.st_gid != getegid()) ||
+	    getxattr(path, "security.capability", NULL, 0) >= 0)
+		return IMAGE_NO;
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		return IMAGE_NO;
 	n = read(fd, b, sizeof(b));
@@ -180,14 +188,17 @@ static char *plugin_option(const struct hwp_emu_follow *f)
 	    info.dli_fname[0] != '/' || !append(&out, &len, &cap, info.dli_fname, true))
 		goto fail;
 	for (int i = 0; i < f->nplugin_args; i++) {
-		if (!strncmp(f->plugin_args[i], "gen=", 4))
+		/* the generation is the next one's; the directory the absolute
+		   one (the guest may have changed directory since) */
+		if (!strncmp(f->plugin_args[i], "gen=", 4) || !strncmp(f->plugin_args[i], "out=", 4))
 			continue;
 		if (!append(&out, &len, &cap, ",", false) ||
 		    !append(&out, &len, &cap, f->plugin_args[i], true))
 			goto fail;
 	}
 	snprintf(gen, sizeof(gen), ",gen=%u", f->gen + 1);
-	if (!append(&out, &len, &cap, gen, false))
+	if (!append(&out, &len, &cap, ",out=", false) || !append(&out, &len, &cap, f->dir, true) ||
+	    !append(&out, &len, &cap, gen, false))
 		goto fail;
 	return out;
 fail:
@@ -223,8 +234,9 @@ static char *absolute_image(char *image, int64_t dirfd, uint64_t flags)
 	if ((flags & AT_EMPTY_PATH_) && !image[0]) {
 		out = fd_path(dirfd);
 	} else if (image[0] != '/' && dirfd != AT_FDCWD_) {
-		if ((dir = fd_path(dirfd)) &&
-		    (out = malloc(strlen(dir) + strlen(image) + 2)))
+		/* no path for the directory: left to the kernel (EBADF, ENOENT) */
+		out = (dir = fd_path(dirfd)) ? malloc(strlen(dir) + strlen(image) + 2) : NULL;
+		if (out)
 			sprintf(out, "%s/%s", dir, image);
 		free(dir);
 	} else if (!strncmp(image, "/proc/self/fd/", 14)) {

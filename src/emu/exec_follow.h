@@ -18,6 +18,7 @@ struct hwp_emu_follow {
 	const char *const *plugin_args; /* the plugin's own key=value arguments */
 	int nplugin_args;
 	unsigned gen; /* this image's exec generation (0: the first) */
+	const char *dir; /* the raw directory, absolute */
 };
 
 /* The guest calls execveat(DIRFD, PATH, ARGV, ENVP, FLAGS) (execve: DIRFD
@@ -25,8 +26,11 @@ struct hwp_emu_follow {
    this plugin; returns only when it does not, and then the syscall runs
    natively as before: a path the kernel refuses (it fails there with the
    kernel's errno), an image that is not an x86-64 ELF executable or a
-   script for one, or one with no path to open it by (a memfd or a deleted
-   file exec'd through its descriptor). */
+   script for one, one with no path to open it by (a memfd or a deleted
+   file exec'd through its descriptor), or one the kernel would give
+   privileges (set-user/group-ID, file capabilities) that QEMU would not.
+   Not kept across the exec: the guest's signal mask and the signals QEMU
+   holds pending for it (the plugin API reaches neither). */
 void hwp_emu_follow_exec(const struct hwp_emu_follow *f, int64_t dirfd, uint64_t path,
 			 uint64_t argv, uint64_t envp, uint64_t flags);
 

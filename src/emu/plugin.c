@@ -388,7 +388,7 @@ static uint32_t pad8(size_t n)
 	return (uint32_t)((n + 7) & ~(size_t)7);
 }
 
-static int open_output(uint32_t ppid, uint32_t ptid)
+static int open_output(uint32_t ppid, uint32_t ptid, uint64_t time)
 {
 	char path[PATH_MAX + 32];
 	struct hwp_emu_proc *r;
@@ -420,7 +420,9 @@ static int open_output(uint32_t ppid, uint32_t ptid)
 	r->ppid = ppid;
 	r->ptid = ptid;
 	r->depth = g.depth;
-	r->time = now_ns();
+	/* a fork child: the fork's time (the parent may have exec'd another
+	   image since; the converter finds the parent's image by this time) */
+	r->time = time ? time : now_ns();
 	r->period = g.period;
 	r->guest_base = g.guest_base;
 	w_commit(r, HWP_EMU_PROC, sizeof(*r));
@@ -1560,6 +1562,7 @@ static void on_exit_cb(qemu_plugin_id_t id, void *ud)
 static void become_child(unsigned int vi)
 {
 	uint32_t ppid = (uint32_t)g.pid, ptid = 0;
+	uint64_t fork_time = vi < MAX_VCPUS && vcpus[vi] ? vcpus[vi]->clone_time : 0;
 
 	pthread_mutex_init(&g.file_lock, NULL);
 	pthread_mutex_init(&g.tr_lock, NULL);
@@ -1590,7 +1593,7 @@ static void become_child(unsigned int vi)
 	g.gen = 0;
 	g.follow.gen = 0;
 	g.snap_id = 0;
-	open_output(ppid, ptid);
+	open_output(ppid, ptid, fork_time);
 }
 
 /* Copies guest memory without trusting the guest's pointer (a bad one
@@ -1823,6 +1826,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		g.follow.nplugin_args = copy ? argc : 0;
 	}
 	g.follow.gen = g.gen;
+	g.follow.dir = g.dir;
 	{
 		uint32_t all = 1u << HWP_EMU_K_COND | 1u << HWP_EMU_K_JMP | 1u << HWP_EMU_K_CALL |
 			       1u << HWP_EMU_K_IJMP | 1u << HWP_EMU_K_ICALL | 1u << HWP_EMU_K_RET |
@@ -1841,7 +1845,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	g.hmin = UINT64_MAX;
 	g.pid = getpid();
 	open_progress();
-	if ((err = open_output(0, 0)) < 0) {
+	if ((err = open_output(0, 0, 0)) < 0) {
 		fprintf(stderr, "hwprof-emu: %s/%d.raw: %s\n", g.dir, (int)g.pid, strerror(-err));
 		return -1;
 	}

@@ -24,6 +24,7 @@
 #include "hwprof/bolt_profile.h"
 #include "hwprof/symbolize.h"
 #include "symbolize/build_id_lookup.h"
+#include "symbolize/elf_functions.h"
 #include "util/error.h"
 #include "util/vec.h"
 
@@ -225,12 +226,41 @@ static int by_name_start(const void *a, const void *b)
 	return c ? c : x->start < y->start ? -1 : x->start > y->start;
 }
 
+struct fn_reader {
+	struct ctx *x;
+	Elf *e;
+	const char *path;
+};
+
+static int add_function(void *ctx, const GElf_Sym *sym, const char *name)
+{
+	struct fn_reader *fr = ctx;
+	struct func *f = HWP_VEC_PUSH(fr->x->fn, fr->x->n_fn, fr->x->cap_fn);
+
+	if (!f)
+		return hwp__set_error(ENOMEM, "%s: out of memory reading its symbols", fr->path);
+	*f = (struct func){ .start = sym->st_value, .size = sym->st_size };
+	if (!f->size) { /* crtstuff's, _init, _fini: to the next one, see below */
+		Elf_Scn *in = elf_getscn(fr->e, sym->st_shndx);
+		GElf_Shdr ish;
+
+		if (in && gelf_getshdr(in, &ish) && sym->st_value >= ish.sh_addr &&
+		    sym->st_value < ish.sh_addr + ish.sh_size)
+			f->sec_end = ish.sh_addr + ish.sh_size;
+	}
+	/* 'L'ocal, 'G'lobal or 'P'LT until the names are made unique */
+	if (!(f->name = malloc(strlen(name) + 2)))
+		return hwp__set_error(ENOMEM, "%s: out of memory reading its symbols", fr->path);
+	f->name[0] = GELF_ST_BIND(sym->st_info) == STB_LOCAL ? 'L' : 'G';
+	strcpy(f->name + 1, name);
+	return 0;
+}
+
 /* The functions of the symbol table, sorted; local names numbered per name
    in address order, as BOLT's name resolver does. */
 static int read_functions(struct ctx *x, const char *path)
 {
 	Elf *e = x->elf = hwp__elf_open(path);
-	Elf_Scn *scn = NULL;
 	struct func **order = NULL;
 	unsigned id = 0;
 	bool global_seen = false;
@@ -238,44 +268,11 @@ static int read_functions(struct ctx *x, const char *path)
 
 	if (!e)
 		return hwp__set_error(ENOENT, "%s: cannot read it as an ELF file", path);
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
+	struct fn_reader fr = { x, e, path };
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)))
-			continue;
-		for (size_t i = 0; i < sh.sh_size / (sh.sh_entsize ? sh.sh_entsize : 1); i++) {
-			GElf_Sym sym;
-			const char *name;
-			struct func *f;
-
-			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
-			    !(name = elf_strptr(e, sh.sh_link, sym.st_name)) || !*name)
-				continue;
-			if (!(f = HWP_VEC_PUSH(x->fn, x->n_fn, x->cap_fn))) {
-				err = hwp__set_error(ENOMEM, "%s: out of memory reading its symbols", path);
-				goto out;
-			}
-			*f = (struct func){ .start = sym.st_value, .size = sym.st_size };
-			if (!f->size) { /* crtstuff's, _init, _fini: to the next one, see below */
-				Elf_Scn *in = elf_getscn(e, sym.st_shndx);
-				GElf_Shdr ish;
-
-				if (in && gelf_getshdr(in, &ish) && sym.st_value >= ish.sh_addr &&
-				    sym.st_value < ish.sh_addr + ish.sh_size)
-					f->sec_end = ish.sh_addr + ish.sh_size;
-			}
-			/* 'L'ocal, 'G'lobal or 'P'LT until the names are made unique */
-			if (!(f->name = malloc(strlen(name) + 2))) {
-				err = hwp__set_error(ENOMEM, "%s: out of memory reading its symbols", path);
-				goto out;
-			}
-			f->name[0] = GELF_ST_BIND(sym.st_info) == STB_LOCAL ? 'L' : 'G';
-			strcpy(f->name + 1, name);
-			global_seen = true;
-		}
-	}
+	if ((err = hwp__elf_each_function(e, add_function, &fr)))
+		goto out;
+	global_seen = x->n_fn > 0;
 	if (global_seen && (err = read_plt(x, e))) {
 		err = hwp__set_error(ENOMEM, "%s: out of memory reading its PLT", path);
 		goto out;

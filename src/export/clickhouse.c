@@ -17,6 +17,7 @@
 #include "export/export_internal.h"
 #include "export/fleet_internal.h"
 #include "util/error.h"
+#include "util/hash.h"
 #include "util/opts.h"
 
 #ifdef HAVE_LIBCURL
@@ -48,29 +49,16 @@ static size_t on_data(char *ptr, size_t size, size_t nmemb, void *ctx)
 	return n;
 }
 
-/* URL as given with the password replaced by ***: for the message that
-   refuses it (user:PW@ in the authority, any password=PW parameter). */
+/* URL as given for the message that refuses it, unless it may hold
+   credentials: a malformed URL cannot be trusted to say where its password
+   ends (an unencoded '/', '?', '#', '@' or '&' in it), so such a URL is not
+   shown at all. */
 static void redact(const char *url, char *buf, size_t size)
 {
-	struct hwp__sbuf b = { 0 };
-	const char *p = url, *auth = strstr(url, "://");
-	const char *auth_end = auth ? auth + 3 + strcspn(auth + 3, "/?#") : url;
-	const char *at = auth ? memchr(auth + 3, '@', (size_t)(auth_end - (auth + 3))) : NULL;
-	const char *colon = at ? memchr(auth + 3, ':', (size_t)(at - (auth + 3))) : NULL;
-
-	if (colon) {
-		hwp__sbuf_write(&b, url, (size_t)(colon + 1 - url));
-		hwp__sbuf_puts(&b, "***");
-		p = at;
-	}
-	for (const char *pw; (pw = strstr(p, "password="));) {
-		hwp__sbuf_write(&b, p, (size_t)(pw + 9 - p));
-		hwp__sbuf_puts(&b, "***");
-		p = pw + 9 + strcspn(pw + 9, "&#");
-	}
-	hwp__sbuf_puts(&b, p);
-	snprintf(buf, size, "%s", b.oom || !b.p ? "(URL)" : b.p);
-	free(b.p);
+	if (strchr(url, '@') || strstr(url, "password="))
+		snprintf(buf, size, "(a URL with credentials, not shown)");
+	else
+		snprintf(buf, size, "%s", url);
 }
 
 /* Takes user= and password= out of U's query (URL-decoded into *USER and
@@ -202,6 +190,10 @@ struct hwp_fleet *hwp_fleet__open(const char *url, const struct hwp_fleet_opts *
 		goto fail;
 	}
 	f->url = strdup(clean);
+	if (strcmp(url, clean)) { /* see spool_path() */
+		f->has_legacy_spool = true;
+		f->legacy_spool_hash = hwp__fnv1a(HWP_FNV1A_INIT, url, strlen(url));
+	}
 	f->user = opts && f->o.user ? strdup(f->o.user) : user ? strdup(user) : NULL;
 	f->password = opts && f->o.password ? strdup(f->o.password) : pw ? strdup(pw) : NULL;
 	if (!f->url || (f->o.user && !f->user) || (f->o.password && !f->password) ||

@@ -27,6 +27,7 @@
 #include "export/export_internal.h"
 #include "export/fleet_internal.h"
 #include "util/error.h"
+#include "util/hash.h"
 #include "util/opts.h"
 #include "util/vec.h"
 
@@ -86,15 +87,6 @@ int hwp_fleet__init(struct hwp_fleet *f, const char *cluster)
 	return init_table(f, cluster, true);
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const uint8_t *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 1099511628211ULL;
-	return h;
-}
-
 const char *hwp_fleet__default_spool(char *buf, size_t len)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -132,10 +124,45 @@ static int write_file(const char *path, const char *p, size_t n)
 	return 0;
 }
 
+/* An earlier hwprof named the spool by a hash of the URL as given and
+   wrote that URL, credentials and all, into SPOOL/H/url, readable by
+   others: that directory, when it exists, is closed to its owner, its url
+   file rewritten without the credentials, and its batches left for the
+   user to move (said once; the name no longer says where they go). */
+static void secure_legacy_spool(struct hwp_fleet *f, const char *dir)
+{
+	char old[4200], url_file[4300], line[4200];
+	struct stat st;
+	size_t batches = 0;
+	DIR *d;
+
+	if (!f->has_legacy_spool ||
+	    (size_t)snprintf(old, sizeof(old), "%s/%016" PRIx64, f->spool_dir, f->legacy_spool_hash) >= sizeof(old) ||
+	    !strcmp(old, dir) || stat(old, &st) || !S_ISDIR(st.st_mode))
+		return;
+	chmod(old, 0700);
+	int n = snprintf(line, sizeof(line), "%s\n", f->url);
+	if ((size_t)snprintf(url_file, sizeof(url_file), "%s/url", old) < sizeof(url_file) && n > 0 &&
+	    (size_t)n < sizeof(line))
+		write_file(url_file, line, (size_t)n);
+	if ((d = opendir(old))) {
+		for (struct dirent *e; (e = readdir(d));) {
+			size_t len = strlen(e->d_name);
+
+			batches += len > 4 && !strcmp(e->d_name + len - 4, ".tsv");
+		}
+		closedir(d);
+	}
+	if (batches)
+		hwp__log(HWP_LOG_WARN, "%s: %zu batch%s spooled by an earlier hwprof for %s (its credentials now "
+				       "removed from the directory): move them to %s to send them", old, batches,
+			 batches == 1 ? "" : "es", f->url, dir);
+}
+
 /* SPOOL/<hash of URL>, made when missing (its parents too). */
 static int spool_path(struct hwp_fleet *f, char *buf, size_t size)
 {
-	uint64_t h = fnv(1469598103934665603ULL, f->url, strlen(f->url));
+	uint64_t h = hwp__fnv1a(HWP_FNV1A_INIT, f->url, strlen(f->url));
 
 	snprintf(buf, size, "%s/%016" PRIx64, f->spool_dir, h);
 	/* every level, as mkdir -p: the default's parents may not exist yet */
@@ -156,6 +183,7 @@ static int spool_path(struct hwp_fleet *f, char *buf, size_t size)
 	char url_file[4200], line[4200];
 	int n = snprintf(line, sizeof(line), "%s\n", f->url);
 
+	secure_legacy_spool(f, buf);
 	if ((size_t)snprintf(url_file, sizeof(url_file), "%s/url", buf) < sizeof(url_file) && n > 0 &&
 	    (size_t)n < sizeof(line))
 		return write_file(url_file, line, (size_t)n);
@@ -237,7 +265,7 @@ int hwp_fleet__spool(struct hwp_fleet *f, const struct hwp_export *e, size_t *ba
 
 		for (size_t i = 0; i < e->nr; i++)
 			hwp__export_write_row(&bare, HWP_EXPORT_TSV, "", 0, 0, &e->rows[i]);
-		rec = fnv(1469598103934665603ULL, bare.p, bare.len);
+		rec = hwp__fnv1a(HWP_FNV1A_INIT, bare.p, bare.len);
 		bool oom = bare.oom;
 		free(bare.p);
 		if (oom) {

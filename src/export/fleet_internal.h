@@ -15,6 +15,10 @@ struct hwp_fleet {
 	char *cacert, *cert, *key;     /* NULL: libcurl's defaults */
 	size_t direct_sent, direct_retries; /* without a spool: batches hwp_fleet__spool() sent */
 	uint64_t direct_rows;
+	/* the URL as given held credentials: the spool directory an earlier
+	   hwprof named by a hash of it (with them) and wrote them into */
+	bool has_legacy_spool;
+	uint64_t legacy_spool_hash;
 };
 
 static inline const char *table_name(const struct hwp_fleet *f)

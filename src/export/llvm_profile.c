@@ -559,8 +559,11 @@ static struct node *probe_node(struct ctx *x, const struct hwp__probe *p, uint64
 		if (x->pp->nodes[k].parent == UINT32_MAX || x->pp->nodes[k].site == 0)
 			break;
 	}
-	if (n == 64)
+	if (n == 64) {
+		x->probe_err = hwp__set_error(EINVAL, "pseudo probes: an inline context deeper than 64 functions "
+					      "(llvm-profgen's profiles have none)");
 		return NULL;
+	}
 	while (n--) {
 		const struct hwp__probe_node *pn = &x->pp->nodes[chain[n]];
 		const char *name = probe_name(x, pn->guid);

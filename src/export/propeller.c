@@ -17,6 +17,7 @@
 #include "hwprof/symbolize.h"
 #include "symbolize/bb_addr_map.h"
 #include "symbolize/build_id_lookup.h"
+#include "symbolize/elf_functions.h"
 #include "util/error.h"
 #include "util/vec.h"
 
@@ -77,34 +78,37 @@ static int by_name(const void *a, const void *b)
  * name two functions share (static functions of two files) cannot be
  * told apart there: those are left out.
  */
+struct sym_vec {
+	struct sym *v;
+	size_t n, cap;
+};
+
+static int add_sym(void *ctx, const GElf_Sym *sym, const char *name)
+{
+	struct sym_vec *sv = ctx;
+	struct sym *v = HWP_VEC_PUSH(sv->v, sv->n, sv->cap);
+
+	if (!v)
+		return -ENOMEM;
+	*v = (struct sym){ sym->st_value, name, GELF_ST_BIND(sym->st_info) != STB_LOCAL };
+	return 0;
+}
+
 static int name_functions(struct ctx *x, Elf *e, const char *path)
 {
-	Elf_Scn *scn = NULL;
 	struct sym *s = NULL;
-	size_t n = 0, cap = 0;
+	size_t n = 0;
 	struct fn **by = NULL;
 	int err = 0;
 
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
+	struct sym_vec sv = { 0 };
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)))
-			continue;
-		for (size_t i = 0; i < sh.sh_size / (sh.sh_entsize ? sh.sh_entsize : 1); i++) {
-			GElf_Sym sym;
-			const char *name;
-			struct sym *v;
-
-			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    sym.st_shndx == SHN_UNDEF || !(name = elf_strptr(e, sh.sh_link, sym.st_name)) || !*name)
-				continue;
-			if (!(v = HWP_VEC_PUSH(s, n, cap))) {
-				err = hwp__set_error(ENOMEM, "%s: out of memory reading its symbols", path);
-				goto out;
-			}
-			*v = (struct sym){ sym.st_value, name, GELF_ST_BIND(sym.st_info) != STB_LOCAL };
-		}
+	err = hwp__elf_each_function(e, add_sym, &sv);
+	s = sv.v;
+	n = sv.n;
+	if (err) {
+		err = hwp__set_error(ENOMEM, "%s: out of memory reading its symbols", path);
+		goto out;
 	}
 	if (!n) {
 		err = hwp__set_error(ENOENT, "%s: no symbol table (the cluster file names functions by it)", path);

@@ -24,6 +24,7 @@
 
 #include "export/pseudo_probe.h"
 #include "symbolize/build_id_lookup.h"
+#include "symbolize/elf_functions.h"
 #include "util/error.h"
 #include "util/md5.h"
 #include "util/vec.h"
@@ -377,34 +378,32 @@ static int by_start_guid(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+struct start_vec {
+	struct hwp__probe_start *v;
+	size_t n, cap;
+};
+
+static int add_start(void *ctx, const GElf_Sym *sym, const char *name)
+{
+	struct start_vec *st = ctx;
+	struct hwp__probe_start *slot = HWP_VEC_PUSH(st->v, st->n, st->cap);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = (struct hwp__probe_start){ hwp__md5_guid(name, strlen(name)), sym->st_value };
+	return 0;
+}
+
 /* Every defined function symbol's GUID and address, sorted by GUID. */
 static int function_starts(Elf *e, struct hwp__probe_start **out, size_t *n)
 {
-	Elf_Scn *scn = NULL;
-	size_t cap = 0;
+	struct start_vec st = { 0 };
+	int err = hwp__elf_each_function(e, add_start, &st);
 
-	*out = NULL;
-	*n = 0;
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize ||
-		    !(d = elf_getdata(scn, NULL)))
-			continue;
-		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			const char *nm;
-
-			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    sym.st_shndx == SHN_UNDEF || !(nm = elf_strptr(e, sh.sh_link, sym.st_name)) || !*nm)
-				continue;
-			struct hwp__probe_start *slot = HWP_VEC_PUSH(*out, *n, cap);
-			if (!slot)
-				return -ENOMEM;
-			*slot = (struct hwp__probe_start){ hwp__md5_guid(nm, strlen(nm)), sym.st_value };
-		}
-	}
+	*out = st.v;
+	*n = st.n;
+	if (err)
+		return err;
 	if (*n)
 		qsort(*out, *n, sizeof(**out), by_start_guid);
 	return 0;

@@ -25,7 +25,9 @@
 #include "hwprof/stale.h"
 #include "hwprof/symbolize.h"
 #include "symbolize/build_id_lookup.h"
+#include "symbolize/elf_functions.h"
 #include "util/error.h"
+#include "util/hash.h"
 #include "util/vec.h"
 
 struct insn {
@@ -81,16 +83,6 @@ struct ctx {
 	struct hwp_stale_stats st;
 };
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ s[i]) * 0x100000001b3ull;
-	return h;
-}
-
-#define FNV0 0xcbf29ce484222325ull
 
 static int by_start(const void *a, const void *b)
 {
@@ -107,40 +99,34 @@ static int by_name(const void *a, const void *b)
 	return c ? c : x->start < y->start ? -1 : x->start > y->start;
 }
 
+static int add_function(void *ctx, const GElf_Sym *sym, const char *name)
+{
+	struct bin *b = ctx;
+	struct func *f;
+	uint64_t off;
+
+	if (!sym->st_size || hwp__code_file_vaddr_to_offset(b->file, sym->st_value, &off))
+		return 0;
+	char *copy = strdup(name);
+
+	if (!copy || !(f = HWP_VEC_PUSH(b->fn, b->n_fn, b->cap_fn))) {
+		free(copy);
+		return hwp__set_error(ENOMEM, "%s: out of memory reading its symbols", b->path);
+	}
+	*f = (struct func){ .name = copy, .start = sym->st_value, .size = sym->st_size, .off = off,
+			    .match = -1 };
+	return 0;
+}
+
 /* The sized functions of the symbol table, aliases dropped, by start. */
 static int read_functions(struct bin *b)
 {
 	Elf *e = hwp__elf_open(b->path);
-	Elf_Scn *scn = NULL;
-	int err = 0;
+	int err;
 
 	if (!e)
 		return hwp__set_error(ENOENT, "%s: cannot read it as an ELF file", b->path);
-	while (!err && (scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !(d = elf_getdata(scn, NULL)))
-			continue;
-		for (size_t i = 0; i < sh.sh_size / (sh.sh_entsize ? sh.sh_entsize : 1); i++) {
-			GElf_Sym sym;
-			const char *name;
-			struct func *f;
-			uint64_t off;
-
-			if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_size ||
-			    sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
-			    !(name = elf_strptr(e, sh.sh_link, sym.st_name)) || !*name ||
-			    hwp__code_file_vaddr_to_offset(b->file, sym.st_value, &off))
-				continue;
-			if (!(f = HWP_VEC_PUSH(b->fn, b->n_fn, b->cap_fn)) || !(name = strdup(name))) {
-				err = hwp__set_error(ENOMEM, "%s: out of memory reading its symbols", b->path);
-				break;
-			}
-			*f = (struct func){ .name = (char *)name, .start = sym.st_value, .size = sym.st_size, .off = off,
-					    .match = -1 };
-		}
-	}
+	err = hwp__elf_each_function(e, add_function, b);
 	elf_end(e);
 	if (err)
 		return err;
@@ -248,8 +234,8 @@ static int on_insn(void *p, const struct hwp__disasm_insn *d)
 		return x->err = -ENOMEM;
 	const char *m = !strncmp(d->mnemonic, "cmp", 3) || !strncmp(d->mnemonic, "test", 4) ? "cmp" : d->mnemonic;
 
-	*in = (struct insn){ .off = x->f->off + (d->vaddr - x->f->start), .hash = fnv(FNV0, d->mnemonic, strlen(d->mnemonic)),
-			     .al = fnv(FNV0, m, strlen(m)), .target = -1, .callee = -1 };
+	*in = (struct insn){ .off = x->f->off + (d->vaddr - x->f->start), .hash = hwp__fnv1a(HWP_FNV1A_INIT, d->mnemonic, strlen(d->mnemonic)),
+			     .al = hwp__fnv1a(HWP_FNV1A_INIT, m, strlen(m)), .target = -1, .callee = -1 };
 	return 0;
 }
 
@@ -286,7 +272,7 @@ static int decode(struct ctx *x, struct bin *b, struct func *f)
 			continue;
 		in->cls = h.cls;
 		if (h.cls == HWP_INSN_COND)
-			in->al = fnv(FNV0, "jcc", 3);
+			in->al = hwp__fnv1a(HWP_FNV1A_INIT, "jcc", 3);
 		in->has_dt = h.has_target;
 		in->dt = h.target;
 		if (h.has_target && (h.cls == HWP_INSN_CALL || h.cls == HWP_INSN_JUMP || h.cls == HWP_INSN_COND)) {
@@ -332,7 +318,7 @@ static void anchor(struct ctx *x, struct bin *b, struct func *f)
 
 		if (c && b == &x->old && c->match >= 0)
 			c = &x->new.fn[c->match];
-		in->ah = c ? fnv(in->hash, c->name, strlen(c->name)) : in->hash;
+		in->ah = c ? hwp__fnv1a(in->hash, c->name, strlen(c->name)) : in->hash;
 		if (c) /* the loose hash is set once, in decode(): anchor() may run again */
 			in->al = in->ah;
 	}
@@ -343,14 +329,14 @@ static void anchor(struct ctx *x, struct bin *b, struct func *f)
    instruction jumps (a block index, as block starts are leaders). */
 static uint64_t cfg_hash(struct func *f)
 {
-	uint64_t cfg = FNV0;
+	uint64_t cfg = HWP_FNV1A_INIT;
 
 	for (size_t i = 0; i < f->n_bl; i++) {
 		struct block *bl = &f->bl[i];
 
-		bl->hash = FNV0;
+		bl->hash = HWP_FNV1A_INIT;
 		for (uint32_t k = 0; k < bl->n; k++)
-			bl->hash = fnv(bl->hash, &f->in[bl->first + k].ah, sizeof(uint64_t));
+			bl->hash = hwp__fnv1a(bl->hash, &f->in[bl->first + k].ah, sizeof(uint64_t));
 	}
 	for (size_t i = 0; i < f->n_bl; i++) {
 		const struct insn *last = &f->in[f->bl[i].first + f->bl[i].n - 1];
@@ -359,8 +345,8 @@ static uint64_t cfg_hash(struct func *f)
 		for (size_t k = 0; last->target >= 0 && k < f->n_bl; k++)
 			if (f->bl[k].first == (uint32_t)last->target)
 				succ = (int64_t)k - (int64_t)i;
-		cfg = fnv(cfg, &f->bl[i].hash, sizeof(f->bl[i].hash));
-		cfg = fnv(cfg, &succ, sizeof(succ));
+		cfg = hwp__fnv1a(cfg, &f->bl[i].hash, sizeof(f->bl[i].hash));
+		cfg = hwp__fnv1a(cfg, &succ, sizeof(succ));
 	}
 	return cfg;
 }
@@ -401,7 +387,7 @@ static bool block_key(const struct block *bl, int pass, uint64_t *key)
 
 	*key = bl->hash;
 	if (pass)
-		*key = fnv(*key, &line, sizeof(line));
+		*key = hwp__fnv1a(*key, &line, sizeof(line));
 	return !pass || bl->has_line;
 }
 

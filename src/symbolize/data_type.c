@@ -420,7 +420,9 @@ int hwp__elf_module_type_on_stack(struct hwp_elf_module *m, uint64_t pc, int reg
 		return 0;
 	/* the access, relative to the CFA when the CFA is REG-based here */
 	bool by_cfa = cfa_at(m, pc, &cfa_reg, &cfa_off) && cfa_reg == reg && frame_base_is_cfa(scopes, n);
-	int64_t rel = disp - cfa_off;
+	int64_t rel;
+	if (__builtin_sub_overflow(disp, cfa_off, &rel)) /* offsets from a crafted file */
+		by_cfa = false;
 	for (int i = 0; i < n; i++) {
 		Dwarf_Die c;
 		if (dwarf_child(&scopes[i], &c) != 0)
@@ -438,12 +440,15 @@ int hwp__elf_module_type_on_stack(struct hwp_elf_module *m, uint64_t pc, int reg
 			    dwarf_getlocation_addr(&a, pc, &e, &len, 1) != 1 || len != 1 || !type_of(&c, &t) ||
 			    dwarf_aggregate_size(&t, &size) != 0 || !size)
 				continue;
-			if (e[0].atom == DW_OP_fbreg && by_cfa)
-				at = rel - (int64_t)e[0].number;
-			else if (e[0].atom == (unsigned)(DW_OP_breg0 + reg))
-				at = disp - (int64_t)e[0].number;
-			else
+			if (e[0].atom == DW_OP_fbreg && by_cfa) {
+				if (__builtin_sub_overflow(rel, (int64_t)e[0].number, &at))
+					continue;
+			} else if (e[0].atom == (unsigned)(DW_OP_breg0 + reg)) {
+				if (__builtin_sub_overflow(disp, (int64_t)e[0].number, &at))
+					continue;
+			} else {
 				continue;
+			}
 			if (at < 0 || (uint64_t)at >= size)
 				continue;
 			if ((vn = name_of_die(&c)))

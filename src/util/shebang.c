@@ -16,11 +16,14 @@ int hwp__shebang(const unsigned char *buf, size_t n, char *interp, size_t icap, 
 	len = n - 2 < sizeof(line) - 1 ? n - 2 : sizeof(line) - 1;
 	memcpy(line, buf + 2, len);
 	line[len] = 0;
-	/* a line longer than what was read: the kernel would read more (or
-	   refuse); not guessed at here */
-	if (!(nl = memchr(line, '\n', len)))
+	/* no end of line: a file shorter than the 256 bytes read ends it (the
+	   kernel runs "#!/bin/sh" alone too); a longer line is not guessed at */
+	if ((nl = memchr(line, '\n', len)))
+		*nl = 0;
+	else if (n < 256)
+		nl = line + len;
+	else
 		return -1;
-	*nl = 0;
 	for (e = nl; e > line && (e[-1] == ' ' || e[-1] == '\t'); e--)
 		e[-1] = 0;
 	for (p = line; *p == ' ' || *p == '\t'; p++)

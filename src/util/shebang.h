@@ -11,7 +11,8 @@
    interpreter in INTERP and the optional single argument in ARG (empty when
    none: the rest of the line, blanks trimmed, as one argument); 0 when BUF
    does not start with "#!"; -1 when the line names no interpreter, has no
-   end within BUF, or does not fit ICAP/ACAP. */
+   end within 256 bytes (fewer than 256 bytes: the file ends the line), or
+   does not fit ICAP/ACAP. Callers read the first 256 bytes of the file. */
 int hwp__shebang(const unsigned char *buf, size_t n, char *interp, size_t icap, char *arg,
 		 size_t acap);
 

@@ -4,18 +4,19 @@
 # search, a Python driver and make are recorded, dynamic and static ones;
 # exact counts equal the fixtures' analytic counts, every image's samples
 # carry its own pid and name (perf reads them); an exec that fails still
-# fails in the program, and one that is not followed is said.
+# fails in the program, and one that is not followed (a memfd, a
+# set-user-ID program) is said.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 # PLAN: 1 (the SKIP) where emulated recording cannot run
 ready=$(emu_ready emulate_exec) || { echo "PLAN 1"; echo "$ready"; exit 0; }
-echo "PLAN 18"
+echo "PLAN 19"
 have_perf=1
 command -v perf >/dev/null || have_perf=0
 
 gcc $EMU_CFLAGS -o "$tmp/exec_dyn" "$root/tests/fixtures/emu_exec.c" 2>"$tmp/gcc.err" &&
 	gcc $EMU_CFLAGS -static -o "$tmp/exec_static" "$root/tests/fixtures/emu_exec.c" \
 		2>>"$tmp/gcc.err" || {
-	for i in $(seq 18); do echo "FAIL emulate_exec_build_$i: $(head -1 "$tmp/gcc.err")"; done
+	for i in $(seq 19); do echo "FAIL emulate_exec_build_$i: $(head -1 "$tmp/gcc.err")"; done
 	exit 0
 }
 dyn=$tmp/exec_dyn
@@ -145,3 +146,18 @@ else
 fi
 EMU_TEST_NAME=emulate_exec_not_followed_counts python3 "$tools/emu_exact.py" expect \
 	"$tmp/fx.exact" "$st" "work:sites:cond:0"
+
+# --- a set-user-ID program (of another user): the kernel would give it that
+# user's rights, QEMU would not; it runs natively, said
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	cp "$st" "$tmp/suid_static" && chown nobody "$tmp/suid_static" && chmod 4755 "$tmp/suid_static"
+	emu_record su -- "$dyn" 100 "$tmp/suid_static" 100
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q "1 exec under .* not followed" "$tmp/su.err"; then
+		pass "emulate_exec_setuid (run natively, said)"
+	else
+		fail "emulate_exec_setuid: rc $rc: $(tr '\n' '|' <"$tmp/su.err")"
+	fi
+else
+	skip "emulate_exec_setuid: needs root and a user nobody to make a set-user-ID file"
+fi
