@@ -24,10 +24,12 @@ each one a difference of presentation, not of counts:
      (a different kernel's code), which hwprof does not do.
   6. JIT code of a perf map: hwprof's JSON names the module by its path,
      /tmp/perf-PID.map; perf's column shows "[JIT] tid PID" for it.
-  7. Addresses in [stack] (a frame both unwinders read off the stack where
-     a function without CFI was stepped out of by guessing): perf prints
-     them relative to the stack mapping's page offset, hwprof as recorded;
-     they are compared as one row, summed.
+  7. Addresses in [stack]: a frame an unwinder read off the stack where a
+     function without CFI (crti.o's _fini, at exit) was stepped out of by
+     guessing. perf 6.1's libunwind does so where hwprof's libdwfl walk
+     goes on to _start: the [stack] rows are not compared, and every
+     function's children may differ by up to perf's [stack] share (those
+     samples' outer frames); self is compared as it is.
 With CMP_DSO=REGEX only the functions of shared objects (perf's names)
 matching REGEX are compared.
 Prints one line: PASS NAME (...) or FAIL NAME: the worst differences.
@@ -158,6 +160,9 @@ def main():
         got[key][0] += r["children_percent"]
         got[key][1] += r["self_percent"]
 
+    garbage = perf.get(("[stack]", "(any address)"), [0.0, 0.0, 0])[0]
+    perf.pop(("[stack]", "(any address)"), None)
+    got.pop(("[stack]", "(any address)"), None)
     bad = []
     keys = set(perf) | set(got)
     only = os.environ.get("CMP_DSO")
@@ -171,7 +176,7 @@ def main():
         g = got.get(key, [0.0, 0.0])
         tol = 0.005 * max(p[2], 1) + 0.0001
         dc, ds = abs(p[0] - g[0]), abs(p[1] - g[1])
-        if dc > tol or ds > tol:
+        if dc > tol + garbage or ds > tol:
             bad.append((max(dc, ds), key, p[:2], g))
     if bad:
         bad.sort(key=lambda b: -b[0])
