@@ -22,7 +22,7 @@
 enum {
 	A_FUNCTION, A_MODULE, A_ADDRESS, A_INSN, A_FILE, A_LINE, A_SAMPLES, A_SHARE, A_TOTAL_SHARE, A_KIND, A_TARGET,
 	A_EXECUTIONS, A_TAKEN, A_TAKEN_LO, A_TAKEN_HI, A_MISPRED, A_TARGETS, A_BLOCK_EXECS, A_BLOCK_END, A_CYC_MEDIAN,
-	A_CYC_P90, A_IPC, A_MEM_SAMPLES, A_MEM_LAT, A_MEM_P90, A_MEM_SOURCES, A_MEM_TYPE, A_MEM_OBJECT, A_NCOLS
+	A_CYC_P90, A_CYC_MODES, A_IPC, A_MEM_SAMPLES, A_MEM_LAT, A_MEM_P90, A_MEM_SOURCES, A_MEM_TYPE, A_MEM_OBJECT, A_NCOLS
 };
 
 static const struct hwp__report_column cols[A_NCOLS] = {
@@ -47,6 +47,7 @@ static const struct hwp__report_column cols[A_NCOLS] = {
 	[A_BLOCK_END] = { "Timed to", "block_timed_to", HWP_COL_TEXT, HWP_SHOW_ALL },
 	[A_CYC_MEDIAN] = { "Median", "block_median_cycles", HWP_COL_COUNT, HWP_SHOW_ALL },
 	[A_CYC_P90] = { "P90", "block_p90_cycles", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[A_CYC_MODES] = { "Modes", "block_modes", HWP_COL_TEXT, HWP_SHOW_ALL },
 	[A_IPC] = { "IPC", "block_ipc", HWP_COL_REAL, HWP_SHOW_ALL },
 	[A_MEM_SAMPLES] = { "Memory samples", "memory_samples", HWP_COL_COUNT, HWP_SHOW_ALL },
 	[A_MEM_LAT] = { "Latency", "memory_mean_latency_cycles", HWP_COL_REAL, HWP_SHOW_ALL },
@@ -175,6 +176,8 @@ struct hwp_table *hwp_report__annotate(struct hwp_symbolizer *sym, const struct 
 				hwp_table__set_text(t, A_BLOCK_END, buf);
 				hwp_table__set_count(t, A_CYC_MEDIAN, x->timing->d.median);
 				hwp_table__set_count(t, A_CYC_P90, x->timing->d.p90);
+				hwp__timing_modes_text(&x->timing->d, true, buf, sizeof(buf));
+				hwp_table__set_text(t, A_CYC_MODES, buf);
 				if (x->timing->insns)
 					hwp_table__set_real(t, A_IPC, x->timing->ipc);
 			}
@@ -226,6 +229,12 @@ static void notes(struct hwp_symbolizer *sym, const struct hwp_annotate_insn *x,
 		ADD("  | block %" PRIu64 " exec", x->block->count);
 	if (x->timing && x->timing->d.samples) {
 		ADD(", %u cycles median, p90 %u", x->timing->d.median, x->timing->d.p90);
+		/* more than one mode: the block takes distinct paths (a miss, a
+		   mispredict); each with its share */
+		if (x->timing->d.nmodes > 1) {
+			hwp__timing_modes_text(&x->timing->d, false, more, sizeof(more));
+			ADD(", modes %s", more);
+		}
 		if (x->timing->insns)
 			ADD(", IPC %.2f", x->timing->ipc);
 	}

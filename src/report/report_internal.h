@@ -35,5 +35,9 @@ void hwp__report_data_type_text(const char *type, const char *member, bool stack
    the histogram keeps powers of two, so that is as close as it says. */
 struct hwp_mem_stats;
 void hwp__report_mem_p90(const struct hwp_mem_stats *st, char *buf, size_t len);
+/* A latency distribution's modes: "12 (80%), 250 (20%)" for people, with
+   DATA "12:80.0;250:20.0" for programs (timing_tables.c). */
+struct hwp_timing_dist;
+void hwp__timing_modes_text(const struct hwp_timing_dist *d, bool data, char *buf, size_t len);
 
 #endif

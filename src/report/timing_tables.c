@@ -60,8 +60,7 @@ static const struct hwp__report_column timing_cols[T_NCOLS] = {
 	[T_END_ADDR] = { "End Address", "end_addr", HWP_COL_HEX, HWP_SHOW_DATA },
 };
 
-/* "12 (80%), 250 (20%)" for people; "12:80.0;250:20.0" for programs. */
-static void format_modes(const struct hwp_timing_dist *d, bool data, char *buf, size_t len)
+void hwp__timing_modes_text(const struct hwp_timing_dist *d, bool data, char *buf, size_t len)
 {
 	*buf = 0;
 	for (size_t m = 0; m < d->nmodes; m++) {
@@ -85,7 +84,7 @@ static void set_dist(struct hwp_table *t, const struct hwp_timing_dist *d, uint6
 	hwp_table__set_count(t, T_P90, d->p90);
 	hwp_table__set_count(t, T_P99, d->p99);
 	hwp_table__set_count(t, T_MAX, d->max);
-	format_modes(d, data, buf, sizeof(buf));
+	hwp__timing_modes_text(d, data, buf, sizeof(buf));
 	hwp_table__set_text(t, T_MODES, buf);
 	if (data) {
 		hwp_table__set_count(t, T_TOTAL, d->cycles_sum);

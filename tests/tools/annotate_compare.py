@@ -8,7 +8,7 @@ usage: annotate_compare.py perf ANNOTATE.json PERF_ANNOTATE.txt
        annotate_compare.py probs ANNOTATE.json PROBS.json BLOCKS.json TIMING.json
          every conditional branch of the function has the executions and taken
          probability `hwprof probs` gives for its address, every block start the
-         executions of `hwprof blocks` and the median of `hwprof timing`, and no
+         executions of `hwprof blocks` and the median and modes of `hwprof timing`, and no
          other instruction carries them
        annotate_compare.py mem ANNOTATE.json MEM.json
          each instruction's memory samples equal `hwprof mem -s ip`'s row of its address
@@ -89,6 +89,8 @@ def probs(mine, probs_json, blocks_json, timing_json):
             nt += 1
             if r["block_median_cycles"] != t["median"]:
                 bad.append(f"{a:#x}: median {r['block_median_cycles']} vs {t['median']}")
+            if r.get("block_modes") != t.get("modes"):
+                bad.append(f"{a:#x}: modes {r.get('block_modes')} vs {t.get('modes')}")
     if not nc or not nb:
         bad.append(f"{nc} branches and {nb} blocks matched: expected some of each")
     return done(bad, f"{nc} branches, {nb} blocks, {nt} timed blocks")
