@@ -63,10 +63,14 @@ check() {
 		"$tmp/$name.blocks--infer.json" --assert >"$tmp/$name.icheck" 2>&1
 	sed -n '1s/^/NUMBERS /p' "$tmp/$name.icheck"
 	grep -E '^(PASS|FAIL) ' "$tmp/$name.icheck" || fail "infer_${name}_overlap: $(tail -1 "$tmp/$name.icheck")"
+	# (--max-dp 0.03, not flow_check's 0.02: conserving flow may move a
+	# branch whose probability is near 0 or 1, where the noise term is
+	# nothing, by two points; seen: 0.0200 on a Lua branch of 1,099
+	# sampled executions, a run in twenty)
 	python3 "$tools/flow_check.py" "infer_flow_$name" "$tmp/$name.exact" "$bin" \
 		"$tmp/$name.probs--infer.json" "$tmp/$name.blocks--infer.json" \
 		--indirect "$tmp/$name.probs--indirect--infer.json" --paths "$tmp/$name.paths--infer.json" \
-		--assert --dp-noise 6 "${extra[@]}" >"$tmp/$name.fcheck" 2>&1
+		--assert --dp-noise 6 --max-dp 0.03 "${extra[@]}" >"$tmp/$name.fcheck" 2>&1
 	sed -n '1s/^/NUMBERS /p' "$tmp/$name.fcheck"
 	grep -E '^(PASS|FAIL) ' "$tmp/$name.fcheck"
 
