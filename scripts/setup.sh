@@ -25,10 +25,11 @@ DEB_PKGS="dpkg-dev debhelper lintian"
 # perf and the others hwprof is compared with; man, completion and pkg-config
 # for the installed files; static libraries and Lua/SQLite/xz programs to
 # record; Chromium renders the HTML report and SVGs; ClickHouse and curl
-# for push/fleet; protoc and Go's profile.proto to read the pprof export.
+# for push/fleet, openssl for the CA of its TLS test; protoc and Go's
+# profile.proto to read the pprof export.
 TEST_PKGS="g++ clang clang-19 llvm-19 bolt-19 autofdo linux-perf valgrind dwz zstd xz-utils gzip
 	pkg-config man-db groff-base bash-completion lua5.4 liblua5.4-dev libsqlite3-dev liblzma-dev libbz2-dev
-	chromium fonts-dejavu-core clickhouse-server clickhouse-client curl protobuf-compiler
+	chromium fonts-dejavu-core clickhouse-server clickhouse-client curl openssl protobuf-compiler
 	golang-github-google-pprof-dev"
 LONG_PKGS="clang-19 llvm-19 bolt-19 lua5.4 liblua5.4-dev"
 FUZZ_PKGS="clang"
