@@ -162,11 +162,13 @@ static int write_propeller(struct hwp_branch_collector *c, int module, const str
 	else if (hwp_propeller__write(c, module, cf, of, &st) < 0)
 		rc = cli_error("%s", hwp_errmsg());
 	else
-		cli_info("propeller: %llu of %llu functions laid out (%llu blocks run, %llu cold), %llu left out "
-			 "(a name two functions share); ext-TSP score %.4g -> %.4g",
+		cli_info("propeller: %llu of %llu functions laid out (%llu blocks run, %llu cold; %llu kept in "
+			 "address order, too large for ext-TSP), %llu left out (a name two functions share); "
+			 "ext-TSP score %.4g -> %.4g",
 			 (unsigned long long)st.profiled, (unsigned long long)st.functions,
 			 (unsigned long long)st.hot_blocks, (unsigned long long)st.cold_blocks,
-			 (unsigned long long)st.ambiguous, st.score_before, st.score_after);
+			 (unsigned long long)st.address_order, (unsigned long long)st.ambiguous, st.score_before,
+			 st.score_after);
 	if (of && fclose(of) && !rc)
 		rc = cli_error("%s: write failed: %s", o->symbol_order, strerror(errno));
 	if (cf != stdout && fclose(cf) && !rc)

@@ -38,7 +38,11 @@ struct hwp_propeller_stats {
 	uint64_t ambiguous;        /* profiled, left out: their name is not one function's */
 	uint64_t branches, ranges; /* the counts that fell in the map's blocks */
 	double score_before, score_after; /* ext-TSP score of the hot blocks: address order, new order */
+	uint64_t address_order;    /* functions with more executed blocks than ext-TSP takes
+				      (HWP_PROPELLER_MAX_TSP_BLOCKS): in address order, cold split */
 };
+
+#define HWP_PROPELLER_MAX_TSP_BLOCKS 2048
 
 /*
  * Writes MODULE's cluster file to CLUSTERS and, when ORDER is not NULL,

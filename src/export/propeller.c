@@ -269,6 +269,21 @@ static int layout_function(struct ctx *x, size_t f)
 		x->pos_next[i] = UINT32_MAX;
 		x->off[i] = 0;
 	}
+	/* ext-TSP's greedy merging rescans every edge per merge: a huge
+	   function (an interpreter's dispatch loop) keeps its executed blocks
+	   in the compiler's order, one chain (the cold ones still split off) */
+	if (nh > HWP_PROPELLER_MAX_TSP_BLOCKS) {
+		for (uint32_t i = 1; i < nh; i++) {
+			x->chain[i] = 0;
+			x->off[i] = ch[0].size;
+			x->pos_next[i - 1] = i;
+			ch[0].size += ch[i].size;
+			ch[0].hot += ch[i].hot;
+			ch[i].head = ch[i].tail = UINT32_MAX;
+		}
+		ch[0].tail = nh - 1;
+		x->st.address_order++;
+	}
 	for (;;) {
 		size_t nc = 0;
 		double best = 0;
