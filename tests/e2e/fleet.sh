@@ -18,24 +18,13 @@
 #    line and exit 1.
 # Skips when clickhouse-server (Debian clickhouse-server) or curl is absent.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-server=$(command -v clickhouse-server || echo /usr/sbin/clickhouse-server)
+. "$(dirname "$0")/../tools/fleet_lib.sh"
 # PLAN: 1 (the SKIP) where a requirement is missing
-if [ ! -x "$server" ]; then
-	echo "PLAN 1"
-	skip "fleet: clickhouse-server not installed (apt-get install clickhouse-server)"; exit 0
-fi
-command -v curl >/dev/null || { echo "PLAN 1"; skip "fleet: curl not installed"; exit 0; }
-ready=$(emu_ready fleet) || { echo "PLAN 1"; echo "$ready"; exit 0; }
+fleet_ready fleet || exit 0
 echo "PLAN 29"
 emu_build basic || exit 0
 
-ch=$tmp/ch
-p1=$((10000 + RANDOM % 9000)); p2=$((p1 + 10000)) # below the ephemeral ports
-trap '"$root/scripts/clickhouse_shards.sh" stop "$ch" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-if ! "$root/scripts/clickhouse_shards.sh" start "$ch" $p1 $p2 2>"$tmp/ch.err"; then
-	fail "fleet: clickhouse-server did not start: $(head -1 "$tmp/ch.err")"; exit 0
-fi
-U1=http://127.0.0.1:$p1/ U2=http://127.0.0.1:$p2/
+fleet_start fleet || exit 0
 spool=$tmp/spool
 ldso=$(readlink -f /lib64/ld-linux-x86-64.so.2)
 libm=$(ls /lib/x86_64-linux-gnu/libm.so.6 2>/dev/null)

@@ -13,24 +13,13 @@
 #    one that breaks the rule is refused with one line.
 # Skips when clickhouse-server (Debian clickhouse-server) or curl is absent.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-server=$(command -v clickhouse-server || echo /usr/sbin/clickhouse-server)
+. "$(dirname "$0")/../tools/fleet_lib.sh"
 # PLAN: 1 (the SKIP) where a requirement is missing
-if [ ! -x "$server" ]; then
-	echo "PLAN 1"
-	skip "fleet_spool: clickhouse-server not installed (apt-get install clickhouse-server)"; exit 0
-fi
-command -v curl >/dev/null || { echo "PLAN 1"; skip "fleet_spool: curl not installed"; exit 0; }
-ready=$(emu_ready fleet_spool) || { echo "PLAN 1"; echo "$ready"; exit 0; }
+fleet_ready fleet_spool || exit 0
 echo "PLAN 9"
 emu_build basic || exit 0
 
-ch=$tmp/ch
-p1=$((10000 + RANDOM % 9000)); p2=$((p1 + 10000))
-trap '"$root/scripts/clickhouse_shards.sh" stop "$ch" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-if ! "$root/scripts/clickhouse_shards.sh" start "$ch" $p1 $p2 2>"$tmp/ch.err"; then
-	fail "fleet_spool: clickhouse-server did not start: $(head -1 "$tmp/ch.err")"; exit 0
-fi
-U1=http://127.0.0.1:$p1/ U2=http://127.0.0.1:$p2/
+fleet_start fleet_spool || exit 0
 for n in 1 2; do
 	emu_record h$n -c $((990 + 13 * n)) --jitter 10 -- "$tmp/basic" ||
 		{ fail "fleet_spool: record h$n: $(head -1 "$tmp/h$n.err")"; exit 0; }

@@ -9,24 +9,13 @@
 # over --hosts h2,h3, and over the windows --since/--until select (h4, h5).
 # Skips when clickhouse-server (Debian clickhouse-server) or curl is absent.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-server=$(command -v clickhouse-server || echo /usr/sbin/clickhouse-server)
+. "$(dirname "$0")/../tools/fleet_lib.sh"
 # PLAN: 1 (the SKIP) where a requirement is missing
-if [ ! -x "$server" ]; then
-	echo "PLAN 1"
-	skip "fleet_timing: clickhouse-server not installed (apt-get install clickhouse-server)"; exit 0
-fi
-command -v curl >/dev/null || { echo "PLAN 1"; skip "fleet_timing: curl not installed"; exit 0; }
-ready=$(emu_ready fleet_timing) || { echo "PLAN 1"; echo "$ready"; exit 0; }
+fleet_ready fleet_timing || exit 0
 echo "PLAN 6"
 emu_build basic || exit 0
 
-ch=$tmp/ch
-p1=$((10000 + RANDOM % 9000)); p2=$((p1 + 10000))
-trap '"$root/scripts/clickhouse_shards.sh" stop "$ch" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-if ! "$root/scripts/clickhouse_shards.sh" start "$ch" $p1 $p2 2>"$tmp/ch.err"; then
-	fail "fleet_timing: clickhouse-server did not start: $(head -1 "$tmp/ch.err")"; exit 0
-fi
-U1=http://127.0.0.1:$p1/ U2=http://127.0.0.1:$p2/
+fleet_start fleet_timing || exit 0
 ldso=$(readlink -f /lib64/ld-linux-x86-64.so.2)
 libm=$(ls /lib/x86_64-linux-gnu/libm.so.6 2>/dev/null)
 "$HWPROF" fleet init "$U1" "$U2" --cluster hwprof 2>"$tmp/init.err" ||
