@@ -23,7 +23,7 @@ struct flame_opts {
 	const char **inputs; /* every -i and positional input */
 	size_t nr_inputs;
 	const char *before, *after; /* --diff BEFORE AFTER */
-	bool folded, diff, period, no_inline, stitch_lbr, memory, hitm, latency;
+	bool folded, pprof, diff, period, no_inline, stitch_lbr, memory, hitm, latency;
 	unsigned width, jobs;
 };
 
@@ -55,6 +55,7 @@ static int parse(int argc, char **argv, struct flame_opts *o)
 			 "read on N threads (default: the CPUs available; the same output)"),
 		OPT_STRING('o', "output", &o->output, "FILE", "write to FILE (default: standard output)"),
 		OPT_BOOL(0, "folded", &o->folded, "folded stacks instead of the SVG"),
+		OPT_BOOL(0, "pprof", &o->pprof, "a gzipped pprof profile of the stacks instead of the SVG (-o FILE)"),
 		OPT_BOOL(0, "diff", &o->diff, "two inputs, BEFORE and AFTER: a differential graph"),
 		OPT_BOOL(0, "period", &o->period, "count the event's period, not samples"),
 		OPT_STRING(0, "title", &o->title, "TEXT", "the SVG's title"),
@@ -75,6 +76,8 @@ static int parse(int argc, char **argv, struct flame_opts *o)
 	o->input = "perf.data";
 	if ((rc = parse_options(argc, argv, &desc, opts, &a)) >= 0)
 		return rc;
+	if (o->pprof && (o->folded || o->diff))
+		return cli_error("flame: --pprof writes one recording's stacks: not with --%s", o->folded ? "folded" : "diff");
 	if (o->diff) {
 		if (a.n != 2 || o->nr_inputs)
 			return cli_error("flame: --diff takes two recordings, BEFORE and AFTER");
@@ -115,7 +118,8 @@ int cmd_flame(int argc, char **argv)
 			 o.diff ? o.after : "");
 		struct hwp_flame_svg_opts so = { .sz = sizeof(so), .title = o.title, .subtitle = sub,
 						 .unit = o.latency ? "cycles" : o.period ? "period" : "samples", .width = o.width };
-		if ((o.folded ? hwp_flame__write_folded(f, fp) : hwp_flame__write_svg(f, fp, &so)) < 0)
+		if ((o.pprof ? hwp_flame__write_pprof(f, so.unit, fp)
+		     : o.folded ? hwp_flame__write_folded(f, fp) : hwp_flame__write_svg(f, fp, &so)) < 0)
 			rc = cli_error("%s: %s", o.output ? o.output : "stdout", hwp_errmsg());
 	}
 	if (fp && fp != stdout && fclose(fp) && !rc)

@@ -43,6 +43,13 @@ HWP_API int hwp_flame__add_call_graph(struct hwp_flame *f, enum hwp_flame_side s
 /* Folded stacks, one line per stack with a count of its own; with both
    sides, "stack BEFORE AFTER" (difffolded.pl's form). 0 or <0 (write error). */
 HWP_API int hwp_flame__write_folded(struct hwp_flame *f, FILE *fp);
+/* The stacks of the AFTER side as a gzipped pprof profile (perftools.
+   profiles.Profile; pprof, speedscope, Pyroscope, Parca read it): each
+   frame name one function and location, each stack one sample with its
+   count as the one value, of type UNIT ("samples", "period", "cycles";
+   NULL: "samples"). 0 or <0 (write error; ENOTSUP built without
+   protobuf-c). */
+HWP_API int hwp_flame__write_pprof(struct hwp_flame *f, const char *unit, FILE *fp);
 
 struct hwp_flame_svg_opts {
 	size_t sz;          /* sizeof(struct hwp_flame_svg_opts) */

@@ -16,6 +16,7 @@
 #include "hwprof/branch_report.h"
 #include "hwprof/export.h"
 #include "export/export_internal.h"
+#include "export/pprof_internal.h"
 #include "util/hashmap.h"
 #include "util/hash.h"
 #include "util/vec.h"
@@ -23,47 +24,8 @@
 #ifdef HAVE_PPROF
 #include "profile.pb-c.h"
 
-/* The string table: index 0 is "", each string once (linear probe through
-   the hash map). */
-struct strtab {
-	char **s;
-	size_t nr, cap;
-	struct hwp_hashmap map;
-};
-
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
-	return hwp__hash64(h);
-}
-
-static int64_t intern(struct strtab *t, const char *s, bool *oom)
-{
-	uint64_t h;
-	struct hwp_hashmap_probe p;
-	uint32_t i;
-	char **slot;
-
-	if (!s)
-		s = "";
-	h = str_hash(s);
-	p = hwp__hashmap_probe(&t->map, h);
-	while (hwp__hashmap_next(&p, &i))
-		if (!strcmp(t->s[i], s))
-			return i;
-	if (!(slot = HWP_VEC_PUSH(t->s, t->nr, t->cap)) || !(*slot = strdup(s)) ||
-	    hwp__hashmap_add(&t->map, h, (uint32_t)(t->nr - 1)) < 0) {
-		*oom = true;
-		return 0;
-	}
-	return (int64_t)(t->nr - 1);
-}
-
 struct builder {
-	struct strtab st;
+	struct hwp__pprof_strtab st;
 	Perftools__Profiles__Mapping *maps;
 	size_t nmaps, cap_maps;
 	int32_t *map_module; /* module id of each mapping */
@@ -103,8 +65,8 @@ static uint64_t mapping_for(struct builder *b, const struct hwp_export_row *r, i
 	m->memory_start = 0;
 	m->memory_limit = off + 1;
 	m->file_offset = 0;
-	m->filename = intern(&b->st, r->module, &b->oom);
-	m->build_id = intern(&b->st, r->build_id, &b->oom);
+	m->filename = hwp__pprof_intern(&b->st, r->module, &b->oom);
+	m->build_id = hwp__pprof_intern(&b->st, r->build_id, &b->oom);
 	m->has_functions = m->has_filenames = m->has_line_numbers = true;
 	return m->id;
 }
@@ -112,8 +74,8 @@ static uint64_t mapping_for(struct builder *b, const struct hwp_export_row *r, i
 static uint64_t function_for(struct builder *b, const struct hwp_loc_fields *f)
 {
 	const char *name = f->demangled ? f->demangled : f->symbol;
-	int64_t n = intern(&b->st, name, &b->oom), sn = intern(&b->st, f->symbol, &b->oom),
-		fn = intern(&b->st, f->file, &b->oom);
+	int64_t n = hwp__pprof_intern(&b->st, name, &b->oom), sn = hwp__pprof_intern(&b->st, f->symbol, &b->oom),
+		fn = hwp__pprof_intern(&b->st, f->file, &b->oom);
 	uint64_t h = hwp__hash64((uint64_t)n * 0x9e3779b97f4a7c15ULL ^ (uint64_t)fn);
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&b->func_map, h);
 	Perftools__Profiles__Function *fu;
@@ -181,10 +143,7 @@ static uint64_t location_for(struct builder *b, struct hwp_symbolizer *sym, cons
 
 static void builder_free(struct builder *b)
 {
-	for (size_t i = 0; i < b->st.nr; i++)
-		free(b->st.s[i]);
-	free(b->st.s);
-	hwp__hashmap_free(&b->st.map);
+	hwp__pprof_strtab_free(&b->st);
 	hwp__hashmap_free(&b->loc_map);
 	hwp__hashmap_free(&b->func_map);
 	free(b->maps);
@@ -193,33 +152,6 @@ static void builder_free(struct builder *b)
 	free(b->loc_module);
 	free(b->lines);
 	free(b->funcs);
-}
-
-/* gzip of LEN bytes at P to FP. */
-static int write_gzip(const uint8_t *p, size_t len, FILE *fp)
-{
-	z_stream z;
-	uint8_t out[65536];
-	int zr;
-
-	memset(&z, 0, sizeof(z));
-	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16 /* gzip wrapper */, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		return hwp__set_error(ENOMEM, "out of memory compressing the pprof profile");
-	z.next_in = (Bytef *)(uintptr_t)p;
-	z.avail_in = (uInt)len;
-	do {
-		z.next_out = out;
-		z.avail_out = sizeof(out);
-		zr = deflate(&z, Z_FINISH);
-		if (zr == Z_STREAM_ERROR)
-			break;
-		if (fwrite(out, 1, sizeof(out) - z.avail_out, fp) != sizeof(out) - z.avail_out) {
-			deflateEnd(&z);
-			return hwp__set_error(EIO, "error writing the pprof profile: %s", strerror(errno));
-		}
-	} while (zr != Z_STREAM_END);
-	deflateEnd(&z);
-	return zr == Z_STREAM_END ? 0 : hwp__set_error(EIO, "compressing the pprof profile failed");
 }
 
 int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
@@ -236,11 +168,11 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 	if (!e->sym)
 		return hwp__set_error(EINVAL, "a pprof profile is made from a recording's rows (its binaries symbolize them)");
 	memset(&b, 0, sizeof(b));
-	intern(&b.st, "", &b.oom);
+	hwp__pprof_intern(&b.st, "", &b.oom);
 	for (int k = 0; k < NV; k++) {
 		perftools__profiles__value_type__init(&vt[k]);
-		vt[k].type = intern(&b.st, types[k][0], &b.oom);
-		vt[k].unit = intern(&b.st, types[k][1], &b.oom);
+		vt[k].type = hwp__pprof_intern(&b.st, types[k][0], &b.oom);
+		vt[k].unit = hwp__pprof_intern(&b.st, types[k][1], &b.oom);
 		vtp[k] = &vt[k];
 	}
 	for (size_t i = 0; i < e->nr; i++)
@@ -251,7 +183,7 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 	int64_t *vals = calloc((nbranch ? nbranch : 1) * NV, sizeof(*vals));
 	Perftools__Profiles__Label *labels = calloc((nbranch ? nbranch : 1) * 2, sizeof(*labels));
 	Perftools__Profiles__Label **lp = calloc((nbranch ? nbranch : 1) * 2, sizeof(*lp));
-	int64_t k_target = intern(&b.st, "target", &b.oom), k_type = intern(&b.st, "type", &b.oom);
+	int64_t k_target = hwp__pprof_intern(&b.st, "target", &b.oom), k_type = hwp__pprof_intern(&b.st, "type", &b.oom);
 	size_t s = 0;
 
 	if (!samples || !sp || !ids || !vals || !labels || !lp)
@@ -279,7 +211,7 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 
 			perftools__profiles__label__init(l);
 			l->key = k ? k_type : k_target;
-			l->str = intern(&b.st, k ? tname : target, &b.oom);
+			l->str = hwp__pprof_intern(&b.st, k ? tname : target, &b.oom);
 			lp[s * 2 + k] = l;
 		}
 		samples[s].n_label = 2;
@@ -332,7 +264,7 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 		goto out;
 	}
 	perftools__profiles__profile__pack(&prof, buf);
-	rc = write_gzip(buf, len, fp);
+	rc = hwp__pprof_write_gzip(buf, len, fp);
 out:
 	free(buf);
 	free(mp), free(locp), free(linep), free(fp_);

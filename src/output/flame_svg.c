@@ -15,6 +15,7 @@
 
 #include "hwprof/flame.h"
 #include "hwprof/symbolize.h"
+#include "output/flame_tree.h"
 #include "output/markup.h"
 #include "output/outbuf.h"
 #include "output/render.h"
@@ -268,6 +269,25 @@ static void put_path(struct hwp_outbuf *o, const struct hwp_flame *f, uint32_t n
 	if (f->nodes[n].parent)
 		put_path(o, f, f->nodes[n].parent), hwp__outbuf_putc(o, ';');
 	hwp__outbuf_puts(o, f->names[f->nodes[n].name]);
+}
+
+int hwp__flame_each_node(const struct hwp_flame *f,
+			 int (*fn)(void *ctx, uint32_t node, uint32_t parent, const char *name, uint64_t self),
+			 void *ctx)
+{
+	/* a node is made after its parent: its number is larger */
+	for (uint32_t n = 1; n < f->nnodes; n++) {
+		int r = fn(ctx, n, f->nodes[n].parent, f->names[f->nodes[n].name], f->nodes[n].self[HWP_FLAME_AFTER]);
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+size_t hwp__flame_nodes(const struct hwp_flame *f)
+{
+	return f->nnodes;
 }
 
 int hwp_flame__write_folded(struct hwp_flame *f, FILE *fp)

@@ -12,6 +12,8 @@
 #     -fomit-frame-pointer by g++ and by clang++ (samples inside the C++
 #     runtime's own unwinder under the user frames);
 #   - tests/fixtures/dwarf_unwind.c built -O2 -fomit-frame-pointer by clang.
+# xz's stacks also as a pprof profile (flame --pprof), decoded from the wire
+# format (tests/tools/pprof_decode.py), against perf's.
 # Skips where perf cannot record cpu-clock or a program is missing.
 set -u
 . "$(dirname "$0")/../tools/emu_lib.sh"
@@ -20,7 +22,7 @@ PERF=/usr/bin/perf
 chk=$tools/unwind_check.py
 export PERF_BUILDID_DIR=$tmp/cache
 perfc() { "$PERF" --buildid-dir "$PERF_BUILDID_DIR" "$@"; }
-echo "PLAN 9"
+echo "PLAN 10"
 
 # compare NAME DATA [children]: folded stacks, and with "children" the
 # children report too (two checks)
@@ -53,7 +55,7 @@ record() {
 skip_n() { for i in $(seq "$1"); do skip "dwarf_unwind_real_$i: $2"; done; }
 
 if [ ! -x "$PERF" ] || ! record probe 8192 /bin/true; then
-	skip_n 9 "perf cannot record cpu-clock with --call-graph dwarf here: $(head -1 "$tmp/probe.rec" 2>/dev/null)"
+	skip_n 10 "perf cannot record cpu-clock with --call-graph dwarf here: $(head -1 "$tmp/probe.rec" 2>/dev/null)"
 	exit 0
 fi
 
@@ -62,12 +64,31 @@ if [ -x /usr/bin/xz ]; then
 	head -c 1500000 /dev/urandom | base64 >"$tmp/in.txt"
 	if record xz 8192 /usr/bin/xz -3 -T1 -c "$tmp/in.txt"; then
 		compare dwarf_unwind_xz "$tmp/xz.data" children
+		# the same stacks as a pprof profile (flame --pprof), decoded from
+		# the wire format by pprof_decode.py and folded, against perf's
+		if "$HWPROF" flame -q --pprof --no-inline -o "$tmp/xz.pb.gz" -i "$tmp/xz.data" 2>"$tmp/pp.err" &&
+			python3 "$tools/pprof_decode.py" "$tmp/xz.pb.gz" >"$tmp/xz.pp.json" 2>>"$tmp/pp.err"; then
+			python3 - "$tmp/xz.pp.json" >"$tmp/xz.pp.folded" <<'PY'
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+c = collections.Counter()
+for s in d["samples"]:
+    names = [d["locations"][str(l)]["functions"][0] for l in s["locations"]]
+    c[";".join(reversed(names))] += s["values"][0]
+for k, v in c.items():
+    print(k, v)
+PY
+			CMP_NAME=dwarf_unwind_xz_pprof python3 "$chk" folded "$tmp/dwarf_unwind_xz.script" "$tmp/xz.pp.folded" /proc/kallsyms
+		else
+			fail "dwarf_unwind_xz_pprof: $(head -1 "$tmp/pp.err")"
+		fi
 	else
 		fail "dwarf_unwind_xz_folded: $(head -1 "$tmp/xz.rec")"
 		fail "dwarf_unwind_xz_children: $(head -1 "$tmp/xz.rec")"
+		fail "dwarf_unwind_xz_pprof: $(head -1 "$tmp/xz.rec")"
 	fi
 else
-	skip_n 2 "no /usr/bin/xz"
+	skip_n 3 "no /usr/bin/xz"
 fi
 
 # 2. python3 (Debian's, not one found first on PATH)
