@@ -127,7 +127,7 @@ int cmd_annotate(int argc, char **argv)
 	/* every sample's IP; with branch stacks also what they tell of the code */
 	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = branches, .no_addresses = true,
 					      .drop_meaningless_prediction = true,
-					      .ip_samples = HWP_IP_SAMPLES_ALL };
+					      .ip_samples = HWP_IP_SAMPLES_BY_EVENT };
 	struct hwp_pipeline_opts po = {
 		.analyses = HWP_ANALYSIS_MEM | (branches ? HWP_ANALYSIS_FLOW | HWP_ANALYSIS_TIMING : 0),
 		.collect = &co,

@@ -111,6 +111,7 @@ enum hwp_ip_samples {
 	HWP_IP_SAMPLES_WITHOUT_STACK, /* samples without a branch stack or with an empty one:
 					 nearly free for branch recordings */
 	HWP_IP_SAMPLES_ALL,           /* every sample, with a branch stack or not */
+	HWP_IP_SAMPLES_BY_EVENT,      /* the same, and per event too (annotate's columns) */
 };
 
 /* Counts into a new table; S resolves addresses (it must outlive the

@@ -62,7 +62,7 @@ struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 		c->o.max_range = 1u << 20;
 	if (!c->o.dup_stride)
 		c->o.dup_stride = 0x1000;
-	if (c->o.ip_samples > HWP_IP_SAMPLES_ALL) {
+	if (c->o.ip_samples > HWP_IP_SAMPLES_BY_EVENT) {
 		hwp__set_error(EINVAL, "branch collector: unknown IP sample mode %u", c->o.ip_samples);
 		free(c);
 		errno = EINVAL;
@@ -70,7 +70,7 @@ struct hwp_branch_collector *hwp_branch_collector__new(struct hwp_session *s,
 	}
 	c->table = hwp_branch_table__new(c->o.split);
 	if (c->table && ((c->o.ip_samples && !(c->ips = hwp_branch_table__new(0))) ||
-			 (c->o.ip_samples == HWP_IP_SAMPLES_ALL &&
+			 (c->o.ip_samples == HWP_IP_SAMPLES_BY_EVENT &&
 			  !(c->ips_ev = hwp_branch_table__new(HWP_SPLIT_TYPE))) ||
 			 (c->o.blocks && !(c->blocks = hwp_branch_table__new(0))) ||
 			 (c->o.ranges && (!(c->ranges = hwp_branch_table__new(0)) ||
@@ -292,7 +292,7 @@ int hwp_branch_collector__add(struct hwp_branch_collector *c, const struct hwp_e
 	/* an empty stack is none (perf script text without brstack has them) */
 	struct hwp_code_loc ip;
 	bool count_ip = c->ips && (s->sample_type & HWP_SAMPLE_IP) &&
-			(c->o.ip_samples == HWP_IP_SAMPLES_ALL || !stack || !s->branch_nr);
+			(c->o.ip_samples >= HWP_IP_SAMPLES_ALL || !stack || !s->branch_nr);
 	if (count_ip) {
 		int err = resolve_ip(c, ev, th, &ip);
 

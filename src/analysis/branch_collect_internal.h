@@ -58,7 +58,7 @@ const struct hwp_evsel *const *hwp__branch_collector_ip_events(const struct hwp_
    address, count = samples (one row per distinct address: the table grows
    with the code sampled, not with the recording). NULL without. */
 const struct hwp_branch_table *hwp__branch_collector_ip_samples(const struct hwp_branch_collector *c);
-/* With opts.ip_samples HWP_IP_SAMPLES_ALL: the same per event, the key's
+/* With opts.ip_samples HWP_IP_SAMPLES_BY_EVENT: the same per event, the key's
    type field the event's index in hwp__branch_collector_ip_events(). NULL
    without. */
 const struct hwp_branch_table *hwp__branch_collector_ip_samples_by_event(const struct hwp_branch_collector *c);

@@ -21,7 +21,7 @@ struct hwp_branch_collector {
 	struct hwp_branch_table *ranges; /* with opts.ranges */
 	struct hwp_branch_table *addrs;  /* with opts.ranges: sample IPs */
 	struct hwp_branch_table *ips;    /* with opts.ip_samples */
-	/* with opts.ip_samples ALL: the same per event, the event's index in
+	/* with opts.ip_samples BY_EVENT: the same per event, the event's index in
 	   ip_ev in the key's type field (ip_ev has room for 16: the field's) */
 	struct hwp_branch_table *ips_ev;
 	const struct hwp_evsel *ip_ev[16]; /* the events ips counted */

@@ -62,7 +62,7 @@ static int make_analyses(struct hwp_pipeline *p)
 	    ((a & HWP_ANALYSIS_EXECUTIONS) && !some_event(p->session, 0, HWP_BRANCH_CALL_STACK)))
 		co.ranges = co.no_addresses = true;
 	if (a & HWP_ANALYSIS_IPS)
-		co.ip_samples = HWP_IP_SAMPLES_ALL;
+		co.ip_samples = HWP_IP_SAMPLES_BY_EVENT;
 	if (p->o.collect)
 		co = *p->o.collect;
 	p->co = co;
