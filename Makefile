@@ -81,8 +81,8 @@ $(BUILD)/gen/%.pb-c.o: $(BUILD)/gen/%.pb-c.c $(CONFIG_STAMP)
 	$(CC) -std=c11 -D_GNU_SOURCE $(CFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 # A library source including generated headers finds them in $(BUILD)/gen/.
 ifneq ($(HAVE_PPROF),)
-$(BUILD)/src/export/pprof.o $(BUILD)/src/export/pprof_flame.o: $(BUILD)/gen/src/export/profile.pb-c.h
-$(BUILD)/src/export/pprof.o $(BUILD)/src/export/pprof_flame.o: ALL_CFLAGS += -I$(BUILD)/gen/src/export
+$(BUILD)/src/export/pprof.o $(BUILD)/src/export/pprof_flame.o $(BUILD)/src/export/pprof_stacks.o: $(BUILD)/gen/src/export/profile.pb-c.h
+$(BUILD)/src/export/pprof.o $(BUILD)/src/export/pprof_flame.o $(BUILD)/src/export/pprof_stacks.o: ALL_CFLAGS += -I$(BUILD)/gen/src/export
 endif
 
 # The commands see the public headers only: what they need of the library

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_callgraph.h"
 #include "cli_export.h"
 
 void export_opts__init(struct export_opts *o)
@@ -77,7 +78,8 @@ int export_input__load(struct export_input *ei, const struct export_opts *o, con
 	hwp_export__collect_opts(&co);
 	ro.input = input;
 	/* (push: block latencies from the same pass, where the cycles are) */
-	if ((rc = report_input__run(&ei->in, &ro, "push", HWP_ANALYSIS_BRANCHES | (o->timing ? HWP_ANALYSIS_TIMING : 0),
+	if ((rc = report_input__run(&ei->in, &ro, "push", HWP_ANALYSIS_BRANCHES | (o->timing ? HWP_ANALYSIS_TIMING : 0) |
+					  (o->calls ? HWP_ANALYSIS_CALLS : 0),
 				    &co, NULL, NULL)))
 		return rc;
 	hwp_export_opts__defaults(&eo, ei->in.session, input, hostname, sizeof(hostname));
@@ -86,6 +88,15 @@ int export_input__load(struct export_input *ei, const struct export_opts *o, con
 		return cli_error("%s", hwp_errmsg());
 	if (!(ei->rows = hwp_export__new(ei->in.collector, ei->flow, &eo)))
 		return cli_error("%s", hwp_errmsg());
+	struct hwp_call_graph *cg = o->calls ? hwp_pipeline__call_graph(ei->in.p) : NULL;
+	if (cg) {
+		struct hwp_call_graph_stats st = { .sz = sizeof(st) };
+
+		hwp_call_graph__stats(cg, &st);
+		cg_warn_unwind(input ? input : "-", &st);
+		if (hwp_export__add_calls(ei->rows, cg) < 0)
+			return cli_error("%s", hwp_errmsg());
+	}
 	struct hwp_timing *tm = o->timing ? hwp_pipeline__timing(ei->in.p) : NULL;
 	/* (a recording without cycle counts has no latencies: nothing to add) */
 	if (tm && hwp_export__add_timing(ei->rows, tm) < 0)

@@ -16,6 +16,7 @@ struct export_opts {
 	int64_t ws, we;      /* --window START,END; we < 0: unset */
 	bool no_flow;        /* --no-flow: no blocks and conditional branches */
 	bool timing;         /* block latencies too (push) */
+	bool calls;          /* the samples' call stacks too (pprof) */
 };
 
 /* --host, --window, --no-flow and --symfs, which export and push take. */

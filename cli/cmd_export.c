@@ -25,8 +25,9 @@ int cmd_export(int argc, char **argv)
 		OPT_CHOICE(0, "format", &fmt, "F", fmts, ": the formats are 'tsv', 'csv', 'json' and 'pprof'",
 			   "'tsv' (default; ClickHouse's TabSeparated with a header line), 'csv', 'json' (JSON "
 			   "lines), or 'pprof': a gzipped pprof profile of the branches (one sample per branch at "
-			   "its source, values branches/mispredicts/cycles, labels target and type) for pprof, "
-			   "Pyroscope or Parca"),
+			   "its source, values branches/mispredicts/cycles, labels target and type) and of the "
+			   "call stacks where the recording has them (-g, --call-graph lbr or dwarf: one sample "
+			   "per stack, values samples and period) for pprof, Pyroscope or Parca"),
 		OPT_STRING('o', "output", &output, "FILE", "write to FILE (default: stdout)"),
 		OPT_EXPORT(&o),
 		OPT_COMMON(),
@@ -36,9 +37,9 @@ int cmd_export(int argc, char **argv)
 	export_opts__init(&o);
 	if ((rc = parse_options(argc, argv, &desc, opts, NULL)) >= 0)
 		return rc;
-	/* pprof holds only branches: no need to decode for blocks */
+	/* pprof holds branches and call stacks: no need to decode for blocks */
 	if (fmt == 3)
-		o.no_flow = true;
+		o.no_flow = o.calls = true;
 
 	struct export_input ei;
 	rc = export_input__load(&ei, &o, o.ro.input);

@@ -101,6 +101,11 @@ HWP_API const struct hwp_export_row *hwp_export__rows(const struct hwp_export *e
    value of each block with the block's instruction count. 0 or <0
    (hwp_errmsg()). */
 HWP_API int hwp_export__add_timing(struct hwp_export *e, const struct hwp_timing *t);
+/* Adds the call stacks of CG (hwprof/callgraph.h, of the same recording,
+   read; it must outlive E) to E's pprof profile (hwp_export__write_pprof()).
+   0 or <0 (hwp_errmsg()). */
+struct hwp_call_graph;
+HWP_API int hwp_export__add_calls(struct hwp_export *e, struct hwp_call_graph *cg);
 /* The host E's rows name. */
 HWP_API const char *hwp_export__host(const struct hwp_export *e);
 
@@ -119,7 +124,14 @@ HWP_API int hwp_export__write(const struct hwp_export *e, size_t first, size_t n
  * one sample per branch, its location the branch source (mapping: the
  * module with its build-id, addresses = module offsets; function and line
  * as the session's symbolizer finds them), values entries, mispredicts and
- * cycles; labels give the target and the type. 0 or <0 (hwp_errmsg()).
+ * cycles; labels give the target and the type. With call stacks added
+ * (hwp_export__add_calls()), each distinct stack is one more sample, its
+ * locations leaf first (return addresses, as perf's callchains; lines: the
+ * inline chain, innermost first), with two more values, "samples" and the
+ * period (named after the event where one event recorded the stacks;
+ * nanoseconds for cpu-clock and task-clock), the default one; the branch
+ * values are 0 in them, and left out where no branch was recorded.
+ * 0 or <0 (hwp_errmsg()).
  */
 HWP_API int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp);
 

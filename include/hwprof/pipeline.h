@@ -94,8 +94,9 @@ HWP_API void hwp_pipeline__delete(struct hwp_pipeline *p);
  * then what each does at the end (range checks, the flow walk, timing
  * distributions). Fails (<0, hwp_errmsg() naming the input) when the
  * recordings cannot give what was asked: no samples, no branch stacks (a
- * recording of memory samples alone passes when HWP_ANALYSIS_MEM is asked:
- * then there is no flow), no module named opts.dso (-ENOENT), no usable
+ * recording of memory samples alone passes when HWP_ANALYSIS_MEM is asked,
+ * one of call stacks alone when HWP_ANALYSIS_CALLS is: then there is no
+ * flow), no module named opts.dso (-ENOENT), no usable
  * fall-through range for the flow.
  */
 HWP_API int hwp_pipeline__run(struct hwp_pipeline *p);

@@ -27,6 +27,7 @@ struct hwp_export {
 	struct hwp__export_lat *lats;     /* hwp_export__add_timing() */
 	size_t nlats, cap_lats;
 	bool measured, modelled;          /* where the latencies' cycles come from */
+	struct hwp_call_graph *calls;     /* hwp_export__add_calls(): the pprof profile's stacks */
 };
 
 /* One value of a block's latency distribution. */

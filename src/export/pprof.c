@@ -16,33 +16,17 @@
 #include "hwprof/branch_report.h"
 #include "hwprof/export.h"
 #include "export/export_internal.h"
-#include "export/pprof_internal.h"
 #include "util/hashmap.h"
 #include "util/hash.h"
 #include "util/vec.h"
 #include "util/error.h"
 #ifdef HAVE_PPROF
 #include "profile.pb-c.h"
+#define HWPROF_PPROF_BUILDER
+#include "export/pprof_internal.h"
 
-struct builder {
-	struct hwp__pprof_strtab st;
-	Perftools__Profiles__Mapping *maps;
-	size_t nmaps, cap_maps;
-	int32_t *map_module; /* module id of each mapping */
-	size_t nmm, cap_mm;
-	Perftools__Profiles__Location *locs;
-	size_t nlocs, cap_locs;
-	int32_t *loc_module; /* module id of each location */
-	size_t nlm, cap_lm;
-	Perftools__Profiles__Line *lines; /* one per location (no inline frames) */
-	size_t nlines, cap_lines;
-	Perftools__Profiles__Function *funcs;
-	size_t nfuncs, cap_funcs;
-	struct hwp_hashmap loc_map, func_map;
-	bool oom;
-};
 
-static uint64_t mapping_for(struct builder *b, const struct hwp_export_row *r, int32_t module, uint64_t off)
+uint64_t hwp__pprof_mapping(struct hwp__pprof_builder *b, struct hwp_symbolizer *sym, int32_t module, uint64_t off)
 {
 	Perftools__Profiles__Mapping *m;
 
@@ -65,17 +49,17 @@ static uint64_t mapping_for(struct builder *b, const struct hwp_export_row *r, i
 	m->memory_start = 0;
 	m->memory_limit = off + 1;
 	m->file_offset = 0;
-	m->filename = hwp__pprof_intern(&b->st, r->module, &b->oom);
-	m->build_id = hwp__pprof_intern(&b->st, r->build_id, &b->oom);
+	m->filename = hwp__pprof_intern(&b->st, hwp_symbolizer__module_name(sym, module), &b->oom);
+	m->build_id = hwp__pprof_intern(&b->st, hwp_symbolizer__module_build_id(sym, module), &b->oom);
 	m->has_functions = m->has_filenames = m->has_line_numbers = true;
 	return m->id;
 }
 
-static uint64_t function_for(struct builder *b, const struct hwp_loc_fields *f)
+uint64_t hwp__pprof_function(struct hwp__pprof_builder *b, const char *name, const char *system_name,
+			     const char *file)
 {
-	const char *name = f->demangled ? f->demangled : f->symbol;
-	int64_t n = hwp__pprof_intern(&b->st, name, &b->oom), sn = hwp__pprof_intern(&b->st, f->symbol, &b->oom),
-		fn = hwp__pprof_intern(&b->st, f->file, &b->oom);
+	int64_t n = hwp__pprof_intern(&b->st, name, &b->oom), sn = hwp__pprof_intern(&b->st, system_name, &b->oom),
+		fn = hwp__pprof_intern(&b->st, file, &b->oom);
 	uint64_t h = hwp__hash64((uint64_t)n * 0x9e3779b97f4a7c15ULL ^ (uint64_t)fn);
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&b->func_map, h);
 	Perftools__Profiles__Function *fu;
@@ -99,49 +83,73 @@ static uint64_t function_for(struct builder *b, const struct hwp_loc_fields *f)
 
 /* The location of L (row R's source), made once per module and offset;
    its index into b->locs + 1 (the id). */
-static uint64_t location_for(struct builder *b, struct hwp_symbolizer *sym, const struct hwp_export_row *r,
-			     const struct hwp_code_loc *l)
+Perftools__Profiles__Location *hwp__pprof_location(struct hwp__pprof_builder *b, struct hwp_symbolizer *sym,
+						    int32_t module, uint64_t offset, uint8_t kind, bool *made)
 {
-	uint64_t h = hwp__hash64(l->offset ^ ((uint64_t)(uint32_t)l->module << 40));
+	uint64_t h = hwp__hash64(offset ^ ((uint64_t)(uint32_t)module << 40) ^ ((uint64_t)kind << 62));
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&b->loc_map, h);
 	Perftools__Profiles__Location *loc;
-	struct hwp_loc_fields f;
 	uint32_t i;
 
+	*made = false;
 	while (hwp__hashmap_next(&p, &i))
-		if (b->loc_module[i] == l->module && b->locs[i].address == l->offset)
-			return b->locs[i].id;
-	uint64_t map_id = mapping_for(b, r, l->module, l->offset);
+		if (b->loc_module[i] == module && b->locs[i].address == offset && b->loc_kind[i] == kind)
+			return &b->locs[i];
+	uint64_t map_id = hwp__pprof_mapping(b, sym, module, offset);
 	if (!(loc = HWP_VEC_PUSH(b->locs, b->nlocs, b->cap_locs)) ||
-	    !HWP_VEC_PUSH(b->loc_module, b->nlm, b->cap_lm) ||
+	    !HWP_VEC_PUSH(b->loc_module, b->nlm, b->cap_lm) || !HWP_VEC_PUSH(b->loc_kind, b->nlk, b->cap_lk) ||
 	    hwp__hashmap_add(&b->loc_map, h, (uint32_t)(b->nlocs - 1)) < 0) {
 		b->oom = true;
-		return 0;
+		return NULL;
 	}
-	b->loc_module[b->nlocs - 1] = l->module;
+	b->loc_module[b->nlocs - 1] = module;
+	b->loc_kind[b->nlocs - 1] = kind;
 	perftools__profiles__location__init(loc);
 	loc->id = b->nlocs;
 	loc->mapping_id = map_id;
-	loc->address = l->offset;
-	hwp_loc__fields(sym, l, &f);
-	if (f.symbol) {
-		Perftools__Profiles__Line *ln = HWP_VEC_PUSH(b->lines, b->nlines, b->cap_lines);
+	loc->address = offset;
+	*made = true;
+	return loc;
+}
 
-		if (!ln) {
-			b->oom = true;
-			return 0;
-		}
-		perftools__profiles__line__init(ln);
-		ln->function_id = function_for(b, &f);
-		ln->line = f.line;
-		/* the index, fixed into a pointer once the array stops moving */
-		loc->n_line = 1;
-		loc->line = (Perftools__Profiles__Line **)(uintptr_t)b->nlines;
+Perftools__Profiles__Line *hwp__pprof_line(struct hwp__pprof_builder *b, Perftools__Profiles__Location *loc,
+					   uint64_t function_id, int64_t line)
+{
+	Perftools__Profiles__Line *ln = HWP_VEC_PUSH(b->lines, b->nlines, b->cap_lines);
+
+	if (!ln) {
+		b->oom = true;
+		return NULL;
 	}
+	perftools__profiles__line__init(ln);
+	ln->function_id = function_id;
+	ln->line = line;
+	/* the first line's index + 1, fixed into a pointer once the array
+	   stops moving (a location's lines are consecutive) */
+	if (!loc->n_line++)
+		loc->line = (Perftools__Profiles__Line **)(uintptr_t)b->nlines;
+	return ln;
+}
+
+/* The location of branch source L, made once per module and offset; its
+   id. One line: the function, and the source line of L itself. */
+static uint64_t location_for(struct hwp__pprof_builder *b, struct hwp_symbolizer *sym, const struct hwp_code_loc *l)
+{
+	struct hwp_loc_fields f;
+	bool made;
+	Perftools__Profiles__Location *loc = hwp__pprof_location(b, sym, l->module, l->offset, HWP__PPROF_LOC_BRANCH,
+								 &made);
+
+	if (!loc || !made)
+		return loc ? loc->id : 0;
+	hwp_loc__fields(sym, l, &f);
+	if (f.symbol)
+		hwp__pprof_line(b, loc, hwp__pprof_function(b, f.demangled ? f.demangled : f.symbol, f.symbol, f.file),
+				f.line);
 	return loc->id;
 }
 
-static void builder_free(struct builder *b)
+static void builder_free(struct hwp__pprof_builder *b)
 {
 	hwp__pprof_strtab_free(&b->st);
 	hwp__hashmap_free(&b->loc_map);
@@ -150,6 +158,7 @@ static void builder_free(struct builder *b)
 	free(b->map_module);
 	free(b->locs);
 	free(b->loc_module);
+	free(b->loc_kind);
 	free(b->lines);
 	free(b->funcs);
 }
@@ -158,35 +167,44 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 {
 	static const char *const types[][2] = { { "branches", "count" }, { "mispredicts", "count" },
 						{ "cycles", "count" } };
-	enum { NV = 3 };
-	struct builder b;
+	enum { NB = 3, NMAX = 5 };
+	struct hwp__pprof_builder b;
+	struct hwp__pprof_stacks x = { 0 };
 	Perftools__Profiles__Profile prof = PERFTOOLS__PROFILES__PROFILE__INIT;
-	Perftools__Profiles__ValueType vt[NV], *vtp[NV], period_type = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
+	Perftools__Profiles__ValueType vt[NMAX], *vtp[NMAX], period_type = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
 	size_t nbranch = 0;
 	int rc = 0;
 
 	if (!e->sym)
 		return hwp__set_error(EINVAL, "a pprof profile is made from a recording's rows (its binaries symbolize them)");
+	for (size_t i = 0; i < e->nr; i++)
+		nbranch += e->rows[i].kind == HWP_EXPORT_BRANCH;
+	/* branch values, then with stacks samples and period; a profile of
+	   stacks alone has no branch values. Without stacks the profile is
+	   what it was before stacks were added, to the byte. */
+	size_t nb = !e->calls || nbranch ? NB : 0, nv = nb + (e->calls ? 2 : 0);
 	memset(&b, 0, sizeof(b));
 	hwp__pprof_intern(&b.st, "", &b.oom);
-	for (int k = 0; k < NV; k++) {
+	for (size_t k = 0; k < nb; k++) {
 		perftools__profiles__value_type__init(&vt[k]);
 		vt[k].type = hwp__pprof_intern(&b.st, types[k][0], &b.oom);
 		vt[k].unit = hwp__pprof_intern(&b.st, types[k][1], &b.oom);
 		vtp[k] = &vt[k];
 	}
-	for (size_t i = 0; i < e->nr; i++)
-		nbranch += e->rows[i].kind == HWP_EXPORT_BRANCH;
 	Perftools__Profiles__Sample *samples = calloc(nbranch ? nbranch : 1, sizeof(*samples));
-	Perftools__Profiles__Sample **sp = calloc(nbranch ? nbranch : 1, sizeof(*sp));
 	uint64_t *ids = calloc(nbranch ? nbranch : 1, sizeof(*ids));
-	int64_t *vals = calloc((nbranch ? nbranch : 1) * NV, sizeof(*vals));
+	int64_t *vals = calloc((nbranch ? nbranch : 1) * nv, sizeof(*vals));
 	Perftools__Profiles__Label *labels = calloc((nbranch ? nbranch : 1) * 2, sizeof(*labels));
 	Perftools__Profiles__Label **lp = calloc((nbranch ? nbranch : 1) * 2, sizeof(*lp));
-	int64_t k_target = hwp__pprof_intern(&b.st, "target", &b.oom), k_type = hwp__pprof_intern(&b.st, "type", &b.oom);
+	Perftools__Profiles__Sample *ssamples = NULL, **sp = NULL;
+	int64_t *svals = NULL, k_target = 0, k_type = 0;
 	size_t s = 0;
 
-	if (!samples || !sp || !ids || !vals || !labels || !lp)
+	if (nb) {
+		k_target = hwp__pprof_intern(&b.st, "target", &b.oom);
+		k_type = hwp__pprof_intern(&b.st, "type", &b.oom);
+	}
+	if (!samples || !ids || !vals || !labels || !lp)
 		b.oom = true;
 	for (size_t i = 0; i < e->nr && !b.oom; i++) {
 		const struct hwp_export_row *r = &e->rows[i];
@@ -195,14 +213,14 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 		if (r->kind != HWP_EXPORT_BRANCH)
 			continue;
 		perftools__profiles__sample__init(&samples[s]);
-		ids[s] = location_for(&b, e->sym, r, &e->locs[i]);
+		ids[s] = location_for(&b, e->sym, &e->locs[i]);
 		samples[s].n_location_id = 1;
 		samples[s].location_id = &ids[s];
-		vals[s * NV] = (int64_t)r->count;
-		vals[s * NV + 1] = (int64_t)r->mispred;
-		vals[s * NV + 2] = (int64_t)r->cycles_sum;
-		samples[s].n_value = NV;
-		samples[s].value = &vals[s * NV];
+		vals[s * nv] = (int64_t)r->count;
+		vals[s * nv + 1] = (int64_t)r->mispred;
+		vals[s * nv + 2] = (int64_t)r->cycles_sum;
+		samples[s].n_value = nv;
+		samples[s].value = &vals[s * nv];
 		snprintf(target, sizeof(target), "%s+0x%llx", *r->to_module ? r->to_module : "?",
 			 (unsigned long long)r->to);
 		snprintf(tname, sizeof(tname), "%u", r->type);
@@ -216,8 +234,35 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 		}
 		samples[s].n_label = 2;
 		samples[s].label = &lp[s * 2];
-		sp[s] = &samples[s];
 		s++;
+	}
+	if (e->calls && !b.oom) {
+		if ((rc = hwp__pprof_stacks(&b, e->sym, e->calls, &x)) < 0)
+			goto out;
+		/* a type name once (pprof -sample_index picks by name): an event
+		   named as another value ("cycles") is "cycles_period" */
+		char pname[256];
+		bool clash = !strcmp(x.period_name, "samples");
+		for (size_t k = 0; k < nb; k++)
+			clash |= !strcmp(x.period_name, types[k][0]);
+		snprintf(pname, sizeof(pname), clash ? "%s_period" : "%s", x.period_name);
+		for (size_t k = 0; k < 2; k++) {
+			perftools__profiles__value_type__init(&vt[nb + k]);
+			vt[nb + k].type = hwp__pprof_intern(&b.st, k ? pname : "samples", &b.oom);
+			vt[nb + k].unit = hwp__pprof_intern(&b.st, k ? x.period_unit : "count", &b.oom);
+			vtp[nb + k] = &vt[nb + k];
+		}
+		if (!(ssamples = calloc(x.nr + 1, sizeof(*ssamples))) || !(svals = calloc((x.nr + 1) * nv, sizeof(*svals))))
+			b.oom = true;
+		for (size_t j = 0; j < x.nr && !b.oom; j++) {
+			perftools__profiles__sample__init(&ssamples[j]);
+			ssamples[j].location_id = x.ids + x.v[j].first;
+			ssamples[j].n_location_id = x.v[j].n;
+			svals[j * nv + nb] = (int64_t)x.v[j].samples;
+			svals[j * nv + nb + 1] = (int64_t)x.v[j].period;
+			ssamples[j].n_value = nv;
+			ssamples[j].value = &svals[j * nv];
+		}
 	}
 	Perftools__Profiles__Mapping **mp = calloc(b.nmaps + 1, sizeof(*mp));
 	Perftools__Profiles__Location **locp = calloc(b.nlocs + 1, sizeof(*locp));
@@ -225,10 +270,15 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 	Perftools__Profiles__Function **fp_ = calloc(b.nfuncs + 1, sizeof(*fp_));
 	uint8_t *buf = NULL;
 
-	if (b.oom || !mp || !locp || !linep || !fp_) {
+	sp = calloc(s + x.nr + 1, sizeof(*sp));
+	if (b.oom || !mp || !locp || !linep || !fp_ || !sp) {
 		rc = hwp__set_error(ENOMEM, "out of memory making the pprof profile");
-		goto out;
+		goto out2;
 	}
+	for (size_t i = 0; i < s; i++)
+		sp[i] = &samples[i];
+	for (size_t j = 0; j < x.nr; j++)
+		sp[s + j] = &ssamples[j];
 	for (size_t i = 0; i < b.nmaps; i++)
 		mp[i] = &b.maps[i];
 	for (size_t i = 0; i < b.nlines; i++)
@@ -240,9 +290,9 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 	}
 	for (size_t i = 0; i < b.nfuncs; i++)
 		fp_[i] = &b.funcs[i];
-	prof.n_sample_type = NV;
+	prof.n_sample_type = nv;
 	prof.sample_type = vtp;
-	prof.n_sample = s;
+	prof.n_sample = s + x.nr;
 	prof.sample = sp;
 	prof.n_mapping = b.nmaps;
 	prof.mapping = mp;
@@ -254,6 +304,9 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 	period_type.unit = vt[0].unit;
 	prof.period_type = &period_type;
 	prof.period = 1;
+	/* pprof shows the period by default (its last value anyway) */
+	if (e->calls)
+		prof.default_sample_type = vt[nv - 1].type;
 	prof.time_nanos = e->window_start * 1000000000LL;
 	prof.duration_nanos = (e->window_end - e->window_start) * 1000000000LL;
 	prof.n_string_table = b.st.nr;
@@ -261,14 +314,16 @@ int hwp_export__write_pprof(const struct hwp_export *e, FILE *fp)
 	size_t len = perftools__profiles__profile__get_packed_size(&prof);
 	if (!(buf = malloc(len ? len : 1))) {
 		rc = hwp__set_error(ENOMEM, "out of memory making the pprof profile");
-		goto out;
+		goto out2;
 	}
 	perftools__profiles__profile__pack(&prof, buf);
 	rc = hwp__pprof_write_gzip(buf, len, fp);
-out:
+out2:
 	free(buf);
 	free(mp), free(locp), free(linep), free(fp_);
-	free(samples), free(sp), free(ids), free(vals), free(labels), free(lp);
+out:
+	free(samples), free(sp), free(ids), free(vals), free(labels), free(lp), free(ssamples), free(svals);
+	hwp__pprof_stacks_free(&x);
 	builder_free(&b);
 	return rc;
 }

@@ -463,6 +463,12 @@ int hwp_export__add_timing(struct hwp_export *e, const struct hwp_timing *t)
 	return 0;
 }
 
+int hwp_export__add_calls(struct hwp_export *e, struct hwp_call_graph *cg)
+{
+	e->calls = cg;
+	return 0;
+}
+
 static void json_row(struct hwp_json_writer *j, const struct hwp_export *e, const struct hwp_export_row *r)
 {
 	hwp__json_writer_begin_object(j);

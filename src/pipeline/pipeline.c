@@ -202,9 +202,10 @@ int hwp_pipeline__run(struct hwp_pipeline *p)
 	}
 	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(p->collector);
 	/* memory samples alone: no branch analysis, the memory report only;
-	   plain samples (cycles, cpu-clock) where every sample's IP was asked
-	   for (the annotated code): no branch analysis either */
-	if ((p->mem || (p->o.analyses & HWP_ANALYSIS_IPS)) && st->samples && !st->branch_samples)
+	   plain samples (cycles, cpu-clock) where every sample's IP or their
+	   call stacks were asked for (the annotated code, the call graph): no
+	   branch analysis either */
+	if ((p->mem || p->calls || (p->o.analyses & HWP_ANALYSIS_IPS)) && st->samples && !st->branch_samples)
 		goto no_branches;
 	if ((r = hwp_pipeline__check_samples(p->session, p->collector, p->o.analyses & BRANCH_ANALYSES)) < 0)
 		return r;

@@ -4,10 +4,19 @@
 protobuf library, no hwprof code): prints JSON with the string table
 resolved: {"sample_type": [[type, unit]], "samples": [{"locations":
 [...], "values": [...], "labels": {k: v}}], "locations": {id: {"address",
-"mapping", "functions": [name]}}, "mappings": {id: {"file", "build_id",
+"mapping", "functions": [name], "lines": [[name, line]]}}, "mappings": {id: {"file", "build_id",
 "start", "limit", "offset"}}}.
 
 usage: pprof_decode.py FILE.pb.gz
+       pprof_decode.py FILE.pb.gz --folded TYPE
+--folded: the samples' stacks folded (callers first, ";"-separated, then
+the sum of the value of sample type TYPE), one line per stack, as
+flamegraph's stackcollapse and `hwprof flame --folded --no-inline` write
+them: a location is named by its outermost line's function (the one the
+others were inlined into), one without lines as hwprof names unresolved
+frames, "module+0xOFFSET" (the mapping's file name; addresses are module
+offsets), "0xADDR" without a mapping. Samples whose TYPE value is 0 (the
+branch samples of a profile with both) are left out.
 Field numbers: github.com/google/pprof proto/profile.proto."""
 import gzip
 import json
@@ -106,12 +115,13 @@ def main():
                                     "offset": m.get("offset", 0)}
     for loc in prof.get("location", []):
         m = msg(loc, {1: ("id", "int"), 2: ("mapping", "int"), 3: ("address", "int"), 4: ("line", "msg")})
-        names = []
+        names, lines = [], []
         for ln in m.get("line", []):
             l = msg(ln, {1: ("function_id", "int"), 2: ("line", "int")})
             names.append(funcs[l["function_id"]])
+            lines.append([funcs[l["function_id"]], l.get("line", 0)])
         out["locations"][m["id"]] = {"address": m.get("address", 0), "mapping": m.get("mapping", 0),
-                                     "functions": names}
+                                     "functions": names, "lines": lines}
     for s in prof.get("sample", []):
         m = msg(s, {1: ("locations", "ints"), 2: ("values", "ints"), 3: ("label", "msg")})
         labels = {}
@@ -120,7 +130,31 @@ def main():
             labels[S(l.get("key", 0))] = S(l.get("str", 0))
         out["samples"].append({"locations": m.get("locations", []),
                                "values": [signed(v) for v in m.get("values", [])], "labels": labels})
-    json.dump(out, sys.stdout)
+    if len(sys.argv) > 3 and sys.argv[2] == "--folded":
+        folded(out, sys.argv[3])
+    else:
+        json.dump(out, sys.stdout)
+
+
+def folded(d, vtype):
+    import collections
+    import os
+    k = [t for t, _ in d["sample_type"]].index(vtype)
+    c = collections.Counter()
+
+    def name(loc):
+        if loc["functions"]:
+            return loc["functions"][-1]
+        m = d["mappings"].get(loc["mapping"])
+        if m and m["file"]:
+            return "%s+0x%x" % (os.path.basename(m["file"]), loc["address"])
+        return "0x%x" % loc["address"]
+
+    for s in d["samples"]:
+        if s["values"][k]:
+            c[";".join(reversed([name(d["locations"][l]) for l in s["locations"]]))] += s["values"][k]
+    for stack, n in sorted(c.items()):
+        print(stack, n)
 
 
 if __name__ == "__main__":
