@@ -48,7 +48,8 @@ static int say_no_samples(struct hwp_session *s, const char *input)
 
 /* The library's error for a failed read or check, with how to record again
    when there was no sample at all. */
-static int say_read_error(struct report_input *in, const struct report_opts *o)
+/* CALLS: call stacks would have done (the pass asked for them). */
+static int say_read_error(struct report_input *in, const struct report_opts *o, bool calls)
 {
 	const struct hwp_branch_collect_stats *st = in->collector ? hwp_branch_collector__stats(in->collector) : NULL;
 
@@ -56,6 +57,9 @@ static int say_read_error(struct report_input *in, const struct report_opts *o)
 		return cli_error("%s", hwp_errmsg());
 	if (!st->samples)
 		return say_no_samples(in->session, o->input);
+	if (!st->branch_samples && calls)
+		return cli_error("%s, nor call stacks (record with 'perf record -b', -g or --call-graph, or 'hwprof "
+				 "record --emulate')", hwp_errmsg());
 	if (!st->branch_samples)
 		return cli_error("%s (record with 'perf record -b' or 'hwprof record --emulate')", hwp_errmsg());
 	return cli_error("%s", hwp_errmsg());
@@ -89,7 +93,7 @@ int report_input__run_with(struct report_input *in, const struct report_opts *o,
 	in->collector = hwp_pipeline__branches(in->p);
 	if ((rc = hwp_pipeline__run(in->p)) == -ENOENT && po->dso)
 		return cli_error("%s: --dso %s", cmd, hwp_errmsg());
-	return rc < 0 ? say_read_error(in, o) : 0;
+	return rc < 0 ? say_read_error(in, o, po->analyses & HWP_ANALYSIS_CALLS) : 0;
 }
 
 int report_input__run(struct report_input *in, const struct report_opts *o, const char *cmd, unsigned analyses,
@@ -119,7 +123,7 @@ int report_input__open(struct report_input *in, const struct report_opts *o,
 
 int report_input__check_read(struct report_input *in, const struct report_opts *o)
 {
-	return hwp_pipeline__check_samples(in->session, in->collector, true) < 0 ? say_read_error(in, o) : 0;
+	return hwp_pipeline__check_samples(in->session, in->collector, true) < 0 ? say_read_error(in, o, false) : 0;
 }
 
 int report_input__load_branches(struct report_input *in, const struct report_opts *o,

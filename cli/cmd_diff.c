@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* hwprof diff: what changed between two recordings, branch by branch. */
+/* hwprof diff: what changed between two recordings, branch by branch and
+   (with call stacks) function by function. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -65,7 +66,8 @@ static int print_diff(struct flow_input *b, struct flow_input *a, const struct d
 	bool significant;
 	int rc;
 
-	if (!d || (b->timing && a->timing && hwp_flow_diff__add_timing(d, b->timing, a->timing) < 0)) {
+	if (!d || (b->timing && a->timing && hwp_flow_diff__add_timing(d, b->timing, a->timing) < 0) ||
+	    ((b->calls || a->calls) && hwp_flow_diff__add_calls(d, b->calls, a->calls) < 0)) {
 		hwp_flow_diff__delete(d);
 		return cli_error("%s", hwp_errmsg());
 	}
@@ -98,9 +100,9 @@ int cmd_diff(int argc, char **argv)
 
 	ob.ro.input = o.before;
 	oa.ro.input = o.after;
-	rc = flow_input__load(&b, &ob, "diff", FLOW_WITH_TIMING);
+	rc = flow_input__load(&b, &ob, "diff", FLOW_WITH_TIMING | FLOW_WITH_CALLS);
 	if (!rc) {
-		rc = flow_input__load(&a, &oa, "diff", FLOW_WITH_TIMING);
+		rc = flow_input__load(&a, &oa, "diff", FLOW_WITH_TIMING | FLOW_WITH_CALLS);
 		if (!rc)
 			rc = print_diff(&b, &a, &o);
 		flow_input__close(&a);

@@ -51,8 +51,12 @@ struct hwp_flow_diff_opts {
 };
 
 enum hwp_diff_kind { HWP_DIFF_FUNCTION, HWP_DIFF_BRANCH, HWP_DIFF_BLOCK };
-/* SHARE, TAKEN, MISPREDICT: proportions (0..1); LATENCY: mean cycles. */
-enum hwp_diff_measure { HWP_DIFF_SHARE, HWP_DIFF_TAKEN, HWP_DIFF_MISPREDICT, HWP_DIFF_LATENCY };
+/* SHARE, TAKEN, MISPREDICT, CHILDREN, SELF: proportions (0..1); LATENCY:
+   mean cycles. CHILDREN and SELF (hwp_flow_diff__add_calls()): a
+   function's share of the sampled period with it on the call stack, and
+   with the sample in it, as perf report --children counts them. */
+enum hwp_diff_measure { HWP_DIFF_SHARE, HWP_DIFF_TAKEN, HWP_DIFF_MISPREDICT, HWP_DIFF_LATENCY, HWP_DIFF_CHILDREN,
+			HWP_DIFF_SELF };
 HWP_API const char *hwp_diff_kind__name(unsigned kind);
 HWP_API const char *hwp_diff_measure__name(unsigned measure);
 
@@ -72,6 +76,8 @@ struct hwp_flow_diff_row {
 /*
  * Compares two flow analyses (hwp_flow__new()) made from collectors CB and
  * CA (for their stack counts) of sessions whose symbolizers stay alive.
+ * Both flows may be NULL (recordings without branch stacks: the comparison
+ * is then what hwp_flow_diff__add_calls() adds), not one.
  * NULL + errno (hwp_errmsg()) on failure.
  */
 HWP_API struct hwp_flow_diff *hwp_flow_diff__new(struct hwp_flow *before, struct hwp_branch_collector *cb,
@@ -88,6 +94,22 @@ HWP_API void hwp_flow_diff__delete(struct hwp_flow_diff *d);
  */
 struct hwp_timing;
 HWP_API int hwp_flow_diff__add_timing(struct hwp_flow_diff *d, struct hwp_timing *before, struct hwp_timing *after);
+/*
+ * Adds the functions' call-stack shares (hwprof/callgraph.h, each call
+ * graph of the same recording as its side, read): per function (not the
+ * inlined ones, as perf report --children), its children share (samples
+ * with it on the stack, by period, over all of them) and, where neither
+ * side has a flow analysis, its self share (samples in it). Functions
+ * match by module name and symbol (two symbols of one name by address
+ * order), unnamed code by module and offset where the build-ids are equal.
+ * Each sample is one observation (a call stack is one draw), so a side's
+ * period counts as its period / its samples per observation; the interval
+ * and the significance rule are the shares'. A side without call stacks
+ * (NULL) compares nothing and is counted in stats.calls_missing. 0 or <0.
+ */
+struct hwp_call_graph;
+HWP_API int hwp_flow_diff__add_calls(struct hwp_flow_diff *d, struct hwp_call_graph *before,
+				     struct hwp_call_graph *after);
 /* Significant rows first, then by impact, descending. */
 HWP_API const struct hwp_flow_diff_row *hwp_flow_diff__rows(const struct hwp_flow_diff *d, size_t *n);
 
@@ -98,6 +120,11 @@ struct hwp_flow_diff_stats {
 	size_t matched_by_symbol;           /* items matched by symbol and line, not by offset */
 	size_t unmatched_branches;          /* branches with enough executions on one side only */
 	double deff_before, deff_after;     /* the executions per observation used */
+	/* hwp_flow_diff__add_calls(): functions whose children share was
+	   compared; which side had no call stacks (1 BEFORE, 2 AFTER, 3
+	   both; 0 also when it was not called) */
+	size_t children;
+	unsigned calls_missing;
 };
 HWP_API const struct hwp_flow_diff_stats *hwp_flow_diff__stats(const struct hwp_flow_diff *d);
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/flow_diff_internal.h"
 #include "analysis/wilson.h"
 #include "hwprof/branch_report.h"
 #include "hwprof/flow_diff.h"
@@ -21,17 +22,6 @@
 #include "util/opts.h"
 #include "util/vec.h"
 #include "util/error.h"
-
-/* One comparable item of one side. */
-struct item {
-	char *key;
-	struct hwp_code_loc loc;
-	uint64_t k, n;      /* taken / executions; or instructions / all of them */
-	uint64_t mk, mn;    /* mispredicted / executions with bits (branches) */
-	uint64_t top;       /* functions: the instructions of the block LOC is */
-	const struct hwp_timing_dist *dist; /* latency: the block's cycles */
-	bool by_symbol;
-};
 
 struct side {
 	struct hwp_flow *flow;
@@ -44,19 +34,9 @@ struct side {
 	size_t nr[3], cap[3];
 };
 
-struct hwp_flow_diff {
-	struct hwp_flow_diff_opts o;
-	struct hwp_flow_diff_row *rows;
-	size_t nr, cap;
-	struct hwp_flow_diff_stats st;
-	/* kept for hwp_flow_diff__add_timing(): how items are keyed */
-	char *ids;
-	struct hwp_symbolizer *sym[2];
-	double deff[2];
-};
 
 static const char *const kind_names[] = { "function", "branch", "block" };
-static const char *const measure_names[] = { "share", "taken", "mispredict", "latency" };
+static const char *const measure_names[] = { "share", "taken", "mispredict", "latency", "children", "self" };
 
 const char *hwp_diff_kind__name(unsigned kind)
 {
@@ -65,7 +45,7 @@ const char *hwp_diff_kind__name(unsigned kind)
 
 const char *hwp_diff_measure__name(unsigned measure)
 {
-	return measure < 4 ? measure_names[measure] : NULL;
+	return measure < 6 ? measure_names[measure] : NULL;
 }
 
 static const char *base_name(const char *p)
@@ -224,11 +204,11 @@ static void newcombe(double k1, double n1, double k2, double n2, double z, doubl
 	*hi = *d + sqrt((u2 - p2) * (u2 - p2) + (p1 - l1) * (p1 - l1));
 }
 
-static int add_row(struct hwp_flow_diff *d, int kind, int measure, const struct item *a, const struct item *b,
+int hwp__diff_add_row(struct hwp_flow_diff *d, int kind, int measure, const struct item *a, const struct item *b,
 		   double d1, double d2, double weight)
 {
 	struct hwp_flow_diff_row *r = HWP_VEC_PUSH(d->rows, d->nr, d->cap);
-	bool share = measure == HWP_DIFF_SHARE;
+	bool share = measure == HWP_DIFF_SHARE || measure == HWP_DIFF_CHILDREN || measure == HWP_DIFF_SELF;
 	uint64_t ka = a ? (share ? a->k : measure == HWP_DIFF_TAKEN ? a->k : a->mk) : 0;
 	uint64_t na = a ? (measure == HWP_DIFF_MISPREDICT ? a->mn : a->n) : 0;
 	uint64_t kb = b ? (share ? b->k : measure == HWP_DIFF_TAKEN ? b->k : b->mk) : 0;
@@ -284,9 +264,9 @@ static int compare_kind(struct hwp_flow_diff *d, struct side *x, struct side *y,
 
 			d->st.branches++;
 			d->st.matched_by_symbol += p->by_symbol;
-			err = add_row(d, kind, HWP_DIFF_TAKEN, p, q, x->deff, y->deff, w);
+			err = hwp__diff_add_row(d, kind, HWP_DIFF_TAKEN, p, q, x->deff, y->deff, w);
 			if (!err && p->mn && q->mn)
-				err = add_row(d, kind, HWP_DIFF_MISPREDICT, p, q, x->deff, y->deff, w);
+				err = hwp__diff_add_row(d, kind, HWP_DIFF_MISPREDICT, p, q, x->deff, y->deff, w);
 		} else {
 			/* a share is 0 where the code is not: new and gone code compare */
 			struct item za = { .n = x->insns }, zb = { .n = y->insns };
@@ -298,7 +278,7 @@ static int compare_kind(struct hwp_flow_diff *d, struct side *x, struct side *y,
 			else
 				d->st.functions++;
 			d->st.matched_by_symbol += p && q && p->by_symbol && kind == HWP_DIFF_BLOCK;
-			err = add_row(d, kind, HWP_DIFF_SHARE, p ? p : &za, q ? q : &zb, oa, ob, 1);
+			err = hwp__diff_add_row(d, kind, HWP_DIFF_SHARE, p ? p : &za, q ? q : &zb, oa, ob, 1);
 			if (!err && !p)
 				d->rows[d->nr - 1].before.module = -1;
 			if (!err && !q)
@@ -310,7 +290,7 @@ static int compare_kind(struct hwp_flow_diff *d, struct side *x, struct side *y,
 	return 0;
 }
 
-static int by_significance_impact(const void *a, const void *b)
+int hwp__diff_row_order(const void *a, const void *b)
 {
 	const struct hwp_flow_diff_row *x = a, *y = b;
 
@@ -407,7 +387,20 @@ struct hwp_flow_diff *hwp_flow_diff__new(struct hwp_flow *before, struct hwp_bra
 	side_init(&y, after, ca, &d->o);
 	d->st.deff_before = x.deff;
 	d->st.deff_after = y.deff;
-	if (x.sym && y.sym && (ids = shared_build_ids(&x, &y)) && !collect(&x, ids) && !collect(&y, ids))
+	/* no flow on either side (recordings of call stacks alone): nothing
+	   but what hwp_flow_diff__add_calls() adds */
+	d->no_flow = !before && !after;
+	if (!before != !after) {
+		side_free(&x);
+		side_free(&y);
+		free(d);
+		hwp__set_error(EINVAL, "comparing recordings: only one of them has branch stacks");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (d->no_flow)
+		err = (ids = calloc(1, 1)) ? 0 : -ENOMEM;
+	else if (x.sym && y.sym && (ids = shared_build_ids(&x, &y)) && !collect(&x, ids) && !collect(&y, ids))
 		err = compare_kind(d, &x, &y, HWP_DIFF_FUNCTION) || compare_kind(d, &x, &y, HWP_DIFF_BRANCH) ||
 		      compare_kind(d, &x, &y, HWP_DIFF_BLOCK) ? -ENOMEM : 0;
 	d->ids = ids;
@@ -423,7 +416,7 @@ struct hwp_flow_diff *hwp_flow_diff__new(struct hwp_flow *before, struct hwp_bra
 		errno = ENOMEM;
 		return NULL;
 	}
-	hwp__sort(d->rows, d->nr, sizeof(*d->rows), by_significance_impact);
+	hwp__sort(d->rows, d->nr, sizeof(*d->rows), hwp__diff_row_order);
 	return d;
 }
 
@@ -504,7 +497,6 @@ static int latency_row(struct hwp_flow_diff *d, const struct item *p, const stru
 	return 0;
 }
 
-static int by_significance_impact(const void *a, const void *b);
 
 int hwp_flow_diff__add_timing(struct hwp_flow_diff *d, struct hwp_timing *before, struct hwp_timing *after)
 {
@@ -537,7 +529,7 @@ int hwp_flow_diff__add_timing(struct hwp_flow_diff *d, struct hwp_timing *before
 	side_free(&y);
 	if (err)
 		return hwp__set_error(ENOMEM, "out of memory comparing latencies");
-	hwp__sort(d->rows, d->nr, sizeof(*d->rows), by_significance_impact);
+	hwp__sort(d->rows, d->nr, sizeof(*d->rows), hwp__diff_row_order);
 	return 0;
 }
 

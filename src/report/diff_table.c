@@ -108,4 +108,11 @@ void hwp_report__print_diff_summary(const struct hwp_flow_diff *d, const char *b
 		st->significant, st->significant == 1 ? "" : "s", st->functions, st->blocks, st->branches,
 		st->latencies, st->matched_by_symbol ? " (build-ids differ: matched by symbol and line)" : "",
 		before, after, st->deff_before, st->deff_after, modelled ? "; cycles modelled by the emulator" : "");
+	/* (nothing more without call stacks: the summary is what it was) */
+	if (st->children)
+		fprintf(out, "# call stacks: %zu functions' children share compared (samples with the function on "
+			"the stack, as perf report --children; one sample one observation)\n", st->children);
+	if (st->calls_missing == 1 || st->calls_missing == 2)
+		fprintf(out, "# children not compared: %s has no call stacks (record with -g or --call-graph)\n",
+			st->calls_missing == 1 ? before : after);
 }

@@ -581,7 +581,8 @@ static int comparison(struct hwp_html_page *page, const struct page_input *b, co
 	struct hwp_flow_diff *d = hwp_flow_diff__new(b->flow, b->col, a->flow, a->col, &dopt);
 	int rc;
 
-	if (!d || (b->timing && a->timing && hwp_flow_diff__add_timing(d, b->timing, a->timing) < 0)) {
+	if (!d || (b->timing && a->timing && hwp_flow_diff__add_timing(d, b->timing, a->timing) < 0) ||
+	    ((b->calls || a->calls) && hwp_flow_diff__add_calls(d, b->calls, a->calls) < 0)) {
 		hwp_flow_diff__delete(d);
 		return -1;
 	}

@@ -10,6 +10,14 @@
 #     to perf script's; every location's lines in the fixture and ld.so
 #     (inlined frames included) as addr2line -f -i gives them
 #     (tests/tools/pprof_lines_check.py).
+#   - hwprof diff: tests/fixtures/callgraph.c with beta's work raised by
+#     its command line, recorded --call-graph dwarf: every function's
+#     children and self share on both sides as perf report --children
+#     gives it, beta's rise and alpha's fall significant, each change in
+#     its interval (tests/tools/diff_children_check.py); two -g
+#     recordings of the same run: no significant children change; a side
+#     without call stacks said (a corpus recording of branch stacks alone;
+#     a plain cpu-clock recording refused, saying it has neither).
 # Skips where perf cannot record cpu-clock or gcc is missing.
 set -u
 . "$(dirname "$0")/../tools/emu_lib.sh"
@@ -19,7 +27,9 @@ chk=$tools/unwind_check.py
 export PERF_BUILDID_DIR=$tmp/cache
 perfc() { "$PERF" --buildid-dir "$PERF_BUILDID_DIR" "$@"; }
 
-NAMES=(stacks_pprof_dwarf stacks_pprof_dwarf_totals stacks_pprof_lines stacks_pprof_fp)
+CORPUS=${HWPROF_CORPUS:-$root/../shared/corpus}
+NAMES=(stacks_pprof_dwarf stacks_pprof_dwarf_totals stacks_pprof_lines stacks_pprof_fp stacks_diff_dwarf
+	stacks_diff_fp_same stacks_diff_no_stacks)
 echo "PLAN ${#NAMES[@]}"
 said=()
 done_() { said+=("$1"); }
@@ -97,4 +107,57 @@ else
 	fail "stacks_pprof_fp: perf record -g: $(head -1 "$tmp/fp.rec")"
 fi
 done_ stacks_pprof_fp
+
+# 3. diff: children (and self) shares against perf report --children
+# diff_check NAME BEFORE AFTER UP DOWN
+diff_check() {
+	local name=$1 b=$2 a=$3
+	for x in "$b" "$a"; do
+		perfc report -i "$tmp/$x.data" --no-inline --no-branch-stack --children --stdio -g none >"$tmp/$x.rep" 2>/dev/null
+	done
+	if "$HWPROF" diff -q --all --json "$tmp/$b.data" "$tmp/$a.data" >"$tmp/$name.json" 2>"$tmp/$name.err"; then
+		CMP_NAME=$name python3 "$tools/diff_children_check.py" "$tmp/$name.json" "$tmp/$b.rep" "$tmp/$a.rep" "$4" "$5"
+	else
+		fail "$name: $(head -1 "$tmp/$name.err")"
+	fi
+}
+if gcc -O2 -g -fomit-frame-pointer -o "$tmp/cg" "$root/tests/fixtures/callgraph.c" 2>"$tmp/gcc.err" &&
+	gcc -O2 -g -fno-omit-frame-pointer -o "$tmp/cgfp" "$root/tests/fixtures/callgraph.c" 2>>"$tmp/gcc.err"; then
+	if perfc record -N -q -e cpu-clock:u --call-graph dwarf -o "$tmp/cgb.data" "$tmp/cg" 1500 15000 >/dev/null 2>"$tmp/cg.rec" &&
+		perfc record -N -q -e cpu-clock:u --call-graph dwarf -o "$tmp/cga.data" "$tmp/cg" 1500 60000 >/dev/null 2>>"$tmp/cg.rec"; then
+		diff_check stacks_diff_dwarf cgb cga beta alpha
+	else
+		fail "stacks_diff_dwarf: $(head -1 "$tmp/cg.rec")"
+	fi
+	if perfc record -N -q -e cpu-clock:u -g -o "$tmp/cgf1.data" "$tmp/cgfp" 1500 15000 >/dev/null 2>"$tmp/cg.rec" &&
+		perfc record -N -q -e cpu-clock:u -g -o "$tmp/cgf2.data" "$tmp/cgfp" 1500 15000 >/dev/null 2>>"$tmp/cg.rec"; then
+		diff_check stacks_diff_fp_same cgf1 cgf2 - -
+	else
+		fail "stacks_diff_fp_same: $(head -1 "$tmp/cg.rec")"
+	fi
+else
+	fail "stacks_diff_dwarf: $(head -1 "$tmp/gcc.err")"
+	fail "stacks_diff_fp_same: $(head -1 "$tmp/gcc.err")"
+fi
+done_ stacks_diff_dwarf
+done_ stacks_diff_fp_same
+# a side without stacks: said (branch stacks on both sides), refused (neither)
+cb=$CORPUS/perf_data_converter/perf.data.callgraph_and_branch-3.8
+bo=$CORPUS/perf_data_converter/perf.data.branch_stack_spec
+if [ ! -f "$cb" ] || [ ! -f "$bo" ]; then
+	skip "stacks_diff_no_stacks: no corpus ($cb)"
+else
+	"$HWPROF" diff "$cb" "$bo" >"$tmp/ns.out" 2>&1
+	perfc record -N -q -e cpu-clock:u -o "$tmp/plain.data" "$tmp/cg" 100 >/dev/null 2>&1
+	"$HWPROF" diff "$tmp/cgb.data" "$tmp/plain.data" >"$tmp/ns2.out" 2>&1
+	rc=$?
+	if grep -q "^# children not compared: $bo has no call stacks" "$tmp/ns.out" &&
+		! grep -q "call stacks: .* children share compared" "$tmp/ns.out" &&
+		[ $rc = 1 ] && grep -q "plain.data: no samples with branch stacks, nor call stacks" "$tmp/ns2.out"; then
+		pass "stacks_diff_no_stacks (a side without call stacks said; one with neither refused)"
+	else
+		fail "stacks_diff_no_stacks: $(head -3 "$tmp/ns.out" | tr '\n' ' ') | rc $rc $(head -1 "$tmp/ns2.out")"
+	fi
+fi
+done_ stacks_diff_no_stacks
 skip_rest "not reached"
