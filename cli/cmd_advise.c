@@ -84,7 +84,7 @@ int cmd_advise(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	rc = flow_input__load(&fi, &o.fo, "advise", FLOW_WITH_TIMING | FLOW_WITH_MEM);
+	rc = flow_input__load(&fi, &o.fo, "advise", FLOW_WITH_TIMING | FLOW_WITH_MEM | FLOW_WITH_CALLS);
 	if (!rc && !(a = flow_input__advisor(&fi, &o.a)))
 		rc = cli_error("%s", hwp_errmsg());
 	if (!rc) {

@@ -104,6 +104,18 @@ struct hwp_finding {
 	uint32_t offset[2];
 	struct hwp_code_loc code2;  /* false sharing: the second code line */
 	uint64_t data_addr;
+	/* With call stacks (hwp_advisor__add_calls()): the caller chain that
+	   brings most of the sampled stacks through the function LOC is in,
+	   its callers innermost first, " <- "-separated, up to main or 4
+	   callers (inlined callers left out, as perf report --children leaves
+	   them out); NULL where no stack holds the function. CALLERS_SAMPLES of
+	   the FUNCTION_SAMPLES stacks with the function came that way
+	   (CALLERS_SHARE = their ratio); each stack counted once, at the
+	   function's outermost frame; stacks where it has no caller (samples
+	   without a call stack) not counted. */
+	const char *callers;
+	double callers_share;
+	uint64_t callers_samples, function_samples;
 };
 
 /*
@@ -129,6 +141,12 @@ HWP_API int hwp_advisor__add_timing(struct hwp_advisor *a, struct hwp_timing *t)
    share is of all sampled load latency. 0 or <0. */
 struct hwp_mem_report;
 HWP_API int hwp_advisor__add_mem(struct hwp_advisor *a, struct hwp_mem_report *r);
+/* Names, for each finding so far, the caller chain that brings most of
+   its function's samples in CG (hwprof/callgraph.h, read, of the same
+   session as the findings' analyses: see struct hwp_finding's callers).
+   0 or <0 (hwp_errmsg()). */
+struct hwp_call_graph;
+HWP_API int hwp_advisor__add_calls(struct hwp_advisor *a, struct hwp_call_graph *cg);
 /* Every finding so far, most share first; valid until the next add. */
 HWP_API const struct hwp_finding *hwp_advisor__findings(struct hwp_advisor *a, size_t *n);
 

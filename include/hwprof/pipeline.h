@@ -119,7 +119,8 @@ HWP_API struct hwp_mem_report *hwp_pipeline__mem(struct hwp_pipeline *p);
 HWP_API bool hwp_pipeline__keep(struct hwp_pipeline *p, const struct hwp_code_loc *l);
 
 /* The findings of every analysis the run produced (flow, timing, memory),
-   ranked: what `hwprof advise` prints. NULL + hwp_errmsg() on failure;
+   ranked, each with its caller chain where the call graph was asked and
+   the recordings have call stacks: what `hwprof advise` prints. NULL + hwp_errmsg() on failure;
    hwp_advisor__delete() it. */
 HWP_API struct hwp_advisor *hwp_pipeline__advise(struct hwp_pipeline *p, const struct hwp_advise_opts *opts);
 

@@ -146,6 +146,10 @@ HWP_API int hwp_report__print_findings(struct hwp_symbolizer *s, const struct hw
 				       const struct hwp_report_opts *o, FILE *out);
 /* The measure behind finding F, as one sentence into BUF[0..LEN). */
 HWP_API void hwp_report__finding_evidence(const struct hwp_finding *f, char *buf, size_t len);
+/* Where F's function is called from (its callers, from call stacks), as
+   one sentence into BUF[0..LEN): "72% of its 500 sampled stacks come from
+   parse_block <- decompress <- main". False (BUF "") when F has none. */
+HWP_API bool hwp_report__finding_callers(const struct hwp_finding *f, char *buf, size_t len);
 
 /* The changes D found from the recording BEFORE to AFTER (symbolized by SB
    and SA), largest impact first, the significant ones unless ALL (hwprof

@@ -29,6 +29,8 @@ struct hwp_advisor {
 	struct hwp_finding *v;
 	size_t nr, cap;
 	bool sorted;
+	char **strs; /* what the findings point at (their caller chains) */
+	size_t nstrs, cap_strs;
 };
 
 static const struct {
@@ -108,8 +110,28 @@ void hwp_advisor__delete(struct hwp_advisor *a)
 {
 	if (!a)
 		return;
+	for (size_t i = 0; i < a->nstrs; i++)
+		free(a->strs[i]);
+	free(a->strs);
 	free(a->v);
 	free(a);
+}
+
+struct hwp_finding *hwp__advisor_findings_rw(struct hwp_advisor *a, size_t *n)
+{
+	*n = a->nr;
+	return a->v;
+}
+
+const char *hwp__advisor_keep(struct hwp_advisor *a, const char *s)
+{
+	char **slot = HWP_VEC_PUSH(a->strs, a->nstrs, a->cap_strs);
+
+	if (!slot)
+		return NULL;
+	if (!(*slot = strdup(s)))
+		a->nstrs--;
+	return *slot ? a->strs[a->nstrs - 1] : NULL;
 }
 
 const struct hwp_advise_opts *hwp__advisor_opts(const struct hwp_advisor *a)

@@ -291,7 +291,9 @@ struct hwp_advisor *hwp_pipeline__advise(struct hwp_pipeline *p, const struct hw
 	if (a && ((p->flow && hwp_advisor__add_flow(a, p->flow, p->collector) < 0) ||
 		  (p->timing && hwp_timing__source(p->timing) != HWP_CYCLES_NONE &&
 		   hwp_advisor__add_timing(a, p->timing) < 0) ||
-		  (p->mem && hwp_advisor__add_mem(a, p->mem) < 0))) {
+		  (p->mem && hwp_advisor__add_mem(a, p->mem) < 0) ||
+		  /* (last: the caller chains of every finding) */
+		  (p->calls && hwp_advisor__add_calls(a, p->calls) < 0))) {
 		hwp_advisor__delete(a);
 		return NULL;
 	}

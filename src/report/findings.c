@@ -45,6 +45,17 @@ void hwp_report__finding_evidence(const struct hwp_finding *f, char *buf, size_t
 	}
 }
 
+bool hwp_report__finding_callers(const struct hwp_finding *f, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	if (!f->callers)
+		return false;
+	snprintf(buf, len, "%.0f%% of its %" PRIu64 " sampled stacks come from %s", 100 * f->callers_share,
+		 f->function_samples, f->callers);
+	return true;
+}
+
 /* Whether finding F is shown: of KIND (-1: any), at opts' DSO and SYM. */
 static bool finding_kept(struct hwp_symbolizer *sym, const struct hwp_finding *f, int kind,
 			 const struct hwp_report_opts *o)
@@ -72,6 +83,8 @@ int hwp_report__print_findings(struct hwp_symbolizer *sym, const struct hwp_find
 		fprintf(out, "%" PRIu64 ". %-17s %s  %s  (%s)   est. %.1f%% of the work\n", shown,
 			hwp_finding_kind__name(f[i].kind), where, src, fn, 100 * f[i].share);
 		fprintf(out, "   %s\n", ev);
+		if (hwp_report__finding_callers(&f[i], ev, sizeof(ev)))
+			fprintf(out, "   %s\n", ev);
 		if (f[i].kind == HWP_FIND_FALSE_SHARING && f[i].code2.module >= 0) {
 			hwp_loc__format_addr(sym, &f[i].code2, tg, sizeof(tg));
 			hwp_loc__format_srcline(sym, &f[i].code2, src, sizeof(src));
@@ -119,8 +132,19 @@ static const struct hwp__report_column finding_cols[A_NCOLS] = {
 	[A_TECHNIQUE] = { "Technique", "technique", HWP_COL_TEXT, HWP_SHOW_ALL },
 };
 
+/* The caller columns (after the location columns), only where a finding
+   has callers: a report without call stacks keeps its columns. */
+enum { C_CALLERS, C_CALLERS_PCT, C_CALLERS_SAMPLES, C_FUNCTION_SAMPLES, C_NCOLS };
+static const struct hwp__report_column caller_cols[C_NCOLS] = {
+	[C_CALLERS] = { "Callers", "callers", HWP_COL_TEXT, HWP_SHOW_ALL },
+	[C_CALLERS_PCT] = { "Callers %", "callers_percent", HWP_COL_PERCENT, HWP_SHOW_ALL },
+	[C_CALLERS_SAMPLES] = { "Callers Samples", "callers_samples", HWP_COL_COUNT, HWP_SHOW_ALL },
+	[C_FUNCTION_SAMPLES] = { "Function Samples", "function_samples", HWP_COL_COUNT, HWP_SHOW_ALL },
+};
+#define CALLER_COL0 (A_NCOLS + 3 * HWP_REPORT_LOC_COLUMNS)
+
 static void finding_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struct hwp_finding *f,
-			uint64_t rank, enum hwp_table_format fmt)
+			uint64_t rank, enum hwp_table_format fmt, bool callers)
 {
 	/* a spread is a ratio and a multimodal block counts peaks, not percentages */
 	bool spread = f->kind == HWP_FIND_SPREAD_FUNCTION || f->kind == HWP_FIND_MULTIMODAL_BLOCK;
@@ -155,6 +179,12 @@ static void finding_row(struct hwp_table *t, struct hwp_symbolizer *sym, const s
 	}
 	hwp_table__set_text(t, A_ACTION, hwp_finding_kind__action(f->kind));
 	hwp_table__set_text(t, A_TECHNIQUE, hwp_finding_kind__technique(f->kind));
+	if (callers && f->callers) {
+		hwp_table__set_text(t, CALLER_COL0 + C_CALLERS, f->callers);
+		hwp_table__set_real(t, CALLER_COL0 + C_CALLERS_PCT, 100 * f->callers_share);
+		hwp_table__set_count(t, CALLER_COL0 + C_CALLERS_SAMPLES, f->callers_samples);
+		hwp_table__set_count(t, CALLER_COL0 + C_FUNCTION_SAMPLES, f->function_samples);
+	}
 	if (hwp_report__for_people(fmt)) {
 		hwp_loc__format_addr(sym, &f->loc, buf, sizeof(buf));
 		hwp_table__set_text(t, A_WHERE, buf);
@@ -185,8 +215,15 @@ struct hwp_table *hwp_report__findings(struct hwp_symbolizer *sym, const struct 
 	hwp_report__add_loc_columns(t, HWP_LOC_NONE);
 	hwp_report__add_loc_columns(t, HWP_LOC_TARGET);
 	hwp_report__add_loc_columns(t, HWP_LOC_SECOND); /* false sharing's other writer */
+	bool callers = false;
+	for (size_t i = 0; i < n; i++)
+		callers |= f[i].callers && finding_kept(sym, &f[i], kind, &o);
+	if (callers && hwp__report_add_columns(t, caller_cols, C_NCOLS) < 0) {
+		hwp_table__delete(t);
+		return NULL;
+	}
 	for (size_t i = 0; i < n && shown < o.limit; i++)
 		if (finding_kept(sym, &f[i], kind, &o))
-			finding_row(t, sym, &f[i], ++shown, o.fmt);
+			finding_row(t, sym, &f[i], ++shown, o.fmt, callers);
 	return t;
 }

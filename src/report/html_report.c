@@ -230,6 +230,12 @@ static int findings_section(struct hwp_html_page *page, const struct page_input 
 		hwp_loc__format_srcline(in->sym, &f[i].loc, buf, sizeof(buf));
 		hwp_table__set_text(t, F_SRC, buf);
 		hwp_report__finding_evidence(&f[i], buf, sizeof(buf));
+		/* with call stacks: where its function is called from */
+		size_t used = strlen(buf);
+		if (used + 2 < sizeof(buf) && f[i].callers) {
+			strcpy(buf + used, "; ");
+			hwp_report__finding_callers(&f[i], buf + used + 2, sizeof(buf) - used - 2);
+		}
 		hwp_table__set_text(t, F_EVIDENCE, buf);
 		hwp_table__set_text(t, F_ACTION, hwp_finding_kind__action(f[i].kind));
 		hwp_table__set_text(t, F_TECHNIQUE, hwp_finding_kind__technique(f[i].kind));

@@ -18,6 +18,14 @@
 #     recordings of the same run: no significant children change; a side
 #     without call stacks said (a corpus recording of branch stacks alone;
 #     a plain cpu-clock recording refused, saying it has neither).
+#   - hwprof advise: tests/fixtures/advise_callers.c's mispredicting branch
+#     found in an emulated branch recording (record --emulate -b), its
+#     callers from a perf recording of the same binary given as a second
+#     input (--call-graph dwarf of a gcc -fomit-frame-pointer build, -g of
+#     a clang frame-pointer build): every finding's chain and counts as perf's
+#     callchains give them (tests/tools/advise_callers_check.py), the
+#     planted parse_block <- decompress <- main at about 75%; the HTML
+#     report says it; without the stacks no callers anywhere.
 # Skips where perf cannot record cpu-clock or gcc is missing.
 set -u
 . "$(dirname "$0")/../tools/emu_lib.sh"
@@ -29,7 +37,8 @@ perfc() { "$PERF" --buildid-dir "$PERF_BUILDID_DIR" "$@"; }
 
 CORPUS=${HWPROF_CORPUS:-$root/../shared/corpus}
 NAMES=(stacks_pprof_dwarf stacks_pprof_dwarf_totals stacks_pprof_lines stacks_pprof_fp stacks_diff_dwarf
-	stacks_diff_fp_same stacks_diff_no_stacks)
+	stacks_diff_fp_same stacks_diff_no_stacks stacks_advise_dwarf stacks_advise_fp stacks_advise_html
+	stacks_advise_no_stacks)
 echo "PLAN ${#NAMES[@]}"
 said=()
 done_() { said+=("$1"); }
@@ -160,4 +169,62 @@ else
 	fi
 fi
 done_ stacks_diff_no_stacks
+
+# 4. advise: the findings' caller chains
+if ! ready=$(emu_ready stacks_advise); then
+	skip_rest "${ready#SKIP stacks_advise: }"
+	exit 0
+fi
+for v in dwarf fp; do
+	n=stacks_advise_$v
+	if [ $v = dwarf ]; then
+		cc=gcc flags=-fomit-frame-pointer cg=(--call-graph dwarf)
+	else
+		# clang: a leaf keeps its frame pointer too (gcc's coin() has
+		# none, and a frame-pointer walk loses its caller)
+		cc=clang flags="-fno-omit-frame-pointer -mno-omit-leaf-frame-pointer" cg=(-g)
+	fi
+	if ! command -v $cc >/dev/null; then
+		skip "$n: needs $cc"
+		continue
+	fi
+	if ! $cc -O2 -g $flags -o "$tmp/acl_$v" "$root/tests/fixtures/advise_callers.c" 2>"$tmp/acl.err" ||
+		! emu_record acl_emu_$v -b -c 1009 -- "$tmp/acl_$v" 100000 ||
+		! perfc record -N -q -e cpu-clock:u "${cg[@]}" -o "$tmp/acl_$v.data" "$tmp/acl_$v" 3000000 >/dev/null 2>"$tmp/acl.err"; then
+		fail "$n: $(head -1 "$tmp/acl.err" "$tmp/acl_emu_$v.err" 2>/dev/null | tr '\n' ' ')"
+		continue
+	fi
+	perf_script "$tmp/acl_$v.data" "$tmp/acl_$v.script"
+	if "$HWPROF" advise -q --json -i "$tmp/acl_emu_$v.data" -i "$tmp/acl_$v.data" >"$tmp/acl_$v.json" 2>"$tmp/acl.err"; then
+		CMP_NAME=$n python3 "$tools/advise_callers_check.py" "$tmp/acl_$v.json" "$tmp/acl_$v.script" coin \
+			"parse_block <- decompress <- main" 65 85
+	else
+		fail "$n: $(head -1 "$tmp/acl.err")"
+	fi
+done
+done_ stacks_advise_dwarf
+done_ stacks_advise_fp
+if [ -s "$tmp/acl_dwarf.data" ] &&
+	"$HWPROF" report -q --html "$tmp/acl.html" -i "$tmp/acl_emu_dwarf.data" -i "$tmp/acl_dwarf.data" 2>"$tmp/acl.err"; then
+	if grep -q "sampled stacks come from parse_block &lt;- decompress &lt;- main" "$tmp/acl.html"; then
+		pass "stacks_advise_html (the findings' evidence names the callers)"
+	else
+		fail "stacks_advise_html: no caller chain in the findings"
+	fi
+else
+	fail "stacks_advise_html: $(head -1 "$tmp/acl.err")"
+fi
+done_ stacks_advise_html
+# without stacks: no callers in the text, the JSON or the HTML
+if [ -s "$tmp/acl_emu_dwarf.data" ] &&
+	"$HWPROF" advise -q -i "$tmp/acl_emu_dwarf.data" >"$tmp/ns.txt" 2>&1 &&
+	"$HWPROF" advise -q --json -i "$tmp/acl_emu_dwarf.data" >"$tmp/ns.json" 2>&1 &&
+	"$HWPROF" report -q --html "$tmp/ns.html" -i "$tmp/acl_emu_dwarf.data" 2>&1 &&
+	grep -q mispredict "$tmp/ns.txt" && ! grep -q "sampled stacks come from" "$tmp/ns.txt" "$tmp/ns.html" &&
+	! grep -q '"callers' "$tmp/ns.json"; then
+	pass "stacks_advise_no_stacks (no caller chain, no callers columns)"
+else
+	fail "stacks_advise_no_stacks: $(grep -m1 'come from\|callers' "$tmp/ns.txt" "$tmp/ns.json" "$tmp/ns.html" 2>&1 | head -1)"
+fi
+done_ stacks_advise_no_stacks
 skip_rest "not reached"
