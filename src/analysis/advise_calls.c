@@ -82,7 +82,10 @@ int hwp_advisor__add_calls(struct hwp_advisor *a, struct hwp_call_graph *cg)
 	if (!nfind || !sym)
 		return 0;
 	nf = hwp_call_graph__functions(cg, &f);
-	if (!f || (nt = hwp_call_graph__tree(cg, &t), !t))
+	if (!f)
+		return -1;
+	nt = hwp_call_graph__tree(cg, &t);
+	if (!t)
 		return -1;
 	if (!(of = malloc(nfind * sizeof(*of))) || !(wanted = calloc(nf + 1, 1)))
 		goto out;

@@ -206,7 +206,7 @@ int hwp_flow_diff__add_calls(struct hwp_flow_diff *d, struct hwp_call_graph *bef
 	int err;
 
 	d->st.calls_missing = (before ? 0 : 1) | (after ? 0 : 2);
-	if (!before || !after)
+	if (!before || !after || !d->sym[0] || !d->sym[1])
 		return 0;
 	if (!(ids = shared_ids(before, d->sym[0], after, d->sym[1])))
 		return hwp__set_error(ENOMEM, "out of memory comparing call stacks");
