@@ -63,9 +63,10 @@
  *   address, returns pop); mispredicted when the popped address differs.
  * - direct jumps and calls: always predicted. iret/retf/sysret: neither bit.
  * Shadow call stack (chain=1, record -g): calls push their return address,
- * a return pops up to and including the frame it returns to (frames a
- * longjmp or an exception skipped go with it; a return to an address not
- * on the stack, a retpoline's, pops nothing). A sample's callchain is its
+ * a return pops up to and including the frame it returns to (a return to
+ * an address on no frame, a retpoline's, pops nothing). Frames a longjmp
+ * or an exception skipped (they leave by a jump) stay until a return goes
+ * below them: the plugin interface of QEMU 7.2 reads no stack pointer. A sample's callchain is its
  * ip, then these return addresses, innermost first: what a frame-pointer
  * walk would find in code that keeps frame pointers, here exact whatever
  * the code was compiled with (leaf functions, -fomit-frame-pointer).
