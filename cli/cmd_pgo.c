@@ -390,6 +390,13 @@ int cmd_pgo(int argc, char **argv)
 		if (!o.ips && st->unchecked)
 			cli_warn("%llu of %llu accepted ranges were not decoded (binary missing, kernel, or no decoder)",
 				 (unsigned long long)st->unchecked, (unsigned long long)st->accepted);
+		/* CSSPGO's contexts come from samples with a call chain and a
+		   branch stack: hwprof does not build them yet (hwprof-pgo(1)) */
+		if (o.format == HWP_PGO_LLVM_CS && !o.ips &&
+		    (hwp_session__sample_types(in.session) & HWP_SAMPLE_CALLCHAIN))
+			cli_warn("%s: samples carry call chains: this is the probe profile without calling "
+				 "contexts, from the branch stacks alone (contexts: llvm-profgen "
+				 "--perfscript, see hwprof-pgo(1))", o.ro.input);
 		rc = write_profile(&in, &o);
 	}
 	report_input__close(&in);

@@ -81,9 +81,9 @@ static int emulate_check_opts(const struct record_opts *o)
 				 "sample on); use -c N (taken branches per sample)");
 	if (o->data_addr && !o->mem)
 		cli_warn("record --emulate: -d ignored (data addresses come with --mem)");
-	if (o->mem && (o->branch_any || o->branch_filter || o->callgraph_lbr || o->exact))
+	if (o->mem && (o->branch_any || o->branch_filter || o->call_graph || o->exact))
 		return cli_error("record --emulate --mem: memory samples carry no branch stack "
-				 "(drop -b, -j, --call-graph lbr, --exact)");
+				 "nor call chain (drop -b, -j, -g, --call-graph, --exact)");
 	if (o->event)
 		cli_warn("record --emulate: -e %s ignored: the emulated event counts taken branches "
 			 "(branches:emulated)", o->event);
@@ -92,9 +92,9 @@ static int emulate_check_opts(const struct record_opts *o)
 				 "stack at a sample (QEMU's plugin interface reads neither before QEMU 9); "
 				 "'hwprof record -e cpu-clock --call-graph dwarf' records them without a PMU, or "
 				 "--call-graph lbr emulates call stacks", o->call_graph);
-	if (o->call_graph && !o->callgraph_lbr)
-		cli_warn("record --emulate: --call-graph %s ignored (only lbr call stacks are "
-			 "emulated)", o->call_graph);
+	if (o->call_graph && !o->callgraph_lbr && strcmp(o->call_graph, "fp") != 0)
+		return cli_error("record --emulate: --call-graph %s: emulated call graphs are fp "
+				 "(-g: the call chain, from a shadow call stack) or lbr", o->call_graph);
 	if (o->no_inherit)
 		cli_warn("record --emulate: -i ignored: child processes and threads are always "
 			 "recorded");
@@ -116,6 +116,8 @@ static void emulate_opts(const struct record_opts *o, const char *out, struct hw
 		eo->branch_filter |= HWP_BRANCH_ANY;
 	if (o->callgraph_lbr)
 		hwp_emu_opts__lbr_call_stack(eo);
+	else if (o->call_graph) /* -g, --call-graph fp */
+		eo->callchain = true;
 	eo->exact = o->exact;
 	if (o->mem)
 		eo->mem_period = o->period ? o->period : HWP_EMU_DEFAULT_MEM_PERIOD;

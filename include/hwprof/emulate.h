@@ -56,6 +56,11 @@ struct hwp_emu_opts {
 	   "mem:modelled", sample_type IP|TID|TIME|ADDR|CPU|PERIOD|DATA_SRC|
 	   WEIGHT). 0: branch stacks as usual. */
 	uint64_t mem_period;
+	/* record -g: samples also carry CALLCHAIN (PERF_CONTEXT_USER, ip, then
+	   the return addresses of the calls in progress, innermost first, from
+	   the plugin's shadow call stack: exact, frame pointers or not), next
+	   to the branch stack, as perf record -b -g writes them */
+	bool callchain;
 };
 
 struct hwp_emu_result {

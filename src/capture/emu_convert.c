@@ -7,7 +7,8 @@
  *   EXIT (exit_group)     -> EXIT
  *   MMAP                  -> MMAP2 per executable PT_LOAD segment, with the
  *                            module's build-id
- *   SAMPLE                -> SAMPLE (IP, TID, TIME, PERIOD, BRANCH_STACK)
+ *   SAMPLE                -> SAMPLE (IP, TID, TIME, PERIOD, BRANCH_STACK, and
+ *                            CALLCHAIN with -g or --call-graph lbr)
  * plus header features ARCH, CPUID, NRCPUS, ... (this host), CMDLINE,
  * BUILD_ID (every module mapped) and EVENT_DESC ("branches:emulated").
  *
@@ -141,7 +142,8 @@ static int write_sample(struct hwp__emu_conv *c, int ai, const struct hwp__emu_e
 	struct hwp_branch_entry br[HWP_EMU_MAX_DEPTH];
 	struct hwp_sample_in in;
 	struct hwp_sample s;
-	uint64_t chain[2] = { HWP_CONTEXT_USER, r->ip };
+	uint64_t chain[2 + HWP_EMU_MAX_CHAIN] = { HWP_CONTEXT_USER, r->ip };
+	const uint64_t *ret = (const uint64_t *)(en + r->nr);
 
 	memset(&s, 0, sizeof(s));
 	s.cpumode = HWP_MISC_USER;
@@ -160,6 +162,13 @@ static int write_sample(struct hwp__emu_conv *c, int ai, const struct hwp__emu_e
 	in.branches = br;
 	if (c->s->o.lbr_callchain) {
 		s.callchain_nr = 2;
+		in.callchain = chain;
+	} else if (c->s->o.callchain) {
+		/* as the kernel writes a user callchain: the context marker,
+		   the ip, the return addresses */
+		for (uint32_t i = 0; i < r->nchain; i++)
+			chain[2 + i] = ret[i];
+		s.callchain_nr = 2 + r->nchain;
 		in.callchain = chain;
 	}
 	return hwp_writer__add_sample(c->s->w, ai, &in);
@@ -330,7 +339,7 @@ static int add_attr(struct hwp_emu *s)
 	a.sample_period = s->o.period;
 	a.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_TID | HWP_SAMPLE_TIME | HWP_SAMPLE_PERIOD |
 			HWP_SAMPLE_BRANCH_STACK;
-	if (s->o.lbr_callchain)
+	if (s->o.lbr_callchain || s->o.callchain)
 		a.sample_type |= HWP_SAMPLE_CALLCHAIN;
 	a.branch_sample_type = s->bst;
 	a.flags = 1ull << HWP_ATTR_DISABLED | 1ull << HWP_ATTR_INHERIT |

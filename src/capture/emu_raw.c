@@ -120,7 +120,8 @@ static int scan_record(struct hwp__emu_conv *c, uint32_t pi, const struct hwp_em
 	case HWP_EMU_SAMPLE: {
 		const struct hwp_emu_sample *r = (const void *)h;
 
-		if (r->nr > HWP_EMU_MAX_DEPTH || sizeof(*r) + (size_t)r->nr * 24 > h->size)
+		if (r->nr > HWP_EMU_MAX_DEPTH || r->nchain > HWP_EMU_MAX_CHAIN ||
+		    sizeof(*r) + (size_t)r->nr * 24 + (size_t)r->nchain * 8 > h->size)
 			return 0;
 		return add_ev(c, pi, r->time, h);
 	}

@@ -24,10 +24,13 @@
 #define HWP_EMU_VERSION 1
 #define HWP_EMU_CHUNK (1u << 20)
 #define HWP_EMU_MAX_DEPTH 64
+/* chain=1: return addresses a sample carries at most (the kernel's default
+   perf_event_max_stack, 127 frames, less the sample's ip) */
+#define HWP_EMU_MAX_CHAIN 126
 
 enum hwp_emu_rec_type {
 	HWP_EMU_PROC = 1,    /* hwp_emu_proc: first record of a file */
-	HWP_EMU_SAMPLE,      /* hwp_emu_sample + nr x hwp_emu_entry */
+	HWP_EMU_SAMPLE,      /* hwp_emu_sample + nr x hwp_emu_entry (+ nchain x u64) */
 	HWP_EMU_MMAP,        /* hwp_emu_mmap + NUL-terminated path, padded */
 	HWP_EMU_THREAD,      /* hwp_emu_task: a thread was created */
 	HWP_EMU_THREAD_EXIT, /* hwp_emu_task: a thread called exit */
@@ -91,9 +94,12 @@ struct hwp_emu_sample {
 	uint64_t time;
 	uint64_t ip;
 	uint64_t period;
-	uint32_t nr, pad;
+	uint32_t nr;
+	uint32_t nchain; /* chain=1: return addresses after the entries, else 0 */
 	uint64_t hw_idx;
-	/* struct hwp_emu_entry entries[nr], newest first */
+	/* struct hwp_emu_entry entries[nr], newest first;
+	   uint64_t chain[nchain]: the shadow call stack's return addresses,
+	   innermost first */
 };
 
 /* A sampled memory access: its instruction, data address, and what the

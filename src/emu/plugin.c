@@ -62,6 +62,16 @@
  * - returns: a 16-entry circular return stack buffer (calls push the return
  *   address, returns pop); mispredicted when the popped address differs.
  * - direct jumps and calls: always predicted. iret/retf/sysret: neither bit.
+ * Shadow call stack (chain=1, record -g): calls push their return address,
+ * a return pops up to and including the frame it returns to (a return to
+ * an address on no frame, a retpoline's, pops nothing). Frames a longjmp
+ * or an exception skipped (they leave by a jump) stay until a return goes
+ * below them: the plugin interface of QEMU 7.2 reads no stack pointer. A sample's callchain is its
+ * ip, then these return addresses, innermost first: what a frame-pointer
+ * walk would find in code that keeps frame pointers, here exact whatever
+ * the code was compiled with (leaf functions, -fomit-frame-pointer).
+ * Signal delivery pushes nothing: a handler's chain continues with the
+ * frames of the code it interrupted.
  * Cost model (sets the cycles of each entry): a clock counts half-cycles,
  * +1 per instruction executed (IPC 2), +2 per taken branch (a 1-cycle
  * redirect bubble), +32 per mispredicted branch (16 cycles, charged after
@@ -116,6 +126,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 #define TAKEN_BUBBLE 1
 
 #define MAX_PENDING 16
+#define SS_MAX 4096 /* shadow stack frames kept (the innermost) */
 
 /* perf_branch_entry type values (PERF_BR_*). */
 enum {
@@ -219,6 +230,7 @@ struct vcpu {
 	uint64_t pos_base; /* pos when the history started */
 	uint64_t hc_base;
 	uint32_t valid;    /* call-stack mode: entries on the stack */
+	uint32_t ss_n;     /* chain=1: frames on the shadow stack ss[] */
 	uint32_t tid;      /* 0: not known yet */
 	uint32_t idx;      /* vCPU index */
 	uint64_t periods;  /* taken branches of the periods already sampled */
@@ -254,6 +266,8 @@ struct vcpu {
 	struct hwp_mm_private *mm;
 	int64_t mem_countdown;
 	uint64_t mem_samples, mem_accesses;
+	/* chain=1: return addresses of the calls in progress, outermost first */
+	uint64_t *ss;
 };
 
 struct module {
@@ -268,6 +282,7 @@ static struct {
 	unsigned depth;
 	uint32_t rec_mask;
 	bool callstack, exact, debug;
+	bool chain; /* samples carry the shadow stack's call chain */
 	bool windowed; /* every taken branch is recorded (see window) */
 	bool model;    /* run the predictor and cost model (model=0: no_flags,no_cycles) */
 	pid_t pid;
@@ -454,6 +469,7 @@ static void vcpu_reset(struct vcpu *v, unsigned idx)
 	v->pos_base = v->pos;
 	v->hc_base = v->hc;
 	v->valid = 0;
+	v->ss_n = 0;
 	v->tid = 0;
 	v->npend = 0;
 	v->sigreturn = false;
@@ -507,7 +523,8 @@ static __attribute__((noinline)) void emit_sample(struct vcpu *v, uint64_t ip)
 {
 	uint64_t have = g.callstack ? v->valid : v->pos - v->pos_base;
 	uint32_t nr = have < g.depth ? (uint32_t)have : g.depth;
-	uint32_t size = (uint32_t)sizeof(struct hwp_emu_sample) + nr * 24;
+	uint32_t nchain = v->ss_n < HWP_EMU_MAX_CHAIN ? v->ss_n : HWP_EMU_MAX_CHAIN;
+	uint32_t size = (uint32_t)sizeof(struct hwp_emu_sample) + nr * 24 + nchain * 8;
 	struct hwp_emu_sample *s = w_reserve(&v->w, size);
 	uint64_t period = v->cur_period - (uint64_t)v->countdown;
 
@@ -522,7 +539,7 @@ static __attribute__((noinline)) void emit_sample(struct vcpu *v, uint64_t ip)
 		s->ip = ip;
 		s->period = period;
 		s->nr = nr;
-		s->pad = 0;
+		s->nchain = nchain;
 		s->hw_idx = (v->pos - 1) & (g.depth - 1);
 		for (uint32_t i = 0; i < nr; i++) {
 			uint64_t q = v->pos - 1 - i;
@@ -541,6 +558,8 @@ static __attribute__((noinline)) void emit_sample(struct vcpu *v, uint64_t ip)
 				     (uint64_t)!(tag & (TAG_MIS | TAG_ASYNC)) << 1 |
 				     (cyc > 0xffff ? 0xffff : cyc) << 4;
 		}
+		for (uint32_t i = 0; i < nchain; i++)
+			((uint64_t *)(e + nr))[i] = v->ss[v->ss_n - 1 - i];
 		w_commit(s, HWP_EMU_SAMPLE, size);
 		v->samples++;
 		if (progress) {
@@ -627,6 +646,39 @@ static inline void rsb_push(struct vcpu *v, uint64_t ret)
 static inline bool rsb_pop(struct vcpu *v, uint64_t to)
 {
 	return v->rsb[v->rsb_top-- & (RSB_SIZE - 1)] != to;
+}
+
+/* ----------------------------------------------------- shadow call stack */
+
+static __attribute__((noinline)) void ss_push_slow(struct vcpu *v, uint64_t ret)
+{
+	if (!v->ss && !(v->ss = malloc(SS_MAX * sizeof(*v->ss))))
+		return;
+	if (v->ss_n == SS_MAX) { /* deeper than kept: the outermost half goes */
+		memmove(v->ss, v->ss + SS_MAX / 2, SS_MAX / 2 * sizeof(*v->ss));
+		v->ss_n = SS_MAX / 2;
+	}
+	v->ss[v->ss_n++] = ret;
+}
+
+static inline void ss_push(struct vcpu *v, uint64_t ret)
+{
+	if (likely(v->ss && v->ss_n < SS_MAX))
+		v->ss[v->ss_n++] = ret;
+	else
+		ss_push_slow(v, ret);
+}
+
+/* A return to TO: pops the frame it returns to and any above it (skipped
+   by a longjmp or an exception); nothing when TO is on no frame. */
+static inline void ss_pop(struct vcpu *v, uint64_t to)
+{
+	for (uint32_t i = v->ss_n; i-- > 0;) {
+		if (v->ss[i] == to) {
+			v->ss_n = i;
+			return;
+		}
+	}
 }
 
 /* ---------------------------------------------------------- exact counts */
@@ -772,10 +824,14 @@ static void resolve(struct vcpu *v, const struct tbi *q, bool sync, uint64_t s, 
 		if (s != q->target)
 			return;
 		rsb_push(v, q->fall);
+		if (g.chain)
+			ss_push(v, q->fall);
 		tk = true;
 		break;
 	case HWP_EMU_K_ICALL:
 		rsb_push(v, q->fall);
+		if (g.chain)
+			ss_push(v, q->fall);
 		/* fall through */
 	case HWP_EMU_K_IJMP:
 		predict_ind(v, q->fall, s);
@@ -785,6 +841,8 @@ static void resolve(struct vcpu *v, const struct tbi *q, bool sync, uint64_t s, 
 		break;
 	case HWP_EMU_K_RET:
 		rsb_pop(v, s);
+		if (g.chain)
+			ss_pop(v, s);
 		tk = true;
 		break;
 	case HWP_EMU_K_FAR:
@@ -885,6 +943,8 @@ static inline __attribute__((always_inline)) void generic(struct vcpu *v, const 
 		if (unlikely(pc != p->target))
 			goto async;
 		rsb_push(v, p->fall);
+		if (g.chain)
+			ss_push(v, p->fall);
 		if (exact)
 			count(v, p, true);
 		taken(v, p, pc, false);
@@ -900,6 +960,8 @@ static inline __attribute__((always_inline)) void generic(struct vcpu *v, const 
 		if (unlikely(pc == p->phantom || is_handler(pc)))
 			goto async;
 		mis = rsb_pop(v, pc);
+		if (g.chain)
+			ss_pop(v, pc);
 		if (exact)
 			count(v, p, true);
 		taken(v, p, pc, mis);
@@ -909,8 +971,11 @@ static inline __attribute__((always_inline)) void generic(struct vcpu *v, const 
 		/* a signal handler's entry after an indirect branch: delivery */
 		if (unlikely(pc == p->phantom || is_handler(pc)))
 			goto async;
-		if (p->kind == HWP_EMU_K_ICALL)
+		if (p->kind == HWP_EMU_K_ICALL) {
 			rsb_push(v, p->fall);
+			if (g.chain)
+				ss_push(v, p->fall);
+		}
 		mis = predict_ind(v, p->fall, pc);
 		if (exact) {
 			count(v, p, true);
@@ -1150,7 +1215,7 @@ HOT_FAR(on_tb_win_exact, true, true, on_tb_exact)
 HOT_FAR(on_tb_win_nomodel, false, false, on_tb_nomodel)
 HOT_FAR(on_tb_win_nomodel_exact, false, true, on_tb_nomodel_exact)
 
-/* Call-stack mode: the generic path for every TB. */
+/* Call-stack mode and call chains: the generic path for every TB. */
 static void on_tb_generic(unsigned int vi, void *ud)
 {
 	struct vcpu *v = vcpu_of(vi);
@@ -1174,7 +1239,7 @@ static void on_tb_generic_exact(unsigned int vi, void *ud)
 /* The execution callback of every TB in this recording's mode. */
 static qemu_plugin_vcpu_udata_cb_t exec_cb(void)
 {
-	if (g.callstack)
+	if (g.callstack || g.chain)
 		return g.exact ? on_tb_generic_exact : on_tb_generic;
 	if (!g.windowed)
 		return g.exact ? on_tb_exact : on_tb;
@@ -1791,6 +1856,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			g.rec_mask = (uint32_t)v;
 		} else if (KEY("callstack") && parse_u64(val, &v)) {
 			g.callstack = v != 0;
+		} else if (KEY("chain") && parse_u64(val, &v)) {
+			g.chain = v != 0;
 		} else if (KEY("exact") && parse_u64(val, &v)) {
 			g.exact = v != 0;
 		} else if (KEY("model") && parse_u64(val, &v)) {
@@ -1834,7 +1901,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 
 		const char *nw = getenv("HWPROF_EMU_NOWINDOW"); /* tests: "1" turns it off */
 
-		g.windowed = !g.callstack && (g.rec_mask & all) == all && !(nw && !strcmp(nw, "1"));
+		g.windowed = !g.callstack && !g.chain && (g.rec_mask & all) == all && !(nw && !strcmp(nw, "1"));
 		window = (int64_t)g.depth + 1;
 	}
 	g.debug = getenv("HWPROF_EMU_DEBUG") != NULL;

@@ -16,7 +16,7 @@
 
 #include "export/dwarf_frames.h"
 #include "hwprof/hwprof.h"
-#include "symbolize/dwarf_scope.h"
+#include "symbolize/scope_tree.h"
 #include "util/error.h"
 #include "util/vec.h"
 
@@ -57,6 +57,7 @@ struct hwp__dwarf_frames {
 	struct cu_subs *cus; /* indexed CUs, most recent last */
 	size_t ncus, ccus;
 	struct cu_subs *last; /* addresses come sorted: mostly the same CU */
+	struct hwp__scope_trees *scopes; /* NULL when out of memory: libdw's DIEs walked */
 	struct fn_range *fns; /* hwp__dwarf_frames_named()'s index */
 	size_t nfns, cfns;
 	bool indexed;
@@ -86,6 +87,7 @@ struct hwp__dwarf_frames *hwp__dwarf_frames_open(const char *path)
 		errno = ENODATA;
 		return NULL;
 	}
+	d->scopes = hwp__scope_trees_new();
 	return d;
 }
 
@@ -99,6 +101,7 @@ void hwp__dwarf_frames_close(struct hwp__dwarf_frames *d)
 		free(d->cus[i].ranges);
 	}
 	free(d->cus);
+	hwp__scope_trees_free(d->scopes);
 	dwarf_end(d->dw);
 	close(d->fd);
 	free(d);
@@ -303,11 +306,11 @@ static uint64_t entry_of(Dwarf_Die *fn)
 size_t hwp__dwarf_frames_at(struct hwp__dwarf_frames *d, uint64_t vaddr, struct hwp__src_frame *out,
 			    size_t max)
 {
-	Dwarf_Die cu, fn, cur, child;
+	Dwarf_Die cu, fn, scopes[HWP_SCOPE_TREE_MAX_DEPTH];
 	Dwarf_Line *line;
 	unsigned disc = 0;
 	int lineno = 0;
-	size_t n = 0;
+	size_t n = 0, nscopes;
 
 	if (!max || !find_function(d, vaddr, &cu, &fn))
 		return 0;
@@ -320,14 +323,15 @@ size_t hwp__dwarf_frames_at(struct hwp__dwarf_frames *d, uint64_t vaddr, struct 
 					    .entry = entry_of(&fn) };
 	/* Each inlined instance: the frame above takes its call site, the new
 	   frame is the inlined function. */
-	cur = fn;
-	while (hwp__dwarf_scope_child(&cur, vaddr, &child)) {
-		cur = child;
-		if (dwarf_tag(&cur) != DW_TAG_inlined_subroutine || n == max)
+	nscopes = hwp__scope_trees_path(d->scopes, &fn, vaddr, scopes, HWP_SCOPE_TREE_MAX_DEPTH);
+	for (size_t i = 0; i < nscopes && n < max; i++) {
+		Dwarf_Die *cur = &scopes[i];
+
+		if (dwarf_tag(cur) != DW_TAG_inlined_subroutine)
 			continue;
-		out[n - 1].line = udata(&cur, DW_AT_call_line);
-		out[n - 1].discriminator = udata(&cur, DW_AT_GNU_discriminator);
-		out[n++] = (struct hwp__src_frame){ .name = fn_name(&cur), .decl_line = decl_line(&cur) };
+		out[n - 1].line = udata(cur, DW_AT_call_line);
+		out[n - 1].discriminator = udata(cur, DW_AT_GNU_discriminator);
+		out[n++] = (struct hwp__src_frame){ .name = fn_name(cur), .decl_line = decl_line(cur) };
 	}
 	out[n - 1].line = (unsigned)lineno;
 	out[n - 1].discriminator = disc;

@@ -17,7 +17,7 @@
 
 #ifdef HAVE_LIBDW
 #include "symbolize/data_type.h"
-#include "symbolize/dwarf_scope.h"
+#include "symbolize/scope_tree.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -67,6 +67,7 @@ struct hwp_elf_module {
 	bool cus_indexed;
 	Dwarf_Die *cus;
 	struct cu_fns *fns; /* per CU, built on first use */
+	struct hwp__scope_trees *scopes; /* inline chains' index, made on first use */
 	struct hwp_line_files *lfs; /* per CU, built on first use */
 	size_t ncus;
 	struct cu_range *ranges;
@@ -777,9 +778,9 @@ static Dwarf_Die *find_fn(const struct cu_fns *f, uint64_t addr)
 static int inline_chain(struct hwp_elf_module *m, Dwarf_Die *cudie, uint64_t addr,
 			struct hwp_src_result *r)
 {
-	Dwarf_Die cur, child, path[64];
+	Dwarf_Die scopes[HWP_SCOPE_TREE_MAX_DEPTH], path[64];
 	Dwarf_Files *files = NULL;
-	size_t nfiles = 0, depth = 0;
+	size_t nfiles = 0, depth = 0, nscopes;
 	struct cu_fns *fns;
 	Dwarf_Die *fn;
 	int err;
@@ -790,12 +791,12 @@ static int inline_chain(struct hwp_elf_module *m, Dwarf_Die *cudie, uint64_t add
 	fn = find_fn(fns, addr);
 	if (!fn)
 		return 0;
-	cur = *fn;
-	while (hwp__dwarf_scope_child(&cur, addr, &child)) {
-		cur = child;
-		if (dwarf_tag(&cur) == DW_TAG_inlined_subroutine && depth < 64)
-			path[depth++] = cur;
-	}
+	if (!m->scopes)
+		m->scopes = hwp__scope_trees_new(); /* NULL: the DIEs are walked */
+	nscopes = hwp__scope_trees_path(m->scopes, fn, addr, scopes, HWP_SCOPE_TREE_MAX_DEPTH);
+	for (size_t i = 0; i < nscopes && depth < 64; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+			path[depth++] = scopes[i];
 	if (!depth)
 		return 0;
 	if (dwarf_getsrcfiles(cudie, &files, &nfiles))
@@ -972,6 +973,7 @@ void hwp__elf_module_delete(struct hwp_elf_module *m)
 		free(m->fns[i].max_end);
 	}
 	free(m->fns);
+	hwp__scope_trees_free(m->scopes);
 	for (size_t i = 0; m->lfs && i < m->ncus; i++)
 		hwp__line_files_free(&m->lfs[i]);
 	free(m->lfs);

@@ -1,0 +1,59 @@
+#!/bin/bash
+# Emulated recordings with call chains (record --emulate -g) as CSSPGO's
+# input: llvm-profgen-19 builds a context-sensitive profile from them and
+# clang-19 builds the program with it. tests/fixtures/pgo_llvm.c (main ->
+# run -> step -> mix, run -> twice/thrice through a pointer), clang-19 -O2
+# -g -fpseudo-probe-for-profiling, PIE and not:
+#   - llvm-profgen-19 --perfscript on perf script -F ip,brstack, with the
+#     callchain addresses made absolute (tests/tools/abs_callchain.py: perf
+#     6.1 prints them relative to their mapping, which llvm-profgen reads
+#     as addresses), pre-inliner and nesting off: the contexts are the
+#     fixture's call paths ([main:N @ run:N @ step], [... @ step:N @ mix]);
+#   - with llvm-profgen's defaults (pre-inliner, nested profile), clang-19
+#     -fprofile-sample-use= builds the fixture with it, no warning.
+# Skips without clang-19, llvm-profgen-19, perf or qemu.
+. "$(dirname "$0")/../tools/emu_lib.sh"
+echo "PLAN 4"
+names="pgo_llvm_cs_context_pie pgo_llvm_cs_context_nopie pgo_llvm_cs_context_build_pie pgo_llvm_cs_context_build_nopie"
+skip_all() { for n in $names; do skip "$n: $1"; done; exit 0; }
+ready=$(emu_ready pgo_llvm_cs_context) || skip_all "${ready#SKIP pgo_llvm_cs_context: }"
+for t in clang-19 llvm-profgen-19 perf; do
+	command -v $t >/dev/null || skip_all "$t not installed (apt-get install clang-19 llvm-19 linux-perf)"
+done
+cd "$tmp" || exit 1
+src=$root/tests/fixtures/pgo_llvm.c
+flags="-O2 -g -fpseudo-probe-for-profiling"
+
+# one_case NAME EXTRA-FLAGS [LINK-FLAGS]
+one_case() {
+	local name=$1 extra=$2 link=${3:-}
+	# shellcheck disable=SC2086
+	if ! clang-19 $flags $extra $link -o "$name" "$src" -lm 2>"$name.cc" || ! emu_record "$name" -g -c 1000 -- "./$name"; then
+		fail "pgo_llvm_cs_context_$name: build or record failed: $(head -1 "$name.cc") $(head -1 "$name.err")"
+		fail "pgo_llvm_cs_context_build_$name: not built"
+		return
+	fi
+	perf script --show-mmap-events -F ip,dso,brstack -i "$name.data" 2>/dev/null |
+		python3 "$tools/abs_callchain.py" >"$name.script"
+	llvm-profgen-19 --perfscript "$name.script" --binary "$name" --format=text --csspgo-preinliner=0 \
+		--gen-cs-nested-profile=0 -o "$name.flat.prof" >"$name.pg.out" 2>&1
+	local step mix
+	step=$(grep -c '^\[main:[0-9]* @ run:[0-9]* @ step\]:' "$name.flat.prof")
+	mix=$(grep -c '^\[main:[0-9]* @ run:[0-9]* @ step:[0-9]* @ _ZL3mix[^]]*\]:' "$name.flat.prof")
+	if [ "$step" = 1 ] && [ "$mix" -ge 1 ] && ! grep -q '^\[.*@ main' "$name.flat.prof"; then
+		pass "pgo_llvm_cs_context_$name (llvm-profgen-19: $(grep -c '^\[' "$name.flat.prof") contexts, main -> run -> step -> mix among them)"
+	else
+		fail "pgo_llvm_cs_context_$name: contexts $(grep '^\[' "$name.flat.prof" | cut -d: -f1-3 | head -4 | tr '\n' ' ') $(grep -v '^warning: [0-9.]*%' "$name.pg.out" | head -1)"
+	fi
+	llvm-profgen-19 --perfscript "$name.script" --binary "$name" --format=text -o "$name.prof" >>"$name.pg.out" 2>&1
+	# shellcheck disable=SC2086
+	if [ -s "$name.prof" ] && clang-19 $flags $extra -fprofile-sample-use="$name.prof" -c -o "$name.o" "$src" 2>"$name.use.err" &&
+		! grep -q . "$name.use.err"; then
+		pass "pgo_llvm_cs_context_build_$name (clang-19 -fprofile-sample-use builds with the CS profile, no warning)"
+	else
+		fail "pgo_llvm_cs_context_build_$name: $(head -2 "$name.use.err" | tr '\n' ' ')"
+	fi
+}
+
+one_case pie ""
+one_case nopie -fno-pie -no-pie
