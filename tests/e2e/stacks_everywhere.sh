@@ -26,6 +26,11 @@
 #     callchains give them (tests/tools/advise_callers_check.py), the
 #     planted parse_block <- decompress <- main at about 75%; the HTML
 #     report says it; without the stacks no callers anywhere.
+#   - both in one recording, branch stacks and call chains (record
+#     --emulate -b -g): advise's callers as perf's callchains of it; diff
+#     of two such recordings of callgraph.c, beta raised: the branch and
+#     block rows and the children shares (as perf report --children), the
+#     planted change significant.
 # Skips where perf cannot record cpu-clock or gcc is missing.
 set -u
 . "$(dirname "$0")/../tools/emu_lib.sh"
@@ -38,7 +43,7 @@ perfc() { "$PERF" --buildid-dir "$PERF_BUILDID_DIR" "$@"; }
 CORPUS=${HWPROF_CORPUS:-$root/../shared/corpus}
 NAMES=(stacks_pprof_dwarf stacks_pprof_dwarf_totals stacks_pprof_lines stacks_pprof_fp stacks_diff_dwarf
 	stacks_diff_fp_same stacks_diff_no_stacks stacks_advise_dwarf stacks_advise_fp stacks_advise_html
-	stacks_advise_no_stacks)
+	stacks_advise_no_stacks stacks_advise_emulated_g stacks_diff_emulated_g)
 echo "PLAN ${#NAMES[@]}"
 said=()
 done_() { said+=("$1"); }
@@ -227,4 +232,27 @@ else
 	fail "stacks_advise_no_stacks: $(grep -m1 'come from\|callers' "$tmp/ns.txt" "$tmp/ns.json" "$tmp/ns.html" 2>&1 | head -1)"
 fi
 done_ stacks_advise_no_stacks
+
+# 5. branch stacks and call chains in one recording (record --emulate -b -g)
+if [ -x "$tmp/acl_dwarf" ] && emu_record aclg -b -g -c 1009 -- "$tmp/acl_dwarf" 100000 &&
+	"$HWPROF" advise -q --json -i "$tmp/aclg.data" >"$tmp/aclg.json" 2>"$tmp/aclg.aerr"; then
+	perf_script "$tmp/aclg.data" "$tmp/aclg.script"
+	CMP_NAME=stacks_advise_emulated_g python3 "$tools/advise_callers_check.py" "$tmp/aclg.json" "$tmp/aclg.script" \
+		coin "parse_block <- decompress <- main" 65 85
+else
+	fail "stacks_advise_emulated_g: $(head -1 "$tmp/aclg.err" "$tmp/aclg.aerr" 2>/dev/null | tr '\n' ' ')"
+fi
+done_ stacks_advise_emulated_g
+if [ -x "$tmp/cg" ] && emu_record egb -b -g -c 10007 -- "$tmp/cg" 40 15000 &&
+	emu_record ega -b -g -c 10007 -- "$tmp/cg" 40 60000; then
+	out=$(diff_check stacks_diff_emulated_g egb ega beta alpha)
+	if [[ $out == PASS* ]] && ! grep -q '"kind":"block"' "$tmp/stacks_diff_emulated_g.json"; then
+		fail "stacks_diff_emulated_g: no block rows beside the children (the flow not compared)"
+	else
+		echo "$out"
+	fi
+else
+	fail "stacks_diff_emulated_g: $(head -1 "$tmp/egb.err" "$tmp/ega.err" 2>/dev/null | tr '\n' ' ')"
+fi
+done_ stacks_diff_emulated_g
 skip_rest "not reached"
