@@ -14,8 +14,7 @@
 #     its command line, recorded --call-graph dwarf: every function's
 #     children and self share on both sides as perf report --children
 #     gives it, beta's rise and alpha's fall significant, each change in
-#     its interval (tests/tools/diff_children_check.py); two -g
-#     recordings of the same run: no significant children change; a side
+#     its interval (tests/tools/diff_children_check.py); a side
 #     without call stacks said (a corpus recording of branch stacks alone;
 #     a plain cpu-clock recording refused, saying it has neither).
 #   - hwprof advise: tests/fixtures/advise_callers.c's mispredicting branch
@@ -30,7 +29,9 @@
 #     --emulate -b -g): advise's callers as perf's callchains of it; diff
 #     of two such recordings of callgraph.c, beta raised: the branch and
 #     block rows and the children shares (as perf report --children), the
-#     planted change significant.
+#     planted change significant; the same run recorded at two periods
+#     (emulated -g: the same instructions, only the sampling differs): no
+#     significant children change.
 # Skips where perf cannot record cpu-clock or gcc is missing.
 set -u
 . "$(dirname "$0")/../tools/emu_lib.sh"
@@ -42,8 +43,8 @@ perfc() { "$PERF" --buildid-dir "$PERF_BUILDID_DIR" "$@"; }
 
 CORPUS=${HWPROF_CORPUS:-$root/../shared/corpus}
 NAMES=(stacks_pprof_dwarf stacks_pprof_dwarf_totals stacks_pprof_lines stacks_pprof_fp stacks_diff_dwarf
-	stacks_diff_fp_same stacks_diff_no_stacks stacks_advise_dwarf stacks_advise_fp stacks_advise_html
-	stacks_advise_no_stacks stacks_advise_emulated_g stacks_diff_emulated_g)
+	stacks_diff_no_stacks stacks_advise_dwarf stacks_advise_fp stacks_advise_html
+	stacks_advise_no_stacks stacks_advise_emulated_g stacks_diff_emulated_g stacks_diff_same_run)
 echo "PLAN ${#NAMES[@]}"
 said=()
 done_() { said+=("$1"); }
@@ -135,26 +136,17 @@ diff_check() {
 		fail "$name: $(head -1 "$tmp/$name.err")"
 	fi
 }
-if gcc -O2 -g -fomit-frame-pointer -o "$tmp/cg" "$root/tests/fixtures/callgraph.c" 2>"$tmp/gcc.err" &&
-	gcc -O2 -g -fno-omit-frame-pointer -o "$tmp/cgfp" "$root/tests/fixtures/callgraph.c" 2>>"$tmp/gcc.err"; then
+if gcc -O2 -g -fomit-frame-pointer -o "$tmp/cg" "$root/tests/fixtures/callgraph.c" 2>"$tmp/gcc.err"; then
 	if perfc record -N -q -e cpu-clock:u --call-graph dwarf -o "$tmp/cgb.data" "$tmp/cg" 1500 15000 >/dev/null 2>"$tmp/cg.rec" &&
 		perfc record -N -q -e cpu-clock:u --call-graph dwarf -o "$tmp/cga.data" "$tmp/cg" 1500 60000 >/dev/null 2>>"$tmp/cg.rec"; then
 		diff_check stacks_diff_dwarf cgb cga beta alpha
 	else
 		fail "stacks_diff_dwarf: $(head -1 "$tmp/cg.rec")"
 	fi
-	if perfc record -N -q -e cpu-clock:u -g -o "$tmp/cgf1.data" "$tmp/cgfp" 1500 15000 >/dev/null 2>"$tmp/cg.rec" &&
-		perfc record -N -q -e cpu-clock:u -g -o "$tmp/cgf2.data" "$tmp/cgfp" 1500 15000 >/dev/null 2>>"$tmp/cg.rec"; then
-		diff_check stacks_diff_fp_same cgf1 cgf2 - -
-	else
-		fail "stacks_diff_fp_same: $(head -1 "$tmp/cg.rec")"
-	fi
 else
 	fail "stacks_diff_dwarf: $(head -1 "$tmp/gcc.err")"
-	fail "stacks_diff_fp_same: $(head -1 "$tmp/gcc.err")"
 fi
 done_ stacks_diff_dwarf
-done_ stacks_diff_fp_same
 # a side without stacks: said (branch stacks on both sides), refused (neither)
 cb=$CORPUS/perf_data_converter/perf.data.callgraph_and_branch-3.8
 bo=$CORPUS/perf_data_converter/perf.data.branch_stack_spec
@@ -255,4 +247,13 @@ else
 	fail "stacks_diff_emulated_g: $(head -1 "$tmp/egb.err" "$tmp/ega.err" 2>/dev/null | tr '\n' ' ')"
 fi
 done_ stacks_diff_emulated_g
+# the same run sampled at two periods (emulated: the same instructions each
+# time, so only the sampling differs, never the machine's load)
+if [ -x "$tmp/cg" ] && emu_record egs1 -g -c 10007 -- "$tmp/cg" 40 15000 &&
+	emu_record egs2 -g -c 9973 -- "$tmp/cg" 40 15000; then
+	diff_check stacks_diff_same_run egs1 egs2 - -
+else
+	fail "stacks_diff_same_run: $(head -1 "$tmp/egs1.err" "$tmp/egs2.err" 2>/dev/null | tr '\n' ' ')"
+fi
+done_ stacks_diff_same_run
 skip_rest "not reached"
