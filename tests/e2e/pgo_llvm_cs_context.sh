@@ -9,12 +9,15 @@
 #     6.1 prints them relative to their mapping, which llvm-profgen reads
 #     as addresses), pre-inliner and nesting off: the contexts are the
 #     fixture's call paths ([main:N @ run:N @ step], [... @ step:N @ mix]);
+#   - hwprof's virtual unwinder (ranges --format profgen-cs) equals
+#     llvm-profgen-19 --skip-symbolization byte for byte: the address
+#     contexts with their range and branch counts;
 #   - with llvm-profgen's defaults (pre-inliner, nested profile), clang-19
 #     -fprofile-sample-use= builds the fixture with it, no warning.
 # Skips without clang-19, llvm-profgen-19, perf or qemu.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-echo "PLAN 4"
-names="pgo_llvm_cs_context_pie pgo_llvm_cs_context_nopie pgo_llvm_cs_context_build_pie pgo_llvm_cs_context_build_nopie"
+echo "PLAN 6"
+names="pgo_llvm_cs_context_pie pgo_llvm_cs_context_nopie pgo_llvm_cs_unwind_pie pgo_llvm_cs_unwind_nopie pgo_llvm_cs_context_build_pie pgo_llvm_cs_context_build_nopie"
 skip_all() { for n in $names; do skip "$n: $1"; done; exit 0; }
 ready=$(emu_ready pgo_llvm_cs_context) || skip_all "${ready#SKIP pgo_llvm_cs_context: }"
 for t in clang-19 llvm-profgen-19 perf; do
@@ -30,6 +33,7 @@ one_case() {
 	# shellcheck disable=SC2086
 	if ! clang-19 $flags $extra $link -o "$name" "$src" -lm 2>"$name.cc" || ! emu_record "$name" -g -c 1000 -- "./$name"; then
 		fail "pgo_llvm_cs_context_$name: build or record failed: $(head -1 "$name.cc") $(head -1 "$name.err")"
+		fail "pgo_llvm_cs_unwind_$name: not built"
 		fail "pgo_llvm_cs_context_build_$name: not built"
 		return
 	fi
@@ -44,6 +48,14 @@ one_case() {
 		pass "pgo_llvm_cs_context_$name (llvm-profgen-19: $(grep -c '^\[' "$name.flat.prof") contexts, main -> run -> step -> mix among them)"
 	else
 		fail "pgo_llvm_cs_context_$name: contexts $(grep '^\[' "$name.flat.prof" | cut -d: -f1-3 | head -4 | tr '\n' ' ') $(grep -v '^warning: [0-9.]*%' "$name.pg.out" | head -1)"
+	fi
+	llvm-profgen-19 --perfscript "$name.script" --binary "$name" --skip-symbolization -o "$name.unsym" \
+		>>"$name.pg.out" 2>&1
+	"$HWPROF" ranges --format profgen-cs --binary "$name" -o "$name.hw.unsym" "$name.data" 2>"$name.hw.err"
+	if [ -s "$name.unsym" ] && cmp -s "$name.unsym" "$name.hw.unsym"; then
+		pass "pgo_llvm_cs_unwind_$name (ranges --format profgen-cs = llvm-profgen-19 --skip-symbolization: $(grep -c '^\[' "$name.unsym") address contexts)"
+	else
+		fail "pgo_llvm_cs_unwind_$name: differs from llvm-profgen-19's: $(head -1 "$name.hw.err") $(diff "$name.unsym" "$name.hw.unsym" 2>&1 | head -3 | tr '\n' ' ')"
 	fi
 	llvm-profgen-19 --perfscript "$name.script" --binary "$name" --format=text -o "$name.prof" >>"$name.pg.out" 2>&1
 	# shellcheck disable=SC2086
