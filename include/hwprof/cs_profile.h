@@ -28,6 +28,12 @@ enum hwp_cs_format {
 	   range and branch counts, addresses relative to the first executable
 	   segment's page */
 	HWP_CS_FORMAT_UNSYMBOLIZED,
+	/* the probe-based profile, one flat profile per calling context
+	   ("[main:6 @ run:5 @ step]:total:head", probes as in
+	   hwp_llvm_profile__write_probes()), as llvm-profgen 19 writes it with
+	   --csspgo-preinliner=0 --gen-cs-nested-profile=0
+	   --csprof-merge-cold-context=0 */
+	HWP_CS_FORMAT_PROBES_FLAT,
 };
 
 struct hwp_cs_opts {

@@ -12,6 +12,7 @@
 
 #include "decode/insn_starts.h"
 #include "export/cs_binary.h"
+#include "export/cs_context.h"
 #include "export/cs_unwind.h"
 #include "hwprof/cs_profile.h"
 #include "hwprof/perf_abi.h"
@@ -211,7 +212,7 @@ int hwp_cs_profile__write(const char *const *inputs, size_t n, const char *binar
 	struct hwp__cs_contexts cs = { 0 };
 	int err;
 
-	if (o && o->format != HWP_CS_FORMAT_UNSYMBOLIZED)
+	if (o && o->format != HWP_CS_FORMAT_UNSYMBOLIZED && o->format != HWP_CS_FORMAT_PROBES_FLAT)
 		return hwp__set_error(EINVAL, "hwp_cs_profile__write: unknown format %d", (int)o->format);
 	if (stat(binary, &r.st))
 		return hwp__set_error(ENOENT, "%s: %s", binary, strerror(errno));
@@ -230,7 +231,13 @@ int hwp_cs_profile__write(const char *const *inputs, size_t n, const char *binar
 				     "(record with -b -g, or --emulate -g)", hwp_session__path(r.s));
 		goto out;
 	}
-	if ((err = unwind_all(&r, &cs)) || (err = hwp__cs_contexts_write(&cs, bin->base, fp)))
+	if ((err = unwind_all(&r, &cs)))
+		goto out;
+	if (o && o->format == HWP_CS_FORMAT_PROBES_FLAT)
+		err = hwp__cs_write_probe_profile(&cs, bin, binary, fp);
+	else
+		err = hwp__cs_contexts_write(&cs, bin->base, fp);
+	if (err)
 		goto out;
 	if (fflush(fp) || ferror(fp))
 		err = hwp__set_error(EIO, "writing the profile: %s", strerror(errno ? errno : EIO));

@@ -192,7 +192,7 @@ static int by_pair(const void *x, const void *y)
    length from 1 up, adjacent repeats of a sequence of that length are kept
    once, scanning left to right with its sliding window (the same window,
    so that the same sequences go). Returns the new length. */
-static size_t compress(uint64_t *c, size_t n)
+size_t hwp__cs_compress(uint64_t *c, size_t n)
 {
 	size_t max = n / 2;
 
@@ -252,7 +252,7 @@ static int64_t context_of(struct hwp__cs_unwinder *u, uint32_t k)
 		u->path[i] = u->path[n - 1 - i];
 		u->path[n - 1 - i] = t;
 	}
-	n = compress(u->path, n);
+	n = hwp__cs_compress(u->path, n);
 	uint64_t h = sites_hash(u->path, n);
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cs->map, h);
 	uint32_t i;

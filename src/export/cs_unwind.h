@@ -59,6 +59,10 @@ void hwp__cs_unwinder_free(struct hwp__cs_unwinder *u);
 int hwp__cs_unwind(struct hwp__cs_unwinder *u, const uint64_t *stack, size_t nstack, const struct hwp__cs_lbr *lbr,
 		   size_t nlbr, uint64_t count);
 
+/* llvm-profgen's compressRecursionContext() without a size limit over
+   C[0..N) (equal values: the same frame); returns the new length. */
+size_t hwp__cs_compress(uint64_t *c, size_t n);
+
 /* Sorts and merges each context's counts. */
 void hwp__cs_contexts_finish(struct hwp__cs_contexts *c);
 void hwp__cs_contexts_free(struct hwp__cs_contexts *c);

@@ -12,12 +12,16 @@
 #   - hwprof's virtual unwinder (ranges --format profgen-cs) equals
 #     llvm-profgen-19 --skip-symbolization byte for byte: the address
 #     contexts with their range and branch counts;
+#   - pgo --format llvm-cs (the flat CS probe profile) equals llvm-profgen-19
+#     with --csspgo-preinliner=0 --gen-cs-nested-profile=0
+#     --csprof-merge-cold-context=0 byte for byte, and clang-19 builds the
+#     fixture with it, no warning;
 #   - with llvm-profgen's defaults (pre-inliner, nested profile), clang-19
 #     -fprofile-sample-use= builds the fixture with it, no warning.
 # Skips without clang-19, llvm-profgen-19, perf or qemu.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-echo "PLAN 6"
-names="pgo_llvm_cs_context_pie pgo_llvm_cs_context_nopie pgo_llvm_cs_unwind_pie pgo_llvm_cs_unwind_nopie pgo_llvm_cs_context_build_pie pgo_llvm_cs_context_build_nopie"
+echo "PLAN 10"
+names="pgo_llvm_cs_context_pie pgo_llvm_cs_context_nopie pgo_llvm_cs_unwind_pie pgo_llvm_cs_unwind_nopie pgo_llvm_cs_flat_pie pgo_llvm_cs_flat_nopie pgo_llvm_cs_flat_build_pie pgo_llvm_cs_flat_build_nopie pgo_llvm_cs_context_build_pie pgo_llvm_cs_context_build_nopie"
 skip_all() { for n in $names; do skip "$n: $1"; done; exit 0; }
 ready=$(emu_ready pgo_llvm_cs_context) || skip_all "${ready#SKIP pgo_llvm_cs_context: }"
 for t in clang-19 llvm-profgen-19 perf; do
@@ -34,6 +38,8 @@ one_case() {
 	if ! clang-19 $flags $extra $link -o "$name" "$src" -lm 2>"$name.cc" || ! emu_record "$name" -g -c 1000 -- "./$name"; then
 		fail "pgo_llvm_cs_context_$name: build or record failed: $(head -1 "$name.cc") $(head -1 "$name.err")"
 		fail "pgo_llvm_cs_unwind_$name: not built"
+		fail "pgo_llvm_cs_flat_$name: not built"
+		fail "pgo_llvm_cs_flat_build_$name: not built"
 		fail "pgo_llvm_cs_context_build_$name: not built"
 		return
 	fi
@@ -56,6 +62,21 @@ one_case() {
 		pass "pgo_llvm_cs_unwind_$name (ranges --format profgen-cs = llvm-profgen-19 --skip-symbolization: $(grep -c '^\[' "$name.unsym") address contexts)"
 	else
 		fail "pgo_llvm_cs_unwind_$name: differs from llvm-profgen-19's: $(head -1 "$name.hw.err") $(diff "$name.unsym" "$name.hw.unsym" 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	llvm-profgen-19 --perfscript "$name.script" --binary "$name" --format=text --csspgo-preinliner=0 \
+		--gen-cs-nested-profile=0 --csprof-merge-cold-context=0 -o "$name.flat0.prof" >>"$name.pg.out" 2>&1
+	"$HWPROF" pgo --format llvm-cs --binary "$name" -o "$name.hw.prof" "$name.data" 2>"$name.hwp.err"
+	if [ -s "$name.flat0.prof" ] && cmp -s "$name.flat0.prof" "$name.hw.prof"; then
+		pass "pgo_llvm_cs_flat_$name (pgo --format llvm-cs = llvm-profgen-19 without pre-inliner, nesting, cold merge: $(grep -c '^\[' "$name.hw.prof") contexts)"
+	else
+		fail "pgo_llvm_cs_flat_$name: differs from llvm-profgen-19's: $(head -1 "$name.hwp.err") $(diff "$name.flat0.prof" "$name.hw.prof" 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	# shellcheck disable=SC2086
+	if [ -s "$name.hw.prof" ] && clang-19 $flags $extra -fprofile-sample-use="$name.hw.prof" -c -o "$name.hw.o" "$src" \
+		2>"$name.hw.use.err" && ! grep -q . "$name.hw.use.err"; then
+		pass "pgo_llvm_cs_flat_build_$name (clang-19 -fprofile-sample-use builds with hwprof's CS profile, no warning)"
+	else
+		fail "pgo_llvm_cs_flat_build_$name: $(head -2 "$name.hw.use.err" | tr '\n' ' ')"
 	fi
 	llvm-profgen-19 --perfscript "$name.script" --binary "$name" --format=text -o "$name.prof" >>"$name.pg.out" 2>&1
 	# shellcheck disable=SC2086
