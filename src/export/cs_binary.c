@@ -15,11 +15,12 @@
 #include "util/vec.h"
 
 struct insn {
-	uint64_t addr;
+	uint64_t addr, target;
 	uint8_t cls;
 };
 
 struct sweep {
+	const struct hwp__code_file *file;
 	struct insn *v;
 	size_t n, cap;
 	uint64_t *syms;
@@ -76,7 +77,12 @@ static int sweep_symbol(struct sweep *w, struct hwp__insn_decoder *d, const GElf
 
 			if (!p)
 				return -ENOMEM;
-			*p = (struct insn){ a, in.cls };
+			uint64_t t = 0;
+
+			if (in.cls == HWP_INSN_JUMP && in.has_target &&
+			    hwp__code_file_offset_to_vaddr(w->file, in.target, &t))
+				t = 0;
+			*p = (struct insn){ a, t, in.cls };
 		}
 		a += in.len ? in.len : 1;
 	}
@@ -134,6 +140,68 @@ static int sweep_sections(struct sweep *w, Elf *e, struct hwp__insn_decoder *d)
 	return 0;
 }
 
+struct named {
+	uint64_t lo, hi;
+	const char *name;
+	size_t seq;
+};
+
+static int by_lo(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct named *x = *(const struct named *const *)a, *y = *(const struct named *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->seq < y->seq ? -1 : x->seq > y->seq);
+}
+
+/* llvm-profgen's function ranges: every DWARF subprogram range (a start
+   taken by the first one), the functions by name. */
+static int function_ranges(struct hwp__cs_binary *b, struct hwp__dwarf_frames *df)
+{
+	size_t n = hwp__dwarf_frames_nranges(df), m = 0;
+	struct named *v = malloc((n ? n : 1) * sizeof(*v)), **byn = malloc((n ? n : 1) * sizeof(*byn));
+	int err = -ENOMEM;
+
+	if (!v || !byn || !(b->funcs = malloc((n ? n : 1) * sizeof(*b->funcs))))
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		hwp__dwarf_frames_range(df, i, &v[m].lo, &v[m].hi, &v[m].name);
+		v[m].seq = i;
+		if (v[m].hi > v[m].lo && v[m].lo >= b->base && v[m].name)
+			m++;
+	}
+	hwp__sort(v, m, sizeof(*v), by_lo);
+	for (size_t i = 0; i < m; i++)
+		if (!b->nfuncs || v[i].lo != b->funcs[b->nfuncs - 1].lo) {
+			v[b->nfuncs] = v[i];
+			b->funcs[b->nfuncs++] = (struct hwp__cs_func_range){ v[i].lo, v[i].hi, 0 };
+		}
+	for (size_t i = 0; i < b->nfuncs; i++) {
+		v[i].seq = i;
+		byn[i] = &v[i];
+	}
+	hwp__sort(byn, b->nfuncs, sizeof(*byn), by_name);
+	for (size_t i = 0, id = 0; i < b->nfuncs; i++) {
+		if (i && strcmp(byn[i]->name, byn[i - 1]->name))
+			id++;
+		b->funcs[byn[i]->seq].func = (uint32_t)id;
+	}
+	err = 0;
+out:
+	free(v);
+	free(byn);
+	return err;
+}
+
 /* Prologs (a subprogram range's start and the next instruction) and
    epilogs (a return and the instruction before it), as llvm-profgen's
    ProEpilogTracker infers them. */
@@ -146,14 +214,17 @@ static int prologs_epilogs(struct hwp__cs_binary *b, const char *path)
 
 	for (size_t i = 0, n = df ? hwp__dwarf_frames_nranges(df) : 0; i < n; i++) {
 		uint64_t lo, hi, *p;
+		const char *name;
 
-		hwp__dwarf_frames_range(df, i, &lo, &hi);
+		hwp__dwarf_frames_range(df, i, &lo, &hi, &name);
 		if (hi <= lo || lo < b->base)
 			continue;
 		if (!(p = HWP_VEC_PUSH(starts, ns, cs)))
 			goto out;
 		*p = lo;
 	}
+	if (df && function_ranges(b, df))
+		goto out;
 	hwp__sort(starts, ns, sizeof(*starts), by_u64);
 	for (size_t i = 0; i < ns; i++) {
 		size_t k = hwp__cs_binary_index(b, starts[i]);
@@ -213,6 +284,7 @@ int hwp__cs_binary_load(const char *path, struct hwp__cs_binary **out)
 		err = hwp__set_error(ENOTSUP, "%s: %s", path, hwp_errmsg());
 		goto out;
 	}
+	w.file = b->file;
 	if ((err = sweep_sections(&w, e, d))) {
 		err = hwp__set_error(err == -ENOMEM ? ENOMEM : EINVAL, "%s: %s", path,
 				     err == -ENOMEM ? "out of memory decoding it" : "cannot read its sections");
@@ -224,13 +296,15 @@ int hwp__cs_binary_load(const char *path, struct hwp__cs_binary **out)
 		goto out;
 	}
 	hwp__sort(w.v, w.n, sizeof(*w.v), by_addr);
-	if (!(b->addr = malloc(w.n * sizeof(*b->addr))) || !(b->cls = malloc(w.n))) {
+	if (!(b->addr = malloc(w.n * sizeof(*b->addr))) || !(b->cls = malloc(w.n)) ||
+	    !(b->target = malloc(w.n * sizeof(*b->target)))) {
 		err = hwp__set_error(ENOMEM, "%s: out of memory reading its code", path);
 		goto out;
 	}
 	for (size_t i = 0; i < w.n; i++)
 		if (!b->n || w.v[i].addr != b->addr[b->n - 1]) {
 			b->addr[b->n] = w.v[i].addr;
+			b->target[b->n] = w.v[i].target;
 			b->cls[b->n++] = w.v[i].cls;
 		}
 	for (size_t i = 0; i < b->n; i++) {
@@ -273,6 +347,8 @@ void hwp__cs_binary_free(struct hwp__cs_binary *b)
 	free(b->cls);
 	free(b->proepi);
 	free(b->uncond);
+	free(b->target);
+	free(b->funcs);
 	free(b);
 }
 
@@ -328,4 +404,19 @@ bool hwp__cs_binary_crosses(const struct hwp__cs_binary *b, uint64_t start, uint
 	size_t i = lower(b->uncond, b->nuncond, start);
 
 	return i < b->nuncond && b->uncond[i] < end;
+}
+
+const struct hwp__cs_func_range *hwp__cs_binary_func(const struct hwp__cs_binary *b, uint64_t a)
+{
+	size_t lo = 0, hi = b->nfuncs;
+
+	while (lo < hi) { /* the first range starting after A */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->funcs[mid].lo <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && a < b->funcs[lo - 1].hi ? &b->funcs[lo - 1] : NULL;
 }

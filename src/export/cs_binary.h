@@ -23,10 +23,20 @@ struct hwp__code_file;
 /* llvm-profgen's "external" address: any frame or branch end outside the binary's code */
 #define HWP__CS_EXTERNAL 1
 
+/* A DWARF subprogram's address range; FUNC numbers its name (one number
+   for every function of one name, as llvm-profgen's BinaryFunction). */
+struct hwp__cs_func_range {
+	uint64_t lo, hi;
+	uint32_t func;
+};
+
 struct hwp__cs_binary {
 	struct hwp__code_file *file;
 	uint64_t *addr; /* instruction starts, sorted, distinct */
 	uint8_t *cls;   /* each one's enum hwp__insn_class */
+	uint64_t *target; /* a direct jump's target (0: none, or not a direct jump) */
+	struct hwp__cs_func_range *funcs; /* by start; a start taken by the first in DWARF order */
+	size_t nfuncs;
 	size_t n;
 	uint64_t *uncond; /* calls, returns and direct jumps, sorted */
 	size_t nuncond;
@@ -48,6 +58,8 @@ bool hwp__cs_binary_in_prolog_epilog(const struct hwp__cs_binary *b, uint64_t a)
 /* The call before return address RET (the instruction before it, when a
    call); HWP__CS_EXTERNAL for it; 0 when none. */
 uint64_t hwp__cs_binary_call_before(const struct hwp__cs_binary *b, uint64_t ret);
+/* The function range holding A, or NULL. */
+const struct hwp__cs_func_range *hwp__cs_binary_func(const struct hwp__cs_binary *b, uint64_t a);
 /* Whether a call, return or direct jump lies in [START, END) (START < END). */
 bool hwp__cs_binary_crosses(const struct hwp__cs_binary *b, uint64_t start, uint64_t end);
 

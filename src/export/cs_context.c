@@ -8,6 +8,7 @@
 
 #include "export/cs_binary.h"
 #include "export/cs_context.h"
+#include "export/cs_tailcall.h"
 #include "export/cs_unwind.h"
 #include "export/dwarf_frames.h"
 #include "export/pseudo_probe.h"
@@ -65,6 +66,12 @@ struct gen {
 	size_t nguids, cguids;
 	uint64_t *stack, *prefix;
 	size_t cstack, cprefix, nprefix;
+	/* the context's sites with the tail-call frames between them inferred
+	   (the last site's own inference depends on the leaf: not in it) */
+	const struct hwp__cs_context *ctx;
+	struct hwp__cs_tailcalls *tails;
+	uint64_t *sites;
+	size_t nbase, csites;
 	uint64_t *zero; /* (node << 32 | profile) pairs whose probes are listed */
 	size_t nzero, czero;
 	uint32_t *node_probes, *node_first; /* probes by node */
@@ -280,14 +287,57 @@ static int push_inline_context(struct gen *g, const struct hwp__probe *p, uint64
 	return 0;
 }
 
+/* The call probes of SITES[0..N) (outermost first), innermost first up
+   to the first site without one, as the prefix of a profile. */
+static int make_prefix(struct gen *g, const uint64_t *sites, size_t n)
+{
+	size_t first = n;
+
+	while (first && call_probe(g, sites[first - 1]))
+		first--;
+	g->nprefix = 0;
+	for (size_t i = first; i < n; i++) {
+		int err = push_inline_context(g, call_probe(g, sites[i]), &g->prefix, &g->cprefix, &g->nprefix);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The context's sites with the frames of tail calls inferred up to a leaf
+   at address LEAF (llvm-profgen's inferMissingFrames()), then the prefix. */
+static int leaf_prefix(struct gen *g, uint64_t leaf)
+{
+	size_t n = g->nbase;
+
+	if (!g->ctx->nsites)
+		return make_prefix(g, g->sites, 0);
+	if (hwp__cs_tailcalls_infer(g->tails, g->ctx->sites[g->ctx->nsites - 1], leaf, &g->sites, &n, &g->csites))
+		return nomem();
+	return make_prefix(g, g->sites, n);
+}
+
+static int context_sites(struct gen *g, const struct hwp__cs_context *c)
+{
+	g->ctx = c;
+	g->nbase = 0;
+	for (size_t i = 1; i < c->nsites; i++)
+		if (hwp__cs_tailcalls_infer(g->tails, c->sites[i - 1], c->sites[i], &g->sites, &g->nbase, &g->csites))
+			return nomem();
+	return 0;
+}
+
 /* The profile of leaf probe P under the current prefix: its context
    without the leaf's location, recursion compressed. */
 static int64_t leaf_profile(struct gen *g, const struct hwp__probe *p)
 {
+	int err = leaf_prefix(g, p->addr);
 	size_t n = g->nprefix;
-	int err;
 	int64_t id, pi;
 
+	if (err)
+		return err;
 	if (HWP_VEC_RESERVE(g->stack, g->cstack, n + 1))
 		return nomem();
 	if (n)
@@ -305,24 +355,6 @@ static int64_t leaf_profile(struct gen *g, const struct hwp__probe *p)
 	if (g->pp->nodes[p->node].parent != UINT32_MAX)
 		g->p[pi].inlined = true;
 	return pi;
-}
-
-/* The call probes of the context's sites, innermost first up to the
-   first site without one, as the prefix of every profile of the context. */
-static int make_prefix(struct gen *g, const struct hwp__cs_context *c)
-{
-	size_t first = c->nsites;
-
-	while (first && call_probe(g, c->sites[first - 1]))
-		first--;
-	g->nprefix = 0;
-	for (size_t i = first; i < c->nsites; i++) {
-		int err = push_inline_context(g, call_probe(g, c->sites[i]), &g->prefix, &g->cprefix, &g->nprefix);
-
-		if (err)
-			return err;
-	}
-	return 0;
 }
 
 static int block_probe(struct gen *g, const struct hwp__probe *p, uint64_t count)
@@ -415,7 +447,7 @@ static int one_context(struct gen *g, const struct hwp__cs_context *c, struct ic
 	size_t n = 0, m = 0;
 	int err;
 
-	if ((err = make_prefix(g, c)))
+	if ((err = context_sites(g, c)))
 		return err;
 	/* each instruction's count: the sum of the ranges holding it */
 	for (size_t i = 0; i < c->nranges; i++)
@@ -685,6 +717,10 @@ int hwp__cs_write_probe_profile(const struct hwp__cs_contexts *cs, const struct 
 	}
 	if ((err = profiled_functions(&g, cs)))
 		goto out;
+	if ((err = hwp__cs_tailcalls_new(bin, cs, &g.tails))) {
+		err = nomem();
+		goto out;
+	}
 	for (size_t i = 0; i < cs->n && !err; i++)
 		err = one_context(&g, &cs->v[i], &ic, &cic);
 	if (!err && !(err = zero_fill(&g)))
@@ -709,6 +745,8 @@ out:
 	free(g.guids);
 	free(g.stack);
 	free(g.prefix);
+	free(g.sites);
+	hwp__cs_tailcalls_free(g.tails);
 	free(g.zero);
 	free(g.node_probes);
 	free(g.node_first);

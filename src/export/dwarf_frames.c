@@ -418,10 +418,12 @@ size_t hwp__dwarf_frames_nranges(struct hwp__dwarf_frames *d)
 	return d->nfns;
 }
 
-void hwp__dwarf_frames_range(const struct hwp__dwarf_frames *d, size_t i, uint64_t *low, uint64_t *high)
+void hwp__dwarf_frames_range(const struct hwp__dwarf_frames *d, size_t i, uint64_t *low, uint64_t *high,
+			     const char **name)
 {
 	*low = d->fns[i].lo;
 	*high = d->fns[i].hi;
+	*name = d->fns[i].name;
 }
 
 bool hwp__dwarf_frames_has_discriminators(struct hwp__dwarf_frames *d)

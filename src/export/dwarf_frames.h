@@ -42,9 +42,11 @@ size_t hwp__dwarf_frames_named(struct hwp__dwarf_frames *d, const char *name, ui
 			       size_t max);
 
 /* Every address range of every subprogram with code (what
-   hwp__dwarf_frames_named() searches): how many, then range I of them. */
+   hwp__dwarf_frames_named() searches), in DIE order: how many, then range I
+   of them and its subprogram's name (valid while D is open). */
 size_t hwp__dwarf_frames_nranges(struct hwp__dwarf_frames *d);
-void hwp__dwarf_frames_range(const struct hwp__dwarf_frames *d, size_t i, uint64_t *low, uint64_t *high);
+void hwp__dwarf_frames_range(const struct hwp__dwarf_frames *d, size_t i, uint64_t *low, uint64_t *high,
+			     const char **name);
 
 /* Whether any line table row of the file carries a discriminator (clang
    writes them only with -fdebug-info-for-profiling; GCC by default). */
