@@ -258,7 +258,7 @@ static int64_t context_of(struct hwp__cs_unwinder *u, uint32_t k)
 	uint32_t i;
 
 	while (hwp__hashmap_next(&p, &i))
-		if (cs->v[i].nsites == n && !memcmp(cs->v[i].sites, u->path, n * sizeof(*u->path)))
+		if (cs->v[i].nsites == n && (!n || !memcmp(cs->v[i].sites, u->path, n * sizeof(*u->path))))
 			return u->f[k].ctx = i;
 	struct hwp__cs_context *c = HWP_VEC_PUSH(cs->v, cs->n, cs->cap);
 	if (!c)
