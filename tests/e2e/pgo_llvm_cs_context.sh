@@ -18,10 +18,15 @@
 #     fixture with it, no warning;
 #   - with llvm-profgen's defaults (pre-inliner, nested profile), clang-19
 #     -fprofile-sample-use= builds the fixture with it, no warning.
+# With SQLITE_AMALGAMATION set (a directory with sqlite3.c and sqlite3.h, as
+# bench/inputs.sh takes it), SQLite built with probes and driven by
+# tests/fixtures/realworld_sqlite.c (a few minutes' compile): the unwinder's
+# output and the flat profile against llvm-profgen-19's, tail calls and all
+# (llvm-profgen infers their missing frames); else those two SKIP.
 # Skips without clang-19, llvm-profgen-19, perf or qemu.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-echo "PLAN 10"
-names="pgo_llvm_cs_context_pie pgo_llvm_cs_context_nopie pgo_llvm_cs_unwind_pie pgo_llvm_cs_unwind_nopie pgo_llvm_cs_flat_pie pgo_llvm_cs_flat_nopie pgo_llvm_cs_flat_build_pie pgo_llvm_cs_flat_build_nopie pgo_llvm_cs_context_build_pie pgo_llvm_cs_context_build_nopie"
+echo "PLAN 12"
+names="pgo_llvm_cs_context_pie pgo_llvm_cs_context_nopie pgo_llvm_cs_unwind_pie pgo_llvm_cs_unwind_nopie pgo_llvm_cs_flat_pie pgo_llvm_cs_flat_nopie pgo_llvm_cs_flat_build_pie pgo_llvm_cs_flat_build_nopie pgo_llvm_cs_context_build_pie pgo_llvm_cs_context_build_nopie pgo_llvm_cs_unwind_sqlite pgo_llvm_cs_flat_sqlite"
 skip_all() { for n in $names; do skip "$n: $1"; done; exit 0; }
 ready=$(emu_ready pgo_llvm_cs_context) || skip_all "${ready#SKIP pgo_llvm_cs_context: }"
 for t in clang-19 llvm-profgen-19 perf; do
@@ -90,3 +95,37 @@ one_case() {
 
 one_case pie ""
 one_case nopie -fno-pie -no-pie
+
+# sqlite_case: the unwinder and the flat profile of SQLite against llvm-profgen-19's
+sqlite_case() {
+	local amal=${SQLITE_AMALGAMATION:-}
+	if [ -z "$amal" ] || [ ! -f "$amal/sqlite3.c" ] || [ ! -f "$amal/sqlite3.h" ]; then
+		skip "pgo_llvm_cs_unwind_sqlite: SQLITE_AMALGAMATION (sqlite3.c, sqlite3.h) not set"
+		skip "pgo_llvm_cs_flat_sqlite: SQLITE_AMALGAMATION not set"
+		return
+	fi
+	# shellcheck disable=SC2086
+	if ! clang-19 $flags -I"$amal" -o sqlite "$root/tests/fixtures/realworld_sqlite.c" "$amal/sqlite3.c" -l:libz.a \
+		-lm -lpthread 2>sqlite.cc || ! emu_record sqlite -g -c 211 -- ./sqlite 1000; then
+		fail "pgo_llvm_cs_unwind_sqlite: build or record failed: $(head -1 sqlite.cc) $(head -1 sqlite.err)"
+		fail "pgo_llvm_cs_flat_sqlite: not built"
+		return
+	fi
+	perf script --show-mmap-events -F ip,dso,brstack -i sqlite.data 2>/dev/null | python3 "$tools/abs_callchain.py" >sqlite.script
+	llvm-profgen-19 --perfscript sqlite.script --binary sqlite --skip-symbolization -o sqlite.unsym >/dev/null 2>&1
+	"$HWPROF" ranges --format profgen-cs --binary sqlite -o sqlite.hw.unsym sqlite.data 2>sqlite.hw.err
+	if [ -s sqlite.unsym ] && cmp -s sqlite.unsym sqlite.hw.unsym; then
+		pass "pgo_llvm_cs_unwind_sqlite ($(grep -c '^\[' sqlite.unsym) address contexts, as llvm-profgen-19's)"
+	else
+		fail "pgo_llvm_cs_unwind_sqlite: $(head -1 sqlite.hw.err) $(diff sqlite.unsym sqlite.hw.unsym 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	llvm-profgen-19 --perfscript sqlite.script --binary sqlite --format=text --csspgo-preinliner=0 \
+		--gen-cs-nested-profile=0 --csprof-merge-cold-context=0 -o sqlite.flat >/dev/null 2>&1
+	"$HWPROF" pgo --format llvm-cs --binary sqlite -o sqlite.hw.flat sqlite.data 2>sqlite.hwp.err
+	if [ -s sqlite.flat ] && cmp -s sqlite.flat sqlite.hw.flat; then
+		pass "pgo_llvm_cs_flat_sqlite ($(grep -c '^\[' sqlite.flat) contexts, as llvm-profgen-19's)"
+	else
+		fail "pgo_llvm_cs_flat_sqlite: $(head -1 sqlite.hwp.err) $(diff sqlite.flat sqlite.hw.flat 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+}
+sqlite_case
