@@ -10,6 +10,7 @@
 #include "cli_fleet.h"
 #include "cli_flow.h"
 #include "cli_report.h"
+#include "hwprof/cs_profile.h"
 #include "hwprof/hwprof.h"
 #include "hwprof/pgo.h"
 #include "hwprof/propeller.h"
@@ -253,6 +254,27 @@ static int write_stale(struct report_input *in, const struct pgo_opts *o)
 	return rc;
 }
 
+/* Samples with call chains: CSSPGO's contexts, from a second pass over
+   the recordings now that the binary is known. */
+static int write_cs(struct report_input *in, int module, const struct pgo_opts *o)
+{
+	const char *path = hwp_symbolizer__module_file(report_input__symbolizer(in), module);
+	struct hwp_cs_opts co = { .sz = sizeof(co), .symfs = o->ro.symfs, .format = HWP_CS_FORMAT_PROBES_FLAT };
+	FILE *fp = stdout;
+	size_t n;
+	const char *const *inputs = report_opts__inputs(&o->ro, &n);
+	int err;
+
+	if (!path)
+		return cli_error("%s", hwp_errmsg());
+	if (o->output && strcmp(o->output, "-") && !(fp = fopen(o->output, "w")))
+		return cli_error("%s: cannot write: %s", o->output, strerror(errno));
+	err = hwp_cs_profile__write(inputs, n, path, &co, fp);
+	if (fp != stdout && fclose(fp) && !err)
+		return cli_error("%s: write failed: %s", o->output, strerror(errno));
+	return err < 0 ? cli_error("%s", hwp_errmsg()) : 0;
+}
+
 static int write_profile(struct report_input *in, const struct pgo_opts *o)
 {
 	if (o->matched_from)
@@ -263,6 +285,8 @@ static int write_profile(struct report_input *in, const struct pgo_opts *o)
 		return 1; /* said */
 	if (module < 0)
 		return cli_error("%s", hwp_errmsg());
+	if (o->format == HWP_PGO_LLVM_CS && !o->infer && (hwp_session__sample_types(in->session) & HWP_SAMPLE_CALLCHAIN))
+		return write_cs(in, module, o);
 	return write_with(in->collector, module, o);
 }
 
@@ -390,13 +414,10 @@ int cmd_pgo(int argc, char **argv)
 		if (!o.ips && st->unchecked)
 			cli_warn("%llu of %llu accepted ranges were not decoded (binary missing, kernel, or no decoder)",
 				 (unsigned long long)st->unchecked, (unsigned long long)st->accepted);
-		/* CSSPGO's contexts come from samples with a call chain and a
-		   branch stack: hwprof does not build them yet (hwprof-pgo(1)) */
-		if (o.format == HWP_PGO_LLVM_CS && !o.ips &&
+		if (o.format == HWP_PGO_LLVM_CS && !o.ips && o.infer &&
 		    (hwp_session__sample_types(in.session) & HWP_SAMPLE_CALLCHAIN))
-			cli_warn("%s: samples carry call chains: this is the probe profile without calling "
-				 "contexts, from the branch stacks alone (contexts: llvm-profgen "
-				 "--perfscript, see hwprof-pgo(1))", o.ro.input);
+			cli_warn("%s: --infer: the probe profile without calling contexts, from the flow-consistent "
+				 "branch-stack counts", o.ro.input);
 		rc = write_profile(&in, &o);
 	}
 	report_input__close(&in);

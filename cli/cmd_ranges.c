@@ -8,7 +8,9 @@
 #include "cli_report.h"
 #include "hwprof/report.h"
 #include "hwprof/branch_report.h"
+#include "hwprof/cs_profile.h"
 #include "hwprof/hwprof.h"
+#include "hwprof/symbolize.h"
 #include "hwprof/range_profile.h"
 
 static const struct cmd_desc desc = {
@@ -25,8 +27,9 @@ struct ranges_opts {
 	uint64_t limit, max_range;
 };
 
-static const char *const range_formats[] = { "autofdo", "profgen", NULL };
-static const int range_format_ids[] = { HWP_RANGE_FORMAT_AUTOFDO, HWP_RANGE_FORMAT_PROFGEN };
+#define FORMAT_PROFGEN_CS 100 /* hwprof/cs_profile.h's, not a range profile */
+static const char *const range_formats[] = { "autofdo", "profgen", "profgen-cs", NULL };
+static const int range_format_ids[] = { HWP_RANGE_FORMAT_AUTOFDO, HWP_RANGE_FORMAT_PROFGEN, FORMAT_PROFGEN_CS };
 
 /* Returns -1 to go on, else the exit code. */
 static int parse_opts(int argc, char **argv, struct ranges_opts *o)
@@ -36,10 +39,12 @@ static int parse_opts(int argc, char **argv, struct ranges_opts *o)
 		OPT_BOOL(0, "stats", &o->stats, "counts of accepted and rejected ranges by reason"),
 		{ .kind = OPT_KIND_CHOICE, .long_name = "format", .value = &o->format, .argh = "F",
 		  .choices = range_formats, .ivals = range_format_ids,
-		  .err = ": the formats are 'autofdo' and 'profgen'",
+		  .err = ": the formats are 'autofdo', 'profgen' and 'profgen-cs'",
 		  .help = "a text profile of one binary: 'autofdo' (range, address and branch counts, as "
-			  "simpleperf inject writes for create_llvm_prof) or 'profgen' (range and branch counts, "
-			  "as llvm-profgen --skip-symbolization writes and --unsymbolized-profile reads)" },
+			  "simpleperf inject writes for create_llvm_prof), 'profgen' (range and branch counts, "
+			  "as llvm-profgen --skip-symbolization writes and --unsymbolized-profile reads) or "
+			  "'profgen-cs' (the same per calling context, from samples with call chains and branch "
+			  "stacks, for a binary with pseudo probes: llvm-profgen's virtual unwinder)" },
 		OPT_STRING(0, "binary", &o->binary, "NAME",
 			   "the binary for --format: path, base name or build-id (default: the main executable)"),
 		OPT_STRING('o', "output", &o->output, "FILE", "write the --format profile to FILE (default: stdout)"),
@@ -62,7 +67,7 @@ static int parse_opts(int argc, char **argv, struct ranges_opts *o)
 	if (o->format >= 0 && (o->stats || o->ro.fmt != HWP_TABLE_TEXT))
 		return cli_error("ranges: --format writes a profile: it takes neither --stats nor --json/--csv");
 	if (o->format < 0 && (o->binary || o->output))
-		return cli_error("ranges: --binary and -o go with --format autofdo|profgen");
+		return cli_error("ranges: --binary and -o go with --format autofdo|profgen|profgen-cs");
 	return -1;
 }
 
@@ -108,7 +113,18 @@ static int write_profile(struct report_input *in, const struct ranges_opts *o)
 		return cli_error("%s", hwp_errmsg());
 	if (o->output && strcmp(o->output, "-") && !(fp = fopen(o->output, "w")))
 		return cli_error("%s: cannot write: %s", o->output, strerror(errno));
-	err = hwp_range_profile__write(in->collector, module, o->format, fp);
+	if (o->format == FORMAT_PROFGEN_CS) {
+		/* a second pass over the recordings, now that the binary is known */
+		const char *path = hwp_symbolizer__module_file(report_input__symbolizer(in), module);
+		struct hwp_cs_opts co = { .sz = sizeof(co), .symfs = o->ro.symfs,
+					  .format = HWP_CS_FORMAT_UNSYMBOLIZED };
+		size_t n;
+		const char *const *inputs = report_opts__inputs(&o->ro, &n);
+
+		err = path ? hwp_cs_profile__write(inputs, n, path, &co, fp) : -ENOENT;
+	} else {
+		err = hwp_range_profile__write(in->collector, module, o->format, fp);
+	}
 	if (fp != stdout && fclose(fp) && !err)
 		return cli_error("%s: write failed: %s", o->output, strerror(errno));
 	return err < 0 ? cli_error("%s", hwp_errmsg()) : 0;

@@ -391,6 +391,56 @@ int hwp__code_cache_insn(struct hwp__code_cache *c, int module, uint64_t offset,
 	return err;
 }
 
+/* A decoder is a module of no cache whose file is the caller's. */
+struct hwp__insn_decoder {
+	struct mod m;
+};
+
+struct hwp__insn_decoder *hwp__insn_decoder_new(struct hwp__code_file *f)
+{
+	struct hwp__insn_decoder *d = calloc(1, sizeof(*d));
+
+	if (!d) {
+		hwp__set_error(ENOMEM, "out of memory opening a decoder");
+		return NULL;
+	}
+	d->m.file = f;
+#ifdef HAVE_CAPSTONE
+	unsigned mach = hwp__code_file_machine(f);
+	cs_err e = mach == EM_X86_64	? cs_open(CS_ARCH_X86, CS_MODE_64, &d->m.cs)
+		   : mach == EM_AARCH64 ? cs_open(CS_ARCH_ARM64, CS_MODE_ARM, &d->m.cs)
+					: CS_ERR_ARCH;
+
+	if (e == CS_ERR_OK && cs_option(d->m.cs, CS_OPT_DETAIL, CS_OPT_ON) == CS_ERR_OK &&
+	    (d->m.ci = cs_malloc(d->m.cs)))
+		return d;
+	if (e == CS_ERR_OK)
+		hwp__set_error(ENOMEM, "out of memory opening a decoder");
+	else
+		hwp__set_error(ENOTSUP, "instructions of this machine are not decoded (x86-64 and AArch64 are)");
+#else
+	hwp__set_error(ENOTSUP, "built without Capstone (libcapstone-dev): instructions are not decoded");
+#endif
+	d->m.file = NULL;
+	mod_free(&d->m);
+	free(d);
+	return NULL;
+}
+
+void hwp__insn_decoder_delete(struct hwp__insn_decoder *d)
+{
+	if (!d)
+		return;
+	d->m.file = NULL; /* the caller's */
+	mod_free(&d->m);
+	free(d);
+}
+
+int hwp__insn_decoder_at(struct hwp__insn_decoder *d, uint64_t off, struct hwp__insn *out)
+{
+	return decode(&d->m, off, out);
+}
+
 int hwp__code_cache_module_ok(struct hwp__code_cache *c, int module)
 {
 	struct mod *m;

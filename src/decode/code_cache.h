@@ -87,6 +87,20 @@ int hwp__code_cache_insn(struct hwp__code_cache *c, int module, uint64_t offset,
    hwp__code_cache_range() fails for it. */
 int hwp__code_cache_module_ok(struct hwp__code_cache *c, int module);
 
+/*
+ * A decoder of one file's instructions alone, without a cache (a linear
+ * sweep over a whole binary decodes each instruction once anyway). F stays
+ * the caller's. NULL (hwp_errmsg()) when the machine is not decoded or
+ * built without Capstone.
+ */
+struct hwp__insn_decoder;
+struct hwp__code_file;
+struct hwp__insn_decoder *hwp__insn_decoder_new(struct hwp__code_file *f);
+void hwp__insn_decoder_delete(struct hwp__insn_decoder *d);
+/* The instruction at file offset OFF into *OUT: 0, -EILSEQ (undecodable:
+   *OUT is the HWP_INSN_BAD one) or -ERANGE (in no executable segment). */
+int hwp__insn_decoder_at(struct hwp__insn_decoder *d, uint64_t off, struct hwp__insn *out);
+
 /* Distinct instructions decoded so far (all modules). */
 size_t hwp__code_cache_size(const struct hwp__code_cache *c);
 

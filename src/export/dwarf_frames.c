@@ -386,11 +386,8 @@ static int index_scope(struct hwp__dwarf_frames *d, Dwarf_Die *parent, int depth
 	return 0;
 }
 
-size_t hwp__dwarf_frames_named(struct hwp__dwarf_frames *d, const char *name, uint64_t *low, uint64_t *high,
-			       size_t max)
+static void ensure_index(struct hwp__dwarf_frames *d)
 {
-	size_t n = 0;
-
 	if (!d->indexed) {
 		Dwarf_Off off = 0, next;
 		size_t hsize;
@@ -403,12 +400,34 @@ size_t hwp__dwarf_frames_named(struct hwp__dwarf_frames *d, const char *name, ui
 			off = next;
 		}
 	}
+}
+
+size_t hwp__dwarf_frames_named(struct hwp__dwarf_frames *d, const char *name, uint64_t *low, uint64_t *high,
+			       size_t max)
+{
+	size_t n = 0;
+
+	ensure_index(d);
 	for (size_t i = 0; i < d->nfns && n < max; i++)
 		if (!strcmp(d->fns[i].name, name)) {
 			low[n] = d->fns[i].lo;
 			high[n++] = d->fns[i].hi;
 		}
 	return n;
+}
+
+size_t hwp__dwarf_frames_nranges(struct hwp__dwarf_frames *d)
+{
+	ensure_index(d);
+	return d->nfns;
+}
+
+void hwp__dwarf_frames_range(const struct hwp__dwarf_frames *d, size_t i, uint64_t *low, uint64_t *high,
+			     const char **name)
+{
+	*low = d->fns[i].lo;
+	*high = d->fns[i].hi;
+	*name = d->fns[i].name;
 }
 
 bool hwp__dwarf_frames_has_discriminators(struct hwp__dwarf_frames *d)

@@ -41,6 +41,13 @@ const char *hwp__dwarf_frames_function(struct hwp__dwarf_frames *d, uint64_t vad
 size_t hwp__dwarf_frames_named(struct hwp__dwarf_frames *d, const char *name, uint64_t *low, uint64_t *high,
 			       size_t max);
 
+/* Every address range of every subprogram with code (what
+   hwp__dwarf_frames_named() searches), in DIE order: how many, then range I
+   of them and its subprogram's name (valid while D is open). */
+size_t hwp__dwarf_frames_nranges(struct hwp__dwarf_frames *d);
+void hwp__dwarf_frames_range(const struct hwp__dwarf_frames *d, size_t i, uint64_t *low, uint64_t *high,
+			     const char **name);
+
 /* Whether any line table row of the file carries a discriminator (clang
    writes them only with -fdebug-info-for-profiling; GCC by default). */
 bool hwp__dwarf_frames_has_discriminators(struct hwp__dwarf_frames *d);

@@ -9,12 +9,24 @@
 #     6.1 prints them relative to their mapping, which llvm-profgen reads
 #     as addresses), pre-inliner and nesting off: the contexts are the
 #     fixture's call paths ([main:N @ run:N @ step], [... @ step:N @ mix]);
+#   - hwprof's virtual unwinder (ranges --format profgen-cs) equals
+#     llvm-profgen-19 --skip-symbolization byte for byte: the address
+#     contexts with their range and branch counts;
+#   - pgo --format llvm-cs (the flat CS probe profile) equals llvm-profgen-19
+#     with --csspgo-preinliner=0 --gen-cs-nested-profile=0
+#     --csprof-merge-cold-context=0 byte for byte, and clang-19 builds the
+#     fixture with it, no warning;
 #   - with llvm-profgen's defaults (pre-inliner, nested profile), clang-19
 #     -fprofile-sample-use= builds the fixture with it, no warning.
+# With SQLITE_AMALGAMATION set (a directory with sqlite3.c and sqlite3.h, as
+# bench/inputs.sh takes it), SQLite built with probes and driven by
+# tests/fixtures/realworld_sqlite.c (a few minutes' compile): the unwinder's
+# output and the flat profile against llvm-profgen-19's, tail calls and all
+# (llvm-profgen infers their missing frames); else those two SKIP.
 # Skips without clang-19, llvm-profgen-19, perf or qemu.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-echo "PLAN 4"
-names="pgo_llvm_cs_context_pie pgo_llvm_cs_context_nopie pgo_llvm_cs_context_build_pie pgo_llvm_cs_context_build_nopie"
+echo "PLAN 12"
+names="pgo_llvm_cs_context_pie pgo_llvm_cs_context_nopie pgo_llvm_cs_unwind_pie pgo_llvm_cs_unwind_nopie pgo_llvm_cs_flat_pie pgo_llvm_cs_flat_nopie pgo_llvm_cs_flat_build_pie pgo_llvm_cs_flat_build_nopie pgo_llvm_cs_context_build_pie pgo_llvm_cs_context_build_nopie pgo_llvm_cs_unwind_sqlite pgo_llvm_cs_flat_sqlite"
 skip_all() { for n in $names; do skip "$n: $1"; done; exit 0; }
 ready=$(emu_ready pgo_llvm_cs_context) || skip_all "${ready#SKIP pgo_llvm_cs_context: }"
 for t in clang-19 llvm-profgen-19 perf; do
@@ -30,6 +42,9 @@ one_case() {
 	# shellcheck disable=SC2086
 	if ! clang-19 $flags $extra $link -o "$name" "$src" -lm 2>"$name.cc" || ! emu_record "$name" -g -c 1000 -- "./$name"; then
 		fail "pgo_llvm_cs_context_$name: build or record failed: $(head -1 "$name.cc") $(head -1 "$name.err")"
+		fail "pgo_llvm_cs_unwind_$name: not built"
+		fail "pgo_llvm_cs_flat_$name: not built"
+		fail "pgo_llvm_cs_flat_build_$name: not built"
 		fail "pgo_llvm_cs_context_build_$name: not built"
 		return
 	fi
@@ -45,6 +60,29 @@ one_case() {
 	else
 		fail "pgo_llvm_cs_context_$name: contexts $(grep '^\[' "$name.flat.prof" | cut -d: -f1-3 | head -4 | tr '\n' ' ') $(grep -v '^warning: [0-9.]*%' "$name.pg.out" | head -1)"
 	fi
+	llvm-profgen-19 --perfscript "$name.script" --binary "$name" --skip-symbolization -o "$name.unsym" \
+		>>"$name.pg.out" 2>&1
+	"$HWPROF" ranges --format profgen-cs --binary "$name" -o "$name.hw.unsym" "$name.data" 2>"$name.hw.err"
+	if [ -s "$name.unsym" ] && cmp -s "$name.unsym" "$name.hw.unsym"; then
+		pass "pgo_llvm_cs_unwind_$name (ranges --format profgen-cs = llvm-profgen-19 --skip-symbolization: $(grep -c '^\[' "$name.unsym") address contexts)"
+	else
+		fail "pgo_llvm_cs_unwind_$name: differs from llvm-profgen-19's: $(head -1 "$name.hw.err") $(diff "$name.unsym" "$name.hw.unsym" 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	llvm-profgen-19 --perfscript "$name.script" --binary "$name" --format=text --csspgo-preinliner=0 \
+		--gen-cs-nested-profile=0 --csprof-merge-cold-context=0 -o "$name.flat0.prof" >>"$name.pg.out" 2>&1
+	"$HWPROF" pgo --format llvm-cs --binary "$name" -o "$name.hw.prof" "$name.data" 2>"$name.hwp.err"
+	if [ -s "$name.flat0.prof" ] && cmp -s "$name.flat0.prof" "$name.hw.prof"; then
+		pass "pgo_llvm_cs_flat_$name (pgo --format llvm-cs = llvm-profgen-19 without pre-inliner, nesting, cold merge: $(grep -c '^\[' "$name.hw.prof") contexts)"
+	else
+		fail "pgo_llvm_cs_flat_$name: differs from llvm-profgen-19's: $(head -1 "$name.hwp.err") $(diff "$name.flat0.prof" "$name.hw.prof" 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	# shellcheck disable=SC2086
+	if [ -s "$name.hw.prof" ] && clang-19 $flags $extra -fprofile-sample-use="$name.hw.prof" -c -o "$name.hw.o" "$src" \
+		2>"$name.hw.use.err" && ! grep -q . "$name.hw.use.err"; then
+		pass "pgo_llvm_cs_flat_build_$name (clang-19 -fprofile-sample-use builds with hwprof's CS profile, no warning)"
+	else
+		fail "pgo_llvm_cs_flat_build_$name: $(head -2 "$name.hw.use.err" | tr '\n' ' ')"
+	fi
 	llvm-profgen-19 --perfscript "$name.script" --binary "$name" --format=text -o "$name.prof" >>"$name.pg.out" 2>&1
 	# shellcheck disable=SC2086
 	if [ -s "$name.prof" ] && clang-19 $flags $extra -fprofile-sample-use="$name.prof" -c -o "$name.o" "$src" 2>"$name.use.err" &&
@@ -57,3 +95,37 @@ one_case() {
 
 one_case pie ""
 one_case nopie -fno-pie -no-pie
+
+# sqlite_case: the unwinder and the flat profile of SQLite against llvm-profgen-19's
+sqlite_case() {
+	local amal=${SQLITE_AMALGAMATION:-}
+	if [ -z "$amal" ] || [ ! -f "$amal/sqlite3.c" ] || [ ! -f "$amal/sqlite3.h" ]; then
+		skip "pgo_llvm_cs_unwind_sqlite: SQLITE_AMALGAMATION (sqlite3.c, sqlite3.h) not set"
+		skip "pgo_llvm_cs_flat_sqlite: SQLITE_AMALGAMATION not set"
+		return
+	fi
+	# shellcheck disable=SC2086
+	if ! clang-19 $flags -I"$amal" -o sqlite "$root/tests/fixtures/realworld_sqlite.c" "$amal/sqlite3.c" -l:libz.a \
+		-lm -lpthread 2>sqlite.cc || ! emu_record sqlite -g -c 211 -- ./sqlite 1000; then
+		fail "pgo_llvm_cs_unwind_sqlite: build or record failed: $(head -1 sqlite.cc) $(head -1 sqlite.err)"
+		fail "pgo_llvm_cs_flat_sqlite: not built"
+		return
+	fi
+	perf script --show-mmap-events -F ip,dso,brstack -i sqlite.data 2>/dev/null | python3 "$tools/abs_callchain.py" >sqlite.script
+	llvm-profgen-19 --perfscript sqlite.script --binary sqlite --skip-symbolization -o sqlite.unsym >/dev/null 2>&1
+	"$HWPROF" ranges --format profgen-cs --binary sqlite -o sqlite.hw.unsym sqlite.data 2>sqlite.hw.err
+	if [ -s sqlite.unsym ] && cmp -s sqlite.unsym sqlite.hw.unsym; then
+		pass "pgo_llvm_cs_unwind_sqlite ($(grep -c '^\[' sqlite.unsym) address contexts, as llvm-profgen-19's)"
+	else
+		fail "pgo_llvm_cs_unwind_sqlite: $(head -1 sqlite.hw.err) $(diff sqlite.unsym sqlite.hw.unsym 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	llvm-profgen-19 --perfscript sqlite.script --binary sqlite --format=text --csspgo-preinliner=0 \
+		--gen-cs-nested-profile=0 --csprof-merge-cold-context=0 -o sqlite.flat >/dev/null 2>&1
+	"$HWPROF" pgo --format llvm-cs --binary sqlite -o sqlite.hw.flat sqlite.data 2>sqlite.hwp.err
+	if [ -s sqlite.flat ] && cmp -s sqlite.flat sqlite.hw.flat; then
+		pass "pgo_llvm_cs_flat_sqlite ($(grep -c '^\[' sqlite.flat) contexts, as llvm-profgen-19's)"
+	else
+		fail "pgo_llvm_cs_flat_sqlite: $(head -1 sqlite.hwp.err) $(diff sqlite.flat sqlite.hw.flat 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+}
+sqlite_case
