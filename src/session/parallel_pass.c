@@ -2,10 +2,13 @@
 /*
  * The parallel pass. This thread reads the records in perf's order and
  * keeps the address spaces, as the sequential pass does: every sample
- * meets exactly the state it would meet there. Samples go in batches to
- * the threads (this one too, when the queue is long), each counting into
- * its own part and resolving through its own caches and module numbers;
- * they only read the address spaces and the symbolizer. Before a record
+ * meets exactly the state it would meet there. It reads of a sample only
+ * what that takes (its time, pid and tid: the session's raw mode) and
+ * hands out where the record is and its thread; samples go in batches to
+ * the threads (this one too, when the queue is long), each parsing them,
+ * counting into its own part and resolving through its own caches and
+ * module numbers; they only read the reader, the address spaces and the
+ * symbolizer. Before a record
  * changes the address spaces, every batch handed out is finished (rare:
  * side-band records come in bursts). At the end the modules the parts met
  * are registered in the sequential order and the parts merge (each
@@ -18,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/perf_data_internal.h"
 #include "session/module_ids.h"
 #include "session/parallel_pass.h"
 #include "session/session_internal.h"
@@ -30,9 +34,14 @@
 /* The least input a thread is started for by default. */
 #define JOB_BYTES (4u << 20)
 
+/* A sample handed out: its record (checked when read), and its thread. */
 struct item {
-	struct hwp_event ev;
+	const uint8_t *data;
+	const struct hwp_evsel *evsel;
 	const struct hwp_thread *th;
+	uint64_t offset, index;
+	uint32_t size;
+	bool compressed;
 };
 
 struct batch {
@@ -66,6 +75,7 @@ struct par {
 	struct part *parts; /* parts[0] is this thread's */
 	size_t n;
 	struct hwp_session *s;
+	struct hwp_reader *r;
 	const struct hwp__parallel_ops *ops;
 	struct batch *cur; /* being filled */
 	uint64_t seq;      /* the next sample's number */
@@ -80,10 +90,17 @@ unsigned hwp__cpus_available(void)
 	return 1;
 }
 
-/* Sample number SEQ, counted by PT (which counts nothing after an error). */
-static void count_one(struct part *pt, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq)
+/* Sample number SEQ, parsed and counted by PT (which counts nothing after
+   an error). STABLE: whether its record stays mapped. */
+static void count_one(struct part *pt, const struct item *it, bool stable, uint64_t seq)
 {
-	int err = pt->par->ops->add(pt->obj, ev, th, seq);
+	struct hwp_event ev;
+	int err = hwp__reader_parse_sample(pt->par->r, it->evsel, it->data, it->size, it->offset, it->index, &ev);
+
+	ev.compressed = it->compressed;
+	ev.stable = stable;
+	if (err >= 0)
+		err = pt->par->ops->add(pt->obj, &ev, it->th, seq);
 
 	if (err < 0) {
 		pt->err = err;
@@ -149,7 +166,7 @@ static void count_batch(struct part *pt, const struct batch *b)
 {
 	pt->res.generation = b->gen;
 	for (size_t i = 0; i < b->nr && !pt->err; i++)
-		count_one(pt, &b->items[i].ev, b->items[i].th, b->seq0 + i);
+		count_one(pt, &b->items[i], true, b->seq0 + i);
 }
 
 /* With the lock held: the oldest queued batch, counted by PT (the lock let
@@ -254,41 +271,25 @@ static struct batch *new_batch(struct par *q)
 	return b;
 }
 
-/* Where the session writes the next record: the free slot of the batch
-   being filled (no copy for a sample), NULL when out of memory. */
-static struct item *next_slot(struct par *q)
+/* Sample EV (peeked) of thread TH to the batch being filled (or, when its
+   record does not stay mapped, counted here once every earlier one is). */
+static int hand_out(struct par *q, const struct hwp_event *ev, const struct hwp_thread *th)
 {
-	if (!q->cur && !(q->cur = new_batch(q)))
-		return NULL;
-	return &q->cur->items[q->cur->nr];
-}
+	struct item one = { ev->data, ev->evsel, th, ev->file_offset, ev->index, ev->size, ev->compressed };
 
-/* The sample the session wrote in IT, to the batch (or, when its record
-   does not stay mapped, counted here once every earlier one is). IT is
-   the slot next_slot() gave, whose batch a barrier may have handed out
-   meanwhile. */
-static int hand_out(struct par *q, struct item *it)
-{
-	if (!it->ev.stable) {
+	if (!ev->stable) {
 		struct part *pt = &q->parts[0];
-		struct item one = *it;
 		int err = barrier(q);
 
 		if (err < 0)
 			return err;
 		pt->res.generation = generation(q);
-		count_one(pt, &one.ev, one.th, q->seq++);
+		count_one(pt, &one, false, q->seq++);
 		return pt->err ? -ECANCELED : 0;
 	}
-	if (!q->cur || it != &q->cur->items[q->cur->nr]) {
-		/* rare: the batch went out at a barrier while the session wrote */
-		struct item one = *it;
-
-		if (!(it = next_slot(q)))
-			return hwp__set_error(ENOMEM, "out of memory handing samples out");
-		*it = one;
-	}
-	q->cur->nr++;
+	if (!q->cur && !(q->cur = new_batch(q)))
+		return hwp__set_error(ENOMEM, "out of memory handing samples out");
+	q->cur->items[q->cur->nr++] = one;
 	q->seq++;
 	if (q->cur->nr == BATCH && submit(q))
 		return -ECANCELED;
@@ -348,6 +349,7 @@ static int par_init(struct par *q, struct hwp_session *s, const struct hwp__para
 	pthread_cond_init(&q->idle, NULL);
 	q->max_queued = 2 * (size_t)jobs;
 	q->s = s;
+	q->r = hwp_session__input_reader(s, 0);
 	q->ops = ops;
 	if (!(q->parts = aligned_alloc(_Alignof(struct part), jobs * sizeof(*q->parts))))
 		return hwp__set_error(ENOMEM, "out of memory starting %u threads", jobs);
@@ -378,7 +380,8 @@ static int par_init(struct par *q, struct hwp_session *s, const struct hwp__para
 int hwp__parallel_pass(struct hwp_session *s, const struct hwp__parallel_ops *ops, unsigned jobs)
 {
 	struct par q;
-	struct item *it;
+	struct hwp_event ev;
+	const struct hwp_thread *th;
 	int r;
 
 	if ((r = par_init(&q, s, ops, jobs)) < 0) {
@@ -387,17 +390,15 @@ int hwp__parallel_pass(struct hwp_session *s, const struct hwp__parallel_ops *op
 	}
 	s->before_change = barrier;
 	s->before_change_ctx = &q;
+	hwp__session_set_raw_samples(s, true);
 	for (;;) {
-		if (!(it = next_slot(&q))) {
-			r = hwp__set_error(ENOMEM, "out of memory handing samples out");
-			break;
-		}
-		if ((r = hwp_session__next(s, &it->ev, &it->th)) <= 0)
+		if ((r = hwp_session__next(s, &ev, &th)) <= 0)
 			break;
 		/* (samples of no known event too: the call graph counts them) */
-		if (it->ev.type == HWP_RECORD_SAMPLE && (r = hand_out(&q, it)) < 0)
+		if (ev.type == HWP_RECORD_SAMPLE && (r = hand_out(&q, &ev, th)) < 0)
 			break;
 	}
+	hwp__session_set_raw_samples(s, false);
 	s->before_change = NULL;
 	s->before_change_ctx = NULL;
 	int end = barrier(&q);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/perf_data_internal.h"
 #include "session/module_ids.h"
 #include "session/session_internal.h"
 #include "symbolize/jit_sources.h"
@@ -155,6 +156,12 @@ void hwp_session__delete(struct hwp_session *s)
 	free(s->inputs);
 	hwp__jit_sources_put(s->jit);
 	free(s);
+}
+
+void hwp__session_set_raw_samples(struct hwp_session *s, bool raw)
+{
+	for (size_t i = 0; i < s->nr_inputs; i++)
+		hwp__ordered_set_raw(s->inputs[i].ordered, raw);
 }
 
 size_t hwp_session__nr_inputs(const struct hwp_session *s)

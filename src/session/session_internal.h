@@ -96,6 +96,12 @@ struct hwp_session {
 	struct hwp__jit_sources *jit;
 };
 
+/* RAW: hwp_session__next() gives samples peeked only (their fields before
+   the sample, and the sample's sample_type, cpumode, pid, tid and time:
+   hwp__reader_peek_sample()), the caller parsing them
+   (hwp__reader_parse_sample()); else parsed (the default). */
+void hwp__session_set_raw_samples(struct hwp_session *s, bool raw);
+
 /* A symbolizer made as the session's is (the same files and options), for
    a thread of a parallel pass that must look symbols up while the
    session's may not change: its module ids are its own. NULL + error. */
