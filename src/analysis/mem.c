@@ -176,6 +176,22 @@ static inline const char *intern(struct hwp_mem_report *r, const char *name)
 	return copy;
 }
 
+/* The region of map name NAME (interned in the address spaces). */
+static inline const char *region_of(struct hwp_mem_report *r, const char *name)
+{
+	unsigned i = (unsigned)((uintptr_t)name >> 3) % HWP__MEM_REGIONS;
+
+	if (r->region_seen[i].name != name) {
+		const char *region = intern(r, name);
+
+		if (!region)
+			return NULL;
+		r->region_seen[i].name = name;
+		r->region_seen[i].region = region;
+	}
+	return r->region_seen[i].region;
+}
+
 static void stats_add(struct hwp_mem_stats *st, const struct hwp_mem_access *a, unsigned bucket)
 {
 	st->samples++;
@@ -210,7 +226,7 @@ static int resolve_data(struct hwp_mem_report *r, const struct hwp_thread *th, c
 		m = hwp_thread__find_map(th, addr >= KERNEL_START ? HWP_MISC_KERNEL : HWP_MISC_USER, addr);
 	if (!m)
 		return 0;
-	if (m->filename && !(d->region = intern(r, m->filename)))
+	if (m->filename && !(d->region = region_of(r, m->filename)))
 		return hwp__set_error(ENOMEM, "out of memory");
 	if (!m->identity && !m->kernel) {
 		struct hwp_code_loc loc;
@@ -458,13 +474,14 @@ int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event *ev, co
 	struct hwp_mem_access a;
 	int rc;
 
-	if (ev->evsel != r->last_evsel) {
-		r->last_evsel = ev->evsel;
-		r->last_ibs = ev->evsel && hwp__mem_evsel_is_ibs_op(r->s, ev->evsel);
+	unsigned e = ev->evsel ? (unsigned)ev->evsel->idx % HWP__MEM_EVSELS : 0;
+	if (ev->evsel != r->evsel_seen[e] || !ev->evsel) {
+		r->evsel_seen[e] = ev->evsel;
+		r->evsel_ibs[e] = ev->evsel && hwp__mem_evsel_is_ibs_op(r->s, ev->evsel);
 		if (hwp_evsel__modelled(ev->evsel))
 			r->modelled = true;
 	}
-	rc = hwp__mem_access_decode(ev, r->last_ibs, &a);
+	rc = hwp__mem_access_decode(ev, r->evsel_ibs[e], &a);
 	if (rc < 0) {
 		char msg[256];
 		snprintf(msg, sizeof(msg), "%s", hwp_errmsg());

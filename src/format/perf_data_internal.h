@@ -53,6 +53,10 @@ void hwp__reader_peek_sample(const struct hwp_evsel *evsel, const uint8_t *rec, 
 const struct hwp_evsel *hwp__reader_sample_evsel_now(struct hwp_reader *r, const uint8_t *rec, uint32_t size,
 						     const struct hwp_evsel *then);
 
+/* The mapped input's bytes at file offset OFF (a record's: the record
+   there), NULL when the input is not mapped or OFF past it. */
+const uint8_t *hwp__reader_mapped(const struct hwp_reader *r, uint64_t off);
+
 /* RAW: samples in perf's order come peeked (hwp__reader_peek_sample()),
    the caller parses them (a parallel pass: on its threads); else parsed. */
 void hwp__ordered_set_raw(struct hwp_ordered *q, bool raw);

@@ -61,6 +61,7 @@ int hwp__reader_map_id(struct hwp_reader *r, uint64_t id, int32_t evsel_idx)
 		e->id = id;
 	} else if (e->evsel_idx != evsel_idx) {
 		r->ids_moved = true;
+		memset(r->ids_seen, 0, sizeof(r->ids_seen));
 	}
 	e->evsel_idx = evsel_idx;
 	return 0;
@@ -543,7 +544,16 @@ static const struct hwp_evsel *sample_evsel(struct hwp_reader *r, const uint8_t 
 	uint64_t id = ld64(rec + 8 + r->id_pos * 8);
 	if (id == 0)
 		return &r->evsels[0]; /* synthesized */
-	return hwp__reader_evsel_by_id(r, id);
+	/* a few ids seen last: the samples of a few events interleave */
+	struct hwp_id_ent *seen = &r->ids_seen[id % HWP__READER_IDS_SEEN];
+	if (seen->id == id && seen->evsel_idx >= 0)
+		return &r->evsels[seen->evsel_idx];
+	struct hwp_evsel *e = hwp__reader_evsel_by_id(r, id);
+	if (e) {
+		seen->id = id;
+		seen->evsel_idx = e->idx;
+	}
+	return e;
 }
 
 static const struct hwp_evsel *other_evsel(struct hwp_reader *r, const uint8_t *rec, uint32_t size)
@@ -931,6 +941,11 @@ int hwp__reader_next_light(struct hwp_reader *r, struct hwp_event *ev)
 }
 
 /* ---- accessors ---- */
+
+const uint8_t *hwp__reader_mapped(const struct hwp_reader *r, uint64_t off)
+{
+	return r->streaming || off >= r->map_len ? NULL : r->map + off;
+}
 
 bool hwp_reader__is_pipe(const struct hwp_reader *r)
 {

@@ -58,6 +58,8 @@ struct hwp_reader {
 	struct hwp_id_map ids;
 	int id_pos, is_pos; /* from the first evsel, as perf does */
 	bool ids_moved;     /* an id was given to another event after it was seen */
+#define HWP__READER_IDS_SEEN 4
+	struct hwp_id_ent ids_seen[HWP__READER_IDS_SEEN]; /* by id: ids found last (id 0: none) */
 	uint64_t *fixed;    /* per evsel: hwp__sample_fixed_size() + 1, 0 unknown */
 
 	struct hwp_header_info hdr;

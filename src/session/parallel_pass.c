@@ -25,36 +25,45 @@
 #include "session/module_ids.h"
 #include "session/parallel_pass.h"
 #include "session/session_internal.h"
+#include "util/bytes.h"
 #include "symbolize/maps_internal.h"
 #include "util/error.h"
 
 /* Samples per batch: enough to make the queue's lock rare, few enough to
    keep the threads busy up to a barrier. */
-#define BATCH 256
+#define BATCH 1024
 /* The least input a thread is started for by default. */
 #define JOB_BYTES (4u << 20)
 
-/* A sample handed out: its record (checked when read), and its thread. */
+/* A sample handed out: where its record is (checked when read), and its
+   thread. Small: every byte of it moves from this thread's cache to
+   another's, the cost of the hand-out. */
 struct item {
-	const uint8_t *data;
-	const struct hwp_evsel *evsel;
 	const struct hwp_thread *th;
-	uint64_t offset, index;
-	uint32_t size;
-	bool compressed;
+	uint64_t offset; /* in the mapped file */
+	uint32_t index;  /* the record's number less the batch's index0 */
+	int32_t evsel;   /* its event's index, -1 none */
 };
 
 struct batch {
 	struct batch *next;
 	uint64_t seq0; /* the first sample's number */
+	uint64_t index0;
 	uint64_t gen;  /* the address spaces' generation its samples met */
 	size_t nr;
 	struct item items[BATCH];
 };
 
-/* Each on cache lines of its own: its thread writes there all the time. */
+/* Each on cache lines of its own: its thread writes there all the time.
+   It reads nothing per sample where another thread writes (every line
+   another thread wrote costs a transfer): what it reads of the pass and
+   the reader is copied here. */
 struct part {
 	_Alignas(64) struct par *par;
+	const struct hwp__parallel_ops *ops;
+	struct hwp_reader *r;
+	const uint8_t *map;             /* the mapped file */
+	const struct hwp_evsel *evsels; /* the reader's, which never move */
 	void *obj; /* what the ops made */
 	struct hwp__resolver res;
 	struct hwp__module_ids *ids;
@@ -66,7 +75,7 @@ struct part {
 };
 
 struct par {
-	pthread_mutex_t mu;
+	_Alignas(64) pthread_mutex_t mu;
 	pthread_cond_t more; /* a batch queued, or stop */
 	pthread_cond_t idle; /* nothing queued or being counted */
 	struct batch *head, *tail, *spare;
@@ -77,8 +86,9 @@ struct par {
 	struct hwp_session *s;
 	struct hwp_reader *r;
 	const struct hwp__parallel_ops *ops;
-	struct batch *cur; /* being filled */
-	uint64_t seq;      /* the next sample's number */
+	/* this thread's alone, on a line of their own */
+	_Alignas(64) struct batch *cur; /* being filled */
+	uint64_t seq;                   /* the next sample's number */
 };
 
 unsigned hwp__cpus_available(void)
@@ -90,17 +100,13 @@ unsigned hwp__cpus_available(void)
 	return 1;
 }
 
-/* Sample number SEQ, parsed and counted by PT (which counts nothing after
-   an error). STABLE: whether its record stays mapped. */
-static void count_one(struct part *pt, const struct item *it, bool stable, uint64_t seq)
+/* Sample number SEQ (EV, parsed: <0 when it failed) of thread TH, counted
+   by PT (which counts nothing after an error). */
+static void count_one(struct part *pt, const struct hwp_event *ev, int err, const struct hwp_thread *th,
+		      uint64_t seq)
 {
-	struct hwp_event ev;
-	int err = hwp__reader_parse_sample(pt->par->r, it->evsel, it->data, it->size, it->offset, it->index, &ev);
-
-	ev.compressed = it->compressed;
-	ev.stable = stable;
 	if (err >= 0)
-		err = pt->par->ops->add(pt->obj, &ev, it->th, seq);
+		err = pt->ops->add(pt->obj, ev, th, seq);
 
 	if (err < 0) {
 		pt->err = err;
@@ -165,8 +171,16 @@ static uint64_t generation(const struct par *q)
 static void count_batch(struct part *pt, const struct batch *b)
 {
 	pt->res.generation = b->gen;
-	for (size_t i = 0; i < b->nr && !pt->err; i++)
-		count_one(pt, &b->items[i], true, b->seq0 + i);
+	for (size_t i = 0; i < b->nr && !pt->err; i++) {
+		const struct item *it = &b->items[i];
+		const uint8_t *rec = pt->map + it->offset;
+		struct hwp_event ev;
+		int err = hwp__reader_parse_sample(pt->r, it->evsel < 0 ? NULL : &pt->evsels[it->evsel], rec,
+						   ld16(rec + 6), it->offset, b->index0 + it->index, &ev);
+
+		ev.stable = true;
+		count_one(pt, &ev, err, it->th, b->seq0 + i);
+	}
 }
 
 /* With the lock held: the oldest queued batch, counted by PT (the lock let
@@ -272,24 +286,32 @@ static struct batch *new_batch(struct par *q)
 }
 
 /* Sample EV (peeked) of thread TH to the batch being filled (or, when its
-   record does not stay mapped, counted here once every earlier one is). */
+   record is not one of the mapped file's, counted here once every earlier
+   one is). */
 static int hand_out(struct par *q, const struct hwp_event *ev, const struct hwp_thread *th)
 {
-	struct item one = { ev->data, ev->evsel, th, ev->file_offset, ev->index, ev->size, ev->compressed };
-
-	if (!ev->stable) {
+	if (!ev->stable || ev->compressed || hwp__reader_mapped(q->r, ev->file_offset) != ev->data) {
 		struct part *pt = &q->parts[0];
+		struct hwp_event one;
 		int err = barrier(q);
 
 		if (err < 0)
 			return err;
 		pt->res.generation = generation(q);
-		count_one(pt, &one, false, q->seq++);
+		err = hwp__reader_parse_sample(q->r, ev->evsel, ev->data, ev->size, ev->file_offset, ev->index, &one);
+		one.compressed = ev->compressed;
+		one.stable = ev->stable;
+		count_one(pt, &one, err, th, q->seq++);
 		return pt->err ? -ECANCELED : 0;
 	}
+	if (q->cur && ev->index - q->cur->index0 > UINT32_MAX && submit(q))
+		return -ECANCELED;
 	if (!q->cur && !(q->cur = new_batch(q)))
 		return hwp__set_error(ENOMEM, "out of memory handing samples out");
-	q->cur->items[q->cur->nr++] = one;
+	if (!q->cur->nr)
+		q->cur->index0 = ev->index;
+	q->cur->items[q->cur->nr++] = (struct item){ th, ev->file_offset, (uint32_t)(ev->index - q->cur->index0),
+						     ev->evsel ? ev->evsel->idx : -1 };
 	q->seq++;
 	if (q->cur->nr == BATCH && submit(q))
 		return -ECANCELED;
@@ -359,6 +381,10 @@ static int par_init(struct par *q, struct hwp_session *s, const struct hwp__para
 		struct part *pt = &q->parts[i];
 
 		pt->par = q;
+		pt->ops = ops;
+		pt->r = q->r;
+		pt->map = hwp__reader_mapped(q->r, 0);
+		pt->evsels = hwp_reader__evsel(q->r, 0);
 		if (!(pt->ids = hwp__module_ids_new()))
 			return -ENOMEM;
 		hwp__resolver_init(&pt->res, s, pt->ids);

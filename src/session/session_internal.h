@@ -90,6 +90,11 @@ struct hwp_session {
 	   waits there for the samples handed out); <0 stops the session. */
 	int (*before_change)(void *ctx);
 	void *before_change_ctx;
+	/* samples' threads found since the address spaces' generation
+	   threads_generation, by tid (session.c's sample_thread()) */
+#define HWP__SESSION_THREADS_SEEN 16
+	const struct hwp_thread *threads_seen[HWP__SESSION_THREADS_SEEN];
+	uint64_t threads_generation;
 	struct hwp_map *assumed; /* hwp_session__assume_mapped()'s segments */
 	size_t nassumed;
 	/* the perf maps and jitdumps every symbolizer of the session shares */

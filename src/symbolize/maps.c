@@ -304,7 +304,10 @@ static struct hwp_thread *find_thread(struct hwp_machine *m, int32_t pid, int32_
 {
 	struct hwp_thread *t = lookup(m, tid);
 	if (t) {
-		m->recent[(uint32_t)tid % RECENT] = t;
+		/* written only when it changes: a parallel pass's threads read
+		   the machine's lines while this one finds a thread per sample */
+		if (m->recent[(uint32_t)tid % RECENT] != t)
+			m->recent[(uint32_t)tid % RECENT] = t;
 		update_pid(m, t, pid);
 	}
 	return t;
