@@ -436,6 +436,17 @@ static int aggregate(struct hwp_mem_report *r, const struct hwp__mem_pending *x)
 	return 0;
 }
 
+/* The lines of entry E (its key) and of its sums ST that adding X writes:
+   an entry spans several lines, the counts by source and latency far
+   apart. */
+static inline void prefetch_entry(const void *e, const struct hwp_mem_stats *st, const struct hwp__mem_pending *x)
+{
+	__builtin_prefetch(e);
+	__builtin_prefetch(&st->by_source[x->a.source], 1);
+	__builtin_prefetch(&st->lat_by_source[x->a.source], 1);
+	__builtin_prefetch(&st->hist[x->bucket], 1);
+}
+
 int hwp__mem_report_flush(struct hwp_mem_report *r)
 {
 	unsigned n = r->nr_pending, want = r->collect;
@@ -456,9 +467,9 @@ int hwp__mem_report_flush(struct hwp_mem_report *r)
 	for (unsigned k = 0; k < n; k++) {
 		const struct hwp__mem_pending *x = &r->pending[k];
 		if (code && (i = hwp__hashmap_first(&r->code_map, x->h_code)) >= 0)
-			__builtin_prefetch(&r->codes[i]);
+			prefetch_entry(&r->codes[i], &r->codes[i].st, x);
 		if (data && (i = hwp__hashmap_first(&r->data_map, x->h_data)) >= 0)
-			__builtin_prefetch(&r->data[i]);
+			prefetch_entry(&r->data[i], &r->data[i].st, x);
 		if (c2c && x->a.has_addr && (i = hwp__hashmap_first(&r->acc_map, x->h_acc)) >= 0)
 			__builtin_prefetch(&r->acc[i]);
 	}
