@@ -304,7 +304,7 @@ static int hand_out(struct par *q, const struct hwp_event *ev, const struct hwp_
 		count_one(pt, &one, err, th, q->seq++);
 		return pt->err ? -ECANCELED : 0;
 	}
-	if (q->cur && ev->index - q->cur->index0 > UINT32_MAX && submit(q))
+	if (q->cur && q->cur->nr && ev->index - q->cur->index0 > UINT32_MAX && submit(q))
 		return -ECANCELED;
 	if (!q->cur && !(q->cur = new_batch(q)))
 		return hwp__set_error(ENOMEM, "out of memory handing samples out");
