@@ -6,6 +6,7 @@
 # while reading, so their memory follows the distinct keys: the ratio stays
 # near 1 (c2c's grows a little: 10 M samples show more threads per address
 # and more shared lines to print). Not a test: numbers depend on the machine.
+# Then the parallel pass: -j 1 against -j 2 (see the end).
 # Usage: bench/mem.sh BUILD_DIR
 set -euo pipefail
 BUILD=${1:-build}
@@ -42,4 +43,31 @@ for args in "mem -s symbol" "mem -s line" "mem -s addr" "mem -s cacheline" "mem 
 		[ $n = 1 ] && r1=$rss
 	done
 	printf '%s %10.2f\n' "$line" "$(echo "$rss / $r1" | bc -l)"
+done
+
+# The parallel pass on the 10 M-sample recordings (and a 10 M-sample skid
+# recording, tests/tools/gen_skid_perfdata): -j 1 against -j 2, wall and
+# CPU seconds of each, and the wall-time ratio. The reading thread reads
+# of a sample only its time, pid and tid and hands out where it is; the
+# other threads parse and count (docs/design.md, the pipeline).
+skid=$dir/skid-10m.perf.data
+[ -f "$skid" ] || "$BUILD/tests/tools/gen_skid_perfdata" 1 "$skid" "$dir/.skid.expected" 10000000
+cat "$skid" >/dev/null
+# runw FILE ARGS...: sets wall and cpu (seconds)
+runw() {
+	local f=$1 u s; shift
+	/usr/bin/time -f "%e %U %S" -o "$dir/.t" "$HWPROF" "$@" -i "$f" >/dev/null 2>"$dir/.err" ||
+		{ echo "hwprof $* failed: $(head -3 "$dir/.err")" >&2; return 1; }
+	read -r wall u s < <(tail -1 "$dir/.t")
+	cpu=$(echo "$u + $s" | bc -l)
+}
+echo
+printf '%-18s %8s %8s %8s %8s %8s\n' "10 M samples" "-j1 wall" "-j1 CPU" "-j2 wall" "-j2 CPU" "j1/j2"
+for args in "mem" "mem -s addr" "c2c" "skid"; do
+	f=$dir/mem-10m.perf.data
+	[ "$args" = skid ] && f=$skid
+	runw "$f" $args -j 1
+	w1=$wall c1=$cpu
+	runw "$f" $args -j 2
+	printf '%-18s %8.2f %8.2f %8.2f %8.2f %8.2f\n' "$args" "$w1" "$c1" "$wall" "$cpu" "$(echo "$w1 / $wall" | bc -l)"
 done

@@ -176,6 +176,22 @@ static inline const char *intern(struct hwp_mem_report *r, const char *name)
 	return copy;
 }
 
+/* The region of map name NAME (interned in the address spaces). */
+static inline const char *region_of(struct hwp_mem_report *r, const char *name)
+{
+	unsigned i = (unsigned)((uintptr_t)name >> 3) % HWP__MEM_REGIONS;
+
+	if (r->region_seen[i].name != name) {
+		const char *region = intern(r, name);
+
+		if (!region)
+			return NULL;
+		r->region_seen[i].name = name;
+		r->region_seen[i].region = region;
+	}
+	return r->region_seen[i].region;
+}
+
 static void stats_add(struct hwp_mem_stats *st, const struct hwp_mem_access *a, unsigned bucket)
 {
 	st->samples++;
@@ -210,7 +226,7 @@ static int resolve_data(struct hwp_mem_report *r, const struct hwp_thread *th, c
 		m = hwp_thread__find_map(th, addr >= KERNEL_START ? HWP_MISC_KERNEL : HWP_MISC_USER, addr);
 	if (!m)
 		return 0;
-	if (m->filename && !(d->region = intern(r, m->filename)))
+	if (m->filename && !(d->region = region_of(r, m->filename)))
 		return hwp__set_error(ENOMEM, "out of memory");
 	if (!m->identity && !m->kernel) {
 		struct hwp_code_loc loc;
@@ -420,6 +436,17 @@ static int aggregate(struct hwp_mem_report *r, const struct hwp__mem_pending *x)
 	return 0;
 }
 
+/* The lines of entry E (its key) and of its sums ST that adding X writes:
+   an entry spans several lines, the counts by source and latency far
+   apart. */
+static inline void prefetch_entry(const void *e, const struct hwp_mem_stats *st, const struct hwp__mem_pending *x)
+{
+	__builtin_prefetch(e);
+	__builtin_prefetch(&st->by_source[x->a.source], 1);
+	__builtin_prefetch(&st->lat_by_source[x->a.source], 1);
+	__builtin_prefetch(&st->hist[x->bucket], 1);
+}
+
 int hwp__mem_report_flush(struct hwp_mem_report *r)
 {
 	unsigned n = r->nr_pending, want = r->collect;
@@ -440,9 +467,9 @@ int hwp__mem_report_flush(struct hwp_mem_report *r)
 	for (unsigned k = 0; k < n; k++) {
 		const struct hwp__mem_pending *x = &r->pending[k];
 		if (code && (i = hwp__hashmap_first(&r->code_map, x->h_code)) >= 0)
-			__builtin_prefetch(&r->codes[i]);
+			prefetch_entry(&r->codes[i], &r->codes[i].st, x);
 		if (data && (i = hwp__hashmap_first(&r->data_map, x->h_data)) >= 0)
-			__builtin_prefetch(&r->data[i]);
+			prefetch_entry(&r->data[i], &r->data[i].st, x);
 		if (c2c && x->a.has_addr && (i = hwp__hashmap_first(&r->acc_map, x->h_acc)) >= 0)
 			__builtin_prefetch(&r->acc[i]);
 	}
@@ -458,13 +485,14 @@ int hwp_mem_report__add(struct hwp_mem_report *r, const struct hwp_event *ev, co
 	struct hwp_mem_access a;
 	int rc;
 
-	if (ev->evsel != r->last_evsel) {
-		r->last_evsel = ev->evsel;
-		r->last_ibs = ev->evsel && hwp__mem_evsel_is_ibs_op(r->s, ev->evsel);
+	unsigned e = ev->evsel ? (unsigned)ev->evsel->idx % HWP__MEM_EVSELS : 0;
+	if (ev->evsel != r->evsel_seen[e] || !ev->evsel) {
+		r->evsel_seen[e] = ev->evsel;
+		r->evsel_ibs[e] = ev->evsel && hwp__mem_evsel_is_ibs_op(r->s, ev->evsel);
 		if (hwp_evsel__modelled(ev->evsel))
 			r->modelled = true;
 	}
-	rc = hwp__mem_access_decode(ev, r->last_ibs, &a);
+	rc = hwp__mem_access_decode(ev, r->evsel_ibs[e], &a);
 	if (rc < 0) {
 		char msg[256];
 		snprintf(msg, sizeof(msg), "%s", hwp_errmsg());

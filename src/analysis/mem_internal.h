@@ -134,9 +134,17 @@ struct hwp_mem_report {
 	const char **regions;
 	size_t nr_regions, regions_cap;
 	struct hwp_hashmap region_map;
-	/* evsel -> is ibs_op, cached by evsel pointer */
-	const struct hwp_evsel *last_evsel;
-	bool last_ibs;
+	/* evsel -> is ibs_op, cached by evsel pointer, a few (a load and a
+	   store event's samples interleave) */
+#define HWP__MEM_EVSELS 4
+	const struct hwp_evsel *evsel_seen[HWP__MEM_EVSELS];
+	bool evsel_ibs[HWP__MEM_EVSELS];
+	/* map name -> region (interned), a few: the address spaces' names are
+	   interned and kept as long as the session, so one pointer is one name */
+#define HWP__MEM_REGIONS 8
+	struct {
+		const char *name, *region;
+	} region_seen[HWP__MEM_REGIONS];
 	/* the tables */
 	struct hwp__mem_code *codes;
 	size_t nr_codes, codes_cap;

@@ -5,8 +5,18 @@
  * up to the largest timestamp seen before the previous round ended; events
  * with no timestamp go straight through; ties keep file order; EOF flushes
  * all. Queued events from the mmap are referenced, others are copied.
+ *
+ * Most records come in time order already (perf writes each CPU's buffer
+ * in order; a generated or single-CPU recording is all in order), so a
+ * record no earlier than the last one appended goes to a FIFO and only the
+ * others to a heap: delivering takes the earlier of the two fronts, the
+ * same order as one heap of everything, without the heap's cost per
+ * record. A sample is read at first only for its time (and checked); it
+ * is parsed in full when delivered, or, in raw mode, left to the caller
+ * to parse (hwp__reader_parse_sample()).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,21 +27,29 @@
 
 #define DROP_EVERY (16u << 20)
 
+/* A record queued, with what delivering it in raw mode takes (one cache
+   line: the record itself is not touched again until it is parsed). */
 struct qent {
 	uint64_t time;
-	uint64_t seq;
+	uint64_t index; /* in file order: ties keep it */
 	const uint8_t *data;
-	uint32_t size;
+	const struct hwp_evsel *evsel; /* a sample's */
+	uint64_t offset;
+	uint32_t type, size;
+	uint32_t pid, tid; /* a sample's */
+	uint16_t misc;
 	bool owned;
 	bool compressed;
-	uint64_t offset, index;
 };
 
 struct hwp_ordered {
 	struct hwp_reader *r;
 	struct qent *heap;
 	size_t nr, cap;
-	uint64_t seq;
+	/* the FIFO: a ring of fifo_nr entries from fifo_head, cap a power of 2 */
+	struct qent *fifo;
+	size_t fifo_head, fifo_nr, fifo_cap;
+	bool raw; /* samples delivered peeked (hwp__ordered_set_raw()) */
 	uint64_t max_ts;     /* largest timestamp queued so far */
 	uint64_t next_flush; /* flush limit set by the previous round */
 	uint64_t limit;      /* current flush: deliver queued events <= limit */
@@ -46,10 +64,10 @@ struct hwp_ordered {
 
 static bool before(const struct qent *a, const struct qent *b)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	return a->time < b->time || (a->time == b->time && a->index < b->index);
 }
 
-static int push(struct hwp_ordered *q, const struct qent *e)
+static int heap_push(struct hwp_ordered *q, const struct qent *e)
 {
 	if (q->nr == q->cap) {
 		size_t ncap = q->cap ? q->cap * 2 : 1024;
@@ -71,7 +89,7 @@ static int push(struct hwp_ordered *q, const struct qent *e)
 	return 0;
 }
 
-static struct qent pop(struct hwp_ordered *q)
+static struct qent heap_pop(struct hwp_ordered *q)
 {
 	struct qent top = q->heap[0], last = q->heap[--q->nr];
 	size_t i = 0;
@@ -90,6 +108,60 @@ static struct qent pop(struct hwp_ordered *q)
 	if (q->nr)
 		q->heap[i] = last;
 	return top;
+}
+
+static struct qent *fifo_at(const struct hwp_ordered *q, size_t i)
+{
+	return &q->fifo[(q->fifo_head + i) & (q->fifo_cap - 1)];
+}
+
+/* E queued: to the FIFO when no earlier than its last entry. */
+static int push(struct hwp_ordered *q, const struct qent *e)
+{
+	if (q->fifo_nr && e->time < fifo_at(q, q->fifo_nr - 1)->time)
+		return heap_push(q, e);
+	if (q->fifo_nr == q->fifo_cap) {
+		size_t ncap = q->fifo_cap ? q->fifo_cap * 2 : 1024;
+		struct qent *nf = malloc(ncap * sizeof(*nf));
+
+		if (!nf)
+			return -ENOMEM;
+		for (size_t i = 0; i < q->fifo_nr; i++)
+			nf[i] = *fifo_at(q, i);
+		free(q->fifo);
+		q->fifo = nf;
+		q->fifo_cap = ncap;
+		q->fifo_head = 0;
+	}
+	*fifo_at(q, q->fifo_nr++) = *e;
+	return 0;
+}
+
+/* The earliest entry queued, NULL when none. */
+static const struct qent *first(const struct hwp_ordered *q)
+{
+	const struct qent *f = q->fifo_nr ? fifo_at(q, 0) : NULL;
+
+	if (q->nr && (!f || before(&q->heap[0], f)))
+		return &q->heap[0];
+	return f;
+}
+
+/* Takes the earliest entry (there is one). */
+static struct qent pop(struct hwp_ordered *q)
+{
+	if (first(q) == q->heap)
+		return heap_pop(q);
+	struct qent e = *fifo_at(q, 0);
+
+	q->fifo_head = (q->fifo_head + 1) & (q->fifo_cap - 1);
+	q->fifo_nr--;
+	return e;
+}
+
+void hwp__ordered_set_raw(struct hwp_ordered *q, bool raw)
+{
+	q->raw = raw;
 }
 
 struct hwp_ordered *hwp_ordered__new(struct hwp_reader *r)
@@ -116,15 +188,50 @@ void hwp_ordered__delete(struct hwp_ordered *q)
 	for (size_t i = 0; i < q->nr; i++)
 		if (q->heap[i].owned)
 			free((void *)q->heap[i].data);
+	for (size_t i = 0; i < q->fifo_nr; i++)
+		if (fifo_at(q, i)->owned)
+			free((void *)fifo_at(q, i)->data);
 	free(q->last_owned);
 	free(q->heap);
+	free(q->fifo);
 	free(q);
+}
+
+/* Sample E as hwp__reader_peek_sample() makes it, from what was kept. */
+static void peeked(const struct qent *e, struct hwp_event *ev)
+{
+	memset(ev, 0, offsetof(struct hwp_event, sample));
+	ev->type = e->type;
+	ev->misc = e->misc;
+	ev->size = e->size;
+	ev->data = e->data;
+	ev->file_offset = e->offset;
+	ev->index = e->index;
+	ev->evsel = e->evsel;
+	ev->has_sample_id = true;
+	ev->sample.sample_type = e->evsel->attr.sample_type;
+	ev->sample.cpumode = e->misc & HWP_MISC_CPUMODE_MASK;
+	ev->sample.pid = e->pid;
+	ev->sample.tid = e->tid;
+	ev->sample.time = e->time;
 }
 
 static int deliver(struct hwp_ordered *q, struct hwp_event *ev)
 {
 	struct qent e = pop(q);
-	int err = hwp__reader_parse(q->r, e.data, e.size, e.offset, e.index, ev);
+	int err = 0;
+
+	if (e.type != HWP_RECORD_SAMPLE) {
+		err = hwp__reader_parse(q->r, e.data, e.size, e.offset, e.index, ev);
+	} else {
+		const struct hwp_evsel *evsel =
+			q->r->ids_moved ? hwp__reader_sample_evsel_now(q->r, e.data, e.size, e.evsel) : e.evsel;
+
+		if (q->raw && evsel == e.evsel) /* (checked when read) */
+			peeked(&e, ev);
+		else
+			err = hwp__reader_parse_sample(q->r, evsel, e.data, e.size, e.offset, e.index, ev);
+	}
 
 	if (e.owned) {
 		q->last_owned = (uint8_t *)e.data;
@@ -144,20 +251,33 @@ static int queue_oom(const struct hwp_ordered *q, const struct hwp_event *ev)
 			      (unsigned long long)ev->index);
 }
 
+/* A peeked sample EV going straight through, parsed in full. */
+static int reparse(struct hwp_ordered *q, struct hwp_event *ev)
+{
+	bool compressed = ev->compressed, stable = ev->stable;
+	int err = hwp__reader_parse_sample(q->r, ev->evsel, ev->data, ev->size, ev->file_offset, ev->index, ev);
+
+	ev->compressed = compressed;
+	ev->stable = stable;
+	return err < 0 ? err : 1;
+}
+
 int hwp_ordered__next(struct hwp_ordered *q, struct hwp_event *ev)
 {
 	free(q->last_owned);
 	q->last_owned = NULL;
 	for (;;) {
 		if (q->flushing) {
-			if (q->nr && q->heap[0].time <= q->limit)
+			const struct qent *f = first(q);
+
+			if (f && f->time <= q->limit)
 				return deliver(q, ev);
 			q->flushing = false;
 		}
 		if (q->eof)
 			return 0;
 
-		int rc = hwp_reader__next(q->r, ev);
+		int rc = hwp__reader_next_light(q->r, ev);
 		if (rc < 0)
 			return rc;
 		if (rc == 0) {
@@ -174,9 +294,11 @@ int hwp_ordered__next(struct hwp_ordered *q, struct hwp_event *ev)
 		}
 		uint64_t t = hwp_event__time(ev);
 		if (t == UINT64_MAX || (ev->type == HWP_RECORD_SAMPLE && !ev->evsel))
-			return 1;
-		struct qent e = { t, q->seq++, ev->data, ev->size, false, ev->compressed,
-				  ev->file_offset, ev->index };
+			return rc == 2 && !q->raw ? reparse(q, ev) : 1;
+		struct qent e = { .time = t, .index = ev->index, .data = ev->data, .evsel = ev->evsel,
+				  .offset = ev->file_offset, .type = ev->type, .size = ev->size,
+				  .pid = ev->sample.pid, .tid = ev->sample.tid, .misc = ev->misc,
+				  .compressed = ev->compressed };
 		if (!ev->stable) {
 			uint8_t *copy = malloc(ev->size);
 			if (!copy)

@@ -26,4 +26,39 @@ void hwp__reader_drop_released_pages(struct hwp_reader *r);
 int hwp__reader_parse(struct hwp_reader *r, const uint8_t *data, uint32_t size,
 		      uint64_t file_offset, uint64_t index, struct hwp_event *ev);
 
+/*
+ * The next record as hwp_reader__next() gives it, but a sample whose event
+ * lays its samples out with fixed lengths is only checked (it parses) and
+ * peeked (hwp__reader_peek_sample()): 2 then. For readers that look at
+ * few samples' fields and parse the rest later, or elsewhere (perf's order,
+ * the parallel pass).
+ */
+int hwp__reader_next_light(struct hwp_reader *r, struct hwp_event *ev);
+
+/* Parses a sample REC of EVSEL (NULL: of no known event) as
+   hwp__reader_parse() does, the evsel known. Safe on several threads at
+   once for one reader: it reads the reader only. */
+int hwp__reader_parse_sample(const struct hwp_reader *r, const struct hwp_evsel *evsel, const uint8_t *rec,
+			     uint32_t size, uint64_t off, uint64_t index, struct hwp_event *ev);
+
+/* EV from a sample REC of EVSEL known to parse: its fields before the
+   sample, and the sample's sample_type, cpumode, pid, tid and time only
+   (has_sample_id set; the rest of EV->sample left as it was). */
+void hwp__reader_peek_sample(const struct hwp_evsel *evsel, const uint8_t *rec, uint32_t size, uint64_t off,
+			     uint64_t index, struct hwp_event *ev);
+
+/* The event of sample REC now, THEN when it was read: another only where
+   a later attr took its id over (a sample kept for later is parsed as
+   the event its id names when it is parsed). */
+const struct hwp_evsel *hwp__reader_sample_evsel_now(struct hwp_reader *r, const uint8_t *rec, uint32_t size,
+						     const struct hwp_evsel *then);
+
+/* The mapped input's bytes at file offset OFF (a record's: the record
+   there), NULL when the input is not mapped or OFF past it. */
+const uint8_t *hwp__reader_mapped(const struct hwp_reader *r, uint64_t off);
+
+/* RAW: samples in perf's order come peeked (hwp__reader_peek_sample()),
+   the caller parses them (a parallel pass: on its threads); else parsed. */
+void hwp__ordered_set_raw(struct hwp_ordered *q, bool raw);
+
 #endif

@@ -6,6 +6,7 @@
  * before use; errors name the input, the offset and the problem.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,9 @@ static struct hwp_id_ent *id_find(const struct hwp_id_map *m, uint64_t id, uint6
 	return NULL;
 }
 
+static const struct hwp_evsel *sample_evsel(struct hwp_reader *r, const uint8_t *rec, uint32_t size, uint64_t off,
+					    uint64_t index, int *err);
+
 int hwp__reader_map_id(struct hwp_reader *r, uint64_t id, int32_t evsel_idx)
 {
 	struct hwp_id_map *m = &r->ids;
@@ -55,9 +59,23 @@ int hwp__reader_map_id(struct hwp_reader *r, uint64_t id, int32_t evsel_idx)
 			return -ENOMEM;
 		}
 		e->id = id;
+	} else if (e->evsel_idx != evsel_idx) {
+		r->ids_moved = true;
+		memset(r->ids_seen, 0, sizeof(r->ids_seen));
 	}
 	e->evsel_idx = evsel_idx;
 	return 0;
+}
+
+const struct hwp_evsel *hwp__reader_sample_evsel_now(struct hwp_reader *r, const uint8_t *rec, uint32_t size,
+						     const struct hwp_evsel *then)
+{
+	int err;
+
+	if (!r->ids_moved)
+		return then;
+	const struct hwp_evsel *e = sample_evsel(r, rec, size, 0, 0, &err);
+	return err ? NULL : e;
 }
 
 struct hwp_evsel *hwp__reader_evsel_by_id(struct hwp_reader *r, uint64_t id)
@@ -497,6 +515,7 @@ void hwp_reader__delete(struct hwp_reader *r)
 	hwp__text_input_delete(r->text);
 	free(r->sbuf);
 	free(r->evsels);
+	free(r->fixed);
 	free(r->ids.v);
 	hwp__hashmap_free(&r->ids.map);
 	hwp__arena_free(&r->arena);
@@ -525,7 +544,16 @@ static const struct hwp_evsel *sample_evsel(struct hwp_reader *r, const uint8_t 
 	uint64_t id = ld64(rec + 8 + r->id_pos * 8);
 	if (id == 0)
 		return &r->evsels[0]; /* synthesized */
-	return hwp__reader_evsel_by_id(r, id);
+	/* a few ids seen last: the samples of a few events interleave */
+	struct hwp_id_ent *seen = &r->ids_seen[id % HWP__READER_IDS_SEEN];
+	if (seen->id == id && seen->evsel_idx >= 0)
+		return &r->evsels[seen->evsel_idx];
+	struct hwp_evsel *e = hwp__reader_evsel_by_id(r, id);
+	if (e) {
+		seen->id = id;
+		seen->evsel_idx = e->idx;
+	}
+	return e;
 }
 
 static const struct hwp_evsel *other_evsel(struct hwp_reader *r, const uint8_t *rec, uint32_t size)
@@ -544,11 +572,97 @@ static const struct hwp_evsel *other_evsel(struct hwp_reader *r, const uint8_t *
 	return hwp__reader_evsel_by_id(r, id);
 }
 
+/* EV's fields before its sample: the record REC's. */
+static void event_head(const uint8_t *rec, uint32_t size, uint64_t off, uint64_t index, struct hwp_event *ev)
+{
+	memset(ev, 0, offsetof(struct hwp_event, sample));
+	ev->type = ld32(rec);
+	ev->misc = ld16(rec + 4);
+	ev->size = size;
+	ev->data = rec;
+	ev->file_offset = off;
+	ev->index = index;
+}
+
+int hwp__reader_parse_sample(const struct hwp_reader *r, const struct hwp_evsel *evsel, const uint8_t *rec,
+			     uint32_t size, uint64_t off, uint64_t index, struct hwp_event *ev)
+{
+	int err = 0;
+
+	event_head(rec, size, off, index, ev);
+	ev->evsel = evsel;
+	if (evsel) {
+		err = hwp__parse_sample(r, &evsel->attr, rec, size, &ev->sample, off, index);
+		ev->has_sample_id = err == 0;
+	} else {
+		memset(&ev->sample, 0, sizeof(ev->sample));
+	}
+	return err;
+}
+
+void hwp__reader_peek_sample(const struct hwp_evsel *evsel, const uint8_t *rec, uint32_t size, uint64_t off,
+			     uint64_t index, struct hwp_event *ev)
+{
+	event_head(rec, size, off, index, ev);
+	ev->evsel = evsel;
+	if (evsel) {
+		ev->has_sample_id = true;
+		hwp__sample_peek(&evsel->attr, rec, &ev->sample);
+	} else {
+		memset(&ev->sample, 0, sizeof(ev->sample));
+	}
+}
+
+/* hwp__sample_fixed_size() of EVSEL's samples, remembered (UINT64_MAX
+   too when out of memory). */
+static uint64_t fixed_size(struct hwp_reader *r, const struct hwp_evsel *evsel)
+{
+	size_t i = (size_t)evsel->idx;
+
+	if (!r->fixed && !(r->fixed = calloc(r->cap_evsels, sizeof(*r->fixed))))
+		return UINT64_MAX;
+	if (!r->fixed[i]) { /* a size kept plus one: 0 is not known yet */
+		uint64_t n = hwp__sample_fixed_size(&evsel->attr);
+
+		r->fixed[i] = n == UINT64_MAX ? n : n + 1;
+	}
+	return r->fixed[i] == UINT64_MAX ? UINT64_MAX : r->fixed[i] - 1;
+}
+
+/* hwp__reader_parse(), where a sample of an event whose samples have a
+   fixed layout is only checked and peeked (hwp__reader_peek_sample()): 1
+   then, 0 when EV is parsed in full, <0 on an error. */
+static int parse_light(struct hwp_reader *r, const uint8_t *rec, uint32_t size, uint64_t off, uint64_t index,
+		       struct hwp_event *ev)
+{
+	const struct hwp_evsel *evsel;
+	int err;
+
+	if (ld32(rec) != HWP_RECORD_SAMPLE)
+		return hwp__reader_parse(r, rec, size, off, index, ev);
+	if (!(evsel = sample_evsel(r, rec, size, off, index, &err)))
+		return err ? err : hwp__reader_parse_sample(r, NULL, rec, size, off, index, ev);
+	if (size < 8 || size - 8 < fixed_size(r, evsel))
+		return hwp__reader_parse_sample(r, evsel, rec, size, off, index, ev);
+	hwp__reader_peek_sample(evsel, rec, size, off, index, ev);
+	return 1;
+}
+
 int hwp__reader_parse(struct hwp_reader *r, const uint8_t *rec, uint32_t size, uint64_t off,
 		      uint64_t index, struct hwp_event *ev)
 {
 	int err = 0;
 
+	if (ld32(rec) == HWP_RECORD_SAMPLE) {
+		const struct hwp_evsel *evsel = sample_evsel(r, rec, size, off, index, &err);
+
+		if (err) {
+			event_head(rec, size, off, index, ev);
+			memset(&ev->sample, 0, sizeof(ev->sample));
+			return err;
+		}
+		return hwp__reader_parse_sample(r, evsel, rec, size, off, index, ev);
+	}
 	memset(ev, 0, sizeof(*ev));
 	ev->type = ld32(rec);
 	ev->misc = ld16(rec + 4);
@@ -556,16 +670,6 @@ int hwp__reader_parse(struct hwp_reader *r, const uint8_t *rec, uint32_t size, u
 	ev->data = rec;
 	ev->file_offset = off;
 	ev->index = index;
-	if (ev->type == HWP_RECORD_SAMPLE) {
-		ev->evsel = sample_evsel(r, rec, size, off, index, &err);
-		if (err)
-			return err;
-		if (ev->evsel) {
-			err = hwp__parse_sample(r, &ev->evsel->attr, rec, size, &ev->sample, off, index);
-			ev->has_sample_id = err == 0;
-		}
-		return err;
-	}
 	if (ev->type < HWP_RECORD_KERNEL_MAX) {
 		ev->evsel = other_evsel(r, rec, size);
 		if (ev->evsel && hwp_attr__flag(&ev->evsel->attr, HWP_ATTR_SAMPLE_ID_ALL))
@@ -646,7 +750,15 @@ static int trailing_payload(struct hwp_reader *r, const uint8_t *rec, uint32_t s
 	return 0;
 }
 
-static int next_text(struct hwp_reader *r, struct hwp_event *ev)
+/* REC parsed in full, or checked and peeked when LIGHT (parse_light()):
+   0, 1 when peeked, <0. */
+static int parse_as(struct hwp_reader *r, const uint8_t *rec, uint32_t size, uint64_t off, uint64_t index,
+		    struct hwp_event *ev, bool light)
+{
+	return light ? parse_light(r, rec, size, off, index, ev) : hwp__reader_parse(r, rec, size, off, index, ev);
+}
+
+static int next_text(struct hwp_reader *r, struct hwp_event *ev, bool light)
 {
 	const uint8_t *rec;
 	uint32_t size;
@@ -655,13 +767,13 @@ static int next_text(struct hwp_reader *r, struct hwp_event *ev)
 
 	if (rc <= 0)
 		return rc;
-	rc = hwp__reader_parse(r, rec, size, off, r->index++, ev);
-	return rc < 0 ? rc : 1;
+	rc = parse_as(r, rec, size, off, r->index++, ev, light);
+	return rc < 0 ? rc : 1 + rc;
 }
 
 /* The next record of the compressed stream being drained: 1, 0 when it has
    none ready, or <0. */
-static int next_decompressed(struct hwp_reader *r, struct hwp_event *ev)
+static int next_decompressed(struct hwp_reader *r, struct hwp_event *ev, bool light)
 {
 	const uint8_t *rec;
 	uint32_t size;
@@ -671,11 +783,11 @@ static int next_decompressed(struct hwp_reader *r, struct hwp_event *ev)
 		return rc;
 	int err = absorb_user_record(r, rec, size, r->comp_offset);
 	if (!err)
-		err = hwp__reader_parse(r, rec, size, r->comp_offset, r->index++, ev);
-	if (err)
+		err = parse_as(r, rec, size, r->comp_offset, r->index++, ev, light);
+	if (err < 0)
 		return err;
 	ev->compressed = true;
-	return 1;
+	return 1 + err;
 }
 
 /* No record header at OFF: the end, fine exactly at a record boundary, else truncated. */
@@ -778,7 +890,8 @@ static int header_only_event(struct hwp_reader *r, struct hwp_event *ev, uint32_
 	return 1;
 }
 
-int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
+/* The next record: 1, 2 when LIGHT and only peeked, 0 at the end, <0. */
+static int next_record(struct hwp_reader *r, struct hwp_event *ev, bool light)
 {
 	const uint8_t *h, *rec = NULL;
 	uint64_t off, end = 0;
@@ -787,9 +900,9 @@ int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
 	if (r->done)
 		return 0;
 	if (r->text)
-		return next_text(r, ev);
+		return next_text(r, ev, light);
 	/* Drain the current compressed record first. */
-	if (r->dec && (err = next_decompressed(r, ev)) != 0)
+	if (r->dec && (err = next_decompressed(r, ev, light)) != 0)
 		return err;
 
 	off = r->pos;
@@ -809,15 +922,30 @@ int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
 		return err;
 	if (!rec)
 		return header_only_event(r, ev, type, size, off);
-	err = hwp__reader_parse(r, rec, size, off, r->index++, ev);
-	if (err)
+	err = parse_as(r, rec, size, off, r->index++, ev, light);
+	if (err < 0)
 		return err;
 	ev->stable = !r->streaming;
 	release_consumed(r);
-	return 1;
+	return 1 + err;
+}
+
+int hwp_reader__next(struct hwp_reader *r, struct hwp_event *ev)
+{
+	return next_record(r, ev, false);
+}
+
+int hwp__reader_next_light(struct hwp_reader *r, struct hwp_event *ev)
+{
+	return next_record(r, ev, true);
 }
 
 /* ---- accessors ---- */
+
+const uint8_t *hwp__reader_mapped(const struct hwp_reader *r, uint64_t off)
+{
+	return r->streaming || off >= r->map_len ? NULL : r->map + off;
+}
 
 bool hwp_reader__is_pipe(const struct hwp_reader *r)
 {

@@ -57,6 +57,10 @@ struct hwp_reader {
 	size_t nr_evsels, cap_evsels;
 	struct hwp_id_map ids;
 	int id_pos, is_pos; /* from the first evsel, as perf does */
+	bool ids_moved;     /* an id was given to another event after it was seen */
+#define HWP__READER_IDS_SEEN 4
+	struct hwp_id_ent ids_seen[HWP__READER_IDS_SEEN]; /* by id: ids found last (id 0: none) */
+	uint64_t *fixed;    /* per evsel: hwp__sample_fixed_size() + 1, 0 unknown */
 
 	struct hwp_header_info hdr;
 	size_t cap_pmu_caps; /* room in hdr.pmu_caps */
@@ -77,6 +81,13 @@ int hwp__parse_sample(const struct hwp_reader *r, const struct hwp_attr *attr,
 int hwp__parse_sample_id(const struct hwp_attr *attr, const uint8_t *rec, uint32_t size,
 			 struct hwp_sample *s);
 int hwp__sample_id_pos(uint64_t sample_type);
+/* The bytes after the header a sample of ATTR takes when no field of it
+   has a length of its own (hwp__parse_sample() then succeeds exactly on
+   records that long or longer), else UINT64_MAX. */
+uint64_t hwp__sample_fixed_size(const struct hwp_attr *attr);
+/* Of a sample of ATTR that parses (checked before), only its sample_type,
+   cpumode, pid, tid and time into S (the rest of S left as it was). */
+void hwp__sample_peek(const struct hwp_attr *attr, const uint8_t *rec, struct hwp_sample *s);
 int hwp__sample_is_pos(uint64_t sample_type);
 /* hwp_read__parse() / hwp_read__value() without a message (-EINVAL), for
    callers that read values until there are no more. */

@@ -287,6 +287,50 @@ int hwp__parse_sample(const struct hwp_reader *r, const struct hwp_attr *attr,
 	return short_sample(r, &c, size, off, index);
 }
 
+/* The fields parse_ids() through parse_tail() take as one u64 each
+   (WEIGHT and WEIGHT_STRUCT share theirs). */
+#define FIXED_U64 (HWP_SAMPLE_IDENTIFIER | HWP_SAMPLE_IP | HWP_SAMPLE_TID | HWP_SAMPLE_TIME | \
+		   HWP_SAMPLE_ADDR | HWP_SAMPLE_ID | HWP_SAMPLE_STREAM_ID | HWP_SAMPLE_CPU |   \
+		   HWP_SAMPLE_PERIOD | HWP_SAMPLE_DATA_SRC | HWP_SAMPLE_TRANSACTION |          \
+		   HWP_SAMPLE_PHYS_ADDR | HWP_SAMPLE_CGROUP | HWP_SAMPLE_DATA_PAGE_SIZE |      \
+		   HWP_SAMPLE_CODE_PAGE_SIZE)
+/* The fields whose length the record says. */
+#define VARIABLE (HWP_SAMPLE_CALLCHAIN | HWP_SAMPLE_RAW | HWP_SAMPLE_BRANCH_STACK | HWP_SAMPLE_REGS_USER | \
+		  HWP_SAMPLE_STACK_USER | HWP_SAMPLE_REGS_INTR | HWP_SAMPLE_AUX)
+
+uint64_t hwp__sample_fixed_size(const struct hwp_attr *attr)
+{
+	uint64_t st = attr->sample_type, rf = attr->read_format;
+	uint64_t words = (uint64_t)__builtin_popcountll(st & FIXED_U64) +
+			 !!(st & (HWP_SAMPLE_WEIGHT | HWP_SAMPLE_WEIGHT_STRUCT));
+
+	if ((st & VARIABLE) || ((st & HWP_SAMPLE_READ) && (rf & HWP_FORMAT_GROUP)))
+		return UINT64_MAX;
+	if (st & HWP_SAMPLE_READ) /* take_read() without GROUP */
+		words += !!(rf & HWP_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & HWP_FORMAT_TOTAL_TIME_RUNNING) + 1 +
+			 !!(rf & HWP_FORMAT_ID) + !!(rf & HWP_FORMAT_LOST);
+	return words * 8;
+}
+
+void hwp__sample_peek(const struct hwp_attr *attr, const uint8_t *rec, struct hwp_sample *s)
+{
+	uint64_t st = attr->sample_type;
+	/* IDENTIFIER and IP are the only fields before TID and TIME */
+	const uint8_t *p = rec + 8 + 8 * (!!(st & HWP_SAMPLE_IDENTIFIER) + !!(st & HWP_SAMPLE_IP));
+
+	s->sample_type = st;
+	s->cpumode = ld16(rec + 4) & HWP_MISC_CPUMODE_MASK;
+	s->pid = s->tid = 0;
+	s->time = 0;
+	if (st & HWP_SAMPLE_TID) {
+		s->pid = ld32(p);
+		s->tid = ld32(p + 4);
+		p += 8;
+	}
+	if (st & HWP_SAMPLE_TIME)
+		s->time = ld64(p);
+}
+
 int hwp__sample_id_pos(uint64_t st)
 {
 	if (st & HWP_SAMPLE_IDENTIFIER)

@@ -2,10 +2,13 @@
 /*
  * The parallel pass. This thread reads the records in perf's order and
  * keeps the address spaces, as the sequential pass does: every sample
- * meets exactly the state it would meet there. Samples go in batches to
- * the threads (this one too, when the queue is long), each counting into
- * its own part and resolving through its own caches and module numbers;
- * they only read the address spaces and the symbolizer. Before a record
+ * meets exactly the state it would meet there. It reads of a sample only
+ * what that takes (its time, pid and tid: the session's raw mode) and
+ * hands out where the record is and its thread; samples go in batches to
+ * the threads (this one too, when the queue is long), each parsing them,
+ * counting into its own part and resolving through its own caches and
+ * module numbers; they only read the reader, the address spaces and the
+ * symbolizer. Before a record
  * changes the address spaces, every batch handed out is finished (rare:
  * side-band records come in bursts). At the end the modules the parts met
  * are registered in the sequential order and the parts merge (each
@@ -18,34 +21,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/perf_data_internal.h"
 #include "session/module_ids.h"
 #include "session/parallel_pass.h"
 #include "session/session_internal.h"
+#include "util/bytes.h"
 #include "symbolize/maps_internal.h"
 #include "util/error.h"
 
 /* Samples per batch: enough to make the queue's lock rare, few enough to
    keep the threads busy up to a barrier. */
-#define BATCH 256
+#define BATCH 1024
 /* The least input a thread is started for by default. */
 #define JOB_BYTES (4u << 20)
 
+/* A sample handed out: where its record is (checked when read), and its
+   thread. Small: every byte of it moves from this thread's cache to
+   another's, the cost of the hand-out. */
 struct item {
-	struct hwp_event ev;
 	const struct hwp_thread *th;
+	uint64_t offset; /* in the mapped file */
+	uint32_t index;  /* the record's number less the batch's index0 */
+	int32_t evsel;   /* its event's index, -1 none */
 };
 
 struct batch {
 	struct batch *next;
 	uint64_t seq0; /* the first sample's number */
+	uint64_t index0;
 	uint64_t gen;  /* the address spaces' generation its samples met */
 	size_t nr;
 	struct item items[BATCH];
 };
 
-/* Each on cache lines of its own: its thread writes there all the time. */
+/* Each on cache lines of its own: its thread writes there all the time.
+   It reads nothing per sample where another thread writes (every line
+   another thread wrote costs a transfer): what it reads of the pass and
+   the reader is copied here. */
 struct part {
 	_Alignas(64) struct par *par;
+	const struct hwp__parallel_ops *ops;
+	struct hwp_reader *r;
+	const uint8_t *map;             /* the mapped file */
+	const struct hwp_evsel *evsels; /* the reader's, which never move */
 	void *obj; /* what the ops made */
 	struct hwp__resolver res;
 	struct hwp__module_ids *ids;
@@ -57,7 +75,7 @@ struct part {
 };
 
 struct par {
-	pthread_mutex_t mu;
+	_Alignas(64) pthread_mutex_t mu;
 	pthread_cond_t more; /* a batch queued, or stop */
 	pthread_cond_t idle; /* nothing queued or being counted */
 	struct batch *head, *tail, *spare;
@@ -66,9 +84,11 @@ struct par {
 	struct part *parts; /* parts[0] is this thread's */
 	size_t n;
 	struct hwp_session *s;
+	struct hwp_reader *r;
 	const struct hwp__parallel_ops *ops;
-	struct batch *cur; /* being filled */
-	uint64_t seq;      /* the next sample's number */
+	/* this thread's alone, on a line of their own */
+	_Alignas(64) struct batch *cur; /* being filled */
+	uint64_t seq;                   /* the next sample's number */
 };
 
 unsigned hwp__cpus_available(void)
@@ -80,10 +100,13 @@ unsigned hwp__cpus_available(void)
 	return 1;
 }
 
-/* Sample number SEQ, counted by PT (which counts nothing after an error). */
-static void count_one(struct part *pt, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq)
+/* Sample number SEQ (EV, parsed: <0 when it failed) of thread TH, counted
+   by PT (which counts nothing after an error). */
+static void count_one(struct part *pt, const struct hwp_event *ev, int err, const struct hwp_thread *th,
+		      uint64_t seq)
 {
-	int err = pt->par->ops->add(pt->obj, ev, th, seq);
+	if (err >= 0)
+		err = pt->ops->add(pt->obj, ev, th, seq);
 
 	if (err < 0) {
 		pt->err = err;
@@ -148,8 +171,16 @@ static uint64_t generation(const struct par *q)
 static void count_batch(struct part *pt, const struct batch *b)
 {
 	pt->res.generation = b->gen;
-	for (size_t i = 0; i < b->nr && !pt->err; i++)
-		count_one(pt, &b->items[i].ev, b->items[i].th, b->seq0 + i);
+	for (size_t i = 0; i < b->nr && !pt->err; i++) {
+		const struct item *it = &b->items[i];
+		const uint8_t *rec = pt->map + it->offset;
+		struct hwp_event ev;
+		int err = hwp__reader_parse_sample(pt->r, it->evsel < 0 ? NULL : &pt->evsels[it->evsel], rec,
+						   ld16(rec + 6), it->offset, b->index0 + it->index, &ev);
+
+		ev.stable = true;
+		count_one(pt, &ev, err, it->th, b->seq0 + i);
+	}
 }
 
 /* With the lock held: the oldest queued batch, counted by PT (the lock let
@@ -254,41 +285,33 @@ static struct batch *new_batch(struct par *q)
 	return b;
 }
 
-/* Where the session writes the next record: the free slot of the batch
-   being filled (no copy for a sample), NULL when out of memory. */
-static struct item *next_slot(struct par *q)
+/* Sample EV (peeked) of thread TH to the batch being filled (or, when its
+   record is not one of the mapped file's, counted here once every earlier
+   one is). */
+static int hand_out(struct par *q, const struct hwp_event *ev, const struct hwp_thread *th)
 {
-	if (!q->cur && !(q->cur = new_batch(q)))
-		return NULL;
-	return &q->cur->items[q->cur->nr];
-}
-
-/* The sample the session wrote in IT, to the batch (or, when its record
-   does not stay mapped, counted here once every earlier one is). IT is
-   the slot next_slot() gave, whose batch a barrier may have handed out
-   meanwhile. */
-static int hand_out(struct par *q, struct item *it)
-{
-	if (!it->ev.stable) {
+	if (!ev->stable || ev->compressed || hwp__reader_mapped(q->r, ev->file_offset) != ev->data) {
 		struct part *pt = &q->parts[0];
-		struct item one = *it;
+		struct hwp_event one;
 		int err = barrier(q);
 
 		if (err < 0)
 			return err;
 		pt->res.generation = generation(q);
-		count_one(pt, &one.ev, one.th, q->seq++);
+		err = hwp__reader_parse_sample(q->r, ev->evsel, ev->data, ev->size, ev->file_offset, ev->index, &one);
+		one.compressed = ev->compressed;
+		one.stable = ev->stable;
+		count_one(pt, &one, err, th, q->seq++);
 		return pt->err ? -ECANCELED : 0;
 	}
-	if (!q->cur || it != &q->cur->items[q->cur->nr]) {
-		/* rare: the batch went out at a barrier while the session wrote */
-		struct item one = *it;
-
-		if (!(it = next_slot(q)))
-			return hwp__set_error(ENOMEM, "out of memory handing samples out");
-		*it = one;
-	}
-	q->cur->nr++;
+	if (q->cur && q->cur->nr && ev->index - q->cur->index0 > UINT32_MAX && submit(q))
+		return -ECANCELED;
+	if (!q->cur && !(q->cur = new_batch(q)))
+		return hwp__set_error(ENOMEM, "out of memory handing samples out");
+	if (!q->cur->nr)
+		q->cur->index0 = ev->index;
+	q->cur->items[q->cur->nr++] = (struct item){ th, ev->file_offset, (uint32_t)(ev->index - q->cur->index0),
+						     ev->evsel ? ev->evsel->idx : -1 };
 	q->seq++;
 	if (q->cur->nr == BATCH && submit(q))
 		return -ECANCELED;
@@ -348,6 +371,7 @@ static int par_init(struct par *q, struct hwp_session *s, const struct hwp__para
 	pthread_cond_init(&q->idle, NULL);
 	q->max_queued = 2 * (size_t)jobs;
 	q->s = s;
+	q->r = hwp_session__input_reader(s, 0);
 	q->ops = ops;
 	if (!(q->parts = aligned_alloc(_Alignof(struct part), jobs * sizeof(*q->parts))))
 		return hwp__set_error(ENOMEM, "out of memory starting %u threads", jobs);
@@ -357,6 +381,10 @@ static int par_init(struct par *q, struct hwp_session *s, const struct hwp__para
 		struct part *pt = &q->parts[i];
 
 		pt->par = q;
+		pt->ops = ops;
+		pt->r = q->r;
+		pt->map = hwp__reader_mapped(q->r, 0);
+		pt->evsels = hwp_reader__evsel(q->r, 0);
 		if (!(pt->ids = hwp__module_ids_new()))
 			return -ENOMEM;
 		hwp__resolver_init(&pt->res, s, pt->ids);
@@ -378,7 +406,8 @@ static int par_init(struct par *q, struct hwp_session *s, const struct hwp__para
 int hwp__parallel_pass(struct hwp_session *s, const struct hwp__parallel_ops *ops, unsigned jobs)
 {
 	struct par q;
-	struct item *it;
+	struct hwp_event ev;
+	const struct hwp_thread *th;
 	int r;
 
 	if ((r = par_init(&q, s, ops, jobs)) < 0) {
@@ -387,17 +416,15 @@ int hwp__parallel_pass(struct hwp_session *s, const struct hwp__parallel_ops *op
 	}
 	s->before_change = barrier;
 	s->before_change_ctx = &q;
+	hwp__session_set_raw_samples(s, true);
 	for (;;) {
-		if (!(it = next_slot(&q))) {
-			r = hwp__set_error(ENOMEM, "out of memory handing samples out");
-			break;
-		}
-		if ((r = hwp_session__next(s, &it->ev, &it->th)) <= 0)
+		if ((r = hwp_session__next(s, &ev, &th)) <= 0)
 			break;
 		/* (samples of no known event too: the call graph counts them) */
-		if (it->ev.type == HWP_RECORD_SAMPLE && (r = hand_out(&q, it)) < 0)
+		if (ev.type == HWP_RECORD_SAMPLE && (r = hand_out(&q, &ev, th)) < 0)
 			break;
 	}
+	hwp__session_set_raw_samples(s, false);
 	s->before_change = NULL;
 	s->before_change_ctx = NULL;
 	int end = barrier(&q);

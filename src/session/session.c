@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/perf_data_internal.h"
 #include "session/module_ids.h"
 #include "session/session_internal.h"
 #include "symbolize/jit_sources.h"
@@ -40,6 +41,7 @@ static void enter_input(struct hwp_session *s, size_t cur)
 	s->reader = s->inputs[cur].reader;
 	s->ordered = s->inputs[cur].ordered;
 	s->machine = s->inputs[cur].machine;
+	memset(s->threads_seen, 0, sizeof(s->threads_seen));
 	/* another input's maps: no cached map holds */
 	hwp__resolver_invalidate(&s->res);
 }
@@ -155,6 +157,12 @@ void hwp_session__delete(struct hwp_session *s)
 	free(s->inputs);
 	hwp__jit_sources_put(s->jit);
 	free(s);
+}
+
+void hwp__session_set_raw_samples(struct hwp_session *s, bool raw)
+{
+	for (size_t i = 0; i < s->nr_inputs; i++)
+		hwp__ordered_set_raw(s->inputs[i].ordered, raw);
 }
 
 size_t hwp_session__nr_inputs(const struct hwp_session *s)
@@ -280,6 +288,49 @@ static void input_done(struct hwp_session *s, struct hwp__session_input *in)
 			 (unsigned long long)in->st.records, (unsigned long long)in->st.samples);
 }
 
+/* The sample's pid and tid as the machine takes them. */
+static void sample_ids(const struct hwp_event *ev, int32_t *pid, int32_t *tid)
+{
+	bool has = ev->sample.sample_type & HWP_SAMPLE_TID;
+
+	*pid = has ? (int32_t)ev->sample.pid : -1;
+	*tid = has ? (int32_t)ev->sample.tid : -1;
+}
+
+/* The thread of sample EV when a sample of the same pid and tid found it
+   since the address spaces last changed (threads go only with a change),
+   else NULL. That thread has that pid: the sample changes nothing, and
+   finding it again would give it. */
+static const struct hwp_thread *known_thread(struct hwp_session *s, const struct hwp_event *ev)
+{
+	int32_t pid, tid;
+
+	sample_ids(ev, &pid, &tid);
+	const struct hwp_thread *t = s->threads_seen[(uint32_t)tid % HWP__SESSION_THREADS_SEEN];
+	if (t && s->threads_generation == hwp__machine_generation(s->machine) && hwp_thread__tid(t) == tid &&
+	    hwp_thread__pid(t) == pid)
+		return t;
+	return NULL;
+}
+
+/* hwp_machine__sample_thread(), remembered. */
+static const struct hwp_thread *sample_thread(struct hwp_session *s, const struct hwp_event *ev)
+{
+	const struct hwp_thread *t = known_thread(s, ev);
+	uint64_t gen;
+
+	if (t)
+		return t;
+	if (!(t = hwp_machine__sample_thread(s->machine, ev)))
+		return NULL;
+	if ((gen = hwp__machine_generation(s->machine)) != s->threads_generation) {
+		memset(s->threads_seen, 0, sizeof(s->threads_seen));
+		s->threads_generation = gen;
+	}
+	s->threads_seen[(uint32_t)hwp_thread__tid(t) % HWP__SESSION_THREADS_SEEN] = t;
+	return t;
+}
+
 int hwp_session__next(struct hwp_session *s, struct hwp_event *ev, const struct hwp_thread **thread)
 {
 	const struct hwp_thread *th = NULL;
@@ -310,7 +361,8 @@ int hwp_session__next(struct hwp_session *s, struct hwp_event *ev, const struct 
 		int err;
 		if (s->before_change &&
 		    (ev->type != HWP_RECORD_SAMPLE ? hwp__machine_event_changes(ev)
-						   : ev->evsel && hwp__machine_sample_changes(s->machine, ev)) &&
+						   : ev->evsel && !known_thread(s, ev) &&
+							     hwp__machine_sample_changes(s->machine, ev)) &&
 		    (err = s->before_change(s->before_change_ctx)) < 0)
 			return err;
 		/* JIT code loaded by now is mapped first (jitdumps) */
@@ -323,7 +375,7 @@ int hwp_session__next(struct hwp_session *s, struct hwp_event *ev, const struct 
 				return err;
 			err = err ? 0 : hwp_machine__process_event(s->machine, ev);
 		} else if (ev->evsel) {
-			th = hwp_machine__sample_thread(s->machine, ev);
+			th = sample_thread(s, ev);
 			err = th ? 0 : -ENOMEM;
 		} else {
 			err = 0; /* a sample no event claims: nothing to attribute */

@@ -90,11 +90,22 @@ struct hwp_session {
 	   waits there for the samples handed out); <0 stops the session. */
 	int (*before_change)(void *ctx);
 	void *before_change_ctx;
+	/* samples' threads found since the address spaces' generation
+	   threads_generation, by tid (session.c's sample_thread()) */
+#define HWP__SESSION_THREADS_SEEN 16
+	const struct hwp_thread *threads_seen[HWP__SESSION_THREADS_SEEN];
+	uint64_t threads_generation;
 	struct hwp_map *assumed; /* hwp_session__assume_mapped()'s segments */
 	size_t nassumed;
 	/* the perf maps and jitdumps every symbolizer of the session shares */
 	struct hwp__jit_sources *jit;
 };
+
+/* RAW: hwp_session__next() gives samples peeked only (their fields before
+   the sample, and the sample's sample_type, cpumode, pid, tid and time:
+   hwp__reader_peek_sample()), the caller parsing them
+   (hwp__reader_parse_sample()); else parsed (the default). */
+void hwp__session_set_raw_samples(struct hwp_session *s, bool raw);
 
 /* A symbolizer made as the session's is (the same files and options), for
    a thread of a parallel pass that must look symbols up while the

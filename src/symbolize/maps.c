@@ -42,7 +42,10 @@ struct hwp_machine {
 	struct hwp_thread **threads; /* every thread; tids indexes them */
 	size_t nthreads, threads_cap;
 	struct hwp_hashmap tids;
-	struct hwp_thread *last; /* last thread found, as perf's last_match */
+	/* threads found last, by the low bits of their tid (perf keeps one,
+	   its last_match): samples of a few threads interleave */
+#define RECENT 16
+	struct hwp_thread *recent[RECENT];
 	struct hwp_maps kmaps;
 	/* interned file names, indexed by content */
 	const char **names;
@@ -237,8 +240,10 @@ static uint64_t tid_hash(int32_t tid)
 
 static struct hwp_thread *lookup(const struct hwp_machine *m, int32_t tid)
 {
-	if (m->last && m->last->tid == tid)
-		return m->last;
+	struct hwp_thread *r = m->recent[(uint32_t)tid % RECENT];
+
+	if (r && r->tid == tid)
+		return r;
 
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&m->tids, tid_hash(tid));
 	uint32_t i;
@@ -263,8 +268,8 @@ static void unlink_thread(struct hwp_machine *m, struct hwp_thread *t)
 			m->threads[t->idx] = last;
 		}
 	}
-	if (m->last == t)
-		m->last = NULL;
+	if (m->recent[(uint32_t)t->tid % RECENT] == t)
+		m->recent[(uint32_t)t->tid % RECENT] = NULL;
 }
 
 static void free_thread(struct hwp_thread *t)
@@ -299,7 +304,10 @@ static struct hwp_thread *find_thread(struct hwp_machine *m, int32_t pid, int32_
 {
 	struct hwp_thread *t = lookup(m, tid);
 	if (t) {
-		m->last = t;
+		/* written only when it changes: a parallel pass's threads read
+		   the machine's lines while this one finds a thread per sample */
+		if (m->recent[(uint32_t)tid % RECENT] != t)
+			m->recent[(uint32_t)tid % RECENT] = t;
 		update_pid(m, t, pid);
 	}
 	return t;
@@ -348,7 +356,7 @@ struct hwp_thread *hwp_machine__findnew_thread(struct hwp_machine *m, int32_t pi
 		free(t);
 		return thread_oom(m, pid, tid);
 	}
-	m->last = t;
+	m->recent[(uint32_t)tid % RECENT] = t;
 	return t;
 }
 

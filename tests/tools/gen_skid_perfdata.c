@@ -6,9 +6,10 @@
  * from {0, 2, 5, 12, 24, 40} bytes (seeded), and one in 20 of them below
  * every site (no precise sample before it). Writes the true number of
  * non-precise samples per skid to EXPECTED, one "SKID COUNT" line each
- * ("none COUNT" for those below).
+ * ("none COUNT" for those below). N samples (default 20000; with N, a
+ * FINISHED_ROUND every 5000, as perf writes them: bench/mem.sh's skid).
  *
- *   gen_skid_perfdata SEED OUT.data EXPECTED
+ *   gen_skid_perfdata SEED OUT.data EXPECTED [N]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,8 +39,10 @@ int main(int argc, char **argv)
 	struct hwp_writer *w;
 	FILE *f;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: gen_skid_perfdata SEED OUT.data EXPECTED\n");
+	unsigned long long n = argc == 5 ? strtoull(argv[4], NULL, 0) : 20000;
+
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: gen_skid_perfdata SEED OUT.data EXPECTED [N]\n");
 		return 2;
 	}
 	rng_state = strtoull(argv[1], NULL, 0);
@@ -59,7 +62,7 @@ int main(int argc, char **argv)
 	}
 	if (hwp_writer__set_string(w, HWP_FEAT_ARCH, "x86_64") || hwp_writer__set_nrcpus(w, 4, 4))
 		goto err;
-	for (unsigned i = 0; i < 20000; i++) {
+	for (unsigned long long i = 0; i < n; i++) {
 		int which = (int)(i & 1);
 		uint64_t site = 0x401000 + 64 * (rnd64() % 40);
 		unsigned k = (unsigned)(rnd64() % 6);
@@ -78,7 +81,8 @@ int main(int argc, char **argv)
 		} else if (which) {
 			truth[k]++;
 		}
-		if (hwp_writer__add_sample(w, idx[which], &in) < 0)
+		if (hwp_writer__add_sample(w, idx[which], &in) < 0 ||
+		    (argc == 5 && (i + 1) % 5000 == 0 && hwp_writer__add_finished_round(w) < 0))
 			goto err;
 	}
 	if (hwp_writer__close(w) < 0)
