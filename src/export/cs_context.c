@@ -8,6 +8,8 @@
 
 #include "export/cs_binary.h"
 #include "export/cs_context.h"
+#include "export/cs_nest.h"
+#include "export/cs_samples.h"
 #include "export/cs_tailcall.h"
 #include "export/cs_unwind.h"
 #include "export/dwarf_frames.h"
@@ -695,8 +697,86 @@ out:
 	return err;
 }
 
+/* The profiles as flat context profiles of function samples, for the
+   post-processing of cs_nest.h. */
+static int to_flats(struct gen *g, struct hwp__cs_flat **out)
+{
+	struct hwp__cs_flat *v = calloc(g->np ? g->np : 1, sizeof(*v));
+	size_t *brec = malloc((g->nb ? g->nb : 1) * sizeof(*brec));
+	int err = 0;
+
+	if (!v || !brec) {
+		free(v);
+		free(brec);
+		return nomem();
+	}
+	for (size_t i = 0; i < g->np && !err; i++) {
+		const struct prof *p = &g->p[i];
+
+		if (!(v[i].frames = malloc(p->n * sizeof(*v[i].frames))) ||
+		    !(v[i].fs = hwp__cs_fs_new(g->fr[p->frames[p->n - 1]].name))) {
+			err = nomem();
+			break;
+		}
+		v[i].n = p->n;
+		for (size_t k = 0; k < p->n; k++) {
+			const struct cframe *f = &g->fr[p->frames[k]];
+
+			v[i].frames[k] = (struct hwp__cs_frame){ f->name, k + 1 < p->n ? f->off : 0,
+								 k + 1 < p->n ? f->disc : 0 };
+		}
+		v[i].fs->total = p->total;
+		v[i].fs->head = p->head;
+		v[i].fs->hash = p->hash;
+		v[i].fs->attrs = p->inlined ? HWP__CS_ATTR_INLINED : 0;
+	}
+	for (size_t i = 0; i < g->nb && !err; i++) {
+		struct hwp__cs_fs *fs = v[g->b[i].prof].fs;
+		struct hwp__cs_rec *r = HWP_VEC_PUSH(fs->body, fs->nbody, fs->cbody);
+
+		if (!r) {
+			err = nomem();
+			break;
+		}
+		*r = (struct hwp__cs_rec){ .off = g->b[i].off, .disc = g->b[i].disc, .count = g->b[i].count };
+		brec[i] = fs->nbody - 1;
+	}
+	for (size_t i = 0; i < g->nt && !err; i++) {
+		const struct body *b = &g->b[g->t[i].body];
+
+		if (hwp__cs_rec_add_target(&v[b->prof].fs->body[brec[g->t[i].body]],
+					   g->t[i].name, g->t[i].count))
+			err = nomem();
+	}
+	free(brec);
+	if (err) {
+		hwp__cs_flats_free(v, g->np);
+		return err;
+	}
+	*out = v;
+	return 0;
+}
+
+/* llvm-profgen's post-processing of the flat profile (cs_nest.h), written. */
+static int write_nested(struct gen *g, enum hwp__cs_stage stage, FILE *fp)
+{
+	struct hwp__cs_flat *v;
+	struct hwp__cs_summary sum;
+	size_t n = g->np;
+	int err;
+
+	if ((err = to_flats(g, &v)))
+		return err;
+	if ((err = hwp__cs_summary(v, n, &sum)) ||
+	    (stage == HWP__CS_NESTED_MERGED && (err = hwp__cs_merge_cold(&v, &n, sum.hot)))) {
+		hwp__cs_flats_free(v, n);
+		return err;
+	}
+	return hwp__cs_write_nested(v, n, g->names, fp);
+}
+
 int hwp__cs_write_probe_profile(const struct hwp__cs_contexts *cs, const struct hwp__cs_binary *bin,
-				const char *path, FILE *fp)
+				const char *path, enum hwp__cs_stage stage, FILE *fp)
 {
 	struct gen g = { .bin = bin };
 	struct hwp__pseudo_probes *pp = NULL;
@@ -724,7 +804,7 @@ int hwp__cs_write_probe_profile(const struct hwp__cs_contexts *cs, const struct 
 	for (size_t i = 0; i < cs->n && !err; i++)
 		err = one_context(&g, &cs->v[i], &ic, &cic);
 	if (!err && !(err = zero_fill(&g)))
-		err = write_all(&g, fp);
+		err = stage == HWP__CS_FLAT ? write_all(&g, fp) : write_nested(&g, stage, fp);
 out:
 	free(ic);
 	for (size_t i = 0; i < g.nnames; i++)
