@@ -40,6 +40,10 @@ enum hwp_cs_format {
 	   functions' base profiles, as llvm-profgen 19 writes them with
 	   --csspgo-preinliner=0 */
 	HWP_CS_FORMAT_PROBES_NESTED,
+	/* llvm-profgen 19's default: the pre-inliner decides which contexts
+	   stay (to be inlined, "!Attributes: 2") and merges the others into
+	   base profiles, then the profile is nested */
+	HWP_CS_FORMAT_PROBES,
 };
 
 struct hwp_cs_opts {

@@ -9,6 +9,8 @@
 #include "export/cs_binary.h"
 #include "export/cs_context.h"
 #include "export/cs_nest.h"
+#include "export/cs_preinline.h"
+#include "export/cs_sizes.h"
 #include "export/cs_samples.h"
 #include "export/cs_tailcall.h"
 #include "export/cs_unwind.h"
@@ -44,6 +46,8 @@ struct target {
 	uint64_t count;
 };
 
+struct named_guid;
+
 struct gen {
 	const struct hwp__pseudo_probes *pp;
 	const struct hwp__cs_binary *bin;
@@ -65,7 +69,9 @@ struct gen {
 	size_t nt, ct;
 	struct hwp_hashmap tmap;
 	uint64_t *guids; /* profiled top-level functions, sorted */
-	size_t nguids, cguids;
+	size_t nguids;
+	struct named_guid *pfuncs; /* the same with their names */
+	size_t npfuncs, cpfuncs;
 	uint64_t *stack, *prefix;
 	size_t cstack, cprefix, nprefix;
 	/* the context's sites with the tail-call frames between them inferred
@@ -395,27 +401,6 @@ static int block_probe(struct gen *g, const struct hwp__probe *p, uint64_t count
 		       : add_target(g, (uint32_t)ci, site.off, site.disc, callee.name, count);
 }
 
-/* llvm-profgen's getCanonicalFnName(): a ".llvm.N" or ".part.N" suffix
-   (the last dot's) is not part of the name. */
-static size_t canonical_len(const char *name)
-{
-	static const char *const sufs[] = { ".llvm.", ".part." };
-	size_t len = strlen(name);
-
-	for (size_t i = 0; i < 2; i++) {
-		const char *at = NULL, *q = name, *dot = NULL;
-
-		while ((q = strstr(q, sufs[i])) && q < name + len)
-			at = q++;
-		for (const char *d = name; d < name + len; d++)
-			if (*d == '.')
-				dot = d;
-		if (at && dot == at + strlen(sufs[i]) - 1)
-			len = (size_t)(at - name);
-	}
-	return len;
-}
-
 static int branch(struct gen *g, const struct hwp__cs_count *br)
 {
 	const struct hwp__probe *p = call_probe(g, br->a);
@@ -430,7 +415,7 @@ static int branch(struct gen *g, const struct hwp__cs_count *br)
 	/* a call target is a function entered at its start */
 	if (br->b == HWP__CS_EXTERNAL || !hwp__dwarf_frames_at(g->df, br->b, fr, MAX_FRAMES) || fr[0].entry != br->b)
 		return 0;
-	if ((name = intern(g, fr[0].name, canonical_len(fr[0].name))) < 0)
+	if ((name = intern(g, fr[0].name, hwp__cs_canonical_len(fr[0].name))) < 0)
 		return (int)name;
 	return add_target(g, (uint32_t)pi, p->index, p->discriminator, (uint32_t)name, br->count);
 }
@@ -517,16 +502,26 @@ static int zero_fill(struct gen *g)
 	return 0;
 }
 
+struct named_guid {
+	uint64_t guid;
+	const char *name; /* the DWARF's, valid while it is open */
+};
+
+static int by_guid(const void *a, const void *b)
+{
+	return by_u64(&((const struct named_guid *)a)->guid, &((const struct named_guid *)b)->guid);
+}
+
 static int add_guid(struct gen *g, uint64_t a)
 {
 	const char *name;
-	uint64_t *p;
+	struct named_guid *p;
 
 	if (a == HWP__CS_EXTERNAL || !(name = hwp__dwarf_frames_function(g->df, a)))
 		return 0;
-	if (!(p = HWP_VEC_PUSH(g->guids, g->nguids, g->cguids)))
+	if (!(p = HWP_VEC_PUSH(g->pfuncs, g->npfuncs, g->cpfuncs)))
 		return nomem();
-	*p = hwp__md5_guid(name, strlen(name));
+	*p = (struct named_guid){ hwp__md5_guid(name, strlen(name)), name };
 	return 0;
 }
 
@@ -548,12 +543,19 @@ static int profiled_functions(struct gen *g, const struct hwp__cs_contexts *cs)
 			if (!(err = add_guid(g, c->branches[k].a)))
 				err = add_guid(g, c->branches[k].b);
 	}
-	hwp__sort(g->guids, g->nguids, sizeof(*g->guids), by_u64);
-	for (size_t i = 0; i < g->nguids; i++)
-		if (!m || g->guids[i] != g->guids[m - 1])
-			g->guids[m++] = g->guids[i];
+	if (err)
+		return err;
+	hwp__sort(g->pfuncs, g->npfuncs, sizeof(*g->pfuncs), by_guid);
+	for (size_t i = 0; i < g->npfuncs; i++)
+		if (!m || g->pfuncs[i].guid != g->pfuncs[m - 1].guid)
+			g->pfuncs[m++] = g->pfuncs[i];
+	g->npfuncs = m;
+	if (!(g->guids = malloc((m ? m : 1) * sizeof(*g->guids))))
+		return nomem();
+	for (size_t i = 0; i < m; i++)
+		g->guids[i] = g->pfuncs[i].guid;
 	g->nguids = m;
-	return err;
+	return 0;
 }
 
 /* ---- writing: profiles by total (most first), then by context ---- */
@@ -772,6 +774,26 @@ static int write_nested(struct gen *g, enum hwp__cs_stage stage, FILE *fp)
 		hwp__cs_flats_free(v, n);
 		return err;
 	}
+	if (stage == HWP__CS_PREINLINED) {
+		struct hwp__cs_sizes *sizes = NULL;
+		char **pn = malloc((g->npfuncs ? g->npfuncs : 1) * sizeof(*pn));
+
+		if (!pn) {
+			hwp__cs_flats_free(v, n);
+			return nomem();
+		}
+		for (size_t i = 0; i < g->npfuncs; i++)
+			pn[i] = (char *)g->pfuncs[i].name;
+		err = hwp__cs_sizes_build(g->bin, g->df, g->pp, pn, g->npfuncs, &sizes);
+		free(pn);
+		if (!err)
+			err = hwp__cs_preinline(&v, &n, g->names, &sum, sizes);
+		hwp__cs_sizes_free(sizes);
+		if (err) {
+			hwp__cs_flats_free(v, n);
+			return err;
+		}
+	}
 	return hwp__cs_write_nested(v, n, g->names, fp);
 }
 
@@ -823,6 +845,7 @@ out:
 	free(g.t);
 	hwp__hashmap_free(&g.tmap);
 	free(g.guids);
+	free(g.pfuncs);
 	free(g.stack);
 	free(g.prefix);
 	free(g.sites);

@@ -31,6 +31,7 @@ enum hwp__cs_stage {
 	HWP__CS_FLAT,           /* as above */
 	HWP__CS_NESTED_MERGED,  /* cold contexts merged, nested (cs_nest.h): --csspgo-preinliner=0 */
 	HWP__CS_NESTED,         /* nested, no merge: --csspgo-preinliner=0 --csprof-merge-cold-context=0 */
+	HWP__CS_PREINLINED,     /* pre-inlined (cs_preinline.h), nested: llvm-profgen's defaults */
 };
 
 /* Writes the profile of PATH (with pseudo probes and DWARF) from CS. 0 or <0 (hwp_errmsg()). */
