@@ -8,7 +8,6 @@
 #include "export/cs_binary.h"
 #include "export/cs_sizes.h"
 #include "export/dwarf_frames.h"
-#include "export/pseudo_probe.h"
 #include "util/error.h"
 #include "util/md5.h"
 #include "util/vec.h"
@@ -124,60 +123,19 @@ static int add_insn(struct hwp__cs_sizes *s, const struct hwp__src_frame *fr, si
 	return 0;
 }
 
-/* trackInlineesOptimizedAway() of every top-level probe node marked in
-   WANT: each node of their inline trees with probes of its own gets a
-   known size. */
-static int mark_probed(struct hwp__cs_sizes *s, const struct hwp__pseudo_probes *pp, const bool *has_probes,
-		       const uint32_t *top, const bool *want)
-{
-	for (uint32_t k = 0; k < pp->nnodes; k++) {
-		uint32_t chain[MAX_FRAMES], len = 0;
-
-		if (!has_probes[k] || !want[top[k]])
-			continue;
-		for (uint32_t j = k; j != UINT32_MAX && len < MAX_FRAMES; j = pp->nodes[j].parent)
-			chain[len++] = j;
-		/* leaf first: the leaf at site 0, each caller at its callee's site */
-		struct snode *nd = &s->root;
-		for (uint32_t i = 0; i < len && nd; i++) {
-			const struct hwp__probe_desc *d = hwp__pseudo_probes_desc(pp, pp->nodes[chain[i]].guid);
-			uint64_t md5 = d ? hwp__md5_guid(d->name, d->name_len) : pp->nodes[chain[i]].guid;
-
-			nd = child(nd, hwp__cs_site_hash(md5, i ? pp->nodes[chain[i - 1]].site : 0, 0));
-		}
-		if (!nd)
-			return -ENOMEM;
-		nd->known = true;
-	}
-	return 0;
-}
-
-static int by_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int hwp__cs_sizes_build(const struct hwp__cs_binary *bin, struct hwp__dwarf_frames *df,
-			const struct hwp__pseudo_probes *pp, char *const *names, size_t n, struct hwp__cs_sizes **out)
+			char *const *names, size_t n, struct hwp__cs_sizes **out)
 {
 	struct hwp__cs_sizes *s = calloc(1, sizeof(*s));
-	size_t nn = pp->nnodes ? pp->nnodes : 1;
-	bool *has_probes = calloc(nn, sizeof(*has_probes)), *want = calloc(nn, sizeof(*want));
-	uint32_t *top = malloc(nn * sizeof(*top));
-	uint64_t *guids = malloc((n ? n : 1) * sizeof(*guids));
 	size_t cr = 16;
 	uint64_t *lo = malloc(cr * sizeof(*lo)), *hi = malloc(cr * sizeof(*hi));
 	struct hwp__src_frame fr[MAX_FRAMES];
 	int err = 0;
 
-	if (!s || !has_probes || !want || !top || !guids || !lo || !hi) {
+	if (!s || !lo || !hi) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < pp->nprobes; i++)
-		has_probes[pp->probes[i].node] = true;
 	for (size_t f = 0; f < n && !err; f++) {
 		size_t nr;
 
@@ -200,22 +158,8 @@ int hwp__cs_sizes_build(const struct hwp__cs_binary *bin, struct hwp__dwarf_fram
 				if (nf)
 					err = add_insn(s, fr, nf, bin->len[k]);
 			}
-		guids[f] = hwp__md5_guid(names[f], strlen(names[f]));
 	}
-	hwp__sort(guids, n, sizeof(*guids), by_u64);
-	for (uint32_t k = 0; k < pp->nnodes; k++) {
-		uint32_t p = pp->nodes[k].parent;
-
-		top[k] = p == UINT32_MAX ? k : top[p]; /* parents come first */
-		want[k] = p == UINT32_MAX && bsearch(&pp->nodes[k].guid, guids, n, sizeof(*guids), by_u64);
-	}
-	if (!err)
-		err = mark_probed(s, pp, has_probes, top, want);
 out:
-	free(has_probes);
-	free(want);
-	free(top);
-	free(guids);
 	free(lo);
 	free(hi);
 	if (err) {

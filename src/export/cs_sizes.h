@@ -5,9 +5,10 @@
  * pre-inliner: every instruction of the functions' DWARF ranges adds its
  * length to the context its DWARF inline frames give (function names,
  * call sites as probe indices decoded from the discriminators), kept in a
- * trie keyed leaf first; every inline-tree node of their pseudo probes with
- * probes of its own makes its context's size known (0 if no instruction is
- * left). A lookup follows a context from its leaf outwards and takes the
+ * trie keyed leaf first. (llvm-profgen's sources also make the size of
+ * an inline context known as 0 when its probes remain but its code is
+ * gone; llvm-profgen 19's output is as if they did not: on SQLite its
+ * decisions match only without.) A lookup follows a context from its leaf outwards and takes the
  * size of the longest match; with none, the first child (in call-site hash
  * order) down from where the match stopped.
  */
@@ -19,7 +20,6 @@
 
 struct hwp__cs_binary;
 struct hwp__dwarf_frames;
-struct hwp__pseudo_probes;
 struct hwp__cs_sizes;
 
 /* LLVM's call-site hash of a frame: the name's MD5 + 33 x the site (disc << 32 | off). */
@@ -30,7 +30,7 @@ size_t hwp__cs_canonical_len(const char *name);
 
 /* The sizes of the functions NAMES[0..N) (their DWARF names). 0 or <0 (hwp_errmsg()). */
 int hwp__cs_sizes_build(const struct hwp__cs_binary *bin, struct hwp__dwarf_frames *df,
-			const struct hwp__pseudo_probes *pp, char *const *names, size_t n, struct hwp__cs_sizes **out);
+			char *const *names, size_t n, struct hwp__cs_sizes **out);
 void hwp__cs_sizes_free(struct hwp__cs_sizes *s);
 
 /* The size of the context whose frames' call-site hashes are PATH[0..N),

@@ -27,16 +27,15 @@
 # With SQLITE_AMALGAMATION set (a directory with sqlite3.c and sqlite3.h, as
 # bench/inputs.sh takes it), SQLite built with probes and driven by
 # tests/fixtures/realworld_sqlite.c (a few minutes' compile): the unwinder's
-# output, the flat and the nested profile (--csspgo-preinliner=0, cold
-# contexts merged) against llvm-profgen-19's, tail calls and all
-# (llvm-profgen infers their missing frames); else those three SKIP. (The
-# pre-inliner's default output is not yet byte for byte llvm-profgen's on
-# SQLite: docs/hwprof-pgo.md.) tests/long/pgo_cs.sh (make test-long) runs
+# output, the flat, the nested (--csspgo-preinliner=0, cold contexts merged)
+# and the default (pre-inlined) profile against llvm-profgen-19's, tail calls
+# and all (llvm-profgen infers their missing frames), and clang-19 compiles
+# sqlite3.c with the default one, no warning; else those five SKIP. tests/long/pgo_cs.sh (make test-long) runs
 # this script with the amalgamation.
 # Skips without clang-19, llvm-profgen-19, perf or qemu.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-echo "PLAN 21"
-names="pgo_llvm_cs_context_pie pgo_llvm_cs_context_nopie pgo_llvm_cs_unwind_pie pgo_llvm_cs_unwind_nopie pgo_llvm_cs_flat_pie pgo_llvm_cs_flat_nopie pgo_llvm_cs_flat_build_pie pgo_llvm_cs_flat_build_nopie pgo_llvm_cs_context_build_pie pgo_llvm_cs_context_build_nopie pgo_llvm_cs_nested_pie pgo_llvm_cs_nested_nopie pgo_llvm_cs_nested_build_pie pgo_llvm_cs_nested_build_nopie pgo_llvm_cs_default_pie pgo_llvm_cs_default_nopie pgo_llvm_cs_default_build_pie pgo_llvm_cs_default_build_nopie pgo_llvm_cs_unwind_sqlite pgo_llvm_cs_flat_sqlite pgo_llvm_cs_nested_sqlite"
+echo "PLAN 23"
+names="pgo_llvm_cs_context_pie pgo_llvm_cs_context_nopie pgo_llvm_cs_unwind_pie pgo_llvm_cs_unwind_nopie pgo_llvm_cs_flat_pie pgo_llvm_cs_flat_nopie pgo_llvm_cs_flat_build_pie pgo_llvm_cs_flat_build_nopie pgo_llvm_cs_context_build_pie pgo_llvm_cs_context_build_nopie pgo_llvm_cs_nested_pie pgo_llvm_cs_nested_nopie pgo_llvm_cs_nested_build_pie pgo_llvm_cs_nested_build_nopie pgo_llvm_cs_default_pie pgo_llvm_cs_default_nopie pgo_llvm_cs_default_build_pie pgo_llvm_cs_default_build_nopie pgo_llvm_cs_unwind_sqlite pgo_llvm_cs_flat_sqlite pgo_llvm_cs_nested_sqlite pgo_llvm_cs_default_sqlite pgo_llvm_cs_default_build_sqlite"
 skip_all() { for n in $names; do skip "$n: $1"; done; exit 0; }
 ready=$(emu_ready pgo_llvm_cs_context) || skip_all "${ready#SKIP pgo_llvm_cs_context: }"
 for t in clang-19 llvm-profgen-19 perf; do
@@ -145,6 +144,8 @@ sqlite_case() {
 		skip "pgo_llvm_cs_unwind_sqlite: SQLITE_AMALGAMATION (sqlite3.c, sqlite3.h) not set"
 		skip "pgo_llvm_cs_flat_sqlite: SQLITE_AMALGAMATION not set"
 		skip "pgo_llvm_cs_nested_sqlite: SQLITE_AMALGAMATION not set"
+		skip "pgo_llvm_cs_default_sqlite: SQLITE_AMALGAMATION not set"
+		skip "pgo_llvm_cs_default_build_sqlite: SQLITE_AMALGAMATION not set"
 		return
 	fi
 	# shellcheck disable=SC2086
@@ -153,6 +154,8 @@ sqlite_case() {
 		fail "pgo_llvm_cs_unwind_sqlite: build or record failed: $(head -1 sqlite.cc) $(head -1 sqlite.err)"
 		fail "pgo_llvm_cs_flat_sqlite: not built"
 		fail "pgo_llvm_cs_nested_sqlite: not built"
+		fail "pgo_llvm_cs_default_sqlite: not built"
+		fail "pgo_llvm_cs_default_build_sqlite: not built"
 		return
 	fi
 	perf script --show-mmap-events -F ip,dso,brstack -i sqlite.data 2>/dev/null | python3 "$tools/abs_callchain.py" >sqlite.script
@@ -178,6 +181,20 @@ sqlite_case() {
 		pass "pgo_llvm_cs_nested_sqlite ($(grep -c '^[^ ]' sqlite.nested) top-level profiles, cold contexts merged, as llvm-profgen-19 --csspgo-preinliner=0)"
 	else
 		fail "pgo_llvm_cs_nested_sqlite: $(head -1 sqlite.hwn.err) $(diff sqlite.nested sqlite.hw.nested 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	llvm-profgen-19 --perfscript sqlite.script --binary sqlite --format=text -o sqlite.default >/dev/null 2>&1
+	"$HWPROF" pgo --format llvm-cs --binary sqlite -o sqlite.hw.default sqlite.data 2>sqlite.hwd.err
+	if [ -s sqlite.default ] && cmp -s sqlite.default sqlite.hw.default; then
+		pass "pgo_llvm_cs_default_sqlite ($(grep -c '!Attributes: [23]' sqlite.default) contexts to inline, as llvm-profgen-19's default)"
+	else
+		fail "pgo_llvm_cs_default_sqlite: $(head -1 sqlite.hwd.err) $(diff sqlite.default sqlite.hw.default 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	# shellcheck disable=SC2086
+	if [ -s sqlite.hw.default ] && clang-19 $flags -I"$amal" -fprofile-sample-use=sqlite.hw.default -c -o sqlite.hwd.o \
+		"$amal/sqlite3.c" 2>sqlite.hwd.use.err && ! grep -q . sqlite.hwd.use.err; then
+		pass "pgo_llvm_cs_default_build_sqlite (clang-19 compiles sqlite3.c with hwprof's default CS profile, no warning)"
+	else
+		fail "pgo_llvm_cs_default_build_sqlite: $(head -2 sqlite.hwd.use.err | tr '\n' ' ')"
 	fi
 }
 sqlite_case

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # CSSPGO's context-sensitive profile on a real program: tests/e2e/
 # pgo_llvm_cs_context.sh with SQLite's amalgamation, so that its SQLite
-# comparisons run (the unwinder's address contexts, the flat and the nested
-# probe profile, each byte for byte llvm-profgen-19's). The source:
+# comparisons run (the unwinder's address contexts, the flat, the nested and
+# the default pre-inlined probe profile, each byte for byte llvm-profgen-19's;
+# clang-19 compiles sqlite3.c with the default one). The source:
 # $SQLITE_AMALGAMATION (a directory with sqlite3.c and sqlite3.h), else the
 # amalgamation that the npm package better-sqlite3 ships (`npm pack`, as
 # bench/inputs.sh); without either, one SKIP. Run by 'make test-long'
