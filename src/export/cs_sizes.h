@@ -5,12 +5,12 @@
  * pre-inliner: every instruction of the functions' DWARF ranges adds its
  * length to the context its DWARF inline frames give (function names,
  * call sites as probe indices decoded from the discriminators), kept in a
- * trie keyed leaf first. (llvm-profgen's sources also make the size of
- * an inline context known as 0 when its probes remain but its code is
- * gone; llvm-profgen 19's output is as if they did not: on SQLite its
- * decisions match only without.) A lookup follows a context from its leaf outwards and takes the
- * size of the longest match; with none, the first child (in call-site hash
- * order) down from where the match stopped.
+ * trie keyed leaf first. A lookup follows a context from its leaf outwards
+ * and takes the size of the longest match; with none, the first child (in
+ * call-site hash order) down from where the match stopped. (llvm-profgen's
+ * sources also make the size of an inline context known as 0 when its
+ * probes remain but its code is gone; llvm-profgen 19's output is as if
+ * they did not: on SQLite its decisions match only without.)
  */
 #ifndef HWPROF_EXPORT_CS_SIZES_H
 #define HWPROF_EXPORT_CS_SIZES_H
