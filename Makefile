@@ -182,7 +182,7 @@ test-san:
 # Long end-to-end flows, not part of make test (minutes; .ci/run runs them):
 # PGO with hwprof's profiles against the established tools' (tests/long/).
 test-long: all
-	@BUILD=$(BUILD) tests/run.sh long/pgo_e2e long/pgo_propeller
+	@BUILD=$(BUILD) tests/run.sh long/pgo_e2e long/pgo_propeller long/pgo_cs
 
 # libFuzzer targets (clang): the library compiled once into build-fuzz/obj.
 # FUZZ_SECONDS per target.

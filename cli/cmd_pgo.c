@@ -31,6 +31,8 @@ struct pgo_opts {
 	const char *symbol_order; /* --symbol-order FILE (propeller) */
 	bool ip_samples; /* --ip-samples */
 	bool infer;      /* --infer */
+	bool cs_flat;    /* --cs-flat */
+	bool cs_no_preinline; /* --cs-no-preinliner */
 	bool ips;        /* write the IP-sample profile (set after reading) */
 	struct hwp_branch_collect_opts co; /* how the recording was read (again, to place the binary) */
 	const char *from; /* --from URL */
@@ -71,6 +73,13 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 		OPT_REPORT_SYMFS(&o->ro),
 		OPT_BOOL(0, "ip-samples", &o->ip_samples,
 			 "profile the samples' IPs even when the recording has branch stacks"),
+		OPT_BOOL(0, "cs-flat", &o->cs_flat,
+			 "with --format llvm-cs: one flat profile per calling context, as llvm-profgen writes "
+			 "with --csspgo-preinliner=0 --gen-cs-nested-profile=0 --csprof-merge-cold-context=0 "
+			 "(no pre-inliner, no cold-context merge, not nested)"),
+		OPT_BOOL(0, "cs-no-preinliner", &o->cs_no_preinline,
+			 "with --format llvm-cs: without llvm-profgen's pre-inliner, as its --csspgo-preinliner=0 "
+			 "writes: contexts under the hot threshold merged into base profiles, the others nested"),
 		OPT_BOOL(0, "infer", &o->infer,
 			 "flow-consistent counts (as 'hwprof blocks --infer'): the profile of each function's "
 			 "block counts and branches adjusted to conserve flow with the least change to the "
@@ -259,7 +268,10 @@ static int write_stale(struct report_input *in, const struct pgo_opts *o)
 static int write_cs(struct report_input *in, int module, const struct pgo_opts *o)
 {
 	const char *path = hwp_symbolizer__module_file(report_input__symbolizer(in), module);
-	struct hwp_cs_opts co = { .sz = sizeof(co), .symfs = o->ro.symfs, .format = HWP_CS_FORMAT_PROBES_FLAT };
+	struct hwp_cs_opts co = { .sz = sizeof(co), .symfs = o->ro.symfs,
+				  .format = o->cs_flat		? HWP_CS_FORMAT_PROBES_FLAT
+					    : o->cs_no_preinline ? HWP_CS_FORMAT_PROBES_NESTED
+								 : HWP_CS_FORMAT_PROBES };
 	FILE *fp = stdout;
 	size_t n;
 	const char *const *inputs = report_opts__inputs(&o->ro, &n);

@@ -34,6 +34,16 @@ enum hwp_cs_format {
 	   --csspgo-preinliner=0 --gen-cs-nested-profile=0
 	   --csprof-merge-cold-context=0 */
 	HWP_CS_FORMAT_PROBES_FLAT,
+	/* the same profiles nested (contexts inside their callers' profiles
+	   at the call sites, the others top-level) after cold contexts (total
+	   under the profile summary's hot threshold) are merged into their
+	   functions' base profiles, as llvm-profgen 19 writes them with
+	   --csspgo-preinliner=0 */
+	HWP_CS_FORMAT_PROBES_NESTED,
+	/* llvm-profgen 19's default: the pre-inliner decides which contexts
+	   stay (to be inlined, "!Attributes: 2") and merges the others into
+	   base profiles, then the profile is nested */
+	HWP_CS_FORMAT_PROBES,
 };
 
 struct hwp_cs_opts {

@@ -16,7 +16,7 @@
 
 struct insn {
 	uint64_t addr, target;
-	uint8_t cls;
+	uint8_t cls, len;
 };
 
 struct sweep {
@@ -82,7 +82,7 @@ static int sweep_symbol(struct sweep *w, struct hwp__insn_decoder *d, const GElf
 			if (in.cls == HWP_INSN_JUMP && in.has_target &&
 			    hwp__code_file_offset_to_vaddr(w->file, in.target, &t))
 				t = 0;
-			*p = (struct insn){ a, t, in.cls };
+			*p = (struct insn){ a, t, in.cls, (uint8_t)in.len };
 		}
 		a += in.len ? in.len : 1;
 	}
@@ -296,7 +296,7 @@ int hwp__cs_binary_load(const char *path, struct hwp__cs_binary **out)
 		goto out;
 	}
 	hwp__sort(w.v, w.n, sizeof(*w.v), by_addr);
-	if (!(b->addr = malloc(w.n * sizeof(*b->addr))) || !(b->cls = malloc(w.n)) ||
+	if (!(b->addr = malloc(w.n * sizeof(*b->addr))) || !(b->cls = malloc(w.n)) || !(b->len = malloc(w.n)) ||
 	    !(b->target = malloc(w.n * sizeof(*b->target)))) {
 		err = hwp__set_error(ENOMEM, "%s: out of memory reading its code", path);
 		goto out;
@@ -305,6 +305,7 @@ int hwp__cs_binary_load(const char *path, struct hwp__cs_binary **out)
 		if (!b->n || w.v[i].addr != b->addr[b->n - 1]) {
 			b->addr[b->n] = w.v[i].addr;
 			b->target[b->n] = w.v[i].target;
+			b->len[b->n] = w.v[i].len;
 			b->cls[b->n++] = w.v[i].cls;
 		}
 	for (size_t i = 0; i < b->n; i++) {
@@ -345,6 +346,7 @@ void hwp__cs_binary_free(struct hwp__cs_binary *b)
 	hwp__code_file_close(b->file);
 	free(b->addr);
 	free(b->cls);
+	free(b->len);
 	free(b->proepi);
 	free(b->uncond);
 	free(b->target);

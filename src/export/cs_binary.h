@@ -34,6 +34,7 @@ struct hwp__cs_binary {
 	struct hwp__code_file *file;
 	uint64_t *addr; /* instruction starts, sorted, distinct */
 	uint8_t *cls;   /* each one's enum hwp__insn_class */
+	uint8_t *len;   /* each one's length in bytes */
 	uint64_t *target; /* a direct jump's target (0: none, or not a direct jump) */
 	struct hwp__cs_func_range *funcs; /* by start; a start taken by the first in DWARF order */
 	size_t nfuncs;

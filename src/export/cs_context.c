@@ -8,6 +8,10 @@
 
 #include "export/cs_binary.h"
 #include "export/cs_context.h"
+#include "export/cs_nest.h"
+#include "export/cs_preinline.h"
+#include "export/cs_sizes.h"
+#include "export/cs_samples.h"
 #include "export/cs_tailcall.h"
 #include "export/cs_unwind.h"
 #include "export/dwarf_frames.h"
@@ -42,6 +46,8 @@ struct target {
 	uint64_t count;
 };
 
+struct named_guid;
+
 struct gen {
 	const struct hwp__pseudo_probes *pp;
 	const struct hwp__cs_binary *bin;
@@ -63,7 +69,9 @@ struct gen {
 	size_t nt, ct;
 	struct hwp_hashmap tmap;
 	uint64_t *guids; /* profiled top-level functions, sorted */
-	size_t nguids, cguids;
+	size_t nguids;
+	struct named_guid *pfuncs; /* the same with their names */
+	size_t npfuncs, cpfuncs;
 	uint64_t *stack, *prefix;
 	size_t cstack, cprefix, nprefix;
 	/* the context's sites with the tail-call frames between them inferred
@@ -393,27 +401,6 @@ static int block_probe(struct gen *g, const struct hwp__probe *p, uint64_t count
 		       : add_target(g, (uint32_t)ci, site.off, site.disc, callee.name, count);
 }
 
-/* llvm-profgen's getCanonicalFnName(): a ".llvm.N" or ".part.N" suffix
-   (the last dot's) is not part of the name. */
-static size_t canonical_len(const char *name)
-{
-	static const char *const sufs[] = { ".llvm.", ".part." };
-	size_t len = strlen(name);
-
-	for (size_t i = 0; i < 2; i++) {
-		const char *at = NULL, *q = name, *dot = NULL;
-
-		while ((q = strstr(q, sufs[i])) && q < name + len)
-			at = q++;
-		for (const char *d = name; d < name + len; d++)
-			if (*d == '.')
-				dot = d;
-		if (at && dot == at + strlen(sufs[i]) - 1)
-			len = (size_t)(at - name);
-	}
-	return len;
-}
-
 static int branch(struct gen *g, const struct hwp__cs_count *br)
 {
 	const struct hwp__probe *p = call_probe(g, br->a);
@@ -428,7 +415,7 @@ static int branch(struct gen *g, const struct hwp__cs_count *br)
 	/* a call target is a function entered at its start */
 	if (br->b == HWP__CS_EXTERNAL || !hwp__dwarf_frames_at(g->df, br->b, fr, MAX_FRAMES) || fr[0].entry != br->b)
 		return 0;
-	if ((name = intern(g, fr[0].name, canonical_len(fr[0].name))) < 0)
+	if ((name = intern(g, fr[0].name, hwp__cs_canonical_len(fr[0].name))) < 0)
 		return (int)name;
 	return add_target(g, (uint32_t)pi, p->index, p->discriminator, (uint32_t)name, br->count);
 }
@@ -515,16 +502,26 @@ static int zero_fill(struct gen *g)
 	return 0;
 }
 
+struct named_guid {
+	uint64_t guid;
+	const char *name; /* the DWARF's, valid while it is open */
+};
+
+static int by_guid(const void *a, const void *b)
+{
+	return by_u64(&((const struct named_guid *)a)->guid, &((const struct named_guid *)b)->guid);
+}
+
 static int add_guid(struct gen *g, uint64_t a)
 {
 	const char *name;
-	uint64_t *p;
+	struct named_guid *p;
 
 	if (a == HWP__CS_EXTERNAL || !(name = hwp__dwarf_frames_function(g->df, a)))
 		return 0;
-	if (!(p = HWP_VEC_PUSH(g->guids, g->nguids, g->cguids)))
+	if (!(p = HWP_VEC_PUSH(g->pfuncs, g->npfuncs, g->cpfuncs)))
 		return nomem();
-	*p = hwp__md5_guid(name, strlen(name));
+	*p = (struct named_guid){ hwp__md5_guid(name, strlen(name)), name };
 	return 0;
 }
 
@@ -546,12 +543,19 @@ static int profiled_functions(struct gen *g, const struct hwp__cs_contexts *cs)
 			if (!(err = add_guid(g, c->branches[k].a)))
 				err = add_guid(g, c->branches[k].b);
 	}
-	hwp__sort(g->guids, g->nguids, sizeof(*g->guids), by_u64);
-	for (size_t i = 0; i < g->nguids; i++)
-		if (!m || g->guids[i] != g->guids[m - 1])
-			g->guids[m++] = g->guids[i];
+	if (err)
+		return err;
+	hwp__sort(g->pfuncs, g->npfuncs, sizeof(*g->pfuncs), by_guid);
+	for (size_t i = 0; i < g->npfuncs; i++)
+		if (!m || g->pfuncs[i].guid != g->pfuncs[m - 1].guid)
+			g->pfuncs[m++] = g->pfuncs[i];
+	g->npfuncs = m;
+	if (!(g->guids = malloc((m ? m : 1) * sizeof(*g->guids))))
+		return nomem();
+	for (size_t i = 0; i < m; i++)
+		g->guids[i] = g->pfuncs[i].guid;
 	g->nguids = m;
-	return err;
+	return 0;
 }
 
 /* ---- writing: profiles by total (most first), then by context ---- */
@@ -695,8 +699,106 @@ out:
 	return err;
 }
 
+/* The profiles as flat context profiles of function samples, for the
+   post-processing of cs_nest.h. */
+static int to_flats(struct gen *g, struct hwp__cs_flat **out)
+{
+	struct hwp__cs_flat *v = calloc(g->np ? g->np : 1, sizeof(*v));
+	size_t *brec = malloc((g->nb ? g->nb : 1) * sizeof(*brec));
+	int err = 0;
+
+	if (!v || !brec) {
+		free(v);
+		free(brec);
+		return nomem();
+	}
+	for (size_t i = 0; i < g->np && !err; i++) {
+		const struct prof *p = &g->p[i];
+
+		if (!(v[i].frames = malloc(p->n * sizeof(*v[i].frames))) ||
+		    !(v[i].fs = hwp__cs_fs_new(g->fr[p->frames[p->n - 1]].name))) {
+			err = nomem();
+			break;
+		}
+		v[i].n = p->n;
+		for (size_t k = 0; k < p->n; k++) {
+			const struct cframe *f = &g->fr[p->frames[k]];
+
+			v[i].frames[k] = (struct hwp__cs_frame){ f->name, k + 1 < p->n ? f->off : 0,
+								 k + 1 < p->n ? f->disc : 0 };
+		}
+		v[i].fs->total = p->total;
+		v[i].fs->head = p->head;
+		v[i].fs->hash = p->hash;
+		v[i].fs->attrs = p->inlined ? HWP__CS_ATTR_INLINED : 0;
+	}
+	for (size_t i = 0; i < g->nb && !err; i++) {
+		struct hwp__cs_fs *fs = v[g->b[i].prof].fs;
+		struct hwp__cs_rec *r = HWP_VEC_PUSH(fs->body, fs->nbody, fs->cbody);
+
+		if (!r) {
+			err = nomem();
+			break;
+		}
+		*r = (struct hwp__cs_rec){ .off = g->b[i].off, .disc = g->b[i].disc, .count = g->b[i].count };
+		brec[i] = fs->nbody - 1;
+	}
+	for (size_t i = 0; i < g->nt && !err; i++) {
+		const struct body *b = &g->b[g->t[i].body];
+
+		if (hwp__cs_rec_add_target(&v[b->prof].fs->body[brec[g->t[i].body]],
+					   g->t[i].name, g->t[i].count))
+			err = nomem();
+	}
+	free(brec);
+	if (err) {
+		hwp__cs_flats_free(v, g->np);
+		return err;
+	}
+	*out = v;
+	return 0;
+}
+
+/* llvm-profgen's post-processing of the flat profile (cs_nest.h), written. */
+static int write_nested(struct gen *g, enum hwp__cs_stage stage, FILE *fp)
+{
+	struct hwp__cs_flat *v;
+	struct hwp__cs_summary sum;
+	size_t n = g->np;
+	int err;
+
+	if ((err = to_flats(g, &v)))
+		return err;
+	if ((err = hwp__cs_summary(v, n, &sum)) ||
+	    (stage == HWP__CS_NESTED_MERGED && (err = hwp__cs_merge_cold(&v, &n, sum.hot)))) {
+		hwp__cs_flats_free(v, n);
+		return err;
+	}
+	if (stage == HWP__CS_PREINLINED) {
+		struct hwp__cs_sizes *sizes = NULL;
+		char **pn = malloc((g->npfuncs ? g->npfuncs : 1) * sizeof(*pn));
+
+		if (!pn) {
+			hwp__cs_flats_free(v, n);
+			return nomem();
+		}
+		for (size_t i = 0; i < g->npfuncs; i++)
+			pn[i] = (char *)g->pfuncs[i].name;
+		err = hwp__cs_sizes_build(g->bin, g->df, pn, g->npfuncs, &sizes);
+		free(pn);
+		if (!err)
+			err = hwp__cs_preinline(&v, &n, g->names, &sum, sizes);
+		hwp__cs_sizes_free(sizes);
+		if (err) {
+			hwp__cs_flats_free(v, n);
+			return err;
+		}
+	}
+	return hwp__cs_write_nested(v, n, g->names, fp);
+}
+
 int hwp__cs_write_probe_profile(const struct hwp__cs_contexts *cs, const struct hwp__cs_binary *bin,
-				const char *path, FILE *fp)
+				const char *path, enum hwp__cs_stage stage, FILE *fp)
 {
 	struct gen g = { .bin = bin };
 	struct hwp__pseudo_probes *pp = NULL;
@@ -724,7 +826,7 @@ int hwp__cs_write_probe_profile(const struct hwp__cs_contexts *cs, const struct 
 	for (size_t i = 0; i < cs->n && !err; i++)
 		err = one_context(&g, &cs->v[i], &ic, &cic);
 	if (!err && !(err = zero_fill(&g)))
-		err = write_all(&g, fp);
+		err = stage == HWP__CS_FLAT ? write_all(&g, fp) : write_nested(&g, stage, fp);
 out:
 	free(ic);
 	for (size_t i = 0; i < g.nnames; i++)
@@ -743,6 +845,7 @@ out:
 	free(g.t);
 	hwp__hashmap_free(&g.tmap);
 	free(g.guids);
+	free(g.pfuncs);
 	free(g.stack);
 	free(g.prefix);
 	free(g.sites);

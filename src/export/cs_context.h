@@ -27,8 +27,15 @@
 struct hwp__cs_binary;
 struct hwp__cs_contexts;
 
+enum hwp__cs_stage {
+	HWP__CS_FLAT,           /* as above */
+	HWP__CS_NESTED_MERGED,  /* cold contexts merged, nested (cs_nest.h): --csspgo-preinliner=0 */
+	HWP__CS_NESTED,         /* nested, no merge: --csspgo-preinliner=0 --csprof-merge-cold-context=0 */
+	HWP__CS_PREINLINED,     /* pre-inlined (cs_preinline.h), nested: llvm-profgen's defaults */
+};
+
 /* Writes the profile of PATH (with pseudo probes and DWARF) from CS. 0 or <0 (hwp_errmsg()). */
 int hwp__cs_write_probe_profile(const struct hwp__cs_contexts *cs, const struct hwp__cs_binary *bin,
-				const char *path, FILE *fp);
+				const char *path, enum hwp__cs_stage stage, FILE *fp);
 
 #endif

@@ -212,7 +212,8 @@ int hwp_cs_profile__write(const char *const *inputs, size_t n, const char *binar
 	struct hwp__cs_contexts cs = { 0 };
 	int err;
 
-	if (o && o->format != HWP_CS_FORMAT_UNSYMBOLIZED && o->format != HWP_CS_FORMAT_PROBES_FLAT)
+	if (o && o->format != HWP_CS_FORMAT_UNSYMBOLIZED && o->format != HWP_CS_FORMAT_PROBES_FLAT &&
+	    o->format != HWP_CS_FORMAT_PROBES_NESTED && o->format != HWP_CS_FORMAT_PROBES)
 		return hwp__set_error(EINVAL, "hwp_cs_profile__write: unknown format %d", (int)o->format);
 	if (stat(binary, &r.st))
 		return hwp__set_error(ENOENT, "%s: %s", binary, strerror(errno));
@@ -234,7 +235,11 @@ int hwp_cs_profile__write(const char *const *inputs, size_t n, const char *binar
 	if ((err = unwind_all(&r, &cs)))
 		goto out;
 	if (o && o->format == HWP_CS_FORMAT_PROBES_FLAT)
-		err = hwp__cs_write_probe_profile(&cs, bin, binary, fp);
+		err = hwp__cs_write_probe_profile(&cs, bin, binary, HWP__CS_FLAT, fp);
+	else if (o && o->format == HWP_CS_FORMAT_PROBES_NESTED)
+		err = hwp__cs_write_probe_profile(&cs, bin, binary, HWP__CS_NESTED_MERGED, fp);
+	else if (o && o->format == HWP_CS_FORMAT_PROBES)
+		err = hwp__cs_write_probe_profile(&cs, bin, binary, HWP__CS_PREINLINED, fp);
 	else
 		err = hwp__cs_contexts_write(&cs, bin->base, fp);
 	if (err)

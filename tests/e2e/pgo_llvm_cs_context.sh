@@ -12,21 +12,30 @@
 #   - hwprof's virtual unwinder (ranges --format profgen-cs) equals
 #     llvm-profgen-19 --skip-symbolization byte for byte: the address
 #     contexts with their range and branch counts;
-#   - pgo --format llvm-cs (the flat CS probe profile) equals llvm-profgen-19
-#     with --csspgo-preinliner=0 --gen-cs-nested-profile=0
+#   - pgo --format llvm-cs --cs-flat (the flat CS probe profile) equals
+#     llvm-profgen-19 with --csspgo-preinliner=0 --gen-cs-nested-profile=0
 #     --csprof-merge-cold-context=0 byte for byte, and clang-19 builds the
 #     fixture with it, no warning;
+#   - pgo --format llvm-cs --cs-no-preinliner (cold contexts merged, the
+#     profile nested) equals llvm-profgen-19 with --csspgo-preinliner=0 byte
+#     for byte, and clang-19 builds with it, no warning;
+#   - pgo --format llvm-cs (the pre-inliner's contexts, nested) equals
+#     llvm-profgen-19's default output byte for byte, and clang-19 builds
+#     with it, no warning;
 #   - with llvm-profgen's defaults (pre-inliner, nested profile), clang-19
-#     -fprofile-sample-use= builds the fixture with it, no warning.
+#     -fprofile-sample-use= builds the fixture with its profile, no warning.
 # With SQLITE_AMALGAMATION set (a directory with sqlite3.c and sqlite3.h, as
 # bench/inputs.sh takes it), SQLite built with probes and driven by
 # tests/fixtures/realworld_sqlite.c (a few minutes' compile): the unwinder's
-# output and the flat profile against llvm-profgen-19's, tail calls and all
-# (llvm-profgen infers their missing frames); else those two SKIP.
+# output, the flat, the nested (--csspgo-preinliner=0, cold contexts merged)
+# and the default (pre-inlined) profile against llvm-profgen-19's, tail calls
+# and all (llvm-profgen infers their missing frames), and clang-19 compiles
+# sqlite3.c with the default one, no warning; else those five SKIP. tests/long/pgo_cs.sh (make test-long) runs
+# this script with the amalgamation.
 # Skips without clang-19, llvm-profgen-19, perf or qemu.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-echo "PLAN 12"
-names="pgo_llvm_cs_context_pie pgo_llvm_cs_context_nopie pgo_llvm_cs_unwind_pie pgo_llvm_cs_unwind_nopie pgo_llvm_cs_flat_pie pgo_llvm_cs_flat_nopie pgo_llvm_cs_flat_build_pie pgo_llvm_cs_flat_build_nopie pgo_llvm_cs_context_build_pie pgo_llvm_cs_context_build_nopie pgo_llvm_cs_unwind_sqlite pgo_llvm_cs_flat_sqlite"
+echo "PLAN 23"
+names="pgo_llvm_cs_context_pie pgo_llvm_cs_context_nopie pgo_llvm_cs_unwind_pie pgo_llvm_cs_unwind_nopie pgo_llvm_cs_flat_pie pgo_llvm_cs_flat_nopie pgo_llvm_cs_flat_build_pie pgo_llvm_cs_flat_build_nopie pgo_llvm_cs_context_build_pie pgo_llvm_cs_context_build_nopie pgo_llvm_cs_nested_pie pgo_llvm_cs_nested_nopie pgo_llvm_cs_nested_build_pie pgo_llvm_cs_nested_build_nopie pgo_llvm_cs_default_pie pgo_llvm_cs_default_nopie pgo_llvm_cs_default_build_pie pgo_llvm_cs_default_build_nopie pgo_llvm_cs_unwind_sqlite pgo_llvm_cs_flat_sqlite pgo_llvm_cs_nested_sqlite pgo_llvm_cs_default_sqlite pgo_llvm_cs_default_build_sqlite"
 skip_all() { for n in $names; do skip "$n: $1"; done; exit 0; }
 ready=$(emu_ready pgo_llvm_cs_context) || skip_all "${ready#SKIP pgo_llvm_cs_context: }"
 for t in clang-19 llvm-profgen-19 perf; do
@@ -46,6 +55,10 @@ one_case() {
 		fail "pgo_llvm_cs_flat_$name: not built"
 		fail "pgo_llvm_cs_flat_build_$name: not built"
 		fail "pgo_llvm_cs_context_build_$name: not built"
+		fail "pgo_llvm_cs_nested_$name: not built"
+		fail "pgo_llvm_cs_nested_build_$name: not built"
+		fail "pgo_llvm_cs_default_$name: not built"
+		fail "pgo_llvm_cs_default_build_$name: not built"
 		return
 	fi
 	perf script --show-mmap-events -F ip,dso,brstack -i "$name.data" 2>/dev/null |
@@ -70,9 +83,9 @@ one_case() {
 	fi
 	llvm-profgen-19 --perfscript "$name.script" --binary "$name" --format=text --csspgo-preinliner=0 \
 		--gen-cs-nested-profile=0 --csprof-merge-cold-context=0 -o "$name.flat0.prof" >>"$name.pg.out" 2>&1
-	"$HWPROF" pgo --format llvm-cs --binary "$name" -o "$name.hw.prof" "$name.data" 2>"$name.hwp.err"
+	"$HWPROF" pgo --format llvm-cs --cs-flat --binary "$name" -o "$name.hw.prof" "$name.data" 2>"$name.hwp.err"
 	if [ -s "$name.flat0.prof" ] && cmp -s "$name.flat0.prof" "$name.hw.prof"; then
-		pass "pgo_llvm_cs_flat_$name (pgo --format llvm-cs = llvm-profgen-19 without pre-inliner, nesting, cold merge: $(grep -c '^\[' "$name.hw.prof") contexts)"
+		pass "pgo_llvm_cs_flat_$name (pgo --format llvm-cs --cs-flat = llvm-profgen-19 without pre-inliner, nesting, cold merge: $(grep -c '^\[' "$name.hw.prof") contexts)"
 	else
 		fail "pgo_llvm_cs_flat_$name: differs from llvm-profgen-19's: $(head -1 "$name.hwp.err") $(diff "$name.flat0.prof" "$name.hw.prof" 2>&1 | head -3 | tr '\n' ' ')"
 	fi
@@ -91,6 +104,34 @@ one_case() {
 	else
 		fail "pgo_llvm_cs_context_build_$name: $(head -2 "$name.use.err" | tr '\n' ' ')"
 	fi
+	llvm-profgen-19 --perfscript "$name.script" --binary "$name" --format=text --csspgo-preinliner=0 \
+		-o "$name.nested.prof" >>"$name.pg.out" 2>&1
+	"$HWPROF" pgo --format llvm-cs --cs-no-preinliner --binary "$name" -o "$name.hw.nested" "$name.data" 2>"$name.hwn.err"
+	if [ -s "$name.nested.prof" ] && cmp -s "$name.nested.prof" "$name.hw.nested"; then
+		pass "pgo_llvm_cs_nested_$name (pgo --format llvm-cs --cs-no-preinliner = llvm-profgen-19 --csspgo-preinliner=0: $(grep -c '^[^ ]' "$name.hw.nested") top-level profiles)"
+	else
+		fail "pgo_llvm_cs_nested_$name: differs from llvm-profgen-19's: $(head -1 "$name.hwn.err") $(diff "$name.nested.prof" "$name.hw.nested" 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	# shellcheck disable=SC2086
+	if [ -s "$name.hw.nested" ] && clang-19 $flags $extra -fprofile-sample-use="$name.hw.nested" -c -o "$name.hwn.o" "$src" \
+		2>"$name.hwn.use.err" && ! grep -q . "$name.hwn.use.err"; then
+		pass "pgo_llvm_cs_nested_build_$name (clang-19 -fprofile-sample-use builds with hwprof's nested CS profile, no warning)"
+	else
+		fail "pgo_llvm_cs_nested_build_$name: $(head -2 "$name.hwn.use.err" | tr '\n' ' ')"
+	fi
+	"$HWPROF" pgo --format llvm-cs --binary "$name" -o "$name.hw.default" "$name.data" 2>"$name.hwd.err"
+	if [ -s "$name.prof" ] && cmp -s "$name.prof" "$name.hw.default"; then
+		pass "pgo_llvm_cs_default_$name (pgo --format llvm-cs = llvm-profgen-19's default: $(grep -c '!Attributes: [23]' "$name.hw.default") contexts to inline)"
+	else
+		fail "pgo_llvm_cs_default_$name: differs from llvm-profgen-19's: $(head -1 "$name.hwd.err") $(diff "$name.prof" "$name.hw.default" 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	# shellcheck disable=SC2086
+	if [ -s "$name.hw.default" ] && clang-19 $flags $extra -fprofile-sample-use="$name.hw.default" -c -o "$name.hwd.o" "$src" \
+		2>"$name.hwd.use.err" && ! grep -q . "$name.hwd.use.err"; then
+		pass "pgo_llvm_cs_default_build_$name (clang-19 -fprofile-sample-use builds with hwprof's pre-inlined CS profile, no warning)"
+	else
+		fail "pgo_llvm_cs_default_build_$name: $(head -2 "$name.hwd.use.err" | tr '\n' ' ')"
+	fi
 }
 
 one_case pie ""
@@ -102,6 +143,9 @@ sqlite_case() {
 	if [ -z "$amal" ] || [ ! -f "$amal/sqlite3.c" ] || [ ! -f "$amal/sqlite3.h" ]; then
 		skip "pgo_llvm_cs_unwind_sqlite: SQLITE_AMALGAMATION (sqlite3.c, sqlite3.h) not set"
 		skip "pgo_llvm_cs_flat_sqlite: SQLITE_AMALGAMATION not set"
+		skip "pgo_llvm_cs_nested_sqlite: SQLITE_AMALGAMATION not set"
+		skip "pgo_llvm_cs_default_sqlite: SQLITE_AMALGAMATION not set"
+		skip "pgo_llvm_cs_default_build_sqlite: SQLITE_AMALGAMATION not set"
 		return
 	fi
 	# shellcheck disable=SC2086
@@ -109,6 +153,9 @@ sqlite_case() {
 		-lm -lpthread 2>sqlite.cc || ! emu_record sqlite -g -c 211 -- ./sqlite 1000; then
 		fail "pgo_llvm_cs_unwind_sqlite: build or record failed: $(head -1 sqlite.cc) $(head -1 sqlite.err)"
 		fail "pgo_llvm_cs_flat_sqlite: not built"
+		fail "pgo_llvm_cs_nested_sqlite: not built"
+		fail "pgo_llvm_cs_default_sqlite: not built"
+		fail "pgo_llvm_cs_default_build_sqlite: not built"
 		return
 	fi
 	perf script --show-mmap-events -F ip,dso,brstack -i sqlite.data 2>/dev/null | python3 "$tools/abs_callchain.py" >sqlite.script
@@ -121,11 +168,33 @@ sqlite_case() {
 	fi
 	llvm-profgen-19 --perfscript sqlite.script --binary sqlite --format=text --csspgo-preinliner=0 \
 		--gen-cs-nested-profile=0 --csprof-merge-cold-context=0 -o sqlite.flat >/dev/null 2>&1
-	"$HWPROF" pgo --format llvm-cs --binary sqlite -o sqlite.hw.flat sqlite.data 2>sqlite.hwp.err
+	"$HWPROF" pgo --format llvm-cs --cs-flat --binary sqlite -o sqlite.hw.flat sqlite.data 2>sqlite.hwp.err
 	if [ -s sqlite.flat ] && cmp -s sqlite.flat sqlite.hw.flat; then
 		pass "pgo_llvm_cs_flat_sqlite ($(grep -c '^\[' sqlite.flat) contexts, as llvm-profgen-19's)"
 	else
 		fail "pgo_llvm_cs_flat_sqlite: $(head -1 sqlite.hwp.err) $(diff sqlite.flat sqlite.hw.flat 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	llvm-profgen-19 --perfscript sqlite.script --binary sqlite --format=text --csspgo-preinliner=0 \
+		-o sqlite.nested >/dev/null 2>&1
+	"$HWPROF" pgo --format llvm-cs --cs-no-preinliner --binary sqlite -o sqlite.hw.nested sqlite.data 2>sqlite.hwn.err
+	if [ -s sqlite.nested ] && cmp -s sqlite.nested sqlite.hw.nested; then
+		pass "pgo_llvm_cs_nested_sqlite ($(grep -c '^[^ ]' sqlite.nested) top-level profiles, cold contexts merged, as llvm-profgen-19 --csspgo-preinliner=0)"
+	else
+		fail "pgo_llvm_cs_nested_sqlite: $(head -1 sqlite.hwn.err) $(diff sqlite.nested sqlite.hw.nested 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	llvm-profgen-19 --perfscript sqlite.script --binary sqlite --format=text -o sqlite.default >/dev/null 2>&1
+	"$HWPROF" pgo --format llvm-cs --binary sqlite -o sqlite.hw.default sqlite.data 2>sqlite.hwd.err
+	if [ -s sqlite.default ] && cmp -s sqlite.default sqlite.hw.default; then
+		pass "pgo_llvm_cs_default_sqlite ($(grep -c '!Attributes: [23]' sqlite.default) contexts to inline, as llvm-profgen-19's default)"
+	else
+		fail "pgo_llvm_cs_default_sqlite: $(head -1 sqlite.hwd.err) $(diff sqlite.default sqlite.hw.default 2>&1 | head -3 | tr '\n' ' ')"
+	fi
+	# shellcheck disable=SC2086
+	if [ -s sqlite.hw.default ] && clang-19 $flags -I"$amal" -fprofile-sample-use=sqlite.hw.default -c -o sqlite.hwd.o \
+		"$amal/sqlite3.c" 2>sqlite.hwd.use.err && ! grep -q . sqlite.hwd.use.err; then
+		pass "pgo_llvm_cs_default_build_sqlite (clang-19 compiles sqlite3.c with hwprof's default CS profile, no warning)"
+	else
+		fail "pgo_llvm_cs_default_build_sqlite: $(head -2 sqlite.hwd.use.err | tr '\n' ' ')"
 	fi
 }
 sqlite_case
