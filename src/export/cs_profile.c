@@ -229,7 +229,7 @@ int hwp_cs_profile__write(const char *const *inputs, size_t n, const char *binar
 		goto out;
 	if (!r.hybrid) {
 		err = hwp__set_error(EINVAL, "%s: no sample carries both a call chain and a branch stack "
-				     "(record with -b -g, or --emulate -g)", hwp_session__path(r.s));
+				     "(a context-sensitive profile needs the two recorded together)", hwp_session__path(r.s));
 		goto out;
 	}
 	if ((err = unwind_all(&r, &cs)))

@@ -113,6 +113,6 @@ void hwp_report__print_diff_summary(const struct hwp_flow_diff *d, const char *b
 		fprintf(out, "# call stacks: %zu functions' children share compared (samples with the function on "
 			"the stack, as perf report --children; one sample one observation)\n", st->children);
 	if (st->calls_missing == 1 || st->calls_missing == 2)
-		fprintf(out, "# children not compared: %s has no call stacks (record with -g or --call-graph)\n",
+		fprintf(out, "# children not compared: %s has no call stacks (its samples carry no call chains)\n",
 			st->calls_missing == 1 ? before : after);
 }
