@@ -663,13 +663,8 @@ int hwp__reader_parse(struct hwp_reader *r, const uint8_t *rec, uint32_t size, u
 		}
 		return hwp__reader_parse_sample(r, evsel, rec, size, off, index, ev);
 	}
-	memset(ev, 0, sizeof(*ev));
-	ev->type = ld32(rec);
-	ev->misc = ld16(rec + 4);
-	ev->size = size;
-	ev->data = rec;
-	ev->file_offset = off;
-	ev->index = index;
+	event_head(rec, size, off, index, ev);
+	memset(&ev->sample, 0, sizeof(*ev) - offsetof(struct hwp_event, sample));
 	if (ev->type < HWP_RECORD_KERNEL_MAX) {
 		ev->evsel = other_evsel(r, rec, size);
 		if (ev->evsel && hwp_attr__flag(&ev->evsel->attr, HWP_ATTR_SAMPLE_ID_ALL))
