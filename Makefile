@@ -81,8 +81,11 @@ $(BUILD)/gen/%.pb-c.o: $(BUILD)/gen/%.pb-c.c $(CONFIG_STAMP)
 	$(CC) -std=c11 -D_GNU_SOURCE $(CFLAGS) $(SANFLAGS) -fPIC -fvisibility=hidden -c $< -o $@
 # A library source including generated headers finds them in $(BUILD)/gen/.
 ifneq ($(HAVE_PPROF),)
-$(BUILD)/src/export/pprof.o $(BUILD)/src/export/pprof_flame.o $(BUILD)/src/export/pprof_stacks.o: $(BUILD)/gen/src/export/profile.pb-c.h
-$(BUILD)/src/export/pprof.o $(BUILD)/src/export/pprof_flame.o $(BUILD)/src/export/pprof_stacks.o: ALL_CFLAGS += -I$(BUILD)/gen/src/export
+# the sources that include the generated protobuf header (found, so that a new
+# one cannot be left out of the fuzz build's rule below)
+PPROF_USERS := $(patsubst %.c,%.o,$(shell grep -l 'profile.pb-c.h' src/export/*.c))
+$(addprefix $(BUILD)/,$(PPROF_USERS)): $(BUILD)/gen/src/export/profile.pb-c.h
+$(addprefix $(BUILD)/,$(PPROF_USERS)): ALL_CFLAGS += -I$(BUILD)/gen/src/export
 endif
 
 # The commands see the public headers only: what they need of the library
@@ -194,8 +197,8 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=build-fuzz/%)
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=build-fuzz/obj/%.o)
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=build-fuzz/obj/%.o) $(PROTO_GEN:%.c=%.o)
 ifneq ($(HAVE_PPROF),)
-build-fuzz/obj/src/export/pprof.o build-fuzz/obj/src/export/pprof_flame.o: $(BUILD)/gen/src/export/profile.pb-c.h
-build-fuzz/obj/src/export/pprof.o build-fuzz/obj/src/export/pprof_flame.o: FUZZ_CFLAGS += -I$(BUILD)/gen/src/export
+$(addprefix build-fuzz/obj/,$(PPROF_USERS)): $(BUILD)/gen/src/export/profile.pb-c.h
+$(addprefix build-fuzz/obj/,$(PPROF_USERS)): FUZZ_CFLAGS += -I$(BUILD)/gen/src/export
 endif
 build-fuzz/obj/%.o: %.c $(CONFIG_STAMP)
 	@mkdir -p $(dir $@)
