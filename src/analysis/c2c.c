@@ -9,6 +9,8 @@
 #include "analysis/mem_types.h"
 #include "hwprof/c2c.h"
 #include "util/error.h"
+#include "util/hash.h"
+#include "util/hashmap.h"
 #include "util/vec.h"
 
 struct hwp_c2c {
@@ -70,6 +72,15 @@ static uint32_t distinct(uint32_t *v, size_t n)
 	return k;
 }
 
+/* The HI of the line's key (mem_internal.h): its module, or its process's
+   anonymous memory. */
+static uint64_t line_hi(const struct hwp_c2c_line *l)
+{
+	return l->data_module >= 0 ? (uint64_t)l->data_module : (uint64_t)(uint32_t)l->pid << 32 | 0xffffffffu;
+}
+
+/* The lines' order: a total one (a line's key is its HI and offset), so
+   the order the lines were found in does not show. */
 static int cmp_line(const void *pa, const void *pb)
 {
 	const struct hwp_c2c_line *a = pa, *b = pb;
@@ -80,7 +91,10 @@ static int cmp_line(const void *pa, const void *pb)
 		return a->stores > b->stores ? -1 : 1;
 	if (a->samples != b->samples)
 		return a->samples > b->samples ? -1 : 1;
-	return a->data_offset < b->data_offset ? -1 : a->data_offset > b->data_offset;
+	if (a->data_offset != b->data_offset)
+		return a->data_offset < b->data_offset ? -1 : 1;
+	uint64_t ha = line_hi(a), hb = line_hi(b);
+	return ha < hb ? -1 : ha > hb;
 }
 
 static int cmp_acc(const void *pa, const void *pb)
@@ -93,7 +107,9 @@ static int cmp_acc(const void *pa, const void *pb)
 		return a->hitm > b->hitm ? -1 : 1;
 	if (a->samples != b->samples)
 		return a->samples > b->samples ? -1 : 1;
-	return a->code.offset < b->code.offset ? -1 : a->code.offset > b->code.offset;
+	if (a->code.offset != b->code.offset)
+		return a->code.offset < b->code.offset ? -1 : 1;
+	return a->code.module < b->code.module ? -1 : a->code.module > b->code.module;
 }
 
 int hwp__mem_pairs_index_build(struct hwp__mem_pairs_index *e, const struct hwp__mem_pairs *p, size_t nr_acc)
@@ -113,6 +129,61 @@ void hwp__mem_pairs_index_free(struct hwp__mem_pairs_index *e)
 {
 	free(e->first);
 	free(e->val);
+}
+
+/* The accesses IDX[0..N) grouped by line (a counting sort by line, the
+   lines in the order first seen: their order is cmp_line()'s later, a
+   total one, so sorting them by key is not needed). 0 or -ENOMEM. */
+static int group_lines(const struct c2c_ctx *cx, size_t n, uint32_t *idx)
+{
+	struct gline {
+		uint64_t hi, off;
+		size_t at;
+	} *g = NULL;
+	size_t nr = 0, cap = 0;
+	struct hwp_hashmap map = { 0 };
+	uint32_t *line = malloc((n + 1) * sizeof(*line));
+	int err = line ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < n && !err; i++) {
+		const struct hwp__mem_c2c_acc *a = &cx->acc[i];
+		uint64_t off = a->data_offset & cx->mask, h = hwp__hash_combine(hwp__hash64(a->hi), off);
+		struct hwp_hashmap_probe p = hwp__hashmap_probe(&map, h);
+		struct gline *e;
+		uint32_t k;
+		bool found = false;
+
+		while (hwp__hashmap_next(&p, &k))
+			if (g[k].hi == a->hi && g[k].off == off) {
+				found = true;
+				break;
+			}
+		if (!found) {
+			if (!(e = HWP_VEC_PUSH(g, nr, cap)) || hwp__hashmap_add(&map, h, nr - 1) < 0) {
+				err = -ENOMEM;
+				break;
+			}
+			e->hi = a->hi;
+			e->off = off;
+			k = (uint32_t)(nr - 1);
+		}
+		g[k].at++;
+		line[i] = k;
+	}
+	if (!err) {
+		size_t at = 0;
+		for (size_t k = 0; k < nr; k++) {
+			size_t m = g[k].at;
+			g[k].at = at;
+			at += m;
+		}
+		for (size_t i = 0; i < n; i++)
+			idx[g[line[i]].at++] = (uint32_t)i;
+	}
+	hwp__hashmap_free(&map);
+	free(g);
+	free(line);
+	return err;
 }
 
 /* The distinct threads of accesses IDX[0..N): their first samples' and the
@@ -251,19 +322,18 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	    hwp__mem_pairs_index_build(&cx.tids, &r->tids, n) < 0 ||
 	    hwp__mem_pairs_index_build(&cx.cpus, &r->cpus, n) < 0 || (sym && !(cx.typer = hwp__mem_typer_new(sym))))
 		goto oom;
-	for (size_t i = 0; i < n; i++)
-		idx[i] = (uint32_t)i;
-	if (n > 1)
-		qsort_r(idx, n, sizeof(*idx), cmp_acc_key, &cx);
-	for (size_t i = 0; i < n && !err;) {
-		const struct hwp__mem_c2c_acc *a = &cx.acc[idx[i]];
-		size_t j = i + 1;
-		while (j < n && cx.acc[idx[j]].hi == a->hi &&
-		       (cx.acc[idx[j]].data_offset & cx.mask) == (a->data_offset & cx.mask))
-			j++;
-		err = add_line(c, r, &cx, idx + i, j - i);
-		i = j;
-	}
+	if ((err = group_lines(&cx, n, idx)) == 0)
+		for (size_t i = 0; i < n && !err;) {
+			const struct hwp__mem_c2c_acc *a = &cx.acc[idx[i]];
+			size_t j = i + 1;
+			while (j < n && cx.acc[idx[j]].hi == a->hi &&
+			       (cx.acc[idx[j]].data_offset & cx.mask) == (a->data_offset & cx.mask))
+				j++;
+			if (j - i > 1)
+				qsort_r(idx + i, j - i, sizeof(*idx), cmp_acc_key, &cx);
+			err = add_line(c, r, &cx, idx + i, j - i);
+			i = j;
+		}
 	if (err)
 		goto oom;
 	hwp__sort(c->lines, c->nr_lines, sizeof(*c->lines), cmp_line);

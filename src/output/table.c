@@ -12,10 +12,14 @@
 #include "util/error.h"
 #include "util/opts.h"
 
+/* One value, read by its column's kind (16 bytes: report tables reach
+   millions of cells). */
 struct cell {
-	const char *s;
-	uint64_t u;
-	double d;
+	union {
+		const char *s;  /* TEXT */
+		uint64_t u;     /* COUNT, HEX, BOOL */
+		double d;       /* PERCENT, REAL */
+	};
 	bool set;
 };
 
@@ -95,6 +99,31 @@ static struct cell *cur(struct hwp_table *t, size_t col)
 	return col < t->ncols && t->nrows ? &t->cells[(t->nrows - 1) * t->ncols + col] : NULL;
 }
 
+enum family { F_TEXT, F_INT, F_REAL };
+
+static enum family family(enum hwp_col_kind k)
+{
+	return k == HWP_COL_TEXT ? F_TEXT : k == HWP_COL_PERCENT || k == HWP_COL_REAL ? F_REAL : F_INT;
+}
+
+/* A cell set with a value of another kind than its column's shows that
+   kind's zero (its text NULL): what the cell's own field held before it
+   shared its room with the others. */
+static void set_zero(struct cell *c, enum hwp_col_kind k)
+{
+	switch (family(k)) {
+	case F_TEXT:
+		c->s = NULL;
+		break;
+	case F_INT:
+		c->u = 0;
+		break;
+	case F_REAL:
+		c->d = 0.0;
+		break;
+	}
+}
+
 /* Why cur() found no cell. */
 static int no_cell(const struct hwp_table *t, size_t col)
 {
@@ -112,6 +141,10 @@ int hwp_table__set_text(struct hwp_table *t, size_t col, const char *s)
 	if (!s)
 		return 0;
 	c->set = true;
+	if (t->cols[col].kind != HWP_COL_TEXT) {
+		set_zero(c, t->cols[col].kind);
+		return 0;
+	}
 	c->s = hwp__arena_strndup(&t->arena, s, SIZE_MAX);
 	if (!c->s)
 		return hwp__set_error(ENOMEM, "table: out of memory copying the text of row %zu, column %zu",
@@ -126,7 +159,10 @@ int hwp_table__set_count(struct hwp_table *t, size_t col, uint64_t v)
 	if (!c)
 		return no_cell(t, col);
 	c->set = true;
-	c->u = v;
+	if (family(t->cols[col].kind) == F_INT)
+		c->u = v;
+	else
+		set_zero(c, t->cols[col].kind);
 	return 0;
 }
 
@@ -137,7 +173,10 @@ int hwp_table__set_real(struct hwp_table *t, size_t col, double v)
 	if (!c)
 		return no_cell(t, col);
 	c->set = true;
-	c->d = v;
+	if (family(t->cols[col].kind) == F_REAL)
+		c->d = v;
+	else
+		set_zero(c, t->cols[col].kind);
 	return 0;
 }
 
@@ -172,51 +211,173 @@ static int format_cell(const struct column *col, const struct cell *c, char *buf
 	return 0;
 }
 
-static void render_text(const struct hwp_table *t, struct hwp_outbuf *o)
+/* A number cell as text (at most 31 bytes, no terminator, an unset cell
+   empty): what format_cell() writes, without printf. */
+static size_t number_text(const struct column *col, const struct cell *c, char *buf)
 {
-	size_t width[HWP_TABLE_MAX_COLUMNS], vis[HWP_TABLE_MAX_COLUMNS], nv = 0;
-	char buf[64];
+	size_t n;
 
-	for (size_t j = 0; j < t->ncols; j++)
-		if (shown(&t->cols[j], HWP_TABLE_TEXT))
-			vis[nv++] = j;
-	for (size_t v = 0; v < nv; v++) {
-		const struct column *col = &t->cols[vis[v]];
-		width[v] = strlen(col->title);
-		for (size_t i = 0; i < t->nrows; i++) {
-			const struct cell *c = &t->cells[i * t->ncols + vis[v]];
-			size_t w = col->kind == HWP_COL_TEXT ? strlen(c->s ? c->s : "")
-							     : (size_t)format_cell(col, c, buf, sizeof(buf));
-			if (w > width[v])
-				width[v] = w;
+	if (!c->set)
+		return 0;
+	switch (col->kind) {
+	case HWP_COL_COUNT:
+		return hwp__fmt_u64(buf, c->u);
+	case HWP_COL_PERCENT:
+		n = hwp__fmt_fixed(buf, c->d, 2);
+		buf[n] = '%';
+		return n + 1;
+	case HWP_COL_REAL:
+		return hwp__fmt_fixed(buf, c->d, 4);
+	case HWP_COL_HEX:
+		if (!c->u) { /* "%#x" of 0 */
+			buf[0] = '0';
+			return 1;
 		}
+		buf[0] = '0';
+		buf[1] = 'x';
+		return 2 + hwp__fmt_hex(buf + 2, c->u);
+	case HWP_COL_BOOL:
+		memcpy(buf, c->u ? "true" : "false", c->u ? 4 : 5);
+		return c->u ? 4 : 5;
+	case HWP_COL_TEXT:
+		break;
 	}
-	hwp__outbuf_puts(o, "#");
-	for (size_t v = 0; v < nv; v++) {
-		const struct column *col = &t->cols[vis[v]];
-		bool left = col->kind == HWP_COL_TEXT;
-		hwp__outbuf_printf(o, "%s%*s%s", v ? "  " : " ", left ? 0 : (int)(width[v] - strlen(col->title)), "",
-				   col->title);
-		if (left && v + 1 < nv)
-			hwp__outbuf_printf(o, "%*s", (int)(width[v] - strlen(col->title)), "");
+	return 0;
+}
+
+/* How wide a number cell prints, formatting only the reals. */
+static size_t number_width(const struct column *col, const struct cell *c)
+{
+	char buf[40];
+
+	if (!c->set)
+		return 0;
+	switch (col->kind) {
+	case HWP_COL_COUNT:
+		return hwp__u64_digits(c->u);
+	case HWP_COL_HEX:
+		return c->u ? 2 + (size_t)(67 - __builtin_clzll(c->u)) / 4 : 1;
+	default:
+		return number_text(col, c, buf);
 	}
-	hwp__outbuf_puts(o, "\n#\n");
-	for (size_t i = 0; i < t->nrows; i++) {
-		for (size_t v = 0; v < nv; v++) {
-			const struct column *col = &t->cols[vis[v]];
-			const struct cell *c = &t->cells[i * t->ncols + vis[v]];
-			const char *s = c->s;
-			if (col->kind != HWP_COL_TEXT) {
-				format_cell(col, c, buf, sizeof(buf));
-				s = buf;
+}
+
+/* The text rendering's shown columns VIS[0..NV) and their widths. */
+struct text_layout {
+	size_t vis[HWP_TABLE_MAX_COLUMNS], width[HWP_TABLE_MAX_COLUMNS], nv;
+};
+
+/* The widest cell of each shown column in rows [LO, HI), into WIDTH. */
+static void text_widths(const struct hwp_table *t, const struct text_layout *l, size_t lo, size_t hi,
+			size_t *width)
+{
+	for (size_t v = 0; v < l->nv; v++) {
+		const struct column *col = &t->cols[l->vis[v]];
+		size_t w = 0;
+
+		for (size_t i = lo; i < hi; i++) {
+			const struct cell *c = &t->cells[i * t->ncols + l->vis[v]];
+			size_t k = col->kind == HWP_COL_TEXT ? (c->set && c->s ? strlen(c->s) : 0) : number_width(col, c);
+			if (k > w)
+				w = k;
+		}
+		width[v] = w;
+	}
+}
+
+/* Cells up to this long are written into the room hwp__outbuf_reserve()
+   makes (an outbuf holds at least 1 MiB). */
+#define BIG_CELL 65536
+
+static char *pad(char *p, size_t n)
+{
+	memset(p, ' ', n);
+	return p + n;
+}
+
+/* Rows [LO, HI) as "  cell" each, text left-aligned (the last column
+   unpadded), numbers right-aligned: printf's "  %-*s" and "  %*s". */
+static void text_rows(const struct hwp_table *t, const struct text_layout *l, size_t lo, size_t hi,
+		      struct hwp_outbuf *o)
+{
+	char buf[40];
+
+	for (size_t i = lo; i < hi; i++) {
+		for (size_t v = 0; v < l->nv; v++) {
+			const struct column *col = &t->cols[l->vis[v]];
+			const struct cell *c = &t->cells[i * t->ncols + l->vis[v]];
+			size_t w = l->width[v], n;
+			char *p;
+
+			if (col->kind == HWP_COL_TEXT) {
+				const char *s = c->set && c->s ? c->s : "";
+				n = strlen(s);
+				if (v + 1 == l->nv)
+					w = 0;
+				if (n > BIG_CELL || w > BIG_CELL) { /* maybe more than a buffer's room */
+					hwp__outbuf_puts(o, "  ");
+					hwp__outbuf_write(o, s, n);
+					for (; w > n; w--)
+						hwp__outbuf_putc(o, ' ');
+					continue;
+				}
+				p = pad(hwp__outbuf_reserve(o, 2 + (n > w ? n : w)), 2);
+				memcpy(p, s, n);
+				p = pad(p + n, w > n ? w - n : 0);
+			} else {
+				n = number_text(col, c, buf);
+				p = hwp__outbuf_reserve(o, 2 + (n > w ? n : w));
+				p = pad(p, 2 + (w > n ? w - n : 0));
+				memcpy(p, buf, n);
+				p += n;
 			}
-			if (col->kind == HWP_COL_TEXT)
-				hwp__outbuf_printf(o, "  %-*s", v + 1 < nv ? (int)width[v] : 0, s ? s : "");
-			else
-				hwp__outbuf_printf(o, "  %*s", (int)width[v], s);
+			o->len = (size_t)(p - o->buf);
 		}
 		hwp__outbuf_putc(o, '\n');
 	}
+}
+
+static void text_header(const struct hwp_table *t, const struct text_layout *l, struct hwp_outbuf *o)
+{
+	hwp__outbuf_puts(o, "#");
+	for (size_t v = 0; v < l->nv; v++) {
+		const struct column *col = &t->cols[l->vis[v]];
+		bool left = col->kind == HWP_COL_TEXT;
+		hwp__outbuf_printf(o, "%s%*s%s", v ? "  " : " ", left ? 0 : (int)(l->width[v] - strlen(col->title)),
+				   "", col->title);
+		if (left && v + 1 < l->nv)
+			hwp__outbuf_printf(o, "%*s", (int)(l->width[v] - strlen(col->title)), "");
+	}
+	hwp__outbuf_puts(o, "\n#\n");
+}
+
+static void text_layout_init(const struct hwp_table *t, struct text_layout *l)
+{
+	l->nv = 0;
+	for (size_t j = 0; j < t->ncols; j++)
+		if (shown(&t->cols[j], HWP_TABLE_TEXT))
+			l->vis[l->nv++] = j;
+}
+
+/* Columns at least as wide as their titles. */
+static void text_layout_titles(const struct hwp_table *t, struct text_layout *l)
+{
+	for (size_t v = 0; v < l->nv; v++) {
+		size_t w = strlen(t->cols[l->vis[v]].title);
+		if (w > l->width[v])
+			l->width[v] = w;
+	}
+}
+
+static void render_text(const struct hwp_table *t, struct hwp_outbuf *o)
+{
+	struct text_layout l;
+
+	text_layout_init(t, &l);
+	text_widths(t, &l, 0, t->nrows, l.width);
+	text_layout_titles(t, &l);
+	text_header(t, &l, o);
+	text_rows(t, &l, 0, t->nrows, o);
 }
 
 /* An array of row objects, numbers as numbers. */
