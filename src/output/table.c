@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,7 @@
 #include "output/json.h"
 #include "output/markup.h"
 #include "output/render.h"
+#include "session/parallel_pass.h"
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/opts.h"
@@ -177,6 +179,15 @@ int hwp_table__set_real(struct hwp_table *t, size_t col, double v)
 		c->d = v;
 	else
 		set_zero(c, t->cols[col].kind);
+	return 0;
+}
+
+int hwp__table_copy_cells(struct hwp_table *t, size_t from, size_t col, size_t n)
+{
+	if (!t->nrows || from >= t->nrows - 1 || col > t->ncols || n > t->ncols - col)
+		return hwp__set_error(EINVAL, "table: cannot copy columns %zu-%zu of row %zu into row %zu", col,
+				      col + n, from, t->nrows);
+	memcpy(&t->cells[(t->nrows - 1) * t->ncols + col], &t->cells[from * t->ncols + col], n * sizeof(struct cell));
 	return 0;
 }
 
@@ -378,6 +389,97 @@ static void render_text(const struct hwp_table *t, struct hwp_outbuf *o)
 	text_layout_titles(t, &l);
 	text_header(t, &l, o);
 	text_rows(t, &l, 0, t->nrows, o);
+}
+
+/* ---- the text of a large table on several threads ---- */
+
+/* Rows a thread takes at least: fewer cost more to start than to format. */
+#define PAR_ROWS 16384
+#define PAR_MAX 64
+
+/* One thread's share: rows [LO, HI), their widths, then their text. */
+struct text_part {
+	const struct hwp_table *t;
+	struct text_layout *l;
+	size_t lo, hi;
+	size_t width[HWP_TABLE_MAX_COLUMNS];
+	struct hwp_outbuf o; /* in memory */
+	pthread_t th;
+	bool started;
+};
+
+static void *part_widths(void *arg)
+{
+	struct text_part *p = arg;
+
+	text_widths(p->t, p->l, p->lo, p->hi, p->width);
+	return NULL;
+}
+
+static void *part_rows(void *arg)
+{
+	struct text_part *p = arg;
+
+	text_rows(p->t, p->l, p->lo, p->hi, &p->o);
+	return NULL;
+}
+
+/* Runs FN on parts [1, N) on threads and part 0 here (where a thread does
+   not start, here too). */
+static void run_parts(struct text_part *p, size_t n, void *(*fn)(void *))
+{
+	for (size_t k = 1; k < n; k++)
+		p[k].started = pthread_create(&p[k].th, NULL, fn, &p[k]) == 0;
+	fn(&p[0]);
+	for (size_t k = 1; k < n; k++) {
+		if (p[k].started)
+			pthread_join(p[k].th, NULL);
+		else
+			fn(&p[k]);
+	}
+}
+
+/* The text of T on N threads: each measures its rows, then writes them
+   into memory with the widths of all (part 0 straight into O), and they
+   are written in order: the same bytes as render_text(). */
+static void render_text_parts(const struct hwp_table *t, size_t n, struct hwp_outbuf *o)
+{
+	struct text_part p[PAR_MAX];
+	struct text_layout l;
+
+	text_layout_init(t, &l);
+	for (size_t k = 0; k < n; k++) {
+		p[k].t = t;
+		p[k].l = &l;
+		p[k].lo = t->nrows * k / n;
+		p[k].hi = t->nrows * (k + 1) / n;
+		p[k].o.buf = NULL;
+	}
+	run_parts(p, n, part_widths);
+	for (size_t v = 0; v < l.nv; v++) {
+		l.width[v] = 0;
+		for (size_t k = 0; k < n; k++)
+			if (p[k].width[v] > l.width[v])
+				l.width[v] = p[k].width[v];
+	}
+	text_layout_titles(t, &l);
+	text_header(t, &l, o);
+	for (size_t k = 1; k < n; k++)
+		if (hwp__outbuf_init(&p[k].o, NULL) < 0) {
+			o->err = o->err ? o->err : ENOMEM;
+			n = k; /* (the output is an error now) */
+			break;
+		}
+	/* part 0 writes into O: its text leaves while the others format */
+	p[0].o = *o;
+	run_parts(p, n, part_rows);
+	*o = p[0].o;
+	for (size_t k = 1; k < n; k++) {
+		if (p[k].o.err && !o->err)
+			o->err = p[k].o.err;
+		hwp__outbuf_write(o, p[k].o.buf, p[k].o.len);
+		free(p[k].o.buf);
+	}
 }
 
 /* An array of row objects, numbers as numbers. */
@@ -588,14 +690,29 @@ void hwp__table_render(const struct hwp_table *t, enum hwp_table_format f, struc
 
 int hwp_table__print(const struct hwp_table *t, enum hwp_table_format f, FILE *fp)
 {
+	return hwp_table__print_jobs(t, f, fp, 1);
+}
+
+int hwp_table__print_jobs(const struct hwp_table *t, enum hwp_table_format f, FILE *fp, unsigned jobs)
+{
 	struct hwp_outbuf o;
+	size_t n = t->nrows / PAR_ROWS;
 	int err;
 
 	if ((unsigned)f > HWP_TABLE_HTML)
 		return hwp__set_error(EINVAL, "table: unknown output format %d", (int)f);
 	if ((err = hwp__outbuf_init(&o, fp)) < 0)
 		return err;
-	hwp__table_render(t, f, &o);
+	if (!jobs)
+		jobs = hwp__cpus_available();
+	if (n > jobs)
+		n = jobs;
+	if (n > PAR_MAX)
+		n = PAR_MAX;
+	if (f == HWP_TABLE_TEXT && n >= 2)
+		render_text_parts(t, n, &o);
+	else
+		hwp__table_render(t, f, &o);
 	if ((err = hwp__outbuf_finish(&o)) < 0)
 		return err;
 	if (fflush(fp))
