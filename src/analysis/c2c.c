@@ -29,6 +29,7 @@ struct c2c_ctx {
 	struct hwp__mem_pairs_index tids, cpus;
 	uint32_t *scratch;
 	struct hwp__mem_typer *typer;  /* the accesses' data types (NULL: none) */
+	const struct hwp_mem_report *r;
 };
 
 static int cmp_acc_key(const void *pa, const void *pb, void *arg)
@@ -186,19 +187,24 @@ static int group_lines(const struct c2c_ctx *cx, size_t n, uint32_t *idx)
 	return err;
 }
 
-/* The distinct threads of accesses IDX[0..N): their first samples' and the
-   others the report's set holds. */
+/* The distinct threads of accesses IDX[0..N): the bits of those the report
+   numbers below 64, and the others (first samples' and the report's set). */
 static uint32_t line_tids(const struct c2c_ctx *cx, const uint32_t *idx, size_t n)
 {
 	const struct hwp__mem_pairs_index *e = &cx->tids;
+	uint64_t mask = 0;
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		cx->scratch[k++] = cx->acc[idx[i]].tid;
+		const struct hwp__mem_c2c_acc *a = &cx->acc[idx[i]];
+		int64_t ti = hwp__mem_thread_find(cx->r, a->tid);
+		mask |= a->tid_mask;
+		if (ti < 0 || ti >= 64)
+			cx->scratch[k++] = a->tid;
 		for (size_t j = e->first[idx[i]]; j < e->first[idx[i] + 1]; j++)
 			cx->scratch[k++] = e->val[j];
 	}
-	return distinct(cx->scratch, k);
+	return (uint32_t)__builtin_popcountll(mask) + distinct(cx->scratch, k);
 }
 
 /* The distinct CPUs of accesses IDX[0..N): their bits, and those above 63
@@ -303,7 +309,7 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 {
 	size_t n;
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp_mem_report__session(r));
-	struct c2c_ctx cx = { r->acc, ~(uint64_t)(hwp__mem_report_cache_line(r) - 1), { 0 }, { 0 }, NULL, NULL };
+	struct c2c_ctx cx = { r->acc, ~(uint64_t)(hwp__mem_report_cache_line(r) - 1), { 0 }, { 0 }, NULL, NULL, r };
 	struct hwp_c2c *c;
 	uint32_t *idx = NULL;
 	int err = 0;
