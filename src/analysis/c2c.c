@@ -30,7 +30,57 @@ struct c2c_ctx {
 	uint32_t *scratch;
 	struct hwp__mem_typer *typer;  /* the accesses' data types (NULL: none) */
 	const struct hwp_mem_report *r;
+	/* each instruction's symbol, looked up once (the lines' accesses name
+	   a few thousand instructions a hundred times) */
+	struct code_sym {
+		int32_t module;
+		uint64_t offset;
+		bool found;
+		const char *symbol, *file;
+		uint64_t sym_offset;
+		unsigned line;
+	} *syms;
+	size_t nr_syms, cap_syms;
+	struct hwp_hashmap sym_map;
 };
+
+/* CODE's symbol (module and offset: what the symbolizer reads) into X;
+   0 or -ENOMEM. */
+static int code_symbol(struct c2c_ctx *cx, struct hwp_symbolizer *sym, const struct hwp_code_loc *code,
+		       struct hwp_c2c_access *x)
+{
+	uint64_t h = hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)code->module), code->offset);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cx->sym_map, h);
+	struct code_sym *e = NULL;
+	struct hwp_symbol_info si;
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (cx->syms[i].module == code->module && cx->syms[i].offset == code->offset) {
+			e = &cx->syms[i];
+			break;
+		}
+	if (!e) {
+		if (!(e = HWP_VEC_PUSH(cx->syms, cx->nr_syms, cx->cap_syms)) ||
+		    hwp__hashmap_add(&cx->sym_map, h, cx->nr_syms - 1) < 0)
+			return -ENOMEM;
+		e->module = code->module;
+		e->offset = code->offset;
+		if ((e->found = hwp_symbolizer__lookup(sym, code->module, code->offset, &si) == 0)) {
+			e->symbol = si.symbol;
+			e->sym_offset = si.sym_offset;
+			e->file = si.file;
+			e->line = si.line;
+		}
+	}
+	if (e->found) {
+		x->symbol = e->symbol;
+		x->sym_offset = e->sym_offset;
+		x->file = e->file;
+		x->line = e->line;
+	}
+	return 0;
+}
 
 static int cmp_acc_key(const void *pa, const void *pb, void *arg)
 {
@@ -225,7 +275,7 @@ static uint32_t line_cpus(const struct c2c_ctx *cx, const uint32_t *idx, size_t 
 
 /* One line: accesses IDX[0..N) (sorted by offset, then code). Keeps it when
    contended. */
-static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2c_ctx *cx, const uint32_t *idx,
+static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, struct c2c_ctx *cx, const uint32_t *idx,
 		    size_t n)
 {
 	uint64_t mask = cx->mask;
@@ -259,7 +309,6 @@ static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2
 	for (size_t i = 0; i < n; i++) {
 		const struct hwp__mem_c2c_acc *a = &cx->acc[idx[i]];
 		struct hwp_c2c_access *x = HWP_VEC_PUSH(c->acc, c->nr_acc, c->cap_acc);
-		struct hwp_symbol_info si;
 
 		if (!x)
 			return -ENOMEM;
@@ -272,13 +321,8 @@ static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2
 		x->lat_sum = a->lat_sum;
 		x->nr_tids = a->nr_tids;
 		x->nr_cpus = a->nr_cpus;
-		if (sym && a->code.module >= 0 &&
-		    hwp_symbolizer__lookup(sym, a->code.module, a->code.offset, &si) == 0) {
-			x->symbol = si.symbol;
-			x->sym_offset = si.sym_offset;
-			x->file = si.file;
-			x->line = si.line;
-		}
+		if (sym && a->code.module >= 0 && code_symbol(cx, sym, &a->code, x) < 0)
+			return -ENOMEM;
 		if (ty) {
 			/* the field at this offset: the instruction's operand, or
 			   the address itself inside a global */
@@ -309,7 +353,7 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 {
 	size_t n;
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp_mem_report__session(r));
-	struct c2c_ctx cx = { r->acc, ~(uint64_t)(hwp__mem_report_cache_line(r) - 1), { 0 }, { 0 }, NULL, NULL, r };
+	struct c2c_ctx cx = { .acc = r->acc, .mask = ~(uint64_t)(hwp__mem_report_cache_line(r) - 1), .r = r };
 	struct hwp_c2c *c;
 	uint32_t *idx = NULL;
 	int err = 0;
@@ -326,7 +370,9 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	    !(cx.scratch = malloc((n + (r->tids.nr > r->cpus.nr ? r->tids.nr : r->cpus.nr) + 1) *
 				  sizeof(*cx.scratch))) ||
 	    hwp__mem_pairs_index_build(&cx.tids, &r->tids, n) < 0 ||
-	    hwp__mem_pairs_index_build(&cx.cpus, &r->cpus, n) < 0 || (sym && !(cx.typer = hwp__mem_typer_new(sym))))
+	    hwp__mem_pairs_index_build(&cx.cpus, &r->cpus, n) < 0 || (sym && !(cx.typer = hwp__mem_typer_new(sym))) ||
+	    /* room for every access (pages never written cost nothing) */
+	    HWP_VEC_RESERVE(c->acc, c->cap_acc, n) < 0)
 		goto oom;
 	if ((err = group_lines(&cx, n, idx)) == 0)
 		for (size_t i = 0; i < n && !err;) {
@@ -344,6 +390,8 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 		goto oom;
 	hwp__sort(c->lines, c->nr_lines, sizeof(*c->lines), cmp_line);
 	hwp__mem_typer_delete(cx.typer);
+	free(cx.syms);
+	hwp__hashmap_free(&cx.sym_map);
 	free(idx);
 	free(cx.scratch);
 	hwp__mem_pairs_index_free(&cx.tids);
@@ -351,6 +399,8 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	return c;
 oom:
 	hwp__mem_typer_delete(cx.typer);
+	free(cx.syms);
+	hwp__hashmap_free(&cx.sym_map);
 	free(idx);
 	free(cx.scratch);
 	hwp__mem_pairs_index_free(&cx.tids);

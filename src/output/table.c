@@ -81,6 +81,20 @@ int hwp_table__add_column_shown(struct hwp_table *t, const char *title, const ch
 	return 0;
 }
 
+int hwp__table_reserve(struct hwp_table *t, size_t rows)
+{
+	struct cell *c;
+
+	if (!t->ncols || t->cap - t->nrows >= rows)
+		return 0;
+	if (rows > SIZE_MAX / sizeof(*c) / t->ncols - t->nrows ||
+	    !(c = realloc(t->cells, (t->nrows + rows) * t->ncols * sizeof(*c))))
+		return hwp__set_error(ENOMEM, "table: out of memory for %zu rows", t->nrows + rows);
+	t->cells = c;
+	t->cap = t->nrows + rows;
+	return 0;
+}
+
 int hwp_table__new_row(struct hwp_table *t)
 {
 	if (t->nrows == t->cap) {

@@ -431,8 +431,18 @@ struct hwp_table *hwp_report__c2c(struct hwp_mem_report *r, const struct hwp_c2c
 	hwp_table__add_column_shown(t, "data_member", "data_member", HWP_COL_TEXT, HWP_SHOW_DATA);
 	hwp_table__add_column_shown(t, "Code", "code", HWP_COL_TEXT, HWP_SHOW_TEXT);
 	hwp_report__add_loc_columns(t, HWP_LOC_NONE);
+	/* every row's room at once (a line's row and its accesses'): no
+	   copying of a growing table */
+	size_t rows = 0;
+	for (size_t i = 0; i < n && i < o.limit; i++)
+		rows += 1 + lines[i].nr;
+	if (hwp__table_reserve(t, rows) < 0) {
+		hwp_table__delete(t);
+		return NULL;
+	}
 	for (size_t i = 0; i < n && i < o.limit; i++) {
 		const struct hwp_c2c_line *l = &lines[i];
+		const char *type = line_type(acc + l->first, l->nr);
 		const char *mod = l->data_module >= 0 && sym ? hwp_symbolizer__module_name(sym, l->data_module)
 							     : NULL;
 		char obj[512];
@@ -455,8 +465,8 @@ struct hwp_table *hwp_report__c2c(struct hwp_mem_report *r, const struct hwp_c2c
 		hwp_table__set_real(t, C_AVGLAT, l->samples ? (double)l->lat_sum / (double)l->samples : 0);
 		hwp_table__set_count(t, C_THREADS, l->nr_tids);
 		hwp_table__set_count(t, C_CPUS, l->nr_cpus);
-		hwp_table__set_text(t, C_TYPE, line_type(acc + l->first, l->nr));
-		hwp_table__set_text(t, C_DTYPE, line_type(acc + l->first, l->nr));
+		hwp_table__set_text(t, C_TYPE, type);
+		hwp_table__set_text(t, C_DTYPE, type);
 		/* its offsets and the code touching them */
 		for (size_t k = l->first; k < l->first + l->nr; k++) {
 			const struct hwp_c2c_access *x = &acc[k];
