@@ -186,7 +186,8 @@ size_t hwp__fmt_fixed(char *p, double d, unsigned prec)
 	uint64_t n, scale;
 	int e;
 
-	if (prec > 9 || !isfinite(d) || fabs(d) >= 1e15) {
+	/* (D * 10^PREC below 2^63: the digits fit a uint64_t) */
+	if (prec > 9 || !isfinite(d) || fabs(d) >= 1e15 || fabs(d) * (double)pow10[prec] >= 9e18) {
 		char tmp[400];
 		int k = snprintf(tmp, sizeof(tmp), "%.*f", (int)prec, d);
 		if (k < 0 || (size_t)k >= 32) /* (callers leave 32 bytes) */
@@ -201,7 +202,7 @@ size_t hwp__fmt_fixed(char *p, double d, unsigned prec)
 	uint64_t m = (uint64_t)ldexp(frexp(d, &e), 53);
 	e -= 53;
 	if (e >= 0) {
-		n = (m << e) * scale; /* below 1e15 * 1e9 */
+		n = (m << e) * scale;
 	} else if (e <= -100) {
 		n = 0; /* below 2^(53 + 30 - 100): rounds to 0 */
 	} else {

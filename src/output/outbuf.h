@@ -54,7 +54,8 @@ size_t hwp__fmt_u64(char *p, uint64_t v);
 unsigned hwp__u64_digits(uint64_t v);
 /* D as printf's "%.<PREC>f" writes it (PREC at most 9), into P (room for
    32 bytes; no terminator); returns the count. Exact, without printf, for
-   the numbers tables show (below 1e15); others go through snprintf. */
+   the numbers tables show (below 1e15, and 9e18 / 10^PREC); others go
+   through snprintf. */
 size_t hwp__fmt_fixed(char *p, double d, unsigned prec);
 
 HWP_END_DECLS
