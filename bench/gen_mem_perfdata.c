@@ -4,9 +4,9 @@
  * perf mem record on Intel: a PEBS load-latency event and a store event,
  * with ADDR, WEIGHT and DATA_SRC) for benchmarks of hwprof mem and c2c.
  *
- *   gen_mem_perfdata OUT.data SAMPLES [--addrs K] [--cpus C] [--seed N] [--callchain]
+ *   gen_mem_perfdata OUT.data SAMPLES [--addrs K] [--cpus C] [--threads T] [--seed N] [--callchain]
  *
- * One process of 8 threads on C CPUs (default 8; thread i on CPU i * C / 8) runs a fake binary (one module, mapped
+ * One process of T threads (default 8) on C CPUs (default 8; thread i on CPU i * C / T) runs a fake binary (one module, mapped
  * with MMAP2, build-id in the header: 4096 load/store instructions) over K
  * distinct data addresses (default 100000): a quarter in the binary's
  * file-backed data mapping (module + offset), half on [heap], the rest in
@@ -37,7 +37,7 @@
 #include "hwprof/perf_writer.h"
 
 #define PID 5000
-#define NTHREADS 8
+#define NTHREADS 8 /* by default */
 #define NCODE 4096
 #define ROUND_SAMPLES 5000
 #define STRIDE 40
@@ -93,14 +93,15 @@ static uint64_t address(uint64_t i)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: gen_mem_perfdata OUT.data SAMPLES [--addrs K] [--cpus C] [--seed N] [--callchain]\n");
+	fprintf(stderr,
+		"usage: gen_mem_perfdata OUT.data SAMPLES [--addrs K] [--cpus C] [--threads T] [--seed N] [--callchain]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	const char *out = NULL;
-	uint64_t nsamples = 0, naddrs = 100000, seed = 1, t = 1000000000ULL, ncpus = NTHREADS;
+	uint64_t nsamples = 0, naddrs = 100000, seed = 1, t = 1000000000ULL, ncpus = NTHREADS, nthreads = NTHREADS;
 	int pos = 0, callchain = 0;
 	struct hwp_writer *w;
 	struct hwp_attr a;
@@ -113,6 +114,8 @@ int main(int argc, char **argv)
 			naddrs = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--cpus") && i + 1 < argc)
 			ncpus = strtoull(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+			nthreads = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
 			seed = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "--callchain"))
@@ -127,7 +130,8 @@ int main(int argc, char **argv)
 			usage();
 	}
 	/* the heap holds half the addresses, the stack an eighth in 256 MiB */
-	if (!out || naddrs < 1 || ncpus < 1 || ncpus > 4096 || naddrs / 8 + 1 > (255ULL << 20) / STRIDE)
+	if (!out || naddrs < 1 || ncpus < 1 || ncpus > 4096 || nthreads < 1 || nthreads > 4096 ||
+	    naddrs / 8 + 1 > (255ULL << 20) / STRIDE)
 		usage();
 	rs = seed * 0x9e3779b97f4a7c15ULL + 0x1234567;
 	for (int i = 0; i < 20; i++)
@@ -160,7 +164,7 @@ int main(int argc, char **argv)
 	    hwp_writer__set_nrcpus(w, (uint32_t)ncpus, (uint32_t)ncpus) ||
 	    hwp_writer__add_build_id(w, -1, HWP_MISC_USER, bid, 20, BIN_PATH))
 		goto fail;
-	for (int i = 0; i < NTHREADS; i++) {
+	for (int i = 0; i < (int)nthreads; i++) {
 		struct hwp_sample sid;
 
 		memset(&sid, 0, sizeof(sid));
@@ -195,7 +199,7 @@ int main(int argc, char **argv)
 		/* half uniform, half skewed to the low (hot) addresses */
 		uint64_t i = r & 1 ? r2 % naddrs : (r2 % naddrs) * ((r2 >> 32) % naddrs) / naddrs;
 		int shared = i % 3 == 0, store = (r >> 1 & 3) == 0;
-		unsigned th = shared ? (unsigned)(r >> 3 & 7) : (unsigned)(i % NTHREADS);
+		unsigned th = shared ? (unsigned)((r >> 3) % nthreads) : (unsigned)(i % nthreads);
 		unsigned lvl = (unsigned)(r >> 8 & 1023); /* per mille */
 		uint64_t lat, src;
 
@@ -224,7 +228,7 @@ int main(int argc, char **argv)
 		s.addr = address(i);
 		s.id = ids[store];
 		/* a thread runs on its own CPU, now and then on another one */
-		s.cpu = (uint32_t)((r >> 54 & 15) ? th * ncpus / NTHREADS : (r >> 58) % ncpus);
+		s.cpu = (uint32_t)((r >> 54 & 15) ? th * ncpus / nthreads : (r >> 58) % ncpus);
 		s.period = 10007;
 		s.weight = lat;
 		s.data_src = src;

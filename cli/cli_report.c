@@ -171,5 +171,10 @@ void report_input__warn_missing(struct report_input *in, bool srclines)
 
 int report_print_table(const struct hwp_table *t, enum hwp_table_format f)
 {
-	return hwp_table__print(t, f, stdout) < 0 ? cli_error("%s", hwp_errmsg()) : 0;
+	return report_print_table_jobs(t, f, 1);
+}
+
+int report_print_table_jobs(const struct hwp_table *t, enum hwp_table_format f, unsigned jobs)
+{
+	return hwp_table__print_jobs(t, f, stdout, jobs) < 0 ? cli_error("%s", hwp_errmsg()) : 0;
 }

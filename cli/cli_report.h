@@ -94,5 +94,8 @@ struct hwp_symbolizer *report_input__symbolizer(struct report_input *in);
 void report_input__warn_missing(struct report_input *in, bool srclines);
 /* Renders T to stdout; returns the exit code. */
 int report_print_table(const struct hwp_table *t, enum hwp_table_format f);
+/* The same, a long text table formatted on up to JOBS threads (-j: 0 the
+   CPUs available). */
+int report_print_table_jobs(const struct hwp_table *t, enum hwp_table_format f, unsigned jobs);
 
 #endif

@@ -142,7 +142,7 @@ int cmd_annotate(int argc, char **argv)
 	if (o.lines || o.r.fmt != HWP_TABLE_TEXT) {
 		struct hwp_table *t = o.lines ? hwp_report__annotate_lines(a) : hwp_report__annotate(sym, a);
 
-		rc = t ? report_print_table(t, o.r.fmt) : cli_error("out of memory");
+		rc = t ? report_print_table_jobs(t, o.r.fmt, o.r.jobs) : cli_error("out of memory");
 		hwp_table__delete(t);
 	} else {
 		bool color = o.color ? !strcmp(o.color, "always") || (!strcmp(o.color, "auto") && isatty(1))

@@ -27,7 +27,7 @@ static int print_blocks(struct flow_input *fi, const struct flow_opts *o)
 	flow_input__note(fi);
 	flow_input__bias(fi, o);
 	report_input__warn_missing(&fi->in, true);
-	rc = report_print_table(t, o->ro.fmt);
+	rc = report_print_table_jobs(t, o->ro.fmt, o->ro.jobs);
 	hwp_table__delete(t);
 	return rc;
 }

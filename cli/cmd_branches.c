@@ -96,7 +96,7 @@ static int print_table(const struct hwp_branch_table *tab, const struct hwp_bran
 			report_input__warn_missing(in, shows_srclines(o));
 		if (o->cycles_source && !strcmp(o->cycles_source, "modelled") && o->ro.fmt == HWP_TABLE_TEXT)
 			puts("# cycles modelled by hwprof's emulator (a cost model), not measured on hardware");
-		rc = report_print_table(t, o->ro.fmt);
+		rc = report_print_table_jobs(t, o->ro.fmt, o->ro.jobs);
 	}
 	hwp_table__delete(t);
 	hwp_branch_report__delete(rep);

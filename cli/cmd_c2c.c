@@ -88,7 +88,7 @@ int cmd_c2c(int argc, char **argv)
 	} else {
 		if (o.r.fmt == HWP_TABLE_TEXT)
 			hwp_report__print_c2c_header(r, c, o.r.input, stdout);
-		rc = report_print_table(t, o.r.fmt);
+		rc = report_print_table_jobs(t, o.r.fmt, o.r.jobs);
 	}
 	hwp_table__delete(t);
 	hwp_c2c__delete(c);

@@ -32,7 +32,7 @@ static int report(struct cg_input *in, const struct cg_opts *o)
 	if (!t)
 		return cli_error("%s", hwp_errmsg());
 	cg_input__warn_missing(in);
-	rc = report_print_table(t, ro.fmt);
+	rc = report_print_table_jobs(t, ro.fmt, o->ro.jobs);
 	hwp_table__delete(t);
 	return rc;
 }

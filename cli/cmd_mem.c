@@ -143,7 +143,7 @@ int cmd_mem(int argc, char **argv)
 		   formats stay one document */
 		if (o.sort == HWP_MEM_BY_TYPE || o.sort == HWP_MEM_BY_IP)
 			hwp_report__print_mem_typed(r, o.r.fmt == HWP_TABLE_TEXT ? stdout : stderr);
-		rc = report_print_table(t, o.r.fmt);
+		rc = report_print_table_jobs(t, o.r.fmt, o.r.jobs);
 	}
 	hwp_table__delete(t);
 	hwp_mem_report__delete(r);

@@ -76,7 +76,7 @@ static int print_table(struct hwp_table *t, const struct hwp_branch_collect_stat
 		report_input__warn_missing(in, true); /* the Source Line column */
 	if (o->ro.fmt == HWP_TABLE_TEXT)
 		puts(hwp_report__mispredicts_note(per_exec));
-	rc = report_print_table(t, o->ro.fmt);
+	rc = report_print_table_jobs(t, o->ro.fmt, o->ro.jobs);
 	hwp_table__delete(t);
 	return rc;
 }

@@ -35,7 +35,7 @@ static int print_paths(struct flow_input *fi, const struct flow_opts *o)
 		cli_warn("%" PRIu64 " paths cut by the start or end of a stack (or an unusable range) were left "
 			 "out, %" PRIu64 " complete ones counted", st->truncated, st->paths);
 	report_input__warn_missing(&fi->in, true);
-	rc = report_print_table(t, o->ro.fmt);
+	rc = report_print_table_jobs(t, o->ro.fmt, o->ro.jobs);
 	hwp_table__delete(t);
 	return rc;
 }

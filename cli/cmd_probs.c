@@ -52,7 +52,7 @@ int probs_print_conds(struct hwp_symbolizer *sym, const struct hwp_flow_cond *c,
 
 	if (!t)
 		return cli_error("out of memory");
-	rc = report_print_table(t, o->ro.fmt);
+	rc = report_print_table_jobs(t, o->ro.fmt, o->ro.jobs);
 	hwp_table__delete(t);
 	return rc;
 }
@@ -78,7 +78,7 @@ static int print_indirect(struct flow_input *fi, const struct flow_opts *o)
 	if (!t)
 		return cli_error("out of memory");
 	report_input__warn_missing(&fi->in, true);
-	rc = report_print_table(t, o->ro.fmt);
+	rc = report_print_table_jobs(t, o->ro.fmt, o->ro.jobs);
 	hwp_table__delete(t);
 	return rc;
 }

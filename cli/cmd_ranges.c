@@ -97,7 +97,7 @@ static int print_stats(struct report_input *in, const struct ranges_opts *o)
 	if (o->ro.fmt == HWP_TABLE_TEXT)
 		printf("%llu ranges between consecutive branch records; %zu distinct accepted\n",
 		       (unsigned long long)st->pairs, st->distinct);
-	rc = report_print_table(t, o->ro.fmt);
+	rc = report_print_table_jobs(t, o->ro.fmt, o->ro.jobs);
 	hwp_table__delete(t);
 	return rc;
 }

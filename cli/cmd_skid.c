@@ -78,7 +78,7 @@ int cmd_skid(int argc, char **argv)
 	} else {
 		if (o.r.fmt == HWP_TABLE_TEXT)
 			hwp_report__print_skid_header(k, o.r.input, stdout);
-		rc = report_print_table(t, o.r.fmt);
+		rc = report_print_table_jobs(t, o.r.fmt, o.r.jobs);
 	}
 	hwp_table__delete(t);
 	hwp_skid__delete(k);

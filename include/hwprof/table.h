@@ -84,6 +84,9 @@ enum hwp_table_format { HWP_TABLE_TEXT, HWP_TABLE_JSON, HWP_TABLE_CSV, HWP_TABLE
 /* Writes T in format F to FP (buffered; flushed before it returns). 0, or
    <0 on a write error or an unknown format (hwp_errmsg()). */
 HWP_API int hwp_table__print(const struct hwp_table *t, enum hwp_table_format f, FILE *fp);
+/* The same, the text of a table of many rows formatted on up to JOBS
+   threads (0: the CPUs available; 1: this one): the same bytes. */
+HWP_API int hwp_table__print_jobs(const struct hwp_table *t, enum hwp_table_format f, FILE *fp, unsigned jobs);
 
 HWP_END_DECLS
 

@@ -9,6 +9,8 @@
 #include "analysis/mem_types.h"
 #include "hwprof/c2c.h"
 #include "util/error.h"
+#include "util/hash.h"
+#include "util/hashmap.h"
 #include "util/vec.h"
 
 struct hwp_c2c {
@@ -27,7 +29,58 @@ struct c2c_ctx {
 	struct hwp__mem_pairs_index tids, cpus;
 	uint32_t *scratch;
 	struct hwp__mem_typer *typer;  /* the accesses' data types (NULL: none) */
+	const struct hwp_mem_report *r;
+	/* each instruction's symbol, looked up once (the lines' accesses name
+	   a few thousand instructions a hundred times) */
+	struct code_sym {
+		int32_t module;
+		uint64_t offset;
+		bool found;
+		const char *symbol, *file;
+		uint64_t sym_offset;
+		unsigned line;
+	} *syms;
+	size_t nr_syms, cap_syms;
+	struct hwp_hashmap sym_map;
 };
+
+/* CODE's symbol (module and offset: what the symbolizer reads) into X;
+   0 or -ENOMEM. */
+static int code_symbol(struct c2c_ctx *cx, struct hwp_symbolizer *sym, const struct hwp_code_loc *code,
+		       struct hwp_c2c_access *x)
+{
+	uint64_t h = hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)code->module), code->offset);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cx->sym_map, h);
+	struct code_sym *e = NULL;
+	struct hwp_symbol_info si;
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (cx->syms[i].module == code->module && cx->syms[i].offset == code->offset) {
+			e = &cx->syms[i];
+			break;
+		}
+	if (!e) {
+		if (!(e = HWP_VEC_PUSH(cx->syms, cx->nr_syms, cx->cap_syms)) ||
+		    hwp__hashmap_add(&cx->sym_map, h, cx->nr_syms - 1) < 0)
+			return -ENOMEM;
+		e->module = code->module;
+		e->offset = code->offset;
+		if ((e->found = hwp_symbolizer__lookup(sym, code->module, code->offset, &si) == 0)) {
+			e->symbol = si.symbol;
+			e->sym_offset = si.sym_offset;
+			e->file = si.file;
+			e->line = si.line;
+		}
+	}
+	if (e->found) {
+		x->symbol = e->symbol;
+		x->sym_offset = e->sym_offset;
+		x->file = e->file;
+		x->line = e->line;
+	}
+	return 0;
+}
 
 static int cmp_acc_key(const void *pa, const void *pb, void *arg)
 {
@@ -70,6 +123,15 @@ static uint32_t distinct(uint32_t *v, size_t n)
 	return k;
 }
 
+/* The HI of the line's key (mem_internal.h): its module, or its process's
+   anonymous memory. */
+static uint64_t line_hi(const struct hwp_c2c_line *l)
+{
+	return l->data_module >= 0 ? (uint64_t)l->data_module : (uint64_t)(uint32_t)l->pid << 32 | 0xffffffffu;
+}
+
+/* The lines' order: a total one (a line's key is its HI and offset), so
+   the order the lines were found in does not show. */
 static int cmp_line(const void *pa, const void *pb)
 {
 	const struct hwp_c2c_line *a = pa, *b = pb;
@@ -80,7 +142,10 @@ static int cmp_line(const void *pa, const void *pb)
 		return a->stores > b->stores ? -1 : 1;
 	if (a->samples != b->samples)
 		return a->samples > b->samples ? -1 : 1;
-	return a->data_offset < b->data_offset ? -1 : a->data_offset > b->data_offset;
+	if (a->data_offset != b->data_offset)
+		return a->data_offset < b->data_offset ? -1 : 1;
+	uint64_t ha = line_hi(a), hb = line_hi(b);
+	return ha < hb ? -1 : ha > hb;
 }
 
 static int cmp_acc(const void *pa, const void *pb)
@@ -93,7 +158,9 @@ static int cmp_acc(const void *pa, const void *pb)
 		return a->hitm > b->hitm ? -1 : 1;
 	if (a->samples != b->samples)
 		return a->samples > b->samples ? -1 : 1;
-	return a->code.offset < b->code.offset ? -1 : a->code.offset > b->code.offset;
+	if (a->code.offset != b->code.offset)
+		return a->code.offset < b->code.offset ? -1 : 1;
+	return a->code.module < b->code.module ? -1 : a->code.module > b->code.module;
 }
 
 int hwp__mem_pairs_index_build(struct hwp__mem_pairs_index *e, const struct hwp__mem_pairs *p, size_t nr_acc)
@@ -115,19 +182,79 @@ void hwp__mem_pairs_index_free(struct hwp__mem_pairs_index *e)
 	free(e->val);
 }
 
-/* The distinct threads of accesses IDX[0..N): their first samples' and the
-   others the report's set holds. */
+/* The accesses IDX[0..N) grouped by line (a counting sort by line, the
+   lines in the order first seen: their order is cmp_line()'s later, a
+   total one, so sorting them by key is not needed). 0 or -ENOMEM. */
+static int group_lines(const struct c2c_ctx *cx, size_t n, uint32_t *idx)
+{
+	struct gline {
+		uint64_t hi, off;
+		size_t at;
+	} *g = NULL;
+	size_t nr = 0, cap = 0;
+	struct hwp_hashmap map = { 0 };
+	uint32_t *line = malloc((n + 1) * sizeof(*line));
+	int err = line ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < n && !err; i++) {
+		const struct hwp__mem_c2c_acc *a = &cx->acc[i];
+		uint64_t off = a->data_offset & cx->mask, h = hwp__hash_combine(hwp__hash64(a->hi), off);
+		struct hwp_hashmap_probe p = hwp__hashmap_probe(&map, h);
+		struct gline *e;
+		uint32_t k;
+		bool found = false;
+
+		while (hwp__hashmap_next(&p, &k))
+			if (g[k].hi == a->hi && g[k].off == off) {
+				found = true;
+				break;
+			}
+		if (!found) {
+			if (!(e = HWP_VEC_PUSH(g, nr, cap)) || hwp__hashmap_add(&map, h, nr - 1) < 0) {
+				err = -ENOMEM;
+				break;
+			}
+			e->hi = a->hi;
+			e->off = off;
+			k = (uint32_t)(nr - 1);
+		}
+		g[k].at++;
+		line[i] = k;
+	}
+	if (!err) {
+		size_t at = 0;
+		for (size_t k = 0; k < nr; k++) {
+			size_t m = g[k].at;
+			g[k].at = at;
+			at += m;
+		}
+		for (size_t i = 0; i < n; i++)
+			idx[g[line[i]].at++] = (uint32_t)i;
+	}
+	hwp__hashmap_free(&map);
+	free(g);
+	free(line);
+	return err;
+}
+
+/* The distinct threads of accesses IDX[0..N): the bits of those the report
+   numbers below 64, and the others (first samples' and the report's set). */
 static uint32_t line_tids(const struct c2c_ctx *cx, const uint32_t *idx, size_t n)
 {
 	const struct hwp__mem_pairs_index *e = &cx->tids;
+	uint64_t mask = 0;
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		cx->scratch[k++] = cx->acc[idx[i]].tid;
+		const struct hwp__mem_c2c_acc *a = &cx->acc[idx[i]];
+		int64_t ti = hwp__mem_thread_find(cx->r, a->tid);
+		mask |= a->tid_mask;
+		if (ti < 0 || ti >= 64)
+			cx->scratch[k++] = a->tid;
 		for (size_t j = e->first[idx[i]]; j < e->first[idx[i] + 1]; j++)
 			cx->scratch[k++] = e->val[j];
 	}
-	return distinct(cx->scratch, k);
+	return (uint32_t)__builtin_popcountll(mask) + distinct(cx->scratch, k);
 }
 
 /* The distinct CPUs of accesses IDX[0..N): their bits, and those above 63
@@ -148,7 +275,7 @@ static uint32_t line_cpus(const struct c2c_ctx *cx, const uint32_t *idx, size_t 
 
 /* One line: accesses IDX[0..N) (sorted by offset, then code). Keeps it when
    contended. */
-static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2c_ctx *cx, const uint32_t *idx,
+static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, struct c2c_ctx *cx, const uint32_t *idx,
 		    size_t n)
 {
 	uint64_t mask = cx->mask;
@@ -182,7 +309,6 @@ static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2
 	for (size_t i = 0; i < n; i++) {
 		const struct hwp__mem_c2c_acc *a = &cx->acc[idx[i]];
 		struct hwp_c2c_access *x = HWP_VEC_PUSH(c->acc, c->nr_acc, c->cap_acc);
-		struct hwp_symbol_info si;
 
 		if (!x)
 			return -ENOMEM;
@@ -195,13 +321,8 @@ static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, const struct c2
 		x->lat_sum = a->lat_sum;
 		x->nr_tids = a->nr_tids;
 		x->nr_cpus = a->nr_cpus;
-		if (sym && a->code.module >= 0 &&
-		    hwp_symbolizer__lookup(sym, a->code.module, a->code.offset, &si) == 0) {
-			x->symbol = si.symbol;
-			x->sym_offset = si.sym_offset;
-			x->file = si.file;
-			x->line = si.line;
-		}
+		if (sym && a->code.module >= 0 && code_symbol(cx, sym, &a->code, x) < 0)
+			return -ENOMEM;
 		if (ty) {
 			/* the field at this offset: the instruction's operand, or
 			   the address itself inside a global */
@@ -232,7 +353,7 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 {
 	size_t n;
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp_mem_report__session(r));
-	struct c2c_ctx cx = { r->acc, ~(uint64_t)(hwp__mem_report_cache_line(r) - 1), { 0 }, { 0 }, NULL, NULL };
+	struct c2c_ctx cx = { .acc = r->acc, .mask = ~(uint64_t)(hwp__mem_report_cache_line(r) - 1), .r = r };
 	struct hwp_c2c *c;
 	uint32_t *idx = NULL;
 	int err = 0;
@@ -249,25 +370,28 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	    !(cx.scratch = malloc((n + (r->tids.nr > r->cpus.nr ? r->tids.nr : r->cpus.nr) + 1) *
 				  sizeof(*cx.scratch))) ||
 	    hwp__mem_pairs_index_build(&cx.tids, &r->tids, n) < 0 ||
-	    hwp__mem_pairs_index_build(&cx.cpus, &r->cpus, n) < 0 || (sym && !(cx.typer = hwp__mem_typer_new(sym))))
+	    hwp__mem_pairs_index_build(&cx.cpus, &r->cpus, n) < 0 || (sym && !(cx.typer = hwp__mem_typer_new(sym))) ||
+	    /* room for every access (pages never written cost nothing) */
+	    HWP_VEC_RESERVE(c->acc, c->cap_acc, n) < 0)
 		goto oom;
-	for (size_t i = 0; i < n; i++)
-		idx[i] = (uint32_t)i;
-	if (n > 1)
-		qsort_r(idx, n, sizeof(*idx), cmp_acc_key, &cx);
-	for (size_t i = 0; i < n && !err;) {
-		const struct hwp__mem_c2c_acc *a = &cx.acc[idx[i]];
-		size_t j = i + 1;
-		while (j < n && cx.acc[idx[j]].hi == a->hi &&
-		       (cx.acc[idx[j]].data_offset & cx.mask) == (a->data_offset & cx.mask))
-			j++;
-		err = add_line(c, r, &cx, idx + i, j - i);
-		i = j;
-	}
+	if ((err = group_lines(&cx, n, idx)) == 0)
+		for (size_t i = 0; i < n && !err;) {
+			const struct hwp__mem_c2c_acc *a = &cx.acc[idx[i]];
+			size_t j = i + 1;
+			while (j < n && cx.acc[idx[j]].hi == a->hi &&
+			       (cx.acc[idx[j]].data_offset & cx.mask) == (a->data_offset & cx.mask))
+				j++;
+			if (j - i > 1)
+				qsort_r(idx + i, j - i, sizeof(*idx), cmp_acc_key, &cx);
+			err = add_line(c, r, &cx, idx + i, j - i);
+			i = j;
+		}
 	if (err)
 		goto oom;
 	hwp__sort(c->lines, c->nr_lines, sizeof(*c->lines), cmp_line);
 	hwp__mem_typer_delete(cx.typer);
+	free(cx.syms);
+	hwp__hashmap_free(&cx.sym_map);
 	free(idx);
 	free(cx.scratch);
 	hwp__mem_pairs_index_free(&cx.tids);
@@ -275,6 +399,8 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	return c;
 oom:
 	hwp__mem_typer_delete(cx.typer);
+	free(cx.syms);
+	hwp__hashmap_free(&cx.sym_map);
 	free(idx);
 	free(cx.scratch);
 	hwp__mem_pairs_index_free(&cx.tids);

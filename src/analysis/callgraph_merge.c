@@ -22,6 +22,9 @@
 #include "session/parallel_pass.h"
 #include "session/session_internal.h"
 #include "util/error.h"
+#include "util/hash.h"
+#include "util/hashmap.h"
+#include "util/merge_order.h"
 
 const char *hwp__call_graph_part_refusal(struct hwp_session *s, const struct hwp_call_graph_opts *o)
 {
@@ -143,25 +146,99 @@ static int merge_frame(void *ctx, size_t k, uint32_t i)
 
 /* Part K's node I: its parent's DST node, its key in DST's terms (a leaf:
    the function of the IP's frame), its counts added. */
-static int merge_node(void *ctx, size_t k, uint32_t i)
+/* Part K's node T's key in DST's terms (a leaf: the function of the IP's
+   frame). */
+static uint32_t node_key(const struct merge *m, size_t k, const struct hwp__cg_tnode *t)
 {
-	struct merge *m = ctx;
-	struct hwp_call_graph *dst = m->dst;
-	const struct hwp__cg_tnode *t = &m->parts[k]->nodes[i];
-	uint32_t key = m->fmap[k][t->key & ~HWP__CG_TERM], node;
-	int err;
+	uint32_t key = m->fmap[k][t->key & ~HWP__CG_TERM];
 
 	if (t->key & HWP__CG_TERM) {
-		const struct hwp__cg_frame *fr = &dst->frames[key];
+		const struct hwp__cg_frame *fr = &m->dst->frames[key];
 
-		key = dst->fnlist[fr->fn_first + fr->fn_n - 1] | HWP__CG_TERM;
+		key = m->dst->fnlist[fr->fn_first + fr->fn_n - 1] | HWP__CG_TERM;
 	}
+	return key;
+}
+
+static int merge_node(struct merge *m, size_t k, uint32_t i)
+{
+	struct hwp_call_graph *dst = m->dst;
+	const struct hwp__cg_tnode *t = &m->parts[k]->nodes[i];
+	uint32_t key = node_key(m, k, t), node;
+	int err;
+
 	if ((err = hwp__cg_child(dst, m->nmap[k][t->parent], key, &node)))
 		return err;
 	m->nmap[k][i] = node;
 	dst->nodes[node].samples += t->samples;
 	dst->nodes[node].period += t->period;
 	return 0;
+}
+
+/* Where merge_nodes() puts the nodes, in order, a batch at a time. */
+struct node_batch {
+	struct merge *m;
+	struct hwp__merge_ref ref[32];
+	size_t nr;
+};
+
+/* The batch's nodes merged: first the slots of those whose parent is
+   merged hinted, then their candidate nodes, then each merged (DST's trie
+   outgrows the caches: their misses overlap). */
+static int flush_nodes(struct node_batch *b)
+{
+	struct merge *m = b->m;
+	struct hwp_call_graph *dst = m->dst;
+	uint64_t h[32];
+
+	for (size_t j = 0; j < b->nr; j++) {
+		const struct hwp__cg_tnode *t = &m->parts[b->ref[j].part]->nodes[b->ref[j].row];
+		uint32_t parent = m->nmap[b->ref[j].part][t->parent];
+
+		h[j] = 0;
+		if (parent == UINT32_MAX) /* (its parent is in this batch) */
+			continue;
+		h[j] = hwp__hash_combine(hwp__hash64(parent), node_key(m, b->ref[j].part, t));
+		hwp__hashmap_prefetch(&dst->node_map, h[j]);
+	}
+	for (size_t j = 0; j < b->nr; j++) {
+		int64_t i = h[j] ? hwp__hashmap_first(&dst->node_map, h[j]) : -1;
+		if (i >= 0)
+			__builtin_prefetch(&dst->nodes[i], 1);
+	}
+	for (size_t j = 0; j < b->nr; j++) {
+		int err = merge_node(m, b->ref[j].part, b->ref[j].row);
+		if (err)
+			return err;
+	}
+	b->nr = 0;
+	return 0;
+}
+
+static int batch_node(void *ctx, size_t k, uint32_t i)
+{
+	struct node_batch *b = ctx;
+
+	b->ref[b->nr].part = (uint32_t)k;
+	b->ref[b->nr].row = i;
+	return ++b->nr == sizeof(b->ref) / sizeof(b->ref[0]) ? flush_nodes(b) : 0;
+}
+
+/* Every part's nodes, in the order first made, into DST's trie (its index
+   sized for all of them first: it does not grow meanwhile). */
+static int merge_nodes(struct merge *m, size_t n)
+{
+	struct node_batch b = { .m = m };
+	size_t total = 0;
+	int err;
+
+	for (size_t k = 0; k < n; k++)
+		total += m->parts[k]->nnodes;
+	if (hwp__hashmap_reserve(&m->dst->node_map, total) < 0)
+		return nomem();
+	if ((err = in_order(m->parts, n, true, batch_node, &b)))
+		return err;
+	return flush_nodes(&b);
 }
 
 static int add_stats(struct hwp_call_graph *dst, const struct hwp_call_graph *p)
@@ -197,10 +274,11 @@ int hwp__call_graph_merge(struct hwp_call_graph *dst, struct hwp_call_graph *con
 			err = nomem();
 			goto out;
 		} else {
+			memset(m.nmap[k], 0xff, parts[k]->nnodes * sizeof(**m.nmap)); /* not merged yet */
 			m.nmap[k][0] = 0; /* the roots */
 		}
 	if (!(err = in_order(parts, n, false, merge_frame, &m)))
-		err = in_order(parts, n, true, merge_node, &m);
+		err = merge_nodes(&m, n);
 	if (err)
 		goto out;
 	for (size_t k = 0; k < n && !err; k++)

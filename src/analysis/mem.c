@@ -149,6 +149,9 @@ void hwp_mem_report__delete(struct hwp_mem_report *r)
 	hwp__hashmap_free(&r->tids.map);
 	free(r->cpus.v);
 	hwp__hashmap_free(&r->cpus.map);
+	free(r->threads.tid);
+	free(r->threads.first.v);
+	hwp__hashmap_free(&r->threads.map);
 	free(r->first_code.v);
 	free(r->first_data.v);
 	free(r->first_acc.v);
@@ -329,9 +332,58 @@ static inline int pairs_add(struct hwp__mem_pairs *s, uint32_t acc, uint32_t val
 	return 1;
 }
 
+static int64_t thread_find(const struct hwp__mem_threads *t, uint32_t tid, uint64_t h)
+{
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&t->map, h);
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (t->tid[i] == tid)
+			return i;
+	return -1;
+}
+
+int64_t hwp__mem_thread_find(const struct hwp_mem_report *r, uint32_t tid)
+{
+	return thread_find(&r->threads, tid, hwp__hash64(tid));
+}
+
+static inline int64_t thread_num(struct hwp_mem_report *r, uint32_t tid, uint64_t seq)
+{
+	struct hwp__mem_threads *t = &r->threads;
+	uint64_t h;
+	int64_t i;
+	uint32_t *slot;
+
+	if (t->last && t->last_tid == tid)
+		return t->last - 1;
+	h = hwp__hash64(tid);
+	if ((i = thread_find(t, tid, h)) < 0) {
+		if (!(slot = HWP_VEC_PUSH(t->tid, t->nr, t->cap)) || hwp__hashmap_add(&t->map, h, t->nr - 1) < 0)
+			return -ENOMEM;
+		if (r->part) {
+			uint64_t *f = HWP_VEC_PUSH(t->first.v, t->first.nr, t->first.cap);
+			if (!f)
+				return -ENOMEM;
+			*f = seq;
+		}
+		*slot = tid;
+		i = (int64_t)(t->nr - 1);
+	}
+	t->last_tid = tid;
+	t->last = (uint32_t)i + 1;
+	return i;
+}
+
+int64_t hwp__mem_thread(struct hwp_mem_report *r, uint32_t tid, uint64_t seq)
+{
+	return thread_num(r, tid, seq);
+}
+
 /* c2c: the entry of the sample's (data address, instruction) pair; its
-   index in *IDX. */
-static struct hwp__mem_c2c_acc *acc_entry(struct hwp_mem_report *r, const struct hwp__mem_pending *x, uint32_t *idx)
+   index in *IDX. TI: the number of its thread (X's). */
+static struct hwp__mem_c2c_acc *acc_entry(struct hwp_mem_report *r, const struct hwp__mem_pending *x, int64_t ti,
+					  uint32_t *idx)
 {
 	struct hwp_hashmap_probe p = hwp__hashmap_probe(&r->acc_map, x->h_acc);
 	struct hwp__mem_c2c_acc *e;
@@ -356,6 +408,7 @@ static struct hwp__mem_c2c_acc *acc_entry(struct hwp_mem_report *r, const struct
 	e->addr = x->a.addr;
 	e->region = x->d.region;
 	e->tid = (uint32_t)x->a.tid;
+	e->tid_mask = ti < 64 ? 1ULL << ti : 0;
 	e->nr_tids = 1;
 	return e;
 }
@@ -367,8 +420,9 @@ static int c2c_add(struct hwp_mem_report *r, const struct hwp__mem_pending *x)
 	struct hwp__mem_c2c_acc *e;
 	uint32_t i;
 	int rc;
+	int64_t ti = thread_num(r, (uint32_t)a->tid, x->seq);
 
-	if (!(e = acc_entry(r, x, &i)))
+	if (ti < 0 || !(e = acc_entry(r, x, ti, &i)))
 		return -ENOMEM;
 	e->samples++;
 	e->loads += a->load;
@@ -377,7 +431,12 @@ static int c2c_add(struct hwp_mem_report *r, const struct hwp__mem_pending *x)
 	e->lat_sum += a->latency;
 	/* most accesses see one thread: no set lookup for those; CPUs are
 	   bits, but for the many-socket machines' high numbers */
-	if ((uint32_t)a->tid != e->tid) {
+	if ((uint32_t)a->tid == e->tid) {
+	} else if (ti < 64) {
+		uint64_t bit = 1ULL << ti;
+		e->nr_tids += !(e->tid_mask & bit);
+		e->tid_mask |= bit;
+	} else {
 		if ((rc = pairs_add(&r->tids, i, (uint32_t)a->tid)) < 0)
 			return rc;
 		e->nr_tids += (uint32_t)rc;
@@ -574,7 +633,7 @@ size_t hwp__mem_report_entries(struct hwp_mem_report *r)
 {
 	if (hwp__mem_report_flush(r) < 0)
 		return (size_t)-1;
-	return r->nr_codes + r->nr_data + r->nr_src + r->nr_acc + r->tids.nr + r->cpus.nr;
+	return r->nr_codes + r->nr_data + r->nr_src + r->nr_acc + r->tids.nr + r->cpus.nr + r->threads.nr;
 }
 
 /* The merge's ways in (mem_internal.h); the hot path above keeps its own
@@ -592,7 +651,9 @@ struct hwp__mem_datum *hwp__mem_data_entry(struct hwp_mem_report *r, const struc
 struct hwp__mem_c2c_acc *hwp__mem_acc_entry(struct hwp_mem_report *r, const struct hwp__mem_pending *x,
 					    uint32_t *idx)
 {
-	return acc_entry(r, x, idx);
+	int64_t ti = thread_num(r, (uint32_t)x->a.tid, x->seq);
+
+	return ti < 0 ? NULL : acc_entry(r, x, ti, idx);
 }
 
 int hwp__mem_pairs_add(struct hwp__mem_pairs *s, uint32_t acc, uint32_t val)

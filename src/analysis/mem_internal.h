@@ -82,9 +82,30 @@ struct hwp__mem_c2c_acc {
 	const char *region;               /* its first sample's map name */
 	uint64_t samples, loads, stores, hitm, lat_sum;
 	uint64_t cpu_mask;                /* the CPUs below 64 it saw; others in the report's set */
-	uint32_t tid;                     /* its first sample's thread; others in the report's set */
+	uint64_t tid_mask;                /* the threads it saw that the report numbers below 64 */
+	uint32_t tid;                     /* its first sample's thread; others numbered 64 or more in
+					     the report's set */
 	uint32_t nr_tids, nr_cpus;        /* distinct so far */
 };
+
+/* c2c: the threads of the samples with an address, numbered in the order
+   first seen: an access keeps those below 64 as bits (most programs have
+   fewer threads), so a thread seen again costs no set lookup. */
+struct hwp__mem_threads {
+	uint32_t *tid;                    /* by number */
+	size_t nr, cap;
+	struct hwp_hashmap map;
+	struct hwp__mem_firsts_v {
+		uint64_t *v;
+		size_t nr, cap;
+	} first;                          /* a part's: the sample that named each first */
+	uint32_t last_tid, last;          /* the last one looked up (LAST: its number + 1, 0 none) */
+};
+/* Thread TID's number in R (numbered now, at R's sample SEQ, when new);
+   <0: -ENOMEM. */
+int64_t hwp__mem_thread(struct hwp_mem_report *r, uint32_t tid, uint64_t seq);
+/* Its number when R has seen it, else -1. */
+int64_t hwp__mem_thread_find(const struct hwp_mem_report *r, uint32_t tid);
 
 /* A set of (c2c access, value) pairs: the threads an access saw besides its
    first sample's, or the CPUs above 63 it saw. */
@@ -162,6 +183,7 @@ struct hwp_mem_report {
 	size_t nr_acc, acc_cap;
 	struct hwp_hashmap acc_map;
 	struct hwp__mem_pairs tids, cpus;
+	struct hwp__mem_threads threads;
 	struct hwp__mem_pending pending[HWP__MEM_BATCH];
 	unsigned nr_pending;
 	/* how addresses are resolved: the session's resolver, or a part's */

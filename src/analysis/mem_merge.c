@@ -18,6 +18,7 @@
 #include "session/parallel_pass.h"
 #include "session/session_internal.h"
 #include "util/error.h"
+#include "util/hashmap.h"
 #include "util/merge_order.h"
 #include "util/vec.h"
 
@@ -232,17 +233,97 @@ static int merge_sources(struct hwp_mem_report *dst, struct hwp_mem_report *cons
 	return err;
 }
 
-/* Thread T of access AT (DST's row E), unless its first sample's. */
-static int add_tid(struct hwp_mem_report *dst, struct hwp__mem_c2c_acc *e, uint32_t at, uint32_t t)
+/* Thread T of access AT (DST's row E), DST's thread number TI, unless its
+   first sample's. */
+static int add_tid(struct hwp_mem_report *dst, struct hwp__mem_c2c_acc *e, uint32_t at, uint32_t t, int64_t ti)
 {
 	int rc;
 
 	if (t == e->tid)
 		return 0;
+	if (ti >= 0 && ti < 64) {
+		uint64_t bit = 1ULL << ti;
+		e->nr_tids += !(e->tid_mask & bit);
+		e->tid_mask |= bit;
+		return 0;
+	}
 	if ((rc = hwp__mem_pairs_add(&dst->tids, at, t)) < 0)
 		return rc;
 	e->nr_tids += (uint32_t)rc;
 	return 0;
+}
+
+static void thread_rows(void *ctx, size_t k, const uint64_t **first, size_t *nr)
+{
+	struct hwp_mem_report *const *parts = ctx;
+
+	*first = parts[k]->threads.first.v;
+	*nr = parts[k]->threads.nr;
+}
+
+/* The parts' threads numbered in DST in the order first seen, as the
+   sequential report numbers them; *NUM[K][I]: part K's thread I's number
+   in DST. 0, -ENOMEM or -EINVAL (message set). */
+static int merge_threads(struct hwp_mem_report *dst, struct hwp_mem_report *const *parts, size_t n, int64_t **num)
+{
+	struct hwp__merge_ref *all = NULL;
+	size_t nr = 0;
+	int err = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (parts[k]->threads.first.nr != parts[k]->threads.nr)
+			return hwp__set_error(EINVAL, "memory report merge: part %zu has %zu threads but %zu first places",
+					      k, parts[k]->threads.nr, parts[k]->threads.first.nr);
+	if (hwp__merge_order(n, thread_rows, (void *)parts, &all, &nr) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr && !err; i++) {
+		const struct hwp__merge_ref *a = &all[i];
+		int64_t ti = hwp__mem_thread(dst, parts[a->part]->threads.tid[a->row], 0);
+
+		if (ti < 0)
+			err = -ENOMEM;
+		else
+			num[a->part][a->row] = ti;
+	}
+	free(all);
+	return err;
+}
+
+/* Row REF of a part (X: its key as DST holds it, hashed) added to DST's
+   table. 0 or -ENOMEM. */
+static int merge_one_acc(struct hwp_mem_report *dst, struct hwp_mem_report *const *parts,
+			 const struct hwp__mem_pairs_index *tids, const struct hwp__mem_pairs_index *cpus,
+			 int64_t *const *num, const struct hwp__merge_ref *ref, const struct hwp__mem_pending *x)
+{
+	size_t k = ref->part, r = ref->row;
+	const struct hwp__mem_c2c_acc *a = &parts[k]->acc[r];
+	struct hwp__mem_c2c_acc *e;
+	uint32_t at;
+	int rc, err;
+
+	if (!(e = hwp__mem_acc_entry(dst, x, &at)))
+		return -ENOMEM;
+	e->samples += a->samples;
+	e->loads += a->loads;
+	e->stores += a->stores;
+	e->hitm += a->hitm;
+	e->lat_sum += a->lat_sum;
+	err = add_tid(dst, e, at, a->tid, hwp__mem_thread_find(dst, a->tid));
+	for (uint64_t m = a->tid_mask; m && !err; m &= m - 1) {
+		unsigned b = (unsigned)__builtin_ctzll(m);
+		err = add_tid(dst, e, at, parts[k]->threads.tid[b], num[k][b]);
+	}
+	for (size_t j = tids[k].first[r]; j < tids[k].first[r + 1] && !err; j++)
+		err = add_tid(dst, e, at, tids[k].val[j], hwp__mem_thread_find(dst, tids[k].val[j]));
+	e->nr_cpus += (uint32_t)__builtin_popcountll(a->cpu_mask & ~e->cpu_mask);
+	e->cpu_mask |= a->cpu_mask;
+	for (size_t j = cpus[k].first[r]; j < cpus[k].first[r + 1] && !err; j++) {
+		if ((rc = hwp__mem_pairs_add(&dst->cpus, at, cpus[k].val[j])) < 0)
+			err = rc;
+		else
+			e->nr_cpus += (uint32_t)rc;
+	}
+	return err;
 }
 
 /* c2c's (data address, instruction) rows, with their sets of threads and
@@ -252,9 +333,16 @@ static int merge_acc(struct hwp_mem_report *dst, struct hwp_mem_report *const *p
 		     struct hwp__module_ids *const *ids, size_t n)
 {
 	struct hwp__mem_pairs_index *tids = calloc(n + 1, sizeof(*tids)), *cpus = calloc(n + 1, sizeof(*cpus));
+	int64_t **num = calloc(n + 1, sizeof(*num));
 	struct hwp__merge_ref *all = NULL;
 	size_t nr = 0;
-	int err = tids && cpus ? 0 : -ENOMEM;
+	int err = tids && cpus && num ? 0 : -ENOMEM;
+
+	for (size_t k = 0; k < n && !err; k++)
+		if (!(num[k] = malloc((parts[k]->threads.nr + 1) * sizeof(**num))))
+			err = -ENOMEM;
+	if (!err)
+		err = merge_threads(dst, parts, n, num);
 
 	for (size_t k = 0; k < n && !err; k++)
 		if (hwp__mem_pairs_index_build(&tids[k], &parts[k]->tids, parts[k]->nr_acc) < 0 ||
@@ -262,51 +350,49 @@ static int merge_acc(struct hwp_mem_report *dst, struct hwp_mem_report *const *p
 			err = -ENOMEM;
 	if (!err && (err = order_rows(parts, n, T_ACC, &all, &nr)) < 0)
 		goto out;
-	for (size_t i = 0; i < nr && !err; i++) {
-		size_t k = all[i].part, r = all[i].row;
-		const struct hwp__mem_c2c_acc *a = &parts[k]->acc[r];
-		struct hwp__mem_pending x = { 0 };
-		struct hwp__mem_c2c_acc *e;
-		uint32_t at;
-		int rc;
+	/* room for every row in the index: it does not grow (moving every
+	   slot) while merging */
+	if (!err && hwp__hashmap_reserve(&dst->acc_map, nr) < 0)
+		err = -ENOMEM;
+	/* a batch at a time: the keys' slots and entries hinted first, their
+	   cache misses then waited for together (the table outgrows the
+	   caches) */
+	for (size_t i0 = 0; i0 < nr && !err; i0 += HWP__MEM_BATCH) {
+		struct hwp__mem_pending x[HWP__MEM_BATCH];
+		size_t m = nr - i0 < HWP__MEM_BATCH ? nr - i0 : HWP__MEM_BATCH;
 
-		x.hi = real_hi(ids[k], a->hi);
-		x.d.data_offset = a->data_offset;
-		x.code = a->code;
-		x.code.module = real_module(ids[k], a->code.module);
-		x.a.addr = a->addr;
-		x.a.tid = (int32_t)a->tid;
-		if (a->region && !(x.d.region = hwp__mem_intern(dst, a->region))) {
-			err = -ENOMEM;
-			break;
+		for (size_t b = 0; b < m && !err; b++) {
+			size_t k = all[i0 + b].part;
+			const struct hwp__mem_c2c_acc *a = &parts[k]->acc[all[i0 + b].row];
+
+			memset(&x[b], 0, sizeof(x[b]));
+			x[b].hi = real_hi(ids[k], a->hi);
+			x[b].d.data_offset = a->data_offset;
+			x[b].code = a->code;
+			x[b].code.module = real_module(ids[k], a->code.module);
+			x[b].a.addr = a->addr;
+			x[b].a.tid = (int32_t)a->tid;
+			if (a->region && !(x[b].d.region = hwp__mem_intern(dst, a->region)))
+				err = -ENOMEM;
+			hwp__mem_pending_hash(&x[b]);
+			hwp__hashmap_prefetch(&dst->acc_map, x[b].h_acc);
 		}
-		hwp__mem_pending_hash(&x);
-		if (!(e = hwp__mem_acc_entry(dst, &x, &at))) {
-			err = -ENOMEM;
-			break;
+		for (size_t b = 0; b < m && !err; b++) {
+			int64_t e = hwp__hashmap_first(&dst->acc_map, x[b].h_acc);
+			if (e >= 0)
+				__builtin_prefetch(&dst->acc[e], 1);
 		}
-		e->samples += a->samples;
-		e->loads += a->loads;
-		e->stores += a->stores;
-		e->hitm += a->hitm;
-		e->lat_sum += a->lat_sum;
-		err = add_tid(dst, e, at, a->tid);
-		for (size_t j = tids[k].first[r]; j < tids[k].first[r + 1] && !err; j++)
-			err = add_tid(dst, e, at, tids[k].val[j]);
-		e->nr_cpus += (uint32_t)__builtin_popcountll(a->cpu_mask & ~e->cpu_mask);
-		e->cpu_mask |= a->cpu_mask;
-		for (size_t j = cpus[k].first[r]; j < cpus[k].first[r + 1] && !err; j++) {
-			if ((rc = hwp__mem_pairs_add(&dst->cpus, at, cpus[k].val[j])) < 0)
-				err = rc;
-			else
-				e->nr_cpus += (uint32_t)rc;
-		}
+		for (size_t b = 0; b < m && !err; b++)
+			err = merge_one_acc(dst, parts, tids, cpus, num, &all[i0 + b], &x[b]);
 	}
 out:
 	for (size_t k = 0; k < n && tids && cpus; k++) {
 		hwp__mem_pairs_index_free(&tids[k]);
 		hwp__mem_pairs_index_free(&cpus[k]);
 	}
+	for (size_t k = 0; k < n && num; k++)
+		free(num[k]);
+	free(num);
 	free(tids);
 	free(cpus);
 	free(all);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,62 @@ size_t hwp__fmt_u64(char *p, uint64_t v)
 	size_t n = (size_t)(tmp + sizeof(tmp) - q);
 	memcpy(p, q, n);
 	return n;
+}
+
+unsigned hwp__u64_digits(uint64_t v)
+{
+	unsigned n = 1;
+
+	for (; v >= 10000; v /= 10000)
+		n += 4;
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* printf rounds the exact binary value to PREC decimals, a tie to even:
+   D = M * 2^E (M below 2^53) times 10^PREC, in 128-bit integers. */
+size_t hwp__fmt_fixed(char *p, double d, unsigned prec)
+{
+	static const uint64_t pow10[10] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+					    1000000000 };
+	char *q = p;
+	uint64_t n, scale;
+	int e;
+
+	/* (D * 10^PREC below 2^63: the digits fit a uint64_t) */
+	if (prec > 9 || !isfinite(d) || fabs(d) >= 1e15 || fabs(d) * (double)pow10[prec] >= 9e18) {
+		char tmp[400];
+		int k = snprintf(tmp, sizeof(tmp), "%.*f", (int)prec, d);
+		if (k < 0 || (size_t)k >= 32) /* (callers leave 32 bytes) */
+			k = 0;
+		memcpy(p, tmp, (size_t)k);
+		return (size_t)k;
+	}
+	scale = pow10[prec];
+	if (signbit(d))
+		*q++ = '-';
+	d = fabs(d);
+	uint64_t m = (uint64_t)ldexp(frexp(d, &e), 53);
+	e -= 53;
+	if (e >= 0) {
+		n = (m << e) * scale;
+	} else if (e <= -100) {
+		n = 0; /* below 2^(53 + 30 - 100): rounds to 0 */
+	} else {
+		unsigned __int128 x = (unsigned __int128)m * scale, half = (unsigned __int128)1 << (-e - 1);
+		unsigned __int128 r = x & ((half << 1) - 1);
+		n = (uint64_t)(x >> -e);
+		if (r > half || (r == half && (n & 1)))
+			n++;
+	}
+	q += hwp__fmt_u64(q, n / scale);
+	if (prec) {
+		uint64_t f = n % scale;
+		*q++ = '.';
+		for (unsigned i = prec; i-- > 0; f /= 10)
+			q[i] = (char)('0' + f % 10);
+		q += prec;
+	}
+	return (size_t)(q - p);
 }
 
 void hwp__outbuf_hex(struct hwp_outbuf *o, uint64_t v, int width)

@@ -50,6 +50,13 @@ void hwp__outbuf_printf(struct hwp_outbuf *o, const char *fmt, ...)
 /* Writes the hex digits of V into P (no terminator); returns the count. */
 size_t hwp__fmt_hex(char *p, uint64_t v);
 size_t hwp__fmt_u64(char *p, uint64_t v);
+/* The decimal digits V has (1 for 0). */
+unsigned hwp__u64_digits(uint64_t v);
+/* D as printf's "%.<PREC>f" writes it (PREC at most 9), into P (room for
+   32 bytes; no terminator); returns the count. Exact, without printf, for
+   the numbers tables show (below 1e15, and 9e18 / 10^PREC); others go
+   through snprintf. */
+size_t hwp__fmt_fixed(char *p, double d, unsigned prec);
 
 HWP_END_DECLS
 

@@ -11,6 +11,14 @@
 
 void hwp__table_render(const struct hwp_table *t, enum hwp_table_format f, struct hwp_outbuf *o);
 
+/* Room for ROWS more rows without growing (a table about to hold them).
+   0 or -ENOMEM (message set). */
+int hwp__table_reserve(struct hwp_table *t, size_t rows);
+
+/* Sets cells [COL, COL + N) of T's last row as those of row FROM (an
+   earlier row: text cells share its copies). 0 or <0 (message set). */
+int hwp__table_copy_cells(struct hwp_table *t, size_t from, size_t col, size_t n);
+
 /* How a page shows a table (hwp__table_render_html(); zero: as
    hwp__table_render() does). */
 struct hwp__html_table_opts {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,14 +9,19 @@
 #include "output/json.h"
 #include "output/markup.h"
 #include "output/render.h"
+#include "session/parallel_pass.h"
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/opts.h"
 
+/* One value, read by its column's kind (16 bytes: report tables reach
+   millions of cells). */
 struct cell {
-	const char *s;
-	uint64_t u;
-	double d;
+	union {
+		const char *s;  /* TEXT */
+		uint64_t u;     /* COUNT, HEX, BOOL */
+		double d;       /* PERCENT, REAL */
+	};
 	bool set;
 };
 
@@ -75,6 +81,20 @@ int hwp_table__add_column_shown(struct hwp_table *t, const char *title, const ch
 	return 0;
 }
 
+int hwp__table_reserve(struct hwp_table *t, size_t rows)
+{
+	struct cell *c;
+
+	if (!t->ncols || t->cap - t->nrows >= rows)
+		return 0;
+	if (rows > SIZE_MAX / sizeof(*c) / t->ncols - t->nrows ||
+	    !(c = realloc(t->cells, (t->nrows + rows) * t->ncols * sizeof(*c))))
+		return hwp__set_error(ENOMEM, "table: out of memory for %zu rows", t->nrows + rows);
+	t->cells = c;
+	t->cap = t->nrows + rows;
+	return 0;
+}
+
 int hwp_table__new_row(struct hwp_table *t)
 {
 	if (t->nrows == t->cap) {
@@ -95,6 +115,31 @@ static struct cell *cur(struct hwp_table *t, size_t col)
 	return col < t->ncols && t->nrows ? &t->cells[(t->nrows - 1) * t->ncols + col] : NULL;
 }
 
+enum family { F_TEXT, F_INT, F_REAL };
+
+static enum family family(enum hwp_col_kind k)
+{
+	return k == HWP_COL_TEXT ? F_TEXT : k == HWP_COL_PERCENT || k == HWP_COL_REAL ? F_REAL : F_INT;
+}
+
+/* A cell set with a value of another kind than its column's shows that
+   kind's zero (its text NULL): what the cell's own field held before it
+   shared its room with the others. */
+static void set_zero(struct cell *c, enum hwp_col_kind k)
+{
+	switch (family(k)) {
+	case F_TEXT:
+		c->s = NULL;
+		break;
+	case F_INT:
+		c->u = 0;
+		break;
+	case F_REAL:
+		c->d = 0.0;
+		break;
+	}
+}
+
 /* Why cur() found no cell. */
 static int no_cell(const struct hwp_table *t, size_t col)
 {
@@ -112,6 +157,10 @@ int hwp_table__set_text(struct hwp_table *t, size_t col, const char *s)
 	if (!s)
 		return 0;
 	c->set = true;
+	if (t->cols[col].kind != HWP_COL_TEXT) {
+		set_zero(c, t->cols[col].kind);
+		return 0;
+	}
 	c->s = hwp__arena_strndup(&t->arena, s, SIZE_MAX);
 	if (!c->s)
 		return hwp__set_error(ENOMEM, "table: out of memory copying the text of row %zu, column %zu",
@@ -126,7 +175,10 @@ int hwp_table__set_count(struct hwp_table *t, size_t col, uint64_t v)
 	if (!c)
 		return no_cell(t, col);
 	c->set = true;
-	c->u = v;
+	if (family(t->cols[col].kind) == F_INT)
+		c->u = v;
+	else
+		set_zero(c, t->cols[col].kind);
 	return 0;
 }
 
@@ -137,7 +189,19 @@ int hwp_table__set_real(struct hwp_table *t, size_t col, double v)
 	if (!c)
 		return no_cell(t, col);
 	c->set = true;
-	c->d = v;
+	if (family(t->cols[col].kind) == F_REAL)
+		c->d = v;
+	else
+		set_zero(c, t->cols[col].kind);
+	return 0;
+}
+
+int hwp__table_copy_cells(struct hwp_table *t, size_t from, size_t col, size_t n)
+{
+	if (!t->nrows || from >= t->nrows - 1 || col > t->ncols || n > t->ncols - col)
+		return hwp__set_error(EINVAL, "table: cannot copy columns %zu-%zu of row %zu into row %zu", col,
+				      col + n, from, t->nrows);
+	memcpy(&t->cells[(t->nrows - 1) * t->ncols + col], &t->cells[from * t->ncols + col], n * sizeof(struct cell));
 	return 0;
 }
 
@@ -172,50 +236,263 @@ static int format_cell(const struct column *col, const struct cell *c, char *buf
 	return 0;
 }
 
-static void render_text(const struct hwp_table *t, struct hwp_outbuf *o)
+/* A number cell as text (at most 31 bytes, no terminator, an unset cell
+   empty): what format_cell() writes, without printf. */
+static size_t number_text(const struct column *col, const struct cell *c, char *buf)
 {
-	size_t width[HWP_TABLE_MAX_COLUMNS], vis[HWP_TABLE_MAX_COLUMNS], nv = 0;
-	char buf[64];
+	size_t n;
 
-	for (size_t j = 0; j < t->ncols; j++)
-		if (shown(&t->cols[j], HWP_TABLE_TEXT))
-			vis[nv++] = j;
-	for (size_t v = 0; v < nv; v++) {
-		const struct column *col = &t->cols[vis[v]];
-		width[v] = strlen(col->title);
-		for (size_t i = 0; i < t->nrows; i++) {
-			const struct cell *c = &t->cells[i * t->ncols + vis[v]];
-			size_t w = col->kind == HWP_COL_TEXT ? strlen(c->s ? c->s : "")
-							     : (size_t)format_cell(col, c, buf, sizeof(buf));
-			if (w > width[v])
-				width[v] = w;
+	if (!c->set)
+		return 0;
+	switch (col->kind) {
+	case HWP_COL_COUNT:
+		return hwp__fmt_u64(buf, c->u);
+	case HWP_COL_PERCENT:
+		n = hwp__fmt_fixed(buf, c->d, 2);
+		buf[n] = '%';
+		return n + 1;
+	case HWP_COL_REAL:
+		return hwp__fmt_fixed(buf, c->d, 4);
+	case HWP_COL_HEX:
+		if (!c->u) { /* "%#x" of 0 */
+			buf[0] = '0';
+			return 1;
 		}
+		buf[0] = '0';
+		buf[1] = 'x';
+		return 2 + hwp__fmt_hex(buf + 2, c->u);
+	case HWP_COL_BOOL:
+		memcpy(buf, c->u ? "true" : "false", c->u ? 4 : 5);
+		return c->u ? 4 : 5;
+	case HWP_COL_TEXT:
+		break;
 	}
-	hwp__outbuf_puts(o, "#");
-	for (size_t v = 0; v < nv; v++) {
-		const struct column *col = &t->cols[vis[v]];
-		bool left = col->kind == HWP_COL_TEXT;
-		hwp__outbuf_printf(o, "%s%*s%s", v ? "  " : " ", left ? 0 : (int)(width[v] - strlen(col->title)), "",
-				   col->title);
-		if (left && v + 1 < nv)
-			hwp__outbuf_printf(o, "%*s", (int)(width[v] - strlen(col->title)), "");
+	return 0;
+}
+
+/* How wide a number cell prints, formatting only the reals. */
+static size_t number_width(const struct column *col, const struct cell *c)
+{
+	char buf[40];
+
+	if (!c->set)
+		return 0;
+	switch (col->kind) {
+	case HWP_COL_COUNT:
+		return hwp__u64_digits(c->u);
+	case HWP_COL_HEX:
+		return c->u ? 2 + (size_t)(67 - __builtin_clzll(c->u)) / 4 : 1;
+	default:
+		return number_text(col, c, buf);
 	}
-	hwp__outbuf_puts(o, "\n#\n");
-	for (size_t i = 0; i < t->nrows; i++) {
-		for (size_t v = 0; v < nv; v++) {
-			const struct column *col = &t->cols[vis[v]];
-			const struct cell *c = &t->cells[i * t->ncols + vis[v]];
-			const char *s = c->s;
-			if (col->kind != HWP_COL_TEXT) {
-				format_cell(col, c, buf, sizeof(buf));
-				s = buf;
+}
+
+/* The text rendering's shown columns VIS[0..NV) and their widths. */
+struct text_layout {
+	size_t vis[HWP_TABLE_MAX_COLUMNS], width[HWP_TABLE_MAX_COLUMNS], nv;
+};
+
+/* The widest cell of each shown column in rows [LO, HI), into WIDTH. */
+static void text_widths(const struct hwp_table *t, const struct text_layout *l, size_t lo, size_t hi,
+			size_t *width)
+{
+	for (size_t v = 0; v < l->nv; v++) {
+		const struct column *col = &t->cols[l->vis[v]];
+		size_t w = 0;
+
+		for (size_t i = lo; i < hi; i++) {
+			const struct cell *c = &t->cells[i * t->ncols + l->vis[v]];
+			size_t k = col->kind == HWP_COL_TEXT ? (c->set && c->s ? strlen(c->s) : 0) : number_width(col, c);
+			if (k > w)
+				w = k;
+		}
+		width[v] = w;
+	}
+}
+
+/* Cells up to this long are written into the room hwp__outbuf_reserve()
+   makes (an outbuf holds at least 1 MiB). */
+#define BIG_CELL 65536
+
+static char *pad(char *p, size_t n)
+{
+	memset(p, ' ', n);
+	return p + n;
+}
+
+/* Rows [LO, HI) as "  cell" each, text left-aligned (the last column
+   unpadded), numbers right-aligned: printf's "  %-*s" and "  %*s". */
+static void text_rows(const struct hwp_table *t, const struct text_layout *l, size_t lo, size_t hi,
+		      struct hwp_outbuf *o)
+{
+	char buf[40];
+
+	for (size_t i = lo; i < hi; i++) {
+		for (size_t v = 0; v < l->nv; v++) {
+			const struct column *col = &t->cols[l->vis[v]];
+			const struct cell *c = &t->cells[i * t->ncols + l->vis[v]];
+			size_t w = l->width[v], n;
+			char *p;
+
+			if (col->kind == HWP_COL_TEXT) {
+				const char *s = c->set && c->s ? c->s : "";
+				n = strlen(s);
+				if (v + 1 == l->nv)
+					w = 0;
+				if (n > BIG_CELL || w > BIG_CELL) { /* maybe more than a buffer's room */
+					hwp__outbuf_puts(o, "  ");
+					hwp__outbuf_write(o, s, n);
+					for (; w > n; w--)
+						hwp__outbuf_putc(o, ' ');
+					continue;
+				}
+				p = pad(hwp__outbuf_reserve(o, 2 + (n > w ? n : w)), 2);
+				memcpy(p, s, n);
+				p = pad(p + n, w > n ? w - n : 0);
+			} else {
+				n = number_text(col, c, buf);
+				p = hwp__outbuf_reserve(o, 2 + (n > w ? n : w));
+				p = pad(p, 2 + (w > n ? w - n : 0));
+				memcpy(p, buf, n);
+				p += n;
 			}
-			if (col->kind == HWP_COL_TEXT)
-				hwp__outbuf_printf(o, "  %-*s", v + 1 < nv ? (int)width[v] : 0, s ? s : "");
-			else
-				hwp__outbuf_printf(o, "  %*s", (int)width[v], s);
+			o->len = (size_t)(p - o->buf);
 		}
 		hwp__outbuf_putc(o, '\n');
+	}
+}
+
+static void text_header(const struct hwp_table *t, const struct text_layout *l, struct hwp_outbuf *o)
+{
+	hwp__outbuf_puts(o, "#");
+	for (size_t v = 0; v < l->nv; v++) {
+		const struct column *col = &t->cols[l->vis[v]];
+		bool left = col->kind == HWP_COL_TEXT;
+		hwp__outbuf_printf(o, "%s%*s%s", v ? "  " : " ", left ? 0 : (int)(l->width[v] - strlen(col->title)),
+				   "", col->title);
+		if (left && v + 1 < l->nv)
+			hwp__outbuf_printf(o, "%*s", (int)(l->width[v] - strlen(col->title)), "");
+	}
+	hwp__outbuf_puts(o, "\n#\n");
+}
+
+static void text_layout_init(const struct hwp_table *t, struct text_layout *l)
+{
+	l->nv = 0;
+	for (size_t j = 0; j < t->ncols; j++)
+		if (shown(&t->cols[j], HWP_TABLE_TEXT))
+			l->vis[l->nv++] = j;
+}
+
+/* Columns at least as wide as their titles. */
+static void text_layout_titles(const struct hwp_table *t, struct text_layout *l)
+{
+	for (size_t v = 0; v < l->nv; v++) {
+		size_t w = strlen(t->cols[l->vis[v]].title);
+		if (w > l->width[v])
+			l->width[v] = w;
+	}
+}
+
+static void render_text(const struct hwp_table *t, struct hwp_outbuf *o)
+{
+	struct text_layout l;
+
+	text_layout_init(t, &l);
+	text_widths(t, &l, 0, t->nrows, l.width);
+	text_layout_titles(t, &l);
+	text_header(t, &l, o);
+	text_rows(t, &l, 0, t->nrows, o);
+}
+
+/* ---- the text of a large table on several threads ---- */
+
+/* Rows a thread takes at least: fewer cost more to start than to format. */
+#define PAR_ROWS 16384
+#define PAR_MAX 64
+
+/* One thread's share: rows [LO, HI), their widths, then their text. */
+struct text_part {
+	const struct hwp_table *t;
+	struct text_layout *l;
+	size_t lo, hi;
+	size_t width[HWP_TABLE_MAX_COLUMNS];
+	struct hwp_outbuf o; /* in memory */
+	pthread_t th;
+	bool started;
+};
+
+static void *part_widths(void *arg)
+{
+	struct text_part *p = arg;
+
+	text_widths(p->t, p->l, p->lo, p->hi, p->width);
+	return NULL;
+}
+
+static void *part_rows(void *arg)
+{
+	struct text_part *p = arg;
+
+	text_rows(p->t, p->l, p->lo, p->hi, &p->o);
+	return NULL;
+}
+
+/* Runs FN on parts [1, N) on threads and part 0 here (where a thread does
+   not start, here too). */
+static void run_parts(struct text_part *p, size_t n, void *(*fn)(void *))
+{
+	for (size_t k = 1; k < n; k++)
+		p[k].started = pthread_create(&p[k].th, NULL, fn, &p[k]) == 0;
+	fn(&p[0]);
+	for (size_t k = 1; k < n; k++) {
+		if (p[k].started)
+			pthread_join(p[k].th, NULL);
+		else
+			fn(&p[k]);
+	}
+}
+
+/* The text of T on N threads: each measures its rows, then writes them
+   into memory with the widths of all (part 0 straight into O), and they
+   are written in order: the same bytes as render_text(). */
+static void render_text_parts(const struct hwp_table *t, size_t n, struct hwp_outbuf *o)
+{
+	struct text_part p[PAR_MAX];
+	struct text_layout l;
+
+	text_layout_init(t, &l);
+	for (size_t k = 0; k < n; k++) {
+		p[k].t = t;
+		p[k].l = &l;
+		p[k].lo = t->nrows * k / n;
+		p[k].hi = t->nrows * (k + 1) / n;
+		p[k].o.buf = NULL;
+	}
+	run_parts(p, n, part_widths);
+	for (size_t v = 0; v < l.nv; v++) {
+		l.width[v] = 0;
+		for (size_t k = 0; k < n; k++)
+			if (p[k].width[v] > l.width[v])
+				l.width[v] = p[k].width[v];
+	}
+	text_layout_titles(t, &l);
+	text_header(t, &l, o);
+	for (size_t k = 1; k < n; k++)
+		if (hwp__outbuf_init(&p[k].o, NULL) < 0) {
+			o->err = o->err ? o->err : ENOMEM;
+			n = k; /* (the output is an error now) */
+			break;
+		}
+	/* part 0 writes into O: its text leaves while the others format */
+	p[0].o = *o;
+	run_parts(p, n, part_rows);
+	*o = p[0].o;
+	for (size_t k = 1; k < n; k++) {
+		if (p[k].o.err && !o->err)
+			o->err = p[k].o.err;
+		hwp__outbuf_write(o, p[k].o.buf, p[k].o.len);
+		free(p[k].o.buf);
 	}
 }
 
@@ -427,14 +704,29 @@ void hwp__table_render(const struct hwp_table *t, enum hwp_table_format f, struc
 
 int hwp_table__print(const struct hwp_table *t, enum hwp_table_format f, FILE *fp)
 {
+	return hwp_table__print_jobs(t, f, fp, 1);
+}
+
+int hwp_table__print_jobs(const struct hwp_table *t, enum hwp_table_format f, FILE *fp, unsigned jobs)
+{
 	struct hwp_outbuf o;
+	size_t n = t->nrows / PAR_ROWS;
 	int err;
 
 	if ((unsigned)f > HWP_TABLE_HTML)
 		return hwp__set_error(EINVAL, "table: unknown output format %d", (int)f);
 	if ((err = hwp__outbuf_init(&o, fp)) < 0)
 		return err;
-	hwp__table_render(t, f, &o);
+	if (!jobs)
+		jobs = hwp__cpus_available();
+	if (n > jobs)
+		n = jobs;
+	if (n > PAR_MAX)
+		n = PAR_MAX;
+	if (f == HWP_TABLE_TEXT && n >= 2)
+		render_text_parts(t, n, &o);
+	else
+		hwp__table_render(t, f, &o);
 	if ((err = hwp__outbuf_finish(&o)) < 0)
 		return err;
 	if (fflush(fp))

@@ -9,7 +9,11 @@
 
 #include "hwprof/branch_report.h"
 #include "hwprof/perf_abi.h"
+#include "output/render.h"
 #include "report/report_internal.h"
+#include "util/hash.h"
+#include "util/hashmap.h"
+#include "util/vec.h"
 
 static double avg(uint64_t sum, uint64_t n)
 {
@@ -359,9 +363,47 @@ static const char *line_type(const struct hwp_c2c_access *x, size_t n)
 	return t;
 }
 
+/* The rows that showed each instruction first: the columns of its code
+   (C_CODE, the location's) are copied from there, formatted once (the
+   lines' accesses name a few thousand instructions a hundred times). */
+struct code_rows {
+	struct code_row {
+		struct hwp_code_loc code;
+		size_t row;
+	} *v;
+	size_t nr, cap;
+	struct hwp_hashmap map;
+};
+
+/* The row that showed CODE first (all of it: an unknown module's shows
+   its address), or -1 (then this row, the last, will:
+   noted, when memory allows). */
+static int64_t code_row(struct code_rows *cr, const struct hwp_code_loc *code, size_t row)
+{
+	uint64_t h = hwp__hash_combine(hwp__hash64((uint64_t)(uint32_t)code->module), code->offset);
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cr->map, h);
+	struct code_row *e;
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (cr->v[i].code.module == code->module && cr->v[i].code.offset == code->offset &&
+		    cr->v[i].code.cpumode == code->cpumode && cr->v[i].code.addr == code->addr)
+			return (int64_t)cr->v[i].row;
+	if ((e = HWP_VEC_PUSH(cr->v, cr->nr, cr->cap))) {
+		if (hwp__hashmap_add(&cr->map, h, cr->nr - 1) < 0) {
+			cr->nr--;
+		} else {
+			e->code = *code;
+			e->row = row;
+		}
+	}
+	return -1;
+}
+
 struct hwp_table *hwp_report__c2c(struct hwp_mem_report *r, const struct hwp_c2c *c,
 				  const struct hwp_report_opts *opts)
 {
+	struct code_rows cr = { 0 };
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp_mem_report__session(r));
 	const struct hwp_c2c_line *lines;
 	const struct hwp_c2c_access *acc = hwp_c2c__accesses(c);
@@ -389,8 +431,18 @@ struct hwp_table *hwp_report__c2c(struct hwp_mem_report *r, const struct hwp_c2c
 	hwp_table__add_column_shown(t, "data_member", "data_member", HWP_COL_TEXT, HWP_SHOW_DATA);
 	hwp_table__add_column_shown(t, "Code", "code", HWP_COL_TEXT, HWP_SHOW_TEXT);
 	hwp_report__add_loc_columns(t, HWP_LOC_NONE);
+	/* every row's room at once (a line's row and its accesses'): no
+	   copying of a growing table */
+	size_t rows = 0;
+	for (size_t i = 0; i < n && i < o.limit; i++)
+		rows += 1 + lines[i].nr;
+	if (hwp__table_reserve(t, rows) < 0) {
+		hwp_table__delete(t);
+		return NULL;
+	}
 	for (size_t i = 0; i < n && i < o.limit; i++) {
 		const struct hwp_c2c_line *l = &lines[i];
+		const char *type = line_type(acc + l->first, l->nr);
 		const char *mod = l->data_module >= 0 && sym ? hwp_symbolizer__module_name(sym, l->data_module)
 							     : NULL;
 		char obj[512];
@@ -413,8 +465,8 @@ struct hwp_table *hwp_report__c2c(struct hwp_mem_report *r, const struct hwp_c2c
 		hwp_table__set_real(t, C_AVGLAT, l->samples ? (double)l->lat_sum / (double)l->samples : 0);
 		hwp_table__set_count(t, C_THREADS, l->nr_tids);
 		hwp_table__set_count(t, C_CPUS, l->nr_cpus);
-		hwp_table__set_text(t, C_TYPE, line_type(acc + l->first, l->nr));
-		hwp_table__set_text(t, C_DTYPE, line_type(acc + l->first, l->nr));
+		hwp_table__set_text(t, C_TYPE, type);
+		hwp_table__set_text(t, C_DTYPE, type);
 		/* its offsets and the code touching them */
 		for (size_t k = l->first; k < l->first + l->nr; k++) {
 			const struct hwp_c2c_access *x = &acc[k];
@@ -434,6 +486,10 @@ struct hwp_table *hwp_report__c2c(struct hwp_mem_report *r, const struct hwp_c2c
 			hwp_table__set_text(t, C_TYPE, src);
 			hwp_table__set_text(t, C_DTYPE, x->data_type);
 			hwp_table__set_text(t, C_DMEMBER, x->data_member);
+			int64_t from = code_row(&cr, &x->code, hwp_table__rows(t) - 1);
+			if (from >= 0 && hwp__table_copy_cells(t, (size_t)from, C_CODE,
+							       hwp_table__columns(t) - C_CODE) == 0)
+				continue;
 			hwp_loc__format_srcline(sym, &x->code, src, sizeof(src));
 			if (x->symbol)
 				snprintf(code, sizeof(code), "%s+0x%" PRIx64 " %s", x->symbol, x->sym_offset, src);
@@ -443,6 +499,8 @@ struct hwp_table *hwp_report__c2c(struct hwp_mem_report *r, const struct hwp_c2c
 			hwp_report__set_loc(t, C_LOC0, sym, &x->code);
 		}
 	}
+	free(cr.v);
+	hwp__hashmap_free(&cr.map);
 	return t;
 }
 

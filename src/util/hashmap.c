@@ -37,6 +37,19 @@ static int grow(struct hwp_hashmap *m)
 	return 0;
 }
 
+int hwp__hashmap_reserve(struct hwp_hashmap *m, size_t n)
+{
+	if (n > HWP_HASHMAP_MAX_ENTRIES)
+		return -EOVERFLOW;
+	while (!m->slots || n * 2 > m->mask + 1) {
+		int err = grow(m);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int hwp__hashmap_add(struct hwp_hashmap *m, uint64_t hash, size_t idx)
 {
 	if (idx >= HWP_HASHMAP_MAX_ENTRIES || m->nr >= HWP_HASHMAP_MAX_ENTRIES)

@@ -100,6 +100,10 @@ static inline int64_t hwp__hashmap_first(const struct hwp_hashmap *m, uint64_t h
    HWP_HASHMAP_MAX_ENTRIES. */
 int hwp__hashmap_add(struct hwp_hashmap *m, uint64_t hash, size_t idx);
 
+/* Room for N entries without growing (a map about to index them all).
+   0, -ENOMEM (the map is unchanged) or -EOVERFLOW. */
+int hwp__hashmap_reserve(struct hwp_hashmap *m, size_t n);
+
 /* Drops entry IDX, indexed under HASH. 0, or -ENOENT when it is not there. */
 int hwp__hashmap_remove(struct hwp_hashmap *m, uint64_t hash, size_t idx);
 
