@@ -39,7 +39,7 @@ static int by_addr(const void *a, const void *b)
 	return by_u64(&((const struct insn *)a)->addr, &((const struct insn *)b)->addr);
 }
 
-static size_t lower(const uint64_t *v, size_t n, uint64_t a)
+size_t hwp__cs_lower_bound(const uint64_t *v, size_t n, uint64_t a)
 {
 	size_t lo = 0, hi = n;
 
@@ -56,7 +56,7 @@ static size_t lower(const uint64_t *v, size_t n, uint64_t a)
 
 static bool member(const uint64_t *v, size_t n, uint64_t a)
 {
-	size_t i = lower(v, n, a);
+	size_t i = hwp__cs_lower_bound(v, n, a);
 
 	return i < n && v[i] == a;
 }
@@ -356,12 +356,12 @@ void hwp__cs_binary_free(struct hwp__cs_binary *b)
 
 size_t hwp__cs_binary_index(const struct hwp__cs_binary *b, uint64_t a)
 {
-	return lower(b->addr, b->n, a);
+	return hwp__cs_lower_bound(b->addr, b->n, a);
 }
 
 static int class_at(const struct hwp__cs_binary *b, uint64_t a)
 {
-	size_t i = lower(b->addr, b->n, a);
+	size_t i = hwp__cs_lower_bound(b->addr, b->n, a);
 
 	return i < b->n && b->addr[i] == a ? b->cls[i] : -1;
 }
@@ -394,7 +394,7 @@ uint64_t hwp__cs_binary_call_before(const struct hwp__cs_binary *b, uint64_t ret
 
 	if (ret == HWP__CS_EXTERNAL)
 		return HWP__CS_EXTERNAL;
-	i = lower(b->addr, b->n, ret);
+	i = hwp__cs_lower_bound(b->addr, b->n, ret);
 	if (!i)
 		return 0;
 	unsigned c = b->cls[i - 1];
@@ -403,7 +403,7 @@ uint64_t hwp__cs_binary_call_before(const struct hwp__cs_binary *b, uint64_t ret
 
 bool hwp__cs_binary_crosses(const struct hwp__cs_binary *b, uint64_t start, uint64_t end)
 {
-	size_t i = lower(b->uncond, b->nuncond, start);
+	size_t i = hwp__cs_lower_bound(b->uncond, b->nuncond, start);
 
 	return i < b->nuncond && b->uncond[i] < end;
 }

@@ -50,6 +50,8 @@ struct hwp__cs_binary {
 int hwp__cs_binary_load(const char *path, struct hwp__cs_binary **out);
 void hwp__cs_binary_free(struct hwp__cs_binary *b);
 
+/* The index of the first of the sorted V[0..N) not below A (N when none). */
+size_t hwp__cs_lower_bound(const uint64_t *v, size_t n, uint64_t a);
 /* The index of the first instruction at or after A (n when none). */
 size_t hwp__cs_binary_index(const struct hwp__cs_binary *b, uint64_t a);
 bool hwp__cs_binary_is_code(const struct hwp__cs_binary *b, uint64_t a);

@@ -66,6 +66,17 @@ static uint64_t md5_of(struct pi *p, uint32_t name)
 	return p->md5[name];
 }
 
+/* A[0..N) in reverse order. */
+static void reverse_u32(uint32_t *a, size_t n)
+{
+	for (size_t i = 0; i < n / 2; i++) {
+		uint32_t t = a[i];
+
+		a[i] = a[n - 1 - i];
+		a[n - 1 - i] = t;
+	}
+}
+
 /* ---- the context trie ---- */
 
 static struct tnode *kid_find(const struct tnode *nd, uint64_t h, size_t *at)
@@ -597,12 +608,7 @@ static int order_scc(const struct graph *g, uint32_t *scc, size_t n, uint32_t *i
 				queue[qt++] = g->e[k].dst;
 	}
 	/* reversed */
-	for (size_t i = 0; i < nout / 2; i++) {
-		uint32_t t = scc[i];
-
-		scc[i] = scc[nout - 1 - i];
-		scc[nout - 1 - i] = t;
-	}
+	reverse_u32(scc, nout);
 out:
 	free(w);
 	free(group);
@@ -659,12 +665,7 @@ static int top_down(const struct graph *g, uint32_t *order)
 		while (stack[start] != v.node);
 		/* the SCC in pop order */
 		size_t n = nstack - start;
-		for (size_t i = 0; i < n / 2; i++) {
-			uint32_t t = stack[start + i];
-
-			stack[start + i] = stack[nstack - 1 - i];
-			stack[nstack - 1 - i] = t;
-		}
+		reverse_u32(stack + start, n);
 		if (n > 1 && (err = order_scc(g, stack + start, n, in_scc, ++mark)))
 			goto out;
 		for (size_t i = start; i < nstack; i++)
@@ -672,12 +673,7 @@ static int top_down(const struct graph *g, uint32_t *order)
 				order[norder++] = g->name_of[stack[i]];
 		nstack = start;
 	}
-	for (size_t i = 0; i < norder / 2; i++) {
-		uint32_t t = order[i];
-
-		order[i] = order[norder - 1 - i];
-		order[norder - 1 - i] = t;
-	}
+	reverse_u32(order, norder);
 out:
 	free(num);
 	free(stack);

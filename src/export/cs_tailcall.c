@@ -301,17 +301,9 @@ static uint64_t from_site(struct walk *w, uint64_t site, uint64_t to)
 
 static bool has(const uint64_t *v, size_t n, uint64_t x)
 {
-	size_t lo = 0, hi = n;
+	size_t i = hwp__cs_lower_bound(v, n, x);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && v[lo] == x;
+	return i < n && v[i] == x;
 }
 
 int hwp__cs_tailcalls_infer(struct hwp__cs_tailcalls *t, uint64_t from, uint64_t to, uint64_t **path, size_t *n,
