@@ -15,7 +15,7 @@ void flow_opts__init(struct flow_opts *o)
 	o->dso = o->sym = NULL;
 	o->limit = UINT64_MAX;
 	o->min = 1;
-	o->infer = false;
+	o->infer = o->no_infer = false;
 }
 
 int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const char *cmd, unsigned with)
@@ -24,7 +24,10 @@ int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const cha
 
 	memset(fi, 0, sizeof(*fi));
 	/* the FLOW_WITH_* bits are the pipeline's analyses */
-	struct hwp_flow_opts fo = { .sz = sizeof(fo), .infer = o->infer };
+	struct hwp_flow_opts fo = { .sz = sizeof(fo), .infer = o->infer, .infer_where_it_helps = !o->no_infer };
+
+	if (o->infer && o->no_infer)
+		return cli_error("%s: --infer and --no-infer: give one", cmd);
 	struct hwp_pipeline_opts po = { .analyses = HWP_ANALYSIS_FLOW | with, .dso = o->dso, .sym = o->sym,
 					.flow = &fo };
 
@@ -83,8 +86,20 @@ void flow_input__note(struct flow_input *fi)
 
 void flow_input__bias(struct flow_input *fi, const struct flow_opts *o)
 {
-	if (o->infer)
-		cli_flow_bias(fi->flow);
+	if (!hwp_flow__stats(fi->flow)->inferred)
+		return;
+	if (!o->infer)
+		cli_flow_auto_note(fi->in.collector);
+	cli_flow_bias(fi->flow);
+}
+
+void cli_flow_auto_note(const struct hwp_branch_collector *c)
+{
+	if (!cli_quiet())
+		fprintf(stderr,
+			"hwprof: branch stacks of at most %" PRIu64 " entries: flow-consistent counts (as --infer; "
+			"--no-infer for the sampled ones)\n",
+			hwp_branch_collector__stats(c)->deepest);
 }
 
 void cli_flow_bias(const struct hwp_flow *f)

@@ -22,14 +22,18 @@ struct flow_opts {
 	uint64_t limit;      /* --limit N */
 	uint64_t min;        /* --min-executions N */
 	bool infer;          /* --infer */
+	bool no_infer;       /* --no-infer */
 };
 
-/* --infer of the reports that show counts (blocks, probs, paths). */
+/* --infer and --no-infer of the reports that show counts (blocks, probs,
+   paths). */
 #define OPT_FLOW_INFER(fo)                                                                      \
 	OPT_BOOL(0, "infer", &(fo)->infer,                                                       \
 		 "flow-consistent counts: each function's block counts and branch directions "   \
 		 "adjusted to conserve flow with the least change to the samples (-v: the profile " \
-		 "bias per function before and after)")
+		 "bias per function before and after); the default for branch stacks of 16 "       \
+		 "entries or fewer"),                                                              \
+	OPT_BOOL(0, "no-infer", &(fo)->no_infer, "the sampled counts, never adjusted")
 
 /* --dso, --sym, --min-executions, --limit of the fall-through reports. */
 #define OPT_FLOW_FILTER(fo)                                                                      \
@@ -88,10 +92,13 @@ int probs_print_conds(struct hwp_symbolizer *sym, const struct hwp_flow_cond *c,
 /* One note (stderr, as warnings) on what the counts cover: ranges
    rejected by reason, ranges not decoded. */
 void flow_input__note(struct flow_input *fi);
-/* After -v and --infer: one line per function (the hottest first) with its
-   profile bias before and after. */
+/* When the counts were inferred: the note of cli_flow_auto_note() unless
+   --infer asked, then after -v one line per function (the hottest first)
+   with its profile bias before and after. */
 void flow_input__bias(struct flow_input *fi, const struct flow_opts *o);
-/* The same for F (made with opts.infer): the hottest 20 functions. */
+/* One line (unless -q): C's short branch stacks made inference the default. */
+void cli_flow_auto_note(const struct hwp_branch_collector *c);
+/* After -v, for F (made with opts.infer): the hottest 20 functions. */
 void cli_flow_bias(const struct hwp_flow *f);
 
 #endif

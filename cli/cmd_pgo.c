@@ -31,6 +31,7 @@ struct pgo_opts {
 	const char *symbol_order; /* --symbol-order FILE (propeller) */
 	bool ip_samples; /* --ip-samples */
 	bool infer;      /* --infer */
+	bool no_infer;   /* --no-infer */
 	bool cs_flat;    /* --cs-flat */
 	bool cs_no_preinline; /* --cs-no-preinliner */
 	bool ips;        /* write the IP-sample profile (set after reading) */
@@ -84,7 +85,10 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 			 "flow-consistent counts (as 'hwprof blocks --infer'): the profile of each function's "
 			 "block counts and branches adjusted to conserve flow with the least change to the "
 			 "samples; -v prints the profile bias per function before and after ('llvm', 'bolt' "
-			 "and 'bolt-pa' from branch stacks)"),
+			 "and 'bolt-pa' from branch stacks); the default for branch stacks of 16 entries or "
+			 "fewer"),
+		OPT_BOOL(0, "no-infer", &o->no_infer,
+			 "the sampled counts, never adjusted (the profile llvm-profgen and perf2bolt write)"),
 		OPT_STRING(0, "from", &o->from, "URL",
 			   "instead of a recording: the rows 'hwprof push' sent to the ClickHouse server at URL, "
 			   "summed over hosts (with --build-id, the binary to profile; --hosts, --since, --until "
@@ -119,6 +123,8 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 	if (o->format == HWP_PGO_PROPELLER && o->ip_samples)
 		return cli_error("pgo: --format propeller lays out basic blocks by the edges between them, which "
 				 "IP samples do not have: leave out --ip-samples");
+	if (o->infer && o->no_infer)
+		return cli_error("pgo: --infer and --no-infer: give one");
 	if (o->infer && (o->format == HWP_PGO_AUTOFDO || o->format == HWP_PGO_PROPELLER || o->ip_samples))
 		return cli_error("pgo: --infer adjusts the counts of branch stacks into 'llvm', 'bolt' or 'bolt-pa' "
 				 "profiles (AutoFDO's text keeps the recorded addresses)");
@@ -193,14 +199,24 @@ static int write_plain(struct hwp_branch_collector *c, int module, const struct 
 	return hwp_pgo__write_file(c, module, o->format, o->ips, o->output) < 0 ? cli_error("%s", hwp_errmsg()) : 0;
 }
 
-static int write_with(struct hwp_branch_collector *c, int module, const struct pgo_opts *o)
+/* Whether the recording read into IN gets flow-consistent counts without
+   --infer: a format whose counts inference adjusts, short branch stacks. */
+static bool infer_by_default(struct report_input *in, const struct pgo_opts *o)
+{
+	bool adjusted = o->format == HWP_PGO_LLVM || o->format == HWP_PGO_BOLT || o->format == HWP_PGO_BOLT_PA;
+
+	return !o->infer && !o->no_infer && adjusted && hwp_flow__infer_helps(in->collector);
+}
+
+/* The profile of C: of its flow-consistent counts with --infer or INFER. */
+static int write_with(struct hwp_branch_collector *c, int module, const struct pgo_opts *o, bool infer)
 {
 	struct hwp_flow_opts fo = { .sz = sizeof(fo), .infer = true };
 	struct hwp_flow *f;
 	struct hwp_branch_collector *consistent;
 	int rc;
 
-	if (!o->infer)
+	if (!o->infer && !infer)
 		return write_plain(c, module, o);
 	/* --infer: the profile of the flow-consistent counts */
 	if (hwp_branch_collector__check_ranges(c) < 0 || !(f = hwp_flow__new(c, &fo)))
@@ -258,7 +274,11 @@ static int write_stale(struct report_input *in, const struct pgo_opts *o)
 			(unsigned long long)st.branches_matched, (unsigned long long)st.branches,
 			pct(st.insns_matched, st.insns), (unsigned long long)st.insns_matched,
 			(unsigned long long)st.insns);
-	rc = write_with(c, nm, o);
+	bool infer = infer_by_default(in, o);
+
+	if (infer)
+		cli_flow_auto_note(in->collector);
+	rc = write_with(c, nm, o, infer);
 	hwp_branch_collector__delete(c);
 	return rc;
 }
@@ -299,7 +319,11 @@ static int write_profile(struct report_input *in, const struct pgo_opts *o)
 		return cli_error("%s", hwp_errmsg());
 	if (o->format == HWP_PGO_LLVM_CS && !o->infer && (hwp_session__sample_types(in->session) & HWP_SAMPLE_CALLCHAIN))
 		return write_cs(in, module, o);
-	return write_with(in->collector, module, o);
+	bool infer = infer_by_default(in, o);
+
+	if (infer)
+		cli_flow_auto_note(in->collector);
+	return write_with(in->collector, module, o, infer);
 }
 
 /* Reads the recording; decides between the branch-stack profile and the

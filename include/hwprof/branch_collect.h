@@ -32,6 +32,7 @@ struct hwp_branch_collect_stats {
 	uint64_t entries_without_prediction;
 	bool synthesized_stacks;
 	bool call_stack_mode;       /* some event recorded in LBR call-stack mode */
+	uint64_t deepest;           /* most entries in one branch stack */
 };
 
 /*

@@ -328,6 +328,8 @@ static int collect_stack(struct hwp_branch_collector *c, const struct hwp_event 
 		return 0;
 	}
 	c->st.branch_samples++;
+	if (s->branch_nr > c->st.deepest)
+		c->st.deepest = s->branch_nr;
 	/* perf record -b always selects a branch filter; stacks without one
 	   were synthesized from an instruction trace. */
 	bool synthesized = !(bst & ~(uint64_t)HWP_BRANCH_HW_INDEX);

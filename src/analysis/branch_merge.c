@@ -183,6 +183,8 @@ static void add_stats(struct hwp_branch_collector *dst, const struct hwp_branch_
 	d->entries_without_prediction += s->entries_without_prediction;
 	d->synthesized_stacks |= s->synthesized_stacks;
 	d->call_stack_mode |= s->call_stack_mode;
+	if (s->deepest > d->deepest)
+		d->deepest = s->deepest;
 	dst->rst.pairs += p->rst.pairs;
 	dst->rst.accepted += p->rst.accepted;
 	for (size_t i = 0; i < sizeof(dst->rst.rejected) / sizeof(dst->rst.rejected[0]); i++)

@@ -625,6 +625,7 @@ struct hwp_flow *hwp_flow__new(struct hwp_branch_collector *c, const struct hwp_
 	if (f->o.z <= 0)
 		f->o.z = HWP__Z95;
 	f->o.sz = sizeof(f->o);
+	f->st.inferred = f->o.infer = f->o.infer || (f->o.infer_where_it_helps && hwp_flow__infer_helps(c));
 	if (!(f->cc = hwp__branch_collector_code_cache(c)) || mark_branches(f, branches) < 0 ||
 	    walk_ranges(f, ranges) < 0 || (f->o.infer && infer(f, c) < 0) || use_branches(f, branches) < 0 ||
 	    build_conds(f) < 0 ||
@@ -744,4 +745,11 @@ const char *hwp_flow_end__name(unsigned end_class)
 					     "call", "ind_call", "ret", "other" };
 
 	return end_class < sizeof(names) / sizeof(names[0]) ? names[end_class] : "?";
+}
+
+bool hwp_flow__infer_helps(const struct hwp_branch_collector *c)
+{
+	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(c);
+
+	return st->branch_samples && st->deepest <= HWP_FLOW_INFER_DEPTH;
 }
