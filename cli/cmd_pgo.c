@@ -125,6 +125,9 @@ static int parse_opts(int argc, char **argv, struct pgo_opts *o, struct fleet_so
 				 "IP samples do not have: leave out --ip-samples");
 	if (o->infer && o->no_infer)
 		return cli_error("pgo: --infer and --no-infer: give one");
+	if (o->infer && o->from)
+		return cli_error("pgo: --infer: the rows of --from URL are summed counts per branch and range, without "
+				 "the binaries' blocks the inference balances: infer from a recording");
 	if (o->infer && (o->format == HWP_PGO_AUTOFDO || o->format == HWP_PGO_PROPELLER || o->ip_samples))
 		return cli_error("pgo: --infer adjusts the counts of branch stacks into 'llvm', 'bolt' or 'bolt-pa' "
 				 "profiles (AutoFDO's text keeps the recorded addresses)");

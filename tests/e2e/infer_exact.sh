@@ -15,11 +15,16 @@
 #     about 0.1%: BOLT's blocks run on over calls, and recursive calls
 #     (auxsort) return into blocks whose counts BOLT takes from other
 #     edges), and llvm-profdata-19 reads `pgo --format llvm --infer` with the
-#     functions the profile without --infer has.
+#     functions the profile without --infer has;
+#   - the default (inference where it helps, stacks of 16 entries or
+#     fewer): with 8 entries `blocks` and `pgo --format bolt` without a flag
+#     write what --infer writes, and say so in one line; zlib recorded again
+#     with 32 entries: the default is --no-infer's, and no such line.
 . "$(dirname "$0")/../tools/emu_lib.sh"
 # PLAN: per program 2 (infer_check) + flow_check's 7 (6 with --no-assert-rho)
-# + 2 (BOLT bias, llvm-profdata); 1 SKIP per program without its library,
-# 1 (the SKIP) where emulated recording cannot run
+# + 2 (BOLT bias, llvm-profdata) + 1 (the default); 1 SKIP per program
+# without its library, 1 (the SKIP) where emulated recording cannot run;
+# zlib's 32-entry default 1 more
 ready=$(emu_ready infer_exact) || { echo "PLAN 1"; echo "$ready"; exit 0; }
 if ! command -v objdump >/dev/null; then
 	echo "PLAN 1"
@@ -34,8 +39,8 @@ have_zlib=0 have_lua=0 have_sqlite=0
 [ -f $lib/liblua5.4.a ] && [ -f /usr/include/lua5.4/lua.h ] && have_lua=1
 [ -f $lib/libsqlite3.a ] && [ $have_zlib = 1 ] && [ -f /usr/include/sqlite3.h ] && have_sqlite=1
 plan=0
-for h in $have_zlib $have_lua; do plan=$((plan + (h ? 11 : 1))); done
-plan=$((plan + (have_sqlite ? 10 : 1)))
+for h in $have_zlib $have_lua; do plan=$((plan + (h ? 12 : 1))); done
+plan=$((plan + (have_sqlite ? 11 : 1) + have_zlib))
 echo "PLAN $plan"
 
 # check NAME BINARY PERIOD [flow_check args] -- PROG ARGS
@@ -44,14 +49,14 @@ check() {
 	shift 3
 	while [ "$1" != -- ]; do extra+=("$1"); shift; done
 	shift
-	local nchecks=$((11 - ${#extra[@]}))
+	local nchecks=$((12 - ${#extra[@]}))
 	if ! "$HWPROF" record --emulate --depth 8 -c "$period" --jitter 10 --exact "$tmp/$name.exact" \
 		-o "$tmp/$name.data" -- "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
 		for _ in $(seq $nchecks); do fail "infer_$name: record failed: $(head -1 "$tmp/$name.err")"; done
 		return
 	fi
 	local cmd
-	for cmd in "blocks" "blocks --infer" "probs --infer" "probs --indirect --infer" "paths --infer"; do
+	for cmd in "blocks --no-infer" "blocks --infer" "probs --infer" "probs --indirect --infer" "paths --infer"; do
 		local f=$tmp/$name.${cmd// /}.json
 		# shellcheck disable=SC2086
 		if ! "$HWPROF" $cmd -q --json -i "$tmp/$name.data" >"$f" 2>"$tmp/$name.cmd.err"; then
@@ -59,7 +64,7 @@ check() {
 			return
 		fi
 	done
-	python3 "$tools/infer_check.py" "infer_$name" "$tmp/$name.exact" "$bin" "$tmp/$name.blocks.json" \
+	python3 "$tools/infer_check.py" "infer_$name" "$tmp/$name.exact" "$bin" "$tmp/$name.blocks--no-infer.json" \
 		"$tmp/$name.blocks--infer.json" --assert >"$tmp/$name.icheck" 2>&1
 	sed -n '1s/^/NUMBERS /p' "$tmp/$name.icheck"
 	grep -E '^(PASS|FAIL) ' "$tmp/$name.icheck" || fail "infer_${name}_overlap: $(tail -1 "$tmp/$name.icheck")"
@@ -77,7 +82,7 @@ check() {
 	# BOLT's own profile bias of the fdata, without and with --infer
 	local score=()
 	local v
-	for v in "" "--infer"; do
+	for v in "--no-infer" "--infer"; do
 		# shellcheck disable=SC2086
 		"$HWPROF" pgo --format bolt $v -q -i "$tmp/$name.data" --binary "$bin" -o "$tmp/$name$v.fdata" \
 			2>"$tmp/$name.pgo.err" &&
@@ -96,7 +101,7 @@ check() {
 	# the LLVM profile: the same functions, read by llvm-profdata (the
 	# drivers' libraries have no debug info: their profiles are small)
 	local fns=() ok=1
-	for v in "" "--infer"; do
+	for v in "--no-infer" "--infer"; do
 		# shellcheck disable=SC2086
 		"$HWPROF" pgo --format llvm $v -q -i "$tmp/$name.data" --binary "$bin" -o "$tmp/$name$v.prof" \
 			2>"$tmp/$name.llvm.err" || ok=0
@@ -109,13 +114,51 @@ check() {
 	else
 		fail "infer_${name}_llvm_profdata: functions '${fns[0]}' / '${fns[1]}': $(head -1 "$tmp/$name.llvm.err" "$tmp/$name.show" 2>/dev/null | tail -1)"
 	fi
+	default_is "infer_${name}_default" "$name" --infer "$bin"
+}
+
+# default_is NAME REC FLAG BINARY: `blocks --json` and `pgo --format bolt`
+# of $tmp/REC.data without a flag equal those with FLAG (--infer: and one
+# line says the counts were inferred; --no-infer: no such line).
+default_is() {
+	local name=$1 rec=$2 flag=$3 bin=$4 d=$tmp/$2.def
+	local note="branch stacks of at most [0-9]* entries: flow-consistent counts (as --infer; --no-infer"
+	if "$HWPROF" blocks --json -i "$tmp/$rec.data" >"$d.blocks.json" 2>"$d.err" &&
+		"$HWPROF" blocks --json $flag -q -i "$tmp/$rec.data" >"$d.blocks$flag.json" 2>>"$d.err" &&
+		"$HWPROF" pgo --format bolt -i "$tmp/$rec.data" --binary "$bin" -o "$d.fdata" 2>"$d.pgo.err" &&
+		"$HWPROF" pgo --format bolt $flag -q -i "$tmp/$rec.data" --binary "$bin" -o "$d$flag.fdata" 2>>"$d.err"; then
+		local said=0 want=0
+		grep -q "$note" "$d.err" && said=$((said + 1))
+		grep -q "$note" "$d.pgo.err" && said=$((said + 1))
+		[ "$flag" = --infer ] && want=2
+		if ! cmp -s "$d.blocks.json" "$d.blocks$flag.json"; then
+			fail "$name: blocks without a flag differs from blocks $flag"
+		elif ! cmp -s "$d.fdata" "$d$flag.fdata"; then
+			fail "$name: pgo --format bolt without a flag differs from $flag"
+		elif [ $said != $want ]; then
+			fail "$name: the note on inferred counts printed $said times of 2 runs, want $want"
+		elif [ "$flag" = --infer ] && cmp -s "$d.fdata" "$tmp/$rec--no-infer.fdata"; then
+			fail "$name: --infer and --no-infer wrote the same fdata (nothing to tell apart)"
+		else
+			pass "$name (blocks and pgo bolt without a flag as with $flag$([ $want = 2 ] && echo ', said'))"
+		fi
+	else
+		fail "$name: $(head -1 "$d.err" "$d.pgo.err" 2>/dev/null | tr '\n' ' ')"
+	fi
 }
 
 if [ $have_zlib = 1 ]; then
 	if gcc -O2 -g -o "$tmp/zlib" "$root/tests/fixtures/flow_zlib.c" -l:libz.a 2>"$tmp/gcc.err"; then
 		check zlib "$tmp/zlib" 9973 -- "$tmp/zlib" 4096
+		# 32 entries: the default keeps the sampled counts
+		if "$HWPROF" record --emulate --depth 32 -c 9973 -o "$tmp/zlib32.data" -- "$tmp/zlib" 1024 \
+			>/dev/null 2>"$tmp/zlib32.err"; then
+			default_is infer_zlib_default_32 zlib32 --no-infer "$tmp/zlib"
+		else
+			fail "infer_zlib_default_32: $(head -1 "$tmp/zlib32.err")"
+		fi
 	else
-		for _ in $(seq 10); do fail "infer_build_zlib: $(head -1 "$tmp/gcc.err")"; done
+		for _ in $(seq 13); do fail "infer_build_zlib: $(head -1 "$tmp/gcc.err")"; done
 	fi
 else
 	skip "infer_zlib: no static zlib (apt-get install zlib1g-dev)"
@@ -125,7 +168,7 @@ if [ $have_lua = 1 ]; then
 		-l:liblua5.4.a -lm -ldl 2>"$tmp/gcc.err"; then
 		check lua "$tmp/lua" 9973 -- "$tmp/lua" 50000
 	else
-		for _ in $(seq 10); do fail "infer_build_lua: $(head -1 "$tmp/gcc.err")"; done
+		for _ in $(seq 12); do fail "infer_build_lua: $(head -1 "$tmp/gcc.err")"; done
 	fi
 else
 	skip "infer_lua: no static Lua 5.4 (apt-get install liblua5.4-dev)"
@@ -135,7 +178,7 @@ if [ $have_sqlite = 1 ]; then
 		2>"$tmp/gcc.err"; then
 		check sqlite "$tmp/sqlite" 2111 --no-assert-rho -- "$tmp/sqlite" 50000
 	else
-		for _ in $(seq 9); do fail "infer_build_sqlite: $(head -1 "$tmp/gcc.err")"; done
+		for _ in $(seq 11); do fail "infer_build_sqlite: $(head -1 "$tmp/gcc.err")"; done
 	fi
 else
 	skip "infer_sqlite: no static SQLite/zlib (apt-get install libsqlite3-dev zlib1g-dev)"
