@@ -204,12 +204,14 @@ int hwp__symtab_finish(struct hwp_symtab *t, enum hwp_symtab_mode mode)
 		return -ENOMEM;
 	}
 	if (mode == HWP_SYMTAB_KALLSYMS) {
+		/* perf (since 5.18) fixes the ends first: of aliases only the
+		   last in the file is stretched, and having a size it wins */
+		fixup_ends(t->v, t->n, true);
 		pick_duplicates(t->v, t->n, t->demangle, dead, NULL);
 		for (i = 0; i < t->n; i++)
 			if (!dead[i])
 				t->v[n++] = t->v[i];
 		t->n = n;
-		fixup_ends(t->v, t->n, true);
 		err = build_max_end(t);
 	} else {
 		fixup_ends(t->v, t->n, false);

@@ -43,7 +43,7 @@ struct hwp_sym {
 };
 
 enum hwp_symtab_mode {
-	HWP_SYMTAB_KALLSYMS,  /* duplicates, then ends; perf's kernel/module boundary rule */
+	HWP_SYMTAB_KALLSYMS,  /* ends (perf's kernel/module boundary rule), then duplicates, as perf 5.18+ */
 	HWP_SYMTAB_SORTED,    /* an ELF table (ends, then duplicates), nearest-start lookup */
 	HWP_SYMTAB_PERF_TREE, /* an ELF table looked up through perf's tree */
 };
