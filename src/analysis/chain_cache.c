@@ -6,6 +6,10 @@
 #include "util/hash.h"
 
 #define NR_SLOTS 16384u /* distinct chains remembered at once (a power of two) */
+/* Two ways per set: with one, two hot chains that share a slot evict each
+   other on every sample (5% misses on a recording of 4096 chains, each miss
+   a walk of the whole chain); with two, three must meet. */
+#define NR_SETS (NR_SLOTS / 2)
 #define MAX_CHAIN 512u  /* longer chains are not remembered */
 
 struct hwp__chain_slot {
@@ -14,6 +18,7 @@ struct hwp__chain_slot {
 	uint32_t n, cap; /* frames held, and room for */
 	uint32_t node;
 	uint64_t *ips;   /* cap addresses, then cap flag bytes */
+	uint8_t older;   /* in a set's first slot: which of its two to replace */
 };
 
 /* Two independent lanes of multiplies over the addresses: a chain is
@@ -46,14 +51,20 @@ bool hwp__chain_cache_get(struct hwp__chain_cache *cc, const struct hwp__chain_w
 			  const uint8_t *flags, size_t n, uint64_t *hash, uint32_t *node)
 {
 	*hash = chain_hash(w, ips, flags, n);
-	const struct hwp__chain_slot *s = cc->slots ? &cc->slots[*hash & (NR_SLOTS - 1)] : NULL;
+	struct hwp__chain_slot *set = cc->slots ? &cc->slots[(*hash & (NR_SETS - 1)) * 2] : NULL;
 
-	/* the whole chain compared: a hash clash is a miss, never a wrong node */
-	if (s && s->ips && s->hash == *hash && same_where(&s->w, w) && s->n == n &&
-	    !memcmp(s->ips, ips, n * sizeof(*ips)) && !memcmp(slot_flags(s), flags, n)) {
-		cc->hits++;
-		*node = s->node;
-		return true;
+	for (int k = 0; set && k < 2; k++) {
+		const struct hwp__chain_slot *s = &set[k];
+
+		/* the whole chain compared: a hash clash is a miss, never a
+		   wrong node */
+		if (s->ips && s->hash == *hash && same_where(&s->w, w) && s->n == n &&
+		    !memcmp(s->ips, ips, n * sizeof(*ips)) && !memcmp(slot_flags(s), flags, n)) {
+			cc->hits++;
+			set[0].older = (uint8_t)!k;
+			*node = s->node;
+			return true;
+		}
 	}
 	cc->misses++;
 	return false;
@@ -64,7 +75,10 @@ void hwp__chain_cache_put(struct hwp__chain_cache *cc, uint64_t hash, const stru
 {
 	if (n > MAX_CHAIN || (!cc->slots && !(cc->slots = calloc(NR_SLOTS, sizeof(*cc->slots)))))
 		return;
-	struct hwp__chain_slot *s = &cc->slots[hash & (NR_SLOTS - 1)];
+	struct hwp__chain_slot *set = &cc->slots[(hash & (NR_SETS - 1)) * 2];
+	struct hwp__chain_slot *s = &set[set[0].older];
+
+	set[0].older = (uint8_t)!set[0].older;
 
 	if (n > s->cap || !s->ips) {
 		uint32_t cap = n < 16 ? 16 : (uint32_t)n;

@@ -5,8 +5,9 @@
  * one compare, instead of a map lookup and two hash probes per frame.
  * The same chain means the same node only while the address spaces stay
  * as they were, so the key holds the address spaces (an input's machine),
- * their generation and the pid whose maps resolved it. A fixed number of slots, each keeping the last
- * chain that hashed to it: memory stays bounded whatever the recording.
+ * their generation and the pid whose maps resolved it. A fixed number of
+ * slots, two per set, each set keeping the last two chains that hashed to
+ * it: memory stays bounded whatever the recording.
  */
 #ifndef HWPROF_ANALYSIS_CHAIN_CACHE_H
 #define HWPROF_ANALYSIS_CHAIN_CACHE_H
