@@ -228,7 +228,9 @@ else
 fi
 
 # probs: the loops' conditional branches, decoded from the dump's bytes
-"$HWPROF" probs -q --json -i "$tmp/g/gen.data" >"$tmp/probs.json" 2>"$tmp/probs.err"
+# (--no-infer: the generator's counts are the ones compared, and its short
+# stacks would make flow-consistent counts the default)
+"$HWPROF" probs --no-infer -q --json -i "$tmp/g/gen.data" >"$tmp/probs.json" 2>"$tmp/probs.err"
 python3 - "$tmp/probs.json" "$a_taken" "$a_not_taken" "$c_taken" "$c_not_taken" <<'EOF'
 import json, sys
 rows = json.load(open(sys.argv[1]))
@@ -245,7 +247,7 @@ else:
 EOF
 
 # blocks: source lines from the DEBUG_INFO before jit_loop_a's load
-"$HWPROF" blocks -q --json -i "$tmp/g/gen.data" >"$tmp/blocks.json" 2>"$tmp/blocks.err"
+"$HWPROF" blocks --no-infer -q --json -i "$tmp/g/gen.data" >"$tmp/blocks.json" 2>"$tmp/blocks.err"
 python3 - "$tmp/blocks.json" <<'EOF'
 import json, sys
 # the generator's entries: offsets 0, 2, 7, 9 of jit_loop_a are loop.js:10-13
