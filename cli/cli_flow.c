@@ -24,10 +24,10 @@ int flow_input__load(struct flow_input *fi, const struct flow_opts *o, const cha
 
 	memset(fi, 0, sizeof(*fi));
 	/* the FLOW_WITH_* bits are the pipeline's analyses */
-	struct hwp_flow_opts fo = { .sz = sizeof(fo), .infer = o->infer, .infer_where_it_helps = !o->no_infer };
+	struct hwp_flow_opts fo;
 
-	if (o->infer && o->no_infer)
-		return cli_error("%s: --infer and --no-infer: give one", cmd);
+	if ((rc = cli_flow_opts(o->infer, o->no_infer, cmd, &fo)))
+		return rc;
 	struct hwp_pipeline_opts po = { .analyses = HWP_ANALYSIS_FLOW | with, .dso = o->dso, .sym = o->sym,
 					.flow = &fo };
 
@@ -86,11 +86,24 @@ void flow_input__note(struct flow_input *fi)
 
 void flow_input__bias(struct flow_input *fi, const struct flow_opts *o)
 {
-	if (!hwp_flow__stats(fi->flow)->inferred)
+	cli_flow_inferred(fi->flow, fi->in.collector, o->infer);
+}
+
+int cli_flow_opts(bool infer, bool no_infer, const char *cmd, struct hwp_flow_opts *fo)
+{
+	if (infer && no_infer)
+		return cli_error("%s: --infer and --no-infer: give one", cmd);
+	*fo = (struct hwp_flow_opts){ .sz = sizeof(*fo), .infer = infer, .infer_where_it_helps = !no_infer };
+	return 0;
+}
+
+void cli_flow_inferred(const struct hwp_flow *f, const struct hwp_branch_collector *c, bool asked)
+{
+	if (!f || !hwp_flow__stats(f)->inferred)
 		return;
-	if (!o->infer)
-		cli_flow_auto_note(fi->in.collector);
-	cli_flow_bias(fi->flow);
+	if (!asked)
+		cli_flow_auto_note(c);
+	cli_flow_bias(f);
 }
 
 void cli_flow_auto_note(const struct hwp_branch_collector *c)

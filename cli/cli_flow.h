@@ -98,6 +98,12 @@ void flow_input__note(struct flow_input *fi);
 void flow_input__bias(struct flow_input *fi, const struct flow_opts *o);
 /* One line (unless -q): C's short branch stacks made inference the default. */
 void cli_flow_auto_note(const struct hwp_branch_collector *c);
+/* *FO for --infer (INFER) and --no-infer (NO_INFER) of command CMD: the
+   default infers where it helps. 0, or the exit code after both. */
+int cli_flow_opts(bool infer, bool no_infer, const char *cmd, struct hwp_flow_opts *fo);
+/* When F (NULL: none) inferred its counts: the note of
+   cli_flow_auto_note() unless --infer ASKED, and -v's bias lines. */
+void cli_flow_inferred(const struct hwp_flow *f, const struct hwp_branch_collector *c, bool asked);
 /* After -v, for F (made with opts.infer): the hottest 20 functions. */
 void cli_flow_bias(const struct hwp_flow *f);
 

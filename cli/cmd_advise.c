@@ -57,6 +57,7 @@ static int parse_opts(int argc, char **argv, struct advise_opts *o)
 		  .help = "cycles a mispredict costs (default 15)" },
 		OPT_ADVISE_PCT("dram-share", &o->a.dram_share,
 			       "dram-loads: share of a line's sampled loads from DRAM (default 20)"),
+		OPT_FLOW_INFER(&o->fo),
 		OPT_REPORT_OUTPUT(&o->fo.ro),
 		OPT_COMMON(),
 		OPT_END(),
@@ -92,8 +93,10 @@ int cmd_advise(int argc, char **argv)
 		size_t n;
 		const struct hwp_finding *f = hwp_advisor__findings(a, &n);
 
-		if (fi.flow)
+		if (fi.flow) {
 			flow_input__note(&fi);
+			flow_input__bias(&fi, &o.fo);
+		}
 		report_input__warn_missing(&fi.in, true);
 		struct hwp_report_opts ro = { .sz = sizeof(ro), .fmt = o.fo.ro.fmt, .limit = o.fo.limit };
 		struct hwp_table *t = NULL;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_flow.h"
 #include "cli_report.h"
 #include "hwprof/annotate.h"
 #include "hwprof/hwprof.h"
@@ -28,6 +29,7 @@ struct annotate_cli {
 	unsigned prefix_strip;
 	uint64_t limit;
 	bool no_source, lines;
+	bool infer, no_infer; /* --infer, --no-infer (OPT_FLOW_INFER) */
 };
 
 static int parse_opts(int argc, char **argv, struct annotate_cli *o)
@@ -49,6 +51,7 @@ static int parse_opts(int argc, char **argv, struct annotate_cli *o)
 			 "mispredicts, memory samples and latency (inlined code on its own line)"),
 		OPT_STRING(0, "color", &o->color, "WHEN",
 			   "colour hot lines: always, never or auto (default: when standard output is a terminal)"),
+		OPT_FLOW_INFER(o),
 		OPT_REPORT_OUTPUT(&o->r),
 		OPT_COMMON(),
 		OPT_END(),
@@ -128,12 +131,16 @@ int cmd_annotate(int argc, char **argv)
 	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = branches, .no_addresses = true,
 					      .drop_meaningless_prediction = true,
 					      .ip_samples = HWP_IP_SAMPLES_BY_EVENT };
+	struct hwp_flow_opts fo;
 	struct hwp_pipeline_opts po = {
 		.analyses = HWP_ANALYSIS_MEM | (branches ? HWP_ANALYSIS_FLOW | HWP_ANALYSIS_TIMING : 0),
 		.collect = &co,
+		.flow = &fo,
 	};
-	if ((rc = report_input__run_with(&in, &o.r, "annotate", &po)))
+	if ((rc = cli_flow_opts(o.infer, o.no_infer, "annotate", &fo)) ||
+	    (rc = report_input__run_with(&in, &o.r, "annotate", &po)))
 		return rc;
+	cli_flow_inferred(hwp_pipeline__flow(in.p), in.collector, o.infer);
 	struct hwp_symbolizer *sym = report_input__symbolizer(&in);
 	if (!(a = hwp_annotate__new(in.p, &ao))) {
 		rc = cli_error("%s", hwp_errmsg());

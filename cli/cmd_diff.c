@@ -100,6 +100,9 @@ int cmd_diff(int argc, char **argv)
 
 	ob.ro.input = o.before;
 	oa.ro.input = o.after;
+	/* the sampled counts on both sides: the intervals are those of
+	   binomial samples, and one side's inference would be a change */
+	ob.no_infer = oa.no_infer = true;
 	rc = flow_input__load(&b, &ob, "diff", FLOW_WITH_TIMING | FLOW_WITH_CALLS);
 	if (!rc) {
 		rc = flow_input__load(&a, &oa, "diff", FLOW_WITH_TIMING | FLOW_WITH_CALLS);

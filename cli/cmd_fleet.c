@@ -108,6 +108,9 @@ static int fleet_probs(int argc, char **argv, struct fleet_source *fs)
 		return rc;
 	if (indirect)
 		return cli_error("fleet probs: --indirect: the rows keep no indirect-branch targets apart (use fleet branches)");
+	if (o.infer)
+		return cli_error("fleet probs: --infer: the rows are summed counts per branch, without the blocks the "
+				 "inference balances: infer from a recording");
 	if ((rc = fleet_source__load(fs, o.ro.symfs, HWP_EXPORT_COND)))
 		return rc;
 	size_t n;

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "cli_fleet.h"
+#include "cli_flow.h"
 #include "cli_report.h"
 #include "hwprof/report.h"
 #include "hwprof/branch_report.h"
@@ -22,6 +23,7 @@ static const struct cmd_desc desc = {
 struct mispredicts_opts {
 	struct report_opts ro;
 	uint64_t min_samples, limit;
+	bool infer, no_infer; /* --infer, --no-infer (OPT_FLOW_INFER) */
 };
 
 /* Returns -1 to go on, else the exit code. */
@@ -32,6 +34,7 @@ static int parse_opts(int argc, char **argv, struct mispredicts_opts *o)
 		OPT_U64(0, "min-samples", &o->min_samples, "N", 0, UINT64_MAX, NULL,
 			"hide branches sampled fewer than N times (default 1)"),
 		OPT_REPORT_LIMIT(&o->limit),
+		OPT_FLOW_INFER(o),
 		OPT_REPORT_OUTPUT(&o->ro),
 		OPT_COMMON(),
 		OPT_END(),
@@ -40,6 +43,7 @@ static int parse_opts(int argc, char **argv, struct mispredicts_opts *o)
 	report_opts__init(&o->ro);
 	o->min_samples = 1;
 	o->limit = UINT64_MAX;
+	o->infer = o->no_infer = false;
 	return parse_options(argc, argv, &desc, opts, NULL);
 }
 
@@ -97,6 +101,9 @@ int fleet_mispredicts(int argc, char **argv, struct fleet_source *fs)
 
 	if (rc >= 0)
 		return rc;
+	if (o.infer)
+		return cli_error("mispredicts: --infer: the fleet's rows are summed counts per branch, without the "
+				 "blocks the inference balances: infer from a recording");
 	if ((rc = fleet_source__load(fs, o.ro.symfs, -1)))
 		return rc;
 	ro = table_opts(&o);
@@ -112,10 +119,17 @@ int cmd_mispredicts(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	/* executions from the walk of the ranges, when the stacks allow it */
-	rc = report_input__run(&in, &o.ro, NULL, HWP_ANALYSIS_EXECUTIONS, NULL, NULL, NULL);
+	struct hwp_flow_opts fo;
+	struct hwp_pipeline_opts po = { .analyses = HWP_ANALYSIS_EXECUTIONS, .flow = &fo };
+
+	if ((rc = cli_flow_opts(o.infer, o.no_infer, "mispredicts", &fo)))
+		return rc;
+	rc = report_input__run_with(&in, &o.ro, NULL, &po);
 	if (!rc && !say_no_information(o.ro.input, hwp_branch_collector__stats(in.collector))) {
 		struct hwp_report_opts ro = table_opts(&o);
 		struct hwp_exec_source es = { .flow = hwp_pipeline__flow(in.p) };
+
+		cli_flow_inferred(es.flow, in.collector, o.infer);
 
 		rc = print_table(hwp_report__mispredicts(report_input__symbolizer(&in),
 							 hwp_branch_collector__table(in.collector), es.flow ? &es : NULL,

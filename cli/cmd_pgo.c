@@ -208,7 +208,7 @@ static bool infer_by_default(struct report_input *in, const struct pgo_opts *o)
 {
 	bool adjusted = o->format == HWP_PGO_LLVM || o->format == HWP_PGO_BOLT || o->format == HWP_PGO_BOLT_PA;
 
-	return !o->infer && !o->no_infer && adjusted && hwp_flow__infer_helps(in->collector);
+	return !o->infer && !o->no_infer && !o->ips && adjusted && hwp_flow__infer_helps(in->collector);
 }
 
 /* The profile of C: of its flow-consistent counts with --infer or INFER. */

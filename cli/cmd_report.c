@@ -40,6 +40,7 @@ static int parse_opts(int argc, char **argv, struct report_cmd_opts *o)
 		OPT_STRING(0, "prefix", &o->prefix, "DIR", "look for source files under DIR (as perf annotate)"),
 		OPT_UINT(0, "prefix-strip", &o->prefix_strip, "N", 0, 4096, ": a number of directories",
 			 "drop N leading directories of the source files' paths first"),
+		OPT_FLOW_INFER(&o->fo),
 		OPT_REPORT_SYMFS(&o->fo.ro),
 		OPT_COMMON(),
 		OPT_END(),
@@ -98,6 +99,8 @@ int cmd_report(int argc, char **argv)
 		return rc;
 	if (!o.before) {
 		rc = flow_input__load(&b, &o.fo, "report", FLOW_WITH_TIMING | FLOW_WITH_CALLS | FLOW_WITH_MEM | FLOW_WITH_IPS);
+		if (!rc && b.flow)
+			flow_input__bias(&b, &o.fo);
 		if (!rc)
 			rc = write_page(&o, &b, NULL);
 		flow_input__close(&b);
@@ -109,6 +112,10 @@ int cmd_report(int argc, char **argv)
 	oa.ro.input = o.after;
 	ob.ro.inputs = oa.ro.inputs = NULL; /* one recording each */
 	ob.ro.nr_inputs = oa.ro.nr_inputs = 0;
+	if (o.fo.infer)
+		return cli_error("report: --diff compares the sampled counts (their intervals are those of samples): "
+				 "leave out --infer");
+	ob.no_infer = oa.no_infer = true; /* as hwprof diff */
 	rc = flow_input__load(&b, &ob, "report", FLOW_WITH_TIMING);
 	if (!rc) {
 		/* AFTER's findings link to its annotated code, as one recording's do */

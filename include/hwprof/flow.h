@@ -61,7 +61,7 @@ struct hwp_flow_opts {
 #define HWP_FLOW_INFER_DEPTH 16
 
 /* Whether C's branch stacks are short enough that inference helps: some
-   were counted and none holds more than HWP_FLOW_INFER_DEPTH entries. */
+   entries were counted and no stack holds more than HWP_FLOW_INFER_DEPTH. */
 HWP_API bool hwp_flow__infer_helps(const struct hwp_branch_collector *c);
 
 /*

@@ -76,8 +76,9 @@ struct hwp_pipeline_opts {
 	   are those of one thread to the byte. Other passes take one (the log
 	   says why at HWP_LOG_INFO). */
 	unsigned jobs;
-	/* The flow analysis's options (NULL: defaults; opts.infer for
-	   flow-consistent counts). */
+	/* The flow analysis's options (NULL: flow-consistent counts where
+	   they help, hwp_flow__infer_helps(), as hwprof's commands do;
+	   opts.infer for them always). */
 	const struct hwp_flow_opts *flow;
 };
 

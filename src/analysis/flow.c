@@ -751,5 +751,5 @@ bool hwp_flow__infer_helps(const struct hwp_branch_collector *c)
 {
 	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(c);
 
-	return st->branch_samples && st->deepest <= HWP_FLOW_INFER_DEPTH;
+	return st->deepest > 0 && st->deepest <= HWP_FLOW_INFER_DEPTH;
 }

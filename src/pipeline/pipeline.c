@@ -187,6 +187,16 @@ static int read_all(struct hwp_pipeline *p)
 	return p->timing ? hwp_timing__build(p->timing) : 0;
 }
 
+/* The flow analysis's options: the caller's, else flow-consistent counts
+   where they help (hwp_flow__infer_helps()), as hwprof's commands default. */
+static const struct hwp_flow_opts *flow_opts(const struct hwp_pipeline *p)
+{
+	static const struct hwp_flow_opts where_it_helps = { .sz = sizeof(where_it_helps),
+							     .infer_where_it_helps = true };
+
+	return p->o.flow ? p->o.flow : &where_it_helps;
+}
+
 int hwp_pipeline__run(struct hwp_pipeline *p)
 {
 	int r;
@@ -218,10 +228,10 @@ int hwp_pipeline__run(struct hwp_pipeline *p)
 
 		if ((r = hwp__pipeline_check_ranges(p->collector, hwp__session_name(p->session, name, sizeof(name)))) < 0)
 			return r;
-		if (!(p->flow = hwp_flow__new(p->collector, p->o.flow)))
+		if (!(p->flow = hwp_flow__new(p->collector, flow_opts(p))))
 			return -errno;
 	} else if ((p->o.analyses & HWP_ANALYSIS_EXECUTIONS) && hwp_branch_collector__range_stats(p->collector)->accepted) {
-		if (!(p->flow = hwp_flow__new(p->collector, p->o.flow)))
+		if (!(p->flow = hwp_flow__new(p->collector, flow_opts(p))))
 			return -errno;
 		if (!hwp_flow__stats(p->flow)->ranges_walked) { /* nothing decoded: no execution counts */
 			hwp_flow__delete(p->flow);

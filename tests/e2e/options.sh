@@ -12,7 +12,7 @@ build=${BUILD:-build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "PLAN 41"
+echo "PLAN 45"
 
 cmds=$("$HWPROF" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } /^$/ { on = 0 }')
 gcc -g -O1 -o "$tmp/branchy" "$root/tests/fixtures/branchy.c"
@@ -38,6 +38,11 @@ one_error bad_count "^hwprof: mispredicts: --min-samples 'x' is not a count$" mi
 one_error bad_count_negative "^hwprof: probs: --min-executions '-1' is not a count$" probs -i "$tmp/b.data" --min-executions -1
 one_error bad_limit_equals "^hwprof: blocks: --limit '0': the number of rows must be a count of at least 1$" blocks -i "$tmp/b.data" --limit=0
 one_error bad_range "^hwprof: flame: --width '5': pixels from 100 to 100000$" flame -i "$tmp/b.data" --width 5
+# --infer and --no-infer: not both; not where the counts are a fleet's sums
+one_error infer_both "^hwprof: mispredicts: --infer and --no-infer: give one$" mispredicts -i "$tmp/b.data" --infer --no-infer
+one_error infer_both_pgo "^hwprof: pgo: --infer and --no-infer: give one$" pgo -i "$tmp/b.data" --format bolt --infer --no-infer
+one_error infer_fleet_rows "^hwprof: pgo: --infer: the rows of --from URL are summed counts" pgo --from http://127.0.0.1:9 --format llvm --infer
+one_error infer_fleet_probs "^hwprof: fleet probs: --infer: the rows are summed counts" fleet probs http://127.0.0.1:9 --infer
 one_error bad_percentage "^hwprof: branches: --min-percent '101' is not a percentage$" branches -i "$tmp/b.data" --min-percent 101
 one_error bad_percentage_open "^hwprof: diff: --min-change '0' is not a percentage above 0$" diff --min-change 0 "$tmp/b.data" "$tmp/c.data"
 one_error bad_choice "^hwprof: export: --format 'xml': the formats are" export -i "$tmp/b.data" --format xml
