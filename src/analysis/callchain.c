@@ -72,11 +72,14 @@ static void chain_context(uint64_t ip, bool *kernel)
    whole chain dropped on an unknown marker. */
 static int plain_chain(struct hwp__chain *c, const struct hwp_sample *s)
 {
+	/* (every sample's every address: the words are read in place and the
+	   room for them made once) */
+	const uint8_t *w = s->callchain;
+	uint64_t nr = s->callchain_nr;
 	unsigned n = 0;
-	int err;
 
-	for (uint64_t i = 0; i < s->callchain_nr && n < CHAIN_MAX; i++) {
-		int r = chain_word(hwp_sample__callchain_ip(s, i));
+	for (uint64_t i = 0; i < nr && n < CHAIN_MAX; i++) {
+		int r = chain_word(ld64(w + i * 8));
 		if (r < 0) {
 			c->discarded++;
 			c->n = 0;
@@ -84,14 +87,20 @@ static int plain_chain(struct hwp__chain *c, const struct hwp_sample *s)
 		}
 		n += (unsigned)r;
 	}
+	if ((c->n + n > c->ips_cap && HWP_VEC_RESERVE(c->ips, c->ips_cap, c->n + n)) ||
+	    (c->n + n > c->flags_cap && HWP_VEC_RESERVE(c->flags, c->flags_cap, c->n + n)))
+		return nomem();
 	bool kernel = false;
-	for (uint64_t i = 0, k = 0; i < s->callchain_nr && k < n; i++) {
-		uint64_t ip = hwp_sample__callchain_ip(s, i);
-		chain_context(ip, &kernel);
-		if (chain_word(ip) <= 0)
+	uint8_t ret = 0;
+	for (uint64_t i = 0, k = 0; i < nr && k < n; i++) {
+		uint64_t ip = ld64(w + i * 8);
+		if (ip >= HWP_CONTEXT_MAX) { /* a marker (the first loop kept only known ones) */
+			chain_context(ip, &kernel);
 			continue;
-		if ((err = hwp__chain_push(c, ip, (kernel ? HWP__CHAIN_KERNEL : 0) | (k ? HWP__CHAIN_RET : 0))))
-			return err;
+		}
+		c->ips[c->n] = ip;
+		c->flags[c->n++] = (kernel ? HWP__CHAIN_KERNEL : 0) | ret;
+		ret = HWP__CHAIN_RET;
 		k++;
 	}
 	return 0;

@@ -338,11 +338,14 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 	/* (a chain of the IP alone has no callers to remember) */
 	if (inner && hwp__chain_cache_get(&cg->chains, &w, c->ips + 1, c->flags + 1, c->n - 1, &h, &node))
 		i = inner;
+	uint32_t fid0 = UINT32_MAX; /* the innermost address's frame, when it is the IP's */
 	while (i-- > 0) {
 		if (c->flags[i] & HWP__CHAIN_FRAME)
 			fid = (uint32_t)c->ips[i];
 		else if ((err = frame_id(cg, th, c->ips[i], c->flags[i], false, &fid)))
 			return err;
+		else if (!i && c->ips[0] == s->ip && c->flags[0] == ip_kernel && cg->frames[fid].module >= 0)
+			fid0 = fid; /* found in its context's maps: the fallback would change nothing */
 		if ((err = child(cg, node, fid, &node)))
 			return err;
 		if (inner && i == 1)
@@ -350,8 +353,11 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 	}
 	/* the leaf is keyed by the IP's function: addresses in one function
 	   share it (fewer nodes than one per sampled address); a part keys it
-	   by the frame, which the merge maps to its function */
-	if ((err = frame_id(cg, th, s->ip, ip_kernel, true, &ipf)))
+	   by the frame, which the merge maps to its function. (The chain's
+	   innermost address is most often the IP itself: its frame again.) */
+	if (fid0 != UINT32_MAX)
+		ipf = fid0;
+	else if ((err = frame_id(cg, th, s->ip, ip_kernel, true, &ipf)))
 		return err;
 	const struct hwp__cg_frame *fr = &cg->frames[ipf];
 	if ((err = child(cg, node, (cg->part ? ipf : cg->fnlist[fr->fn_first + fr->fn_n - 1]) | TERM, &node)))
