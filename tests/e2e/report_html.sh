@@ -26,11 +26,11 @@
 #   - usage errors: one line each.
 # HWPROF_KEEP_SHOTS=DIR keeps the screenshots (shot.png, shot_code.png) there.
 . "$(dirname "$0")/../tools/emu_lib.sh"
-# PLAN: 7 checks, then 10 in Chromium (1 SKIP without it), then
+# PLAN: 8 checks, then 10 in Chromium (1 SKIP without it), then
 # 2 on the corpus's flame graph (1 SKIP without the corpus); 1 (the
 # SKIP) where emulated recording cannot run
 ready=$(emu_ready report_html) || { echo "PLAN 1"; echo "$ready"; exit 0; }
-plan=7
+plan=8
 if [ -z "$(command -v chromium || command -v chromium-browser || true)" ]; then
 	plan=$((plan + 1))
 elif [ ! -f "${HWPROF_CORPUS:-$root/../shared/corpus}/perf_data_converter/perf.data.callgraph_and_branch-3.8" ]; then
@@ -101,6 +101,20 @@ print("cpu-clock %d (" % (x.get("samples_cpu_clock") or 0))' 2>&1) &&
 		fail "report_html_samples: $out ${want:-}"
 else
 	fail "report_html_samples: $(head -1 two.rerr)"
+fi
+# short branch stacks (8 entries): the summary says the counts are
+# flow-consistent (inferred by default), and not with --no-infer
+if "$HWPROF" record -q --emulate -b --depth 8 -c 1009 -o ap8.data -- ./ap >/dev/null 2>ap8.err &&
+	"$HWPROF" report -q --html inf.html -i ap8.data 2>>ap8.err &&
+	"$HWPROF" report -q --no-infer --html noinf.html -i ap8.data 2>>ap8.err; then
+	if grep -q "Execution counts</td><td>flow-consistent (--infer; branch stacks of at most 8 entries)" inf.html &&
+		! grep -q "Execution counts" noinf.html && ! cmp -s inf.html noinf.html; then
+		pass "report_html_inferred (8-entry stacks: the summary says so; --no-infer: sampled counts)"
+	else
+		fail "report_html_inferred: $(grep -c 'Execution counts' inf.html noinf.html | tr '\n' ' ')"
+	fi
+else
+	fail "report_html_inferred: $(head -1 ap8.err)"
 fi
 for args in "-i ap.data" "--html x.html --diff b1.data" "--html /nonexistent/x.html -i ap.data"; do
 	if "$HWPROF" report $args >/dev/null 2>err.txt; then
