@@ -93,7 +93,8 @@ int cli_flow_opts(bool infer, bool no_infer, const char *cmd, struct hwp_flow_op
 {
 	if (infer && no_infer)
 		return cli_error("%s: --infer and --no-infer: give one", cmd);
-	*fo = (struct hwp_flow_opts){ .sz = sizeof(*fo), .infer = infer, .infer_where_it_helps = !no_infer };
+	*fo = (struct hwp_flow_opts){ .sz = sizeof(*fo), .infer = infer,
+				      .infer_depth = no_infer ? 0 : HWP_FLOW_INFER_DEPTH };
 	return 0;
 }
 

@@ -127,6 +127,8 @@ int cmd_annotate(int argc, char **argv)
 	}
 	if ((rc = look(&o.r, &branches, note, sizeof(note))))
 		return rc;
+	if (o.infer && !branches)
+		return cli_error("annotate: --infer: %s has no branch stacks to infer counts from", o.r.input);
 	/* every sample's IP; with branch stacks also what they tell of the code */
 	struct hwp_branch_collect_opts co = { .sz = sizeof(co), .ranges = branches, .no_addresses = true,
 					      .drop_meaningless_prediction = true,

@@ -130,6 +130,9 @@ int cmd_mispredicts(int argc, char **argv)
 		struct hwp_exec_source es = { .flow = hwp_pipeline__flow(in.p) };
 
 		cli_flow_inferred(es.flow, in.collector, o.infer);
+		if (o.infer && !es.flow)
+			cli_warn("--infer: %s gives no execution counts to adjust (no fall-through ranges decoded): "
+				 "the rates are per taken branch", o.ro.input);
 
 		rc = print_table(hwp_report__mispredicts(report_input__symbolizer(&in),
 							 hwp_branch_collector__table(in.collector), es.flow ? &es : NULL,

@@ -92,6 +92,11 @@ int cmd_probs(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
+	if (indirect && o.infer)
+		return cli_error("probs: --indirect: the targets' shares are the sampled ones (inference balances "
+				 "blocks, not targets): leave out --infer");
+	if (indirect)
+		o.no_infer = true; /* (nothing it shows would change) */
 	rc = flow_input__load(&fi, &o, "probs", 0);
 	if (!rc)
 		rc = indirect ? print_indirect(&fi, &o) : print_conds(&fi, &o);

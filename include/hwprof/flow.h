@@ -45,9 +45,12 @@ struct hwp_flow_opts {
 	   as LLVM's profi and BOLT's stale-profile inference solve it); the
 	   profile bias before and after per function: hwp_flow__functions(). */
 	bool infer;
-	/* Infer where it helps (hwp_flow__infer_helps()): hwprof's commands'
-	   default. */
-	bool infer_where_it_helps;
+	/* Infer too when the recording's branch stacks hold at most this many
+	   entries (HWP_FLOW_INFER_DEPTH: where it helps, hwprof's commands'
+	   default, hwp_flow__infer_helps(); 0: only with .infer). (A whole
+	   word after the bool, so that the struct grows and sz tells callers
+	   built before it apart.) */
+	uint64_t infer_depth;
 };
 
 /*

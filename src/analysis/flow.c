@@ -625,7 +625,8 @@ struct hwp_flow *hwp_flow__new(struct hwp_branch_collector *c, const struct hwp_
 	if (f->o.z <= 0)
 		f->o.z = HWP__Z95;
 	f->o.sz = sizeof(f->o);
-	f->st.inferred = f->o.infer = f->o.infer || (f->o.infer_where_it_helps && hwp_flow__infer_helps(c));
+	const struct hwp_branch_collect_stats *cst = hwp_branch_collector__stats(c);
+	f->o.infer = f->o.infer || (cst->deepest && cst->deepest <= f->o.infer_depth);
 	if (!(f->cc = hwp__branch_collector_code_cache(c)) || mark_branches(f, branches) < 0 ||
 	    walk_ranges(f, ranges) < 0 || (f->o.infer && infer(f, c) < 0) || use_branches(f, branches) < 0 ||
 	    build_conds(f) < 0 ||
@@ -636,6 +637,7 @@ struct hwp_flow *hwp_flow__new(struct hwp_branch_collector *c, const struct hwp_
 		return NULL;
 	}
 	f->st.decoded = hwp__code_cache_size(f->cc);
+	f->st.inferred = f->o.infer && f->st.ranges_walked; /* nothing walked: nothing adjusted */
 	/* what only the walk needed */
 	free(f->scratch);
 	f->scratch = NULL;

@@ -192,7 +192,7 @@ static int read_all(struct hwp_pipeline *p)
 static const struct hwp_flow_opts *flow_opts(const struct hwp_pipeline *p)
 {
 	static const struct hwp_flow_opts where_it_helps = { .sz = sizeof(where_it_helps),
-							     .infer_where_it_helps = true };
+							     .infer_depth = HWP_FLOW_INFER_DEPTH };
 
 	return p->o.flow ? p->o.flow : &where_it_helps;
 }

@@ -99,8 +99,8 @@ struct hwp_table *hwp_report__summary(struct hwp_pipeline *p, const char *input)
 		fact(t, "Instructions in the ranges", "%" PRIu64 " (%" PRIu64 " ranges not decoded)", fs->instructions,
 		     fs->range_runs_skipped);
 	if (fs && fs->inferred)
-		fact(t, "Execution counts", "flow-consistent (--infer; branch stacks of at most %" PRIu64 " entries)",
-		     st->deepest);
+		fact(t, "Execution counts", "flow-consistent: adjusted to conserve flow (branch stacks of up to %" PRIu64
+		     " entries)", st->deepest);
 	if (mem) {
 		const struct hwp_mem_stats *ms = hwp_mem_report__totals(mem);
 

@@ -56,7 +56,7 @@ check() {
 		return
 	fi
 	local cmd
-	for cmd in "blocks --no-infer" "blocks --infer" "probs --infer" "probs --indirect --infer" "paths --infer"; do
+	for cmd in "blocks --no-infer" "blocks --infer" "probs --infer" "probs --indirect" "paths --infer"; do
 		local f=$tmp/$name.${cmd// /}.json
 		# shellcheck disable=SC2086
 		if ! "$HWPROF" $cmd -q --json -i "$tmp/$name.data" >"$f" 2>"$tmp/$name.cmd.err"; then
@@ -74,7 +74,7 @@ check() {
 	# sampled executions, a run in twenty)
 	python3 "$tools/flow_check.py" "infer_flow_$name" "$tmp/$name.exact" "$bin" \
 		"$tmp/$name.probs--infer.json" "$tmp/$name.blocks--infer.json" \
-		--indirect "$tmp/$name.probs--indirect--infer.json" --paths "$tmp/$name.paths--infer.json" \
+		--indirect "$tmp/$name.probs--indirect.json" --paths "$tmp/$name.paths--infer.json" \
 		--assert --dp-noise 6 --max-dp 0.03 "${extra[@]}" >"$tmp/$name.fcheck" 2>&1
 	sed -n '1s/^/NUMBERS /p' "$tmp/$name.fcheck"
 	grep -E '^(PASS|FAIL) ' "$tmp/$name.fcheck"

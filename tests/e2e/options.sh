@@ -12,7 +12,7 @@ build=${BUILD:-build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-echo "PLAN 45"
+echo "PLAN 46"
 
 cmds=$("$HWPROF" --help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } /^$/ { on = 0 }')
 gcc -g -O1 -o "$tmp/branchy" "$root/tests/fixtures/branchy.c"
@@ -42,6 +42,7 @@ one_error bad_range "^hwprof: flame: --width '5': pixels from 100 to 100000$" fl
 one_error infer_both "^hwprof: mispredicts: --infer and --no-infer: give one$" mispredicts -i "$tmp/b.data" --infer --no-infer
 one_error infer_both_pgo "^hwprof: pgo: --infer and --no-infer: give one$" pgo -i "$tmp/b.data" --format bolt --infer --no-infer
 one_error infer_fleet_rows "^hwprof: pgo: --infer: the rows of --from URL are summed counts" pgo --from http://127.0.0.1:9 --format llvm --infer
+one_error infer_indirect "^hwprof: probs: --indirect: the targets' shares are the sampled ones" probs -i "$tmp/b.data" --indirect --infer
 one_error infer_fleet_probs "^hwprof: fleet probs: --infer: the rows are summed counts" fleet probs http://127.0.0.1:9 --infer
 one_error bad_percentage "^hwprof: branches: --min-percent '101' is not a percentage$" branches -i "$tmp/b.data" --min-percent 101
 one_error bad_percentage_open "^hwprof: diff: --min-change '0' is not a percentage above 0$" diff --min-change 0 "$tmp/b.data" "$tmp/c.data"

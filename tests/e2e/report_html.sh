@@ -107,7 +107,7 @@ fi
 if "$HWPROF" record -q --emulate -b --depth 8 -c 1009 -o ap8.data -- ./ap >/dev/null 2>ap8.err &&
 	"$HWPROF" report -q --html inf.html -i ap8.data 2>>ap8.err &&
 	"$HWPROF" report -q --no-infer --html noinf.html -i ap8.data 2>>ap8.err; then
-	if grep -q "Execution counts</td><td>flow-consistent (--infer; branch stacks of at most 8 entries)" inf.html &&
+	if grep -q "Execution counts</td><td>flow-consistent: adjusted to conserve flow (branch stacks of up to 8 entries)" inf.html &&
 		! grep -q "Execution counts" noinf.html && ! cmp -s inf.html noinf.html; then
 		pass "report_html_inferred (8-entry stacks: the summary says so; --no-infer: sampled counts)"
 	else

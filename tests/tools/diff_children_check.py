@@ -18,8 +18,8 @@ FAIL with $CMP_NAME.
 An address no symbol covers (ld.so's internals on a machine without
 libc6-dbg) is a row per address on both sides: perf names a sampled IP by
 its address in the module (compared) but a caller's by its raw IP, which no
-row of hwprof's carries; such rows are left out and counted, and together
-each must stay under 1 point of children share (symbolization working)."""
+row of hwprof's carries; such rows are left out and counted, and each
+must stay under 1 point of children share (symbolization working)."""
 import json
 import os
 import sys
