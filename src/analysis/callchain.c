@@ -72,36 +72,31 @@ static void chain_context(uint64_t ip, bool *kernel)
    whole chain dropped on an unknown marker. */
 static int plain_chain(struct hwp__chain *c, const struct hwp_sample *s)
 {
-	/* (every sample's every address: the words are read in place and the
-	   room for them made once) */
+	/* (every sample's every address: one pass over the words where they
+	   lie, into room made once for the most the chain can hold) */
 	const uint8_t *w = s->callchain;
 	uint64_t nr = s->callchain_nr;
-	unsigned n = 0;
+	size_t most = c->n + (nr < CHAIN_MAX ? nr : CHAIN_MAX);
 
-	for (uint64_t i = 0; i < nr && n < CHAIN_MAX; i++) {
-		int r = chain_word(ld64(w + i * 8));
-		if (r < 0) {
-			c->discarded++;
-			c->n = 0;
-			return 0;
-		}
-		n += (unsigned)r;
-	}
-	if ((c->n + n > c->ips_cap && HWP_VEC_RESERVE(c->ips, c->ips_cap, c->n + n)) ||
-	    (c->n + n > c->flags_cap && HWP_VEC_RESERVE(c->flags, c->flags_cap, c->n + n)))
+	if ((most > c->ips_cap && HWP_VEC_RESERVE(c->ips, c->ips_cap, most)) ||
+	    (most > c->flags_cap && HWP_VEC_RESERVE(c->flags, c->flags_cap, most)))
 		return nomem();
 	bool kernel = false;
 	uint8_t ret = 0;
-	for (uint64_t i = 0, k = 0; i < nr && k < n; i++) {
+	for (uint64_t i = 0, n = 0; i < nr && n < CHAIN_MAX; i++) {
 		uint64_t ip = ld64(w + i * 8);
-		if (ip >= HWP_CONTEXT_MAX) { /* a marker (the first loop kept only known ones) */
+		if (ip < HWP_CONTEXT_MAX) {
+			c->ips[c->n] = ip;
+			c->flags[c->n++] = (kernel ? HWP__CHAIN_KERNEL : 0) | ret;
+			ret = HWP__CHAIN_RET;
+			n++;
+		} else if (chain_word(ip) < 0) {
+			c->discarded++;
+			c->n = 0;
+			return 0;
+		} else {
 			chain_context(ip, &kernel);
-			continue;
 		}
-		c->ips[c->n] = ip;
-		c->flags[c->n++] = (kernel ? HWP__CHAIN_KERNEL : 0) | ret;
-		ret = HWP__CHAIN_RET;
-		k++;
 	}
 	return 0;
 }
