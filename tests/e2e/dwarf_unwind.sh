@@ -21,13 +21,7 @@ set -u
 . "$(dirname "$0")/../tools/emu_lib.sh"
 HWPROF=${HWPROF:-$build/hwprof}
 CORPUS=${HWPROF_CORPUS:-$root/../shared/corpus}
-PERF=/usr/bin/perf
-chk=$tools/unwind_check.py
-# perf's build-id cache (--buildid-dir: perf does not read PERF_BUILDID_DIR)
-# and hwprof's lookups in it stay in the test's directory: a binary cached
-# by an earlier run (the same build-id) would stand in for the one given
-export PERF_BUILDID_DIR=$tmp/cache
-perfc() { "$PERF" --buildid-dir "$PERF_BUILDID_DIR" "$@"; }
+. "$tools/unwind_lib.sh"
 
 NAMES=(dwarf_unwind_folded dwarf_unwind_children dwarf_unwind_paths dwarf_unwind_rules_vs_libdwfl
 	dwarf_unwind_nothing_said dwarf_unwind_stripped_folded dwarf_unwind_stripped_children
@@ -126,7 +120,6 @@ if ! record dw "$tmp/dw" --call-graph dwarf; then
 fi
 
 # perf 6.1's view: callchains (folded) and the children report
-perf_script() { perfc script -i "$1" -F period,ip,sym,dso --no-inline >"$2" 2>/dev/null; }
 folded() { # NAME DATA [hwprof args]: hwprof's folded stacks, stderr in NAME.err
 	local name=$1 data=$2
 	shift 2

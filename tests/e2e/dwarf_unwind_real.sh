@@ -18,10 +18,7 @@
 set -u
 . "$(dirname "$0")/../tools/emu_lib.sh"
 HWPROF=${HWPROF:-$build/hwprof}
-PERF=/usr/bin/perf
-chk=$tools/unwind_check.py
-export PERF_BUILDID_DIR=$tmp/cache
-perfc() { "$PERF" --buildid-dir "$PERF_BUILDID_DIR" "$@"; }
+. "$tools/unwind_lib.sh"
 echo "PLAN 10"
 
 # compare NAME DATA [children]: folded stacks, and with "children" the

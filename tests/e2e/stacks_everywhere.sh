@@ -36,10 +36,7 @@
 set -u
 . "$(dirname "$0")/../tools/emu_lib.sh"
 HWPROF=${HWPROF:-$build/hwprof}
-PERF=/usr/bin/perf
-chk=$tools/unwind_check.py
-export PERF_BUILDID_DIR=$tmp/cache
-perfc() { "$PERF" --buildid-dir "$PERF_BUILDID_DIR" "$@"; }
+. "$tools/unwind_lib.sh"
 
 CORPUS=${HWPROF_CORPUS:-$root/../shared/corpus}
 NAMES=(stacks_pprof_dwarf stacks_pprof_dwarf_totals stacks_pprof_lines stacks_pprof_fp stacks_diff_dwarf
@@ -74,7 +71,6 @@ if ! record dw "$tmp/dw" --call-graph dwarf; then
 	skip_rest "perf cannot record cpu-clock here: $(head -1 "$tmp/dw.rec")"
 	exit 0
 fi
-perf_script() { perfc script -i "$1" -F period,ip,sym,dso --no-inline >"$2" 2>/dev/null; }
 
 # pprof_folded NAME DATA: NAME.pb.gz, NAME.json and NAME.folded (by samples)
 pprof_folded() {
