@@ -203,12 +203,16 @@ static int write_plain(struct hwp_branch_collector *c, int module, const struct 
 }
 
 /* Whether the recording read into IN gets flow-consistent counts without
-   --infer: a format whose counts inference adjusts, short branch stacks. */
+   --infer (a format whose counts inference adjusts, short branch stacks);
+   if so, says it. */
 static bool infer_by_default(struct report_input *in, const struct pgo_opts *o)
 {
 	bool adjusted = o->format == HWP_PGO_LLVM || o->format == HWP_PGO_BOLT || o->format == HWP_PGO_BOLT_PA;
 
-	return !o->infer && !o->no_infer && !o->ips && adjusted && hwp_flow__infer_helps(in->collector);
+	if (o->infer || o->no_infer || o->ips || !adjusted || !hwp_flow__infer_helps(in->collector))
+		return false;
+	cli_flow_auto_note(in->collector);
+	return true;
 }
 
 /* The profile of C: of its flow-consistent counts with --infer or INFER. */
@@ -277,11 +281,7 @@ static int write_stale(struct report_input *in, const struct pgo_opts *o)
 			(unsigned long long)st.branches_matched, (unsigned long long)st.branches,
 			pct(st.insns_matched, st.insns), (unsigned long long)st.insns_matched,
 			(unsigned long long)st.insns);
-	bool infer = infer_by_default(in, o);
-
-	if (infer)
-		cli_flow_auto_note(in->collector);
-	rc = write_with(c, nm, o, infer);
+	rc = write_with(c, nm, o, infer_by_default(in, o));
 	hwp_branch_collector__delete(c);
 	return rc;
 }
@@ -322,11 +322,7 @@ static int write_profile(struct report_input *in, const struct pgo_opts *o)
 		return cli_error("%s", hwp_errmsg());
 	if (o->format == HWP_PGO_LLVM_CS && !o->infer && (hwp_session__sample_types(in->session) & HWP_SAMPLE_CALLCHAIN))
 		return write_cs(in, module, o);
-	bool infer = infer_by_default(in, o);
-
-	if (infer)
-		cli_flow_auto_note(in->collector);
-	return write_with(in->collector, module, o, infer);
+	return write_with(in->collector, module, o, infer_by_default(in, o));
 }
 
 /* Reads the recording; decides between the branch-stack profile and the

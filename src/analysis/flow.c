@@ -600,6 +600,14 @@ static int mark_branches(struct hwp_flow *f, const struct hwp_branch_table *bran
 	return 0;
 }
 
+/* Whether C counted branch entries and no stack of more than DEPTH. */
+static bool stacks_at_most(const struct hwp_branch_collector *c, uint64_t depth)
+{
+	uint64_t deepest = hwp_branch_collector__stats(c)->deepest;
+
+	return deepest && deepest <= depth;
+}
+
 struct hwp_flow *hwp_flow__new(struct hwp_branch_collector *c, const struct hwp_flow_opts *opts)
 {
 	const struct hwp_branch_table *ranges = c ? hwp_branch_collector__ranges(c) : NULL;
@@ -625,8 +633,7 @@ struct hwp_flow *hwp_flow__new(struct hwp_branch_collector *c, const struct hwp_
 	if (f->o.z <= 0)
 		f->o.z = HWP__Z95;
 	f->o.sz = sizeof(f->o);
-	const struct hwp_branch_collect_stats *cst = hwp_branch_collector__stats(c);
-	f->o.infer = f->o.infer || (cst->deepest && cst->deepest <= f->o.infer_depth);
+	f->o.infer = f->o.infer || stacks_at_most(c, f->o.infer_depth);
 	if (!(f->cc = hwp__branch_collector_code_cache(c)) || mark_branches(f, branches) < 0 ||
 	    walk_ranges(f, ranges) < 0 || (f->o.infer && infer(f, c) < 0) || use_branches(f, branches) < 0 ||
 	    build_conds(f) < 0 ||
@@ -751,7 +758,5 @@ const char *hwp_flow_end__name(unsigned end_class)
 
 bool hwp_flow__infer_helps(const struct hwp_branch_collector *c)
 {
-	const struct hwp_branch_collect_stats *st = hwp_branch_collector__stats(c);
-
-	return st->deepest > 0 && st->deepest <= HWP_FLOW_INFER_DEPTH;
+	return stacks_at_most(c, HWP_FLOW_INFER_DEPTH);
 }
