@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/branch_loc.h"
 #include "decode/insn_starts.h"
 #include "symbolize/symbolizer_internal.h"
 
@@ -26,7 +27,16 @@ static bool lookup(struct hwp_symbolizer *s, const struct hwp_code_loc *l, struc
 	return l->module >= 0 && hwp_symbolizer__lookup(s, l->module, l->offset, si) == 0;
 }
 
-void hwp_loc__format_symbol(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len)
+/* perf's "%-#.16llx" of the address in its map (a kernel module's is the
+   offset in it): 0 prints as 16 zeros, without "0x" */
+static void format_unresolved(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len)
+{
+	uint64_t at = l->module >= 0 ? hwp__symbolizer_perf_address(s, l->module, l->offset) : l->offset;
+
+	snprintf(buf, len, "[%c] %#.16" PRIx64, level_char(l), at);
+}
+
+void hwp__loc_format_branch_sym(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len)
 {
 	struct hwp_symbol_info si;
 
@@ -34,6 +44,16 @@ void hwp_loc__format_symbol(struct hwp_symbolizer *s, const struct hwp_code_loc 
 		snprintf(buf, len, "[%c] %s", level_char(l), si.symbol);
 	else
 		snprintf(buf, len, "[%c] %#018" PRIx64, level_char(l), l->offset);
+}
+
+void hwp_loc__format_symbol(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len)
+{
+	struct hwp_symbol_info si;
+
+	if (lookup(s, l, &si) && si.symbol)
+		snprintf(buf, len, "[%c] %s", level_char(l), si.symbol);
+	else
+		format_unresolved(s, l, buf, len);
 }
 
 void hwp_loc__format_addr(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len)
@@ -45,7 +65,7 @@ void hwp_loc__format_addr(struct hwp_symbolizer *s, const struct hwp_code_loc *l
 	else if (si.symbol)
 		snprintf(buf, len, "[%c] %s", level_char(l), si.symbol);
 	else
-		snprintf(buf, len, "[%c] %#018" PRIx64, level_char(l), l->offset);
+		format_unresolved(s, l, buf, len);
 }
 
 void hwp_loc__format_dso(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len)

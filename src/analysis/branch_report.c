@@ -16,6 +16,7 @@
 #include "hwprof/perf_abi.h"
 #include "hwprof/perf_data.h"
 #include "analysis/branch_ipc.h"
+#include "analysis/branch_loc.h"
 #include "util/arena.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
@@ -192,8 +193,10 @@ static void render_cell(struct hwp_branch_report *r, struct hwp_symbolizer *s, e
 	switch (k) {
 	case HWP_KEY_SYMBOL_FROM:
 	case HWP_KEY_SYMBOL_TO:
-	case HWP_KEY_SYMBOL:
 		hwp_loc__format_symbol(s, l, buf, len);
+		break;
+	case HWP_KEY_SYMBOL:
+		hwp__loc_format_branch_sym(s, l, buf, len);
 		break;
 	case HWP_KEY_SRCLINE_FROM:
 	case HWP_KEY_SRCLINE_TO:

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbolize/symbolizer_internal.h"
 #include "output/json.h"
 #include "output/outbuf.h"
 #include "report/report_internal.h"
@@ -69,7 +70,8 @@ static void fn_row(struct hwp_table *t, struct hwp_symbolizer *sym, const struct
 	if (f->name)
 		snprintf(buf, sizeof(buf), "[%c] %s%s", f->kernel ? 'k' : '.', f->name, f->inlined ? " (inlined)" : "");
 	else
-		snprintf(buf, sizeof(buf), "[%c] 0x%016" PRIx64, f->kernel ? 'k' : '.', f->offset);
+		snprintf(buf, sizeof(buf), "[%c] %#.16" PRIx64, f->kernel ? 'k' : '.',
+			 sym && f->module >= 0 ? hwp__symbolizer_perf_address(sym, f->module, f->offset) : f->offset);
 	hwp_table__set_text(t, C_SYM, buf);
 	hwp_table__set_count(t, C_CPERIOD, cp);
 	hwp_table__set_count(t, C_SPERIOD, sp);

@@ -17,6 +17,7 @@ struct module_id {
 	uint8_t bid[20];
 	uint8_t bid_size;
 	bool kmod;        /* a kernel module's file */
+	uint64_t base;    /* its load address */
 	uint64_t pos;     /* where first met */
 	int32_t real;     /* once registered */
 };
@@ -48,7 +49,7 @@ void hwp__module_ids_delete(struct hwp__module_ids *ids)
 }
 
 int32_t hwp__module_ids_get(struct hwp__module_ids *ids, const struct hwp_symbolizer *sym, const char *path,
-			    const uint8_t *bid, uint8_t n, bool kmod, uint64_t pos)
+			    const uint8_t *bid, uint8_t n, uint64_t base, bool kmod, uint64_t pos)
 {
 	char *key;
 	int id = hwp__symbolizer_module_find(sym, path, bid, n, kmod, &key);
@@ -78,6 +79,7 @@ int32_t hwp__module_ids_get(struct hwp__module_ids *ids, const struct hwp_symbol
 	if (m->bid_size)
 		memcpy(m->bid, bid, m->bid_size);
 	m->kmod = kmod;
+	m->base = base;
 	m->pos = pos;
 	m->real = -1;
 	return HWP__MODULE_IDS_BASE + (int32_t)(ids->nr - 1);
@@ -109,7 +111,8 @@ int hwp__module_ids_register(struct hwp__module_ids *const *ids, size_t n, struc
 	hwp__sort(all, nr, sizeof(*all), module_first_cmp);
 	for (size_t i = 0; i < nr && !err; i++) {
 		const uint8_t *bid = all[i]->bid_size ? all[i]->bid : NULL;
-		int id = all[i]->kmod ? hwp__symbolizer_kernel_module_file(sym, all[i]->path, bid, all[i]->bid_size)
+		int id = all[i]->kmod ? hwp__symbolizer_kernel_module_file(sym, all[i]->path, bid, all[i]->bid_size,
+									      all[i]->base)
 				      : hwp_symbolizer__module(sym, all[i]->path, bid, all[i]->bid_size);
 
 		if (id < 0)

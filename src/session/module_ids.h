@@ -28,14 +28,14 @@ void hwp__module_ids_delete(struct hwp__module_ids *ids);
 
 /*
  * What hwp_symbolizer__module(SYM, PATH, BID, N) answers (KMOD: a kernel
- * module's, hwp__symbolizer_kernel_module_file()), without changing
+ * module's loaded at BASE, hwp__symbolizer_kernel_module_file()), without changing
  * SYM: the id of a module registered before, <0 where it fails, else this
  * thread's number for the module (the same for every map the symbolizer
  * takes for one module); POS: where in the sequential order this
  * resolution is (the first for a module is kept).
  */
 int32_t hwp__module_ids_get(struct hwp__module_ids *ids, const struct hwp_symbolizer *sym, const char *path,
-			    const uint8_t *bid, uint8_t n, bool kmod, uint64_t pos);
+			    const uint8_t *bid, uint8_t n, uint64_t base, bool kmod, uint64_t pos);
 
 /* Registers the modules IDS[0..N) numbered, in the order first met, in
    SYM (which nothing changed meanwhile). 0 or <0 (hwp_errmsg()). */

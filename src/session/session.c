@@ -450,8 +450,8 @@ static int32_t lookup_module(struct hwp__resolver *r, const struct hwp_map *m)
 		n = b ? b->size : 0;
 	}
 	if (r->ids)
-		return hwp__module_ids_get(r->ids, s->sym, m->filename, bid, n, kmod, r->pos++);
-	return kmod ? hwp__symbolizer_kernel_module_file(s->sym, m->filename, bid, n)
+		return hwp__module_ids_get(r->ids, s->sym, m->filename, bid, n, kmod ? m->start : 0, kmod, r->pos++);
+	return kmod ? hwp__symbolizer_kernel_module_file(s->sym, m->filename, bid, n, m->start)
 		    : hwp_symbolizer__module(s->sym, m->filename, bid, n);
 }
 

@@ -21,6 +21,7 @@
 #include "symbolize/jit_module.h"
 #include "symbolize/jit_sources.h"
 #include "symbolize/kallsyms.h"
+#include "symbolize/kmod_file.h"
 #include "hwprof/maps.h"
 #include "util/arena.h"
 #include "util/hash.h"
@@ -46,6 +47,8 @@ struct module {
 	bool kernel; /* the kernel or one of its modules: symbols from kallsyms */
 	bool kmod;   /* a kernel module ("[name]" as perf shows it, in kname) */
 	char *kname;
+	uint64_t kbase;              /* a kernel module's load address (its first MMAP's start) */
+	struct hwp__kmod_file *ko;   /* its .ko's symbols, when found (else kallsyms') */
 	bool pseudo; /* anonymous memory, [vdso], ...: never reported missing */
 	enum module_state state;
 	int err;
@@ -206,6 +209,7 @@ void hwp_symbolizer__delete(struct hwp_symbolizer *s)
 		free(s->mods[i].key);
 		free(s->mods[i].reason);
 		free(s->mods[i].kname);
+		hwp__kmod_file_delete(s->mods[i].ko);
 		hwp__elf_module_delete(s->mods[i].elf);
 		hwp__code_file_close(s->mods[i].code);
 	}
@@ -383,13 +387,17 @@ int hwp_symbolizer__module(struct hwp_symbolizer *s, const char *path, const uin
 }
 
 int hwp__symbolizer_kernel_module_file(struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
-					uint8_t build_id_size)
+					uint8_t build_id_size, uint64_t base)
 {
 	if (!s || !path || !*path)
 		return hwp__set_error(EINVAL, "symbolizer: a kernel module without a path");
 	if (!strcmp(path, KERNEL_NAME))
 		return hwp_symbolizer__kernel_module(s);
-	return find_or_add(s, path, build_id, build_id_size, true);
+	int id = find_or_add(s, path, build_id, build_id_size, true);
+
+	if (id >= 0 && s->mods[id].kmod && !s->mods[id].kbase)
+		s->mods[id].kbase = base;
+	return id;
 }
 
 int hwp_symbolizer__kernel_module(struct hwp_symbolizer *s)
@@ -614,10 +622,64 @@ ok:
 	s->st.modules_loaded++;
 }
 
-/* A kernel module's symbols are kallsyms' (tagged with its name), as perf
-   splits them when it has no .ko: loaded with the kernel's. */
+/* The module's own .ko (under --symfs, in a build-id cache), as perf reads
+   it when it finds one: true when its symbols were read. A compressed or
+   stale file, or one without symbols, is said (-v) and not used. */
+static bool load_ko(struct hwp_symbolizer *s, struct module *m)
+{
+	struct hwp_find_ctx ctx;
+	struct hwp_module_files f;
+	char reason[384];
+
+	if (!m->kbase || s->o.no_kernel)
+		return false;
+	hwp__symbolizer_find_ctx(s, &ctx);
+	if (hwp__module_files_find(&ctx, m->path, m->bid_size ? m->bid : NULL, m->bid_size, &f) < 0)
+		return false;
+	if (f.status != HWP_FIND_OK || !f.elf) {
+		hwp__log(HWP_LOG_INFO, "%s: no usable .ko (%s): symbols from kallsyms", m->path,
+			 f.status == HWP_FIND_OK ? "a debug file alone" : f.reason);
+		hwp__module_files_release(&f);
+		return false;
+	}
+	struct Elf *e = f.elf;
+	char *file = f.elf_path;
+	int err;
+
+	f.elf = NULL;
+	f.elf_path = NULL;
+	hwp__module_files_release(&f);
+	err = hwp__kmod_file_new(e, m->kbase, &m->ko, reason, sizeof(reason));
+	if (err)
+		hwp__log(HWP_LOG_INFO, "%s: %s: %s: symbols from kallsyms", m->path, file, reason);
+	else
+		hwp__log(HWP_LOG_INFO, "%s: symbols from %s (%zu in .text, loaded at 0x%" PRIx64 ")", m->path,
+			 file, hwp__kmod_file_count(m->ko), m->kbase);
+	free(file);
+	return !err;
+}
+
+uint64_t hwp__symbolizer_perf_address(const struct hwp_symbolizer *s, int id, uint64_t offset)
+{
+	if (!s || id < 0 || (size_t)id >= s->nmods)
+		return offset;
+	const struct module *m = &s->mods[id];
+
+	if (!m->kmod || !m->kbase || offset < m->kbase)
+		return offset;
+	return offset - m->kbase + (m->ko ? hwp__kmod_file_text_offset(m->ko) : 0);
+}
+
+/* A kernel module's symbols: its .ko's when found, else kallsyms' (tagged
+   with its name), as perf splits them when it has no .ko: loaded with the
+   kernel's. */
 static void load_kmod(struct hwp_symbolizer *s, struct module *m)
 {
+	if (load_ko(s, m)) {
+		m->state = M_OK;
+		s->st.modules_loaded++;
+		return;
+	}
 	size_t idx = (size_t)(m - s->mods);
 	int err, kid = hwp_symbolizer__kernel_module(s);
 	bool ok = kid >= 0 && loaded(s, kid, &err);
@@ -941,6 +1003,8 @@ static int resolve_elf(struct hwp_symbolizer *s, struct module *m, uint64_t offs
    splits kallsyms into its modules' maps. */
 static struct hwp_sym *kernel_sym(struct hwp_symbolizer *s, const struct module *m, uint64_t offset)
 {
+	if (m->ko)
+		return hwp__kmod_file_find(m->ko, offset);
 	struct hwp_sym *sym = hwp__kallsyms_find(s->ksyms, offset);
 
 	if (sym && m->kmod) {

@@ -21,13 +21,21 @@ int hwp__symbolizer_module_find(const struct hwp_symbolizer *s, const char *path
 				uint8_t build_id_size, bool kmod, char **key);
 
 /*
- * The kernel module (a .ko, or "[name]") mapped at PATH: named "[name]"
- * as perf names it, its addresses absolute as the kernel's, its symbols
- * kallsyms' (hwp_symbolizer__kernel_module() for the kernel's own name).
- * The module id, or <0.
+ * The kernel module (a .ko, or "[name]") mapped at PATH, loaded at BASE
+ * (its MMAP's start; the first one given is kept): named "[name]" as perf
+ * names it, its addresses absolute as the kernel's, its symbols the .ko's
+ * when one is found (kmod_file.h), else kallsyms'
+ * (hwp_symbolizer__kernel_module() for the kernel's own name). The module
+ * id, or <0.
  */
 int hwp__symbolizer_kernel_module_file(struct hwp_symbolizer *s, const char *path, const uint8_t *build_id,
-				       uint8_t build_id_size);
+				       uint8_t build_id_size, uint64_t base);
+
+/* The address perf prints for OFFSET of module ID when no symbol covers it
+   (its map_ip): for a kernel module the offset in perf's map of it (from
+   the load address, plus .text's file offset when its .ko was read); for
+   any other module OFFSET itself. */
+uint64_t hwp__symbolizer_perf_address(const struct hwp_symbolizer *s, int id, uint64_t offset);
 
 /* Module ID's binary for decoding and BFD-style lookups, opened on first
    need and kept open (NULL: not found, or out of memory). */

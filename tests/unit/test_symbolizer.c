@@ -2256,11 +2256,11 @@ static void test_kallsyms_file(void)
 	CHECK(info.symbol == NULL);
 	/* a kernel module's map: named as perf names it, its symbols the
 	   kallsyms ones tagged with its name, no other module's */
-	int nft = hwp__symbolizer_kernel_module_file(s, "/lib/modules/6.1.0/kernel/net/nf_tables.ko.xz", NULL, 0);
+	int nft = hwp__symbolizer_kernel_module_file(s, "/lib/modules/6.1.0/kernel/net/nf_tables.ko.xz", NULL, 0, 0);
 	int other = hwp__symbolizer_kernel_module_file(s, "/lib/modules/6.1.0/kernel/drivers/x/snd-hda-core.ko",
-						       NULL, 0);
+						       NULL, 0, 0);
 	CHECK(nft >= 0 && other >= 0 && nft != k && other != nft);
-	CHECK(hwp__symbolizer_kernel_module_file(s, "/lib/modules/6.1.0/kernel/net/nf_tables.ko.xz", NULL, 0) ==
+	CHECK(hwp__symbolizer_kernel_module_file(s, "/lib/modules/6.1.0/kernel/net/nf_tables.ko.xz", NULL, 0, 0) ==
 	      nft);
 	CHECK(!strcmp(hwp_symbolizer__module_short_name(s, nft), "[nf_tables]"));
 	CHECK(!strcmp(hwp_symbolizer__module_short_name(s, other), "[snd_hda_core]"));

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/* A kernel module's .ko symbols, placed as perf 6.1 places them (kmod_file.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbolize/kmod_file.h"
+
+struct hwp__kmod_file {
+	struct Elf *elf; /* holds the names */
+	struct hwp_symtab syms;
+	uint64_t text_offset;
+};
+
+#ifdef HAVE_LIBDW
+
+#include <gelf.h>
+#include <libelf.h>
+
+/* The index of E's section NAME, 0 when none. */
+static size_t section_index(Elf *e, size_t shstrndx, const char *name, GElf_Shdr *sh)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+		const char *n;
+
+		if (gelf_getshdr(scn, sh) && (n = elf_strptr(e, shstrndx, sh->sh_name)) && !strcmp(n, name))
+			return elf_ndxscn(scn);
+	}
+	return 0;
+}
+
+static Elf_Scn *symtab_section(Elf *e, GElf_Shdr *sh)
+{
+	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));)
+		if (gelf_getshdr(scn, sh) && sh->sh_type == SHT_SYMTAB)
+			return scn;
+	return NULL;
+}
+
+/* perf's filter (dso__load_sym): functions, objects and labels with a name,
+   ARM mapping symbols left out; here only those of section TEXT. */
+static int add_text_symbols(struct hwp__kmod_file *k, Elf_Scn *scn, const GElf_Shdr *sh, size_t text,
+			    uint64_t base, unsigned machine)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t n = data && sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+
+	for (size_t i = 1; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+		int type;
+
+		if (!gelf_getsym(data, (int)i, &sym) || !sym.st_name || sym.st_shndx != text)
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_NOTYPE && type != STT_OBJECT && type != STT_FUNC && type != STT_GNU_IFUNC)
+			continue;
+		if (type == STT_NOTYPE && (GELF_ST_VISIBILITY(sym.st_other) == STV_HIDDEN ||
+					   GELF_ST_VISIBILITY(sym.st_other) == STV_INTERNAL))
+			continue;
+		if (!(name = elf_strptr(k->elf, sh->sh_link, sym.st_name)) || !*name)
+			continue;
+		if ((machine == EM_ARM || machine == EM_AARCH64) && name[0] == '$' && strchr("adtx", name[1]) &&
+		    (name[2] == 0 || name[2] == '.'))
+			continue;
+		if (base + sym.st_value < base)
+			continue; /* past the address space: no sample lands there */
+		uint8_t bind = GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? HWP_SYM_GLOBAL
+			       : GELF_ST_BIND(sym.st_info) == STB_WEAK ? HWP_SYM_WEAK
+								       : HWP_SYM_LOCAL;
+		int err = hwp__symtab_add(&k->syms, base + sym.st_value, sym.st_size, name, bind, 0);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int hwp__kmod_file_new(struct Elf *e, uint64_t base, struct hwp__kmod_file **out, char *reason,
+		       size_t reason_size)
+{
+	struct hwp__kmod_file *k = calloc(1, sizeof(*k));
+	GElf_Ehdr eh;
+	GElf_Shdr sh, text_sh;
+	size_t shstrndx, text;
+	Elf_Scn *scn;
+	int err = -EINVAL;
+
+	*out = NULL;
+	if (!k) {
+		elf_end(e);
+		snprintf(reason, reason_size, "out of memory");
+		return -ENOMEM;
+	}
+	k->elf = e;
+	text = 0;
+	if (gelf_getehdr(e, &eh) && !elf_getshdrstrndx(e, &shstrndx))
+		text = section_index(e, shstrndx, ".text", &text_sh);
+	if (!gelf_getehdr(e, &eh) || eh.e_type != ET_REL)
+		snprintf(reason, reason_size, "not a relocatable ELF file (a .ko)");
+	else if (!text)
+		snprintf(reason, reason_size, "no .text section");
+	else if (!(scn = symtab_section(e, &sh)))
+		snprintf(reason, reason_size, "no symbol table (stripped)");
+	else if ((err = add_text_symbols(k, scn, &sh, text, base, eh.e_machine)) ||
+		 (err = hwp__symtab_finish(&k->syms, HWP_SYMTAB_PERF_TREE)))
+		snprintf(reason, reason_size, "out of memory reading its symbols");
+	if (err) {
+		hwp__kmod_file_delete(k);
+		return err;
+	}
+	k->text_offset = text_sh.sh_offset;
+	*out = k;
+	return 0;
+}
+
+void hwp__kmod_file_delete(struct hwp__kmod_file *k)
+{
+	if (!k)
+		return;
+	hwp__symtab_free(&k->syms);
+	elf_end(k->elf);
+	free(k);
+}
+
+#else /* !HAVE_LIBDW */
+
+int hwp__kmod_file_new(struct Elf *e, uint64_t base, struct hwp__kmod_file **out, char *reason,
+		       size_t reason_size)
+{
+	(void)e;
+	(void)base;
+	*out = NULL;
+	snprintf(reason, reason_size, "built without elfutils");
+	return -ENOTSUP;
+}
+
+void hwp__kmod_file_delete(struct hwp__kmod_file *k)
+{
+	free(k);
+}
+
+#endif
+
+struct hwp_sym *hwp__kmod_file_find(const struct hwp__kmod_file *k, uint64_t addr)
+{
+	return hwp__symtab_find(&k->syms, addr);
+}
+
+size_t hwp__kmod_file_count(const struct hwp__kmod_file *k)
+{
+	return k->syms.n;
+}
+
+uint64_t hwp__kmod_file_text_offset(const struct hwp__kmod_file *k)
+{
+	return k->text_offset;
+}
