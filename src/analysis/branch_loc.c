@@ -43,7 +43,7 @@ void hwp__loc_format_branch_sym(struct hwp_symbolizer *s, const struct hwp_code_
 	if (lookup(s, l, &si) && si.symbol)
 		snprintf(buf, len, "[%c] %s", level_char(l), si.symbol);
 	else
-		snprintf(buf, len, "[%c] %#018" PRIx64, level_char(l), l->offset);
+		snprintf(buf, len, "[%c] %#.16" PRIx64, level_char(l), l->addr);
 }
 
 void hwp_loc__format_symbol(struct hwp_symbolizer *s, const struct hwp_code_loc *l, char *buf, size_t len)
