@@ -11,7 +11,8 @@
 #               protobuf-c-compiler, zlib1g-dev
 #   iberty      libiberty-dev                   demangling (perf's demangler);
 #                                               without it names stay mangled
-# `make WITHOUT=curl,protobuf-c,iberty` builds as if those were missing (any
+#   lzma        liblzma-dev                     kernel modules' .ko.xz files
+# `make WITHOUT=curl,protobuf-c,iberty,lzma` builds as if those were missing (any
 # of the names above; `make HAVE_CAPSTONE=` still works too).
 #
 # $(BUILD)/config.stamp holds the compiler, flags and libraries; it is
@@ -19,7 +20,7 @@
 
 CONFIG_STAMP := $(BUILD)/config.stamp
 comma := ,
-OPTIONAL_FEATURES := capstone pfm curl protobuf-c iberty
+OPTIONAL_FEATURES := capstone pfm curl protobuf-c iberty lzma
 ifneq ($(filter-out $(OPTIONAL_FEATURES),$(subst $(comma), ,$(WITHOUT))),)
 $(error hwprof: WITHOUT=$(WITHOUT): the optional libraries are $(OPTIONAL_FEATURES))
 endif
@@ -38,15 +39,18 @@ HAVE_LIBCURL := $(call have,curl/curl.h,-lcurl,curl)
 HAVE_PPROF := $(if $(and $(call have,protobuf-c/protobuf-c.h,-lprotobuf-c,protobuf-c),$(call \
 	have,zlib.h,-lz,protobuf-c),$(shell command -v protoc-c)),1)
 HAVE_LIBIBERTY := $(call have,libiberty/demangle.h,-liberty,iberty)
+HAVE_LZMA := $(call have,lzma.h,-llzma,lzma)
 
 ifneq ($(HAVE_ZSTD)$(HAVE_LIBDW),11)
 $(error hwprof: cannot build without$(if $(HAVE_LIBDW),, libelf/libdw)$(if $(HAVE_ZSTD),, libzstd): run 'make setup' (Debian packages: libelf-dev libdw-dev libzstd-dev))
 endif
 
 ALL_CFLAGS += -pthread -DHAVE_ZSTD -DHAVE_LIBDW $(if $(HAVE_CAPSTONE),-DHAVE_CAPSTONE) $(if $(HAVE_LIBPFM),-DHAVE_LIBPFM) \
-	$(if $(HAVE_LIBCURL),-DHAVE_LIBCURL) $(if $(HAVE_PPROF),-DHAVE_PPROF) $(if $(HAVE_LIBIBERTY),-DHAVE_LIBIBERTY)
+	$(if $(HAVE_LIBCURL),-DHAVE_LIBCURL) $(if $(HAVE_PPROF),-DHAVE_PPROF) $(if $(HAVE_LIBIBERTY),-DHAVE_LIBIBERTY) \
+	$(if $(HAVE_LZMA),-DHAVE_LZMA)
 LIBS += -lzstd -ldw -lelf $(if $(HAVE_LIBIBERTY),-liberty) $(if $(HAVE_CAPSTONE),-lcapstone) \
-	$(if $(HAVE_LIBPFM),-lpfm) $(if $(HAVE_PPROF),-lprotobuf-c -lz) $(if $(HAVE_LIBCURL),-lcurl) -lm -pthread
+	$(if $(HAVE_LIBPFM),-lpfm) $(if $(HAVE_PPROF),-lprotobuf-c -lz) $(if $(HAVE_LIBCURL),-lcurl) \
+	$(if $(HAVE_LZMA),-llzma) -lm -pthread
 
 config_q = $(subst ','\'',$(CC) | $(ALL_CFLAGS) | $(LDFLAGS) | $(LIBS))
 CONFIG_CHANGED := $(shell mkdir -p $(BUILD) && if [ "$$(cat $(CONFIG_STAMP) 2>/dev/null)" != '$(config_q)' ]; then \
@@ -66,6 +70,9 @@ $(info hwprof: building without protobuf-c (libprotobuf-c-dev protobuf-c-compile
 endif
 ifeq ($(HAVE_LIBIBERTY),)
 $(info hwprof: building without libiberty (libiberty-dev): C++ and Rust names stay mangled)
+endif
+ifeq ($(HAVE_LZMA),)
+$(info hwprof: building without liblzma (liblzma-dev): kernel modules' .ko.xz files not read)
 endif
 endif
 endif

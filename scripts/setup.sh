@@ -19,7 +19,7 @@ list=
 [ $# -eq 0 ] && set -- build
 
 BUILD_PKGS="gcc make python3 libelf-dev libdw-dev libzstd-dev libcapstone-dev libpfm4-dev libiberty-dev
-	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libcurl4-openssl-dev"
+	libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libcurl4-openssl-dev liblzma-dev"
 DEMO_PKGS="qemu-user"
 DEB_PKGS="dpkg-dev debhelper lintian"
 # perf and the others hwprof is compared with; man, completion and pkg-config

@@ -5,10 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbolize/build_id_lookup.h"
 #include "symbolize/kmod_file.h"
+#include "symbolize/kmod_image.h"
 
 struct hwp__kmod_file {
 	struct Elf *elf; /* holds the names */
+	void *image;     /* a compressed file's bytes, under ELF */
 	struct hwp_symtab syms;
 	uint64_t text_offset;
 };
@@ -77,7 +80,7 @@ static int add_text_symbols(struct hwp__kmod_file *k, Elf_Scn *scn, const GElf_S
 	return 0;
 }
 
-int hwp__kmod_file_new(struct Elf *e, uint64_t base, struct hwp__kmod_file **out, char *reason,
+int hwp__kmod_file_new(struct Elf *e, void *image, uint64_t base, struct hwp__kmod_file **out, char *reason,
 		       size_t reason_size)
 {
 	struct hwp__kmod_file *k = calloc(1, sizeof(*k));
@@ -90,10 +93,12 @@ int hwp__kmod_file_new(struct Elf *e, uint64_t base, struct hwp__kmod_file **out
 	*out = NULL;
 	if (!k) {
 		elf_end(e);
+		free(image);
 		snprintf(reason, reason_size, "out of memory");
 		return -ENOMEM;
 	}
 	k->elf = e;
+	k->image = image;
 	text = 0;
 	if (gelf_getehdr(e, &eh) && !elf_getshdrstrndx(e, &shstrndx))
 		text = section_index(e, shstrndx, ".text", &text_sh);
@@ -115,22 +120,100 @@ int hwp__kmod_file_new(struct Elf *e, uint64_t base, struct hwp__kmod_file **out
 	return 0;
 }
 
+int hwp__kmod_file_from_image(const char *name, void *image, size_t size, const uint8_t *build_id,
+			      size_t build_id_size, uint64_t base, struct hwp__kmod_file **out, char *reason,
+			      size_t reason_size)
+{
+	int err;
+
+	*out = NULL;
+	elf_version(EV_CURRENT);
+	Elf *e = elf_memory(image, size);
+	if (!e || elf_kind(e) != ELF_K_ELF) {
+		if (e)
+			elf_end(e);
+		free(image);
+		snprintf(reason, reason_size, "%s: not an ELF file once decompressed", name);
+		return -EINVAL;
+	}
+	uint8_t id[HWP_BUILD_ID_MAX];
+	size_t n = hwp__elf_build_id(e, id);
+
+	if (build_id && build_id_size && !hwp__build_id_equal(id, n, build_id, build_id_size)) {
+		char have[2 * HWP_BUILD_ID_MAX + 1] = "", want[2 * HWP_BUILD_ID_MAX + 1];
+
+		hwp__build_id_hex(id, n, have);
+		hwp__build_id_hex(build_id, build_id_size, want);
+		snprintf(reason, reason_size, "%s has build-id %s, recorded %s", name, n ? have : "(none)", want);
+		elf_end(e);
+		free(image);
+		return -ESTALE;
+	}
+	if ((err = hwp__kmod_file_new(e, image, base, out, reason, reason_size)) < 0) {
+		char why[256];
+
+		snprintf(why, sizeof(why), "%s", reason);
+		snprintf(reason, reason_size, "%s: %s", name, why);
+	}
+	return err;
+}
+
+int hwp__kmod_file_open_compressed(const char *file, const uint8_t *build_id, size_t build_id_size, uint64_t base,
+				   struct hwp__kmod_file **out, char *reason, size_t reason_size)
+{
+	void *image;
+	size_t size;
+	int err;
+
+	*out = NULL;
+	if ((err = hwp__kmod_image_read(file, &image, &size, reason, reason_size)) < 0)
+		return err;
+	return hwp__kmod_file_from_image(file, image, size, build_id, build_id_size, base, out, reason, reason_size);
+}
+
 void hwp__kmod_file_delete(struct hwp__kmod_file *k)
 {
 	if (!k)
 		return;
 	hwp__symtab_free(&k->syms);
 	elf_end(k->elf);
+	free(k->image);
 	free(k);
 }
 
 #else /* !HAVE_LIBDW */
 
-int hwp__kmod_file_new(struct Elf *e, uint64_t base, struct hwp__kmod_file **out, char *reason,
+int hwp__kmod_file_from_image(const char *name, void *image, size_t size, const uint8_t *build_id,
+			      size_t build_id_size, uint64_t base, struct hwp__kmod_file **out, char *reason,
+			      size_t reason_size)
+{
+	(void)size;
+	(void)build_id;
+	(void)build_id_size;
+	(void)base;
+	free(image);
+	*out = NULL;
+	snprintf(reason, reason_size, "%s: built without elfutils", name);
+	return -ENOTSUP;
+}
+
+int hwp__kmod_file_open_compressed(const char *file, const uint8_t *build_id, size_t build_id_size, uint64_t base,
+				   struct hwp__kmod_file **out, char *reason, size_t reason_size)
+{
+	(void)build_id;
+	(void)build_id_size;
+	(void)base;
+	*out = NULL;
+	snprintf(reason, reason_size, "%s: built without elfutils", file);
+	return -ENOTSUP;
+}
+
+int hwp__kmod_file_new(struct Elf *e, void *image, uint64_t base, struct hwp__kmod_file **out, char *reason,
 		       size_t reason_size)
 {
 	(void)e;
 	(void)base;
+	free(image);
 	*out = NULL;
 	snprintf(reason, reason_size, "built without elfutils");
 	return -ENOTSUP;

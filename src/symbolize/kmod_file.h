@@ -24,11 +24,25 @@ struct Elf;
 struct hwp__kmod_file;
 
 /* Takes E (a .ko, opened by the caller; closed by delete, or here on
-   failure) and reads the symbols of its .text placed at BASE. 0 and *OUT,
+   failure) and IMAGE (NULL, or the malloc'd bytes E was opened on, freed
+   with it) and reads the symbols of its .text placed at BASE. 0 and *OUT,
    or a negative errno with REASON said (not a relocatable file, no .text,
    no symbol table, out of memory). */
-int hwp__kmod_file_new(struct Elf *e, uint64_t base, struct hwp__kmod_file **out, char *reason,
+int hwp__kmod_file_new(struct Elf *e, void *image, uint64_t base, struct hwp__kmod_file **out, char *reason,
 		       size_t reason_size);
+/* The compressed module at FILE (kmod_image.h), decompressed, its build-id
+   checked against BUILD_ID (when given), then read as hwp__kmod_file_new()
+   does. 0 and *OUT, or a negative errno with REASON said: -ENOENT (no
+   such file), -ESTALE (another build-id), others. */
+int hwp__kmod_file_open_compressed(const char *file, const uint8_t *build_id, size_t build_id_size, uint64_t base,
+				   struct hwp__kmod_file **out, char *reason, size_t reason_size);
+
+/* The same for a module's bytes in memory (IMAGE, malloc'd: taken, freed
+   on failure too), named NAME in REASON. */
+int hwp__kmod_file_from_image(const char *name, void *image, size_t size, const uint8_t *build_id,
+			      size_t build_id_size, uint64_t base, struct hwp__kmod_file **out, char *reason,
+			      size_t reason_size);
+
 /* The symbol covering ADDR (an absolute address), or NULL. */
 struct hwp_sym *hwp__kmod_file_find(const struct hwp__kmod_file *k, uint64_t addr);
 size_t hwp__kmod_file_count(const struct hwp__kmod_file *k);

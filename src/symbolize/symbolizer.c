@@ -22,6 +22,7 @@
 #include "symbolize/jit_sources.h"
 #include "symbolize/kallsyms.h"
 #include "symbolize/kmod_file.h"
+#include "symbolize/kmod_image.h"
 #include "hwprof/maps.h"
 #include "util/arena.h"
 #include "util/hash.h"
@@ -622,6 +623,31 @@ ok:
 	s->st.modules_loaded++;
 }
 
+/* A compressed module's file: its recorded path (under --symfs), else its
+   name in --symfs. True when its symbols were read. */
+static bool load_compressed_ko(struct hwp_symbolizer *s, struct module *m)
+{
+	const char *base = strrchr(m->path, '/');
+	char file[2][4096], reason[512] = "";
+	int n = 0, err = -ENOENT;
+
+	snprintf(file[n++], sizeof(file[0]), "%s%s", s->symfs ? s->symfs : "", m->path);
+	if (s->symfs && base)
+		snprintf(file[n++], sizeof(file[0]), "%s%s", s->symfs, base);
+	int i = 0;
+
+	for (; i < n && err == -ENOENT; i++)
+		err = hwp__kmod_file_open_compressed(file[i], m->bid_size ? m->bid : NULL, m->bid_size, m->kbase,
+						     &m->ko, reason, sizeof(reason));
+	if (err) {
+		hwp__log(HWP_LOG_INFO, "%s: no usable .ko (%s): symbols from kallsyms", m->path, reason);
+		return false;
+	}
+	hwp__log(HWP_LOG_INFO, "%s: symbols from %s, decompressed (%zu in .text, loaded at 0x%" PRIx64 ")",
+		 m->path, file[i - 1], hwp__kmod_file_count(m->ko), m->kbase);
+	return true;
+}
+
 /* The module's own .ko (under --symfs, in a build-id cache), as perf reads
    it when it finds one: true when its symbols were read. A compressed or
    stale file, or one without symbols, is said (-v) and not used. */
@@ -633,6 +659,8 @@ static bool load_ko(struct hwp_symbolizer *s, struct module *m)
 
 	if (!m->kbase || s->o.no_kernel)
 		return false;
+	if (hwp__kmod_compressed(m->path))
+		return load_compressed_ko(s, m);
 	hwp__symbolizer_find_ctx(s, &ctx);
 	if (hwp__module_files_find(&ctx, m->path, m->bid_size ? m->bid : NULL, m->bid_size, &f) < 0)
 		return false;
@@ -649,7 +677,7 @@ static bool load_ko(struct hwp_symbolizer *s, struct module *m)
 	f.elf = NULL;
 	f.elf_path = NULL;
 	hwp__module_files_release(&f);
-	err = hwp__kmod_file_new(e, m->kbase, &m->ko, reason, sizeof(reason));
+	err = hwp__kmod_file_new(e, NULL, m->kbase, &m->ko, reason, sizeof(reason));
 	if (err)
 		hwp__log(HWP_LOG_INFO, "%s: %s: %s: symbols from kallsyms", m->path, file, reason);
 	else

@@ -7,11 +7,14 @@
 # symbol equal perf report -b's: with the .ko under --symfs (.text's
 # symbols at the load address; addresses no symbol covers print as perf's
 # offset in the module's map), without it, and with a .ko of another
-# build-id (not used, by either).
+# build-id (not used, by either). Compressed: a .ko.xz as perf reads it;
+# a .ko.zst (which perf 6.1 does not read) gives the rows the .ko gives;
+# corrupt ones are said (-v) and give the rows of no .ko, exit status 0.
 set -u
 . "$(dirname "$0")/../tools/emu_lib.sh"
-echo "PLAN 5"
-names="ko_symbols_vs_perf ko_names_text ko_absent_vs_perf ko_stale_vs_perf ko_said"
+echo "PLAN 8"
+names="ko_symbols_vs_perf ko_names_text ko_absent_vs_perf ko_stale_vs_perf ko_said ko_xz_vs_perf ko_zst_as_ko
+ko_compressed_corrupt"
 if ! command -v perf >/dev/null || ! command -v gcc >/dev/null || ! command -v ld >/dev/null ||
 	! command -v readelf >/dev/null; then
 	for n in $names; do skip "$n: needs perf, gcc, ld and readelf"; done
@@ -29,13 +32,14 @@ if ! build_ko "$tmp/symfs$mod" || ! build_ko "$tmp/stale$mod" -O1 ||
 	for n in $names; do fail "$n: could not build the module or the recording"; done
 	exit 0
 fi
-# compare NAME [hwprof and perf options]: rows of both equal
+# compare NAME [hwprof and perf options]: rows of both equal (on $data)
+data=$tmp/k.data
 compare() {
 	local name=$1
 	shift
-	HOME=$tmp/home perf report -b -i "$tmp/k.data" "$@" --stdio -F "overhead,sample,$keys" \
+	HOME=$tmp/home perf report -b -i "$data" "$@" --stdio -F "overhead,sample,$keys" \
 		>"$tmp/$name.perf" 2>/dev/null
-	HOME=$tmp/home "$HWPROF" branches -i "$tmp/k.data" "$@" --sort "$keys" >"$tmp/$name.txt" \
+	HOME=$tmp/home "$HWPROF" branches -i "$data" "$@" --sort "$keys" >"$tmp/$name.txt" \
 		2>"$tmp/$name.err"
 	if out=$(python3 "$root/tests/e2e/branches_compare.py" --unique "$tmp/$name.perf" "$tmp/$name.txt" "$keys" 2>&1)
 	then
@@ -62,4 +66,55 @@ if grep -q "hwptest.ko: symbols from $tmp/symfs$mod (3 in .text, loaded at 0xfff
 	pass "ko_said (-v names the .ko read, and why another is not)"
 else
 	fail "ko_said: $(grep hwptest "$tmp/said.err" "$tmp/stale.err" | head -3 | tr '\n' '|')"
+fi
+
+# compressed modules: the recording names the .ko.xz / .ko.zst perf record found
+gen() { python3 "$tools/gen_kmod_perfdata.py" "$1" "$tmp/symfs$mod" "$2" 0xffffffffc0a00000 0x400; }
+mkdir -p "$tmp/cz${mod%/*}" "$tmp/bad${mod%/*}"
+xz -c "$tmp/symfs$mod" >"$tmp/cz$mod.xz" 2>/dev/null
+zstd -q -c "$tmp/symfs$mod" >"$tmp/cz$mod.zst" 2>/dev/null
+if ! grep -q -- -DHAVE_LZMA "$build/config.stamp" 2>/dev/null; then
+	skip "ko_xz_vs_perf: built without liblzma"
+elif [ ! -s "$tmp/cz$mod.xz" ] || ! gen "$tmp/kxz.data" "$mod.xz"; then
+	fail "ko_xz_vs_perf: could not compress the module (xz) or write the recording"
+else
+	HOME=$tmp/home "$HWPROF" branches -i "$tmp/kxz.data" --symfs "$tmp/cz" --sort "$keys" >"$tmp/xz.txt" 2>&1
+	if grep -q " helper" "$tmp/xz.txt"; then
+		data=$tmp/kxz.data compare ko_xz_vs_perf --symfs "$tmp/cz"
+	else
+		fail "ko_xz_vs_perf: no symbol of the module named: $(grep -v '^#' "$tmp/xz.txt" | head -2 | tr '\n' '|')"
+	fi
+fi
+if [ ! -s "$tmp/cz$mod.zst" ] || ! gen "$tmp/kzst.data" "$mod.zst"; then
+	fail "ko_zst_as_ko: could not compress the module (zstd) or write the recording"
+else
+	HOME=$tmp/home "$HWPROF" branches -i "$tmp/kzst.data" --symfs "$tmp/cz" --sort "$keys" >"$tmp/zst.txt" 2>&1
+	if cmp -s "$tmp/zst.txt" "$tmp/ko_symbols_vs_perf.txt"; then
+		pass "ko_zst_as_ko ($(grep -vc '^#' "$tmp/zst.txt") rows, as the .ko's)"
+	else
+		fail "ko_zst_as_ko: $(diff "$tmp/ko_symbols_vs_perf.txt" "$tmp/zst.txt" | head -3 | tr '\n' '|')"
+	fi
+fi
+# corrupt: truncated xz and zstd, and bytes that are no compressed file
+bad=
+head -c 300 "$tmp/cz$mod.zst" >"$tmp/bad$mod.zst"
+for kind in zst xz junk; do
+	case $kind in
+	zst) gen "$tmp/kbad.data" "$mod.zst" ;;
+	xz) head -c 300 "$tmp/cz$mod.xz" >"$tmp/bad$mod.xz"; gen "$tmp/kbad.data" "$mod.xz" ;;
+	junk) head -c 4000 /dev/urandom >"$tmp/bad$mod.xz"; gen "$tmp/kbad.data" "$mod.xz" ;;
+	esac
+	HOME=$tmp/home "$HWPROF" branches -v -i "$tmp/kbad.data" --symfs "$tmp/bad" --sort "$keys" \
+		>"$tmp/bad.txt" 2>"$tmp/bad.err"
+	rc=$?
+	said=$(grep -c "hwptest.ko.*: no usable .ko (.*bad.*hwptest.ko.*): symbols from kallsyms" "$tmp/bad.err")
+	rows=$(grep -vc '^#' "$tmp/bad.txt")
+	named=$(grep -c " helper" "$tmp/bad.txt")
+	[ "$rc" = 0 ] && [ "$said" = 1 ] && [ "$rows" -gt 100 ] && [ "$named" = 0 ] ||
+		bad="$bad $kind(exit $rc, said $said, $rows rows, $named named: $(grep hwptest "$tmp/bad.err" | head -1))"
+done
+if [ -z "$bad" ]; then
+	pass "ko_compressed_corrupt (truncated xz, zstd and junk: said, rows without the module's names)"
+else
+	fail "ko_compressed_corrupt:$bad"
 fi

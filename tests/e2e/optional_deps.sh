@@ -1,9 +1,10 @@
 #!/bin/bash
-# libcurl, protobuf-c (with zlib) and libiberty are optional: one build with
-# all three hidden (make WITHOUT=curl,protobuf-c,iberty, into $BUILD-without)
-# passes, names each missing library once, links none of them; push, fleet
-# and the pprof export say which Debian package to install; C++ names stay
-# mangled (demangled by the suite's build); the rest reports as before.
+# libcurl, protobuf-c (with zlib), libiberty and liblzma are optional: one
+# build with all four hidden (make WITHOUT=curl,protobuf-c,iberty,lzma, into
+# $BUILD-without) passes, names each missing library once, links none of
+# them; push, fleet and the pprof export say which Debian package to
+# install; C++ names stay mangled (demangled by the suite's build); a
+# kernel module's .ko.xz is said to need liblzma; the rest reports as before.
 # The build directory stays between runs (a rerun rebuilds only what changed);
 # the messages are checked on a configuration-only run in a fresh directory.
 set -u
@@ -13,13 +14,14 @@ build=${BUILD:-build}
 case $build in /*) ;; *) build=$root/$build ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-without=curl,protobuf-c,iberty
-echo "PLAN 8"
+without=curl,protobuf-c,iberty,lzma
+echo "PLAN 9"
 
 # The configuration alone (no compiling): its messages, each once.
 hwp_make -C "$root" BUILD="$tmp/cfg" SAN= WITHOUT=$without "$tmp/cfg/config.stamp" >"$tmp/cfg.out" 2>&1
 bad=
-for lib in "libcurl (libcurl4-openssl-dev)" "protobuf-c (libprotobuf-c-dev" "libiberty (libiberty-dev)"; do
+for lib in "libcurl (libcurl4-openssl-dev)" "protobuf-c (libprotobuf-c-dev" "libiberty (libiberty-dev)" \
+	"liblzma (liblzma-dev)"; do
 	[ "$(grep -cF "hwprof: building without $lib" "$tmp/cfg.out")" = 1 ] || bad="$bad '$lib'"
 done
 [ -z "$bad" ] && echo "PASS optional_reported_once" ||
@@ -31,7 +33,7 @@ bdir=${BUILD:-build}-without
 case $bdir in /*) b=$bdir ;; *) b=$root/$bdir ;; esac
 if ! hwp_make -C "$root" BUILD="$bdir" SAN= WITHOUT=$without -j2 all >"$tmp/build.out" 2>&1; then
 	echo "FAIL optional_build: $(grep -E 'error|Error' "$tmp/build.out" | head -3 | tr '\n' ' ')"
-	for c in not_linked push_error fleet_error pprof_error mangled core_same; do
+	for c in not_linked push_error fleet_error pprof_error mangled ko_xz core_same; do
 		echo "SKIP optional_$c: the build failed"
 	done
 	exit 0
@@ -40,7 +42,7 @@ echo "PASS optional_build ($b)"
 
 bad=
 for f in "$b/hwprof" "$b/libhwprof.so"; do
-	n=$(readelf -d "$f" | grep -E 'NEEDED.*(libcurl|libprotobuf-c|libz\.)' | tr -s ' ' | cut -d' ' -f6)
+	n=$(readelf -d "$f" | grep -E 'NEEDED.*(libcurl|libprotobuf-c|libz\.|liblzma)' | tr -s ' ' | cut -d' ' -f6)
 	[ -n "$n" ] && bad="$bad $(basename "$f") needs $n;"
 	nm "$f" 2>/dev/null | grep -qw cplus_demangle && bad="$bad $(basename "$f") has cplus_demangle;"
 done
@@ -82,6 +84,21 @@ EOF
 	else
 		echo "FAIL optional_mangled: without: $(grep -m1 -E 'step' <<<"$mangled"); with: $(grep -m1 step <<<"$plain")"
 	fi
+fi
+
+# A kernel module's .ko.xz: not read, and said why (-v)
+mod=/lib/modules/6.1.0-hwptest/kernel/hwptest.ko
+if ! command -v xz >/dev/null || ! command -v ld >/dev/null; then
+	echo "SKIP optional_ko_xz: needs xz and ld"
+elif mkdir -p "$tmp/symfs${mod%/*}" && gcc -O2 -c -o "$tmp/ko.o" "$root/tests/fixtures/kmod_hwptest.c" &&
+	ld -r --build-id=sha1 -o "$tmp/hwptest.ko" "$tmp/ko.o" && xz -c "$tmp/hwptest.ko" >"$tmp/symfs$mod.xz" &&
+	python3 "$root/tests/tools/gen_kmod_perfdata.py" "$tmp/k.data" "$tmp/hwptest.ko" "$mod.xz" 0xffffffffc0a00000 0x400 &&
+	"$b/hwprof" branches -v -i "$tmp/k.data" --symfs "$tmp/symfs" >/dev/null 2>"$tmp/ko.err" &&
+	grep -q "hwptest.ko.xz: no usable .ko (.*built without liblzma (liblzma-dev)): symbols from kallsyms" "$tmp/ko.err"
+then
+	echo "PASS optional_ko_xz"
+else
+	echo "FAIL optional_ko_xz: $(grep hwptest "$tmp/ko.err" 2>/dev/null | head -2 | tr '\n' ' ')"
 fi
 
 # Everything else is the suite's build's answer.

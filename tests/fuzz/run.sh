@@ -146,6 +146,19 @@ if command -v clang-19 >/dev/null && command -v llvm-objcopy-19 >/dev/null &&
 	llvm-objcopy-19 --dump-section .llvm_bb_addr_map="$bbmap_seeds/clang" "$tmp/bbmap.bin" 2>/dev/null
 fi
 
+# kernel modules (tests/fuzz/fuzz_kmod.c): the fixture's stand-in module as
+# a .ko, a .ko.zst and a .ko.xz, each behind the byte that picks the form
+kmod_seeds=$tmp/seeds-kmod
+mkdir -p "$kmod_seeds"
+printf '\0\177ELF' >"$kmod_seeds/tiny"
+if command -v gcc >/dev/null && command -v ld >/dev/null &&
+	gcc -O2 -c -fno-pic -o "$tmp/kmod.o" "$here/../fixtures/kmod_hwptest.c" 2>/dev/null &&
+	ld -r --build-id=sha1 -o "$tmp/kmod.ko" "$tmp/kmod.o" 2>/dev/null; then
+	{ printf '\0'; cat "$tmp/kmod.ko"; } >"$kmod_seeds/ko"
+	command -v zstd >/dev/null && { printf '\1'; zstd -q -c "$tmp/kmod.ko"; } >"$kmod_seeds/zst"
+	command -v xz >/dev/null && { printf '\2'; xz -c "$tmp/kmod.ko"; } >"$kmod_seeds/xz"
+fi
+
 # Dictionaries: magic, record framing and the text grammar's keywords.
 cat >"$tmp/reader.dict" <<'EOF'
 "PERFILE2"
@@ -207,6 +220,15 @@ cat >"$tmp/jit.dict" <<'EOF'
 "\x0a"
 EOF
 
+cat >"$tmp/kmod.dict" <<'EOF'
+"\x7fELF"
+"\x28\xb5\x2f\xfd"
+"\xfd7zXZ\x00"
+".text"
+".symtab"
+"\x01\x00\x3e\x00"
+EOF
+
 cat >"$tmp/bbmap.dict" <<'EOF'
 "\x02\x00"
 "\x02\x08"
@@ -234,6 +256,7 @@ for bin in "$@"; do
 	*jit*) seeds=$jit_seeds; dict=$tmp/jit.dict ;;
 	*unwind*) seeds=$unwind_seeds; dict=$tmp/unwind.dict ;;
 	*bbmap*) seeds=$bbmap_seeds; dict=$tmp/bbmap.dict ;;
+	*kmod*) seeds=$kmod_seeds; dict=$tmp/kmod.dict ;;
 	*probe*) seeds=$probe_seeds; dict=$tmp/unwind.dict ;;
 	*) seeds="$bin_seeds $text_seeds"; dict=$tmp/reader.dict ;;
 	esac
