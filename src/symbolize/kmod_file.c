@@ -44,7 +44,7 @@ static Elf_Scn *symtab_section(Elf *e, GElf_Shdr *sh)
 /* perf's filter (dso__load_sym): functions, objects and labels with a name,
    ARM mapping symbols left out; here only those of section TEXT. */
 static int add_text_symbols(struct hwp__kmod_file *k, Elf_Scn *scn, const GElf_Shdr *sh, size_t text,
-			    uint64_t base, unsigned machine)
+			    uint64_t base, uint64_t text_offset, unsigned machine)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t n = data && sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
@@ -67,12 +67,12 @@ static int add_text_symbols(struct hwp__kmod_file *k, Elf_Scn *scn, const GElf_S
 		if ((machine == EM_ARM || machine == EM_AARCH64) && name[0] == '$' && strchr("adtx", name[1]) &&
 		    (name[2] == 0 || name[2] == '.'))
 			continue;
-		if (base + sym.st_value < base)
+		if (base + sym.st_value < base || text_offset + sym.st_value < text_offset)
 			continue; /* past the address space: no sample lands there */
 		uint8_t bind = GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? HWP_SYM_GLOBAL
 			       : GELF_ST_BIND(sym.st_info) == STB_WEAK ? HWP_SYM_WEAK
 								       : HWP_SYM_LOCAL;
-		int err = hwp__symtab_add(&k->syms, base + sym.st_value, sym.st_size, name, bind, 0);
+		int err = hwp__symtab_add(&k->syms, text_offset + sym.st_value, sym.st_size, name, bind, 0);
 
 		if (err)
 			return err;
@@ -108,12 +108,26 @@ int hwp__kmod_file_new(struct Elf *e, void *image, uint64_t base, struct hwp__km
 		snprintf(reason, reason_size, "no .text section");
 	else if (!(scn = symtab_section(e, &sh)))
 		snprintf(reason, reason_size, "no symbol table (stripped)");
-	else if ((err = add_text_symbols(k, scn, &sh, text, base, eh.e_machine)) ||
+	else if ((err = add_text_symbols(k, scn, &sh, text, base, text_sh.sh_offset, eh.e_machine)) ||
 		 (err = hwp__symtab_finish(&k->syms, HWP_SYMTAB_PERF_TREE)))
 		snprintf(reason, reason_size, "out of memory reading its symbols");
 	if (err) {
 		hwp__kmod_file_delete(k);
 		return err;
+	}
+	/*
+	 * perf keeps the symbols at their file offsets (value + .text's
+	 * offset) and gives the last zero-size one the end
+	 * roundup(start, 4096) + 4096 there: fixed in those coordinates (above),
+	 * then moved to the load address, so that end lies where perf's does
+	 * (.text's offset is not page-aligned, the load address is).
+	 */
+	for (size_t i = 0; i < k->syms.n; i++) {
+		struct hwp_sym *y = &k->syms.v[i];
+
+		y->start = y->start - text_sh.sh_offset + base;
+		y->end = y->end - text_sh.sh_offset + base < y->start ? UINT64_MAX
+								       : y->end - text_sh.sh_offset + base;
 	}
 	k->text_offset = text_sh.sh_offset;
 	*out = k;
