@@ -49,6 +49,7 @@ struct module {
 	bool kmod;   /* a kernel module ("[name]" as perf shows it, in kname) */
 	char *kname;
 	uint64_t kbase;              /* a kernel module's load address (its first MMAP's start) */
+	bool kbase_set;              /* (the first one kept, 0 too: as a parallel pass keeps it) */
 	struct hwp__kmod_file *ko;   /* its .ko's symbols, when found (else kallsyms') */
 	bool pseudo; /* anonymous memory, [vdso], ...: never reported missing */
 	enum module_state state;
@@ -396,8 +397,10 @@ int hwp__symbolizer_kernel_module_file(struct hwp_symbolizer *s, const char *pat
 		return hwp_symbolizer__kernel_module(s);
 	int id = find_or_add(s, path, build_id, build_id_size, true);
 
-	if (id >= 0 && s->mods[id].kmod && !s->mods[id].kbase)
+	if (id >= 0 && s->mods[id].kmod && !s->mods[id].kbase_set) {
 		s->mods[id].kbase = base;
+		s->mods[id].kbase_set = true;
+	}
 	return id;
 }
 
@@ -687,11 +690,16 @@ static bool load_ko(struct hwp_symbolizer *s, struct module *m)
 	return !err;
 }
 
-uint64_t hwp__symbolizer_perf_address(const struct hwp_symbolizer *s, int id, uint64_t offset)
+uint64_t hwp__symbolizer_perf_address(struct hwp_symbolizer *s, int id, uint64_t offset)
 {
+	int err;
+
 	if (!s || id < 0 || (size_t)id >= s->nmods)
 		return offset;
-	const struct module *m = &s->mods[id];
+	/* (loaded first: whether its .ko was read moves perf's map) */
+	const struct module *m = loaded(s, id, &err);
+	if (!m)
+		m = &s->mods[id];
 
 	if (!m->kmod || !m->kbase || offset < m->kbase)
 		return offset;

@@ -35,7 +35,7 @@ int hwp__symbolizer_kernel_module_file(struct hwp_symbolizer *s, const char *pat
    (its map_ip): for a kernel module the offset in perf's map of it (from
    the load address, plus .text's file offset when its .ko was read); for
    any other module OFFSET itself. */
-uint64_t hwp__symbolizer_perf_address(const struct hwp_symbolizer *s, int id, uint64_t offset);
+uint64_t hwp__symbolizer_perf_address(struct hwp_symbolizer *s, int id, uint64_t offset);
 
 /* Module ID's binary for decoding and BFD-style lookups, opened on first
    need and kept open (NULL: not found, or out of memory). */

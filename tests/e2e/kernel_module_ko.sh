@@ -70,7 +70,7 @@ else
 fi
 
 # compressed modules: the recording names the .ko.xz / .ko.zst perf record found
-gen() { python3 "$tools/gen_kmod_perfdata.py" "$1" "$tmp/symfs$mod" "$2" 0xffffffffc0a00000 0x400; }
+gen() { python3 "$tools/gen_kmod_perfdata.py" "$1" "$tmp/symfs$mod" "$2" 0xffffffffc0a00000 0x2400; }
 mkdir -p "$tmp/cz${mod%/*}" "$tmp/bad${mod%/*}"
 xz -c "$tmp/symfs$mod" >"$tmp/cz$mod.xz" 2>/dev/null
 zstd -q -c "$tmp/symfs$mod" >"$tmp/cz$mod.zst" 2>/dev/null

@@ -2268,6 +2268,15 @@ static void test_kallsyms_file(void)
 	CHECK(info.symbol && !strcmp(info.symbol, "nft_do_chain") && info.sym_offset == 0x10);
 	CHECK(hwp_symbolizer__lookup(s, other, 0xffffffffc0000010, &info) == 0);
 	CHECK(info.symbol == NULL);
+	/* an address printed as perf prints it (its map_ip): a module's from
+	   its load address, the first registration's (0: unknown, absolute) */
+	int loaded_at = hwp__symbolizer_kernel_module_file(s, "/lib/modules/6.1.0/kernel/y/ext.ko", NULL, 0,
+							  0xffffffffc0400000);
+	CHECK(hwp__symbolizer_kernel_module_file(s, "/lib/modules/6.1.0/kernel/y/ext.ko", NULL, 0,
+						 0xffffffffc0800000) == loaded_at);
+	CHECK_EQ_U64(hwp__symbolizer_perf_address(s, loaded_at, 0xffffffffc0400123), 0x123);
+	CHECK_EQ_U64(hwp__symbolizer_perf_address(s, nft, 0xffffffffc0000010), 0xffffffffc0000010);
+	CHECK_EQ_U64(hwp__symbolizer_perf_address(s, k, 0xffffffff81000420), 0xffffffff81000420);
 	/* a user binary of the same path is another module */
 	CHECK(hwp_symbolizer__module(s, "/lib/modules/6.1.0/kernel/net/nf_tables.ko.xz", NULL, 0) != nft);
 	CHECK(hwp_symbolizer__missing(s, NULL, 0, NULL) == 0);
