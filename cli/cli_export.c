@@ -69,8 +69,10 @@ int export_input__load(struct export_input *ei, const struct export_opts *o, con
 {
 	struct hwp_branch_collect_opts co;
 	struct report_opts ro = o->ro;
+	/* (export prints no recording id: the hash of the data section, a
+	   serial pass as long as the report's, is made only for push) */
 	struct hwp_export_opts eo = { .sz = sizeof(eo), .host = o->host, .window_start = o->ws,
-				      .window_end = o->we };
+				      .window_end = o->we, .recording_id = o->recording_id ? 0 : 1 };
 	char hostname[256];
 	int rc;
 

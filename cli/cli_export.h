@@ -17,6 +17,7 @@ struct export_opts {
 	bool no_flow;        /* --no-flow: no blocks and conditional branches */
 	bool timing;         /* block latencies too (push) */
 	bool calls;          /* the samples' call stacks too (pprof) */
+	bool recording_id;   /* the rows' recording id (push): a hash of the whole data section */
 };
 
 /* --host, --window, --no-flow and --symfs, which export and push take. */

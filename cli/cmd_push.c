@@ -48,6 +48,7 @@ int cmd_push(int argc, char **argv)
 
 	export_opts__init(&o);
 	o.timing = true;
+	o.recording_id = true;
 	if ((r = parse_options(argc, argv, &desc, opts, &a)) >= 0)
 		return r;
 	fo.batch_rows = batch_rows;
