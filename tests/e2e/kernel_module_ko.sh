@@ -2,7 +2,8 @@
 # A kernel module's symbols from its own .ko, as perf 6.1 reads them: a
 # stand-in module (tests/fixtures/kmod_hwptest.c built with gcc -c and
 # ld -r --build-id, a relocatable file like a .ko) and a recording whose
-# MMAP places it at 0xffffffffc0a00000 with branch entries every 7 bytes of
+# MMAP places it at 0xffffffffc0a00000 (or past this machine's own modules:
+# perf report maps those too, from /proc/modules) with branch entries every 7 bytes of
 # its map, two pages and more (tests/tools/gen_kmod_perfdata.py): the
 # last symbol, a zero-size label, ends where perf ends it. Branch rows per module and
 # symbol equal perf report -b's: with the .ko under --symfs (.text's
@@ -22,6 +23,20 @@ if ! command -v perf >/dev/null || ! command -v gcc >/dev/null || ! command -v l
 	exit 0
 fi
 mod=/lib/modules/6.1.0-hwptest/kernel/drivers/misc/hwptest.ko
+# the load address: clear of the modules this machine has loaded, which perf
+# report maps from /proc/modules whatever the recording says
+base=$(python3 - <<'PY'
+end = 0xffffffffc0a00000
+try:
+    for line in open("/proc/modules"):
+        f = line.split()
+        if len(f) >= 6 and f[-1].startswith("0x") and int(f[-1], 16):
+            end = max(end, int(f[-1], 16) + int(f[1]) + (16 << 20))
+except OSError:
+    pass
+print(hex(end & ~0x1fffff))
+PY
+)
 keys=dso_from,symbol_from,dso_to,symbol_to
 build_ko() { # out.ko [extra cflags]
 	gcc -O2 -c -fno-pic -fno-asynchronous-unwind-tables -fno-toplevel-reorder ${2:-} "$root/tests/fixtures/kmod_hwptest.c" \
@@ -29,7 +44,7 @@ build_ko() { # out.ko [extra cflags]
 }
 mkdir -p "$tmp/symfs${mod%/*}" "$tmp/stale${mod%/*}" "$tmp/home"
 if ! build_ko "$tmp/symfs$mod" || ! build_ko "$tmp/stale$mod" -O1 ||
-	! python3 "$tools/gen_kmod_perfdata.py" "$tmp/k.data" "$tmp/symfs$mod" "$mod" 0xffffffffc0a00000 0x2400; then
+	! python3 "$tools/gen_kmod_perfdata.py" "$tmp/k.data" "$tmp/symfs$mod" "$mod" "$base" 0x2400; then
 	for n in $names; do fail "$n: could not build the module or the recording"; done
 	exit 0
 fi
@@ -62,7 +77,7 @@ compare ko_absent_vs_perf
 compare ko_stale_vs_perf --symfs "$tmp/stale"
 HOME=$tmp/home "$HWPROF" branches -v -i "$tmp/k.data" --symfs "$tmp/symfs" >/dev/null 2>"$tmp/said.err"
 HOME=$tmp/home "$HWPROF" branches -v -i "$tmp/k.data" --symfs "$tmp/stale" >/dev/null 2>"$tmp/stale.err"
-if grep -q "hwptest.ko: symbols from $tmp/symfs$mod (4 in .text, loaded at 0xffffffffc0a00000)" "$tmp/said.err" &&
+if grep -q "hwptest.ko: symbols from $tmp/symfs$mod (4 in .text, loaded at $base)" "$tmp/said.err" &&
 	grep -q "hwptest.ko: no usable .ko (.*build-id.*): symbols from kallsyms" "$tmp/stale.err"; then
 	pass "ko_said (-v names the .ko read, and why another is not)"
 else
@@ -70,7 +85,7 @@ else
 fi
 
 # compressed modules: the recording names the .ko.xz / .ko.zst perf record found
-gen() { python3 "$tools/gen_kmod_perfdata.py" "$1" "$tmp/symfs$mod" "$2" 0xffffffffc0a00000 0x2400; }
+gen() { python3 "$tools/gen_kmod_perfdata.py" "$1" "$tmp/symfs$mod" "$2" "$base" 0x2400; }
 mkdir -p "$tmp/cz${mod%/*}" "$tmp/bad${mod%/*}"
 xz -c "$tmp/symfs$mod" >"$tmp/cz$mod.xz" 2>/dev/null
 zstd -q -c "$tmp/symfs$mod" >"$tmp/cz$mod.zst" 2>/dev/null
