@@ -91,6 +91,8 @@ xz -c "$tmp/symfs$mod" >"$tmp/cz$mod.xz" 2>/dev/null
 zstd -q -c "$tmp/symfs$mod" >"$tmp/cz$mod.zst" 2>/dev/null
 if ! grep -q -- -DHAVE_LZMA "$build/config.stamp" 2>/dev/null; then
 	skip "ko_xz_vs_perf: built without liblzma"
+elif ! command -v xz >/dev/null; then
+	skip "ko_xz_vs_perf: no xz program (apt-get install xz-utils)"
 elif [ ! -s "$tmp/cz$mod.xz" ] || ! gen "$tmp/kxz.data" "$mod.xz"; then
 	fail "ko_xz_vs_perf: could not compress the module (xz) or write the recording"
 else
@@ -101,7 +103,9 @@ else
 		fail "ko_xz_vs_perf: no symbol of the module named: $(grep -v '^#' "$tmp/xz.txt" | head -2 | tr '\n' '|')"
 	fi
 fi
-if [ ! -s "$tmp/cz$mod.zst" ] || ! gen "$tmp/kzst.data" "$mod.zst"; then
+if ! command -v zstd >/dev/null; then
+	skip "ko_zst_as_ko: no zstd program (apt-get install zstd)"
+elif [ ! -s "$tmp/cz$mod.zst" ] || ! gen "$tmp/kzst.data" "$mod.zst"; then
 	fail "ko_zst_as_ko: could not compress the module (zstd) or write the recording"
 else
 	HOME=$tmp/home "$HWPROF" branches -i "$tmp/kzst.data" --symfs "$tmp/cz" --sort "$keys" >"$tmp/zst.txt" 2>&1
