@@ -57,6 +57,8 @@ void hwp__module_files_release(struct hwp_module_files *f);
 #include <gelf.h>
 #include <libelf.h>
 
+#include "symbolize/elf_sections.h"
+
 /* ---- single files ---- */
 
 Elf *hwp__elf_open(const char *path)
@@ -103,32 +105,11 @@ size_t hwp__elf_build_id(Elf *e, uint8_t *out)
 	return (size_t)n;
 }
 
-static Elf_Scn *find_section(Elf *e, const char *name)
-{
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-
-	if (elf_getshdrstrndx(e, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		const char *n;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		n = elf_strptr(e, shstrndx, sh.sh_name);
-		if (n && !strcmp(n, name))
-			return scn;
-	}
-	return NULL;
-}
-
 static bool has_section_data(Elf *e, const char *name)
 {
-	Elf_Scn *scn = find_section(e, name);
 	GElf_Shdr sh;
 
-	return scn && gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS && sh.sh_size;
+	return hwp__elf_section_named(e, name, &sh) && sh.sh_type != SHT_NOBITS && sh.sh_size;
 }
 
 static bool elf_has_dwarf(Elf *e)
@@ -139,11 +120,10 @@ static bool elf_has_dwarf(Elf *e)
 /* A file made by objcopy --only-keep-debug: its code sections are NOBITS. */
 static bool elf_is_debug_only(Elf *e)
 {
-	Elf_Scn *text = find_section(e, ".text");
 	GElf_Shdr sh;
 	size_t n, i;
 
-	if (text && gelf_getshdr(text, &sh))
+	if (hwp__elf_section_named(e, ".text", &sh))
 		return sh.sh_type == SHT_NOBITS;
 	if (elf_getphdrnum(e, &n))
 		return false;

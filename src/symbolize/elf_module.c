@@ -25,6 +25,7 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "symbolize/elf_sections.h"
 #include "symbolize/line_file.h"
 
 struct seg {
@@ -147,40 +148,6 @@ bool hwp__elf_module_offset_to_vaddr(const struct hwp_elf_module *m, uint64_t of
 
 /* ---- symbols ---- */
 
-static Elf_Scn *section_of_type(Elf *e, GElf_Word type, GElf_Shdr *sh)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(e, scn)))
-		if (gelf_getshdr(scn, sh) && sh->sh_type == type)
-			return scn;
-	return NULL;
-}
-
-static Elf_Scn *section_named(Elf *e, const char *name, GElf_Shdr *sh)
-{
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-
-	if (elf_getshdrstrndx(e, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(e, scn))) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, sh))
-			continue;
-		n = elf_strptr(e, shstrndx, sh->sh_name);
-		if (n && !strcmp(n, name))
-			return scn;
-	}
-	return NULL;
-}
-
-static bool is_arm_mapping_symbol(const char *n)
-{
-	return n[0] == '$' && strchr("adtx", n[1]) && (n[2] == 0 || n[2] == '.');
-}
-
 /*
  * perf's dso__load_sym filter: functions, objects, and labels (no-type
  * symbols) in sections whose name holds "text"; nothing in a section that
@@ -203,7 +170,6 @@ static int add_symbols(struct hwp_elf_module *m, Elf *e, Elf_Scn *scn, const GEl
 		Elf_Scn *tscn;
 		const char *name;
 		int type;
-		uint8_t bind;
 
 		if (!gelf_getsym(data, (int)i, &sym) || !sym.st_name || sym.st_shndx == SHN_UNDEF ||
 		    sym.st_shndx >= SHN_LORESERVE)
@@ -224,22 +190,11 @@ static int add_symbols(struct hwp_elf_module *m, Elf *e, Elf_Scn *scn, const GEl
 		name = elf_strptr(e, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		if ((eh.e_machine == EM_ARM || eh.e_machine == EM_AARCH64) &&
-		    is_arm_mapping_symbol(name))
+		if (hwp__elf_arm_mapping_symbol(eh.e_machine, name))
 			continue;
 		if (eh.e_machine == EM_ARM && type == STT_FUNC)
 			sym.st_value &= ~(GElf_Addr)1; /* Thumb bit */
-		switch (GELF_ST_BIND(sym.st_info)) {
-		case STB_GLOBAL:
-			bind = HWP_SYM_GLOBAL;
-			break;
-		case STB_WEAK:
-			bind = HWP_SYM_WEAK;
-			break;
-		default:
-			bind = HWP_SYM_LOCAL;
-		}
-		err = hwp__symtab_add(&m->syms, sym.st_value, sym.st_size, name, bind, 0);
+		err = hwp__symtab_add(&m->syms, sym.st_value, sym.st_size, name, hwp__elf_sym_bind(&sym), 0);
 		if (err)
 			return err;
 	}
@@ -409,11 +364,11 @@ static int synthesize_plt_perf(struct hwp_elf_module *m, Elf *e)
 	uint64_t hdr, ent, n;
 	int err = 0;
 
-	if (!gelf_getehdr(e, &eh) || !section_named(e, ".plt", &plt))
+	if (!gelf_getehdr(e, &eh) || !hwp__elf_section_named(e, ".plt", &plt))
 		return 0;
-	rscn = section_named(e, ".rela.plt", &rel);
+	rscn = hwp__elf_section_named(e, ".rela.plt", &rel);
 	if (!rscn)
-		rscn = section_named(e, ".rel.plt", &rel);
+		rscn = hwp__elf_section_named(e, ".rel.plt", &rel);
 	if (!rscn || !rel.sh_entsize || !(dscn = elf_getscn(e, rel.sh_link)) ||
 	    !gelf_getshdr(dscn, &dsh) || dsh.sh_type != SHT_DYNSYM ||
 	    !(rdata = elf_getdata(rscn, NULL)) || !(dyn = elf_getdata(dscn, NULL)))
@@ -472,7 +427,7 @@ static int synthesize_plt_all(struct hwp_elf_module *m, Elf *e)
 		return 0;
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]) && !err; k++) {
 		GElf_Shdr sh;
-		Elf_Scn *scn = section_named(e, names[k], &sh);
+		Elf_Scn *scn = hwp__elf_section_named(e, names[k], &sh);
 		Elf_Data *data;
 		uint64_t ent;
 
@@ -515,7 +470,7 @@ static int load_symbols(struct hwp_elf_module *m, unsigned flags)
 	int err;
 
 	for (int i = 0; i < 2; i++) { /* .symtab: the binary's, else the debug file's */
-		if (order[i] && (scn = section_of_type(order[i], SHT_SYMTAB, &sh))) {
+		if (order[i] && (scn = hwp__elf_section_of_type(order[i], SHT_SYMTAB, &sh))) {
 			if ((err = add_symbols(m, order[i], scn, &sh)))
 				return err;
 			m->has_symtab = true;
@@ -524,7 +479,7 @@ static int load_symbols(struct hwp_elf_module *m, unsigned flags)
 	}
 	if (!m->has_symtab) {
 		for (int i = 0; i < 2; i++) {
-			if (order[i] && (scn = section_of_type(order[i], SHT_DYNSYM, &sh))) {
+			if (order[i] && (scn = hwp__elf_section_of_type(order[i], SHT_DYNSYM, &sh))) {
 				if ((err = add_symbols(m, order[i], scn, &sh)))
 					return err;
 				break;

@@ -21,25 +21,7 @@ struct hwp__kmod_file {
 #include <gelf.h>
 #include <libelf.h>
 
-/* The index of E's section NAME, 0 when none. */
-static size_t section_index(Elf *e, size_t shstrndx, const char *name, GElf_Shdr *sh)
-{
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
-		const char *n;
-
-		if (gelf_getshdr(scn, sh) && (n = elf_strptr(e, shstrndx, sh->sh_name)) && !strcmp(n, name))
-			return elf_ndxscn(scn);
-	}
-	return 0;
-}
-
-static Elf_Scn *symtab_section(Elf *e, GElf_Shdr *sh)
-{
-	for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));)
-		if (gelf_getshdr(scn, sh) && sh->sh_type == SHT_SYMTAB)
-			return scn;
-	return NULL;
-}
+#include "symbolize/elf_sections.h"
 
 /* perf's filter (dso__load_sym): functions, objects and labels with a name,
    ARM mapping symbols left out; here only those of section TEXT. */
@@ -64,15 +46,12 @@ static int add_text_symbols(struct hwp__kmod_file *k, Elf_Scn *scn, const GElf_S
 			continue;
 		if (!(name = elf_strptr(k->elf, sh->sh_link, sym.st_name)) || !*name)
 			continue;
-		if ((machine == EM_ARM || machine == EM_AARCH64) && name[0] == '$' && strchr("adtx", name[1]) &&
-		    (name[2] == 0 || name[2] == '.'))
+		if (hwp__elf_arm_mapping_symbol(machine, name))
 			continue;
 		if (base + sym.st_value < base || text_offset + sym.st_value < text_offset)
 			continue; /* past the address space: no sample lands there */
-		uint8_t bind = GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? HWP_SYM_GLOBAL
-			       : GELF_ST_BIND(sym.st_info) == STB_WEAK ? HWP_SYM_WEAK
-								       : HWP_SYM_LOCAL;
-		int err = hwp__symtab_add(&k->syms, text_offset + sym.st_value, sym.st_size, name, bind, 0);
+		int err = hwp__symtab_add(&k->syms, text_offset + sym.st_value, sym.st_size, name,
+					  hwp__elf_sym_bind(&sym), 0);
 
 		if (err)
 			return err;
@@ -86,7 +65,6 @@ int hwp__kmod_file_new(struct Elf *e, void *image, uint64_t base, struct hwp__km
 	struct hwp__kmod_file *k = calloc(1, sizeof(*k));
 	GElf_Ehdr eh;
 	GElf_Shdr sh, text_sh;
-	size_t shstrndx, text;
 	Elf_Scn *scn;
 	int err = -EINVAL;
 
@@ -99,14 +77,14 @@ int hwp__kmod_file_new(struct Elf *e, void *image, uint64_t base, struct hwp__km
 	}
 	k->elf = e;
 	k->image = image;
-	text = 0;
-	if (gelf_getehdr(e, &eh) && !elf_getshdrstrndx(e, &shstrndx))
-		text = section_index(e, shstrndx, ".text", &text_sh);
+	Elf_Scn *text_scn = hwp__elf_section_named(e, ".text", &text_sh);
+	size_t text = text_scn ? elf_ndxscn(text_scn) : 0;
+
 	if (!gelf_getehdr(e, &eh) || eh.e_type != ET_REL)
 		snprintf(reason, reason_size, "not a relocatable ELF file (a .ko)");
 	else if (!text)
 		snprintf(reason, reason_size, "no .text section");
-	else if (!(scn = symtab_section(e, &sh)))
+	else if (!(scn = hwp__elf_section_of_type(e, SHT_SYMTAB, &sh)))
 		snprintf(reason, reason_size, "no symbol table (stripped)");
 	else if ((err = add_text_symbols(k, scn, &sh, text, base, text_sh.sh_offset, eh.e_machine)) ||
 		 (err = hwp__symtab_finish(&k->syms, HWP_SYMTAB_PERF_TREE)))
