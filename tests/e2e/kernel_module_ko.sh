@@ -89,26 +89,31 @@ gen() { python3 "$tools/gen_kmod_perfdata.py" "$1" "$tmp/symfs$mod" "$2" "$base"
 mkdir -p "$tmp/cz${mod%/*}" "$tmp/bad${mod%/*}"
 xz -c "$tmp/symfs$mod" >"$tmp/cz$mod.xz" 2>/dev/null
 zstd -q -c "$tmp/symfs$mod" >"$tmp/cz$mod.zst" 2>/dev/null
+# compressed NAME EXT PROGRAM: the recording of the module as a .ko.EXT (compressed
+# by PROGRAM) into $tmp/kEXT.data and hwprof's rows of it into $tmp/EXT.txt;
+# 1 (NAME skipped or failed) when the program or the recording is missing
+compressed() {
+	local name=$1 ext=$2 program=$3
+	if ! command -v "$program" >/dev/null; then
+		skip "$name: no $program program"
+		return 1
+	fi
+	if [ ! -s "$tmp/cz$mod.$ext" ] || ! gen "$tmp/k$ext.data" "$mod.$ext"; then
+		fail "$name: could not compress the module ($program) or write the recording"
+		return 1
+	fi
+	HOME=$tmp/home "$HWPROF" branches -i "$tmp/k$ext.data" --symfs "$tmp/cz" --sort "$keys" >"$tmp/$ext.txt" 2>&1
+}
 if ! grep -q -- -DHAVE_LZMA "$build/config.stamp" 2>/dev/null; then
 	skip "ko_xz_vs_perf: built without liblzma"
-elif ! command -v xz >/dev/null; then
-	skip "ko_xz_vs_perf: no xz program (apt-get install xz-utils)"
-elif [ ! -s "$tmp/cz$mod.xz" ] || ! gen "$tmp/kxz.data" "$mod.xz"; then
-	fail "ko_xz_vs_perf: could not compress the module (xz) or write the recording"
-else
-	HOME=$tmp/home "$HWPROF" branches -i "$tmp/kxz.data" --symfs "$tmp/cz" --sort "$keys" >"$tmp/xz.txt" 2>&1
+elif compressed ko_xz_vs_perf xz xz; then
 	if grep -q " helper" "$tmp/xz.txt"; then
 		data=$tmp/kxz.data compare ko_xz_vs_perf --symfs "$tmp/cz"
 	else
 		fail "ko_xz_vs_perf: no symbol of the module named: $(grep -v '^#' "$tmp/xz.txt" | head -2 | tr '\n' '|')"
 	fi
 fi
-if ! command -v zstd >/dev/null; then
-	skip "ko_zst_as_ko: no zstd program (apt-get install zstd)"
-elif [ ! -s "$tmp/cz$mod.zst" ] || ! gen "$tmp/kzst.data" "$mod.zst"; then
-	fail "ko_zst_as_ko: could not compress the module (zstd) or write the recording"
-else
-	HOME=$tmp/home "$HWPROF" branches -i "$tmp/kzst.data" --symfs "$tmp/cz" --sort "$keys" >"$tmp/zst.txt" 2>&1
+if compressed ko_zst_as_ko zst zstd; then
 	if cmp -s "$tmp/zst.txt" "$tmp/ko_symbols_vs_perf.txt"; then
 		pass "ko_zst_as_ko ($(grep -vc '^#' "$tmp/zst.txt") rows, as the .ko's)"
 	else
