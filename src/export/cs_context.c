@@ -784,7 +784,7 @@ static int write_nested(struct gen *g, enum hwp__cs_stage stage, FILE *fp)
 		}
 		for (size_t i = 0; i < g->npfuncs; i++)
 			pn[i] = (char *)g->pfuncs[i].name;
-		err = hwp__cs_sizes_build(g->bin, g->df, pn, g->npfuncs, &sizes);
+		err = hwp__cs_sizes_build(g->bin, g->df, g->pp, pn, g->npfuncs, &sizes);
 		free(pn);
 		if (!err)
 			err = hwp__cs_preinline(&v, &n, g->names, &sum, sizes);

@@ -249,7 +249,7 @@ static void candidates(struct pi *p, struct cprof *caller)
 static bool should_inline(const struct pi *p, const struct cand *c)
 {
 	uint64_t cold = p->sum->cold;
-	unsigned threshold = 0;
+	unsigned threshold = 0; /* a cold call site's: none is small enough, not even one of size 0 */
 
 	if (c->count > cold) {
 		/* hotness normalized between the cold threshold and the 10% cutoff's count */
@@ -257,11 +257,11 @@ static bool should_inline(const struct pi *p, const struct cand *c)
 
 		if (hot > 1.0)
 			hot = 1.0;
-		threshold = (unsigned)(1500 * hot * 100 + 0);
+		threshold = (unsigned)(1500 * hot * 100 + 0 + 1); /* + 1: a hot site's is never 0 */
 		if (c->p->fs->attrs & HWP__CS_ATTR_INLINED)
 			threshold *= 100; /* the compiler had inlined it */
 	}
-	return c->size <= threshold;
+	return c->size < threshold;
 }
 
 /* ---- promotion of contexts into base profiles ---- */

@@ -16,9 +16,10 @@
  *     [100, 50000], and a priority queue of its callee contexts (zero size
  *     first, then the call count, the smaller size, the larger GUID): a
  *     callee is inlined (marked ShouldBeInlined, its own callees queued)
- *     while the budget lasts if its size is at most 150000 x its call
- *     count's hotness between the cold threshold and the 10% cutoff's count
- *     (x 100 when the binary had inlined it; 0 for a cold call);
+ *     while the budget lasts if its size is under 150000 x its call
+ *     count's hotness between the cold threshold and the 10% cutoff's
+ *     count, + 1 (x 100 when the binary had inlined it); never at a cold
+ *     call site, not even one of size 0;
  *   - contexts left under a caller and not inlined are dropped (their
  *     counts are in their base profiles).
  */

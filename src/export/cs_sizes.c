@@ -8,6 +8,7 @@
 #include "export/cs_binary.h"
 #include "export/cs_sizes.h"
 #include "export/dwarf_frames.h"
+#include "export/pseudo_probe.h"
 #include "util/error.h"
 #include "util/md5.h"
 #include "util/vec.h"
@@ -123,8 +124,70 @@ static int add_insn(struct hwp__cs_sizes *s, const struct hwp__src_frame *fr, si
 	return 0;
 }
 
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The context of inline-tree node K, leaf first, as call-site hashes into
+   PATH (MAX_FRAMES at most); 0 when a function has no descriptor. */
+static size_t probe_path(const struct hwp__pseudo_probes *pp, uint32_t k, uint64_t *path)
+{
+	size_t n = 0;
+	uint32_t site = 0;
+
+	for (; k != UINT32_MAX && n < MAX_FRAMES; k = pp->nodes[k].parent) {
+		const struct hwp__probe_desc *d = hwp__pseudo_probes_desc(pp, pp->nodes[k].guid);
+
+		if (!d)
+			return 0;
+		path[n++] = hwp__cs_site_hash(hwp__md5_guid(d->name, d->name_len), site, 0);
+		site = pp->nodes[k].site;
+	}
+	return k == UINT32_MAX ? n : 0;
+}
+
+/* trackInlineesOptimizedAway(): an inline context of a profiled function
+   whose probes are left has code known to be there, of size 0 when the
+   optimizer removed all of its instructions (an inlinee whose body became
+   its own inlinee's: a lookup then finds 0, not the function's size out of
+   line). GUIDS[0..N) sorted. */
+static int mark_probed(struct hwp__cs_sizes *s, const struct hwp__pseudo_probes *pp, const uint64_t *guids, size_t n)
+{
+	bool *probed = calloc(pp->nnodes ? pp->nnodes : 1, sizeof(*probed));
+	uint64_t path[MAX_FRAMES];
+
+	if (!probed)
+		return -ENOMEM;
+	for (size_t i = 0; i < pp->nprobes; i++)
+		probed[pp->probes[i].node] = true;
+	for (uint32_t k = 0; k < pp->nnodes; k++) {
+		uint32_t top = k;
+		size_t np;
+		struct snode *nd = &s->root;
+
+		if (!probed[k])
+			continue;
+		while (pp->nodes[top].parent != UINT32_MAX)
+			top = pp->nodes[top].parent;
+		if (!bsearch(&pp->nodes[top].guid, guids, n, sizeof(*guids), by_u64) || !(np = probe_path(pp, k, path)))
+			continue;
+		for (size_t i = 0; i < np && nd; i++)
+			nd = child(nd, path[i]);
+		if (!nd) {
+			free(probed);
+			return -ENOMEM;
+		}
+		nd->known = true;
+	}
+	free(probed);
+	return 0;
+}
+
 int hwp__cs_sizes_build(const struct hwp__cs_binary *bin, struct hwp__dwarf_frames *df,
-			char *const *names, size_t n, struct hwp__cs_sizes **out)
+			const struct hwp__pseudo_probes *pp, char *const *names, size_t n, struct hwp__cs_sizes **out)
 {
 	struct hwp__cs_sizes *s = calloc(1, sizeof(*s));
 	size_t cr = 16;
@@ -158,6 +221,19 @@ int hwp__cs_sizes_build(const struct hwp__cs_binary *bin, struct hwp__dwarf_fram
 				if (nf)
 					err = add_insn(s, fr, nf, bin->len[k]);
 			}
+	}
+	if (!err && pp) {
+		uint64_t *guids = malloc((n ? n : 1) * sizeof(*guids));
+
+		if (!guids) {
+			err = -ENOMEM;
+			goto out;
+		}
+		for (size_t f = 0; f < n; f++)
+			guids[f] = hwp__md5_guid(names[f], strlen(names[f]));
+		hwp__sort(guids, n, sizeof(*guids), by_u64);
+		err = mark_probed(s, pp, guids, n);
+		free(guids);
 	}
 out:
 	free(lo);

@@ -7,10 +7,11 @@
  * call sites as probe indices decoded from the discriminators), kept in a
  * trie keyed leaf first. A lookup follows a context from its leaf outwards
  * and takes the size of the longest match; with none, the first child (in
- * call-site hash order) down from where the match stopped. (llvm-profgen's
- * sources also make the size of an inline context known as 0 when its
- * probes remain but its code is gone; llvm-profgen 19's output is as if
- * they did not: on SQLite its decisions match only without.)
+ * call-site hash order) down from where the match stopped. An inline
+ * context of a profiled function whose pseudo probes remain is known even
+ * with no instruction of its own (its size 0: an inlinee whose body all
+ * became its own inlinee's), so a lookup stops there and does not take the
+ * function's size out of line.
  */
 #ifndef HWPROF_EXPORT_CS_SIZES_H
 #define HWPROF_EXPORT_CS_SIZES_H
@@ -21,6 +22,7 @@
 struct hwp__cs_binary;
 struct hwp__dwarf_frames;
 struct hwp__cs_sizes;
+struct hwp__pseudo_probes;
 
 /* LLVM's call-site hash of a frame: the name's MD5 + 33 x the site (disc << 32 | off). */
 uint64_t hwp__cs_site_hash(uint64_t name_md5, uint32_t off, uint32_t disc);
@@ -28,9 +30,10 @@ uint64_t hwp__cs_site_hash(uint64_t name_md5, uint32_t off, uint32_t disc);
 /* The length of NAME without a ".llvm.N" or ".part.N" suffix (llvm-profgen's getCanonicalFnName()). */
 size_t hwp__cs_canonical_len(const char *name);
 
-/* The sizes of the functions NAMES[0..N) (their DWARF names). 0 or <0 (hwp_errmsg()). */
+/* The sizes of the functions NAMES[0..N) (their DWARF names); PP, their
+   pseudo probes (NULL: none). 0 or <0 (hwp_errmsg()). */
 int hwp__cs_sizes_build(const struct hwp__cs_binary *bin, struct hwp__dwarf_frames *df,
-			char *const *names, size_t n, struct hwp__cs_sizes **out);
+			const struct hwp__pseudo_probes *pp, char *const *names, size_t n, struct hwp__cs_sizes **out);
 void hwp__cs_sizes_free(struct hwp__cs_sizes *s);
 
 /* The size of the context whose frames' call-site hashes are PATH[0..N),
