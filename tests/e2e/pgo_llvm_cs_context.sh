@@ -43,7 +43,9 @@ for t in clang-19 llvm-profgen-19 perf; do
 done
 cd "$tmp" || exit 1
 src=$root/tests/fixtures/pgo_llvm.c
-flags="-O2 -g -fpseudo-probe-for-profiling"
+# the same binaries wherever the checkout is (the .__uniq. suffixes of
+# static functions hash the source's path)
+flags="-O2 -g -fpseudo-probe-for-profiling -ffile-prefix-map=$root/="
 
 # one_case NAME EXTRA-FLAGS [LINK-FLAGS]
 one_case() {
@@ -173,11 +175,10 @@ sqlite_case() {
 		skip "pgo_llvm_cs_default_sqlite_rows: SQLITE_AMALGAMATION not set"
 		return
 	fi
-	# The same binary wherever the sources are (the .__uniq. suffixes of
-	# static functions hash the source's path) and the same recording in any
+	# The same binary wherever the sources are and the same recording in any
 	# environment (its size moves the stack): its edge cases show everywhere.
 	# shellcheck disable=SC2086
-	if ! clang-19 $flags -ffile-prefix-map="$amal/"= -ffile-prefix-map="$root/"= -I"$amal" -o sqlite \
+	if ! clang-19 $flags -ffile-prefix-map="$amal/"= -I"$amal" -o sqlite \
 		"$root/tests/fixtures/realworld_sqlite.c" "$amal/sqlite3.c" -l:libz.a -lm -lpthread 2>sqlite.cc ||
 		! sqlite_record sqlite 1000; then
 		fail "pgo_llvm_cs_unwind_sqlite: build or record failed: $(head -1 sqlite.cc) $(head -1 sqlite.err)"
