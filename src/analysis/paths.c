@@ -228,13 +228,27 @@ static int continues(struct hwp_paths *p, const struct hwp_code_loc *from, const
 	return l->continues;
 }
 
+/* One multiply and rotate per offset, one finalization for the whole: a
+   finalization per offset was a chain of dependent multiplies as long as
+   the path (a path is tens of offsets, hashed once per sample). */
 static uint64_t seq_hash(int32_t module, const uint64_t *v, size_t n)
 {
 	uint64_t h = (uint64_t)(uint32_t)module * 0x9e3779b97f4a7c15ULL ^ n;
 
+	for (size_t i = 0; i < n; i++) {
+		h = (h ^ v[i]) * 0xff51afd7ed558ccdULL;
+		h = h << 31 | h >> 33;
+	}
+	return hwp__hash64(h);
+}
+
+/* Whether A[0..N) and B[0..N) are equal: short runs, compared inline. */
+static bool seq_eq(const uint64_t *a, const uint64_t *b, size_t n)
+{
 	for (size_t i = 0; i < n; i++)
-		h = hwp__hash64(h ^ v[i]);
-	return h;
+		if (a[i] != b[i])
+			return false;
+	return true;
 }
 
 /* Counts COUNT times the path of the N/2 ranges V in MODULE. */
@@ -248,7 +262,7 @@ static int count_path(struct hwp_paths *p, int32_t module, const uint64_t *v, si
 		struct path_rec *r = &p->paths[i];
 
 		if (r->hash == h && r->module == module && 2 * (size_t)r->n == n &&
-		    !memcmp(&p->seq[r->first], v, n * sizeof(*v))) {
+		    seq_eq(&p->seq[r->first], v, n)) {
 			r->count += count;
 			return 0;
 		}
@@ -314,6 +328,9 @@ int hwp_paths__add(struct hwp_paths *p, const struct hwp_event *ev, const struct
 	if (c < 0)
 		return hwp__set_error(ENOMEM, "out of memory following paths");
 	p->ncur = 0;
+	/* room for every range of the stack, once */
+	if (HWP_VEC_RESERVE(p->cur, p->cur_cap, 2 * n) < 0)
+		return hwp__set_error(ENOMEM, "out of memory following paths");
 	for (size_t i = n - 1; i >= 1; i--) {
 		const struct hwp_code_loc *start = &p->to[i], *end = &p->from[i - 1];
 		bool usable = range_usable(start, end);
@@ -324,8 +341,6 @@ int hwp_paths__add(struct hwp_paths *p, const struct hwp_event *ev, const struct
 			ok = false;
 		} else if (ok) {
 			/* (every range of a path is in one module: links stay in it) */
-			if (HWP_VEC_RESERVE(p->cur, p->cur_cap, p->ncur + 2) < 0)
-				return hwp__set_error(ENOMEM, "out of memory following paths");
 			p->cur_module = start->module;
 			p->cur[p->ncur++] = start->offset;
 			p->cur[p->ncur++] = end->offset;
