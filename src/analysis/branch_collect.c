@@ -161,47 +161,6 @@ const char *hwp__branch_collector_name(const struct hwp_branch_collector *c)
  * check comes later, once per distinct range
  * (hwp_branch_collector__check_ranges()).
  */
-/* hwp__branch_collector_classify(), inline in the per-entry loop (a call
-   cost a third of its instructions) */
-static inline __attribute__((always_inline)) enum hwp_range_reject
-classify(const struct hwp_branch_collector *c, const struct hwp_sample *s, uint64_t i, const struct hwp_code_loc *start,
-	 const struct hwp_code_loc *end, bool all_branches)
-{
-	const uint8_t *older = s->branch_entries + i * 24, *newer = older - 24;
-	uint64_t raw_start = ld64(older + 8), raw_end = ld64(newer);
-
-	if (!raw_start || !raw_end)
-		return HWP_RANGE_ZEROED;
-	if (((ld64(older + 16) >> HWP_BRF_SPEC_SHIFT) & 3) == HWP_BR_SPEC_WRONG_PATH ||
-	    ((ld64(newer + 16) >> HWP_BRF_SPEC_SHIFT) & 3) == HWP_BR_SPEC_WRONG_PATH)
-		return HWP_RANGE_WRONG_PATH;
-	if (i == 1 && ld64(older) == raw_end && raw_start == ld64(newer + 8) &&
-	    (raw_end < raw_start || raw_end - raw_start > c->o.dup_stride))
-		/* Some Intel parts (Skylake) record the newest branch twice. A
-		   real self loop also repeats it, but its body is short: like
-		   AutoFDO, a repeat spanning more than dup_stride is the copy. */
-		return HWP_RANGE_DUPLICATE;
-	if (!all_branches)
-		return HWP_RANGE_FILTERED;
-	if (start->module < 0 || end->module < 0)
-		return HWP_RANGE_UNMAPPED;
-	if (start->module != end->module)
-		return HWP_RANGE_MODULES;
-	if (end->offset < start->offset)
-		return HWP_RANGE_BACKWARD;
-	if (end->offset - start->offset > c->o.max_range)
-		return HWP_RANGE_TOO_LONG;
-	return HWP_RANGE_REJECT_NR;
-}
-
-enum hwp_range_reject hwp__branch_collector_classify(const struct hwp_branch_collector *c,
-						     const struct hwp_sample *s, uint64_t i,
-						     const struct hwp_code_loc *start,
-						     const struct hwp_code_loc *end, bool all_branches)
-{
-	return classify(c, s, i, start, end, all_branches);
-}
-
 /* A part of a parallel pass: table T's new row was first added at the
    current sample's entry I. 0 or -ENOMEM. */
 static int first_add(struct hwp_branch_collector *c, enum hwp__collector_table t, uint64_t i)
@@ -221,7 +180,7 @@ static int first_add(struct hwp_branch_collector *c, enum hwp__collector_table t
 static int add_range(struct hwp_branch_collector *c, const struct hwp_sample *s, uint64_t i,
 		     const struct hwp_code_loc *start, const struct hwp_code_loc *end, bool all_branches)
 {
-	enum hwp_range_reject r = classify(c, s, i, start, end, all_branches);
+	enum hwp_range_reject r = hwp__branch_collector_classify(c, s, i, start, end, all_branches);
 
 	c->rst.pairs++;
 	if (r == HWP_RANGE_REJECT_NR) {

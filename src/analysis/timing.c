@@ -80,6 +80,14 @@ struct hwp_timing {
 	size_t nvalues;
 };
 
+/* V's first slot in a table of CAP (a power of two): a cycle count fits
+   16 bits, and one multiply spreads it (a full finalization per branch
+   entry cost a tenth of the report). */
+static inline uint32_t hist_slot(uint32_t v, uint32_t cap)
+{
+	return (uint32_t)(((uint64_t)v * 0x9e3779b97f4a7c15ULL) >> 40) & (cap - 1);
+}
+
 static int hist_grow(struct hist *h)
 {
 	uint32_t cap = h->cap ? h->cap * 2 : 8;
@@ -94,7 +102,7 @@ static int hist_grow(struct hist *h)
 	for (uint32_t i = 0; i < h->cap; i++) {
 		if (!h->key[i])
 			continue;
-		uint32_t p = (uint32_t)(hwp__hash64(h->key[i]) & (cap - 1));
+		uint32_t p = hist_slot(h->key[i], cap);
 		while (key[p])
 			p = (p + 1) & (cap - 1);
 		key[p] = h->key[i];
@@ -112,7 +120,7 @@ static int hist_add(struct hist *h, uint32_t v, uint64_t n)
 {
 	if ((h->n + 1) * 4 > h->cap * 3 && hist_grow(h) < 0)
 		return -ENOMEM;
-	uint32_t p = (uint32_t)(hwp__hash64(v) & (h->cap - 1));
+	uint32_t p = hist_slot(v, h->cap);
 
 	while (h->key[p] && h->key[p] != v)
 		p = (p + 1) & (h->cap - 1);
