@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal: the branch collector's fields, for its own files (the collector
-   and the merge of a parallel pass's parts) only. */
+   and the merge of a parallel pass's parts) and the inline range
+   classification of branch_collect_internal.h, which reads two options. */
 #ifndef HWPROF_ANALYSIS_BRANCH_COLLECT_STRUCT_H
 #define HWPROF_ANALYSIS_BRANCH_COLLECT_STRUCT_H
 

@@ -3,8 +3,10 @@
 #ifndef HWPROF_ANALYSIS_BRANCH_TABLE_INTERNAL_H
 #define HWPROF_ANALYSIS_BRANCH_TABLE_INTERNAL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hwprof/branch_table.h"
 #include "hwprof/perf_abi.h"

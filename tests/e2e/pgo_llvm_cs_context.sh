@@ -30,7 +30,7 @@
 # output, the flat, the nested (--csspgo-preinliner=0, cold contexts merged)
 # and the default (pre-inlined) profile against llvm-profgen-19's, tail calls
 # and all (llvm-profgen infers their missing frames), and clang-19 compiles
-# sqlite3.c with the default one, no warning; else those five SKIP. tests/long/pgo_cs.sh (make test-long) runs
+# sqlite3.c with the default one, no warning; else those six SKIP. tests/long/pgo_cs.sh (make test-long) runs
 # this script with the amalgamation.
 # Skips without clang-19, llvm-profgen-19, perf or qemu.
 . "$(dirname "$0")/../tools/emu_lib.sh"
@@ -140,9 +140,12 @@ one_case pie ""
 one_case nopie -fno-pie -no-pie
 
 # sqlite_record NAME ROWS: an emulated recording of ./sqlite ROWS into NAME.data
+# in an environment of fixed size (the program inherits it; its size moves
+# the guest's stack): $HWPROF_QEMU names qemu where it is not in /usr/bin
 sqlite_record() {
-	env -i PATH="$PATH" HWPROF_EMU_PLUGIN="${HWPROF_EMU_PLUGIN:-}" HWPROF_QEMU="${HWPROF_QEMU:-}" \
-		"$HWPROF" record --emulate -o "$1.data" -g -c 211 -- ./sqlite "$2" >"$1.out" 2>"$1.err"
+	env -i PATH=/usr/local/bin:/usr/bin:/bin HWPROF_EMU_PLUGIN="${HWPROF_EMU_PLUGIN:-}" \
+		HWPROF_QEMU="${HWPROF_QEMU:-}" "$HWPROF" record --emulate -o "$1.data" -g -c 211 -- ./sqlite "$2" \
+		>"$1.out" 2>"$1.err"
 }
 
 # default_differs NAME: llvm-profgen-19's default CS profile of NAME.data
@@ -177,8 +180,9 @@ sqlite_case() {
 	fi
 	# The same binary wherever the sources are and the same recording in any
 	# environment (its size moves the stack): its edge cases show everywhere.
+	local sqflags="$flags -ffile-prefix-map=$amal/= -I$amal"
 	# shellcheck disable=SC2086
-	if ! clang-19 $flags -ffile-prefix-map="$amal/"= -I"$amal" -o sqlite \
+	if ! clang-19 $sqflags -o sqlite \
 		"$root/tests/fixtures/realworld_sqlite.c" "$amal/sqlite3.c" -l:libz.a -lm -lpthread 2>sqlite.cc ||
 		! sqlite_record sqlite 1000; then
 		fail "pgo_llvm_cs_unwind_sqlite: build or record failed: $(head -1 sqlite.cc) $(head -1 sqlite.err)"
@@ -220,8 +224,9 @@ sqlite_case() {
 	else
 		fail "pgo_llvm_cs_default_sqlite: $why"
 	fi
+	# (the same flags as the binary's: the profile's names carry its .__uniq. suffixes)
 	# shellcheck disable=SC2086
-	if [ -s sqlite.hw.default ] && clang-19 $flags -I"$amal" -fprofile-sample-use=sqlite.hw.default -c -o sqlite.hwd.o \
+	if [ -s sqlite.hw.default ] && clang-19 $sqflags -fprofile-sample-use=sqlite.hw.default -c -o sqlite.hwd.o \
 		"$amal/sqlite3.c" 2>sqlite.hwd.use.err && ! grep -q . sqlite.hwd.use.err; then
 		pass "pgo_llvm_cs_default_build_sqlite (clang-19 compiles sqlite3.c with hwprof's default CS profile, no warning)"
 	else
