@@ -107,6 +107,7 @@ void hwp_branch_collector__delete(struct hwp_branch_collector *c)
 		free(c->first[i].v);
 	free(c->lfrom);
 	free(c->lto);
+	free(c->lrange);
 	free(c->name);
 	free(c);
 }
@@ -178,13 +179,13 @@ static int first_add(struct hwp_branch_collector *c, enum hwp__collector_table t
 
 /* The range of entries I and I - 1, counted or rejected. */
 static int add_range(struct hwp_branch_collector *c, const struct hwp_sample *s, uint64_t i,
-		     const struct hwp_code_loc *start, const struct hwp_code_loc *end, bool all_branches)
+		     const struct hwp_code_loc *start, const struct hwp_code_loc *end, bool all_branches, uint32_t *row)
 {
 	enum hwp_range_reject r = hwp__branch_collector_classify(c, s, i, start, end, all_branches);
 
 	c->rst.pairs++;
 	if (r == HWP_RANGE_REJECT_NR) {
-		int added = hwp__branch_table_add(c->ranges, start, end, 0);
+		int added = hwp__branch_table_count(c->ranges, start, end, 0, row);
 
 		if (added < 0 || (added && first_add(c, HWP__CT_RANGES, i) < 0))
 			return hwp__set_error(ENOMEM, "out of memory counting ranges");
@@ -238,9 +239,12 @@ static int reserve_locs(struct hwp_branch_collector *c, uint64_t n)
 	if (f)
 		c->lfrom = f;
 	struct hwp_code_loc *t = f ? realloc(c->lto, n * sizeof(*t)) : NULL;
-	if (!t)
+	if (t)
+		c->lto = t;
+	uint32_t *r = t ? realloc(c->lrange, n * sizeof(*r)) : NULL;
+	if (!r)
 		return hwp__set_error(ENOMEM, "out of memory resolving a branch stack");
-	c->lto = t;
+	c->lrange = r;
 	c->lcap = n;
 	return 0;
 }
@@ -365,8 +369,11 @@ static int collect_stack(struct hwp_branch_collector *c, const struct hwp_event 
 		    ((err = hwp__branch_table_add(c->blocks, &to, &newer_from, newer_flags)) < 0 ||
 		     (err && first_add(c, HWP__CT_BLOCKS, i) < 0)))
 			return hwp__set_error(ENOMEM, "out of memory counting basic blocks");
-		if (c->ranges && i && (err = add_range(c, s, i, &to, &newer_from, all_branches)) < 0)
+		uint32_t range = UINT32_MAX;
+		if (c->ranges && i && (err = add_range(c, s, i, &to, &newer_from, all_branches, &range)) < 0)
 			return err;
+		if (lfrom)
+			c->lrange[i] = range;
 		newer_from = from;
 		newer_flags = flags & (0xffffULL << HWP_BRF_CYCLES_SHIFT);
 		c->st.entries++;
@@ -377,6 +384,7 @@ static int collect_stack(struct hwp_branch_collector *c, const struct hwp_event 
 	if (lfrom) {
 		c->l_entries = s->branch_entries;
 		c->l_nr = s->branch_nr;
+		c->l_ranges = c->ranges != NULL;
 	}
 	return ip ? add_ip(c, ev, ip) : 0;
 }
@@ -408,10 +416,18 @@ int hwp__branch_collector_locs(struct hwp_branch_collector *c, const struct hwp_
 		}
 		c->l_entries = c->keep_locs ? s->branch_entries : NULL;
 		c->l_nr = s->branch_nr;
+		c->l_ranges = false;
 	}
 	*from = c->lfrom;
 	*to = c->lto;
 	return 0;
+}
+
+const uint32_t *hwp__branch_collector_range_rows(const struct hwp_branch_collector *c, const struct hwp_sample *s)
+{
+	return c->keep_locs && c->l_ranges && c->l_entries == s->branch_entries && c->l_nr == s->branch_nr
+		       ? c->lrange
+		       : NULL;
 }
 
 /* Stops a range walk at the first instruction before the end that does

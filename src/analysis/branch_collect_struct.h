@@ -52,6 +52,8 @@ struct hwp_branch_collector {
 	   they are: its entries' bytes and number. */
 	bool keep_locs;
 	struct hwp_code_loc *lfrom, *lto;
+	uint32_t *lrange; /* each entry's range row (UINT32_MAX: none) */
+	bool l_ranges;    /* lrange is the last sample's */
 	size_t lcap;
 	const uint8_t *l_entries;
 	uint64_t l_nr;

@@ -97,10 +97,13 @@ struct hwp_branch_row *hwp__branch_table_insert(struct hwp_branch_table *t, uint
 						const struct hwp_code_loc *to, hwp__bt_extra_t x);
 
 /* FLAGS is perf_branch_entry's flags word. Returns 0, 1 when the key made
-   a new row (the last), or -ENOMEM. Inline: the per-entry hot path of every
+   a new row (the last), or -ENOMEM; *ROW, the row's index (rows keep their
+   index until hwp__branch_table_retain()). Inline: the per-entry hot path of every
    branch report, whose call cost a fifth of its instructions. */
-static inline __attribute__((always_inline)) int hwp__branch_table_add(struct hwp_branch_table *t, const struct hwp_code_loc *from,
-			  const struct hwp_code_loc *to, uint64_t flags)
+static inline __attribute__((always_inline)) int hwp__branch_table_count(struct hwp_branch_table *t,
+								      const struct hwp_code_loc *from,
+								      const struct hwp_code_loc *to,
+								      uint64_t flags, uint32_t *row)
 {
 	bool mispred = flags & 1, predicted = (flags >> 1) & 1;
 	uint16_t cycles = (uint16_t)(flags >> HWP_BRF_CYCLES_SHIFT);
@@ -133,7 +136,17 @@ static inline __attribute__((always_inline)) int hwp__branch_table_add(struct hw
 		r->c.cycles_n++;
 	}
 	t->total++;
+	*row = (uint32_t)(r - t->rows);
 	return added;
+}
+
+static inline __attribute__((always_inline)) int hwp__branch_table_add(struct hwp_branch_table *t,
+								    const struct hwp_code_loc *from,
+								    const struct hwp_code_loc *to, uint64_t flags)
+{
+	uint32_t row;
+
+	return hwp__branch_table_count(t, from, to, flags, &row);
 }
 
 

@@ -66,6 +66,11 @@ struct hwp_timing {
 	bool part;
 	uint64_t pos;
 
+	/* per row of the collector's ranges, its block row's index + 1 (0:
+	   none yet): the collector has just looked the range up */
+	uint32_t *by_range;
+	size_t by_range_cap;
+
 	/* one sample */
 	const struct hwp_code_loc *from, *to; /* the collector's */
 	bool *ok;
@@ -178,6 +183,31 @@ static struct trow *row_get(struct rowset *rs, const struct hwp_code_loc *a, con
 	return r;
 }
 
+/* The block row of [A, B], which the collector counted in its range row
+   RANGE: found by index, not by hash, once it is known. */
+static struct trow *block_row(struct hwp_timing *t, uint32_t range, const struct hwp_code_loc *a,
+			      const struct hwp_code_loc *b)
+{
+	if (range >= t->by_range_cap) {
+		size_t cap = t->by_range_cap ? t->by_range_cap : 1024;
+
+		while (cap <= range)
+			cap *= 2;
+		uint32_t *v = realloc(t->by_range, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + t->by_range_cap, 0, (cap - t->by_range_cap) * sizeof(*v));
+		t->by_range = v;
+		t->by_range_cap = cap;
+	}
+	if (t->by_range[range])
+		return &t->blocks.rows[t->by_range[range] - 1];
+	struct trow *r = row_get(&t->blocks, a, b, t->part ? &t->pos : NULL);
+	if (r)
+		t->by_range[range] = (uint32_t)(r - t->blocks.rows) + 1;
+	return r;
+}
+
 static void rowset_free(struct rowset *rs)
 {
 	for (size_t i = 0; i < rs->n; i++)
@@ -224,6 +254,7 @@ void hwp_timing__delete(struct hwp_timing *t)
 	if (!t)
 		return;
 	rowset_free(&t->blocks);
+	free(t->by_range);
 	rowset_free(&t->loops);
 	free(t->ok);
 	free(t->bout);
@@ -332,6 +363,7 @@ int hwp_timing__add(struct hwp_timing *t, const struct hwp_event *ev, const stru
 	int err = hwp__branch_collector_locs(t->collector, ev, th, &t->from, &t->to);
 	if (err < 0)
 		return err;
+	const uint32_t *rr = hwp__branch_collector_range_rows(t->collector, s);
 	t->ok[0] = false;
 	for (size_t i = 1; i < n; i++) {
 		const struct hwp_code_loc *start = &t->to[i], *end = &t->from[i - 1];
@@ -348,7 +380,8 @@ int hwp_timing__add(struct hwp_timing *t, const struct hwp_event *ev, const stru
 			t->st.unknown_cycles++;
 			continue;
 		}
-		struct trow *r = row_get(&t->blocks, start, end, t->part ? &t->pos : NULL);
+		struct trow *r = rr && rr[i] != UINT32_MAX ? block_row(t, rr[i], start, end)
+							  : row_get(&t->blocks, start, end, t->part ? &t->pos : NULL);
 		if (!r || hist_add(&r->h, cyc, 1) < 0)
 			return hwp__set_error(ENOMEM, "out of memory timing blocks");
 		t->st.latencies++;
