@@ -423,8 +423,10 @@ int hwp__branch_collector_locs(struct hwp_branch_collector *c, const struct hwp_
 	return 0;
 }
 
-const uint32_t *hwp__branch_collector_range_rows(const struct hwp_branch_collector *c, const struct hwp_sample *s)
+const uint32_t *hwp__branch_collector_range_rows(const struct hwp_branch_collector *c, const struct hwp_sample *s,
+						 uint32_t *moved)
 {
+	*moved = c->ranges_moved;
 	return c->keep_locs && c->l_ranges && c->l_entries == s->branch_entries && c->l_nr == s->branch_nr
 		       ? c->lrange
 		       : NULL;
@@ -485,9 +487,12 @@ int hwp_branch_collector__check_ranges(struct hwp_branch_collector *c)
 	if (!c->o.no_decode) {
 		if (!c->code && !(c->code = hwp__code_cache_new(hwp__branch_collector_symbolizer(c))))
 			return -ENOMEM;
+		size_t before = hwp_branch_table__size(c->ranges);
 		int err = hwp__branch_table_retain(c->ranges, c->ranges_checked, keep_range, &k);
 		if (err || k.err)
 			return hwp__set_error(ENOMEM, "out of memory checking ranges");
+		if (hwp_branch_table__size(c->ranges) != before)
+			c->ranges_moved++; /* rows dropped: the later ones moved up */
 	}
 	rows = hwp_branch_table__rows(c->ranges, &n);
 	c->ranges_checked = n;

@@ -68,9 +68,13 @@ int hwp__branch_collector_locs(struct hwp_branch_collector *c, const struct hwp_
 
 /* The row of C's ranges table each entry I >= 1 of S's stack counted its
    range [to[I], from[I - 1]] in (UINT32_MAX: rejected), when C has just
-   added S and counts ranges; else NULL. Valid until C's next sample; the
-   rows keep their places until hwp_branch_collector__check_ranges(). */
-const uint32_t *hwp__branch_collector_range_rows(const struct hwp_branch_collector *c, const struct hwp_sample *s);
+   added S and counts ranges; else NULL. Valid until C's next sample. A
+   check of the ranges (hwp_branch_collector__check_ranges(), public: a
+   caller may check between samples) that drops rows moves the later ones:
+   *MOVED counts such checks, so that an index kept across samples is
+   dropped when it changes. */
+const uint32_t *hwp__branch_collector_range_rows(const struct hwp_branch_collector *c, const struct hwp_sample *s,
+						 uint32_t *moved);
 
 /* The symbolizer of C's modules (its session's, or the one it was made
    with), and the name of its input for messages. */

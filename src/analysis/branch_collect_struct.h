@@ -54,6 +54,7 @@ struct hwp_branch_collector {
 	struct hwp_code_loc *lfrom, *lto;
 	uint32_t *lrange; /* each entry's range row (UINT32_MAX: none) */
 	bool l_ranges;    /* lrange is the last sample's */
+	uint32_t ranges_moved; /* times a check of the ranges moved their rows */
 	size_t lcap;
 	const uint8_t *l_entries;
 	uint64_t l_nr;

@@ -70,6 +70,7 @@ struct hwp_timing {
 	   none yet): the collector has just looked the range up */
 	uint32_t *by_range;
 	size_t by_range_cap;
+	uint32_t by_range_moved; /* the collector's count of moves they are for */
 
 	/* one sample */
 	const struct hwp_code_loc *from, *to; /* the collector's */
@@ -363,7 +364,14 @@ int hwp_timing__add(struct hwp_timing *t, const struct hwp_event *ev, const stru
 	int err = hwp__branch_collector_locs(t->collector, ev, th, &t->from, &t->to);
 	if (err < 0)
 		return err;
-	const uint32_t *rr = hwp__branch_collector_range_rows(t->collector, s);
+	uint32_t moved;
+	const uint32_t *rr = hwp__branch_collector_range_rows(t->collector, s, &moved);
+	if (moved != t->by_range_moved) {
+		/* the range rows moved since: their block rows are looked up anew */
+		if (t->by_range)
+			memset(t->by_range, 0, t->by_range_cap * sizeof(*t->by_range));
+		t->by_range_moved = moved;
+	}
 	t->ok[0] = false;
 	for (size_t i = 1; i < n; i++) {
 		const struct hwp_code_loc *start = &t->to[i], *end = &t->from[i - 1];

@@ -10,6 +10,7 @@
 set -u
 root=${HWPROF_ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 tools=$root/tests/tools
+build=$root/${BUILD:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if ! command -v gcc >/dev/null || ! command -v objdump >/dev/null || ! command -v readelf >/dev/null; then
@@ -17,7 +18,7 @@ if ! command -v gcc >/dev/null || ! command -v objdump >/dev/null || ! command -
 	echo "SKIP ranges_reasons: gcc, objdump or readelf not installed"
 	exit 0
 fi
-echo "PLAN 4"
+echo "PLAN 5"
 if ! gcc -O2 -g -fPIE -pie -o "$tmp/dc" "$root/tests/fixtures/decode_classes.c" 2>"$tmp/gcc.err"; then
 	echo "FAIL ranges_reasons_build: $(head -1 "$tmp/gcc.err")"
 	exit 0
@@ -97,6 +98,25 @@ if [ -n "$got" ] && [ "$got" = "$want" ]; then
 else
 	echo "FAIL ranges_reasons_json_offsets: hwprof '$got', objdump '$want'"
 fi
+
+# A library caller may check the ranges between samples; a check that drops
+# a range moves the later range rows, which the timing finds its blocks by:
+# one crossing sample, then three of the accepted range with 5 cycles each,
+# checked after 1, 2 and 3 samples, give the blocks of a straight read.
+python3 - "$tmp/cases.txt" >"$tmp/mid.txt" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+head = [l for l in lines if "PERF_RECORD" in l]
+samples = [l for l in lines if "PERF_RECORD" not in l]
+cycles = lambda l: l.replace("/P/-/-/0", "/P/-/-/5", 1)  # the newest entry's cycles
+# gen_range_cases.py writes the 5 accepted samples first, then the crossing ones
+print("\n".join(head + [cycles(samples[5])] + [cycles(samples[0])] * 3))
+PY
+mid=$("$build/tests/tools/timing_checked_midway" "$tmp/mid.txt" 1 2 3 2>&1)
+case $? in
+0) echo "PASS ranges_reasons_timing_checked_midway (${mid%%$'\n'*})" ;;
+*) echo "FAIL ranges_reasons_timing_checked_midway: $(echo "$mid" | tr '\n' ';')" ;;
+esac
 
 profgen=$(command -v llvm-profgen-19 || echo /usr/lib/llvm-19/bin/llvm-profgen)
 if [ ! -x "$profgen" ]; then
