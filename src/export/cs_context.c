@@ -215,17 +215,10 @@ static int by_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static uint32_t top_node(const struct hwp__pseudo_probes *pp, uint32_t k)
-{
-	while (pp->nodes[k].parent != UINT32_MAX)
-		k = pp->nodes[k].parent;
-	return k;
-}
-
 /* Whether P's top-level function is one llvm-profgen decodes probes of. */
 static bool profiled(const struct gen *g, const struct hwp__probe *p)
 {
-	uint64_t guid = g->pp->nodes[top_node(g->pp, p->node)].guid;
+	uint64_t guid = g->pp->nodes[hwp__pseudo_probes_top(g->pp, p->node)].guid;
 
 	return g->nguids && bsearch(&guid, g->guids, g->nguids, sizeof(guid), by_u64);
 }
@@ -784,7 +777,7 @@ static int write_nested(struct gen *g, enum hwp__cs_stage stage, FILE *fp)
 		}
 		for (size_t i = 0; i < g->npfuncs; i++)
 			pn[i] = (char *)g->pfuncs[i].name;
-		err = hwp__cs_sizes_build(g->bin, g->df, g->pp, pn, g->npfuncs, &sizes);
+		err = hwp__cs_sizes_build(g->bin, g->df, g->pp, pn, g->guids, g->npfuncs, &sizes);
 		free(pn);
 		if (!err)
 			err = hwp__cs_preinline(&v, &n, g->names, &sum, sizes);

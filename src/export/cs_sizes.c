@@ -164,15 +164,12 @@ static int mark_probed(struct hwp__cs_sizes *s, const struct hwp__pseudo_probes 
 	for (size_t i = 0; i < pp->nprobes; i++)
 		probed[pp->probes[i].node] = true;
 	for (uint32_t k = 0; k < pp->nnodes; k++) {
-		uint32_t top = k;
 		size_t np;
 		struct snode *nd = &s->root;
 
 		if (!probed[k])
 			continue;
-		while (pp->nodes[top].parent != UINT32_MAX)
-			top = pp->nodes[top].parent;
-		if (!bsearch(&pp->nodes[top].guid, guids, n, sizeof(*guids), by_u64) || !(np = probe_path(pp, k, path)))
+		if (!bsearch(&pp->nodes[hwp__pseudo_probes_top(pp, k)].guid, guids, n, sizeof(*guids), by_u64) || !(np = probe_path(pp, k, path)))
 			continue;
 		for (size_t i = 0; i < np && nd; i++)
 			nd = child(nd, path[i]);
@@ -187,7 +184,8 @@ static int mark_probed(struct hwp__cs_sizes *s, const struct hwp__pseudo_probes 
 }
 
 int hwp__cs_sizes_build(const struct hwp__cs_binary *bin, struct hwp__dwarf_frames *df,
-			const struct hwp__pseudo_probes *pp, char *const *names, size_t n, struct hwp__cs_sizes **out)
+			const struct hwp__pseudo_probes *pp, char *const *names, const uint64_t *guids, size_t n,
+			struct hwp__cs_sizes **out)
 {
 	struct hwp__cs_sizes *s = calloc(1, sizeof(*s));
 	size_t cr = 16;
@@ -222,19 +220,8 @@ int hwp__cs_sizes_build(const struct hwp__cs_binary *bin, struct hwp__dwarf_fram
 					err = add_insn(s, fr, nf, bin->len[k]);
 			}
 	}
-	if (!err && pp) {
-		uint64_t *guids = malloc((n ? n : 1) * sizeof(*guids));
-
-		if (!guids) {
-			err = -ENOMEM;
-			goto out;
-		}
-		for (size_t f = 0; f < n; f++)
-			guids[f] = hwp__md5_guid(names[f], strlen(names[f]));
-		hwp__sort(guids, n, sizeof(*guids), by_u64);
+	if (!err && pp)
 		err = mark_probed(s, pp, guids, n);
-		free(guids);
-	}
 out:
 	free(lo);
 	free(hi);

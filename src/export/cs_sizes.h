@@ -30,10 +30,12 @@ uint64_t hwp__cs_site_hash(uint64_t name_md5, uint32_t off, uint32_t disc);
 /* The length of NAME without a ".llvm.N" or ".part.N" suffix (llvm-profgen's getCanonicalFnName()). */
 size_t hwp__cs_canonical_len(const char *name);
 
-/* The sizes of the functions NAMES[0..N) (their DWARF names); PP, their
-   pseudo probes (NULL: none). 0 or <0 (hwp_errmsg()). */
+/* The sizes of the functions NAMES[0..N) (their DWARF names; GUIDS[i],
+   sorted, the GUID of NAMES[i]); PP, their pseudo probes (NULL: none). 0
+   or <0 (hwp_errmsg()). */
 int hwp__cs_sizes_build(const struct hwp__cs_binary *bin, struct hwp__dwarf_frames *df,
-			const struct hwp__pseudo_probes *pp, char *const *names, size_t n, struct hwp__cs_sizes **out);
+			const struct hwp__pseudo_probes *pp, char *const *names, const uint64_t *guids, size_t n,
+			struct hwp__cs_sizes **out);
 void hwp__cs_sizes_free(struct hwp__cs_sizes *s);
 
 /* The size of the context whose frames' call-site hashes are PATH[0..N),

@@ -337,6 +337,13 @@ int hwp__pseudo_probes_parse(const uint8_t *desc, size_t ndesc, const uint8_t *p
 	return 0;
 }
 
+uint32_t hwp__pseudo_probes_top(const struct hwp__pseudo_probes *p, uint32_t node)
+{
+	while (p->nodes[node].parent != UINT32_MAX)
+		node = p->nodes[node].parent;
+	return node;
+}
+
 const struct hwp__probe_desc *hwp__pseudo_probes_desc(const struct hwp__pseudo_probes *p, uint64_t guid)
 {
 	struct hwp__probe_desc key = { .guid = guid };

@@ -67,6 +67,8 @@ int hwp__pseudo_probes_parse(const uint8_t *desc, size_t ndesc, const uint8_t *p
 /* Both sections of the ELF file PATH, its function symbols as the starts; -ENOENT (with a message) when it has none. */
 int hwp__pseudo_probes_load(const char *path, struct hwp__pseudo_probes **out);
 void hwp__pseudo_probes_free(struct hwp__pseudo_probes *p);
+/* The top-level function's node of the inline tree NODE is in. */
+uint32_t hwp__pseudo_probes_top(const struct hwp__pseudo_probes *p, uint32_t node);
 /* The descriptor of GUID, or NULL. */
 const struct hwp__probe_desc *hwp__pseudo_probes_desc(const struct hwp__pseudo_probes *p, uint64_t guid);
 
