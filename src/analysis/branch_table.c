@@ -37,16 +37,17 @@ void hwp_branch_table__delete(struct hwp_branch_table *t)
 	free(t);
 }
 
-/* A new row for a key not in the table; NULL when out of memory. */
 struct hwp_branch_row *hwp__branch_table_insert(struct hwp_branch_table *t, uint64_t h, const struct hwp_code_loc *from,
 						const struct hwp_code_loc *to, hwp__bt_extra_t x)
 {
 	struct hwp_branch_row *r = HWP_VEC_PUSH(t->rows, t->nr, t->cap);
 
-	if (!r)
-		return NULL;
-	if (hwp__hashmap_add(&t->map, h, t->nr - 1) < 0) {
+	if (r && hwp__hashmap_add(&t->map, h, t->nr - 1) < 0) {
 		t->nr--;
+		r = NULL;
+	}
+	if (!r) {
+		hwp__set_error(ENOMEM, "out of memory adding branch row %zu to the branch table", t->nr + 1);
 		return NULL;
 	}
 	/* The recorded address is not part of the key: only the first one seen is kept. */
@@ -78,22 +79,14 @@ int hwp_branch_table__add_row(struct hwp_branch_table *t, const struct hwp_branc
 {
 	const struct hwp_branch_key *k = &row->key;
 	hwp__bt_extra_t x = hwp__bt_extra_pack(t->split & HWP_SPLIT_MISPRED ? k->mispred_state : 0,
-			       t->split & HWP_SPLIT_TYPE ? k->type : 0, t->split & HWP_SPLIT_CYCLES ? k->cycles : 0,
-			       t->split & HWP_SPLIT_TX ? k->tx : 0);
+					       t->split & HWP_SPLIT_TYPE ? k->type : 0,
+					       t->split & HWP_SPLIT_CYCLES ? k->cycles : 0, t->split & HWP_SPLIT_TX ? k->tx : 0);
 
 	uint64_t h = hwp__bt_key_hash(&k->from, &k->to, x);
-	struct hwp_hashmap_probe p = hwp__hashmap_probe(&t->map, h);
-	struct hwp_branch_row *r = NULL;
-	uint32_t i;
+	struct hwp_branch_row *r = hwp__bt_find(t, h, &k->from, &k->to, x);
 
-	while (hwp__hashmap_next(&p, &i)) {
-		if (hwp__bt_key_eq(&t->rows[i].key, &k->from, &k->to, x)) {
-			r = &t->rows[i];
-			break;
-		}
-	}
 	if (!r && !(r = hwp__branch_table_insert(t, h, &k->from, &k->to, x)))
-		return hwp__set_error(ENOMEM, "out of memory adding branch row %zu to the branch table", t->nr + 1);
+		return -ENOMEM;
 	r->c.count += row->c.count;
 	r->c.mispred += row->c.mispred;
 	r->c.predicted += row->c.predicted;

@@ -58,7 +58,7 @@ static inline hwp__bt_extra_t hwp__bt_extra_of_key(const struct hwp_branch_key *
  * a wrong row: the key is compared in full).
  */
 static inline uint64_t hwp__bt_key_hash(const struct hwp_code_loc *from, const struct hwp_code_loc *to,
-				hwp__bt_extra_t x)
+					hwp__bt_extra_t x)
 {
 	uint64_t modules = ((uint64_t)(uint32_t)from->module << 32) | (uint32_t)to->module;
 	uint64_t extra = ((x >> 32 & 0xff) << 26) | ((x & 0xff) << 24) | ((x >> 8 & 0xff) << 16) | (x >> 16 & 0xffff);
@@ -86,13 +86,27 @@ static inline hwp__bt_extra_t hwp__bt_extra_of_flags(const struct hwp_branch_tab
 }
 
 static inline bool hwp__bt_key_eq(const struct hwp_branch_key *k, const struct hwp_code_loc *from,
-			  const struct hwp_code_loc *to, hwp__bt_extra_t x)
+				  const struct hwp_code_loc *to, hwp__bt_extra_t x)
 {
 	return k->from.offset == from->offset && k->to.offset == to->offset &&
 	       k->from.module == from->module && k->to.module == to->module && hwp__bt_extra_of_key(k) == x;
 }
 
-/* A new row for a key not in the table (hash H); NULL when out of memory. */
+/* T's row of the key (FROM, TO, X), whose hash is H; NULL when it has none. */
+static inline struct hwp_branch_row *hwp__bt_find(struct hwp_branch_table *t, uint64_t h, const struct hwp_code_loc *from,
+						  const struct hwp_code_loc *to, hwp__bt_extra_t x)
+{
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&t->map, h);
+	uint32_t i;
+
+	while (hwp__hashmap_next(&p, &i))
+		if (hwp__bt_key_eq(&t->rows[i].key, from, to, x))
+			return &t->rows[i];
+	return NULL;
+}
+
+/* A new row for a key not in the table (hash H); NULL (the error said)
+   when out of memory. */
 struct hwp_branch_row *hwp__branch_table_insert(struct hwp_branch_table *t, uint64_t h, const struct hwp_code_loc *from,
 						const struct hwp_code_loc *to, hwp__bt_extra_t x);
 
@@ -110,22 +124,12 @@ static inline __attribute__((always_inline)) int hwp__branch_table_count(struct 
 	hwp__bt_extra_t x = hwp__bt_extra_of_flags(t, flags);
 
 	uint64_t h = hwp__bt_key_hash(from, to, x);
-	struct hwp_hashmap_probe p = hwp__hashmap_probe(&t->map, h);
-	struct hwp_branch_row *r = NULL;
-	uint32_t i;
-
-	while (hwp__hashmap_next(&p, &i)) {
-		if (hwp__bt_key_eq(&t->rows[i].key, from, to, x)) {
-			r = &t->rows[i];
-			break;
-		}
-	}
+	struct hwp_branch_row *r = hwp__bt_find(t, h, from, to, x);
 	int added = 0;
 
 	if (!r) {
 		if (!(r = hwp__branch_table_insert(t, h, from, to, x)))
-			return hwp__set_error(ENOMEM, "out of memory adding branch row %zu to the branch table",
-					      t->nr + 1);
+			return -ENOMEM;
 		added = 1;
 	}
 	r->c.count++;
@@ -148,7 +152,6 @@ static inline __attribute__((always_inline)) int hwp__branch_table_add(struct hw
 
 	return hwp__branch_table_count(t, from, to, flags, &row);
 }
-
 
 /* Hints that (FROM, TO) is added to T soon, with no flags (a table that
    splits no field: the sample IPs): STAGE 0 fetches its slot of the index,
