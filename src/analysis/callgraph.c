@@ -29,6 +29,20 @@
 
 #define TERM HWP__CG_TERM
 
+/* The chain cache's leaf hands over what it counted. */
+static void settle_leaf(void *ctx, uint32_t node, uint64_t samples, uint64_t period)
+{
+	struct hwp_call_graph *cg = ctx;
+
+	cg->nodes[node].samples += samples;
+	cg->nodes[node].period += period;
+}
+
+void hwp__cg_settle(struct hwp_call_graph *cg)
+{
+	hwp__chain_leaves_settle(&cg->chains);
+}
+
 struct hwp_call_graph *hwp_call_graph__new(struct hwp_session *s, const struct hwp_call_graph_opts *opts)
 {
 	struct hwp_call_graph *cg;
@@ -54,6 +68,8 @@ struct hwp_call_graph *hwp_call_graph__new(struct hwp_session *s, const struct h
 	cg->o = o;
 	cg->res = hwp__session_resolver(s);
 	cg->chain.stitch_lbr = o.stitch_lbr;
+	cg->chains.settle = settle_leaf;
+	cg->chains.settle_ctx = cg;
 	return cg;
 }
 
@@ -328,28 +344,41 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 	   machine's own is the reading thread's, changing meanwhile) */
 	uint64_t gen = cg->res->pinned ? cg->res->generation : m ? hwp__machine_generation(m) : 0;
 	struct hwp__chain_where w = { m, gen, th ? hwp_thread__pid(th) : -1 };
-	uint64_t h;
+	uint64_t h = 0;
 
 	/* the callers (all but the innermost address, which is most often
-	   the sample's own IP and differs from sample to sample) remembered */
+	   the sample's own IP and differs from sample to sample) remembered,
+	   and below them the leaf each IP led to */
 	size_t inner = c->n > 1;
 	size_t i = c->n;
+	uint32_t chain_id = 0;
+	/* the innermost address is the IP, in its context: the leaf depends on
+	   the callers and the IP only */
+	bool ip_first = c->ips[0] == s->ip && c->flags[0] == ip_kernel;
 
 	/* (a chain of the IP alone has no callers to remember) */
-	if (inner && hwp__chain_cache_get(&cg->chains, &w, c->ips + 1, c->flags + 1, c->n - 1, &h, &node))
+	if (inner) {
+		h = hwp__chain_cache_hash(&w, c->ips + 1, c->flags + 1, c->n - 1);
+		if (ip_first)
+			hwp__chain_leaf_prefetch(&cg->chains, h, s->ip);
+	}
+	if (inner && hwp__chain_cache_get(&cg->chains, h, &w, c->ips + 1, c->flags + 1, c->n - 1, &node, &chain_id)) {
+		if (ip_first && hwp__chain_leaf_count(&cg->chains, h, chain_id, s->ip, ip_kernel, period))
+			goto counted;
 		i = inner;
+	}
 	uint32_t fid0 = UINT32_MAX; /* the innermost address's frame, when it is the IP's */
 	while (i-- > 0) {
 		if (c->flags[i] & HWP__CHAIN_FRAME)
 			fid = (uint32_t)c->ips[i];
 		else if ((err = frame_id(cg, th, c->ips[i], c->flags[i], false, &fid)))
 			return err;
-		else if (!i && c->ips[0] == s->ip && c->flags[0] == ip_kernel && cg->frames[fid].module >= 0)
+		else if (!i && ip_first && cg->frames[fid].module >= 0)
 			fid0 = fid; /* found in its context's maps: the fallback would change nothing */
 		if ((err = child(cg, node, fid, &node)))
 			return err;
 		if (inner && i == 1)
-			hwp__chain_cache_put(&cg->chains, h, &w, c->ips + 1, c->flags + 1, c->n - 1, node);
+			chain_id = hwp__chain_cache_put(&cg->chains, h, &w, c->ips + 1, c->flags + 1, c->n - 1, node);
 	}
 	/* the leaf is keyed by the IP's function: addresses in one function
 	   share it (fewer nodes than one per sampled address); a part keys it
@@ -364,6 +393,9 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 		return err;
 	cg->nodes[node].samples++;
 	cg->nodes[node].period += period;
+	if (inner && ip_first)
+		hwp__chain_leaf_put(&cg->chains, h, chain_id, s->ip, ip_kernel, node);
+counted:
 	cg->st.samples++;
 	cg->st.period += period;
 	cg->dirty = true;
@@ -410,6 +442,7 @@ static int derive(struct hwp_call_graph *cg)
 
 	if (!cg->dirty && cg->tree)
 		return 0;
+	hwp__cg_settle(cg);
 	free(cg->stamp);
 	free(cg->fmap);
 	cg->stamp = calloc(cg->nfuncs + 1, sizeof(*cg->stamp));

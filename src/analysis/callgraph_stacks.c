@@ -15,6 +15,7 @@ int hwp__call_graph_each_stack(struct hwp_call_graph *cg, hwp__cg_stack_fn fn, v
 	size_t cap = 0;
 	int rc = 0;
 
+	hwp__cg_settle(cg);
 	for (size_t i = 1; i < cg->nnodes && !rc; i++) {
 		const struct hwp__cg_tnode *t = &cg->nodes[i];
 		size_t n = 0;

@@ -84,6 +84,9 @@ struct hwp_call_graph {
    part) when new. 0 or <0 (hwp_errmsg()). */
 int hwp__cg_frame(struct hwp_call_graph *cg, int32_t module, uint64_t offset, bool kernel, bool ret,
 		  uint32_t *id);
+/* Moves what the chain cache's leaves counted into their nodes: before
+   anything reads the nodes' counts. */
+void hwp__cg_settle(struct hwp_call_graph *cg);
 /* The trie node below PARENT keyed KEY, made when new. */
 int hwp__cg_child(struct hwp_call_graph *cg, uint32_t parent, uint32_t key, uint32_t *out);
 

@@ -11,19 +11,31 @@
    a walk of the whole chain); with two, three must meet. */
 #define NR_SETS (NR_SLOTS / 2)
 #define MAX_CHAIN 512u  /* longer chains are not remembered */
+#define NR_LEAVES 262144u /* (chain, innermost address) pairs remembered (a power of two) */
+#define MAX_ID 0x7fffffffu /* a leaf's key holds the id and the kernel bit in 32 bits */
 
 struct hwp__chain_slot {
 	uint64_t hash;
 	struct hwp__chain_where w;
 	uint32_t n, cap; /* frames held, and room for */
 	uint32_t node;
+	uint32_t id;     /* the chain's id, never reused; 0: none */
 	uint64_t *ips;   /* cap addresses, then cap flag bytes */
 	uint8_t older;   /* in a set's first slot: which of its two to replace */
 };
 
+/* A leaf counts its samples itself (the trie's node is not touched, one
+   cache miss less per sample) until it leaves its slot or is settled. */
+struct hwp__chain_leaf {
+	uint64_t ip;
+	uint32_t key; /* id << 1 | kernel; 0: empty */
+	uint32_t node;
+	uint64_t samples, period;
+};
+
 /* Two independent lanes of multiplies over the addresses: a chain is
    hashed once per sample, so the hash is on the hot path. */
-static uint64_t chain_hash(const struct hwp__chain_where *w, const uint64_t *ips, const uint8_t *flags, size_t n)
+uint64_t hwp__chain_cache_hash(const struct hwp__chain_where *w, const uint64_t *ips, const uint8_t *flags, size_t n)
 {
 	uint64_t a = w->gen, b = (uint64_t)(uint32_t)w->pid ^ ((uint64_t)n << 32);
 	size_t i = 0;
@@ -47,22 +59,22 @@ static bool same_where(const struct hwp__chain_where *a, const struct hwp__chain
 	return a->machine == b->machine && a->gen == b->gen && a->pid == b->pid;
 }
 
-bool hwp__chain_cache_get(struct hwp__chain_cache *cc, const struct hwp__chain_where *w, const uint64_t *ips,
-			  const uint8_t *flags, size_t n, uint64_t *hash, uint32_t *node)
+bool hwp__chain_cache_get(struct hwp__chain_cache *cc, uint64_t hash, const struct hwp__chain_where *w,
+			  const uint64_t *ips, const uint8_t *flags, size_t n, uint32_t *node, uint32_t *id)
 {
-	*hash = chain_hash(w, ips, flags, n);
-	struct hwp__chain_slot *set = cc->slots ? &cc->slots[(*hash & (NR_SETS - 1)) * 2] : NULL;
+	struct hwp__chain_slot *set = cc->slots ? &cc->slots[(hash & (NR_SETS - 1)) * 2] : NULL;
 
 	for (int k = 0; set && k < 2; k++) {
 		const struct hwp__chain_slot *s = &set[k];
 
 		/* the whole chain compared: a hash clash is a miss, never a
 		   wrong node */
-		if (s->ips && s->hash == *hash && same_where(&s->w, w) && s->n == n &&
+		if (s->ips && s->hash == hash && same_where(&s->w, w) && s->n == n &&
 		    !memcmp(s->ips, ips, n * sizeof(*ips)) && !memcmp(slot_flags(s), flags, n)) {
 			cc->hits++;
 			set[0].older = (uint8_t)!k;
 			*node = s->node;
+			*id = s->id;
 			return true;
 		}
 	}
@@ -70,11 +82,27 @@ bool hwp__chain_cache_get(struct hwp__chain_cache *cc, const struct hwp__chain_w
 	return false;
 }
 
-void hwp__chain_cache_put(struct hwp__chain_cache *cc, uint64_t hash, const struct hwp__chain_where *w,
-			  const uint64_t *ips, const uint8_t *flags, size_t n, uint32_t node)
+/* Every id given: everything remembered is forgotten, so that the ids can
+   start again without a leaf of an old chain answering for a new one. */
+static void forget_all(struct hwp__chain_cache *cc)
+{
+	hwp__chain_leaves_settle(cc);
+	for (size_t i = 0; cc->slots && i < NR_SLOTS; i++) {
+		free(cc->slots[i].ips);
+		memset(&cc->slots[i], 0, sizeof(cc->slots[i]));
+	}
+	if (cc->leaves)
+		memset(cc->leaves, 0, NR_LEAVES * sizeof(*cc->leaves));
+	cc->last_id = 0;
+}
+
+uint32_t hwp__chain_cache_put(struct hwp__chain_cache *cc, uint64_t hash, const struct hwp__chain_where *w,
+			      const uint64_t *ips, const uint8_t *flags, size_t n, uint32_t node)
 {
 	if (n > MAX_CHAIN || (!cc->slots && !(cc->slots = calloc(NR_SLOTS, sizeof(*cc->slots)))))
-		return;
+		return 0;
+	if (cc->last_id >= MAX_ID)
+		forget_all(cc);
 	struct hwp__chain_slot *set = &cc->slots[(hash & (NR_SETS - 1)) * 2];
 	struct hwp__chain_slot *s = &set[set[0].older];
 
@@ -89,7 +117,8 @@ void hwp__chain_cache_put(struct hwp__chain_cache *cc, uint64_t hash, const stru
 			free(s->ips);
 			s->ips = NULL;
 			s->cap = 0;
-			return;
+			s->id = 0;
+			return 0;
 		}
 		free(s->ips);
 		s->ips = p;
@@ -99,14 +128,79 @@ void hwp__chain_cache_put(struct hwp__chain_cache *cc, uint64_t hash, const stru
 	s->w = *w;
 	s->n = (uint32_t)n;
 	s->node = node;
+	s->id = ++cc->last_id;
 	memcpy(s->ips, ips, n * sizeof(*ips));
 	memcpy(slot_flags(s), flags, n);
+	return s->id;
+}
+
+/* (the chain's hash places a leaf, so that its slot can be prefetched
+   before the chain is compared) */
+static struct hwp__chain_leaf *leaf_at(const struct hwp__chain_cache *cc, uint64_t hash, uint64_t ip)
+{
+	return &cc->leaves[hwp__hash64(hash + ip) & (NR_LEAVES - 1)];
+}
+
+void hwp__chain_leaf_prefetch(const struct hwp__chain_cache *cc, uint64_t hash, uint64_t ip)
+{
+	if (cc->leaves)
+		__builtin_prefetch(leaf_at(cc, hash, ip));
+}
+
+/* Hands leaf L's counts to the owner. */
+static void settle(struct hwp__chain_cache *cc, struct hwp__chain_leaf *l)
+{
+	if (l->samples) {
+		cc->settle(cc->settle_ctx, l->node, l->samples, l->period);
+		l->samples = l->period = 0;
+	}
+}
+
+bool hwp__chain_leaf_count(struct hwp__chain_cache *cc, uint64_t hash, uint32_t id, uint64_t ip, bool kernel,
+			   uint64_t period)
+{
+	uint32_t key = id << 1 | kernel;
+
+	if (id && cc->leaves) {
+		struct hwp__chain_leaf *l = leaf_at(cc, hash, ip);
+
+		if (l->key == key && l->ip == ip) {
+			cc->leaf_hits++;
+			l->samples++;
+			l->period += period;
+			return true;
+		}
+	}
+	cc->leaf_misses++;
+	return false;
+}
+
+void hwp__chain_leaf_put(struct hwp__chain_cache *cc, uint64_t hash, uint32_t id, uint64_t ip, bool kernel,
+			 uint32_t node)
+{
+	if (!id || !cc->settle || (!cc->leaves && !(cc->leaves = calloc(NR_LEAVES, sizeof(*cc->leaves)))))
+		return;
+	struct hwp__chain_leaf *l = leaf_at(cc, hash, ip);
+
+	settle(cc, l);
+	l->ip = ip;
+	l->key = id << 1 | kernel;
+	l->node = node;
+}
+
+void hwp__chain_leaves_settle(struct hwp__chain_cache *cc)
+{
+	for (size_t i = 0; cc->leaves && i < NR_LEAVES; i++)
+		settle(cc, &cc->leaves[i]);
 }
 
 void hwp__chain_cache_free(struct hwp__chain_cache *cc)
 {
+	/* (what the leaves counted is the owner's to settle before: here it
+	   is dropped) */
 	for (size_t i = 0; cc->slots && i < NR_SLOTS; i++)
 		free(cc->slots[i].ips);
 	free(cc->slots);
-	cc->slots = NULL;
+	free(cc->leaves);
+	memset(cc, 0, sizeof(*cc));
 }

@@ -8,16 +8,24 @@
 static const uint64_t ips[] = { 0x401000, 0x401200, 0x7f0000001000, 0x401300 };
 static const uint8_t flags[] = { 0, 2, 2, 2 };
 
+/* Hashes the chain, as the call graph does, and looks it up. */
+static bool lookup(struct hwp__chain_cache *cc, const struct hwp__chain_where *w, const uint64_t *chain,
+		   const uint8_t *f, size_t n, uint64_t *h, uint32_t *node, uint32_t *id)
+{
+	*h = hwp__chain_cache_hash(w, chain, f, n);
+	return hwp__chain_cache_get(cc, *h, w, chain, f, n, node, id);
+}
+
 static void remembers_the_same_chain(void)
 {
 	struct hwp__chain_cache cc = { 0 };
 	struct hwp__chain_where w = { &cc, 7, 42 };
 	uint64_t h;
-	uint32_t node = 0;
+	uint32_t node = 0, id = 0;
 
-	CHECK(!hwp__chain_cache_get(&cc, &w, ips, flags, 4, &h, &node));
+	CHECK(!lookup(&cc, &w, ips, flags, 4, &h, &node, &id));
 	hwp__chain_cache_put(&cc, h, &w, ips, flags, 4, 1234);
-	CHECK(hwp__chain_cache_get(&cc, &w, ips, flags, 4, &h, &node) && node == 1234);
+	CHECK(lookup(&cc, &w, ips, flags, 4, &h, &node, &id) && node == 1234);
 	CHECK_EQ_U64(cc.hits, 1);
 	CHECK_EQ_U64(cc.misses, 1);
 	hwp__chain_cache_free(&cc);
@@ -30,17 +38,17 @@ static void other_spaces_or_chains_miss(void)
 				other_machine = { &w, 7, 42 };
 	uint64_t h, ips2[4] = { 0x401000, 0x401200, 0x7f0000001000, 0x401301 };
 	uint8_t flags2[4] = { 0, 2, 0, 2 };
-	uint32_t node = 0;
+	uint32_t node = 0, id = 0;
 
-	hwp__chain_cache_get(&cc, &w, ips, flags, 4, &h, &node);
+	lookup(&cc, &w, ips, flags, 4, &h, &node, &id);
 	hwp__chain_cache_put(&cc, h, &w, ips, flags, 4, 99);
-	CHECK(!hwp__chain_cache_get(&cc, &later, ips, flags, 4, &h, &node));         /* maps moved */
-	CHECK(!hwp__chain_cache_get(&cc, &other_pid, ips, flags, 4, &h, &node));     /* another process */
-	CHECK(!hwp__chain_cache_get(&cc, &other_machine, ips, flags, 4, &h, &node)); /* another input */
-	CHECK(!hwp__chain_cache_get(&cc, &w, ips2, flags, 4, &h, &node));            /* one address */
-	CHECK(!hwp__chain_cache_get(&cc, &w, ips, flags2, 4, &h, &node));            /* one flag */
-	CHECK(!hwp__chain_cache_get(&cc, &w, ips, flags, 3, &h, &node));             /* a prefix */
-	CHECK(hwp__chain_cache_get(&cc, &w, ips, flags, 4, &h, &node) && node == 99);
+	CHECK(!lookup(&cc, &later, ips, flags, 4, &h, &node, &id));         /* maps moved */
+	CHECK(!lookup(&cc, &other_pid, ips, flags, 4, &h, &node, &id));     /* another process */
+	CHECK(!lookup(&cc, &other_machine, ips, flags, 4, &h, &node, &id)); /* another input */
+	CHECK(!lookup(&cc, &w, ips2, flags, 4, &h, &node, &id));            /* one address */
+	CHECK(!lookup(&cc, &w, ips, flags2, 4, &h, &node, &id));            /* one flag */
+	CHECK(!lookup(&cc, &w, ips, flags, 3, &h, &node, &id));             /* a prefix */
+	CHECK(lookup(&cc, &w, ips, flags, 4, &h, &node, &id) && node == 99);
 	hwp__chain_cache_free(&cc);
 }
 
@@ -51,21 +59,21 @@ static void bounded_and_never_wrong(void)
 	struct hwp__chain_where w = { &cc, 1, 1 };
 	uint64_t chain[3], h;
 	uint8_t f[3] = { 0, 2, 2 };
-	uint32_t node;
+	uint32_t node, id;
 	unsigned wrong = 0, hits = 0;
 
 	for (uint32_t i = 0; i < 100000; i++) {
 		chain[0] = i;
 		chain[1] = i * 3;
 		chain[2] = 7;
-		if (!hwp__chain_cache_get(&cc, &w, chain, f, 3, &h, &node))
+		if (!lookup(&cc, &w, chain, f, 3, &h, &node, &id))
 			hwp__chain_cache_put(&cc, h, &w, chain, f, 3, i);
 	}
 	for (uint32_t i = 0; i < 100000; i++) {
 		chain[0] = i;
 		chain[1] = i * 3;
 		chain[2] = 7;
-		if (hwp__chain_cache_get(&cc, &w, chain, f, 3, &h, &node)) {
+		if (lookup(&cc, &w, chain, f, 3, &h, &node, &id)) {
 			hits++;
 			wrong += node != i;
 		}
@@ -75,10 +83,121 @@ static void bounded_and_never_wrong(void)
 	hwp__chain_cache_free(&cc);
 }
 
+/* The owner's nodes, as the call graph keeps them. */
+struct counts {
+	uint64_t samples[8], period[8];
+};
+
+static void settle_into(void *ctx, uint32_t node, uint64_t samples, uint64_t period)
+{
+	struct counts *c = ctx;
+
+	c->samples[node] += samples;
+	c->period[node] += period;
+}
+
+/* A leaf counts for its chain's id, address and context only; a chain put
+   again after it left its slot has a new id, so its old leaves count none
+   of its samples; and what a leaf counted reaches its node when it leaves
+   its slot or is settled, never twice. */
+static void leaves_follow_their_chain(void)
+{
+	struct counts nodes = { 0 };
+	struct hwp__chain_cache cc = { .settle = settle_into, .settle_ctx = &nodes };
+	struct hwp__chain_where w = { &cc, 7, 42 };
+	uint64_t h = 0;
+	uint32_t node = 0, id = 0, id2;
+
+	CHECK(!hwp__chain_leaf_count(&cc, h, 1, 0x401000, false, 10)); /* nothing made yet */
+	lookup(&cc, &w, ips, flags, 4, &h, &node, &id);
+	id = hwp__chain_cache_put(&cc, h, &w, ips, flags, 4, 5);
+	CHECK(id != 0);
+	hwp__chain_leaf_put(&cc, h, id, 0x401010, false, 3);
+	CHECK(hwp__chain_leaf_count(&cc, h, id, 0x401010, false, 100));
+	CHECK(hwp__chain_leaf_count(&cc, h, id, 0x401010, false, 200));
+	CHECK(!hwp__chain_leaf_count(&cc, h, id, 0x401011, false, 1)); /* another IP */
+	CHECK(!hwp__chain_leaf_count(&cc, h, id, 0x401010, true, 1));  /* the kernel's context */
+	CHECK(!hwp__chain_leaf_count(&cc, h, id + 1, 0x401010, false, 1));
+	CHECK(!hwp__chain_leaf_count(&cc, h, 0, 0, false, 1)); /* no id: never a leaf, not even an empty one */
+	hwp__chain_leaf_put(&cc, h, 0, 0x401010, false, 4);     /* and nothing kept for it */
+	CHECK_EQ_U64(nodes.samples[3], 0);                     /* counted in the leaf so far */
+	hwp__chain_leaves_settle(&cc);
+	CHECK_EQ_U64(nodes.samples[3], 2);
+	CHECK_EQ_U64(nodes.period[3], 300);
+	hwp__chain_leaves_settle(&cc); /* settled once */
+	CHECK_EQ_U64(nodes.samples[3], 2);
+	CHECK(hwp__chain_leaf_count(&cc, h, id, 0x401010, false, 5));
+	/* two other chains put in its set (the caller's hash picks the set)
+	   push it out; remembered again, it has a new id and no leaves */
+	static const uint64_t other1[] = { 1, 2, 3, 4 }, other2[] = { 5, 6, 7, 8 };
+	hwp__chain_cache_put(&cc, h, &w, other1, flags, 4, 8);
+	hwp__chain_cache_put(&cc, h, &w, other2, flags, 4, 9);
+	CHECK(!lookup(&cc, &w, ips, flags, 4, &h, &node, &id2));
+	id2 = hwp__chain_cache_put(&cc, h, &w, ips, flags, 4, 6);
+	CHECK(id2 != 0 && id2 != id);
+	CHECK(lookup(&cc, &w, ips, flags, 4, &h, &node, &id) && node == 6 && id == id2);
+	CHECK(!hwp__chain_leaf_count(&cc, h, id2, 0x401010, false, 1));
+	/* the new chain's leaf takes the old one's slot: the old counts go to
+	   their node first */
+	hwp__chain_leaf_put(&cc, h, id2, 0x401010, false, 7);
+	CHECK_EQ_U64(nodes.samples[3], 3);
+	CHECK_EQ_U64(nodes.period[3], 305);
+	CHECK(hwp__chain_leaf_count(&cc, h, id2, 0x401010, false, 1));
+	hwp__chain_leaves_settle(&cc);
+	CHECK_EQ_U64(nodes.samples[7], 1);
+	CHECK_EQ_U64(cc.leaf_hits, 4);
+	hwp__chain_cache_free(&cc);
+}
+
+static void settle_node(void *ctx, uint32_t node, uint64_t samples, uint64_t period)
+{
+	uint64_t *per_node = ctx;
+
+	per_node[node] += samples;
+	(void)period;
+}
+
+/* Many more leaves than the cache holds: every sample reaches its own node
+   exactly once, whichever leaves stayed. */
+static void leaves_bounded_and_never_wrong(void)
+{
+	static uint64_t per_node[4096], expected[4096];
+	struct hwp__chain_cache cc = { .settle = settle_node, .settle_ctx = per_node };
+	struct hwp__chain_where w = { &cc, 1, 1 };
+	uint64_t h, hits = 0, total = 0;
+	uint32_t node, id;
+	unsigned wrong = 0;
+
+	lookup(&cc, &w, ips, flags, 4, &h, &node, &id);
+	id = hwp__chain_cache_put(&cc, h, &w, ips, flags, 4, 5);
+	for (uint32_t i = 0; i < 3000000; i++) {
+		uint32_t k = (i * 2654435761u) % 300000; /* 300 000 addresses, scattered */
+		uint64_t ip = 0x400000 + (uint64_t)k * 4;
+		uint32_t n = k % 4096;
+
+		expected[n]++;
+		total++;
+		if (hwp__chain_leaf_count(&cc, h, id, ip, false, 1))
+			hits++;
+		else {
+			per_node[n]++; /* counted by the caller, as the call graph does */
+			hwp__chain_leaf_put(&cc, h, id, ip, false, n);
+		}
+	}
+	hwp__chain_leaves_settle(&cc);
+	for (uint32_t n = 0; n < 4096; n++)
+		wrong += per_node[n] != expected[n];
+	CHECK(wrong == 0);
+	CHECK(hits > 0 && hits < total);
+	hwp__chain_cache_free(&cc);
+}
+
 int main(void)
 {
 	RUN(remembers_the_same_chain);
 	RUN(other_spaces_or_chains_miss);
 	RUN(bounded_and_never_wrong);
+	RUN(leaves_follow_their_chain);
+	RUN(leaves_bounded_and_never_wrong);
 	TL_EXIT();
 }
