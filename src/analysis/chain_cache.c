@@ -24,6 +24,8 @@ struct hwp__chain_slot {
 	uint8_t older;   /* in a set's first slot: which of its two to replace */
 };
 
+/* Two ways per set, in one cache line: with one, a hot leaf that shares
+   its slot with one of the many cold ones is pushed out again and again. */
 /* A leaf counts its samples itself (the trie's node is not touched, one
    cache miss less per sample) until it leaves its slot or is settled. */
 struct hwp__chain_leaf {
@@ -134,11 +136,21 @@ uint32_t hwp__chain_cache_put(struct hwp__chain_cache *cc, uint64_t hash, const 
 	return s->id;
 }
 
+/* The leaves, zeroed, a set to a cache line (calloc leaves the pages
+   untouched until used, but aligns to 16 bytes only). */
+static bool make_leaves(struct hwp__chain_cache *cc)
+{
+	if (!(cc->leaves_mem = calloc(NR_LEAVES + 4, sizeof(*cc->leaves))))
+		return false;
+	cc->leaves = (struct hwp__chain_leaf *)(((uintptr_t)cc->leaves_mem + 63) & ~(uintptr_t)63);
+	return true;
+}
+
 /* (the chain's hash places a leaf, so that its slot can be prefetched
    before the chain is compared) */
 static struct hwp__chain_leaf *leaf_at(const struct hwp__chain_cache *cc, uint64_t hash, uint64_t ip)
 {
-	return &cc->leaves[hwp__hash64(hash + ip) & (NR_LEAVES - 1)];
+	return &cc->leaves[hwp__hash64(hash + ip) & (NR_LEAVES - 2)];
 }
 
 void hwp__chain_leaf_prefetch(const struct hwp__chain_cache *cc, uint64_t hash, uint64_t ip)
@@ -162,13 +174,17 @@ bool hwp__chain_leaf_count(struct hwp__chain_cache *cc, uint64_t hash, uint32_t 
 	uint32_t key = id << 1 | kernel;
 
 	if (id && cc->leaves) {
-		struct hwp__chain_leaf *l = leaf_at(cc, hash, ip);
+		struct hwp__chain_leaf *set = leaf_at(cc, hash, ip);
 
-		if (l->key == key && l->ip == ip) {
-			cc->leaf_hits++;
-			l->samples++;
-			l->period += period;
-			return true;
+		for (int k = 0; k < 2; k++) {
+			struct hwp__chain_leaf *l = &set[k];
+
+			if (l->key == key && l->ip == ip) {
+				cc->leaf_hits++;
+				l->samples++;
+				l->period += period;
+				return true;
+			}
 		}
 	}
 	cc->leaf_misses++;
@@ -178,9 +194,12 @@ bool hwp__chain_leaf_count(struct hwp__chain_cache *cc, uint64_t hash, uint32_t 
 void hwp__chain_leaf_put(struct hwp__chain_cache *cc, uint64_t hash, uint32_t id, uint64_t ip, bool kernel,
 			 uint32_t node)
 {
-	if (!id || !cc->settle || (!cc->leaves && !(cc->leaves = calloc(NR_LEAVES, sizeof(*cc->leaves)))))
+	if (!id || !cc->settle || (!cc->leaves && !make_leaves(cc)))
 		return;
-	struct hwp__chain_leaf *l = leaf_at(cc, hash, ip);
+	struct hwp__chain_leaf *set = leaf_at(cc, hash, ip);
+	/* the one that counted fewer samples since it came (or since the
+	   last settle) goes: a hot leaf stays while others come and go */
+	struct hwp__chain_leaf *l = !set[0].key || (set[1].key && set[1].samples >= set[0].samples) ? &set[0] : &set[1];
 
 	settle(cc, l);
 	l->ip = ip;
@@ -201,6 +220,6 @@ void hwp__chain_cache_free(struct hwp__chain_cache *cc)
 	for (size_t i = 0; cc->slots && i < NR_SLOTS; i++)
 		free(cc->slots[i].ips);
 	free(cc->slots);
-	free(cc->leaves);
+	free(cc->leaves_mem);
 	memset(cc, 0, sizeof(*cc));
 }

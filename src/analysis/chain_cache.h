@@ -33,7 +33,8 @@ struct hwp__chain_leaf;
 
 struct hwp__chain_cache {
 	struct hwp__chain_slot *slots;   /* made on first use */
-	struct hwp__chain_leaf *leaves;  /* made on first use */
+	struct hwp__chain_leaf *leaves;  /* made on first use, in leaves_mem */
+	void *leaves_mem;
 	uint32_t last_id;                /* the id last given to a chain */
 	uint64_t hits, misses, leaf_hits, leaf_misses;
 	/* the owner's: adds SAMPLES and PERIOD to NODE (set before the first

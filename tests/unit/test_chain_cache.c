@@ -106,7 +106,7 @@ static void leaves_follow_their_chain(void)
 	struct hwp__chain_cache cc = { .settle = settle_into, .settle_ctx = &nodes };
 	struct hwp__chain_where w = { &cc, 7, 42 };
 	uint64_t h = 0;
-	uint32_t node = 0, id = 0, id2;
+	uint32_t node = 0, id = 0, id2, got;
 
 	CHECK(!hwp__chain_leaf_count(&cc, h, 1, 0x401000, false, 10)); /* nothing made yet */
 	lookup(&cc, &w, ips, flags, 4, &h, &node, &id);
@@ -135,17 +135,26 @@ static void leaves_follow_their_chain(void)
 	CHECK(!lookup(&cc, &w, ips, flags, 4, &h, &node, &id2));
 	id2 = hwp__chain_cache_put(&cc, h, &w, ips, flags, 4, 6);
 	CHECK(id2 != 0 && id2 != id);
-	CHECK(lookup(&cc, &w, ips, flags, 4, &h, &node, &id) && node == 6 && id == id2);
+	CHECK(lookup(&cc, &w, ips, flags, 4, &h, &node, &got) && node == 6 && got == id2);
 	CHECK(!hwp__chain_leaf_count(&cc, h, id2, 0x401010, false, 1));
-	/* the new chain's leaf takes the old one's slot: the old counts go to
-	   their node first */
+	/* the new chain's leaf takes the set's other way; a third leaf there
+	   pushes out the one that counted fewer samples, which hands its
+	   counts to its node first */
 	hwp__chain_leaf_put(&cc, h, id2, 0x401010, false, 7);
-	CHECK_EQ_U64(nodes.samples[3], 3);
-	CHECK_EQ_U64(nodes.period[3], 305);
 	CHECK(hwp__chain_leaf_count(&cc, h, id2, 0x401010, false, 1));
+	CHECK(hwp__chain_leaf_count(&cc, h, id2, 0x401010, false, 1));
+	CHECK(hwp__chain_leaf_count(&cc, h, id2, 0x401010, false, 1));
+	CHECK(hwp__chain_leaf_count(&cc, h, id, 0x401010, false, 0)); /* both still there */
+	CHECK_EQ_U64(nodes.samples[3], 2);
+	hwp__chain_leaf_put(&cc, h, id2, 0x401010, true, 6); /* 2 samples against 3: the old one goes */
+	CHECK_EQ_U64(nodes.samples[3], 4);
+	CHECK_EQ_U64(nodes.period[3], 305);
+	CHECK(!hwp__chain_leaf_count(&cc, h, id, 0x401010, false, 1));
+	CHECK(hwp__chain_leaf_count(&cc, h, id2, 0x401010, true, 1));
 	hwp__chain_leaves_settle(&cc);
-	CHECK_EQ_U64(nodes.samples[7], 1);
-	CHECK_EQ_U64(cc.leaf_hits, 4);
+	CHECK_EQ_U64(nodes.samples[7], 3);
+	CHECK_EQ_U64(nodes.samples[6], 1);
+	CHECK_EQ_U64(cc.leaf_hits, 8);
 	hwp__chain_cache_free(&cc);
 }
 
