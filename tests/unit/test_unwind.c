@@ -230,15 +230,16 @@ static void own_stack_unwound(void)
 
 /* ---- a frame found from rbx, as glibc's lazy-binding trampoline's ---- */
 
-/* what hwp_test_tramp_leaf() saw: its pc, sp and rbx, its own return
-   address and the trampoline's, then the stack above sp */
+/* what hwp_test_tramp_leaf() saw: its pc, sp, rbx and rbp, its own
+   return address and the trampoline's (and tramp_level()'s), then the
+   stack above sp */
 struct tramp_snap {
-	uint64_t ip, sp, bx, ret0, ret1, ret2;
+	uint64_t ip, sp, bx, bp, ret0, ret1, ret2;
 	uint8_t stack[STACK];
 };
 
 void hwp_test_tramp(struct tramp_snap *s);
-_Static_assert(STACK == 8192 && offsetof(struct tramp_snap, stack) == 48, "hwp_test_tramp_leaf's offsets");
+_Static_assert(STACK == 8192 && offsetof(struct tramp_snap, stack) == 56, "hwp_test_tramp_leaf's offsets");
 
 /* hwp_test_tramp() realigns the stack and finds its frame from rbx (CFA =
    rbx + 16), as _dl_runtime_resolve_xsavec does; the leaf it calls never
@@ -254,7 +255,7 @@ __asm__(".text\n"
 	"hwp_test_tramp:\n"
 	".cfi_startproc\n"
 	"	mov (%rsp), %rax\n"
-	"	mov %rax, 32(%rdi)\n"
+	"	mov %rax, 40(%rdi)\n"
 	"	push %rbx\n"
 	".cfi_adjust_cfa_offset 8\n"
 	".cfi_rel_offset %rbx, 0\n"
@@ -278,10 +279,11 @@ __asm__(".text\n"
 	"	mov %rax, 0(%rdi)\n"
 	"	mov %rsp, 8(%rdi)\n"
 	"	mov %rbx, 16(%rdi)\n"
+	"	mov %rbp, 24(%rdi)\n"
 	"	mov (%rsp), %rax\n"
-	"	mov %rax, 24(%rdi)\n"
+	"	mov %rax, 32(%rdi)\n"
 	"	mov %rsp, %rsi\n"
-	"	lea 48(%rdi), %rdi\n"
+	"	lea 56(%rdi), %rdi\n"
 	"	mov $8192, %ecx\n" /* STACK */
 	"	rep movsb\n"
 	"	ret\n"
@@ -297,7 +299,8 @@ __attribute__((noinline)) static void tramp_level(struct tramp_snap *s)
 
 /* a sample in the leaf: the cached rules and libdwfl alone both go on
    through the trampoline to its caller and that one's (perf 6.1's
-   libunwind does), rbx (the only register given besides sp and ip) kept */
+   libunwind does), rbx kept (tramp_level()'s frame may be found from
+   rbp: a build with frame pointers) */
 static void rbx_frame_unwound(void)
 {
 	static struct tramp_snap s;
@@ -312,12 +315,12 @@ static void rbx_frame_unwound(void)
 	if (!m || !map_self(m, exe))
 		SKIP("no mapping of the executable in /proc/self/maps");
 	struct hwp_thread *th = hwp_machine__findnew_thread(m, getpid(), getpid());
-	/* REGS_USER with BX SP IP (bits 1, 7, 8), ascending */
-	uint64_t words[3] = { s.bx, s.sp, s.ip };
+	/* REGS_USER with BX BP SP IP (bits 1, 6, 7, 8), ascending */
+	uint64_t words[4] = { s.bx, s.bp, s.sp, s.ip };
 	struct hwp_sample smp = {
 		.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_REGS_USER | HWP_SAMPLE_STACK_USER,
 		.cpumode = HWP_MISC_USER, .ip = s.ip, .pid = (uint32_t)getpid(), .tid = (uint32_t)getpid(),
-		.regs_user_abi = HWP__REGS_ABI_64, .regs_user_mask = (1ull << 1) | (3ull << 7),
+		.regs_user_abi = HWP__REGS_ABI_64, .regs_user_mask = (1ull << 1) | (7ull << 6),
 		.regs_user = { (const uint8_t *)words, sizeof(words) },
 		.stack_user = { s.stack, STACK }, .stack_user_dyn_size = STACK,
 	};
