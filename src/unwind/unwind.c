@@ -110,7 +110,7 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
 
 static bool set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
 {
-	const struct hwp__dwarf_regs *r = &((struct hwp__space *)thread_arg)->u->regs;
+	const struct hwp__dwarf_regs *r = ((struct hwp__space *)thread_arg)->u->init;
 	Dwarf_Word w[HWP__DWARF_REGS];
 
 	/* each run of sampled registers at once */
@@ -412,12 +412,28 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 	u->last_no_file = r == HWP__REPORT_NO_FILE || r == HWP__REPORT_MISSING;
 	Dwarf_Word fp;
 	u->last_fp_zero = dwfl_frame_reg(state, sp->e_machine == EM_AARCH64 ? 29 : 6, &fp) == 0 && fp == 0;
+	if (u->skip_first) {
+		/* a restart's first frame: the run before recorded it */
+		u->skip_first = false;
+		return DWARF_CB_OK;
+	}
 	/* unwound through a signal trampoline's CFI: the previous frame's */
 	int sig = 0;
-	if (u->n && u->prev_mod && (sig = hwp__rule_signal(u, &sp->mods[u->prev_mod - 1], u->prev_look)) < 0) {
+	bool kept = false;
+	if (u->n && u->prev_mod && (sig = hwp__rule_flags(u, &sp->mods[u->prev_mod - 1], u->prev_look, &kept)) < 0) {
 		u->dwfl_err = sig;
 		return DWARF_CB_ABORT;
 	}
+	/* rbx: libdwfl lost it where the previous frame's row left it
+	   unspecified (elfutils' x86-64 defaults, see unwind_rules.c); that
+	   frame's is carried, as the cached rules keep it */
+	Dwarf_Word rbx = 0;
+	bool have_rbx = sp->e_machine == EM_X86_64 && dwfl_frame_reg(state, 3, &rbx) == 0;
+	bool carry = sp->e_machine == EM_X86_64 && !have_rbx && kept && u->prev_rbx_ok;
+	if (carry)
+		rbx = u->prev_rbx;
+	u->prev_rbx = rbx;
+	u->prev_rbx_ok = have_rbx || carry;
 	uint64_t look = !u->n || sig ? pc : pc - 1;
 	u->ips[u->n++] = look;
 	u->prev_look = look;
@@ -430,7 +446,31 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 	}
 	/* a binary not found: its CFI unknown, a frame-pointer guess through
 	   code that may not keep one would add frames that are not there */
-	return r == HWP__REPORT_MISSING ? DWARF_CB_ABORT : DWARF_CB_OK;
+	if (r == HWP__REPORT_MISSING)
+		return DWARF_CB_ABORT;
+	if (carry) {
+		/* libdwfl cannot be given a register of a frame it unwound: its
+		   unwinding goes on from this frame's registers, rbx added, the
+		   pc its lookup address (a first frame's is not decremented) */
+		struct hwp__dwarf_regs *x = &u->restart;
+		x->e_machine = sp->e_machine;
+		x->nregs = u->regs.nregs;
+		x->have = 0;
+		for (unsigned i = 0; i < x->nregs; i++) {
+			Dwarf_Word v;
+			if (dwfl_frame_reg(state, i, &v) == 0) {
+				x->val[i] = v;
+				x->have |= 1u << i;
+			}
+		}
+		x->val[3] = rbx;
+		x->have |= 1u << 3;
+		x->pc = look;
+		x->sp = x->val[7];
+		u->restarting = true;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
 }
 
 static int unwind_dwfl(struct hwp__unwinder *u, struct hwp__space *sp)
@@ -446,12 +486,21 @@ static int unwind_dwfl(struct hwp__unwinder *u, struct hwp__space *sp)
 		tries = 1;
 	}
 	for (;; tries++) {
+		int r;
 		u->n = 0;
-		u->hit_max = u->last_no_file = u->last_fp_zero = false;
 		u->prev_mod = 0;
-		u->read_fail = 0;
-		u->dwfl_err = 0;
-		int r = dwfl_getthread_frames(sp->dwfl, 1, frame_callback, sp);
+		u->prev_rbx_ok = false;
+		u->init = &u->regs;
+		u->skip_first = false;
+		do {
+			/* (again from a frame whose rbx libdwfl lost: frame_callback()) */
+			u->hit_max = u->last_no_file = u->last_fp_zero = u->restarting = false;
+			u->read_fail = 0;
+			u->dwfl_err = 0;
+			r = dwfl_getthread_frames(sp->dwfl, 1, frame_callback, sp);
+			u->init = &u->restart;
+			u->skip_first = true;
+		} while (u->restarting && !u->dwfl_err && !sp->stale);
 		if (u->dwfl_err)
 			return u->dwfl_err;
 		if (sp->stale) {

@@ -70,6 +70,14 @@ struct hwp__unwinder {
 	uint64_t prev_look;
 	size_t prev_mod; /* its index in the space's modules + 1; 0: none */
 	int dwfl_err;      /* <0: an error to return */
+	/* x86-64's rbx carried through rows that leave it unspecified (libdwfl
+	   path, see frame_callback()): the previous frame's, when known */
+	uint64_t prev_rbx;
+	bool prev_rbx_ok;
+	const struct hwp__dwarf_regs *init; /* the registers libdwfl's run starts from */
+	struct hwp__dwarf_regs restart;     /* a frame's, rbx carried: the next run's start */
+	bool restarting;                    /* the run stopped to go on from RESTART */
+	bool skip_first;                    /* the run's first frame is recorded already */
 };
 
 /* A read past a stack copy that holds the whole stack (it is shorter than

@@ -32,6 +32,8 @@ struct hwp__rule {
 	bool ok;             /* a plain rule: else libdwfl unwinds the sample */
 	bool signal;         /* the row of a signal trampoline's FDE ("S") */
 	bool cfa_deref;      /* CFA = the word at register + offset (a signal frame's) */
+	bool rbx_kept;       /* x86-64: rbx left unspecified, the caller's is the callee's
+				(libdw says undefined: see hwp__rule_flags()) */
 	uint8_t cfa_reg, ra;
 	int64_t cfa_off;
 	uint8_t how[HWP__DWARF_REGS];
@@ -150,6 +152,17 @@ static void rule_from_frame(Dwarf_Frame *frame, unsigned nregs, uint16_t e_machi
 	int ra = dwarf_frame_info(frame, &start, &end, &signal);
 	r->ok = false;
 	r->signal = ra >= 0 && signal;
+	/* elfutils' x86-64 ABI defaults (backends/x86_64_cfi.c, up to 0.188 at
+	   least) mark DWARF register 0 (rax) same-value where rbx (3) was
+	   meant, so a row that does not mention rbx (every row of a function
+	   before it saves rbx, and of one that never touches it) makes it
+	   undefined in the caller. The psABI has rbx callee-saved, and
+	   perf 6.1's libunwind keeps a register the CFI leaves unspecified:
+	   glibc's lazy-binding trampoline finds its frame from rbx, so a
+	   sample at _dl_fixup's entry would end there. (An explicit
+	   DW_CFA_undefined of rbx reads the same through libdw: unseen.) */
+	r->rbx_kept = e_machine == EM_X86_64 && nregs > 3 && !dwarf_frame_register(frame, 3, mem, &ops, &nops) &&
+		      !nops && ops == mem;
 	/* CFA = register + offset, or the word there (DW_OP_bregN M; DW_OP_deref) */
 	if (ra < 0 || (unsigned)ra >= nregs || dwarf_frame_cfa(frame, &ops, &nops) || !nops || nops > 2 ||
 	    !op_reg(&ops[0], &reg, &off) || ops[0].atom < DW_OP_breg0 || reg >= nregs ||
@@ -163,6 +176,8 @@ static void rule_from_frame(Dwarf_Frame *frame, unsigned nregs, uint16_t e_machi
 		if (dwarf_frame_register(frame, (int)i, mem, &ops, &nops) ? (r->how[i] = HOW_UNDEF, false)
 									 : !reg_rule(ops, nops, mem, nregs, r, i))
 			return;
+	if (r->rbx_kept)
+		r->how[3] = HOW_SAME;
 	/* AArch64: a return address signed (pointer authentication) is left
 	   to libdwfl */
 	if (e_machine == EM_AARCH64 &&
@@ -224,11 +239,14 @@ static const struct hwp__rule *rule_get(struct hwp__unwinder *u, struct hwp__smo
 	return &f->rules->r[at];
 }
 
-int hwp__rule_signal(struct hwp__unwinder *u, struct hwp__smod *sm, uint64_t look)
+int hwp__rule_flags(struct hwp__unwinder *u, struct hwp__smod *sm, uint64_t look, bool *rbx_kept)
 {
 	const struct hwp__rule *r = rule_get(u, sm, look, &u->regs);
 
-	return r ? r->signal : -ENOMEM;
+	if (!r)
+		return -ENOMEM;
+	*rbx_kept = r->rbx_kept;
+	return r->signal;
 }
 
 /* The CFA of R from IN, as libdwfl evaluates it (again) for each register

@@ -5,7 +5,10 @@
  * same, saved at CFA + offset or CFA + offset itself), taken once from
  * the CFI libdwfl would use (.eh_frame, else .debug_frame) and kept with
  * the binary, so that a frame already seen costs a lookup and a few
- * loads instead of parsing and interpreting its CFI again. A sample is
+ * loads instead of parsing and interpreting its CFI again. x86-64's rbx
+ * left unspecified by the CFI is kept (the psABI's rule and perf 6.1's
+ * libunwind's), where elfutils' defaults lose it; the libdwfl path
+ * carries it the same way (unwind.c). A sample is
  * unwound from rules only when every frame it meets has a plain rule;
  * anything else (CFI expressions, signal frames, no CFI: elfutils' frame-
  * pointer step) leaves the whole sample to libdwfl, which the plain rules
@@ -27,7 +30,9 @@ void hwp__rule_cache_delete(struct hwp__rule_cache *rc);
 int hwp__unwind_rules(struct hwp__unwinder *u, struct hwp__space *sp);
 
 /* Whether the CFI row of LOOK (a frame's lookup address, in SM) is a
-   signal trampoline's (its caller's pc is exact): 1, 0 or -ENOMEM. */
-int hwp__rule_signal(struct hwp__unwinder *u, struct hwp__smod *sm, uint64_t look);
+   signal trampoline's (its caller's pc is exact): 1, 0 or -ENOMEM; and in
+   *RBX_KEPT whether its caller's rbx is the frame's own though libdw says
+   undefined (x86-64: the row leaves rbx unspecified, see unwind_rules.c). */
+int hwp__rule_flags(struct hwp__unwinder *u, struct hwp__smod *sm, uint64_t look, bool *rbx_kept);
 
 #endif

@@ -6,6 +6,7 @@ usage: unwind_check.py folded PERF_SCRIPT FOLDED KALLSYMS
        unwind_check.py cut PERF_SCRIPT FOLDED KALLSYMS STACK_SIZE WARNINGS
        unwind_check.py jit PERF_SCRIPT FOLDED KALLSYMS PERF_MAP
        unwind_check.py short PERF_SCRIPT KALLSYMS
+       unwind_check.py loader PERF_SCRIPT FOLDED KALLSYMS MIN_SAMPLES
 
 folded: `hwprof flame --folded --no-inline` against perf script's
 callchains (perf 6.1, --no-inline), folded as stack_oracle.py folds them,
@@ -60,6 +61,16 @@ libunwind finds no unwind information for code no file maps and ends the
 stack at the first such frame (itself kept), where hwprof (libdwfl) walks
 on by frame pointers: a hwprof stack is cut after its innermost frame named
 in PERF_MAP.
+loader: a recording under LD_BIND_NOT=1 (tests/fixtures/lazy_binding.c):
+the stacks whose innermost user frame is the dynamic loader's (a name perf
+gives a frame in ld-linux*.so / ld.so), of `hwprof flame --folded
+--no-inline` and of perf script's callchains (-F period,ip,sym,symoff,dso,
+--no-inline), kernel frames by address as in folded, must be equal. Says
+how many of perf's samples lie under the lazy-binding trampoline
+(_dl_runtime_resolve*) and how many at the first instruction of the
+function it calls (_dl_fixup, whose CFI there leaves rbx unspecified, the
+register the trampoline's frame is found from); SKIP when fewer than
+MIN_SAMPLES lie under the trampoline or none at that entry.
 Prints PASS/FAIL lines named by $CMP_NAME.
 """
 import os
@@ -275,6 +286,70 @@ def cut(script, mine, ks, size, warned, jit=None):
     return 0
 
 
+LOADER = re.compile(r"/ld(-linux[^/]*)?(-[0-9.]+)?\.so(\.[0-9]+)*$")
+FRAME = re.compile(r"\t\s*([0-9a-f]+) (.*?) \(((?:[^()]|\([^()]*\))*)\)$")
+
+
+def loader_frames(script):
+    """The names perf gives frames in the dynamic loader; how many samples
+    have the lazy-binding trampoline as a user frame, and how many of
+    those are at the first instruction of the function it calls."""
+    names, lazy, entry, cur = set(), 0, 0, []
+
+    def end(fr):
+        nonlocal lazy, entry
+        user = [f for f in fr if not f[2].startswith("[kernel")]
+        if any(f[0].startswith("_dl_runtime_resolve") for f in user):
+            lazy += 1
+            entry += len(user) > 1 and user[1][0].startswith("_dl_runtime_resolve") and user[0][1] == 0
+
+    for line in open(script, errors="replace"):
+        m = FRAME.match(line.rstrip("\n"))
+        if not m:
+            if cur:
+                end(cur)
+            cur = []
+            continue
+        sym, _, off = m.group(2).rpartition("+0x")
+        if not sym:
+            sym, off = m.group(2), "-1"
+        cur.append((sym, int(off, 16), m.group(3)))
+        if LOADER.search(m.group(3)):
+            names.add(sym)
+    if cur:
+        end(cur)
+    return names, lazy, entry
+
+
+def loader(script, mine, ks, min_samples):
+    ksyms = kallsyms(ks, script)
+    ld, lazy, entry = loader_frames(script)
+
+    def keep(frames):  # callers first
+        user = user_part(frames)
+        return bool(user) and user[-1] in ld
+
+    want, got = Counter(), Counter()
+    for fr in stack_oracle.samples(script):
+        c = list(reversed(fr))
+        if fr and keep(c):
+            want[kernel_by_address(";".join(c), ksyms)] += 1
+    for stack, n in folded(mine).items():
+        if keep(stack.split(";")):
+            got[kernel_by_address(stack, ksyms)] += n
+    if lazy < min_samples or not entry:
+        print(f"SKIP {name}: {lazy} of perf's samples under the lazy-binding trampoline (want "
+              f"{min_samples}), {entry} at the entry of the function it calls (want 1)")
+        return 0
+    bad = compare(want, got)
+    if bad:
+        print(f"FAIL {name}: stacks whose innermost user frame is ld.so's: {bad}")
+        return 1
+    print(f"PASS {name} ({sum(want.values())} samples with an ld.so innermost frame, {len(want)} "
+          f"distinct stacks; {lazy} under the lazy-binding trampoline, {entry} at its callee's entry)")
+    return 0
+
+
 if __name__ == "__main__":
     a = sys.argv
     if a[1] == "folded":
@@ -284,6 +359,8 @@ if __name__ == "__main__":
         sys.exit(0)
     if a[1] == "paths":
         sys.exit(paths(a[2], float(a[3])))
+    if a[1] == "loader":
+        sys.exit(loader(a[2], a[3], a[4], int(a[5])))
     if a[1] == "jit":
         sys.exit(cut(a[2], a[3], a[4], 0, 0, jit_names(a[5])))
     sys.exit(cut(a[2], a[3], a[4], a[5], a[6]))

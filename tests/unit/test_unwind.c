@@ -4,12 +4,15 @@
    return address 16; AArch64: x0-x30 = 0-30, sp 31), bounds on what a
    sample holds; and this test's own stack, captured as perf would copy it,
    unwound back through the calls that led there (their return addresses,
-   from __builtin_return_address). */
+   from __builtin_return_address), also through a frame found from rbx
+   (glibc's lazy-binding trampoline's CFI) from a leaf that leaves rbx
+   unspecified. */
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <link.h>
 #include <malloc.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,6 +223,122 @@ static void own_stack_unwound(void)
 		smp.stack_user_dyn_size = 0;
 		CHECK(u && hwp__unwind(u, &smp, th, ips, 32, &n) == HWP__UNWIND_NO_STACK && n == 0);
 		smp.stack_user_dyn_size = STACK;
+		hwp__unwinder_delete(u);
+	}
+	hwp_machine__delete(m);
+}
+
+/* ---- a frame found from rbx, as glibc's lazy-binding trampoline's ---- */
+
+/* what hwp_test_tramp_leaf() saw: its pc, sp, rbx and rbp, its own
+   return address and the trampoline's (and tramp_level()'s), then the
+   stack above sp */
+struct tramp_snap {
+	uint64_t ip, sp, bx, bp, ret0, ret1, ret2;
+	uint8_t stack[STACK];
+};
+
+void hwp_test_tramp(struct tramp_snap *s);
+_Static_assert(STACK == 8192 && offsetof(struct tramp_snap, stack) == 56, "hwp_test_tramp_leaf's offsets");
+
+/* hwp_test_tramp() realigns the stack and finds its frame from rbx (CFA =
+   rbx + 16), as _dl_runtime_resolve_xsavec does; the leaf it calls never
+   mentions rbx in its CFI, as _dl_fixup's first instructions do not: the
+   trampoline's rbx is then the leaf's own (unspecified: same value), which
+   elfutils' x86-64 defaults mark undefined. The leaf records the registers
+   at its second instruction and copies the stack (rep movsb: no frame of
+   its own). Offsets are struct tramp_snap's. */
+__asm__(".text\n"
+	".globl hwp_test_tramp\n"
+	".hidden hwp_test_tramp\n"
+	".type hwp_test_tramp, @function\n"
+	"hwp_test_tramp:\n"
+	".cfi_startproc\n"
+	"	mov (%rsp), %rax\n"
+	"	mov %rax, 40(%rdi)\n"
+	"	push %rbx\n"
+	".cfi_adjust_cfa_offset 8\n"
+	".cfi_rel_offset %rbx, 0\n"
+	"	mov %rsp, %rbx\n"
+	".cfi_def_cfa_register %rbx\n"
+	"	and $-64, %rsp\n"
+	"	sub $192, %rsp\n"
+	"	call hwp_test_tramp_leaf\n"
+	"	mov %rbx, %rsp\n"
+	".cfi_def_cfa_register %rsp\n"
+	"	pop %rbx\n"
+	".cfi_adjust_cfa_offset -8\n"
+	".cfi_restore %rbx\n"
+	"	ret\n"
+	".cfi_endproc\n"
+	".size hwp_test_tramp, .-hwp_test_tramp\n"
+	".type hwp_test_tramp_leaf, @function\n"
+	"hwp_test_tramp_leaf:\n"
+	".cfi_startproc\n"
+	"	lea 0(%rip), %rax\n"
+	"	mov %rax, 0(%rdi)\n"
+	"	mov %rsp, 8(%rdi)\n"
+	"	mov %rbx, 16(%rdi)\n"
+	"	mov %rbp, 24(%rdi)\n"
+	"	mov (%rsp), %rax\n"
+	"	mov %rax, 32(%rdi)\n"
+	"	mov %rsp, %rsi\n"
+	"	lea 56(%rdi), %rdi\n"
+	"	mov $8192, %ecx\n" /* STACK */
+	"	rep movsb\n"
+	"	ret\n"
+	".cfi_endproc\n"
+	".size hwp_test_tramp_leaf, .-hwp_test_tramp_leaf\n");
+
+__attribute__((noinline)) static void tramp_level(struct tramp_snap *s)
+{
+	hwp_test_tramp(s);
+	s->ret2 = (uint64_t)(uintptr_t)__builtin_return_address(0);
+	depth_sink++;
+}
+
+/* a sample in the leaf: the cached rules and libdwfl alone both go on
+   through the trampoline to its caller and that one's (perf 6.1's
+   libunwind does), rbx kept (tramp_level()'s frame may be found from
+   rbp: a build with frame pointers) */
+static void rbx_frame_unwound(void)
+{
+	static struct tramp_snap s;
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (len <= 0)
+		SKIP("no /proc/self/exe");
+	exe[len] = 0;
+	tramp_level(&s);
+	struct hwp_machine *m = hwp_machine__new();
+	if (!m || !map_self(m, exe))
+		SKIP("no mapping of the executable in /proc/self/maps");
+	struct hwp_thread *th = hwp_machine__findnew_thread(m, getpid(), getpid());
+	/* REGS_USER with BX BP SP IP (bits 1, 6, 7, 8), ascending */
+	uint64_t words[4] = { s.bx, s.bp, s.sp, s.ip };
+	struct hwp_sample smp = {
+		.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_REGS_USER | HWP_SAMPLE_STACK_USER,
+		.cpumode = HWP_MISC_USER, .ip = s.ip, .pid = (uint32_t)getpid(), .tid = (uint32_t)getpid(),
+		.regs_user_abi = HWP__REGS_ABI_64, .regs_user_mask = (1ull << 1) | (7ull << 6),
+		.regs_user = { (const uint8_t *)words, sizeof(words) },
+		.stack_user = { s.stack, STACK }, .stack_user_dyn_size = STACK,
+	};
+	for (int no_rules = 0; no_rules < 2; no_rules++) {
+		struct hwp__unwind_env env = { .e_machine = EM_X86_64, .no_rules = no_rules };
+		struct hwp__unwinder *u = hwp__unwinder_new(&env);
+		uint64_t ips[32];
+		size_t n = 0;
+
+		CHECK(u != NULL);
+		int r = u ? hwp__unwind(u, &smp, th, ips, 32, &n) : -1;
+		CHECK(r >= 0 && n >= 4);
+		if (n >= 4) {
+			CHECK_EQ_U64(ips[0], s.ip);
+			CHECK_EQ_U64(ips[1], s.ret0 - 1); /* in the trampoline */
+			CHECK_EQ_U64(ips[2], s.ret1 - 1); /* its caller, found from rbx */
+			CHECK_EQ_U64(ips[3], s.ret2 - 1);
+		}
 		hwp__unwinder_delete(u);
 	}
 	hwp_machine__delete(m);
@@ -443,6 +562,11 @@ static void own_stack_unwound(void)
 	SKIP("an x86-64 test");
 }
 
+static void rbx_frame_unwound(void)
+{
+	SKIP("an x86-64 test");
+}
+
 static void exec_mapped_twice(void)
 {
 	SKIP("an x86-64 test");
@@ -460,6 +584,7 @@ int main(void)
 	RUN(aarch64_registers);
 	RUN(what_a_sample_lacks);
 	RUN(own_stack_unwound);
+	RUN(rbx_frame_unwound);
 	RUN(exec_mapped_twice);
 	RUN(many_spaces);
 	TL_EXIT();
