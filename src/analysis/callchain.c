@@ -83,13 +83,17 @@ static int plain_chain(struct hwp__chain *c, const struct hwp_sample *s)
 		return nomem();
 	bool kernel = false;
 	uint8_t ret = 0;
-	for (uint64_t i = 0, n = 0; i < nr && n < CHAIN_MAX; i++) {
+	/* (in locals: stores through c->ips could alias c->n, which the
+	   compiler would then reload and store again for every word) */
+	uint64_t *ips = c->ips + c->n;
+	uint8_t *flags = c->flags + c->n;
+	size_t n = 0, lim = most - c->n;
+	for (uint64_t i = 0; i < nr && n < lim; i++) {
 		uint64_t ip = ld64(w + i * 8);
 		if (ip < HWP_CONTEXT_MAX) {
-			c->ips[c->n] = ip;
-			c->flags[c->n++] = (kernel ? HWP__CHAIN_KERNEL : 0) | ret;
+			ips[n] = ip;
+			flags[n++] = (kernel ? HWP__CHAIN_KERNEL : 0) | ret;
 			ret = HWP__CHAIN_RET;
-			n++;
 		} else if (chain_word(ip) < 0) {
 			c->discarded++;
 			c->n = 0;
@@ -98,6 +102,7 @@ static int plain_chain(struct hwp__chain *c, const struct hwp_sample *s)
 			chain_context(ip, &kernel);
 		}
 	}
+	c->n += n;
 	return 0;
 }
 
