@@ -27,11 +27,13 @@ int hwp__reader_parse(struct hwp_reader *r, const uint8_t *data, uint32_t size,
 		      uint64_t file_offset, uint64_t index, struct hwp_event *ev);
 
 /*
- * The next record as hwp_reader__next() gives it, but a sample whose event
- * lays its samples out with fixed lengths is only checked (it parses) and
- * peeked (hwp__reader_peek_sample()): 2 then. For readers that look at
- * few samples' fields and parse the rest later, or elsewhere (perf's order,
- * the parallel pass).
+ * The next record as hwp_reader__next() gives it, but a sample of a known
+ * event is only peeked (hwp__reader_peek_sample()): 2 then. One whose event
+ * lays its samples out with fixed lengths is checked too (it parses); one
+ * with lengths of its own (call chains, branch stacks) is checked only when
+ * parsed, so its errors come from hwp__reader_parse_sample(). For readers
+ * that look at few samples' fields and parse the rest later, or elsewhere
+ * (perf's order, the parallel pass).
  */
 int hwp__reader_next_light(struct hwp_reader *r, struct hwp_event *ev);
 
@@ -41,9 +43,10 @@ int hwp__reader_next_light(struct hwp_reader *r, struct hwp_event *ev);
 int hwp__reader_parse_sample(const struct hwp_reader *r, const struct hwp_evsel *evsel, const uint8_t *rec,
 			     uint32_t size, uint64_t off, uint64_t index, struct hwp_event *ev);
 
-/* EV from a sample REC of EVSEL known to parse: its fields before the
-   sample, and the sample's sample_type, cpumode, pid, tid and time only
-   (has_sample_id set; the rest of EV->sample left as it was). */
+/* EV from a sample REC of EVSEL long enough for hwp__sample_peek(): its
+   fields before the sample, and the sample's sample_type, cpumode, pid,
+   tid and time only (has_sample_id set; the rest of EV->sample left as it
+   was). */
 void hwp__reader_peek_sample(const struct hwp_evsel *evsel, const uint8_t *rec, uint32_t size, uint64_t off,
 			     uint64_t index, struct hwp_event *ev);
 

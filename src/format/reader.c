@@ -629,9 +629,14 @@ static uint64_t fixed_size(struct hwp_reader *r, const struct hwp_evsel *evsel)
 	return r->fixed[i] == UINT64_MAX ? UINT64_MAX : r->fixed[i] - 1;
 }
 
-/* hwp__reader_parse(), where a sample of an event whose samples have a
-   fixed layout is only checked and peeked (hwp__reader_peek_sample()): 1
-   then, 0 when EV is parsed in full, <0 on an error. */
+/* hwp__reader_parse(), where a sample is only peeked
+   (hwp__reader_peek_sample()): 1 then, 0 when EV is parsed in full, <0 on
+   an error. A sample of fixed layout is checked by its length (it parses
+   exactly when that long); one whose fields have lengths of their own
+   (call chains, branch stacks) only to hold what the peek reads, and is
+   checked when parsed: parsing it twice, here and where it is counted,
+   was a tenth of a call graph's instructions, and on the parallel pass's
+   reading thread. */
 static int parse_light(struct hwp_reader *r, const uint8_t *rec, uint32_t size, uint64_t off, uint64_t index,
 		       struct hwp_event *ev)
 {
@@ -642,7 +647,8 @@ static int parse_light(struct hwp_reader *r, const uint8_t *rec, uint32_t size, 
 		return hwp__reader_parse(r, rec, size, off, index, ev);
 	if (!(evsel = sample_evsel(r, rec, size, off, index, &err)))
 		return err ? err : hwp__reader_parse_sample(r, NULL, rec, size, off, index, ev);
-	if (size < 8 || size - 8 < fixed_size(r, evsel))
+	uint64_t fixed = fixed_size(r, evsel);
+	if (size < 8 || size - 8 < (fixed == UINT64_MAX ? hwp__sample_peek_size(&evsel->attr) : fixed))
 		return hwp__reader_parse_sample(r, evsel, rec, size, off, index, ev);
 	hwp__reader_peek_sample(evsel, rec, size, off, index, ev);
 	return 1;

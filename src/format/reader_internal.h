@@ -85,8 +85,12 @@ int hwp__sample_id_pos(uint64_t sample_type);
    has a length of its own (hwp__parse_sample() then succeeds exactly on
    records that long or longer), else UINT64_MAX. */
 uint64_t hwp__sample_fixed_size(const struct hwp_attr *attr);
-/* Of a sample of ATTR that parses (checked before), only its sample_type,
-   cpumode, pid, tid and time into S (the rest of S left as it was). */
+/* The bytes after the header hwp__sample_peek() reads of a sample of ATTR
+   (its fields up to TIME, which have fixed lengths in every layout). */
+uint64_t hwp__sample_peek_size(const struct hwp_attr *attr);
+/* Of a sample of ATTR at least hwp__sample_peek_size() long, only its
+   sample_type, cpumode, pid, tid and time into S (the rest of S left as it
+   was). */
 void hwp__sample_peek(const struct hwp_attr *attr, const uint8_t *rec, struct hwp_sample *s);
 int hwp__sample_is_pos(uint64_t sample_type);
 /* hwp_read__parse() / hwp_read__value() without a message (-EINVAL), for

@@ -312,6 +312,14 @@ uint64_t hwp__sample_fixed_size(const struct hwp_attr *attr)
 	return words * 8;
 }
 
+uint64_t hwp__sample_peek_size(const struct hwp_attr *attr)
+{
+	uint64_t st = attr->sample_type;
+
+	return 8 * (uint64_t)(!!(st & HWP_SAMPLE_IDENTIFIER) + !!(st & HWP_SAMPLE_IP) + !!(st & HWP_SAMPLE_TID) +
+			      !!(st & HWP_SAMPLE_TIME));
+}
+
 void hwp__sample_peek(const struct hwp_attr *attr, const uint8_t *rec, struct hwp_sample *s)
 {
 	uint64_t st = attr->sample_type;

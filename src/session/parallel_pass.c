@@ -35,8 +35,9 @@
 /* The least input a thread is started for by default. */
 #define JOB_BYTES (4u << 20)
 
-/* A sample handed out: where its record is (checked when read), and its
-   thread. Small: every byte of it moves from this thread's cache to
+/* A sample handed out: where its record is (its length checked when read
+   for what the peek reads; the thread that parses it reports what else is
+   wrong, the earliest such sample's error winning), and its thread. Small: every byte of it moves from this thread's cache to
    another's, the cost of the hand-out. */
 struct item {
 	const struct hwp_thread *th;

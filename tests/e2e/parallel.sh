@@ -69,7 +69,7 @@ if [ -d "$corpus" ]; then
 		[ "$(head -c 8 "$f" | tr -d '\0')" = PERFILE2 ] && files+=("$f")
 	done < <(find "$corpus" -type f | sort)
 fi
-echo "PLAN $(( ${#files[@]} + 6 ))"
+echo "PLAN $(( ${#files[@]} + 7 ))"
 [ -d "$corpus" ] || skip "corpus: no corpus at $corpus"
 [ -d "$corpus" ] && pass "corpus (${#files[@]} perf.data files)"
 for f in "${files[@]}"; do
@@ -89,6 +89,45 @@ if [ -x "$gen" ] && "$gen" "$tmp/gen.data" 50 >/dev/null 2>"$tmp/gen.err"; then
 else
 	skip "generated_50mb: no generator $gen (make all) or it failed: $(head -1 "$tmp/gen.err" 2>/dev/null)"
 	skip "parallel_used: no generated recording"
+fi
+
+# A sample whose branch stack overruns its record, in the middle of the
+# generated recording: a sample of variable length is checked where it is
+# parsed (the parallel pass's threads), and every thread count stops with
+# the same one-line error naming that record's offset.
+corrupt_check() {
+	local bad="" n=0 j r off
+	off=$(python3 - "$tmp/gen.data" "$tmp/bad.data" "$root/tests/tools" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[3])
+import perfdata as pd
+buf = bytearray(open(sys.argv[1], "rb").read())
+lay = pd.layout(buf)
+samples = [r for r in lay["records"] if r["type"] == 9]
+rec = samples[len(samples) * 3 // 5]
+f = pd.sample_fields(buf, rec["off"], lay["attrs"][0]["sample_type"])
+buf[f["branch_nr"]:f["branch_nr"] + 8] = (1000).to_bytes(8, "little")
+open(sys.argv[2], "wb").write(buf)
+print("0x%x" % rec["off"])
+PY
+	) || { fail "corrupt_sample: could not make the recording"; return; }
+	for r in "branches" "timing" "paths" "report --html -"; do
+		for j in 1 2 3; do
+			# shellcheck disable=SC2086
+			"$HWPROF" $r -i "$tmp/bad.data" -j $j >/dev/null 2>"$tmp/ce$j"
+			echo "exit $?" >>"$tmp/ce$j"
+		done
+		n=$((n + 1))
+		cmp -s "$tmp/ce1" "$tmp/ce2" && cmp -s "$tmp/ce1" "$tmp/ce3" || bad="$bad '$r': -j 1/2/3 differ;"
+		[ "$(wc -l <"$tmp/ce1")" = 2 ] && grep -q "offset $off" "$tmp/ce1" && ! grep -qx "exit 0" "$tmp/ce1" ||
+			bad="$bad '$r': not one error naming offset $off: $(head -2 "$tmp/ce1" | tr '\n' ' ');"
+	done
+	if [ -z "$bad" ]; then pass "corrupt_sample ($n reports stop alike at the record at $off)"; else fail "corrupt_sample:$bad"; fi
+}
+if [ -f "$tmp/gen.data" ] && command -v python3 >/dev/null; then
+	corrupt_check
+else
+	skip "corrupt_sample: no generated recording or no python3"
 fi
 
 # What does not stay mapped is read by one thread, and the log says why.
