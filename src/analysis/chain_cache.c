@@ -24,10 +24,10 @@ struct hwp__chain_slot {
 	uint8_t older;   /* in a set's first slot: which of its two to replace */
 };
 
-/* Two ways per set, in one cache line: with one, a hot leaf that shares
-   its slot with one of the many cold ones is pushed out again and again. */
 /* A leaf counts its samples itself (the trie's node is not touched, one
-   cache miss less per sample) until it leaves its slot or is settled. */
+   cache miss less per sample) until it leaves its slot or is settled. Two
+   to a set, in one cache line: with one way, a hot leaf that shares its
+   slot with one of the many cold ones is pushed out again and again. */
 struct hwp__chain_leaf {
 	uint64_t ip;
 	uint32_t key; /* id << 1 | kernel; 0: empty */
@@ -181,6 +181,7 @@ bool hwp__chain_leaf_count(struct hwp__chain_cache *cc, uint64_t hash, uint32_t 
 
 			if (l->key == key && l->ip == ip) {
 				cc->leaf_hits++;
+				cc->unsettled = true;
 				l->samples++;
 				l->period += period;
 				return true;
@@ -209,6 +210,10 @@ void hwp__chain_leaf_put(struct hwp__chain_cache *cc, uint64_t hash, uint32_t id
 
 void hwp__chain_leaves_settle(struct hwp__chain_cache *cc)
 {
+	/* (a caller reading between adds: no scan when nothing was counted) */
+	if (!cc->unsettled)
+		return;
+	cc->unsettled = false;
 	for (size_t i = 0; cc->leaves && i < NR_LEAVES; i++)
 		settle(cc, &cc->leaves[i]);
 }

@@ -36,6 +36,7 @@ struct hwp__chain_cache {
 	struct hwp__chain_leaf *leaves;  /* made on first use, in leaves_mem */
 	void *leaves_mem;
 	uint32_t last_id;                /* the id last given to a chain */
+	bool unsettled;                  /* a leaf counted since the last settle */
 	uint64_t hits, misses, leaf_hits, leaf_misses;
 	/* the owner's: adds SAMPLES and PERIOD to NODE (set before the first
 	   hwp__chain_leaf_put()) */
