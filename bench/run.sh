@@ -6,20 +6,25 @@
 #                100 to iterate); the SQLite and memory recordings scale with it
 #   TOOL_LIMIT   seconds before an established tool is stopped (default 900;
 #                its ratio is then a lower bound, "> N")
-#   BENCH_JOBS   e.g. "2": columns of hwprof CMD -j 2 beside hwprof's, and its
-#                wall-time speedup (for the parallel pass, once hwprof has -j)
+#   BENCH_JOBS   thread counts of the columns beside hwprof -j 1 (default: the
+#                CPUs available, when more than one; "" for -j 1 alone), each
+#                with its wall-time speedup over -j 1 (commands without -j:
+#                info, script, show "-" there)
 #   BENCH_DIR    where the recordings are kept (default BUILD_DIR/bench-data)
 # Each command runs once (stdout to a file or /dev/null), from the page cache.
 # CPU s = user + system, children included (perf script | awk counts both);
 # GB/s = input size / hwprof's CPU s (per core); RSS = peak resident memory;
-# ratio = tool / hwprof. Not a test: numbers depend on the machine, and wall
+# ratio = tool / hwprof: CPU against -j 1's, wall against the last -j
+# column's (the threads hwprof takes by default). Not a test: numbers depend on the machine, and wall
 # times on what else runs on it (printed: load average before and after).
 set -uo pipefail
 BUILD=$(realpath "${1:-build}")
 HWPROF=$BUILD/hwprof
 MB=${BENCH_MB:-1100}
 LIMIT=${TOOL_LIMIT:-900}
-read -ra JOBS <<<"${BENCH_JOBS:-}"
+default_jobs=$(nproc)
+[ "$default_jobs" -gt 1 ] || default_jobs=""
+read -ra JOBS <<<"${BENCH_JOBS-$default_jobs}"
 dir=$(realpath -m "${BENCH_DIR:-$BUILD/bench-data}")
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$dir/out"
@@ -66,15 +71,26 @@ row() {
 	bytes=$(stat -c %s "$input")
 	echo "bench: $report ..." >&2
 	line="$report$T$(basename "$input")"
-	for j in "" "${JOBS[@]}"; do
-		measure 0 /dev/null "$HWPROF" "$name" ${j:+-j "$j"} "${args[@]}"
-		if [ "$m_rc" != 0 ]; then
-			line+="${T}fails: $(head -1 "$dir/.err" | cut -c1-40 | tr -d "\t")$T-$T-$T-${j:+$T-}"
+	# -j 1 first (a command without threads: as it is), then each of JOBS
+	local takes_j=1 first=1 one_wall=0
+	"$HWPROF" "$name" --help 2>/dev/null | grep -q -- '--jobs' || takes_j=""
+	for j in 1 "${JOBS[@]}"; do
+		if [ -z "$first" ] && [ -z "$takes_j" ]; then
+			line+="$T-$T-$T-$T-$T-"
 			continue
 		fi
-		[ -z "$j" ] && hw_cpu=$m_cpu hw_wall=$m_wall
+		measure 0 /dev/null "$HWPROF" "$name" ${takes_j:+-j "$j"} "${args[@]}"
+		if [ "$m_rc" != 0 ]; then
+			line+="${T}fails: $(head -1 "$dir/.err" | cut -c1-40 | tr -d "\t")$T-$T-$T-"
+			[ -z "$first" ] && line+="$T-"
+			first=""
+			continue
+		fi
+		[ -n "$first" ] && hw_cpu=$m_cpu one_wall=$m_wall
+		hw_wall=$m_wall
 		line+="$T$(fmt "$m_cpu" 2)$T$(fmt "$m_wall" 2)$T$(fmt "$(echo "$bytes / 1000000000 / ($m_cpu + 0.001)" | bc -l)" 2)$T$(fmt "$m_rss" 0)"
-		[ -n "$j" ] && line+="$T$(ratio "$hw_wall" "$m_wall")" # the parallel pass's speedup
+		[ -z "$first" ] && line+="$T$(ratio "$one_wall" "$m_wall")" # the parallel pass's speedup
+		first=""
 	done
 	if [ "$cmd" = - ]; then
 		rows+=("$line$T-$T-$T-$T-$T-$T-")
@@ -134,7 +150,7 @@ echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "$(nproc) CPUs: $(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'); $(uname -sr)"
 T=$'\t'
-head="report${T}input${T}hwprof CPU s${T}wall s${T}GB/s${T}RSS MB"
+head="report${T}input${T}hwprof -j 1 CPU s${T}wall s${T}GB/s${T}RSS MB"
 for j in "${JOBS[@]}"; do head+="$T-j $j CPU s${T}wall s${T}GB/s${T}RSS MB${T}speedup wall"; done
 head+="${T}established tool${T}CPU s${T}wall s${T}RSS MB${T}ratio CPU${T}ratio wall"
 printf '%s\n' "$head" "${rows[@]}" | sed 's/|/\\|/g' | awk -F'\t' '
