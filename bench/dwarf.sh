@@ -13,7 +13,9 @@
 # --no-inline on both sides (perf's addr2line for
 # inline chains would dominate its time); then hwprof with the cached
 # unwinding rules off (HWPROF_UNWIND_NO_RULES=1: libdwfl for every sample).
-# Each command runs once, from the page cache. CPU s = user + system,
+# hwprof runs on one thread (-j 1: the per-core figure; each thread of a
+# parallel pass sets its own unwinder up, which a recording this short
+# does not repay). Each command runs once, from the page cache. CPU s = user + system,
 # children included; RSS = peak resident; ratio = perf / hwprof. Not a test.
 set -uo pipefail
 BUILD=$(realpath "${1:-build}")
@@ -69,17 +71,17 @@ row() {
 
 pr="perf report --children --stdio -g none --no-inline -i $data"
 ps="perf script -F ip,sym --no-inline -i $data | awk '$fold' >awk.folded"
-row "callgraph" "" "perf report --children" "$pr" -- callgraph --no-inline -i "$data"
-row "callgraph" "" "perf report -g" "perf report --stdio -g --no-inline -i $data" -- callgraph --no-inline -i "$data"
-row "flame --folded" "" "perf script | awk fold" "$ps" -- flame --no-inline --folded -i "$data" -o hw.folded
-row "callgraph, libdwfl only" "HWPROF_UNWIND_NO_RULES=1" "perf report --children" "$pr" -- callgraph --no-inline -i "$data"
+row "callgraph" "" "perf report --children" "$pr" -- callgraph -j 1 --no-inline -i "$data"
+row "callgraph" "" "perf report -g" "perf report --stdio -g --no-inline -i $data" -- callgraph -j 1 --no-inline -i "$data"
+row "flame --folded" "" "perf script | awk fold" "$ps" -- flame -j 1 --no-inline --folded -i "$data" -o hw.folded
+row "callgraph, libdwfl only" "HWPROF_UNWIND_NO_RULES=1" "perf report --children" "$pr" -- callgraph -j 1 --no-inline -i "$data"
 row "flame --folded, libdwfl only" "HWPROF_UNWIND_NO_RULES=1" "perf script | awk fold" "$ps" \
-	-- flame --no-inline --folded -i "$data" -o hw.folded
+	-- flame -j 1 --no-inline --folded -i "$data" -o hw.folded
 
 echo
 echo "$(nproc) CPUs: $(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'); $(uname -sr)"
 echo "input: $(basename "$data"), $((bytes / 1000000)) MB, $samples samples (perf record -e cpu-clock --call-graph dwarf)"
-head="report${T}hwprof CPU s${T}wall s${T}GB/s${T}RSS MB${T}perf 6.1${T}CPU s${T}wall s${T}RSS MB${T}ratio CPU${T}ratio wall"
+head="report${T}hwprof -j 1 CPU s${T}wall s${T}GB/s${T}RSS MB${T}perf 6.1${T}CPU s${T}wall s${T}RSS MB${T}ratio CPU${T}ratio wall"
 printf '%s\n' "$head" "${rows[@]}" | awk -F'\t' '
 	{ for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) } if (NF > nf) nf = NF }
 	END {
