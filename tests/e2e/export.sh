@@ -1,6 +1,8 @@
 #!/bin/bash
 # hwprof export: an emulated recording of the fixture exported as TSV, CSV
-# and JSON lines holds the same rows in each (tests/tools/export_check.py);
+# and JSON lines holds the same rows in each (tests/tools/export_check.py),
+# the program run from a directory whose name needs escaping in TSV (a
+# backslash) and quoting in CSV (a double quote);
 # its pprof file, decoded from the wire format by tests/tools/pprof_decode.py
 # (no protobuf library), has the sample total and the per-symbol totals of
 # 'hwprof branches', each sample at its branch row's source, and the main
@@ -10,9 +12,11 @@
 . "$(dirname "$0")/../tools/emu_lib.sh"
 # PLAN: 1 (the SKIP) where emulated recording cannot run
 ready=$(emu_ready export) || { echo "PLAN 1"; echo "$ready"; exit 0; }
-echo "PLAN 3"
+echo "PLAN 4"
 emu_build basic || exit 0
-if ! emu_record basic -c 1000 -- "$tmp/basic"; then
+odd="$tmp/an \"odd\" \\dir"
+mkdir -p "$odd" && cp "$tmp/basic" "$odd/basic"
+if ! emu_record basic -c 1000 -- "$odd/basic"; then
 	fail "export: record failed: $(head -1 "$tmp/basic.err")"; exit 0
 fi
 ok=1
@@ -29,6 +33,15 @@ if [ $ok = 1 ]; then
 	for k in branch range block cond; do
 		grep -q "	$k	" "$tmp/rows.tsv" || fail "export: no '$k' rows"
 	done
+	# the module's path as each format writes it: TSV doubles the backslash,
+	# CSV the quotes (the check above reads them back alike)
+	if grep -qF "	${odd//\\/\\\\}/basic	" "$tmp/rows.tsv" && grep -qF ",\"${odd//\"/\"\"}/basic\"," "$tmp/rows.csv"; then
+		pass "export_escapes: a module path with a backslash and quotes, escaped in TSV, quoted in CSV"
+	else
+		fail "export_escapes: $odd/basic not found escaped: $(grep -m1 -o 'an [^	]*basic' "$tmp/rows.tsv")"
+	fi
+else
+	skip "export_escapes: no rows"
 fi
 
 if ! "$HWPROF" export -i "$tmp/basic.data" --format pprof -o "$tmp/p.pb.gz" 2>"$tmp/pprof.err"; then
