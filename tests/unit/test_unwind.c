@@ -175,29 +175,55 @@ static int map_self(struct hwp_machine *m, const char *exe)
 	return n;
 }
 
+/* Address spaces holding this process's executable as it is mapped, or
+   NULL with *WHY saying what is missing. */
+static struct hwp_machine *self_machine(const char **why)
+{
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	struct hwp_machine *m;
+
+	*why = "no /proc/self/exe";
+	if (len <= 0)
+		return NULL;
+	exe[len] = 0;
+	*why = "no mapping of the executable in /proc/self/maps";
+	if (!(m = hwp_machine__new()) || !map_self(m, exe)) {
+		hwp_machine__delete(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* A sample of this process at IP with the user registers WORDS (MASK,
+   ascending) and STACK copied above sp. */
+static struct hwp_sample stack_sample(uint64_t ip, const uint64_t *words, size_t nwords, uint64_t mask,
+				      const uint8_t *stack)
+{
+	struct hwp_sample smp = {
+		.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_REGS_USER | HWP_SAMPLE_STACK_USER,
+		.cpumode = HWP_MISC_USER, .ip = ip, .pid = (uint32_t)getpid(), .tid = (uint32_t)getpid(),
+		.regs_user_abi = HWP__REGS_ABI_64, .regs_user_mask = mask,
+		.regs_user = { (const uint8_t *)words, nwords * sizeof(*words) },
+		.stack_user = { stack, STACK }, .stack_user_dyn_size = STACK,
+	};
+
+	return smp;
+}
+
 static void own_stack_unwound(void)
 {
 	static struct snap s;
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *why;
 
-	if (len <= 0)
-		SKIP("no /proc/self/exe");
-	exe[len] = 0;
 	level2(&s);
-	struct hwp_machine *m = hwp_machine__new();
-	if (!m || !map_self(m, exe))
-		SKIP("no mapping of the executable in /proc/self/maps");
+	struct hwp_machine *m = self_machine(&why);
+	if (!m)
+		SKIP("%s", why);
 	struct hwp_thread *th = hwp_machine__findnew_thread(m, getpid(), getpid());
 	/* REGS_USER with BP SP IP (bits 6, 7, 8), ascending */
 	uint64_t words[3] = { s.bp, s.sp, s.ip };
-	struct hwp_sample smp = {
-		.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_REGS_USER | HWP_SAMPLE_STACK_USER,
-		.cpumode = HWP_MISC_USER, .ip = s.ip, .pid = (uint32_t)getpid(), .tid = (uint32_t)getpid(),
-		.regs_user_abi = HWP__REGS_ABI_64, .regs_user_mask = 7ull << 6,
-		.regs_user = { (const uint8_t *)words, sizeof(words) },
-		.stack_user = { s.stack, STACK }, .stack_user_dyn_size = STACK,
-	};
+	struct hwp_sample smp = stack_sample(s.ip, words, 3, 7ull << 6, s.stack);
 	for (int no_rules = 0; no_rules < 2; no_rules++) {
 		struct hwp__unwind_env env = { .e_machine = EM_X86_64, .no_rules = no_rules };
 		struct hwp__unwinder *u = hwp__unwinder_new(&env);
@@ -304,26 +330,16 @@ __attribute__((noinline)) static void tramp_level(struct tramp_snap *s)
 static void rbx_frame_unwound(void)
 {
 	static struct tramp_snap s;
-	char exe[PATH_MAX];
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *why;
 
-	if (len <= 0)
-		SKIP("no /proc/self/exe");
-	exe[len] = 0;
 	tramp_level(&s);
-	struct hwp_machine *m = hwp_machine__new();
-	if (!m || !map_self(m, exe))
-		SKIP("no mapping of the executable in /proc/self/maps");
+	struct hwp_machine *m = self_machine(&why);
+	if (!m)
+		SKIP("%s", why);
 	struct hwp_thread *th = hwp_machine__findnew_thread(m, getpid(), getpid());
 	/* REGS_USER with BX BP SP IP (bits 1, 6, 7, 8), ascending */
 	uint64_t words[4] = { s.bx, s.bp, s.sp, s.ip };
-	struct hwp_sample smp = {
-		.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_REGS_USER | HWP_SAMPLE_STACK_USER,
-		.cpumode = HWP_MISC_USER, .ip = s.ip, .pid = (uint32_t)getpid(), .tid = (uint32_t)getpid(),
-		.regs_user_abi = HWP__REGS_ABI_64, .regs_user_mask = (1ull << 1) | (7ull << 6),
-		.regs_user = { (const uint8_t *)words, sizeof(words) },
-		.stack_user = { s.stack, STACK }, .stack_user_dyn_size = STACK,
-	};
+	struct hwp_sample smp = stack_sample(s.ip, words, 4, (1ull << 1) | (7ull << 6), s.stack);
 	for (int no_rules = 0; no_rules < 2; no_rules++) {
 		struct hwp__unwind_env env = { .e_machine = EM_X86_64, .no_rules = no_rules };
 		struct hwp__unwinder *u = hwp__unwinder_new(&env);
