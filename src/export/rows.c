@@ -400,13 +400,14 @@ static void put_u64(struct hwp__sbuf *o, char sep, uint64_t v)
 
 static void put_i64(struct hwp__sbuf *o, char sep, int64_t v)
 {
-	if (v < 0) {
-		char neg[2] = { sep, '-' };
-		hwp__sbuf_write(o, sep ? neg : neg + 1, sep ? 2 : 1);
-		put_u64(o, 0, (uint64_t)0 - (uint64_t)v);
+	if (v >= 0) {
+		put_u64(o, sep, (uint64_t)v);
 		return;
 	}
-	put_u64(o, sep, (uint64_t)v);
+	if (sep)
+		hwp__sbuf_putc(o, sep);
+	hwp__sbuf_putc(o, '-');
+	put_u64(o, 0, (uint64_t)0 - (uint64_t)v);
 }
 
 static void put_hist(struct hwp__sbuf *o, const uint64_t *h)
