@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <link.h>
 #include <malloc.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -109,19 +110,39 @@ static void what_a_sample_lacks(void)
 
 struct snap {
 	uint64_t ip, sp, bp;
+	size_t len; /* of the copy, at most STACK */
 	uint8_t stack[STACK];
 	uint64_t ret[3]; /* return addresses of capture, level1, level2 */
 };
 
 static volatile int depth_sink;
 
-/* the raw stack above sp, redzones between locals included (what the
-   kernel copies knows nothing of ASan's) */
-__attribute__((no_sanitize_address, noinline)) static void copy_stack(uint8_t *out, uint64_t sp)
+/* How many bytes of this thread's stack lie above HERE, at most STACK: a
+   copy stops at the stack's end, as perf's does (with a small environment
+   the end is within STACK of this test's frames, and reading on faults). */
+static size_t stack_room(uint64_t here)
+{
+	pthread_attr_t attr;
+	void *lo;
+	size_t size;
+
+	if (pthread_getattr_np(pthread_self(), &attr))
+		return 0;
+	int r = pthread_attr_getstack(&attr, &lo, &size);
+	pthread_attr_destroy(&attr);
+	uint64_t top = (uint64_t)(uintptr_t)lo + size;
+	if (r || here >= top)
+		return 0;
+	return top - here < STACK ? (size_t)(top - here) & ~(size_t)7 : STACK;
+}
+
+/* LEN bytes of the raw stack above sp, redzones between locals included
+   (what the kernel copies knows nothing of ASan's) */
+__attribute__((no_sanitize_address, noinline)) static void copy_stack(uint8_t *out, uint64_t sp, size_t len)
 {
 	const volatile uint64_t *p = (const volatile uint64_t *)(uintptr_t)sp;
 
-	for (size_t i = 0; i < STACK / 8; i++) {
+	for (size_t i = 0; i < len / 8; i++) {
 		uint64_t w = p[i];
 		for (size_t b = 0; b < 8; b++)
 			out[8 * i + b] = (uint8_t)(w >> (8 * b));
@@ -134,7 +155,8 @@ __attribute__((noinline)) static void capture(struct snap *s)
 {
 	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"
 			 : "=r"(s->ip), "=r"(s->sp), "=r"(s->bp));
-	copy_stack(s->stack, s->sp);
+	s->len = stack_room(s->sp);
+	copy_stack(s->stack, s->sp, s->len);
 	s->ret[0] = (uint64_t)(uintptr_t)__builtin_return_address(0);
 	depth_sink++;
 }
@@ -196,16 +218,16 @@ static struct hwp_machine *self_machine(const char **why)
 }
 
 /* A sample of this process at IP with the user registers WORDS (MASK,
-   ascending) and STACK copied above sp. */
+   ascending) and LEN bytes of STACK copied above sp. */
 static struct hwp_sample stack_sample(uint64_t ip, const uint64_t *words, size_t nwords, uint64_t mask,
-				      const uint8_t *stack)
+				      const uint8_t *stack, size_t len)
 {
 	struct hwp_sample smp = {
 		.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_REGS_USER | HWP_SAMPLE_STACK_USER,
 		.cpumode = HWP_MISC_USER, .ip = ip, .pid = (uint32_t)getpid(), .tid = (uint32_t)getpid(),
 		.regs_user_abi = HWP__REGS_ABI_64, .regs_user_mask = mask,
 		.regs_user = { (const uint8_t *)words, nwords * sizeof(*words) },
-		.stack_user = { stack, STACK }, .stack_user_dyn_size = STACK,
+		.stack_user = { stack, len }, .stack_user_dyn_size = len,
 	};
 
 	return smp;
@@ -223,7 +245,7 @@ static void own_stack_unwound(void)
 	struct hwp_thread *th = hwp_machine__findnew_thread(m, getpid(), getpid());
 	/* REGS_USER with BP SP IP (bits 6, 7, 8), ascending */
 	uint64_t words[3] = { s.bp, s.sp, s.ip };
-	struct hwp_sample smp = stack_sample(s.ip, words, 3, 7ull << 6, s.stack);
+	struct hwp_sample smp = stack_sample(s.ip, words, 3, 7ull << 6, s.stack, s.len);
 	for (int no_rules = 0; no_rules < 2; no_rules++) {
 		struct hwp__unwind_env env = { .e_machine = EM_X86_64, .no_rules = no_rules };
 		struct hwp__unwinder *u = hwp__unwinder_new(&env);
@@ -244,11 +266,11 @@ static void own_stack_unwound(void)
 		smp.stack_user.size = smp.stack_user_dyn_size = 64;
 		r = u ? hwp__unwind(u, &smp, th, ips, 32, &n) : -1;
 		CHECK(r == HWP__UNWIND_STACK_SHORT || (r == HWP__UNWIND_DONE && n == 32));
-		smp.stack_user.size = smp.stack_user_dyn_size = STACK;
+		smp.stack_user.size = smp.stack_user_dyn_size = s.len;
 		/* no copy at all */
 		smp.stack_user_dyn_size = 0;
 		CHECK(u && hwp__unwind(u, &smp, th, ips, 32, &n) == HWP__UNWIND_NO_STACK && n == 0);
-		smp.stack_user_dyn_size = STACK;
+		smp.stack_user_dyn_size = s.len;
 		hwp__unwinder_delete(u);
 	}
 	hwp_machine__delete(m);
@@ -257,15 +279,16 @@ static void own_stack_unwound(void)
 /* ---- a frame found from rbx, as glibc's lazy-binding trampoline's ---- */
 
 /* what hwp_test_tramp_leaf() saw: its pc, sp, rbx and rbp, its own
-   return address and the trampoline's (and tramp_level()'s), then the
-   stack above sp */
+   return address and the trampoline's (and tramp_level()'s), then LEN
+   bytes of the stack above sp (LEN set by the caller) */
 struct tramp_snap {
-	uint64_t ip, sp, bx, bp, ret0, ret1, ret2;
+	uint64_t ip, sp, bx, bp, ret0, ret1, ret2, len;
 	uint8_t stack[STACK];
 };
 
 void hwp_test_tramp(struct tramp_snap *s);
-_Static_assert(STACK == 8192 && offsetof(struct tramp_snap, stack) == 56, "hwp_test_tramp_leaf's offsets");
+_Static_assert(offsetof(struct tramp_snap, len) == 56 && offsetof(struct tramp_snap, stack) == 64,
+	       "hwp_test_tramp_leaf's offsets");
 
 /* hwp_test_tramp() realigns the stack and finds its frame from rbx (CFA =
    rbx + 16), as _dl_runtime_resolve_xsavec does; the leaf it calls never
@@ -309,8 +332,8 @@ __asm__(".text\n"
 	"	mov (%rsp), %rax\n"
 	"	mov %rax, 32(%rdi)\n"
 	"	mov %rsp, %rsi\n"
-	"	lea 56(%rdi), %rdi\n"
-	"	mov $8192, %ecx\n" /* STACK */
+	"	mov 56(%rdi), %rcx\n"
+	"	lea 64(%rdi), %rdi\n"
 	"	rep movsb\n"
 	"	ret\n"
 	".cfi_endproc\n"
@@ -318,6 +341,8 @@ __asm__(".text\n"
 
 __attribute__((noinline)) static void tramp_level(struct tramp_snap *s)
 {
+	/* the leaf's sp lies below this frame: as many bytes above it fit */
+	s->len = stack_room((uint64_t)(uintptr_t)__builtin_frame_address(0));
 	hwp_test_tramp(s);
 	s->ret2 = (uint64_t)(uintptr_t)__builtin_return_address(0);
 	depth_sink++;
@@ -339,7 +364,7 @@ static void rbx_frame_unwound(void)
 	struct hwp_thread *th = hwp_machine__findnew_thread(m, getpid(), getpid());
 	/* REGS_USER with BX BP SP IP (bits 1, 6, 7, 8), ascending */
 	uint64_t words[4] = { s.bx, s.bp, s.sp, s.ip };
-	struct hwp_sample smp = stack_sample(s.ip, words, 4, (1ull << 1) | (7ull << 6), s.stack);
+	struct hwp_sample smp = stack_sample(s.ip, words, 4, (1ull << 1) | (7ull << 6), s.stack, s.len);
 	for (int no_rules = 0; no_rules < 2; no_rules++) {
 		struct hwp__unwind_env env = { .e_machine = EM_X86_64, .no_rules = no_rules };
 		struct hwp__unwinder *u = hwp__unwinder_new(&env);
