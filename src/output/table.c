@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +12,7 @@
 #include "util/arena.h"
 #include "util/error.h"
 #include "util/opts.h"
+#include "util/par_run.h"
 
 /* One value, read by its column's kind (16 bytes: report tables reach
    millions of cells). */
@@ -418,39 +418,21 @@ struct text_part {
 	size_t lo, hi;
 	size_t width[HWP_TABLE_MAX_COLUMNS];
 	struct hwp_outbuf o; /* in memory */
-	pthread_t th;
-	bool started;
 };
 
-static void *part_widths(void *arg)
+/* (part K of the array CTX; each on a thread of its own: hwp__par_run()) */
+static void part_widths(void *ctx, size_t k)
 {
-	struct text_part *p = arg;
+	struct text_part *p = (struct text_part *)ctx + k;
 
 	text_widths(p->t, p->l, p->lo, p->hi, p->width);
-	return NULL;
 }
 
-static void *part_rows(void *arg)
+static void part_rows(void *ctx, size_t k)
 {
-	struct text_part *p = arg;
+	struct text_part *p = (struct text_part *)ctx + k;
 
 	text_rows(p->t, p->l, p->lo, p->hi, &p->o);
-	return NULL;
-}
-
-/* Runs FN on parts [1, N) on threads and part 0 here (where a thread does
-   not start, here too). */
-static void run_parts(struct text_part *p, size_t n, void *(*fn)(void *))
-{
-	for (size_t k = 1; k < n; k++)
-		p[k].started = pthread_create(&p[k].th, NULL, fn, &p[k]) == 0;
-	fn(&p[0]);
-	for (size_t k = 1; k < n; k++) {
-		if (p[k].started)
-			pthread_join(p[k].th, NULL);
-		else
-			fn(&p[k]);
-	}
 }
 
 /* The text of T on N threads: each measures its rows, then writes them
@@ -469,7 +451,7 @@ static void render_text_parts(const struct hwp_table *t, size_t n, struct hwp_ou
 		p[k].hi = t->nrows * (k + 1) / n;
 		p[k].o.buf = NULL;
 	}
-	run_parts(p, n, part_widths);
+	hwp__par_run(n, part_widths, p);
 	for (size_t v = 0; v < l.nv; v++) {
 		l.width[v] = 0;
 		for (size_t k = 0; k < n; k++)
@@ -486,7 +468,7 @@ static void render_text_parts(const struct hwp_table *t, size_t n, struct hwp_ou
 		}
 	/* part 0 writes into O: its text leaves while the others format */
 	p[0].o = *o;
-	run_parts(p, n, part_rows);
+	hwp__par_run(n, part_rows, p);
 	*o = p[0].o;
 	for (size_t k = 1; k < n; k++) {
 		if (p[k].o.err && !o->err)
