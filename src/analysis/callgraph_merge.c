@@ -18,13 +18,14 @@
 #include "analysis/branch_collect_struct.h"
 #include "analysis/callgraph_part.h"
 #include "analysis/callgraph_struct.h"
+#include "analysis/trie_merge.h"
 #include "session/module_ids.h"
 #include "session/parallel_pass.h"
 #include "session/session_internal.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
-#include "util/merge_order.h"
+#include "util/par_run.h"
 
 const char *hwp__call_graph_part_refusal(struct hwp_session *s, const struct hwp_call_graph_opts *o)
 {
@@ -87,30 +88,28 @@ static int nomem(void)
 }
 
 /*
- * The items of N parts in the order first made: item I of part K was made
- * by sample SEQ[K][I], and a part's items are in the order made (so by
- * sample). Calls EACH(CTX, K, I) in the order of (sample, part, I); the
+ * The frames of N parts in the order first made: frame I of part K was
+ * made by sample SEQ[K][I], and a part's frames are in the order made (so
+ * by sample). Calls EACH(CTX, K, I) in the order of (sample, part, I); the
  * parts' samples are apart, so the part only breaks no ties. (Only the
  * sample is noted: a walk over the parts in step keeps each part's order
- * among the items of one sample, where a sort by sample alone would not.)
+ * among the frames of one sample, where a sort by sample alone would not.)
  */
-static int in_order(struct hwp_call_graph *const *parts, size_t n, bool nodes,
-		    int (*each)(void *ctx, size_t k, uint32_t i), void *ctx)
+static int in_order(struct hwp_call_graph *const *parts, size_t n, int (*each)(void *ctx, size_t k, uint32_t i),
+		    void *ctx)
 {
 	size_t *at = calloc(n ? n : 1, sizeof(*at));
 	int err = 0;
 
 	if (!at)
 		return nomem();
-	for (size_t k = 0; k < n; k++)
-		at[k] = nodes; /* a trie's root (node 0) is no sample's */
 	for (;;) {
 		size_t best = n;
 		uint64_t best_seq = 0;
 
 		for (size_t k = 0; k < n; k++) {
-			size_t nr = nodes ? parts[k]->nnodes : parts[k]->nframes;
-			const uint64_t *seq = nodes ? parts[k]->node_seq : parts[k]->frame_seq;
+			size_t nr = parts[k]->nframes;
+			const uint64_t *seq = parts[k]->frame_seq;
 
 			if (at[k] < nr && (best == n || seq[at[k]] < best_seq)) {
 				best = k;
@@ -129,7 +128,7 @@ struct merge {
 	struct hwp_call_graph *const *parts;
 	struct hwp__module_ids *const *ids;
 	uint32_t **fmap; /* part frame -> DST frame, per part */
-	uint32_t **nmap; /* part node -> DST node, per part */
+	uint32_t **keys; /* part node -> its key in DST's terms, per part */
 };
 
 /* Part K's frame I, made in DST (symbolized there) where it is new. */
@@ -144,8 +143,6 @@ static int merge_frame(void *ctx, size_t k, uint32_t i)
 	return hwp__cg_frame(m->dst, module, f->offset, f->kernel, f->ret, &m->fmap[k][i]);
 }
 
-/* Part K's node I: its parent's DST node, its key in DST's terms (a leaf:
-   the function of the IP's frame), its counts added. */
 /* Part K's node T's key in DST's terms (a leaf: the function of the IP's
    frame). */
 static uint32_t node_key(const struct merge *m, size_t k, const struct hwp__cg_tnode *t)
@@ -160,85 +157,60 @@ static uint32_t node_key(const struct merge *m, size_t k, const struct hwp__cg_t
 	return key;
 }
 
-static int merge_node(struct merge *m, size_t k, uint32_t i)
+/* Part K's trie nodes' keys in DST's terms. */
+static void part_keys(void *ctx, size_t k)
 {
-	struct hwp_call_graph *dst = m->dst;
-	const struct hwp__cg_tnode *t = &m->parts[k]->nodes[i];
-	uint32_t key = node_key(m, k, t), node;
-	int err;
+	struct merge *m = ctx;
+	const struct hwp_call_graph *p = m->parts[k];
 
-	if ((err = hwp__cg_child(dst, m->nmap[k][t->parent], key, &node)))
-		return err;
-	m->nmap[k][i] = node;
-	dst->nodes[node].samples += t->samples;
-	dst->nodes[node].period += t->period;
-	return 0;
+	if (!(m->keys[k] = malloc(p->nnodes * sizeof(**m->keys))))
+		return;
+	m->keys[k][0] = 0; /* (the root's: not read) */
+	for (size_t i = 1; i < p->nnodes; i++)
+		m->keys[k][i] = node_key(m, k, &p->nodes[i]);
 }
 
-/* Where merge_nodes() puts the nodes, in order, a batch at a time. */
-struct node_batch {
-	struct merge *m;
-	struct hwp__merge_ref ref[32];
-	size_t nr;
-};
-
-/* The batch's nodes merged: first the slots of those whose parent is
-   merged hinted, then their candidate nodes, then each merged (DST's trie
-   outgrows the caches: their misses overlap). */
-static int flush_nodes(struct node_batch *b)
-{
-	struct merge *m = b->m;
-	struct hwp_call_graph *dst = m->dst;
-	uint64_t h[32];
-
-	for (size_t j = 0; j < b->nr; j++) {
-		const struct hwp__cg_tnode *t = &m->parts[b->ref[j].part]->nodes[b->ref[j].row];
-		uint32_t parent = m->nmap[b->ref[j].part][t->parent];
-
-		h[j] = 0;
-		if (parent == UINT32_MAX) /* (its parent is in this batch) */
-			continue;
-		h[j] = hwp__hash_combine(hwp__hash64(parent), node_key(m, b->ref[j].part, t));
-		hwp__hashmap_prefetch(&dst->node_map, h[j]);
-	}
-	for (size_t j = 0; j < b->nr; j++) {
-		int64_t i = h[j] ? hwp__hashmap_first(&dst->node_map, h[j]) : -1;
-		if (i >= 0)
-			__builtin_prefetch(&dst->nodes[i], 1);
-	}
-	for (size_t j = 0; j < b->nr; j++) {
-		int err = merge_node(m, b->ref[j].part, b->ref[j].row);
-		if (err)
-			return err;
-	}
-	b->nr = 0;
-	return 0;
-}
-
-static int batch_node(void *ctx, size_t k, uint32_t i)
-{
-	struct node_batch *b = ctx;
-
-	b->ref[b->nr].part = (uint32_t)k;
-	b->ref[b->nr].row = i;
-	return ++b->nr == sizeof(b->ref) / sizeof(b->ref[0]) ? flush_nodes(b) : 0;
-}
-
-/* Every part's nodes, in the order first made, into DST's trie (its index
-   sized for all of them first: it does not grow meanwhile). */
+/* Every part's trie nodes into DST's trie, numbered as the sequential pass
+   makes them, on as many threads as there are parts (trie_merge.h). */
 static int merge_nodes(struct merge *m, size_t n)
 {
-	struct node_batch b = { .m = m };
-	size_t total = 0;
-	int err;
+	struct hwp_call_graph *dst = m->dst;
+	struct hwp__trie_part *tp = calloc(n ? n : 1, sizeof(*tp));
+	struct hwp__cg_tnode *nodes = NULL;
+	size_t nnodes = 0;
+	int err = 0;
 
-	for (size_t k = 0; k < n; k++)
-		total += m->parts[k]->nnodes;
-	if (hwp__hashmap_reserve(&m->dst->node_map, total) < 0)
+	if (!tp || !(m->keys = calloc(n ? n : 1, sizeof(*m->keys)))) {
+		free(tp);
 		return nomem();
-	if ((err = in_order(m->parts, n, true, batch_node, &b)))
-		return err;
-	return flush_nodes(&b);
+	}
+	hwp__par_run(n, part_keys, m);
+	for (size_t k = 0; k < n && !err; k++) {
+		tp[k] = (struct hwp__trie_part){ m->parts[k]->nodes, m->keys[k], m->parts[k]->node_seq,
+						 m->parts[k]->nnodes };
+		err = m->keys[k] ? 0 : -ENOMEM;
+	}
+	if (!err)
+		err = hwp__trie_merge(tp, n, (unsigned)n, &nodes, &nnodes);
+	for (size_t k = 0; k < n; k++)
+		free(m->keys[k]);
+	free(m->keys);
+	free(tp);
+	if (!err)
+		err = hwp__hashmap_reserve(&dst->node_map, nnodes);
+	if (err) {
+		free(nodes);
+		return err == -ENOMEM ? nomem() : hwp__set_error(-err, "callgraph: merging the parts' stacks failed");
+	}
+	/* DST held its root alone */
+	free(dst->nodes);
+	dst->nodes = nodes;
+	dst->nnodes = dst->nodes_cap = nnodes;
+	for (size_t i = 1; i < nnodes; i++)
+		if (hwp__hashmap_add(&dst->node_map,
+				     hwp__hash_combine(hwp__hash64(nodes[i].parent), nodes[i].key), i) < 0)
+			return nomem();
+	return 0;
 }
 
 static int add_stats(struct hwp_call_graph *dst, const struct hwp_call_graph *p)
@@ -266,20 +238,16 @@ int hwp__call_graph_merge(struct hwp_call_graph *dst, struct hwp_call_graph *con
 			return hwp__set_error(EINVAL, "callgraph: call graph %zu is not a part of this pass", k);
 	for (size_t k = 0; k < n; k++)
 		hwp__cg_settle(parts[k]);
-	if (!(m.fmap = calloc(n ? n : 1, sizeof(*m.fmap))) || !(m.nmap = calloc(n ? n : 1, sizeof(*m.nmap)))) {
+	if (!(m.fmap = calloc(n ? n : 1, sizeof(*m.fmap)))) {
 		err = nomem();
 		goto out;
 	}
 	for (size_t k = 0; k < n; k++)
-		if (!(m.fmap[k] = malloc((parts[k]->nframes + 1) * sizeof(**m.fmap))) ||
-		    !(m.nmap[k] = malloc(parts[k]->nnodes * sizeof(**m.nmap)))) {
+		if (!(m.fmap[k] = malloc((parts[k]->nframes + 1) * sizeof(**m.fmap)))) {
 			err = nomem();
 			goto out;
-		} else {
-			memset(m.nmap[k], 0xff, parts[k]->nnodes * sizeof(**m.nmap)); /* not merged yet */
-			m.nmap[k][0] = 0; /* the roots */
 		}
-	if (!(err = in_order(parts, n, false, merge_frame, &m)))
+	if (!(err = in_order(parts, n, merge_frame, &m)))
 		err = merge_nodes(&m, n);
 	if (err)
 		goto out;
@@ -289,12 +257,9 @@ int hwp__call_graph_merge(struct hwp_call_graph *dst, struct hwp_call_graph *con
 		goto out;
 	dst->dirty = true;
 out:
-	for (size_t k = 0; m.fmap && m.nmap && k < n; k++) {
+	for (size_t k = 0; m.fmap && k < n; k++)
 		free(m.fmap[k]);
-		free(m.nmap[k]);
-	}
 	free(m.fmap);
-	free(m.nmap);
 	return err;
 }
 
