@@ -257,13 +257,34 @@ static int frame_id(struct hwp_call_graph *cg, const struct hwp_thread *th, uint
 	return frame_intern(cg, loc.module, loc.offset, kernel, ret, id);
 }
 
+static uint64_t node_hash(uint32_t parent, uint32_t key)
+{
+	return hwp__hash_combine(hwp__hash64(parent), key);
+}
+
+/* The index of the trie's nodes made again (a parallel pass's merge
+   leaves it to the first node added after). */
+static int index_nodes(struct hwp_call_graph *cg)
+{
+	hwp__hashmap_clear(&cg->node_map);
+	if (hwp__hashmap_reserve(&cg->node_map, cg->nnodes) < 0)
+		return nomem();
+	for (size_t i = 1; i < cg->nnodes; i++)
+		if (hwp__hashmap_add(&cg->node_map, node_hash(cg->nodes[i].parent, cg->nodes[i].key), i) < 0)
+			return nomem();
+	return 0;
+}
+
 static inline int child(struct hwp_call_graph *cg, uint32_t parent, uint32_t key, uint32_t *out)
 {
-	uint64_t h = hwp__hash_combine(hwp__hash64(parent), key);
-	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cg->node_map, h);
+	uint64_t h = node_hash(parent, key);
 	uint32_t i;
 	int err;
 
+	/* every node but the root is indexed, or none is yet */
+	if (cg->node_map.nr + 1 != cg->nnodes && (err = index_nodes(cg)))
+		return err;
+	struct hwp_hashmap_probe p = hwp__hashmap_probe(&cg->node_map, h);
 	while (hwp__hashmap_next(&p, &i))
 		if (cg->nodes[i].parent == parent && cg->nodes[i].key == key) {
 			*out = i;
@@ -282,11 +303,6 @@ static inline int child(struct hwp_call_graph *cg, uint32_t parent, uint32_t key
 	if (cg->part)
 		cg->node_seq[*out] = cg->seq;
 	return 0;
-}
-
-int hwp__cg_child(struct hwp_call_graph *cg, uint32_t parent, uint32_t key, uint32_t *out)
-{
-	return child(cg, parent, key, out);
 }
 
 /* The chain's callback: a stitched branch source's frame. */

@@ -196,20 +196,13 @@ static int merge_nodes(struct merge *m, size_t n)
 		free(m->keys[k]);
 	free(m->keys);
 	free(tp);
-	if (!err)
-		err = hwp__hashmap_reserve(&dst->node_map, nnodes);
-	if (err) {
-		free(nodes);
+	if (err)
 		return err == -ENOMEM ? nomem() : hwp__set_error(-err, "callgraph: merging the parts' stacks failed");
-	}
-	/* DST held its root alone */
+	/* DST held its root alone; its index is made again if a node is
+	   ever added (after a pass none is) */
 	free(dst->nodes);
 	dst->nodes = nodes;
 	dst->nnodes = dst->nodes_cap = nnodes;
-	for (size_t i = 1; i < nnodes; i++)
-		if (hwp__hashmap_add(&dst->node_map,
-				     hwp__hash_combine(hwp__hash64(nodes[i].parent), nodes[i].key), i) < 0)
-			return nomem();
 	return 0;
 }
 

@@ -52,7 +52,7 @@ struct hwp_call_graph {
 
 	struct hwp__cg_tnode *nodes; /* node 0: the root */
 	size_t nnodes, nodes_cap;
-	struct hwp_hashmap node_map;
+	struct hwp_hashmap node_map; /* (parent, key) -> node; empty after a merge until a node is added */
 
 	struct hwp__chain chain; /* the sample being added */
 	struct hwp__chain_cache chains; /* chain -> the trie node it led to */
@@ -87,7 +87,5 @@ int hwp__cg_frame(struct hwp_call_graph *cg, int32_t module, uint64_t offset, bo
 /* Moves what the chain cache's leaves counted into their nodes: before
    anything reads the nodes' counts. */
 void hwp__cg_settle(struct hwp_call_graph *cg);
-/* The trie node below PARENT keyed KEY, made when new. */
-int hwp__cg_child(struct hwp_call_graph *cg, uint32_t parent, uint32_t key, uint32_t *out);
 
 #endif

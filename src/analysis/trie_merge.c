@@ -54,10 +54,10 @@ struct shard {
 	int err;
 };
 
-/* a node sent to a shard */
+/* a node sent to a shard: its merged parent and key, their hash */
 struct item {
-	uint64_t hash;
-	uint32_t part, idx;
+	uint64_t hash, parent;
+	uint32_t key, part, idx;
 };
 
 struct bucket {
@@ -165,7 +165,7 @@ static void send(void *ctx, size_t t)
 				b->err = -ENOMEM;
 				return;
 			}
-			*it = (struct item){ h, (uint32_t)k, i };
+			*it = (struct item){ h, parent, key, (uint32_t)k, i };
 		}
 	}
 }
@@ -181,16 +181,20 @@ static void receive(void *ctx, size_t s)
 
 		for (size_t j = 0; j < b->nr; j++) {
 			const struct item *it = &b->v[j];
+
+			/* (the shard's index outgrows the caches: hint the slot
+			   of a node a few ahead) */
+			if (j + 8 < b->nr)
+				hwp__hashmap_prefetch(&sh->map, b->v[j + 8].hash);
 			const struct hwp__trie_part *p = &m->parts[it->part];
 			const struct hwp__cg_tnode *t_node = &p->nodes[it->idx];
-			uint64_t parent, seq = p->seq[it->idx];
-			uint32_t key, place;
+			uint64_t seq = p->seq[it->idx];
+			uint32_t place;
 			struct mnode *mn = NULL;
 
-			node_hash(m, it->part, it->idx, &parent, &key);
 			struct hwp_hashmap_probe pr = hwp__hashmap_probe(&sh->map, it->hash);
 			while (hwp__hashmap_next(&pr, &place))
-				if (sh->v[place].parent == parent && sh->v[place].key == key) {
+				if (sh->v[place].parent == it->parent && sh->v[place].key == it->key) {
 					mn = &sh->v[place];
 					break;
 				}
@@ -201,7 +205,7 @@ static void receive(void *ctx, size_t s)
 					return;
 				}
 				place = (uint32_t)(sh->nr - 1);
-				*mn = (struct mnode){ parent, key, it->part, it->idx, seq, 0, 0 };
+				*mn = (struct mnode){ it->parent, it->key, it->part, it->idx, seq, 0, 0 };
 			} else if (earlier(seq, it->part, it->idx, mn)) {
 				mn->part = it->part;
 				mn->idx = it->idx;
@@ -224,6 +228,22 @@ static int first_err(const struct merge *m)
 	for (size_t b = 0; b < m->nshards * m->nshards; b++)
 		if (m->bk[b].err)
 			return m->bk[b].err;
+	return 0;
+}
+
+/* Room in each shard for its share of the largest part's nodes and a
+   quarter more (the merged trie has at least as many; most stacks recur in
+   every part), so that few shards grow while they fill. */
+static int reserve_shards(struct merge *m)
+{
+	size_t most = 0;
+
+	for (size_t k = 0; k < m->n; k++)
+		most = m->parts[k].nnodes > most ? m->parts[k].nnodes : most;
+	size_t each = most / m->nshards + most / (4 * m->nshards) + 16;
+	for (size_t s = 0; s < m->nshards; s++)
+		if (HWP_VEC_RESERVE(m->sh[s].v, m->sh[s].cap, each) < 0 || hwp__hashmap_reserve(&m->sh[s].map, each) < 0)
+			return -ENOMEM;
 	return 0;
 }
 
@@ -384,7 +404,7 @@ int hwp__trie_merge(const struct hwp__trie_part *parts, size_t n, unsigned threa
 		goto out;
 	}
 	hwp__par_run(n, sort_part, &m);
-	if ((err = first_err(&m)) || (err = merge_depths(&m)))
+	if ((err = first_err(&m)) || (err = reserve_shards(&m)) || (err = merge_depths(&m)))
 		goto out;
 	hwp__par_run(m.nshards, sort_shard, &m);
 	if ((err = first_err(&m)))

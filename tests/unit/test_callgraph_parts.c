@@ -172,9 +172,11 @@ static int flush(void *ctx)
 
 /* The outputs of FILE's call graph counted in N parts, BATCH samples a
    batch, then merged; *REFUSED set (and NULL returned) where the parts
-   refuse the options. */
-static char *in_parts(const char *file, const struct hwp_session_opts *so, const struct hwp_call_graph_opts *co,
-		      size_t n, size_t batch, bool *refused)
+   refuse the options. With *LATE (not NULL), the samples of a last batch
+   not full are added to the merged call graph instead (as a program may
+   after a parallel pass), and *LATE says how many. */
+static char *in_parts_late(const char *file, const struct hwp_session_opts *so,
+			   const struct hwp_call_graph_opts *co, size_t n, size_t batch, bool *refused, size_t *late)
 {
 	struct split sp = { .n = n, .batch = batch };
 	struct hwp_call_graph *dst = NULL;
@@ -212,10 +214,17 @@ static char *in_parts(const char *file, const struct hwp_session_opts *so, const
 			break;
 	}
 	sp.s->before_change = NULL;
+	size_t held = late ? sp.nr : 0;
+	sp.nr -= held;
 	if (r < 0 || flush(&sp) < 0 || hwp__module_ids_register(sp.ids, n, hwp_session__symbolizer(sp.s)) < 0)
 		goto out;
 	if (!(dst = hwp_call_graph__new(sp.s, co)) || hwp__call_graph_merge(dst, sp.parts, sp.ids, n) < 0)
 		goto out;
+	for (size_t i = 0; i < held; i++)
+		if (hwp_call_graph__add(dst, &sp.items[i].ev, sp.items[i].th) < 0)
+			goto out;
+	if (late)
+		*late = held;
 	out = outputs(sp.s, dst);
 out:
 	if (!out && !*refused)
@@ -227,6 +236,12 @@ out:
 	}
 	hwp_session__delete(sp.s);
 	return out;
+}
+
+static char *in_parts(const char *file, const struct hwp_session_opts *so, const struct hwp_call_graph_opts *co,
+		      size_t n, size_t batch, bool *refused)
+{
+	return in_parts_late(file, so, co, n, batch, refused, NULL);
 }
 
 /* Says where A and B first differ. */
@@ -574,6 +589,27 @@ static void generated_recording(void)
 	free(out);
 }
 
+/* Samples added to a merged call graph (its index of stacks made again)
+   count as they would have in one pass: the last batch's, each batch of 7
+   to 10 samples (one of them leaves a batch not full). */
+static void added_after_merge(void)
+{
+	size_t late = 0;
+	bool refused;
+
+	if (write_recording() < 0)
+		SKIP("cannot write the recording (%s)", hwp_errmsg());
+	char *want = sequential(path, NULL, NULL);
+	for (size_t batch = 7; batch <= 10 && !late; batch++) {
+		char *got = in_parts_late(path, NULL, NULL, 2, batch, &refused, &late);
+
+		CHECK(same("added after the merge", want, got));
+		free(got);
+	}
+	CHECK(late > 0);
+	free(want);
+}
+
 /* A part takes samples in increasing numbers, merges go into an empty graph. */
 static void misuse_refused(void)
 {
@@ -671,6 +707,7 @@ int main(void)
 
 	snprintf(path, sizeof(path), "%s/hwprof-cgparts-%d.data", tmp ? tmp : "/tmp", (int)getpid());
 	RUN(generated_recording);
+	RUN(added_after_merge);
 	RUN(misuse_refused);
 	RUN(corpus_recordings);
 	RUN(named_recordings);
