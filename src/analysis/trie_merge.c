@@ -9,9 +9,9 @@
  * counts. At the end the merged nodes are numbered in the order of their
  * first makers (each shard sorted, then the shards merged).
  *
- * A merge in one walk over all parts' nodes in that order (what a part
- * merge did before) costs the number of parts times the distinct stacks on
- * one thread: with many parts it took longer than the pass.
+ * (A replay of every part's nodes in that order on one thread costs the
+ * number of parts times the distinct stacks: with many parts it took
+ * longer than the pass.)
  */
 #include "analysis/trie_merge.h"
 
@@ -74,7 +74,7 @@ struct merge {
 	size_t *maxdepth;  /* per part */
 	uint64_t **name;   /* per part: node -> merged name */
 	struct shard *sh;  /* [nshards] */
-	struct bucket *bk; /* [sender * nshards + shard], this depth's */
+	struct bucket *bk; /* [sender * senders + shard], this depth's */
 	size_t depth, senders;
 	int err;
 	struct hwp__cg_tnode *out;
