@@ -229,8 +229,12 @@ int hwp__call_graph_merge(struct hwp_call_graph *dst, struct hwp_call_graph *con
 	for (size_t k = 0; k < n; k++)
 		if (!parts[k]->part || parts[k]->session != dst->session)
 			return hwp__set_error(EINVAL, "callgraph: call graph %zu is not a part of this pass", k);
-	for (size_t k = 0; k < n; k++)
+	/* the parts count nothing more: their chain caches' memory goes
+	   before the merge's comes */
+	for (size_t k = 0; k < n; k++) {
 		hwp__cg_settle(parts[k]);
+		hwp__chain_cache_free(&parts[k]->chains);
+	}
 	if (!(m.fmap = calloc(n ? n : 1, sizeof(*m.fmap)))) {
 		err = nomem();
 		goto out;

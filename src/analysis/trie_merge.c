@@ -5,9 +5,11 @@
  * depth at a time: once every node of depth D-1 knows its merged node, the
  * nodes of depth D are sent, by the hash of (merged parent, key), to the
  * shard that owns that hash, and each shard, on a thread of its own, finds
- * or makes their merged nodes, keeping the earliest maker and summing the
- * counts. At the end the merged nodes are numbered in the order of their
- * first makers (each shard sorted, then the shards merged).
+ * or makes their merged nodes, keeping the earliest (sample, depth) that
+ * made one and summing the counts. A sample makes its nodes along one
+ * path, a depth each, so (sample, depth) orders the nodes as they were
+ * made; the merged nodes are numbered in that order at the end (each shard
+ * sorted, then the shards merged).
  *
  * (A replay of every part's nodes in that order on one thread costs the
  * number of parts times the distinct stacks: with many parts it took
@@ -34,29 +36,41 @@
    | place; 0 is the root. */
 struct mnode {
 	uint64_t parent; /* merged name */
+	uint64_t made;   /* when first made: MADE(sample, depth) */
 	uint32_t key;
-	uint32_t part, idx; /* its first maker: node IDX of part PART, */
-	uint64_t seq;       /* made by sample SEQ */
 	uint64_t samples, period;
 };
+
+/* (sample, depth) in one number that orders them: sample numbers below 2^44
+   (the parallel pass's places assume as much), depths below 2^20 */
+#define MADE(seq, depth) ((seq) << 20 | (depth))
+#define MAX_SEQ ((1ull << 44) - 1)
+#define MAX_DEPTH ((1u << 20) - 1)
 
 static inline uint64_t mname(size_t shard, size_t place)
 {
 	return (uint64_t)(shard + 1) << 32 | place;
 }
 
+struct made_place {
+	uint64_t made;
+	uint32_t place;
+};
+
 struct shard {
 	struct mnode *v;
 	size_t nr, cap;
 	struct hwp_hashmap map;
-	uint32_t *sorted; /* places in the order of their first makers */
-	uint32_t *final;  /* place -> merged node number */
+	struct made_place *sorted; /* the places in the order made */
+	uint32_t *final;           /* place -> merged node number */
 	int err;
 };
 
-/* a node sent to a shard: its merged parent and key, their hash */
+/* a node sent to a shard: its merged parent and key, their hash, when it
+   was made and its counts; where it is */
 struct item {
-	uint64_t hash, parent;
+	uint64_t hash, parent, made;
+	uint64_t samples, period;
 	uint32_t key, part, idx;
 };
 
@@ -79,13 +93,6 @@ struct merge {
 	int err;
 	struct hwp__cg_tnode *out;
 };
-
-static bool earlier(uint64_t seq, uint32_t part, uint32_t idx, const struct mnode *m)
-{
-	if (seq != m->seq)
-		return seq < m->seq;
-	return part != m->part ? part < m->part : idx < m->idx;
-}
 
 static void fail(struct merge *m, int err)
 {
@@ -125,6 +132,10 @@ static void sort_part(void *ctx, size_t k)
 	}
 	for (size_t i = 1; i < p->nnodes; i++)
 		m->order[k][at[depth[i]]++] = (uint32_t)i;
+	if (maxd > MAX_DEPTH || (p->nnodes > 1 && p->seq[p->nnodes - 1] > MAX_SEQ)) {
+		fail(m, -EOVERFLOW);
+		goto out;
+	}
 	m->maxdepth[k] = maxd;
 	m->name[k][0] = 0;
 	goto out;
@@ -133,15 +144,6 @@ nomem:
 out:
 	free(depth);
 	free(at);
-}
-
-static uint64_t node_hash(const struct merge *m, size_t k, uint32_t i, uint64_t *parent, uint32_t *key)
-{
-	const struct hwp__trie_part *p = &m->parts[k];
-
-	*parent = m->name[k][p->nodes[i].parent];
-	*key = p->keys[i];
-	return hwp__hash_combine(hwp__hash64(*parent), *key);
 }
 
 /* Sender T: this depth's nodes of parts T, T + senders, ... to their shards. */
@@ -153,10 +155,23 @@ static void send(void *ctx, size_t t)
 	for (size_t k = t; k < m->n; k += m->senders) {
 		if (m->depth > m->maxdepth[k])
 			continue;
-		const size_t *lv = m->level[k];
-		for (size_t j = lv[m->depth - 1]; j < lv[m->depth]; j++) {
-			uint32_t i = m->order[k][j], key;
-			uint64_t parent, h = node_hash(m, k, i, &parent, &key);
+		const struct hwp__trie_part *p = &m->parts[k];
+		const uint32_t *order = m->order[k];
+		size_t from = m->level[k][m->depth - 1], to = m->level[k][m->depth];
+		for (size_t j = from; j < to; j++) {
+			/* (a depth's nodes and their parents' names are all over:
+			   hint a node further ahead, and the name of the parent
+			   of one nearer) */
+			if (j + 16 < to) {
+				__builtin_prefetch(&p->nodes[order[j + 16]]);
+				__builtin_prefetch(&p->keys[order[j + 16]]);
+				__builtin_prefetch(&p->seq[order[j + 16]]);
+			}
+			if (j + 8 < to)
+				__builtin_prefetch(&m->name[k][p->nodes[order[j + 8]].parent]);
+			uint32_t i = order[j];
+			const struct hwp__cg_tnode *nd = &p->nodes[i];
+			uint64_t parent = m->name[k][nd->parent], h = hwp__hash_combine(hwp__hash64(parent), p->keys[i]);
 			size_t s = (size_t)(((h >> 32) * nshards) >> 32);
 			struct bucket *b = &m->bk[t * nshards + s];
 			struct item *it = HWP_VEC_PUSH(b->v, b->nr, b->cap);
@@ -165,9 +180,29 @@ static void send(void *ctx, size_t t)
 				b->err = -ENOMEM;
 				return;
 			}
-			*it = (struct item){ h, parent, key, (uint32_t)k, i };
+			*it = (struct item){ h, parent, MADE(p->seq[i], m->depth), nd->samples, nd->period, p->keys[i],
+					     (uint32_t)k, i };
 		}
 	}
+}
+
+/* The merged node of IT in shard SH, made when new; NULL: out of room. */
+static struct mnode *find_or_make(struct shard *sh, const struct item *it, uint32_t *place)
+{
+	struct hwp_hashmap_probe pr = hwp__hashmap_probe(&sh->map, it->hash);
+	struct mnode *mn;
+
+	while (hwp__hashmap_next(&pr, place))
+		if (sh->v[*place].parent == it->parent && sh->v[*place].key == it->key)
+			return &sh->v[*place];
+	if (sh->nr >= UINT32_MAX || !(mn = HWP_VEC_PUSH(sh->v, sh->nr, sh->cap)) ||
+	    hwp__hashmap_add(&sh->map, it->hash, sh->nr - 1) < 0) {
+		sh->err = sh->nr >= UINT32_MAX ? -EOVERFLOW : -ENOMEM;
+		return NULL;
+	}
+	*place = (uint32_t)(sh->nr - 1);
+	*mn = (struct mnode){ it->parent, it->made, it->key, 0, 0 };
+	return mn;
 }
 
 /* Shard S: the nodes sent to it found or made. */
@@ -181,38 +216,24 @@ static void receive(void *ctx, size_t s)
 
 		for (size_t j = 0; j < b->nr; j++) {
 			const struct item *it = &b->v[j];
-
-			/* (the shard's index outgrows the caches: hint the slot
-			   of a node a few ahead) */
-			if (j + 8 < b->nr)
-				hwp__hashmap_prefetch(&sh->map, b->v[j + 8].hash);
-			const struct hwp__trie_part *p = &m->parts[it->part];
-			const struct hwp__cg_tnode *t_node = &p->nodes[it->idx];
-			uint64_t seq = p->seq[it->idx];
 			uint32_t place;
-			struct mnode *mn = NULL;
 
-			struct hwp_hashmap_probe pr = hwp__hashmap_probe(&sh->map, it->hash);
-			while (hwp__hashmap_next(&pr, &place))
-				if (sh->v[place].parent == it->parent && sh->v[place].key == it->key) {
-					mn = &sh->v[place];
-					break;
-				}
-			if (!mn) {
-				if (sh->nr >= UINT32_MAX || !(mn = HWP_VEC_PUSH(sh->v, sh->nr, sh->cap)) ||
-				    hwp__hashmap_add(&sh->map, it->hash, sh->nr - 1) < 0) {
-					sh->err = sh->nr >= UINT32_MAX ? -EOVERFLOW : -ENOMEM;
-					return;
-				}
-				place = (uint32_t)(sh->nr - 1);
-				*mn = (struct mnode){ it->parent, it->key, it->part, it->idx, seq, 0, 0 };
-			} else if (earlier(seq, it->part, it->idx, mn)) {
-				mn->part = it->part;
-				mn->idx = it->idx;
-				mn->seq = seq;
+			/* (the shard outgrows the caches: hint the index slot of
+			   a node a few ahead, and the node in the slot of one
+			   nearer) */
+			if (j + 16 < b->nr)
+				hwp__hashmap_prefetch(&sh->map, b->v[j + 16].hash);
+			if (j + 8 < b->nr) {
+				int64_t c = hwp__hashmap_first(&sh->map, b->v[j + 8].hash);
+				if (c >= 0)
+					__builtin_prefetch(&sh->v[c], 1);
 			}
-			mn->samples += t_node->samples;
-			mn->period += t_node->period;
+			struct mnode *mn = find_or_make(sh, it, &place);
+			if (!mn)
+				return;
+			mn->made = it->made < mn->made ? it->made : mn->made;
+			mn->samples += it->samples;
+			mn->period += it->period;
 			m->name[it->part][it->idx] = mname(s, place);
 		}
 	}
@@ -231,8 +252,8 @@ static int first_err(const struct merge *m)
 	return 0;
 }
 
-/* Room in each shard for its share of the largest part's nodes and a
-   quarter more (the merged trie has at least as many; most stacks recur in
+/* Room in each shard for its share of the largest part's nodes and an
+   eighth more (the merged trie has at least as many; most stacks recur in
    every part), so that few shards grow while they fill. */
 static int reserve_shards(struct merge *m)
 {
@@ -240,7 +261,7 @@ static int reserve_shards(struct merge *m)
 
 	for (size_t k = 0; k < m->n; k++)
 		most = m->parts[k].nnodes > most ? m->parts[k].nnodes : most;
-	size_t each = most / m->nshards + most / (4 * m->nshards) + 16;
+	size_t each = most / m->nshards + most / (8 * m->nshards) + 16;
 	for (size_t s = 0; s < m->nshards; s++)
 		if (HWP_VEC_RESERVE(m->sh[s].v, m->sh[s].cap, each) < 0 || hwp__hashmap_reserve(&m->sh[s].map, each) < 0)
 			return -ENOMEM;
@@ -273,47 +294,31 @@ static int merge_depths(struct merge *m)
 	return 0;
 }
 
-/* Shard S's places in the order of their first makers (a merge sort:
-   qsort's comparison could not be told the shard). */
+static int by_made(const void *a, const void *b)
+{
+	uint64_t x = ((const struct made_place *)a)->made, y = ((const struct made_place *)b)->made;
+
+	return (x > y) - (x < y);
+}
+
+/* Shard S's places in the order their nodes were made. */
 static void sort_shard(void *ctx, size_t s)
 {
 	struct merge *m = ctx;
 	struct shard *sh = &m->sh[s];
-	uint32_t *a = malloc((sh->nr ? sh->nr : 1) * sizeof(*a)), *tmp = malloc((sh->nr ? sh->nr : 1) * sizeof(*tmp));
+	size_t nr = sh->nr ? sh->nr : 1;
 
-	sh->sorted = a;
-	if (!(sh->final = malloc((sh->nr ? sh->nr : 1) * sizeof(*sh->final))) || !a || !tmp) {
+	if (!(sh->sorted = malloc(nr * sizeof(*sh->sorted))) || !(sh->final = malloc(nr * sizeof(*sh->final)))) {
 		sh->err = -ENOMEM;
-		free(tmp);
 		return;
 	}
 	for (size_t j = 0; j < sh->nr; j++)
-		a[j] = (uint32_t)j;
-	/* bottom-up merge sort */
-	for (size_t w = 1; w < sh->nr; w *= 2) {
-		for (size_t lo = 0; lo < sh->nr; lo += 2 * w) {
-			size_t mid = lo + w < sh->nr ? lo + w : sh->nr, hi = lo + 2 * w < sh->nr ? lo + 2 * w : sh->nr;
-			size_t i = lo, j = mid, o = lo;
-
-			while (i < mid && j < hi) {
-				const struct mnode *x = &sh->v[a[j]];
-				tmp[o++] = earlier(x->seq, x->part, x->idx, &sh->v[a[i]]) ? a[j++] : a[i++];
-			}
-			while (i < mid)
-				tmp[o++] = a[i++];
-			while (j < hi)
-				tmp[o++] = a[j++];
-		}
-		uint32_t *swap = a;
-		a = tmp;
-		tmp = swap;
-	}
-	sh->sorted = a;
-	free(tmp);
+		sh->sorted[j] = (struct made_place){ sh->v[j].made, (uint32_t)j };
+	hwp__sort(sh->sorted, sh->nr, sizeof(*sh->sorted), by_made);
 }
 
-/* The merged nodes numbered in the order of their first makers: the
-   shards' sorted places merged (node 0 is the root). */
+/* The merged nodes numbered in the order made: the shards' sorted places
+   merged (node 0 is the root). The number of nodes, the root's included. */
 static size_t number(struct merge *m)
 {
 	size_t *at = calloc(m->nshards, sizeof(*at)), next = 1;
@@ -322,21 +327,16 @@ static size_t number(struct merge *m)
 		return 0;
 	for (;;) {
 		size_t best = m->nshards;
-		const struct mnode *bn = NULL;
+		uint64_t made = 0;
 
-		for (size_t s = 0; s < m->nshards; s++) {
-			const struct shard *sh = &m->sh[s];
-			if (at[s] < sh->nr) {
-				const struct mnode *x = &sh->v[sh->sorted[at[s]]];
-				if (!bn || earlier(x->seq, x->part, x->idx, bn)) {
-					best = s;
-					bn = x;
-				}
+		for (size_t s = 0; s < m->nshards; s++)
+			if (at[s] < m->sh[s].nr && (best == m->nshards || m->sh[s].sorted[at[s]].made < made)) {
+				best = s;
+				made = m->sh[s].sorted[at[s]].made;
 			}
-		}
 		if (best == m->nshards)
 			break;
-		m->sh[best].final[m->sh[best].sorted[at[best]++]] = (uint32_t)next++;
+		m->sh[best].final[m->sh[best].sorted[at[best]++].place] = (uint32_t)next++;
 	}
 	free(at);
 	return next;
@@ -360,26 +360,39 @@ static void write_shard(void *ctx, size_t s)
 	}
 }
 
-static void merge_free(struct merge *m)
+/* What only the merge of the depths needs (freed before the numbering's
+   memory comes). */
+static void depths_free(struct merge *m)
 {
-	for (size_t k = 0; k < m->n; k++) {
+	for (size_t k = 0; m->order && k < m->n; k++) {
 		free(m->order[k]);
 		free(m->level[k]);
 		free(m->name[k]);
+		m->order[k] = NULL;
+		m->level[k] = NULL;
+		m->name[k] = NULL;
 	}
+	for (size_t s = 0; m->sh && s < m->nshards; s++)
+		hwp__hashmap_free(&m->sh[s].map);
+	for (size_t b = 0; m->bk && b < m->nshards * m->nshards; b++) {
+		free(m->bk[b].v);
+		m->bk[b] = (struct bucket){ 0 };
+	}
+}
+
+static void merge_free(struct merge *m)
+{
+	depths_free(m);
 	free(m->order);
 	free(m->level);
 	free(m->name);
 	free(m->maxdepth);
 	for (size_t s = 0; m->sh && s < m->nshards; s++) {
 		free(m->sh[s].v);
-		hwp__hashmap_free(&m->sh[s].map);
 		free(m->sh[s].sorted);
 		free(m->sh[s].final);
 	}
 	free(m->sh);
-	for (size_t b = 0; m->bk && b < m->nshards * m->nshards; b++)
-		free(m->bk[b].v);
 	free(m->bk);
 }
 
@@ -406,6 +419,7 @@ int hwp__trie_merge(const struct hwp__trie_part *parts, size_t n, unsigned threa
 	hwp__par_run(n, sort_part, &m);
 	if ((err = first_err(&m)) || (err = reserve_shards(&m)) || (err = merge_depths(&m)))
 		goto out;
+	depths_free(&m);
 	hwp__par_run(m.nshards, sort_shard, &m);
 	if ((err = first_err(&m)))
 		goto out;
@@ -418,6 +432,10 @@ int hwp__trie_merge(const struct hwp__trie_part *parts, size_t n, unsigned threa
 	if (!(m.out = malloc((total + 1) * sizeof(*m.out))) || number(&m) != total + 1) {
 		err = -ENOMEM;
 		goto out;
+	}
+	for (size_t s = 0; s < m.nshards; s++) {
+		free(m.sh[s].sorted);
+		m.sh[s].sorted = NULL;
 	}
 	m.out[0] = (struct hwp__cg_tnode){ 0 };
 	hwp__par_run(m.nshards, write_shard, &m);

@@ -155,8 +155,9 @@ static void one_part_and_none(void)
 	free(out);
 }
 
-/* a node numbered before its parent: no pass makes it, the merge says so */
-static void node_before_parent(void)
+/* a node numbered before its parent (no pass makes it), a sample number
+   past 2^44: the merge says so */
+static void malformed_parts_refused(void)
 {
 	struct hwp__cg_tnode nodes[3] = { { 0, 0, 0, 0 }, { 2, 5, 1, 1 }, { 0, 6, 1, 1 } };
 	uint32_t keys[3] = { 0, 5, 6 };
@@ -167,12 +168,20 @@ static void node_before_parent(void)
 
 	CHECK(hwp__trie_merge(&p, 1, 2, &out, &nout) == -EINVAL);
 	CHECK(out == NULL && nout == 0);
+	nodes[1].parent = 0;
+	seq[1] = (1ull << 44) - 1;
+	seq[2] = 1ull << 44;
+	CHECK(hwp__trie_merge(&p, 1, 2, &out, &nout) == -EOVERFLOW);
+	seq[1] = (1ull << 44) - 2;
+	seq[2] = (1ull << 44) - 1;
+	CHECK(hwp__trie_merge(&p, 1, 2, &out, &nout) == 0 && nout == 3);
+	free(out);
 }
 
 int main(void)
 {
 	RUN(merged_as_sequential);
 	RUN(one_part_and_none);
-	RUN(node_before_parent);
+	RUN(malformed_parts_refused);
 	TL_EXIT();
 }
