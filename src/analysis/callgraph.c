@@ -216,7 +216,11 @@ static inline int frame_intern(struct hwp_call_graph *cg, int32_t module, uint64
 	if (cg->part && (err = seq_room(&cg->frame_seq, &cg->frame_seq_cap, cg->nframes)))
 		return err;
 	struct hwp__cg_frame *fr = HWP_VEC_PUSH(cg->frames, cg->nframes, cg->frames_cap);
-	if (!fr || hwp__hashmap_add(&cg->frame_map, h, cg->nframes - 1) < 0)
+	if (fr && hwp__hashmap_add(&cg->frame_map, h, cg->nframes - 1) < 0) {
+		cg->nframes--;
+		fr = NULL;
+	}
+	if (!fr)
 		return nomem();
 	fr->module = module;
 	fr->offset = offset;
@@ -295,7 +299,11 @@ static inline int child(struct hwp_call_graph *cg, uint32_t parent, uint32_t key
 	if (cg->part && (err = seq_room(&cg->node_seq, &cg->node_seq_cap, cg->nnodes)))
 		return err;
 	struct hwp__cg_tnode *n = HWP_VEC_PUSH(cg->nodes, cg->nnodes, cg->nodes_cap);
-	if (!n || hwp__hashmap_add(&cg->node_map, h, cg->nnodes - 1) < 0)
+	if (n && hwp__hashmap_add(&cg->node_map, h, cg->nnodes - 1) < 0) {
+		cg->nnodes--; /* (a node left out of the index would make it again) */
+		n = NULL;
+	}
+	if (!n)
 		return nomem();
 	n->parent = parent;
 	n->key = key;

@@ -9,7 +9,8 @@
  * the part, held it), and within a sample in the same order (the same
  * walk; a cached chain skips only nodes made before). So the first maker
  * of each, over all parts, ordered by (sample, place in the part), is the
- * sequential order.
+ * sequential order; for trie nodes, which a sample makes along one path,
+ * (sample, depth) is.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -8,8 +8,9 @@
  * the IP's frame; each frame and trie node keeps the number of the sample
  * that made it. The merge makes the frames again in the order the
  * sequential pass first met them (symbolizing them then, so functions are
- * numbered as there) and replays the trie nodes in the order they were
- * made, the leaves of one function's frames becoming that function's.
+ * numbered as there) and merges the trie nodes on as many threads as there
+ * were parts, numbered in the order they were made (trie_merge.h), the
+ * leaves of one function's frames becoming that function's.
  */
 #ifndef HWPROF_ANALYSIS_CALLGRAPH_PART_H
 #define HWPROF_ANALYSIS_CALLGRAPH_PART_H

@@ -52,7 +52,7 @@ struct hwp_call_graph {
 
 	struct hwp__cg_tnode *nodes; /* node 0: the root */
 	size_t nnodes, nodes_cap;
-	struct hwp_hashmap node_map; /* (parent, key) -> node; empty after a merge until a node is added */
+	struct hwp_hashmap node_map; /* (parent, key) -> node; after a merge, made at the first lookup */
 
 	struct hwp__chain chain; /* the sample being added */
 	struct hwp__chain_cache chains; /* chain -> the trie node it led to */

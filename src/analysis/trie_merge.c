@@ -80,64 +80,69 @@ struct bucket {
 	int err;
 };
 
-struct merge {
+/* A part's nodes by depth, and their merged names. */
+struct part_depths {
+	uint32_t *order;  /* its nodes but the root, by depth */
+	size_t *level;    /* depth D's are order[level[D - 1]..level[D]) */
+	size_t maxdepth;
+	uint64_t *name;   /* node -> merged name */
+};
+
+struct job {
 	const struct hwp__trie_part *parts;
 	size_t n, nshards;
-	uint32_t **order;  /* per part: its nodes but the root, by depth */
-	size_t **level;    /* per part: depth D's are order[level[D - 1]..level[D]) */
-	size_t *maxdepth;  /* per part */
-	uint64_t **name;   /* per part: node -> merged name */
-	struct shard *sh;  /* [nshards] */
-	struct bucket *bk; /* [sender * senders + shard], this depth's */
+	struct part_depths *pd; /* [n] */
+	struct shard *sh;       /* [nshards] */
+	struct bucket *bk;      /* [sender * senders + shard], this depth's */
 	size_t depth, senders;
 	int err;
 	struct hwp__cg_tnode *out;
 };
 
-static void fail(struct merge *m, int err)
+static void fail(struct job *m, int err)
 {
 	__atomic_store_n(&m->err, err, __ATOMIC_RELAXED);
 }
 
 /* Part K's nodes but the root sorted by depth, in their order within one
    (a counting sort: a node comes after its parent). */
-static void sort_part(void *ctx, size_t k)
+static void sort_part(struct job *m, size_t k)
 {
-	struct merge *m = ctx;
 	const struct hwp__trie_part *p = &m->parts[k];
+	struct part_depths *pd = &m->pd[k];
 	size_t nn = p->nnodes ? p->nnodes : 1, maxd = 0;
 	uint32_t *depth = malloc(nn * sizeof(*depth));
 	size_t *at = NULL;
 
-	m->order[k] = malloc(nn * sizeof(**m->order));
-	m->name[k] = malloc(nn * sizeof(**m->name));
-	if (!depth || !m->order[k] || !m->name[k])
+	pd->order = malloc(nn * sizeof(*pd->order));
+	pd->name = malloc(nn * sizeof(*pd->name));
+	if (!depth || !pd->order || !pd->name)
 		goto nomem;
 	depth[0] = 0;
 	for (size_t i = 1; i < p->nnodes; i++) {
-		if (p->nodes[i].parent >= i) {
-			fail(m, -EINVAL);
+		if (p->nodes[i].parent >= i || p->seq[i] > MAX_SEQ) {
+			fail(m, p->nodes[i].parent >= i ? -EINVAL : -EOVERFLOW);
 			goto out;
 		}
 		depth[i] = depth[p->nodes[i].parent] + 1;
 		maxd = depth[i] > maxd ? depth[i] : maxd;
 	}
-	if (!(m->level[k] = calloc(maxd + 1, sizeof(**m->level))) || !(at = malloc((maxd + 1) * sizeof(*at))))
-		goto nomem;
-	for (size_t i = 1; i < p->nnodes; i++)
-		m->level[k][depth[i]]++;
-	for (size_t d = 1; d <= maxd; d++) {
-		at[d] = m->level[k][d - 1]; /* depth D's start */
-		m->level[k][d] += m->level[k][d - 1];
-	}
-	for (size_t i = 1; i < p->nnodes; i++)
-		m->order[k][at[depth[i]]++] = (uint32_t)i;
-	if (maxd > MAX_DEPTH || (p->nnodes > 1 && p->seq[p->nnodes - 1] > MAX_SEQ)) {
+	if (maxd > MAX_DEPTH) {
 		fail(m, -EOVERFLOW);
 		goto out;
 	}
-	m->maxdepth[k] = maxd;
-	m->name[k][0] = 0;
+	if (!(pd->level = calloc(maxd + 1, sizeof(*pd->level))) || !(at = malloc((maxd + 1) * sizeof(*at))))
+		goto nomem;
+	for (size_t i = 1; i < p->nnodes; i++)
+		pd->level[depth[i]]++;
+	for (size_t d = 1; d <= maxd; d++) {
+		at[d] = pd->level[d - 1]; /* depth D's start */
+		pd->level[d] += pd->level[d - 1];
+	}
+	for (size_t i = 1; i < p->nnodes; i++)
+		pd->order[at[depth[i]]++] = (uint32_t)i;
+	pd->maxdepth = maxd;
+	pd->name[0] = 0;
 	goto out;
 nomem:
 	fail(m, -ENOMEM);
@@ -146,18 +151,29 @@ out:
 	free(at);
 }
 
-/* Sender T: this depth's nodes of parts T, T + senders, ... to their shards. */
-static void send(void *ctx, size_t t)
+/* Thread T of the NSHARDS first: parts T, T + nshards, ... (a part's depth
+   sort is its own). */
+static void sort_parts(void *ctx, size_t t)
 {
-	struct merge *m = ctx;
+	struct job *m = ctx;
+
+	for (size_t k = t; k < m->n; k += m->nshards)
+		sort_part(m, k);
+}
+
+/* Sender T: this depth's nodes of parts T, T + senders, ... to their shards. */
+static void send_depth(void *ctx, size_t t)
+{
+	struct job *m = ctx;
 	size_t nshards = m->senders; /* a depth has as many shards as senders */
 
 	for (size_t k = t; k < m->n; k += m->senders) {
-		if (m->depth > m->maxdepth[k])
+		const struct part_depths *pd = &m->pd[k];
+		if (m->depth > pd->maxdepth)
 			continue;
 		const struct hwp__trie_part *p = &m->parts[k];
-		const uint32_t *order = m->order[k];
-		size_t from = m->level[k][m->depth - 1], to = m->level[k][m->depth];
+		const uint32_t *order = pd->order;
+		size_t from = pd->level[m->depth - 1], to = pd->level[m->depth];
 		for (size_t j = from; j < to; j++) {
 			/* (a depth's nodes and their parents' names are all over:
 			   hint a node further ahead, and the name of the parent
@@ -168,10 +184,10 @@ static void send(void *ctx, size_t t)
 				__builtin_prefetch(&p->seq[order[j + 16]]);
 			}
 			if (j + 8 < to)
-				__builtin_prefetch(&m->name[k][p->nodes[order[j + 8]].parent]);
+				__builtin_prefetch(&pd->name[p->nodes[order[j + 8]].parent]);
 			uint32_t i = order[j];
 			const struct hwp__cg_tnode *nd = &p->nodes[i];
-			uint64_t parent = m->name[k][nd->parent], h = hwp__hash_combine(hwp__hash64(parent), p->keys[i]);
+			uint64_t parent = pd->name[nd->parent], h = hwp__hash_combine(hwp__hash64(parent), p->keys[i]);
 			size_t s = (size_t)(((h >> 32) * nshards) >> 32);
 			struct bucket *b = &m->bk[t * nshards + s];
 			struct item *it = HWP_VEC_PUSH(b->v, b->nr, b->cap);
@@ -195,9 +211,13 @@ static struct mnode *find_or_make(struct shard *sh, const struct item *it, uint3
 	while (hwp__hashmap_next(&pr, place))
 		if (sh->v[*place].parent == it->parent && sh->v[*place].key == it->key)
 			return &sh->v[*place];
-	if (sh->nr >= UINT32_MAX || !(mn = HWP_VEC_PUSH(sh->v, sh->nr, sh->cap)) ||
-	    hwp__hashmap_add(&sh->map, it->hash, sh->nr - 1) < 0) {
-		sh->err = sh->nr >= UINT32_MAX ? -EOVERFLOW : -ENOMEM;
+	int err = sh->nr >= HWP_HASHMAP_MAX_ENTRIES ? -EOVERFLOW : 0;
+	if (!err && !(mn = HWP_VEC_PUSH(sh->v, sh->nr, sh->cap)))
+		err = -ENOMEM;
+	else if (!err && (err = hwp__hashmap_add(&sh->map, it->hash, sh->nr - 1)) < 0)
+		sh->nr--;
+	if (err) {
+		sh->err = err;
 		return NULL;
 	}
 	*place = (uint32_t)(sh->nr - 1);
@@ -206,9 +226,9 @@ static struct mnode *find_or_make(struct shard *sh, const struct item *it, uint3
 }
 
 /* Shard S: the nodes sent to it found or made. */
-static void receive(void *ctx, size_t s)
+static void receive_depth(void *ctx, size_t s)
 {
-	struct merge *m = ctx;
+	struct job *m = ctx;
 	struct shard *sh = &m->sh[s];
 
 	for (size_t t = 0; t < m->senders && !sh->err; t++) {
@@ -234,12 +254,12 @@ static void receive(void *ctx, size_t s)
 			mn->made = it->made < mn->made ? it->made : mn->made;
 			mn->samples += it->samples;
 			mn->period += it->period;
-			m->name[it->part][it->idx] = mname(s, place);
+			m->pd[it->part].name[it->idx] = mname(s, place);
 		}
 	}
 }
 
-static int first_err(const struct merge *m)
+static int first_err(const struct job *m)
 {
 	if (m->err)
 		return m->err;
@@ -255,7 +275,7 @@ static int first_err(const struct merge *m)
 /* Room in each shard for its share of the largest part's nodes and an
    eighth more (the merged trie has at least as many; most stacks recur in
    every part), so that few shards grow while they fill. */
-static int reserve_shards(struct merge *m)
+static int reserve_shards(struct job *m)
 {
 	size_t most = 0;
 
@@ -268,26 +288,26 @@ static int reserve_shards(struct merge *m)
 	return 0;
 }
 
-static int merge_depths(struct merge *m)
+static int merge_depths(struct job *m)
 {
 	size_t maxd = 0;
 
 	for (size_t k = 0; k < m->n; k++)
-		if (m->maxdepth[k] > maxd)
-			maxd = m->maxdepth[k];
+		if (m->pd[k].maxdepth > maxd)
+			maxd = m->pd[k].maxdepth;
 	for (m->depth = 1; m->depth <= maxd; m->depth++) {
 		size_t total = 0;
 		for (size_t k = 0; k < m->n; k++)
-			if (m->depth <= m->maxdepth[k])
-				total += m->level[k][m->depth] - m->level[k][m->depth - 1];
+			if (m->depth <= m->pd[k].maxdepth)
+				total += m->pd[k].level[m->depth] - m->pd[k].level[m->depth - 1];
 		m->senders = total < PAR_MIN_NODES ? 1 : m->nshards;
 		for (size_t b = 0; b < m->senders * m->senders; b++)
 			m->bk[b].nr = 0;
-		hwp__par_run(m->senders, send, m);
+		hwp__par_run(m->senders, send_depth, m);
 		int err = first_err(m);
 		if (err)
 			return err;
-		hwp__par_run(m->senders, receive, m);
+		hwp__par_run(m->senders, receive_depth, m);
 		if ((err = first_err(m)))
 			return err;
 	}
@@ -304,7 +324,7 @@ static int by_made(const void *a, const void *b)
 /* Shard S's places in the order their nodes were made. */
 static void sort_shard(void *ctx, size_t s)
 {
-	struct merge *m = ctx;
+	struct job *m = ctx;
 	struct shard *sh = &m->sh[s];
 	size_t nr = sh->nr ? sh->nr : 1;
 
@@ -318,13 +338,14 @@ static void sort_shard(void *ctx, size_t s)
 }
 
 /* The merged nodes numbered in the order made: the shards' sorted places
-   merged (node 0 is the root). The number of nodes, the root's included. */
-static size_t number(struct merge *m)
+   merged (node 0 is the root; a scan of the shards' heads per node, at
+   most 64 of them). 0 or -ENOMEM. */
+static int number(struct job *m)
 {
 	size_t *at = calloc(m->nshards, sizeof(*at)), next = 1;
 
 	if (!at)
-		return 0;
+		return -ENOMEM;
 	for (;;) {
 		size_t best = m->nshards;
 		uint64_t made = 0;
@@ -339,10 +360,10 @@ static size_t number(struct merge *m)
 		m->sh[best].final[m->sh[best].sorted[at[best]++].place] = (uint32_t)next++;
 	}
 	free(at);
-	return next;
+	return 0;
 }
 
-static uint32_t final_of(const struct merge *m, uint64_t name)
+static uint32_t final_of(const struct job *m, uint64_t name)
 {
 	return name ? m->sh[(name >> 32) - 1].final[(uint32_t)name] : 0;
 }
@@ -350,7 +371,7 @@ static uint32_t final_of(const struct merge *m, uint64_t name)
 /* Shard S's nodes written at their numbers. */
 static void write_shard(void *ctx, size_t s)
 {
-	struct merge *m = ctx;
+	struct job *m = ctx;
 	const struct shard *sh = &m->sh[s];
 
 	for (size_t j = 0; j < sh->nr; j++) {
@@ -362,15 +383,13 @@ static void write_shard(void *ctx, size_t s)
 
 /* What only the merge of the depths needs (freed before the numbering's
    memory comes). */
-static void depths_free(struct merge *m)
+static void depths_free(struct job *m)
 {
-	for (size_t k = 0; m->order && k < m->n; k++) {
-		free(m->order[k]);
-		free(m->level[k]);
-		free(m->name[k]);
-		m->order[k] = NULL;
-		m->level[k] = NULL;
-		m->name[k] = NULL;
+	for (size_t k = 0; m->pd && k < m->n; k++) {
+		free(m->pd[k].order);
+		free(m->pd[k].level);
+		free(m->pd[k].name);
+		m->pd[k] = (struct part_depths){ 0 };
 	}
 	for (size_t s = 0; m->sh && s < m->nshards; s++)
 		hwp__hashmap_free(&m->sh[s].map);
@@ -380,13 +399,10 @@ static void depths_free(struct merge *m)
 	}
 }
 
-static void merge_free(struct merge *m)
+static void job_free(struct job *m)
 {
 	depths_free(m);
-	free(m->order);
-	free(m->level);
-	free(m->name);
-	free(m->maxdepth);
+	free(m->pd);
 	for (size_t s = 0; m->sh && s < m->nshards; s++) {
 		free(m->sh[s].v);
 		free(m->sh[s].sorted);
@@ -399,24 +415,21 @@ static void merge_free(struct merge *m)
 int hwp__trie_merge(const struct hwp__trie_part *parts, size_t n, unsigned threads, struct hwp__cg_tnode **out,
 		    size_t *nout)
 {
-	struct merge m = { .parts = parts, .n = n };
+	struct job m = { .parts = parts, .n = n };
 	size_t nn = n ? n : 1, total = 0;
 	int err;
 
 	m.nshards = threads < 1 ? 1 : threads > MAX_SHARDS ? MAX_SHARDS : threads;
 	*out = NULL;
 	*nout = 0;
-	m.order = calloc(nn, sizeof(*m.order));
-	m.level = calloc(nn, sizeof(*m.level));
-	m.name = calloc(nn, sizeof(*m.name));
-	m.maxdepth = calloc(nn, sizeof(*m.maxdepth));
+	m.pd = calloc(nn, sizeof(*m.pd));
 	m.sh = calloc(m.nshards, sizeof(*m.sh));
 	m.bk = calloc(m.nshards * m.nshards, sizeof(*m.bk));
-	if (!m.order || !m.level || !m.name || !m.maxdepth || !m.sh || !m.bk) {
+	if (!m.pd || !m.sh || !m.bk) {
 		err = -ENOMEM;
 		goto out;
 	}
-	hwp__par_run(n, sort_part, &m);
+	hwp__par_run(n < m.nshards ? n : m.nshards, sort_parts, &m);
 	if ((err = first_err(&m)) || (err = reserve_shards(&m)) || (err = merge_depths(&m)))
 		goto out;
 	depths_free(&m);
@@ -425,14 +438,17 @@ int hwp__trie_merge(const struct hwp__trie_part *parts, size_t n, unsigned threa
 		goto out;
 	for (size_t s = 0; s < m.nshards; s++)
 		total += m.sh[s].nr;
-	if (total >= UINT32_MAX) {
+	/* (the call graph indexes every node but the root) */
+	if (total > HWP_HASHMAP_MAX_ENTRIES) {
 		err = -EOVERFLOW;
 		goto out;
 	}
-	if (!(m.out = malloc((total + 1) * sizeof(*m.out))) || number(&m) != total + 1) {
+	if (!(m.out = malloc((total + 1) * sizeof(*m.out)))) {
 		err = -ENOMEM;
 		goto out;
 	}
+	if ((err = number(&m)))
+		goto out;
 	for (size_t s = 0; s < m.nshards; s++) {
 		free(m.sh[s].sorted);
 		m.sh[s].sorted = NULL;
@@ -444,6 +460,6 @@ int hwp__trie_merge(const struct hwp__trie_part *parts, size_t n, unsigned threa
 	m.out = NULL;
 out:
 	free(m.out);
-	merge_free(&m);
+	job_free(&m);
 	return err;
 }

@@ -15,7 +15,7 @@
 #include "analysis/callgraph_struct.h"
 
 /* A part's trie: node 0 the root, each node after its parent, made by
-   sample SEQ[I] (increasing with I, below 2^44; no two parts share a
+   sample SEQ[I] (not decreasing with I, below 2^44; no two parts share a
    sample, and the nodes one sample makes are each at a depth of its own,
    below 2^20); KEYS[I] is node I's key in the merged trie's terms (its
    own key is not read). */
@@ -28,8 +28,9 @@ struct hwp__trie_part {
 
 /* PARTS[0..N) merged on up to THREADS threads into *OUT (malloc'd, *NOUT
    nodes, node 0 the root with no counts). 0, -ENOMEM, -EINVAL (a node
-   before its parent) or -EOVERFLOW (more than UINT32_MAX nodes, a sample
-   number or depth past the limits above). */
+   before its parent) or -EOVERFLOW (more nodes than an index holds,
+   HWP_HASHMAP_MAX_ENTRIES, or a sample number or depth past the limits
+   above). */
 int hwp__trie_merge(const struct hwp__trie_part *parts, size_t n, unsigned threads, struct hwp__cg_tnode **out,
 		    size_t *nout);
 

@@ -2,9 +2,11 @@
    random stacks added in order to one trie (the sequential pass) and, the
    samples dealt out in runs, to a trie per part; the parts merged on 1 to
    16 threads must give the sequential trie, node for node (numbers,
-   parents, keys, counts). The stacks are many enough that the widest
-   depths are merged on several threads. */
+   parents, keys, counts), also where leaves that differ in a part are one
+   in the merged trie (the call graph's frames of one function). The stacks
+   are many enough that the widest depths are merged on several threads. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,31 +53,42 @@ static void trie_free(struct trie *t)
 	free(t->slots);
 }
 
-static uint32_t trie_child(struct trie *t, uint32_t parent, uint32_t key, uint64_t seq)
+/* The node below PARENT keyed KEY in T (MERGED in the merged trie's
+   terms), made by sample SEQ when new. */
+static uint32_t trie_child(struct trie *t, uint32_t parent, uint32_t key, uint32_t merged, uint64_t seq)
 {
 	size_t pos = mix((uint64_t)parent << 32 | key) & (t->nslots - 1);
 
 	for (; t->slots[pos]; pos = (pos + 1) & (t->nslots - 1)) {
 		uint32_t i = t->slots[pos] - 1;
-		if (t->nodes[i].parent == parent && t->keys[i] == key)
+		if (t->nodes[i].parent == parent && t->nodes[i].key == key)
 			return i;
 	}
 	if (t->nr == t->cap)
 		abort(); /* (sized for every node of every stack) */
 	uint32_t i = (uint32_t)t->nr++;
 	t->nodes[i] = (struct hwp__cg_tnode){ parent, key, 0, 0 };
-	t->keys[i] = key;
+	t->keys[i] = merged;
 	t->seq[i] = seq;
 	t->slots[pos] = i + 1;
 	return i;
 }
 
-static void trie_add(struct trie *t, const uint32_t *stack, size_t depth, uint64_t seq, uint64_t period)
+#define TERM 0x80000000u
+
+/* A sample of STACK, and below it a leaf keyed LEAF (when not 0) that the
+   merged trie keys LEAF / 3 (a part keys the call graph's leaves by the
+   IP's frame, the merged graph by its function: frames merge) or, in the
+   sequential trie (WHOLE), keyed LEAF / 3 itself. */
+static void trie_add(struct trie *t, bool whole, const uint32_t *stack, size_t depth, uint32_t leaf, uint64_t seq,
+		     uint64_t period)
 {
 	uint32_t node = 0;
 
 	for (size_t d = 0; d < depth; d++)
-		node = trie_child(t, node, stack[d], seq);
+		node = trie_child(t, node, stack[d], stack[d], seq);
+	if (leaf)
+		node = trie_child(t, node, TERM | (whole ? leaf / 3 : leaf), TERM | leaf / 3, seq);
 	t->nodes[node].samples++;
 	t->nodes[node].period += period;
 }
@@ -98,23 +111,25 @@ static void make_pool(uint64_t seed)
 }
 
 /* The sequential trie of SAMPLES stacks and NPARTS parts' tries (runs of
-   RUN samples dealt in turn), merged on THREADS threads: equal? */
-static void check_merge(size_t nparts, size_t run, unsigned threads)
+   RUN samples dealt in turn), merged on THREADS threads: equal? With
+   LEAVES, each sample ends in one of 30 leaves, three to a merged key. */
+static void check_merge(size_t nparts, size_t run, unsigned threads, bool leaves)
 {
 	struct trie whole, *part = calloc(nparts, sizeof(*part));
 	struct hwp__trie_part *tp = calloc(nparts, sizeof(*tp));
 	struct hwp__cg_tnode *out = NULL;
 	size_t nout = 0;
 
-	trie_init(&whole, (size_t)POOL * MAXDEPTH + 1);
+	trie_init(&whole, (size_t)POOL * (MAXDEPTH + 30) + 1);
 	for (size_t k = 0; k < nparts; k++)
-		trie_init(&part[k], (size_t)POOL * MAXDEPTH + 1);
+		trie_init(&part[k], (size_t)POOL * (MAXDEPTH + 30) + 1);
 	for (uint64_t seq = 1; seq <= SAMPLES; seq++) {
 		size_t s = mix(seq * 7919) % POOL;
 		uint64_t period = 1 + seq % 5;
+		uint32_t leaf = leaves ? (uint32_t)(1 + mix(seq) % 30) : 0;
 
-		trie_add(&whole, pool[s], pool_depth[s], seq, period);
-		trie_add(&part[(seq / run) % nparts], pool[s], pool_depth[s], seq, period);
+		trie_add(&whole, true, pool[s], pool_depth[s], leaf, seq, period);
+		trie_add(&part[(seq / run) % nparts], false, pool[s], pool_depth[s], leaf, seq, period);
 	}
 	for (size_t k = 0; k < nparts; k++)
 		tp[k] = (struct hwp__trie_part){ part[k].nodes, part[k].keys, part[k].seq, part[k].nr };
@@ -136,11 +151,12 @@ static void check_merge(size_t nparts, size_t run, unsigned threads)
 static void merged_as_sequential(void)
 {
 	make_pool(1);
-	check_merge(4, 1000, 4);
-	check_merge(4, 1, 4);     /* samples dealt one at a time */
-	check_merge(3, 5000, 16); /* more shards than parts */
-	check_merge(8, 777, 2);   /* fewer */
-	check_merge(2, 100, 1);   /* one thread: the same code, no threads */
+	check_merge(4, 1000, 4, false);
+	check_merge(4, 1, 4, false);     /* samples dealt one at a time */
+	check_merge(3, 5000, 16, false); /* more shards than parts */
+	check_merge(8, 777, 2, false);   /* fewer */
+	check_merge(2, 100, 1, false);   /* one thread: the same code, no threads */
+	check_merge(3, 50, 5, true);     /* leaves that merge */
 }
 
 static void one_part_and_none(void)
@@ -149,7 +165,7 @@ static void one_part_and_none(void)
 	size_t nout = 9;
 
 	make_pool(2);
-	check_merge(1, 1, 8);
+	check_merge(1, 1, 8, true);
 	CHECK(hwp__trie_merge(NULL, 0, 4, &out, &nout) == 0);
 	CHECK(nout == 1 && out && out[0].parent == 0 && out[0].samples == 0);
 	free(out);
