@@ -122,7 +122,6 @@ void free(void *p)
 	untrack(p);
 	__libc_free(p);
 }
-#endif
 
 #define NPARTS 2
 #define NODES 40000
@@ -130,6 +129,7 @@ void free(void *p)
 static struct hwp__cg_tnode nodes[NPARTS][NODES];
 static uint32_t keys[NPARTS][NODES];
 static uint64_t seq[NPARTS][NODES];
+#endif
 
 static void every_allocation_failing(void)
 {
