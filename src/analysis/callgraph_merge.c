@@ -24,8 +24,6 @@
 #include "session/parallel_pass.h"
 #include "session/session_internal.h"
 #include "util/error.h"
-#include "util/hash.h"
-#include "util/hashmap.h"
 #include "util/par_run.h"
 
 const char *hwp__call_graph_part_refusal(struct hwp_session *s, const struct hwp_call_graph_opts *o)

@@ -18,9 +18,7 @@
 #include "analysis/trie_merge.h"
 
 #include <errno.h>
-#include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "util/hash.h"
 #include "util/hashmap.h"
