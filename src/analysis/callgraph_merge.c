@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "analysis/branch_collect_struct.h"
 #include "analysis/callgraph_part.h"
