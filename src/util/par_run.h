@@ -8,9 +8,9 @@
 
 #include <stddef.h>
 
-/* Calls FN(CTX, K) for each K in [0, N): K >= 1 on threads of their own,
-   K = 0 on this one, and any whose thread could not start here after the
-   others; returns when all have returned. */
+/* Calls FN(CTX, K) once for each K in [0, N): K >= 1 on threads of their
+   own, K = 0 on this one, then here too each K whose thread could not
+   start; returns when all have returned. */
 void hwp__par_run(size_t n, void (*fn)(void *ctx, size_t k), void *ctx);
 
 #endif
