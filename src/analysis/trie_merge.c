@@ -209,11 +209,13 @@ static struct mnode *find_or_make(struct shard *sh, const struct item *it, uint3
 	while (hwp__hashmap_next(&pr, place))
 		if (sh->v[*place].parent == it->parent && sh->v[*place].key == it->key)
 			return &sh->v[*place];
-	int err = sh->nr >= HWP_HASHMAP_MAX_ENTRIES ? -EOVERFLOW : 0;
-	if (!err && !(mn = HWP_VEC_PUSH(sh->v, sh->nr, sh->cap)))
+	int err = 0;
+	if (sh->nr >= HWP_HASHMAP_MAX_ENTRIES)
+		err = -EOVERFLOW;
+	else if (!(mn = HWP_VEC_PUSH(sh->v, sh->nr, sh->cap)))
 		err = -ENOMEM;
-	else if (!err && (err = hwp__hashmap_add(&sh->map, it->hash, sh->nr - 1)) < 0)
-		sh->nr--;
+	else if ((err = hwp__hashmap_add(&sh->map, it->hash, sh->nr - 1)) < 0)
+		sh->nr--; /* (not indexed: not made) */
 	if (err) {
 		sh->err = err;
 		return NULL;
