@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* A recording's aggregates as rows (export.h), and their text formats. */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>

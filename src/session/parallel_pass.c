@@ -37,8 +37,9 @@
 
 /* A sample handed out: where its record is (its length checked when read
    for what the peek reads; the thread that parses it reports what else is
-   wrong, the earliest such sample's error winning), and its thread. Small: every byte of it moves from this thread's cache to
-   another's, the cost of the hand-out. */
+   wrong, the earliest such sample's error winning), and its thread. Small:
+   every byte of it moves from this thread's cache to another's, the cost
+   of the hand-out. */
 struct item {
 	const struct hwp_thread *th;
 	uint64_t offset; /* in the mapped file */
