@@ -242,7 +242,7 @@ int hwp_branch_collector__read_jobs(struct hwp_branch_collector *c, unsigned job
 {
 	struct collect_ctx k = { c->session, c };
 	const struct hwp__parallel_ops ops = { &k, collector_part_new, collector_add, collector_merge,
-					       collector_delete };
+					       collector_delete, false };
 	unsigned n;
 	int err;
 

@@ -284,7 +284,7 @@ static void cg_delete(void *part)
 
 int hwp_call_graph__read_jobs(struct hwp_call_graph *cg, unsigned jobs)
 {
-	const struct hwp__parallel_ops ops = { cg, cg_part_new, cg_add, cg_merge, cg_delete };
+	const struct hwp__parallel_ops ops = { cg, cg_part_new, cg_add, cg_merge, cg_delete, true };
 	const char *why = cg->res != hwp__session_resolver(cg->session) ? "a part"
 			  : hwp__call_graph_part_refusal(cg->session, &cg->o);
 	unsigned n = hwp__parallel_jobs(cg->session, jobs, why);

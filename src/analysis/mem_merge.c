@@ -504,7 +504,7 @@ static void mem_part_delete(void *part)
 
 int hwp_mem_report__read_jobs(struct hwp_mem_report *r, unsigned jobs)
 {
-	const struct hwp__parallel_ops ops = { r, mem_part_new, mem_add, mem_merge, mem_part_delete };
+	const struct hwp__parallel_ops ops = { r, mem_part_new, mem_add, mem_merge, mem_part_delete, false };
 	unsigned n = hwp__parallel_jobs(r->s, jobs, r->totals.samples || r->skipped ? "samples counted before" : NULL);
 
 	if (n < 2)

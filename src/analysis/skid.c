@@ -293,7 +293,7 @@ struct hwp_skid *hwp_skid__new(struct hwp_session *s, const struct hwp_skid_opts
 	if ((jobs = skid_jobs(s, opts)) > 1) {
 		struct skid_pass p = { s, { .sz = sizeof(p.o) }, k };
 		const struct hwp__parallel_ops ops = { &p, skid_part_new, skid_part_add, skid_part_merge,
-						       skid_part_delete };
+						       skid_part_delete, false };
 
 		if (opts)
 			memcpy(&p.o, opts, opts->sz < sizeof(p.o) ? opts->sz : sizeof(p.o));

@@ -37,6 +37,7 @@ struct qent {
 	uint64_t offset;
 	uint32_t type, size;
 	uint32_t pid, tid; /* a sample's */
+	uint64_t ip;       /* a sample's */
 	uint16_t misc;
 	bool owned;
 	bool compressed;
@@ -214,6 +215,7 @@ static void peeked(const struct qent *e, struct hwp_event *ev)
 	ev->sample.pid = e->pid;
 	ev->sample.tid = e->tid;
 	ev->sample.time = e->time;
+	ev->sample.ip = e->ip;
 }
 
 static int deliver(struct hwp_ordered *q, struct hwp_event *ev)
@@ -297,7 +299,7 @@ int hwp_ordered__next(struct hwp_ordered *q, struct hwp_event *ev)
 			return rc == 2 && !q->raw ? reparse(q, ev) : 1;
 		struct qent e = { .time = t, .index = ev->index, .data = ev->data, .evsel = ev->evsel,
 				  .offset = ev->file_offset, .type = ev->type, .size = ev->size,
-				  .pid = ev->sample.pid, .tid = ev->sample.tid, .misc = ev->misc,
+				  .pid = ev->sample.pid, .tid = ev->sample.tid, .ip = ev->sample.ip, .misc = ev->misc,
 				  .compressed = ev->compressed };
 		if (!ev->stable) {
 			uint8_t *copy = malloc(ev->size);

@@ -89,7 +89,7 @@ uint64_t hwp__sample_fixed_size(const struct hwp_attr *attr);
    (its fields up to TIME, which have fixed lengths in every layout). */
 uint64_t hwp__sample_peek_size(const struct hwp_attr *attr);
 /* Of a sample of ATTR at least hwp__sample_peek_size() long, only its
-   sample_type, cpumode, pid, tid and time into S (the rest of S left as it
+   sample_type, cpumode, ip, pid, tid and time into S (the rest of S left as it
    was). */
 void hwp__sample_peek(const struct hwp_attr *attr, const uint8_t *rec, struct hwp_sample *s);
 int hwp__sample_is_pos(uint64_t sample_type);

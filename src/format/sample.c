@@ -328,6 +328,7 @@ void hwp__sample_peek(const struct hwp_attr *attr, const uint8_t *rec, struct hw
 
 	s->sample_type = st;
 	s->cpumode = ld16(rec + 4) & HWP_MISC_CPUMODE_MASK;
+	s->ip = st & HWP_SAMPLE_IP ? ld64(p - 8) : 0;
 	s->pid = s->tid = 0;
 	s->time = 0;
 	if (st & HWP_SAMPLE_TID) {

@@ -8,6 +8,7 @@
 #ifndef HWPROF_SESSION_PARALLEL_PASS_H
 #define HWPROF_SESSION_PARALLEL_PASS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,6 +54,9 @@ struct hwp__parallel_ops {
 	int (*add)(void *part, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq);
 	int (*merge)(void *ctx, void *const *parts, struct hwp__module_ids *const *ids, size_t n);
 	void (*part_delete)(void *part);
+	/* the samples of one IP to one part where it can (what the parts
+	   make per IP is then made once, not by each part) */
+	bool route_by_ip;
 };
 
 /*

@@ -165,6 +165,11 @@ void hwp__session_set_raw_samples(struct hwp_session *s, bool raw)
 		hwp__ordered_set_raw(s->inputs[i].ordered, raw);
 }
 
+void hwp__session_stopped_early(struct hwp_session *s)
+{
+	s->inputs[s->cur].st.done = false;
+}
+
 size_t hwp_session__nr_inputs(const struct hwp_session *s)
 {
 	return s->nr_inputs;

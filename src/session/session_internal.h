@@ -102,10 +102,15 @@ struct hwp_session {
 };
 
 /* RAW: hwp_session__next() gives samples peeked only (their fields before
-   the sample, and the sample's sample_type, cpumode, pid, tid and time:
+   the sample, and the sample's sample_type, cpumode, ip, pid, tid and time:
    hwp__reader_peek_sample()), the caller parsing them
    (hwp__reader_parse_sample()); else parsed (the default). */
 void hwp__session_set_raw_samples(struct hwp_session *s, bool raw);
+
+/* A sample read earlier failed (a parallel pass learns it after reading
+   on): the input being read is not read to its end, as the sequential
+   pass, stopped at that sample, would say. */
+void hwp__session_stopped_early(struct hwp_session *s);
 
 /* A symbolizer made as the session's is (the same files and options), for
    a thread of a parallel pass that must look symbols up while the

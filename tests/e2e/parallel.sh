@@ -1,7 +1,8 @@
 #!/bin/bash
 # The parallel pass (-j N): every report built on the branch collector (and
 # the paths, block timing, call graph and memory report) prints
-# the same bytes (stdout, stderr, exit code) with -j 1, -j 2 and -j 3, on
+# the same bytes (stdout, stderr, exit code) with -j 1, 2, 3 and 8 (where
+# the call graph's samples go to the threads by IP), on
 # every corpus perf.data, on a generated recording of ~50 MB and on emulated
 # recordings whose address spaces change while samples come (processes
 # forking, threads starting, libraries loaded and unloaded: MMAP, FORK, COMM
@@ -45,22 +46,22 @@ REPORTS=(
 	"skid"
 )
 
-# same NAME FILE [symfs]: each report of FILE alike on 1, 2 and 3 threads
+# same NAME FILE [symfs]: each report of FILE alike on 1, 2, 3 and 8 threads
 same() {
 	local name=$1 f=$2 bad="" n=0 j
 	shift 2
 	for r in "${REPORTS[@]}"; do
-		for j in 1 2 3; do
+		for j in 1 2 3 8; do
 			# shellcheck disable=SC2086
 			(cd "$tmp" && "$HWPROF" $r -i "$f" -j $j "$@" >"$tmp/o$j" 2>"$tmp/e$j"; echo "exit $?" >>"$tmp/o$j")
 		done
 		n=$((n + 1))
-		for j in 2 3; do
+		for j in 2 3 8; do
 			cmp -s "$tmp/o1" "$tmp/o$j" && cmp -s "$tmp/e1" "$tmp/e$j" ||
 				bad="$bad '$r' -j $j ($(cmp "$tmp/o1" "$tmp/o$j" 2>&1 | head -1))"
 		done
 	done
-	if [ -z "$bad" ]; then pass "$name ($n reports, -j 1/2/3 alike)"; else fail "$name:$bad"; fi
+	if [ -z "$bad" ]; then pass "$name ($n reports, -j 1/2/3/8 alike)"; else fail "$name:$bad"; fi
 }
 
 files=()
@@ -112,13 +113,14 @@ print("0x%x" % rec["off"])
 PY
 	) || { fail "corrupt_sample: could not make the recording"; return; }
 	for r in "branches" "timing" "paths" "report --html -"; do
-		for j in 1 2 3; do
+		for j in 1 2 3 8; do
 			# shellcheck disable=SC2086
 			"$HWPROF" $r -i "$tmp/bad.data" -j $j >/dev/null 2>"$tmp/ce$j"
 			echo "exit $?" >>"$tmp/ce$j"
 		done
 		n=$((n + 1))
-		cmp -s "$tmp/ce1" "$tmp/ce2" && cmp -s "$tmp/ce1" "$tmp/ce3" || bad="$bad '$r': -j 1/2/3 differ;"
+		cmp -s "$tmp/ce1" "$tmp/ce2" && cmp -s "$tmp/ce1" "$tmp/ce3" && cmp -s "$tmp/ce1" "$tmp/ce8" ||
+			bad="$bad '$r': -j 1/2/3/8 differ;"
 		[ "$(wc -l <"$tmp/ce1")" = 2 ] && grep -q "offset $off" "$tmp/ce1" && ! grep -qx "exit 0" "$tmp/ce1" ||
 			bad="$bad '$r': not one error naming offset $off: $(head -2 "$tmp/ce1" | tr '\n' ' ');"
 	done

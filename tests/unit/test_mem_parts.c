@@ -799,7 +799,7 @@ static void part_delete(void *part)
 static int compare_threads(const char *path, const struct config *c, unsigned jobs)
 {
 	struct pass_ctx ctx = { .o = opts_of(c) };
-	const struct hwp__parallel_ops ops = { &ctx, part_new, part_add, part_merge, part_delete };
+	const struct hwp__parallel_ops ops = { &ctx, part_new, part_add, part_merge, part_delete, false };
 	char *a, *b = NULL;
 	int rc = -1, same;
 
