@@ -37,7 +37,7 @@ struct qent {
 	uint64_t offset;
 	uint32_t type, size;
 	uint32_t pid, tid; /* a sample's */
-	uint64_t ip;       /* a sample's */
+	uint64_t ip;       /* a sample's (the parallel pass may route by it) */
 	uint16_t misc;
 	bool owned;
 	bool compressed;

@@ -115,7 +115,10 @@ out:
 
 int hwp__pipeline_parallel(const struct hwp__pipeline_analyses *a, unsigned jobs)
 {
-	const struct hwp__parallel_ops ops = { (void *)a, bundle_new, bundle_add, bundle_merge, bundle_delete, a->calls != NULL };
+	/* (with a call graph, the samples go to the parts by IP: its leaves
+	   are the bulk of what the parts would make alike) */
+	const struct hwp__parallel_ops ops = { (void *)a, bundle_new, bundle_add, bundle_merge, bundle_delete,
+					       a->calls != NULL };
 
 	return hwp__parallel_pass(a->session, &ops, jobs);
 }

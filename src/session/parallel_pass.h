@@ -54,8 +54,9 @@ struct hwp__parallel_ops {
 	int (*add)(void *part, const struct hwp_event *ev, const struct hwp_thread *th, uint64_t seq);
 	int (*merge)(void *ctx, void *const *parts, struct hwp__module_ids *const *ids, size_t n);
 	void (*part_delete)(void *part);
-	/* the samples of one IP to one part where it can (what the parts
-	   make per IP is then made once, not by each part) */
+	/* the samples of one IP to one part where it can, on enough threads
+	   (parallel_pass.c's ROUTE_MIN_PARTS): what the parts make per IP is
+	   then made once, not by each part */
 	bool route_by_ip;
 };
 
