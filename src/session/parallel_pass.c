@@ -465,6 +465,8 @@ static int par_init(struct par *q, struct hwp_session *s, const struct hwp__para
 	pthread_cond_init(&q->idle, NULL);
 	q->max_queued = 2 * (size_t)jobs;
 	q->route = ops->route_by_ip && jobs >= ROUTE_MIN_PARTS;
+	if (q->route)
+		hwp__log(HWP_LOG_INFO, "%s: samples go to the threads by their IP", hwp_session__path(s));
 	q->s = s;
 	q->r = hwp_session__input_reader(s, 0);
 	q->ops = ops;

@@ -70,7 +70,7 @@ if [ -d "$corpus" ]; then
 		[ "$(head -c 8 "$f" | tr -d '\0')" = PERFILE2 ] && files+=("$f")
 	done < <(find "$corpus" -type f | sort)
 fi
-echo "PLAN $(( ${#files[@]} + 7 ))"
+echo "PLAN $(( ${#files[@]} + 9 ))"
 [ -d "$corpus" ] || skip "corpus: no corpus at $corpus"
 [ -d "$corpus" ] && pass "corpus (${#files[@]} perf.data files)"
 for f in "${files[@]}"; do
@@ -90,6 +90,24 @@ if [ -x "$gen" ] && "$gen" "$tmp/gen.data" 50 >/dev/null 2>"$tmp/gen.err"; then
 else
 	skip "generated_50mb: no generator $gen (make all) or it failed: $(head -1 "$tmp/gen.err" 2>/dev/null)"
 	skip "parallel_used: no generated recording"
+fi
+
+# A generated callchain recording: 4,096 call paths, thousands of distinct
+# leaves, which -j 8 sends to the threads by IP.
+if [ -x "$gen" ] && "$gen" "$tmp/cc.data" 20 --callchain >/dev/null 2>"$tmp/gen.err"; then
+	all_reports=("${REPORTS[@]}")
+	REPORTS=("callgraph" "callgraph --json --limit 30" "flame --folded" "report --html -")
+	same generated_callchain_20mb "$tmp/cc.data"
+	REPORTS=("${all_reports[@]}")
+	"$HWPROF" callgraph -i "$tmp/cc.data" -j 8 -v >/dev/null 2>"$tmp/v.err"
+	if grep -q "samples go to the threads by their IP" "$tmp/v.err"; then
+		pass "routed_by_ip (-j 8: the log says it)"
+	else
+		fail "routed_by_ip: -j 8 did not route the call graph's samples: $(grep pass "$tmp/v.err")"
+	fi
+else
+	skip "generated_callchain_20mb: no generator $gen (make all) or it failed: $(head -1 "$tmp/gen.err" 2>/dev/null)"
+	skip "routed_by_ip: no generated recording"
 fi
 
 # A sample whose branch stack overruns its record, in the middle of the
