@@ -44,8 +44,8 @@ int hwp__reader_parse_sample(const struct hwp_reader *r, const struct hwp_evsel 
 			     uint32_t size, uint64_t off, uint64_t index, struct hwp_event *ev);
 
 /* EV from a sample REC of EVSEL long enough for hwp__sample_peek(): its
-   fields before the sample, and the sample's sample_type, cpumode, pid,
-   tid and time only (has_sample_id set; the rest of EV->sample left as it
+   fields before the sample, and the sample's sample_type, cpumode, ip,
+   pid, tid and time only (has_sample_id set; the rest of EV->sample left as it
    was). */
 void hwp__reader_peek_sample(const struct hwp_evsel *evsel, const uint8_t *rec, uint32_t size, uint64_t off,
 			     uint64_t index, struct hwp_event *ev);

@@ -3,7 +3,7 @@
  * The parallel pass. This thread reads the records in perf's order and
  * keeps the address spaces, as the sequential pass does: every sample
  * meets exactly the state it would meet there. It reads of a sample only
- * what that takes (its time, pid and tid: the session's raw mode) and
+ * what that takes (its time, pid, tid and IP: the session's raw mode) and
  * hands out where the record is and its thread; samples go in batches to
  * the threads (this one too, when the queue is long), each parsing them,
  * counting into its own part and resolving through its own caches and
@@ -56,7 +56,8 @@
 struct item {
 	const struct hwp_thread *th;
 	uint64_t offset; /* in the mapped file */
-	uint32_t index;  /* the record's number less the batch's index0 */
+	int32_t index;   /* the record's number less the batch's index0 (perf's
+			    order may deliver a record before an earlier one) */
 	uint32_t seq;    /* the sample's number less the batch's seq0 */
 	int32_t evsel;   /* its event's index, -1 none */
 	uint16_t size;   /* the record's (what is asked for ahead) */
@@ -109,13 +110,14 @@ struct par {
 	bool stop, failed;
 	struct part *parts; /* parts[0] is this thread's */
 	size_t n;
+	bool route;         /* samples go to parts by IP (pick_part()) */
 	struct hwp_session *s;
 	struct hwp_reader *r;
 	const struct hwp__parallel_ops *ops;
 	/* this thread's alone, on a line of their own */
 	_Alignas(64) struct batch **cur; /* each part's being filled */
 	size_t *load;                    /* routing: each part's samples not counted, as last seen */
-	bool route;                      /* samples go to parts by IP (pick_part()) */
+	size_t least;                    /* routing: the part with the least load, as last seen */
 	uint64_t seq;                    /* the next sample's number */
 };
 
@@ -211,7 +213,7 @@ static void count_batch(struct part *pt, const struct batch *b)
 				__builtin_prefetch(p + at);
 		}
 		int err = hwp__reader_parse_sample(pt->r, it->evsel < 0 ? NULL : &pt->evsels[it->evsel], rec,
-						   ld16(rec + 6), it->offset, b->index0 + it->index, &ev);
+						   ld16(rec + 6), it->offset, b->index0 + (uint64_t)(int64_t)it->index, &ev);
 
 		ev.stable = true;
 		count_one(pt, &ev, err, it->th, b->seq0 + it->seq);
@@ -296,6 +298,11 @@ static bool submit(struct par *q, size_t k)
 		take_one(q, &q->parts[0]);
 	for (size_t i = 0; q->route && i < q->n; i++)
 		q->load[i] = q->lanes[i].queued * BATCH;
+	q->least = q->n - 1;
+	/* (ties to the other threads' parts: this thread's counts when it must) */
+	for (size_t i = q->n - 1; q->route && i-- > 0;)
+		if (q->load[i] < q->load[q->least])
+			q->least = i;
 	failed = q->failed;
 	pthread_mutex_unlock(&q->mu);
 	return failed;
@@ -346,20 +353,17 @@ static struct batch *new_batch(struct par *q)
  */
 static size_t pick_part(struct par *q, const struct hwp_event *ev)
 {
-	size_t least = 0, least_load = SIZE_MAX;
-
 	if (!q->route)
 		return 0;
-	for (size_t k = q->n; k-- > 0;) {
-		size_t load = q->load[k] + (q->cur[k] ? q->cur[k]->nr : 0);
+	size_t least = q->least;
+	size_t least_load = q->load[least] + (q->cur[least] ? q->cur[least]->nr : 0);
 
-		if (load < least_load) {
-			least = k;
-			least_load = load;
-		}
-	}
 	if (ev->sample.sample_type & HWP_SAMPLE_IP) {
-		size_t k = (size_t)(hwp__hash64(ev->sample.ip) % q->n);
+		/* (over the other threads' parts: this thread counts its own only
+		   when the others are behind, so an IP of its own would end up in
+		   any part) */
+		uint64_t h = hwp__hash64(ev->sample.ip);
+		size_t k = 1 + (size_t)(((unsigned __int128)h * (q->n - 1)) >> 64);
 
 		if (q->load[k] + (q->cur[k] ? q->cur[k]->nr : 0) <= least_load + ROUTE_SLACK)
 			return k;
@@ -389,7 +393,9 @@ static int hand_out(struct par *q, const struct hwp_event *ev, const struct hwp_
 	size_t k = pick_part(q, ev);
 	struct batch *b = q->cur[k];
 
-	if (b && b->nr && (ev->index - b->index0 > UINT32_MAX || q->seq - b->seq0 > UINT32_MAX) && submit(q, k))
+	int64_t index = b ? (int64_t)(ev->index - b->index0) : 0;
+
+	if (b && b->nr && (index < INT32_MIN || index > INT32_MAX || q->seq - b->seq0 > UINT32_MAX) && submit(q, k))
 		return -ECANCELED;
 	if (!(b = q->cur[k]) && !(b = q->cur[k] = new_batch(q)))
 		return hwp__set_error(ENOMEM, "out of memory handing samples out");
@@ -397,7 +403,7 @@ static int hand_out(struct par *q, const struct hwp_event *ev, const struct hwp_
 		b->index0 = ev->index;
 		b->seq0 = q->seq;
 	}
-	b->items[b->nr++] = (struct item){ th, ev->file_offset, (uint32_t)(ev->index - b->index0),
+	b->items[b->nr++] = (struct item){ th, ev->file_offset, (int32_t)(int64_t)(ev->index - b->index0),
 					   (uint32_t)(q->seq - b->seq0), ev->evsel ? ev->evsel->idx : -1, (uint16_t)ev->size };
 	q->seq++;
 	if (b->nr == BATCH && submit(q, k))
@@ -414,10 +420,9 @@ static int first_error(struct par *q, int read)
 	for (size_t i = 0; i < q->n; i++)
 		if (q->parts[i].err && (!first || q->parts[i].err_seq < first->err_seq))
 			first = &q->parts[i];
-	if (!first)
-		return read;
-	hwp__session_stopped_early(q->s);
-	return hwp__set_error(-first->err, "%s", first->msg);
+	if (first)
+		return hwp__set_error(-first->err, "%s", first->msg);
+	return read;
 }
 
 static void par_free(struct par *q)
@@ -465,6 +470,7 @@ static int par_init(struct par *q, struct hwp_session *s, const struct hwp__para
 	pthread_cond_init(&q->idle, NULL);
 	q->max_queued = 2 * (size_t)jobs;
 	q->route = ops->route_by_ip && jobs >= ROUTE_MIN_PARTS;
+	q->least = jobs - 1;
 	if (q->route)
 		hwp__log(HWP_LOG_INFO, "%s: samples go to the threads by their IP", hwp_session__path(s));
 	q->s = s;
@@ -552,5 +558,7 @@ int hwp__parallel_pass(struct hwp_session *s, const struct hwp__parallel_ops *op
 		free(ids);
 	}
 	par_free(&q);
+	if (r < 0)
+		hwp__session_stopped_early(s);
 	return r < 0 ? r : 0;
 }

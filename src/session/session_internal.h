@@ -107,9 +107,11 @@ struct hwp_session {
    (hwp__reader_parse_sample()); else parsed (the default). */
 void hwp__session_set_raw_samples(struct hwp_session *s, bool raw);
 
-/* A sample read earlier failed (a parallel pass learns it after reading
-   on): the input being read is not read to its end, as the sequential
-   pass, stopped at that sample, would say. */
+/* A pass failed after reading on (a parallel pass learns of a sample's
+   error, or fails to merge, after the reading thread went further): the
+   input being read counts as not read to its end, as in the sequential
+   pass, which stops at the error (a caller then says the error, not that
+   an input read to its end counted nothing). */
 void hwp__session_stopped_early(struct hwp_session *s);
 
 /* A symbolizer made as the session's is (the same files and options), for

@@ -3,7 +3,9 @@
    counted exactly once, by one part, each part meeting its samples in
    increasing numbers (what every analysis's merge relies on), each number
    the sample's place in the sequential pass, with the IP the sequential
-   pass parses; and the parts are the threads' own, one thread each. */
+   pass parses; and the parts are the threads' own, one thread each. The
+   IP a sample is routed by is the one the reading thread peeks (raw mode):
+   the parsed one too. */
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -14,6 +16,7 @@
 
 #include "hwprof/session.h"
 #include "session/parallel_pass.h"
+#include "session/session_internal.h"
 #include "testlib.h"
 
 static char path[PATH_MAX];
@@ -102,8 +105,9 @@ static void part_delete(void *part)
 	free(part);
 }
 
-/* The samples of PATH in the sequential pass's order. */
-static int expect(struct expected *e)
+/* The samples of PATH in the sequential pass's order, parsed or only
+   peeked (RAW). */
+static int expect(struct expected *e, bool raw)
 {
 	struct hwp_session *s = hwp_session__open(path, NULL);
 	struct hwp_event ev;
@@ -114,6 +118,7 @@ static int expect(struct expected *e)
 	memset(e, 0, sizeof(*e));
 	if (!s)
 		return -1;
+	hwp__session_set_raw_samples(s, raw);
 	while ((r = hwp_session__next(s, &ev, &th)) > 0) {
 		if (ev.type != HWP_RECORD_SAMPLE)
 			continue;
@@ -174,11 +179,16 @@ static void test_every_sample_once(void)
 	struct expected want;
 
 	snprintf(tool, sizeof(tool), "%s/%s/bench/gen_branch_perfdata", root ? root : ".", build ? build : "build");
-	snprintf(cmd, sizeof(cmd), "'%s' '%s' 8 --callchain >/dev/null", tool, path);
+	snprintf(cmd, sizeof(cmd), "'%s' '%s' 24 --callchain >/dev/null", tool, path);
 	if (access(tool, X_OK) != 0 || system(cmd) != 0)
 		SKIP("no generator bench/gen_branch_perfdata in $BUILD (make all)");
-	CHECK(expect(&want) == 0);
-	CHECK(want.n > 10000); /* thousands of batches of 1024 */
+	CHECK(expect(&want, false) == 0);
+	CHECK(want.n > 60000); /* 60 batches of 1024 and more (routed: each part's) */
+	struct expected peeked;
+	CHECK(expect(&peeked, true) == 0);
+	CHECK(peeked.n == want.n);
+	CHECK(peeked.ip && want.ip && !memcmp(peeked.ip, want.ip, want.n * sizeof(*want.ip)));
+	free(peeked.ip);
 	for (unsigned jobs = 2; jobs <= 9; jobs++) {
 		one_pass(&want, jobs, false);
 		one_pass(&want, jobs, true);
