@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "format/perf_data_internal.h"
-#include "format/reader_internal.h"
 #include "session/module_ids.h"
 #include "session/parallel_pass.h"
 #include "session/session_internal.h"
@@ -296,13 +295,16 @@ static bool submit(struct par *q, size_t k)
 	}
 	while (q->lanes[0].queued > q->max_queued)
 		take_one(q, &q->parts[0]);
-	for (size_t i = 0; q->route && i < q->n; i++)
-		q->load[i] = q->lanes[i].queued * BATCH;
-	q->least = q->n - 1;
-	/* (ties to the other threads' parts: this thread's counts when it must) */
-	for (size_t i = q->n - 1; q->route && i-- > 0;)
-		if (q->load[i] < q->load[q->least])
-			q->least = i;
+	if (q->route) {
+		for (size_t i = 0; i < q->n; i++)
+			q->load[i] = q->lanes[i].queued * BATCH;
+		/* (ties to the other threads' parts: this thread's counts when it
+		   must) */
+		q->least = q->n - 1;
+		for (size_t i = q->n - 1; i-- > 0;)
+			if (q->load[i] < q->load[q->least])
+				q->least = i;
+	}
 	failed = q->failed;
 	pthread_mutex_unlock(&q->mu);
 	return failed;
@@ -342,6 +344,13 @@ static struct batch *new_batch(struct par *q)
 	return b;
 }
 
+/* Part K's samples not counted: its lane's as last seen, and its batch
+   being filled. */
+static size_t backlog(const struct par *q, size_t k)
+{
+	return q->load[k] + (q->cur[k] ? q->cur[k]->nr : 0);
+}
+
 /*
  * The part sample EV goes to when routing (else 0: every part takes the
  * next batch of the one lane when it is free). Any part may count any
@@ -355,9 +364,6 @@ static size_t pick_part(struct par *q, const struct hwp_event *ev)
 {
 	if (!q->route)
 		return 0;
-	size_t least = q->least;
-	size_t least_load = q->load[least] + (q->cur[least] ? q->cur[least]->nr : 0);
-
 	if (ev->sample.sample_type & HWP_SAMPLE_IP) {
 		/* (over the other threads' parts: this thread counts its own only
 		   when the others are behind, so an IP of its own would end up in
@@ -365,10 +371,10 @@ static size_t pick_part(struct par *q, const struct hwp_event *ev)
 		uint64_t h = hwp__hash64(ev->sample.ip);
 		size_t k = 1 + (size_t)(((unsigned __int128)h * (q->n - 1)) >> 64);
 
-		if (q->load[k] + (q->cur[k] ? q->cur[k]->nr : 0) <= least_load + ROUTE_SLACK)
+		if (backlog(q, k) <= backlog(q, q->least) + ROUTE_SLACK)
 			return k;
 	}
-	return least;
+	return q->least;
 }
 
 /* Sample EV (peeked) of thread TH to the batch being filled (or, when its

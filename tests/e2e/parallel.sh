@@ -46,6 +46,18 @@ REPORTS=(
 	"skid"
 )
 
+# logged NAME PATTERN WHY ARGS...: hwprof ARGS -v logs PATTERN, else WHY
+logged() {
+	local name=$1 want=$2 why=$3
+	shift 3
+	"$HWPROF" "$@" -v >/dev/null 2>"$tmp/v.err"
+	if grep -q "$want" "$tmp/v.err"; then
+		pass "$name (the log says it)"
+	else
+		fail "$name: $why: $(grep pass "$tmp/v.err")"
+	fi
+}
+
 # same NAME FILE [symfs]: each report of FILE alike on 1, 2, 3 and 8 threads
 same() {
 	local name=$1 f=$2 bad="" n=0 j
@@ -81,12 +93,8 @@ done
 gen=$build/bench/gen_branch_perfdata
 if [ -x "$gen" ] && "$gen" "$tmp/gen.data" 50 >/dev/null 2>"$tmp/gen.err"; then
 	same generated_50mb "$tmp/gen.data"
-	"$HWPROF" branches -i "$tmp/gen.data" -j 2 -v >/dev/null 2>"$tmp/v.err"
-	if grep -q "parallel pass on 2 threads" "$tmp/v.err"; then
-		pass "parallel_used (the log says it)"
-	else
-		fail "parallel_used: -j 2 did not run the parallel pass: $(grep pass "$tmp/v.err")"
-	fi
+	logged parallel_used "parallel pass on 2 threads" "-j 2 did not run the parallel pass" \
+		branches -i "$tmp/gen.data" -j 2
 else
 	skip "generated_50mb: no generator $gen (make all) or it failed: $(head -1 "$tmp/gen.err" 2>/dev/null)"
 	skip "parallel_used: no generated recording"
@@ -99,12 +107,8 @@ if [ -x "$gen" ] && "$gen" "$tmp/cc.data" 20 --callchain >/dev/null 2>"$tmp/gen.
 	REPORTS=("callgraph" "callgraph --json --limit 30" "flame --folded" "report --html -")
 	same generated_callchain_20mb "$tmp/cc.data"
 	REPORTS=("${all_reports[@]}")
-	"$HWPROF" callgraph -i "$tmp/cc.data" -j 8 -v >/dev/null 2>"$tmp/v.err"
-	if grep -q "samples go to the threads by their IP" "$tmp/v.err"; then
-		pass "routed_by_ip (-j 8: the log says it)"
-	else
-		fail "routed_by_ip: -j 8 did not route the call graph's samples: $(grep pass "$tmp/v.err")"
-	fi
+	logged routed_by_ip "samples go to the threads by their IP" "-j 8 did not route the call graph's samples" \
+		callgraph -i "$tmp/cc.data" -j 8
 else
 	skip "generated_callchain_20mb: no generator $gen (make all) or it failed: $(head -1 "$tmp/gen.err" 2>/dev/null)"
 	skip "routed_by_ip: no generated recording"
