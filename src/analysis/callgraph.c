@@ -458,25 +458,72 @@ static int tree_child(struct hwp_call_graph *cg, uint32_t parent, uint32_t fn, u
 	return 0;
 }
 
-/* Function totals and the function tree, from the frame trie. */
-static int derive(struct hwp_call_graph *cg)
+/* What was added since the last derivation makes both stale. */
+static void derived_check(struct hwp_call_graph *cg)
+{
+	if (cg->dirty) {
+		hwp__cg_settle(cg);
+		cg->funcs_derived = cg->tree_derived = false;
+		cg->dirty = false;
+	}
+}
+
+/* Function totals, from the frame trie (the default report needs no more:
+   the tree is derived on its own, when asked for). */
+static int derive_functions(struct hwp_call_graph *cg)
 {
 	uint32_t gen = 0;
-	int err;
 
-	if (!cg->dirty && cg->tree)
+	derived_check(cg);
+	if (cg->funcs_derived)
 		return 0;
-	hwp__cg_settle(cg);
 	free(cg->stamp);
-	free(cg->fmap);
-	cg->stamp = calloc(cg->nfuncs + 1, sizeof(*cg->stamp));
-	cg->fmap = calloc(cg->nnodes, sizeof(*cg->fmap));
-	if (!cg->stamp || !cg->fmap)
+	if (!(cg->stamp = calloc(cg->nfuncs + 1, sizeof(*cg->stamp))))
 		return nomem();
 	for (size_t i = 0; i < cg->nfuncs; i++) {
 		struct hwp_cg_function *f = &cg->funcs[i];
 		f->self_period = f->self_samples = f->children_period = f->children_samples = 0;
 	}
+	for (size_t n = 1; n < cg->nnodes; n++) {
+		const struct hwp__cg_tnode *t = &cg->nodes[n];
+		if (!(t->key & TERM))
+			continue;
+		/* self: the IP's function (outer, as perf's self entry);
+		   children: every function on the stack once */
+		struct hwp_cg_function *f = &cg->funcs[t->key & ~TERM];
+		f->self_period += t->period;
+		f->self_samples += t->samples;
+		gen++;
+		f->children_period += t->period;
+		f->children_samples += t->samples;
+		cg->stamp[f - cg->funcs] = gen;
+		for (uint32_t a = t->parent; a; a = cg->nodes[a].parent) {
+			/* the frame's own function: perf 6.1's children rows
+			   have no inlined functions (its callchain lines do) */
+			const struct hwp__cg_frame *fr = &cg->frames[cg->nodes[a].key];
+			uint32_t id = cg->fnlist[fr->fn_first + fr->fn_n - 1];
+			if (cg->stamp[id] == gen)
+				continue;
+			cg->stamp[id] = gen;
+			cg->funcs[id].children_period += t->period;
+			cg->funcs[id].children_samples += t->samples;
+		}
+	}
+	cg->funcs_derived = true;
+	return 0;
+}
+
+/* The function tree, from the frame trie. */
+static int derive_tree(struct hwp_call_graph *cg)
+{
+	int err;
+
+	derived_check(cg);
+	if (cg->tree_derived)
+		return 0;
+	free(cg->fmap);
+	if (!(cg->fmap = calloc(cg->nnodes, sizeof(*cg->fmap))))
+		return nomem();
 	cg->ntree = 0;
 	hwp__hashmap_clear(&cg->tree_map);
 	if (!HWP_VEC_PUSH(cg->tree, cg->ntree, cg->tree_cap))
@@ -487,26 +534,6 @@ static int derive(struct hwp_call_graph *cg)
 	for (size_t n = 1; n < cg->nnodes; n++) {
 		const struct hwp__cg_tnode *t = &cg->nodes[n];
 		if (t->key & TERM) {
-			/* self: the IP's function (outer, as perf's self entry);
-			   children: every function on the stack once */
-			struct hwp_cg_function *f = &cg->funcs[t->key & ~TERM];
-			f->self_period += t->period;
-			f->self_samples += t->samples;
-			gen++;
-			f->children_period += t->period;
-			f->children_samples += t->samples;
-			cg->stamp[f - cg->funcs] = gen;
-			for (uint32_t a = t->parent; a; a = cg->nodes[a].parent) {
-				/* the frame's own function: perf 6.1's children rows
-				   have no inlined functions (its callchain lines do) */
-				const struct hwp__cg_frame *fr = &cg->frames[cg->nodes[a].key];
-				uint32_t id = cg->fnlist[fr->fn_first + fr->fn_n - 1];
-				if (cg->stamp[id] == gen)
-					continue;
-				cg->stamp[id] = gen;
-				cg->funcs[id].children_period += t->period;
-				cg->funcs[id].children_samples += t->samples;
-			}
 			struct hwp_cg_node *tn = &cg->tree[cg->fmap[t->parent]];
 			tn->self_period += t->period;
 			tn->self_samples += t->samples;
@@ -529,13 +556,13 @@ static int derive(struct hwp_call_graph *cg)
 		p->total_period += cg->tree[i].total_period;
 		p->total_samples += cg->tree[i].total_samples;
 	}
-	cg->dirty = false;
+	cg->tree_derived = true;
 	return 0;
 }
 
 size_t hwp_call_graph__functions(struct hwp_call_graph *cg, const struct hwp_cg_function **out)
 {
-	if (derive(cg) < 0) {
+	if (derive_functions(cg) < 0) {
 		*out = NULL;
 		return 0;
 	}
@@ -547,7 +574,7 @@ size_t hwp_call_graph__functions(struct hwp_call_graph *cg, const struct hwp_cg_
 
 size_t hwp_call_graph__tree(struct hwp_call_graph *cg, const struct hwp_cg_node **out)
 {
-	if (derive(cg) < 0) {
+	if (derive_tree(cg) < 0) {
 		*out = NULL;
 		return 0;
 	}

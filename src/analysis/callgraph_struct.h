@@ -69,8 +69,8 @@ struct hwp_call_graph {
 	uint64_t *frame_seq, *node_seq;
 	size_t frame_seq_cap, node_seq_cap;
 
-	/* derived */
-	bool dirty;
+	/* derived, each on demand (DIRTY: samples added since) */
+	bool dirty, funcs_derived, tree_derived;
 	struct hwp_cg_node *tree;
 	size_t ntree, tree_cap;
 	struct hwp_hashmap tree_map;

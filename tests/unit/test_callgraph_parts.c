@@ -611,6 +611,53 @@ static void added_after_merge(void)
 	free(want);
 }
 
+/* The function totals and the tree are derived each on demand: one read
+   (TREE_FIRST: the tree), then more samples added, and both must be those
+   of every sample (neither kept from before the last samples). */
+static char *derived_midway(const char *file, bool tree_first)
+{
+	struct hwp_session *s = hwp_session__open(file, NULL);
+	struct hwp_call_graph *cg = s ? hwp_call_graph__new(s, NULL) : NULL;
+	struct hwp_event ev;
+	const struct hwp_thread *th;
+	const struct hwp_cg_function *f = NULL;
+	const struct hwp_cg_node *t = NULL;
+	char *out = NULL;
+	size_t added = 0;
+	int r = cg ? 1 : -1;
+
+	while (r > 0 && (r = hwp_session__next(s, &ev, &th)) > 0) {
+		if (ev.type != HWP_RECORD_SAMPLE)
+			continue;
+		if (hwp_call_graph__add(cg, &ev, th) < 0)
+			r = -1;
+		else if (++added == 500 && !(tree_first ? hwp_call_graph__tree(cg, &t) > 0 && t
+						       : hwp_call_graph__functions(cg, &f) > 0 && f))
+			r = -1;
+	}
+	if (r == 0 && added > 500)
+		out = outputs(s, cg);
+	else
+		fprintf(stderr, "%s: %zu samples: %s\n", file, added, hwp_errmsg());
+	hwp_call_graph__delete(cg);
+	hwp_session__delete(s);
+	return out;
+}
+
+static void derived_on_demand(void)
+{
+	if (access(path, R_OK) != 0) /* (generated_recording() writes it) */
+		SKIP("no recording written");
+	char *want = sequential(path, NULL, NULL);
+	for (int tree_first = 0; tree_first < 2; tree_first++) {
+		char *got = derived_midway(path, tree_first);
+
+		CHECK(same(tree_first ? "tree read midway" : "functions read midway", want, got));
+		free(got);
+	}
+	free(want);
+}
+
 /* A part takes samples in increasing numbers, merges go into an empty graph. */
 static void misuse_refused(void)
 {
@@ -709,6 +756,7 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/hwprof-cgparts-%d.data", tmp ? tmp : "/tmp", (int)getpid());
 	RUN(generated_recording);
 	RUN(added_after_merge);
+	RUN(derived_on_demand);
 	RUN(misuse_refused);
 	RUN(corpus_recordings);
 	RUN(named_recordings);
