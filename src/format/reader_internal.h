@@ -43,6 +43,7 @@ struct hwp_reader {
 	uint64_t sbuf_base; /* file offset of sbuf[0] */
 	bool stream_eof;
 	uint64_t dontneed_done; /* mmap prefix already released (keeps RSS flat) */
+	uint64_t asked_upto;    /* mapping asked for up to here (reader.c: ask_ahead()) */
 
 	/* Layout */
 	bool pipe;
