@@ -572,6 +572,14 @@ size_t hwp_call_graph__functions(struct hwp_call_graph *cg, const struct hwp_cg_
 	return cg->nfuncs;
 }
 
+size_t hwp__call_graph_function_names(const struct hwp_call_graph *cg, const struct hwp_cg_function **out)
+{
+	static const struct hwp_cg_function none;
+
+	*out = cg->funcs ? cg->funcs : &none;
+	return cg->nfuncs;
+}
+
 size_t hwp_call_graph__tree(struct hwp_call_graph *cg, const struct hwp_cg_node **out)
 {
 	if (derive_tree(cg) < 0) {

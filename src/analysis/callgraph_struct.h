@@ -87,5 +87,9 @@ int hwp__cg_frame(struct hwp_call_graph *cg, int32_t module, uint64_t offset, bo
 /* Moves what the chain cache's leaves counted into their nodes: before
    anything reads the nodes' counts. */
 void hwp__cg_settle(struct hwp_call_graph *cg);
+/* The functions as hwp_call_graph__functions() lists them, without deriving
+   their totals (left stale): for what reads only who they are, as a flame
+   graph of the tree does. */
+size_t hwp__call_graph_function_names(const struct hwp_call_graph *cg, const struct hwp_cg_function **out);
 
 #endif

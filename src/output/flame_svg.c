@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/callgraph_struct.h"
 #include "hwprof/flame.h"
 #include "hwprof/symbolize.h"
 #include "output/flame_tree.h"
@@ -178,7 +179,8 @@ int hwp_flame__add_call_graph(struct hwp_flame *f, enum hwp_flame_side side, str
 {
 	const struct hwp_cg_function *fn;
 	const struct hwp_cg_node *t;
-	size_t nf = hwp_call_graph__functions(cg, &fn), nt = hwp_call_graph__tree(cg, &t);
+	/* (names only: the functions' totals are not derived) */
+	size_t nt = hwp_call_graph__tree(cg, &t), nf = hwp__call_graph_function_names(cg, &fn);
 	uint32_t *fname = calloc(nf + 1, sizeof(*fname)), *map = calloc(nt + 1, sizeof(*map));
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(s);
 	char buf[512];
