@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/hashmap.h"
+#include "util/par_run.h"
 #include "util/vec.h"
 
 struct hwp_c2c {
@@ -27,7 +28,6 @@ struct c2c_ctx {
 	const struct hwp__mem_c2c_acc *acc;
 	uint64_t mask;
 	struct hwp__mem_pairs_index tids, cpus;
-	uint32_t *scratch;
 	struct hwp__mem_typer *typer;  /* the accesses' data types (NULL: none) */
 	const struct hwp_mem_report *r;
 	/* each instruction's symbol, looked up once (the lines' accesses name
@@ -239,7 +239,7 @@ static int group_lines(const struct c2c_ctx *cx, size_t n, uint32_t *idx)
 
 /* The distinct threads of accesses IDX[0..N): the bits of those the report
    numbers below 64, and the others (first samples' and the report's set). */
-static uint32_t line_tids(const struct c2c_ctx *cx, const uint32_t *idx, size_t n)
+static uint32_t line_tids(const struct c2c_ctx *cx, const uint32_t *idx, size_t n, uint32_t *scratch)
 {
 	const struct hwp__mem_pairs_index *e = &cx->tids;
 	uint64_t mask = 0;
@@ -250,16 +250,16 @@ static uint32_t line_tids(const struct c2c_ctx *cx, const uint32_t *idx, size_t 
 		int64_t ti = hwp__mem_thread_find(cx->r, a->tid);
 		mask |= a->tid_mask;
 		if (ti < 0 || ti >= 64)
-			cx->scratch[k++] = a->tid;
+			scratch[k++] = a->tid;
 		for (size_t j = e->first[idx[i]]; j < e->first[idx[i] + 1]; j++)
-			cx->scratch[k++] = e->val[j];
+			scratch[k++] = e->val[j];
 	}
-	return (uint32_t)__builtin_popcountll(mask) + distinct(cx->scratch, k);
+	return (uint32_t)__builtin_popcountll(mask) + distinct(scratch, k);
 }
 
 /* The distinct CPUs of accesses IDX[0..N): their bits, and those above 63
    the report's set holds. */
-static uint32_t line_cpus(const struct c2c_ctx *cx, const uint32_t *idx, size_t n)
+static uint32_t line_cpus(const struct c2c_ctx *cx, const uint32_t *idx, size_t n, uint32_t *scratch)
 {
 	const struct hwp__mem_pairs_index *e = &cx->cpus;
 	uint64_t mask = 0;
@@ -268,85 +268,216 @@ static uint32_t line_cpus(const struct c2c_ctx *cx, const uint32_t *idx, size_t 
 	for (size_t i = 0; i < n; i++) {
 		mask |= cx->acc[idx[i]].cpu_mask;
 		for (size_t j = e->first[idx[i]]; j < e->first[idx[i] + 1]; j++)
-			cx->scratch[k++] = e->val[j];
+			scratch[k++] = e->val[j];
 	}
-	return (uint32_t)__builtin_popcountll(mask) + distinct(cx->scratch, k);
+	return (uint32_t)__builtin_popcountll(mask) + distinct(scratch, k);
 }
 
-/* One line: accesses IDX[0..N) (sorted by offset, then code). Keeps it when
-   contended. */
-static int add_line(struct hwp_c2c *c, struct hwp_mem_report *r, struct c2c_ctx *cx, const uint32_t *idx,
-		    size_t n)
+/*
+ * The lines are built on as many threads as the report was read on: each
+ * takes a share of them (whole lines, their accesses only: nothing shared
+ * is written), first their sums and sets, then, once every contended
+ * line's place in the access array is known, its accesses. Naming the
+ * accesses' code and data types goes through the symbolizer, which is not
+ * thread-safe: that is done after, on this thread. The lines' order is
+ * cmp_line()'s, a total one, so the share each thread took does not show.
+ */
+
+/* A line's accesses: IDX[AT .. AT + N) (group_lines()). */
+struct group {
+	size_t at, n;
+};
+
+struct build {
+	const struct c2c_ctx *cx;
+	uint32_t *idx;
+	const struct group *g;
+	struct hwp_c2c_line *line;  /* each group's (NR 0: not contended) */
+	struct hwp_c2c_access *acc; /* the contended lines' accesses */
+	size_t *bound;              /* thread K's groups: [bound[K], bound[K + 1]) */
+	uint32_t **scratch;         /* each thread's room to count distinct values */
+};
+
+/* Group G as a line (its accesses sorted in key order): its sums, threads
+   and CPUs, and whether it is contended. */
+static void line_sums(const struct build *b, size_t g, uint32_t *scratch)
 {
+	const struct c2c_ctx *cx = b->cx;
+	uint32_t *idx = b->idx + b->g[g].at;
+	size_t n = b->g[g].n;
 	uint64_t mask = cx->mask;
-	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp_mem_report__session(r));
-	struct hwp__mem_typer *ty = cx->typer;
+	struct hwp_c2c_line *l = &b->line[g];
+
+	if (n > 1)
+		qsort_r(idx, n, sizeof(*idx), cmp_acc_key, (void *)cx);
 	/* the line shows the sample that comes first in that order */
 	const struct hwp__mem_c2c_acc *first = &cx->acc[idx[0]];
-	struct hwp_c2c_line l;
-	size_t acc0 = c->nr_acc;
-
-	memset(&l, 0, sizeof(l));
-	l.addr = first->addr & mask;
-	l.data_module = first->hi <= INT32_MAX ? (int32_t)first->hi : -1;
-	l.data_offset = first->data_offset & mask;
-	l.region = first->region;
-	l.pid = l.data_module >= 0 ? -1 : (int32_t)(uint32_t)(first->hi >> 32);
+	memset(l, 0, sizeof(*l));
+	l->addr = first->addr & mask;
+	l->data_module = first->hi <= INT32_MAX ? (int32_t)first->hi : -1;
+	l->data_offset = first->data_offset & mask;
+	l->region = first->region;
+	l->pid = l->data_module >= 0 ? -1 : (int32_t)(uint32_t)(first->hi >> 32);
 	for (size_t i = 0; i < n; i++) {
 		const struct hwp__mem_c2c_acc *a = &cx->acc[idx[i]];
-		l.samples += a->samples;
-		l.loads += a->loads;
-		l.stores += a->stores;
-		l.hitm += a->hitm;
-		l.lat_sum += a->lat_sum;
+		l->samples += a->samples;
+		l->loads += a->loads;
+		l->stores += a->stores;
+		l->hitm += a->hitm;
+		l->lat_sum += a->lat_sum;
 	}
-	l.nr_tids = line_tids(cx, idx, n);
-	l.nr_cpus = line_cpus(cx, idx, n);
-	c->seen++;
-	if (!l.hitm && !(l.stores && (l.nr_tids > 1 || l.nr_cpus > 1)))
-		return 0;
-	/* its (offset, instruction) pairs */
-	for (size_t i = 0; i < n; i++) {
-		const struct hwp__mem_c2c_acc *a = &cx->acc[idx[i]];
-		struct hwp_c2c_access *x = HWP_VEC_PUSH(c->acc, c->nr_acc, c->cap_acc);
+	l->nr_tids = line_tids(cx, idx, n, scratch);
+	l->nr_cpus = line_cpus(cx, idx, n, scratch);
+	if (l->hitm || (l->stores && (l->nr_tids > 1 || l->nr_cpus > 1)))
+		l->nr = n;
+}
 
-		if (!x)
-			return -ENOMEM;
-		x->offset = (uint32_t)(a->data_offset & ~mask);
-		x->code = a->code;
-		x->samples = a->samples;
-		x->loads = a->loads;
-		x->stores = a->stores;
-		x->hitm = a->hitm;
-		x->lat_sum = a->lat_sum;
-		x->nr_tids = a->nr_tids;
-		x->nr_cpus = a->nr_cpus;
-		if (sym && a->code.module >= 0 && code_symbol(cx, sym, &a->code, x) < 0)
-			return -ENOMEM;
-		if (ty) {
-			/* the field at this offset: the instruction's operand, or
-			   the address itself inside a global */
-			struct hwp__data_type dt;
-			enum hwp__dtype_how how = hwp__mem_typer_find(
-				ty, &a->code, a->hi <= INT32_MAX ? (int32_t)a->hi : -1, a->data_offset, &dt);
-			x->data_stack_op = how == HWP_DTYPE_STACK_OP;
-			if (how != HWP_DTYPE_UNKNOWN && how != HWP_DTYPE_STACK_OP) {
-				x->data_type = hwp__mem_intern(r, dt.type);
-				x->data_member = dt.member[0] ? hwp__mem_intern(r, dt.member) : NULL;
-			}
+static void part_sums(void *ctx, size_t k)
+{
+	const struct build *b = ctx;
+
+	for (size_t g = b->bound[k]; g < b->bound[k + 1]; g++)
+		line_sums(b, g, b->scratch[k]);
+}
+
+/* Contended line G's (offset, instruction) pairs, from its place FIRST on,
+   sorted by offset, then code; their code and data types named later. */
+static void line_accesses(const struct build *b, size_t g)
+{
+	const struct c2c_ctx *cx = b->cx;
+	const uint32_t *idx = b->idx + b->g[g].at;
+	struct hwp_c2c_line *l = &b->line[g];
+	struct hwp_c2c_access *x = b->acc + l->first;
+
+	for (size_t i = 0; i < l->nr; i++) {
+		const struct hwp__mem_c2c_acc *a = &cx->acc[idx[i]];
+
+		memset(&x[i], 0, sizeof(x[i]));
+		x[i].offset = (uint32_t)(a->data_offset & ~cx->mask);
+		x[i].code = a->code;
+		x[i].samples = a->samples;
+		x[i].loads = a->loads;
+		x[i].stores = a->stores;
+		x[i].hitm = a->hitm;
+		x[i].lat_sum = a->lat_sum;
+		x[i].nr_tids = a->nr_tids;
+		x[i].nr_cpus = a->nr_cpus;
+	}
+	hwp__sort(x, l->nr, sizeof(*x), cmp_acc);
+	for (size_t i = 0; i < l->nr; i++)
+		if (i == 0 || x[i].offset != x[i - 1].offset)
+			l->nr_offsets++;
+}
+
+static void part_accesses(void *ctx, size_t k)
+{
+	const struct build *b = ctx;
+
+	for (size_t g = b->bound[k]; g < b->bound[k + 1]; g++)
+		if (b->line[g].nr)
+			line_accesses(b, g);
+}
+
+/* Access X of line L: its instruction's symbol and the data type at its
+   address. 0 or -ENOMEM. */
+static int name_access(struct c2c_ctx *cx, struct hwp_symbolizer *sym, const struct hwp_c2c_line *l,
+		       struct hwp_c2c_access *x)
+{
+	if (sym && x->code.module >= 0 && code_symbol(cx, sym, &x->code, x) < 0)
+		return -ENOMEM;
+	if (cx->typer) {
+		/* the field at this offset: the instruction's operand, or the
+		   address itself inside a global */
+		struct hwp__data_type dt;
+		enum hwp__dtype_how how =
+			hwp__mem_typer_find(cx->typer, &x->code, l->data_module, l->data_offset | x->offset, &dt);
+		x->data_stack_op = how == HWP_DTYPE_STACK_OP;
+		if (how != HWP_DTYPE_UNKNOWN && how != HWP_DTYPE_STACK_OP) {
+			struct hwp_mem_report *r = (struct hwp_mem_report *)cx->r;
+			if (!(x->data_type = hwp__mem_intern(r, dt.type)) ||
+			    (dt.member[0] && !(x->data_member = hwp__mem_intern(r, dt.member))))
+				return -ENOMEM;
 		}
 	}
-	hwp__sort(c->acc + acc0, c->nr_acc - acc0, sizeof(*c->acc), cmp_acc);
-	for (size_t i = acc0; i < c->nr_acc; i++)
-		if (i == acc0 || c->acc[i].offset != c->acc[i - 1].offset)
-			l.nr_offsets++;
-	l.first = acc0;
-	l.nr = c->nr_acc - acc0;
-	struct hwp_c2c_line *slot = HWP_VEC_PUSH(c->lines, c->nr_lines, c->cap_lines);
-	if (!slot)
-		return -ENOMEM;
-	*slot = l;
 	return 0;
+}
+
+/* Lines a thread takes at least: fewer cost more to start than to build. */
+#define PAR_LINES 4096
+#define PAR_MAX 64
+
+/* The lines of the N accesses grouped in IDX into C (the lines, NR_LINES
+   and their accesses), on up to JOBS threads. 0 or -ENOMEM. */
+static int build_lines(struct hwp_c2c *c, struct c2c_ctx *cx, uint32_t *idx, size_t n, unsigned jobs)
+{
+	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp_mem_report__session(cx->r));
+	struct group *g = NULL;
+	size_t ng = 0, cap = 0, parts, bound[PAR_MAX + 1], total = 0;
+	uint32_t *scratch[PAR_MAX] = { 0 };
+	int err = 0;
+
+	for (size_t i = 0; i < n;) {
+		const struct hwp__mem_c2c_acc *a = &cx->acc[idx[i]];
+		size_t j = i + 1;
+		while (j < n && cx->acc[idx[j]].hi == a->hi &&
+		       (cx->acc[idx[j]].data_offset & cx->mask) == (a->data_offset & cx->mask))
+			j++;
+		struct group *e = HWP_VEC_PUSH(g, ng, cap);
+		if (!e) {
+			free(g);
+			return -ENOMEM;
+		}
+		e->at = i;
+		e->n = j - i;
+		i = j;
+	}
+	c->seen = ng;
+	parts = ng / PAR_LINES;
+	parts = parts < 1 ? 1 : parts > jobs ? jobs : parts > PAR_MAX ? PAR_MAX : parts;
+	/* shares of about as many accesses each */
+	bound[0] = 0;
+	for (size_t k = 1, gi = 0, seen = 0; k <= parts; k++) {
+		while (gi < ng && (k == parts || seen < n * k / parts))
+			seen += g[gi++].n;
+		bound[k] = gi;
+	}
+	struct hwp_c2c_line *line = malloc((ng + 1) * sizeof(*line));
+	size_t room = n + (cx->r->tids.nr > cx->r->cpus.nr ? cx->r->tids.nr : cx->r->cpus.nr) + 1;
+	for (size_t k = 0; k < parts && !err; k++)
+		if (!(scratch[k] = malloc(room * sizeof(**scratch))))
+			err = -ENOMEM;
+	if (!line)
+		err = -ENOMEM;
+	struct build b = { cx, idx, g, line, NULL, bound, scratch };
+	if (!err) {
+		hwp__par_run(parts, part_sums, &b);
+		/* each contended line's place in the access array */
+		for (size_t i = 0; i < ng; i++) {
+			line[i].first = total;
+			total += line[i].nr;
+		}
+		if (!(c->acc = malloc((total + 1) * sizeof(*c->acc))) ||
+		    !(c->lines = malloc((ng + 1) * sizeof(*c->lines))))
+			err = -ENOMEM;
+	}
+	if (!err) {
+		b.acc = c->acc;
+		c->nr_acc = c->cap_acc = total;
+		c->cap_lines = ng;
+		hwp__par_run(parts, part_accesses, &b);
+		for (size_t i = 0; i < ng && !err; i++) {
+			if (!line[i].nr)
+				continue;
+			for (size_t k = line[i].first; k < line[i].first + line[i].nr && !err; k++)
+				err = name_access(cx, sym, &line[i], &c->acc[k]);
+			c->lines[c->nr_lines++] = line[i];
+		}
+	}
+	for (size_t k = 0; k < parts; k++)
+		free(scratch[k]);
+	free(line);
+	free(g);
+	return err;
 }
 
 struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
@@ -356,7 +487,6 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	struct c2c_ctx cx = { .acc = r->acc, .mask = ~(uint64_t)(hwp__mem_report_cache_line(r) - 1), .r = r };
 	struct hwp_c2c *c;
 	uint32_t *idx = NULL;
-	int err = 0;
 
 	if (!(r->collect & HWP_MEM_COLLECT_C2C)) {
 		hwp__set_error(EINVAL, "c2c: the memory report was made without collecting its cache-line tables");
@@ -367,33 +497,15 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 		return NULL;
 	n = r->nr_acc;
 	if (!(c = calloc(1, sizeof(*c))) || !(idx = malloc((n + 1) * sizeof(*idx))) ||
-	    !(cx.scratch = malloc((n + (r->tids.nr > r->cpus.nr ? r->tids.nr : r->cpus.nr) + 1) *
-				  sizeof(*cx.scratch))) ||
 	    hwp__mem_pairs_index_build(&cx.tids, &r->tids, n) < 0 ||
 	    hwp__mem_pairs_index_build(&cx.cpus, &r->cpus, n) < 0 || (sym && !(cx.typer = hwp__mem_typer_new(sym))) ||
-	    /* room for every access (pages never written cost nothing) */
-	    HWP_VEC_RESERVE(c->acc, c->cap_acc, n) < 0)
-		goto oom;
-	if ((err = group_lines(&cx, n, idx)) == 0)
-		for (size_t i = 0; i < n && !err;) {
-			const struct hwp__mem_c2c_acc *a = &cx.acc[idx[i]];
-			size_t j = i + 1;
-			while (j < n && cx.acc[idx[j]].hi == a->hi &&
-			       (cx.acc[idx[j]].data_offset & cx.mask) == (a->data_offset & cx.mask))
-				j++;
-			if (j - i > 1)
-				qsort_r(idx + i, j - i, sizeof(*idx), cmp_acc_key, &cx);
-			err = add_line(c, r, &cx, idx + i, j - i);
-			i = j;
-		}
-	if (err)
+	    group_lines(&cx, n, idx) < 0 || build_lines(c, &cx, idx, n, r->jobs ? r->jobs : 1) < 0)
 		goto oom;
 	hwp__sort(c->lines, c->nr_lines, sizeof(*c->lines), cmp_line);
 	hwp__mem_typer_delete(cx.typer);
 	free(cx.syms);
 	hwp__hashmap_free(&cx.sym_map);
 	free(idx);
-	free(cx.scratch);
 	hwp__mem_pairs_index_free(&cx.tids);
 	hwp__mem_pairs_index_free(&cx.cpus);
 	return c;
@@ -402,7 +514,6 @@ oom:
 	free(cx.syms);
 	hwp__hashmap_free(&cx.sym_map);
 	free(idx);
-	free(cx.scratch);
 	hwp__mem_pairs_index_free(&cx.tids);
 	hwp__mem_pairs_index_free(&cx.cpus);
 	hwp_c2c__delete(c);

@@ -146,6 +146,7 @@ struct hwp_mem_report {
 	struct hwp_session *s;
 	unsigned line_size;
 	unsigned collect;                 /* HWP_MEM_COLLECT_* bits (never 0 here) */
+	unsigned jobs;                    /* the threads it was read on (c2c's lines are built on as many) */
 	bool loads_only, stores_only, modelled;
 	struct hwp_mem_stats totals;
 	uint64_t hist_src[HWP_MEM_HIST_BUCKETS][HWP_MEM_SRC__COUNT];

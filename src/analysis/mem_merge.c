@@ -507,6 +507,7 @@ int hwp_mem_report__read_jobs(struct hwp_mem_report *r, unsigned jobs)
 	const struct hwp__parallel_ops ops = { r, mem_part_new, mem_add, mem_merge, mem_part_delete, false };
 	unsigned n = hwp__parallel_jobs(r->s, jobs, r->totals.samples || r->skipped ? "samples counted before" : NULL);
 
+	r->jobs = n;
 	if (n < 2)
 		return hwp_mem_report__read(r);
 	int err = hwp__parallel_pass(r->s, &ops, n);
