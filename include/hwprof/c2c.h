@@ -47,7 +47,9 @@ struct hwp_c2c;
 
 /* Builds the table from the per-address, per-instruction sums R kept while
    reading (R must outlive it, and collect its c2c tables: collect 0 or
-   HWP_MEM_COLLECT_C2C). NULL + errno, hwp_errmsg(). */
+   HWP_MEM_COLLECT_C2C), on as many threads as R was read on
+   (hwp_mem_report__read_jobs()), the same table on any. NULL + errno,
+   hwp_errmsg(). */
 HWP_API struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r);
 HWP_API void hwp_c2c__delete(struct hwp_c2c *c);
 /* The contended lines, ranked; and every line's accesses (offset, then most

@@ -295,19 +295,30 @@ struct build {
 	struct hwp_c2c_line *line;  /* each group's (NR 0: not contended) */
 	struct hwp_c2c_access *acc; /* the contended lines' accesses */
 	size_t *bound;              /* thread K's groups: [bound[K], bound[K + 1]) */
-	uint32_t **scratch;         /* each thread's room to count distinct values */
+	struct room {               /* thread K's room to count distinct values */
+		uint32_t *v;
+		size_t cap;
+		int err;
+	} *room;
 };
 
 /* Group G as a line (its accesses sorted in key order): its sums, threads
-   and CPUs, and whether it is contended. */
-static void line_sums(const struct build *b, size_t g, uint32_t *scratch)
+   and CPUs, and whether it is contended. 0 or -ENOMEM. */
+static int line_sums(const struct build *b, size_t g, struct room *room)
 {
 	const struct c2c_ctx *cx = b->cx;
 	uint32_t *idx = b->idx + b->g[g].at;
-	size_t n = b->g[g].n;
+	size_t n = b->g[g].n, tids = 0, cpus = 0;
 	uint64_t mask = cx->mask;
 	struct hwp_c2c_line *l = &b->line[g];
 
+	/* room for its first samples' threads and its accesses' sets */
+	for (size_t i = 0; i < n; i++) {
+		tids += cx->tids.first[idx[i] + 1] - cx->tids.first[idx[i]];
+		cpus += cx->cpus.first[idx[i] + 1] - cx->cpus.first[idx[i]];
+	}
+	if (HWP_VEC_RESERVE(room->v, room->cap, n + (tids > cpus ? tids : cpus) + 1) < 0)
+		return -ENOMEM;
 	if (n > 1)
 		qsort_r(idx, n, sizeof(*idx), cmp_acc_key, (void *)cx);
 	/* the line shows the sample that comes first in that order */
@@ -326,18 +337,19 @@ static void line_sums(const struct build *b, size_t g, uint32_t *scratch)
 		l->hitm += a->hitm;
 		l->lat_sum += a->lat_sum;
 	}
-	l->nr_tids = line_tids(cx, idx, n, scratch);
-	l->nr_cpus = line_cpus(cx, idx, n, scratch);
+	l->nr_tids = line_tids(cx, idx, n, room->v);
+	l->nr_cpus = line_cpus(cx, idx, n, room->v);
 	if (l->hitm || (l->stores && (l->nr_tids > 1 || l->nr_cpus > 1)))
 		l->nr = n;
+	return 0;
 }
 
 static void part_sums(void *ctx, size_t k)
 {
 	const struct build *b = ctx;
 
-	for (size_t g = b->bound[k]; g < b->bound[k + 1]; g++)
-		line_sums(b, g, b->scratch[k]);
+	for (size_t g = b->bound[k]; g < b->bound[k + 1] && !b->room[k].err; g++)
+		b->room[k].err = line_sums(b, g, &b->room[k]);
 }
 
 /* Contended line G's (offset, instruction) pairs, from its place FIRST on,
@@ -413,7 +425,7 @@ static int build_lines(struct hwp_c2c *c, struct c2c_ctx *cx, uint32_t *idx, siz
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp_mem_report__session(cx->r));
 	struct group *g = NULL;
 	size_t ng = 0, cap = 0, parts, bound[PAR_MAX + 1], total = 0;
-	uint32_t *scratch[PAR_MAX] = { 0 };
+	struct room room[PAR_MAX] = { 0 };
 	int err = 0;
 
 	for (size_t i = 0; i < n;) {
@@ -442,15 +454,16 @@ static int build_lines(struct hwp_c2c *c, struct c2c_ctx *cx, uint32_t *idx, siz
 		bound[k] = gi;
 	}
 	struct hwp_c2c_line *line = malloc((ng + 1) * sizeof(*line));
-	size_t room = n + (cx->r->tids.nr > cx->r->cpus.nr ? cx->r->tids.nr : cx->r->cpus.nr) + 1;
-	for (size_t k = 0; k < parts && !err; k++)
-		if (!(scratch[k] = malloc(room * sizeof(**scratch))))
-			err = -ENOMEM;
+	struct build b = { cx, idx, g, line, NULL, bound, room };
 	if (!line)
 		err = -ENOMEM;
-	struct build b = { cx, idx, g, line, NULL, bound, scratch };
 	if (!err) {
 		hwp__par_run(parts, part_sums, &b);
+		for (size_t k = 0; k < parts; k++)
+			if (room[k].err)
+				err = room[k].err;
+	}
+	if (!err) {
 		/* each contended line's place in the access array */
 		for (size_t i = 0; i < ng; i++) {
 			line[i].first = total;
@@ -474,7 +487,7 @@ static int build_lines(struct hwp_c2c *c, struct c2c_ctx *cx, uint32_t *idx, siz
 		}
 	}
 	for (size_t k = 0; k < parts; k++)
-		free(scratch[k]);
+		free(room[k].v);
 	free(line);
 	free(g);
 	return err;
