@@ -14,13 +14,20 @@
 #include "util/opts.h"
 #include "util/par_run.h"
 
-/* One value, read by its column's kind (16 bytes: report tables reach
-   millions of cells). */
+/* One value, read by its column's kind (8 bytes: report tables reach
+   millions of cells; whether it is set is a bit of its row's mask). */
+union value {
+	const char *s;  /* TEXT */
+	uint64_t u;     /* COUNT, HEX, BOOL */
+	double d;       /* PERCENT, REAL */
+};
+
+/* A cell as read: its value and whether it was set. */
 struct cell {
 	union {
-		const char *s;  /* TEXT */
-		uint64_t u;     /* COUNT, HEX, BOOL */
-		double d;       /* PERCENT, REAL */
+		const char *s;
+		uint64_t u;
+		double d;
 	};
 	bool set;
 };
@@ -39,7 +46,8 @@ static bool shown(const struct column *c, enum hwp_table_format f)
 struct hwp_table {
 	struct column cols[HWP_TABLE_MAX_COLUMNS];
 	size_t ncols;
-	struct cell *cells; /* nrows * ncols */
+	union value *vals; /* nrows * ncols */
+	uint64_t *set;     /* a row's: bit K when its column K is set (at most 64 columns) */
 	size_t nrows, cap;
 	struct hwp_arena arena;
 };
@@ -57,7 +65,8 @@ void hwp_table__delete(struct hwp_table *t)
 {
 	if (!t)
 		return;
-	free(t->cells);
+	free(t->vals);
+	free(t->set);
 	hwp__arena_free(&t->arena);
 	free(t);
 }
@@ -81,38 +90,55 @@ int hwp_table__add_column_shown(struct hwp_table *t, const char *title, const ch
 	return 0;
 }
 
+/* Room for CAP rows. 0 or -ENOMEM. */
+static int grow_rows(struct hwp_table *t, size_t cap)
+{
+	union value *v;
+	uint64_t *set;
+
+	if (cap > SIZE_MAX / sizeof(*v) / (t->ncols ? t->ncols : 1) ||
+	    !(v = realloc(t->vals, cap * (t->ncols ? t->ncols : 1) * sizeof(*v))))
+		return -ENOMEM;
+	t->vals = v;
+	if (!(set = realloc(t->set, cap * sizeof(*set))))
+		return -ENOMEM;
+	t->set = set;
+	t->cap = cap;
+	return 0;
+}
+
 int hwp__table_reserve(struct hwp_table *t, size_t rows)
 {
-	struct cell *c;
-
 	if (!t->ncols || t->cap - t->nrows >= rows)
 		return 0;
-	if (rows > SIZE_MAX / sizeof(*c) / t->ncols - t->nrows ||
-	    !(c = realloc(t->cells, (t->nrows + rows) * t->ncols * sizeof(*c))))
+	if (rows > SIZE_MAX - t->nrows || grow_rows(t, t->nrows + rows) < 0)
 		return hwp__set_error(ENOMEM, "table: out of memory for %zu rows", t->nrows + rows);
-	t->cells = c;
-	t->cap = t->nrows + rows;
 	return 0;
 }
 
 int hwp_table__new_row(struct hwp_table *t)
 {
-	if (t->nrows == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 64;
-		struct cell *c = realloc(t->cells, cap * t->ncols * sizeof(*c));
-		if (!c)
-			return hwp__set_error(ENOMEM, "table: out of memory adding row %zu", t->nrows + 1);
-		t->cells = c;
-		t->cap = cap;
-	}
-	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(struct cell));
+	if (t->nrows == t->cap && grow_rows(t, t->cap ? t->cap * 2 : 64) < 0)
+		return hwp__set_error(ENOMEM, "table: out of memory adding row %zu", t->nrows + 1);
+	memset(&t->vals[t->nrows * t->ncols], 0, t->ncols * sizeof(*t->vals));
+	t->set[t->nrows] = 0;
 	t->nrows++;
 	return 0;
 }
 
-static struct cell *cur(struct hwp_table *t, size_t col)
+/* Row I's cell K as read. */
+static inline struct cell cell_at(const struct hwp_table *t, size_t i, size_t k)
 {
-	return col < t->ncols && t->nrows ? &t->cells[(t->nrows - 1) * t->ncols + col] : NULL;
+	return (struct cell){ .u = t->vals[i * t->ncols + k].u, .set = t->set[i] >> k & 1 };
+}
+
+/* The last row's value of column COL, marked set; NULL when there is none. */
+static union value *cur(struct hwp_table *t, size_t col)
+{
+	if (col >= t->ncols || !t->nrows)
+		return NULL;
+	t->set[t->nrows - 1] |= 1ULL << col;
+	return &t->vals[(t->nrows - 1) * t->ncols + col];
 }
 
 enum family { F_TEXT, F_INT, F_REAL };
@@ -125,7 +151,7 @@ static enum family family(enum hwp_col_kind k)
 /* A cell set with a value of another kind than its column's shows that
    kind's zero (its text NULL): what the cell's own field held before it
    shared its room with the others. */
-static void set_zero(struct cell *c, enum hwp_col_kind k)
+static void set_zero(union value *c, enum hwp_col_kind k)
 {
 	switch (family(k)) {
 	case F_TEXT:
@@ -150,13 +176,11 @@ static int no_cell(const struct hwp_table *t, size_t col)
 
 int hwp_table__set_text(struct hwp_table *t, size_t col, const char *s)
 {
-	struct cell *c = cur(t, col);
-
-	if (!c)
+	if (col >= t->ncols || !t->nrows)
 		return no_cell(t, col);
 	if (!s)
 		return 0;
-	c->set = true;
+	union value *c = cur(t, col);
 	if (t->cols[col].kind != HWP_COL_TEXT) {
 		set_zero(c, t->cols[col].kind);
 		return 0;
@@ -170,11 +194,10 @@ int hwp_table__set_text(struct hwp_table *t, size_t col, const char *s)
 
 int hwp_table__set_count(struct hwp_table *t, size_t col, uint64_t v)
 {
-	struct cell *c = cur(t, col);
+	union value *c = cur(t, col);
 
 	if (!c)
 		return no_cell(t, col);
-	c->set = true;
 	if (family(t->cols[col].kind) == F_INT)
 		c->u = v;
 	else
@@ -184,11 +207,10 @@ int hwp_table__set_count(struct hwp_table *t, size_t col, uint64_t v)
 
 int hwp_table__set_real(struct hwp_table *t, size_t col, double v)
 {
-	struct cell *c = cur(t, col);
+	union value *c = cur(t, col);
 
 	if (!c)
 		return no_cell(t, col);
-	c->set = true;
 	if (family(t->cols[col].kind) == F_REAL)
 		c->d = v;
 	else
@@ -201,7 +223,10 @@ int hwp__table_copy_cells(struct hwp_table *t, size_t from, size_t col, size_t n
 	if (!t->nrows || from >= t->nrows - 1 || col > t->ncols || n > t->ncols - col)
 		return hwp__set_error(EINVAL, "table: cannot copy columns %zu-%zu of row %zu into row %zu", col,
 				      col + n, from, t->nrows);
-	memcpy(&t->cells[(t->nrows - 1) * t->ncols + col], &t->cells[from * t->ncols + col], n * sizeof(struct cell));
+	uint64_t bits = n ? (n == 64 ? ~0ULL : ((1ULL << n) - 1)) << col : 0;
+
+	memcpy(&t->vals[(t->nrows - 1) * t->ncols + col], &t->vals[from * t->ncols + col], n * sizeof(*t->vals));
+	t->set[t->nrows - 1] = (t->set[t->nrows - 1] & ~bits) | (t->set[from] & bits);
 	return 0;
 }
 
@@ -301,7 +326,7 @@ static void text_widths(const struct hwp_table *t, const struct text_layout *l, 
 		size_t w = 0;
 
 		for (size_t i = lo; i < hi; i++) {
-			const struct cell *c = &t->cells[i * t->ncols + l->vis[v]];
+			const struct cell cv = cell_at(t, i, l->vis[v]), *c = &cv;
 			size_t k = col->kind == HWP_COL_TEXT ? (c->set && c->s ? strlen(c->s) : 0) : number_width(col, c);
 			if (k > w)
 				w = k;
@@ -330,7 +355,7 @@ static void text_rows(const struct hwp_table *t, const struct text_layout *l, si
 	for (size_t i = lo; i < hi; i++) {
 		for (size_t v = 0; v < l->nv; v++) {
 			const struct column *col = &t->cols[l->vis[v]];
-			const struct cell *c = &t->cells[i * t->ncols + l->vis[v]];
+			const struct cell cv = cell_at(t, i, l->vis[v]), *c = &cv;
 			size_t w = l->width[v], n;
 			char *p;
 
@@ -491,7 +516,7 @@ static void render_json(const struct hwp_table *t, struct hwp_outbuf *o)
 	for (size_t i = 0; i < t->nrows; i++) {
 		hwp__json_writer_begin_object(j);
 		for (size_t k = 0; k < t->ncols; k++) {
-			const struct cell *c = &t->cells[i * t->ncols + k];
+			const struct cell cv = cell_at(t, i, k), *c = &cv;
 			if (!shown(&t->cols[k], HWP_TABLE_JSON))
 				continue;
 			hwp__json_writer_key(j, t->cols[k].key);
@@ -547,7 +572,7 @@ static void render_csv(const struct hwp_table *t, struct hwp_outbuf *o)
 		first = true;
 		for (size_t j = 0; j < t->ncols; j++) {
 			const struct column *col = &t->cols[j];
-			const struct cell *c = &t->cells[i * t->ncols + j];
+			const struct cell cv = cell_at(t, i, j), *c = &cv;
 			if (!shown(col, HWP_TABLE_CSV))
 				continue;
 			if (!first)
@@ -614,7 +639,7 @@ void hwp__table_render_html(const struct hwp_table *t, struct hwp_outbuf *o, con
 		hwp__outbuf_puts(o, ho->visible && i >= ho->visible ? "<tr class=\"more\">" : "<tr>");
 		for (size_t j = 0; j < t->ncols; j++) {
 			const struct column *col = &t->cols[j];
-			const struct cell *c = &t->cells[i * t->ncols + j];
+			const struct cell cv = cell_at(t, i, j), *c = &cv;
 			const char *link = ho->links && j == ho->link_col ? ho->links[i] : NULL;
 
 			if (!main_col[j])
@@ -643,7 +668,7 @@ void hwp__table_render_html(const struct hwp_table *t, struct hwp_outbuf *o, con
 
 			hwp__outbuf_puts(o, "<td class=\"d\">");
 			for (size_t j = 0; j < t->ncols; j++) {
-				const struct cell *c = &t->cells[i * t->ncols + j];
+				const struct cell cv = cell_at(t, i, j), *c = &cv;
 
 				if (main_col[j] || !shown(&t->cols[j], HWP_TABLE_TEXT) || !c->set)
 					continue;
@@ -742,16 +767,17 @@ int hwp_table__column(const struct hwp_table *t, size_t col, struct hwp_table_co
 	return 0;
 }
 
-static const struct cell *cell_at(const struct hwp_table *t, size_t row, size_t col)
+/* The value of cell (ROW, COL) when it is set, else NULL. */
+static const union value *set_value(const struct hwp_table *t, size_t row, size_t col)
 {
-	if (row >= t->nrows || col >= t->ncols || !t->cells[row * t->ncols + col].set)
+	if (row >= t->nrows || col >= t->ncols || !(t->set[row] >> col & 1))
 		return NULL;
-	return &t->cells[row * t->ncols + col];
+	return &t->vals[row * t->ncols + col];
 }
 
 bool hwp_table__cell_text(const struct hwp_table *t, size_t row, size_t col, const char **s)
 {
-	const struct cell *c = cell_at(t, row, col);
+	const union value *c = set_value(t, row, col);
 
 	if (!c || t->cols[col].kind != HWP_COL_TEXT)
 		return false;
@@ -761,7 +787,7 @@ bool hwp_table__cell_text(const struct hwp_table *t, size_t row, size_t col, con
 
 bool hwp_table__cell_count(const struct hwp_table *t, size_t row, size_t col, uint64_t *v)
 {
-	const struct cell *c = cell_at(t, row, col);
+	const union value *c = set_value(t, row, col);
 	enum hwp_col_kind k = col < t->ncols ? t->cols[col].kind : HWP_COL_TEXT;
 
 	if (!c || (k != HWP_COL_COUNT && k != HWP_COL_HEX && k != HWP_COL_BOOL))
@@ -772,7 +798,7 @@ bool hwp_table__cell_count(const struct hwp_table *t, size_t row, size_t col, ui
 
 bool hwp_table__cell_real(const struct hwp_table *t, size_t row, size_t col, double *v)
 {
-	const struct cell *c = cell_at(t, row, col);
+	const union value *c = set_value(t, row, col);
 	enum hwp_col_kind k = col < t->ncols ? t->cols[col].kind : HWP_COL_TEXT;
 
 	if (!c || (k != HWP_COL_PERCENT && k != HWP_COL_REAL))
