@@ -14,6 +14,7 @@
 #include "hwprof/mem.h"
 #include "hwprof/perf_writer.h"
 #include "hwprof/session.h"
+#include "mem_recording.h"
 #include "testlib.h"
 
 #define PID 400
@@ -28,10 +29,7 @@ static uint64_t rs = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t rnd(void)
 {
-	rs ^= rs >> 12;
-	rs ^= rs << 25;
-	rs ^= rs >> 27;
-	return rs * 0x2545f4914f6cdd1dULL;
+	return next_random(&rs);
 }
 
 /* NSAMPLES loads and stores of 8 threads on 8 CPUs over NLINES lines of the
@@ -39,28 +37,14 @@ static uint64_t rnd(void)
 static int write_recording(void)
 {
 	struct hwp_writer *w = hwp_writer__open(path);
-	struct hwp_attr a;
 	struct hwp_sample id;
 	uint64_t ids[1] = { 9 };
 	int err = 0;
 
 	if (!w)
 		return -1;
-	memset(&a, 0, sizeof(a));
-	a.type = 4;
-	a.config = 0x1cd;
-	a.sample_period = 1000;
-	a.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_TID | HWP_SAMPLE_TIME | HWP_SAMPLE_ADDR | HWP_SAMPLE_ID |
-			HWP_SAMPLE_CPU | HWP_SAMPLE_WEIGHT | HWP_SAMPLE_DATA_SRC;
-	a.flags = (1ULL << HWP_ATTR_SAMPLE_ID_ALL) | (1ULL << HWP_ATTR_MMAP) | (1ULL << HWP_ATTR_COMM) |
-		  (1ULL << HWP_ATTR_MMAP2) | (2ULL << HWP_ATTR_PRECISE_IP);
-	err |= hwp_writer__add_attr(w, &a, ids, 1, "cpu/mem-loads/P") < 0;
-	memset(&id, 0, sizeof(id));
-	id.pid = id.tid = PID;
-	id.id = ids[0];
-	err |= hwp_writer__add_comm(w, 0, PID, PID, "c2cprog", false, &id) < 0;
-	err |= hwp_writer__add_mmap2(w, 0, PID, PID, TEXT, 0x10000, 0, prog_id, 20, PROT_READ | PROT_EXEC, 0,
-				     "/fake/c2cprog", HWP_MISC_USER, &id) < 0;
+	err |= add_mem_attr(w, ids[0]) < 0;
+	err |= add_program(w, PID, ids[0], "c2cprog", "/fake/c2cprog", prog_id, TEXT, &id) < 0;
 	err |= hwp_writer__add_mmap2(w, 0, PID, PID, HEAP, 0x1000000, 0, NULL, 0, PROT_READ | PROT_WRITE, 0, "[heap]",
 				     HWP_MISC_USER, &id) < 0;
 	for (unsigned i = 0; i < NSAMPLES && !err; i++) {
@@ -87,12 +71,7 @@ static int write_recording(void)
 		if (i % 1000 == 999)
 			err |= hwp_writer__add_finished_round(w) < 0;
 	}
-	err |= hwp_writer__add_finished_round(w) < 0;
-	if (err) {
-		hwp_writer__abort(w);
-		return -1;
-	}
-	return hwp_writer__close(w);
+	return end_recording(w, err);
 }
 
 static bool same_text(const char *a, const char *b)

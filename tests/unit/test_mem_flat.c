@@ -15,6 +15,7 @@
 #include "hwprof/mem.h"
 #include "hwprof/perf_writer.h"
 #include "hwprof/session.h"
+#include "mem_recording.h"
 #include "testlib.h"
 
 #define PID 300
@@ -31,10 +32,7 @@ static uint64_t rs = 0x2545f4914f6cdd1dULL;
 
 static uint64_t rnd(void)
 {
-	rs ^= rs >> 12;
-	rs ^= rs << 25;
-	rs ^= rs >> 27;
-	return rs * 0x2545f4914f6cdd1dULL;
+	return next_random(&rs);
 }
 
 /*
@@ -47,7 +45,6 @@ static uint64_t rnd(void)
 static int write_recording(const char *path, unsigned n, int twice)
 {
 	struct hwp_writer *w = hwp_writer__open(path);
-	struct hwp_attr a;
 	struct hwp_sample id;
 	uint64_t ids[1] = { 7 };
 	int err = 0;
@@ -55,21 +52,8 @@ static int write_recording(const char *path, unsigned n, int twice)
 	if (!w)
 		return -1;
 	rs = 0x2545f4914f6cdd1dULL;
-	memset(&a, 0, sizeof(a));
-	a.type = 4;
-	a.config = 0x1cd;
-	a.sample_period = 1000;
-	a.sample_type = HWP_SAMPLE_IP | HWP_SAMPLE_TID | HWP_SAMPLE_TIME | HWP_SAMPLE_ADDR | HWP_SAMPLE_ID |
-			HWP_SAMPLE_CPU | HWP_SAMPLE_WEIGHT | HWP_SAMPLE_DATA_SRC;
-	a.flags = (1ULL << HWP_ATTR_SAMPLE_ID_ALL) | (1ULL << HWP_ATTR_MMAP) | (1ULL << HWP_ATTR_COMM) |
-		  (1ULL << HWP_ATTR_MMAP2) | (2ULL << HWP_ATTR_PRECISE_IP);
-	err |= hwp_writer__add_attr(w, &a, ids, 1, "cpu/mem-loads/P") < 0;
-	memset(&id, 0, sizeof(id));
-	id.pid = id.tid = PID;
-	id.id = ids[0];
-	err |= hwp_writer__add_comm(w, 0, PID, PID, "prog", false, &id) < 0;
-	err |= hwp_writer__add_mmap2(w, 0, PID, PID, TEXT, 0x10000, 0, prog_id, 20, PROT_READ | PROT_EXEC, 0,
-				     "/fake/prog", HWP_MISC_USER, &id) < 0;
+	err |= add_mem_attr(w, ids[0]) < 0;
+	err |= add_program(w, PID, ids[0], "prog", "/fake/prog", prog_id, TEXT, &id) < 0;
 	err |= hwp_writer__add_mmap2(w, 0, PID, PID, DATA, 0x10000, 0x10000, prog_id, 20, PROT_READ | PROT_WRITE, 0,
 				     "/fake/prog", HWP_MISC_USER, &id) < 0;
 	err |= hwp_writer__add_mmap2(w, 0, PID, PID, HEAP, 0x100000, 0, NULL, 0, PROT_READ | PROT_WRITE, 0, "[heap]",
@@ -99,12 +83,7 @@ static int write_recording(const char *path, unsigned n, int twice)
 		if (i % 1000 == 999)
 			err |= hwp_writer__add_finished_round(w) < 0;
 	}
-	err |= hwp_writer__add_finished_round(w) < 0;
-	if (err) {
-		hwp_writer__abort(w);
-		return -1;
-	}
-	return hwp_writer__close(w);
+	return end_recording(w, err);
 }
 
 /* A report over PATH, read (collect: HWP_MEM_COLLECT_* or 0); its session in *S. */
