@@ -445,7 +445,12 @@ static int build_lines(struct hwp_c2c *c, struct c2c_ctx *cx, uint32_t *idx, siz
 	}
 	c->seen = ng;
 	parts = ng / PAR_LINES;
-	parts = parts < 1 ? 1 : parts > jobs ? jobs : parts > PAR_MAX ? PAR_MAX : parts;
+	if (parts > jobs)
+		parts = jobs;
+	if (parts > PAR_MAX) /* (-j reaches 4096) */
+		parts = PAR_MAX;
+	if (parts < 1)
+		parts = 1;
 	/* shares of about as many accesses each */
 	bound[0] = 0;
 	for (size_t k = 1, gi = 0, seen = 0; k <= parts; k++) {

@@ -22,8 +22,11 @@
 #define HEAP 0x2000000ULL
 #define NLINES 40000 /* cache lines sampled (64 bytes each) */
 #define NSAMPLES 200000
+/* more lines than 64 threads take at their least (4096 each): their
+   number is capped */
+#define WIDE_LINES (70 * 4096)
 
-static char path[256];
+static char path[256], path_wide[256];
 static const uint8_t prog_id[20] = { 0xc2, 0xc, 2, 7, 1, 8, 2, 8 };
 static uint64_t rs = 0x9e3779b97f4a7c15ULL;
 
@@ -32,11 +35,12 @@ static uint64_t rnd(void)
 	return next_random(&rs);
 }
 
-/* NSAMPLES loads and stores of 8 threads on 8 CPUs over NLINES lines of the
-   heap, 16 instructions, some HITMs. */
-static int write_recording(void)
+/* N loads and stores of 8 threads on 8 CPUs over NLINES lines of the heap
+   (EACH_ONCE: one sample on each line, in order; else at random), 16
+   instructions, some HITMs, into FILE. */
+static int write_recording(const char *file, unsigned nlines, unsigned n, bool each_once)
 {
-	struct hwp_writer *w = hwp_writer__open(path);
+	struct hwp_writer *w = hwp_writer__open(file);
 	struct hwp_sample id;
 	uint64_t ids[1] = { 9 };
 	int err = 0;
@@ -47,9 +51,9 @@ static int write_recording(void)
 	err |= add_program(w, PID, ids[0], "c2cprog", "/fake/c2cprog", prog_id, TEXT, &id) < 0;
 	err |= hwp_writer__add_mmap2(w, 0, PID, PID, HEAP, 0x1000000, 0, NULL, 0, PROT_READ | PROT_WRITE, 0, "[heap]",
 				     HWP_MISC_USER, &id) < 0;
-	for (unsigned i = 0; i < NSAMPLES && !err; i++) {
+	for (unsigned i = 0; i < n && !err; i++) {
 		uint64_t r = rnd();
-		unsigned line = (unsigned)(r % NLINES);
+		unsigned line = each_once ? i : (unsigned)(r % nlines);
 		int store = (r >> 20 & 3) == 0, hitm = (r >> 22 & 7) == 0;
 		struct hwp_sample s;
 		struct hwp_sample_in in = { .s = &s };
@@ -127,13 +131,14 @@ static bool same_c2c(const struct hwp_c2c *want, const struct hwp_c2c *c, unsign
 	return true;
 }
 
-static void test_shares_of_lines(void)
+/* FILE's c2c built on each of JOBS[0..N) threads equals that built on one;
+   it saw at least MIN_SEEN lines. */
+static void compare_threads(const char *file, const unsigned *jobs, size_t n, uint64_t min_seen)
 {
 	struct hwp_mem_report_opts o = { .sz = sizeof(o), .collect = HWP_MEM_COLLECT_C2C };
-	struct hwp_session *s = hwp_session__open(path, NULL);
+	struct hwp_session *s = hwp_session__open(file, NULL);
 	struct hwp_mem_report *r = s ? hwp_mem_report__new(s, &o) : NULL;
 	struct hwp_c2c *want = NULL;
-	const struct hwp_c2c_line *l;
 
 	CHECK(r && hwp_mem_report__read(r) == 0);
 	if (!r)
@@ -142,14 +147,12 @@ static void test_shares_of_lines(void)
 	CHECK((want = hwp_c2c__new(r)) != NULL);
 	if (!want)
 		goto out;
-	/* enough lines for 8 threads' shares, and many of them contended */
-	CHECK(hwp_c2c__nr_lines_seen(want) >= 8 * 4096);
-	CHECK(hwp_c2c__lines(want, &l) > 1000);
-	for (unsigned jobs = 2; jobs <= 8; jobs += jobs < 3 ? 1 : 5) {
-		r->jobs = jobs;
+	CHECK(hwp_c2c__nr_lines_seen(want) >= min_seen);
+	for (size_t i = 0; i < n; i++) {
+		r->jobs = jobs[i];
 		struct hwp_c2c *c = hwp_c2c__new(r);
 
-		CHECK(c && same_c2c(want, c, jobs));
+		CHECK(c && same_c2c(want, c, jobs[i]));
 		hwp_c2c__delete(c);
 	}
 out:
@@ -158,16 +161,48 @@ out:
 	hwp_session__delete(s);
 }
 
+/* Enough lines for 8 threads' shares, and many of them contended. */
+static void test_shares_of_lines(void)
+{
+	static const unsigned jobs[] = { 2, 3, 8 };
+	struct hwp_mem_report_opts o = { .sz = sizeof(o), .collect = HWP_MEM_COLLECT_C2C };
+	struct hwp_session *s = hwp_session__open(path, NULL);
+	struct hwp_mem_report *r = s ? hwp_mem_report__new(s, &o) : NULL;
+	struct hwp_c2c *c = NULL;
+	const struct hwp_c2c_line *l;
+
+	CHECK(r && hwp_mem_report__read(r) == 0 && (c = hwp_c2c__new(r)) != NULL);
+	CHECK(c && hwp_c2c__lines(c, &l) > 1000);
+	hwp_c2c__delete(c);
+	hwp_mem_report__delete(r);
+	hwp_session__delete(s);
+	compare_threads(path, jobs, 3, 8 * 4096);
+}
+
+/* More threads than a build takes (-j reaches 4096), on more lines than
+   the most threads take at their least. */
+static void test_thread_limit(void)
+{
+	static const unsigned jobs[] = { 65, 4096 };
+
+	compare_threads(path_wide, jobs, 2, WIDE_LINES);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
 
 	snprintf(path, sizeof(path), "%s/hwprof-c2cparts-%d.data", tmp ? tmp : "/tmp", (int)getpid());
-	if (write_recording() < 0) {
+	snprintf(path_wide, sizeof(path_wide), "%s/hwprof-c2cparts-%d-wide.data", tmp ? tmp : "/tmp",
+		 (int)getpid());
+	if (write_recording(path, NLINES, NSAMPLES, false) < 0 ||
+	    write_recording(path_wide, WIDE_LINES, WIDE_LINES, true) < 0) {
 		printf("FAIL write_recording: %s\n", hwp_errmsg());
 		return 1;
 	}
 	RUN(test_shares_of_lines);
+	RUN(test_thread_limit);
 	remove(path);
+	remove(path_wide);
 	TL_EXIT();
 }
