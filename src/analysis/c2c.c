@@ -347,9 +347,13 @@ static int line_sums(const struct build *b, size_t g, struct room *room)
 static void part_sums(void *ctx, size_t k)
 {
 	const struct build *b = ctx;
+	int err = 0;
 
-	for (size_t g = b->bound[k]; g < b->bound[k + 1] && !b->room[k].err; g++)
-		b->room[k].err = line_sums(b, g, &b->room[k]);
+	/* (the threads' rooms share cache lines: each written when it grows
+	   and at the end only) */
+	for (size_t g = b->bound[k]; g < b->bound[k + 1] && !err; g++)
+		err = line_sums(b, g, &b->room[k]);
+	b->room[k].err = err;
 }
 
 /* Contended line G's (offset, instruction) pairs, from its place FIRST on,
