@@ -29,7 +29,7 @@ struct c2c_ctx {
 	uint64_t mask;
 	struct hwp__mem_pairs_index tids, cpus;
 	struct hwp__mem_typer *typer;  /* the accesses' data types (NULL: none) */
-	const struct hwp_mem_report *r;
+	struct hwp_mem_report *r; /* (its strings intern the data types) */
 	/* each instruction's symbol, looked up once (the lines' accesses name
 	   a few thousand instructions a hundred times) */
 	struct code_sym {
@@ -182,14 +182,20 @@ void hwp__mem_pairs_index_free(struct hwp__mem_pairs_index *e)
 	free(e->val);
 }
 
+/* A line's accesses: IDX[AT .. AT + N) (group_lines()). */
+struct group {
+	size_t at, n;
+};
+
 /* The accesses IDX[0..N) grouped by line (a counting sort by line, the
    lines in the order first seen: their order is cmp_line()'s later, a
-   total one, so sorting them by key is not needed). 0 or -ENOMEM. */
-static int group_lines(const struct c2c_ctx *cx, size_t n, uint32_t *idx)
+   total one, so sorting them by key is not needed), each line's place in
+   IDX into *GROUPS (free it), *NG of them. 0 or -ENOMEM. */
+static int group_lines(const struct c2c_ctx *cx, size_t n, uint32_t *idx, struct group **groups, size_t *ng)
 {
 	struct gline {
 		uint64_t hi, off;
-		size_t at;
+		size_t at, n;
 	} *g = NULL;
 	size_t nr = 0, cap = 0;
 	struct hwp_hashmap map = { 0 };
@@ -218,18 +224,21 @@ static int group_lines(const struct c2c_ctx *cx, size_t n, uint32_t *idx)
 			e->off = off;
 			k = (uint32_t)(nr - 1);
 		}
-		g[k].at++;
+		g[k].n++;
 		line[i] = k;
 	}
+	if (!err && !(*groups = malloc((nr + 1) * sizeof(**groups))))
+		err = -ENOMEM;
 	if (!err) {
 		size_t at = 0;
 		for (size_t k = 0; k < nr; k++) {
-			size_t m = g[k].at;
 			g[k].at = at;
-			at += m;
+			(*groups)[k] = (struct group){ at, g[k].n };
+			at += g[k].n;
 		}
 		for (size_t i = 0; i < n; i++)
 			idx[g[line[i]].at++] = (uint32_t)i;
+		*ng = nr;
 	}
 	hwp__hashmap_free(&map);
 	free(g);
@@ -282,11 +291,6 @@ static uint32_t line_cpus(const struct c2c_ctx *cx, const uint32_t *idx, size_t 
  * thread-safe: that is done after, on this thread. The lines' order is
  * cmp_line()'s, a total one, so the share each thread took does not show.
  */
-
-/* A line's accesses: IDX[AT .. AT + N) (group_lines()). */
-struct group {
-	size_t at, n;
-};
 
 struct build {
 	const struct c2c_ctx *cx;
@@ -409,9 +413,8 @@ static int name_access(struct c2c_ctx *cx, struct hwp_symbolizer *sym, const str
 			hwp__mem_typer_find(cx->typer, &x->code, l->data_module, l->data_offset | x->offset, &dt);
 		x->data_stack_op = how == HWP_DTYPE_STACK_OP;
 		if (how != HWP_DTYPE_UNKNOWN && how != HWP_DTYPE_STACK_OP) {
-			struct hwp_mem_report *r = (struct hwp_mem_report *)cx->r;
-			if (!(x->data_type = hwp__mem_intern(r, dt.type)) ||
-			    (dt.member[0] && !(x->data_member = hwp__mem_intern(r, dt.member))))
+			if (!(x->data_type = hwp__mem_intern(cx->r, dt.type)) ||
+			    (dt.member[0] && !(x->data_member = hwp__mem_intern(cx->r, dt.member))))
 				return -ENOMEM;
 		}
 	}
@@ -422,31 +425,17 @@ static int name_access(struct c2c_ctx *cx, struct hwp_symbolizer *sym, const str
 #define PAR_LINES 4096
 #define PAR_MAX 64
 
-/* The lines of the N accesses grouped in IDX into C (the lines, NR_LINES
-   and their accesses), on up to JOBS threads. 0 or -ENOMEM. */
-static int build_lines(struct hwp_c2c *c, struct c2c_ctx *cx, uint32_t *idx, size_t n, unsigned jobs)
+/* The lines of the N accesses grouped in IDX as G[0..NG) says into C (the
+   lines, NR_LINES and their accesses), on up to JOBS threads. 0 or
+   -ENOMEM. */
+static int build_lines(struct hwp_c2c *c, struct c2c_ctx *cx, uint32_t *idx, size_t n, const struct group *g,
+		       size_t ng, unsigned jobs)
 {
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp_mem_report__session(cx->r));
-	struct group *g = NULL;
-	size_t ng = 0, cap = 0, parts, bound[PAR_MAX + 1], total = 0;
+	size_t parts, bound[PAR_MAX + 1], total = 0;
 	struct room room[PAR_MAX] = { 0 };
 	int err = 0;
 
-	for (size_t i = 0; i < n;) {
-		const struct hwp__mem_c2c_acc *a = &cx->acc[idx[i]];
-		size_t j = i + 1;
-		while (j < n && cx->acc[idx[j]].hi == a->hi &&
-		       (cx->acc[idx[j]].data_offset & cx->mask) == (a->data_offset & cx->mask))
-			j++;
-		struct group *e = HWP_VEC_PUSH(g, ng, cap);
-		if (!e) {
-			free(g);
-			return -ENOMEM;
-		}
-		e->at = i;
-		e->n = j - i;
-		i = j;
-	}
 	c->seen = ng;
 	parts = ng / PAR_LINES;
 	if (parts > jobs)
@@ -498,7 +487,6 @@ static int build_lines(struct hwp_c2c *c, struct c2c_ctx *cx, uint32_t *idx, siz
 	for (size_t k = 0; k < parts; k++)
 		free(room[k].v);
 	free(line);
-	free(g);
 	return err;
 }
 
@@ -507,8 +495,10 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	size_t n;
 	struct hwp_symbolizer *sym = hwp_session__symbolizer(hwp_mem_report__session(r));
 	struct c2c_ctx cx = { .acc = r->acc, .mask = ~(uint64_t)(hwp__mem_report_cache_line(r) - 1), .r = r };
-	struct hwp_c2c *c;
+	struct hwp_c2c *c = NULL;
 	uint32_t *idx = NULL;
+	struct group *groups = NULL;
+	size_t ng = 0;
 
 	if (!(r->collect & HWP_MEM_COLLECT_C2C)) {
 		hwp__set_error(EINVAL, "c2c: the memory report was made without collecting its cache-line tables");
@@ -518,26 +508,22 @@ struct hwp_c2c *hwp_c2c__new(struct hwp_mem_report *r)
 	if (hwp__mem_report_flush(r) < 0)
 		return NULL;
 	n = r->nr_acc;
-	if (!(c = calloc(1, sizeof(*c))) || !(idx = malloc((n + 1) * sizeof(*idx))) ||
-	    hwp__mem_pairs_index_build(&cx.tids, &r->tids, n) < 0 ||
-	    hwp__mem_pairs_index_build(&cx.cpus, &r->cpus, n) < 0 || (sym && !(cx.typer = hwp__mem_typer_new(sym))) ||
-	    group_lines(&cx, n, idx) < 0 || build_lines(c, &cx, idx, n, r->jobs ? r->jobs : 1) < 0)
-		goto oom;
-	hwp__sort(c->lines, c->nr_lines, sizeof(*c->lines), cmp_line);
+	bool ok = (c = calloc(1, sizeof(*c))) && (idx = malloc((n + 1) * sizeof(*idx))) &&
+		  hwp__mem_pairs_index_build(&cx.tids, &r->tids, n) == 0 &&
+		  hwp__mem_pairs_index_build(&cx.cpus, &r->cpus, n) == 0 && (!sym || (cx.typer = hwp__mem_typer_new(sym))) &&
+		  group_lines(&cx, n, idx, &groups, &ng) == 0 &&
+		  build_lines(c, &cx, idx, n, groups, ng, r->jobs ? r->jobs : 1) == 0;
+	if (ok)
+		hwp__sort(c->lines, c->nr_lines, sizeof(*c->lines), cmp_line);
 	hwp__mem_typer_delete(cx.typer);
 	free(cx.syms);
 	hwp__hashmap_free(&cx.sym_map);
+	free(groups);
 	free(idx);
 	hwp__mem_pairs_index_free(&cx.tids);
 	hwp__mem_pairs_index_free(&cx.cpus);
-	return c;
-oom:
-	hwp__mem_typer_delete(cx.typer);
-	free(cx.syms);
-	hwp__hashmap_free(&cx.sym_map);
-	free(idx);
-	hwp__mem_pairs_index_free(&cx.tids);
-	hwp__mem_pairs_index_free(&cx.cpus);
+	if (ok)
+		return c;
 	hwp_c2c__delete(c);
 	hwp__set_error(ENOMEM, "out of memory");
 	errno = ENOMEM;

@@ -131,14 +131,15 @@ static bool same_c2c(const struct hwp_c2c *want, const struct hwp_c2c *c, unsign
 	return true;
 }
 
-/* FILE's c2c built on each of JOBS[0..N) threads equals that built on one;
-   it saw at least MIN_SEEN lines. */
-static void compare_threads(const char *file, const unsigned *jobs, size_t n, uint64_t min_seen)
+/* FILE's c2c built on each of JOBS[0..N) threads equals that built on one,
+   which saw at least MIN_SEEN lines and kept more than MIN_LINES. */
+static void compare_threads(const char *file, const unsigned *jobs, size_t n, uint64_t min_seen, size_t min_lines)
 {
 	struct hwp_mem_report_opts o = { .sz = sizeof(o), .collect = HWP_MEM_COLLECT_C2C };
 	struct hwp_session *s = hwp_session__open(file, NULL);
 	struct hwp_mem_report *r = s ? hwp_mem_report__new(s, &o) : NULL;
 	struct hwp_c2c *want = NULL;
+	const struct hwp_c2c_line *l;
 
 	CHECK(r && hwp_mem_report__read(r) == 0);
 	if (!r)
@@ -148,6 +149,7 @@ static void compare_threads(const char *file, const unsigned *jobs, size_t n, ui
 	if (!want)
 		goto out;
 	CHECK(hwp_c2c__nr_lines_seen(want) >= min_seen);
+	CHECK(hwp_c2c__lines(want, &l) > min_lines);
 	for (size_t i = 0; i < n; i++) {
 		r->jobs = jobs[i];
 		struct hwp_c2c *c = hwp_c2c__new(r);
@@ -165,18 +167,8 @@ out:
 static void test_shares_of_lines(void)
 {
 	static const unsigned jobs[] = { 2, 3, 8 };
-	struct hwp_mem_report_opts o = { .sz = sizeof(o), .collect = HWP_MEM_COLLECT_C2C };
-	struct hwp_session *s = hwp_session__open(path, NULL);
-	struct hwp_mem_report *r = s ? hwp_mem_report__new(s, &o) : NULL;
-	struct hwp_c2c *c = NULL;
-	const struct hwp_c2c_line *l;
 
-	CHECK(r && hwp_mem_report__read(r) == 0 && (c = hwp_c2c__new(r)) != NULL);
-	CHECK(c && hwp_c2c__lines(c, &l) > 1000);
-	hwp_c2c__delete(c);
-	hwp_mem_report__delete(r);
-	hwp_session__delete(s);
-	compare_threads(path, jobs, 3, 8 * 4096);
+	compare_threads(path, jobs, 3, 8 * 4096, 1000);
 }
 
 /* More threads than a build takes (-j reaches 4096), on more lines than
@@ -185,7 +177,7 @@ static void test_thread_limit(void)
 {
 	static const unsigned jobs[] = { 65, 4096 };
 
-	compare_threads(path_wide, jobs, 2, WIDE_LINES);
+	compare_threads(path_wide, jobs, 2, WIDE_LINES, 0);
 }
 
 int main(void)
