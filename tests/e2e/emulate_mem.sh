@@ -165,10 +165,17 @@ rows = json.load(open(path))
 top = [r for r in rows if r['rank'] == 1]
 ours = [r for r in rows if r['line_offset'] is not None and r['symbol'] in ('bump_a', 'bump_b')]
 if v == 'padded':
-    if ours:
-        print(f'FAIL c2c_padded: the padded counters are flagged: {ours[0]}')
+    # each counter on a line of its own: no line holds both, and neither
+    # thread's increments find its line modified elsewhere (a counter's line
+    # may still be listed: main reads both after the joins, and a sample
+    # there is a real HITM, on one line)
+    both = {r['rank'] for r in ours if r['symbol'] == 'bump_a'} & {r['rank'] for r in ours if r['symbol'] == 'bump_b'}
+    hitm = [r for r in ours if r['hitm']]
+    if both or hitm:
+        print(f'FAIL c2c_padded: the padded counters are flagged: {(hitm or ours)[0]}')
     else:
-        print(f'PASS c2c_padded (no shared line holds the counters; {len({r["rank"] for r in rows})} lines listed)')
+        print(f'PASS c2c_padded (no line holds both counters, no HITM at the increments; '
+              f'{len({r["rank"] for r in rows})} lines listed)')
     sys.exit(0)
 if not top:
     print('FAIL c2c_false_sharing: no contended line'); sys.exit(0)
