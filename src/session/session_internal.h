@@ -83,7 +83,13 @@ struct hwp_session {
 	struct hwp_machine *machine;
 	struct hwp_symbolizer *sym;
 	int32_t kernel_module;
-	uint64_t records, samples; /* delivered so far, all inputs */
+	/* delivered so far, all inputs: written for every record by the
+	   reading thread, so kept 64 bytes away from the fields a parallel
+	   pass's threads read for every sample (machine): a cache line both
+	   use would move between the cores each time */
+	char apart_before[64];
+	uint64_t records, samples;
+	char apart_after[64];
 	bool said_end;
 	struct hwp__resolver res; /* resolution for the session's callers */
 	/* When set, called before the address spaces change (a parallel pass
