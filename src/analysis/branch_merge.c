@@ -18,6 +18,7 @@
 #include "session/parallel_pass.h"
 #include "session/session_internal.h"
 #include "util/error.h"
+#include "util/merge_order.h"
 #include "util/vec.h"
 
 struct hwp_branch_collector *hwp__branch_collector_new_part(struct hwp_session *s,
@@ -39,20 +40,6 @@ int hwp__branch_collector_add_at(struct hwp_branch_collector *c, const struct hw
 	c->seq = seq;
 	c->res->pos = HWP__COLLECT_POS(seq, 0);
 	return hwp_branch_collector__add(c, ev, th);
-}
-
-/* One row of a part's table, and where it was first added. */
-struct first_row {
-	uint64_t pos;
-	uint32_t part;
-	uint32_t row;
-};
-
-static int first_row_cmp(const void *a, const void *b)
-{
-	const struct first_row *x = a, *y = b;
-
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
 static struct hwp_branch_table *table_of(struct hwp_branch_collector *c, enum hwp__collector_table t)
@@ -85,12 +72,27 @@ static uint8_t whole_event(const struct hwp_branch_collector *dst, const struct 
 	return (uint8_t)j;
 }
 
+/* Part K's rows of table T, with where each was first added. */
+struct table_rows {
+	struct hwp_branch_collector *const *parts;
+	enum hwp__collector_table t;
+};
+
+static void table_rows(void *ctx, size_t k, const uint64_t **first, size_t *nr)
+{
+	const struct table_rows *tr = ctx;
+
+	*first = tr->parts[k]->first[tr->t].v;
+	*nr = tr->parts[k]->first[tr->t].nr;
+}
+
 static int merge_table(struct hwp_branch_collector *dst, struct hwp_branch_collector *const *parts,
 		       struct hwp__module_ids *const *ids, size_t n, enum hwp__collector_table t)
 {
 	struct hwp_branch_table *out = table_of(dst, t);
-	struct first_row *all = NULL;
-	size_t nr = 0, cap = 0;
+	struct table_rows tr = { parts, t };
+	struct hwp__merge_ref *all = NULL;
+	size_t nr = 0;
 	int err = 0;
 
 	if (!out)
@@ -102,14 +104,9 @@ static int merge_table(struct hwp_branch_collector *dst, struct hwp_branch_colle
 		if (rows != parts[k]->first[t].nr)
 			return hwp__set_error(EINVAL, "parallel pass: %zu rows but %zu first places", rows,
 					      parts[k]->first[t].nr);
-		if (HWP_VEC_RESERVE(all, cap, nr + rows) < 0) {
-			free(all);
-			return hwp__set_error(ENOMEM, "out of memory merging branch tables");
-		}
-		for (size_t i = 0; i < rows; i++)
-			all[nr++] = (struct first_row){ parts[k]->first[t].v[i], (uint32_t)k, (uint32_t)i };
 	}
-	hwp__sort(all, nr, sizeof(*all), first_row_cmp);
+	if (hwp__merge_order(n, table_rows, &tr, &all, &nr) < 0)
+		return hwp__set_error(ENOMEM, "out of memory merging branch tables");
 	for (size_t i = 0; i < nr && !err; i++) {
 		size_t rows;
 		struct hwp_branch_row row = hwp_branch_table__rows(table_of(parts[all[i].part], t), &rows)[all[i].row];
