@@ -7,11 +7,15 @@
 #include "util/merge_order.h"
 #include "util/vec.h"
 
+/* By place, then row: one part's run, so that ties keep the part's order
+   whatever the sort does with equal keys. */
 static int ref_cmp(const void *a, const void *b)
 {
 	const struct hwp__merge_ref *x = a, *y = b;
 
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	return (x->row > y->row) - (x->row < y->row);
 }
 
 static bool ascending(const struct hwp__merge_ref *v, size_t n)

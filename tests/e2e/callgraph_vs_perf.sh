@@ -119,8 +119,11 @@ gcc -O2 -g -fno-omit-frame-pointer -o "$tmp/callgraph" "$root/tests/fixtures/cal
 if "$PERF" record -q -e cpu-clock -c 100000 -g -o "$tmp/fp.data" "$tmp/callgraph" 3000 >/dev/null 2>"$tmp/rec.err"; then
 	compare callgraph_fp "$tmp/fp.data"
 	"$PERF" script -i "$tmp/fp.data" -F period,ip,sym,dso >"$tmp/fp.script" 2>/dev/null
+	# (each sample's own IP: one whose chain perf discards prints no frame)
+	"$PERF" script -i "$tmp/fp.data" -F period,ip,sym,dso -G >"$tmp/fp.ips" 2>/dev/null
 	if "$HWPROF" flame -q -i "$tmp/fp.data" --folded --no-inline >"$tmp/fp.folded" 2>"$tmp/fl.err"; then
-		CMP_NAME=flame_folded_vs_perf_script python3 "$tools/stack_oracle.py" folded "$tmp/fp.script" "$tmp/fp.folded"
+		CMP_NAME=flame_folded_vs_perf_script CMP_IPS=$tmp/fp.ips python3 "$tools/stack_oracle.py" folded \
+			"$tmp/fp.script" "$tmp/fp.folded"
 	else
 		fail "flame_folded_vs_perf_script: $(head -1 "$tmp/fl.err")"
 	fi

@@ -15,8 +15,10 @@ folded-mem: the same for memory samples, from `perf script -F
 data_src,weight,ip,sym,dso`: every sample, or those whose data source says
 HitM, each counting 1 or its weight (the access latency) as the header's last
 number says. A sample perf prints without frames (its chain discarded for an
-unknown context marker) may be in hwprof's output as a one-frame stack (its
-IP, as perf report counts it): exactly that many, no other difference.
+unknown context marker) is in hwprof's output as a one-frame stack of its IP
+(as perf report counts it): with CMP_IPS naming `perf script -F
+period,ip,sym,dso -G` of the same recording, exactly those stacks more are
+accepted; without it, the outputs must be equal.
 children-mem: per frame, the samples (or latency) of the memory samples with
 it anywhere on their stack, against `hwprof mem --children --json` (or c2c's).
 function: callers and callees (in samples) of the outermost NAME on each
@@ -69,33 +71,64 @@ def unnamed(f):
     return f
 
 
+def sample_ips(path):
+    """Each sample's own IP as `perf script -F period,ip,sym,dso -G` names it
+    (one line a sample: the call graph hidden), None for an address no symbol
+    names (perf prints it absolute there, not as the module offset hwprof
+    names it by)."""
+    out = []
+    for line in open(path, errors="replace"):
+        m = re.match(r"\s*\d+\s+[0-9a-f]+ (.*?) \(((?:[^()]|\([^()]*\))*)\)$", line.rstrip("\n"))
+        if m:
+            sym = re.sub(r"\+0x[0-9a-f]+$", "", m.group(1))
+            out.append(None if sym == "[unknown]" else sym)
+    return out
+
+
 def folded(script, mine, keep=None, weight=None):
     want = Counter()
     headers = []
-    frameless = 0
-    for fr in samples(script, headers):
+    # the samples perf prints without a frame: their callchain discarded
+    # (a word no context marker is, from a garbage frame-pointer walk)
+    frameless = []
+    for n, fr in enumerate(samples(script, headers)):
         h = headers[-1]
         if keep is not None and not keep(h):
             continue
         if fr:
             want[";".join(reversed(fr))] += weight(h) if weight else 1
         else:
-            frameless += weight(h) if weight else 1
+            frameless.append((n, weight(h) if weight else 1))
     got = Counter()
     for line in open(mine):
         stack, _, n = line.rstrip("\n").rpartition(" ")
         got[";".join(unnamed(f) for f in stack.split(";"))] += int(n)
-    # A sample whose callchain perf discards (a word no context marker is,
-    # from a garbage frame-pointer walk) prints no frame in perf script;
-    # hwprof counts it at its own IP, as perf report does. So, when perf
-    # printed some stacks: hwprof may have exactly that count more, all in
-    # one-frame stacks, and nothing less.
-    extra = got - want
-    if want and frameless and not (want - got) and sum(extra.values()) == frameless and \
-            all(";" not in s for s in extra):
-        print(f"PASS {name} ({len(want)} distinct stacks, {sum(want.values())} samples; "
-              f"{frameless} with a discarded chain counted at their IP)")
-        return 0
+    # hwprof counts such a sample at its own IP, as perf report does: with
+    # the samples' IPs (CMP_IPS: perf script -G of the same recording),
+    # hwprof must have exactly those one-frame stacks more, nothing else
+    ips_path = os.environ.get("CMP_IPS")
+    if frameless and ips_path:
+        ips = sample_ips(ips_path)
+        if len(ips) != len(headers):
+            print(f"FAIL {name}: {len(ips)} samples in {ips_path}, {len(headers)} in {script}")
+            return 1
+        named, anonymous = Counter(), 0
+        for n, w in frameless:
+            if ips[n] is None:
+                anonymous += w
+            else:
+                named[ips[n]] += w
+        extra = got - want
+        rest = extra - named
+        if not (want - got) and not (named - extra) and sum(rest.values()) == anonymous and \
+                all(re.match(r"(\S+\+)?0x[0-9a-f]+$", s) for s in rest):
+            print(f"PASS {name} ({len(want)} distinct stacks, {sum(want.values())} samples; "
+                  f"{len(frameless)} with a discarded chain, counted at their IP: {dict(named)})")
+            return 0
+        print(f"FAIL {name}: {len(frameless)} samples with a discarded chain: hwprof's stacks beyond "
+              f"perf's {dict(extra)}, want {dict(named)} and {anonymous} at unnamed addresses; "
+              f"missing {dict(want - got)}")
+        return 1
     if want == got:
         print(f"PASS {name} ({len(want)} distinct stacks, {sum(want.values())} samples)")
         return 0
