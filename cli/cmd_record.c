@@ -409,6 +409,9 @@ static int record_parse_opts(int argc, char **argv, struct record_opts *o)
 			      "--emulate: stack depth (8, 16, 32, 64)"),
 		OPT_REC_COUNT(unsigned, OPT_KIND_UINT, 0, "jitter", &o->jitter, "PCT", 0, 100, 0,
 			      ": a percentage (0..100)", "--emulate: period jitter, percent"),
+		OPT_REC_COUNT(uint64_t, OPT_KIND_U64, 0, "seed", &o->seed, "N", 1, UINT64_MAX, 0,
+			      ": a number from 1", "--emulate: start the jitter's random draws from N "
+			      "(the same program and options record the same samples again)"),
 		OPT_STRING(0, "exact", &o->exact, "FILE",
 			   "--emulate: exact per-branch counts (ground truth) (--emulate -j any,no_flags,no_cycles "
 			"runs faster: no predictor nor cost model, no mispredicts, cycles)"),
@@ -438,6 +441,10 @@ static int record_check_opts(const struct record_opts *o)
 	    !(o->branch_levels & HWP_BRANCH_USER))
 		return cli_error("record --emulate: -j %s: emulation records user-space branches only "
 				 "(add 'u' to -j)", o->branch_filter_str);
+	if (!o->emulate && (o->jitter || o->seed || o->depth || o->exact))
+		return cli_error("record: --%s is an option of --emulate (the hardware's own periods, "
+				 "stack depth and counts are used without it)",
+				 o->jitter ? "jitter" : o->seed ? "seed" : o->depth ? "depth" : "exact");
 	if (o->call_graph && !o->emulate) {
 		struct hwp_attr_opts ao = { .sz = sizeof(ao) };
 

@@ -110,6 +110,7 @@ static void emulate_opts(const struct record_opts *o, const char *out, struct hw
 	eo->output = out;
 	eo->period = o->period;
 	eo->jitter = o->jitter;
+	eo->seed = o->seed;
 	eo->depth = o->depth > 0 ? (unsigned)o->depth : 0;
 	eo->branch_filter = o->branch_filter;
 	if (o->branch_any)

@@ -20,6 +20,7 @@ struct record_opts {
 	bool emulate;            /* --emulate */
 	int depth;               /* --depth (emulated stack depth: 8/16/32/64) */
 	unsigned jitter;         /* --jitter (emulated period jitter, percent) */
+	uint64_t seed;           /* --seed (the jitter's draws; 0: from the clock) */
 	const char *exact;       /* --exact FILE (emulated ground truth) */
 	int argc;                /* PROG ARGS after -- */
 	char **argv;

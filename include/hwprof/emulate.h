@@ -61,6 +61,10 @@ struct hwp_emu_opts {
 	   the plugin's shadow call stack: exact, frame pointers or not), next
 	   to the branch stack, as perf record -b -g writes them */
 	bool callchain;
+	/* --seed: where the period jitter's random draws start (each thread's
+	   from this and its number), so that a recording can be made again
+	   sample for sample; 0: from the clock, different every time */
+	uint64_t seed;
 };
 
 struct hwp_emu_result {

@@ -279,7 +279,7 @@ static void count_event(const struct hwp_emu_hdr *r, struct hwp_emu_result *res)
 static int write_features(struct hwp_emu *s)
 {
 	const char **argv = NULL;
-	char num[5][48];
+	char num[6][48];
 	int argc = 0, err;
 
 	if ((err = hwp_writer__set_host_features(s->w)))
@@ -298,6 +298,10 @@ static int write_features(struct hwp_emu *s)
 	if (s->o.jitter) {
 		snprintf(num[1], sizeof(num[1]), "--jitter=%u", s->o.jitter);
 		argv[argc++] = num[1];
+	}
+	if (s->o.seed) {
+		snprintf(num[5], sizeof(num[5]), "--seed=%llu", (unsigned long long)s->o.seed);
+		argv[argc++] = num[5];
 	}
 	snprintf(num[2], sizeof(num[2]), "--depth=%u", s->o.depth);
 	argv[argc++] = num[2];

@@ -267,9 +267,10 @@ pid_t hwp_emu__start(struct hwp_emu *s)
 	/* model=0: no_flags and no_cycles clear what the predictor and the
 	   cost model would give, so the plugin skips them (faster) */
 	snprintf(plug + pos, sizeof(plug) - pos,
-		 ",period=%llu,jitter=%u,depth=%u,kinds=%#x,callstack=%d,chain=%d,exact=%d,model=%d,mem=%llu",
+		 ",period=%llu,jitter=%u,seed=%llu,depth=%u,kinds=%#x,callstack=%d,chain=%d,exact=%d,model=%d,mem=%llu",
 		 /* memory samples only: no branch sample ever falls due */
-		 s->o.mem_period ? 1ull << 62 : (unsigned long long)s->o.period, s->o.jitter, s->o.depth, s->kinds,
+		 s->o.mem_period ? 1ull << 62 : (unsigned long long)s->o.period, s->o.jitter,
+		 (unsigned long long)s->o.seed, s->o.depth, s->kinds,
 		 s->callstack, s->o.callchain && !s->o.mem_period, s->exact != NULL,
 		 (s->bst & (HWP_BRANCH_NO_FLAGS | HWP_BRANCH_NO_CYCLES)) !=
 			 (HWP_BRANCH_NO_FLAGS | HWP_BRANCH_NO_CYCLES),

@@ -279,6 +279,7 @@ static struct {
 	char dir[PATH_MAX];
 	uint64_t period;
 	unsigned jitter;
+	uint64_t seed; /* the jitter's draws start from it (0: the clock) */
 	unsigned depth;
 	uint32_t rec_mask;
 	bool callstack, exact, debug;
@@ -473,7 +474,8 @@ static void vcpu_reset(struct vcpu *v, unsigned idx)
 	v->tid = 0;
 	v->npend = 0;
 	v->sigreturn = false;
-	v->rng = 0x9e3779b97f4a7c15ull ^ (now_ns() * 2654435761u) ^ idx;
+	/* (a seed makes the draws those of the last recording with it) */
+	v->rng = 0x9e3779b97f4a7c15ull ^ (g.seed ? g.seed * 0xbf58476d1ce4e5b9ull : now_ns() * 2654435761u) ^ idx;
 	if (!v->rng)
 		v->rng = 1;
 	v->periods += v->cur_period - (uint64_t)v->countdown; /* keep the count */
@@ -1849,6 +1851,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			g.period = v;
 		} else if (KEY("jitter") && parse_u64(val, &v) && v <= 100) {
 			g.jitter = (unsigned)v;
+		} else if (KEY("seed") && parse_u64(val, &v)) {
+			g.seed = v;
 		} else if (KEY("depth") && parse_u64(val, &v) && v >= 1 && v <= HWP_EMU_MAX_DEPTH &&
 			   !(v & (v - 1))) {
 			g.depth = (unsigned)v;

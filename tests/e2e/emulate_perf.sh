@@ -6,7 +6,7 @@
 . "$(dirname "$0")/../tools/emu_lib.sh"
 # PLAN: 1 (the SKIP) where emulated recording cannot run or perf is missing
 ready=$(emu_ready emulate_perf) || { echo "PLAN 1"; echo "$ready"; exit 0; }
-if command -v perf >/dev/null; then echo "PLAN 25"; else echo "PLAN 1"; fi
+if command -v perf >/dev/null; then echo "PLAN 26"; else echo "PLAN 1"; fi
 emu_build basic || exit 0
 bin=$tmp/basic
 if ! command -v perf >/dev/null; then
@@ -76,6 +76,24 @@ if perf script -i "$tmp/d32.data" -F period 2>/dev/null |
 	pass "emulate_jitter (periods vary within +-20% of 1009)"
 else
 	fail "emulate_jitter: sample periods do not vary within +-20% of 1009"
+fi
+# --seed: the jitter's draws made again (the same periods, sample for
+# sample), another seed other draws; not an option without --emulate
+seed_err=
+for s in 7a 7b 8; do
+	emu_record seed$s -c 1009 --jitter 20 --seed "${s%[ab]}" -- "$bin" 3 ||
+		seed_err="record: $(head -1 "$tmp/seed$s.err")"
+	perf script -i "$tmp/seed$s.data" -F period 2>/dev/null >"$tmp/seed$s.periods"
+done
+if [ -n "$seed_err" ]; then
+	fail "emulate_seed: $seed_err"
+elif [ -s "$tmp/seed7a.periods" ] && cmp -s "$tmp/seed7a.periods" "$tmp/seed7b.periods" &&
+	! cmp -s "$tmp/seed7a.periods" "$tmp/seed8.periods" &&
+	! "$HWPROF" record --seed 7 -o "$tmp/hw.data" -- true 2>"$tmp/seedhw.err" &&
+	grep -q -- "--seed is an option of --emulate" "$tmp/seedhw.err"; then
+	pass "emulate_seed ($(grep -c . "$tmp/seed7a.periods") periods drawn again with --seed 7, others with 8)"
+else
+	fail "emulate_seed: --seed 7 twice: $(cmp "$tmp/seed7a.periods" "$tmp/seed7b.periods" 2>&1 | head -1); $(head -1 "$tmp/seedhw.err")"
 fi
 
 # --- -j filters
