@@ -445,6 +445,8 @@ static int record_check_opts(const struct record_opts *o)
 		return cli_error("record: --%s is an option of --emulate (the hardware's own periods, "
 				 "stack depth and counts are used without it)",
 				 o->jitter ? "jitter" : o->seed ? "seed" : o->depth ? "depth" : "exact");
+	if (o->seed && !o->jitter)
+		cli_warn("record --emulate: --seed without --jitter: every period is -c's, nothing is drawn");
 	if (o->call_graph && !o->emulate) {
 		struct hwp_attr_opts ao = { .sz = sizeof(ao) };
 

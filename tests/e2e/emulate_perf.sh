@@ -78,7 +78,8 @@ else
 	fail "emulate_jitter: sample periods do not vary within +-20% of 1009"
 fi
 # --seed: the jitter's draws made again (the same periods, sample for
-# sample), another seed other draws; not an option without --emulate
+# sample), another seed other draws; not an option without --emulate, and
+# said to do nothing without --jitter
 seed_err=
 for s in 7a 7b 8; do
 	emu_record seed$s -c 1009 --jitter 20 --seed "${s%[ab]}" -- "$bin" 3 ||
@@ -90,7 +91,8 @@ if [ -n "$seed_err" ]; then
 elif [ -s "$tmp/seed7a.periods" ] && cmp -s "$tmp/seed7a.periods" "$tmp/seed7b.periods" &&
 	! cmp -s "$tmp/seed7a.periods" "$tmp/seed8.periods" &&
 	! "$HWPROF" record --seed 7 -o "$tmp/hw.data" -- true 2>"$tmp/seedhw.err" &&
-	grep -q -- "--seed is an option of --emulate" "$tmp/seedhw.err"; then
+	grep -q -- "--seed is an option of --emulate" "$tmp/seedhw.err" &&
+	emu_record seedonly -c 1009 --seed 7 -- "$bin" 3 && grep -q -- "--seed without --jitter" "$tmp/seedonly.err"; then
 	pass "emulate_seed ($(grep -c . "$tmp/seed7a.periods") periods drawn again with --seed 7, others with 8)"
 else
 	fail "emulate_seed: --seed 7 twice: $(cmp "$tmp/seed7a.periods" "$tmp/seed7b.periods" 2>&1 | head -1); $(head -1 "$tmp/seedhw.err")"
