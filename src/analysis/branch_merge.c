@@ -19,7 +19,6 @@
 #include "session/session_internal.h"
 #include "util/error.h"
 #include "util/merge_order.h"
-#include "util/vec.h"
 
 struct hwp_branch_collector *hwp__branch_collector_new_part(struct hwp_session *s,
 							    const struct hwp_branch_collect_opts *opts,
@@ -124,43 +123,33 @@ static int merge_table(struct hwp_branch_collector *dst, struct hwp_branch_colle
 	return err;
 }
 
-struct first_ev {
-	uint64_t pos;
-	const struct hwp_evsel *ev;
-};
-
-static int first_ev_cmp(const void *a, const void *b)
+/* Part K's events of opts.ip_samples, with the sample that counted each
+   first. */
+static void event_rows(void *ctx, size_t k, const uint64_t **first, size_t *nr)
 {
-	const struct first_ev *x = a, *y = b;
+	struct hwp_branch_collector *const *parts = ctx;
 
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
+	*first = parts[k]->ip_ev_first;
+	*nr = parts[k]->n_ip_ev;
 }
 
 /* The events of opts.ip_samples in the order first seen over every part. */
 static int merge_ip_events(struct hwp_branch_collector *dst, struct hwp_branch_collector *const *parts, size_t n)
 {
-	struct first_ev *all = NULL;
-	size_t nr = 0, cap = 0;
+	struct hwp__merge_ref *all = NULL;
+	size_t nr = 0;
 	const size_t max = sizeof(dst->ip_ev) / sizeof(dst->ip_ev[0]);
 
-	for (size_t k = 0; k < n; k++)
-		for (size_t i = 0; i < parts[k]->n_ip_ev; i++) {
-			struct first_ev *e = HWP_VEC_PUSH(all, nr, cap);
-
-			if (!e) {
-				free(all);
-				return hwp__set_error(ENOMEM, "out of memory merging branch tables");
-			}
-			*e = (struct first_ev){ parts[k]->ip_ev_first[i], parts[k]->ip_ev[i] };
-		}
-	hwp__sort(all, nr, sizeof(*all), first_ev_cmp);
+	if (hwp__merge_order(n, event_rows, (void *)parts, &all, &nr) < 0)
+		return hwp__set_error(ENOMEM, "out of memory merging branch tables");
 	for (size_t i = 0; i < nr && dst->n_ip_ev < max; i++) {
+		const struct hwp_evsel *ev = parts[all[i].part]->ip_ev[all[i].row];
 		size_t j;
 
-		for (j = 0; j < dst->n_ip_ev && dst->ip_ev[j] != all[i].ev; j++)
+		for (j = 0; j < dst->n_ip_ev && dst->ip_ev[j] != ev; j++)
 			;
 		if (j == dst->n_ip_ev)
-			dst->ip_ev[dst->n_ip_ev++] = all[i].ev;
+			dst->ip_ev[dst->n_ip_ev++] = ev;
 	}
 	free(all);
 	return 0;

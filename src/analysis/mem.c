@@ -182,17 +182,7 @@ static inline const char *intern(struct hwp_mem_report *r, const char *name)
 /* The region of map name NAME (interned in the address spaces). */
 static inline const char *region_of(struct hwp_mem_report *r, const char *name)
 {
-	unsigned i = (unsigned)((uintptr_t)name >> 3) % HWP__MEM_REGIONS;
-
-	if (r->region_seen[i].name != name) {
-		const char *region = intern(r, name);
-
-		if (!region)
-			return NULL;
-		r->region_seen[i].name = name;
-		r->region_seen[i].region = region;
-	}
-	return r->region_seen[i].region;
+	return hwp__mem_region_cached(r, r->region_seen, HWP__MEM_REGIONS, name);
 }
 
 static void stats_add(struct hwp_mem_stats *st, const struct hwp_mem_access *a, unsigned bucket)

@@ -142,6 +142,11 @@ struct hwp__mem_pending {
 struct hwp__resolver;
 struct hwp__module_ids;
 
+/* A map name and the region a report interned for it. */
+struct hwp__mem_region_seen {
+	const char *name, *region;
+};
+
 struct hwp_mem_report {
 	struct hwp_session *s;
 	unsigned line_size;
@@ -161,12 +166,11 @@ struct hwp_mem_report {
 #define HWP__MEM_EVSELS 4
 	const struct hwp_evsel *evsel_seen[HWP__MEM_EVSELS];
 	bool evsel_ibs[HWP__MEM_EVSELS];
-	/* map name -> region (interned), a few: the address spaces' names are
-	   interned and kept as long as the session, so one pointer is one name */
+	/* map name -> region, a few (hwp__mem_region_cached()): the address
+	   spaces' names are interned and kept as long as the session, so one
+	   pointer is one name */
 #define HWP__MEM_REGIONS 8
-	struct {
-		const char *name, *region;
-	} region_seen[HWP__MEM_REGIONS];
+	struct hwp__mem_region_seen region_seen[HWP__MEM_REGIONS];
 	/* the tables */
 	struct hwp__mem_code *codes;
 	size_t nr_codes, codes_cap;
@@ -233,6 +237,25 @@ struct hwp__mem_c2c_acc *hwp__mem_acc_entry(struct hwp_mem_report *r, const stru
 int hwp__mem_pairs_add(struct hwp__mem_pairs *s, uint32_t acc, uint32_t val);
 /* NAME interned in R's strings; NULL: out of memory. */
 const char *hwp__mem_intern(struct hwp_mem_report *r, const char *name);
+
+/* NAME as R interned it, through SEEN[0..N), a cache by NAME's address
+   (valid while every name it was given lives, one name per pointer: a
+   lookup by string is a hash of it and a compare); NULL: out of memory. */
+static inline const char *hwp__mem_region_cached(struct hwp_mem_report *r, struct hwp__mem_region_seen *seen,
+						 size_t n, const char *name)
+{
+	struct hwp__mem_region_seen *e = &seen[((uintptr_t)name >> 3) % n];
+
+	if (e->name != name) {
+		const char *region = hwp__mem_intern(r, name);
+
+		if (!region)
+			return NULL;
+		e->name = name;
+		e->region = region;
+	}
+	return e->region;
+}
 /* The hashes of X's keys (X's code, data location and HI set). */
 void hwp__mem_pending_hash(struct hwp__mem_pending *x);
 /* Adds the sums of FROM to TO. */

@@ -326,28 +326,9 @@ static int merge_one_acc(struct hwp_mem_report *dst, struct hwp_mem_report *cons
 	return err;
 }
 
-/* A part's region names, as DST interned them, by the part's pointer:
-   every row of an access names one, and a lookup by string is a hash of
-   it and a compare (the parts' strings live while they merge). */
+/* (a part's region names are looked up by address: every access row names
+   one; the parts' strings live while they merge) */
 #define REGIONS_SEEN 64
-struct region_seen {
-	const char *part, *dst;
-};
-
-static const char *region_in(struct hwp_mem_report *dst, struct region_seen *seen, const char *name)
-{
-	struct region_seen *e = &seen[((uintptr_t)name >> 3) % REGIONS_SEEN];
-
-	if (e->part != name) {
-		const char *in = hwp__mem_intern(dst, name);
-
-		if (!in)
-			return NULL;
-		e->part = name;
-		e->dst = in;
-	}
-	return e->dst;
-}
 
 /* c2c's (data address, instruction) rows, with their sets of threads and
    CPUs: the union of the parts'. The pairs of a set may be in another
@@ -358,7 +339,7 @@ static int merge_acc(struct hwp_mem_report *dst, struct hwp_mem_report *const *p
 	struct hwp__mem_pairs_index *tids = calloc(n + 1, sizeof(*tids)), *cpus = calloc(n + 1, sizeof(*cpus));
 	int64_t **num = calloc(n + 1, sizeof(*num));
 	struct hwp__merge_ref *all = NULL;
-	struct region_seen seen[REGIONS_SEEN] = { 0 };
+	struct hwp__mem_region_seen seen[REGIONS_SEEN] = { 0 };
 	size_t nr = 0;
 	int err = tids && cpus && num ? 0 : -ENOMEM;
 
@@ -396,7 +377,7 @@ static int merge_acc(struct hwp_mem_report *dst, struct hwp_mem_report *const *p
 			x[b].code.module = real_module(ids[k], a->code.module);
 			x[b].a.addr = a->addr;
 			x[b].a.tid = (int32_t)a->tid;
-			if (a->region && !(x[b].d.region = region_in(dst, seen, a->region)))
+			if (a->region && !(x[b].d.region = hwp__mem_region_cached(dst, seen, REGIONS_SEEN, a->region)))
 				err = -ENOMEM;
 			hwp__mem_pending_hash(&x[b]);
 			hwp__hashmap_prefetch(&dst->acc_map, x[b].h_acc);
