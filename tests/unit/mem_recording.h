@@ -9,16 +9,7 @@
 #include <sys/mman.h>
 
 #include "hwprof/perf_writer.h"
-
-/* The next of a sequence of pseudo-random numbers from *STATE (xorshift64*:
-   the same seed, the same samples). */
-static inline uint64_t next_random(uint64_t *state)
-{
-	*state ^= *state >> 12;
-	*state ^= *state << 25;
-	*state ^= *state >> 27;
-	return *state * 0x2545f4914f6cdd1dULL;
-}
+#include "testlib.h" /* next_random() */
 
 /* A load-latency event as perf records it (cpu/mem-loads/P, id ID), with
    the sample fields a memory report reads: IP, TID, TIME, ADDR, ID, CPU,

@@ -32,14 +32,6 @@ static void part_rows(void *ctx, size_t k, const uint64_t **first, size_t *nr)
 
 static uint64_t state = 88172645463325252ull;
 
-static uint64_t next_random(void)
-{
-	state ^= state << 13;
-	state ^= state >> 7;
-	state ^= state << 17;
-	return state;
-}
-
 /* Rows dealt to N parts, sorted in each part unless SHUFFLED; places
    drawn from SPAN (small: ties across parts). */
 static size_t deal(struct parts *p, size_t n, size_t rows_each, uint64_t span, bool shuffled)
@@ -47,13 +39,13 @@ static size_t deal(struct parts *p, size_t n, size_t rows_each, uint64_t span, b
 	size_t total = 0;
 
 	for (size_t k = 0; k < n; k++) {
-		size_t nr = rows_each ? next_random() % (rows_each + 1) : 0;
+		size_t nr = rows_each ? next_random(&state) % (rows_each + 1) : 0;
 		uint64_t at = 0;
 
 		p->first[k] = malloc((nr ? nr : 1) * sizeof(uint64_t));
 		p->nr[k] = nr;
 		for (size_t i = 0; i < nr; i++)
-			p->first[k][i] = shuffled ? next_random() % span : (at += next_random() % span);
+			p->first[k][i] = shuffled ? next_random(&state) % span : (at += next_random(&state) % span);
 		total += nr;
 	}
 	return total;

@@ -5,10 +5,21 @@
 #ifndef HWPROF_TESTLIB_H
 #define HWPROF_TESTLIB_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The next of a sequence of pseudo-random numbers from *STATE (xorshift64*:
+   the same seed, the same numbers). */
+static inline uint64_t next_random(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545f4914f6cdd1dULL;
+}
 
 static int tl_case_failed;
 static int tl_case_skipped;
