@@ -2,9 +2,10 @@
 # DWARF unwinding (perf record --call-graph dwarf) of real programs and of
 # C++ exceptions, against perf 6.1: `hwprof flame --folded --no-inline`
 # equals perf script's callchains folded (tests/tools/unwind_check.py
-# folded: kernel frames by address, nothing else normalized) and `hwprof
-# callgraph --no-inline` every function's children and self of `perf report
-# --children` (tests/tools/callgraph_compare.py), on
+# folded: kernel frames by address; for xz and python3 also perf's ending
+# of a stack cut by the end of its copy) and `hwprof callgraph --no-inline`
+# every function's children and self of `perf report --children`
+# (tests/tools/callgraph_compare.py), on
 #   - Debian's xz compressing 2 MB (liblzma, libc);
 #   - Debian's python3 running a loop (interpreter frames; recorded with a
 #     32 KiB stack copy: its stacks are deeper than the default 8 KiB);
@@ -22,12 +23,15 @@ HWPROF=${HWPROF:-$build/hwprof}
 echo "PLAN 10"
 
 # compare NAME DATA [children]: folded stacks, and with "children" the
-# children report too (two checks)
+# children report too (two checks). With CUT=cut (the real programs, where
+# a frame with large buffers on the stack can push a return address past
+# the end of the copy): the oracles' normalizations of perf 6.1's ending
+# of such a stack (unwind_check.py's cut, callgraph_compare.py's 8)
 compare() {
-	local name=$1 data=$2
+	local name=$1 data=$2 cut=${CUT:-}
 	perfc script -i "$data" -F period,ip,sym,dso --no-inline >"$tmp/$name.script" 2>/dev/null
 	if "$HWPROF" flame -q --folded --no-inline -i "$data" >"$tmp/$name.folded" 2>"$tmp/$name.err"; then
-		CMP_NAME=${name}_folded python3 "$chk" folded "$tmp/$name.script" "$tmp/$name.folded" /proc/kallsyms
+		CMP_NAME=${name}_folded python3 "$chk" folded "$tmp/$name.script" "$tmp/$name.folded" /proc/kallsyms $cut
 	else
 		fail "${name}_folded: $(head -1 "$tmp/$name.err")"
 	fi
@@ -35,7 +39,7 @@ compare() {
 	perfc report -i "$data" --no-inline --no-branch-stack --children --stdio -g none >"$tmp/$name.perf" 2>/dev/null
 	perfc script --show-mmap-events -i "$data" 2>/dev/null | grep PERF_RECORD_MMAP >"$tmp/$name.mmaps"
 	if "$HWPROF" callgraph --no-inline -q -i "$data" --json >"$tmp/$name.json" 2>"$tmp/$name.cgerr"; then
-		CMP_NAME=${name}_children python3 "$tools/callgraph_compare.py" "$tmp/$name.perf" "$tmp/$name.json" \
+		CMP_CUT=$([ -n "$cut" ] && echo 1) CMP_NAME=${name}_children python3 "$tools/callgraph_compare.py" "$tmp/$name.perf" "$tmp/$name.json" \
 			"$tmp/$name.mmaps"
 	else
 		fail "${name}_children: $(head -1 "$tmp/$name.cgerr")"
@@ -60,7 +64,7 @@ fi
 if [ -x /usr/bin/xz ]; then
 	head -c 1500000 /dev/urandom | base64 >"$tmp/in.txt"
 	if record xz 8192 /usr/bin/xz -3 -T1 -c "$tmp/in.txt"; then
-		compare dwarf_unwind_xz "$tmp/xz.data" children
+		CUT=cut compare dwarf_unwind_xz "$tmp/xz.data" children
 		# the same stacks as a pprof profile (flame --pprof), decoded from
 		# the wire format by pprof_decode.py and folded, against perf's
 		if "$HWPROF" flame -q --pprof --no-inline -o "$tmp/xz.pb.gz" -i "$tmp/xz.data" 2>"$tmp/pp.err" &&
@@ -75,7 +79,7 @@ for s in d["samples"]:
 for k, v in c.items():
     print(k, v)
 PY
-			CMP_NAME=dwarf_unwind_xz_pprof python3 "$chk" folded "$tmp/dwarf_unwind_xz.script" "$tmp/xz.pp.folded" /proc/kallsyms
+			CMP_NAME=dwarf_unwind_xz_pprof python3 "$chk" folded "$tmp/dwarf_unwind_xz.script" "$tmp/xz.pp.folded" /proc/kallsyms cut
 		else
 			fail "dwarf_unwind_xz_pprof: $(head -1 "$tmp/pp.err")"
 		fi
@@ -98,7 +102,7 @@ def f(n):
 for k in range(40):
     json.dumps([f(2000) for _ in range(50)])
 os._exit(0)'; then
-		compare dwarf_unwind_python3 "$tmp/py.data" children
+		CUT=cut compare dwarf_unwind_python3 "$tmp/py.data" children
 	else
 		fail "dwarf_unwind_python3_folded: $(head -1 "$tmp/py.rec")"
 		fail "dwarf_unwind_python3_children: $(head -1 "$tmp/py.rec")"
