@@ -17,7 +17,8 @@
  * which on a large recording miss the CPU's caches. The leaf counts that
  * sample itself, and hands its counts to the owner (the settle callback)
  * when it leaves its slot or the owner asks: a sample then touches no
- * trie memory at all. An id is never reused
+ * trie memory at all. The leaves' table grows, up to a bound, while most
+ * of it is in use. An id is never reused
  * (all ids used: everything is forgotten), so a chain replaced in its slot
  * leaves no leaf that could answer for another.
  */
@@ -35,6 +36,7 @@ struct hwp__chain_cache {
 	struct hwp__chain_slot *slots;   /* made on first use */
 	struct hwp__chain_leaf *leaves;  /* made on first use, in leaves_mem */
 	void *leaves_mem;
+	size_t nleaves, leaves_used;     /* the leaves, and those ever filled */
 	uint32_t last_id;                /* the id last given to a chain */
 	bool unsettled;                  /* a leaf counted since the last settle */
 	uint64_t hits, misses, leaf_hits, leaf_misses;

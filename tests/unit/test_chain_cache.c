@@ -167,7 +167,8 @@ static void settle_node(void *ctx, uint32_t node, uint64_t samples, uint64_t per
 }
 
 /* Many more leaves than the cache holds: every sample reaches its own node
-   exactly once, whichever leaves stayed. */
+   exactly once, whichever leaves stayed, also across the table's growth;
+   the table grows from its first size, and only so far. */
 static void leaves_bounded_and_never_wrong(void)
 {
 	static uint64_t per_node[4096], expected[4096];
@@ -179,8 +180,10 @@ static void leaves_bounded_and_never_wrong(void)
 
 	lookup(&cc, &w, ips, flags, 4, &h, &node, &id);
 	id = hwp__chain_cache_put(&cc, h, &w, ips, flags, 4, 5);
-	for (uint32_t i = 0; i < 3000000; i++) {
-		uint32_t k = (i * 2654435761u) % 300000; /* 300 000 addresses, scattered */
+	size_t first = 0;
+
+	for (uint32_t i = 0; i < 9000000; i++) {
+		uint32_t k = (i * 2654435761u) % 3000000; /* 3 M addresses, scattered */
 		uint64_t ip = 0x400000 + (uint64_t)k * 4;
 		uint32_t n = k % 4096;
 
@@ -191,6 +194,8 @@ static void leaves_bounded_and_never_wrong(void)
 		else {
 			per_node[n]++; /* counted by the caller, as the call graph does */
 			hwp__chain_leaf_put(&cc, h, id, ip, false, n);
+			if (!first)
+				first = cc.nleaves;
 		}
 	}
 	hwp__chain_leaves_settle(&cc);
@@ -198,6 +203,32 @@ static void leaves_bounded_and_never_wrong(void)
 		wrong += per_node[n] != expected[n];
 	CHECK(wrong == 0);
 	CHECK(hits > 0 && hits < total);
+	CHECK(first > 0 && cc.nleaves > first && cc.nleaves <= 4 * first);
+	hwp__chain_cache_free(&cc);
+}
+
+/* A few leaves: the table stays at its first size. */
+static void few_leaves_no_growth(void)
+{
+	static uint64_t per_node[16];
+	struct hwp__chain_cache cc = { .settle = settle_node, .settle_ctx = per_node };
+	struct hwp__chain_where w = { &cc, 1, 1 };
+	uint64_t h;
+	uint32_t node, id;
+	size_t first = 0;
+
+	lookup(&cc, &w, ips, flags, 4, &h, &node, &id);
+	id = hwp__chain_cache_put(&cc, h, &w, ips, flags, 4, 5);
+	for (uint32_t i = 0; i < 200000; i++) {
+		uint64_t ip = 0x400000 + (uint64_t)(i % 10000) * 4;
+
+		if (!hwp__chain_leaf_count(&cc, h, id, ip, false, 1)) {
+			hwp__chain_leaf_put(&cc, h, id, ip, false, i % 16);
+			if (!first)
+				first = cc.nleaves;
+		}
+	}
+	CHECK(first > 0 && cc.nleaves == first);
 	hwp__chain_cache_free(&cc);
 }
 
@@ -208,5 +239,6 @@ int main(void)
 	RUN(bounded_and_never_wrong);
 	RUN(leaves_follow_their_chain);
 	RUN(leaves_bounded_and_never_wrong);
+	RUN(few_leaves_no_growth);
 	TL_EXIT();
 }
