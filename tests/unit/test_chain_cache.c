@@ -207,6 +207,43 @@ static void leaves_bounded_and_never_wrong(void)
 	hwp__chain_cache_free(&cc);
 }
 
+/* The leaves a growing table held are still there after it grew, with
+   their counts: of 70 000 leaves put (the table grows on the way), each
+   counted once more, nearly all are found (a few pushed out of a full set
+   before). */
+static void growth_keeps_leaves(void)
+{
+	static uint64_t per_node[70000];
+	struct hwp__chain_cache cc = { .settle = settle_node, .settle_ctx = per_node };
+	struct hwp__chain_where w = { &cc, 1, 1 };
+	uint64_t h, hits = 0;
+	uint32_t node, id;
+	size_t first = 0;
+	unsigned wrong = 0;
+
+	lookup(&cc, &w, ips, flags, 4, &h, &node, &id);
+	id = hwp__chain_cache_put(&cc, h, &w, ips, flags, 4, 5);
+	for (uint32_t i = 0; i < 70000; i++) {
+		CHECK(!hwp__chain_leaf_count(&cc, h, id, 0x400000 + (uint64_t)i * 4, false, 1));
+		hwp__chain_leaf_put(&cc, h, id, 0x400000 + (uint64_t)i * 4, false, i);
+		per_node[i]++; /* counted by the caller */
+		if (!first)
+			first = cc.nleaves;
+	}
+	CHECK(cc.nleaves > first);
+	for (uint32_t i = 0; i < 70000; i++)
+		if (hwp__chain_leaf_count(&cc, h, id, 0x400000 + (uint64_t)i * 4, false, 1))
+			hits++;
+		else
+			per_node[i]++;
+	CHECK(hits > 70000 * 95 / 100);
+	hwp__chain_leaves_settle(&cc);
+	for (uint32_t i = 0; i < 70000; i++)
+		wrong += per_node[i] != 2;
+	CHECK(wrong == 0);
+	hwp__chain_cache_free(&cc);
+}
+
 /* A few leaves: the table stays at its first size. */
 static void few_leaves_no_growth(void)
 {
@@ -239,6 +276,7 @@ int main(void)
 	RUN(bounded_and_never_wrong);
 	RUN(leaves_follow_their_chain);
 	RUN(leaves_bounded_and_never_wrong);
+	RUN(growth_keeps_leaves);
 	RUN(few_leaves_no_growth);
 	TL_EXIT();
 }
