@@ -106,6 +106,33 @@ static int plain_chain(struct hwp__chain *c, const struct hwp_sample *s)
 	return 0;
 }
 
+bool hwp__chain_raw(const struct hwp_event *ev, struct hwp__chain_raw *r)
+{
+	const struct hwp_sample *s = &ev->sample;
+	bool kernel = false;
+
+	if ((s->sample_type & (HWP_SAMPLE_CALLCHAIN | HWP_SAMPLE_STACK_USER | HWP_SAMPLE_REGS_USER)) !=
+		    HWP_SAMPLE_CALLCHAIN ||
+	    (ev->evsel && (ev->evsel->attr.branch_sample_type & HWP_BRANCH_CALL_STACK) &&
+	     (s->sample_type & HWP_SAMPLE_BRANCH_STACK)))
+		return false;
+	for (uint64_t i = 0; i < s->callchain_nr; i++) {
+		uint64_t ip = ld64(s->callchain + i * 8);
+
+		if (ip < HWP_CONTEXT_MAX) {
+			r->ip = ip;
+			r->kernel = kernel;
+			r->words = s->callchain + (i + 1) * 8;
+			r->n = (size_t)(s->callchain_nr - i - 1);
+			return r->n > 0;
+		}
+		if (chain_word(ip) < 0)
+			return false;
+		chain_context(ip, &kernel);
+	}
+	return false;
+}
+
 /* A recording's LBR depth: perf's env->max_branches, from CPU_PMU_CAPS
    (0: unknown). */
 static uint64_t header_max_lbr(const struct hwp_header_info *h)

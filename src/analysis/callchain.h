@@ -60,6 +60,22 @@ struct hwp__chain {
    resolves the branch sources stitching keeps. 0 or <0 (hwp_errmsg()). */
 int hwp__chain_build(struct hwp__chain *c, struct hwp_session *s, const struct hwp_event *ev,
 		     const struct hwp_thread *th, hwp__chain_frame_fn frame, void *ctx);
+/* A plain call chain's words as recorded: the innermost address, its
+   context, and the words after it (the callers, markers included). */
+struct hwp__chain_raw {
+	uint64_t ip;
+	bool kernel;
+	const uint8_t *words; /* (as they lie in the record: maybe unaligned) */
+	size_t n;
+};
+
+/* Whether EV's chain is the plain one that hwp__chain_build() makes from
+   its recorded words alone (no LBR call stack, no stack copy to unwind),
+   with an address and callers after it: then *R says where they lie, and
+   the same words in the same address spaces always build the same chain.
+   An unknown marker before the first address: false (the build drops
+   the chain). */
+bool hwp__chain_raw(const struct hwp_event *ev, struct hwp__chain_raw *r);
 /* Whether stitch_lbr could continue a chain of S with an earlier sample's
    callers: an event records LBR call stacks with their hardware index and
    the recording says its LBR depth. Pipe mode: only the events announced

@@ -358,39 +358,71 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 	   through this resolver until the sample is counted) */
 	hwp__resolver_enter(cg->res, th);
 	struct hwp__chain *c = &cg->chain;
-	if ((err = hwp__chain_build(c, cg->session, ev, th, chain_frame, cg)))
-		return err;
 	uint8_t ip_kernel = s->cpumode == HWP_MISC_KERNEL ? HWP__CHAIN_KERNEL : 0;
-	if (!c->n && (err = hwp__chain_push(c, s->ip, ip_kernel)))
-		return err;
 	struct hwp_machine *m = hwp_session__machine(cg->session);
 	/* (a part's resolver holds the generation its samples met: the
 	   machine's own is the reading thread's, changing meanwhile) */
 	uint64_t gen = cg->res->pinned ? cg->res->generation : m ? hwp__machine_generation(m) : 0;
-	struct hwp__chain_where w = { m, gen, th ? hwp_thread__pid(th) : -1 };
+	struct hwp__chain_where w = { m, gen, th ? hwp_thread__pid(th) : -1, 0 };
 	uint64_t h = 0;
+	size_t inner, i;
+	uint32_t chain_id = 0;
+	bool ip_first;
+
+	/* A plain chain's callers are looked up by their words as recorded,
+	   before the chain is made from them (a pass over every address of
+	   every sample, which a chain seen before does not need). */
+	struct hwp__chain_raw raw;
+	bool by_words = hwp__chain_raw(ev, &raw);
+
+	if (by_words) {
+		w.kind = 1 + raw.kernel;
+		h = hwp__chain_cache_hash_words(&w, raw.words, raw.n);
+		ip_first = raw.ip == s->ip && (raw.kernel ? HWP__CHAIN_KERNEL : 0) == ip_kernel;
+		if (ip_first)
+			hwp__chain_leaf_prefetch(&cg->chains, h, s->ip);
+		if (hwp__chain_cache_get(&cg->chains, h, &w, raw.words, NULL, raw.n, &node, &chain_id)) {
+			c->with_callchain++; /* (what the chain's making counts) */
+			if (ip_first && hwp__chain_leaf_count(&cg->chains, h, chain_id, s->ip, ip_kernel, period))
+				goto counted;
+			/* the innermost address alone, below the callers' node */
+			c->n = 0;
+			if ((err = hwp__chain_push(c, raw.ip, raw.kernel ? HWP__CHAIN_KERNEL : 0)))
+				return err;
+			inner = i = 1;
+			goto walk;
+		}
+	}
+	if ((err = hwp__chain_build(c, cg->session, ev, th, chain_frame, cg)))
+		return err;
+	if (!c->n && (err = hwp__chain_push(c, s->ip, ip_kernel)))
+		return err;
+	/* (the same chain as the words say, or none: dropped for an unknown
+	   marker, or cut, as perf cuts it) */
+	by_words = by_words && c->n > 1 && c->ips[0] == raw.ip;
 
 	/* the callers (all but the innermost address, which is most often
 	   the sample's own IP and differs from sample to sample) remembered,
 	   and below them the leaf each IP led to */
-	size_t inner = c->n > 1;
-	size_t i = c->n;
-	uint32_t chain_id = 0;
+	inner = c->n > 1;
+	i = c->n;
 	/* the innermost address is the IP, in its context: the leaf depends on
 	   the callers and the IP only */
-	bool ip_first = c->ips[0] == s->ip && c->flags[0] == ip_kernel;
+	ip_first = c->ips[0] == s->ip && c->flags[0] == ip_kernel;
 
 	/* (a chain of the IP alone has no callers to remember) */
-	if (inner) {
+	if (inner && !by_words) {
+		w.kind = 0;
 		h = hwp__chain_cache_hash(&w, c->ips + 1, c->flags + 1, c->n - 1);
 		if (ip_first)
 			hwp__chain_leaf_prefetch(&cg->chains, h, s->ip);
+		if (hwp__chain_cache_get(&cg->chains, h, &w, c->ips + 1, c->flags + 1, c->n - 1, &node, &chain_id)) {
+			if (ip_first && hwp__chain_leaf_count(&cg->chains, h, chain_id, s->ip, ip_kernel, period))
+				goto counted;
+			i = inner;
+		}
 	}
-	if (inner && hwp__chain_cache_get(&cg->chains, h, &w, c->ips + 1, c->flags + 1, c->n - 1, &node, &chain_id)) {
-		if (ip_first && hwp__chain_leaf_count(&cg->chains, h, chain_id, s->ip, ip_kernel, period))
-			goto counted;
-		i = inner;
-	}
+walk:;
 	uint32_t fid0 = UINT32_MAX; /* the innermost address's frame, when it is the IP's */
 	while (i-- > 0) {
 		if (c->flags[i] & HWP__CHAIN_FRAME)
@@ -402,7 +434,9 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 		if ((err = child(cg, node, fid, &node)))
 			return err;
 		if (inner && i == 1)
-			chain_id = hwp__chain_cache_put(&cg->chains, h, &w, c->ips + 1, c->flags + 1, c->n - 1, node);
+			chain_id = by_words ? hwp__chain_cache_put(&cg->chains, h, &w, raw.words, NULL, raw.n, node)
+					    : hwp__chain_cache_put(&cg->chains, h, &w, c->ips + 1, c->flags + 1,
+								   c->n - 1, node);
 	}
 	/* the leaf is keyed by the IP's function: addresses in one function
 	   share it (fewer nodes than one per sampled address); a part keys it

@@ -63,6 +63,25 @@ uint64_t hwp__chain_cache_hash(const struct hwp__chain_where *w, const uint64_t 
 	return hwp__hash64(a ^ (b << 31 | b >> 33));
 }
 
+uint64_t hwp__chain_cache_hash_words(const struct hwp__chain_where *w, const uint8_t *words, size_t n)
+{
+	uint64_t a = w->gen ^ ((uint64_t)w->kind << 56), b = (uint64_t)(uint32_t)w->pid ^ ((uint64_t)n << 32);
+	size_t i = 0;
+	uint64_t x, y;
+
+	for (; i + 1 < n; i += 2) {
+		memcpy(&x, words + i * 8, 8);
+		memcpy(&y, words + i * 8 + 8, 8);
+		a = (a ^ x) * 0x9e3779b97f4a7c15ULL;
+		b = (b ^ y) * 0xc2b2ae3d27d4eb4fULL;
+	}
+	if (i < n) {
+		memcpy(&x, words + i * 8, 8);
+		a = (a ^ x) * 0x9e3779b97f4a7c15ULL;
+	}
+	return hwp__hash64(a ^ (b << 31 | b >> 33));
+}
+
 static uint8_t *slot_flags(const struct hwp__chain_slot *s)
 {
 	return (uint8_t *)(s->ips + s->cap);
@@ -70,11 +89,11 @@ static uint8_t *slot_flags(const struct hwp__chain_slot *s)
 
 static bool same_where(const struct hwp__chain_where *a, const struct hwp__chain_where *b)
 {
-	return a->machine == b->machine && a->gen == b->gen && a->pid == b->pid;
+	return a->machine == b->machine && a->gen == b->gen && a->pid == b->pid && a->kind == b->kind;
 }
 
 bool hwp__chain_cache_get(struct hwp__chain_cache *cc, uint64_t hash, const struct hwp__chain_where *w,
-			  const uint64_t *ips, const uint8_t *flags, size_t n, uint32_t *node, uint32_t *id)
+			  const void *ips, const uint8_t *flags, size_t n, uint32_t *node, uint32_t *id)
 {
 	struct hwp__chain_slot *set = cc->slots ? &cc->slots[(hash & (NR_SETS - 1)) * 2] : NULL;
 
@@ -84,7 +103,7 @@ bool hwp__chain_cache_get(struct hwp__chain_cache *cc, uint64_t hash, const stru
 		/* the whole chain compared: a hash clash is a miss, never a
 		   wrong node */
 		if (s->ips && s->hash == hash && same_where(&s->w, w) && s->n == n &&
-		    !memcmp(s->ips, ips, n * sizeof(*ips)) && !memcmp(slot_flags(s), flags, n)) {
+		    !memcmp(s->ips, ips, n * sizeof(uint64_t)) && (!flags || !memcmp(slot_flags(s), flags, n))) {
 			cc->hits++;
 			set[0].older = (uint8_t)!k;
 			*node = s->node;
@@ -112,7 +131,7 @@ static void forget_all(struct hwp__chain_cache *cc)
 }
 
 uint32_t hwp__chain_cache_put(struct hwp__chain_cache *cc, uint64_t hash, const struct hwp__chain_where *w,
-			      const uint64_t *ips, const uint8_t *flags, size_t n, uint32_t node)
+			      const void *ips, const uint8_t *flags, size_t n, uint32_t node)
 {
 	if (n > MAX_CHAIN || (!cc->slots && !(cc->slots = calloc(NR_SLOTS, sizeof(*cc->slots)))))
 		return 0;
@@ -144,8 +163,9 @@ uint32_t hwp__chain_cache_put(struct hwp__chain_cache *cc, uint64_t hash, const 
 	s->n = (uint32_t)n;
 	s->node = node;
 	s->id = ++cc->last_id;
-	memcpy(s->ips, ips, n * sizeof(*ips));
-	memcpy(slot_flags(s), flags, n);
+	memcpy(s->ips, ips, n * sizeof(uint64_t));
+	if (flags)
+		memcpy(slot_flags(s), flags, n);
 	return s->id;
 }
 

@@ -47,24 +47,30 @@ struct hwp__chain_cache {
 };
 
 /* Where a chain was resolved: the machine (NULL: none), its generation,
-   the pid (-1: no thread). */
+   the pid (-1: no thread); and what the chain is: 0 addresses with their
+   flags, else a chain's callers as recorded (hwp__chain_raw(), its words
+   without flags), 1 + the context of the address before them. */
 struct hwp__chain_where {
 	const void *machine;
 	uint64_t gen;
 	int32_t pid;
+	uint32_t kind;
 };
 
 /* The hash of chain IPS/FLAGS[0..N) resolved as W says, for the calls below. */
 uint64_t hwp__chain_cache_hash(const struct hwp__chain_where *w, const uint64_t *ips, const uint8_t *flags, size_t n);
+/* The hash of the N recorded words at WORDS (W's kind not 0); they are
+   looked up and put as IPS with FLAGS NULL. */
+uint64_t hwp__chain_cache_hash_words(const struct hwp__chain_where *w, const uint8_t *words, size_t n);
 /* The node that chain (its hash HASH) led to, if remembered (*NODE set, and
-   *ID the chain's id). */
+   *ID the chain's id). IPS: N addresses (N words when FLAGS is NULL). */
 bool hwp__chain_cache_get(struct hwp__chain_cache *cc, uint64_t hash, const struct hwp__chain_where *w,
-			  const uint64_t *ips, const uint8_t *flags, size_t n, uint32_t *node, uint32_t *id);
+			  const void *ips, const uint8_t *flags, size_t n, uint32_t *node, uint32_t *id);
 /* Remembers NODE for that chain (replacing the slot's chain) and returns
    its new id. Out of memory or too long a chain: nothing is remembered,
    which is never wrong, and the id is 0. */
 uint32_t hwp__chain_cache_put(struct hwp__chain_cache *cc, uint64_t hash, const struct hwp__chain_where *w,
-			      const uint64_t *ips, const uint8_t *flags, size_t n, uint32_t node);
+			      const void *ips, const uint8_t *flags, size_t n, uint32_t node);
 /* Hints that the leaf of the chain hashed HASH below IP is looked up soon. */
 void hwp__chain_leaf_prefetch(const struct hwp__chain_cache *cc, uint64_t hash, uint64_t ip);
 /* Counts a sample of PERIOD in the leaf remembered below the chain hashed

@@ -1,6 +1,7 @@
 /* The call-graph chain cache: a remembered chain comes back only for the
    same addresses, flags and address spaces; anything else is a miss. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/chain_cache.h"
 #include "testlib.h"
@@ -19,7 +20,7 @@ static bool lookup(struct hwp__chain_cache *cc, const struct hwp__chain_where *w
 static void remembers_the_same_chain(void)
 {
 	struct hwp__chain_cache cc = { 0 };
-	struct hwp__chain_where w = { &cc, 7, 42 };
+	struct hwp__chain_where w = { &cc, 7, 42, 0 };
 	uint64_t h;
 	uint32_t node = 0, id = 0;
 
@@ -34,8 +35,8 @@ static void remembers_the_same_chain(void)
 static void other_spaces_or_chains_miss(void)
 {
 	struct hwp__chain_cache cc = { 0 };
-	struct hwp__chain_where w = { &cc, 7, 42 }, later = { &cc, 8, 42 }, other_pid = { &cc, 7, 43 },
-				other_machine = { &w, 7, 42 };
+	struct hwp__chain_where w = { &cc, 7, 42, 0 }, later = { &cc, 8, 42, 0 }, other_pid = { &cc, 7, 43, 0 },
+				other_machine = { &w, 7, 42, 0 };
 	uint64_t h, ips2[4] = { 0x401000, 0x401200, 0x7f0000001000, 0x401301 };
 	uint8_t flags2[4] = { 0, 2, 0, 2 };
 	uint32_t node = 0, id = 0;
@@ -52,11 +53,46 @@ static void other_spaces_or_chains_miss(void)
 	hwp__chain_cache_free(&cc);
 }
 
+/* Callers looked up by their words as recorded (hwp__chain_raw()): the
+   same words, where they lie (unaligned too), find the node; another word,
+   fewer words, the other context before them (kind) or the same values as
+   a chain of addresses with flags do not. */
+static void recorded_words(void)
+{
+	struct hwp__chain_cache cc = { 0 };
+	struct hwp__chain_where user = { &cc, 7, 42, 1 }, kernel = { &cc, 7, 42, 2 }, made = { &cc, 7, 42, 0 },
+				later = { &cc, 8, 42, 1 };
+	uint8_t rec[4 * 8 + 1], other[4 * 8];
+	uint64_t words[4] = { 0x401200, 0xfffffffffffffe00ull /* PERF_CONTEXT_USER */, 0x7f0000001000, 0x401300 };
+	uint64_t h;
+	uint32_t node = 0, id = 0;
+
+	memcpy(rec + 1, words, sizeof(words));
+	memcpy(other, words, sizeof(words));
+	other[3 * 8] ^= 4;
+	h = hwp__chain_cache_hash_words(&user, rec + 1, 4);
+	CHECK(!hwp__chain_cache_get(&cc, h, &user, rec + 1, NULL, 4, &node, &id));
+	CHECK(hwp__chain_cache_put(&cc, h, &user, rec + 1, NULL, 4, 77) != 0);
+	h = hwp__chain_cache_hash_words(&user, (const uint8_t *)words, 4); /* aligned, elsewhere */
+	CHECK(hwp__chain_cache_get(&cc, h, &user, words, NULL, 4, &node, &id) && node == 77);
+	h = hwp__chain_cache_hash_words(&kernel, rec + 1, 4);
+	CHECK(!hwp__chain_cache_get(&cc, h, &kernel, rec + 1, NULL, 4, &node, &id));
+	h = hwp__chain_cache_hash_words(&later, rec + 1, 4);
+	CHECK(!hwp__chain_cache_get(&cc, h, &later, rec + 1, NULL, 4, &node, &id));
+	h = hwp__chain_cache_hash_words(&user, other, 4);
+	CHECK(!hwp__chain_cache_get(&cc, h, &user, other, NULL, 4, &node, &id));
+	h = hwp__chain_cache_hash_words(&user, rec + 1, 3);
+	CHECK(!hwp__chain_cache_get(&cc, h, &user, rec + 1, NULL, 3, &node, &id));
+	uint8_t f[4] = { 0 };
+	CHECK(!lookup(&cc, &made, words, f, 4, &h, &node, &id));
+	hwp__chain_cache_free(&cc);
+}
+
 /* Many more chains than slots: each answer is still its own chain's. */
 static void bounded_and_never_wrong(void)
 {
 	struct hwp__chain_cache cc = { 0 };
-	struct hwp__chain_where w = { &cc, 1, 1 };
+	struct hwp__chain_where w = { &cc, 1, 1, 0 };
 	uint64_t chain[3], h;
 	uint8_t f[3] = { 0, 2, 2 };
 	uint32_t node, id;
@@ -104,7 +140,7 @@ static void leaves_follow_their_chain(void)
 {
 	struct counts nodes = { 0 };
 	struct hwp__chain_cache cc = { .settle = settle_into, .settle_ctx = &nodes };
-	struct hwp__chain_where w = { &cc, 7, 42 };
+	struct hwp__chain_where w = { &cc, 7, 42, 0 };
 	uint64_t h = 0;
 	uint32_t node = 0, id = 0, id2, got;
 
@@ -173,7 +209,7 @@ static void leaves_bounded_and_never_wrong(void)
 {
 	static uint64_t per_node[4096], expected[4096];
 	struct hwp__chain_cache cc = { .settle = settle_node, .settle_ctx = per_node };
-	struct hwp__chain_where w = { &cc, 1, 1 };
+	struct hwp__chain_where w = { &cc, 1, 1, 0 };
 	uint64_t h, hits = 0, total = 0;
 	uint32_t node, id;
 	unsigned wrong = 0;
@@ -215,7 +251,7 @@ static void growth_keeps_leaves(void)
 {
 	static uint64_t per_node[70000];
 	struct hwp__chain_cache cc = { .settle = settle_node, .settle_ctx = per_node };
-	struct hwp__chain_where w = { &cc, 1, 1 };
+	struct hwp__chain_where w = { &cc, 1, 1, 0 };
 	uint64_t h, hits = 0;
 	uint32_t node, id;
 	size_t first = 0;
@@ -249,7 +285,7 @@ static void few_leaves_no_growth(void)
 {
 	static uint64_t per_node[16];
 	struct hwp__chain_cache cc = { .settle = settle_node, .settle_ctx = per_node };
-	struct hwp__chain_where w = { &cc, 1, 1 };
+	struct hwp__chain_where w = { &cc, 1, 1, 0 };
 	uint64_t h;
 	uint32_t node, id;
 	size_t first = 0;
@@ -273,6 +309,7 @@ int main(void)
 {
 	RUN(remembers_the_same_chain);
 	RUN(other_spaces_or_chains_miss);
+	RUN(recorded_words);
 	RUN(bounded_and_never_wrong);
 	RUN(leaves_follow_their_chain);
 	RUN(leaves_bounded_and_never_wrong);
