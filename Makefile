@@ -40,7 +40,7 @@ TOOL_SRCS := $(sort $(wildcard tests/tools/*.c bench/*.c))
 EMU_SRCS := $(sort $(wildcard src/emu/*.c))
 # The plugin links only these library sources (no elfutils, no zstd), compiled
 # again into $(BUILD)/emu/ with the plugin's flags.
-EMU_UTIL_SRCS := src/util/hashmap.c src/util/shebang.c src/util/vec.c
+EMU_UTIL_SRCS := src/util/big_alloc.c src/util/hashmap.c src/util/shebang.c src/util/vec.c
 
 # C generated from .proto files by protoc-c at build time, into $(BUILD)/gen/
 # (pprof export: only when mk/config.mk found protobuf-c).

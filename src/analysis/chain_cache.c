@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "analysis/chain_cache.h"
+#include "util/big_alloc.h"
 #include "util/hash.h"
 
 /* Distinct chains remembered at once (a power of two). 48 bytes each,
@@ -169,11 +170,11 @@ uint32_t hwp__chain_cache_put(struct hwp__chain_cache *cc, uint64_t hash, const 
 	return s->id;
 }
 
-/* N leaves, zeroed, a set to a cache line (calloc leaves the pages
-   untouched until used, but aligns to 16 bytes only). */
+/* N leaves, zeroed, a set to a cache line, in huge pages (probed at
+   random: each probe would miss the TLB). */
 static bool make_leaves(struct hwp__chain_cache *cc, size_t n)
 {
-	void *mem = calloc(n + 4, sizeof(*cc->leaves));
+	void *mem = hwp__big_zalloc((n + 4) * sizeof(*cc->leaves));
 
 	if (!mem)
 		return false;
@@ -258,7 +259,7 @@ static void grow_leaves(struct hwp__chain_cache *cc)
 		*l = old[i];
 		cc->leaves_used++;
 	}
-	free(old_mem);
+	hwp__big_free(old_mem, (n + 4) * sizeof(*old));
 }
 
 void hwp__chain_leaf_put(struct hwp__chain_cache *cc, uint64_t hash, uint32_t id, uint64_t ip, bool kernel,
@@ -298,6 +299,6 @@ void hwp__chain_cache_free(struct hwp__chain_cache *cc)
 	for (size_t i = 0; cc->slots && i < NR_SLOTS; i++)
 		free(cc->slots[i].ips);
 	free(cc->slots);
-	free(cc->leaves_mem);
+	hwp__big_free(cc->leaves_mem, (cc->nleaves + 4) * sizeof(*cc->leaves));
 	memset(cc, 0, sizeof(*cc));
 }

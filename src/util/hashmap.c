@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/big_alloc.h"
 #include "util/hashmap.h"
 
 #define MIN_SLOTS 16
@@ -24,14 +25,16 @@ static void place(uint64_t *slots, size_t mask, uint64_t slot)
 static int grow(struct hwp_hashmap *m)
 {
 	size_t n = m->slots ? 2 * (m->mask + 1) : MIN_SLOTS;
-	uint64_t *v = calloc(n, sizeof(*v));
+	/* (probed at random: a large map's slots in huge pages) */
+	uint64_t *v = hwp__big_zalloc(n * sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; m->slots && i <= m->mask; i++)
 		if (m->slots[i])
 			place(v, n - 1, m->slots[i]);
-	free(m->slots);
+	if (m->slots)
+		hwp__big_free(m->slots, (m->mask + 1) * sizeof(*m->slots));
 	m->slots = v;
 	m->mask = n - 1;
 	return 0;
@@ -118,7 +121,8 @@ void hwp__hashmap_clear(struct hwp_hashmap *m)
 
 void hwp__hashmap_free(struct hwp_hashmap *m)
 {
-	free(m->slots);
+	if (m->slots)
+		hwp__big_free(m->slots, (m->mask + 1) * sizeof(*m->slots));
 	m->slots = NULL;
 	m->mask = 0;
 	m->nr = 0;
