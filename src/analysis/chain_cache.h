@@ -17,8 +17,8 @@
  * which on a large recording miss the CPU's caches. The leaf counts that
  * sample itself, and hands its counts to the owner (the settle callback)
  * when it leaves its slot or the owner asks: a sample then touches no
- * trie memory at all. The leaves' table grows, up to a bound, while most
- * of it is in use. An id is never reused
+ * trie memory at all. The leaves' table grows, up to a bound, as it
+ * fills. An id is never reused
  * (all ids used: everything is forgotten), so a chain replaced in its slot
  * leaves no leaf that could answer for another.
  */

@@ -33,8 +33,7 @@ static int grow(struct hwp_hashmap *m)
 	for (size_t i = 0; m->slots && i <= m->mask; i++)
 		if (m->slots[i])
 			place(v, n - 1, m->slots[i]);
-	if (m->slots)
-		hwp__big_free(m->slots, (m->mask + 1) * sizeof(*m->slots));
+	hwp__big_free(m->slots, (m->mask + 1) * sizeof(*m->slots));
 	m->slots = v;
 	m->mask = n - 1;
 	return 0;
@@ -121,8 +120,7 @@ void hwp__hashmap_clear(struct hwp_hashmap *m)
 
 void hwp__hashmap_free(struct hwp_hashmap *m)
 {
-	if (m->slots)
-		hwp__big_free(m->slots, (m->mask + 1) * sizeof(*m->slots));
+	hwp__big_free(m->slots, (m->mask + 1) * sizeof(*m->slots));
 	m->slots = NULL;
 	m->mask = 0;
 	m->nr = 0;
