@@ -7,7 +7,9 @@
 
 Parses both independently of the writers: function lines
 "name:total:head", body lines "offset[.disc]: count [callee:count ...]",
-inlined call sites "offset[.disc]: callee:total" opening a deeper level;
+inlined call sites "offset[.disc]: callee:total" opening a deeper level
+(a line read as a body line is one when the next line is deeper: a
+garbage callee name can read as a count and call targets);
 '#' lines are comments (LLVM's reader skips them). Every function, call
 site and line must be equal (order aside): same functions, totals and
 heads, same call sites with the same totals, same line counts.
@@ -34,6 +36,7 @@ def parse(path):
     out = {}
     fn, sites = None, []
     pending = b''
+    prev = None  # the last body line read: its key, text, depth, the key's value before
     for raw in open(path, 'rb'):
         raw = pending + raw.rstrip(b'\n')
         pending = b''
@@ -41,6 +44,19 @@ def parse(path):
             continue
         depth = len(raw) - len(raw.lstrip(b' '))
         text = raw[depth:]
+        if prev and depth > prev[2]:
+            # only a call site opens a deeper level: that line was one whose
+            # garbage callee name reads as a count and targets ("13: 09 `QV:0")
+            key, ptext, pdepth, before = prev
+            if before is None:
+                del out[key]
+            else:  # (a line of that offset came first)
+                out[key] = before
+            del sites[pdepth - 1:]
+            m = SITE.match(ptext)
+            sites.append(m.group(1))
+            out[('S', fn, tuple(sites))] = (int(m.group(3)), m.group(2))
+        prev = None
         if depth == 0:
             name, total, head = text.rsplit(b':', 2)
             fn, sites = name, []
@@ -49,7 +65,9 @@ def parse(path):
         del sites[depth - 1:]
         m = BODY.match(text)
         if m:
-            out[('L', fn, tuple(sites), m.group(1))] = (int(m.group(2)), m.group(3).strip())
+            key = ('L', fn, tuple(sites), m.group(1))
+            prev = (key, text, depth, out.get(key))
+            out[key] = (int(m.group(2)), m.group(3).strip())
             continue
         m = SITE.match(text)
         if not m:  # a garbage callee name holding a newline: the line goes on
