@@ -331,6 +331,23 @@ static int memory_access(struct hwp_call_graph *cg, const struct hwp_event *ev, 
 	return r < 0 ? hwp__set_error(-r, "%s: %s", hwp_session__path(cg->session), hwp_errmsg()) : r;
 }
 
+/* The callers KEY[0..N) (addresses with FLAGS, or recorded words with
+   FLAGS NULL) hashed H as W says: -1 not remembered; 0 remembered, *NODE
+   and *ID set; 1 when S, given where the innermost address is its IP, was
+   also counted in the leaf remembered below them. */
+static int callers_lookup(struct hwp_call_graph *cg, const struct hwp__chain_where *w, uint64_t h, const void *key,
+			  const uint8_t *flags, size_t n, const struct hwp_sample *s, uint64_t period, uint32_t *node,
+			  uint32_t *id)
+{
+	bool kernel = s && s->cpumode == HWP_MISC_KERNEL;
+
+	if (s)
+		hwp__chain_leaf_prefetch(&cg->chains, h, s->ip);
+	if (!hwp__chain_cache_get(&cg->chains, h, w, key, flags, n, node, id))
+		return -1;
+	return s && hwp__chain_leaf_count(&cg->chains, h, *id, s->ip, kernel, period);
+}
+
 int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, const struct hwp_thread *th)
 {
 	const struct hwp_sample *s = &ev->sample;
@@ -379,11 +396,11 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 		w.kind = 1 + raw.kernel;
 		h = hwp__chain_cache_hash_words(&w, raw.words, raw.n);
 		ip_first = raw.ip == s->ip && (raw.kernel ? HWP__CHAIN_KERNEL : 0) == ip_kernel;
-		if (ip_first)
-			hwp__chain_leaf_prefetch(&cg->chains, h, s->ip);
-		if (hwp__chain_cache_get(&cg->chains, h, &w, raw.words, NULL, raw.n, &node, &chain_id)) {
+		int found = callers_lookup(cg, &w, h, raw.words, NULL, raw.n, ip_first ? s : NULL, period, &node,
+					   &chain_id);
+		if (found >= 0) {
 			c->with_callchain++; /* (what the chain's making counts) */
-			if (ip_first && hwp__chain_leaf_count(&cg->chains, h, chain_id, s->ip, ip_kernel, period))
+			if (found)
 				goto counted;
 			/* the innermost address alone, below the callers' node */
 			c->n = 0;
@@ -397,9 +414,8 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 		return err;
 	if (!c->n && (err = hwp__chain_push(c, s->ip, ip_kernel)))
 		return err;
-	/* (the same chain as the words say, or none: dropped for an unknown
-	   marker, or cut, as perf cuts it) */
-	by_words = by_words && c->n > 1 && c->ips[0] == raw.ip;
+	/* (the chain the words make, or none: dropped for an unknown marker) */
+	by_words = by_words && c->n > 1;
 
 	/* the callers (all but the innermost address, which is most often
 	   the sample's own IP and differs from sample to sample) remembered,
@@ -414,13 +430,12 @@ int hwp_call_graph__add(struct hwp_call_graph *cg, const struct hwp_event *ev, c
 	if (inner && !by_words) {
 		w.kind = 0;
 		h = hwp__chain_cache_hash(&w, c->ips + 1, c->flags + 1, c->n - 1);
-		if (ip_first)
-			hwp__chain_leaf_prefetch(&cg->chains, h, s->ip);
-		if (hwp__chain_cache_get(&cg->chains, h, &w, c->ips + 1, c->flags + 1, c->n - 1, &node, &chain_id)) {
-			if (ip_first && hwp__chain_leaf_count(&cg->chains, h, chain_id, s->ip, ip_kernel, period))
-				goto counted;
+		int found = callers_lookup(cg, &w, h, c->ips + 1, c->flags + 1, c->n - 1, ip_first ? s : NULL, period,
+					   &node, &chain_id);
+		if (found > 0)
+			goto counted;
+		if (!found)
 			i = inner;
-		}
 	}
 walk:;
 	uint32_t fid0 = UINT32_MAX; /* the innermost address's frame, when it is the IP's */

@@ -48,23 +48,12 @@ struct hwp__chain_leaf {
 	uint64_t period;
 };
 
-/* Two independent lanes of multiplies over the addresses: a chain is
-   hashed once per sample, so the hash is on the hot path. */
-uint64_t hwp__chain_cache_hash(const struct hwp__chain_where *w, const uint64_t *ips, const uint8_t *flags, size_t n)
-{
-	uint64_t a = w->gen, b = (uint64_t)(uint32_t)w->pid ^ ((uint64_t)n << 32);
-	size_t i = 0;
-
-	for (; i + 1 < n; i += 2) {
-		a = (a ^ ips[i] ^ ((uint64_t)flags[i] << 56)) * 0x9e3779b97f4a7c15ULL;
-		b = (b ^ ips[i + 1] ^ ((uint64_t)flags[i + 1] << 56)) * 0xc2b2ae3d27d4eb4fULL;
-	}
-	if (i < n)
-		a = (a ^ ips[i] ^ ((uint64_t)flags[i] << 56)) * 0x9e3779b97f4a7c15ULL;
-	return hwp__hash64(a ^ (b << 31 | b >> 33));
-}
-
-uint64_t hwp__chain_cache_hash_words(const struct hwp__chain_where *w, const uint8_t *words, size_t n)
+/* Two independent lanes of multiplies over N words at WORDS (as they lie:
+   maybe unaligned), each with its flag byte in the top bits when FLAGS is
+   given: a chain is hashed once per sample, so the hash is on the hot path
+   (inlined in both callers, FLAGS known there). */
+static inline uint64_t hash_lanes(const struct hwp__chain_where *w, const uint8_t *words, const uint8_t *flags,
+				  size_t n)
 {
 	uint64_t a = w->gen ^ ((uint64_t)w->kind << 56), b = (uint64_t)(uint32_t)w->pid ^ ((uint64_t)n << 32);
 	size_t i = 0;
@@ -73,14 +62,24 @@ uint64_t hwp__chain_cache_hash_words(const struct hwp__chain_where *w, const uin
 	for (; i + 1 < n; i += 2) {
 		memcpy(&x, words + i * 8, 8);
 		memcpy(&y, words + i * 8 + 8, 8);
-		a = (a ^ x) * 0x9e3779b97f4a7c15ULL;
-		b = (b ^ y) * 0xc2b2ae3d27d4eb4fULL;
+		a = (a ^ x ^ (flags ? (uint64_t)flags[i] << 56 : 0)) * 0x9e3779b97f4a7c15ULL;
+		b = (b ^ y ^ (flags ? (uint64_t)flags[i + 1] << 56 : 0)) * 0xc2b2ae3d27d4eb4fULL;
 	}
 	if (i < n) {
 		memcpy(&x, words + i * 8, 8);
-		a = (a ^ x) * 0x9e3779b97f4a7c15ULL;
+		a = (a ^ x ^ (flags ? (uint64_t)flags[i] << 56 : 0)) * 0x9e3779b97f4a7c15ULL;
 	}
 	return hwp__hash64(a ^ (b << 31 | b >> 33));
+}
+
+uint64_t hwp__chain_cache_hash(const struct hwp__chain_where *w, const uint64_t *ips, const uint8_t *flags, size_t n)
+{
+	return hash_lanes(w, (const uint8_t *)ips, flags, n);
+}
+
+uint64_t hwp__chain_cache_hash_words(const struct hwp__chain_where *w, const uint8_t *words, size_t n)
+{
+	return hash_lanes(w, words, NULL, n);
 }
 
 static uint8_t *slot_flags(const struct hwp__chain_slot *s)
