@@ -123,20 +123,21 @@ def kernel_by_address(stack, ksyms):
 
 
 def perf_stacks(script, ksyms, cut_frames=False):
-    """perf script's stacks, callers first, counted; and how many do not
-    reach _start (after dropping a cut stack's 0xffffffffffffffff frame
-    when CUT_FRAMES)."""
-    want, short = Counter(), 0
+    """perf script's stacks, callers first, counted; how many do not reach
+    _start (after dropping a cut stack's 0xffffffffffffffff frame when
+    CUT_FRAMES); and how many such frames were dropped."""
+    want, short, dropped = Counter(), 0, 0
     for fr in stack_oracle.samples(script):
         if not fr:
             continue
         if cut_frames and fr[-1] == "0xffffffffffffffff":
             fr = fr[:-1]
+            dropped += 1
         user = user_part(list(reversed(fr)))
         if user and user[0] != "_start":
             short += 1
         want[kernel_by_address(";".join(reversed(fr)), ksyms)] += 1
-    return want, short
+    return want, short, dropped
 
 
 def compare(want, got):
@@ -182,12 +183,10 @@ def stack_garbage(want, got):
 
 def equal(script, mine, ks, cut_ok=False):
     ksyms = kallsyms(ks, script)
-    want, _ = perf_stacks(script, ksyms, cut_ok)
+    want, _, n_cut = perf_stacks(script, ksyms, cut_ok)
     got = Counter()
     for stack, n in folded(mine).items():
         got[kernel_by_address(stack, ksyms)] += n
-    n_cut = sum(1 for fr in stack_oracle.samples(script) if fr and fr[-1] == "0xffffffffffffffff") \
-        if cut_ok else 0
     if cut_ok:
         got = one_frame_more(want, got)
     garbage = stack_garbage(want, got)
@@ -278,7 +277,7 @@ def one_frame_more(want, got):
 
 def cut(script, mine, ks, size, warned, jit=None):
     ksyms = kallsyms(ks, script)
-    want, cut_perf = perf_stacks(script, ksyms, True)
+    want, cut_perf, _ = perf_stacks(script, ksyms, True)
     got = Counter()
     for stack, n in folded(mine).items():
         got[kernel_by_address(cut_at_jit(stack, jit) if jit else stack, ksyms)] += n
